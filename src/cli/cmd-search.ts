@@ -1,0 +1,83 @@
+// tsm search: rank the vault's sections for a query and print them as text, JSON, XML or markdown.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SearchResponse } from '../core/types.js';
+import { openReader } from '../index/db.js';
+import { search } from '../search/search.js';
+import type { FilterFlags } from '../search/filters.js';
+import type { TsmConfig } from '../vault/config.js';
+import { configFrom, useColor } from './args.js';
+import { UsageError } from './run.js';
+
+export async function run(argv: Record<string, unknown>): Promise<void> {
+  const cfg = configFrom(argv);
+  const query = ((argv.query as string[] | undefined) ?? []).map(String).join(' ');
+  const limit = Number(argv.limit ?? 10);
+  if (!Number.isInteger(limit) || limit < 0) throw new UsageError(`--limit takes a whole number (got ${argv.limit})`);
+  if (!existsSync(cfg.db)) await buildFirstIndex(cfg);
+
+  const db = openReader(cfg.db);
+  let resp: SearchResponse;
+  try {
+    resp = search(db, {
+      query,
+      flags: argv as FilterFlags,
+      limit,
+      allSections: Boolean(argv['all-sections']),
+      snippetChars: cfg.snippetChars,
+      tuning: { halfLifeDays: cfg.halfLifeDays },
+    });
+  } finally {
+    db.close();
+  }
+  process.stdout.write(await render(resp, argv, cfg));
+  process.stderr.write(`tsm: ${resp.total} results for ${JSON.stringify(query)}\n`);
+}
+
+async function buildFirstIndex(cfg: TsmConfig): Promise<void> {
+  process.stderr.write(`tsm: no index yet; indexing ${cfg.vault}…\n`);
+  const { syncVault } = await import('../index/sync.js');
+  const s = await syncVault(cfg);
+  process.stderr.write(`tsm: indexed ${s.added} notes in ${s.seconds.toFixed(2)} s\n`);
+}
+
+async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: TsmConfig): Promise<string> {
+  if (argv.ids) {
+    const { formatIds } = await import('../format/json.js');
+    return formatIds(resp);
+  }
+  switch (argv.format) {
+    case 'json': {
+      const { formatJson } = await import('../format/json.js');
+      const n = argv['include-content'] === undefined ? 0 : Number(argv['include-content']);
+      if (!Number.isInteger(n) || n < 0) throw new UsageError(`--include-content takes a whole number (got ${argv['include-content']})`);
+      const contents = new Map<string, string>();
+      for (const hit of resp.hits.slice(0, n)) {
+        try {
+          contents.set(hit.path, readFileSync(join(cfg.vault, hit.path), 'utf8'));
+        } catch {
+          // deleted since it was indexed: the hit stays, without file content
+        }
+      }
+      return withNewline(formatJson(resp, { full: Boolean(argv.full), contents }));
+    }
+    case 'xml': {
+      const { formatXml } = await import('../format/xml.js');
+      const budget = argv.budget === undefined ? cfg.snippetBudget : Number(argv.budget);
+      if (!Number.isInteger(budget) || budget < 0) throw new UsageError(`--budget takes a whole number of characters (got ${argv.budget})`);
+      return withNewline(formatXml(resp, { budget }));
+    }
+    case 'md': {
+      const { formatMarkdown } = await import('../format/md.js');
+      return withNewline(formatMarkdown(resp, { detail: (argv.detail as 'auto') ?? 'auto', now: new Date() }));
+    }
+    default: {
+      const { formatText } = await import('../format/text.js');
+      return withNewline(formatText(resp, { color: useColor(process.stdout) }));
+    }
+  }
+}
+
+function withNewline(s: string): string {
+  return s.endsWith('\n') || s === '' ? s : `${s}\n`;
+}

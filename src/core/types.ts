@@ -1,0 +1,209 @@
+// The domain of tsm: plain data shared by every layer. No I/O, no adapters here.
+
+export const NOTE_TYPES = ['daily', 'knowledge', 'session'] as const;
+export type NoteType = (typeof NOTE_TYPES)[number];
+
+/** Statuses that rank lower (never vanish) in search. */
+export const STALE_STATUSES = ['archived', 'outdated', 'superseded', 'deprecated'] as const;
+
+/** A file found in the vault by the scanner, before it is read. */
+export interface VaultFile {
+  /** Vault-relative, '/'-separated, NFC. */
+  path: string;
+  /** Absolute path on disk (may differ from the vault path in normalisation form). */
+  absPath: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** What the parser is given: one file's bytes plus what the filesystem said about it. */
+export interface NoteSource {
+  path: string;
+  content: string;
+  mtimeMs: number;
+}
+
+export type LinkKind = 'wikilink' | 'embed' | 'markdown' | 'related';
+
+/** A link as written in a note, before it is resolved against the vault. */
+export interface ParsedLink {
+  kind: LinkKind;
+  /** The target as written, without `#heading` or `|alias`, URL-decoded for markdown links. */
+  target: string;
+  /** The `#heading` part, if any. */
+  heading: string | null;
+  /** Display text (`|alias` or the markdown link text), if any. */
+  text: string | null;
+  /** Index into `ParsedNote.sections` of the section the link appears in; null for frontmatter. */
+  section: number | null;
+  /** 1-based line in the file; null for frontmatter `related`. */
+  line: number | null;
+}
+
+export interface ParsedSection {
+  /** Own heading text; '' for the lead section (text before the first heading). */
+  heading: string;
+  /** 0 for the lead section, else 1–6. */
+  level: number;
+  /** Note title followed by the chain of ancestor headings, joined with ' > '. */
+  headingPath: string;
+  /** 1-based, inclusive; the heading's own line for headed sections. */
+  startLine: number;
+  endLine: number;
+  /** Markdown source of the section body, without its heading line. */
+  text: string;
+  /** 0 for an unsplit section; 0,1,2… for the chunks of a long one. */
+  chunk: number;
+}
+
+export interface ParsedNote {
+  path: string;
+  title: string;
+  type: NoteType;
+  status: string | null;
+  /** YYYY-MM-DD (from frontmatter, the file name, or mtime). */
+  date: string;
+  /** Where `date` came from: mtime-based dates are weaker evidence for recency. */
+  dateSource: 'frontmatter' | 'filename' | 'mtime';
+  tags: string[];
+  aliases: string[];
+  /** Frontmatter as JSON-safe data ({} when absent or malformed). */
+  frontmatter: Record<string, unknown>;
+  sections: ParsedSection[];
+  links: ParsedLink[];
+  /** Problems found while parsing; the note is still indexed. */
+  warnings: string[];
+}
+
+/** A note as the index knows it. */
+export interface NoteRecord {
+  id: number;
+  path: string;
+  title: string;
+  type: NoteType;
+  status: string | null;
+  date: string;
+  tags: string[];
+  aliases: string[];
+  frontmatter: Record<string, unknown>;
+  size: number;
+  mtimeMs: number;
+}
+
+/** A section as the index knows it. */
+export interface SectionRecord {
+  id: number;
+  noteId: number;
+  ord: number;
+  heading: string;
+  level: number;
+  headingPath: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+export interface LinkRecord {
+  kind: LinkKind;
+  sourcePath: string;
+  /** Resolved vault path, or null when the target is not in the vault. */
+  targetPath: string | null;
+  target: string;
+  heading: string | null;
+  text: string | null;
+  line: number | null;
+}
+
+export interface IndexWarning {
+  path: string;
+  message: string;
+}
+
+export interface SyncSummary {
+  added: number;
+  updated: number;
+  removed: number;
+  unchanged: number;
+  skipped: number;
+  warnings: number;
+  seconds: number;
+}
+
+export interface IndexStatus {
+  notes: number;
+  byType: Record<NoteType, number>;
+  sections: number;
+  links: number;
+  unresolvedLinks: number;
+  warnings: number;
+  indexBytes: number;
+  lastSync: string | null;
+  schemaVersion: number;
+}
+
+/** Filters a search applies (AND across fields, OR within a list). */
+export interface SearchFilters {
+  types?: NoteType[];
+  statuses?: string[];
+  tags?: string[];
+  pathPrefixes?: string[];
+  /** Inclusive lower bound, YYYY-MM-DD. */
+  after?: string;
+  /** Exclusive upper bound, YYYY-MM-DD. */
+  before?: string;
+}
+
+export interface SearchOptions {
+  limit: number;
+  offset?: number;
+  allSections?: boolean;
+  filters?: SearchFilters;
+  snippetChars?: number;
+  /** Reference "now" (tests pin it); defaults to the current time. */
+  now?: Date;
+}
+
+export interface SearchHit {
+  rank: number;
+  /** Section id. */
+  id: number;
+  /** Fused score (RRF × recency × status). */
+  score: number;
+  path: string;
+  type: NoteType;
+  status: string | null;
+  title: string;
+  /** Heading path. */
+  section: string;
+  line: number;
+  endLine: number;
+  date: string | null;
+  tags: string[];
+  snippet: string;
+  related: string[];
+  /** Section text (markdown), for formats that need it. */
+  content: string;
+  /**
+   * 0–1: frontmatter `surprise`/`importance` when present, else the search layer's novelty measure
+   * (docs/search.md). Seed 003's "key moment" is surprise ≥ 0.7.
+   */
+  surprise: number;
+}
+
+export interface SearchResponse {
+  /** The query as the user gave it. */
+  query: string;
+  /** Distinct hits before the top-k cut. */
+  total: number;
+  hits: SearchHit[];
+  /** Filters applied, including those derived from temporal expressions. */
+  filters: SearchFilters;
+}
+
+/** One finding of `tsm doctor`, always with what to do about it. */
+export interface DoctorProblem {
+  check: string;
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+  fix: string;
+}

@@ -1,0 +1,162 @@
+// Opening the SQLite index: pragmas, schema version, and what to do with a file that is not a usable index.
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
+
+export type Database = BetterSqlite3.Database;
+
+export type IndexErrorCode = 'missing' | 'corrupt' | 'version' | 'readonly' | 'io';
+
+/** A problem with the index file itself, with a message that tells the user what to do. */
+export class IndexError extends Error {
+  override name = 'IndexError';
+  constructor(
+    readonly code: IndexErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const BUSY_TIMEOUT_MS = 10_000;
+
+// better-sqlite3 is CommonJS with a native addon; load it the CommonJS way.
+const requireCjs = createRequire(import.meta.url);
+let DatabaseCtor: typeof BetterSqlite3 | undefined;
+function sqlite(): typeof BetterSqlite3 {
+  DatabaseCtor ??= requireCjs('better-sqlite3') as typeof BetterSqlite3;
+  return DatabaseCtor;
+}
+
+export interface OpenedIndex {
+  db: Database;
+  /** True when the file was created or rebuilt from nothing by this open (a full build is due). */
+  fresh: boolean;
+}
+
+/**
+ * Opens the index for writing. A missing or empty file gets the schema; a file from another schema
+ * version is emptied and rebuilt; a file that is not a database (or is corrupt) is moved aside to
+ * `<db>.corrupt-<time>` and a new one is created — markdown is the source of truth, so nothing is lost.
+ */
+export function openWriter(path: string): OpenedIndex {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (err) {
+    throw new IndexError('io', `cannot create the index folder ${dirname(path)}: ${(err as Error).message}`);
+  }
+  let db: Database;
+  try {
+    db = connect(path, false);
+    const version = readVersion(db);
+    if (version === SCHEMA_VERSION) return { db, fresh: false };
+    if (version !== null) dropAll(db);
+    createSchema(db);
+    return { db, fresh: true };
+  } catch (err) {
+    if (err instanceof IndexError) throw err;
+    const code = (err as { code?: string }).code ?? '';
+    if (code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM' || code === 'EACCES') {
+      throw new IndexError('readonly', `cannot write the index ${path}: ${(err as Error).message}`);
+    }
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_IOERR')) {
+      const aside = `${path}.corrupt-${Date.now()}`;
+      moveAside(path, aside);
+      db = connect(path, false);
+      createSchema(db);
+      process.stderr.write(`tsm: the index was not a usable database; moved it to ${aside} and rebuilt\n`);
+      return { db, fresh: true };
+    }
+    throw new IndexError('io', `cannot open the index ${path}: ${(err as Error).message}`);
+  }
+}
+
+/** Opens the index read-only (search, hooks, MCP). Every problem becomes an IndexError that says what to do. */
+export function openReader(path: string): Database {
+  if (!existsSync(path)) throw new IndexError('missing', `no index at ${path}: run \`tsm index\` first`);
+  let db: Database;
+  try {
+    db = connect(path, true);
+  } catch (err) {
+    throw describe(err, path);
+  }
+  let version: number | null;
+  try {
+    version = readVersion(db);
+  } catch (err) {
+    db.close();
+    throw describe(err, path);
+  }
+  if (version === null) {
+    db.close();
+    throw new IndexError('missing', `the index at ${path} is empty: run \`tsm index\``);
+  }
+  if (version !== SCHEMA_VERSION) {
+    db.close();
+    throw new IndexError(
+      'version',
+      `the index at ${path} has schema version ${version}, this tsm needs ${SCHEMA_VERSION}: run \`tsm index\` to rebuild it`,
+    );
+  }
+  return db;
+}
+
+function connect(path: string, readonly: boolean): Database {
+  const Ctor = sqlite();
+  const db = new Ctor(path, readonly ? { readonly: true, fileMustExist: true } : {});
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  if (!readonly) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+  }
+  db.pragma('foreign_keys = ON');
+  return db;
+}
+
+function readVersion(db: Database): number | null {
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+  if (!hasMeta) return null;
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+  return row ? Number(row.value) : null;
+}
+
+function createSchema(db: Database): void {
+  db.exec(SCHEMA_SQL);
+  db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+}
+
+function dropAll(db: Database): void {
+  const objects = db
+    .prepare("SELECT type, name FROM sqlite_master WHERE type IN ('table') AND name NOT LIKE 'sqlite_%'")
+    .all() as { type: string; name: string }[];
+  db.pragma('foreign_keys = OFF');
+  const drop = db.transaction(() => {
+    // FTS5 shadow tables go with their virtual table; drop virtual tables first.
+    for (const o of objects.filter((o) => o.name.endsWith('_fts'))) db.exec(`DROP TABLE IF EXISTS "${o.name}"`);
+    for (const o of objects.filter((o) => !o.name.includes('_fts'))) db.exec(`DROP TABLE IF EXISTS "${o.name}"`);
+  });
+  drop.immediate();
+  db.pragma('foreign_keys = ON');
+}
+
+function moveAside(path: string, aside: string): void {
+  try {
+    renameSync(path, aside);
+  } catch (err) {
+    throw new IndexError('io', `the index ${path} is corrupt and cannot be moved aside: ${(err as Error).message}`);
+  }
+  for (const suffix of ['-wal', '-shm']) rmSync(path + suffix, { force: true });
+}
+
+function describe(err: unknown, path: string): IndexError {
+  const code = (err as { code?: string }).code ?? '';
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+    return new IndexError('corrupt', `the index at ${path} is not a usable database: run \`tsm index\` to rebuild it`);
+  }
+  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM') {
+    return new IndexError('readonly', `cannot open the index at ${path}: ${(err as Error).message}`);
+  }
+  return new IndexError('io', `cannot read the index at ${path}: ${(err as Error).message}`);
+}

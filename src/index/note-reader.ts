@@ -1,0 +1,263 @@
+// Reads of notes, sections, links and index health (status, doctor, related, MCP details).
+import { statSync } from 'node:fs';
+import type { IndexStatus, IndexWarning, LinkRecord, NoteRecord, NoteType, SectionRecord } from '../core/types.js';
+import type { Database } from './db.js';
+import { SCHEMA_VERSION } from './schema.js';
+
+interface NoteRow {
+  id: number;
+  path: string;
+  title: string;
+  type: NoteType;
+  status: string | null;
+  date: string;
+  tags: string;
+  aliases: string;
+  frontmatter: string;
+  size: number;
+  mtime_ms: number;
+}
+
+interface SectionRow {
+  id: number;
+  note_id: number;
+  ord: number;
+  heading: string;
+  level: number;
+  heading_path: string;
+  start_line: number;
+  end_line: number;
+  text: string;
+}
+
+export function toNote(r: NoteRow): NoteRecord {
+  return {
+    id: r.id,
+    path: r.path,
+    title: r.title,
+    type: r.type,
+    status: r.status,
+    date: r.date,
+    tags: JSON.parse(r.tags) as string[],
+    aliases: JSON.parse(r.aliases) as string[],
+    frontmatter: JSON.parse(r.frontmatter) as Record<string, unknown>,
+    size: r.size,
+    mtimeMs: r.mtime_ms,
+  };
+}
+
+export function toSection(r: SectionRow): SectionRecord {
+  return {
+    id: r.id,
+    noteId: r.note_id,
+    ord: r.ord,
+    heading: r.heading,
+    level: r.level,
+    headingPath: r.heading_path,
+    startLine: r.start_line,
+    endLine: r.end_line,
+    text: r.text,
+  };
+}
+
+const NOTE_COLUMNS = 'id, path, title, type, status, date, tags, aliases, frontmatter, size, mtime_ms';
+
+export class NoteReader {
+  constructor(
+    readonly db: Database,
+    private readonly dbPath: string,
+  ) {}
+
+  noteByPath(path: string): NoteRecord | null {
+    const r = this.db.prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE path = ?`).get(path) as NoteRow | undefined;
+    return r ? toNote(r) : null;
+  }
+
+  notesByIds(ids: number[]): Map<number, NoteRecord> {
+    const rows = this.db
+      .prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE id IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(ids)) as NoteRow[];
+    return new Map(rows.map((r) => [r.id, toNote(r)]));
+  }
+
+  /** Finds a note by vault path, path without extension, or unique file name / title. */
+  findNote(ref: string): NoteRecord | null {
+    const exact = this.noteByPath(ref) ?? this.noteByPath(`${ref}.md`);
+    if (exact) return exact;
+    const rows = this.db
+      .prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE basename = lower(?) OR lower(title) = lower(?) ORDER BY length(path) LIMIT 2`)
+      .all(ref.replace(/\.md$/i, '').split('/').pop() ?? ref, ref) as NoteRow[];
+    return rows.length ? toNote(rows[0]) : null;
+  }
+
+  sectionsByIds(ids: number[]): SectionRecord[] {
+    const rows = this.db
+      .prepare(
+        'SELECT id, note_id, ord, heading, level, heading_path, start_line, end_line, text FROM sections WHERE id IN (SELECT value FROM json_each(?))',
+      )
+      .all(JSON.stringify(ids)) as SectionRow[];
+    return rows.map(toSection);
+  }
+
+  sectionsOfNote(noteId: number): SectionRecord[] {
+    const rows = this.db
+      .prepare('SELECT id, note_id, ord, heading, level, heading_path, start_line, end_line, text FROM sections WHERE note_id = ? ORDER BY ord')
+      .all(noteId) as SectionRow[];
+    return rows.map(toSection);
+  }
+
+  /** Daily notes dated just before and after `date`. */
+  neighbourDays(date: string, before: number, after: number): { before: NoteRecord[]; after: NoteRecord[] } {
+    const b = this.db
+      .prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE type = 'daily' AND date < ? ORDER BY date DESC LIMIT ?`)
+      .all(date, before) as NoteRow[];
+    const a = this.db
+      .prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE type = 'daily' AND date > ? ORDER BY date ASC LIMIT ?`)
+      .all(date, after) as NoteRow[];
+    return { before: b.reverse().map(toNote), after: a.map(toNote) };
+  }
+
+  /** Notes by date, newest first (SessionStart context, MCP recent_context). */
+  recentNotes(limit: number, type?: NoteType): NoteRecord[] {
+    const rows = (
+      type
+        ? this.db.prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE type = ? ORDER BY date DESC, mtime_ms DESC LIMIT ?`).all(type, limit)
+        : this.db.prepare(`SELECT ${NOTE_COLUMNS} FROM notes ORDER BY date DESC, mtime_ms DESC LIMIT ?`).all(limit)
+    ) as NoteRow[];
+    return rows.map(toNote);
+  }
+
+  /** Session notes whose frontmatter session_id starts with `id`. */
+  sessionNotes(id: string): NoteRecord[] {
+    const rows = this.db
+      .prepare(
+        `SELECT ${NOTE_COLUMNS} FROM notes WHERE type = 'session' AND json_extract(frontmatter, '$.session_id') LIKE ? ESCAPE '\\' ORDER BY date`,
+      )
+      .all(id.replace(/[\\%_]/g, (c) => `\\${c}`) + '%') as NoteRow[];
+    return rows.map(toNote);
+  }
+
+  /** Notes whose frontmatter lists `file` among files read/edited, or whose text mentions it. */
+  notesTouchingFile(file: string, limit: number): { note: NoteRecord; how: 'read' | 'edited' | 'mentioned' }[] {
+    const rows = this.db
+      .prepare(
+        `SELECT ${NOTE_COLUMNS},
+           EXISTS (SELECT 1 FROM json_each(json_extract(frontmatter, '$.files_edited')) WHERE value = ?1 OR value LIKE '%/' || ?1) AS edited,
+           EXISTS (SELECT 1 FROM json_each(json_extract(frontmatter, '$.files_read')) WHERE value = ?1 OR value LIKE '%/' || ?1) AS read
+         FROM notes WHERE edited OR read
+           OR id IN (SELECT note_id FROM sections WHERE instr(text, ?1) > 0)
+         ORDER BY date DESC LIMIT ?2`,
+      )
+      .all(file, limit) as (NoteRow & { edited: number; read: number })[];
+    return rows.map((r) => ({ note: toNote(r), how: r.edited ? 'edited' : r.read ? 'read' : 'mentioned' }));
+  }
+
+  outgoingLinks(noteId: number): LinkRecord[] {
+    return this.linkRows(
+      `SELECT l.kind, s.path AS source, t.path AS target_path, l.target, l.heading, l.text, l.line
+       FROM links l JOIN notes s ON s.id = l.source_id LEFT JOIN notes t ON t.id = l.target_id
+       WHERE l.source_id = ? ORDER BY l.line IS NULL, l.line, l.id`,
+      noteId,
+    );
+  }
+
+  backlinks(noteId: number): LinkRecord[] {
+    return this.linkRows(
+      `SELECT l.kind, s.path AS source, t.path AS target_path, l.target, l.heading, l.text, l.line
+       FROM links l JOIN notes s ON s.id = l.source_id JOIN notes t ON t.id = l.target_id
+       WHERE l.target_id = ? AND l.source_id != l.target_id ORDER BY s.path, l.line`,
+      noteId,
+    );
+  }
+
+  /** Resolved link targets per section (and frontmatter `related`, section null) for a set of notes. */
+  relatedPaths(noteIds: number[]): { noteId: number; sectionId: number | null; path: string }[] {
+    return this.db
+      .prepare(
+        `SELECT l.source_id AS noteId, l.section_id AS sectionId, t.path AS path
+         FROM links l JOIN notes t ON t.id = l.target_id
+         WHERE l.source_id IN (SELECT value FROM json_each(?)) AND l.target_id != l.source_id
+         ORDER BY l.source_id, l.kind = 'related' DESC, l.line, l.id`,
+      )
+      .all(JSON.stringify(noteIds)) as { noteId: number; sectionId: number | null; path: string }[];
+  }
+
+  unresolvedLinks(limit: number): LinkRecord[] {
+    return this.linkRows(
+      `SELECT l.kind, s.path AS source, NULL AS target_path, l.target, l.heading, l.text, l.line
+       FROM links l JOIN notes s ON s.id = l.source_id WHERE l.target_id IS NULL ORDER BY s.path, l.line LIMIT ?`,
+      limit,
+    );
+  }
+
+  warnings(limit: number): IndexWarning[] {
+    return this.db.prepare('SELECT path, message FROM warnings ORDER BY path, id LIMIT ?').all(limit) as IndexWarning[];
+  }
+
+  /** Every indexed file with its recorded stat, for staleness checks. */
+  fileStats(): { path: string; size: number; mtimeMs: number }[] {
+    return this.db.prepare('SELECT path, size, mtime_ms AS mtimeMs FROM notes UNION ALL SELECT path, size, mtime_ms FROM skipped_files').all() as {
+      path: string;
+      size: number;
+      mtimeMs: number;
+    }[];
+  }
+
+  meta(key: string): string | null {
+    const r = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+    return r?.value ?? null;
+  }
+
+  status(): IndexStatus {
+    const count = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n;
+    const byType: Record<NoteType, number> = { daily: 0, knowledge: 0, session: 0 };
+    for (const r of this.db.prepare('SELECT type, count(*) AS n FROM notes GROUP BY type').all() as { type: NoteType; n: number }[]) {
+      byType[r.type] = r.n;
+    }
+    let indexBytes = 0;
+    for (const suffix of ['', '-wal']) {
+      try {
+        indexBytes += statSync(this.dbPath + suffix).size;
+      } catch {
+        // no WAL file right now
+      }
+    }
+    return {
+      notes: count('SELECT count(*) AS n FROM notes'),
+      byType,
+      sections: count('SELECT count(*) AS n FROM sections'),
+      links: count('SELECT count(*) AS n FROM links'),
+      unresolvedLinks: count('SELECT count(*) AS n FROM links WHERE target_id IS NULL'),
+      warnings: count('SELECT count(*) AS n FROM warnings'),
+      indexBytes,
+      lastSync: this.meta('last_sync'),
+      schemaVersion: SCHEMA_VERSION,
+    };
+  }
+
+  integrityCheck(): string[] {
+    const rows = this.db.pragma('quick_check') as { quick_check: string }[];
+    return rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
+  }
+
+  private linkRows(sql: string, arg: number): LinkRecord[] {
+    const rows = this.db.prepare(sql).all(arg) as {
+      kind: LinkRecord['kind'];
+      source: string;
+      target_path: string | null;
+      target: string;
+      heading: string | null;
+      text: string | null;
+      line: number | null;
+    }[];
+    return rows.map((r) => ({
+      kind: r.kind,
+      sourcePath: r.source,
+      targetPath: r.target_path,
+      target: r.target,
+      heading: r.heading,
+      text: r.text,
+      line: r.line,
+    }));
+  }
+}

@@ -1,0 +1,241 @@
+// Every write to the index: notes with their sections, FTS rows, tags, aliases, links; skips; warnings.
+// Callers group calls into transactions with `inTransaction` (BEGIN IMMEDIATE, so a second writer waits
+// on busy_timeout instead of failing on a lock upgrade).
+import type { ParsedNote, VaultFile } from '../core/types.js';
+import { analyze } from '../text/analyze.js';
+import { normalize } from '../text/normalize.js';
+import type { Database } from './db.js';
+import { basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
+
+export interface FileState {
+  size: number;
+  mtimeMs: number;
+  hash: string | null;
+  skipped: boolean;
+}
+
+export class NoteWriter {
+  private readonly s;
+
+  constructor(private readonly db: Database) {
+    this.s = {
+      noteByPath: db.prepare('SELECT id FROM notes WHERE path = ?'),
+      insertNote: db.prepare(`INSERT INTO notes (path, basename, title, type, status, date, date_source, tags, aliases,
+        frontmatter, size, mtime_ms, hash, indexed_at) VALUES (@path, @basename, @title, @type, @status, @date,
+        @dateSource, @tags, @aliases, @frontmatter, @size, @mtimeMs, @hash, @indexedAt)`),
+      updateNote: db.prepare(`UPDATE notes SET title = @title, type = @type, status = @status, date = @date,
+        date_source = @dateSource, tags = @tags, aliases = @aliases, frontmatter = @frontmatter, size = @size,
+        mtime_ms = @mtimeMs, hash = @hash, indexed_at = @indexedAt WHERE id = @id`),
+      touchNote: db.prepare('UPDATE notes SET size = ?, mtime_ms = ? WHERE path = ?'),
+      deleteFtsOfNote: db.prepare('DELETE FROM sections_fts WHERE rowid IN (SELECT id FROM sections WHERE note_id = ?)'),
+      deleteSections: db.prepare('DELETE FROM sections WHERE note_id = ?'),
+      deleteTags: db.prepare('DELETE FROM note_tags WHERE note_id = ?'),
+      deleteAliases: db.prepare('DELETE FROM note_aliases WHERE note_id = ?'),
+      deleteLinks: db.prepare('DELETE FROM links WHERE source_id = ?'),
+      deleteNote: db.prepare('DELETE FROM notes WHERE id = ?'),
+      insertSection: db.prepare(`INSERT INTO sections (note_id, ord, heading, level, heading_path, start_line, end_line,
+        chunk, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertFts: db.prepare('INSERT INTO sections_fts (rowid, head_words, body_words, head_cjk, body_cjk) VALUES (?, ?, ?, ?, ?)'),
+      insertTag: db.prepare('INSERT OR IGNORE INTO note_tags (note_id, tag) VALUES (?, ?)'),
+      insertAlias: db.prepare('INSERT OR IGNORE INTO note_aliases (note_id, alias) VALUES (?, ?)'),
+      insertLink: db.prepare(`INSERT INTO links (source_id, section_id, kind, target, target_key, heading, text, line, target_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)`),
+      upsertSkipped: db.prepare('INSERT OR REPLACE INTO skipped_files (path, size, mtime_ms, reason) VALUES (?, ?, ?, ?)'),
+      deleteSkipped: db.prepare('DELETE FROM skipped_files WHERE path = ?'),
+      deleteWarnings: db.prepare('DELETE FROM warnings WHERE path = ?'),
+      insertWarning: db.prepare('INSERT INTO warnings (path, message, at) VALUES (?, ?, ?)'),
+      setMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
+    };
+  }
+
+  inTransaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  /** What the index knows of every file: notes and skipped files. */
+  fileStates(): Map<string, FileState> {
+    const out = new Map<string, FileState>();
+    for (const r of this.db.prepare('SELECT path, size, mtime_ms, hash FROM notes').iterate() as Iterable<{
+      path: string;
+      size: number;
+      mtime_ms: number;
+      hash: string;
+    }>) {
+      out.set(r.path, { size: r.size, mtimeMs: r.mtime_ms, hash: r.hash, skipped: false });
+    }
+    for (const r of this.db.prepare('SELECT path, size, mtime_ms FROM skipped_files').iterate() as Iterable<{
+      path: string;
+      size: number;
+      mtime_ms: number;
+    }>) {
+      out.set(r.path, { size: r.size, mtimeMs: r.mtime_ms, hash: null, skipped: true });
+    }
+    return out;
+  }
+
+  /** Writes (or rewrites) one note; its id stays the same so links into it stay resolved. */
+  writeNote(file: VaultFile, note: ParsedNote, hash: string): void {
+    const existing = this.s.noteByPath.get(file.path) as { id: number } | undefined;
+    const row = {
+      path: file.path,
+      basename: basenameKey(file.path),
+      title: note.title,
+      type: note.type,
+      status: note.status,
+      date: note.date,
+      dateSource: note.dateSource,
+      tags: JSON.stringify(note.tags),
+      aliases: JSON.stringify(note.aliases),
+      frontmatter: JSON.stringify(note.frontmatter),
+      size: file.size,
+      mtimeMs: Math.floor(file.mtimeMs),
+      hash,
+      indexedAt: new Date().toISOString(),
+    };
+    let id: number;
+    if (existing) {
+      id = existing.id;
+      this.clearNoteChildren(id);
+      this.s.updateNote.run({ ...row, id });
+    } else {
+      id = Number(this.s.insertNote.run(row).lastInsertRowid);
+    }
+    this.s.deleteSkipped.run(file.path);
+
+    const aliasText = note.aliases.join(' ');
+    const sectionIds: number[] = [];
+    note.sections.forEach((sec, ord) => {
+      const sid = Number(
+        this.s.insertSection.run(id, ord, sec.heading, sec.level, sec.headingPath, sec.startLine, sec.endLine, sec.chunk, sec.text)
+          .lastInsertRowid,
+      );
+      sectionIds.push(sid);
+      const head = analyze(aliasText ? `${sec.headingPath} ${aliasText}` : sec.headingPath);
+      const body = analyze(sec.text);
+      this.s.insertFts.run(sid, head.words, body.words, head.cjk, body.cjk);
+    });
+    for (const tag of note.tags) this.s.insertTag.run(id, normalize(tag));
+    for (const alias of note.aliases) this.s.insertAlias.run(id, normalize(alias));
+    for (const link of note.links) {
+      const sectionId = link.section === null ? null : (sectionIds[link.section] ?? null);
+      this.s.insertLink.run(id, sectionId, link.kind, link.target, targetKey(link.target), link.heading, link.text, link.line);
+    }
+    this.replaceWarnings(file.path, note.warnings);
+  }
+
+  /** Same content, new stat: cheaper than a rewrite. */
+  touchNote(file: VaultFile): void {
+    this.s.touchNote.run(file.size, Math.floor(file.mtimeMs), file.path);
+  }
+
+  markSkipped(file: VaultFile, reason: string): void {
+    this.removePath(file.path);
+    this.s.upsertSkipped.run(file.path, file.size, Math.floor(file.mtimeMs), reason);
+    this.replaceWarnings(file.path, [`skipped: ${reason}`]);
+  }
+
+  /** Forgets a path: its note (sections, FTS rows, links), skip record and warnings. Links into it become unresolved. */
+  removePath(path: string): boolean {
+    const existing = this.s.noteByPath.get(path) as { id: number } | undefined;
+    if (existing) {
+      this.clearNoteChildren(existing.id);
+      this.s.deleteNote.run(existing.id);
+    }
+    const skipped = this.s.deleteSkipped.run(path).changes > 0;
+    this.s.deleteWarnings.run(path);
+    return Boolean(existing) || skipped;
+  }
+
+  replaceWarnings(path: string, messages: string[]): void {
+    this.s.deleteWarnings.run(path);
+    const at = new Date().toISOString();
+    for (const m of messages) this.s.insertWarning.run(path, m, at);
+  }
+
+  /** Drops warnings of paths that are no longer notes or skipped files (scan warnings are re-added after). */
+  pruneWarnings(): void {
+    this.db.exec('DELETE FROM warnings WHERE path NOT IN (SELECT path FROM notes UNION SELECT path FROM skipped_files)');
+  }
+
+  warningCount(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM warnings').get() as { n: number }).n;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.s.setMeta.run(key, value);
+  }
+
+  /** Removes every row (a `--full` rebuild), keeping the schema. */
+  clearAll(): void {
+    this.db.exec(`DELETE FROM sections_fts; DELETE FROM links; DELETE FROM sections; DELETE FROM note_tags;
+      DELETE FROM note_aliases; DELETE FROM notes; DELETE FROM skipped_files; DELETE FROM warnings;`);
+  }
+
+  /**
+   * Re-resolves links against the notes now in the index: every link when `keys` is null, else the
+   * unresolved ones plus those whose target key is among `keys` (names and aliases of notes that appeared).
+   */
+  resolveLinks(keys: Set<string> | null): number {
+    const lookup = this.buildLookup();
+    const rows = (
+      keys === null
+        ? this.db.prepare('SELECT l.id, l.kind, l.target, l.target_id, n.path AS source FROM links l JOIN notes n ON n.id = l.source_id').all()
+        : this.db
+            .prepare(
+              `SELECT l.id, l.kind, l.target, l.target_id, n.path AS source FROM links l JOIN notes n ON n.id = l.source_id
+               WHERE l.target_id IS NULL OR l.target_key IN (SELECT value FROM json_each(?))`,
+            )
+            .all(JSON.stringify([...keys]))
+    ) as { id: number; kind: 'wikilink'; target: string; target_id: number | null; source: string }[];
+    const idByPath = new Map<string, number>();
+    for (const r of this.db.prepare('SELECT id, path FROM notes').iterate() as Iterable<{ id: number; path: string }>) {
+      idByPath.set(r.path, r.id);
+    }
+    const update = this.db.prepare('UPDATE links SET target_id = ? WHERE id = ?');
+    let changed = 0;
+    for (const r of rows) {
+      const path = resolveLink(r.kind, r.target, r.source, lookup);
+      const id = path === null ? null : (idByPath.get(path) ?? null);
+      if (id !== r.target_id) {
+        update.run(id, r.id);
+        changed++;
+      }
+    }
+    return changed;
+  }
+
+  private buildLookup(): NoteLookup {
+    const paths = new Set<string>();
+    const lower = new Map<string, string>();
+    const byBase = new Map<string, string[]>();
+    for (const r of this.db.prepare('SELECT path, basename FROM notes').iterate() as Iterable<{ path: string; basename: string }>) {
+      paths.add(r.path);
+      lower.set(r.path.toLowerCase(), r.path);
+      const list = byBase.get(r.basename);
+      if (list) list.push(r.path);
+      else byBase.set(r.basename, [r.path]);
+    }
+    const byAlias = new Map<string, string[]>();
+    for (const r of this.db
+      .prepare('SELECT a.alias, n.path FROM note_aliases a JOIN notes n ON n.id = a.note_id')
+      .iterate() as Iterable<{ alias: string; path: string }>) {
+      const list = byAlias.get(r.alias);
+      if (list) list.push(r.path);
+      else byAlias.set(r.alias, [r.path]);
+    }
+    return {
+      hasPath: (p) => paths.has(p),
+      byLowerPath: (p) => lower.get(p),
+      byBasename: (k) => byBase.get(k) ?? [],
+      byAlias: (a) => byAlias.get(a) ?? [],
+    };
+  }
+
+  private clearNoteChildren(id: number): void {
+    this.s.deleteFtsOfNote.run(id);
+    this.s.deleteSections.run(id);
+    this.s.deleteTags.run(id);
+    this.s.deleteAliases.run(id);
+    this.s.deleteLinks.run(id);
+  }
+}

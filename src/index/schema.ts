@@ -1,0 +1,103 @@
+// The index schema. Bump SCHEMA_VERSION whenever a table or the way text is analysed changes: an index
+// of another version is rebuilt from the vault (markdown is the source of truth), never patched by guess.
+
+export const SCHEMA_VERSION = 1;
+
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS notes (
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  basename TEXT NOT NULL,          -- lower-case file name without extension, for link resolution
+  title TEXT NOT NULL,
+  type TEXT NOT NULL,
+  status TEXT,
+  date TEXT NOT NULL,
+  date_source TEXT NOT NULL,
+  tags TEXT NOT NULL,              -- JSON array
+  aliases TEXT NOT NULL,           -- JSON array
+  frontmatter TEXT NOT NULL,       -- JSON object
+  size INTEGER NOT NULL,
+  mtime_ms INTEGER NOT NULL,
+  hash TEXT NOT NULL,
+  indexed_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS notes_basename ON notes(basename);
+CREATE INDEX IF NOT EXISTS notes_date ON notes(date);
+
+CREATE TABLE IF NOT EXISTS note_tags (
+  note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+  tag TEXT NOT NULL,
+  PRIMARY KEY (note_id, tag)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS note_tags_tag ON note_tags(tag);
+
+CREATE TABLE IF NOT EXISTS note_aliases (
+  note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+  alias TEXT NOT NULL,             -- normalised (NFKC, lower case)
+  PRIMARY KEY (note_id, alias)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS note_aliases_alias ON note_aliases(alias);
+
+CREATE TABLE IF NOT EXISTS sections (
+  id INTEGER PRIMARY KEY,
+  note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+  ord INTEGER NOT NULL,
+  heading TEXT NOT NULL,
+  level INTEGER NOT NULL,
+  heading_path TEXT NOT NULL,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  chunk INTEGER NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sections_note ON sections(note_id, ord);
+
+-- Contentless: the text lives in sections; rowid = sections.id.
+-- head_* hold the heading path and the note's aliases; body_* the section text.
+-- *_words: CJK runs removed, cut by unicode61 (+ porter); *_cjk: space-separated CJK bigrams.
+CREATE VIRTUAL TABLE IF NOT EXISTS sections_fts USING fts5(
+  head_words, body_words, head_cjk, body_cjk,
+  content = '', contentless_delete = 1,
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+
+-- Document frequency per indexed term (all columns), for pruning very common query terms.
+CREATE VIRTUAL TABLE IF NOT EXISTS sections_vocab USING fts5vocab(sections_fts, 'row');
+
+CREATE TABLE IF NOT EXISTS links (
+  id INTEGER PRIMARY KEY,
+  source_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+  section_id INTEGER,
+  kind TEXT NOT NULL,
+  target TEXT NOT NULL,
+  target_key TEXT NOT NULL,        -- lower-case last path segment of target, for re-resolution
+  heading TEXT,
+  text TEXT,
+  line INTEGER,
+  target_id INTEGER REFERENCES notes(id) ON DELETE SET NULL
+);
+CREATE INDEX IF NOT EXISTS links_source ON links(source_id);
+CREATE INDEX IF NOT EXISTS links_target ON links(target_id);
+CREATE INDEX IF NOT EXISTS links_key ON links(target_key);
+
+-- Files that exist but are not notes (binary, too large, unreadable), so a no-op sync skips them by stat.
+CREATE TABLE IF NOT EXISTS skipped_files (
+  path TEXT PRIMARY KEY,
+  size INTEGER NOT NULL,
+  mtime_ms INTEGER NOT NULL,
+  reason TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS warnings (
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL,
+  message TEXT NOT NULL,
+  at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS warnings_path ON warnings(path);
+`;

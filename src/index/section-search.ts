@@ -1,0 +1,120 @@
+// The SQL of search: FTS5 rankers with filters, match counts, term document frequencies, hit details.
+import type { NoteType, SearchFilters } from '../core/types.js';
+import type { Statement } from 'better-sqlite3';
+import type { Database } from './db.js';
+
+export interface RankedSection {
+  id: number;
+  noteId: number;
+  /** FTS5 bm25(): lower is better. */
+  bm25: number;
+  type: NoteType;
+  status: string | null;
+  date: string;
+  dateSource: string;
+}
+
+export interface HitDetails {
+  id: number;
+  noteId: number;
+  path: string;
+  title: string;
+  type: NoteType;
+  status: string | null;
+  date: string;
+  tags: string;
+  frontmatter: string;
+  headingPath: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+/** Column weights of bm25(): head_words, body_words, head_cjk, body_cjk. */
+export type ColumnWeights = [number, number, number, number];
+
+export class SectionSearch {
+  private readonly cache = new Map<string, Statement>();
+
+  constructor(private readonly db: Database) {}
+
+  /** Sections matching an FTS5 expression, best first, with the note fields ranking needs. */
+  rank(match: string, weights: ColumnWeights, filters: SearchFilters, limit: number): RankedSection[] {
+    const { where, params } = filterSql(filters);
+    const sql = `SELECT f.rowid AS id, s.note_id AS noteId, bm25(sections_fts, ${weights.join(', ')}) AS bm25,
+        n.type AS type, n.status AS status, n.date AS date, n.date_source AS dateSource
+      FROM sections_fts f JOIN sections s ON s.id = f.rowid JOIN notes n ON n.id = s.note_id
+      WHERE sections_fts MATCH ?${where} ORDER BY bm25 LIMIT ?`;
+    return this.stmt(sql).all(match, ...params, limit) as RankedSection[];
+  }
+
+  /** How many distinct notes (or sections) match, after filters. */
+  count(match: string, filters: SearchFilters, perNote: boolean): number {
+    const { where, params } = filterSql(filters);
+    const sql = `SELECT count(DISTINCT ${perNote ? 's.note_id' : 's.id'}) AS n
+      FROM sections_fts f JOIN sections s ON s.id = f.rowid JOIN notes n ON n.id = s.note_id
+      WHERE sections_fts MATCH ?${where}`;
+    return (this.stmt(sql).get(match, ...params) as { n: number }).n;
+  }
+
+  /** Number of sections holding each term (as indexed, any column). */
+  docFrequencies(terms: string[]): Map<string, number> {
+    if (terms.length === 0) return new Map();
+    const rows = this.stmt('SELECT term, doc FROM sections_vocab WHERE term IN (SELECT value FROM json_each(?))').all(
+      JSON.stringify(terms),
+    ) as { term: string; doc: number }[];
+    return new Map(rows.map((r) => [r.term, r.doc]));
+  }
+
+  sectionCount(): number {
+    return (this.stmt('SELECT count(*) AS n FROM sections').get() as { n: number }).n;
+  }
+
+  details(ids: number[]): Map<number, HitDetails> {
+    const rows = this.stmt(
+      `SELECT s.id, s.note_id AS noteId, n.path, n.title, n.type, n.status, n.date, n.tags, n.frontmatter,
+        s.heading_path AS headingPath, s.start_line AS startLine, s.end_line AS endLine, s.text
+       FROM sections s JOIN notes n ON n.id = s.note_id WHERE s.id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(ids)) as HitDetails[];
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  private stmt(sql: string): Statement<unknown[]> {
+    let s = this.cache.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.cache.set(sql, s);
+    }
+    return s;
+  }
+}
+
+function filterSql(f: SearchFilters): { where: string; params: unknown[] } {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (f.types?.length) {
+    parts.push('n.type IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(f.types));
+  }
+  if (f.statuses?.length) {
+    parts.push('n.status IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(f.statuses));
+  }
+  if (f.tags?.length) {
+    parts.push('n.id IN (SELECT note_id FROM note_tags WHERE tag IN (SELECT value FROM json_each(?)))');
+    params.push(JSON.stringify(f.tags));
+  }
+  if (f.pathPrefixes?.length) {
+    parts.push(`(${f.pathPrefixes.map(() => 'substr(n.path, 1, length(?)) = ?').join(' OR ')})`);
+    for (const p of f.pathPrefixes) params.push(p, p);
+  }
+  if (f.after) {
+    parts.push('n.date >= ?');
+    params.push(f.after);
+  }
+  if (f.before) {
+    parts.push('n.date < ?');
+    params.push(f.before);
+  }
+  return { where: parts.length ? ` AND ${parts.join(' AND ')}` : '', params };
+}

@@ -1,0 +1,191 @@
+// Brings the index in step with the vault: stat first, hash when size/mtime changed, parse what really
+// changed (in worker threads for big batches), one transaction per note, purge what is gone, re-resolve links.
+import { statSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import type { IndexWarning, SyncSummary, VaultFile } from '../core/types.js';
+import type { LoadResult } from '../parse/load-note.js';
+import type { ParseOptions } from '../parse/options.js';
+import type { TsmConfig } from '../vault/config.js';
+import { createPathFilter, scanVault } from '../vault/scan.js';
+import { normalize } from '../text/normalize.js';
+import { openWriter, type Database } from './db.js';
+import { NoteWriter, type FileState } from './note-writer.js';
+import { basenameKey } from './resolve-link.js';
+
+export interface SyncOptions {
+  /** Re-read every file, as a fresh build would. */
+  full?: boolean;
+  /** Check only these paths (absolute or vault-relative); others are left as they are. */
+  paths?: string[];
+  onProgress?: (done: number, total: number) => void;
+  /** Parser threads for big batches (default: all cores, at most 4). */
+  threads?: number;
+  /** Use this connection instead of opening one (the watcher keeps one open). */
+  db?: Database;
+}
+
+/** Batches at least this big are parsed in worker threads. */
+const PARALLEL_THRESHOLD = 200;
+/** Notes written per transaction when a batch is large (each note is still all-or-nothing). */
+const WRITE_BATCH = 64;
+
+export function parseOptionsOf(cfg: TsmConfig): ParseOptions {
+  return {
+    chunkChars: cfg.chunkChars,
+    dailyFolders: cfg.dailyFolders,
+    sessionFolders: cfg.sessionFolders,
+    maxFileBytes: cfg.maxFileBytes,
+  };
+}
+
+export async function syncVault(cfg: TsmConfig, opts: SyncOptions = {}): Promise<SyncSummary> {
+  const started = performance.now();
+  const opened = opts.db ? { db: opts.db, fresh: false } : openWriter(cfg.db);
+  const writer = new NoteWriter(opened.db);
+  try {
+    const full = Boolean(opts.full) && !opened.fresh;
+    if (full) writer.inTransaction(() => writer.clearAll());
+    const rebuild = full || opened.fresh;
+
+    const partial = opts.paths !== undefined && !rebuild;
+    const { files, warnings: scanWarnings, missing } = partial
+      ? statPaths(cfg, opts.paths ?? [])
+      : { ...scanVault(cfg.vault, { extensions: cfg.extensions }), missing: [] as string[] };
+
+    const states = writer.fileStates();
+    const toLoad: VaultFile[] = [];
+    let unchanged = 0;
+    for (const f of files) {
+      const st = states.get(f.path);
+      if (st && st.size === f.size && st.mtimeMs === Math.floor(f.mtimeMs)) unchanged++;
+      else toLoad.push(f);
+    }
+    const gone = partial ? missing.filter((p) => states.has(p)) : [...states.keys()].filter((p) => !seen(files, p));
+
+    const summary: SyncSummary = { added: 0, updated: 0, removed: 0, unchanged, skipped: 0, warnings: 0, seconds: 0 };
+    const newKeys = new Set<string>();
+    let noteSetChanged = gone.length > 0;
+
+    const apply = (file: VaultFile, result: LoadResult, prev: FileState | undefined): void => {
+      if (result.kind === 'gone') {
+        if (writer.removePath(file.path)) {
+          summary.removed++;
+          noteSetChanged = true;
+        }
+      } else if (result.kind === 'skipped') {
+        writer.markSkipped(file, result.reason);
+        summary.skipped++;
+        if (prev && !prev.skipped) noteSetChanged = true;
+      } else if (prev && !prev.skipped && prev.hash === result.hash) {
+        writer.touchNote(file);
+        summary.unchanged++;
+      } else {
+        writer.writeNote(file, result.note, result.hash);
+        if (prev && !prev.skipped) summary.updated++;
+        else {
+          summary.added++;
+          noteSetChanged = true;
+          newKeys.add(basenameKey(file.path));
+        }
+        for (const a of result.note.aliases) newKeys.add(normalize(a));
+      }
+    };
+
+    const total = toLoad.length;
+    let done = 0;
+    const progress = () => opts.onProgress?.(++done, total);
+    const parseOpts = parseOptionsOf(cfg);
+
+    if (total >= PARALLEL_THRESHOLD && (opts.threads ?? 2) > 1) {
+      const { loadNotesParallel } = await import('../parse/pool.js');
+      let pending: { file: VaultFile; result: LoadResult }[] = [];
+      const flush = () => {
+        const batch = pending;
+        pending = [];
+        writer.inTransaction(() => batch.forEach((p) => apply(p.file, p.result, states.get(p.file.path))));
+      };
+      await loadNotesParallel(
+        toLoad,
+        parseOpts,
+        (file, result) => {
+          pending.push({ file, result });
+          progress();
+          if (pending.length >= WRITE_BATCH) flush();
+        },
+        opts.threads,
+      );
+      flush();
+    } else if (total > 0) {
+      const { loadNote } = await import('../parse/load-note.js');
+      for (const file of toLoad) {
+        const result = loadNote(file, parseOpts);
+        writer.inTransaction(() => apply(file, result, states.get(file.path)));
+        progress();
+      }
+    }
+
+    for (const path of gone) {
+      writer.inTransaction(() => {
+        if (writer.removePath(path)) summary.removed++;
+      });
+    }
+
+    writer.inTransaction(() => {
+      if (rebuild) writer.resolveLinks(null);
+      else if (noteSetChanged || newKeys.size > 0) writer.resolveLinks(newKeys);
+      if (!partial) {
+        writer.pruneWarnings();
+        for (const w of scanWarnings) writer.replaceWarnings(w.path, [w.message]);
+      }
+      writer.setMeta('last_sync', new Date().toISOString());
+    });
+    summary.warnings = writer.warningCount();
+    summary.seconds = Math.round((performance.now() - started) / 10) / 100;
+    return summary;
+  } finally {
+    if (!opts.db) opened.db.close();
+  }
+}
+
+function seen(files: VaultFile[], path: string): boolean {
+  // files is sorted by path (scanVault sorts): binary search.
+  let lo = 0;
+  let hi = files.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const p = files[mid].path;
+    if (p === path) return true;
+    if (p < path) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** `--files-from-stdin` and the watcher: stat just these paths. */
+function statPaths(cfg: TsmConfig, paths: string[]): { files: VaultFile[]; warnings: IndexWarning[]; missing: string[] } {
+  const files: VaultFile[] = [];
+  const warnings: IndexWarning[] = [];
+  const missing: string[] = [];
+  const indexable = createPathFilter(cfg.vault, { extensions: cfg.extensions });
+  for (const given of paths) {
+    const abs = isAbsolute(given) ? given : join(cfg.vault, given);
+    const rel = relative(cfg.vault, abs).split('\\').join('/').normalize('NFC');
+    if (rel === '' || rel.startsWith('../') || rel === '..' || isAbsolute(rel)) {
+      warnings.push({ path: given, message: 'outside the vault: ignored' });
+      continue;
+    }
+    if (!cfg.extensions.some((e) => rel.toLowerCase().endsWith(e))) continue;
+    if (!indexable(rel)) {
+      missing.push(rel); // ignored now (e.g. .tsmignore changed): forget it if it was indexed
+      continue;
+    }
+    try {
+      const st = statSync(abs);
+      if (st.isFile()) files.push({ path: rel, absPath: abs, size: st.size, mtimeMs: Math.floor(st.mtimeMs) });
+      else missing.push(rel);
+    } catch {
+      missing.push(rel);
+    }
+  }
+  return { files, warnings, missing };
+}

@@ -1,0 +1,107 @@
+// Explicit filter flags (--type --status --tag --path --after --before --recent --year) → SearchFilters.
+import { NOTE_TYPES, type NoteType, type SearchFilters } from '../core/types.js';
+import { normalize } from '../text/normalize.js';
+import { addDays, addMonths, ymd, yearRange, type DateRange } from './dates.js';
+
+/** A filter value that cannot be understood; the CLI exits 2 with this message. */
+export class FilterError extends Error {
+  override name = 'FilterError';
+}
+
+export interface FilterFlags {
+  type?: string[];
+  status?: string[];
+  tag?: string[];
+  path?: string[];
+  after?: string;
+  before?: string;
+  recent?: string;
+  year?: number | string;
+}
+
+/** YYYY, YYYY-MM or YYYY-MM-DD → the first day it covers, and the day after its end. */
+export function parseDateFlag(name: string, value: string): { start: string; end: string } {
+  const m = /^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$/.exec(value.trim());
+  const bad = () => new FilterError(`--${name} takes YYYY, YYYY-MM or YYYY-MM-DD (got "${value}")`);
+  if (!m) throw bad();
+  const y = Number(m[1]);
+  if (m[2] === undefined) return { start: `${y}-01-01`, end: `${y + 1}-01-01` };
+  const mo = Number(m[2]);
+  if (mo < 1 || mo > 12) throw bad();
+  if (m[3] === undefined) return { start: ymd(new Date(y, mo - 1, 1)), end: ymd(new Date(y, mo, 1)) };
+  const d = Number(m[3]);
+  const date = new Date(y, mo - 1, d);
+  if (d < 1 || date.getMonth() !== mo - 1) throw bad();
+  return { start: ymd(date), end: ymd(addDays(date, 1)) };
+}
+
+/** 30d, 2w, 3m, 1y → the range from then until now. */
+export function parseRecent(value: string, now: Date): DateRange {
+  const m = /^(\d{1,4})\s*(d|w|m|y)$/i.exec(value.trim());
+  if (!m || Number(m[1]) === 0) throw new FilterError(`--recent takes a number and a unit d, w, m or y, like 30d, 2w, 3m or 1y (got "${value}")`);
+  const n = Number(m[1]);
+  const unit = m[2].toLowerCase();
+  const from = unit === 'd' ? addDays(now, -n) : unit === 'w' ? addDays(now, -7 * n) : unit === 'm' ? addMonthsKeepDay(now, -n) : addMonthsKeepDay(now, -12 * n);
+  return { after: ymd(from) };
+}
+
+function addMonthsKeepDay(d: Date, n: number): Date {
+  const first = addMonths(d, n);
+  const last = new Date(first.getFullYear(), first.getMonth() + 1, 0).getDate();
+  return new Date(first.getFullYear(), first.getMonth(), Math.min(d.getDate(), last));
+}
+
+/**
+ * Builds filters from flags. Dates from flags win over `textRange` (a temporal expression found in the query).
+ */
+export function buildFilters(flags: FilterFlags, textRange: DateRange | null, now: Date): SearchFilters {
+  const f: SearchFilters = {};
+  if (flags.type?.length) {
+    const types = flags.type.flatMap(splitList).map((t) => t.toLowerCase());
+    for (const t of types) {
+      if (!(NOTE_TYPES as readonly string[]).includes(t)) throw new FilterError(`--type takes ${NOTE_TYPES.join(', ')} (got "${t}")`);
+    }
+    f.types = [...new Set(types)] as NoteType[];
+  }
+  if (flags.status?.length) f.statuses = [...new Set(flags.status.flatMap(splitList).map((s) => s.toLowerCase()))];
+  if (flags.tag?.length) f.tags = [...new Set(flags.tag.flatMap(splitList).map((t) => normalize(t.replace(/^#/, ''))))];
+  if (flags.path?.length) f.pathPrefixes = flags.path.map((p) => p.replace(/^\.\//, '').replace(/\\/g, '/'));
+
+  let range: DateRange = {};
+  let explicit = false;
+  if (flags.year !== undefined && flags.year !== '') {
+    const y = Number(flags.year);
+    if (!Number.isInteger(y) || y < 1000 || y > 9999) throw new FilterError(`--year takes a four-digit year (got "${flags.year}")`);
+    range = yearRange(y);
+    explicit = true;
+  }
+  if (flags.recent) {
+    range = intersect(range, parseRecent(flags.recent, now));
+    explicit = true;
+  }
+  if (flags.after) {
+    range = intersect(range, { after: parseDateFlag('after', flags.after).start });
+    explicit = true;
+  }
+  if (flags.before) {
+    range = intersect(range, { before: parseDateFlag('before', flags.before).start });
+    explicit = true;
+  }
+  if (!explicit && textRange) range = textRange;
+  if (range.after) f.after = range.after;
+  if (range.before) f.before = range.before;
+  return f;
+}
+
+function splitList(v: string): string[] {
+  return String(v)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function intersect(a: DateRange, b: DateRange): DateRange {
+  const after = a.after && b.after ? (a.after > b.after ? a.after : b.after) : (a.after ?? b.after);
+  const before = a.before && b.before ? (a.before < b.before ? a.before : b.before) : (a.before ?? b.before);
+  return { ...(after ? { after } : {}), ...(before ? { before } : {}) };
+}

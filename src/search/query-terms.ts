@@ -1,0 +1,71 @@
+// Query-side analysis: the terms a query is searched by. Cut the same way the index cuts text
+// (src/text), minus filler words, so that filler never drives the ranking.
+import { bigrams, cjkRuns, isCjkChar, isHiragana, normalize, stripCjk } from '../text/normalize.js';
+import { ENGLISH_STOPWORDS, JAPANESE_FILLERS, JAPANESE_PARTICLES } from './stopwords.js';
+
+export interface QueryTerms {
+  /** Latin/number words for the unicode61 columns (not stemmed here; FTS5's porter stems both sides). */
+  words: string[];
+  /** CJK bigrams for the bigram columns. */
+  cjk: string[];
+  /** One-character CJK pieces, matched as bigram prefixes. */
+  cjkSingles: string[];
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const BREAK = '\u0000';
+
+export function queryTerms(text: string): QueryTerms {
+  const norm = normalize(text);
+  const words: string[] = [];
+  const allWords = (stripCjk(norm).match(WORD) ?? []).filter((w) => !hasCjkChar(w));
+  for (const w of allWords) {
+    if (ENGLISH_STOPWORDS.has(w)) continue;
+    if (w.length === 1 && !/\d/.test(w)) continue;
+    if (!words.includes(w)) words.push(w);
+  }
+  // A query made only of filler ("what is it") still searches for its words.
+  if (words.length === 0) for (const w of allWords) if (!words.includes(w)) words.push(w);
+
+  const cjk: string[] = [];
+  const cjkSingles: string[] = [];
+  const runs = cjkRuns(norm);
+  const pieces = runs.flatMap(cutFillers);
+  const kept = pieces.filter((p) => !(Array.from(p).every(isHiragana) && Array.from(p).length <= 2));
+  for (const piece of kept.length ? kept : pieces) {
+    const chars = Array.from(piece);
+    if (chars.length === 1) {
+      if (!cjkSingles.includes(piece)) cjkSingles.push(piece);
+      continue;
+    }
+    for (const g of bigrams(piece)) if (!cjk.includes(g)) cjk.push(g);
+  }
+  return { words, cjk, cjkSingles };
+}
+
+function hasCjkChar(w: string): boolean {
+  for (const ch of w) if (isCjkChar(ch)) return true;
+  return false;
+}
+
+/** Splits one CJK run at filler phrases and particles; returns the content pieces. */
+export function cutFillers(run: string): string[] {
+  let s = run;
+  for (const f of JAPANESE_FILLERS) if (s.includes(f)) s = s.split(f).join(BREAK);
+  const chars = Array.from(s);
+  let out = '';
+  let prevCut = false;
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i];
+    const prev = i > 0 ? chars[i - 1] : BREAK;
+    const afterNoun = prev !== BREAK && !isHiragana(prev);
+    if (JAPANESE_PARTICLES.has(ch) && i > 0 && (afterNoun || prevCut || prev === BREAK)) {
+      out += BREAK;
+      prevCut = true;
+    } else {
+      out += ch;
+      prevCut = false;
+    }
+  }
+  return out.split(BREAK).filter((p) => p.length > 0);
+}

@@ -1,0 +1,44 @@
+// Fusion and the multipliers: RRF over ranked lists, recency decay per note type, status penalty.
+import { STALE_STATUSES, type NoteType } from '../core/types.js';
+import { ageInDays } from './dates.js';
+
+export const RRF_K = 60;
+
+/** Reciprocal Rank Fusion: Σ weight / (k + rank), rank 1-based. */
+export function fuse(lists: { ids: number[]; weight?: number }[], k = RRF_K): Map<number, number> {
+  const scores = new Map<number, number>();
+  for (const list of lists) {
+    const w = list.weight ?? 1;
+    list.ids.forEach((id, i) => scores.set(id, (scores.get(id) ?? 0) + w / (k + i + 1)));
+  }
+  return scores;
+}
+
+export interface Tuning {
+  /** Days for the decay to halve, per type; 0 = no decay. */
+  halfLifeDays: Record<NoteType, number>;
+  /** Share of the score an old note keeps however old it is: recency reorders, never hides. */
+  recencyFloor: number;
+  /** Multiplier for archived/outdated/superseded/deprecated notes. */
+  stalePenalty: number;
+}
+
+export const DEFAULT_TUNING: Tuning = {
+  halfLifeDays: { daily: 60, knowledge: 365, session: 30 },
+  recencyFloor: 0.5,
+  stalePenalty: 0.6,
+};
+
+/** 1 for today, halving toward `recencyFloor` every half-life; notes without a real date are neutral (1). */
+export function recencyFactor(type: NoteType, date: string, dateSource: string, now: Date, t: Tuning): number {
+  const hl = t.halfLifeDays[type];
+  if (!hl || dateSource === 'mtime') return 1;
+  const age = Math.max(0, ageInDays(date, now));
+  return t.recencyFloor + (1 - t.recencyFloor) * Math.pow(2, -age / hl);
+}
+
+const STALE = new Set<string>(STALE_STATUSES);
+
+export function statusFactor(status: string | null, t: Tuning): number {
+  return status && STALE.has(status) ? t.stalePenalty : 1;
+}

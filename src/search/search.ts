@@ -1,0 +1,173 @@
+// tsm's search: query → terms and filters → FTS5 rankers → RRF → recency × status → one hit per note →
+// snippets and related paths. Reads only; the index layer holds the SQL.
+import type { NoteType, SearchHit, SearchResponse } from '../core/types.js';
+import type { Database } from '../index/db.js';
+import { NoteReader } from '../index/note-reader.js';
+import { SectionSearch, type RankedSection } from '../index/section-search.js';
+import { bestSnippet } from '../format/snippet.js';
+import { buildFilters, type FilterFlags } from './filters.js';
+import { anyOf, columnMatch } from './fts-query.js';
+import { queryTerms, type QueryTerms } from './query-terms.js';
+import { DEFAULT_TUNING, fuse, recencyFactor, statusFactor, type Tuning } from './rank.js';
+import { extractTemporal } from './temporal.js';
+
+export interface SearchRequest {
+  query: string;
+  flags?: FilterFlags;
+  limit: number;
+  offset?: number;
+  allSections?: boolean;
+  snippetChars?: number;
+  now?: Date;
+  tuning?: Partial<Tuning>;
+}
+
+/** Sections each ranker hands to fusion. */
+const RANKER_DEPTH = 300;
+/** A query term held by more than this share of sections is too common to drive ranking. */
+const COMMON_TERM_SHARE = 0.25;
+/** Longest term lists sent to FTS5 (long prompts): the rarest terms are kept. */
+const MAX_WORDS = 40;
+const MAX_BIGRAMS = 80;
+const MAX_RELATED = 5;
+
+const WORD_COLUMNS = ['head_words', 'body_words'];
+const CJK_COLUMNS = ['head_cjk', 'body_cjk'];
+const HEAD_COLUMNS = ['head_words', 'head_cjk'];
+
+export function search(db: Database, req: SearchRequest): SearchResponse {
+  const now = req.now ?? new Date();
+  const tuning: Tuning = { ...DEFAULT_TUNING, ...req.tuning };
+  const temporal = extractTemporal(req.query, now);
+  const filters = buildFilters(req.flags ?? {}, temporal.range, now);
+  const store = new SectionSearch(db);
+  const terms = pruneTerms(queryTerms(temporal.text), store);
+  const empty: SearchResponse = { query: req.query, total: 0, hits: [], filters };
+
+  const wordsMatch = columnMatch(WORD_COLUMNS, terms.words);
+  const cjkMatch = columnMatch(CJK_COLUMNS, terms.cjk, terms.cjkSingles);
+  const headMatch = columnMatch(HEAD_COLUMNS, [...terms.words, ...terms.cjk], terms.cjkSingles);
+  const anyMatch = anyOf([wordsMatch, cjkMatch]);
+  if (!anyMatch) return empty;
+
+  const lists: RankedSection[][] = [];
+  if (wordsMatch) lists.push(store.rank(wordsMatch, [1, 1, 0, 0], filters, RANKER_DEPTH));
+  if (cjkMatch) lists.push(store.rank(cjkMatch, [0, 0, 1, 1], filters, RANKER_DEPTH));
+  if (headMatch) lists.push(store.rank(headMatch, [1, 0, 1, 0], filters, RANKER_DEPTH));
+
+  const info = new Map<number, RankedSection>();
+  for (const list of lists) for (const r of list) info.set(r.id, r);
+  const fused = fuse(lists.map((l) => ({ ids: l.map((r) => r.id) })));
+
+  const scored = [...fused].map(([id, rrf]) => {
+    const r = info.get(id) as RankedSection;
+    return { id, noteId: r.noteId, score: rrf * recencyFactor(r.type as NoteType, r.date, r.dateSource, now, tuning) * statusFactor(r.status, tuning) };
+  });
+  scored.sort((a, b) => b.score - a.score || a.id - b.id);
+
+  let ranked = scored;
+  if (!req.allSections) {
+    const seen = new Set<number>();
+    ranked = scored.filter((s) => (seen.has(s.noteId) ? false : (seen.add(s.noteId), true)));
+  }
+  const truncated = lists.some((l) => l.length >= RANKER_DEPTH);
+  const total = truncated ? store.count(anyMatch, filters, !req.allSections) : ranked.length;
+
+  const offset = Math.max(0, req.offset ?? 0);
+  const page = ranked.slice(offset, offset + Math.max(0, req.limit));
+  const nextScores = page.map((_, i) => ranked[offset + i + 1]?.score ?? 0);
+  const hits = buildHits(db, store, page, nextScores, offset, terms, temporal.text, req.snippetChars ?? 300);
+  return { query: req.query, total, hits, filters };
+}
+
+/** Drops terms so common they only add noise and time; caps long prompts to their rarest terms. */
+function pruneTerms(terms: QueryTerms, store: SectionSearch): QueryTerms {
+  const all = [...terms.words, ...terms.cjk];
+  if (all.length <= 1) return terms;
+  const df = store.docFrequencies(all);
+  const n = Math.max(1, store.sectionCount());
+  const keep = (list: string[], max: number) => {
+    const rare = list.filter((t) => (df.get(t) ?? 0) / n <= COMMON_TERM_SHARE);
+    const chosen = rare.length ? rare : list;
+    if (chosen.length <= max) return chosen;
+    return [...chosen].sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0)).slice(0, max);
+  };
+  const words = keep(terms.words, MAX_WORDS);
+  const cjk = keep(terms.cjk, MAX_BIGRAMS);
+  // Keep at least one side non-empty: if pruning emptied everything, fall back to the originals.
+  if (words.length + cjk.length + terms.cjkSingles.length === 0) return terms;
+  return { words, cjk, cjkSingles: terms.cjkSingles };
+}
+
+function buildHits(
+  db: Database,
+  store: SectionSearch,
+  page: { id: number; noteId: number; score: number }[],
+  nextScores: number[],
+  offset: number,
+  terms: QueryTerms,
+  queryText: string,
+  snippetChars: number,
+): SearchHit[] {
+  if (page.length === 0) return [];
+  const details = store.details(page.map((p) => p.id));
+  const related = relatedByHit(new NoteReader(db, ''), page);
+  const snippetTerms = [...terms.words, ...terms.cjk, ...terms.cjkSingles];
+  return page.map((p, i) => {
+    const d = details.get(p.id);
+    if (!d) throw new Error(`section ${p.id} vanished during search`);
+    const frontmatter = JSON.parse(d.frontmatter) as Record<string, unknown>;
+    return {
+      rank: offset + i + 1,
+      id: d.id,
+      score: p.score,
+      path: d.path,
+      type: d.type,
+      status: d.status,
+      title: d.title,
+      section: d.headingPath,
+      line: d.startLine,
+      endLine: d.endLine,
+      date: d.date || null,
+      tags: JSON.parse(d.tags) as string[],
+      snippet: bestSnippet(d.text || d.headingPath, snippetTerms.length ? snippetTerms : [queryText], snippetChars),
+      related: related.get(p.id) ?? [],
+      content: d.text,
+      surprise: surpriseOf(frontmatter, p.score, nextScores[i]),
+    };
+  });
+}
+
+/** Per hit: paths its section links to, then its note's frontmatter `related`, then the note's other links. */
+function relatedByHit(reader: NoteReader, page: { id: number; noteId: number }[]): Map<number, string[]> {
+  const rows = reader.relatedPaths([...new Set(page.map((p) => p.noteId))]);
+  const out = new Map<number, string[]>();
+  for (const p of page) {
+    const mine = rows.filter((r) => r.noteId === p.noteId);
+    const ordered = [
+      ...mine.filter((r) => r.sectionId === p.id),
+      ...mine.filter((r) => r.sectionId === null),
+      ...mine.filter((r) => r.sectionId !== null && r.sectionId !== p.id),
+    ];
+    const paths: string[] = [];
+    for (const r of ordered) {
+      if (!paths.includes(r.path)) paths.push(r.path);
+      if (paths.length >= MAX_RELATED) break;
+    }
+    out.set(p.id, paths);
+  }
+  return out;
+}
+
+/**
+ * Seed 003's "surprise": the note's frontmatter `surprise`/`importance` (0–1) when present; else the
+ * hit's margin over the next result (a clear winner is a key moment): min(1, 2 × (s − s_next) / s).
+ */
+function surpriseOf(frontmatter: Record<string, unknown>, s: number, next: number): number {
+  for (const key of ['surprise', 'importance']) {
+    const v = Number(frontmatter[key]);
+    if (frontmatter[key] !== undefined && frontmatter[key] !== null && Number.isFinite(v)) return Math.min(1, Math.max(0, v));
+  }
+  if (s <= 0) return 0;
+  return Math.min(1, Math.max(0, (2 * (s - next)) / s));
+}

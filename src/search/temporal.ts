@@ -1,0 +1,98 @@
+// Temporal expressions in a query ("last week", "先月の", "3日前") become a date range and leave the text.
+import {
+  addDays,
+  addMonths,
+  dayRange,
+  lastMonthNamed,
+  monthRange,
+  startOfMonth,
+  startOfWeek,
+  ymd,
+  yearRange,
+  type DateRange,
+} from './dates.js';
+
+export interface TemporalResult {
+  /** The query with the expressions removed. */
+  text: string;
+  range: DateRange | null;
+}
+
+type Rule = { re: RegExp; range: (m: RegExpMatchArray, now: Date) => DateRange | null };
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH_RE = `(${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)`;
+
+function monthIndex(name: string): number {
+  const n = name.toLowerCase();
+  return MONTHS.findIndex((m) => m.startsWith(n.slice(0, 3)));
+}
+
+function recentDays(days: number, now: Date): DateRange {
+  return { after: ymd(addDays(now, -days)) };
+}
+
+function unitAgo(n: number, unit: string, now: Date): DateRange | null {
+  if (!Number.isFinite(n) || n < 0 || n > 1000) return null;
+  if (/^(day|日)/.test(unit)) return dayRange(addDays(now, -n));
+  if (/^(week|週)/.test(unit)) {
+    const start = addDays(startOfWeek(now), -7 * n);
+    return { after: ymd(start), before: ymd(addDays(start, 7)) };
+  }
+  if (/^(month|ヶ月|か月|カ月|ヵ月|箇月|ケ月)/.test(unit)) {
+    const start = addMonths(startOfMonth(now), -n);
+    return { after: ymd(start), before: ymd(addMonths(start, 1)) };
+  }
+  if (/^(year|年)/.test(unit)) return yearRange(now.getFullYear() - n);
+  return null;
+}
+
+// Longest, most specific patterns first. English patterns need word boundaries; Japanese ones do not.
+const RULES: Rule[] = [
+  { re: /\b(\d{1,3}) (days?|weeks?|months?|years?) ago\b/i, range: (m, now) => unitAgo(Number(m[1]), m[2].toLowerCase(), now) },
+  { re: /(?<!\d)(\d{1,3})\s*(日|週間|ヶ月|か月|カ月|ヵ月|ケ月|年)前/, range: (m, now) => unitAgo(Number(m[1]), m[2], now) },
+  { re: /\bthe day before yesterday\b|一昨日|おととい/i, range: (_m, now) => dayRange(addDays(now, -2)) },
+  { re: /\byesterday\b|昨日/i, range: (_m, now) => dayRange(addDays(now, -1)) },
+  { re: /\btoday\b|今日|本日/i, range: (_m, now) => dayRange(now) },
+  { re: /\blast week\b|先週/i, range: (_m, now) => ({ after: ymd(addDays(startOfWeek(now), -7)), before: ymd(startOfWeek(now)) }) },
+  { re: /\bthis week\b|今週/i, range: (_m, now) => ({ after: ymd(startOfWeek(now)) }) },
+  { re: /\blast month\b|先月/i, range: (_m, now) => ({ after: ymd(addMonths(now, -1)), before: ymd(startOfMonth(now)) }) },
+  { re: /\bthis month\b|今月/i, range: (_m, now) => ({ after: ymd(startOfMonth(now)) }) },
+  { re: /\blast year\b|去年|昨年/i, range: (_m, now) => yearRange(now.getFullYear() - 1) },
+  { re: /\bthis year\b|今年/i, range: (_m, now) => ({ after: `${now.getFullYear()}-01-01` }) },
+  { re: /半年前/, range: (_m, now) => unitAgo(6, 'ヶ月', now) },
+  { re: /\brecently\b|\blately\b|最近|ここ最近/i, range: (_m, now) => recentDays(30, now) },
+  {
+    re: /(昨年|去年)?の?年末/,
+    range: (_m, now) => {
+      const y = now.getMonth() === 11 && now.getDate() >= 15 ? now.getFullYear() : now.getFullYear() - 1;
+      return { after: `${y}-12-15`, before: `${y + 1}-01-01` };
+    },
+  },
+  { re: /年始|年明け/, range: (_m, now) => ({ after: `${now.getFullYear()}-01-01`, before: `${now.getFullYear()}-01-16` }) },
+  {
+    re: new RegExp(`\\bin ${MONTH_RE}(?: (\\d{4}))?\\b`, 'i'),
+    range: (m, now) => (m[2] ? monthRange(Number(m[2]), monthIndex(m[1])) : lastMonthNamed(monthIndex(m[1]), now)),
+  },
+  {
+    // 2025年3月 / 3月の / 3月に — a month number 1–12 only; 13月 stays plain text.
+    re: /(?:(\d{4})年)?(?<!\d)(1[0-2]|[1-9])月(?:の|に|中)/,
+    range: (m, now) => (m[1] ? monthRange(Number(m[1]), Number(m[2]) - 1) : lastMonthNamed(Number(m[2]) - 1, now)),
+  },
+  { re: /\bin (\d{4})\b|(\d{4})年(?:の|に)/i, range: (m) => yearRange(Number(m[1] ?? m[2])) },
+];
+
+/** Finds temporal expressions; the first that matches sets the range, and every one found leaves the text. */
+export function extractTemporal(query: string, now: Date): TemporalResult {
+  let text = query;
+  let range: DateRange | null = null;
+  for (const rule of RULES) {
+    const m = text.match(rule.re);
+    if (!m) continue;
+    const r = rule.range(m, now);
+    if (!r) continue;
+    range ??= r;
+    text = text.slice(0, m.index) + ' ' + text.slice((m.index ?? 0) + m[0].length);
+  }
+  return { text: text.replace(/\s+/g, ' ').trim(), range };
+}

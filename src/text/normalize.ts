@@ -1,0 +1,45 @@
+// Text normalisation shared by the index and the query path, so both always cut text the same way.
+
+/** NFKC + lower case: full-width ASCII becomes ASCII, half-width katakana becomes full-width. */
+export function normalize(text: string): string {
+  return text.normalize('NFKC').toLowerCase();
+}
+
+// Han (incl. 々〆〇), Hiragana, Katakana (incl. the prolonged sound mark), Hangul.
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\u3005\u3006\u3007]/u;
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\u3005\u3006\u3007]+/gu;
+const HIRAGANA = /^\p{Script=Hiragana}$/u;
+
+export function isCjkChar(ch: string): boolean {
+  return CJK_CHAR.test(ch);
+}
+
+export function isHiragana(ch: string): boolean {
+  return HIRAGANA.test(ch);
+}
+
+export function hasCjk(text: string): boolean {
+  return CJK_CHAR.test(text);
+}
+
+/** The CJK runs of a (normalised) text, in order. */
+export function cjkRuns(text: string): string[] {
+  return text.match(CJK_RUN) ?? [];
+}
+
+/** The text with every CJK run replaced by a space: what the word tokenizer sees. */
+export function stripCjk(text: string): string {
+  return text.replace(CJK_RUN, ' ');
+}
+
+/**
+ * Overlapping character bigrams of one CJK run (the classic CJK analyzer).
+ * A one-character run yields itself, so single characters stay searchable.
+ */
+export function bigrams(run: string): string[] {
+  const chars = Array.from(run);
+  if (chars.length === 1) return chars;
+  const out: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+  return out;
+}

@@ -1,0 +1,180 @@
+// Where the vault and index are, and every tunable: env vars over <vault>/.tsm/config.json over defaults.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { parseJsonc } from './jsonc.js';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface TsmConfig {
+  vault: string;
+  db: string;
+  /** File extensions indexed, with the dot. */
+  extensions: string[];
+  chunkChars: number;
+  dailyFolders: string[];
+  sessionFolders: string[];
+  maxFileBytes: number;
+  snippetBudget: number;
+  snippetChars: number;
+  hookTopK: number;
+  hookTimeoutMs: number;
+  sessionsDir: string;
+  answerChars: number;
+  /** Half-lives in days for the recency decay, per note type (0 = no decay). */
+  halfLifeDays: { daily: number; knowledge: number; session: number };
+}
+
+export const TSM_DIR = '.tsm';
+
+const DEFAULTS = {
+  extensions: ['.md'],
+  chunkChars: 2400,
+  dailyFolders: ['daily', 'journal'],
+  sessionFolders: ['sessions'],
+  maxFileBytes: 5 * 1024 * 1024,
+  snippetBudget: 1000,
+  snippetChars: 300,
+  hookTopK: 5,
+  hookTimeoutMs: 1500,
+  sessionsDir: 'sessions',
+  answerChars: 1200,
+  halfLifeDays: { daily: 60, knowledge: 365, session: 30 },
+};
+
+export interface ConfigInput {
+  vaultFlag?: string;
+  dbFlag?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/** SPEC §1: --vault, $TSM_VAULT, nearest ancestor holding .tsm/, else the current directory. */
+export function resolveVault(input: ConfigInput): string {
+  const env = input.env ?? process.env;
+  const cwd = input.cwd ?? process.cwd();
+  const given = input.vaultFlag ?? (env.TSM_VAULT || undefined);
+  if (given !== undefined) {
+    const dir = resolve(cwd, given);
+    if (!existsSync(dir)) throw new ConfigError(`vault not found: ${dir}`);
+    if (!statSync(dir).isDirectory()) throw new ConfigError(`vault is not a folder: ${dir}`);
+    return dir;
+  }
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, TSM_DIR))) return dir;
+    if (dirname(dir) === dir) return cwd;
+  }
+}
+
+export function loadConfig(input: ConfigInput = {}): TsmConfig {
+  const env = input.env ?? process.env;
+  const vault = resolveVault(input);
+  const file = readConfigFile(join(vault, TSM_DIR, 'config.json'));
+  const pick = <T>(key: string, fallback: T): T => (key in file ? (file[key] as T) : fallback);
+
+  const cfg: TsmConfig = {
+    vault,
+    db: resolve(input.cwd ?? process.cwd(), input.dbFlag ?? (env.TSM_DB || join(vault, TSM_DIR, 'index.db'))),
+    extensions: stringList('extensions', pick('extensions', DEFAULTS.extensions)).map((e) =>
+      e.startsWith('.') ? e.toLowerCase() : `.${e.toLowerCase()}`,
+    ),
+    chunkChars: int('chunkChars', pick('chunkChars', DEFAULTS.chunkChars), 200, 1_000_000),
+    dailyFolders: stringList('dailyFolders', pick('dailyFolders', DEFAULTS.dailyFolders)),
+    sessionFolders: stringList('sessionFolders', pick('sessionFolders', DEFAULTS.sessionFolders)),
+    maxFileBytes: int('maxFileBytes', pick('maxFileBytes', DEFAULTS.maxFileBytes), 1, 1 << 30),
+    snippetBudget: int('TSM_SNIPPET_BUDGET', env.TSM_SNIPPET_BUDGET ?? pick('snippetBudget', DEFAULTS.snippetBudget), 0, 1_000_000),
+    snippetChars: int('snippetChars', pick('snippetChars', DEFAULTS.snippetChars), 20, 100_000),
+    hookTopK: int('TSM_HOOK_TOP_K', env.TSM_HOOK_TOP_K ?? pick('hookTopK', DEFAULTS.hookTopK), 1, 50),
+    hookTimeoutMs: int('TSM_HOOK_TIMEOUT_MS', env.TSM_HOOK_TIMEOUT_MS ?? pick('hookTimeoutMs', DEFAULTS.hookTimeoutMs), 50, 60_000),
+    sessionsDir: resolve(vault, String(env.TSM_SESSIONS_DIR || pick('sessionsDir', DEFAULTS.sessionsDir))),
+    answerChars: int('answerChars', pick('answerChars', DEFAULTS.answerChars), 0, 1_000_000),
+    halfLifeDays: halfLives(pick('halfLifeDays', DEFAULTS.halfLifeDays)),
+  };
+  return cfg;
+}
+
+function readConfigFile(path: string): Record<string, unknown> {
+  if (!existsSync(path)) return {};
+  let data: unknown;
+  try {
+    data = parseJsonc(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`${path}: not valid JSON (${(err as Error).message})`);
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new ConfigError(`${path}: must hold a JSON object`);
+  }
+  return data as Record<string, unknown>;
+}
+
+function int(name: string, value: unknown, min: number, max: number): number {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`);
+  }
+  return n;
+}
+
+function stringList(name: string, value: unknown): string[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v === '')) {
+    throw new ConfigError(`${name} must be a list of non-empty strings (got ${JSON.stringify(value)})`);
+  }
+  return value as string[];
+}
+
+function halfLives(value: unknown): TsmConfig['halfLifeDays'] {
+  if (value === null || typeof value !== 'object') {
+    throw new ConfigError(`halfLifeDays must be an object like {"daily": 60} (got ${JSON.stringify(value)})`);
+  }
+  const v = value as Record<string, unknown>;
+  const d = DEFAULTS.halfLifeDays;
+  return {
+    daily: int('halfLifeDays.daily', v.daily ?? d.daily, 0, 100_000),
+    knowledge: int('halfLifeDays.knowledge', v.knowledge ?? d.knowledge, 0, 100_000),
+    session: int('halfLifeDays.session', v.session ?? d.session, 0, 100_000),
+  };
+}
+
+/** The commented config.json `tsm init` writes: every key with its default. */
+export function defaultConfigText(): string {
+  const d = DEFAULTS;
+  return `// tsm configuration. Environment variables (TSM_*) override these values.
+// Delete a line to use the default. This file may hold // comments.
+{
+  // File extensions that are notes.
+  "extensions": ${JSON.stringify(d.extensions)},
+  // Sections longer than this many characters are split at paragraph boundaries.
+  "chunkChars": ${d.chunkChars},
+  // Folders whose notes are daily notes (files named YYYY-MM-DD… are daily anywhere).
+  "dailyFolders": ${JSON.stringify(d.dailyFolders)},
+  // Folders whose notes are session notes.
+  "sessionFolders": ${JSON.stringify(d.sessionFolders)},
+  // Files larger than this (bytes) are skipped with a warning.
+  "maxFileBytes": ${d.maxFileBytes},
+  // Characters of snippet text for all XML results together (TSM_SNIPPET_BUDGET).
+  "snippetBudget": ${d.snippetBudget},
+  // Longest snippet per result.
+  "snippetChars": ${d.snippetChars},
+  // Results the prompt hook injects (TSM_HOOK_TOP_K) and its deadline (TSM_HOOK_TIMEOUT_MS).
+  "hookTopK": ${d.hookTopK},
+  "hookTimeoutMs": ${d.hookTimeoutMs},
+  // Where session notes from Claude Code transcripts go, relative to the vault (TSM_SESSIONS_DIR).
+  "sessionsDir": ${JSON.stringify(d.sessionsDir)},
+  // Longest assistant answer kept per prompt in a session note.
+  "answerChars": ${d.answerChars},
+  // Recency half-lives in days per note type (0 = no decay).
+  "halfLifeDays": ${JSON.stringify(d.halfLifeDays)}
+}
+`;
+}
+
+export function tsmDir(cfg: TsmConfig): string {
+  return join(cfg.vault, TSM_DIR);
+}
+
+/** True when `child` is `parent` or lies below it (after resolving `..`). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = relative(resolve(parent), resolve(child));
+  return rel === '' || (rel !== '..' && !rel.startsWith('../') && !isAbsolute(rel));
+}

@@ -1,0 +1,91 @@
+// Helpers for end-to-end tests: run the built `tsm` as a real process against real temporary vaults.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const TSM = join(ROOT, 'bin/tsm');
+export const VAULT_EXAMPLE = join(ROOT, 'vault-example');
+
+export function assertBuilt(): void {
+  if (!existsSync(join(ROOT, 'dist/tsm.js'))) throw new Error('dist/tsm.js is missing: run `npm run build` (npm test does)');
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** The environment a test run sees: no TSM_* from the developer's shell, no colours. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('TSM_') && !k.startsWith('CLAUDE')) env[k] = v;
+  delete env.FORCE_COLOR;
+  return { ...env, ...extra };
+}
+
+export function tsm(args: string[], opts: RunOptions = {}): RunResult {
+  assertBuilt();
+  const r = spawnSync(process.execPath, [TSM, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: cleanEnv(opts.env),
+    input: opts.input ?? '',
+    encoding: 'utf8',
+    timeout: opts.timeoutMs ?? 60_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { code: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+}
+
+/** Like tsm() but asynchronous, so several can run at once. */
+export function tsmAsync(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  assertBuilt();
+  return new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, [TSM, ...args], { cwd: opts.cwd ?? ROOT, env: cleanEnv(opts.env) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** A temporary vault filled with `files` (path → content); removed by the returned cleanup. */
+export function makeVault(files: Record<string, string | Buffer> = {}): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'tsm-test-'));
+  writeFiles(dir, files);
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function writeFiles(dir: string, files: Record<string, string | Buffer>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const abs = join(dir, rel);
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+  }
+}
+
+/** Polls `check` until it returns true or `timeoutMs` passes (no fixed sleeps). */
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, stepMs = 50): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > end) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}

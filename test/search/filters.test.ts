@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { buildFilters, FilterError, parseDateFlag, parseRecent } from '../../src/search/filters.js';
+
+const now = new Date(2026, 10, 22, 12);
+
+describe('filters', () => {
+  it('parses date flags at year, month and day precision', () => {
+    expect(parseDateFlag('after', '2025')).toEqual({ start: '2025-01-01', end: '2026-01-01' });
+    expect(parseDateFlag('after', '2025-02')).toEqual({ start: '2025-02-01', end: '2025-03-01' });
+    expect(parseDateFlag('after', '2024-02-29')).toEqual({ start: '2024-02-29', end: '2024-03-01' });
+  });
+
+  it('rejects impossible dates with a clear message', () => {
+    for (const bad of ['2025-13', '2025-02-30', 'yesterday', '25-01-01', '']) {
+      expect(() => parseDateFlag('after', bad)).toThrow(FilterError);
+    }
+    expect(() => parseDateFlag('before', 'garbage')).toThrow(/--before takes YYYY, YYYY-MM or YYYY-MM-DD/);
+  });
+
+  it('parses --recent', () => {
+    expect(parseRecent('30d', now)).toEqual({ after: '2026-10-23' });
+    expect(parseRecent('2w', now)).toEqual({ after: '2026-11-08' });
+    expect(parseRecent('3m', now)).toEqual({ after: '2026-08-22' });
+    expect(parseRecent('1y', now)).toEqual({ after: '2025-11-22' });
+    expect(() => parseRecent('garbage', now)).toThrow(/--recent takes/);
+    expect(() => parseRecent('0d', now)).toThrow(FilterError);
+  });
+
+  it('builds every filter and ORs repeated values', () => {
+    const f = buildFilters(
+      { type: ['daily', 'knowledge'], status: ['Current'], tag: ['#LoRa', 'gps'], path: ['./knowledge/'], year: 2026 },
+      null,
+      now,
+    );
+    expect(f).toEqual({
+      types: ['daily', 'knowledge'],
+      statuses: ['current'],
+      tags: ['lora', 'gps'],
+      pathPrefixes: ['knowledge/'],
+      after: '2026-01-01',
+      before: '2027-01-01',
+    });
+  });
+
+  it('rejects an unknown type and a bad year', () => {
+    expect(() => buildFilters({ type: ['note'] }, null, now)).toThrow(/--type takes daily, knowledge, session/);
+    expect(() => buildFilters({ year: 'abc' }, null, now)).toThrow(/--year/);
+  });
+
+  it('explicit date flags win over a temporal expression in the text', () => {
+    const fromText = { after: '2026-10-01', before: '2026-11-01' };
+    expect(buildFilters({}, fromText, now)).toEqual(fromText);
+    expect(buildFilters({ after: '2025' }, fromText, now)).toEqual({ after: '2025-01-01' });
+  });
+
+  it('intersects --year with --after/--before', () => {
+    expect(buildFilters({ year: 2026, after: '2026-06', before: '2026-09' }, null, now)).toEqual({
+      after: '2026-06-01',
+      before: '2026-09-01',
+    });
+  });
+});

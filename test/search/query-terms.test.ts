@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { cutFillers, queryTerms } from '../../src/search/query-terms.js';
+
+describe('queryTerms', () => {
+  it('drops English filler words and keeps the specific ones', () => {
+    const t = queryTerms('What did we decide about the antenna for the LoRa tracker?');
+    expect(t.words).toEqual(['decide', 'antenna', 'lora', 'tracker']);
+    expect(t.cjk).toEqual([]);
+  });
+
+  it('normalises full-width and case (NFKC + lower case)', () => {
+    expect(queryTerms('ＬｏＲａ　ＳＸ１２６２').words).toEqual(['lora', 'sx1262']);
+  });
+
+  it('bigrams Japanese without spanning particles or request phrases', () => {
+    const t = queryTerms('LoRaモジュールの選び方を教えてください');
+    expect(t.words).toEqual(['lora']);
+    expect(t.cjk).toEqual(['モジ', 'ジュ', 'ュー', 'ール', '選び', 'び方']);
+    expect(t.cjk).not.toContain('ルの');
+    expect(t.cjk).not.toContain('くだ');
+  });
+
+  it('cuts chained particles after a noun (には, での)', () => {
+    expect(cutFillers('会議では予算を決めた')).toEqual(['会議', '予算', '決めた']);
+  });
+
+  it('keeps a particle character that starts a word', () => {
+    expect(cutFillers('はじめに')).toEqual(['はじめに']);
+  });
+
+  it('turns one-character pieces into prefix terms', () => {
+    const t = queryTerms('犬');
+    expect(t.cjk).toEqual([]);
+    expect(t.cjkSingles).toEqual(['犬']);
+  });
+
+  it('a query made only of filler still has terms', () => {
+    expect(queryTerms('what is it').words.length).toBeGreaterThan(0);
+  });
+
+  it('handles FTS5 syntax characters as plain text', () => {
+    const t = queryTerms('"foo" AND bar* -baz NEAR(qux) col:val');
+    expect(t.words).toEqual(['foo', 'bar', 'baz', 'near', 'qux', 'col', 'val']);
+  });
+
+  it('empty and whitespace-only queries give no terms', () => {
+    expect(queryTerms('')).toEqual({ words: [], cjk: [], cjkSingles: [] });
+    expect(queryTerms('   ')).toEqual({ words: [], cjk: [], cjkSingles: [] });
+  });
+
+  it('a 10,000-character query is analysed without blowing up', () => {
+    const t = queryTerms('LoRa 通信 距離 '.repeat(1000));
+    expect(t.words).toEqual(['lora']);
+    expect(t.cjk).toEqual(['通信', '距離']);
+  });
+});

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TUNING, fuse, recencyFactor, statusFactor } from '../../src/search/rank.js';
+
+describe('rank', () => {
+  it('fuses lists by reciprocal rank (k = 60)', () => {
+    const s = fuse([{ ids: [1, 2, 3] }, { ids: [3, 1] }]);
+    expect(s.get(1)).toBeCloseTo(1 / 61 + 1 / 62);
+    expect(s.get(3)).toBeCloseTo(1 / 63 + 1 / 61);
+    expect(s.get(2)).toBeCloseTo(1 / 62);
+  });
+
+  it('recency halves toward the floor and never hides old notes', () => {
+    const now = new Date(2026, 10, 22);
+    expect(recencyFactor('daily', '2026-11-22', 'filename', now, DEFAULT_TUNING)).toBeCloseTo(1);
+    expect(recencyFactor('daily', '2026-09-23', 'filename', now, DEFAULT_TUNING)).toBeCloseTo(0.75);
+    expect(recencyFactor('daily', '2000-01-01', 'filename', now, DEFAULT_TUNING)).toBeGreaterThanOrEqual(0.5);
+    expect(recencyFactor('daily', '2000-01-01', 'mtime', now, DEFAULT_TUNING)).toBe(1);
+    expect(recencyFactor('daily', '2030-01-01', 'frontmatter', now, DEFAULT_TUNING)).toBe(1);
+  });
+
+  it('stale statuses rank lower but stay', () => {
+    expect(statusFactor('outdated', DEFAULT_TUNING)).toBeLessThan(1);
+    expect(statusFactor('outdated', DEFAULT_TUNING)).toBeGreaterThan(0);
+    expect(statusFactor('current', DEFAULT_TUNING)).toBe(1);
+    expect(statusFactor(null, DEFAULT_TUNING)).toBe(1);
+  });
+});
