@@ -1,0 +1,35 @@
+// Making note text safe for each output: XML must stay well-formed, a terminal must not receive
+// escape sequences from a note, and no output may carry half a surrogate pair.
+
+/**
+ * Characters XML 1.0 forbids everywhere (even escaped): C0 controls other than tab/newline/return,
+ * U+FFFE/U+FFFF and unpaired surrogates. Matched on UTF-16 code units (no `u` flag) so a lone
+ * surrogate is seen as one.
+ */
+const XML_ILLEGAL =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+const XML_ENTITY: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
+
+/** Escapes text for an XML attribute value or text node; drops characters XML 1.0 cannot carry. */
+export function escapeXml(s: string): string {
+  return s.replace(XML_ILLEGAL, '').replace(/[&<>"']/g, (ch) => XML_ENTITY[ch]);
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** C0 controls except tab and newline, DEL and C1 controls: what a terminal would interpret. */
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+
+/**
+ * Text safe to print to a terminal or hand to an LLM: control characters (ANSI escapes included)
+ * are dropped, a lone surrogate becomes U+FFFD, `\r\n` becomes `\n`.
+ */
+export function cleanText(s: string): string {
+  return s.replace(/\r\n?/g, '\n').replace(CONTROL, '').replace(LONE_SURROGATE, '\uFFFD');
+}

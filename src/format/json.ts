@@ -1,0 +1,46 @@
+// Machine-readable output: `tsm search -f json` and `--ids`.
+import type { SearchHit, SearchResponse } from '../core/types.js';
+
+export interface JsonOptions {
+  /** Add `content` (the section's markdown). */
+  full?: boolean;
+  /** path → whole file text, for the hits the caller chose (`--include-content N`). */
+  contents?: Map<string, string>;
+}
+
+/** One hit as the JSON element SPEC §4 lists, keys in that order. */
+export function hitToJson(hit: SearchHit, opts: JsonOptions = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    rank: hit.rank,
+    id: hit.id,
+    score: hit.score,
+    path: hit.path,
+    type: hit.type,
+    status: hit.status ?? null,
+    title: hit.title,
+    section: hit.section,
+    line: hit.line,
+    end_line: hit.endLine,
+    date: hit.date ?? null,
+    tags: hit.tags,
+    snippet: hit.snippet,
+    related: hit.related,
+  };
+  if (opts.full) out.content = hit.content;
+  const file = opts.contents?.get(hit.path);
+  if (file !== undefined) out.file_content = file;
+  return out;
+}
+
+/**
+ * A JSON array of hits, pretty-printed. Always valid JSON: non-finite scores become null and lone
+ * surrogates are written as \u escapes by JSON.stringify.
+ */
+export function formatJson(resp: SearchResponse, opts: JsonOptions = {}): string {
+  return JSON.stringify(resp.hits.map((hit) => hitToJson(hit, opts)), null, 2);
+}
+
+/** One section id per line ('' for zero hits). */
+export function formatIds(resp: SearchResponse): string {
+  return resp.hits.map((hit) => String(hit.id)).join('\n');
+}

@@ -1,0 +1,89 @@
+// Seed 003's markdown tool result (`retrieve_memory`, `-f md`), in the vault's words: a summary per
+// result, and the section text only where the detail level says it is worth the tokens.
+import type { SearchHit, SearchResponse } from '../core/types.js';
+import { cleanText } from './escape.js';
+import { truncateText } from './chars.js';
+import { collapseWhitespace, firstSentence } from './plain-text.js';
+import { relativeTime } from './relative-time.js';
+
+export type DetailLevel = 'auto' | 'none' | 'low' | 'high';
+export const DETAIL_LEVELS: readonly DetailLevel[] = ['auto', 'none', 'low', 'high'];
+
+/** Seed 003: a result at or above this surprise is a "key moment". */
+export const KEY_MOMENT_SURPRISE = 0.7;
+/** Longest summary sentence; a section's opening paragraph can be very long. */
+const SUMMARY_CHARS = 240;
+
+/** Seed 003's detail table; `position` is the 1-based place in this response. */
+export function includesDetails(detail: DetailLevel, position: number, surprise: number): boolean {
+  const keyMoment = surprise >= KEY_MOMENT_SURPRISE;
+  switch (detail) {
+    case 'auto':
+      return position <= 2 && keyMoment;
+    case 'none':
+      return false;
+    case 'low':
+      return position === 1 && keyMoment;
+    case 'high':
+      return true;
+  }
+}
+
+/** Score relative to the best hit, 0–1 with 2 decimals. */
+function normalisedScore(score: number, top: number): string {
+  const ratio = top > 0 && Number.isFinite(top) && Number.isFinite(score) ? score / top : 0;
+  return Math.min(1, Math.max(0, ratio)).toFixed(2);
+}
+
+function oneLine(s: string): string {
+  return collapseWhitespace(cleanText(s));
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
+
+/**
+ * Section markdown that cannot break the surrounding document: an unclosed code fence is closed and
+ * a line that would read as a heading (and so as a new result) is escaped.
+ */
+export function containedMarkdown(md: string): string {
+  let open: string | null = null;
+  const lines = cleanText(md).trim().split('\n').map((line) => {
+    const fence = FENCE.exec(line);
+    if (fence) {
+      const marker = fence[1];
+      if (open === null) open = marker;
+      else if (marker[0] === open[0] && marker.length >= open.length && line.trim() === marker) open = null;
+      return line;
+    }
+    return open === null && ATX_HEADING.test(line) ? line.replace('#', '\\#') : line;
+  });
+  if (open !== null) lines.push(open);
+  return lines.join('\n');
+}
+
+function summary(hit: SearchHit): string {
+  const section = oneLine(hit.section);
+  const sentence = truncateText(oneLine(firstSentence(hit.content) || hit.snippet), SUMMARY_CHARS);
+  return sentence === '' ? section : `${section} — ${sentence}`;
+}
+
+function formatHit(hit: SearchHit, position: number, top: number, opts: { detail: DetailLevel; now: Date }): string {
+  const flags = [`rank: ${hit.rank}`, `score: ${normalisedScore(hit.score, top)}`];
+  if (hit.surprise >= KEY_MOMENT_SURPRISE) flags.push('key moment');
+  const when = hit.date === null ? 'unknown' : oneLine(relativeTime(hit.date, opts.now));
+  const lines = [`## Result ${position} [${flags.join(', ')}]`, `**When:** ${when}`, `**Summary:** ${summary(hit)}`];
+  const details = containedMarkdown(hit.content);
+  if (details !== '' && includesDetails(opts.detail, position, hit.surprise)) {
+    lines.push('', '**Details:**', details);
+  }
+  return lines.join('\n');
+}
+
+/** Seed 003's format; `now` anchors the relative times. */
+export function formatMarkdown(resp: SearchResponse, opts: { detail: DetailLevel; now: Date }): string {
+  if (!DETAIL_LEVELS.includes(opts.detail)) throw new RangeError(`unknown detail level: ${String(opts.detail)}`);
+  if (resp.hits.length === 0) return `No results found for "${oneLine(resp.query)}".`;
+  const top = Math.max(...resp.hits.map((h) => (Number.isFinite(h.score) ? h.score : 0)));
+  return resp.hits.map((hit, i) => formatHit(hit, i + 1, top, opts)).join('\n\n');
+}

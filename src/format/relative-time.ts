@@ -1,0 +1,75 @@
+// "2 days ago" instead of a timestamp: easier for a reader (and an LLM) to weigh. Dates are calendar
+// dates in the local time zone of `now`, the way the note's author wrote them.
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
+const DAY_MS = 86_400_000;
+
+interface CalendarDate {
+  y: number;
+  m: number; // 1–12
+  d: number;
+}
+
+function parseCalendarDate(s: string): CalendarDate | null {
+  const only = DATE_ONLY.exec(s);
+  if (only) {
+    const [y, m, d] = [Number(only[1]), Number(only[2]), Number(only[3])];
+    const check = new Date(Date.UTC(y, m - 1, d));
+    if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d) return null;
+    return { y, m, d };
+  }
+  if (DATE_TIME.test(s)) {
+    const ms = Date.parse(s);
+    if (Number.isNaN(ms)) return null;
+    return localDate(new Date(ms));
+  }
+  return null;
+}
+
+function localDate(t: Date): CalendarDate {
+  return { y: t.getFullYear(), m: t.getMonth() + 1, d: t.getDate() };
+}
+
+function dayNumber(c: CalendarDate): number {
+  return Date.UTC(c.y, c.m - 1, c.d) / DAY_MS;
+}
+
+/** Whole calendar months from `a` to `b` (a ≤ b), counting a month only once its day is reached. */
+function wholeMonths(a: CalendarDate, b: CalendarDate): number {
+  return (b.y - a.y) * 12 + (b.m - a.m) - (b.d < a.d ? 1 : 0);
+}
+
+function plural(n: number, unit: string): string {
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
+/** Distance as words; `past` picks "ago"/"last" or "in"/"next". */
+function describe(days: number, months: number, past: boolean): string {
+  const ago = (n: number, unit: string) => (past ? `${plural(n, unit)} ago` : `in ${plural(n, unit)}`);
+  const adjacent = (unit: string) => (past ? `last ${unit}` : `next ${unit}`);
+  if (days === 0) return 'today';
+  if (days === 1) return past ? 'yesterday' : 'tomorrow';
+  if (days < 7) return ago(days, 'day');
+  if (months === 0) return days < 14 ? adjacent('week') : ago(Math.floor(days / 7), 'week');
+  if (months === 1) return adjacent('month');
+  if (months < 12) return ago(months, 'month');
+  const years = Math.floor(months / 12);
+  return years === 1 ? adjacent('year') : ago(years, 'year');
+}
+
+/**
+ * How long ago (or ahead) `date` (YYYY-MM-DD or an ISO date-time) is from `now`: "today",
+ * "yesterday", "3 days ago", "last week", "2 weeks ago", "last month", "5 months ago", "last year",
+ * "2 years ago"; "tomorrow", "in 3 days", "next week"… for future dates. A value that is not a
+ * valid date is returned unchanged, so nothing is lost.
+ */
+export function relativeTime(date: string, now: Date): string {
+  const when = parseCalendarDate(date.trim());
+  if (!when || Number.isNaN(now.getTime())) return date;
+  const today = localDate(now);
+  const days = dayNumber(today) - dayNumber(when);
+  return days >= 0
+    ? describe(days, wholeMonths(when, today), true)
+    : describe(-days, wholeMonths(today, when), false);
+}

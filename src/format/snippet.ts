@@ -1,0 +1,165 @@
+// The passage of a section that best shows why it matched: the window of at most maxChars
+// characters covering the most distinct query terms.
+import { ELLIPSIS, charLength, isWordChar, snapEnd, snapStart, truncateText } from './chars.js';
+import { plainText } from './plain-text.js';
+
+interface Match {
+  term: number;
+  /** Code-point offsets into the plain text, end exclusive. */
+  start: number;
+  end: number;
+}
+
+const CLUSTER = /[^\p{M}\uFF9E\uFF9F][\p{M}\uFF9E\uFF9F]*|[\p{M}\uFF9E\uFF9F]+/gu;
+const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\u3005-\u3007]/u;
+/** Sections are chunked upstream; if a huge one arrives anyway only its start is searched for a passage. */
+const MAX_SCAN_CHARS = 20_000;
+/** Enough occurrences to find a good window; bounds the work on huge sections. */
+const MAX_MATCHES_PER_TERM = 200;
+
+function normalizeTerm(t: string): string {
+  return t.normalize('NFKC').toLowerCase().trim();
+}
+
+interface NormalizedText {
+  norm: string;
+  /** Code-point span of the original text that unit i of `norm` came from. */
+  from: (i: number) => number;
+  to: (i: number) => number;
+}
+
+/** Characters whose normalisation can merge with a neighbour or change the UTF-16 length per code point. */
+const NEEDS_CLUSTERS = /[\p{M}\uFF9E\uFF9F\u1100-\u11FF\uD800-\uDFFF\u{10000}-\u{10FFFF}]/u;
+
+/**
+ * The text normalised (NFKC, lower case) with each UTF-16 unit of the result mapped back to the
+ * code-point span it came from, so matches found in normalised text can be cut from the original.
+ * A whitespace-separated piece whose normalisation keeps its length (and has nothing that could
+ * compose) maps one to one; others are normalised per combining sequence.
+ */
+function normalizedWithMap(text: string): NormalizedText {
+  const whole = text.normalize('NFKC').toLowerCase();
+  if (whole.length === text.length && !NEEDS_CLUSTERS.test(text)) {
+    return { norm: whole, from: (i) => i, to: (i) => i + 1 };
+  }
+  let norm = '';
+  const from: number[] = [];
+  const to: number[] = [];
+  let cp = 0;
+  for (const [piece] of text.matchAll(/\s+|\S+/gu)) {
+    const n = piece.normalize('NFKC').toLowerCase();
+    if (n.length === piece.length && !NEEDS_CLUSTERS.test(piece)) {
+      for (let k = 0; k < n.length; k++) {
+        from.push(cp + k);
+        to.push(cp + k + 1);
+      }
+      norm += n;
+      cp += piece.length;
+      continue;
+    }
+    for (const [cluster] of piece.matchAll(CLUSTER)) {
+      const c = cluster.normalize('NFKC').toLowerCase();
+      const len = charLength(cluster);
+      for (let k = 0; k < c.length; k++) {
+        from.push(cp);
+        to.push(cp + len);
+      }
+      norm += c;
+      cp += len;
+    }
+  }
+  return { norm, from: (i) => from[i], to: (i) => to[i] };
+}
+
+function findMatches(text: string, terms: string[]): Match[] {
+  const { norm, from, to } = normalizedWithMap(text);
+  const matches: Match[] = [];
+  terms.forEach((term, ti) => {
+    // Latin words match at a word start (so stems match inflected forms); CJK terms anywhere.
+    const anywhere = HAS_CJK.test(term);
+    let found = 0;
+    for (let i = norm.indexOf(term); i >= 0 && found < MAX_MATCHES_PER_TERM; i = norm.indexOf(term, i + 1)) {
+      if (!anywhere && i > 0 && isWordChar(norm[i - 1])) continue;
+      matches.push({ term: ti, start: from(i), end: to(i + term.length - 1) });
+      found++;
+    }
+  });
+  return matches.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/** The span [start, end) of the window of matches fitting in `width` with the most distinct terms. */
+function bestSpan(matches: Match[], width: number): { start: number; end: number } {
+  const counts = new Map<number, number>();
+  let best = { distinct: -1, hits: -1, start: 0, end: 0 };
+  let j = 0;
+  let end = 0;
+  for (let i = 0; i < matches.length; i++) {
+    if (i > 0 && i - 1 < j) {
+      const t = matches[i - 1].term;
+      const c = (counts.get(t) ?? 0) - 1;
+      if (c === 0) counts.delete(t);
+      else counts.set(t, c);
+    }
+    if (j < i) j = i;
+    while (j < matches.length && matches[j].end - matches[i].start <= width) {
+      counts.set(matches[j].term, (counts.get(matches[j].term) ?? 0) + 1);
+      j++;
+    }
+    const hits = j - i;
+    if (counts.size > best.distinct || (counts.size === best.distinct && hits > best.hits)) {
+      end = matches[i].start;
+      for (let k = i; k < j; k++) end = Math.max(end, matches[k].end);
+      // A single match wider than the window: show its start.
+      if (hits === 0) end = Math.min(matches[i].end, matches[i].start + width);
+      best = { distinct: counts.size, hits, start: matches[i].start, end };
+    }
+  }
+  return { start: best.start, end: best.end };
+}
+
+/** The first `units` UTF-16 units of the text, without a dangling half of a surrogate pair. */
+function head(text: string, units: number): string {
+  return text.length <= units ? text : text.slice(0, units).replace(/[\uD800-\uDBFF]$/, '');
+}
+
+function isSentenceStart(cps: string[], p: number): boolean {
+  return /[。！？]/u.test(cps[p - 1] ?? '') || (/\s/u.test(cps[p - 1] ?? '') && /[.!?]/u.test(cps[p - 2] ?? ''));
+}
+
+/** Where the window opens: a sentence start close before the span, else a little leading context. */
+function windowStart(cps: string[], spanStart: number, slack: number): number {
+  const reach = Math.min(spanStart, Math.floor(slack / 2));
+  for (let p = spanStart; p >= spanStart - reach; p--) if (p === 0 || isSentenceStart(cps, p)) return p;
+  const start = spanStart - Math.min(spanStart, Math.floor(slack / 4));
+  // Inside a word: go back to its start if the budget allows, else forward past it.
+  let wordStart = start;
+  while (wordStart > 0 && isWordChar(cps[wordStart - 1]) && isWordChar(cps[wordStart])) wordStart--;
+  return spanStart - wordStart <= slack ? snapStart(cps, wordStart, spanStart) : snapStart(cps, start, spanStart);
+}
+
+/**
+ * The best passage of `text` for `terms` (normalised lower-case words or CJK bigrams), at most
+ * `maxChars` characters, whitespace collapsed, markdown noise simplified, `…` where cut.
+ * Without terms or matches: the start of the text.
+ */
+export function bestSnippet(text: string, terms: string[], maxChars: number): string {
+  const max = Math.floor(maxChars);
+  if (!(max > 0)) return '';
+  const plain = plainText(head(text, MAX_SCAN_CHARS));
+  const cps = Array.from(plain);
+  if (cps.length <= max) return plain;
+  const wanted = [...new Set(terms.map(normalizeTerm).filter(Boolean))];
+  const matches = wanted.length ? findMatches(plain, wanted) : [];
+  if (matches.length === 0 || max < 3) return truncateText(plain, max);
+
+  const span = bestSpan(matches, max - 2);
+  const start = windowStart(cps, span.start, Math.max(0, max - 2 - (span.end - span.start)));
+  if (start === 0) return truncateText(plain, max);
+  if (cps.length - start <= max - 1) {
+    // The window reaches the end: use the whole budget for text before it instead.
+    const tailStart = snapStart(cps, cps.length - (max - 1), start);
+    return ELLIPSIS + cps.slice(tailStart).join('');
+  }
+  const end = snapEnd(cps, start + max - 2, Math.min(span.end, start + max - 2));
+  return ELLIPSIS + cps.slice(start, end).join('') + ELLIPSIS;
+}

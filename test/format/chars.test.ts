@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { charLength, truncateText } from '../../src/format/chars.js';
+
+describe('charLength', () => {
+  it('counts code points', () => {
+    expect(charLength('abc')).toBe(3);
+    expect(charLength('日本語')).toBe(3);
+    expect(charLength('😀😀')).toBe(2);
+    expect(charLength('\ud800x')).toBe(2);
+  });
+});
+
+describe('truncateText', () => {
+  it('returns text that fits unchanged', () => {
+    expect(truncateText('short text', 10)).toBe('short text');
+  });
+
+  it('cuts at a word boundary and ends with …', () => {
+    expect(truncateText('the quick brown fox jumps', 14)).toBe('the quick…');
+    expect(truncateText('the quick brown fox jumps', 16)).toBe('the quick brown…');
+  });
+
+  it('cuts CJK text at any character', () => {
+    expect(truncateText('日本語のテキストです', 5)).toBe('日本語の…');
+  });
+
+  it('cuts inside a very long token rather than giving up', () => {
+    const url = 'https://example.com/' + 'x'.repeat(100);
+    const cut = truncateText(url, 50);
+    expect(charLength(cut)).toBe(50);
+    expect(cut.endsWith('…')).toBe(true);
+  });
+
+  it('never splits a surrogate pair or leaves a combining mark without its base', () => {
+    expect(truncateText('😀😀😀😀', 3)).toBe('😀😀…');
+    const cut = truncateText('abc e\u0301e\u0301e\u0301 def', 7);
+    expect(cut.normalize('NFC')).toMatch(/^(abc|abc éé?)…$/);
+    expect(cut).not.toMatch(/e…$/);
+  });
+
+  it('handles tiny and zero limits', () => {
+    expect(truncateText('hello world', 1)).toBe('…');
+    expect(truncateText('hello world', 0)).toBe('');
+    expect(truncateText('hello world', -5)).toBe('');
+  });
+
+  it('is never longer than the limit', () => {
+    const text = 'Lorem ipsum dolor sit amet, 日本語 consectetur 😀 adipiscing elit';
+    for (let n = 0; n < 70; n++) expect(charLength(truncateText(text, n))).toBeLessThanOrEqual(Math.max(0, n));
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { cleanText, escapeXml } from '../../src/format/escape.js';
+
+describe('escapeXml', () => {
+  it('escapes the five XML specials', () => {
+    expect(escapeXml(`a & b < c > d " e ' f`)).toBe('a &amp; b &lt; c &gt; d &quot; e &apos; f');
+  });
+
+  it('escapes an existing entity again, so text round-trips', () => {
+    expect(escapeXml('&amp;')).toBe('&amp;amp;');
+  });
+
+  it('keeps tab, newline, carriage return and all legal Unicode', () => {
+    const legal = 'tab\there\nnew\rret 日本語 😀 \u00e9 \ud7ff \ue000 \ufffd';
+    expect(escapeXml(legal)).toBe(legal);
+  });
+
+  it('drops C0 controls, U+FFFE/U+FFFF and lone surrogates', () => {
+    expect(escapeXml('a\u0000b\u0001c\u0008d\u000be\u000cf\u001bg\u001fh')).toBe('abcdefgh');
+    expect(escapeXml('x\ufffey\uffffz')).toBe('xyz');
+    expect(escapeXml('high\ud800 low\udc00 end\ud83d')).toBe('high low end');
+    expect(escapeXml('\udc00\ud800')).toBe('');
+  });
+
+  it('keeps valid surrogate pairs', () => {
+    expect(escapeXml('😀\ud83d\ude00')).toBe('😀😀');
+  });
+});
+
+describe('cleanText', () => {
+  it('drops terminal escape sequences and other controls but keeps tab and newline', () => {
+    expect(cleanText('\u001b[31mred\u001b[0m\ttab\nline\u0007\u009b')).toBe('[31mred[0m\ttab\nline');
+  });
+
+  it('turns CRLF and CR into LF', () => {
+    expect(cleanText('a\r\nb\rc')).toBe('a\nb\nc');
+  });
+
+  it('replaces a lone surrogate with U+FFFD', () => {
+    expect(cleanText('a\ud800b\udc00c😀')).toBe('a\ufffdb\ufffdc😀');
+  });
+});

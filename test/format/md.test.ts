@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { containedMarkdown, formatMarkdown, includesDetails, type DetailLevel } from '../../src/format/md.js';
+import { HOSTILE, hit, memoryResponse, response } from './fixtures.js';
+
+const golden = (name: string) => readFileSync(new URL(`./golden/${name}`, import.meta.url), 'utf8');
+const NOW = new Date(2026, 2, 15, 12);
+
+/** Which results (1-based positions) carry a Details block. */
+function detailed(md: string): number[] {
+  return md
+    .split(/^(?=## Result )/m)
+    .map((block, i) => (block.includes('\n**Details:**\n') ? i + 1 : 0))
+    .filter(Boolean);
+}
+
+describe('formatMarkdown', () => {
+  it('matches the golden output (seed 003 with the vault words), detail auto', () => {
+    expect(formatMarkdown(memoryResponse(), { detail: 'auto', now: NOW })).toBe(golden('memory.auto.md'));
+  });
+
+  it('normalises scores to the top hit and flags key moments (surprise ≥ 0.7)', () => {
+    const md = formatMarkdown(
+      response('q', [hit({ score: 0.04, surprise: 0.7 }), hit({ score: 0.03, surprise: 0.69 }), hit({ score: 0.001, surprise: 1 })]),
+      { detail: 'none', now: NOW },
+    );
+    const headers = md.split('\n').filter((l) => l.startsWith('## '));
+    expect(headers).toEqual([
+      '## Result 1 [rank: 1, score: 1.00, key moment]',
+      '## Result 2 [rank: 2, score: 0.75]',
+      '## Result 3 [rank: 3, score: 0.03, key moment]',
+    ]);
+  });
+
+  // Seed 003's detail table, position by position: [surprise of results 1..5] → detailed positions.
+  const SURPRISES = [0.9, 0.8, 0.95, 0.1, 0.7];
+  it.each<[DetailLevel, number[], number[]]>([
+    ['auto', SURPRISES, [1, 2]],
+    ['auto', [0.2, 0.9, 0.9, 0.9, 0.9], [2]],
+    ['auto', [0.69, 0.5, 0.9, 0.9, 0.9], []],
+    ['none', SURPRISES, []],
+    ['low', SURPRISES, [1]],
+    ['low', [0.5, 0.9, 0.9, 0.9, 0.9], []],
+    ['high', SURPRISES, [1, 2, 3, 4, 5]],
+    ['high', [0, 0, 0, 0, 0], [1, 2, 3, 4, 5]],
+  ])('detail %s with surprises %j → details for %j', (detail, surprises, expected) => {
+    const resp = response('q', surprises.map((surprise) => hit({ surprise, content: 'Body text. More.' })));
+    expect(detailed(formatMarkdown(resp, { detail, now: NOW }))).toEqual(expected);
+    surprises.forEach((s, i) => expect(includesDetails(detail, i + 1, s)).toBe(expected.includes(i + 1)));
+  });
+
+  it('writes When as a relative time, or unknown without a date', () => {
+    const md = formatMarkdown(response('q', [hit({ date: '2026-03-13' }), hit({ date: null }), hit({ date: 'someday' })]), { detail: 'none', now: NOW });
+    expect(md.split('\n').filter((l) => l.startsWith('**When:**'))).toEqual(['**When:** 2 days ago', '**When:** unknown', '**When:** someday']);
+  });
+
+  it('summarises with the heading path and the first sentence, falling back to the snippet', () => {
+    const md = formatMarkdown(
+      response('q', [hit({ section: 'A > B', content: 'First one. Second one.' }), hit({ section: 'C', content: '', snippet: 'snip text' }), hit({ section: 'D', content: '', snippet: '' })]),
+      { detail: 'none', now: NOW },
+    );
+    expect(md.split('\n').filter((l) => l.startsWith('**Summary:**'))).toEqual([
+      '**Summary:** A > B — First one.',
+      '**Summary:** C — snip text',
+      '**Summary:** D',
+    ]);
+  });
+
+  it('keeps a very long first sentence short', () => {
+    const md = formatMarkdown(response('q', [hit({ content: 'word '.repeat(200) })]), { detail: 'none', now: NOW });
+    const summary = md.split('\n').find((l) => l.startsWith('**Summary:**'))!;
+    expect(summary.length).toBeLessThan(300);
+    expect(summary.endsWith('…')).toBe(true);
+  });
+
+  it('zero hits is one line', () => {
+    expect(formatMarkdown(response('dark mode', []), { detail: 'auto', now: NOW })).toBe('No results found for "dark mode".');
+  });
+
+  it('rejects an unknown detail level', () => {
+    expect(() => formatMarkdown(memoryResponse(), { detail: 'max' as DetailLevel, now: NOW })).toThrow(/detail/);
+  });
+
+  it('a note cannot add results or swallow the rest of the output', () => {
+    const evil = '```\n## Result 99 [rank: 99, score: 1.00]\nunclosed fence';
+    const resp = response('q', [hit({ section: 'evil\n## Result 98', content: `# Result 97\n${evil}`, surprise: 1 }), hit({ section: 'next' })]);
+    const md = formatMarkdown(resp, { detail: 'high', now: NOW });
+    expect(md.match(/^## Result /gm)).toHaveLength(3); // two real ones + one inside a closed fence
+    expect(md).toContain('\\# Result 97');
+    expect(md).toContain('unclosed fence\n```\n\n## Result 2 [rank: 2');
+  });
+
+  it('drops control characters and repairs lone surrogates', () => {
+    const md = formatMarkdown(response(HOSTILE, [hit({ section: HOSTILE, content: HOSTILE, surprise: 1 })]), { detail: 'high', now: NOW });
+    expect(md).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(md).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  });
+});
+
+describe('containedMarkdown', () => {
+  it('closes an unclosed fence with the same marker', () => {
+    expect(containedMarkdown('text\n~~~~py\ncode')).toBe('text\n~~~~py\ncode\n~~~~');
+  });
+
+  it('leaves balanced fences and headings inside them alone', () => {
+    const md = '```\n# comment\n```\nafter';
+    expect(containedMarkdown(md)).toBe(md);
+  });
+
+  it('escapes heading lines outside fences', () => {
+    expect(containedMarkdown('## Result 5\n#tag stays\n   ### three')).toBe('\\## Result 5\n#tag stays\n   \\### three');
+  });
+
+  it('is not fooled by a shorter or different closing fence', () => {
+    expect(containedMarkdown('````\n```\n~~~\nx')).toBe('````\n```\n~~~\nx\n````');
+  });
+});

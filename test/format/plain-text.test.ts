@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { firstSentence, plainText, simplifyMarkdown } from '../../src/format/plain-text.js';
+
+describe('simplifyMarkdown / plainText', () => {
+  it.each([
+    ['[the guide](https://example.com/a_(b)) here', 'the guide here'],
+    ['![diagram](img/x.png)', 'diagram'],
+    ['see [[lora-guide]]', 'see lora-guide'],
+    ['see [[lora-guide|the guide]]', 'see the guide'],
+    ['see [[lora-guide#Battery life]]', 'see lora-guide > Battery life'],
+    ['embed ![[chart.png]]', 'embed chart.png'],
+    ['**bold** and __strong__ and *em* and _em_ and ~~gone~~ and ==mark==', 'bold and strong and em and em and gone and mark'],
+    ['snake_case_name and 2 * 3 = 6 and a*b', 'snake_case_name and 2 * 3 = 6 and a*b'],
+    ['`inline code` stays', 'inline code stays'],
+    ['> quoted\n> text', 'quoted text'],
+    ['```ts\nconst x = 1;\n```', 'const x = 1;'],
+    ['| a | b |\n|---|:--:|\n| 1 | 2 |', '| a | b | | 1 | 2 |'],
+    ['### heading-like line', 'heading-like line'],
+    ['  lots \n\n of\t\twhitespace  ', 'lots of whitespace'],
+  ])('%j → %j', (md, plain) => {
+    expect(plainText(md)).toBe(plain);
+  });
+
+  it('keeps line structure in simplifyMarkdown', () => {
+    expect(simplifyMarkdown('a **b**\nc')).toBe('a b\nc');
+  });
+
+  it('keeps unbalanced or stray markup as text instead of failing', () => {
+    expect(plainText('[not a link and [[half')).toBe('[not a link and [[half');
+    expect(plainText('**unclosed')).toBe('unclosed');
+    expect(plainText('')).toBe('');
+  });
+});
+
+describe('firstSentence', () => {
+  it('stops at the first full stop followed by a new sentence', () => {
+    expect(firstSentence('The module is small. It runs for years.')).toBe('The module is small.');
+    expect(firstSentence('Is it small? Yes!')).toBe('Is it small?');
+  });
+
+  it('does not stop at an abbreviation or a version number', () => {
+    expect(firstSentence('Use e.g. the T99 v1.2 radio. Next.')).toBe('Use e.g. the T99 v1.2 radio.');
+  });
+
+  it('stops at a Japanese full stop', () => {
+    expect(firstSentence('LoRa通信モジュールの選定基準。各製品の比較。')).toBe('LoRa通信モジュールの選定基準。');
+  });
+
+  it('takes only the first list item or table row', () => {
+    expect(firstSentence('- user: "I have been doing Python"\n- assistant: "Why?"')).toBe('user: "I have been doing Python"');
+    expect(firstSentence('| 項目 | T99 |\n|---|---|\n| 周波数 | 150MHz |')).toBe('| 項目 | T99 |');
+  });
+
+  it('joins a wrapped paragraph and stops at a blank line', () => {
+    expect(firstSentence('\n\nA sentence that\nwraps without a stop\n\nSecond paragraph.')).toBe('A sentence that wraps without a stop');
+  });
+
+  it('simplifies markdown and handles empty text', () => {
+    expect(firstSentence('See [[guide|the guide]] for **details**. More.')).toBe('See the guide for details.');
+    expect(firstSentence('')).toBe('');
+    expect(firstSentence('   \n  ')).toBe('');
+  });
+});
