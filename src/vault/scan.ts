@@ -30,6 +30,9 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
   const rootTsmIgnore = readRules(join(vault, '.tsmignore'));
   if (rootTsmIgnore) rootMatchers.push({ base: '', rules: rootTsmIgnore });
 
+  // Symlinked folders are walked after every real one, so a folder reachable both ways is indexed
+  // under its real path.
+  const deferred: [string, string, Matcher[]][] = [];
   const walk = (absDir: string, relDir: string, matchers: Matcher[]): void => {
     let real: string;
     try {
@@ -72,7 +75,8 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
       }
       if (isDir) {
         if (ALWAYS_SKIPPED.has(name) || isIgnored(here, rel, true)) continue;
-        walk(abs, rel, here);
+        if (entry.isSymbolicLink()) deferred.push([abs, rel, here]);
+        else walk(abs, rel, here);
       } else if (isFile && hasExtension(name, opts.extensions) && !isIgnored(here, rel, false)) {
         try {
           stats ??= statSync(abs);
@@ -85,6 +89,7 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
   };
 
   walk(vault, '', rootMatchers);
+  while (deferred.length) walk(...(deferred.shift() as [string, string, Matcher[]]));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, warnings };
 }

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { resolveLink, targetKey, type NoteLookup } from '../../src/index/resolve-link.js';
+import { normalize } from '../../src/text/normalize.js';
+
+function lookup(paths: string[], aliases: Record<string, string> = {}): NoteLookup {
+  const byBase = new Map<string, string[]>();
+  for (const p of paths) {
+    const k = targetKey(p);
+    byBase.set(k, [...(byBase.get(k) ?? []), p]);
+  }
+  return {
+    hasPath: (p) => paths.includes(p),
+    byLowerPath: (p) => paths.find((x) => x.toLowerCase() === p),
+    byBasename: (k) => byBase.get(k) ?? [],
+    byAlias: (a) => Object.entries(aliases).filter(([al]) => normalize(al) === a).map(([, p]) => p),
+  };
+}
+
+const notes = lookup(
+  [
+    'knowledge/lora/lora-module-guide.md',
+    'knowledge/hardware/antenna.md',
+    'knowledge/hardware/index.md',
+    'daily/2026-03-09.md',
+    'a/notes.md',
+    'b/notes.md',
+    'README.md',
+    'about/_index.md',
+    'about/history.md',
+  ],
+  { 'LoRa Guide': 'knowledge/lora/lora-module-guide.md' },
+);
+
+describe('resolveLink', () => {
+  it('wikilink by unique basename', () => {
+    expect(resolveLink('wikilink', 'lora-module-guide', 'daily/2026-03-09.md', notes)).toBe('knowledge/lora/lora-module-guide.md');
+  });
+  it('wikilink by vault path, with or without .md', () => {
+    expect(resolveLink('wikilink', 'knowledge/hardware/antenna', 'x.md', notes)).toBe('knowledge/hardware/antenna.md');
+    expect(resolveLink('embed', 'knowledge/hardware/antenna.md', 'x.md', notes)).toBe('knowledge/hardware/antenna.md');
+  });
+  it('wikilink by alias, case-insensitively', () => {
+    expect(resolveLink('wikilink', 'lora guide', 'x.md', notes)).toBe('knowledge/lora/lora-module-guide.md');
+  });
+  it('ambiguous basename: the note nearest to the source', () => {
+    expect(resolveLink('wikilink', 'notes', 'b/today.md', notes)).toBe('b/notes.md');
+    expect(resolveLink('wikilink', 'a/notes', 'b/today.md', notes)).toBe('a/notes.md');
+  });
+  it('relative markdown links', () => {
+    expect(resolveLink('markdown', '../hardware/antenna.md', 'knowledge/lora/lora-module-guide.md', notes)).toBe(
+      'knowledge/hardware/antenna.md',
+    );
+    expect(resolveLink('markdown', './', 'knowledge/hardware/antenna.md', notes)).toBe('knowledge/hardware/index.md');
+  });
+  it('site-absolute and Hugo-style folder links', () => {
+    expect(resolveLink('markdown', '/handbook/about/', 'x.md', notes)).toBe('about/_index.md');
+    expect(resolveLink('markdown', '/handbook/about/history/', 'x.md', notes)).toBe('about/history.md');
+    expect(resolveLink('markdown', '../history/', 'about/other.md', notes)).toBe('about/history.md');
+  });
+  it('a self link ([[#heading]]) points at the source note', () => {
+    expect(resolveLink('wikilink', '', 'daily/2026-03-09.md', notes)).toBe('daily/2026-03-09.md');
+  });
+  it('unknown targets and paths outside the vault stay unresolved', () => {
+    expect(resolveLink('wikilink', 'does-not-exist', 'x.md', notes)).toBeNull();
+    expect(resolveLink('markdown', '../../../etc/passwd', 'x.md', notes)).toBeNull();
+  });
+});

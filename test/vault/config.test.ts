@@ -1,0 +1,72 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, defaultConfigText, isInside, loadConfig, resolveVault } from '../../src/vault/config.js';
+import { parseJsonc } from '../../src/vault/jsonc.js';
+
+const dirs: string[] = [];
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'tsm-cfg-'));
+  dirs.push(d);
+  return d;
+}
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('config', () => {
+  it('resolves the vault: flag, then $TSM_VAULT, then nearest .tsm/, else cwd', () => {
+    const root = tmp();
+    mkdirSync(join(root, '.tsm'));
+    mkdirSync(join(root, 'a/b'), { recursive: true });
+    expect(resolveVault({ cwd: join(root, 'a/b'), env: {} })).toBe(root);
+    expect(resolveVault({ cwd: join(root, 'a/b'), env: { TSM_VAULT: join(root, 'a') } })).toBe(join(root, 'a'));
+    expect(resolveVault({ vaultFlag: 'b', cwd: join(root, 'a'), env: { TSM_VAULT: root } })).toBe(join(root, 'a/b'));
+    const bare = tmp();
+    expect(resolveVault({ cwd: bare, env: {} })).toBe(bare);
+  });
+
+  it('a vault that does not exist is a clear error', () => {
+    expect(() => resolveVault({ vaultFlag: '/no/such/vault', env: {} })).toThrow(/vault not found: \/no\/such\/vault/);
+  });
+
+  it('env vars override config.json, which overrides defaults', () => {
+    const v = tmp();
+    mkdirSync(join(v, '.tsm'));
+    writeFileSync(join(v, '.tsm/config.json'), '// comment\n{ "hookTopK": 7, "snippetBudget": 500, }\n');
+    const cfg = loadConfig({ vaultFlag: v, env: { TSM_SNIPPET_BUDGET: '200' } });
+    expect(cfg.hookTopK).toBe(7);
+    expect(cfg.snippetBudget).toBe(200);
+    expect(cfg.db).toBe(join(v, '.tsm/index.db'));
+  });
+
+  it('bad values are clear errors naming the setting', () => {
+    const v = tmp();
+    expect(() => loadConfig({ vaultFlag: v, env: { TSM_HOOK_TOP_K: 'lots' } })).toThrow(/TSM_HOOK_TOP_K must be a whole number/);
+    expect(() => loadConfig({ vaultFlag: v, env: { TSM_HOOK_TIMEOUT_MS: '-5' } })).toThrow(ConfigError);
+    mkdirSync(join(v, '.tsm'));
+    writeFileSync(join(v, '.tsm/config.json'), '{ "extensions": "md" }');
+    expect(() => loadConfig({ vaultFlag: v, env: {} })).toThrow(/extensions must be a list/);
+    writeFileSync(join(v, '.tsm/config.json'), '{ not json');
+    expect(() => loadConfig({ vaultFlag: v, env: {} })).toThrow(/config.json: not valid JSON/);
+  });
+
+  it('the commented default config parses and round-trips to the defaults', () => {
+    const v = tmp();
+    mkdirSync(join(v, '.tsm'));
+    writeFileSync(join(v, '.tsm/config.json'), defaultConfigText());
+    expect(parseJsonc(defaultConfigText())).toMatchObject({ chunkChars: 2400 });
+    expect(loadConfig({ vaultFlag: v, env: {} }).chunkChars).toBe(2400);
+  });
+
+  it('jsonc keeps comment markers inside strings', () => {
+    expect(parseJsonc('{"a": "http://x // y", /* c */ "b": [1,2,],}')).toEqual({ a: 'http://x // y', b: [1, 2] });
+  });
+
+  it('isInside confines paths', () => {
+    expect(isInside('/v', '/v/a/b.md')).toBe(true);
+    expect(isInside('/v', '/v')).toBe(true);
+    expect(isInside('/v', '/v/../etc')).toBe(false);
+    expect(isInside('/v', '/vault2/x')).toBe(false);
+    expect(isInside('/v', '/v/..foo')).toBe(true);
+  });
+});

@@ -1,0 +1,72 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPathFilter, scanVault } from '../../src/vault/scan.js';
+
+const dirs: string[] = [];
+function vault(files: Record<string, string>): string {
+  const d = mkdtempSync(join(tmpdir(), 'tsm-scan-'));
+  dirs.push(d);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(d, rel)), { recursive: true });
+    writeFileSync(join(d, rel), text);
+  }
+  return d;
+}
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+const opts = { extensions: ['.md'] };
+
+describe('scanVault', () => {
+  it('finds notes at every depth and skips the always-skipped folders', () => {
+    const v = vault({
+      'README.md': '# r',
+      'a/b/c.md': 'x',
+      'a/image.png': 'x',
+      '.git/x.md': 'x',
+      '.tsm/x.md': 'x',
+      'node_modules/p/x.md': 'x',
+      '.obsidian/x.md': 'x',
+      '.trash/x.md': 'x',
+      'UPPER.MD': 'x',
+    });
+    expect(scanVault(v, opts).files.map((f) => f.path)).toEqual(['README.md', 'UPPER.MD', 'a/b/c.md']);
+  });
+
+  it('honours .tsmignore and nested .gitignore files', () => {
+    const v = vault({
+      '.tsmignore': 'drafts/private/\n',
+      '.gitignore': '*.tmp.md\n',
+      'drafts/private/secret.md': 'x',
+      'drafts/ok.md': 'x',
+      'x.tmp.md': 'x',
+      'sub/.gitignore': 'build/\n',
+      'sub/build/out.md': 'x',
+      'sub/keep.md': 'x',
+    });
+    expect(scanVault(v, opts).files.map((f) => f.path)).toEqual(['drafts/ok.md', 'sub/keep.md']);
+    const ok = createPathFilter(v, opts);
+    expect(ok('drafts/ok.md')).toBe(true);
+    expect(ok('drafts/private/secret.md')).toBe(false);
+    expect(ok('x.tmp.md')).toBe(false);
+    expect(ok('sub/build/out.md')).toBe(false);
+    expect(ok('sub/keep.md')).toBe(true);
+    expect(ok('.git/x.md')).toBe(false);
+    expect(ok('notes.txt')).toBe(false);
+  });
+
+  it('normalises names to NFC and keeps spaces, # and unicode', () => {
+    const nfd = 'cafe\u0301 #1 ノート.md';
+    const v = vault({ [nfd]: 'x' });
+    expect(scanVault(v, opts).files.map((f) => f.path)).toEqual(['café #1 ノート.md']);
+  });
+
+  it('follows symlinks once and survives a symlink loop', () => {
+    const v = vault({ 'real/a.md': 'x' });
+    symlinkSync(join(v, 'real'), join(v, 'link'));
+    symlinkSync(v, join(v, 'real/loop'));
+    const r = scanVault(v, opts);
+    expect(r.files.map((f) => f.path)).toEqual(['real/a.md']);
+    expect(r.warnings.some((w) => /loop/.test(w.message))).toBe(true);
+  });
+});
