@@ -1,0 +1,176 @@
+// Markdown building blocks for session notes: transcript text is untrusted, so nothing in it may add a
+// heading, swallow the rest of the note, or leave a code fence open.
+
+const ELLIPSIS = '…';
+
+// ANSI escape sequences (colours in local command output) and C0/C1 controls other than tab and newline.
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-Z\\-_]/g;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// Lone UTF-16 surrogates (possible in JSON input) are not valid text anywhere.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Line endings (and Unicode line/paragraph separators) to `\n`, terminal colour codes and control characters removed. */
+export function plainText(text: string): string {
+  return text
+    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+    .replace(ANSI, '')
+    .replace(CONTROL, '')
+    .replace(LONE_SURROGATE, '\ufffd');
+}
+
+/** Cuts `text` to at most `max` characters, preferring a sentence end, then a word end, and marks the cut with `…`. */
+export function trimAtBoundary(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  const limit = Math.max(1, max - 1); // room for the ellipsis
+  const head = chars.slice(0, limit).join('');
+  const floor = Math.floor(limit * 0.6); // never throw away more than ~40% to find a nice boundary
+  const sentence = lastMatchEnd(head, /[.!?。！？](?=\s)|[。！？]/g);
+  if (sentence >= floor) return head.slice(0, sentence).trimEnd() + ' ' + ELLIPSIS;
+  const word = lastMatchEnd(head, /\S(?=\s)/g);
+  if (word >= floor) return head.slice(0, word) + ' ' + ELLIPSIS;
+  return head + ELLIPSIS;
+}
+
+function lastMatchEnd(text: string, pattern: RegExp): number {
+  let end = -1;
+  for (const m of text.matchAll(pattern)) end = (m.index ?? 0) + m[0].length;
+  return end;
+}
+
+/** The first non-blank line, whitespace collapsed, cut to `max` characters. */
+export function firstLine(text: string, max: number): string {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  return trimAtBoundary(line.replace(/\s+/g, ' ').trim(), max);
+}
+
+/** A whole text on one line (newlines become spaces), cut to `max` characters. */
+export function oneLine(text: string, max: number): string {
+  return trimAtBoundary(text.replace(/\s+/g, ' ').trim(), max);
+}
+
+/** Text for a heading line: a trailing `#` run would be read as the heading's closing sequence. */
+export function headingText(text: string): string {
+  return text.replace(/(^|\s)(#+)\s*$/, '$1\\$2');
+}
+
+/** An inline code span that holds `text` whatever backticks it contains. */
+export function inlineCode(text: string): string {
+  const longestRun = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const fence = '`'.repeat(longestRun + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') || text.trim() === '' ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+// Container prefixes (block quotes, list markers) under which a heading would still be a heading.
+const CONTAINER_PREFIX = /^(?:[ \t]*(?:>[ ]?|[-+*][ \t]+|\d{1,9}[.)][ \t]+))*/;
+// Escaped at any indentation: inside a list item an indented `# x` is still a heading.
+const ATX_HEADING = /^[ \t]*#{1,6}(?:[ \t]|$)/;
+// A run of '=' or '-' alone on a line turns the paragraph above it into a (setext) heading.
+const SETEXT_UNDERLINE = /^[ \t]*(?:=+|-+)[ \t]*$/;
+// Any HTML block start. Some only end at an explicit terminator (`<!--`, `<pre>`): unclosed, they swallow
+// the rest of the note; the others would hide fence lines until the next blank line. So none may start.
+const HTML_BLOCK = /^[ \t]*<(?:[!?]|\/?[A-Za-z])/;
+// A fence-like line at any indentation, under any container prefix.
+const FENCE = /^([ \t]*)(`{3,}|~{3,})(.*)$/;
+// CommonMark's closing fence, on a line already relative to the fence's column.
+const CLOSER = /^[ ]{0,3}(`{3,}|~{3,})[ \t]*$/;
+
+/** An open code fence (always written at column 0) and how its content lines were indented. */
+interface OpenFence {
+  char: string;
+  length: number;
+  /** Block quotes the opener sat in: their markers are removed from content lines. */
+  quoteDepth: number;
+  /** Columns of list-item and opener indentation removed from content lines. */
+  indent: number;
+}
+
+interface SplitLine {
+  prefix: string;
+  rest: string;
+}
+
+function splitContainers(line: string): SplitLine {
+  const prefix = CONTAINER_PREFIX.exec(line)?.[0] ?? '';
+  return { prefix, rest: line.slice(prefix.length) };
+}
+
+const quoteDepth = (prefix: string) => (prefix.match(/>/g) ?? []).length;
+
+function stripQuotes(line: string, depth: number): string {
+  let inner = line;
+  for (let i = 0; i < depth && /^[ ]{0,3}>/.test(inner); i++) inner = inner.replace(/^[ ]{0,3}>[ ]?/, '');
+  return inner;
+}
+
+function stripIndent(line: string, columns: number): string {
+  let i = 0;
+  while (i < columns && line[i] === ' ') i++;
+  return line.slice(i);
+}
+
+/**
+ * Makes untrusted markdown safe to embed under our own headings.
+ *
+ * Guessing whether a fence inside a list item or block quote is really open depends on context a line
+ * scanner cannot fully know, and a wrong guess could leave a fence open that swallows the rest of the
+ * note. So every code fence is moved to column 0 (out of its list item or quote) and closed explicitly:
+ * the fences a markdown parser sees are then exactly the ones tracked here. Outside fences, lines that
+ * would start a heading or an HTML block are escaped with a backslash.
+ */
+export function safeBlock(text: string): string {
+  const out: string[] = [];
+  let fence: OpenFence | null = null;
+  for (const line of plainText(text).split('\n')) {
+    if (fence) {
+      const inner = stripIndent(stripQuotes(line, fence.quoteDepth), fence.indent);
+      const closer = CLOSER.exec(inner);
+      if (closer && closer[1][0] === fence.char && closer[1].length >= fence.length) {
+        out.push(fence.char.repeat(fence.length));
+        fence = null;
+      } else out.push(inner);
+      continue;
+    }
+    const split = splitContainers(line);
+    const opener = FENCE.exec(split.rest);
+    // A backtick fence's info string cannot hold a backtick: then it is inline code, not a fence.
+    if (opener && !(opener[2][0] === '`' && opener[3].includes('`'))) {
+      const quotes = quoteDepth(split.prefix);
+      fence = {
+        char: opener[2][0],
+        length: opener[2].length,
+        quoteDepth: quotes,
+        indent: stripQuotes(split.prefix, quotes).length + opener[1].length,
+      };
+      out.push(opener[2] + opener[3]);
+      continue;
+    }
+    out.push(escapeLine(split));
+  }
+  if (fence) out.push(fence.char.repeat(fence.length));
+  return out.join('\n');
+}
+
+const ONE_CONTAINER = /[ \t]*(?:>[ ]?|[-+*][ \t]+|\d{1,9}[.)][ \t]+)/y;
+
+function escapeLine({ prefix, rest }: SplitLine): string {
+  // `-` (or `- `) after a paragraph line is a setext underline, not an empty list item: look at the
+  // line from every container boundary, `>- ` included.
+  const line = prefix + rest;
+  for (let at = 0; at < prefix.length; ) {
+    if (SETEXT_UNDERLINE.test(line.slice(at))) return line.slice(0, at) + escapeAfterIndent(line.slice(at));
+    ONE_CONTAINER.lastIndex = at;
+    if (!ONE_CONTAINER.exec(line)) break;
+    at = ONE_CONTAINER.lastIndex;
+  }
+  if (ATX_HEADING.test(rest) || SETEXT_UNDERLINE.test(rest) || HTML_BLOCK.test(rest)) {
+    return prefix + escapeAfterIndent(rest);
+  }
+  return prefix + rest;
+}
+
+function escapeAfterIndent(text: string): string {
+  const indent = /^[ \t]*/.exec(text)?.[0] ?? '';
+  return `${indent}\\${text.slice(indent.length)}`;
+}

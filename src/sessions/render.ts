@@ -1,0 +1,111 @@
+// A session model → one markdown note: frontmatter for filters, one section per prompt for search.
+// The sections are seed 004's levels without an LLM: request (prompt), investigated (files read),
+// completed (files edited, answer).
+
+import { firstLine, headingText, inlineCode, safeBlock, trimAtBoundary } from './markdown.js';
+import { UNKNOWN_PROJECT, type SessionAction, type SessionModel, type SessionPrompt } from './transcript.js';
+import { renderFrontmatter } from './yaml.js';
+
+export interface RenderOptions {
+  /** Longest answer kept per prompt, in characters (default 1200). */
+  answerChars: number;
+}
+
+export const DEFAULT_ANSWER_CHARS = 1200;
+
+const TITLE_CHARS = 80;
+const HEADING_CHARS = 80;
+const ACTION_CHARS = 160;
+
+/** A file-name-safe slug: letters (any script), digits, `.`, `_`, `-`; lower case. */
+export function slugify(text: string, fallback: string): string {
+  const slug = text
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}._-]+/gu, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '');
+  return Array.from(slug).slice(0, 60).join('').replace(/[-.]+$/, '') || fallback;
+}
+
+/** YYYY-MM-DD of an ISO timestamp in local time (the user's day, like daily notes), or null. */
+function localDate(iso: string | null): string | null {
+  if (iso === null) return null;
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return null;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** `YYYY-MM-DD-<project>-<first 8 of session id>.md`, dated by `started`. */
+export function sessionNoteName(model: SessionModel): string {
+  const date = localDate(model.started) ?? localDate(model.ended) ?? 'undated';
+  const project = slugify(model.project, UNKNOWN_PROJECT);
+  const id = slugify(model.sessionId, 'session').replace(/[^a-z0-9]/g, '').slice(0, 8) || 'session';
+  return `${date}-${project}-${id}.md`;
+}
+
+/** Whether the session has anything worth a note (a prompt, or activity). */
+export function hasContent(model: SessionModel): boolean {
+  return model.prompts.some((p) => p.n > 0 || p.actions.length > 0 || p.answer !== '');
+}
+
+export function renderSessionNote(model: SessionModel, opts: RenderOptions): string {
+  const answerChars = Number.isFinite(opts.answerChars) && opts.answerChars > 0 ? Math.floor(opts.answerChars) : DEFAULT_ANSWER_CHARS;
+  const parts = [frontmatter(model), '', `# ${headingText(title(model))}`];
+  for (const prompt of model.prompts) parts.push('', renderPrompt(prompt, answerChars));
+  return parts.join('\n') + '\n';
+}
+
+function frontmatter(model: SessionModel): string {
+  const projectTag = slugify(model.project, '');
+  const tags = ['session', ...(projectTag && projectTag !== UNKNOWN_PROJECT && projectTag !== 'session' ? [projectTag] : [])];
+  return renderFrontmatter(
+    [
+      ['type', 'session'],
+      ['session_id', model.sessionId],
+      ['project', model.project],
+      ['cwd', model.cwd],
+      ['git_branch', model.gitBranch],
+      ['started', model.started],
+      ['ended', model.ended],
+      ['files_read', model.filesRead],
+      ['files_edited', model.filesEdited],
+      ['commands', model.commands],
+      ['tags', tags],
+    ],
+    new Set(['type']),
+  );
+}
+
+function title(model: SessionModel): string {
+  const first = model.prompts.find((p) => p.n > 0);
+  const request = first ? firstLine(first.text, TITLE_CHARS) : `session ${model.sessionId.slice(0, 8)}`;
+  return `${model.project}: ${request}`;
+}
+
+function renderPrompt(prompt: SessionPrompt, answerChars: number): string {
+  const heading =
+    prompt.n > 0 ? `## ${prompt.n}. ${headingText(firstLine(prompt.text, HEADING_CHARS))}` : '## 0. (activity before the first prompt)';
+  const out = [heading];
+  if (prompt.text !== '') out.push('', safeBlock(prompt.text));
+  if (prompt.actions.length > 0) out.push('', '### Actions', '', ...prompt.actions.map(actionLine));
+  if (prompt.answer !== '') out.push('', '### Answer', '', safeBlock(trimAtBoundary(prompt.answer, answerChars)));
+  return out.join('\n');
+}
+
+function code(text: string): string {
+  return inlineCode(trimAtBoundary(text, ACTION_CHARS));
+}
+
+/** One list item per tool use: the tool, its subject in code, and how it ended when that matters. */
+export function actionLine(action: SessionAction): string {
+  // Tool names come from the model (MCP tools are named by servers): anything unusual goes in code.
+  let line = `- ${/^[A-Za-z0-9_.:-]+$/.test(action.tool) ? action.tool : code(action.tool)}`;
+  if (action.summary !== '') line += ` ${code(action.summary)}`;
+  const searchTool = action.tool === 'Grep' || action.tool === 'Glob';
+  if (searchTool && action.path) line += ` in ${code(action.path)}`;
+  if (action.command !== undefined && action.exitStatus) line += ` → ${action.exitStatus}`;
+  else if (action.exitStatus === 'error') line += ' → error';
+  return line;
+}

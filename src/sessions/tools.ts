@@ -1,0 +1,97 @@
+// One tool use → one action line's worth of facts: which file, which command, which pattern.
+
+import { cleanText } from './redact.js';
+import { oneLine, plainText } from './markdown.js';
+import type { SessionAction } from './transcript.js';
+
+/** Tools whose `file_path` (or `notebook_path`) the agent read. */
+export const READ_TOOLS = new Set(['Read', 'NotebookRead']);
+/** Tools whose `file_path` (or `notebook_path`) the agent changed. */
+export const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+
+const SUMMARY_CHARS = 200;
+/** Commands are kept whole for session_trace, up to a bound that keeps heredocs from bloating state. */
+const COMMAND_CHARS = 2000;
+
+type Input = Record<string, unknown>;
+
+const str = (input: Input, key: string): string | undefined =>
+  typeof input[key] === 'string' && (input[key] as string).trim() !== '' ? (input[key] as string) : undefined;
+
+/** A path as the note shows it: relative to the session's working directory when inside it. */
+export function displayPath(path: string, cwd: string | null): string {
+  const cleaned = cleanText(plainText(path)).trim();
+  if (cwd) {
+    if (cleaned === cwd) return '.';
+    for (const sep of ['/', '\\']) {
+      const root = cwd.endsWith(sep) ? cwd : cwd + sep;
+      if (cleaned.startsWith(root) && cleaned.length > root.length) return cleaned.slice(root.length);
+    }
+  }
+  return cleaned;
+}
+
+const summaryOf = (text: string | undefined) => (text === undefined ? '' : oneLine(cleanText(plainText(text)), SUMMARY_CHARS));
+
+/** The action a `tool_use` block stands for. `cwd` is the session's (already cleaned) working directory. */
+export function describeToolUse(name: string, input: Input, cwd: string | null, toolUseId: string | undefined): SessionAction {
+  const action: SessionAction = { tool: cleanText(plainText(name)) || 'unknown', summary: '' };
+  if (toolUseId) action.toolUseId = toolUseId;
+
+  if (READ_TOOLS.has(name) || EDIT_TOOLS.has(name)) {
+    const file = str(input, 'file_path') ?? str(input, 'notebook_path') ?? str(input, 'path');
+    if (file !== undefined) {
+      action.path = displayPath(file, cwd);
+      action.summary = oneLine(action.path, SUMMARY_CHARS);
+    }
+    return action;
+  }
+  switch (name) {
+    case 'Bash':
+    case 'BashOutput': {
+      const command = str(input, 'command');
+      if (command !== undefined) {
+        const cleaned = cleanText(plainText(command)).trim();
+        action.command = cleaned.length > COMMAND_CHARS ? cleaned.slice(0, COMMAND_CHARS) + '…' : cleaned;
+        action.summary = commandSummary(cleaned);
+      }
+      return action;
+    }
+    case 'Grep':
+    case 'Glob': {
+      action.summary = summaryOf(str(input, 'pattern'));
+      const scope = str(input, 'path');
+      if (scope !== undefined) action.path = displayPath(scope, cwd);
+      return action;
+    }
+    case 'WebSearch':
+      action.summary = summaryOf(str(input, 'query'));
+      return action;
+    case 'WebFetch':
+      action.summary = summaryOf(str(input, 'url'));
+      return action;
+    case 'Task':
+    case 'Agent': {
+      const parts = [str(input, 'subagent_type'), str(input, 'description')].filter((p) => p !== undefined);
+      action.summary = summaryOf(parts.join(': ') || undefined);
+      return action;
+    }
+    case 'Skill':
+    case 'SlashCommand':
+      action.summary = summaryOf(str(input, 'skill') ?? str(input, 'command'));
+      return action;
+    default:
+      // MCP and future tools: their most telling argument, when they have a usual one.
+      action.summary = summaryOf(GENERIC_SUBJECT_KEYS.map((key) => str(input, key)).find((v) => v !== undefined));
+      return action;
+  }
+}
+
+const GENERIC_SUBJECT_KEYS = ['query', 'url', 'pattern', 'file_path', 'path', 'command', 'description'];
+
+/** A command on one line for lists and action lines: the first line, with `…` when more follows. */
+export function commandSummary(command: string): string {
+  const lines = command.split('\n').filter((l) => l.trim() !== '');
+  const first = oneLine(lines[0] ?? '', SUMMARY_CHARS);
+  return lines.length > 1 && !first.endsWith('…') ? `${first} …` : first;
+}

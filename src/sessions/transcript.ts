@@ -1,0 +1,229 @@
+// Folds Claude Code transcript lines (JSONL) into a session model. Defensive: a transcript is written
+// while we read it, its format changes between Claude Code versions, and any line may be junk.
+
+import { cleanText } from './redact.js';
+import { plainText } from './markdown.js';
+import { commandSummary, describeToolUse, EDIT_TOOLS, READ_TOOLS } from './tools.js';
+import { promptFromUserText, toolResultBlocks, userText, type UserContent } from './user-message.js';
+
+export interface SessionAction {
+  tool: string;
+  /** The action's subject on one line: path, command, pattern, query or description ('' for name-only tools). */
+  summary: string;
+  /** Read/Edit/Write/MultiEdit/NotebookEdit: the file; Grep/Glob: the search scope. Relative to cwd when inside it. */
+  path?: string;
+  /** Bash: the whole command (cleaned, bounded). */
+  command?: string;
+  /** Set once the tool's result line has been seen. */
+  exitStatus?: 'ok' | 'error';
+  /** The `tool_use` id, so a result arriving later (even in a later ingest) finds its action. */
+  toolUseId?: string;
+}
+
+export interface SessionPrompt {
+  /** 1-based prompt number; 0 for activity recorded before the first prompt (a transcript cut at its start). */
+  n: number;
+  text: string;
+  timestamp: string | null;
+  actions: SessionAction[];
+  /** The assistant's last text for this prompt, untrimmed (the renderer trims). */
+  answer: string;
+  /** `message.id` of the message `answer` came from: later lines of the same message extend it. */
+  answerMessageId?: string | null;
+}
+
+export interface SessionModel {
+  sessionId: string;
+  project: string;
+  cwd: string | null;
+  gitBranch: string | null;
+  /** ISO timestamps: the earliest and latest seen on any line. */
+  started: string | null;
+  ended: string | null;
+  prompts: SessionPrompt[];
+  /** Derived from the actions: files read / edited successfully, distinct Bash commands (one line each). */
+  filesRead: string[];
+  filesEdited: string[];
+  commands: string[];
+}
+
+type Json = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const nonEmpty = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
+
+export const UNKNOWN_PROJECT = 'unknown';
+
+const SESSION_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Last path component of a working directory, for either separator. */
+export function projectName(cwd: string | null): string {
+  const parts = (cwd ?? '').split(/[\\/]+/).filter((p) => p !== '');
+  return parts.at(-1) ?? UNKNOWN_PROJECT;
+}
+
+export function emptyModel(sessionId: string): SessionModel {
+  return {
+    sessionId,
+    project: UNKNOWN_PROJECT,
+    cwd: null,
+    gitBranch: null,
+    started: null,
+    ended: null,
+    prompts: [],
+    filesRead: [],
+    filesEdited: [],
+    commands: [],
+  };
+}
+
+/**
+ * Folds transcript lines into the model. `model` may be a previous state (incremental ingest); it is not
+ * modified. Blank and invalid-JSON lines (including a last line cut mid-write) are skipped.
+ */
+export function applyTranscriptLines(model: SessionModel | null, lines: string[], fallbackSessionId: string): SessionModel {
+  const next: SessionModel = model ? structuredClone(model) : emptyModel(fallbackSessionId);
+  for (const line of lines) {
+    const entry = parseLine(line);
+    if (entry) applyEntry(next, entry, fallbackSessionId);
+  }
+  deriveLists(next);
+  return next;
+}
+
+function parseLine(line: string): Json | null {
+  if (line.trim() === '') return null;
+  try {
+    const value: unknown = JSON.parse(line);
+    return isRecord(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function applyEntry(model: SessionModel, entry: Json, fallbackSessionId: string): void {
+  noteSessionFacts(model, entry, fallbackSessionId);
+  if (entry.isSidechain === true) return; // a subagent's own conversation, not this session's
+  if (entry.type === 'user') applyUser(model, entry);
+  else if (entry.type === 'assistant') applyAssistant(model, entry);
+  // system, progress, file-history-snapshot, summary, queue operations, unknown types: metadata only.
+}
+
+function noteSessionFacts(model: SessionModel, entry: Json, fallbackSessionId: string): void {
+  // Claude Code names a transcript `<session id>.jsonl`: such a name is the id. Otherwise (a renamed copy,
+  // an `agent-….jsonl` subagent file) the first id the lines carry replaces the caller's guess.
+  const sessionId = nonEmpty(entry.sessionId);
+  if (sessionId && model.sessionId === fallbackSessionId && !SESSION_UUID.test(fallbackSessionId)) {
+    model.sessionId = sanitizeId(sessionId);
+  }
+  const cwd = nonEmpty(entry.cwd);
+  if (cwd && model.cwd === null) {
+    model.cwd = cleanText(plainText(cwd));
+    model.project = projectName(model.cwd);
+  }
+  const branch = nonEmpty(entry.gitBranch);
+  if (branch) model.gitBranch = cleanText(plainText(branch));
+  const timestamp = nonEmpty(entry.timestamp);
+  if (timestamp && !Number.isNaN(Date.parse(timestamp))) {
+    if (model.started === null || Date.parse(timestamp) < Date.parse(model.started)) model.started = timestamp;
+    if (model.ended === null || Date.parse(timestamp) > Date.parse(model.ended)) model.ended = timestamp;
+  }
+}
+
+function sanitizeId(id: string): string {
+  return plainText(id).replace(/\s+/g, '').slice(0, 200);
+}
+
+function messageOf(entry: Json): Json | null {
+  return isRecord(entry.message) ? entry.message : null;
+}
+
+function applyUser(model: SessionModel, entry: Json): void {
+  const content = messageOf(entry)?.content as UserContent;
+  const results = toolResultBlocks(content);
+  if (results.length > 0) {
+    applyToolResults(model, results, entry.toolUseResult);
+    return;
+  }
+  // Expanded skill/command bodies, caveats and compaction summaries are generated, not typed.
+  if (entry.isMeta === true || entry.isCompactSummary === true) return;
+  const text = promptFromUserText(userText(content));
+  if (text === null) return;
+  const n = model.prompts.filter((p) => p.n > 0).length + 1;
+  model.prompts.push({ n, text, timestamp: nonEmpty(entry.timestamp), actions: [], answer: '', answerMessageId: null });
+}
+
+function applyToolResults(model: SessionModel, results: Json[], toolUseResult: unknown): void {
+  // The line-level `toolUseResult` describes the line's result; it only disambiguates a single block.
+  const lineFailed =
+    results.length === 1 &&
+    ((typeof toolUseResult === 'string' && /^\s*Error\b/.test(toolUseResult)) ||
+      (isRecord(toolUseResult) && toolUseResult.interrupted === true));
+  for (const block of results) {
+    const id = nonEmpty(block.tool_use_id);
+    const action = id ? findAction(model, id) : null;
+    if (!action) continue;
+    action.exitStatus = block.is_error === true || lineFailed ? 'error' : 'ok';
+  }
+}
+
+function findAction(model: SessionModel, toolUseId: string): SessionAction | null {
+  for (let p = model.prompts.length - 1; p >= 0; p--) {
+    const actions = model.prompts[p].actions;
+    for (let a = actions.length - 1; a >= 0; a--) if (actions[a].toolUseId === toolUseId) return actions[a];
+  }
+  return null;
+}
+
+/** The prompt assistant activity belongs to; activity before any prompt goes to prompt 0. */
+function currentPrompt(model: SessionModel): SessionPrompt {
+  const last = model.prompts.at(-1);
+  if (last) return last;
+  const orphan: SessionPrompt = { n: 0, text: '', timestamp: null, actions: [], answer: '', answerMessageId: null };
+  model.prompts.push(orphan);
+  return orphan;
+}
+
+function applyAssistant(model: SessionModel, entry: Json): void {
+  const message = messageOf(entry);
+  if (!message) return;
+  const blocks: unknown[] =
+    typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : Array.isArray(message.content) ? message.content : [];
+  // One API message is written as one line per content block, all sharing message.id.
+  const messageId = nonEmpty(message.id) ?? nonEmpty(entry.uuid);
+  for (const block of blocks) {
+    if (!isRecord(block)) continue;
+    if (block.type === 'text' && typeof block.text === 'string') {
+      const text = cleanText(plainText(block.text)).trim();
+      if (text === '') continue;
+      const prompt = currentPrompt(model);
+      if (messageId !== null && prompt.answerMessageId === messageId && prompt.answer !== '') {
+        prompt.answer += '\n\n' + text;
+      } else {
+        prompt.answer = text;
+        prompt.answerMessageId = messageId;
+      }
+    } else if (block.type === 'tool_use') {
+      const prompt = currentPrompt(model);
+      const id = nonEmpty(block.id) ?? undefined;
+      if (id && prompt.actions.some((a) => a.toolUseId === id)) continue; // the same block written twice
+      const input = isRecord(block.input) ? block.input : {};
+      prompt.actions.push(describeToolUse(nonEmpty(block.name) ?? 'unknown', input, model.cwd, id));
+    }
+    // thinking, redacted_thinking, server tool blocks: never written.
+  }
+}
+
+function distinct(values: Iterable<string>): string[] {
+  return [...new Set(values)];
+}
+
+function deriveLists(model: SessionModel): void {
+  const actions = model.prompts.flatMap((p) => p.actions);
+  const succeeded = (a: SessionAction) => a.exitStatus !== 'error' && a.path !== undefined && a.path !== '';
+  model.filesRead = distinct(actions.filter((a) => READ_TOOLS.has(a.tool) && succeeded(a)).map((a) => a.path as string));
+  model.filesEdited = distinct(actions.filter((a) => EDIT_TOOLS.has(a.tool) && succeeded(a)).map((a) => a.path as string));
+  model.commands = distinct(
+    actions.filter((a) => a.command !== undefined && a.command !== '').map((a) => commandSummary(a.command as string)),
+  );
+}

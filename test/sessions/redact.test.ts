@@ -1,0 +1,108 @@
+import { describe, it, expect } from 'vitest';
+import { redactSecrets, stripPrivate, cleanText, REDACTED } from '../../src/sessions/redact.js';
+
+describe('stripPrivate', () => {
+  it('removes a closed <private> span and keeps the text around it', () => {
+    expect(stripPrivate('before <private>secret plan</private> after')).toBe('before  after');
+  });
+
+  it('removes <system-reminder> spans across lines', () => {
+    expect(stripPrivate('keep\n<system-reminder>\nnoise\nmore\n</system-reminder>\nalso keep')).toBe('keep\n\nalso keep');
+  });
+
+  it('drops everything after an opening tag that is never closed', () => {
+    expect(stripPrivate('visible <private>hidden\nstill hidden')).toBe('visible ');
+    expect(stripPrivate('visible <system-reminder>cut mid-write')).toBe('visible ');
+  });
+
+  it('handles several spans, nesting, attributes and upper case', () => {
+    expect(stripPrivate('a<private>1</private>b<PRIVATE>2</PRIVATE>c')).toBe('abc');
+    expect(stripPrivate('a<private>x<private>y</private>z</private>b')).toBe('ab');
+    expect(stripPrivate('a<private reason="pw">x</private>b')).toBe('ab');
+  });
+
+  it('drops a stray closing tag but keeps its surroundings', () => {
+    expect(stripPrivate('a</private>b')).toBe('ab');
+  });
+
+  it('leaves similar-looking tags alone', () => {
+    expect(stripPrivate('<privateer>ship</privateer> and <system-reminders>')).toBe('<privateer>ship</privateer> and <system-reminders>');
+  });
+
+  it('returns text without tags unchanged', () => {
+    expect(stripPrivate('plain text with < and >')).toBe('plain text with < and >');
+  });
+});
+
+describe('redactSecrets', () => {
+  const cases: Array<[string, string, string]> = [
+    ['Anthropic key', 'key sk-ant-api03-Zx8vQ2mN7pL4kR9tW1yB6cH3jF5gD0sA-eXaMpLe here', `key ${REDACTED} here`],
+    ['OpenAI key', 'OPENAI sk-proj-4fJ9kL2mN8pQ1rS6tU3vW7xY0zA5bC here', `OPENAI ${REDACTED} here`],
+    ['legacy sk- key', 'sk-1234567890abcdefghijklmnopqrstuvwxyzABCDEFGH', REDACTED],
+    ['AWS access key id', 'aws AKIAIOSFODNN7EXAMPLE ok', `aws ${REDACTED} ok`],
+    ['AWS temporary key id', 'ASIAY34FZKBOKMUTVV7A', REDACTED],
+    ['GitHub classic token', 'ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5', REDACTED],
+    ['GitHub OAuth token', 'token is gho_16C7e42F292c6912E7710c838347Ae178B4a', `token is ${REDACTED}`],
+    ['GitHub fine-grained token', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz', REDACTED],
+    ['Slack bot token', 'xoxb-123456789012-1234567890123-AbCdEfGhIjKl', REDACTED],
+    ['Slack user token', 'xoxp-123456789012-abcdefabcdef', REDACTED],
+    ['Slack app token', 'xoxa-2-1234567890-abcdefghij', REDACTED],
+    ['Google API key', 'AIzaSyD-1234567890abcdefghijklmnopqrstu', REDACTED],
+    ['Stripe key', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc', REDACTED],
+    ['npm token', 'npm_abcdefghijklmnopqrstuvwxyz0123456789', REDACTED],
+    ['JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlX3ZhbHVl', REDACTED],
+    ['bearer token', 'curl -H "Authorization: Bearer abc123def456ghi789jkl" x', `curl -H "Authorization: Bearer ${REDACTED}" x`],
+    ['bare bearer token', 'use Bearer 0a1b2c3d4e5f6a7b8c9d0e1f', `use Bearer ${REDACTED}`],
+    ['basic auth header', 'Authorization: Basic dXNlcjpwYXNzd29yZA==', `Authorization: Basic ${REDACTED}`],
+    ['password assignment', 'password=hunter2 next', `password=${REDACTED} next`],
+    ['env token assignment', 'export GITHUB_TOKEN=abc123', `export GITHUB_TOKEN=${REDACTED}`],
+    ['quoted api key', 'API_KEY: "k-12345"', `API_KEY: "${REDACTED}"`],
+    ['JSON secret', '{"client_secret": "s3cr3t value"}', `{"client_secret": "${REDACTED}"}`],
+    ['YAML secret with a digit', 'db_password: hunter2', `db_password: ${REDACTED}`],
+    ['single-quoted token', "token = 'abc def'", `token = '${REDACTED}'`],
+    ['password containing &', 'Password=Tr0ub4dor&3 is set', `Password=${REDACTED} is set`],
+    ['password flag', 'mysql --password hunter2 -h db', `mysql --password ${REDACTED} -h db`],
+    ['URL credentials', 'git clone https://bob:s3cret@github.com/x/y', `git clone https://bob:${REDACTED}@github.com/x/y`],
+  ];
+  for (const [name, input, expected] of cases) {
+    it(`redacts a ${name}`, () => expect(redactSecrets(input)).toBe(expected));
+  }
+
+  it('redacts a private key block, also when its END line is missing', () => {
+    const block = '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\nabc\n-----END RSA PRIVATE KEY-----';
+    expect(redactSecrets(`key:\n${block}\ndone`)).toBe(`key:\n${REDACTED}\ndone`);
+    expect(redactSecrets('-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\ncut')).toBe(REDACTED);
+  });
+
+  const untouched = [
+    'max_tokens=4096 and "input_tokens": 9',
+    'token_type=bearer',
+    'password: string;',
+    'const token = process.env.GITHUB_TOKEN',
+    'export API_KEY=$API_KEY',
+    'if (token == null) return',
+    'risk-assessment-framework-for-everything',
+    'Bearer authentication is configured in the gateway',
+    'Basic configuration-management is easy',
+    'DB_PASSWORD_FILE=/run/secrets/db',
+    'ask-questions-before-acting-on-anything',
+    'the word secret alone',
+  ];
+  for (const text of untouched) {
+    it(`leaves "${text}" alone`, () => expect(redactSecrets(text)).toBe(text));
+  }
+
+  it('is idempotent', () => {
+    const text = 'GITHUB_TOKEN=ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5 password="x y" Bearer abc123def456ghi789jkl';
+    const once = redactSecrets(text);
+    expect(redactSecrets(once)).toBe(once);
+    expect(once).not.toContain('ghp_');
+    expect(once).not.toContain('abc123def456');
+  });
+});
+
+describe('cleanText', () => {
+  it('strips private spans before redacting', () => {
+    expect(cleanText('a <private>sk-ant-api03-Zx8vQ2mN7pL4kR9tW1yB6cH3</private> password=x1')).toBe(`a  password=${REDACTED}`);
+  });
+});

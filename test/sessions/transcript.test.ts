@@ -1,0 +1,365 @@
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { applyTranscriptLines, projectName, type SessionModel } from '../../src/sessions/transcript.js';
+import { promptFromUserText } from '../../src/sessions/user-message.js';
+import { fixtureLines, fixtureNames } from './helpers.js';
+
+const MAIN = 'claude-code-2.0.76-main.jsonl';
+const SIDECHAIN = 'claude-code-2.0.76-sidechain.jsonl';
+const PLAN = 'claude-code-2.1.38-plan-subagent-session.jsonl';
+const COMPACTION = 'claude-code-2.1.39-compaction-excerpt.jsonl';
+const SYNTHETIC = 'synthetic-session.jsonl';
+
+const load = (name: string) => applyTranscriptLines(null, fixtureLines(name), 'fallback-id');
+const actions = (model: SessionModel) => model.prompts.flatMap((p) => p.actions);
+
+function toolTally(model: SessionModel): Record<string, number> {
+  const tally: Record<string, number> = {};
+  for (const action of actions(model)) tally[action.tool] = (tally[action.tool] ?? 0) + 1;
+  return tally;
+}
+
+describe('real transcript: Claude Code 2.0.76 main session', () => {
+  const model = load(MAIN);
+
+  it('reads the session facts from the lines', () => {
+    expect(model.sessionId).toBe('c45af7b1-cb7c-4e51-93db-8cbb250a877a');
+    expect(model.cwd).toBe('/workspace');
+    expect(model.project).toBe('workspace');
+    expect(model.gitBranch).toBeNull(); // "" in the transcript
+    expect(model.started).toBe('2026-01-02T19:18:31.028Z');
+    expect(model.ended).toBe('2026-01-02T19:21:02.108Z');
+  });
+
+  it('finds the five typed prompts and the /compact command, nothing else', () => {
+    expect(model.prompts.map((p) => p.text)).toEqual([
+      'can you run a command ls -la',
+      'ok can you create a hello_world.py file and add a minimal code in it?',
+      'can you read it back with Read tool?',
+      'can you run `cat nonexistent.txt`',
+      'do something requiring multiple tools in one turn,',
+      '/compact',
+    ]);
+    expect(model.prompts.map((p) => p.n)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(model.prompts[0].timestamp).toBe('2026-01-02T19:18:31.028Z');
+  });
+
+  it('records every tool use under its prompt, with exit statuses from the tool results', () => {
+    expect(toolTally(model)).toEqual({ Bash: 5, Write: 3, Read: 2 });
+    const status = (n: number) => model.prompts[n - 1].actions.map((a) => `${a.tool}:${a.summary}:${a.exitStatus}`);
+    expect(status(1)).toEqual(['Bash:ls -la:ok']);
+    expect(status(4)).toEqual(['Bash:cat nonexistent.txt:error']);
+    expect(status(5)).toEqual([
+      'Write:number_generator.py:ok',
+      'Write:data.txt:ok',
+      'Read:data.txt:ok',
+      'Bash:python /workspace/number_generator.py:error',
+      'Bash:ls -lh /workspace/*.txt /workspace/number_generator.py:ok',
+      'Bash:python3 /workspace/number_generator.py:ok',
+    ]);
+  });
+
+  it('takes the last text of each turn as its answer, never thinking', () => {
+    expect(model.prompts[0].answer.startsWith("Done! Here's the output of `ls -la`")).toBe(true);
+    expect(model.prompts[4].answer.startsWith("Great! Here's what I did across multiple tool calls:")).toBe(true);
+    expect(model.prompts[5].answer).toBe('');
+    expect(JSON.stringify(model)).not.toContain('The user is asking me to run the command');
+  });
+
+  it('keeps the compaction summary, caveat and local command output out of the prompts', () => {
+    const text = JSON.stringify(model);
+    expect(text).not.toContain('This session is being continued');
+    expect(text).not.toContain('Caveat: The messages below');
+    expect(text).not.toContain('Compacted (ctrl+o');
+  });
+
+  it('derives the file and command lists, paths relative to the working directory', () => {
+    expect(model.filesRead).toEqual(['hello_world.py', 'data.txt']);
+    expect(model.filesEdited).toEqual(['hello_world.py', 'number_generator.py', 'data.txt']);
+    expect(model.commands).toEqual([
+      'ls -la',
+      'cat nonexistent.txt',
+      'python /workspace/number_generator.py',
+      'ls -lh /workspace/*.txt /workspace/number_generator.py',
+      'python3 /workspace/number_generator.py',
+    ]);
+  });
+});
+
+describe('real transcript: Claude Code 2.1.38 session with a plan subagent', () => {
+  const model = load(PLAN);
+
+  it('records the plugin slash command with its arguments, then the typed prompt', () => {
+    expect(model.prompts).toHaveLength(2);
+    expect(model.prompts[0].text).toBe(
+      '/handgemacht:create-beads websearch to learn how to fastest setup credo, dialyzer, mix_audit (basically all supported by https://github.com/bradleygolden/claude-marketplace-elixir)\n\nMaybe there are igniter scripts?',
+    );
+    expect(model.prompts[1].text).toBe('create the beads');
+  });
+
+  it('skips the expanded command body, the interruption marker and the subagent progress stream', () => {
+    const text = JSON.stringify(model);
+    expect(text).not.toContain('> **SCOPE**');
+    expect(text).not.toContain('[Request interrupted by user]');
+    // agent_progress lines carry the Plan agent's own messages; only the Task call itself is an action.
+    expect(toolTally(model)).toEqual({
+      WebSearch: 5,
+      Bash: 4,
+      WebFetch: 1,
+      Glob: 1,
+      Read: 1,
+      AskUserQuestion: 1,
+      Task: 1,
+      Write: 1,
+      ExitPlanMode: 1,
+    });
+  });
+
+  it('summarises web, search and agent tools by their subject', () => {
+    const byTool = (tool: string) => actions(model).find((a) => a.tool === tool);
+    expect(byTool('Glob')?.summary).toBe('**/mix.exs');
+    expect(byTool('WebFetch')?.summary).toBe('https://github.com/bradleygolden/claude-marketplace-elixir');
+    expect(byTool('Task')?.summary).toBe('Plan: Draft beads for linting setup');
+    expect(byTool('AskUserQuestion')?.summary).toBe('');
+  });
+
+  it('keeps whole commands on the action and one line per command in the list', () => {
+    const first = actions(model).find((a) => a.tool === 'Bash');
+    expect(first?.command?.split('\n').length).toBeGreaterThan(3);
+    expect(model.commands[0]).toMatch(/^bd create --title="Setup Code Quality Tools.* …$/);
+    expect(model.commands.every((c) => !c.includes('\n'))).toBe(true);
+  });
+
+  it('dates the session from its first line, a SessionStart progress event', () => {
+    expect(model.started).toBe('2026-02-10T21:54:15.897Z');
+    expect(model.gitBranch).toBe('master');
+  });
+});
+
+describe('real transcript: Claude Code 2.1.39 excerpt with an auto compaction mid-turn', () => {
+  const model = load(COMPACTION);
+
+  it('keeps activity before the first prompt under prompt 0', () => {
+    expect(model.prompts).toHaveLength(1);
+    expect(model.prompts[0].n).toBe(0);
+    expect(model.prompts[0].text).toBe('');
+  });
+
+  it('continues the same turn across the compaction', () => {
+    expect(toolTally(model)).toEqual({ Read: 4, Edit: 3, Grep: 2, Write: 2, Bash: 1 });
+    expect(actions(model).every((a) => a.exitStatus === 'ok')).toBe(true);
+    expect(JSON.stringify(model)).not.toContain('This session is being continued');
+  });
+
+  it('takes the answer from the last text after the compaction', () => {
+    expect(model.prompts[0].answer).toBe('Now add the toggle event handler to SessionLive:');
+  });
+});
+
+describe('real transcript: a sidechain (subagent) file', () => {
+  it('has session facts but no prompts and no actions', () => {
+    const model = load(SIDECHAIN);
+    expect(model.sessionId).toBe('c45af7b1-cb7c-4e51-93db-8cbb250a877a');
+    expect(model.prompts).toEqual([]);
+  });
+});
+
+describe('synthetic transcript with every line type', () => {
+  const model = load(SYNTHETIC);
+
+  it('finds exactly the typed prompts, slash commands and shell-mode input', () => {
+    expect(model.prompts.map((p) => p.text.split('\n')[0])).toEqual([
+      'Fix the ranking bug in src/search/rank.ts',
+      '/review src/search --strict',
+      '# Plan',
+      'What about this screenshot? Password=[REDACTED] is shown in it.',
+      '! git status --short',
+    ]);
+  });
+
+  it('merges the text blocks of one message written over several lines', () => {
+    expect(model.prompts[0].answer).toBe(
+      'Fixed: the recency decay divided by the half-life in **hours** instead of days, so every note older than a few hours scored as stale.\n\n' +
+        'The change is one line in `src/search/rank.ts`; all 41 search tests pass now.',
+    );
+  });
+
+  it('sets exit statuses from is_error and from a string toolUseResult', () => {
+    const [, , failedEdit, , bash] = model.prompts[0].actions;
+    expect(failedEdit).toMatchObject({ tool: 'Edit', path: 'src/search/recency.ts', exitStatus: 'error' });
+    expect(bash).toMatchObject({ tool: 'Bash', exitStatus: 'ok' });
+    expect(model.prompts[1].actions[1]).toMatchObject({ tool: 'Bash', exitStatus: 'error' });
+  });
+
+  it('counts only successful reads and edits as files read/edited', () => {
+    expect(model.filesRead).toEqual(['src/search/rank.ts']);
+    expect(model.filesEdited).toEqual(['src/search/rank.ts', 'test/search/rank.test.ts', 'docs/search.md', '/tmp/analysis.ipynb']);
+  });
+
+  it('ignores sidechain lines, the compaction summary and the cut last line', () => {
+    const text = JSON.stringify(model);
+    expect(text).not.toContain('/etc/passwd');
+    expect(text).not.toContain('Warmup');
+    expect(text).not.toContain('This session is being continued');
+    expect(text).not.toContain('please also update the changelog');
+    expect(model.prompts[2].actions.map((a) => a.tool)).toEqual(['Write', 'TodoWrite', 'mcp__tsm__search', 'MultiEdit', 'NotebookEdit']);
+  });
+
+  it('never keeps private text, injected reminders, thinking or secrets', () => {
+    const text = JSON.stringify(model);
+    for (const leaked of [
+      'hunter2',
+      'db.internal',
+      'CLAUDE.md says',
+      'Malware',
+      'system-reminder',
+      'sk-ant-api03',
+      'ghp_aB3dE5',
+      'AKIAIOSFODNN7EXAMPLE',
+      'eyJhbGciOiJIUzI1NiJ9',
+      'Tr0ub4dor',
+      'The password is',
+    ]) {
+      expect(text, leaked).not.toContain(leaked);
+    }
+    expect(model.prompts[0].text).toContain('My Anthropic key is [REDACTED] if you need');
+  });
+
+  it('marks images in prompts', () => {
+    expect(model.prompts[3].text).toContain('[image]');
+  });
+});
+
+describe('folding is incremental', () => {
+  for (const name of fixtureNames()) {
+    it(`gives the same model for ${name} at every split point`, () => {
+      const lines = fixtureLines(name);
+      const whole = applyTranscriptLines(null, lines, 'fallback-id');
+      for (let cut = 0; cut <= lines.length; cut++) {
+        const first = applyTranscriptLines(null, lines.slice(0, cut), 'fallback-id');
+        expect(applyTranscriptLines(first, lines.slice(cut), 'fallback-id'), `cut at line ${cut}`).toEqual(whole);
+      }
+    });
+  }
+
+  it('does not modify the model it is given', () => {
+    const lines = fixtureLines(MAIN);
+    const first = applyTranscriptLines(null, lines.slice(0, 20), 'x');
+    const snapshot = structuredClone(first);
+    applyTranscriptLines(first, lines.slice(20), 'x');
+    expect(first).toEqual(snapshot);
+  });
+});
+
+describe('defensive parsing', () => {
+  const line = (value: unknown) => JSON.stringify(value);
+
+  it('uses the fallback session id until a line names the session', () => {
+    expect(applyTranscriptLines(null, [], 'from-file-name').sessionId).toBe('from-file-name');
+    const named = applyTranscriptLines(null, [line({ type: 'summary', summary: 'x' }), line({ type: 'user', sessionId: 'abc', message: { content: 'hi' } })], 'f');
+    expect(named.sessionId).toBe('abc');
+    const later = applyTranscriptLines(named, [line({ type: 'user', sessionId: 'other', message: { content: 'x' } })], 'f');
+    expect(later.sessionId).toBe('abc');
+  });
+
+  it('trusts a file name that is a session id over ids inside the lines', () => {
+    const id = '11111111-2222-4333-8444-555555555555';
+    const model = applyTranscriptLines(null, [line({ type: 'user', sessionId: 'copied-from-elsewhere', message: { content: 'x' } })], id);
+    expect(model.sessionId).toBe(id);
+  });
+
+  it('survives junk: non-objects, missing fields, wrong types, invalid JSON, blank lines', () => {
+    const junk = [
+      '',
+      '   ',
+      'null',
+      '[]',
+      '42',
+      '"text"',
+      '{not json',
+      line({ type: 'user' }),
+      line({ type: 'user', message: null }),
+      line({ type: 'user', message: { content: [null, 1, 'x', { type: 'tool_result' }] } }),
+      line({ type: 'assistant', message: { content: [{ type: 'tool_use' }, { type: 'text' }, null] } }),
+      line({ type: 'assistant', message: { content: 'plain string answer' } }),
+      line({ type: 'user', message: { content: 'a real prompt' }, timestamp: 'not a date', cwd: 42, gitBranch: {} }),
+      line({ type: 'weird-new-type', payload: { deep: [1, 2] } }),
+    ];
+    const model = applyTranscriptLines(null, junk, 'f');
+    // The message holding a tool_result block is a tool answer, so the assistant lines go to prompt 0.
+    expect(model.prompts.map((p) => [p.n, p.text])).toEqual([
+      [0, ''],
+      [1, 'a real prompt'],
+    ]);
+    expect(model.prompts[0].actions).toEqual([{ tool: 'unknown', summary: '' }]);
+    expect(model.prompts[0].answer).toBe('plain string answer');
+    expect(model.started).toBeNull();
+    expect(model.cwd).toBeNull();
+  });
+
+  it('never throws on arbitrary JSON lines (property)', () => {
+    const entry = fc.record(
+      {
+        type: fc.constantFrom('user', 'assistant', 'system', 'progress', 'summary', 'x'),
+        message: fc.anything(),
+        isMeta: fc.boolean(),
+        toolUseResult: fc.anything(),
+        timestamp: fc.oneof(fc.string(), fc.date({ noInvalidDate: true }).map((d) => d.toISOString())),
+        cwd: fc.anything(),
+      },
+      { requiredKeys: ['type'] },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(entry.map((e) => JSON.stringify(e)), fc.string())), (lines) => {
+        const model = applyTranscriptLines(null, lines, 'f');
+        expect(Array.isArray(model.prompts)).toBe(true);
+      }),
+    );
+  });
+
+  it('does not count the same tool_use block twice', () => {
+    const use = line({ type: 'assistant', message: { id: 'm1', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/a' } }] } });
+    const model = applyTranscriptLines(null, [line({ type: 'user', message: { content: 'go' } }), use, use], 'f');
+    expect(model.prompts[0].actions).toHaveLength(1);
+  });
+
+  it('replaces the answer when a later message has text, extends it within the same message', () => {
+    const text = (id: string, t: string) => line({ type: 'assistant', message: { id, content: [{ type: 'text', text: t }] } });
+    const model = applyTranscriptLines(null, [line({ type: 'user', message: { content: 'go' } }), text('m1', 'first'), text('m2', 'second'), text('m2', 'third')], 'f');
+    expect(model.prompts[0].answer).toBe('second\n\nthird');
+  });
+
+  it('takes the project from the last path component on either separator', () => {
+    expect(projectName('/home/u/code/my-app/')).toBe('my-app');
+    expect(projectName('C:\\Users\\u\\proj')).toBe('proj');
+    expect(projectName(null)).toBe('unknown');
+  });
+});
+
+describe('promptFromUserText', () => {
+  it('keeps typed prompts, trimmed', () => {
+    expect(promptFromUserText('  fix it  \n')).toBe('fix it');
+  });
+
+  it('turns slash command plumbing into the typed command', () => {
+    expect(promptFromUserText('<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>')).toBe('/clear');
+    expect(promptFromUserText('<command-message>init is analyzing…</command-message>\n<command-name>init</command-name>')).toBe('/init');
+  });
+
+  it('drops command output, interruption markers and reminder-only messages', () => {
+    expect(promptFromUserText('<local-command-stdout>done</local-command-stdout>')).toBeNull();
+    expect(promptFromUserText('<local-command-stderr>oops</local-command-stderr>')).toBeNull();
+    expect(promptFromUserText('<bash-stdout>x</bash-stdout>')).toBeNull();
+    expect(promptFromUserText('[Request interrupted by user]')).toBeNull();
+    expect(promptFromUserText('[Request interrupted by user for tool use]')).toBeNull();
+    expect(promptFromUserText('<system-reminder>only a reminder</system-reminder>')).toBeNull();
+  });
+
+  it('records a fully private prompt without its text', () => {
+    expect(promptFromUserText('<private>my salary is 100k</private>')).toBe('(private)');
+  });
+
+  it('keeps a prompt that merely starts with an unrelated tag', () => {
+    expect(promptFromUserText('<div> is not centered, why?')).toBe('<div> is not centered, why?');
+  });
+});
