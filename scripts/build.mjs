@@ -12,6 +12,7 @@ await build({
     tsm: 'src/cli/main.ts',
     'parse-worker': 'src/parse/worker.ts',
     eval: 'src/eval/main.ts',
+    bench: 'bench/bench.ts',
   },
   outdir: 'dist',
   bundle: true,

@@ -1,0 +1,38 @@
+// Option tables shared by the full yargs CLI and the fast path (`search`, `hook`), so both accept the
+// same flags with the same meaning.
+
+export interface OptionSpec {
+  type: 'string' | 'number' | 'boolean';
+  describe: string;
+  alias?: string;
+  default?: string | number | boolean;
+  array?: boolean;
+  choices?: readonly string[];
+}
+
+export const VAULT_OPTIONS: Record<string, OptionSpec> = {
+  vault: { type: 'string', describe: 'vault folder (default: $TSM_VAULT, nearest folder with .tsm/, or .)' },
+  db: { type: 'string', describe: 'index file (default: $TSM_DB or <vault>/.tsm/index.db)' },
+};
+
+export const SEARCH_OPTIONS: Record<string, OptionSpec> = {
+  ...VAULT_OPTIONS,
+  format: { type: 'string', alias: 'f', choices: ['text', 'json', 'xml', 'md'], default: 'text', describe: 'output format' },
+  limit: { type: 'number', alias: 'n', default: 10, describe: 'results to show' },
+  'all-sections': { type: 'boolean', default: false, describe: 'more than one section per note' },
+  type: { type: 'string', array: true, describe: 'daily | knowledge | session (repeatable)' },
+  status: { type: 'string', array: true, describe: 'frontmatter status (repeatable)' },
+  tag: { type: 'string', array: true, describe: 'tag (repeatable)' },
+  path: { type: 'string', array: true, describe: 'vault path prefix (repeatable)' },
+  after: { type: 'string', describe: 'on or after YYYY, YYYY-MM or YYYY-MM-DD' },
+  before: { type: 'string', describe: 'before YYYY, YYYY-MM or YYYY-MM-DD' },
+  recent: { type: 'string', describe: 'within the last 30d, 2w, 3m or 1y' },
+  year: { type: 'number', describe: 'in this year' },
+  budget: { type: 'number', describe: 'xml: characters of snippet text in all (default $TSM_SNIPPET_BUDGET or 1000)' },
+  full: { type: 'boolean', default: false, describe: 'json: add each section\'s text as "content"' },
+  'include-content': { type: 'number', describe: 'json: add the whole file of the top N results' },
+  ids: { type: 'boolean', default: false, describe: 'print section ids only, one per line' },
+  detail: { type: 'string', choices: ['auto', 'none', 'low', 'high'], default: 'auto', describe: 'md: which results carry details' },
+};
+
+export const HOOK_OPTIONS: Record<string, OptionSpec> = { ...VAULT_OPTIONS };
