@@ -137,6 +137,17 @@ export class NoteReader {
     return rows.map(toNote);
   }
 
+  /** Distinct working directories of session notes (MCP file_history turns absolute paths into cwd-relative ones). */
+  sessionCwds(): string[] {
+    const rows = this.db
+      .prepare(
+        `SELECT DISTINCT json_extract(frontmatter, '$.cwd') AS cwd FROM notes
+         WHERE type = 'session' AND json_type(frontmatter, '$.cwd') = 'text'`,
+      )
+      .all() as { cwd: string }[];
+    return rows.map((r) => r.cwd);
+  }
+
   /** Notes whose frontmatter lists `file` among files read/edited, or whose text mentions it. */
   notesTouchingFile(file: string, limit: number): { note: NoteRecord; how: 'read' | 'edited' | 'mentioned' }[] {
     const rows = this.db
@@ -148,7 +159,8 @@ export class NoteReader {
            OR id IN (SELECT note_id FROM sections WHERE instr(text, ?1) > 0)
          ORDER BY date DESC LIMIT ?2`,
       )
-      .all(file, limit) as (NoteRow & { edited: number; read: number })[];
+      // better-sqlite3 binds numbered parameters (?1, ?2) by name, from an object.
+      .all({ 1: file, 2: limit }) as (NoteRow & { edited: number; read: number })[];
     return rows.map((r) => ({ note: toNote(r), how: r.edited ? 'edited' : r.read ? 'read' : 'mentioned' }));
   }
 

@@ -1,0 +1,84 @@
+// One `### Actions` line of a session note → the tool, its subject and how it ended. Reads both the
+// form `tsm ingest-session` writes (- Read `src/a.c`, - Bash `make` → error) and hand-written
+// lines (- Read src/a.c, - Bash `make` (exit 1)).
+
+export interface ActionLine {
+  tool: string;
+  /** Path, command, pattern…; '' for name-only tools. */
+  subject: string;
+  /** Grep/Glob search scope (`in <path>`). */
+  scope?: string;
+  status?: 'ok' | 'error';
+  /** The line without its list marker, as the note shows it. */
+  text: string;
+}
+
+const LIST_ITEM = /^\s{0,3}[-*+]\s+(.*\S)\s*$/;
+const ARROW_STATUS = /\s*→\s*(ok|error)\s*$/;
+const EXIT_STATUS = /\s*\(exit(?: status| code)?:?\s*(-?\d+)\)\s*$/i;
+
+/** A CommonMark code span at the start of `s`: its content and the rest, or null when `s` has none. */
+export function leadingCodeSpan(s: string): { content: string; rest: string } | null {
+  const open = /^`+/.exec(s);
+  if (!open) return null;
+  const fence = open[0];
+  let from = fence.length;
+  for (;;) {
+    const at = s.indexOf(fence, from);
+    if (at < 0) return null;
+    // A longer backtick run does not close a shorter one.
+    if (s[at + fence.length] === '`') {
+      from = at + fence.length;
+      while (s[from] === '`') from++;
+      continue;
+    }
+    let content = s.slice(fence.length, at);
+    if (content.length >= 2 && content.startsWith(' ') && content.endsWith(' ') && content.trim() !== '') content = content.slice(1, -1);
+    return { content, rest: s.slice(at + fence.length) };
+  }
+}
+
+/** Takes a code span, or plain text up to an `in \`scope\`` part, from the start of `s`. */
+function takeValue(s: string): { value: string; rest: string } {
+  const code = leadingCodeSpan(s);
+  if (code) return { value: code.content, rest: code.rest };
+  const end = s.search(/\s+in\s+`/);
+  return end < 0 ? { value: s.trim(), rest: '' } : { value: s.slice(0, end).trim(), rest: s.slice(end) };
+}
+
+export function parseActionLine(line: string): ActionLine | null {
+  const item = LIST_ITEM.exec(line);
+  if (!item) return null;
+  const text = item[1];
+  let rest = text;
+  let status: ActionLine['status'];
+  const arrow = ARROW_STATUS.exec(rest);
+  const exit = arrow ? null : EXIT_STATUS.exec(rest);
+  if (arrow) status = arrow[1] as 'ok' | 'error';
+  else if (exit) status = Number(exit[1]) === 0 ? 'ok' : 'error';
+  const statusMatch = arrow ?? exit;
+  if (statusMatch) rest = rest.slice(0, statusMatch.index);
+
+  let tool: string;
+  const codeTool = leadingCodeSpan(rest);
+  if (codeTool) {
+    tool = codeTool.content;
+    rest = codeTool.rest;
+  } else {
+    const m = /^(\S+)/.exec(rest) as RegExpExecArray;
+    tool = m[1];
+    rest = rest.slice(m[1].length);
+  }
+  rest = rest.trimStart();
+  let subject = '';
+  if (rest !== '' && !/^in\s+`/.test(rest)) {
+    const v = takeValue(rest);
+    subject = v.value;
+    rest = v.rest.trimStart();
+  }
+  const action: ActionLine = { tool, subject, text };
+  const scope = /^in\s+(.*)$/.exec(rest);
+  if (scope) action.scope = takeValue(scope[1]).value;
+  if (status) action.status = status;
+  return action;
+}

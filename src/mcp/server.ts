@@ -1,0 +1,77 @@
+// `tsm serve`: the nine tools over MCP on stdio. stdout carries JSON-RPC only; every log line goes to
+// stderr. The SDK and zod are loaded here, so no other command pays for them.
+import { existsSync } from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { VERSION } from '../cli/version.js';
+import type { TsmConfig } from '../vault/config.js';
+import { createContext } from './context.js';
+import { errorMessage } from './errors.js';
+import type { Tool, ToolContext } from './tool.js';
+import { TOOLS } from './tools/index.js';
+
+/** Sent to the client at initialisation: how the tools fit together. */
+export const SERVER_INSTRUCTIONS = [
+  "tsm searches the user's markdown vault: daily notes, knowledge notes, and session notes of past Claude Code",
+  'sessions. Work from cheap to detailed: `search` (ids + 120-character previews) → `timeline` (what surrounds a hit)',
+  'or `get_sections` (full text of chosen ids) → `read_note` (the file with line numbers). `recent_context` shows',
+  'recent work without a query; `session_trace` and `file_history` follow past sessions and the files they touched;',
+  '`related` follows links; `retrieve_memory` answers in compact markdown. All tools are read-only.',
+].join(' ');
+
+export type Log = (line: string) => void;
+
+const stderrLog: Log = (line) => process.stderr.write(`tsm serve: ${line}\n`);
+
+/** Runs one tool and turns its outcome into a tool result; a failure is an `isError` result, never a crash. */
+export async function callTool(tool: Tool, args: Record<string, unknown>, ctx: ToolContext, log: Log = stderrLog): Promise<CallToolResult> {
+  try {
+    const out = await tool.run(args, ctx);
+    return { content: [{ type: 'text', text: typeof out === 'string' ? out : JSON.stringify(out) }] };
+  } catch (err) {
+    const { message, explained } = errorMessage(err);
+    if (!explained) log(`${tool.name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return { content: [{ type: 'text', text: message }], isError: true };
+  }
+}
+
+export function createServer(ctx: ToolContext, log: Log = stderrLog): McpServer {
+  const server = new McpServer({ name: 'tsm', title: 'tsm — the space memory', version: VERSION }, { instructions: SERVER_INSTRUCTIONS });
+  for (const tool of TOOLS) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      },
+      (args: Record<string, unknown>) => callTool(tool, args, ctx, log),
+    );
+  }
+  return server;
+}
+
+/** Serves until the client closes stdin or a signal arrives. */
+export async function serveStdio(cfg: TsmConfig): Promise<void> {
+  // A stray console.log from any dependency would corrupt the JSON-RPC stream: send them all to stderr.
+  for (const method of ['log', 'info', 'debug', 'warn'] as const) {
+    console[method] = (...args: unknown[]) => console.error(...args);
+  }
+  const server = createServer(createContext(cfg));
+  const transport = new StdioServerTransport();
+  let closing = false;
+  const shutdown = () => {
+    if (closing) return;
+    closing = true;
+    void server.close().finally(() => process.exit(0));
+  };
+  transport.onclose = shutdown;
+  process.stdin.on('end', shutdown);
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  await server.connect(transport);
+  const hint = existsSync(cfg.db) ? '' : ' — no index yet: run `tsm index` (tools report this until then)';
+  stderrLog(`ready (vault ${cfg.vault}, index ${cfg.db})${hint}`);
+}

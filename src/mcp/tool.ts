@@ -1,0 +1,100 @@
+// What every MCP tool is: a name, a description written for the model, a zod input shape, and a
+// function from validated arguments to a JSON-able result (or markdown text).
+import type { z } from 'zod';
+import type { NoteRecord, SectionRecord } from '../core/types.js';
+import type { Database } from '../index/db.js';
+import type { NoteReader } from '../index/note-reader.js';
+import { truncateText } from '../format/chars.js';
+import { plainText } from '../format/plain-text.js';
+import type { TsmConfig } from '../vault/config.js';
+
+export interface ToolContext {
+  cfg: TsmConfig;
+  /** The reference time for recency and relative dates (tests pin it). */
+  now(): Date;
+  /** Runs `fn` with a read-only index connection that lives for this call only. */
+  withIndex<T>(fn: (db: Database, reader: NoteReader) => T): T;
+}
+
+export interface Tool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: z.ZodRawShape;
+  /** A string is sent as is (markdown); anything else as compact JSON. */
+  run(args: Record<string, unknown>, ctx: ToolContext): unknown;
+}
+
+/** Keeps the argument types of `run` tied to the schema while the server sees one plain Tool type. */
+export function defineTool<S extends z.ZodRawShape>(spec: {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: S;
+  run(args: z.objectOutputType<S, z.ZodTypeAny>, ctx: ToolContext): unknown;
+}): Tool {
+  return spec as unknown as Tool;
+}
+
+/** SPEC §7: limits are clamped, never errors. Non-numbers and NaN take the default. */
+export function clampInt(value: number | undefined, min: number, max: number, fallback: number): number {
+  if (value === undefined || !Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.trunc(value)));
+}
+
+/**
+ * Characters of note text one result may carry. Claude Code accepts MCP results up to 25,000 tokens by
+ * default (MAX_MCP_OUTPUT_TOKENS), and CJK text costs up to one token per character.
+ */
+export const RESULT_CHAR_BUDGET = 24_000;
+
+/**
+ * Keeps items whole while their JSON fits in `budget` characters; from the first that does not, items
+ * are replaced by their short form (which should still carry the ids to fetch them by).
+ */
+export function withinBudget<T, S>(items: T[], short: (item: T) => S, budget = RESULT_CHAR_BUDGET): (T | S)[] {
+  let used = 0;
+  let full = true;
+  return items.map((item) => {
+    if (full) {
+      used += JSON.stringify(item).length;
+      full = used <= budget;
+    }
+    return full ? item : short(item);
+  });
+}
+
+/** Seed 002: previews are enough to judge relevance and cheap on tokens. */
+export const PREVIEW_CHARS = 120;
+
+/** Markdown → one line of plain text, at most `max` characters. */
+export function preview(markdown: string, max = PREVIEW_CHARS): string {
+  return truncateText(plainText(markdown), max);
+}
+
+/** Scores are small fused values; three significant digits are all a reader can use. */
+export function roundScore(score: number): number {
+  return Number.isFinite(score) ? Number(score.toPrecision(3)) : 0;
+}
+
+/** A section in full, with the metadata of its note (get_sections, timeline anchor). */
+export function fullSection(s: SectionRecord, n: NoteRecord) {
+  return {
+    id: s.id,
+    path: n.path,
+    title: n.title,
+    type: n.type,
+    status: n.status,
+    date: n.date || null,
+    tags: n.tags,
+    section: s.headingPath,
+    line: s.startLine,
+    end_line: s.endLine,
+    text: s.text,
+  };
+}
+
+/** A section as a short index entry (timeline neighbours, file history). */
+export function sectionEntry(s: SectionRecord) {
+  return { id: s.id, section: s.headingPath, line: s.startLine, end_line: s.endLine, preview: preview(s.text || s.heading) };
+}

@@ -1,0 +1,130 @@
+// file_history: a source file's story across sessions — which sessions read or edited it and which
+// prompt asked for it — plus the notes that mention it.
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+import type { NoteRecord, SectionRecord } from '../../core/types.js';
+import { bestSnippet } from '../../format/snippet.js';
+import type { NoteReader } from '../../index/note-reader.js';
+import { ToolError } from '../errors.js';
+import { fileTouch, samePath, sessionPrompts } from '../session-note.js';
+import { clampInt, defineTool, PREVIEW_CHARS, preview, withinBudget } from '../tool.js';
+
+export const MAX_FILE_HISTORY = 50;
+/** Touches listed per session; the rest are counted. */
+const MAX_TOUCHES = 20;
+
+type How = 'edited' | 'read' | 'mentioned';
+const STRENGTH: Record<How, number> = { edited: 2, read: 1, mentioned: 0 };
+
+export const fileHistoryTool = defineTool({
+  name: 'file_history',
+  title: 'History of a file',
+  description: [
+    'Trace a source file across past Claude Code sessions and notes: which sessions read or edited it, and the',
+    'user prompt behind each touch (the "why"). file_path is a project file path as the session saw it — relative to',
+    'the project ("src/auth/token.ts"), absolute, or just a file name. Returns {file_path, sessions:[{session_id,',
+    'project, started, path, title, how, touches:[{n, id, how, prompt, actions}]}], notes:[{path, title, type, date,',
+    'sections:[{id, section, line, preview}]}]}, newest first; how is edited, read or mentioned. A file never seen',
+    `gives empty lists. limit: notes and sessions together, default 10, at most ${MAX_FILE_HISTORY}. When the answer`,
+    'grows large, later entries come without touches/sections (touches_omitted/sections_omitted count them).',
+  ].join(' '),
+  inputSchema: {
+    file_path: z.string().describe('the file, e.g. "src/geo/geo.c"'),
+    limit: z.number().optional().default(10).describe(`sessions and notes, 1–${MAX_FILE_HISTORY}`),
+  },
+  run(args, ctx) {
+    const file = args.file_path.trim().replace(/^\.\//, '');
+    if (file === '') throw new ToolError('file_path must not be empty');
+    const limit = clampInt(args.limit, 1, MAX_FILE_HISTORY, 10);
+    return ctx.withIndex((_db, reader) => {
+      const keys = lookupKeys(file, reader);
+      const found = new Map<number, NoteRecord>();
+      for (const key of keys) {
+        // Fetch spare rows: the SQL match is loose (LIKE), the checks below are exact.
+        for (const r of reader.notesTouchingFile(key, Math.min(limit * 2, 100))) found.set(r.note.id, r.note);
+      }
+      const notes = [...found.values()].sort((a, b) => b.date.localeCompare(a.date) || b.mtimeMs - a.mtimeMs);
+      const sessions: NonNullable<ReturnType<typeof sessionEntry>>[] = [];
+      const others: NonNullable<ReturnType<typeof noteEntry>>[] = [];
+      for (const note of notes) {
+        if (sessions.length + others.length >= limit) break;
+        const sections = reader.sectionsOfNote(note.id);
+        if (note.type === 'session' && typeof note.frontmatter.session_id === 'string') {
+          const s = sessionEntry(note, sections, keys);
+          if (s) sessions.push(s);
+        } else {
+          const n = noteEntry(note, sections, keys);
+          if (n) others.push(n);
+        }
+      }
+      return {
+        file_path: file,
+        sessions: withinBudget(sessions, (x) => ({ ...x, touches: [], touches_omitted: x.touches.length })),
+        notes: withinBudget(others, (x) => ({ ...x, sections: [], sections_omitted: x.sections.length })),
+      };
+    });
+  },
+});
+
+/**
+ * The spellings to look for: the path as given, and for an absolute path inside a session's working
+ * directory, the cwd-relative path session notes record.
+ */
+function lookupKeys(file: string, reader: NoteReader): string[] {
+  const keys = [file];
+  if (isAbsolute(file)) {
+    for (const cwd of reader.sessionCwds()) {
+      const root = cwd.endsWith('/') ? cwd : `${cwd}/`;
+      if (file.startsWith(root) && file.length > root.length) keys.push(file.slice(root.length));
+    }
+  }
+  return keys;
+}
+
+function mentions(text: string, keys: string[]): string | undefined {
+  return keys.find((k) => text.includes(k));
+}
+
+function listed(list: unknown, keys: string[]): boolean {
+  return Array.isArray(list) && list.some((f) => typeof f === 'string' && keys.some((k) => samePath(k, f)));
+}
+
+function sessionEntry(note: NoteRecord, sections: SectionRecord[], keys: string[]) {
+  const touches: { n: number; id: number; how: How; prompt: string; actions: string[] }[] = [];
+  for (const p of sessionPrompts(sections)) {
+    const matching = p.actions.filter((a) => fileTouch(a) !== null && keys.some((k) => samePath(k, a.subject)));
+    let how: How | null = null;
+    for (const a of matching) {
+      const t = fileTouch(a) as How;
+      if (how === null || STRENGTH[t] > STRENGTH[how]) how = t;
+    }
+    if (how === null && (mentions(p.text, keys) || mentions(p.answer, keys))) how = 'mentioned';
+    if (how === null) continue;
+    touches.push({ n: p.n, id: p.sectionId, how, prompt: preview(p.text || p.heading), actions: matching.map((a) => a.text) });
+  }
+  const fm = note.frontmatter;
+  // The session as a whole: the frontmatter lists (successful reads and edits) and every touch.
+  let how: How | null = listed(fm.files_edited, keys) ? 'edited' : listed(fm.files_read, keys) ? 'read' : null;
+  for (const t of touches) if (how === null || STRENGTH[t.how] > STRENGTH[how]) how = t.how;
+  if (how === null && sections.some((s) => mentions(s.text, keys))) how = 'mentioned';
+  if (how === null) return null;
+  return {
+    session_id: String(fm.session_id),
+    project: typeof fm.project === 'string' ? fm.project : null,
+    started: typeof fm.started === 'string' ? fm.started : note.date || null,
+    path: note.path,
+    title: note.title,
+    how,
+    touches: touches.slice(0, MAX_TOUCHES),
+    ...(touches.length > MAX_TOUCHES ? { more_touches: touches.length - MAX_TOUCHES } : {}),
+  };
+}
+
+function noteEntry(note: NoteRecord, sections: SectionRecord[], keys: string[]) {
+  const hits = sections.flatMap((s) => {
+    const key = mentions(s.text, keys);
+    return key ? [{ id: s.id, section: s.headingPath, line: s.startLine, preview: bestSnippet(s.text, [key], PREVIEW_CHARS) }] : [];
+  });
+  if (hits.length === 0) return null;
+  return { path: note.path, title: note.title, type: note.type, date: note.date || null, sections: hits.slice(0, MAX_TOUCHES) };
+}

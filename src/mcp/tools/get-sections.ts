@@ -1,0 +1,51 @@
+// get_sections: the full text of sections picked from search (or timeline, session_trace…) by id.
+import { z } from 'zod';
+import { ToolError } from '../errors.js';
+import { truncateText } from '../../format/chars.js';
+import { defineTool, fullSection, RESULT_CHAR_BUDGET } from '../tool.js';
+
+export const MAX_IDS = 50;
+
+export const getSectionsTool = defineTool({
+  name: 'get_sections',
+  title: 'Read sections by id',
+  description: [
+    `Fetch the full markdown text of up to ${MAX_IDS} sections by id (ids come from search, timeline, recent_context,`,
+    'session_trace or file_history). Returns a JSON array, in the order of the ids given, of',
+    '{id, path, title, type, status, date, tags, section, line, end_line, text}; ids that no longer exist are left out.',
+    `Texts beyond about ${RESULT_CHAR_BUDGET / 1000}k characters in all are cut and marked truncated: true (ask for those ids again).`,
+    'line/end_line are the lines of the section in its file: pass them to read_note to see the exact source with',
+    'line numbers.',
+  ].join(' '),
+  inputSchema: {
+    ids: z
+      .array(z.number().int())
+      .describe(`section ids, 1–${MAX_IDS}`),
+  },
+  run(args, ctx) {
+    if (args.ids.length === 0) throw new ToolError('ids array must not be empty');
+    if (args.ids.length > MAX_IDS) {
+      throw new ToolError(`at most ${MAX_IDS} ids per call (got ${args.ids.length}): split them over several calls`);
+    }
+    const ids = [...new Set(args.ids)];
+    return ctx.withIndex((_db, reader) => {
+      const sections = new Map(reader.sectionsByIds(ids).map((s) => [s.id, s]));
+      const notes = reader.notesByIds([...new Set([...sections.values()].map((s) => s.noteId))]);
+      let left = RESULT_CHAR_BUDGET;
+      return ids.flatMap((id) => {
+        const s = sections.get(id);
+        const n = s && notes.get(s.noteId);
+        if (!s || !n) return [];
+        const entry: ReturnType<typeof fullSection> & { truncated?: true } = fullSection(s, n);
+        // Past the budget, texts are cut (marked truncated) so the whole answer still reaches the model.
+        const length = Array.from(entry.text).length;
+        if (length > left) {
+          entry.text = left > 0 ? truncateText(entry.text, left) : '';
+          entry.truncated = true;
+        }
+        left = Math.max(0, left - length);
+        return [entry];
+      });
+    });
+  },
+});

@@ -1,0 +1,62 @@
+// recent_context: what the user has been working on lately, without a query (seed 002's on-demand
+// version of the SessionStart injection): one section per note, by recency and note type.
+import { z } from 'zod';
+import { NOTE_TYPES, type NoteRecord, type NoteType, type SectionRecord } from '../../core/types.js';
+import { compositeScore } from '../recency.js';
+import { sessionPrompts } from '../session-note.js';
+import { clampInt, defineTool, preview } from '../tool.js';
+
+export const MAX_RECENT = 100;
+
+export const recentContextTool = defineTool({
+  name: 'recent_context',
+  title: 'Recent notes',
+  description: [
+    "What the user worked on recently, without a query: use it at the start of a task or when asked what happened",
+    'lately. Returns a JSON array (best first) of {id, path, title, type, status, date, section, score, preview}, one',
+    'entry per note, scored 0.6 × recency (7-day half-life) + 0.4 × type weight (session 1.0, daily 0.67, knowledge',
+    '0.5). For a session note the entry is its latest prompt. Follow up with get_sections (ids), session_trace or',
+    `read_note. limit: default 30, at most ${MAX_RECENT}.`,
+  ].join(' '),
+  inputSchema: {
+    type: z.enum(NOTE_TYPES).optional().describe('only notes of this type'),
+    limit: z.number().optional().default(30).describe(`entries, 1–${MAX_RECENT}`),
+  },
+  run(args, ctx) {
+    const limit = clampInt(args.limit, 1, MAX_RECENT, 30);
+    const now = ctx.now();
+    return ctx.withIndex((_db, reader) => {
+      // Within one type the score only falls with age, so each type's newest `limit` notes hold the answer.
+      const types: readonly NoteType[] = args.type ? [args.type] : NOTE_TYPES;
+      const candidates = types.flatMap((t) => reader.recentNotes(limit, t));
+      const scored = candidates
+        .map((note) => ({ note, score: compositeScore(note.type, note.date, now) }))
+        .sort((a, b) => b.score - a.score || b.note.date.localeCompare(a.note.date) || b.note.mtimeMs - a.note.mtimeMs)
+        .slice(0, limit);
+      return scored.map(({ note, score }) => {
+        const s = representative(note, reader.sectionsOfNote(note.id));
+        return {
+          id: s?.id ?? null,
+          path: note.path,
+          title: note.title,
+          type: note.type,
+          status: note.status,
+          date: note.date || null,
+          section: s?.headingPath ?? note.title,
+          score: Number(score.toFixed(3)),
+          preview: s ? preview(s.text || s.heading) : '',
+        };
+      });
+    });
+  },
+});
+
+/** The section that stands for a note: a session's latest prompt, else the first section with text. */
+function representative(note: NoteRecord, sections: SectionRecord[]): SectionRecord | undefined {
+  if (note.type === 'session') {
+    const last = sessionPrompts(sections).at(-1);
+    const s = last && sections.find((x) => x.id === last.sectionId);
+    if (s) return s;
+  }
+  return sections.find((s) => s.text.trim() !== '') ?? sections[0];
+}

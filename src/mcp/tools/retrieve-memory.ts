@@ -1,0 +1,38 @@
+// retrieve_memory: seed 003's markdown tool result — summaries first, section text only where the
+// detail level says it is worth the tokens.
+import { z } from 'zod';
+import { DETAIL_LEVELS, formatMarkdown, KEY_MOMENT_SURPRISE, type DetailLevel } from '../../format/md.js';
+import { search } from '../../search/search.js';
+import { ToolError } from '../errors.js';
+import { clampInt, defineTool } from '../tool.js';
+import { MAX_QUERY_CHARS } from './search.js';
+
+export const MAX_MEMORIES = 20;
+
+export const retrieveMemoryTool = defineTool({
+  name: 'retrieve_memory',
+  title: 'Recall as markdown',
+  description: [
+    'Recall what the notes say about a topic as compact markdown, ready to reason with: per result a heading',
+    '"## Result N [rank, score 0–1, key moment]", **When:** (relative time) and **Summary:** (section path and first',
+    `sentence); **Details:** (the section text) only where detail allows. detail: "auto" (default: the top 2 results`,
+    `when they are key moments, surprise ≥ ${KEY_MOMENT_SURPRISE}), "none", "low" (only the first, if a key moment),`,
+    '"high" (all). Prefer search + get_sections when you need ids, paths or filters.',
+    `limit: default 5, at most ${MAX_MEMORIES}.`,
+  ].join(' '),
+  inputSchema: {
+    query: z.string().describe('what to recall: keywords or a question'),
+    limit: z.number().optional().default(5).describe(`results, 1–${MAX_MEMORIES}`),
+    detail: z.enum(DETAIL_LEVELS as [DetailLevel, ...DetailLevel[]]).optional().default('auto').describe('which results carry details'),
+  },
+  run(args, ctx) {
+    const query = args.query.trim().slice(0, MAX_QUERY_CHARS);
+    if (query === '') throw new ToolError('query must not be empty');
+    const limit = clampInt(args.limit, 1, MAX_MEMORIES, 5);
+    const now = ctx.now();
+    const resp = ctx.withIndex((db) =>
+      search(db, { query, limit, snippetChars: ctx.cfg.snippetChars, now, tuning: { halfLifeDays: ctx.cfg.halfLifeDays } }),
+    );
+    return formatMarkdown(resp, { detail: args.detail ?? 'auto', now });
+  },
+});

@@ -1,0 +1,76 @@
+// search: the entry point. Ranked index entries with short previews; details come from get_sections.
+import { z } from 'zod';
+import { NOTE_TYPES } from '../../core/types.js';
+import { search } from '../../search/search.js';
+import { ToolError } from '../errors.js';
+import { clampInt, defineTool, PREVIEW_CHARS, preview, roundScore } from '../tool.js';
+import { vaultRelative } from '../vault-path.js';
+
+export const MAX_SEARCH_LIMIT = 100;
+/** Longest query text searched; a longer one is cut (a pasted log must not cost seconds). */
+export const MAX_QUERY_CHARS = 10_000;
+const MAX_OFFSET = 10_000;
+
+export const searchTool = defineTool({
+  name: 'search',
+  title: 'Search the notes',
+  description: [
+    "Full-text search over the user's markdown notes (daily notes, knowledge notes, and session notes of past",
+    'Claude Code sessions). Use it first whenever earlier decisions, designs, findings or past work might help.',
+    'Accepts keywords or a whole natural-language question, in any language (Japanese included); phrases such as',
+    '"last week" or "先月" become date filters.',
+    `Returns {query, total, offset, results:[{id, path, section, type, status, date, score, preview}]}: one best`,
+    `section per note, ranked, each with a preview of at most ${PREVIEW_CHARS} characters. Next steps: get_sections`,
+    'with the ids to read the sections in full; timeline to see what surrounds one; read_note for the whole file.',
+    'No matches gives an empty results list.',
+  ].join(' '),
+  inputSchema: {
+    query: z.string().describe('keywords or a question'),
+    type: z.enum(NOTE_TYPES).optional().describe('only notes of this type'),
+    status: z.string().optional().describe('only notes with this frontmatter status, e.g. current, draft, archived'),
+    path: z.string().optional().describe('only notes whose vault path starts with this, e.g. "knowledge/" or "daily/2026-"'),
+    after: z.string().optional().describe('only notes dated on or after YYYY, YYYY-MM or YYYY-MM-DD'),
+    before: z.string().optional().describe('only notes dated before YYYY, YYYY-MM or YYYY-MM-DD'),
+    limit: z.number().optional().default(10).describe(`results per page, 1–${MAX_SEARCH_LIMIT} (larger values are clamped)`),
+    offset: z.number().optional().default(0).describe('results to skip, for the next page'),
+  },
+  run(args, ctx) {
+    const query = args.query.trim().slice(0, MAX_QUERY_CHARS);
+    if (query === '') throw new ToolError('query must not be empty');
+    const limit = clampInt(args.limit, 1, MAX_SEARCH_LIMIT, 10);
+    const offset = clampInt(args.offset, 0, MAX_OFFSET, 0);
+    const flags = {
+      type: args.type ? [args.type] : undefined,
+      status: args.status?.trim() ? [args.status.trim()] : undefined,
+      path: args.path?.trim() ? [vaultRelative(ctx.cfg.vault, args.path)] : undefined,
+      after: args.after?.trim() || undefined,
+      before: args.before?.trim() || undefined,
+    };
+    const resp = ctx.withIndex((db) =>
+      search(db, {
+        query,
+        flags,
+        limit,
+        offset,
+        snippetChars: PREVIEW_CHARS,
+        now: ctx.now(),
+        tuning: { halfLifeDays: ctx.cfg.halfLifeDays },
+      }),
+    );
+    return {
+      query,
+      total: resp.total,
+      offset,
+      results: resp.hits.map((h) => ({
+        id: h.id,
+        path: h.path,
+        section: h.section,
+        type: h.type,
+        status: h.status,
+        date: h.date,
+        score: roundScore(h.score),
+        preview: preview(h.snippet),
+      })),
+    };
+  },
+});

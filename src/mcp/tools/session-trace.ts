@@ -1,0 +1,92 @@
+// session_trace: one Claude Code session, prompt by prompt, with what the agent did for each — read
+// back from the session note `tsm ingest-session` (or the hooks) wrote.
+import { z } from 'zod';
+import type { NoteRecord } from '../../core/types.js';
+import { truncateText } from '../../format/chars.js';
+import { collapseWhitespace } from '../../format/plain-text.js';
+import { ToolError } from '../errors.js';
+import { promptFiles, sessionPrompts } from '../session-note.js';
+import { defineTool, preview, withinBudget } from '../tool.js';
+
+export const MIN_SESSION_PREFIX = 8;
+const PROMPT_CHARS = 300;
+const ANSWER_CHARS = 200;
+const MAX_AMBIGUOUS_LISTED = 10;
+
+export const sessionTraceTool = defineTool({
+  name: 'session_trace',
+  title: 'Trace a session',
+  description: [
+    'Drill into one past Claude Code session: its prompts in order, each with the actions taken (Read/Edit/Write',
+    'with paths, Bash commands with how they ended, other tools), the files it read and edited, and the start of',
+    'the answer. session_id is the full id or its first 8+ characters (session notes are named',
+    'YYYY-MM-DD-<project>-<first 8 of id>.md; search results of type "session" carry it in their path). Returns',
+    '{session_id, project, cwd, git_branch, started, ended, path, title, prompts:[{n, id, line, prompt, actions,',
+    'files_read, files_edited, answer_preview}]}; id is the prompt\'s section id for get_sections/timeline. In a very',
+    'long session the later prompts come as {n, id, omitted: true}: read them with get_sections or timeline.',
+    'Unknown session → error "session not found".',
+  ].join(' '),
+  inputSchema: {
+    session_id: z.string().describe(`session id or its first ${MIN_SESSION_PREFIX}+ characters`),
+  },
+  run(args, ctx) {
+    const id = args.session_id.trim();
+    if (Array.from(id).length < MIN_SESSION_PREFIX) {
+      throw new ToolError(`session_id needs at least ${MIN_SESSION_PREFIX} characters (got "${id}")`);
+    }
+    return ctx.withIndex((_db, reader) => {
+      const notes = reader.sessionNotes(id);
+      if (notes.length === 0) throw new ToolError(`session not found: ${id}`);
+      const ids = [...new Set(notes.map(sessionIdOf))];
+      if (ids.length > 1) {
+        const listed = ids.slice(0, MAX_AMBIGUOUS_LISTED).join(', ');
+        throw new ToolError(`session id "${id}" is ambiguous: it starts ${ids.length} sessions (${listed}); give more characters`);
+      }
+      // One session may span several notes (e.g. its project folder was renamed): read them in date order.
+      const first = notes[0];
+      const fm = first.frontmatter;
+      const prompts = withinBudget(
+        notes.flatMap((note) => tracePrompts(note, reader.sectionsOfNote(note.id))),
+        (p) => ({ n: p.n, id: p.id, omitted: true }),
+      );
+      const last = notes[notes.length - 1].frontmatter;
+      return {
+        session_id: ids[0],
+        project: str(fm.project),
+        cwd: str(fm.cwd),
+        git_branch: str(fm.git_branch),
+        started: str(fm.started),
+        ended: str(last.ended) ?? str(fm.ended),
+        path: first.path,
+        ...(notes.length > 1 ? { other_paths: notes.slice(1).map((n) => n.path) } : {}),
+        title: first.title,
+        prompts,
+      };
+    });
+  },
+});
+
+function tracePrompts(note: NoteRecord, sections: Parameters<typeof sessionPrompts>[0]) {
+  return sessionPrompts(sections).map((p) => {
+    const files = promptFiles(p, note.frontmatter);
+    return {
+      n: p.n,
+      id: p.sectionId,
+      line: p.line,
+      prompt: truncateText(collapseWhitespace(p.text || p.heading), PROMPT_CHARS),
+      actions: p.actions.map((a) => a.text),
+      files_read: files.read,
+      files_edited: files.edited,
+      answer_preview: preview(p.answer, ANSWER_CHARS),
+    };
+  });
+}
+
+function sessionIdOf(note: NoteRecord): string {
+  return String(note.frontmatter.session_id ?? '');
+}
+
+function str(v: unknown): string | null {
+  if (v === undefined || v === null || v === '') return null;
+  return v instanceof Date ? v.toISOString() : String(v);
+}

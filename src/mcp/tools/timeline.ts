@@ -1,0 +1,74 @@
+// timeline: what surrounds a section — the sections before and after it in its note and, for a daily
+// note, the days before and after.
+import { z } from 'zod';
+import type { NoteRecord, SectionRecord } from '../../core/types.js';
+import type { NoteReader } from '../../index/note-reader.js';
+import { ToolError } from '../errors.js';
+import { clampInt, defineTool, fullSection, preview, sectionEntry } from '../tool.js';
+
+export const MAX_NEIGHBOURS = 50;
+/** Headings listed per neighbouring day: enough to choose from, few enough to stay cheap. */
+const DAY_SECTIONS = 12;
+
+export const timelineTool = defineTool({
+  name: 'timeline',
+  title: 'Sections around a section',
+  description: [
+    'Show the context of one section (anchor = a section id from search): the anchor in full, plus the sections',
+    'just before and after it in the same note as short entries {id, section, line, end_line, preview}. For a daily',
+    'note, also the neighbouring daily notes (days_before/days_after: {path, title, date, preview, sections:[{id,',
+    'section}]}), to follow what happened on the days around. Use get_sections with the ids to read neighbours in full.',
+    `before/after: how many neighbours on each side (default 5, at most ${MAX_NEIGHBOURS}). An unknown anchor is an error.`,
+  ].join(' '),
+  inputSchema: {
+    anchor: z.number().int().describe('section id to centre on'),
+    before: z.number().optional().default(5).describe('sections (and days) before the anchor'),
+    after: z.number().optional().default(5).describe('sections (and days) after the anchor'),
+  },
+  run(args, ctx) {
+    const before = clampInt(args.before, 0, MAX_NEIGHBOURS, 5);
+    const after = clampInt(args.after, 0, MAX_NEIGHBOURS, 5);
+    return ctx.withIndex((_db, reader) => {
+      const [anchor] = reader.sectionsByIds([args.anchor]);
+      const note = anchor && reader.notesByIds([anchor.noteId]).get(anchor.noteId);
+      if (!anchor || !note) throw new ToolError(`anchor section not found: ${args.anchor} (use an id from search results)`);
+      const sections = reader.sectionsOfNote(note.id);
+      const at = sections.findIndex((s) => s.id === anchor.id);
+      const result: Record<string, unknown> = {
+        anchor: fullSection(anchor, note),
+        before: sections.slice(Math.max(0, at - before), at).map(sectionEntry),
+        after: sections.slice(at + 1, at + 1 + after).map(sectionEntry),
+      };
+      if (note.type === 'daily' && note.date) {
+        const days = reader.neighbourDays(note.date, before, after);
+        result.days_before = days.before.map((d) => daySummary(reader, d));
+        result.days_after = days.after.map((d) => daySummary(reader, d));
+      }
+      return result;
+    });
+  },
+});
+
+function daySummary(reader: NoteReader, note: NoteRecord) {
+  const sections = reader.sectionsOfNote(note.id);
+  const first = sections.find((s) => s.text.trim() !== '');
+  return {
+    path: note.path,
+    title: note.title,
+    date: note.date,
+    preview: first ? preview(first.text) : '',
+    sections: distinctSections(sections).slice(0, DAY_SECTIONS),
+  };
+}
+
+/** One entry per heading path (a long section's later chunks share it), skipping sections without text. */
+function distinctSections(sections: SectionRecord[]): { id: number; section: string }[] {
+  const seen = new Set<string>();
+  const out: { id: number; section: string }[] = [];
+  for (const s of sections) {
+    if (seen.has(s.headingPath) || s.text.trim() === '') continue;
+    seen.add(s.headingPath);
+    out.push({ id: s.id, section: s.headingPath });
+  }
+  return out;
+}

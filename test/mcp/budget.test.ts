@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { RESULT_CHAR_BUDGET } from '../../src/mcp/tool.js';
+import { ok } from './client.js';
+import { buildFixture, type Fixture } from './fixture.js';
+import { connect } from './setup.js';
+
+// Big notes: every result must stay small enough for a client to accept it.
+const para = (i: number) => `Paragraph ${i} about antennas. ${'地図と距離の計算について書いたメモ。'.repeat(80)}`;
+const bigBody = ['# Big', '', ...Array.from({ length: 30 }, (_, i) => [`## Part ${i + 1}`, '', para(i), '']).flat()].join('\n');
+const sessionBody = [
+  '# proj: long session',
+  '',
+  ...Array.from({ length: 120 }, (_, i) => [
+    `## ${i + 1}. Step ${i + 1}`,
+    '',
+    `Please do step ${i + 1}. ${'詳しい説明。'.repeat(60)}`,
+    '',
+    '### Actions',
+    '',
+    ...Array.from({ length: 10 }, (_, k) => `- Read \`src/file-${i}-${k}.ts\``),
+    '',
+    '### Answer',
+    '',
+    `Done with step ${i + 1}.`,
+    '',
+  ]).flat(),
+].join('\n');
+
+let fx: Fixture;
+let client: Client;
+let close: () => Promise<void>;
+beforeAll(async () => {
+  fx = buildFixture({
+    'big.md': { type: 'knowledge', date: '2026-01-01', body: bigBody },
+    'sessions/long.md': {
+      type: 'session',
+      date: '2026-11-20',
+      frontmatter: { session_id: 'abcdef12-3456-7890-abcd-ef1234567890', project: 'proj' },
+      body: sessionBody,
+    },
+  });
+  ({ client, close } = await connect(fx.cfg));
+});
+afterAll(async () => {
+  await close();
+  fx.cleanup();
+});
+
+describe('result size', () => {
+  it('get_sections cuts texts past the budget and marks them, keeping every id', async () => {
+    const search = await ok(client, 'search', { query: 'antennas', limit: 50 });
+    expect(search.total).toBe(1); // one hit per note by default
+    const ids = Array.from({ length: 31 }, (_, i) => i + 1);
+    const r = await ok(client, 'get_sections', { ids });
+    expect(r).toHaveLength(31);
+    const total = r.reduce((n: number, s: any) => n + Array.from(s.text as string).length, 0);
+    expect(total).toBeLessThanOrEqual(RESULT_CHAR_BUDGET);
+    expect(r[0].truncated).toBeUndefined();
+    expect(r.at(-1)).toMatchObject({ truncated: true, text: '' });
+    expect(r.some((s: any) => s.truncated && s.text.endsWith('…'))).toBe(true);
+  });
+
+  it('read_note stops a window at the budget and says where to continue', async () => {
+    const r = await ok(client, 'read_note', { path: 'big.md', lines: 2000 });
+    expect(r.text.length).toBeLessThanOrEqual(RESULT_CHAR_BUDGET);
+    expect(r.next_from_line).toBe(r.to_line + 1);
+    expect(r.to_line).toBeLessThan(r.total_lines);
+    const next = await ok(client, 'read_note', { path: 'big.md', from_line: r.next_from_line });
+    expect(next.text.startsWith(`${r.next_from_line}\t`)).toBe(true);
+  });
+
+  it('session_trace gives later prompts of a huge session in short form', async () => {
+    const r = await ok(client, 'session_trace', { session_id: 'abcdef12' });
+    expect(r.prompts).toHaveLength(120);
+    expect(r.prompts[0].actions).toHaveLength(10);
+    const last = r.prompts.at(-1);
+    expect(last).toEqual({ n: 120, id: expect.any(Number), omitted: true });
+    expect(JSON.stringify(r).length).toBeLessThan(RESULT_CHAR_BUDGET + 5000);
+  });
+});

@@ -1,0 +1,37 @@
+// A real MCP client connected to a tool server, in process (InMemoryTransport) or over stdio.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+
+export interface CallOutcome {
+  isError: boolean;
+  text: string;
+  /** The text parsed as JSON (undefined when it is not JSON). */
+  json: any;
+}
+
+export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallOutcome> {
+  const res = await client.callTool({ name, arguments: args });
+  const content = res.content as { type: string; text: string }[];
+  if (content.length !== 1 || content[0].type !== 'text') throw new Error(`expected one text item, got ${JSON.stringify(content)}`);
+  const text = content[0].text;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { isError: res.isError === true, text, json };
+}
+
+/** Calls a tool that must succeed and returns its JSON. */
+export async function ok(client: Client, name: string, args: Record<string, unknown>): Promise<any> {
+  const r = await call(client, name, args);
+  if (r.isError) throw new Error(`${name} failed: ${r.text}`);
+  return r.json ?? r.text;
+}
+
+/** Calls a tool that must fail and returns its message. */
+export async function fails(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
+  const r = await call(client, name, args);
+  if (!r.isError) throw new Error(`${name} unexpectedly succeeded: ${r.text.slice(0, 300)}`);
+  return r.text;
+}

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { realPathInVault, vaultRelative } from '../../src/mcp/vault-path.js';
+
+let root: string;
+let vault: string;
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'tsm-mcp-paths-'));
+  vault = join(root, 'vault');
+  mkdirSync(join(vault, 'notes'), { recursive: true });
+  writeFileSync(join(vault, 'notes', 'a.md'), 'a');
+  writeFileSync(join(root, 'outside.md'), 'secret');
+  symlinkSync(join(root, 'outside.md'), join(vault, 'notes', 'out.md'));
+  symlinkSync(join(vault, 'notes', 'a.md'), join(vault, 'inside-link.md'));
+  symlinkSync(root, join(vault, 'up'));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('vaultRelative', () => {
+  it('turns relative and absolute paths inside the vault into vault paths', () => {
+    expect(vaultRelative(vault, 'notes/a.md')).toBe('notes/a.md');
+    expect(vaultRelative(vault, './notes/../notes/a.md')).toBe('notes/a.md');
+    expect(vaultRelative(vault, join(vault, 'notes', 'a.md'))).toBe('notes/a.md');
+    expect(vaultRelative(vault, 'notes/')).toBe('notes/');
+    expect(vaultRelative(vault, '.')).toBe('');
+    expect(vaultRelative(vault, 'cafe\u0301.md')).toBe('café.md');
+  });
+
+  it('refuses paths that leave the vault, empty paths and NUL bytes', () => {
+    for (const p of ['..', '../x.md', 'notes/../../x.md', '/etc/passwd', root, `${vault}-other/x.md`]) {
+      expect(() => vaultRelative(vault, p), p).toThrow(/outside the vault/);
+    }
+    expect(() => vaultRelative(vault, ' ')).toThrow(/must not be empty/);
+    expect(() => vaultRelative(vault, 'a\0b', 'file')).toThrow(/^file must not contain NUL/);
+  });
+});
+
+describe('realPathInVault', () => {
+  it('resolves files and symlinks that stay inside the vault', () => {
+    expect(realPathInVault(vault, 'notes/a.md')).toBe(realpathSync(join(vault, 'notes', 'a.md')));
+    expect(realPathInVault(vault, 'inside-link.md')).toBe(realpathSync(join(vault, 'notes', 'a.md')));
+  });
+
+  it('refuses symlinks out of the vault, files and folders alike, and missing files', () => {
+    expect(() => realPathInVault(vault, 'notes/out.md')).toThrow(/symlink/);
+    expect(() => realPathInVault(vault, 'up/outside.md')).toThrow(/symlink/);
+    expect(() => realPathInVault(vault, 'notes/none.md')).toThrow(/not found/);
+    expect(() => realPathInVault(vault, '../outside.md')).toThrow(/outside the vault/);
+  });
+
+  it('works when the vault itself is reached through a symlink', () => {
+    const linkedVault = join(root, 'vault-link');
+    symlinkSync(vault, linkedVault);
+    expect(realPathInVault(linkedVault, 'notes/a.md')).toBe(realpathSync(join(vault, 'notes', 'a.md')));
+    expect(() => realPathInVault(linkedVault, 'notes/out.md')).toThrow(/symlink/);
+  });
+});
