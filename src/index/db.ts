@@ -73,12 +73,15 @@ export function openWriter(path: string): OpenedIndex {
   }
 }
 
-/** Opens the index read-only (search, hooks, MCP). Every problem becomes an IndexError that says what to do. */
-export function openReader(path: string): Database {
+/**
+ * Opens the index read-only (search, hooks, MCP). Every problem becomes an IndexError that says what to do.
+ * `busyTimeoutMs` bounds the wait on a locked file (the prompt hook has a deadline; others wait 10 s).
+ */
+export function openReader(path: string, opts: { busyTimeoutMs?: number } = {}): Database {
   if (!existsSync(path)) throw new IndexError('missing', `no index at ${path}: run \`tsm index\` first`);
   let db: Database;
   try {
-    db = connect(path, true);
+    db = connect(path, true, opts.busyTimeoutMs);
   } catch (err) {
     throw describe(err, path);
   }
@@ -103,10 +106,10 @@ export function openReader(path: string): Database {
   return db;
 }
 
-function connect(path: string, readonly: boolean): Database {
+function connect(path: string, readonly: boolean, busyTimeoutMs = BUSY_TIMEOUT_MS): Database {
   const Ctor = sqlite();
   const db = new Ctor(path, readonly ? { readonly: true, fileMustExist: true } : {});
-  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
   if (!readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

@@ -1,0 +1,65 @@
+// tsm ingest-session <file.jsonl|dir>…: Claude Code transcripts → session notes (SPEC §6), then those
+// notes into the index. Idempotent and incremental: a transcript that has not grown changes nothing.
+import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
+import { indexSessionNotes, ingestSession, type SessionIngest } from '../hooks/session-ingest.js';
+import { findTranscripts } from '../hooks/transcript-files.js';
+import { isInside, type TsmConfig } from '../vault/config.js';
+import { configFrom, printJson } from './args.js';
+import { UserError } from './run.js';
+
+interface Row {
+  transcript: string;
+  session_id: string | null;
+  note: string | null;
+  prompts: number;
+  changed: boolean;
+  error: string | null;
+}
+
+export async function run(argv: Record<string, unknown>): Promise<void> {
+  const cfg = configFrom(argv);
+  const args = ((argv.transcripts as unknown[] | undefined) ?? []).map(String);
+  const { files, problems } = findTranscripts(args, process.cwd());
+  for (const p of problems) process.stderr.write(`tsm: ${p.arg}: ${p.message}\n`);
+  if (files.length === 0) throw new UserError('no transcripts to ingest');
+
+  const rows: Row[] = [];
+  const done: SessionIngest[] = [];
+  for (const file of files) {
+    try {
+      const r = await ingestSession(cfg, file);
+      done.push(r);
+      const written = existsSync(r.notePath);
+      rows.push({ transcript: file, session_id: r.sessionId, note: written ? shown(cfg, r.notePath) : null, prompts: r.prompts, changed: r.changed, error: null });
+    } catch (err) {
+      rows.push({ transcript: file, session_id: null, note: null, prompts: 0, changed: false, error: (err as Error).message });
+    }
+  }
+
+  const summary = isInside(cfg.vault, cfg.sessionsDir) ? await indexSessionNotes(cfg, done) : null;
+  if (argv.json) {
+    printJson({ transcripts: rows, index: summary });
+  } else {
+    for (const r of rows) process.stdout.write(`${line(r)}\n`);
+  }
+  if (!isInside(cfg.vault, cfg.sessionsDir)) {
+    process.stderr.write(`tsm: the sessions folder ${cfg.sessionsDir} is outside the vault, so its notes are not indexed\n`);
+  } else if (summary) {
+    process.stderr.write(`tsm: index: ${summary.added} added, ${summary.updated} updated, ${summary.removed} removed\n`);
+  }
+  const failed = rows.filter((r) => r.error !== null);
+  for (const r of failed) process.stderr.write(`tsm: ${r.transcript}: ${r.error}\n`);
+  if (failed.length > 0 || problems.length > 0) process.exitCode = 1;
+}
+
+function line(r: Row): string {
+  if (r.error !== null) return `${r.transcript}: failed (${r.error})`;
+  if (r.note === null) return `${r.transcript}: no prompts yet, no note written`;
+  const prompts = `${r.prompts} prompt${r.prompts === 1 ? '' : 's'}`;
+  return `${r.transcript} → ${r.note} (${prompts}, ${r.changed ? 'written' : 'unchanged'})`;
+}
+
+function shown(cfg: TsmConfig, path: string): string {
+  return isInside(cfg.vault, path) ? relative(cfg.vault, path).split('\\').join('/') : path;
+}

@@ -1,0 +1,180 @@
+// `tsm hook`: one payload in, at most one JSON object out, and an exit code that is never 2 (SPEC §6).
+// Fail open: past the payload check, every problem means "no context, exit 0, one line in hook.log".
+// Each event's code is imported only when that event runs, so the prompt hook stays small and fast.
+import { basename } from 'node:path';
+import { loadConfig, type TsmConfig } from '../vault/config.js';
+import { Deadline } from './deadline.js';
+import { DETACHED_ENV } from './detach.js';
+import { formatLogLine, writeHookLog } from './hook-log.js';
+import { HookVaultError, resolveHookVault } from './hook-vault.js';
+import { canonicalEvent, essentialPayload, HOOK_EVENTS, HookInputError, parseHookPayload, type HookEvent, type HookPayload } from './payload.js';
+
+export interface HookRequest {
+  /** Everything read from stdin. */
+  stdin: string;
+  /** The `event` argument, used when the payload has no `hook_event_name`. */
+  eventArg?: string;
+  vaultFlag?: string;
+  dbFlag?: string;
+  env: NodeJS.ProcessEnv;
+  /** The process's working directory (used when the payload has no `cwd`). */
+  cwd: string;
+  /** The prompt hook's deadline; default: $TSM_HOOK_TIMEOUT_MS from the start of the process. */
+  deadline?: Deadline;
+  now?: Date;
+  /** SessionEnd: start the detached worker; absent → the work is done in this process. */
+  detach?: (req: { event: HookEvent; vault: string; db?: string; payload: string }) => void;
+}
+
+export interface HookOutcome {
+  stdout: string;
+  stderr: string;
+  exitCode: 0 | 1;
+}
+
+interface Context {
+  req: HookRequest;
+  payload: HookPayload;
+  event: HookEvent | null;
+  vault: string | null;
+  stderr: string[];
+}
+
+export async function handleHook(req: HookRequest): Promise<HookOutcome> {
+  let payload: HookPayload;
+  try {
+    payload = parseHookPayload(req.stdin);
+  } catch (err) {
+    if (err instanceof HookInputError) return { stdout: '', stderr: `tsm hook: ${err.message}\n`, exitCode: 1 };
+    throw err;
+  }
+  const name = payload.eventName ?? req.eventArg ?? null;
+  if (name === null) {
+    return { stdout: '', stderr: 'tsm hook: the payload has no hook_event_name and no event was given (tsm hook <event>)\n', exitCode: 1 };
+  }
+  const ctx: Context = { req, payload, event: canonicalEvent(name), vault: null, stderr: [] };
+  let stdout = '';
+  try {
+    stdout = await run(ctx, name);
+  } catch (err) {
+    log(ctx, describeError(err));
+  }
+  return { stdout, stderr: ctx.stderr.join(''), exitCode: 0 };
+}
+
+async function run(ctx: Context, name: string): Promise<string> {
+  const { req, payload } = ctx;
+  // Cheapest checks first: a skipped prompt costs no file system access at all.
+  if (ctx.event === 'UserPromptSubmit' && payload.prompt !== null) {
+    const { promptSkipReason } = await import('./prompt-context.js');
+    if (promptSkipReason(payload.prompt) !== null) return '';
+  }
+  try {
+    ctx.vault = resolveHookVault({ vaultFlag: req.vaultFlag, env: req.env, cwd: payload.cwd ?? req.cwd });
+  } catch (err) {
+    if (err instanceof HookVaultError) {
+      log(ctx, err.message);
+      return '';
+    }
+    throw err;
+  }
+  if (ctx.vault === null) return ''; // no vault for this project: tsm is simply not set up here
+  if (ctx.event === null) {
+    log(ctx, `ignored event "${name}" (tsm handles ${HOOK_EVENTS.join(', ')})`);
+    return '';
+  }
+  const cfg = loadConfig({ vaultFlag: ctx.vault, dbFlag: req.dbFlag, env: req.env, cwd: req.cwd });
+  const deadline = req.deadline ?? new Deadline(cfg.hookTimeoutMs);
+  switch (ctx.event) {
+    case 'UserPromptSubmit':
+      return promptSubmit(ctx, cfg, deadline);
+    case 'SessionStart':
+      return sessionStart(ctx, cfg, deadline);
+    case 'SessionEnd':
+      if (req.detach && req.env[DETACHED_ENV] !== '1') {
+        if (transcriptOf(ctx) !== null) req.detach({ event: ctx.event, vault: ctx.vault, db: req.dbFlag, payload: essentialPayload(payload) });
+        return '';
+      }
+      return ingest(ctx, cfg);
+    case 'Stop':
+    case 'PreCompact':
+      return ingest(ctx, cfg);
+  }
+}
+
+async function promptSubmit(ctx: Context, cfg: TsmConfig, deadline: Deadline): Promise<string> {
+  if (ctx.payload.prompt === null) {
+    log(ctx, 'the payload has no prompt; nothing to search');
+    return '';
+  }
+  const { promptContext } = await import('./prompt-context.js');
+  const r = promptContext(cfg, ctx.payload.prompt, { deadline, now: ctx.req.now });
+  if (r.kind === 'context') return r.output;
+  if (r.problem) log(ctx, r.problem);
+  return '';
+}
+
+async function sessionStart(ctx: Context, cfg: TsmConfig, deadline: Deadline): Promise<string> {
+  const { sessionStartContext } = await import('./session-start.js');
+  const cwd = ctx.payload.cwd;
+  const r = sessionStartContext(cfg, {
+    source: ctx.payload.source,
+    project: cwd ? basename(cwd.replace(/[\\/]+$/, '')) || null : null,
+    deadline,
+    now: ctx.req.now,
+  });
+  if (r.kind === 'context') return r.output;
+  if (r.problem) log(ctx, r.problem);
+  return '';
+}
+
+/** The payload's transcript, if it is one tsm reads (a Claude Code `.jsonl`); else null, logged. */
+function transcriptOf(ctx: Context): string | null {
+  const transcript = ctx.payload.transcriptPath;
+  if (transcript === null) {
+    log(ctx, 'the payload has no transcript_path; nothing to ingest');
+    return null;
+  }
+  if (!/\.jsonl$/i.test(transcript)) {
+    log(ctx, `transcript_path is not a .jsonl transcript: ${transcript}`);
+    return null;
+  }
+  return transcript;
+}
+
+/** Stop / PreCompact / SessionEnd: the transcript into its session note, then that note into the index. */
+async function ingest(ctx: Context, cfg: TsmConfig): Promise<string> {
+  const transcript = transcriptOf(ctx);
+  if (transcript === null) return '';
+  const { ingestSession, indexSessionNotes } = await import('./session-ingest.js');
+  const result = await ingestSession(cfg, transcript);
+  if (!result.changed) return '';
+  // Building (or rebuilding) a whole index inside a hook could take minutes: leave that to `tsm index`.
+  const { IndexError, openReader } = await import('../index/db.js');
+  try {
+    openReader(cfg.db).close();
+  } catch (err) {
+    if (!(err instanceof IndexError)) throw err;
+    log(ctx, `wrote ${result.notePath}; not indexed: ${err.message}`);
+    return '';
+  }
+  await indexSessionNotes(cfg, [result]);
+  return '';
+}
+
+function log(ctx: Context, message: string): void {
+  const line = formatLogLine(ctx.event ?? ctx.payload.eventName ?? ctx.req.eventArg ?? null, ctx.payload.sessionId, message);
+  writeHookLog(ctx.vault, line, (s) => ctx.stderr.push(s));
+}
+
+function describeError(err: unknown): string {
+  if (err instanceof Error) {
+    const known = ['ConfigError', 'IndexError', 'LockTimeoutError', 'FilterError'].includes(err.name);
+    return known ? err.message : `${err.name}: ${err.message}${err.stack ? ` (${firstFrame(err.stack)})` : ''}`;
+  }
+  return String(err);
+}
+
+function firstFrame(stack: string): string {
+  return stack.split('\n').find((l) => l.trim().startsWith('at '))?.trim() ?? '';
+}

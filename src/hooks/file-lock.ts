@@ -1,0 +1,59 @@
+// A lock file, so two hook processes never ingest the same transcript at once (Stop and a detached
+// SessionEnd can overlap; the later one must not be overwritten by the earlier one's older view).
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export class LockTimeoutError extends Error {
+  override name = 'LockTimeoutError';
+}
+
+export interface LockOptions {
+  /** Give up after this long (ms). */
+  timeoutMs: number;
+  /** A lock older than this (ms) is left over from a crash and is taken over. */
+  staleMs?: number;
+}
+
+const POLL_MS = 25;
+const DEFAULT_STALE_MS = 120_000;
+
+/** Runs `fn` holding `<path>` (created exclusively, holding our pid); always releases it. */
+export async function withFileLock<T>(path: string, opts: LockOptions, fn: () => Promise<T> | T): Promise<T> {
+  mkdirSync(dirname(path), { recursive: true });
+  const end = Date.now() + opts.timeoutMs;
+  while (!tryAcquire(path, opts.staleMs ?? DEFAULT_STALE_MS)) {
+    if (Date.now() >= end) throw new LockTimeoutError(`${path} is held by another tsm process`);
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(path, { force: true });
+  }
+}
+
+function tryAcquire(path: string, staleMs: number): boolean {
+  try {
+    const fd = openSync(path, 'wx');
+    writeSync(fd, String(process.pid));
+    closeSync(fd);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  if (isStale(path, staleMs)) rmSync(path, { force: true });
+  return false;
+}
+
+/** Stale: its process is gone, or it is older than any ingest takes. */
+function isStale(path: string, staleMs: number): boolean {
+  try {
+    if (Date.now() - statSync(path).mtimeMs > staleMs) return true;
+    const pid = Number(readFileSync(path, 'utf8'));
+    if (!Number.isInteger(pid) || pid <= 0) return false; // being written right now
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}

@@ -1,0 +1,50 @@
+// Hooks fail open: a problem never reaches Claude Code's screen, it goes to one line in
+// <vault>/.tsm/hook.log (created on demand), or to stderr when there is no log to write to.
+import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { TSM_DIR } from '../vault/config.js';
+
+export const HOOK_LOG = 'hook.log';
+/** Past this size the log is moved to hook.log.1 (one old generation kept), so it never grows unbounded. */
+const MAX_LOG_BYTES = 512 * 1024;
+
+export function hookLogPath(vault: string): string {
+  return join(vault, TSM_DIR, HOOK_LOG);
+}
+
+/** One log line: time, event, session, message on a single line. */
+export function formatLogLine(event: string | null, sessionId: string | null, message: string, now = new Date()): string {
+  const oneLine = message.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  const session = sessionId ? ` session=${sessionId.slice(0, 8)}` : '';
+  return `${now.toISOString()} ${event ?? 'hook'}${session}: ${oneLine}\n`;
+}
+
+/**
+ * Appends `line` to the vault's hook log; returns false (after writing it to `stderr`) when the log
+ * cannot be written or there is no vault.
+ */
+export function writeHookLog(vault: string | null, line: string, stderr: (s: string) => void): boolean {
+  if (vault !== null) {
+    const path = hookLogPath(vault);
+    try {
+      mkdirSync(join(vault, TSM_DIR), { recursive: true });
+      rotateIfLarge(path);
+      appendFileSync(path, line);
+      return true;
+    } catch {
+      // fall through to stderr
+    }
+  }
+  stderr(`tsm hook: ${line}`);
+  return false;
+}
+
+function rotateIfLarge(path: string): void {
+  let size = 0;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return;
+  }
+  if (size > MAX_LOG_BYTES) renameSync(path, `${path}.1`);
+}

@@ -1,0 +1,39 @@
+// Which vault a hook works on. Unlike the other commands, a hook never falls back to "the current
+// directory": Claude Code runs hooks in every project, and a project without a vault gets no context.
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { TSM_DIR } from '../vault/config.js';
+
+export interface HookVaultInput {
+  vaultFlag?: string;
+  env: NodeJS.ProcessEnv;
+  /** The payload's `cwd` (the project Claude Code runs in), else the process's own. */
+  cwd: string;
+}
+
+/** The vault named by --vault or $TSM_VAULT does not exist: worth a line on stderr, still no context. */
+export class HookVaultError extends Error {
+  override name = 'HookVaultError';
+}
+
+/** `--vault`, `$TSM_VAULT`, then the nearest ancestor of `cwd` holding `.tsm/`; null when there is none. */
+export function resolveHookVault(input: HookVaultInput): string | null {
+  const given = input.vaultFlag ?? (input.env.TSM_VAULT || undefined);
+  if (given !== undefined) {
+    const dir = resolve(input.cwd, given);
+    if (!isDir(dir)) throw new HookVaultError(`vault not found: ${dir}`);
+    return dir;
+  }
+  for (let dir = resolve(input.cwd); ; dir = dirname(dir)) {
+    if (isDir(join(dir, TSM_DIR))) return dir;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return existsSync(path) && statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,158 @@
+// SessionStart's "recent context" (seed 002's push injection, adapted to a vault): recent intents that led
+// to actions, then a table of the most relevant recent notes by composite score. Pure: data in, markdown out.
+import { STALE_STATUSES, type NoteType } from '../core/types.js';
+import { relativeTime } from '../format/relative-time.js';
+
+export interface IntentItem {
+  /** The prompt's first line, as the session note's heading has it. */
+  text: string;
+  actions: number;
+  /** When the session was active (ms since epoch). */
+  when: number;
+  /** Prompt number within its session (later prompts are more recent). */
+  n: number;
+  project: string | null;
+  /** The session note the prompt is in. */
+  notePath: string;
+}
+
+export interface NoteItem {
+  path: string;
+  title: string;
+  type: NoteType;
+  status: string | null;
+  /** When the note was written (ms since epoch). */
+  when: number;
+}
+
+export interface ContextLimits {
+  intents: number;
+  notes: number;
+  maxLines: number;
+  maxChars: number;
+}
+
+/** startup/resume: a glance. compact/clear: the agent just lost its context, so it gets more. */
+export const NORMAL_LIMITS: ContextLimits = { intents: 8, notes: 10, maxLines: 32, maxChars: 2500 };
+export const RECOVERY_LIMITS: ContextLimits = { intents: 15, notes: 20, maxLines: 50, maxChars: 4000 };
+
+export function limitsFor(source: string | null): ContextLimits {
+  return source === 'compact' || source === 'clear' ? RECOVERY_LIMITS : NORMAL_LIMITS;
+}
+
+const HALF_LIFE_DAYS = 7;
+const DAY_MS = 86_400_000;
+const W_RECENCY = 0.6;
+const W_TYPE = 0.4;
+/** Curated knowledge first; the daily log next; sessions mostly speak through their intents. */
+export const TYPE_WEIGHT: Record<NoteType, number> = { knowledge: 1, daily: 0.6, session: 0.4 };
+/** Archived, outdated… notes are rarely what a new session needs. */
+const STALE_FACTOR = 0.25;
+/** Notes older than this are not "recent", whatever their type. */
+export const RECENT_WINDOW_DAYS = 90;
+const TEXT_CHARS = 60;
+const TITLE_CHARS = 60;
+
+/** exp(−ln 2 · age / 7 days): 1 now, 0.5 a week ago; dates in the future count as now. */
+export function recency(when: number, now: number): number {
+  const ageDays = Math.max(0, (now - when) / DAY_MS);
+  return Math.exp((-Math.LN2 * ageDays) / HALF_LIFE_DAYS);
+}
+
+export function noteScore(note: NoteItem, now: number): number {
+  const stale = note.status !== null && (STALE_STATUSES as readonly string[]).includes(note.status);
+  return (W_RECENCY * recency(note.when, now) + W_TYPE * TYPE_WEIGHT[note.type]) * (stale ? STALE_FACTOR : 1);
+}
+
+/** Notes of the last RECENT_WINDOW_DAYS, highest score first; ties by newer, then by path (a stable order). */
+export function rankNotes(notes: NoteItem[], now: number): NoteItem[] {
+  return notes
+    .filter((n) => now - n.when <= RECENT_WINDOW_DAYS * DAY_MS)
+    .map((n) => ({ n, s: noteScore(n, now) }))
+    .sort((a, b) => b.s - a.s || b.n.when - a.n.when || (a.n.path < b.n.path ? -1 : 1))
+    .map((x) => x.n);
+}
+
+/** Intents with actions only (seed 002: zero-action turns are conversation); this project's first, newest first. */
+export function rankIntents(intents: IntentItem[], project: string | null): IntentItem[] {
+  const local = (i: IntentItem) => (project !== null && i.project === project ? 1 : 0);
+  return intents.filter((i) => i.actions > 0).sort((a, b) => local(b) - local(a) || b.when - a.when || b.n - a.n);
+}
+
+export interface RecentContextInput {
+  vault: string;
+  /** The current project (the last folder of the session's cwd), if known. */
+  project: string | null;
+  intents: IntentItem[];
+  notes: NoteItem[];
+  now: Date;
+  limits: ContextLimits;
+}
+
+/** The markdown block, or '' when there is nothing to say. */
+export function renderRecentContext(input: RecentContextInput): string {
+  const now = input.now.getTime();
+  let intents = rankIntents(input.intents, input.project).slice(0, input.limits.intents);
+  // A session whose intents are listed is not listed again as a note.
+  const shown = new Set(intents.map((i) => i.notePath));
+  let notes = rankNotes(input.notes.filter((n) => !shown.has(n.path)), now).slice(0, input.limits.notes);
+  for (;;) {
+    if (intents.length === 0 && notes.length === 0) return '';
+    const text = assemble(input, intents, notes);
+    const lines = text.split('\n').length;
+    if (lines <= input.limits.maxLines && text.length <= input.limits.maxChars) return text;
+    if (notes.length > 0) notes = notes.slice(0, -1);
+    else intents = intents.slice(0, -1);
+  }
+}
+
+function assemble(input: RecentContextInput, intents: IntentItem[], notes: NoteItem[]): string {
+  const now = input.now;
+  const out = ['## tsm: recent context', '', `Notes vault: ${input.vault} (search it with \`tsm search <words>\` or the tsm MCP tools)`];
+  if (intents.length > 0) {
+    out.push('', '### Recent intents');
+    for (const i of intents) {
+      const elsewhere = i.project !== null && i.project !== input.project ? ` (${oneLine(i.project, 40)})` : '';
+      const count = `${i.actions} action${i.actions === 1 ? '' : 's'}`;
+      out.push(`- [${ago(i.when, now)}] "${oneLine(i.text, TEXT_CHARS)}" → ${count}${elsewhere}`);
+    }
+  }
+  if (notes.length > 0) {
+    out.push('', '### Recent notes', '', '| When | Type | Note | Title |', '|---|---|---|---|');
+    for (const n of notes) {
+      const type = n.status ? `${n.type}, ${n.status}` : n.type;
+      out.push(`| ${ago(n.when, now)} | ${cell(type, 30)} | ${cell(n.path, 120)} | ${cell(n.title, TITLE_CHARS)} |`);
+    }
+  }
+  return out.join('\n');
+}
+
+/** "just now", "25 min ago", "3 h ago", then calendar words ("yesterday", "last week"…). */
+export function ago(when: number, now: Date): string {
+  const ms = now.getTime() - when;
+  if (ms >= 0 && ms < 60_000) return 'just now';
+  if (ms >= 0 && ms < 3_600_000) return `${Math.floor(ms / 60_000)} min ago`;
+  if (ms >= 0 && ms < 86_400_000 && sameLocalDay(when, now.getTime())) return `${Math.floor(ms / 3_600_000)} h ago`;
+  return relativeTime(localDate(when), now);
+}
+
+function sameLocalDay(a: number, b: number): boolean {
+  return localDate(a) === localDate(b);
+}
+
+function localDate(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const chars = [...flat];
+  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** A table cell: one line, pipes escaped so a title can never add a column. */
+function cell(text: string, max: number): string {
+  return oneLine(text, max).replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+}

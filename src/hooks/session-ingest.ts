@@ -1,0 +1,57 @@
+// Transcript → session note → index, for the Stop/PreCompact/SessionEnd hooks and `tsm ingest-session`.
+// The session code and the indexer (which loads remark) are imported only here, only when needed.
+import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { SyncSummary } from '../core/types.js';
+import { tsmDir, type TsmConfig } from '../vault/config.js';
+import { withFileLock } from './file-lock.js';
+
+export interface SessionIngest {
+  transcript: string;
+  sessionId: string;
+  /** Absolute path of the session note. */
+  notePath: string;
+  changed: boolean;
+  prompts: number;
+  /** Session notes that disappeared while ingesting (a note renamed when its start date moved). */
+  removed: string[];
+}
+
+/** Waiting longer than this for another ingest of the same transcript means something is stuck. */
+const LOCK_TIMEOUT_MS = 20_000;
+
+export function ingestStateDir(cfg: TsmConfig): string {
+  return join(tsmDir(cfg), 'sessions');
+}
+
+/** Ingests one transcript into its session note (incrementally), holding a per-transcript lock. */
+export async function ingestSession(cfg: TsmConfig, transcriptPath: string): Promise<SessionIngest> {
+  const transcript = resolve(transcriptPath);
+  const stateDir = ingestStateDir(cfg);
+  const lock = join(stateDir, `${createHash('sha256').update(transcript).digest('hex').slice(0, 16)}.lock`);
+  const { ingestTranscript } = await import('../sessions/ingest.js');
+  return withFileLock(lock, { timeoutMs: LOCK_TIMEOUT_MS }, () => {
+    const before = notesIn(cfg.sessionsDir);
+    const r = ingestTranscript(transcript, { sessionsDir: cfg.sessionsDir, stateDir, answerChars: cfg.answerChars });
+    const after = new Set(notesIn(cfg.sessionsDir));
+    const removed = before.filter((name) => !after.has(name)).map((name) => join(cfg.sessionsDir, name));
+    return { transcript, sessionId: r.sessionId, notePath: r.notePath, changed: r.changed, prompts: r.prompts, removed };
+  });
+}
+
+/** Brings these session notes (and removed ones) into the index; builds the index if there is none. */
+export async function indexSessionNotes(cfg: TsmConfig, ingests: SessionIngest[]): Promise<SyncSummary | null> {
+  const paths = [...new Set(ingests.filter((i) => i.changed).flatMap((i) => [i.notePath, ...i.removed]))];
+  if (paths.length === 0) return null;
+  const { syncVault } = await import('../index/sync.js');
+  return syncVault(cfg, { paths });
+}
+
+function notesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((name) => name.toLowerCase().endsWith('.md'));
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,92 @@
+// SessionStart: read recent session notes (their prompts and action counts) and recent notes from the
+// index, and render them as the compact "recent context" block.
+import type { NoteRecord, SectionRecord } from '../core/types.js';
+import { openReader } from '../index/db.js';
+import { NoteReader } from '../index/note-reader.js';
+import type { TsmConfig } from '../vault/config.js';
+import type { Deadline } from './deadline.js';
+import { hookOutput } from './output.js';
+import { limitsFor, renderRecentContext, type IntentItem, type NoteItem } from './recent-context.js';
+
+/** Notes considered for the table (newest by date); scoring picks among them. */
+const NOTE_CANDIDATES = 200;
+/** Session notes read for intents. */
+const SESSION_CANDIDATES = 20;
+
+export type SessionStartResult = { kind: 'context'; output: string } | { kind: 'none'; problem?: string };
+
+export interface SessionStartOptions {
+  source: string | null;
+  /** The project the session runs in (last folder of its cwd). */
+  project: string | null;
+  deadline: Deadline;
+  now?: Date;
+}
+
+export function sessionStartContext(cfg: TsmConfig, opts: SessionStartOptions): SessionStartResult {
+  const now = opts.now ?? new Date();
+  const db = openReader(cfg.db, { busyTimeoutMs: opts.deadline.remaining() });
+  let markdown: string;
+  try {
+    const reader = new NoteReader(db, cfg.db);
+    const notes = reader.recentNotes(NOTE_CANDIDATES).map(toNoteItem);
+    const intents = reader.recentNotes(SESSION_CANDIDATES, 'session').flatMap((note) => intentsOf(note, reader.sectionsOfNote(note.id)));
+    markdown = renderRecentContext({ vault: cfg.vault, project: opts.project, intents, notes, now, limits: limitsFor(opts.source) });
+  } finally {
+    db.close();
+  }
+  if (opts.deadline.passed()) {
+    return { kind: 'none', problem: `deadline of ${opts.deadline.ms} ms passed while reading recent context; nothing injected` };
+  }
+  return markdown === '' ? { kind: 'none' } : { kind: 'context', output: hookOutput('SessionStart', markdown) };
+}
+
+/** When a note was written: a session's end (or start), else its date, sharpened by mtime on that day. */
+export function noteTime(note: NoteRecord): number {
+  for (const key of ['ended', 'started']) {
+    const v = note.frontmatter[key];
+    const ms = typeof v === 'string' || v instanceof Date ? new Date(v).getTime() : NaN;
+    if (Number.isFinite(ms)) return ms;
+  }
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(note.date);
+  if (!m) return note.mtimeMs;
+  const noon = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12).getTime();
+  const mtime = new Date(note.mtimeMs);
+  const sameDay = mtime.getFullYear() === Number(m[1]) && mtime.getMonth() + 1 === Number(m[2]) && mtime.getDate() === Number(m[3]);
+  return sameDay ? note.mtimeMs : noon;
+}
+
+function toNoteItem(note: NoteRecord): NoteItem {
+  return { path: note.path, title: note.title, type: note.type, status: note.status, when: noteTime(note) };
+}
+
+const PROMPT_HEADING = /^(\d+)\.\s+(.+)$/;
+const LIST_ITEM = /^\s*[-*+]\s+\S/;
+
+/**
+ * The prompts of a session note (SPEC §6 layout: `## <n>. <prompt>` with a `### Actions` list below it),
+ * each with its number of actions. Sections are walked in file order, so an Actions list (or each chunk
+ * of a long one) belongs to the prompt above it even when two prompts share a first line.
+ */
+export function intentsOf(note: NoteRecord, sections: SectionRecord[]): IntentItem[] {
+  const project = typeof note.frontmatter.project === 'string' ? note.frontmatter.project : null;
+  const when = noteTime(note);
+  const out: IntentItem[] = [];
+  let current: IntentItem | null = null;
+  let prev: SectionRecord | null = null;
+  for (const s of [...sections].sort((a, b) => a.ord - b.ord)) {
+    const chunkOfPrev = prev !== null && prev.level === s.level && prev.headingPath === s.headingPath;
+    prev = s;
+    if (s.level === 2 && chunkOfPrev) continue; // a long prompt split into chunks is still one prompt
+    if (s.level === 2) {
+      const m = PROMPT_HEADING.exec(s.heading.trim());
+      current = m && Number(m[1]) > 0 ? { text: m[2], actions: 0, when, n: Number(m[1]), project, notePath: note.path } : null;
+      if (current) out.push(current);
+    } else if (s.level === 3 && current && s.heading.trim() === 'Actions') {
+      current.actions += s.text.split('\n').filter((line) => LIST_ITEM.test(line)).length;
+    } else if (s.level < 2) {
+      current = null;
+    }
+  }
+  return out;
+}

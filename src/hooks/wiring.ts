@@ -1,0 +1,77 @@
+// The one definition of how Claude Code runs tsm: the hook entries (exec form, per event, with timeouts)
+// and the MCP server entry. plugin/ holds the same as files; a test keeps the two identical.
+import { basename } from 'node:path';
+import { HOOK_EVENTS, type HookEvent } from './payload.js';
+
+/**
+ * Claude Code's timeout per hook, in seconds. The prompt hook keeps its own, shorter deadline
+ * (TSM_HOOK_TIMEOUT_MS); these only stop a process that hangs. SessionEnd hands its work to a detached
+ * process and returns at once. Stop and PreCompact ingest and index inline.
+ */
+export const HOOK_TIMEOUT_S: Record<HookEvent, number> = {
+  UserPromptSubmit: 5,
+  SessionStart: 5,
+  Stop: 30,
+  PreCompact: 30,
+  SessionEnd: 5,
+};
+
+export interface CommandHook {
+  type: 'command';
+  command: string;
+  args: string[];
+  timeout: number;
+}
+
+export interface McpServer {
+  command: string;
+  args: string[];
+}
+
+/** `extraArgs` are added after `hook` (e.g. `--vault DIR` when the vault is not above the project). */
+export function hookEntry(event: HookEvent, extraArgs: string[] = []): CommandHook {
+  return { type: 'command', command: 'tsm', args: ['hook', ...extraArgs], timeout: HOOK_TIMEOUT_S[event] };
+}
+
+export function mcpServerEntry(extraArgs: string[] = []): McpServer {
+  return { command: 'tsm', args: ['serve', ...extraArgs] };
+}
+
+/** plugin/hooks/hooks.json. */
+export function pluginHooks(): { description: string; hooks: Record<string, { hooks: CommandHook[] }[]> } {
+  const hooks: Record<string, { hooks: CommandHook[] }[]> = {};
+  for (const event of HOOK_EVENTS) hooks[event] = [{ hooks: [hookEntry(event)] }];
+  return { description: 'tsm: vault search results on every prompt, recent context at session start, session notes from transcripts', hooks };
+}
+
+/** plugin/.mcp.json. */
+export function pluginMcp(): { mcpServers: Record<string, McpServer> } {
+  return { mcpServers: { tsm: mcpServerEntry() } };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function isTsmCommand(command: unknown): boolean {
+  return typeof command === 'string' && /^tsm(\.cmd|\.exe)?$/i.test(basename(command.trim()));
+}
+
+/** A hook handler that runs `tsm hook`: exec form, or a shell command line such as `tsm hook` or `npx tsm hook`. */
+export function isTsmHook(handler: unknown): boolean {
+  if (!isRecord(handler)) return false;
+  if (isTsmCommand(handler.command) && Array.isArray(handler.args)) return handler.args[0] === 'hook';
+  return typeof handler.command === 'string' && /(^|[\s/\\])tsm(\.cmd|\.exe)?["']?\s+hook\b/i.test(handler.command);
+}
+
+/** An MCP server entry that runs `tsm serve`. */
+export function isTsmServer(entry: unknown): boolean {
+  if (!isRecord(entry)) return false;
+  if (isTsmCommand(entry.command)) return Array.isArray(entry.args) && entry.args[0] === 'serve';
+  return typeof entry.command === 'string' && /(^|[\s/\\])tsm(\.cmd|\.exe)?["']?\s+serve\b/i.test(entry.command);
+}
+
+/** Every hook handler under `hooks[event]` of a settings object (groups of `{ matcher?, hooks: [...] }`). */
+export function handlersOf(settings: Record<string, unknown>, event: string): unknown[] {
+  const hooks = settings.hooks;
+  if (!isRecord(hooks) || !Array.isArray(hooks[event])) return [];
+  return (hooks[event] as unknown[]).flatMap((group) => (isRecord(group) && Array.isArray(group.hooks) ? group.hooks : []));
+}

@@ -1,0 +1,55 @@
+import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LockTimeoutError, withFileLock } from '../../src/hooks/file-lock.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tsm-lock-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('withFileLock', () => {
+  it('runs one holder at a time, in turn', async () => {
+    const lock = join(dir, 'sub', 'x.lock');
+    const events: string[] = [];
+    const job = (name: string) =>
+      withFileLock(lock, { timeoutMs: 5000 }, async () => {
+        events.push(`${name}+`);
+        await new Promise((r) => setTimeout(r, 60));
+        events.push(`${name}-`);
+        return name;
+      });
+    expect(await Promise.all([job('a'), job('b'), job('c')])).toEqual(['a', 'b', 'c']);
+    for (let i = 0; i < events.length; i += 2) expect(events[i].slice(0, -1)).toBe(events[i + 1].slice(0, -1));
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('releases the lock when the work throws', async () => {
+    const lock = join(dir, 'x.lock');
+    await expect(withFileLock(lock, { timeoutMs: 1000 }, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('gives up after the timeout while a live process holds it', async () => {
+    const lock = join(dir, 'x.lock');
+    writeFileSync(lock, String(process.pid));
+    await expect(withFileLock(lock, { timeoutMs: 100 }, () => 1)).rejects.toThrow(LockTimeoutError);
+    expect(existsSync(lock)).toBe(true);
+  });
+
+  it('takes over a lock whose process is gone', async () => {
+    const lock = join(dir, 'x.lock');
+    writeFileSync(lock, '2147483646'); // no such pid
+    expect(await withFileLock(lock, { timeoutMs: 1000 }, () => 'mine')).toBe('mine');
+  });
+
+  it('takes over a lock older than staleMs', async () => {
+    const lock = join(dir, 'x.lock');
+    writeFileSync(lock, String(process.pid));
+    const old = new Date(Date.now() - 600_000);
+    utimesSync(lock, old, old);
+    expect(await withFileLock(lock, { timeoutMs: 1000, staleMs: 60_000 }, () => 'mine')).toBe('mine');
+  });
+});

@@ -1,0 +1,73 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatLogLine, hookLogPath, writeHookLog } from '../../src/hooks/hook-log.js';
+import { HookVaultError, resolveHookVault } from '../../src/hooks/hook-vault.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tsm-hooklog-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('hook log', () => {
+  it('formats one line: time, event, short session id, message with newlines flattened', () => {
+    const line = formatLogLine('Stop', '3f9a2c1e-7b4d-4e21', 'first\n  second\r\nthird', new Date('2026-11-22T03:00:00Z'));
+    expect(line).toBe('2026-11-22T03:00:00.000Z Stop session=3f9a2c1e: first second third\n');
+    expect(formatLogLine(null, null, 'x', new Date(0))).toBe('1970-01-01T00:00:00.000Z hook: x\n');
+  });
+
+  it('creates .tsm/ and the log on demand, and appends', () => {
+    const errors: string[] = [];
+    expect(writeHookLog(dir, 'one\n', (s) => errors.push(s))).toBe(true);
+    expect(writeHookLog(dir, 'two\n', (s) => errors.push(s))).toBe(true);
+    expect(readFileSync(hookLogPath(dir), 'utf8')).toBe('one\ntwo\n');
+    expect(errors).toEqual([]);
+  });
+
+  it('moves a log past 512 KB to hook.log.1 before appending', () => {
+    mkdirSync(join(dir, '.tsm'));
+    writeFileSync(hookLogPath(dir), 'x'.repeat(600 * 1024));
+    writeHookLog(dir, 'fresh\n', () => {});
+    expect(readFileSync(hookLogPath(dir), 'utf8')).toBe('fresh\n');
+    expect(readFileSync(`${hookLogPath(dir)}.1`, 'utf8').length).toBe(600 * 1024);
+  });
+
+  it('writes to stderr when there is no vault or the log cannot be written', () => {
+    const errors: string[] = [];
+    expect(writeHookLog(null, 'no vault\n', (s) => errors.push(s))).toBe(false);
+    writeFileSync(join(dir, '.tsm'), 'a file');
+    expect(writeHookLog(dir, 'blocked\n', (s) => errors.push(s))).toBe(false);
+    expect(errors).toEqual(['tsm hook: no vault\n', 'tsm hook: blocked\n']);
+  });
+});
+
+describe('resolveHookVault', () => {
+  it('prefers --vault, then $TSM_VAULT, then the nearest .tsm/ above cwd', () => {
+    const a = join(dir, 'a');
+    const b = join(dir, 'b');
+    mkdirSync(join(a, '.tsm'), { recursive: true });
+    mkdirSync(join(b, 'x', 'y'), { recursive: true });
+    mkdirSync(join(b, '.tsm'));
+    expect(resolveHookVault({ vaultFlag: a, env: { TSM_VAULT: b }, cwd: join(b, 'x') })).toBe(a);
+    expect(resolveHookVault({ env: { TSM_VAULT: b }, cwd: join(a) })).toBe(b);
+    expect(resolveHookVault({ env: { TSM_VAULT: '' }, cwd: join(b, 'x', 'y') })).toBe(b);
+  });
+
+  it('resolves a relative --vault against cwd', () => {
+    mkdirSync(join(dir, 'notes'));
+    expect(resolveHookVault({ vaultFlag: 'notes', env: {}, cwd: dir })).toBe(join(dir, 'notes'));
+  });
+
+  it('returns null without any vault, and ignores a .tsm that is a file', () => {
+    writeFileSync(join(dir, '.tsm'), 'not a folder');
+    expect(resolveHookVault({ env: {}, cwd: dir })).toBeNull();
+  });
+
+  it('reports a named vault that does not exist', () => {
+    expect(() => resolveHookVault({ vaultFlag: join(dir, 'gone'), env: {}, cwd: dir })).toThrow(HookVaultError);
+    expect(() => resolveHookVault({ env: { TSM_VAULT: join(dir, 'gone') }, cwd: dir })).toThrow(/vault not found/);
+    expect(existsSync(join(dir, 'gone'))).toBe(false);
+  });
+});
