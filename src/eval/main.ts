@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openReader } from '../index/db.js';
 import { syncVault } from '../index/sync.js';
+import type { Tuning } from '../search/rank.js';
 import { search } from '../search/search.js';
 import { loadConfig } from '../vault/config.js';
 import { mean, mrrAt, ndcgAt, recallAt, type Judgements } from './metrics.js';
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
     now: { type: 'string' },
+    tune: { type: 'string' },
   },
 });
 if (!values.vault || !values.qrels) {
@@ -34,6 +36,8 @@ if (!values.vault || !values.qrels) {
 }
 
 const judged = JSON.parse(readFileSync(values.qrels, 'utf8')) as Judged[];
+// --tune '{"rankers":["words","bigrams"]}' tries ranking settings without editing code.
+const tune = values.tune ? (JSON.parse(values.tune) as Partial<Tuning>) : {};
 const tmp = values.db ? null : mkdtempSync(join(tmpdir(), 'tsm-eval-'));
 const cfg = loadConfig({ vaultFlag: values.vault, dbFlag: values.db ?? join(tmp as string, 'index.db') });
 try {
@@ -42,7 +46,7 @@ try {
   const db = openReader(cfg.db);
   const now = values.now ? new Date(`${values.now}T12:00:00`) : new Date();
   const rows = judged.map((j) => {
-    const resp = search(db, { query: j.query, limit: 10, now, tuning: { halfLifeDays: cfg.halfLifeDays } });
+    const resp = search(db, { query: j.query, limit: 10, now, tuning: { halfLifeDays: cfg.halfLifeDays, ...tune } });
     const ranked = resp.hits.map((h) => h.path);
     const row = {
       query: j.query,

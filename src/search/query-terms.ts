@@ -10,6 +10,8 @@ export interface QueryTerms {
   cjk: string[];
   /** One-character CJK pieces, matched as bigram prefixes. */
   cjkSingles: string[];
+  /** CJK pieces of two or more characters (roughly words): each is matched as a phrase of its bigrams. */
+  cjkPieces: string[];
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -29,18 +31,55 @@ export function queryTerms(text: string): QueryTerms {
 
   const cjk: string[] = [];
   const cjkSingles: string[] = [];
+  const cjkPieces: string[] = [];
   const runs = cjkRuns(norm);
-  const pieces = runs.flatMap(cutFillers);
-  const kept = pieces.filter((p) => !(Array.from(p).every(isHiragana) && Array.from(p).length <= 2));
+  const pieces = runs.flatMap(cutFillers).flatMap(splitAtScriptChange);
+  // All-hiragana leftovers are inflections and function words (じめて, ては, どう); content words are
+  // almost always written with kanji or katakana. Keep them only when nothing else is left.
+  const kept = pieces.filter((p) => !Array.from(p).every(isHiragana));
   for (const piece of kept.length ? kept : pieces) {
     const chars = Array.from(piece);
     if (chars.length === 1) {
       if (!cjkSingles.includes(piece)) cjkSingles.push(piece);
       continue;
     }
+    if (!cjkPieces.includes(piece)) cjkPieces.push(piece);
     for (const g of bigrams(piece)) if (!cjk.includes(g)) cjk.push(g);
   }
-  return { words, cjk, cjkSingles };
+  return { words, cjk, cjkSingles, cjkPieces };
+}
+
+type Script = 'hira' | 'kata' | 'other';
+
+function scriptOf(ch: string): Script {
+  if (isHiragana(ch)) return 'hira';
+  if (/\p{Script=Katakana}|\u30fc/u.test(ch)) return 'kata';
+  return 'other';
+}
+
+/**
+ * Splits a piece where one word most likely ends and the next begins: between hiragana and katakana
+ * (either way) and from hiragana to kanji. Kanji followed by hiragana stays together (送り仮名: 書いて).
+ */
+export function splitAtScriptChange(piece: string): string[] {
+  const chars = Array.from(piece);
+  const out: string[] = [];
+  let cur = '';
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i];
+    if (cur) {
+      const a = scriptOf(chars[i - 1]);
+      const b = scriptOf(ch);
+      const boundary = (a === 'hira' && b !== 'hira') || (a === 'kata' && b === 'hira');
+      if (boundary && !(a === 'kata' && b === 'kata')) {
+        out.push(cur);
+        cur = '';
+      }
+    }
+    cur += ch;
+  }
+  if (cur) out.push(cur);
+  return out;
 }
 
 function hasCjkChar(w: string): boolean {

@@ -1,6 +1,7 @@
 // Fusion and the multipliers: RRF over ranked lists, recency decay per note type, status penalty.
 import { STALE_STATUSES, type NoteType } from '../core/types.js';
 import { ageInDays } from './dates.js';
+import type { RankerName } from './rankers.js';
 
 export const RRF_K = 60;
 
@@ -21,12 +22,18 @@ export interface Tuning {
   recencyFloor: number;
   /** Multiplier for archived/outdated/superseded/deprecated notes. */
   stalePenalty: number;
+  /** The rankers fused (src/search/rankers.ts). */
+  rankers: readonly RankerName[];
+  /** RRF weight per ranker (default 1). */
+  rankerWeights: Partial<Record<RankerName, number>>;
 }
 
 export const DEFAULT_TUNING: Tuning = {
   halfLifeDays: { daily: 60, knowledge: 365, session: 30 },
   recencyFloor: 0.5,
   stalePenalty: 0.6,
+  rankers: ['all-phrases', 'all-bigrams', 'head'],
+  rankerWeights: {},
 };
 
 /** 1 for today, halving toward `recencyFloor` every half-life; notes without a real date are neutral (1). */

@@ -6,7 +6,7 @@ import { NoteReader } from '../index/note-reader.js';
 import { SectionSearch, type RankedSection } from '../index/section-search.js';
 import { bestSnippet } from '../format/snippet.js';
 import { buildFilters, type FilterFlags } from './filters.js';
-import { anyOf, columnMatch } from './fts-query.js';
+import { anyTermMatch, buildRankers } from './rankers.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
 import { DEFAULT_TUNING, fuse, recencyFactor, statusFactor, type Tuning } from './rank.js';
 import { extractTemporal } from './temporal.js';
@@ -29,11 +29,9 @@ const COMMON_TERM_SHARE = 0.25;
 /** Longest term lists sent to FTS5 (long prompts): the rarest terms are kept. */
 const MAX_WORDS = 40;
 const MAX_BIGRAMS = 80;
+const MAX_PIECES = 40;
 const MAX_RELATED = 5;
 
-const WORD_COLUMNS = ['head_words', 'body_words'];
-const CJK_COLUMNS = ['head_cjk', 'body_cjk'];
-const HEAD_COLUMNS = ['head_words', 'head_cjk'];
 
 export function search(db: Database, req: SearchRequest): SearchResponse {
   const now = req.now ?? new Date();
@@ -44,20 +42,15 @@ export function search(db: Database, req: SearchRequest): SearchResponse {
   const terms = pruneTerms(queryTerms(temporal.text), store);
   const empty: SearchResponse = { query: req.query, total: 0, hits: [], filters };
 
-  const wordsMatch = columnMatch(WORD_COLUMNS, terms.words);
-  const cjkMatch = columnMatch(CJK_COLUMNS, terms.cjk, terms.cjkSingles);
-  const headMatch = columnMatch(HEAD_COLUMNS, [...terms.words, ...terms.cjk], terms.cjkSingles);
-  const anyMatch = anyOf([wordsMatch, cjkMatch]);
+  const anyMatch = anyTermMatch(terms);
   if (!anyMatch) return empty;
 
-  const lists: RankedSection[][] = [];
-  if (wordsMatch) lists.push(store.rank(wordsMatch, [1, 1, 0, 0], filters, RANKER_DEPTH));
-  if (cjkMatch) lists.push(store.rank(cjkMatch, [0, 0, 1, 1], filters, RANKER_DEPTH));
-  if (headMatch) lists.push(store.rank(headMatch, [1, 0, 1, 0], filters, RANKER_DEPTH));
+  const rankers = buildRankers(tuning.rankers, terms);
+  const lists: RankedSection[][] = rankers.map((r) => store.rank(r.match, r.weights, filters, RANKER_DEPTH));
 
   const info = new Map<number, RankedSection>();
   for (const list of lists) for (const r of list) info.set(r.id, r);
-  const fused = fuse(lists.map((l) => ({ ids: l.map((r) => r.id) })));
+  const fused = fuse(lists.map((l, i) => ({ ids: l.map((r) => r.id), weight: tuning.rankerWeights[rankers[i].name] ?? 1 })));
 
   const scored = [...fused].map(([id, rrf]) => {
     const r = info.get(id) as RankedSection;
@@ -96,7 +89,7 @@ function pruneTerms(terms: QueryTerms, store: SectionSearch): QueryTerms {
   const cjk = keep(terms.cjk, MAX_BIGRAMS);
   // Keep at least one side non-empty: if pruning emptied everything, fall back to the originals.
   if (words.length + cjk.length + terms.cjkSingles.length === 0) return terms;
-  return { words, cjk, cjkSingles: terms.cjkSingles };
+  return { words, cjk, cjkSingles: terms.cjkSingles, cjkPieces: terms.cjkPieces.slice(0, MAX_PIECES) };
 }
 
 function buildHits(
