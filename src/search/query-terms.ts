@@ -51,6 +51,12 @@ export function queryTerms(text: string): QueryTerms {
 
 type Script = 'hira' | 'kata' | 'other';
 
+function runLength(chars: string[], from: number, script: Script): number {
+  let n = 0;
+  while (from + n < chars.length && scriptOf(chars[from + n]) === script) n++;
+  return n;
+}
+
 function scriptOf(ch: string): Script {
   if (isHiragana(ch)) return 'hira';
   if (/\p{Script=Katakana}|\u30fc/u.test(ch)) return 'kata';
@@ -59,7 +65,8 @@ function scriptOf(ch: string): Script {
 
 /**
  * Splits a piece where one word most likely ends and the next begins: between hiragana and katakana
- * (either way) and from hiragana to kanji. Kanji followed by hiragana stays together (送り仮名: 書いて).
+ * (either way) and from hiragana to a run of two or more kanji. Kanji followed by hiragana stays
+ * together (送り仮名: 書いて).
  */
 export function splitAtScriptChange(piece: string): string[] {
   const chars = Array.from(piece);
@@ -70,8 +77,10 @@ export function splitAtScriptChange(piece: string): string[] {
     if (cur) {
       const a = scriptOf(chars[i - 1]);
       const b = scriptOf(ch);
-      const boundary = (a === 'hira' && b !== 'hira') || (a === 'kata' && b === 'hira');
-      if (boundary && !(a === 'kata' && b === 'kata')) {
+      // A single kanji after hiragana is a suffix (選び方, 使い方), not a new word.
+      const kanjiRun = b === 'other' ? runLength(chars, i, 'other') : 0;
+      const boundary = (a === 'hira' && (b === 'kata' || kanjiRun >= 2)) || (a === 'kata' && b === 'hira');
+      if (boundary) {
         out.push(cur);
         cur = '';
       }

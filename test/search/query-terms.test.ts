@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutFillers, queryTerms } from '../../src/search/query-terms.js';
+import { cutFillers, queryTerms, splitAtScriptChange } from '../../src/search/query-terms.js';
 
 describe('queryTerms', () => {
   it('drops English filler words and keeps the specific ones', () => {
@@ -44,13 +44,26 @@ describe('queryTerms', () => {
   });
 
   it('empty and whitespace-only queries give no terms', () => {
-    expect(queryTerms('')).toEqual({ words: [], cjk: [], cjkSingles: [] });
-    expect(queryTerms('   ')).toEqual({ words: [], cjk: [], cjkSingles: [] });
+    expect(queryTerms('')).toEqual({ words: [], cjk: [], cjkSingles: [], cjkPieces: [] });
+    expect(queryTerms('   ')).toEqual({ words: [], cjk: [], cjkSingles: [], cjkPieces: [] });
   });
 
   it('a 10,000-character query is analysed without blowing up', () => {
     const t = queryTerms('LoRa 通信 距離 '.repeat(1000));
     expect(t.words).toEqual(['lora']);
     expect(t.cjk).toEqual(['通信', '距離']);
+  });
+});
+
+describe('splitAtScriptChange', () => {
+  it('splits between hiragana and katakana, and before a kanji word after hiragana', () => {
+    expect(splitAtScriptChange('新しくチーム')).toEqual(['新しく', 'チーム']);
+    expect(splitAtScriptChange('はじめて採用面接')).toEqual(['はじめて', '採用面接']);
+    expect(splitAtScriptChange('チームで')).toEqual(['チーム', 'で']);
+  });
+  it('keeps okurigana and one-kanji suffixes with their word', () => {
+    expect(splitAtScriptChange('書いて')).toEqual(['書いて']);
+    expect(splitAtScriptChange('選び方')).toEqual(['選び方']);
+    expect(splitAtScriptChange('データ分類')).toEqual(['データ分類']);
   });
 });
