@@ -104,12 +104,16 @@ export class NoteWriter {
 
     const aliasText = note.aliases.join(' ');
     const sectionIds: number[] = [];
+    // A heading with no text of its own (an H1 right before its first H2) is not searchable by itself:
+    // its heading path is in every child's head columns, and as a hit it would have nothing to show.
+    const anyBody = note.sections.some((sec) => sec.text.trim() !== '');
     note.sections.forEach((sec, ord) => {
       const sid = Number(
         this.s.insertSection.run(id, ord, sec.heading, sec.level, sec.headingPath, sec.startLine, sec.endLine, sec.chunk, sec.text)
           .lastInsertRowid,
       );
       sectionIds.push(sid);
+      if (anyBody && sec.text.trim() === '') return;
       const head = analyze(aliasText ? `${sec.headingPath} ${aliasText}` : sec.headingPath);
       const body = analyze(sec.text);
       this.s.insertFts.run(sid, head.words, body.words, head.cjk, body.cjk);
