@@ -102,7 +102,9 @@ export class NoteWriter {
     }
     this.s.deleteSkipped.run(file.path);
 
-    const aliasText = note.aliases.join(' ');
+    // Aliases and the words of the file's path (folder and file names) belong to every section's head:
+    // `people-group/time-off/` is how many vaults say what a note is about.
+    const aliasText = [...note.aliases, pathWords(file.path)].join(' ');
     const sectionIds: number[] = [];
     // A heading with no text of its own (an H1 right before its first H2) is not searchable by itself:
     // its heading path is in every child's head columns, and as a hit it would have nothing to show.
@@ -242,4 +244,13 @@ export class NoteWriter {
     this.s.deleteAliases.run(id);
     this.s.deleteLinks.run(id);
   }
+}
+
+/** `people-group/time-off-and-absence/_index.md` → `people group time off and absence`. */
+export function pathWords(path: string): string {
+  return path
+    .replace(/\.[^./]+$/, '')
+    .split(/[/_\-.\s]+/)
+    .filter((w) => w && w !== 'index' && w !== 'readme')
+    .join(' ');
 }
