@@ -12,6 +12,9 @@ export interface RankedSection {
   status: string | null;
   date: string;
   dateSource: string;
+  /** Note path and section order: the tie-break, so equal scores rank the same in every build (row ids differ). */
+  path: string;
+  ord: number;
 }
 
 export interface HitDetails {
@@ -42,9 +45,9 @@ export class SectionSearch {
   rank(match: string, weights: ColumnWeights, filters: SearchFilters, limit: number): RankedSection[] {
     const { where, params } = filterSql(filters);
     const sql = `SELECT f.rowid AS id, s.note_id AS noteId, bm25(sections_fts, ${weights.join(', ')}) AS bm25,
-        n.type AS type, n.status AS status, n.date AS date, n.date_source AS dateSource
+        n.type AS type, n.status AS status, n.date AS date, n.date_source AS dateSource, n.path AS path, s.ord AS ord
       FROM sections_fts f JOIN sections s ON s.id = f.rowid JOIN notes n ON n.id = s.note_id
-      WHERE sections_fts MATCH ?${where} ORDER BY bm25 LIMIT ?`;
+      WHERE sections_fts MATCH ?${where} ORDER BY bm25, n.path, s.ord LIMIT ?`;
     return this.stmt(sql).all(match, ...params, limit) as RankedSection[];
   }
 

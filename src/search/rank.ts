@@ -24,16 +24,19 @@ export interface Tuning {
   stalePenalty: number;
   /** The rankers fused (src/search/rankers.ts). */
   rankers: readonly RankerName[];
+  /** Share of a note's second-best section score added to its best (0 = the best section alone). */
+  secondSection: number;
   /** RRF weight per ranker (default 1). */
   rankerWeights: Partial<Record<RankerName, number>>;
 }
 
 export const DEFAULT_TUNING: Tuning = {
   halfLifeDays: { daily: 60, knowledge: 365, session: 30 },
-  recencyFloor: 0.5,
+  recencyFloor: 0.7,
   stalePenalty: 0.6,
   rankers: ['all-phrases', 'all-bigrams', 'head'],
   rankerWeights: {},
+  secondSection: 0.3,
 };
 
 /** 1 for today, halving toward `recencyFloor` every half-life; notes without a real date are neutral (1). */

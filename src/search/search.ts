@@ -33,7 +33,20 @@ const MAX_PIECES = 40;
 const MAX_RELATED = 5;
 
 
+/**
+ * Runs in one read transaction, so every query sees the same snapshot: a writer (`tsm watch`, `tsm index`)
+ * committing between the ranking and the details can no longer make a section vanish mid-search.
+ */
 export function search(db: Database, req: SearchRequest): SearchResponse {
+  return db.transaction(() => searchSnapshot(db, req))();
+}
+
+/** Best first; ties by path and section order, never by row id (ids differ between builds of one vault). */
+function byScore(a: { score: number; path: string; ord: number }, b: { score: number; path: string; ord: number }): number {
+  return b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord);
+}
+
+function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const now = req.now ?? new Date();
   const tuning: Tuning = { ...DEFAULT_TUNING, ...req.tuning };
   const temporal = extractTemporal(req.query, now);
@@ -54,14 +67,26 @@ export function search(db: Database, req: SearchRequest): SearchResponse {
 
   const scored = [...fused].map(([id, rrf]) => {
     const r = info.get(id) as RankedSection;
-    return { id, noteId: r.noteId, score: rrf * recencyFactor(r.type as NoteType, r.date, r.dateSource, now, tuning) * statusFactor(r.status, tuning) };
+    const score = rrf * recencyFactor(r.type as NoteType, r.date, r.dateSource, now, tuning) * statusFactor(r.status, tuning);
+    return { id, noteId: r.noteId, score, path: r.path, ord: r.ord };
   });
-  scored.sort((a, b) => b.score - a.score || a.id - b.id);
+  scored.sort(byScore);
 
   let ranked = scored;
   if (!req.allSections) {
-    const seen = new Set<number>();
-    ranked = scored.filter((s) => (seen.has(s.noteId) ? false : (seen.add(s.noteId), true)));
+    // A note ranks by its best section, plus a share of its second best: a note that answers the query in
+    // two places is a better answer than one that mentions it once.
+    const best = new Map<number, (typeof scored)[number]>();
+    const seconds = new Set<number>();
+    for (const s of scored) {
+      const b = best.get(s.noteId);
+      if (!b) best.set(s.noteId, { ...s });
+      else if (!seconds.has(s.noteId)) {
+        seconds.add(s.noteId);
+        b.score += tuning.secondSection * s.score;
+      }
+    }
+    ranked = [...best.values()].sort(byScore);
   }
   const truncated = lists.some((l) => l.length >= RANKER_DEPTH);
   const total = truncated ? store.count(anyMatch, filters, !req.allSections) : ranked.length;
