@@ -1,0 +1,247 @@
+// tsm index / status / related / doctor / init against real temporary vaults, through the built CLI.
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeVault, tsm, writeFiles } from '../helpers/cli.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).reverse().forEach((c) => c()));
+function vault(files: Record<string, string | Buffer>): string {
+  const v = makeVault(files);
+  cleanups.push(v.cleanup);
+  return v.dir;
+}
+const json = (r: { stdout: string }) => JSON.parse(r.stdout);
+const paths = (dir: string, q: string) => json(tsm(['search', q, '--vault', dir, '-f', 'json', '-n', '50'])).map((h: { path: string }) => h.path);
+
+describe('tsm index and status', () => {
+  it('indexes, then a second run changes nothing', () => {
+    const dir = vault({ 'a.md': '# Alpha\n\nfirst note about lora', 'daily/2026-01-02.md': '## log\nradio test', 'sessions/s.md': '# s' });
+    const first = json(tsm(['index', '--vault', dir, '--json']));
+    expect(first).toMatchObject({ added: 3, updated: 0, removed: 0, unchanged: 0, skipped: 0 });
+    const second = json(tsm(['index', '--vault', dir, '--json']));
+    expect(second).toMatchObject({ added: 0, updated: 0, removed: 0, unchanged: 3 });
+    const status = json(tsm(['status', '--vault', dir, '--json']));
+    expect(status).toMatchObject({ notes: 3, byType: { daily: 1, knowledge: 1, session: 1 }, warnings: 0 });
+    expect(status.indexBytes).toBeGreaterThan(0);
+    expect(status.lastSync).toMatch(/^\d{4}-/);
+  });
+
+  it('prints a one-line summary without --json and no progress bar in a pipe', () => {
+    const dir = vault({ 'a.md': 'x' });
+    const r = tsm(['index', '--vault', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^1 added, 0 updated, 0 removed, 0 unchanged, 0 skipped in \d+\.\d\d s\n$/);
+    expect(r.stderr).not.toContain('\r');
+  });
+
+  it('reflects edits, deletions and renames after the next index', () => {
+    const dir = vault({ 'a.md': '# A\n\nzebra', 'b.md': '# B\n\nlink to [[a]]' });
+    tsm(['index', '--vault', dir]);
+    writeFileSync(join(dir, 'a.md'), '# A\n\nquokka');
+    unlinkSync(join(dir, 'b.md'));
+    writeFileSync(join(dir, 'c.md'), '# C\n\nnew [[a]]');
+    const s = json(tsm(['index', '--vault', dir, '--json']));
+    expect(s).toMatchObject({ added: 1, updated: 1, removed: 1 });
+    expect(paths(dir, 'quokka')).toEqual(['a.md']);
+    expect(paths(dir, 'zebra')).toEqual([]);
+    renameSync(join(dir, 'a.md'), join(dir, 'renamed.md'));
+    expect(json(tsm(['index', '--vault', dir, '--json']))).toMatchObject({ added: 1, removed: 1 });
+    expect(paths(dir, 'quokka')).toEqual(['renamed.md']);
+    // c.md's link to [[a]] is now unresolved, and shows up as such.
+    const rel = json(tsm(['related', 'c', '--vault', dir, '--json']));
+    expect(rel.outgoing[0]).toMatchObject({ target: 'a', targetPath: null });
+  });
+
+  it('--full rebuilds every note', () => {
+    const dir = vault({ 'a.md': 'x', 'b.md': 'y' });
+    tsm(['index', '--vault', dir]);
+    expect(json(tsm(['index', '--vault', dir, '--full', '--json']))).toMatchObject({ added: 2, unchanged: 0 });
+  });
+
+  it('--files-from-stdin checks only the listed paths', () => {
+    const dir = vault({ 'a.md': 'one', 'b.md': 'two' });
+    tsm(['index', '--vault', dir]);
+    writeFileSync(join(dir, 'a.md'), 'uno');
+    writeFileSync(join(dir, 'b.md'), 'dos');
+    const s = json(tsm(['index', '--vault', dir, '--files-from-stdin', '--json'], { input: 'a.md\n' }));
+    expect(s).toMatchObject({ updated: 1 });
+    expect(paths(dir, 'uno')).toEqual(['a.md']);
+    expect(paths(dir, 'dos')).toEqual([]);
+  });
+
+  it('a vault that does not exist is a clear error with exit 1', () => {
+    const r = tsm(['index', '--vault', '/no/such/vault']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('vault not found: /no/such/vault');
+    expect(r.stdout).toBe('');
+  });
+
+  it('status without an index says to run tsm index (exit 1)', () => {
+    const dir = vault({ 'a.md': 'x' });
+    const r = tsm(['status', '--vault', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/run `tsm index`/);
+  });
+
+  it('the index lives in --db when given, and the vault may be read-only', () => {
+    const dir = vault({ 'a.md': '# A\nhello' });
+    const db = join(dir, '..', `tsm-ro-${Date.now()}.db`);
+    cleanups.push(() => ['', '-wal', '-shm'].forEach((s) => rmSync(db + s, { force: true })));
+    chmodSync(dir, 0o555);
+    cleanups.push(() => chmodSync(dir, 0o755));
+    expect(tsm(['index', '--vault', dir, '--db', db]).code).toBe(0);
+    expect(existsSync(join(dir, '.tsm'))).toBe(false);
+    expect(json(tsm(['search', 'hello', '--vault', dir, '--db', db, '-f', 'json']))[0].path).toBe('a.md');
+  });
+});
+
+describe('bad input: indexing goes on, a warning is recorded, nothing is lost', () => {
+  const bad: Record<string, string | Buffer> = {
+    'malformed-yaml.md': '---\ntitle: [unclosed\n  : bad\n---\n# Body\n\nsurvivor text alpha',
+    'frontmatter-only.md': '---\ntitle: Only FM\n---\n',
+    'empty.md': '',
+    'invalid-utf8.md': Buffer.concat([Buffer.from('# Bad bytes\n\nbeta '), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' gamma')]),
+    'bom.md': '\uFEFF# BOM title\n\ndelta',
+    'crlf.md': '# CRLF\r\n\r\n## Second\r\nepsilon line\r\n',
+    'binary.md': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1, 2, 3]),
+    'setext.md': 'Setext Title\n============\n\nSub\n---\n\nzeta',
+    'fenced.md': '# Real\n\n```sh\n# not a heading\n```\n\neta',
+    'skipped-levels.md': '# H1\n\n#### H4\n\ntheta',
+    'spaces and #hash.md': '# Spaced\n\niota',
+    'ノート.md': '# 日本語のノート\n\n本文テキスト',
+  };
+
+  it('indexes every bad file it can, skips the binary one with a warning', () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => `## h${i}\nline ${i}`).join('\n');
+    const dir = vault({ ...bad, 'many-headings.md': `# Many\n${many}\nkappa` });
+    const r = tsm(['index', '--vault', dir, '--json']);
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.added).toBe(Object.keys(bad).length); // all but binary.md, plus many-headings.md
+    expect(s.skipped).toBe(1);
+    const status = json(tsm(['status', '--vault', dir, '--json']));
+    const warned = status.warningList.map((w: { path: string }) => w.path);
+    expect(warned).toContain('binary.md');
+    expect(warned).toContain('malformed-yaml.md');
+    expect(warned).toContain('invalid-utf8.md');
+    for (const [q, p] of [
+      ['alpha', 'malformed-yaml.md'],
+      ['gamma', 'invalid-utf8.md'],
+      ['delta', 'bom.md'],
+      ['epsilon', 'crlf.md'],
+      ['zeta', 'setext.md'],
+      ['eta', 'fenced.md'],
+      ['theta', 'skipped-levels.md'],
+      ['iota', 'spaces and #hash.md'],
+      ['本文テキスト', 'ノート.md'],
+      ['kappa', 'many-headings.md'],
+    ]) {
+      expect(paths(dir, q), q).toContain(p);
+    }
+    const crlf = json(tsm(['search', 'epsilon', '--vault', dir, '-f', 'json']))[0];
+    expect(crlf.section).toBe('CRLF > Second');
+    expect(crlf.line).toBe(3);
+    const fenced = json(tsm(['search', 'eta', '--vault', dir, '-f', 'json', '--all-sections'])).filter((h: { path: string }) => h.path === 'fenced.md');
+    expect(fenced.map((h: { section: string }) => h.section)).toEqual(['Real']);
+    const skipped = json(tsm(['search', 'theta', '--vault', dir, '-f', 'json']))[0];
+    expect(skipped.section).toBe('H1 > H4');
+  });
+
+  it('a file over the size limit is skipped with a warning', () => {
+    const dir = vault({ '.tsm/config.json': '{ "maxFileBytes": 1000 }', 'big.md': `# Big\n${'x'.repeat(2000)}`, 'ok.md': 'fine' });
+    const s = json(tsm(['index', '--vault', dir, '--json']));
+    expect(s).toMatchObject({ added: 1, skipped: 1 });
+    expect(json(tsm(['status', '--vault', dir, '--json'])).warningList[0].path).toBe('big.md');
+  });
+
+  it('file names in NFD are stored as NFC', () => {
+    const dir = vault({ 'cafe\u0301.md': '# Café\n\nlambda' });
+    tsm(['index', '--vault', dir]);
+    expect(paths(dir, 'lambda')).toEqual(['café.md']);
+  });
+
+  it('a symlink loop does not hang indexing', () => {
+    const dir = vault({ 'real/a.md': 'mu' });
+    symlinkSync(dir, join(dir, 'real/loop'));
+    const r = tsm(['index', '--vault', dir, '--json'], { timeoutMs: 20_000 });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).added).toBe(1);
+  });
+
+  it('fixing a bad file clears its warning on the next index', () => {
+    const dir = vault({ 'y.md': '---\ntitle: [x\n---\nbody' });
+    tsm(['index', '--vault', dir]);
+    expect(json(tsm(['status', '--vault', dir, '--json'])).warnings).toBe(1);
+    writeFileSync(join(dir, 'y.md'), '---\ntitle: fixed\n---\nbody');
+    tsm(['index', '--vault', dir]);
+    expect(json(tsm(['status', '--vault', dir, '--json'])).warnings).toBe(0);
+  });
+});
+
+describe('tsm related, doctor, init, --version', () => {
+  it('related lists outgoing links and backlinks', () => {
+    const dir = vault({
+      'hub.md': '---\nrelated: ["[[spoke2]]"]\n---\n# Hub\n\nsee [[spoke1|the first]] and [two](spoke2.md#part) and [[nowhere]]',
+      'spoke1.md': '# Spoke 1\n\nback to [[hub]]',
+      'spoke2.md': '# Spoke 2',
+    });
+    tsm(['index', '--vault', dir]);
+    const r = json(tsm(['related', 'hub.md', '--vault', dir, '--json']));
+    expect(r.outgoing.map((l: { targetPath: string | null }) => l.targetPath)).toEqual(['spoke1.md', 'spoke2.md', null, 'spoke2.md']);
+    expect(r.backlinks.map((l: { sourcePath: string }) => l.sourcePath)).toEqual(['spoke1.md']);
+    const text = tsm(['related', 'hub', '--vault', dir]).stdout;
+    expect(text).toContain('nowhere  [unresolved]');
+    expect(tsm(['related', 'missing-note', '--vault', dir]).code).toBe(1);
+  });
+
+  it('links re-resolve when their target appears', () => {
+    const dir = vault({ 'a.md': 'see [[later]]' });
+    tsm(['index', '--vault', dir]);
+    expect(json(tsm(['status', '--vault', dir, '--json'])).unresolvedLinks).toBe(1);
+    writeFiles(dir, { 'later.md': '# Later' });
+    tsm(['index', '--vault', dir]);
+    expect(json(tsm(['status', '--vault', dir, '--json'])).unresolvedLinks).toBe(0);
+    expect(json(tsm(['related', 'later', '--vault', dir, '--json'])).backlinks[0].sourcePath).toBe('a.md');
+  });
+
+  it('doctor reports staleness, unresolved links and warnings with fixes', () => {
+    const dir = vault({ 'a.md': 'see [[ghost]]', 'bad.md': '---\n: [\n---\nx' });
+    tsm(['index', '--vault', dir]);
+    writeFileSync(join(dir, 'new.md'), 'new');
+    const r = json(tsm(['doctor', '--vault', dir, '--json']));
+    const checks = r.problems.map((p: { check: string }) => p.check);
+    expect(checks).toEqual(expect.arrayContaining(['staleness', 'links', 'notes']));
+    for (const p of r.problems) expect(p.fix.length).toBeGreaterThan(0);
+    expect(r.ok).toBe(true);
+    const missing = tsm(['doctor', '--vault', vault({ 'x.md': 'x' }), '--json']);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout).problems[0]).toMatchObject({ check: 'index', severity: 'error', fix: 'run `tsm index`' });
+  });
+
+  it('init creates a commented config once and is idempotent', () => {
+    const dir = vault({});
+    expect(tsm(['init', '--vault', dir]).code).toBe(0);
+    const cfg = readFileSync(join(dir, '.tsm/config.json'), 'utf8');
+    expect(cfg).toMatch(/^\/\/ tsm configuration/);
+    writeFileSync(join(dir, '.tsm/config.json'), cfg.replace('"hookTopK": 5', '"hookTopK": 3'));
+    expect(tsm(['init', '--vault', dir]).stderr).toContain('already set up');
+    expect(readFileSync(join(dir, '.tsm/config.json'), 'utf8')).toContain('"hookTopK": 3');
+  });
+
+  it('a bad config value is a clear error naming the setting', () => {
+    const dir = vault({ '.tsm/config.json': '{ "chunkChars": "big" }', 'a.md': 'x' });
+    const r = tsm(['index', '--vault', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/chunkChars must be a whole number/);
+  });
+
+  it('--version prints the package version; unknown commands are usage errors (exit 2)', () => {
+    const pkg = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8'));
+    expect(tsm(['--version']).stdout.trim()).toBe(pkg.version);
+    expect(tsm(['frobnicate']).code).toBe(2);
+    expect(tsm(['search', 'x', '--no-such-flag']).code).toBe(2);
+  });
+});
+
+
