@@ -1,0 +1,88 @@
+// tsm watch: index, then keep the index in step with the vault until SIGINT/SIGTERM.
+import { tsmDir } from '../vault/config.js';
+import { removeWatcherPid, runningWatcher, writeWatcherPid } from '../vault/watcher-pid.js';
+import { formatBatchLine, formatInitialLine } from '../watch/report.js';
+import { watchVault, WatchError } from '../watch/watch-vault.js';
+import { configFrom } from './args.js';
+import { progressBar } from './progress.js';
+import { UsageError, UserError } from './run.js';
+
+const MAX_DEBOUNCE_MS = 60_000;
+
+export async function run(argv: Record<string, unknown>): Promise<void> {
+  const debounceMs = parseDebounce(argv.debounce);
+  const cfg = configFrom(argv);
+  const dir = tsmDir(cfg);
+  const other = runningWatcher(dir);
+  if (other !== null && other !== process.pid) {
+    throw new UserError(`a watcher already runs for ${cfg.vault} (pid ${other}); stop it first`);
+  }
+  const pidWritten = tryWritePid(dir);
+
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const controller = new AbortController();
+  let signals = 0;
+  const onSignal = (name: NodeJS.Signals) => {
+    signals++;
+    if (signals === 1) {
+      log(`tsm watch: ${name}: finishing the batch in hand, then stopping (again to stop at once)`);
+      controller.abort();
+    } else {
+      // A second signal: the user does not want to wait. Each note is written in one transaction,
+      // so stopping now loses nothing that the next `tsm index` will not redo.
+      if (pidWritten) removeWatcherPid(dir);
+      process.exit(name === 'SIGINT' ? 130 : 143);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const bar = progressBar('indexing');
+  try {
+    await watchVault(cfg, {
+      debounceMs,
+      poll: Boolean(argv.poll),
+      signal: controller.signal,
+      onInitialProgress: (done, total) => {
+        if (total >= 50) bar.update(done, total);
+      },
+      onReady: ({ notes, polling, initial }) => {
+        bar.end();
+        const s = initial;
+        if (s.added + s.updated + s.removed + s.skipped > 0) log(formatInitialLine(s));
+        log(`tsm watch: watching ${cfg.vault} (${notes} note${notes === 1 ? '' : 's'}${polling ? ', polling' : ''})`);
+      },
+      onBatch: (report) => log(formatBatchLine(report)),
+      onNotice: (message) => log(`tsm watch: ${message}`),
+    });
+    log('tsm watch: stopped');
+  } catch (err) {
+    bar.end();
+    if (err instanceof WatchError) throw new UserError(err.message);
+    throw err;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (pidWritten) removeWatcherPid(dir);
+    // Everything is closed; should a stray handle (a worker thread, a library's timer) remain, do not hang.
+    setTimeout(() => process.exit(), 2000).unref();
+  }
+}
+
+function parseDebounce(value: unknown): number {
+  const n = value === undefined ? 150 : Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > MAX_DEBOUNCE_MS) {
+    throw new UsageError(`--debounce must be a number of milliseconds from 0 to ${MAX_DEBOUNCE_MS} (got ${String(value)})`);
+  }
+  return Math.round(n);
+}
+
+/** The pid file lets `tsm status` show the watcher; a read-only vault (with --db elsewhere) just goes without. */
+function tryWritePid(dir: string): boolean {
+  try {
+    writeWatcherPid(dir);
+    return true;
+  } catch {
+    return false;
+  }
+}

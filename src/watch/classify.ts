@@ -1,0 +1,89 @@
+// What a file-system event means for the index: a note to re-check, a reason to rescan the whole vault,
+// or nothing. Pure functions, so the rules can be tested without a watcher.
+import type { Stats } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
+import { ALWAYS_SKIPPED } from '../vault/scan.js';
+
+export type WatchEventName = 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir';
+
+export type EventMeaning =
+  | { kind: 'note'; rel: string }
+  | { kind: 'rescan'; reason: string }
+  | { kind: 'none' };
+
+/** Files whose change alters which notes are indexed (so everything must be looked at again). */
+const RULE_FILES = new Set(['.gitignore', '.tsmignore']);
+
+/** Vault-relative, `/`-separated, NFC; null when `abs` is not below the vault (or is the vault itself). */
+export function vaultRelative(vault: string, abs: string): string | null {
+  const rel = relative(vault, abs);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
+  return rel.split(sep).join('/').normalize('NFC');
+}
+
+export function hasNoteExtension(name: string, extensions: string[]): boolean {
+  const lower = name.toLowerCase();
+  return extensions.some((ext) => lower.endsWith(ext) && lower.length > ext.length);
+}
+
+function baseName(rel: string): string {
+  return rel.slice(rel.lastIndexOf('/') + 1);
+}
+
+function isRuleFile(rel: string): boolean {
+  const name = baseName(rel);
+  // .tsmignore counts at the vault root only (SPEC §1); .gitignore files count in every folder.
+  return name === '.gitignore' || (name === '.tsmignore' && rel === '.tsmignore');
+}
+
+export function classifyEvent(event: WatchEventName, rel: string, extensions: string[]): EventMeaning {
+  if (rel.split('/').some((part) => ALWAYS_SKIPPED.has(part))) return { kind: 'none' };
+  if (event === 'addDir') return { kind: 'rescan', reason: `folder added: ${rel}` };
+  if (event === 'unlinkDir') return { kind: 'rescan', reason: `folder removed: ${rel}` };
+  if (isRuleFile(rel)) return { kind: 'rescan', reason: `${rel} ${event === 'unlink' ? 'removed' : 'changed'}` };
+  if (hasNoteExtension(baseName(rel), extensions)) return { kind: 'note', rel };
+  return { kind: 'none' };
+}
+
+/**
+ * chokidar's `ignored` test. Skips the always-skipped folders (so the index's own writes under .tsm/
+ * never start a batch) and files that are neither notes nor ignore rules (fewer watch handles).
+ * Without stats a path may be a folder, so only the folder rule applies then. Folders that lead back
+ * into their own ancestors through a symlink (`isLoop`) are not entered.
+ */
+export function createIgnoredTest(
+  vault: string,
+  extensions: string[],
+  isLoop: (abs: string) => boolean = () => false,
+): (abs: string, stats?: Stats) => boolean {
+  return (abs, stats) => {
+    const rel = vaultRelative(vault, abs);
+    if (rel === null) return false;
+    if (rel.split('/').some((part) => ALWAYS_SKIPPED.has(part))) return true;
+    if (stats?.isFile()) {
+      const name = baseName(rel);
+      return !RULE_FILES.has(name) && !hasNoteExtension(name, extensions);
+    }
+    return stats?.isDirectory() === true && isLoop(abs);
+  };
+}
+
+export type WatchFailure = 'handles' | 'other';
+
+/** ENOSPC (inotify watches used up) and EMFILE/ENFILE (file descriptors used up) are helped by polling. */
+export function watchFailureKind(err: unknown): WatchFailure {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EMFILE' || code === 'ENFILE' ? 'handles' : 'other';
+}
+
+/** The sentence that tells the user why the watcher fell back to polling and how to avoid it. */
+export function handlesAdvice(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code ?? 'unknown';
+  if (code === 'ENOSPC') {
+    return (
+      'the system limit on file watches is reached (ENOSPC); ' +
+      'raise it with `sudo sysctl fs.inotify.max_user_watches=524288` to get instant updates again'
+    );
+  }
+  return `too many open files (${code}); raise the limit with \`ulimit -n 65536\` to get instant updates again`;
+}

@@ -1,0 +1,99 @@
+// The chokidar side of `tsm watch`: native file-system events, and polling when the OS runs out of
+// watch handles (or when asked for, e.g. on network drives where native events never arrive).
+import type { FSWatcher } from 'chokidar';
+import { createIgnoredTest, watchFailureKind, type WatchEventName } from './classify.js';
+import { createLoopTest } from './symlink-loop.js';
+
+/** How often polling stats each note. Slower than chokidar's 100 ms default: a vault holds thousands of files. */
+export const POLL_INTERVAL_MS = 1000;
+
+export interface FsWatcherOptions {
+  vault: string;
+  extensions: string[];
+  /** Start with polling instead of native events. */
+  poll: boolean;
+  onEvent(event: WatchEventName, absPath: string): void;
+  /** Native watching failed for lack of handles; polling starts next. */
+  onFallback(err: Error): void;
+  /** Polling is running after a fallback: events may have been missed meanwhile. */
+  onResumed(): void;
+  /** Any other watcher error (an unreadable folder, …): worth telling, not worth stopping for. */
+  onError(err: Error): void;
+}
+
+const EVENTS = new Set<string>(['add', 'change', 'unlink', 'addDir', 'unlinkDir']);
+
+export class VaultFsWatcher {
+  private current: FSWatcher | null = null;
+  private switching: Promise<void> | null = null;
+  private closed = false;
+  private pollingNow = false;
+
+  private constructor(private readonly opts: FsWatcherOptions) {}
+
+  /** Resolves once the vault is being watched (after a fallback to polling, when one was needed). */
+  static async start(opts: FsWatcherOptions): Promise<VaultFsWatcher> {
+    const watcher = new VaultFsWatcher(opts);
+    await watcher.open(opts.poll);
+    return watcher;
+  }
+
+  get polling(): boolean {
+    return this.pollingNow;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.switching;
+    await this.current?.close();
+    this.current = null;
+  }
+
+  private async open(poll: boolean): Promise<void> {
+    const { watch } = await import('chokidar');
+    if (this.closed) return;
+    const w = watch(this.opts.vault, {
+      ignoreInitial: true,
+      persistent: true,
+      followSymlinks: true,
+      usePolling: poll,
+      interval: POLL_INTERVAL_MS,
+      binaryInterval: POLL_INTERVAL_MS,
+      ignored: createIgnoredTest(this.opts.vault, this.opts.extensions, createLoopTest(this.opts.vault)),
+    });
+    this.current = w;
+    this.pollingNow = poll;
+    let failedOver = false;
+    await new Promise<void>((resolve) => {
+      w.on('ready', resolve);
+      w.on('all', (event, path) => {
+        if (this.current === w && !this.closed && EVENTS.has(event)) this.opts.onEvent(event as WatchEventName, path);
+      });
+      w.on('error', (raw) => {
+        const err = raw instanceof Error ? raw : new Error(String(raw));
+        if (failedOver) return; // the rest of the burst from a watcher that is being replaced
+        if (!poll && watchFailureKind(err) === 'handles') {
+          failedOver = true;
+          this.switching = this.failOver(w, err);
+          resolve(); // stop waiting for this watcher; start() waits for the polling one below
+        } else {
+          this.opts.onError(err);
+        }
+      });
+    });
+    if (failedOver) await this.switching;
+  }
+
+  private async failOver(old: FSWatcher, err: Error): Promise<void> {
+    this.opts.onFallback(err);
+    this.current = null;
+    try {
+      await old.close();
+      if (this.closed) return;
+      await this.open(true);
+      if (!this.closed) this.opts.onResumed();
+    } catch (failure) {
+      this.opts.onError(failure instanceof Error ? failure : new Error(String(failure)));
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { ChangeQueue, Debouncer } from '../../src/watch/change-queue.js';
+
+describe('ChangeQueue', () => {
+  it('collects each path once, sorted, and empties on take', () => {
+    const q = new ChangeQueue();
+    expect(q.take()).toBeNull();
+    q.addPath('b.md');
+    q.addPath('a.md');
+    q.addPath('b.md');
+    expect(q.size).toBe(2);
+    expect(q.take()).toEqual({ paths: ['a.md', 'b.md'], rescanReasons: [] });
+    expect(q.size).toBe(0);
+    expect(q.take()).toBeNull();
+  });
+  it('lets a rescan cover every path, before and after it', () => {
+    const q = new ChangeQueue();
+    q.addPath('a.md');
+    q.requestRescan('folder added: x');
+    q.addPath('b.md');
+    expect(q.take()).toEqual({ paths: [], rescanReasons: ['folder added: x'] });
+  });
+  it('puts a failed batch back without losing what came since', () => {
+    const q = new ChangeQueue();
+    q.addPath('a.md');
+    const batch = q.take()!;
+    q.addPath('c.md');
+    q.putBack(batch);
+    expect(q.take()).toEqual({ paths: ['a.md', 'c.md'], rescanReasons: [] });
+    q.requestRescan('r');
+    const rescan = q.take()!;
+    q.addPath('d.md');
+    q.putBack(rescan);
+    expect(q.take()).toEqual({ paths: [], rescanReasons: ['r'] });
+  });
+});
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('Debouncer', () => {
+  it('fires once after the events go quiet', async () => {
+    let fired = 0;
+    const d = new Debouncer(40, 10_000, () => fired++);
+    d.poke();
+    await tick(15);
+    d.poke();
+    await tick(15);
+    d.poke();
+    expect(d.pending).toBe(true);
+    expect(fired).toBe(0);
+    await tick(120);
+    expect(fired).toBe(1);
+    expect(d.pending).toBe(false);
+  });
+  it('fires by the maximum wait when events never go quiet', async () => {
+    let fired = 0;
+    const d = new Debouncer(50, 120, () => fired++);
+    const started = Date.now();
+    while (fired === 0 && Date.now() - started < 2000) {
+      d.poke();
+      await tick(10);
+    }
+    d.cancel();
+    expect(fired).toBe(1);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+  it('holds a retry back even while events keep coming', async () => {
+    let fired = 0;
+    const d = new Debouncer(10, 30, () => fired++);
+    d.pokeAfter(200);
+    const started = Date.now();
+    while (Date.now() - started < 120) {
+      d.poke();
+      await tick(10);
+    }
+    expect(fired).toBe(0);
+    await tick(250);
+    expect(fired).toBe(1);
+  });
+  it('cancel stops a scheduled call', async () => {
+    let fired = 0;
+    const d = new Debouncer(10, 20, () => fired++);
+    d.poke();
+    d.cancel();
+    await tick(60);
+    expect(fired).toBe(0);
+  });
+});

@@ -1,0 +1,119 @@
+import { statSync, mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  classifyEvent,
+  createIgnoredTest,
+  handlesAdvice,
+  hasNoteExtension,
+  vaultRelative,
+  watchFailureKind,
+} from '../../src/watch/classify.js';
+
+const MD = ['.md'];
+
+describe('vaultRelative', () => {
+  it('gives /-separated NFC paths below the vault', () => {
+    expect(vaultRelative('/v', '/v/a/b.md')).toBe('a/b.md');
+    expect(vaultRelative('/v', '/v/ノート/カ\u3099.md')).toBe('ノート/ガ.md');
+  });
+  it('is null for the vault itself and for paths outside it', () => {
+    expect(vaultRelative('/v', '/v')).toBeNull();
+    expect(vaultRelative('/v', '/other/a.md')).toBeNull();
+    expect(vaultRelative('/v', '/v2/a.md')).toBeNull();
+  });
+  it('keeps names that merely start with two dots', () => {
+    expect(vaultRelative('/v', '/v/..notes.md')).toBe('..notes.md');
+  });
+});
+
+describe('classifyEvent', () => {
+  it('turns note events into paths to check', () => {
+    for (const ev of ['add', 'change', 'unlink'] as const) {
+      expect(classifyEvent(ev, 'notes/a.md', MD)).toEqual({ kind: 'note', rel: 'notes/a.md' });
+    }
+    expect(classifyEvent('change', 'UPPER.MD', MD)).toEqual({ kind: 'note', rel: 'UPPER.MD' });
+  });
+  it('honours configured extensions', () => {
+    expect(classifyEvent('add', 'a.markdown', ['.md', '.markdown'])).toEqual({ kind: 'note', rel: 'a.markdown' });
+    expect(classifyEvent('add', 'a.markdown', MD)).toEqual({ kind: 'none' });
+  });
+  it('ignores files that are not notes, and a bare extension', () => {
+    expect(classifyEvent('add', 'img/photo.png', MD)).toEqual({ kind: 'none' });
+    expect(classifyEvent('change', 'notes/a.md.swp', MD)).toEqual({ kind: 'none' });
+    expect(classifyEvent('add', 'notes/.md', MD)).toEqual({ kind: 'none' });
+  });
+  it('ignores everything below always-skipped folders', () => {
+    for (const rel of ['.git/x.md', '.tsm/index.db', 'a/node_modules/b.md', '.obsidian/ws.md', '.trash/old.md']) {
+      expect(classifyEvent('add', rel, MD)).toEqual({ kind: 'none' });
+    }
+    expect(classifyEvent('addDir', '.git/objects', MD)).toEqual({ kind: 'none' });
+  });
+  it('rescans when folders come or go', () => {
+    expect(classifyEvent('addDir', 'new', MD)).toEqual({ kind: 'rescan', reason: 'folder added: new' });
+    expect(classifyEvent('unlinkDir', 'old/sub', MD)).toEqual({ kind: 'rescan', reason: 'folder removed: old/sub' });
+  });
+  it('rescans when ignore rules change: any .gitignore, the root .tsmignore only', () => {
+    expect(classifyEvent('change', '.tsmignore', MD)).toEqual({ kind: 'rescan', reason: '.tsmignore changed' });
+    expect(classifyEvent('unlink', 'sub/.gitignore', MD)).toEqual({ kind: 'rescan', reason: 'sub/.gitignore removed' });
+    expect(classifyEvent('add', '.gitignore', MD)).toEqual({ kind: 'rescan', reason: '.gitignore changed' });
+    expect(classifyEvent('change', 'sub/.tsmignore', MD)).toEqual({ kind: 'none' });
+  });
+});
+
+describe('createIgnoredTest', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tsm-classify-'));
+  mkdirSync(join(dir, 'sub'));
+  for (const f of ['a.md', 'b.png', '.gitignore', 'sub/.tsmignore']) writeFileSync(join(dir, f), 'x');
+  const ignored = createIgnoredTest(dir, MD);
+  const st = (rel: string) => statSync(join(dir, rel));
+
+  it('never ignores the vault itself or folders by their name alone', () => {
+    expect(ignored(dir)).toBe(false);
+    expect(ignored(join(dir, 'sub'), st('sub'))).toBe(false);
+    expect(ignored(join(dir, 'pictures.png'))).toBe(false); // no stats: could be a folder
+  });
+  it('ignores always-skipped folders with or without stats', () => {
+    expect(ignored(join(dir, '.tsm'))).toBe(true);
+    expect(ignored(join(dir, '.tsm/index.db-wal'))).toBe(true);
+    expect(ignored(join(dir, 'x/.git'))).toBe(true);
+    expect(ignored(join(dir, 'node_modules/pkg/readme.md'))).toBe(true);
+  });
+  it('ignores files that are neither notes nor ignore rules', () => {
+    expect(ignored(join(dir, 'b.png'), st('b.png'))).toBe(true);
+    expect(ignored(join(dir, 'a.md'), st('a.md'))).toBe(false);
+    expect(ignored(join(dir, '.gitignore'), st('.gitignore'))).toBe(false);
+  });
+  it('does not enter folders the loop test refuses', () => {
+    const refuseSub = createIgnoredTest(dir, MD, (abs) => abs === join(dir, 'sub'));
+    expect(refuseSub(join(dir, 'sub'), st('sub'))).toBe(true);
+    expect(refuseSub(join(dir, 'sub'))).toBe(false); // no stats: decided later, when chokidar has them
+    expect(refuseSub(join(dir, 'a.md'), st('a.md'))).toBe(false);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+});
+
+describe('watch failures', () => {
+  const err = (code: string) => Object.assign(new Error(code), { code });
+  it('classes ENOSPC, EMFILE and ENFILE as running out of handles', () => {
+    expect(watchFailureKind(err('ENOSPC'))).toBe('handles');
+    expect(watchFailureKind(err('EMFILE'))).toBe('handles');
+    expect(watchFailureKind(err('ENFILE'))).toBe('handles');
+    expect(watchFailureKind(err('EACCES'))).toBe('other');
+    expect(watchFailureKind(new Error('plain'))).toBe('other');
+    expect(watchFailureKind(undefined)).toBe('other');
+  });
+  it('tells the user which limit to raise', () => {
+    expect(handlesAdvice(err('ENOSPC'))).toMatch(/max_user_watches/);
+    expect(handlesAdvice(err('EMFILE'))).toMatch(/ulimit -n/);
+  });
+});
+
+describe('hasNoteExtension', () => {
+  it('is case-insensitive and needs a name before the extension', () => {
+    expect(hasNoteExtension('A.Md', MD)).toBe(true);
+    expect(hasNoteExtension('.md', MD)).toBe(false);
+    expect(hasNoteExtension('a.mdx', MD)).toBe(false);
+  });
+});

@@ -1,0 +1,168 @@
+// `tsm watch` end to end: what editors do to single notes, checked through `tsm search`.
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tsm } from '../helpers/cli.js';
+import {
+  killWatchers,
+  makeWatchVault,
+  relatedJson,
+  searchPaths,
+  startWatch,
+  token,
+  waitForSearch,
+  waitForValue,
+} from './watch-process.js';
+
+let cleanups: (() => void)[] = [];
+afterEach(async () => {
+  await killWatchers();
+  for (const c of cleanups) c();
+  cleanups = [];
+});
+
+function vault(files: Record<string, string> = {}): string {
+  const v = makeWatchVault(files);
+  cleanups.push(v.cleanup);
+  return v.dir;
+}
+
+describe('tsm watch: start and stop', () => {
+  it('indexes what is there, shows in tsm status, and exits 0 on SIGTERM', async () => {
+    const word = token('start');
+    const dir = vault({ 'a.md': `# A\n\n${word}\n`, 'sub/b.md': `# B\n\n${word}\n` });
+    const w = await startWatch(dir);
+    expect(w.stderr()).toMatch(/tsm watch: watching .* \(2 notes\)/);
+    await waitForSearch(dir, word, ['a.md', 'sub/b.md']);
+
+    const status = JSON.parse(tsm(['status', '--vault', dir, '--json']).stdout) as { watcher: { pid: number } | null };
+    expect(status.watcher?.pid).toBe(w.child.pid);
+
+    expect(await w.stop('SIGTERM')).toBe(0);
+    expect(w.stderr()).toMatch(/tsm watch: stopped/);
+    const after = JSON.parse(tsm(['status', '--vault', dir, '--json']).stdout) as { watcher: unknown };
+    expect(after.watcher).toBeNull();
+  });
+
+  it('exits 0 on SIGINT too', async () => {
+    const dir = vault({ 'a.md': '# A\n' });
+    const w = await startWatch(dir);
+    expect(await w.stop('SIGINT')).toBe(0);
+  });
+
+  it('catches up with changes made while it was not running', async () => {
+    const old = token('old');
+    const fresh = token('fresh');
+    const dir = vault({ 'a.md': `# A\n\n${old}\n`, 'gone.md': `# G\n\n${old}\n` });
+    expect(tsm(['index', '--vault', dir]).code).toBe(0);
+    writeFileSync(join(dir, 'a.md'), `# A\n\n${fresh}\n`);
+    rmSync(join(dir, 'gone.md'));
+    const w = await startWatch(dir);
+    expect(w.stderr()).toMatch(/1 updated, 1 removed/);
+    expect(await searchPaths(dir, old)).toEqual([]);
+    expect(await searchPaths(dir, fresh)).toEqual(['a.md']);
+  });
+
+  it('refuses a second watcher for the same vault', async () => {
+    const dir = vault({ 'a.md': '# A\n' });
+    const first = await startWatch(dir);
+    const second = tsm(['watch', '--vault', dir]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(new RegExp(`already runs .*pid ${first.child.pid}`));
+  });
+
+  it('rejects a bad --debounce as a usage error', () => {
+    const dir = vault({ 'a.md': '# A\n' });
+    for (const bad of ['soon', '-5', '1e9']) {
+      const r = tsm(['watch', '--vault', dir, '--debounce', bad]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--debounce/);
+    }
+  });
+});
+
+describe('tsm watch: editing notes', () => {
+  it('indexes a new note, then its edits', async () => {
+    const dir = vault({ 'a.md': '# A\n' });
+    const w = await startWatch(dir);
+    const first = token('first');
+    const second = token('second');
+    writeFileSync(join(dir, 'new.md'), `# New\n\n${first}\n`);
+    await waitForSearch(dir, first, ['new.md']);
+    writeFileSync(join(dir, 'new.md'), `# New\n\n${second}\n`);
+    await waitForSearch(dir, second, ['new.md']);
+    expect(await searchPaths(dir, first)).toEqual([]);
+    expect(w.stderr()).toMatch(/tsm watch: 1 added in \d+ ms \(new\.md\)/);
+    expect(w.stderr()).toMatch(/tsm watch: 1 updated in \d+ ms \(new\.md\)/);
+  });
+
+  it('follows an atomic save (temporary file renamed over the note)', async () => {
+    const before = token('before');
+    const after = token('after');
+    const dir = vault({ 'note.md': `# Note\n\n${before}\n` });
+    await startWatch(dir);
+    writeFileSync(join(dir, '.note.md.swp'), `# Note\n\n${after}\n`);
+    renameSync(join(dir, '.note.md.swp'), join(dir, 'note.md'));
+    await waitForSearch(dir, after, ['note.md']);
+    expect(await searchPaths(dir, before)).toEqual([]);
+  });
+
+  it('keeps the last of two saves in a row', async () => {
+    const v1 = token('vone');
+    const v2 = token('vtwo');
+    const dir = vault({ 'note.md': '# Note\n' });
+    await startWatch(dir);
+    writeFileSync(join(dir, 'note.md'), `# Note\n\n${v1}\n`);
+    writeFileSync(join(dir, 'note.md'), `# Note\n\n${v2}\n`);
+    await waitForSearch(dir, v2, ['note.md']);
+    expect(await searchPaths(dir, v1)).toEqual([]);
+  });
+
+  it('leaves no trace of a note created and deleted at once, nor of files that are not notes', async () => {
+    const ghost = token('ghost');
+    const plain = token('plain');
+    const done = token('sentinel');
+    const dir = vault({ 'a.md': '# A\n' });
+    const w = await startWatch(dir);
+    writeFileSync(join(dir, 'ghost.md'), `# Ghost\n\n${ghost}\n`);
+    rmSync(join(dir, 'ghost.md'));
+    writeFileSync(join(dir, 'notes.txt'), `${plain}\n`);
+    writeFileSync(join(dir, 'image.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    writeFileSync(join(dir, 'sentinel.md'), `# S\n\n${done}\n`);
+    await waitForSearch(dir, done, ['sentinel.md']);
+    expect(await searchPaths(dir, ghost)).toEqual([]);
+    expect(await searchPaths(dir, plain)).toEqual([]);
+    expect(w.stderr()).not.toMatch(/notes\.txt|image\.png/);
+  });
+
+  it('follows a rename, and links re-resolve as notes appear, move and vanish', async () => {
+    const word = token('target');
+    const dir = vault({ 'hub.md': '# Hub\n\nSee [[target]].\n' });
+    await startWatch(dir);
+    // Links are re-resolved in the batch's last transaction, just after its notes: wait for them too.
+    const hubTargets = (want: (string | null)[]) =>
+      waitForValue(() => relatedJson(dir, 'hub.md').outgoing.map((l) => l.targetPath), want);
+    const backlinksOf = (note: string, want: string[]) =>
+      waitForValue(() => relatedJson(dir, note).backlinks.map((l) => l.sourcePath), want);
+    await hubTargets([null]);
+
+    writeFileSync(join(dir, 'target.md'), `# Target\n\n${word}\n`);
+    await waitForSearch(dir, word, ['target.md']);
+    await hubTargets(['target.md']);
+    await backlinksOf('target.md', ['hub.md']);
+
+    renameSync(join(dir, 'target.md'), join(dir, 'renamed.md'));
+    await waitForSearch(dir, word, ['renamed.md']);
+    await hubTargets([null]);
+
+    mkdirSync(join(dir, 'sub'));
+    renameSync(join(dir, 'renamed.md'), join(dir, 'sub/target.md'));
+    await waitForSearch(dir, word, ['sub/target.md']);
+    await hubTargets(['sub/target.md']);
+    await backlinksOf('sub/target.md', ['hub.md']);
+
+    rmSync(join(dir, 'sub/target.md'));
+    await waitForSearch(dir, word, []);
+    await hubTargets([null]);
+  });
+});

@@ -1,0 +1,191 @@
+// `tsm watch` end to end: other processes beside it, signals mid-batch, a vanishing vault, and running
+// out of watch handles.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tsm, tsmAsync, writeFiles } from '../helpers/cli.js';
+import {
+  indexChanges,
+  killWatchers,
+  makeWatchVault,
+  noteCount,
+  searchPaths,
+  startWatch,
+  token,
+  waitForSearch,
+} from './watch-process.js';
+import { waitFor } from '../helpers/cli.js';
+
+const requireCjs = createRequire(import.meta.url);
+
+function integrityCheck(dbPath: string): string[] {
+  const Database = requireCjs('better-sqlite3') as typeof import('better-sqlite3');
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
+  } finally {
+    db.close();
+  }
+}
+
+let cleanups: (() => void)[] = [];
+afterEach(async () => {
+  await killWatchers();
+  for (const c of cleanups) c();
+  cleanups = [];
+});
+
+function vault(files: Record<string, string> = {}): string {
+  const v = makeWatchVault(files);
+  cleanups.push(v.cleanup);
+  return v.dir;
+}
+
+const note = (word: string) => `# Note\n\n${word}\n`;
+
+describe('tsm watch beside other processes', () => {
+  it('shares the index with tsm index and searches: no lock errors, no lost update', { timeout: 120_000 }, async () => {
+    const word = token('shared');
+    const seed: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) seed[`bulk/n${i}.md`] = note(`filler${i}`);
+    const dir = vault(seed);
+    const w = await startWatch(dir);
+
+    const expected: string[] = [];
+    const others: Promise<{ code: number | null; stderr: string }>[] = [];
+    for (let round = 0; round < 6; round++) {
+      const batch: Record<string, string> = {};
+      for (let i = 0; i < 5; i++) batch[`live/r${round}-${i}.md`] = note(word);
+      writeFiles(dir, batch);
+      expected.push(...Object.keys(batch));
+      // A full rebuild by hand, an incremental index and searches, all while the watcher writes.
+      others.push(tsmAsync(['index', '--vault', dir, ...(round % 3 === 0 ? ['--full'] : [])]));
+      others.push(tsmAsync(['search', '--vault', dir, word]));
+      others.push(tsmAsync(['search', '--vault', dir, '-f', 'xml', `filler${round}`]));
+      await new Promise((r) => setTimeout(r, 100)); // spread the writes over several batches
+    }
+    const results = await Promise.all(others);
+    for (const r of results) {
+      expect(r.stderr).not.toMatch(/locked|busy/i);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    await waitForSearch(dir, word, expected, 30_000);
+    expect(w.stderr()).not.toMatch(/locked|busy|failed/i);
+    expect(await searchPaths(dir, 'filler299')).toEqual(['bulk/n299.md']);
+  });
+});
+
+describe('tsm watch: stopping', () => {
+  it('finishes the batch in hand on SIGINT, then exits 0 with the index whole', { timeout: 120_000 }, async () => {
+    const word = token('inhand');
+    const dir = vault({ 'a.md': '# A\n' });
+    const w = await startWatch(dir, ['--debounce', '400']);
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 600; i++) files[`many/n${i}.md`] = note(`${word} item${i}`);
+    writeFiles(dir, files);
+    // Stop as soon as the batch has started writing (its first notes are searchable).
+    await waitFor(async () => (await searchPaths(dir, word)).length > 0, 30_000, 20);
+    expect(await w.stop('SIGINT')).toBe(0);
+    const err = w.stderr();
+    expect(err).toMatch(/SIGINT: finishing the batch in hand/);
+    expect(err.indexOf('600 added')).toBeGreaterThan(-1);
+    expect(err.indexOf('600 added')).toBeLessThan(err.indexOf('tsm watch: stopped'));
+    // The whole batch landed: every note is there, and a fresh `tsm index` finds nothing left to do.
+    expect(noteCount(dir)).toBe(601);
+    expect(await searchPaths(dir, 'item599')).toEqual(['many/n599.md']);
+    expect(integrityCheck(join(dir, '.tsm/index.db'))).toEqual(['ok']);
+    expect(indexChanges(dir)).toEqual({ added: 0, updated: 0, removed: 0 });
+  });
+
+  it('survives kill -9 mid-batch: the next tsm index gives an intact index equal to a clean build', { timeout: 120_000 }, async () => {
+    const word = token('killed');
+    const dir = vault({ 'a.md': `# A\n\n${word}\n` });
+    const w = await startWatch(dir);
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 600; i++) files[`many/n${i}.md`] = note(`${word} item${i}`);
+    writeFiles(dir, files);
+    await waitFor(async () => (await searchPaths(dir, word)).length > 1, 30_000, 20);
+    expect(await w.stop('SIGKILL')).toBeNull();
+
+    const status = JSON.parse(tsm(['status', '--vault', dir, '--json']).stdout) as { watcher: unknown };
+    expect(status.watcher).toBeNull(); // the pid file left behind names a dead process
+    expect(tsm(['index', '--vault', dir]).code).toBe(0);
+    expect(integrityCheck(join(dir, '.tsm/index.db'))).toEqual(['ok']);
+    const queries = [word, 'item0', 'item599', 'item300'];
+    const after = await Promise.all(queries.map((q) => searchPaths(dir, q)));
+    expect(tsm(['index', '--vault', dir, '--full']).code).toBe(0);
+    expect(await Promise.all(queries.map((q) => searchPaths(dir, q)))).toEqual(after);
+    expect(noteCount(dir)).toBe(601);
+  });
+
+  it('says so and exits 1 when the vault folder disappears, keeping the index', async () => {
+    const word = token('kept');
+    const parent = mkdtempSync(join(tmpdir(), 'tsm-gone-'));
+    cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
+    const dir = join(parent, 'vault');
+    const db = join(parent, 'index.db');
+    writeFiles(dir, { 'a.md': note(word) });
+    const w = await startWatch(dir, ['--db', db]);
+    renameSync(dir, join(parent, 'elsewhere'));
+    expect(await w.exited).toBe(1);
+    expect(w.stderr()).toMatch(/tsm: the vault folder .*vault has disappeared; stopped watching/);
+    renameSync(join(parent, 'elsewhere'), dir);
+    const r = tsm(['search', '--vault', dir, '--db', db, '-f', 'json', word]);
+    expect((JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path)).toEqual(['a.md']);
+  });
+
+  it('also when the vault is deleted outright', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'tsm-gone-'));
+    cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
+    const dir = join(parent, 'vault');
+    writeFiles(dir, { 'a.md': '# A\n', 'sub/b.md': '# B\n' });
+    const w = await startWatch(dir);
+    rmSync(dir, { recursive: true });
+    expect(await w.exited).toBe(1);
+    expect(w.stderr()).toMatch(/has disappeared/);
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
+/** A user namespace with its own (tiny) inotify limit: real ENOSPC without touching the host's limit. */
+function canLimitWatches(): boolean {
+  const r = spawnSync('unshare', ['-U', '-r', 'sh', '-c', 'echo 10 > /proc/sys/user/max_inotify_watches'], { encoding: 'utf8' });
+  return r.status === 0;
+}
+
+describe('tsm watch: out of watch handles', () => {
+  it.skipIf(process.platform !== 'linux' || !canLimitWatches())(
+    'falls back to polling on ENOSPC, says so, and still sees every change',
+    { timeout: 60_000 },
+    async () => {
+      const word = token('polled');
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 40; i++) files[`f${i % 4}/n${i}.md`] = note(`seed${i}`);
+      const dir = vault(files);
+      const wrapper = ['unshare', '-U', '-r', 'sh', '-c', 'echo 20 > /proc/sys/user/max_inotify_watches && exec "$@"', 'sh'];
+      const w = await startWatch(dir, [], { wrapper });
+      expect(w.stderr()).toMatch(/ENOSPC/);
+      expect(w.stderr()).toMatch(/max_user_watches/);
+      expect(w.stderr()).toMatch(/falling back to polling/);
+      expect(w.stderr()).toMatch(/watching .*\(40 notes, polling\)/);
+      writeFileSync(join(dir, 'f1/n1.md'), note(word));
+      writeFiles(dir, { 'newdir/x.md': note(word) });
+      await waitForSearch(dir, word, ['f1/n1.md', 'newdir/x.md']);
+      rmSync(join(dir, 'f2'), { recursive: true });
+      await waitForSearch(dir, 'seed2', []);
+      expect(await w.stop('SIGTERM')).toBe(0);
+    },
+  );
+
+  it('polls when asked to (--poll)', async () => {
+    const word = token('asked');
+    const dir = vault({ 'a.md': '# A\n' });
+    const w = await startWatch(dir, ['--poll']);
+    expect(w.stderr()).toMatch(/\(1 note, polling\)/);
+    writeFileSync(join(dir, 'b.md'), note(word));
+    await waitForSearch(dir, word, ['b.md']);
+  });
+});
