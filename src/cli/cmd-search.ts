@@ -6,7 +6,7 @@ import { openReader } from '../index/db.js';
 import { search } from '../search/search.js';
 import type { FilterFlags } from '../search/filters.js';
 import type { TsmConfig } from '../vault/config.js';
-import { configFrom, useColor } from './args.js';
+import { configFrom, referenceNow, useColor } from './args.js';
 import { UsageError } from './run.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
@@ -14,6 +14,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const query = ((argv.query as string[] | undefined) ?? []).map(String).join(' ');
   const limit = Number(argv.limit ?? 10);
   if (!Number.isInteger(limit) || limit < 0) throw new UsageError(`--limit takes a whole number (got ${argv.limit})`);
+  const now = referenceNow();
   if (!existsSync(cfg.db)) await buildFirstIndex(cfg);
 
   const db = openReader(cfg.db);
@@ -25,12 +26,13 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       limit,
       allSections: Boolean(argv['all-sections']),
       snippetChars: cfg.snippetChars,
+      now,
       tuning: { halfLifeDays: cfg.halfLifeDays },
     });
   } finally {
     db.close();
   }
-  process.stdout.write(await render(resp, argv, cfg));
+  process.stdout.write(await render(resp, argv, cfg, now));
   process.stderr.write(`tsm: ${resp.total} results for ${JSON.stringify(query)}\n`);
 }
 
@@ -41,7 +43,7 @@ async function buildFirstIndex(cfg: TsmConfig): Promise<void> {
   process.stderr.write(`tsm: indexed ${s.added} notes in ${s.seconds.toFixed(2)} s\n`);
 }
 
-async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: TsmConfig): Promise<string> {
+async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: TsmConfig, now: Date): Promise<string> {
   if (argv.ids) {
     const { formatIds } = await import('../format/json.js');
     return formatIds(resp);
@@ -69,7 +71,7 @@ async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: 
     }
     case 'md': {
       const { formatMarkdown } = await import('../format/md.js');
-      return withNewline(formatMarkdown(resp, { detail: (argv.detail as 'auto') ?? 'auto', now: new Date() }));
+      return withNewline(formatMarkdown(resp, { detail: (argv.detail as 'auto') ?? 'auto', now }));
     }
     default: {
       const { formatText } = await import('../format/text.js');

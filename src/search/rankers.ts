@@ -14,16 +14,21 @@ export type RankerName = 'words' | 'bigrams' | 'phrases' | 'all-phrases' | 'all-
 
 const WORDS = ['head_words', 'body_words'];
 const CJK = ['head_cjk', 'body_cjk'];
-const ALL: ColumnWeights = [1, 1, 1, 1];
+/**
+ * Column weights of the all-terms rankers. Head columns count for `headWeight` (< 1): the heading ranker
+ * already rewards them, and a title shared by every section would otherwise make the note's shortest
+ * section its best.
+ */
+const all = (headWeight: number): ColumnWeights => [headWeight, 1, headWeight, 1];
 
 /** A CJK piece as one FTS5 phrase of its bigrams: a word counts once, with its own IDF, however long. */
 function phrases(terms: QueryTerms): string[] {
   return terms.cjkPieces.map((p) => bigrams(p).join(' '));
 }
 
-function build(name: RankerName, t: QueryTerms): Ranker | null {
+function build(name: RankerName, t: QueryTerms, headWeight: number): Ranker | null {
   let match: string | null = null;
-  let weights: ColumnWeights = ALL;
+  let weights: ColumnWeights = all(headWeight);
   switch (name) {
     case 'words':
       match = columnMatch(WORDS, t.words);
@@ -56,8 +61,8 @@ function build(name: RankerName, t: QueryTerms): Ranker | null {
   return match ? { name, match, weights } : null;
 }
 
-export function buildRankers(names: readonly RankerName[], terms: QueryTerms): Ranker[] {
-  return names.map((n) => build(n, terms)).filter((r): r is Ranker => r !== null);
+export function buildRankers(names: readonly RankerName[], terms: QueryTerms, headWeight: number): Ranker[] {
+  return names.map((n) => build(n, terms, headWeight)).filter((r): r is Ranker => r !== null);
 }
 
 /** Matches anything any ranker could: what `total` counts. */

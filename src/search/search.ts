@@ -58,7 +58,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const anyMatch = anyTermMatch(terms);
   if (!anyMatch) return empty;
 
-  const rankers = buildRankers(tuning.rankers, terms);
+  const rankers = buildRankers(tuning.rankers, terms, tuning.headWeight);
   const lists: RankedSection[][] = rankers.map((r) => store.rank(r.match, r.weights, filters, RANKER_DEPTH));
 
   const info = new Map<number, RankedSection>();

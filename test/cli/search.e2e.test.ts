@@ -1,0 +1,216 @@
+// tsm search through the built CLI on a copy of vault-example: golden output per format, every filter,
+// temporal expressions, FTS5 syntax as text, odd query sizes, zero hits in every format.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SaxesParser } from 'saxes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, tsm, VAULT_EXAMPLE } from '../helpers/cli.js';
+
+const NOW = '2026-11-22';
+const ENV = { TSM_NOW: NOW, TZ: 'UTC' };
+let vault = '';
+const GOLDEN = join(ROOT, 'test/cli/golden');
+
+function touchAll(dir: string, when: Date): void {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) touchAll(p, when);
+    utimesSync(p, when, when);
+  }
+}
+
+beforeAll(() => {
+  const tmp = mkdtempSync(join(tmpdir(), 'tsm-search-e2e-'));
+  vault = join(tmp, 'vault');
+  cpSync(VAULT_EXAMPLE, vault, { recursive: true, filter: (src) => !/\/\.tsm(\/|$)/.test(src) });
+  touchAll(vault, new Date('2026-11-20T00:00:00Z')); // mtime-dated notes get a fixed date
+  const r = tsm(['index', '--vault', vault], { env: ENV });
+  expect(r.code).toBe(0);
+});
+afterAll(() => rmSync(join(vault, '..'), { recursive: true, force: true }));
+
+function search(args: string[], extraEnv: Record<string, string> = {}) {
+  return tsm(['search', ...args, '--vault', vault], { env: { ...ENV, ...extraEnv } });
+}
+function hits(args: string[]): { path: string; section: string; type: string; status: string | null; date: string; tags: string[] }[] {
+  const r = search([...args, '-f', 'json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+function golden(name: string, actual: string): void {
+  const file = join(GOLDEN, name);
+  if (process.env.UPDATE_GOLDEN || !existsSync(file)) {
+    mkdirSync(GOLDEN, { recursive: true });
+    writeFileSync(file, actual);
+  }
+  expect(actual).toBe(readFileSync(file, 'utf8'));
+}
+function parseXml(xml: string): void {
+  const p = new SaxesParser();
+  p.on('error', (e) => {
+    throw e;
+  });
+  p.write(xml).close();
+}
+
+describe('golden outputs on vault-example', () => {
+  const cases: [string, string[]][] = [
+    ['lora-module.txt', ['LoRa モジュール', '-n', '5']],
+    ['lora-module.json', ['LoRa モジュール', '-n', '5', '-f', 'json']],
+    ['lora-vs-vhf-prompt.xml', ['犬の追跡装置でLoRaとVHFのどちらを使うべきか、前に調べた比較表を見せて', '-f', 'xml', '-n', '5']],
+    ['battery.md', ['battery life of the collar', '-f', 'md', '-n', '3', '--detail', 'high']],
+    ['antenna-full.json', ['antenna', '-f', 'json', '-n', '2', '--full']],
+    ['sx1262.ids', ['SX1262', '--ids', '-n', '5']],
+  ];
+  for (const [name, args] of cases) {
+    it(name, () => {
+      const r = search(args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/^tsm: \d+ results for ".*"\n$/);
+      if (name.endsWith('.xml')) parseXml(r.stdout);
+      if (name.endsWith('.json')) JSON.parse(r.stdout);
+      golden(name, r.stdout);
+    });
+  }
+});
+
+describe('formats', () => {
+  it('text output has no ANSI colours in a pipe', () => {
+    expect(search(['LoRa']).stdout).not.toMatch(/\x1b\[/);
+  });
+
+  it('zero hits in every format', () => {
+    const q = 'xyzzyplughnothinghere';
+    expect(search([q, '-f', 'json']).stdout).toBe('[]\n');
+    expect(search([q, '-f', 'xml']).stdout).toBe(`<knowledge_search query="${q}" count="0" total="0"/>\n`);
+    expect(search([q, '--ids']).stdout).toBe('');
+    expect(search([q, '-f', 'md']).stdout).toMatch(/No results found/);
+    const text = search([q]);
+    expect(text.code).toBe(0);
+    expect(text.stderr).toBe(`tsm: 0 results for "${q}"\n`);
+  });
+
+  it('xml: the budget is shared by all snippets in rank order', () => {
+    const r = search(['LoRa', '-f', 'xml', '-n', '5', '--budget', '120']);
+    parseXml(r.stdout);
+    const unescape = (t: string) => t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+    const snippets = [...r.stdout.matchAll(/<snippet>\n([\s\S]*?)\n<\/snippet>/g)].map((m) => unescape(m[1]));
+    expect(Array.from(snippets.join('')).length).toBeLessThanOrEqual(120);
+    expect(r.stdout).toContain('<snippet/>');
+    const env = search(['LoRa', '-f', 'xml', '-n', '5'], { TSM_SNIPPET_BUDGET: '0' });
+    expect(env.stdout).not.toContain('<snippet>');
+  });
+
+  it('json --include-content adds the whole file to the top N', () => {
+    const h = JSON.parse(search(['antenna', '-f', 'json', '-n', '3', '--include-content', '1']).stdout);
+    expect(h[0].file_content).toBe(readFileSync(join(vault, h[0].path), 'utf8'));
+    expect(h[1].file_content).toBeUndefined();
+  });
+
+  it('--all-sections lifts one result per note', () => {
+    const one = hits(['LoRa', '-n', '50']);
+    const all = hits(['LoRa', '-n', '50', '--all-sections']);
+    expect(new Set(one.map((h) => h.path)).size).toBe(one.length);
+    expect(all.length).toBeGreaterThan(one.length);
+  });
+});
+
+describe('filters', () => {
+  it('--type, --status, --tag, --path', () => {
+    for (const h of hits(['LoRa', '--type', 'daily', '-n', '50'])) expect(h.type).toBe('daily');
+    for (const h of hits(['LoRa', '--status', 'current', '-n', '50'])) expect(h.status).toBe('current');
+    const tagged = hits(['LoRa', '--tag', 'lora', '-n', '50']);
+    expect(tagged.length).toBeGreaterThan(0);
+    for (const h of tagged) expect(h.tags).toContain('lora');
+    for (const h of hits(['LoRa', '--path', 'knowledge/lora/', '-n', '50'])) expect(h.path.startsWith('knowledge/lora/')).toBe(true);
+    const either = hits(['受信機 距離 表示', '--type', 'daily', '--type', 'session', '-n', '50']);
+    for (const h of either) expect(['daily', 'session']).toContain(h.type);
+    expect(either.map((h) => h.type)).toContain('session');
+  });
+
+  it('--after, --before, --year, --recent', () => {
+    for (const h of hits(['LoRa', '--after', '2026-10', '-n', '50'])) expect(h.date >= '2026-10-01').toBe(true);
+    for (const h of hits(['LoRa', '--before', '2026-03', '-n', '50'])) expect(h.date < '2026-03-01').toBe(true);
+    for (const h of hits(['LoRa', '--year', '2026', '-n', '50'])) expect(h.date.startsWith('2026')).toBe(true);
+    for (const h of hits(['LoRa', '--recent', '30d', '-n', '50'])) expect(h.date >= '2026-10-23').toBe(true);
+  });
+
+  it('bad filter values are clear usage errors', () => {
+    for (const [flag, value, msg] of [
+      ['--recent', 'garbage', /--recent takes/],
+      ['--after', '2026-13', /--after takes YYYY/],
+      ['--type', 'note', /--type takes daily, knowledge, session/],
+      ['-f', 'yaml', /--format takes one of/],
+      ['--limit', 'many', /--limit takes a number/],
+    ] as const) {
+      const r = search(['LoRa', flag, value]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(msg);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('temporal expressions in the query become date filters; explicit flags win', () => {
+    const lastMonth = hits(['先月のLoRa関連のメモ', '-n', '50']);
+    expect(lastMonth.length).toBeGreaterThan(0);
+    for (const h of lastMonth) expect(h.date >= '2026-10-01' && h.date < '2026-11-01').toBe(true);
+    const flagWins = hits(['先月のLoRa関連のメモ', '--year', '2026', '-n', '50']);
+    expect(flagWins.some((h) => h.date < '2026-10-01')).toBe(true);
+    const plain = search(['13月の予定', '-f', 'json']);
+    expect(plain.code).toBe(0);
+  });
+});
+
+describe('queries that must not break', () => {
+  it('FTS5 syntax characters are plain text', () => {
+    expect(tsm(['search', '--vault', vault, '-f', 'json', '--', '-LoRa'], { env: ENV }).code).toBe(0);
+    for (const q of ['"LoRa', 'LoRa*', 'LoRa:SX1262', '(LoRa', 'LoRa NEAR antenna', 'LoRa AND OR NOT', '"', '*', ')', '^', '{head_words}: x']) {
+      const r = search([q, '-f', 'json']);
+      expect(r.code, `${q}: ${r.stderr}`).toBe(0);
+      JSON.parse(r.stdout);
+    }
+    expect(hits(['"SX1262"']).length).toBeGreaterThan(0);
+  });
+
+  it('empty-ish, one-character and 10,000-character queries', () => {
+    expect(search(['']).code).toBe(0);
+    expect(search(['犬', '-f', 'json']).code).toBe(0);
+    expect(search(['x', '-f', 'json']).code).toBe(0);
+    const long = 'LoRaモジュールの消費電力について教えてください。'.repeat(400);
+    const r = search([long, '-f', 'xml']);
+    expect(r.code).toBe(0);
+    parseXml(r.stdout);
+    expect(search([]).code).toBe(2);
+  });
+
+  it('Japanese-only, English-only and mixed queries find the notes that answer them', () => {
+    expect(hits(['技適'])[0].path).toBe('knowledge/regulatory/giteki.md');
+    expect(hits(['spreading factor airtime'])[0].path).toBe('knowledge/lora/lora-spreading-factor.md');
+    expect(hits(['SX1262 消費電力'])[0].path).toBe('knowledge/lora/sx1262-power-consumption.md');
+  });
+
+  it('the ignored private note never shows up', () => {
+    expect(hits(['PRIVATE-CANARY-7f3a', '-n', '100']).map((h) => h.path)).not.toContain('drafts/private/salary-negotiation.md');
+  });
+
+  it('search builds the index first when none exists', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'tsm-first-'));
+    try {
+      writeFileSync(join(tmp, 'n.md'), '# Note\n\nfirst search builds me');
+      const r = tsm(['search', 'builds', '--vault', tmp, '-f', 'json']);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)[0].path).toBe('n.md');
+      expect(r.stderr).toMatch(/no index yet/);
+      expect(statSync(join(tmp, '.tsm/index.db')).size).toBeGreaterThan(0);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('TSM_NOW must be a date', () => {
+    const r = search(['LoRa'], { TSM_NOW: 'soon' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/TSM_NOW must be an ISO date/);
+  });
+});
