@@ -1,0 +1,114 @@
+// YAML frontmatter: where it is (the rules of micromark-extension-frontmatter, which remark-frontmatter
+// uses) and what it holds (js-yaml through gray-matter's engine), made JSON-safe for the index.
+import matter from 'gray-matter';
+
+export interface FrontmatterBlock {
+  /** 0-based line of the closing fence; the body starts on the next line. */
+  closeLine: number;
+  /** The YAML between the fences. */
+  yaml: string;
+}
+
+const FENCE = /^---[ \t]*$/;
+
+/**
+ * The frontmatter block at the top of a note, or null. Like remark-frontmatter: `---` on the very first
+ * line (trailing spaces allowed, and a line ending after it) and a closing `---` line; unclosed is none.
+ */
+export function findFrontmatter(lines: string[]): FrontmatterBlock | null {
+  if (lines.length < 2 || !FENCE.test(lines[0])) return null;
+  for (let i = 1; i < lines.length; i++) {
+    if (FENCE.test(lines[i])) return { closeLine: i, yaml: lines.slice(1, i).join('\n') };
+  }
+  return null;
+}
+
+export type YamlResult =
+  | { ok: true; data: Record<string, unknown>; warnings: string[] }
+  | { ok: false; error: string };
+
+type YamlParse = (text: string, options?: { json?: boolean }) => unknown;
+
+// gray-matter exposes its engines (js-yaml's safeLoad for YAML) but does not declare them in its types.
+const yamlParse: YamlParse = (matter as unknown as { engines: { yaml: { parse: YamlParse } } }).engines.yaml.parse;
+
+/** Parses frontmatter YAML; anything but a mapping (or an empty block) is an error. */
+export function parseYaml(text: string): YamlResult {
+  const warnings: string[] = [];
+  let value: unknown;
+  try {
+    value = yamlParse(text);
+  } catch (err) {
+    const message = errorMessage(err);
+    if (!/duplicated mapping key/i.test(message)) return { ok: false, error: message };
+    // A repeated key is a slip, not a reason to drop the whole block: the last value wins, as in JSON.
+    try {
+      value = yamlParse(text, { json: true });
+      warnings.push(`frontmatter: ${firstLine(message)} (the last value is kept)`);
+    } catch (again) {
+      return { ok: false, error: errorMessage(again) };
+    }
+  }
+  if (value === undefined || value === null) return { ok: true, data: {}, warnings };
+  if (typeof value !== 'object' || Array.isArray(value) || value instanceof Date) {
+    return { ok: false, error: 'frontmatter is not a mapping of keys to values' };
+  }
+  const budget = { nodes: MAX_NODES };
+  const data = toJsonSafe(value, 0, budget) as Record<string, unknown>;
+  if (budget.nodes < 0) warnings.push(`frontmatter: too large or too deeply nested, cut at ${MAX_NODES} values`);
+  return { ok: true, data, warnings };
+}
+
+/** YAML aliases can expand exponentially when copied; the JSON copy stops here. */
+const MAX_NODES = 20_000;
+const MAX_DEPTH = 64;
+
+/** A plain JSON value: Dates become ISO strings, binary becomes base64, non-finite numbers null. */
+export function toJsonSafe(value: unknown, depth: number, budget: { nodes: number }): unknown {
+  if (--budget.nodes < 0 || depth > MAX_DEPTH) return null;
+  if (value === null || value === undefined) return null;
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : null;
+    case 'bigint':
+      return value.toString();
+    case 'object':
+      break;
+    default:
+      return null;
+  }
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (const item of value) {
+      if (budget.nodes < 0) break;
+      out.push(toJsonSafe(item, depth + 1, budget));
+    }
+    return out;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    if (budget.nodes < 0) break;
+    // defineProperty: a '__proto__' key must stay data, not replace the prototype.
+    Object.defineProperty(out, key, {
+      value: toJsonSafe(item, depth + 1, budget),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export function firstLine(text: string): string {
+  const nl = text.indexOf('\n');
+  return nl === -1 ? text : text.slice(0, nl);
+}

@@ -1,0 +1,78 @@
+// Links as written: the target, `#heading` and display text of wikilinks, markdown links to local
+// files and frontmatter `related:` entries. Resolving them against the vault is the index's job.
+import type { LinkKind, ParsedLink } from '../core/types.js';
+
+export interface LinkParts {
+  target: string;
+  heading: string | null;
+  text: string | null;
+}
+
+/** `target#heading|alias` (the inside of `[[…]]`); null when it names nothing. */
+export function parseWikilinkContent(content: string): LinkParts | null {
+  // Inside tables the pipe is escaped as `\|`.
+  const inner = content.replace(/\\\|/g, '|');
+  const pipe = inner.indexOf('|');
+  const left = pipe === -1 ? inner : inner.slice(0, pipe);
+  const text = pipe === -1 ? null : inner.slice(pipe + 1).trim() || null;
+  const hash = left.indexOf('#');
+  const target = (hash === -1 ? left : left.slice(0, hash)).trim();
+  const heading = hash === -1 ? null : left.slice(hash + 1).trim() || null;
+  if (target === '' && heading === null) return null;
+  return { target, heading, text };
+}
+
+const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+const BACKSLASH_ESCAPE = /\\([!-/:-@[-`{-~])/g;
+
+/**
+ * The local target of a markdown link destination, or null for URLs with a scheme (http:, mailto:, …),
+ * protocol-relative URLs and pure `#anchor` links. The target is percent-decoded, without its anchor.
+ */
+export function markdownLinkTarget(destination: string, label: string): LinkParts | null {
+  const dest = destination.replace(BACKSLASH_ESCAPE, '$1').trim();
+  if (dest === '' || dest.startsWith('#') || dest.startsWith('//') || URL_SCHEME.test(dest)) return null;
+  const hash = dest.indexOf('#');
+  const target = percentDecode(hash === -1 ? dest : dest.slice(0, hash));
+  if (target === '') return null;
+  const heading = hash === -1 ? null : percentDecode(dest.slice(hash + 1)) || null;
+  const text = label.replace(/\s+/g, ' ').trim() || null;
+  return { target, heading, text };
+}
+
+function percentDecode(text: string): string {
+  if (text.indexOf('%') === -1) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+const WIKILINK_WHOLE = /^!?\[\[([\s\S]*)\]\]$/;
+
+/**
+ * Frontmatter `related:` entries: a string or a list of strings, each a path or a `[[wikilink]]`.
+ * Unquoted `[[note]]` in YAML is a nested list, so nested lists are flattened.
+ */
+export function relatedLinks(value: unknown): ParsedLink[] {
+  const out: ParsedLink[] = [];
+  const visit = (v: unknown, depth: number): void => {
+    if (depth > 4 || v === null || v === undefined) return;
+    if (Array.isArray(v)) {
+      for (const item of v) visit(item, depth + 1);
+      return;
+    }
+    if (typeof v !== 'string' && typeof v !== 'number') return;
+    const entry = String(v).trim();
+    const wiki = WIKILINK_WHOLE.exec(entry);
+    const parts = parseWikilinkContent(wiki ? wiki[1] : entry);
+    if (parts && parts.target !== '') out.push(link('related', parts, null, null));
+  };
+  visit(value, 0);
+  return out;
+}
+
+export function link(kind: LinkKind, parts: LinkParts, section: number | null, line: number | null): ParsedLink {
+  return { kind, target: parts.target, heading: parts.heading, text: parts.text, section, line };
+}

@@ -1,0 +1,102 @@
+// Reading one vault file for the parser: size and binary checks before parsing, a content hash for
+// change detection, and every filesystem failure mapped to `gone` or `skipped` instead of thrown.
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { ParsedNote, VaultFile } from '../core/types.js';
+import type { ParseOptions } from './options.js';
+import { parseNote } from './parse-note.js';
+
+export type LoadResult =
+  | { kind: 'note'; note: ParsedNote; hash: string }
+  | { kind: 'skipped'; reason: string; hash: string | null }
+  | { kind: 'gone' };
+
+/** Content hash of a file's bytes (sha1, hex). */
+export function hashBytes(buf: Uint8Array): string {
+  return createHash('sha1').update(buf).digest('hex');
+}
+
+/** Bytes searched for NUL to tell a binary file from text. */
+const BINARY_PROBE = 8192;
+
+export function loadNote(file: VaultFile, opts: ParseOptions): LoadResult {
+  let bytes: Buffer;
+  let mtimeMs: number;
+  try {
+    const read = readFileLimited(file.absPath, opts.maxFileBytes);
+    if (read.kind !== 'bytes') return read;
+    bytes = read.bytes;
+    mtimeMs = read.mtimeMs;
+  } catch (err) {
+    return failure(err);
+  }
+  const hash = hashBytes(bytes);
+  const probe = bytes.subarray(0, BINARY_PROBE);
+  if (probe.indexOf(0) !== -1) return { kind: 'skipped', reason: 'binary file (NUL bytes in the first 8 KB)', hash };
+  const { text, valid } = decodeUtf8(bytes);
+  const note = parseNote({ path: file.path, content: text, mtimeMs }, opts);
+  if (!valid) note.warnings.unshift('invalid UTF-8: undecodable bytes replaced with U+FFFD');
+  return { kind: 'note', note, hash };
+}
+
+type ReadResult =
+  | { kind: 'bytes'; bytes: Buffer; mtimeMs: number }
+  | { kind: 'skipped'; reason: string; hash: null };
+
+/** The whole file, unless its size (checked before reading, and again after) is over the limit. */
+function readFileLimited(absPath: string, maxBytes: number): ReadResult {
+  const fd = openSync(absPath, 'r');
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (st.size > maxBytes) return tooBig(st.size, maxBytes);
+    // The file may grow between stat and read: read in steps and stop past the limit.
+    let buf = Buffer.allocUnsafe(Math.max(st.size, 1));
+    let length = 0;
+    for (;;) {
+      if (length === buf.length) {
+        if (length > maxBytes) return tooBig(length, maxBytes);
+        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, maxBytes + 1));
+        buf.copy(bigger, 0, 0, length);
+        buf = bigger;
+      }
+      const n = readSync(fd, buf, length, buf.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    if (length > maxBytes) return tooBig(length, maxBytes);
+    return { kind: 'bytes', bytes: buf.subarray(0, length), mtimeMs: st.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function tooBig(size: number, maxBytes: number): ReadResult {
+  return { kind: 'skipped', reason: `file too large (${size} bytes > ${maxBytes})`, hash: null };
+}
+
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+const lenientDecoder = new TextDecoder('utf-8');
+
+/** UTF-8 text with a BOM removed; invalid sequences become U+FFFD and `valid` is false. */
+function decodeUtf8(bytes: Uint8Array): { text: string; valid: boolean } {
+  try {
+    return { text: strictDecoder.decode(bytes), valid: true };
+  } catch {
+    return { text: lenientDecoder.decode(bytes), valid: false };
+  }
+}
+
+function failure(err: unknown): LoadResult {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'gone' };
+  const reasons: Record<string, string> = {
+    EISDIR: 'is a directory',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    ELOOP: 'too many symbolic links',
+    EMFILE: 'too many open files',
+  };
+  const reason = (code && reasons[code]) ?? `unreadable: ${err instanceof Error ? err.message : String(err)}`;
+  return { kind: 'skipped', reason, hash: null };
+}

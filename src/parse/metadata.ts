@@ -1,0 +1,135 @@
+// Note-level fields derived from frontmatter, the path and the file time (SPEC §1).
+import { NOTE_TYPES, type NoteType } from '../core/types.js';
+import type { ParseOptions } from './options.js';
+
+type Frontmatter = Record<string, unknown>;
+
+/** Frontmatter `title` → first H1 → file name without extension. */
+export function noteTitle(fm: Frontmatter, firstH1: string | null, path: string): string {
+  const fromFm = scalarText(fm.title);
+  if (fromFm) return fromFm;
+  if (firstH1) return firstH1;
+  return stem(path);
+}
+
+const DATE_PREFIX = /^\d{4}-\d{2}-\d{2}/;
+const DATE_IN_NAME = /(\d{4})-(\d{2})-(\d{2})/;
+
+/** Frontmatter `type` when valid; else daily/session folders, a dated file name; else knowledge. */
+export function noteType(fm: Frontmatter, path: string, opts: ParseOptions): NoteType {
+  const declared = scalarText(fm.type)?.toLowerCase();
+  if (declared && (NOTE_TYPES as readonly string[]).includes(declared)) return declared as NoteType;
+  const folders = path.split('/').slice(0, -1).map((f) => f.toLowerCase());
+  const inAny = (names: string[]) => names.some((n) => folders.includes(n.toLowerCase()));
+  if (inAny(opts.dailyFolders) || DATE_PREFIX.test(fileName(path))) return 'daily';
+  if (inAny(opts.sessionFolders)) return 'session';
+  return 'knowledge';
+}
+
+/** Frontmatter `status`, trimmed and lower-cased; null when absent or empty. */
+export function noteStatus(fm: Frontmatter): string | null {
+  return scalarText(fm.status)?.toLowerCase() || null;
+}
+
+export interface NoteDate {
+  date: string;
+  dateSource: 'frontmatter' | 'filename' | 'mtime';
+}
+
+/** Frontmatter date/updated/created (first valid) → a date in the file name → the mtime's local date. */
+export function noteDate(fm: Frontmatter, path: string, mtimeMs: number): NoteDate {
+  for (const key of ['date', 'updated', 'created']) {
+    const date = dateOf(fm[key]);
+    if (date) return { date, dateSource: 'frontmatter' };
+  }
+  const named = DATE_IN_NAME.exec(fileName(path));
+  if (named && validDate(+named[1], +named[2], +named[3])) return { date: named[0], dateSource: 'filename' };
+  const t = new Date(Number.isFinite(mtimeMs) ? mtimeMs : 0);
+  return { date: ymd(t.getFullYear(), t.getMonth() + 1, t.getDate()), dateSource: 'mtime' };
+}
+
+const FLEXIBLE_DATE = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?![0-9])/;
+
+/**
+ * A YYYY-MM-DD from a frontmatter value. js-yaml turns timestamps into Dates, which the JSON-safe copy
+ * holds as ISO strings in UTC, so the date part of those is the UTC date.
+ */
+function dateOf(value: unknown): string | null {
+  if (value instanceof Date) {
+    return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10);
+  }
+  if (typeof value !== 'string') return null;
+  const m = FLEXIBLE_DATE.exec(value.trim());
+  if (!m || !validDate(+m[1], +m[2], +m[3])) return null;
+  return ymd(+m[1], +m[2], +m[3]);
+}
+
+function validDate(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false;
+  return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+function ymd(y: number, m: number, d: number): string {
+  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** Frontmatter `tags`/`tag` (a list, or a comma/space separated string), without '#', lower-cased. */
+export function frontmatterTags(fm: Frontmatter): string[] {
+  const out: string[] = [];
+  for (const key of ['tags', 'tag']) {
+    for (const item of listOf(fm[key])) {
+      for (const part of item.split(/[,\s]+/)) {
+        const tag = part.replace(/^#+/, '').trim().toLowerCase();
+        if (tag) out.push(tag);
+      }
+    }
+  }
+  return out;
+}
+
+/** Frontmatter `aliases`/`alias` (a list or one string). */
+export function frontmatterAliases(fm: Frontmatter): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const key of ['aliases', 'alias']) {
+    for (const item of listOf(fm[key])) {
+      const alias = item.trim();
+      if (alias && !seen.has(alias)) {
+        seen.add(alias);
+        out.push(alias);
+      }
+    }
+  }
+  return out;
+}
+
+/** Case-insensitively unique, lower-cased, in first-seen order. */
+export function uniqueLower(items: Iterable<string>): string[] {
+  const seen = new Set<string>();
+  for (const item of items) seen.add(item.toLowerCase());
+  return [...seen];
+}
+
+function listOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap((v) => listOf(v));
+  const text = scalarText(value);
+  return text ? [text] : [];
+}
+
+function scalarText(value: unknown): string | null {
+  if (typeof value === 'string') return value.trim() || null;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'boolean') return String(value);
+  return null;
+}
+
+function fileName(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? path : path.slice(slash + 1);
+}
+
+function stem(path: string): string {
+  const name = fileName(path);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+}

@@ -1,0 +1,19 @@
+// Knobs of the parser. The index layer builds these from the vault config; tests use the defaults.
+
+export interface ParseOptions {
+  /** Sections longer than this (UTF-16 code units) are split at paragraph boundaries. */
+  chunkChars: number;
+  /** Folder names (any depth, case-insensitive) whose notes are daily notes. */
+  dailyFolders: string[];
+  /** Folder names (any depth, case-insensitive) whose notes are session notes. */
+  sessionFolders: string[];
+  /** Files bigger than this are skipped without being read whole. */
+  maxFileBytes: number;
+}
+
+export const DEFAULT_PARSE_OPTIONS: ParseOptions = {
+  chunkChars: 2400,
+  dailyFolders: ['daily', 'journal'],
+  sessionFolders: ['sessions'],
+  maxFileBytes: 5 * 1024 * 1024,
+};

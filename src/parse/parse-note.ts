@@ -1,0 +1,184 @@
+// Markdown → ParsedNote. Pure and total: whatever the text holds, a note comes back, with problems
+// recorded in `warnings` instead of thrown.
+import type { NoteSource, ParsedLink, ParsedNote } from '../core/types.js';
+import { findFrontmatter, firstLine, parseYaml } from './frontmatter.js';
+import { atxHeadingSource, headingPlainText, setextHeadingSource } from './heading-text.js';
+import { isBlankLine, splitLines } from './lines.js';
+import { link, markdownLinkTarget, parseWikilinkContent, relatedLinks } from './links.js';
+import {
+  frontmatterAliases,
+  frontmatterTags,
+  noteDate,
+  noteStatus,
+  noteTitle,
+  noteType,
+  uniqueLower,
+} from './metadata.js';
+import type { ParseOptions } from './options.js';
+import { buildSections, type NoteHeading } from './sections.js';
+import { scanInline } from './inline-scan.js';
+import { LINE_TEXT, scanBlocks } from './structure.js';
+
+export function parseNote(src: NoteSource, opts: ParseOptions): ParsedNote {
+  const warnings: string[] = [];
+  try {
+    return parseWholeNote(src, opts, warnings);
+  } catch (err) {
+    warnings.push(`parser failed, note indexed as plain text: ${err instanceof Error ? err.message : String(err)}`);
+    return plainTextNote(src, opts, warnings);
+  }
+}
+
+function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[]): ParsedNote {
+  const content = src.content.charCodeAt(0) === 0xfeff ? src.content.slice(1) : src.content;
+  const lines = splitLines(content);
+
+  let frontmatter: Record<string, unknown> = {};
+  let bodyStart = 0;
+  let leadStart = 0;
+  const block = findFrontmatter(lines);
+  if (block) {
+    bodyStart = block.closeLine + 1;
+    const yaml = parseYaml(block.yaml);
+    if (yaml.ok) {
+      frontmatter = yaml.data;
+      warnings.push(...yaml.warnings);
+      leadStart = bodyStart;
+    } else {
+      // Nothing is lost: the raw block stays in the lead section.
+      warnings.push(`malformed YAML frontmatter, indexed as text: ${firstLine(yaml.error)}`);
+    }
+  }
+
+  const { headings: blocks, lineKinds } = scanBlocks(lines, bodyStart);
+  const headings: NoteHeading[] = blocks.map((h) => ({
+    ...h,
+    text: headingPlainText(
+      h.endLine > h.startLine
+        ? setextHeadingSource(lines.slice(h.startLine, h.endLine))
+        : atxHeadingSource(lines[h.startLine]),
+    ),
+  }));
+
+  const firstH1 = headings.find((h) => h.depth === 1 && h.text !== '')?.text ?? null;
+  const title = noteTitle(frontmatter, firstH1, src.path);
+  const sections = buildSections({ lines, lineKinds, leadStart, headings, title, chunkChars: opts.chunkChars });
+
+  const sectionOfLine = new Int32Array(lines.length).fill(-1);
+  sections.forEach((s, i) => {
+    for (let l = s.startLine - 1; l < s.endLine; l++) if (sectionOfLine[l] === -1) sectionOfLine[l] = i;
+  });
+  const inlineTags: string[] = [];
+  const links = scanLinksAndTags(lines, lineKinds, headings, sectionOfLine, inlineTags);
+  links.push(...relatedLinks(frontmatter.related));
+
+  return {
+    path: src.path,
+    title,
+    type: noteType(frontmatter, src.path, opts),
+    status: noteStatus(frontmatter),
+    ...noteDate(frontmatter, src.path, src.mtimeMs),
+    tags: uniqueLower([...frontmatterTags(frontmatter), ...inlineTags]),
+    aliases: frontmatterAliases(frontmatter),
+    frontmatter,
+    sections,
+    links,
+    warnings,
+  };
+}
+
+/**
+ * Links and tags of the text lines. Lines are scanned in runs (a paragraph, a list, a heading) so that
+ * code spans and links that wrap a line are seen whole; code and HTML blocks are never scanned.
+ */
+function scanLinksAndTags(
+  lines: string[],
+  lineKinds: Uint8Array,
+  headings: NoteHeading[],
+  sectionOfLine: Int32Array,
+  tags: string[],
+): ParsedLink[] {
+  const links: ParsedLink[] = [];
+  const runBreak = new Uint8Array(lines.length + 1);
+  for (const h of headings) {
+    runBreak[h.startLine] = 1;
+    runBreak[h.endLine + 1] = 1;
+  }
+  let starts: number[] = [];
+  let first = 0;
+  const lineAt = (offset: number): number => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return first + lo;
+  };
+  const add = (kind: ParsedLink['kind'], parts: ReturnType<typeof parseWikilinkContent>, offset: number) => {
+    if (!parts) return;
+    const line = lineAt(offset);
+    const section = sectionOfLine[line];
+    links.push(link(kind, parts, section === -1 ? null : section, line + 1));
+  };
+  const sink = {
+    wikilink: (content: string, embed: boolean, offset: number) =>
+      add(embed ? 'embed' : 'wikilink', parseWikilinkContent(content), offset),
+    markdownLink: (label: string, destination: string, image: boolean, offset: number) => {
+      const parts = markdownLinkTarget(destination, label);
+      // An image is an embed only when it shows a note; pictures are not links between notes.
+      if (image && !(parts && /\.md$/i.test(parts.target))) return;
+      add(image ? 'embed' : 'markdown', parts, offset);
+    },
+    tag: (name: string) => tags.push(name),
+  };
+
+  let i = 0;
+  while (i < lines.length) {
+    if (lineKinds[i] !== LINE_TEXT || isBlankLine(lines[i])) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < lines.length && !runBreak[end] && lineKinds[end] === LINE_TEXT && !isBlankLine(lines[end])) end++;
+    first = i;
+    if (end === i + 1) {
+      starts = [0];
+      scanInline(lines[i], sink);
+    } else {
+      starts = [];
+      let offset = 0;
+      for (let l = i; l < end; l++) {
+        starts.push(offset);
+        offset += lines[l].length + 1;
+      }
+      scanInline(lines.slice(i, end).join('\n'), sink);
+    }
+    i = end;
+  }
+  return links;
+}
+
+/** The best-effort note when parsing failed: metadata from the path, the text as one lead section. */
+function plainTextNote(src: NoteSource, opts: ParseOptions, warnings: string[]): ParsedNote {
+  const title = noteTitle({}, null, src.path);
+  const text = src.content.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const lineCount = text.split('\n').length;
+  return {
+    path: src.path,
+    title,
+    type: noteType({}, src.path, opts),
+    status: null,
+    ...noteDate({}, src.path, src.mtimeMs),
+    tags: [],
+    aliases: [],
+    frontmatter: {},
+    sections:
+      text.trim() === ''
+        ? []
+        : [{ heading: '', level: 0, headingPath: title, startLine: 1, endLine: lineCount, text: text.trim(), chunk: 0 }],
+    links: [],
+    warnings,
+  };
+}

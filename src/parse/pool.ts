@@ -1,0 +1,173 @@
+// Parsing many files on every core: batches of files go to worker_threads running parse-worker.js;
+// results come back to the calling thread. Without a built worker (code running from TypeScript
+// sources, as under vitest) or when workers fail, files are parsed on the calling thread instead.
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { VaultFile } from '../core/types.js';
+import type { LoadResult } from './load-note.js';
+import type { ParseOptions } from './options.js';
+import { loadSafely, type BatchRequest, type BatchResponse } from './batch.js';
+
+export type OnResult = (file: VaultFile, result: LoadResult) => void;
+
+/** Files per message: enough to keep postMessage overhead low, few enough to balance the threads. */
+const BATCH_SIZE = 32;
+const MAX_DEFAULT_THREADS = 4;
+
+export async function loadNotesParallel(
+  files: VaultFile[],
+  opts: ParseOptions,
+  onResult: OnResult,
+  threads?: number,
+): Promise<void> {
+  return loadNotesWithWorker(findWorkerScript(), files, opts, onResult, threads);
+}
+
+/**
+ * The bundled worker next to the running bundle. With code splitting this module may sit in
+ * dist/chunks/, so the folder above is tried as well.
+ */
+export function findWorkerScript(): URL | null {
+  for (const candidate of ['./parse-worker.js', '../parse-worker.js']) {
+    const url = new URL(candidate, import.meta.url);
+    if (url.protocol === 'file:' && existsSync(fileURLToPath(url))) return url;
+  }
+  return null;
+}
+
+/** loadNotesParallel with an explicit worker script (null: parse on the calling thread). */
+export async function loadNotesWithWorker(
+  workerUrl: URL | null,
+  files: VaultFile[],
+  opts: ParseOptions,
+  onResult: OnResult,
+  threads?: number,
+): Promise<void> {
+  const batches: VaultFile[][] = [];
+  for (let i = 0; i < files.length; i += BATCH_SIZE) batches.push(files.slice(i, i + BATCH_SIZE));
+  const wanted = threads ?? Math.min(availableParallelism(), MAX_DEFAULT_THREADS);
+  const count = Math.min(Math.max(0, Math.floor(wanted)), batches.length);
+  if (workerUrl === null || count === 0) {
+    await loadInThread(batches, opts, onResult);
+    return;
+  }
+  await new WorkerPool(workerUrl, count, opts, onResult).run(batches);
+}
+
+async function loadInThread(batches: VaultFile[][], opts: ParseOptions, onResult: OnResult): Promise<void> {
+  for (const batch of batches) {
+    for (const file of batch) onResult(file, loadSafely(file, opts));
+    // Let timers and I/O callbacks run between batches.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+class WorkerPool {
+  private readonly workers: Worker[] = [];
+  private readonly inFlight = new Map<Worker, number>();
+  private queue: number[] = [];
+  private batches: VaultFile[][] = [];
+  private remaining = 0;
+  private settled = false;
+  private resolve!: () => void;
+  private reject!: (err: unknown) => void;
+
+  constructor(
+    private readonly url: URL,
+    private readonly count: number,
+    private readonly opts: ParseOptions,
+    private readonly onResult: OnResult,
+  ) {}
+
+  run(batches: VaultFile[][]): Promise<void> {
+    this.batches = batches;
+    this.queue = batches.map((_, i) => i);
+    this.remaining = batches.length;
+    const done = new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    for (let i = 0; i < this.count; i++) this.start();
+    return done.finally(() => this.stopAll());
+  }
+
+  private start(): void {
+    let worker: Worker;
+    try {
+      worker = new Worker(this.url, { workerData: { opts: this.opts } });
+    } catch {
+      this.fallBackIfNoWorkers();
+      return;
+    }
+    this.workers.push(worker);
+    worker.on('message', (msg: BatchResponse) => this.received(worker, msg));
+    worker.on('error', () => this.lost(worker));
+    worker.on('exit', () => this.lost(worker));
+    this.feed(worker);
+  }
+
+  private feed(worker: Worker): void {
+    const next = this.queue.shift();
+    if (next === undefined) return;
+    this.inFlight.set(worker, next);
+    const request: BatchRequest = { batch: next, files: this.batches[next] };
+    worker.postMessage(request);
+  }
+
+  private received(worker: Worker, msg: BatchResponse): void {
+    if (this.settled) return;
+    this.inFlight.delete(worker);
+    const files = this.batches[msg.batch];
+    try {
+      files.forEach((file, i) => this.onResult(file, msg.results[i]));
+    } catch (err) {
+      this.finish(err);
+      return;
+    }
+    this.batchDone();
+    this.feed(worker);
+  }
+
+  /** A worker died: its batch goes back to the queue, and without workers the rest runs here. */
+  private lost(worker: Worker): void {
+    const index = this.workers.indexOf(worker);
+    if (index === -1 || this.settled) return;
+    this.workers.splice(index, 1);
+    const batch = this.inFlight.get(worker);
+    this.inFlight.delete(worker);
+    if (batch !== undefined) this.queue.unshift(batch);
+    this.fallBackIfNoWorkers();
+  }
+
+  private fallBackIfNoWorkers(): void {
+    if (this.workers.length > 0 || this.settled) return;
+    const rest = this.queue;
+    this.queue = [];
+    try {
+      for (const b of rest) {
+        for (const file of this.batches[b]) this.onResult(file, loadSafely(file, this.opts));
+        this.batchDone();
+      }
+    } catch (err) {
+      this.finish(err);
+    }
+  }
+
+  private batchDone(): void {
+    if (--this.remaining === 0) this.finish();
+  }
+
+  private finish(err?: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (err === undefined) this.resolve();
+    else this.reject(err);
+  }
+
+  private async stopAll(): Promise<void> {
+    const workers = this.workers.splice(0);
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}

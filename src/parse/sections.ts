@@ -1,0 +1,121 @@
+// Sections of a note: the lead (text before the first heading) and one per heading up to the next
+// heading of any level, each with its heading path and line range, long ones split into chunks.
+import type { ParsedSection } from '../core/types.js';
+import { chunkLines } from './chunk.js';
+import { isBlankLine } from './lines.js';
+
+export interface NoteHeading {
+  depth: number;
+  /** 0-based first line (setext: the text line) and last line (setext: the underline). */
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+export interface SectionInput {
+  lines: string[];
+  lineKinds: Uint8Array;
+  /** 0-based first line of the lead section (after valid frontmatter, else 0). */
+  leadStart: number;
+  headings: NoteHeading[];
+  title: string;
+  chunkChars: number;
+}
+
+export const PATH_SEPARATOR = ' > ';
+
+export function buildSections(input: SectionInput): ParsedSection[] {
+  const { lines, headings, title } = input;
+  const out: ParsedSection[] = [];
+  const leadEnd = headings.length > 0 ? headings[0].startLine - 1 : lines.length - 1;
+  pushSection(out, input, {
+    heading: '',
+    level: 0,
+    headingPath: title,
+    headLine: -1,
+    headEnd: -1,
+    bodyFrom: input.leadStart,
+    bodyTo: leadEnd,
+  });
+
+  const ancestors: NoteHeading[] = [];
+  for (let h = 0; h < headings.length; h++) {
+    const heading = headings[h];
+    // Skipped levels are fine: an H4 under an H1 has the H1 as its parent.
+    while (ancestors.length > 0 && ancestors[ancestors.length - 1].depth >= heading.depth) ancestors.pop();
+    ancestors.push(heading);
+    const bodyTo = h + 1 < headings.length ? headings[h + 1].startLine - 1 : lines.length - 1;
+    pushSection(out, input, {
+      heading: heading.text,
+      level: heading.depth,
+      headingPath: headingPath(title, ancestors),
+      headLine: heading.startLine,
+      headEnd: heading.endLine,
+      bodyFrom: heading.endLine + 1,
+      bodyTo,
+    });
+  }
+  return out;
+}
+
+/** Title, then the heading chain; an element equal to the one before it (or empty) is left out. */
+export function headingPath(title: string, chain: Array<{ text: string }>): string {
+  const parts = [title];
+  for (const { text } of chain) {
+    if (text !== '' && text !== parts[parts.length - 1]) parts.push(text);
+  }
+  return parts.join(PATH_SEPARATOR);
+}
+
+interface SectionSpan {
+  heading: string;
+  level: number;
+  headingPath: string;
+  /** 0-based first and last heading line (they differ for setext headings); -1 for the lead section. */
+  headLine: number;
+  headEnd: number;
+  /** 0-based body lines, inclusive; may be empty (bodyFrom > bodyTo). */
+  bodyFrom: number;
+  bodyTo: number;
+}
+
+function pushSection(out: ParsedSection[], input: SectionInput, span: SectionSpan): void {
+  const { lines } = input;
+  let from = span.bodyFrom;
+  let to = span.bodyTo;
+  while (from <= to && isBlankLine(lines[from])) from++;
+  while (to >= from && isBlankLine(lines[to])) to--;
+  const base = { heading: span.heading, level: span.level, headingPath: span.headingPath };
+  if (from > to) {
+    // A heading with nothing under it is still a section (its heading is searchable); an empty lead is not.
+    if (span.headLine >= 0) {
+      out.push({ ...base, startLine: span.headLine + 1, endLine: span.headEnd + 1, text: '', chunk: 0 });
+    }
+    return;
+  }
+  const startLine = span.headLine >= 0 ? span.headLine : from;
+  if (textLength(lines, from, to) <= input.chunkChars) {
+    out.push({ ...base, startLine: startLine + 1, endLine: to + 1, text: joinLines(lines, from, to), chunk: 0 });
+    return;
+  }
+  const chunks = chunkLines(lines, input.lineKinds, from, to, input.chunkChars);
+  chunks.forEach((c, i) => {
+    out.push({
+      ...base,
+      startLine: (i === 0 ? Math.min(startLine, c.first) : c.first) + 1,
+      endLine: c.last + 1,
+      text: c.text ?? joinLines(lines, c.first, c.last),
+      chunk: i,
+    });
+  });
+}
+
+function textLength(lines: string[], from: number, to: number): number {
+  let n = to - from;
+  for (let i = from; i <= to; i++) n += lines[i].length;
+  return n;
+}
+
+function joinLines(lines: string[], from: number, to: number): string {
+  return from === to ? lines[from] : lines.slice(from, to + 1).join('\n');
+}

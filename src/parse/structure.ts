@@ -1,0 +1,160 @@
+// Block structure of a whole note: root-level headings and the lines that belong to code or HTML blocks.
+//
+// The body is cut into top-level segments where the parser state is that of a fresh document:
+// - before a non-indented line that follows a blank line (it closes every open container and leaf),
+//   unless a root-level fenced code or HTML block (kinds 1–5) runs across the blank line;
+// - after a non-indented ATX heading or setext underline / thematic break line, when remark confirms it
+//   is a root-level heading or break (nothing stays open after one).
+// A segment that ends anywhere else is extended and parsed again. Each segment's skeleton
+// (skeleton.ts) goes to remark-parse once per process: most segments of a vault have the same few
+// shapes, so the real parse runs on a small fraction of the lines.
+import { BLOCK_CODE, BLOCK_HEADING, closesOpenBlock, parseSegment, type SegmentBlocks } from './block-parser.js';
+import { isBlankLine } from './lines.js';
+import { isCollapsible, skeletonLine, startsDefinition } from './skeleton.js';
+
+export const LINE_TEXT = 0;
+export const LINE_CODE = 1;
+export const LINE_HTML = 2;
+export const LINE_FRONTMATTER = 3;
+
+export interface HeadingBlock {
+  depth: number;
+  /** 0-based first line (the text line of a setext heading). */
+  startLine: number;
+  /** 0-based last line (the underline of a setext heading). */
+  endLine: number;
+}
+
+export interface BlockStructure {
+  headings: HeadingBlock[];
+  /** One LINE_* value per line of the note. */
+  lineKinds: Uint8Array;
+}
+
+/** Parsed segments by skeleton text; bounded so a long-running watcher does not grow without end. */
+const segmentCache = new Map<string, SegmentBlocks>();
+const SEGMENT_CACHE_LIMIT = 20_000;
+
+/** Block structure of `lines`; lines before `bodyStart` are frontmatter. */
+export function scanBlocks(lines: string[], bodyStart: number): BlockStructure {
+  const lineKinds = new Uint8Array(lines.length);
+  lineKinds.fill(LINE_FRONTMATTER, 0, bodyStart);
+  const headings: HeadingBlock[] = [];
+  const skeleton = skeletonOf(lines, bodyStart);
+  const cuts = segmentCuts(lines, bodyStart);
+  let cutIndex = 0;
+  let start = bodyStart;
+  while (start < lines.length) {
+    while (cutIndex < cuts.length && cutLine(cuts[cutIndex]) <= start) cutIndex++;
+    let end = cutIndex < cuts.length ? cutLine(cuts[cutIndex]) : lines.length;
+    let result = parseCached(skeleton, start, end);
+    for (let attempt = 0; end < lines.length; attempt++) {
+      const { open, endsWithBreak } = result.segment;
+      let past: number;
+      if (open) past = findCloser(skeleton, end, open); // inside a root fence or HTML block: go past its end
+      else if (isAfterBreakCut(cuts[cutIndex]) && !endsWithBreak) past = end; // not a root heading after all
+      else break;
+      // A second extension goes to the end of the note, so pathological notes stay linear.
+      if (attempt > 0) past = lines.length;
+      while (cutIndex < cuts.length && cutLine(cuts[cutIndex]) <= past) cutIndex++;
+      end = cutIndex < cuts.length ? cutLine(cuts[cutIndex]) : lines.length;
+      result = parseCached(skeleton, start, end);
+    }
+    applySegment(result, start, end, headings, lineKinds);
+    start = end;
+  }
+  return { headings, lineKinds };
+}
+
+function skeletonOf(lines: string[], bodyStart: number): string[] {
+  const out = new Array<string>(lines.length);
+  let inDefinition = false;
+  for (let i = bodyStart; i < lines.length; i++) {
+    const line = lines[i];
+    out[i] = skeletonLine(line, inDefinition);
+    inDefinition = startsDefinition(line) || (inDefinition && !isBlankLine(line));
+  }
+  return out;
+}
+
+/** Non-indented ATX headings, setext underlines and thematic breaks made of '-', '=', '*' or '_'. */
+const BREAK_LINE = /^(?:#{1,6}(?:[ \t]|$)|=+[ \t]*$|(?:-[ \t]*){3,}$|-+[ \t]*$|(?:\*[ \t]*){3,}$|(?:_[ \t]*){3,}$)/;
+
+/**
+ * Lines where a top-level segment may start, encoded as line * 2 + 1 when the cut follows a heading or
+ * break line (to be confirmed by the parse) and line * 2 after a blank line.
+ */
+function segmentCuts(lines: string[], bodyStart: number): number[] {
+  const cuts: number[] = [];
+  for (let i = bodyStart + 1; i < lines.length; i++) {
+    const prev = lines[i - 1];
+    const p = prev.charCodeAt(0);
+    if ((p === 0x23 || p === 0x3d || p === 0x2d || p === 0x2a || p === 0x5f) && BREAK_LINE.test(prev)) {
+      cuts.push(i * 2 + 1);
+      continue;
+    }
+    const line = lines[i];
+    if (line.length === 0) continue;
+    const c = line.charCodeAt(0);
+    if (c !== 0x20 && c !== 0x09 && isBlankLine(prev)) cuts.push(i * 2);
+  }
+  return cuts;
+}
+
+const cutLine = (cut: number): number => cut >> 1;
+const isAfterBreakCut = (cut: number | undefined): boolean => cut !== undefined && (cut & 1) === 1;
+
+interface ParsedSegment {
+  segment: SegmentBlocks;
+  /** Segment-relative indices of the skeleton lines that were parsed (repeats dropped). */
+  kept: number[];
+}
+
+function parseCached(skeleton: string[], start: number, end: number): ParsedSegment {
+  const kept: number[] = [];
+  const keptLines: string[] = [];
+  for (let i = start; i < end; i++) {
+    const s = skeleton[i];
+    if (i - start >= 2 && s === skeleton[i - 1] && s === skeleton[i - 2] && isCollapsible(s)) continue;
+    kept.push(i - start);
+    keptLines.push(s);
+  }
+  const key = keptLines.join('\n');
+  let segment = segmentCache.get(key);
+  if (!segment) {
+    segment = parseSegment(keptLines);
+    if (segmentCache.size >= SEGMENT_CACHE_LIMIT) segmentCache.clear();
+    segmentCache.set(key, segment);
+  }
+  return { segment, kept };
+}
+
+function findCloser(skeleton: string[], from: number, open: NonNullable<SegmentBlocks['open']>): number {
+  for (let i = from; i < skeleton.length; i++) if (closesOpenBlock(skeleton[i], open)) return i;
+  return skeleton.length;
+}
+
+function applySegment(
+  { segment, kept }: ParsedSegment,
+  start: number,
+  end: number,
+  headings: HeadingBlock[],
+  lineKinds: Uint8Array,
+): void {
+  const { blocks } = segment;
+  // A block ending on a kept line also owns the dropped repeats that follow it.
+  const lineOf = (k: number) => start + kept[k];
+  const lastLineOf = (k: number) => (k + 1 < kept.length ? start + kept[k + 1] - 1 : end - 1);
+  for (let b = 0; b < blocks.length; b += 4) {
+    const kind = blocks[b];
+    const first = lineOf(blocks[b + 2]);
+    const last = lastLineOf(blocks[b + 3]);
+    if (kind === BLOCK_HEADING) headings.push({ depth: blocks[b + 1], startLine: first, endLine: last });
+    else lineKinds.fill(kind === BLOCK_CODE ? LINE_CODE : LINE_HTML, first, last + 1);
+  }
+}
+
+/** Drops every cached segment (tests use it to measure cold parses). */
+export function clearBlockCache(): void {
+  segmentCache.clear();
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { parseYaml, findFrontmatter } from '../../src/parse/frontmatter.js';
+import { referenceStructure } from './reference-structure.js';
+import { md, parse } from './helpers.js';
+
+describe('frontmatter', () => {
+  it('is found exactly where remark-frontmatter finds it', () => {
+    const cases = [
+      md('---', 'a: 1', '---', 'body'),
+      md('---  ', 'a: 1', '---\t', 'body'),
+      md('---', '---'),
+      md('---', 'a: 1'),
+      md('---'),
+      md(' ---', 'a: 1', '---'),
+      md('----', 'a: 1', '----'),
+      md('', '---', 'a: 1', '---'),
+      md('---', 'a: 1', ' ---', '---'),
+      md('---', 'a: 1', '---x', 'b', '---'),
+    ];
+    for (const text of cases) {
+      const found = findFrontmatter(text.split('\n'));
+      expect(found ? found.closeLine : -1, JSON.stringify(text)).toBe(referenceStructure(text).frontmatterEnd);
+    }
+  });
+
+  it('is kept as JSON-safe data: dates become ISO strings, binary base64, .inf null', () => {
+    const result = parseYaml(md('when: 2024-05-01', 'bin: !!binary aGk=', 'big: .inf', 'list: [1, two]', 'nested: {a: {b: c}}'));
+    expect(result).toEqual({
+      ok: true,
+      warnings: [],
+      data: { when: '2024-05-01T00:00:00.000Z', bin: 'aGk=', big: null, list: [1, 'two'], nested: { a: { b: 'c' } } },
+    });
+    expect(JSON.parse(JSON.stringify(result.ok && result.data))).toEqual(result.ok && result.data);
+  });
+
+  it('keeps a __proto__ key as data', () => {
+    const result = parseYaml('__proto__: {polluted: true}\nx: 1');
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(Object.keys(result.data)).toEqual(['__proto__', 'x']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(result.data)).toBe(Object.prototype);
+  });
+
+  it('cuts alias bombs instead of expanding them', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 10; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(', ')}]`);
+    const result = parseYaml(bomb.join('\n'));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(JSON.stringify(result.data).length).toBeLessThan(1_000_000);
+    expect(result.warnings.join(' ')).toMatch(/too large/);
+  });
+
+  it('keeps the last value of a repeated key, with a warning', () => {
+    const note = parse(md('---', 'status: draft', 'status: Current', '---', 'x'), 'd.md');
+    expect(note.status).toBe('current');
+    expect(note.warnings.join(' ')).toMatch(/duplicated mapping key/);
+  });
+});
+
+describe('note fields', () => {
+  const opts = { dailyFolders: ['daily', 'Journal'], sessionFolders: ['sessions'] };
+
+  it('type: frontmatter when valid, else folders and dated file names, else knowledge', () => {
+    const type = (path: string, fm = '') => parse(fm ? md('---', fm, '---') : '', path, opts).type;
+    expect(type('a/b.md', 'type: Session')).toBe('session');
+    expect(type('daily/b.md', 'type: recipe')).toBe('daily');
+    expect(type('vault/journal/x.md')).toBe('daily');
+    expect(type('2024-05-01 standup.md')).toBe('daily');
+    expect(type('notes/2024-05-01.md')).toBe('daily');
+    expect(type('notes/draft-2024-05-01.md')).toBe('knowledge');
+    expect(type('work/sessions/s1.md')).toBe('session');
+    expect(type('sessions.md')).toBe('knowledge');
+    expect(type('notes/x.md')).toBe('knowledge');
+  });
+
+  it('status: lower-cased and trimmed; null when absent or empty', () => {
+    expect(parse(md('---', 'status: "  Archived "', '---')).status).toBe('archived');
+    expect(parse(md('---', 'status: ""', '---')).status).toBeNull();
+    expect(parse('no frontmatter').status).toBeNull();
+  });
+
+  it('date: frontmatter date/updated/created (first valid), then the file name, then the mtime', () => {
+    const date = (fm: string, path = 'n.md') => {
+      const n = parse(fm ? md('---', fm, '---') : '', path);
+      return [n.date, n.dateSource];
+    };
+    expect(date('date: 2024-01-02')).toEqual(['2024-01-02', 'frontmatter']);
+    expect(date('date: 2024-01-02T23:30:00+09:00')).toEqual(['2024-01-02', 'frontmatter']); // UTC date part
+    expect(date('date: "2024-01-02T23:30:00-05:00"')).toEqual(['2024-01-02', 'frontmatter']); // as written
+    expect(date('date: 2024/1/2')).toEqual(['2024-01-02', 'frontmatter']);
+    expect(date('date: not a date\nupdated: 2023-12-31\ncreated: 2020-01-01')).toEqual(['2023-12-31', 'frontmatter']);
+    // Quoted, an impossible date stays a string and is rejected (js-yaml rolls an unquoted one over).
+    expect(date('date: "2024-02-30"\ncreated: 2020-01-01')).toEqual(['2020-01-01', 'frontmatter']);
+    expect(date('', 'daily/2022-07-08 notes.md')).toEqual(['2022-07-08', 'filename']);
+    expect(date('', 'daily/2022-13-08 notes.md')).toEqual(['2024-03-05', 'mtime']);
+    expect(date('')).toEqual(['2024-03-05', 'mtime']);
+  });
+
+  it('aliases: list or string, deduplicated', () => {
+    expect(parse(md('---', 'aliases: [One, Two, One]', '---')).aliases).toEqual(['One', 'Two']);
+    expect(parse(md('---', 'alias: Solo Name', '---')).aliases).toEqual(['Solo Name']);
+    expect(parse('x').aliases).toEqual([]);
+  });
+});
