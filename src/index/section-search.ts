@@ -51,6 +51,18 @@ export class SectionSearch {
     return this.stmt(sql).all(match, ...params, limit) as RankedSection[];
   }
 
+  /** For each of `noteIds`, its section that best matches `match` (by bm25 with `weights`). */
+  bestSectionOfNotes(match: string, weights: ColumnWeights, noteIds: number[]): Map<number, number> {
+    const sql = `SELECT s.note_id AS noteId, f.rowid AS id FROM sections_fts f JOIN sections s ON s.id = f.rowid
+      WHERE sections_fts MATCH ? AND s.note_id IN (SELECT value FROM json_each(?))
+      ORDER BY bm25(sections_fts, ${weights.join(', ')}), s.ord`;
+    const out = new Map<number, number>();
+    for (const r of this.stmt(sql).all(match, JSON.stringify(noteIds)) as { noteId: number; id: number }[]) {
+      if (!out.has(r.noteId)) out.set(r.noteId, r.id);
+    }
+    return out;
+  }
+
   /** How many distinct notes (or sections) match, after filters. */
   count(match: string, filters: SearchFilters, perNote: boolean): number {
     const { where, params } = filterSql(filters);

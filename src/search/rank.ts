@@ -26,8 +26,6 @@ export interface Tuning {
   rankers: readonly RankerName[];
   /** Share of a note's second-best section score added to its best (0 = the best section alone). */
   secondSection: number;
-  /** Weight of the head columns (heading path, aliases, path words) in the all-terms rankers. */
-  headWeight: number;
   /** RRF weight per ranker (default 1). */
   rankerWeights: Partial<Record<RankerName, number>>;
 }
@@ -39,7 +37,6 @@ export const DEFAULT_TUNING: Tuning = {
   rankers: ['all-phrases', 'all-bigrams', 'head'],
   rankerWeights: {},
   secondSection: 0.3,
-  headWeight: 0.5,
 };
 
 /** 1 for today, halving toward `recencyFloor` every half-life; notes without a real date are neutral (1). */

@@ -8,6 +8,8 @@ export interface Ranker {
   name: RankerName;
   match: string;
   weights: ColumnWeights;
+  /** 'note': the evidence is about the whole note (titles, aliases, headings), credited once per note. */
+  level: 'section' | 'note';
 }
 
 export type RankerName = 'words' | 'bigrams' | 'phrases' | 'all-phrases' | 'all-bigrams' | 'head' | 'head-bigrams';
@@ -15,39 +17,41 @@ export type RankerName = 'words' | 'bigrams' | 'phrases' | 'all-phrases' | 'all-
 const WORDS = ['head_words', 'body_words'];
 const CJK = ['head_cjk', 'body_cjk'];
 /**
- * Column weights of the all-terms rankers. Head columns count for `headWeight` (< 1): the heading ranker
- * already rewards them, and a title shared by every section would otherwise make the note's shortest
- * section its best.
+ * Section-level rankers read the body and, at half weight, the head columns (heading path, title, aliases,
+ * path words): a section under a matching heading is more likely on topic. Which section of a note is
+ * *shown* is decided by body text alone (`displayMatch`), so a short section never wins on its title.
  */
-const all = (headWeight: number): ColumnWeights => [headWeight, 1, headWeight, 1];
+const WORDS_ALL = ['head_words', 'body_words'];
+const CJK_ALL = ['head_cjk', 'body_cjk'];
+const SECTION: ColumnWeights = [0.5, 1, 0.5, 1];
+const BODY_WORDS = ['body_words'];
+const BODY_CJK = ['body_cjk'];
+export const BODY_ONLY: ColumnWeights = [0, 1, 0, 1];
 
 /** A CJK piece as one FTS5 phrase of its bigrams: a word counts once, with its own IDF, however long. */
 function phrases(terms: QueryTerms): string[] {
   return terms.cjkPieces.map((p) => bigrams(p).join(' '));
 }
 
-function build(name: RankerName, t: QueryTerms, headWeight: number): Ranker | null {
+function build(name: RankerName, t: QueryTerms): Ranker | null {
   let match: string | null = null;
-  let weights: ColumnWeights = all(headWeight);
+  let weights: ColumnWeights = SECTION;
   switch (name) {
     case 'words':
-      match = columnMatch(WORDS, t.words);
-      weights = [1, 1, 0, 0];
+      match = columnMatch(WORDS_ALL, t.words);
       break;
     case 'bigrams':
-      match = columnMatch(CJK, t.cjk, t.cjkSingles);
-      weights = [0, 0, 1, 1];
+      match = columnMatch(CJK_ALL, t.cjk, t.cjkSingles);
       break;
     case 'phrases':
-      match = columnMatch(CJK, phrases(t), t.cjkSingles);
-      weights = [0, 0, 1, 1];
+      match = columnMatch(CJK_ALL, phrases(t), t.cjkSingles);
       break;
     case 'all-phrases':
-      // Every term of the query in one BM25 sum: notes that cover more of the query (words and CJK) win.
-      match = anyOf([columnMatch(WORDS, t.words), columnMatch(CJK, phrases(t), t.cjkSingles)]);
+      // Every term of the query in one BM25 sum: sections that cover more of the query (words and CJK) win.
+      match = anyOf([columnMatch(WORDS_ALL, t.words), columnMatch(CJK_ALL, phrases(t), t.cjkSingles)]);
       break;
     case 'all-bigrams':
-      match = anyOf([columnMatch(WORDS, t.words), columnMatch(CJK, t.cjk, t.cjkSingles)]);
+      match = anyOf([columnMatch(WORDS_ALL, t.words), columnMatch(CJK_ALL, t.cjk, t.cjkSingles)]);
       break;
     case 'head':
       match = anyOf([columnMatch(['head_words'], t.words), columnMatch(['head_cjk'], phrases(t), t.cjkSingles)]);
@@ -58,11 +62,17 @@ function build(name: RankerName, t: QueryTerms, headWeight: number): Ranker | nu
       weights = [1, 0, 1, 0];
       break;
   }
-  return match ? { name, match, weights } : null;
+  const level = name === 'head' || name === 'head-bigrams' ? 'note' : 'section';
+  return match ? { name, match, weights, level } : null;
 }
 
-export function buildRankers(names: readonly RankerName[], terms: QueryTerms, headWeight: number): Ranker[] {
-  return names.map((n) => build(n, terms, headWeight)).filter((r): r is Ranker => r !== null);
+export function buildRankers(names: readonly RankerName[], terms: QueryTerms): Ranker[] {
+  return names.map((n) => build(n, terms)).filter((r): r is Ranker => r !== null);
+}
+
+/** Every query term in the body columns: picks which section of a note to show. */
+export function displayMatch(t: QueryTerms): string | null {
+  return anyOf([columnMatch(BODY_WORDS, t.words), columnMatch(BODY_CJK, t.cjk, t.cjkSingles)]);
 }
 
 /** Matches anything any ranker could: what `total` counts. */

@@ -6,9 +6,9 @@ import { NoteReader } from '../index/note-reader.js';
 import { SectionSearch, type RankedSection } from '../index/section-search.js';
 import { bestSnippet } from '../format/snippet.js';
 import { buildFilters, type FilterFlags } from './filters.js';
-import { anyTermMatch, buildRankers } from './rankers.js';
+import { anyTermMatch, BODY_ONLY, buildRankers, displayMatch } from './rankers.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
-import { DEFAULT_TUNING, fuse, recencyFactor, statusFactor, type Tuning } from './rank.js';
+import { DEFAULT_TUNING, fuse, recencyFactor, RRF_K, statusFactor, type Tuning } from './rank.js';
 import { extractTemporal } from './temporal.js';
 
 export interface SearchRequest {
@@ -58,44 +58,92 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const anyMatch = anyTermMatch(terms);
   if (!anyMatch) return empty;
 
-  const rankers = buildRankers(tuning.rankers, terms, tuning.headWeight);
+  const rankers = buildRankers(tuning.rankers, terms);
   const lists: RankedSection[][] = rankers.map((r) => store.rank(r.match, r.weights, filters, RANKER_DEPTH));
 
   const info = new Map<number, RankedSection>();
   for (const list of lists) for (const r of list) info.set(r.id, r);
-  const fused = fuse(lists.map((l, i) => ({ ids: l.map((r) => r.id), weight: tuning.rankerWeights[rankers[i].name] ?? 1 })));
-
-  const scored = [...fused].map(([id, rrf]) => {
-    const r = info.get(id) as RankedSection;
-    const score = rrf * recencyFactor(r.type as NoteType, r.date, r.dateSource, now, tuning) * statusFactor(r.status, tuning);
-    return { id, noteId: r.noteId, score, path: r.path, ord: r.ord };
+  const weightOf = (i: number) => tuning.rankerWeights[rankers[i].name] ?? 1;
+  const sectionLists = lists.filter((_, i) => rankers[i].level === 'section');
+  const sectionFused = fuse(
+    sectionLists.map((l) => ({ ids: l.map((r) => r.id), weight: weightOf(lists.indexOf(l)) })),
+  );
+  // Note-level rankers (title, aliases, headings): their evidence is about the note, so it is credited to
+  // the note once, at the rank of the note's first section in their list — never to a section for having
+  // the shortest heading.
+  const noteCredit = new Map<number, number>();
+  const noteFallback = new Map<number, number>();
+  lists.forEach((l, i) => {
+    if (rankers[i].level !== 'note') return;
+    const seen = new Set<number>();
+    for (const r of l) {
+      if (seen.has(r.noteId)) continue;
+      seen.add(r.noteId);
+      noteCredit.set(r.noteId, (noteCredit.get(r.noteId) ?? 0) + weightOf(i) / (RRF_K + seen.size));
+      if (!noteFallback.has(r.noteId)) noteFallback.set(r.noteId, r.id);
+    }
   });
-  scored.sort(byScore);
 
-  let ranked = scored;
-  if (!req.allSections) {
-    // A note ranks by its best section, plus a share of its second best: a note that answers the query in
-    // two places is a better answer than one that mentions it once.
-    const best = new Map<number, (typeof scored)[number]>();
+  const factor = (r: RankedSection) =>
+    recencyFactor(r.type as NoteType, r.date, r.dateSource, now, tuning) * statusFactor(r.status, tuning);
+  const sectionScored = [...sectionFused].map(([id, rrf]) => {
+    const r = info.get(id) as RankedSection;
+    return { id, noteId: r.noteId, rrf, path: r.path, ord: r.ord };
+  });
+  // Notes matched only through their titles still appear, shown by their first matching section.
+  const bodyNotes = new Set(sectionScored.map((s) => s.noteId));
+  for (const [noteId, id] of noteFallback) {
+    if (bodyNotes.has(noteId)) continue;
+    const r = info.get(id) as RankedSection;
+    sectionScored.push({ id, noteId, rrf: 0, path: r.path, ord: r.ord });
+  }
+  const byRrf = (a: { rrf: number; path: string; ord: number }, b: { rrf: number; path: string; ord: number }) =>
+    byScore({ ...a, score: a.rrf }, { ...b, score: b.rrf });
+  sectionScored.sort(byRrf);
+
+  type Scored = { id: number; noteId: number; score: number; path: string; ord: number };
+  let ranked: Scored[];
+  if (req.allSections) {
+    ranked = sectionScored.map((s) => ({
+      ...s,
+      score: (s.rrf + (noteCredit.get(s.noteId) ?? 0)) * factor(info.get(s.id) as RankedSection),
+    }));
+  } else {
+    // A note ranks by its best section, plus a share of its second best (a note that answers the query in
+    // two places beats one that mentions it once), plus its note-level credit; it is shown by its best section.
+    const best = new Map<number, Scored>();
     const seconds = new Set<number>();
-    for (const s of scored) {
+    for (const s of sectionScored) {
       const b = best.get(s.noteId);
-      if (!b) best.set(s.noteId, { ...s });
+      if (!b) best.set(s.noteId, { ...s, score: s.rrf });
       else if (!seconds.has(s.noteId)) {
         seconds.add(s.noteId);
-        b.score += tuning.secondSection * s.score;
+        b.score += tuning.secondSection * s.rrf;
       }
     }
-    ranked = [...best.values()].sort(byScore);
+    ranked = [...best.values()].map((b) => ({
+      ...b,
+      score: (b.score + (noteCredit.get(b.noteId) ?? 0)) * factor(info.get(b.id) as RankedSection),
+    }));
   }
+  ranked.sort(byScore);
   const truncated = lists.some((l) => l.length >= RANKER_DEPTH);
   const total = truncated ? store.count(anyMatch, filters, !req.allSections) : ranked.length;
 
   const offset = Math.max(0, req.offset ?? 0);
-  const page = ranked.slice(offset, offset + Math.max(0, req.limit));
+  let page = ranked.slice(offset, offset + Math.max(0, req.limit));
+  if (!req.allSections) page = showBestBodySections(store, terms, page);
   const nextScores = page.map((_, i) => ranked[offset + i + 1]?.score ?? 0);
   const hits = buildHits(db, store, page, nextScores, offset, terms, temporal.text, req.snippetChars ?? 300);
   return { query: req.query, total, hits, filters };
+}
+
+/** Each note is shown by the section whose own text best matches the query (headings aside). */
+function showBestBodySections<T extends { id: number; noteId: number }>(store: SectionSearch, terms: QueryTerms, page: T[]): T[] {
+  const match = displayMatch(terms);
+  if (!match || page.length === 0) return page;
+  const best = store.bestSectionOfNotes(match, BODY_ONLY, page.map((p) => p.noteId));
+  return page.map((p) => ({ ...p, id: best.get(p.noteId) ?? p.id }));
 }
 
 /** Drops terms so common they only add noise and time; caps long prompts to their rarest terms. */
