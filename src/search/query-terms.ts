@@ -33,7 +33,7 @@ export function queryTerms(text: string): QueryTerms {
   const cjkSingles: string[] = [];
   const cjkPieces: string[] = [];
   const runs = cjkRuns(norm);
-  const pieces = runs.flatMap(cutFillers).flatMap(splitAtScriptChange);
+  const pieces = runs.flatMap(cutFillers).flatMap(splitAtScriptChange).map(trimInflection).filter(Boolean);
   // All-hiragana leftovers are inflections and function words (じめて, ては, どう); content words are
   // almost always written with kanji or katakana. Keep them only when nothing else is left.
   const kept = pieces.filter((p) => !Array.from(p).every(isHiragana));
@@ -47,6 +47,26 @@ export function queryTerms(text: string): QueryTerms {
     for (const g of bigrams(piece)) if (!cjk.includes(g)) cjk.push(g);
   }
   return { words, cjk, cjkSingles, cjkPieces };
+}
+
+/**
+ * The stem of a piece: leading function hiragana go (どう出せば → 出せば; a single お/ご prefix stays:
+ * お金), and so does an inflected tail — all of it after a compound of two or more kanji (申請すれば → 申請),
+ * all but one kana after a single kanji (入らなく → 入ら, 出せば → 出せ).
+ */
+export function trimInflection(piece: string): string {
+  const chars = Array.from(piece);
+  if (chars.every(isHiragana)) return piece;
+  let start = 0;
+  while (start < chars.length && isHiragana(chars[start])) start++;
+  if (start === 1) start = 0;
+  const body = chars.slice(start);
+  let stem = 0;
+  while (stem < body.length && !isHiragana(body[stem])) stem++;
+  if (stem === body.length) return body.join('');
+  const kanjiStem = body.slice(0, stem).every((c) => scriptOf(c) === 'other');
+  if (!kanjiStem) return body.join('');
+  return body.slice(0, stem >= 2 ? stem : Math.min(body.length, stem + 1)).join('');
 }
 
 type Script = 'hira' | 'kata' | 'other';

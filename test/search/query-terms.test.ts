@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutFillers, queryTerms, splitAtScriptChange } from '../../src/search/query-terms.js';
+import { cutFillers, queryTerms, splitAtScriptChange, trimInflection } from '../../src/search/query-terms.js';
 
 describe('queryTerms', () => {
   it('drops English filler words and keeps the specific ones', () => {
@@ -65,5 +65,20 @@ describe('splitAtScriptChange', () => {
     expect(splitAtScriptChange('書いて')).toEqual(['書いて']);
     expect(splitAtScriptChange('選び方')).toEqual(['選び方']);
     expect(splitAtScriptChange('データ分類')).toEqual(['データ分類']);
+  });
+});
+
+describe('trimInflection', () => {
+  it('drops inflected tails and leading function kana', () => {
+    expect(trimInflection('申請すれば')).toBe('申請');
+    expect(trimInflection('入らなく')).toBe('入ら');
+    expect(trimInflection('どう出せばよいか')).toBe('出せ');
+    expect(trimInflection('新しい')).toBe('新し');
+  });
+  it('keeps words without an inflected tail, and a single honorific prefix', () => {
+    expect(trimInflection('お金')).toBe('お金');
+    expect(trimInflection('オフィスチェア')).toBe('オフィスチェア');
+    expect(trimInflection('年間契約')).toBe('年間契約');
+    expect(trimInflection('まとめ')).toBe('まとめ');
   });
 });
