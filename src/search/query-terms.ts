@@ -60,13 +60,13 @@ export function trimInflection(piece: string): string {
   let start = 0;
   while (start < chars.length && isHiragana(chars[start])) start++;
   if (start === 1) start = 0;
-  const body = chars.slice(start);
-  let stem = 0;
-  while (stem < body.length && !isHiragana(body[stem])) stem++;
-  if (stem === body.length) return body.join('');
-  const kanjiStem = body.slice(0, stem).every((c) => scriptOf(c) === 'other');
-  if (!kanjiStem) return body.join('');
-  return body.slice(0, stem >= 2 ? stem : Math.min(body.length, stem + 1)).join('');
+  let end = chars.length;
+  while (end > start && isHiragana(chars[end - 1])) end--;
+  if (end === chars.length) return chars.slice(start).join('');
+  let kanji = 0;
+  while (end - kanji - 1 >= start && scriptOf(chars[end - kanji - 1]) === 'other') kanji++;
+  if (kanji === 0) return chars.slice(start).join('');
+  return chars.slice(start, kanji >= 2 ? end : end + 1).join('');
 }
 
 type Script = 'hira' | 'kata' | 'other';
