@@ -1,21 +1,19 @@
 // JSON with // and /* */ comments and trailing commas: what a hand-edited config file looks like.
 
 export function parseJsonc(text: string): unknown {
-  return JSON.parse(stripTrailingCommas(stripComments(text)));
+  return JSON.parse(toPlainJson(text));
 }
 
-function stripComments(text: string): string {
+/** One pass: copies strings verbatim, drops comments, and drops commas that only precede `}` or `]`. */
+function toPlainJson(text: string): string {
   let out = '';
-  let inString = false;
+  let pendingComma = false;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
-    if (inString) {
-      out += ch;
-      if (ch === '\\') out += text[++i] ?? '';
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') {
-      inString = true;
-      out += ch;
+    if (ch === '"') {
+      const end = stringEnd(text, i);
+      out += flush() + text.slice(i, end);
+      i = end - 1;
     } else if (ch === '/' && text[i + 1] === '/') {
       while (i < text.length && text[i] !== '\n') i++;
       out += '\n';
@@ -23,31 +21,32 @@ function stripComments(text: string): string {
       const end = text.indexOf('*/', i + 2);
       i = end < 0 ? text.length : end + 1;
       out += ' ';
-    } else {
+    } else if (ch === ',') {
+      out += flush();
+      pendingComma = true;
+    } else if (ch === '}' || ch === ']') {
+      pendingComma = false;
       out += ch;
+    } else if (/\s/.test(ch)) {
+      out += ch;
+    } else {
+      out += flush() + ch;
     }
   }
-  return out;
+  return out + flush();
+
+  function flush(): string {
+    const c = pendingComma ? ',' : '';
+    pendingComma = false;
+    return c;
+  }
 }
 
-function stripTrailingCommas(text: string): string {
-  let out = '';
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      out += ch;
-      if (ch === '\\') out += text[++i] ?? '';
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    if (ch === ',') {
-      let j = i + 1;
-      while (j < text.length && /\s/.test(text[j])) j++;
-      if (text[j] === '}' || text[j] === ']') continue;
-    }
-    out += ch;
+/** Index just past the closing quote of the string starting at `start` (or the end of the text). */
+function stringEnd(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i + 1;
   }
-  return out;
+  return text.length;
 }
