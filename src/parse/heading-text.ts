@@ -12,6 +12,7 @@ const ATX_CLOSING = /(?:^|[ \t]+)#+[ \t]*$/;
 /** Pandoc / kramdown / Hugo heading attributes such as `{#install-guide}` are ids, not heading text. */
 const HEADING_ATTRIBUTES = /[ \t]*\{[ \t]*#[^{}]*\}[ \t]*$/;
 const NEEDS_MARKDOWN = /[\\`*_[\]<>~!]|&(?:#\d+|#x[0-9a-f]+|[a-z][a-z0-9]*);/i;
+const WIKILINK = /!?\[\[([^\]\n]+)\]\]/g;
 const WHITESPACE_RUN = /[ \t\r\n]+/g;
 
 /** Text of an ATX heading line: the `#` run and a closing `#` sequence removed. */
@@ -26,9 +27,9 @@ export function setextHeadingSource(lines: string[]): string {
   return lines.map((l) => l.trim()).join(' ');
 }
 
-/** Plain text of heading source (inline markdown on one line). */
+/** Plain text of heading source (inline markdown on one line); wikilinks show their display text. */
 export function headingPlainText(source: string): string {
-  const raw = source.replace(HEADING_ATTRIBUTES, '').trim();
+  const raw = source.replace(HEADING_ATTRIBUTES, '').replace(WIKILINK, wikilinkDisplay).trim();
   if (raw === '' || !NEEDS_MARKDOWN.test(raw)) return raw.replace(WHITESPACE_RUN, ' ');
   try {
     const tree = inlineProcessor.parse(`# ${raw}`) as Root;
@@ -38,6 +39,16 @@ export function headingPlainText(source: string): string {
   } catch {
     return raw.replace(WHITESPACE_RUN, ' ');
   }
+}
+
+/** What Obsidian shows for `[[target#heading|alias]]`: the alias, else the target, else the heading. */
+function wikilinkDisplay(_whole: string, content: string): string {
+  const pipe = content.indexOf('|');
+  if (pipe !== -1 && content.slice(pipe + 1).trim() !== '') return content.slice(pipe + 1).trim();
+  const left = pipe === -1 ? content : content.slice(0, pipe);
+  const hash = left.indexOf('#');
+  const target = (hash === -1 ? left : left.slice(0, hash)).trim();
+  return target !== '' ? target : left.slice(hash + 1).trim();
 }
 
 function toPlainText(node: Nodes): string {

@@ -14,7 +14,7 @@ const TAG_BODY = /[\p{L}\p{N}\p{M}_\-/]+/uy;
 const TAG_HAS_WORD = /[^0-9_\-/]/;
 const WHITESPACE = /\s/;
 const AUTOLINK = /<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>|<[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9.-]+>/y;
-const INLINE_HTML = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>|<!--[\s\S]*?-->/y;
+const INLINE_TAG = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/y;
 /** Destinations and titles longer than this are not links (keeps unbalanced input linear). */
 const MAX_DESTINATION = 2048;
 /** CommonMark's limit on nested parentheses in a destination. */
@@ -24,6 +24,7 @@ export function scanInline(text: string, sink: InlineSink): void {
   if (text.indexOf('[') === -1 && text.indexOf('#') === -1) return;
   const spans = new CodeSpans(text);
   const brackets = new Brackets(text, spans);
+  const ahead = new Lookahead(text);
   const re = INTERESTING;
   re.lastIndex = 0;
   let m: RegExpExecArray | null;
@@ -38,30 +39,34 @@ export function scanInline(text: string, sink: InlineSink): void {
         next = spans.skip(p);
         break;
       case 0x21 /* ! */:
-        if (text.charCodeAt(p + 1) === 0x5b) next = link(text, p + 1, true, brackets, sink);
+        if (text.charCodeAt(p + 1) === 0x5b) next = link(text, p + 1, true, brackets, ahead, sink);
         break;
       case 0x5b /* [ */:
-        next = link(text, p, false, brackets, sink);
+        next = link(text, p, false, brackets, ahead, sink);
         break;
       case 0x23 /* # */:
         next = tag(text, p, sink);
         break;
       case 0x3c /* < */:
-        next = skipMatch(AUTOLINK, text, p) ?? skipMatch(INLINE_HTML, text, p) ?? p + 1;
+        if (text.startsWith('<!--', p)) next = ahead.after('-->', p + 4) ?? p + 1;
+        else next = skipMatch(AUTOLINK, text, p) ?? skipMatch(INLINE_TAG, text, p) ?? p + 1;
         break;
     }
     re.lastIndex = Math.max(next, p + 1);
   }
 }
 
-function link(text: string, p: number, bang: boolean, brackets: Brackets, sink: InlineSink): number {
+function link(text: string, p: number, bang: boolean, brackets: Brackets, ahead: Lookahead, sink: InlineSink): number {
   const start = bang ? p - 1 : p;
   if (text.charCodeAt(p + 1) === 0x5b) {
-    const close = text.indexOf(']]', p + 2);
-    const nl = text.indexOf('\n', p + 2);
-    if (close === -1 || (nl !== -1 && nl < close)) return p + 2;
+    // A wikilink closes on the same line; with `[[` nested inside, the innermost one is the link.
+    const end = ahead.after(']]', p + 2);
+    const close = end === undefined ? -1 : end - 2;
+    if (close === -1 || ahead.newlineBefore(p + 2, close)) return p + 2;
+    const inner = ahead.after('[[', p + 2);
+    if (inner !== undefined && inner - 2 < close) return p + 1;
     sink.wikilink(text.slice(p + 2, close), bang, start);
-    return close + 2;
+    return end as number;
   }
   const parsed = parseInlineLink(text, p, brackets.closeOf(p));
   if (!parsed) return p + 1;
@@ -148,6 +153,35 @@ function findUnescaped(text: string, from: number, target: number, forbidden: st
     else if (forbidden.length > 0 && forbidden.indexOf(text[i]) !== -1) return -1;
   }
   return -1;
+}
+
+/**
+ * Forward searches for a few fixed strings. Scanning moves forward only, so remembering the last hit
+ * of each string keeps every search linear over the whole text.
+ */
+class Lookahead {
+  private readonly found = new Map<string, number>();
+  private newline = -1;
+  constructor(private readonly text: string) {}
+
+  /** Position just after the first `needle` at or after `from`, or undefined. */
+  after(needle: string, from: number): number | undefined {
+    let at = this.found.get(needle);
+    if (at === undefined || (at !== -1 && at < from)) {
+      at = this.text.indexOf(needle, from);
+      this.found.set(needle, at);
+    }
+    return at === -1 ? undefined : at + needle.length;
+  }
+
+  /** True when a newline lies in [from, to). */
+  newlineBefore(from: number, to: number): boolean {
+    if (this.newline !== -2 && this.newline < from) {
+      const nl = this.text.indexOf('\n', from);
+      this.newline = nl === -1 ? -2 : nl;
+    }
+    return this.newline >= 0 && this.newline < to;
+  }
 }
 
 /** Code spans of a text: a run of n backticks up to the next run of exactly n backticks. */

@@ -14,6 +14,8 @@ export type OnResult = (file: VaultFile, result: LoadResult) => void;
 
 /** Files per message: enough to keep postMessage overhead low, few enough to balance the threads. */
 const BATCH_SIZE = 32;
+/** Batches queued at each worker, so it never waits for the next one to arrive. */
+const IN_FLIGHT = 2;
 const MAX_DEFAULT_THREADS = 4;
 
 export async function loadNotesParallel(
@@ -47,8 +49,9 @@ export async function loadNotesWithWorker(
 ): Promise<void> {
   const batches: VaultFile[][] = [];
   for (let i = 0; i < files.length; i += BATCH_SIZE) batches.push(files.slice(i, i + BATCH_SIZE));
-  const wanted = threads ?? Math.min(availableParallelism(), MAX_DEFAULT_THREADS);
-  const count = Math.min(Math.max(0, Math.floor(wanted)), batches.length);
+  const wanted =
+    threads !== undefined && Number.isFinite(threads) ? Math.floor(threads) : Math.min(availableParallelism(), MAX_DEFAULT_THREADS);
+  const count = Math.min(Math.max(0, wanted), batches.length);
   if (workerUrl === null || count === 0) {
     await loadInThread(batches, opts, onResult);
     return;
@@ -66,7 +69,7 @@ async function loadInThread(batches: VaultFile[][], opts: ParseOptions, onResult
 
 class WorkerPool {
   private readonly workers: Worker[] = [];
-  private readonly inFlight = new Map<Worker, number>();
+  private readonly inFlight = new Map<Worker, number[]>();
   private queue: number[] = [];
   private batches: VaultFile[][] = [];
   private remaining = 0;
@@ -90,6 +93,7 @@ class WorkerPool {
       this.reject = reject;
     });
     for (let i = 0; i < this.count; i++) this.start();
+    this.fallBackIfNoWorkers();
     return done.finally(() => this.stopAll());
   }
 
@@ -98,27 +102,28 @@ class WorkerPool {
     try {
       worker = new Worker(this.url, { workerData: { opts: this.opts } });
     } catch {
-      this.fallBackIfNoWorkers();
-      return;
+      return; // run() falls back to this thread when no worker started
     }
     this.workers.push(worker);
+    this.inFlight.set(worker, []);
     worker.on('message', (msg: BatchResponse) => this.received(worker, msg));
     worker.on('error', () => this.lost(worker));
     worker.on('exit', () => this.lost(worker));
-    this.feed(worker);
+    for (let i = 0; i < IN_FLIGHT; i++) this.feed(worker);
   }
 
   private feed(worker: Worker): void {
     const next = this.queue.shift();
     if (next === undefined) return;
-    this.inFlight.set(worker, next);
+    this.inFlight.get(worker)?.push(next);
     const request: BatchRequest = { batch: next, files: this.batches[next] };
     worker.postMessage(request);
   }
 
   private received(worker: Worker, msg: BatchResponse): void {
     if (this.settled) return;
-    this.inFlight.delete(worker);
+    const pending = this.inFlight.get(worker);
+    pending?.splice(pending.indexOf(msg.batch), 1);
     const files = this.batches[msg.batch];
     try {
       files.forEach((file, i) => this.onResult(file, msg.results[i]));
@@ -130,14 +135,19 @@ class WorkerPool {
     this.feed(worker);
   }
 
-  /** A worker died: its batch goes back to the queue, and without workers the rest runs here. */
+  /** A worker died: its batches go back to the queue, and without workers the rest runs here. */
   private lost(worker: Worker): void {
     const index = this.workers.indexOf(worker);
     if (index === -1 || this.settled) return;
     this.workers.splice(index, 1);
-    const batch = this.inFlight.get(worker);
+    const pending = this.inFlight.get(worker) ?? [];
     this.inFlight.delete(worker);
-    if (batch !== undefined) this.queue.unshift(batch);
+    this.queue.unshift(...pending);
+    // The survivors may be idle by now: give them the returned work.
+    for (const w of this.workers) {
+      const queued = this.inFlight.get(w) ?? [];
+      while (queued.length < IN_FLIGHT && this.queue.length > 0) this.feed(w);
+    }
     this.fallBackIfNoWorkers();
   }
 

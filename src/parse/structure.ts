@@ -10,7 +10,8 @@
 // shapes, so the real parse runs on a small fraction of the lines.
 import { BLOCK_CODE, BLOCK_HEADING, closesOpenBlock, parseSegment, type SegmentBlocks } from './block-parser.js';
 import { isBlankLine } from './lines.js';
-import { isCollapsible, skeletonLine, startsDefinition } from './skeleton.js';
+import { NoteSkeleton } from './note-skeleton.js';
+import { isCollapsible } from './skeleton.js';
 
 export const LINE_TEXT = 0;
 export const LINE_CODE = 1;
@@ -34,47 +35,42 @@ export interface BlockStructure {
 /** Parsed segments by skeleton text; bounded so a long-running watcher does not grow without end. */
 const segmentCache = new Map<string, SegmentBlocks>();
 const SEGMENT_CACHE_LIMIT = 20_000;
+/** Extensions of one segment before the rest of the note is parsed as one piece. */
+const MAX_EXTENSIONS = 8;
 
 /** Block structure of `lines`; lines before `bodyStart` are frontmatter. */
 export function scanBlocks(lines: string[], bodyStart: number): BlockStructure {
   const lineKinds = new Uint8Array(lines.length);
   lineKinds.fill(LINE_FRONTMATTER, 0, bodyStart);
   const headings: HeadingBlock[] = [];
-  const skeleton = skeletonOf(lines, bodyStart);
+  const skeleton = new NoteSkeleton(lines, bodyStart);
   const cuts = segmentCuts(lines, bodyStart);
   let cutIndex = 0;
   let start = bodyStart;
   while (start < lines.length) {
     while (cutIndex < cuts.length && cutLine(cuts[cutIndex]) <= start) cutIndex++;
     let end = cutIndex < cuts.length ? cutLine(cuts[cutIndex]) : lines.length;
-    let result = parseCached(skeleton, start, end);
-    for (let attempt = 0; end < lines.length; attempt++) {
+    let result = parseChecked(skeleton, start, end);
+    for (let attempt = 1; end < lines.length; attempt++) {
       const { open, endsWithBreak } = result.segment;
-      let past: number;
-      if (open) past = findCloser(skeleton, end, open); // inside a root fence or HTML block: go past its end
-      else if (isAfterBreakCut(cuts[cutIndex]) && !endsWithBreak) past = end; // not a root heading after all
-      else break;
-      // A second extension goes to the end of the note, so pathological notes stay linear.
-      if (attempt > 0) past = lines.length;
-      while (cutIndex < cuts.length && cutLine(cuts[cutIndex]) <= past) cutIndex++;
+      if (open) {
+        // Inside a root fence or HTML block: go on past the line that closes it.
+        const closer = findCloser(skeleton.plain, end, open);
+        while (cutIndex < cuts.length && cutLine(cuts[cutIndex]) <= closer) cutIndex++;
+      } else if (isAfterBreakCut(cuts[cutIndex]) && !endsWithBreak) {
+        // Not a root heading or break after all (HTML block, lazy list text): go on to a blank line.
+        cutIndex++;
+        while (cutIndex < cuts.length && isAfterBreakCut(cuts[cutIndex])) cutIndex++;
+      } else break;
+      // Every extension parses the segment again; after a few, take the rest of the note at once.
+      if (attempt >= MAX_EXTENSIONS) cutIndex = cuts.length;
       end = cutIndex < cuts.length ? cutLine(cuts[cutIndex]) : lines.length;
-      result = parseCached(skeleton, start, end);
+      result = parseChecked(skeleton, start, end);
     }
     applySegment(result, start, end, headings, lineKinds);
     start = end;
   }
   return { headings, lineKinds };
-}
-
-function skeletonOf(lines: string[], bodyStart: number): string[] {
-  const out = new Array<string>(lines.length);
-  let inDefinition = false;
-  for (let i = bodyStart; i < lines.length; i++) {
-    const line = lines[i];
-    out[i] = skeletonLine(line, inDefinition);
-    inDefinition = startsDefinition(line) || (inDefinition && !isBlankLine(line));
-  }
-  return out;
 }
 
 /** Non-indented ATX headings, setext underlines and thematic breaks made of '-', '=', '*' or '_'. */
@@ -110,12 +106,36 @@ interface ParsedSegment {
   kept: number[];
 }
 
-function parseCached(skeleton: string[], start: number, end: number): ParsedSegment {
+/** Parses lines [start, end), confirming (or rejecting, and then parsing again) reduced fences. */
+function parseChecked(skeleton: NoteSkeleton, start: number, end: number): ParsedSegment {
+  for (;;) {
+    const parsed = parseCached(skeleton, start, end);
+    const fences = skeleton.uncheckedFences(start, end);
+    if (fences.length === 0) return parsed;
+    const codeStarts = new Set<number>();
+    const { blocks } = parsed.segment;
+    for (let b = 0; b < blocks.length; b += 4) {
+      if (blocks[b] === BLOCK_CODE) codeStarts.add(start + parsed.kept[blocks[b + 2]]);
+    }
+    let rejected = false;
+    for (const f of fences) if (!skeleton.judge(f, codeStarts.has(skeleton.openerOf(f)))) rejected = true;
+    if (!rejected) return parsed;
+    // Each round rejects at least one fence for good, so this ends.
+    skeleton.uncheck(fences.filter((f) => skeleton.isConfirmed(f)));
+  }
+}
+
+function parseCached(skeleton: NoteSkeleton, start: number, end: number): ParsedSegment {
   const kept: number[] = [];
   const keptLines: string[] = [];
+  let prev1 = '';
+  let prev2 = '';
   for (let i = start; i < end; i++) {
-    const s = skeleton[i];
-    if (i - start >= 2 && s === skeleton[i - 1] && s === skeleton[i - 2] && isCollapsible(s)) continue;
+    const s = skeleton.line(i);
+    const repeat = i - start >= 2 && s === prev1 && s === prev2 && isCollapsible(s);
+    prev2 = prev1;
+    prev1 = s;
+    if (repeat) continue;
     kept.push(i - start);
     keptLines.push(s);
   }

@@ -135,8 +135,13 @@ describe('bad input never throws and loses nothing', () => {
       Array.from({ length: 2_000 }, (_, i) => '`'.repeat((i % 60) + 1)).join(' x '),
       '[a]('.repeat(50_000),
       '#'.repeat(100_000) + ' ' + '#a '.repeat(50_000),
+      '[a](b "'.repeat(50_000),
+      '[[a]] '.repeat(100_000),
+      '[['.repeat(50_000) + ']]',
+      '<!-- '.repeat(100_000),
       '> '.repeat(5_000) + 'deep quote',
       '- '.repeat(3_000) + 'deep list',
+      Array.from({ length: 2_000 }, () => '- > 1. '.repeat(60) + 'x').join('\n'),
       'x'.repeat(1_000_000),
     ];
     for (const text of texts) {

@@ -60,6 +60,7 @@ for (let r = 0; r < repeat; r++) {
   let sections = 0;
   let links = 0;
   const started = performance.now();
+  const cpuStart = process.cpuUsage();
   for (const f of files) {
     const result = lib.loadNote(f, lib.DEFAULT_PARSE_OPTIONS);
     if (result.kind === 'note') {
@@ -68,12 +69,16 @@ for (let r = 0; r < repeat; r++) {
     }
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   console.log(
     JSON.stringify({
       files: files.length,
       mb: +(bytes / 1e6).toFixed(1),
       seconds: +seconds.toFixed(2),
+      cpuSeconds: +cpuSeconds.toFixed(2),
       mbPerSecond: +(bytes / 1e6 / seconds).toFixed(2),
+      mbPerCpuSecond: +(bytes / 1e6 / cpuSeconds).toFixed(2),
       notesPerSecond: Math.round(files.length / seconds),
       sections,
       links,

@@ -98,7 +98,7 @@ describe('links as written', () => {
   it('keeps links in headings with the heading section', () => {
     const note = parse(md('lead', '## About [[Topic]]', 'text'), 'hd.md');
     expect(brief(note.links)).toEqual([['wikilink', 'Topic', null, null, 1, 2]]);
-    expect(note.sections[1].heading).toBe('About [[Topic]]');
+    expect(note.sections[1].heading).toBe('About Topic');
   });
 
   it('assigns links to the chunk that holds their line', () => {
@@ -127,9 +127,9 @@ describe('links as written', () => {
     ]);
   });
 
-  it('skips empty and unterminated wikilinks', () => {
-    const note = parse(md('[[]] [[|alias only]] [[open', 'close]] [[ok]]'), 'e.md');
-    expect(note.links.map((l) => l.target)).toEqual(['ok']);
+  it('skips empty and unterminated wikilinks, and takes the innermost of nested ones', () => {
+    const note = parse(md('[[]] [[|alias only]] [[open', 'close]] [[ok]] [[outer [[inner]] rest]]'), 'e.md');
+    expect(note.links.map((l) => l.target)).toEqual(['ok', 'inner']);
   });
 });
 

@@ -91,7 +91,7 @@ describe('sections and heading paths', () => {
         '## **Bold** and _em_ ##',
         '## [Link text](https://example.com) and `code`',
         '## Setup {#setup-id}',
-        '## C# &amp; ~~old~~ [[Wiki|shown]]',
+        '## C# &amp; ~~old~~ [[Wiki|shown]] [[Other#Part]]',
       ),
       'g.md',
     );
@@ -100,7 +100,7 @@ describe('sections and heading paths', () => {
       'Bold and em',
       'Link text and code',
       'Setup',
-      'C# & old [[Wiki|shown]]',
+      'C# & old shown Other',
     ]);
   });
 

@@ -102,6 +102,17 @@ describe('block structure of known shapes', () => {
     expect(fastStructure(text).htmlLines).toEqual([0, 1, 2, 3, 4]);
   });
 
+  it('checks that a column-0 fence really opens code before reducing its content', () => {
+    // Inside an HTML block the ``` line is HTML, and the block ends at the blank line.
+    const inHtml = ['<div>', '```', '', '# real heading', '```', 'code', '```'].join('\n');
+    expect(fastStructure(inHtml)).toEqual(referenceStructure(inHtml));
+    expect(headingsOf(inHtml)).toEqual(['1:3-3']);
+    expect(fastStructure(inHtml).codeLines).toEqual([4, 5, 6]);
+    const real = ['```', '# comment', '<b>', '', '- item', '```', '# after'].join('\n');
+    expect(fastStructure(real)).toEqual(referenceStructure(real));
+    expect(headingsOf(real)).toEqual(['1:6-6']);
+  });
+
   it('parses 10,000 headings quickly and completely', () => {
     const text = Array.from({ length: 10_000 }, (_, i) => `## Heading ${i}\ntext ${i}`).join('\n');
     const started = performance.now();
