@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchResponse } from '../core/types.js';
-import { openReader } from '../index/db.js';
+import { asIndexError, openReader } from '../index/db.js';
 import { search } from '../search/search.js';
 import type { FilterFlags } from '../search/filters.js';
 import type { TsmConfig } from '../vault/config.js';
@@ -29,6 +29,8 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       now,
       tuning: { halfLifeDays: cfg.halfLifeDays },
     });
+  } catch (err) {
+    throw asIndexError(err, cfg.db); // a damaged page met mid-search: say so, and how to fix it
   } finally {
     db.close();
   }

@@ -1,7 +1,7 @@
 // tsm status: what the index holds and how fresh it is.
-import { openReader } from '../index/db.js';
+import { asIndexError, openReader, type Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
-import { tsmDir } from '../vault/config.js';
+import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { configFrom, printJson } from './args.js';
 
@@ -9,30 +9,36 @@ export function run(argv: Record<string, unknown>): void {
   const cfg = configFrom(argv);
   const db = openReader(cfg.db);
   try {
-    const reader = new NoteReader(db, cfg.db);
-    const s = reader.status();
-    const watcherPid = runningWatcher(tsmDir(cfg));
-    const warnings = reader.warnings(20);
-    if (argv.json) {
-      printJson({ vault: cfg.vault, db: cfg.db, ...s, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
-      return;
-    }
-    const lines = [
-      `vault     ${cfg.vault}`,
-      `index     ${cfg.db} (${formatBytes(s.indexBytes)}, schema ${s.schemaVersion})`,
-      `notes     ${s.notes} (daily ${s.byType.daily}, knowledge ${s.byType.knowledge}, session ${s.byType.session})`,
-      `sections  ${s.sections}`,
-      `links     ${s.links} (${s.unresolvedLinks} unresolved)`,
-      `warnings  ${s.warnings}`,
-      `last sync ${s.lastSync ?? 'never'}`,
-      `watcher   ${watcherPid ? `running (pid ${watcherPid})` : 'not running'}`,
-    ];
-    for (const w of warnings) lines.push(`  ! ${w.path}: ${w.message}`);
-    if (s.warnings > warnings.length) lines.push(`  … ${s.warnings - warnings.length} more (tsm doctor --json lists all)`);
-    process.stdout.write(lines.join('\n') + '\n');
+    report(cfg, db, argv);
+  } catch (err) {
+    throw asIndexError(err, cfg.db);
   } finally {
     db.close();
   }
+}
+
+function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): void {
+  const reader = new NoteReader(db, cfg.db);
+  const s = reader.status();
+  const watcherPid = runningWatcher(tsmDir(cfg));
+  const warnings = reader.warnings(20);
+  if (argv.json) {
+    printJson({ vault: cfg.vault, db: cfg.db, ...s, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
+    return;
+  }
+  const lines = [
+    `vault     ${cfg.vault}`,
+    `index     ${cfg.db} (${formatBytes(s.indexBytes)}, schema ${s.schemaVersion})`,
+    `notes     ${s.notes} (daily ${s.byType.daily}, knowledge ${s.byType.knowledge}, session ${s.byType.session})`,
+    `sections  ${s.sections}`,
+    `links     ${s.links} (${s.unresolvedLinks} unresolved)`,
+    `warnings  ${s.warnings}`,
+    `last sync ${s.lastSync ?? 'never'}`,
+    `watcher   ${watcherPid ? `running (pid ${watcherPid})` : 'not running'}`,
+  ];
+  for (const w of warnings) lines.push(`  ! ${w.path}: ${w.message}`);
+  if (s.warnings > warnings.length) lines.push(`  … ${s.warnings - warnings.length} more (tsm doctor --json lists all)`);
+  process.stdout.write(lines.join('\n') + '\n');
 }
 
 export function formatBytes(n: number): string {

@@ -101,9 +101,10 @@ export async function runYargs(argv: string[]): Promise<void> {
     .help()
     .alias('h', 'help')
     .wrap(Math.min(100, process.stdout.columns || 100))
+    // Throw, never report here: parseAsync then rejects once and the catch below reports once (reporting in
+    // both printed every error twice), and a usage error stops the command instead of letting it run.
     .fail((msg, err) => {
-      if (err) fail(err);
-      else fail(new UsageError(msg));
+      throw err ?? new UsageError(msg);
     });
 
   await cli.parseAsync().catch(fail);

@@ -1,7 +1,7 @@
 // Opening the SQLite index: pragmas, schema version, and what to do with a file that is not a usable index.
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 
@@ -58,8 +58,11 @@ export function openWriter(path: string): OpenedIndex {
   } catch (err) {
     if (err instanceof IndexError) throw err;
     const code = (err as { code?: string }).code ?? '';
-    if (code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM' || code === 'EACCES') {
-      throw new IndexError('readonly', `cannot write the index ${path}: ${(err as Error).message}`);
+    if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM' || code === 'EACCES') {
+      throw new IndexError(
+        'readonly',
+        `cannot write the index at ${path} (${(err as Error).message}): check the permissions of the file and its folder`,
+      );
     }
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_IOERR')) {
       const aside = `${path}.corrupt-${Date.now()}`;
@@ -144,6 +147,43 @@ function dropAll(db: Database): void {
   db.pragma('foreign_keys = ON');
 }
 
+/**
+ * What a SQLite error met while reading or writing the index means for the user, as an IndexError that
+ * names the fix; anything else is returned unchanged.
+ */
+export function asIndexError(err: unknown, path: string): unknown {
+  if (err instanceof IndexError) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return err;
+  const detail = (err as Error).message;
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
+    return new IndexError('corrupt', `the index at ${path} is damaged (${detail}): run \`tsm index --full\` to rebuild it`);
+  }
+  if (code === 'SQLITE_FULL') {
+    return new IndexError(
+      'io',
+      `cannot write the index at ${path}: the disk is full (${detail}). It keeps every note written before; free some space and run \`tsm index\` again`,
+    );
+  }
+  if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_AUTH') {
+    return new IndexError('readonly', `cannot write the index at ${path} (${detail}): check the permissions of the file and its folder`);
+  }
+  if (code.startsWith('SQLITE_IOERR')) {
+    return new IndexError(
+      'io',
+      `cannot read or write the index at ${path} (${detail}; a full disk or a file size limit?). It keeps every note written before; run \`tsm index\` again once the cause is fixed`,
+    );
+  }
+  return err;
+}
+
+/** Moves a damaged index out of the way (kept as `<db>.corrupt-<time>`, never deleted) so it can be rebuilt. */
+export function moveCorruptAside(path: string): void {
+  const aside = `${path}.corrupt-${Date.now()}`;
+  moveAside(path, aside);
+  process.stderr.write(`tsm: the index was damaged; moved it to ${aside} and rebuilt it\n`);
+}
+
 function moveAside(path: string, aside: string): void {
   try {
     renameSync(path, aside);
@@ -158,7 +198,15 @@ function describe(err: unknown, path: string): IndexError {
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
     return new IndexError('corrupt', `the index at ${path} is not a usable database: run \`tsm index\` to rebuild it`);
   }
-  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM') {
+  if (code === 'SQLITE_READONLY_DIRECTORY' || code === 'SQLITE_READONLY_CANTINIT') {
+    // WAL: even a reader keeps a small <db>-shm file next to the index, which needs a writable folder.
+    return new IndexError(
+      'readonly',
+      `cannot read the index at ${path}: its folder ${dirname(path)} is not writable for you, and SQLite needs to keep a ` +
+        `small ${basename(path)}-shm file there while reading; make the folder writable, or use an index of your own (--db)`,
+    );
+  }
+  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM' || code.startsWith('SQLITE_READONLY')) {
     return new IndexError('readonly', `cannot open the index at ${path}: ${(err as Error).message}`);
   }
   return new IndexError('io', `cannot read the index at ${path}: ${(err as Error).message}`);

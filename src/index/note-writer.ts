@@ -2,7 +2,7 @@
 // Callers group calls into transactions with `inTransaction` (BEGIN IMMEDIATE, so a second writer waits
 // on busy_timeout instead of failing on a lock upgrade).
 import type { ParsedNote, VaultFile } from '../core/types.js';
-import { analyze } from '../text/analyze.js';
+import { analyze, type AnalyzedText } from '../text/analyze.js';
 import { normalize } from '../text/normalize.js';
 import type { Database } from './db.js';
 import { basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
@@ -13,6 +13,8 @@ export interface FileState {
   hash: string | null;
   skipped: boolean;
 }
+
+const PENDING_LINKS = 'links_pending';
 
 export class NoteWriter {
   private readonly s;
@@ -27,7 +29,14 @@ export class NoteWriter {
         date_source = @dateSource, tags = @tags, aliases = @aliases, frontmatter = @frontmatter, size = @size,
         mtime_ms = @mtimeMs, hash = @hash, indexed_at = @indexedAt WHERE id = @id`),
       touchNote: db.prepare('UPDATE notes SET size = ?, mtime_ms = ? WHERE path = ?'),
-      deleteFtsOfNote: db.prepare('DELETE FROM sections_fts WHERE rowid IN (SELECT id FROM sections WHERE note_id = ?)'),
+      sectionsOfNote: db.prepare('SELECT id, heading_path AS headingPath, text FROM sections WHERE note_id = ? ORDER BY ord'),
+      pathAndAliases: db.prepare('SELECT path, aliases FROM notes WHERE id = ?'),
+      // Contentless FTS5: a row is removed by handing back exactly the values it was inserted with, which
+      // also keeps the row count and column sizes bm25() normalises by in step (a contentless_delete
+      // table's DELETE does not: scores drifted away from a clean build's with every update).
+      deleteFts: db.prepare(
+        "INSERT INTO sections_fts (sections_fts, rowid, head_words, body_words, head_cjk, body_cjk) VALUES ('delete', ?, ?, ?, ?, ?)",
+      ),
       deleteSections: db.prepare('DELETE FROM sections WHERE note_id = ?'),
       deleteTags: db.prepare('DELETE FROM note_tags WHERE note_id = ?'),
       deleteAliases: db.prepare('DELETE FROM note_aliases WHERE note_id = ?'),
@@ -45,6 +54,8 @@ export class NoteWriter {
       deleteWarnings: db.prepare('DELETE FROM warnings WHERE path = ?'),
       insertWarning: db.prepare('INSERT INTO warnings (path, message, at) VALUES (?, ?, ?)'),
       setMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
+      getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
+      deleteMeta: db.prepare('DELETE FROM meta WHERE key = ?'),
     };
   }
 
@@ -73,8 +84,11 @@ export class NoteWriter {
     return out;
   }
 
-  /** Writes (or rewrites) one note; its id stays the same so links into it stay resolved. */
-  writeNote(file: VaultFile, note: ParsedNote, hash: string): void {
+  /**
+   * Writes (or rewrites) one note; its id stays the same so links into it stay resolved. Returns the
+   * aliases it had before (links that resolved through one of them must be looked at again).
+   */
+  writeNote(file: VaultFile, note: ParsedNote, hash: string): string[] {
     const existing = this.s.noteByPath.get(file.path) as { id: number } | undefined;
     const row = {
       path: file.path,
@@ -93,33 +107,25 @@ export class NoteWriter {
       indexedAt: new Date().toISOString(),
     };
     let id: number;
+    let previousAliases: string[] = [];
     if (existing) {
       id = existing.id;
-      this.clearNoteChildren(id);
+      previousAliases = this.clearNoteChildren(id);
       this.s.updateNote.run({ ...row, id });
     } else {
       id = Number(this.s.insertNote.run(row).lastInsertRowid);
     }
     this.s.deleteSkipped.run(file.path);
 
-    // Aliases and the words of the file's path (folder and file names) belong to every section's head:
-    // `people-group/time-off/` is how many vaults say what a note is about.
-    const aliasText = [...note.aliases, pathWords(file.path)].join(' ');
-    const sectionIds: number[] = [];
-    // A heading with no text of its own (an H1 right before its first H2) is not searchable by itself:
-    // its heading path is in every child's head columns, and as a hit it would have nothing to show.
-    const anyBody = note.sections.some((sec) => sec.text.trim() !== '');
-    note.sections.forEach((sec, ord) => {
-      const sid = Number(
+    const sectionIds = note.sections.map((sec, ord) =>
+      Number(
         this.s.insertSection.run(id, ord, sec.heading, sec.level, sec.headingPath, sec.startLine, sec.endLine, sec.chunk, sec.text)
           .lastInsertRowid,
-      );
-      sectionIds.push(sid);
-      if (anyBody && sec.text.trim() === '') return;
-      const head = analyze(aliasText ? `${sec.headingPath} ${aliasText}` : sec.headingPath);
-      const body = analyze(sec.text);
-      this.s.insertFts.run(sid, head.words, body.words, head.cjk, body.cjk);
-    });
+      ),
+    );
+    for (const row of ftsRows(file.path, note.aliases, note.sections)) {
+      this.s.insertFts.run(sectionIds[row.ord], row.head.words, row.body.words, row.head.cjk, row.body.cjk);
+    }
     for (const tag of note.tags) this.s.insertTag.run(id, normalize(tag));
     for (const alias of note.aliases) this.s.insertAlias.run(id, normalize(alias));
     for (const link of note.links) {
@@ -127,6 +133,7 @@ export class NoteWriter {
       this.s.insertLink.run(id, sectionId, link.kind, link.target, targetKey(link.target), link.heading, link.text, link.line);
     }
     this.replaceWarnings(file.path, note.warnings);
+    return previousAliases;
   }
 
   /** Same content, new stat: cheaper than a rewrite. */
@@ -171,9 +178,32 @@ export class NoteWriter {
     this.s.setMeta.run(key, value);
   }
 
+  /**
+   * Records, in the running transaction, that links need re-resolving: all of them, or the unresolved ones
+   * plus those whose target key is in `keys`. Kept in the index, so a sync killed between writing notes and
+   * resolving links leaves the work to the next sync instead of losing it.
+   */
+  addPendingLinks(keys: Iterable<string> | 'all'): void {
+    const now = this.pendingLinks();
+    const next = keys === 'all' || now?.all ? { all: true, keys: [] } : { all: false, keys: [...new Set([...(now?.keys ?? []), ...keys])] };
+    this.s.setMeta.run(PENDING_LINKS, JSON.stringify(next));
+  }
+
+  /** The pending link work (null: none), cleared: call it in the transaction that does the work. */
+  takePendingLinks(): { all: boolean; keys: string[] } | null {
+    const now = this.pendingLinks();
+    if (now) this.s.deleteMeta.run(PENDING_LINKS);
+    return now;
+  }
+
+  private pendingLinks(): { all: boolean; keys: string[] } | null {
+    const row = this.s.getMeta.get(PENDING_LINKS) as { value: string } | undefined;
+    return row ? (JSON.parse(row.value) as { all: boolean; keys: string[] }) : null;
+  }
+
   /** Removes every row (a `--full` rebuild), keeping the schema. */
   clearAll(): void {
-    this.db.exec(`DELETE FROM sections_fts; DELETE FROM links; DELETE FROM sections; DELETE FROM note_tags;
+    this.db.exec(`INSERT INTO sections_fts (sections_fts) VALUES ('delete-all'); DELETE FROM links; DELETE FROM sections; DELETE FROM note_tags;
       DELETE FROM note_aliases; DELETE FROM notes; DELETE FROM skipped_files; DELETE FROM warnings;`);
   }
 
@@ -237,12 +267,19 @@ export class NoteWriter {
     };
   }
 
-  private clearNoteChildren(id: number): void {
-    this.s.deleteFtsOfNote.run(id);
+  /** Removes a note's sections, full-text rows, tags, aliases and links; returns the aliases it had. */
+  private clearNoteChildren(id: number): string[] {
+    const note = this.s.pathAndAliases.get(id) as { path: string; aliases: string };
+    const aliases = JSON.parse(note.aliases) as string[];
+    const sections = this.s.sectionsOfNote.all(id) as { id: number; headingPath: string; text: string }[];
+    for (const row of ftsRows(note.path, aliases, sections)) {
+      this.s.deleteFts.run(sections[row.ord].id, row.head.words, row.body.words, row.head.cjk, row.body.cjk);
+    }
     this.s.deleteSections.run(id);
     this.s.deleteTags.run(id);
     this.s.deleteAliases.run(id);
     this.s.deleteLinks.run(id);
+    return aliases;
   }
 }
 
@@ -253,4 +290,27 @@ export function pathWords(path: string): string {
     .split(/[/_\-.\s]+/)
     .filter((w) => w && w !== 'index' && w !== 'readme')
     .join(' ');
+}
+
+/**
+ * The full-text rows of a note's sections, by section order. Both insert and delete use it, so a delete
+ * hands FTS5 exactly what was inserted (a change here, or in analyze(), needs a SCHEMA_VERSION bump).
+ */
+function ftsRows(
+  path: string,
+  aliases: readonly string[],
+  sections: readonly { headingPath: string; text: string }[],
+): { ord: number; head: AnalyzedText; body: AnalyzedText }[] {
+  // Aliases and the words of the file's path (folder and file names) belong to every section's head:
+  // `people-group/time-off/` is how many vaults say what a note is about.
+  const aliasText = [...aliases, pathWords(path)].join(' ');
+  // A heading with no text of its own (an H1 right before its first H2) is not searchable by itself:
+  // its heading path is in every child's head columns, and as a hit it would have nothing to show.
+  const anyBody = sections.some((sec) => sec.text.trim() !== '');
+  const rows: { ord: number; head: AnalyzedText; body: AnalyzedText }[] = [];
+  sections.forEach((sec, ord) => {
+    if (anyBody && sec.text.trim() === '') return;
+    rows.push({ ord, head: analyze(aliasText ? `${sec.headingPath} ${aliasText}` : sec.headingPath), body: analyze(sec.text) });
+  });
+  return rows;
 }

@@ -1,7 +1,7 @@
 // The index schema. Bump SCHEMA_VERSION whenever a table or the way text is analysed changes: an index
 // of another version is rebuilt from the vault (markdown is the source of truth), never patched by guess.
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -57,12 +57,13 @@ CREATE TABLE IF NOT EXISTS sections (
 );
 CREATE INDEX IF NOT EXISTS sections_note ON sections(note_id, ord);
 
--- Contentless: the text lives in sections; rowid = sections.id.
+-- Contentless: the text lives in sections; rowid = sections.id. Rows are removed with the 'delete'
+-- command and the values they were inserted with (note-writer.ts), never with DELETE.
 -- head_* hold the heading path and the note's aliases; body_* the section text.
 -- *_words: CJK runs removed, cut by unicode61 (+ porter); *_cjk: space-separated CJK bigrams.
 CREATE VIRTUAL TABLE IF NOT EXISTS sections_fts USING fts5(
   head_words, body_words, head_cjk, body_cjk,
-  content = '', contentless_delete = 1,
+  content = '',
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
 

@@ -8,7 +8,7 @@ import type { ParseOptions } from '../parse/options.js';
 import type { TsmConfig } from '../vault/config.js';
 import { createPathFilter, scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
-import { openWriter, type Database } from './db.js';
+import { asIndexError, IndexError, moveCorruptAside, openWriter, type Database } from './db.js';
 import { NoteWriter, type FileState } from './note-writer.js';
 import { basenameKey } from './resolve-link.js';
 
@@ -27,7 +27,7 @@ export interface SyncOptions {
 /** Batches at least this big are parsed in worker threads. */
 const PARALLEL_THRESHOLD = 200;
 /** Notes written per transaction when a batch is large (each note is still all-or-nothing). */
-const WRITE_BATCH = 64;
+const WRITE_BATCH = 500;
 
 export function parseOptionsOf(cfg: TsmConfig): ParseOptions {
   return {
@@ -38,14 +38,39 @@ export function parseOptionsOf(cfg: TsmConfig): ParseOptions {
   };
 }
 
+/**
+ * SQLite errors come out as IndexErrors that name the fix. An index found damaged on the way is moved
+ * aside and built again from the vault (markdown is the source of truth), unless the caller owns the
+ * connection (the watcher), which then hears about it.
+ */
 export async function syncVault(cfg: TsmConfig, opts: SyncOptions = {}): Promise<SyncSummary> {
+  try {
+    return await syncOnce(cfg, opts);
+  } catch (err) {
+    const e = asIndexError(err, cfg.db);
+    if (!(e instanceof IndexError && e.code === 'corrupt') || opts.db) throw e;
+    moveCorruptAside(cfg.db);
+    try {
+      return await syncOnce(cfg, opts);
+    } catch (again) {
+      throw asIndexError(again, cfg.db);
+    }
+  }
+}
+
+async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary> {
   const started = performance.now();
   const opened = opts.db ? { db: opts.db, fresh: false } : openWriter(cfg.db);
   const writer = new NoteWriter(opened.db);
   try {
     const full = Boolean(opts.full) && !opened.fresh;
-    if (full) writer.inTransaction(() => writer.clearAll());
     const rebuild = full || opened.fresh;
+    if (rebuild) {
+      writer.inTransaction(() => {
+        if (full) writer.clearAll();
+        writer.addPendingLinks('all');
+      });
+    }
 
     const partial = opts.paths !== undefined && !rebuild;
     const { files, warnings: scanWarnings, missing } = partial
@@ -65,29 +90,47 @@ export async function syncVault(cfg: TsmConfig, opts: SyncOptions = {}): Promise
     const summary: SyncSummary = { added: 0, updated: 0, removed: 0, unchanged, skipped: 0, warnings: 0, seconds: 0 };
     const newKeys = new Set<string>();
     let noteSetChanged = gone.length > 0;
+    // What the running transaction did to the note set, recorded with it as pending link work.
+    const txn = { changed: false, keys: [] as string[] };
+    const write = (fn: () => void): void =>
+      writer.inTransaction(() => {
+        txn.changed = false;
+        txn.keys = [];
+        fn();
+        if (txn.changed) writer.addPendingLinks(txn.keys);
+      });
+    const noteKey = (key: string) => {
+      newKeys.add(key);
+      txn.changed = true;
+      txn.keys.push(key);
+    };
 
     const apply = (file: VaultFile, result: LoadResult, prev: FileState | undefined): void => {
+      // Another writer (the watcher, a second `tsm index`) may have indexed a newer version since this run
+      // read the file: write only what is still on disk, so an older read never overwrites a newer one.
+      if (result.kind === 'gone' ? isFile(file.absPath) : !unchangedOnDisk(file)) return;
       if (result.kind === 'gone') {
         if (writer.removePath(file.path)) {
           summary.removed++;
-          noteSetChanged = true;
+          noteSetChanged = txn.changed = true;
         }
       } else if (result.kind === 'skipped') {
         writer.markSkipped(file, result.reason);
         summary.skipped++;
-        if (prev && !prev.skipped) noteSetChanged = true;
+        if (prev && !prev.skipped) noteSetChanged = txn.changed = true;
       } else if (prev && !prev.skipped && prev.hash === result.hash) {
         writer.touchNote(file);
         summary.unchanged++;
       } else {
-        writer.writeNote(file, result.note, result.hash);
+        const previousAliases = writer.writeNote(file, result.note, result.hash);
+        txn.changed = true; // its links were written unresolved
         if (prev && !prev.skipped) summary.updated++;
         else {
           summary.added++;
           noteSetChanged = true;
-          newKeys.add(basenameKey(file.path));
+          noteKey(basenameKey(file.path));
         }
-        for (const a of result.note.aliases) newKeys.add(normalize(a));
+        for (const a of [...result.note.aliases, ...previousAliases]) noteKey(normalize(a));
       }
     };
 
@@ -102,7 +145,7 @@ export async function syncVault(cfg: TsmConfig, opts: SyncOptions = {}): Promise
       const flush = () => {
         const batch = pending;
         pending = [];
-        writer.inTransaction(() => batch.forEach((p) => apply(p.file, p.result, states.get(p.file.path))));
+        write(() => batch.forEach((p) => apply(p.file, p.result, states.get(p.file.path))));
       };
       await loadNotesParallel(
         toLoad,
@@ -119,20 +162,29 @@ export async function syncVault(cfg: TsmConfig, opts: SyncOptions = {}): Promise
       const { loadNote } = await import('../parse/load-note.js');
       for (const file of toLoad) {
         const result = loadNote(file, parseOpts);
-        writer.inTransaction(() => apply(file, result, states.get(file.path)));
+        write(() => apply(file, result, states.get(file.path)));
         progress();
       }
     }
 
+    let indexable: ((rel: string) => boolean) | undefined;
     for (const path of gone) {
-      writer.inTransaction(() => {
-        if (writer.removePath(path)) summary.removed++;
+      // Created again since the scan (an editor that deletes and rewrites): another writer has it or will.
+      indexable ??= createPathFilter(cfg.vault, { extensions: cfg.extensions });
+      if (isFile(join(cfg.vault, path)) && indexable(path)) continue;
+      write(() => {
+        if (writer.removePath(path)) {
+          summary.removed++;
+          txn.changed = true;
+        }
       });
     }
 
     writer.inTransaction(() => {
-      if (rebuild) writer.resolveLinks(null);
-      else if (noteSetChanged || newKeys.size > 0) writer.resolveLinks(newKeys);
+      // Pending work includes what a killed or concurrent sync left: resolving it converges on a clean build.
+      const pending = writer.takePendingLinks();
+      if (rebuild || pending?.all) writer.resolveLinks(null);
+      else if (pending || noteSetChanged || newKeys.size > 0) writer.resolveLinks(new Set([...newKeys, ...(pending?.keys ?? [])]));
       if (!partial) {
         writer.pruneWarnings();
         for (const w of scanWarnings) writer.replaceWarnings(w.path, [w.message]);
@@ -144,6 +196,24 @@ export async function syncVault(cfg: TsmConfig, opts: SyncOptions = {}): Promise
     return summary;
   } finally {
     if (!opts.db) opened.db.close();
+  }
+}
+
+function isFile(abs: string): boolean {
+  try {
+    return statSync(abs).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The file still has the size and time it had when this run listed it. */
+function unchangedOnDisk(file: VaultFile): boolean {
+  try {
+    const st = statSync(file.absPath);
+    return st.size === file.size && Math.floor(st.mtimeMs) === Math.floor(file.mtimeMs);
+  } catch {
+    return false;
   }
 }
 

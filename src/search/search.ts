@@ -52,14 +52,23 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const temporal = extractTemporal(req.query, now);
   const filters = buildFilters(req.flags ?? {}, temporal.range, now);
   const store = new SectionSearch(db);
-  const terms = pruneTerms(queryTerms(temporal.text), store);
+  const analysed = queryTerms(temporal.text);
+  let terms = pruneTerms(analysed, store);
   const empty: SearchResponse = { query: req.query, total: 0, hits: [], filters };
 
-  const anyMatch = anyTermMatch(terms);
-  if (!anyMatch) return empty;
-
-  const rankers = buildRankers(tuning.rankers, terms);
-  const lists: RankedSection[][] = rankers.map((r) => store.rank(r.match, r.weights, filters, RANKER_DEPTH));
+  if (!anyTermMatch(terms)) return empty;
+  const rankAll = (t: QueryTerms) => {
+    const rs = buildRankers(tuning.rankers, t);
+    return { rankers: rs, lists: rs.map((r) => store.rank(r.match, r.weights, filters, RANKER_DEPTH)) };
+  };
+  let { rankers, lists } = rankAll(terms);
+  // Pruning drops common terms in favour of rarer ones; when those occur nowhere (a typo, a word the vault
+  // never uses), the common terms are all there is: search with every term rather than find nothing.
+  if (termCount(terms) < termCount(analysed) && lists.every((l) => l.length === 0)) {
+    terms = analysed;
+    ({ rankers, lists } = rankAll(terms));
+  }
+  const anyMatch = anyTermMatch(terms) as string;
 
   const info = new Map<number, RankedSection>();
   for (const list of lists) for (const r of list) info.set(r.id, r);
@@ -144,6 +153,10 @@ function showBestBodySections<T extends { id: number; noteId: number }>(store: S
   if (!match || page.length === 0) return page;
   const best = store.bestSectionOfNotes(match, BODY_ONLY, page.map((p) => p.noteId));
   return page.map((p) => ({ ...p, id: best.get(p.noteId) ?? p.id }));
+}
+
+function termCount(t: QueryTerms): number {
+  return t.words.length + t.cjk.length + t.cjkSingles.length + t.cjkPieces.length;
 }
 
 /** Drops terms so common they only add noise and time; caps long prompts to their rarest terms. */

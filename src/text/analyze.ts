@@ -8,8 +8,11 @@ export interface AnalyzedText {
   cjk: string;
 }
 
-/** Markdown punctuation that carries no words: stripped before tokenising. */
-const MARKUP = /```[^\n]*|[*_~`>|]+|\[\[|\]\]|!\[|\]\(|\)|\[|\]/g;
+/**
+ * Markdown punctuation that carries no words: stripped before tokenising. A code fence line loses its info
+ * string too, but only at the start of a line: "``` foo" inside a line (a heading, inline backticks) keeps foo.
+ */
+const MARKUP = /^[ \t]*```[^\n]*|[*_~`>|]+|\[\[|\]\]|!\[|\]\(|\)|\[|\]/gm;
 
 export function analyze(text: string): AnalyzedText {
   const norm = normalize(text).replace(MARKUP, ' ');
