@@ -42,7 +42,7 @@ const log = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
 const work = mkdtempSync(join(tmpdir(), 'tsm-bench-'));
 const vault = prepareCorpus(String(values.corpus), work);
 const db = join(work, 'index.db');
-const env = { ...process.env, TSM_VAULT: vault, TSM_DB: db, NO_COLOR: '1' };
+const env: NodeJS.ProcessEnv = { ...process.env, TSM_VAULT: vault, TSM_DB: db, NO_COLOR: '1' };
 delete env.TSM_SNIPPET_BUDGET;
 
 try {

@@ -44,31 +44,54 @@ export class SectionSearch {
   /** Sections matching an FTS5 expression, best first, with the note fields ranking needs. */
   rank(match: string, weights: ColumnWeights, filters: SearchFilters, limit: number): RankedSection[] {
     const { where, params } = filterSql(filters);
-    const sql = `SELECT f.rowid AS id, s.note_id AS noteId, bm25(sections_fts, ${weights.join(', ')}) AS bm25,
-        n.type AS type, n.status AS status, n.date AS date, n.date_source AS dateSource, n.path AS path, s.ord AS ord
-      FROM sections_fts f JOIN sections s ON s.id = f.rowid JOIN notes n ON n.id = s.note_id
-      WHERE sections_fts MATCH ?${where} ORDER BY bm25, n.path, s.ord LIMIT ?`;
-    return this.stmt(sql).all(match, ...params, limit) as RankedSection[];
+    if (where) {
+      const sql = `SELECT f.rowid AS id, s.note_id AS noteId, bm25(sections_fts, ${weights.join(', ')}) AS bm25,
+          n.type AS type, n.status AS status, n.date AS date, n.date_source AS dateSource, n.path AS path, s.ord AS ord
+        FROM sections_fts f JOIN sections s ON s.id = f.rowid JOIN notes n ON n.id = s.note_id
+        WHERE sections_fts MATCH ?${where} ORDER BY bm25, n.path, s.ord LIMIT ?`;
+      return this.stmt(sql).all(match, ...params, limit) as RankedSection[];
+    }
+    // Without filters, rank on the FTS table alone and join only the rows kept: joining every match
+    // before the sort doubles the cost of a broad query.
+    const top = this.stmt(
+      `SELECT rowid AS id, bm25(sections_fts, ${weights.join(', ')}) AS bm25 FROM sections_fts
+       WHERE sections_fts MATCH ? ORDER BY bm25 LIMIT ?`,
+    ).all(match, limit) as { id: number; bm25: number }[];
+    if (top.length === 0) return [];
+    const info = new Map(
+      (
+        this.stmt(
+          `SELECT s.id, s.note_id AS noteId, n.type, n.status, n.date, n.date_source AS dateSource, n.path, s.ord
+           FROM sections s JOIN notes n ON n.id = s.note_id WHERE s.id IN (SELECT value FROM json_each(?))`,
+        ).all(JSON.stringify(top.map((t) => t.id))) as Omit<RankedSection, 'bm25'>[]
+      ).map((r) => [r.id, r]),
+    );
+    const out: RankedSection[] = [];
+    for (const t of top) {
+      const r = info.get(t.id);
+      if (r) out.push({ ...r, bm25: t.bm25 });
+    }
+    // Same order as the joined query: bm25, then path and section order for ties.
+    return out.sort((a, b) => a.bm25 - b.bm25 || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord));
   }
 
-  /** For each of `noteIds`, its section that best matches `match` (by bm25 with `weights`). */
-  bestSectionOfNotes(match: string, weights: ColumnWeights, noteIds: number[]): Map<number, number> {
-    const sql = `SELECT s.note_id AS noteId, f.rowid AS id FROM sections_fts f JOIN sections s ON s.id = f.rowid
-      WHERE sections_fts MATCH ? AND s.note_id IN (SELECT value FROM json_each(?))
-      ORDER BY bm25(sections_fts, ${weights.join(', ')}), s.ord`;
-    const out = new Map<number, number>();
-    for (const r of this.stmt(sql).all(match, JSON.stringify(noteIds)) as { noteId: number; id: number }[]) {
-      if (!out.has(r.noteId)) out.set(r.noteId, r.id);
-    }
-    return out;
+  /** The sections of these notes with their text, for choosing which one to show. */
+  sectionsOfNotes(noteIds: number[]): { id: number; noteId: number; ord: number; text: string }[] {
+    return this.stmt(
+      'SELECT id, note_id AS noteId, ord, text FROM sections WHERE note_id IN (SELECT value FROM json_each(?)) ORDER BY note_id, ord',
+    ).all(JSON.stringify(noteIds)) as { id: number; noteId: number; ord: number; text: string }[];
   }
 
   /** How many distinct notes (or sections) match, after filters. */
   count(match: string, filters: SearchFilters, perNote: boolean): number {
     const { where, params } = filterSql(filters);
-    const sql = `SELECT count(DISTINCT ${perNote ? 's.note_id' : 's.id'}) AS n
-      FROM sections_fts f JOIN sections s ON s.id = f.rowid JOIN notes n ON n.id = s.note_id
-      WHERE sections_fts MATCH ?${where}`;
+    const sql = where
+      ? `SELECT count(DISTINCT ${perNote ? 's.note_id' : 's.id'}) AS n
+         FROM sections_fts f JOIN sections s ON s.id = f.rowid JOIN notes n ON n.id = s.note_id
+         WHERE sections_fts MATCH ?${where}`
+      : perNote
+        ? 'SELECT count(DISTINCT note_id) AS n FROM sections WHERE id IN (SELECT rowid FROM sections_fts WHERE sections_fts MATCH ?)'
+        : 'SELECT count(*) AS n FROM sections_fts WHERE sections_fts MATCH ?';
     return (this.stmt(sql).get(match, ...params) as { n: number }).n;
   }
 

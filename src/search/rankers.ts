@@ -19,14 +19,12 @@ const CJK = ['head_cjk', 'body_cjk'];
 /**
  * Section-level rankers read the body and, at half weight, the head columns (heading path, title, aliases,
  * path words): a section under a matching heading is more likely on topic. Which section of a note is
- * *shown* is decided by body text alone (`displayMatch`), so a short section never wins on its title.
+ * *shown* is decided by body text alone (display-section.ts), so a short section never wins on its title.
  */
 const WORDS_ALL = ['head_words', 'body_words'];
 const CJK_ALL = ['head_cjk', 'body_cjk'];
 const SECTION: ColumnWeights = [0.5, 1, 0.5, 1];
-const BODY_WORDS = ['body_words'];
-const BODY_CJK = ['body_cjk'];
-export const BODY_ONLY: ColumnWeights = [0, 1, 0, 1];
+
 
 /** A CJK piece as one FTS5 phrase of its bigrams: a word counts once, with its own IDF, however long. */
 function phrases(terms: QueryTerms): string[] {
@@ -68,11 +66,6 @@ function build(name: RankerName, t: QueryTerms): Ranker | null {
 
 export function buildRankers(names: readonly RankerName[], terms: QueryTerms): Ranker[] {
   return names.map((n) => build(n, terms)).filter((r): r is Ranker => r !== null);
-}
-
-/** Every query term in the body columns: picks which section of a note to show. */
-export function displayMatch(t: QueryTerms): string | null {
-  return anyOf([columnMatch(BODY_WORDS, t.words), columnMatch(BODY_CJK, t.cjk, t.cjkSingles)]);
 }
 
 /** Matches anything any ranker could: what `total` counts. */

@@ -6,7 +6,8 @@ import { NoteReader } from '../index/note-reader.js';
 import { SectionSearch, type RankedSection } from '../index/section-search.js';
 import { bestSnippet } from '../format/snippet.js';
 import { buildFilters, type FilterFlags } from './filters.js';
-import { anyTermMatch, BODY_ONLY, buildRankers, displayMatch } from './rankers.js';
+import { anyTermMatch, buildRankers } from './rankers.js';
+import { bestSectionPerNote } from './display-section.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
 import { DEFAULT_TUNING, fuse, recencyFactor, RRF_K, statusFactor, type Tuning } from './rank.js';
 import { extractTemporal } from './temporal.js';
@@ -149,9 +150,8 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
 
 /** Each note is shown by the section whose own text best matches the query (headings aside). */
 function showBestBodySections<T extends { id: number; noteId: number }>(store: SectionSearch, terms: QueryTerms, page: T[]): T[] {
-  const match = displayMatch(terms);
-  if (!match || page.length === 0) return page;
-  const best = store.bestSectionOfNotes(match, BODY_ONLY, page.map((p) => p.noteId));
+  if (page.length === 0) return page;
+  const best = bestSectionPerNote(store.sectionsOfNotes(page.map((p) => p.noteId)), terms);
   return page.map((p) => ({ ...p, id: best.get(p.noteId) ?? p.id }));
 }
 
