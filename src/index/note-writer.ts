@@ -42,6 +42,7 @@ export class NoteWriter {
       deleteAliases: db.prepare('DELETE FROM note_aliases WHERE note_id = ?'),
       deleteLinks: db.prepare('DELETE FROM links WHERE source_id = ?'),
       deleteNote: db.prepare('DELETE FROM notes WHERE id = ?'),
+      setFirstSection: db.prepare('UPDATE notes SET first_section = ? WHERE id = ?'),
       insertSection: db.prepare(`INSERT INTO sections (note_id, ord, heading, level, heading_path, start_line, end_line,
         chunk, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       insertFts: db.prepare('INSERT INTO sections_fts (rowid, head_words, body_words, head_cjk, body_cjk) VALUES (?, ?, ?, ?, ?)'),
@@ -123,6 +124,7 @@ export class NoteWriter {
           .lastInsertRowid,
       ),
     );
+    this.s.setFirstSection.run(sectionIds[0] ?? null, id);
     for (const row of ftsRows(file.path, note.aliases, note.sections)) {
       this.s.insertFts.run(sectionIds[row.ord], row.head.words, row.body.words, row.head.cjk, row.body.cjk);
     }

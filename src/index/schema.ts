@@ -1,7 +1,7 @@
 // The index schema. Bump SCHEMA_VERSION whenever a table or the way text is analysed changes: an index
 // of another version is rebuilt from the vault (markdown is the source of truth), never patched by guess.
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -24,7 +24,10 @@ CREATE TABLE IF NOT EXISTS notes (
   size INTEGER NOT NULL,
   mtime_ms INTEGER NOT NULL,
   hash TEXT NOT NULL,
-  indexed_at TEXT NOT NULL
+  indexed_at TEXT NOT NULL,
+  -- Id of the note's first section. A note's sections are inserted together (rowid = max + 1), so its
+  -- sections are the ids from here up to the next note's first: search counts notes from FTS rowids alone.
+  first_section INTEGER
 );
 CREATE INDEX IF NOT EXISTS notes_basename ON notes(basename);
 CREATE INDEX IF NOT EXISTS notes_date ON notes(date);

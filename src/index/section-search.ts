@@ -85,14 +85,30 @@ export class SectionSearch {
   /** How many distinct notes (or sections) match, after filters. */
   count(match: string, filters: SearchFilters, perNote: boolean): number {
     const { where, params } = filterSql(filters);
-    const sql = where
-      ? `SELECT count(DISTINCT ${perNote ? 's.note_id' : 's.id'}) AS n
-         FROM sections_fts f JOIN sections s ON s.id = f.rowid JOIN notes n ON n.id = s.note_id
-         WHERE sections_fts MATCH ?${where}`
-      : perNote
-        ? 'SELECT count(DISTINCT note_id) AS n FROM sections WHERE id IN (SELECT rowid FROM sections_fts WHERE sections_fts MATCH ?)'
-        : 'SELECT count(*) AS n FROM sections_fts WHERE sections_fts MATCH ?';
-    return (this.stmt(sql).get(match, ...params) as { n: number }).n;
+    if (where) {
+      const sql = `SELECT count(DISTINCT ${perNote ? 's.note_id' : 's.id'}) AS n
+        FROM sections_fts f JOIN sections s ON s.id = f.rowid JOIN notes n ON n.id = s.note_id
+        WHERE sections_fts MATCH ?${where}`;
+      return (this.stmt(sql).get(match, ...params) as { n: number }).n;
+    }
+    const ids = this.stmt('SELECT rowid FROM sections_fts WHERE sections_fts MATCH ?').pluck().all(match) as number[];
+    if (!perNote) return ids.length;
+    // FTS5 returns rowids in ascending order and a note's sections are one id range starting at its
+    // first_section: walk both lists once instead of joining every match to its note.
+    const starts = this.stmt('SELECT first_section FROM notes WHERE first_section IS NOT NULL ORDER BY first_section')
+      .pluck()
+      .all() as number[];
+    let note = -1;
+    let counted = -1;
+    let n = 0;
+    for (const id of ids) {
+      while (note + 1 < starts.length && starts[note + 1] <= id) note++;
+      if (note >= 0 && note !== counted) {
+        counted = note;
+        n++;
+      }
+    }
+    return n;
   }
 
   /** Number of sections holding each term (as indexed, any column). */

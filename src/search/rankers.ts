@@ -72,3 +72,11 @@ export function buildRankers(names: readonly RankerName[], terms: QueryTerms): R
 export function anyTermMatch(t: QueryTerms): string | null {
   return anyOf([columnMatch(WORDS, t.words), columnMatch(CJK, t.cjk, t.cjkSingles)]);
 }
+
+/**
+ * Sections holding at least one query *word* (a Latin word or a whole CJK piece): what `total` counts.
+ * A section that shares only a bigram like ュー with the query is a weak candidate, not a match.
+ */
+export function wordMatch(t: QueryTerms): string | null {
+  return anyOf([columnMatch(WORDS, t.words), columnMatch(CJK, phrases(t), t.cjkSingles)]);
+}

@@ -6,7 +6,7 @@ import { NoteReader } from '../index/note-reader.js';
 import { SectionSearch, type RankedSection } from '../index/section-search.js';
 import { bestSnippet } from '../format/snippet.js';
 import { buildFilters, type FilterFlags } from './filters.js';
-import { anyTermMatch, buildRankers } from './rankers.js';
+import { anyTermMatch, buildRankers, wordMatch } from './rankers.js';
 import { bestSectionPerNote } from './display-section.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
 import { DEFAULT_TUNING, fuse, recencyFactor, RRF_K, statusFactor, type Tuning } from './rank.js';
@@ -69,7 +69,6 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     terms = analysed;
     ({ rankers, lists } = rankAll(terms));
   }
-  const anyMatch = anyTermMatch(terms) as string;
 
   const info = new Map<number, RankedSection>();
   for (const list of lists) for (const r of list) info.set(r.id, r);
@@ -138,7 +137,9 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   }
   ranked.sort(byScore);
   const truncated = lists.some((l) => l.length >= RANKER_DEPTH);
-  const total = truncated ? store.count(anyMatch, filters, !req.allSections) : ranked.length;
+  // total: notes (or sections) holding a query word; never fewer than the results ranked.
+  const words = truncated ? wordMatch(terms) : null;
+  const total = words ? Math.max(ranked.length, store.count(words, filters, !req.allSections)) : ranked.length;
 
   const offset = Math.max(0, req.offset ?? 0);
   let page = ranked.slice(offset, offset + Math.max(0, req.limit));
