@@ -44,34 +44,38 @@ export class SectionSearch {
   /** Sections matching an FTS5 expression, best first, with the note fields ranking needs. */
   rank(match: string, weights: ColumnWeights, filters: SearchFilters, limit: number): RankedSection[] {
     const { where, params } = filterSql(filters);
-    if (where) {
-      const sql = `SELECT f.rowid AS id, s.note_id AS noteId, bm25(sections_fts, ${weights.join(', ')}) AS bm25,
+    const joined = () =>
+      this.stmt(
+        `SELECT f.rowid AS id, s.note_id AS noteId, bm25(sections_fts, ${weights.join(', ')}) AS bm25,
           n.type AS type, n.status AS status, n.date AS date, n.date_source AS dateSource, n.path AS path, s.ord AS ord
         FROM sections_fts f JOIN sections s ON s.id = f.rowid JOIN notes n ON n.id = s.note_id
-        WHERE sections_fts MATCH ?${where} ORDER BY bm25, n.path, s.ord LIMIT ?`;
-      return this.stmt(sql).all(match, ...params, limit) as RankedSection[];
-    }
+        WHERE sections_fts MATCH ?${where} ORDER BY bm25, n.path, s.ord LIMIT ?`,
+      ).all(match, ...params, limit) as RankedSection[];
+    if (where) return joined();
     // Without filters, rank on the FTS table alone and join only the rows kept: joining every match
-    // before the sort doubles the cost of a broad query.
+    // before the sort doubles the cost of a broad query. One row more than asked shows whether the cut
+    // falls inside a tie; ties are ordered by row id there, which differs between builds, so a tied cut
+    // takes the joined query, whose order (bm25, path, section) is the same in every build.
     const top = this.stmt(
       `SELECT rowid AS id, bm25(sections_fts, ${weights.join(', ')}) AS bm25 FROM sections_fts
        WHERE sections_fts MATCH ? ORDER BY bm25 LIMIT ?`,
-    ).all(match, limit) as { id: number; bm25: number }[];
-    if (top.length === 0) return [];
+    ).all(match, limit + 1) as { id: number; bm25: number }[];
+    if (top.length > limit && top[limit].bm25 === top[limit - 1].bm25) return joined();
+    const kept = top.slice(0, limit);
+    if (kept.length === 0) return [];
     const info = new Map(
       (
         this.stmt(
           `SELECT s.id, s.note_id AS noteId, n.type, n.status, n.date, n.date_source AS dateSource, n.path, s.ord
            FROM sections s JOIN notes n ON n.id = s.note_id WHERE s.id IN (SELECT value FROM json_each(?))`,
-        ).all(JSON.stringify(top.map((t) => t.id))) as Omit<RankedSection, 'bm25'>[]
+        ).all(JSON.stringify(kept.map((t) => t.id))) as Omit<RankedSection, 'bm25'>[]
       ).map((r) => [r.id, r]),
     );
     const out: RankedSection[] = [];
-    for (const t of top) {
+    for (const t of kept) {
       const r = info.get(t.id);
       if (r) out.push({ ...r, bm25: t.bm25 });
     }
-    // Same order as the joined query: bm25, then path and section order for ties.
     return out.sort((a, b) => a.bm25 - b.bm25 || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord));
   }
 
