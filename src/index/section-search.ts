@@ -54,25 +54,33 @@ export class SectionSearch {
     if (where) return joined();
     // Without filters, rank on the FTS table alone and join only the rows kept: joining every match
     // before the sort doubles the cost of a broad query. One row more than asked shows whether the cut
-    // falls inside a tie; ties are ordered by row id there, which differs between builds, so a tied cut
-    // takes the joined query, whose order (bm25, path, section) is the same in every build.
-    const top = this.stmt(
-      `SELECT rowid AS id, bm25(sections_fts, ${weights.join(', ')}) AS bm25 FROM sections_fts
-       WHERE sections_fts MATCH ? ORDER BY bm25 LIMIT ?`,
-    ).all(match, limit + 1) as { id: number; bm25: number }[];
-    if (top.length > limit && top[limit].bm25 === top[limit - 1].bm25) return joined();
-    const kept = top.slice(0, limit);
-    if (kept.length === 0) return [];
+    // falls inside a bm25 tie; FTS5 orders ties by row id, which differs between builds, so a tied cut
+    // reads deeper and orders ties by path and section (the joined query's order, the same in every build).
+    for (const depth of [limit, limit * 4]) {
+      const top = this.stmt(
+        `SELECT rowid AS id, bm25(sections_fts, ${weights.join(', ')}) AS bm25 FROM sections_fts
+         WHERE sections_fts MATCH ? ORDER BY bm25 LIMIT ?`,
+      ).all(match, depth + 1) as { id: number; bm25: number }[];
+      if (top.length > depth && top[depth].bm25 === top[depth - 1].bm25) continue;
+      const cutBm25 = top.length >= limit ? top[limit - 1].bm25 : Infinity;
+      const kept = top.filter((t) => t.bm25 <= cutBm25);
+      return this.withNoteFields(kept).slice(0, limit);
+    }
+    return joined();
+  }
+
+  private withNoteFields(rows: { id: number; bm25: number }[]): RankedSection[] {
+    if (rows.length === 0) return [];
     const info = new Map(
       (
         this.stmt(
           `SELECT s.id, s.note_id AS noteId, n.type, n.status, n.date, n.date_source AS dateSource, n.path, s.ord
            FROM sections s JOIN notes n ON n.id = s.note_id WHERE s.id IN (SELECT value FROM json_each(?))`,
-        ).all(JSON.stringify(kept.map((t) => t.id))) as Omit<RankedSection, 'bm25'>[]
+        ).all(JSON.stringify(rows.map((t) => t.id))) as Omit<RankedSection, 'bm25'>[]
       ).map((r) => [r.id, r]),
     );
     const out: RankedSection[] = [];
-    for (const t of kept) {
+    for (const t of rows) {
       const r = info.get(t.id);
       if (r) out.push({ ...r, bm25: t.bm25 });
     }
