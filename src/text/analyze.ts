@@ -9,10 +9,10 @@ export interface AnalyzedText {
 }
 
 /**
- * Markdown punctuation that carries no words: stripped before tokenising. A code fence line loses its info
- * string too, but only at the start of a line: "``` foo" inside a line (a heading, inline backticks) keeps foo.
+ * Markdown punctuation that carries no words: stripped before tokenising. Only punctuation goes: the words
+ * after a fence (```python) or after backticks that open a heading path stay searchable.
  */
-const MARKUP = /^[ \t]*```[^\n]*|[*_~`>|]+|\[\[|\]\]|!\[|\]\(|\)|\[|\]/gm;
+const MARKUP = /[*_~`>|]+|\[\[|\]\]|!\[|\]\(|\)|\[|\]/g;
 
 export function analyze(text: string): AnalyzedText {
   const norm = normalize(text).replace(MARKUP, ' ');
