@@ -1,31 +1,19 @@
 // `tsm watch` end to end: what editors do to single notes, checked through `tsm search`.
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tsm } from '../helpers/cli.js';
 import {
-  killWatchers,
-  makeWatchVault,
   relatedJson,
   searchPaths,
   startWatch,
   token,
   waitForSearch,
   waitForValue,
+  useWatchVaults,
 } from './watch-process.js';
 
-let cleanups: (() => void)[] = [];
-afterEach(async () => {
-  await killWatchers();
-  for (const c of cleanups) c();
-  cleanups = [];
-});
-
-function vault(files: Record<string, string> = {}): string {
-  const v = makeWatchVault(files);
-  cleanups.push(v.cleanup);
-  return v.dir;
-}
+const { vault } = useWatchVaults();
 
 describe('tsm watch: start and stop', () => {
   it('indexes what is there, shows in tsm status, and exits 0 on SIGTERM', async () => {

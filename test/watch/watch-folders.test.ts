@@ -2,22 +2,11 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor, writeFiles } from '../helpers/cli.js';
-import { indexChanges, killWatchers, makeWatchVault, noteCount, searchPaths, startWatch, token, waitForSearch } from './watch-process.js';
+import { indexChanges, makeWatchVault, noteCount, searchPaths, startWatch, token, waitForSearch, useWatchVaults } from './watch-process.js';
 
-let cleanups: (() => void)[] = [];
-afterEach(async () => {
-  await killWatchers();
-  for (const c of cleanups) c();
-  cleanups = [];
-});
-
-function vault(files: Record<string, string> = {}): string {
-  const v = makeWatchVault(files);
-  cleanups.push(v.cleanup);
-  return v.dir;
-}
+const { vault, later } = useWatchVaults();
 
 const note = (word: string, title = 'Note') => `# ${title}\n\n${word}\n`;
 
@@ -53,7 +42,7 @@ describe('tsm watch: folders', () => {
     const word = token('outside');
     const dir = vault({ 'a.md': '# A\n' });
     const outside = makeWatchVault({ 'box/one.md': note(word), 'box/two.md': note(word) });
-    cleanups.push(outside.cleanup);
+    later(outside.cleanup);
     await startWatch(dir);
     renameSync(join(outside.dir, 'box'), join(dir, 'box'));
     await waitForSearch(dir, word, ['box/one.md', 'box/two.md']);

@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 // Runs the built `tsm watch` as a real process on a temporary vault, and asks the index questions
 // through `tsm search` / `tsm related` processes, the way a user (or a hook) would.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -129,6 +130,27 @@ export function relatedJson(vault: string, note: string): {
 }
 
 /** A vault with a `.tsm/` folder, so nothing is looked up above it. */
+/**
+ * For a test file: after each test every watcher is stopped, the vaults made by `vault` are removed and
+ * whatever was handed to `later` runs.
+ */
+export function useWatchVaults(): { vault: (files?: Record<string, string>) => string; later: (fn: () => void) => void } {
+  let cleanups: (() => void)[] = [];
+  afterEach(async () => {
+    await killWatchers();
+    for (const c of cleanups) c();
+    cleanups = [];
+  });
+  return {
+    vault: (files = {}) => {
+      const v = makeWatchVault(files);
+      cleanups.push(v.cleanup);
+      return v.dir;
+    },
+    later: (fn) => cleanups.push(fn),
+  };
+}
+
 export function makeWatchVault(files: Record<string, string> = {}): { dir: string; cleanup: () => void } {
   return makeVault({ '.tsm/.keep': '', ...files });
 }

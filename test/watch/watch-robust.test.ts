@@ -5,17 +5,16 @@ import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tsm, tsmAsync, writeFiles } from '../helpers/cli.js';
 import {
   indexChanges,
-  killWatchers,
-  makeWatchVault,
   noteCount,
   searchPaths,
   startWatch,
   token,
   waitForSearch,
+  useWatchVaults,
 } from './watch-process.js';
 import { waitFor } from '../helpers/cli.js';
 
@@ -31,18 +30,7 @@ function integrityCheck(dbPath: string): string[] {
   }
 }
 
-let cleanups: (() => void)[] = [];
-afterEach(async () => {
-  await killWatchers();
-  for (const c of cleanups) c();
-  cleanups = [];
-});
-
-function vault(files: Record<string, string> = {}): string {
-  const v = makeWatchVault(files);
-  cleanups.push(v.cleanup);
-  return v.dir;
-}
+const { vault, later } = useWatchVaults();
 
 const note = (word: string) => `# Note\n\n${word}\n`;
 
@@ -124,7 +112,7 @@ describe('tsm watch: stopping', () => {
   it('says so and exits 1 when the vault folder disappears, keeping the index', async () => {
     const word = token('kept');
     const parent = mkdtempSync(join(tmpdir(), 'tsm-gone-'));
-    cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
+    later(() => rmSync(parent, { recursive: true, force: true }));
     const dir = join(parent, 'vault');
     const db = join(parent, 'index.db');
     writeFiles(dir, { 'a.md': note(word) });
@@ -139,7 +127,7 @@ describe('tsm watch: stopping', () => {
 
   it('also when the vault is deleted outright', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'tsm-gone-'));
-    cleanups.push(() => rmSync(parent, { recursive: true, force: true }));
+    later(() => rmSync(parent, { recursive: true, force: true }));
     const dir = join(parent, 'vault');
     writeFiles(dir, { 'a.md': '# A\n', 'sub/b.md': '# B\n' });
     const w = await startWatch(dir);
