@@ -30,7 +30,7 @@ export class NoteWriter {
         mtime_ms = @mtimeMs, hash = @hash, indexed_at = @indexedAt WHERE id = @id`),
       touchNote: db.prepare('UPDATE notes SET size = ?, mtime_ms = ? WHERE path = ?'),
       sectionsOfNote: db.prepare('SELECT id, heading_path AS headingPath, text FROM sections WHERE note_id = ? ORDER BY ord'),
-      pathAndAliases: db.prepare('SELECT path, aliases FROM notes WHERE id = ?'),
+      pathAndAliases: db.prepare('SELECT path, aliases, tags FROM notes WHERE id = ?'),
       // Contentless FTS5: a row is removed by handing back exactly the values it was inserted with, which
       // also keeps the row count and column sizes bm25() normalises by in step (a contentless_delete
       // table's DELETE does not: scores drifted away from a clean build's with every update).
@@ -125,7 +125,7 @@ export class NoteWriter {
       ),
     );
     this.s.setFirstSection.run(sectionIds[0] ?? null, id);
-    for (const row of ftsRows(file.path, note.aliases, note.sections)) {
+    for (const row of ftsRows(file.path, note.aliases, note.tags, note.sections)) {
       this.s.insertFts.run(sectionIds[row.ord], row.head.words, row.body.words, row.head.cjk, row.body.cjk);
     }
     for (const tag of note.tags) this.s.insertTag.run(id, normalize(tag));
@@ -271,10 +271,11 @@ export class NoteWriter {
 
   /** Removes a note's sections, full-text rows, tags, aliases and links; returns the aliases it had. */
   private clearNoteChildren(id: number): string[] {
-    const note = this.s.pathAndAliases.get(id) as { path: string; aliases: string };
+    const note = this.s.pathAndAliases.get(id) as { path: string; aliases: string; tags: string };
     const aliases = JSON.parse(note.aliases) as string[];
+    const tags = JSON.parse(note.tags) as string[];
     const sections = this.s.sectionsOfNote.all(id) as { id: number; headingPath: string; text: string }[];
-    for (const row of ftsRows(note.path, aliases, sections)) {
+    for (const row of ftsRows(note.path, aliases, tags, sections)) {
       this.s.deleteFts.run(sections[row.ord].id, row.head.words, row.body.words, row.head.cjk, row.body.cjk);
     }
     this.s.deleteSections.run(id);
@@ -301,11 +302,12 @@ export function pathWords(path: string): string {
 function ftsRows(
   path: string,
   aliases: readonly string[],
+  tags: readonly string[],
   sections: readonly { headingPath: string; text: string }[],
 ): { ord: number; head: AnalyzedText; body: AnalyzedText }[] {
-  // Aliases and the words of the file's path (folder and file names) belong to every section's head:
-  // `people-group/time-off/` is how many vaults say what a note is about.
-  const aliasText = [...aliases, pathWords(path)].join(' ');
+  // Aliases, tags and the words of the file's path (folder and file names) belong to every section's
+  // head: `people-group/time-off/` and `#firmware` are how many vaults say what a note is about.
+  const aliasText = [...aliases, ...tags, pathWords(path)].join(' ');
   // A heading with no text of its own (an H1 right before its first H2) is not searchable by itself:
   // its heading path is in every child's head columns, and as a hit it would have nothing to show.
   const anyBody = sections.some((sec) => sec.text.trim() !== '');
