@@ -32,7 +32,7 @@ const { values } = parseArgs({
 });
 if (!values.vault || !values.qrels) {
   process.stderr.write('usage: npm run eval -- --vault DIR --qrels FILE [--db FILE] [--json] [--verbose] [--now YYYY-MM-DD]\n');
-  process.exit(2);
+  process.exit(1);
 }
 
 const judged = JSON.parse(readFileSync(values.qrels, 'utf8')) as Judged[];

@@ -65,7 +65,8 @@ const NOTE_COLUMNS = 'id, path, title, type, status, date, tags, aliases, frontm
 export class NoteReader {
   constructor(
     readonly db: Database,
-    private readonly dbPath: string,
+    /** The index file, for its size in status(); not needed for queries. */
+    private readonly dbPath = '',
   ) {}
 
   noteByPath(path: string): NoteRecord | null {

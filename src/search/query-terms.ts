@@ -1,6 +1,6 @@
 // Query-side analysis: the terms a query is searched by. Cut the same way the index cuts text
 // (src/text), minus filler words, so that filler never drives the ranking.
-import { bigrams, cjkRuns, isCjkChar, isHiragana, normalize, stripCjk } from '../text/normalize.js';
+import { bigrams, cjkRuns, hasCjk, isHiragana, normalize, stripCjk } from '../text/normalize.js';
 import { ENGLISH_STOPWORDS, JAPANESE_FILLERS, JAPANESE_PARTICLES } from './stopwords.js';
 
 export interface QueryTerms {
@@ -20,7 +20,7 @@ const BREAK = '\u0000';
 export function queryTerms(text: string): QueryTerms {
   const norm = normalize(text);
   const words: string[] = [];
-  const allWords = (stripCjk(norm).match(WORD) ?? []).filter((w) => !hasCjkChar(w));
+  const allWords = (stripCjk(norm).match(WORD) ?? []).filter((w) => !hasCjk(w));
   for (const w of allWords) {
     if (ENGLISH_STOPWORDS.has(w)) continue;
     if (w.length === 1 && !/\d/.test(w)) continue;
@@ -109,11 +109,6 @@ export function splitAtScriptChange(piece: string): string[] {
   }
   if (cur) out.push(cur);
   return out;
-}
-
-function hasCjkChar(w: string): boolean {
-  for (const ch of w) if (isCjkChar(ch)) return true;
-  return false;
 }
 
 /** Splits one CJK run at filler phrases and particles; returns the content pieces. */

@@ -14,17 +14,14 @@ export interface Ranker {
 
 export type RankerName = 'words' | 'bigrams' | 'phrases' | 'all-phrases' | 'all-bigrams' | 'head' | 'head-bigrams';
 
-const WORDS = ['head_words', 'body_words'];
-const CJK = ['head_cjk', 'body_cjk'];
 /**
  * Section-level rankers read the body and, at half weight, the head columns (heading path, title, aliases,
  * path words): a section under a matching heading is more likely on topic. Which section of a note is
  * *shown* is decided by body text alone (display-section.ts), so a short section never wins on its title.
  */
-const WORDS_ALL = ['head_words', 'body_words'];
-const CJK_ALL = ['head_cjk', 'body_cjk'];
+const WORDS = ['head_words', 'body_words'];
+const CJK = ['head_cjk', 'body_cjk'];
 const SECTION: ColumnWeights = [0.5, 1, 0.5, 1];
-
 
 /** A CJK piece as one FTS5 phrase of its bigrams: a word counts once, with its own IDF, however long. */
 function phrases(terms: QueryTerms): string[] {
@@ -36,20 +33,20 @@ function build(name: RankerName, t: QueryTerms): Ranker | null {
   let weights: ColumnWeights = SECTION;
   switch (name) {
     case 'words':
-      match = columnMatch(WORDS_ALL, t.words);
+      match = columnMatch(WORDS, t.words);
       break;
     case 'bigrams':
-      match = columnMatch(CJK_ALL, t.cjk, t.cjkSingles);
+      match = columnMatch(CJK, t.cjk, t.cjkSingles);
       break;
     case 'phrases':
-      match = columnMatch(CJK_ALL, phrases(t), t.cjkSingles);
+      match = columnMatch(CJK, phrases(t), t.cjkSingles);
       break;
     case 'all-phrases':
       // Every term of the query in one BM25 sum: sections that cover more of the query (words and CJK) win.
-      match = anyOf([columnMatch(WORDS_ALL, t.words), columnMatch(CJK_ALL, phrases(t), t.cjkSingles)]);
+      match = anyOf([columnMatch(WORDS, t.words), columnMatch(CJK, phrases(t), t.cjkSingles)]);
       break;
     case 'all-bigrams':
-      match = anyOf([columnMatch(WORDS_ALL, t.words), columnMatch(CJK_ALL, t.cjk, t.cjkSingles)]);
+      match = anyOf([columnMatch(WORDS, t.words), columnMatch(CJK, t.cjk, t.cjkSingles)]);
       break;
     case 'head':
       match = anyOf([columnMatch(['head_words'], t.words), columnMatch(['head_cjk'], phrases(t), t.cjkSingles)]);

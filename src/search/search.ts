@@ -191,7 +191,7 @@ function buildHits(
 ): SearchHit[] {
   if (page.length === 0) return [];
   const details = store.details(page.map((p) => p.id));
-  const related = relatedByHit(new NoteReader(db, ''), page);
+  const related = relatedByHit(new NoteReader(db), page);
   const snippetTerms = [...terms.words, ...terms.cjk, ...terms.cjkSingles];
   return page.map((p, i) => {
     const d = details.get(p.id);

@@ -14,12 +14,12 @@ export function isCjkChar(ch: string): boolean {
   return CJK_CHAR.test(ch);
 }
 
-export function isHiragana(ch: string): boolean {
-  return HIRAGANA.test(ch);
-}
-
 export function hasCjk(text: string): boolean {
   return CJK_CHAR.test(text);
+}
+
+export function isHiragana(ch: string): boolean {
+  return HIRAGANA.test(ch);
 }
 
 /** The CJK runs of a (normalised) text, in order. */
