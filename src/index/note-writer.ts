@@ -29,13 +29,16 @@ export class NoteWriter {
         date_source = @dateSource, tags = @tags, aliases = @aliases, frontmatter = @frontmatter, size = @size,
         mtime_ms = @mtimeMs, hash = @hash, indexed_at = @indexedAt WHERE id = @id`),
       touchNote: db.prepare('UPDATE notes SET size = ?, mtime_ms = ? WHERE path = ?'),
-      sectionsOfNote: db.prepare('SELECT id, heading_path AS headingPath, text FROM sections WHERE note_id = ? ORDER BY ord'),
-      pathAndAliases: db.prepare('SELECT path, aliases, tags FROM notes WHERE id = ?'),
+      sectionsOfNote: db.prepare('SELECT id, heading, heading_path AS headingPath, text FROM sections WHERE note_id = ? ORDER BY ord'),
+      pathAndAliases: db.prepare('SELECT path, title, aliases, tags FROM notes WHERE id = ?'),
       // Contentless FTS5: a row is removed by handing back exactly the values it was inserted with, which
       // also keeps the row count and column sizes bm25() normalises by in step (a contentless_delete
       // table's DELETE does not: scores drifted away from a clean build's with every update).
       deleteFts: db.prepare(
         "INSERT INTO sections_fts (sections_fts, rowid, head_words, body_words, head_cjk, body_cjk) VALUES ('delete', ?, ?, ?, ?, ?)",
+      ),
+      deleteNoteFts: db.prepare(
+        "INSERT INTO notes_fts (notes_fts, rowid, name_words, headings_words, name_cjk, headings_cjk) VALUES ('delete', ?, ?, ?, ?, ?)",
       ),
       deleteSections: db.prepare('DELETE FROM sections WHERE note_id = ?'),
       deleteTags: db.prepare('DELETE FROM note_tags WHERE note_id = ?'),
@@ -46,6 +49,7 @@ export class NoteWriter {
       insertSection: db.prepare(`INSERT INTO sections (note_id, ord, heading, level, heading_path, start_line, end_line,
         chunk, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       insertFts: db.prepare('INSERT INTO sections_fts (rowid, head_words, body_words, head_cjk, body_cjk) VALUES (?, ?, ?, ?, ?)'),
+      insertNoteFts: db.prepare('INSERT INTO notes_fts (rowid, name_words, headings_words, name_cjk, headings_cjk) VALUES (?, ?, ?, ?, ?)'),
       insertTag: db.prepare('INSERT OR IGNORE INTO note_tags (note_id, tag) VALUES (?, ?)'),
       insertAlias: db.prepare('INSERT OR IGNORE INTO note_aliases (note_id, alias) VALUES (?, ?)'),
       insertLink: db.prepare(`INSERT INTO links (source_id, section_id, kind, target, target_key, heading, text, line, target_id)
@@ -128,6 +132,8 @@ export class NoteWriter {
     for (const row of ftsRows(file.path, note.aliases, note.tags, note.sections)) {
       this.s.insertFts.run(sectionIds[row.ord], row.head.words, row.body.words, row.head.cjk, row.body.cjk);
     }
+    const nf = noteFtsRow(file.path, note.title, note.aliases, note.tags, note.sections);
+    this.s.insertNoteFts.run(id, nf.name.words, nf.headings.words, nf.name.cjk, nf.headings.cjk);
     for (const tag of note.tags) this.s.insertTag.run(id, normalize(tag));
     for (const alias of note.aliases) this.s.insertAlias.run(id, normalize(alias));
     for (const link of note.links) {
@@ -205,7 +211,8 @@ export class NoteWriter {
 
   /** Removes every row (a `--full` rebuild), keeping the schema. */
   clearAll(): void {
-    this.db.exec(`INSERT INTO sections_fts (sections_fts) VALUES ('delete-all'); DELETE FROM links; DELETE FROM sections; DELETE FROM note_tags;
+    this.db.exec(`INSERT INTO sections_fts (sections_fts) VALUES ('delete-all');
+      INSERT INTO notes_fts (notes_fts) VALUES ('delete-all'); DELETE FROM links; DELETE FROM sections; DELETE FROM note_tags;
       DELETE FROM note_aliases; DELETE FROM notes; DELETE FROM skipped_files; DELETE FROM warnings;`);
   }
 
@@ -271,13 +278,15 @@ export class NoteWriter {
 
   /** Removes a note's sections, full-text rows, tags, aliases and links; returns the aliases it had. */
   private clearNoteChildren(id: number): string[] {
-    const note = this.s.pathAndAliases.get(id) as { path: string; aliases: string; tags: string };
+    const note = this.s.pathAndAliases.get(id) as { path: string; title: string; aliases: string; tags: string };
     const aliases = JSON.parse(note.aliases) as string[];
     const tags = JSON.parse(note.tags) as string[];
-    const sections = this.s.sectionsOfNote.all(id) as { id: number; headingPath: string; text: string }[];
+    const sections = this.s.sectionsOfNote.all(id) as { id: number; heading: string; headingPath: string; text: string }[];
     for (const row of ftsRows(note.path, aliases, tags, sections)) {
       this.s.deleteFts.run(sections[row.ord].id, row.head.words, row.body.words, row.head.cjk, row.body.cjk);
     }
+    const nf = noteFtsRow(note.path, note.title, aliases, tags, sections);
+    this.s.deleteNoteFts.run(id, nf.name.words, nf.headings.words, nf.name.cjk, nf.headings.cjk);
     this.s.deleteSections.run(id);
     this.s.deleteTags.run(id);
     this.s.deleteAliases.run(id);
@@ -293,6 +302,21 @@ export function pathWords(path: string): string {
     .split(/[/_\-.\s]+/)
     .filter((w) => w && w !== 'index' && w !== 'readme')
     .join(' ');
+}
+
+/**
+ * The note's own full-text row: its name (title, aliases, tags, path words) and its distinct headings.
+ * Insert and delete both use it, like ftsRows.
+ */
+function noteFtsRow(
+  path: string,
+  title: string,
+  aliases: readonly string[],
+  tags: readonly string[],
+  sections: readonly { heading: string }[],
+): { name: AnalyzedText; headings: AnalyzedText } {
+  const headings = [...new Set(sections.map((s) => s.heading.trim()).filter((h) => h !== '' && h !== title.trim()))];
+  return { name: analyze([title, ...aliases, ...tags, pathWords(path)].join(' ')), headings: analyze(headings.join(' ')) };
 }
 
 /**

@@ -1,7 +1,7 @@
 // The index schema. Bump SCHEMA_VERSION whenever a table or the way text is analysed changes: an index
 // of another version is rebuilt from the vault (markdown is the source of truth), never patched by guess.
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -66,6 +66,15 @@ CREATE INDEX IF NOT EXISTS sections_note ON sections(note_id, ord);
 -- *_words: CJK runs removed, cut by unicode61 (+ porter); *_cjk: space-separated CJK bigrams.
 CREATE VIRTUAL TABLE IF NOT EXISTS sections_fts USING fts5(
   head_words, body_words, head_cjk, body_cjk,
+  content = '',
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+
+-- One row per note (rowid = notes.id), for rankers whose evidence is about the whole note: name_* hold the
+-- title, aliases, tags and path words; headings_* every distinct heading. A few thousand short rows, so
+-- ranking notes by their headings reads far less than ranking every section by its heading path.
+CREATE VIRTUAL TABLE IF NOT EXISTS notes_fts USING fts5(
+  name_words, headings_words, name_cjk, headings_cjk,
   content = '',
   tokenize = 'porter unicode61 remove_diacritics 2'
 );

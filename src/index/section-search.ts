@@ -44,45 +44,79 @@ export class SectionSearch {
   /** Sections matching an FTS5 expression, best first, with the note fields ranking needs. */
   rank(match: string, weights: ColumnWeights, filters: SearchFilters, limit: number): RankedSection[] {
     const { where, params } = filterSql(filters);
-    const joined = () =>
-      this.stmt(
-        `SELECT f.rowid AS id, s.note_id AS noteId, bm25(sections_fts, ${weights.join(', ')}) AS bm25,
+    const bm25 = `bm25(sections_fts, ${weights.join(', ')})`;
+    if (where) {
+      return this.stmt(
+        `SELECT f.rowid AS id, s.note_id AS noteId, ${bm25} AS bm25,
           n.type AS type, n.status AS status, n.date AS date, n.date_source AS dateSource, n.path AS path, s.ord AS ord
         FROM sections_fts f JOIN sections s ON s.id = f.rowid JOIN notes n ON n.id = s.note_id
         WHERE sections_fts MATCH ?${where} ORDER BY bm25, n.path, s.ord LIMIT ?`,
       ).all(match, ...params, limit) as RankedSection[];
-    if (where) return joined();
-    // Without filters, rank on the FTS table alone and join only the rows kept: joining every match
-    // before the sort doubles the cost of a broad query. One row more than asked shows whether the cut
-    // falls inside a bm25 tie; FTS5 orders ties by row id, which differs between builds, so a tied cut
-    // reads deeper and orders ties by path and section (the joined query's order, the same in every build).
-    for (const depth of [limit, limit * 4]) {
-      const top = this.stmt(
-        `SELECT rowid AS id, bm25(sections_fts, ${weights.join(', ')}) AS bm25 FROM sections_fts
-         WHERE sections_fts MATCH ? ORDER BY bm25 LIMIT ?`,
-      ).all(match, depth + 1) as { id: number; bm25: number }[];
-      if (top.length > depth && top[depth].bm25 === top[depth - 1].bm25) continue;
-      const cutBm25 = top.length >= limit ? top[limit - 1].bm25 : Infinity;
-      const kept = top.filter((t) => t.bm25 <= cutBm25);
-      return this.withNoteFields(kept).slice(0, limit);
     }
-    return joined();
+    const top = this.topRows(`SELECT rowid AS id, ${bm25} AS bm25 FROM sections_fts WHERE sections_fts MATCH ? ORDER BY bm25 LIMIT ?`, match, limit);
+    return this.withNoteFields(
+      top,
+      `SELECT s.id AS key, s.id, s.note_id AS noteId, n.type, n.status, n.date, n.date_source AS dateSource, n.path, s.ord
+       FROM sections s JOIN notes n ON n.id = s.note_id WHERE s.id IN (SELECT value FROM json_each(?))`,
+    ).slice(0, limit);
   }
 
-  private withNoteFields(rows: { id: number; bm25: number }[]): RankedSection[] {
+  /**
+   * Notes matching an FTS5 expression over their own row (name and headings), best first; each stands
+   * for its first section (`id`), which is how fusion meets it.
+   */
+  rankNotes(match: string, weights: ColumnWeights, filters: SearchFilters, limit: number): RankedSection[] {
+    const { where, params } = filterSql(filters);
+    const bm25 = `bm25(notes_fts, ${weights.join(', ')})`;
+    if (where) {
+      return this.stmt(
+        `SELECT n.first_section AS id, n.id AS noteId, ${bm25} AS bm25,
+          n.type AS type, n.status AS status, n.date AS date, n.date_source AS dateSource, n.path AS path, 0 AS ord
+        FROM notes_fts f JOIN notes n ON n.id = f.rowid
+        WHERE notes_fts MATCH ? AND n.first_section IS NOT NULL${where} ORDER BY bm25, n.path LIMIT ?`,
+      ).all(match, ...params, limit) as RankedSection[];
+    }
+    const top = this.topRows(`SELECT rowid AS id, ${bm25} AS bm25 FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25 LIMIT ?`, match, limit);
+    return this.withNoteFields(
+      top,
+      `SELECT n.id AS key, n.first_section AS id, n.id AS noteId, n.type, n.status, n.date, n.date_source AS dateSource, n.path, 0 AS ord
+       FROM notes n WHERE n.id IN (SELECT value FROM json_each(?)) AND n.first_section IS NOT NULL`,
+    ).slice(0, limit);
+  }
+
+  /**
+   * The best rows of a join-free FTS query (rowid, bm25), cut at `limit` without splitting a bm25 tie.
+   * Joining every match before the sort doubles the cost of a broad query, so ranking reads the FTS table
+   * alone and only the rows kept are joined. FTS5 orders ties by row id, which differs between builds: one
+   * row more than asked shows whether the cut falls inside a tie, and then the whole tie is kept (read
+   * deeper if needed) for withNoteFields to order by path and section, the same in every build.
+   */
+  private topRows(sql: string, match: string, limit: number): { id: number; bm25: number }[] {
+    let depth = limit;
+    for (;;) {
+      const top = this.stmt(sql).all(match, depth + 1) as { id: number; bm25: number }[];
+      if (top.length > depth && top[depth].bm25 === top[depth - 1].bm25) {
+        depth *= 4;
+        continue;
+      }
+      const cutBm25 = top.length >= limit ? top[limit - 1].bm25 : Infinity;
+      return top.filter((t) => t.bm25 <= cutBm25);
+    }
+  }
+
+  /** Rows of `sql` (keyed by `key`, the FTS rowid) merged with their bm25, best first, ties by path and order. */
+  private withNoteFields(rows: { id: number; bm25: number }[], sql: string): RankedSection[] {
     if (rows.length === 0) return [];
     const info = new Map(
-      (
-        this.stmt(
-          `SELECT s.id, s.note_id AS noteId, n.type, n.status, n.date, n.date_source AS dateSource, n.path, s.ord
-           FROM sections s JOIN notes n ON n.id = s.note_id WHERE s.id IN (SELECT value FROM json_each(?))`,
-        ).all(JSON.stringify(rows.map((t) => t.id))) as Omit<RankedSection, 'bm25'>[]
-      ).map((r) => [r.id, r]),
+      (this.stmt(sql).all(JSON.stringify(rows.map((t) => t.id))) as (Omit<RankedSection, 'bm25'> & { key: number })[]).map((r) => [
+        r.key,
+        r,
+      ]),
     );
     const out: RankedSection[] = [];
     for (const t of rows) {
       const r = info.get(t.id);
-      if (r) out.push({ ...r, bm25: t.bm25 });
+      if (r) out.push({ id: r.id, noteId: r.noteId, type: r.type, status: r.status, date: r.date, dateSource: r.dateSource, path: r.path, ord: r.ord, bm25: t.bm25 });
     }
     return out.sort((a, b) => a.bm25 - b.bm25 || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord));
   }

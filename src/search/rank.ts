@@ -26,6 +26,8 @@ export interface Tuning {
   rankers: readonly RankerName[];
   /** Share of a note's second-best section score added to its best (0 = the best section alone). */
   secondSection: number;
+  /** A query term held by more than this share of sections is too common to drive ranking (dropped). */
+  commonTermShare: number;
   /** RRF weight per ranker (default 1). */
   rankerWeights: Partial<Record<RankerName, number>>;
 }
@@ -37,6 +39,7 @@ export const DEFAULT_TUNING: Tuning = {
   rankers: ['all-phrases', 'all-bigrams', 'head'],
   rankerWeights: {},
   secondSection: 0.3,
+  commonTermShare: 0.25,
 };
 
 /** 1 for today, halving toward `recencyFloor` every half-life; notes without a real date are neutral (1). */

@@ -22,6 +22,10 @@ export type RankerName = 'words' | 'bigrams' | 'phrases' | 'all-phrases' | 'all-
 const WORDS = ['head_words', 'body_words'];
 const CJK = ['head_cjk', 'body_cjk'];
 const SECTION: ColumnWeights = [0.5, 1, 0.5, 1];
+/** Note-level rankers read the notes' own rows: name (title, aliases, tags, path) and headings. */
+const NOTE_WORDS = ['name_words', 'headings_words'];
+const NOTE_CJK = ['name_cjk', 'headings_cjk'];
+const NOTE: ColumnWeights = [1, 0.25, 1, 0.25];
 
 /** A CJK piece as one FTS5 phrase of its bigrams: a word counts once, with its own IDF, however long. */
 function phrases(terms: QueryTerms): string[] {
@@ -49,12 +53,12 @@ function build(name: RankerName, t: QueryTerms): Ranker | null {
       match = anyOf([columnMatch(WORDS, t.words), columnMatch(CJK, t.cjk, t.cjkSingles)]);
       break;
     case 'head':
-      match = anyOf([columnMatch(['head_words'], t.words), columnMatch(['head_cjk'], phrases(t), t.cjkSingles)]);
-      weights = [1, 0, 1, 0];
+      match = anyOf([columnMatch(NOTE_WORDS, t.words), columnMatch(NOTE_CJK, phrases(t), t.cjkSingles)]);
+      weights = NOTE;
       break;
     case 'head-bigrams':
-      match = anyOf([columnMatch(['head_words'], t.words), columnMatch(['head_cjk'], t.cjk, t.cjkSingles)]);
-      weights = [1, 0, 1, 0];
+      match = anyOf([columnMatch(NOTE_WORDS, t.words), columnMatch(NOTE_CJK, t.cjk, t.cjkSingles)]);
+      weights = NOTE;
       break;
   }
   const level = name === 'head' || name === 'head-bigrams' ? 'note' : 'section';

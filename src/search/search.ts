@@ -25,8 +25,6 @@ export interface SearchRequest {
 
 /** Sections each ranker hands to fusion. */
 const RANKER_DEPTH = 300;
-/** A query term held by more than this share of sections is too common to drive ranking. */
-const COMMON_TERM_SHARE = 0.25;
 /** Longest term lists sent to FTS5 (long prompts): the rarest terms are kept. */
 const MAX_WORDS = 40;
 const MAX_BIGRAMS = 80;
@@ -54,13 +52,16 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const filters = buildFilters(req.flags ?? {}, temporal.range, now);
   const store = new SectionSearch(db);
   const analysed = queryTerms(temporal.text);
-  let terms = pruneTerms(analysed, store);
+  let terms = pruneTerms(analysed, store, tuning.commonTermShare);
   const empty: SearchResponse = { query: req.query, total: 0, hits: [], filters };
 
   if (!anyTermMatch(terms)) return empty;
   const rankAll = (t: QueryTerms) => {
     const rs = buildRankers(tuning.rankers, t);
-    return { rankers: rs, lists: rs.map((r) => store.rank(r.match, r.weights, filters, RANKER_DEPTH)) };
+    const lists = rs.map((r) =>
+      r.level === 'note' ? store.rankNotes(r.match, r.weights, filters, RANKER_DEPTH) : store.rank(r.match, r.weights, filters, RANKER_DEPTH),
+    );
+    return { rankers: rs, lists };
   };
   let { rankers, lists } = rankAll(terms);
   // Pruning drops common terms in favour of rarer ones; when those occur nowhere (a typo, a word the vault
@@ -161,13 +162,13 @@ function termCount(t: QueryTerms): number {
 }
 
 /** Drops terms so common they only add noise and time; caps long prompts to their rarest terms. */
-function pruneTerms(terms: QueryTerms, store: SectionSearch): QueryTerms {
+function pruneTerms(terms: QueryTerms, store: SectionSearch, commonShare: number): QueryTerms {
   const all = [...terms.words, ...terms.cjk];
   if (all.length <= 1) return terms;
   const df = store.docFrequencies(all);
   const n = Math.max(1, store.sectionCount());
   const keep = (list: string[], max: number) => {
-    const rare = list.filter((t) => (df.get(t) ?? 0) / n <= COMMON_TERM_SHARE);
+    const rare = list.filter((t) => (df.get(t) ?? 0) / n <= commonShare);
     const chosen = rare.length ? rare : list;
     if (chosen.length <= max) return chosen;
     return [...chosen].sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0)).slice(0, max);

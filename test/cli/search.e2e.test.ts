@@ -208,6 +208,31 @@ describe('queries that must not break', () => {
     }
   });
 
+  it('a note is found by a heading deep inside it, and edits and deletes keep that in step', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'tsm-headings-'));
+    const find = (q: string) => {
+      const r = tsm(['search', q, '--vault', tmp, '-f', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path);
+    };
+    try {
+      writeFileSync(join(tmp, 'a.md'), '# Field trip\n\nIntro.\n\n## Day one\n\nWalked.\n\n### Quokka sighting\n\nA small marsupial.\n');
+      writeFileSync(join(tmp, 'b.md'), '# Other\n\nNothing here.\n');
+      expect(tsm(['index', '--vault', tmp]).code).toBe(0);
+      expect(find('quokka')).toEqual(['a.md']);
+      writeFileSync(join(tmp, 'a.md'), '# Field trip\n\nIntro.\n\n## Day one\n\nWalked.\n\n### Wombat burrow\n\nA small marsupial.\n');
+      expect(tsm(['index', '--vault', tmp]).code).toBe(0);
+      expect(find('quokka')).toEqual([]);
+      expect(find('wombat')).toEqual(['a.md']);
+      rmSync(join(tmp, 'a.md'));
+      expect(tsm(['index', '--vault', tmp]).code).toBe(0);
+      expect(find('wombat')).toEqual([]);
+      expect(tsm(['doctor', '--vault', tmp]).code).toBe(0);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
   it('TSM_NOW must be a date', () => {
     const r = search(['LoRa'], { TSM_NOW: 'soon' });
     expect(r.code).toBe(1);

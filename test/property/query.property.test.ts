@@ -52,9 +52,9 @@ const longPrompt = fc
 let dir: string;
 let db: Database;
 
-function ftsAccepts(match: string): void {
+function ftsAccepts(match: string, table: 'sections_fts' | 'notes_fts' = 'sections_fts'): void {
   // Throws on invalid FTS5 ("fts5: syntax error near …", "no such column", unterminated string…).
-  db.prepare('SELECT count(*) AS n FROM sections_fts WHERE sections_fts MATCH ?').get(match);
+  db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?`).get(match);
 }
 
 beforeAll(async () => {
@@ -75,7 +75,7 @@ describe('any query string', () => {
     fc.assert(
       fc.property(fc.oneof(queryText, longPrompt), (text) => {
         const terms = queryTerms(text);
-        for (const r of buildRankers(ALL_RANKERS, terms)) ftsAccepts(r.match);
+        for (const r of buildRankers(ALL_RANKERS, terms)) ftsAccepts(r.match, r.level === 'note' ? 'notes_fts' : 'sections_fts');
         const any = anyTermMatch(terms);
         if (any !== null) ftsAccepts(any);
       }),

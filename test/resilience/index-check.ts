@@ -73,11 +73,12 @@ function integrityOf(path: string): string[] {
     if (rows.length !== 1 || rows[0].integrity_check !== 'ok') problems.push(...rows.map((r) => `integrity_check: ${r.integrity_check}`));
     const fk = db.pragma('foreign_key_check') as unknown[];
     if (fk.length > 0) problems.push(`foreign_key_check: ${fk.length} rows, e.g. ${JSON.stringify(fk[0])}`);
-    if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sections_fts'").get()) {
+    for (const table of ['sections_fts', 'notes_fts']) {
+      if (!db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(table)) continue;
       try {
-        db.prepare("INSERT INTO sections_fts(sections_fts) VALUES ('integrity-check')").run();
+        db.prepare(`INSERT INTO ${table}(${table}) VALUES ('integrity-check')`).run();
       } catch (err) {
-        problems.push(`fts5 integrity-check: ${(err as Error).message}`);
+        problems.push(`fts5 integrity-check of ${table}: ${(err as Error).message}`);
       }
     }
     return problems;
@@ -114,6 +115,9 @@ export function dumpIndex(dbPath: string): IndexDump {
       const ord = ordOf.get(r.id);
       if (ord === undefined) orphanFtsRows++;
     }
+    for (const r of db.prepare('SELECT rowid AS id FROM notes_fts').all() as { id: number }[]) {
+      if (!byId.has(r.id)) orphanFtsRows++;
+    }
     for (const r of db.prepare('SELECT s.note_id, s.ord FROM sections_fts f JOIN sections s ON s.id = f.rowid ORDER BY s.note_id, s.ord').all() as {
       note_id: number;
       ord: number;
@@ -149,9 +153,15 @@ export function dumpIndex(dbPath: string): IndexDump {
     for (const r of db.prepare('SELECT term, doc, cnt FROM sections_vocab').all() as { term: string; doc: number; cnt: number }[]) {
       vocab.set(r.term, `${r.doc}/${r.cnt}`);
     }
+    // The note-level table's statistics too (a temp vocab table: the index itself is opened read-only).
+    db.exec("CREATE VIRTUAL TABLE temp.notes_vocab USING fts5vocab(main, notes_fts, 'row')");
+    for (const r of db.prepare('SELECT term, doc, cnt FROM temp.notes_vocab').all() as { term: string; doc: number; cnt: number }[]) {
+      vocab.set(`note:${r.term}`, `${r.doc}/${r.cnt}`);
+    }
     const version = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
     const totals = db.prepare('SELECT block FROM sections_fts_data WHERE id = 1').get() as { block: Buffer } | undefined;
-    const ftsTotals = totals ? Buffer.from(totals.block).toString('hex') : '';
+    const noteTotals = db.prepare('SELECT block FROM notes_fts_data WHERE id = 1').get() as { block: Buffer } | undefined;
+    const ftsTotals = [totals, noteTotals].map((t) => (t ? Buffer.from(t.block).toString('hex') : '')).join('/');
     return { notes, skipped, warnings, vocab, ftsTotals, orphanFtsRows, schemaVersion: version?.value ?? null };
   } finally {
     db.close();
