@@ -1,34 +1,92 @@
-// Bundles the CLI into dist/ with esbuild. One bundle per entry point, with code splitting so that
-// heavy modules (remark, chokidar, the MCP SDK) live in chunks loaded only by the commands that use them.
+// Bundles the CLI into dist/ with esbuild, in two builds:
+//
+// - dist/tsm.cjs, the entry point: one CommonJS file holding everything `tsm search` and `tsm hook` run
+//   (argument parsing, config, the SQLite reader, search, the formats, the hook handlers). A whole-process
+//   search pays for every module it loads, so the fast path is a single module with nothing to resolve.
+// - dist/lazy/*.js and dist/chunks/: every other command, code-split so that heavy modules (remark,
+//   chokidar, yargs, the MCP SDK) load only in the commands that use them. tsm.cjs reaches them through
+//   the three imports LAZY names, which stay real imports of dist/lazy/ files.
+//
+// better-sqlite3's JavaScript is bundled; its native addon stays in node_modules (src/index/db.ts).
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+/** Modules the fast path imports only on rare paths, and the dist/lazy/ entry that serves each. */
+const LAZY = {
+  'src/cli/yargs-cli.ts': 'yargs-cli', // every command but search and hook, and --help
+  'src/index/sync.ts': 'sync', // the first search of a vault builds its index
+  'src/hooks/session-ingest.ts': 'session-ingest', // SessionEnd / PreCompact: transcripts become notes
+};
+
+const common = {
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  define: { __TSM_VERSION__: JSON.stringify(version) },
+  // CommonJS dependencies (gray-matter, js-yaml, yargs helpers, better-sqlite3) call require(); give ESM one.
+  banner: {
+    js: "import { createRequire as __tsmCreateRequire } from 'node:module'; const require = __tsmCreateRequire(import.meta.url);",
+  },
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  legalComments: 'none',
+  metafile: true,
+  // better-sqlite3 needs `bindings` only to find its addon, and db.ts names the addon: leave it out of bundles.
+  external: ['bindings'],
+};
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 await build({
+  ...common,
   entryPoints: {
-    tsm: 'src/cli/main.ts',
+    ...Object.fromEntries(Object.entries(LAZY).map(([src, name]) => [`lazy/${name}`, src])),
     'parse-worker': 'src/parse/worker.ts',
     eval: 'src/eval/main.ts',
     bench: 'bench/bench.ts',
   },
   outdir: 'dist',
-  bundle: true,
   splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  // Native addon: must stay a real require of the installed package.
-  external: ['better-sqlite3'],
-  define: { __TSM_VERSION__: JSON.stringify(version) },
-  // CommonJS dependencies (gray-matter, js-yaml, yargs helpers) call require(); give ESM chunks one.
-  banner: {
-    js: "import { createRequire as __tsmCreateRequire } from 'node:module'; const require = __tsmCreateRequire(import.meta.url);",
-  },
   chunkNames: 'chunks/[name]-[hash]',
-  sourcemap: 'linked',
-  logLevel: 'warning',
-  legalComments: 'none',
 });
+
+/** Leaves the LAZY modules out of tsm.cjs, as imports of their dist/lazy/ entries. */
+const lazyImports = {
+  name: 'lazy-imports',
+  setup(b) {
+    b.onResolve({ filter: /\.js$/ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || !args.importer) return undefined;
+      const resolved = await b.resolve(args.path.replace(/\.js$/, '.ts'), { kind: args.kind, resolveDir: args.resolveDir });
+      const rel = resolved.path.slice(process.cwd().length + 1);
+      return LAZY[rel] ? { path: `./lazy/${LAZY[rel]}.js`, external: true } : undefined;
+    });
+  },
+};
+
+const fast = await build({
+  ...common,
+  format: 'cjs',
+  // CommonJS: Node loads it without starting its ESM loader, and builtins come by require() instead of
+  // ESM facades (importing node:fs as ESM reads every export, which loads fs/promises, readline, streams…).
+  banner: { js: "const __tsmImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { ...common.define, 'import.meta.url': '__tsmImportMetaUrl' },
+  entryPoints: { tsm: 'src/cli/main.ts' },
+  outExtension: { '.js': '.cjs' },
+  outdir: 'dist',
+  splitting: false,
+  plugins: [lazyImports],
+});
+
+// The fast path must stay one module: a static import of anything but Node's own modules, or one of the
+// heavy packages bundled in, would put its load time on every search and every prompt.
+const out = fast.metafile.outputs['dist/tsm.cjs'];
+const stray = out.imports.filter((i) => !i.path.startsWith('node:') && !builtinModules.includes(i.path) && i.path !== 'bindings' && !(i.kind === 'dynamic-import' && i.path.startsWith('./lazy/')));
+const heavy = Object.keys(out.inputs).filter((p) => /node_modules\/(remark|unified|mdast|micromark|chokidar|yargs|@modelcontextprotocol|zod|gray-matter)/.test(p));
+if (process.env.TSM_BUILD_META) writeFileSync(process.env.TSM_BUILD_META, JSON.stringify(fast.metafile));
+if (stray.length || heavy.length) {
+  throw new Error(`dist/tsm.cjs must stay lean: imports ${JSON.stringify(stray.map((i) => i.path))}, bundles ${JSON.stringify(heavy.slice(0, 5))}`);
+}

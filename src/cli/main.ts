@@ -2,19 +2,14 @@
 // they need); every other command, and any --help, goes through the full yargs CLI.
 import { parseFastArgs } from './fast-args.js';
 import { HOOK_OPTIONS, SEARCH_OPTIONS } from './options.js';
-import { fail } from './run.js';
+import { fail, UsageError } from './run.js';
 
-const argv = process.argv.slice(2);
-const command = argv[0];
-const wantsHelp = argv.includes('--help') || argv.includes('-h');
-
-try {
+async function main(argv: string[]): Promise<void> {
+  const command = argv[0];
+  const wantsHelp = argv.includes('--help') || argv.includes('-h');
   if (command === 'search' && !wantsHelp) {
     const args = parseFastArgs(argv.slice(1), SEARCH_OPTIONS, 'query');
-    if ((args.query as string[]).length === 0) {
-      const { UsageError } = await import('./run.js');
-      throw new UsageError('search needs a query: tsm search <query…>');
-    }
+    if ((args.query as string[]).length === 0) throw new UsageError('search needs a query: tsm search <query…>');
     await (await import('./cmd-search.js')).run(args);
   } else if (command === 'hook' && !wantsHelp) {
     const args = parseFastArgs(argv.slice(1), HOOK_OPTIONS, 'events');
@@ -23,6 +18,6 @@ try {
   } else {
     await (await import('./yargs-cli.js')).runYargs(argv);
   }
-} catch (err) {
-  fail(err);
 }
+
+main(process.argv.slice(2)).catch(fail);

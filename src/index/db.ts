@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 
 export type Database = BetterSqlite3.Database;
@@ -22,12 +22,18 @@ export class IndexError extends Error {
 
 const BUSY_TIMEOUT_MS = 10_000;
 
-// better-sqlite3 is CommonJS with a native addon; load it the CommonJS way.
-const requireCjs = createRequire(import.meta.url);
-let DatabaseCtor: typeof BetterSqlite3 | undefined;
-function sqlite(): typeof BetterSqlite3 {
-  DatabaseCtor ??= requireCjs('better-sqlite3') as typeof BetterSqlite3;
-  return DatabaseCtor;
+// The build bundles better-sqlite3's JavaScript; its native addon stays in the installed package. Naming
+// the addon's file skips the `bindings` package's search of a dozen candidate paths on every start.
+let addonPath: string | null | undefined;
+function nativeBinding(): string | undefined {
+  if (addonPath === undefined) {
+    try {
+      addonPath = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
+    } catch {
+      addonPath = null; // built elsewhere (a debug build): let better-sqlite3 look for it
+    }
+  }
+  return addonPath ?? undefined;
 }
 
 export interface OpenedIndex {
@@ -110,8 +116,7 @@ export function openReader(path: string, opts: { busyTimeoutMs?: number } = {}):
 }
 
 function connect(path: string, readonly: boolean, busyTimeoutMs = BUSY_TIMEOUT_MS): Database {
-  const Ctor = sqlite();
-  const db = new Ctor(path, readonly ? { readonly: true, fileMustExist: true } : {});
+  const db = new BetterSqlite3(path, { readonly, fileMustExist: readonly, nativeBinding: nativeBinding() });
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
   if (!readonly) {
     db.pragma('journal_mode = WAL');

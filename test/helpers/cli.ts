@@ -10,7 +10,7 @@ export const TSM = join(ROOT, 'bin/tsm');
 export const VAULT_EXAMPLE = join(ROOT, 'vault-example');
 
 export function assertBuilt(): void {
-  if (!existsSync(join(ROOT, 'dist/tsm.js'))) throw new Error('dist/tsm.js is missing: run `npm run build` (npm test does)');
+  if (!existsSync(join(ROOT, 'dist/tsm.cjs'))) throw new Error('dist/tsm.cjs is missing: run `npm run build` (npm test does)');
 }
 
 export interface RunResult {
