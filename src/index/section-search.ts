@@ -121,6 +121,14 @@ export class SectionSearch {
     return out.sort((a, b) => a.bm25 - b.bm25 || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord));
   }
 
+  /** These sections with their text, for choosing which one to show. */
+  sectionTexts(ids: number[]): { id: number; noteId: number; ord: number; text: string }[] {
+    if (ids.length === 0) return [];
+    return this.stmt('SELECT id, note_id AS noteId, ord, text FROM sections WHERE id IN (SELECT value FROM json_each(?)) ORDER BY note_id, ord').all(
+      JSON.stringify(ids),
+    ) as { id: number; noteId: number; ord: number; text: string }[];
+  }
+
   /** The sections of these notes with their text, for choosing which one to show. */
   sectionsOfNotes(noteIds: number[]): { id: number; noteId: number; ord: number; text: string }[] {
     return this.stmt(

@@ -28,6 +28,8 @@ export interface Tuning {
   secondSection: number;
   /** A query term held by more than this share of sections is too common to drive ranking (dropped). */
   commonTermShare: number;
+  /** The same, for the terms of the bigram rankers (which match on any one shared bigram). */
+  bigramShare: number;
   /** RRF weight per ranker (default 1). */
   rankerWeights: Partial<Record<RankerName, number>>;
 }
@@ -40,6 +42,7 @@ export const DEFAULT_TUNING: Tuning = {
   rankerWeights: {},
   secondSection: 0.3,
   commonTermShare: 0.25,
+  bigramShare: 0.1,
 };
 
 /** 1 for today, halving toward `recencyFloor` every half-life; notes without a real date are neutral (1). */

@@ -65,8 +65,9 @@ function build(name: RankerName, t: QueryTerms): Ranker | null {
   return match ? { name, match, weights, level } : null;
 }
 
-export function buildRankers(names: readonly RankerName[], terms: QueryTerms): Ranker[] {
-  return names.map((n) => build(n, terms)).filter((r): r is Ranker => r !== null);
+/** The rankers by name; `bigramTerms` (default `terms`) feed the rankers that match single bigrams. */
+export function buildRankers(names: readonly RankerName[], terms: QueryTerms, bigramTerms: QueryTerms = terms): Ranker[] {
+  return names.map((n) => build(n, n === 'bigrams' || n === 'all-bigrams' || n === 'head-bigrams' ? bigramTerms : terms)).filter((r): r is Ranker => r !== null);
 }
 
 /** Matches anything any ranker could: what `total` counts. */

@@ -52,12 +52,16 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const filters = buildFilters(req.flags ?? {}, temporal.range, now);
   const store = new SectionSearch(db);
   const analysed = queryTerms(temporal.text);
-  let terms = pruneTerms(analysed, store, tuning.commonTermShare);
+  const share = termShares(analysed, store);
+  let terms = pruneTerms(analysed, share, tuning.commonTermShare);
   const empty: SearchResponse = { query: req.query, total: 0, hits: [], filters };
 
   if (!anyTermMatch(terms)) return empty;
   const rankAll = (t: QueryTerms) => {
-    const rs = buildRankers(tuning.rankers, t);
+    // The bigram ranker matches any section sharing one bigram with the query: its common bigrams add
+    // tens of thousands of rows to score and little order, so it keeps only the rarer ones.
+    const bigramTerms = t === analysed ? t : rarerBigrams(t, share, tuning.bigramShare);
+    const rs = buildRankers(tuning.rankers, t, bigramTerms);
     const lists = rs.map((r) =>
       r.level === 'note' ? store.rankNotes(r.match, r.weights, filters, RANKER_DEPTH) : store.rank(r.match, r.weights, filters, RANKER_DEPTH),
     );
@@ -144,16 +148,37 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
 
   const offset = Math.max(0, req.offset ?? 0);
   let page = ranked.slice(offset, offset + Math.max(0, req.limit));
-  if (!req.allSections) page = showBestBodySections(store, terms, page);
+  if (!req.allSections) page = showBestBodySections(store, terms, page, sectionLists);
   const nextScores = page.map((_, i) => ranked[offset + i + 1]?.score ?? 0);
   const hits = buildHits(db, store, page, nextScores, offset, terms, temporal.text, req.snippetChars ?? 300);
   return { query: req.query, total, hits, filters };
 }
 
-/** Each note is shown by the section whose own text best matches the query (headings aside). */
-function showBestBodySections<T extends { id: number; noteId: number }>(store: SectionSearch, terms: QueryTerms, page: T[]): T[] {
+/**
+ * Each note is shown by the section whose own text best matches the query (headings aside). The
+ * candidates are the note's sections that the section rankers found; a note found only by its headings
+ * offers all its sections. (Reading every section of every page note costs more than the ranking.)
+ */
+function showBestBodySections<T extends { id: number; noteId: number }>(
+  store: SectionSearch,
+  terms: QueryTerms,
+  page: T[],
+  sectionLists: RankedSection[][],
+): T[] {
   if (page.length === 0) return page;
-  const best = bestSectionPerNote(store.sectionsOfNotes(page.map((p) => p.noteId)), terms);
+  const onPage = new Set(page.map((p) => p.noteId));
+  const found = new Set<number>();
+  const candidates = new Set<number>();
+  for (const list of sectionLists) {
+    for (const r of list) {
+      if (!onPage.has(r.noteId)) continue;
+      found.add(r.noteId);
+      candidates.add(r.id);
+    }
+  }
+  const headingOnly = [...onPage].filter((n) => !found.has(n));
+  const sections = [...store.sectionTexts([...candidates]), ...(headingOnly.length ? store.sectionsOfNotes(headingOnly) : [])];
+  const best = bestSectionPerNote(sections, terms);
   return page.map((p) => ({ ...p, id: best.get(p.noteId) ?? p.id }));
 }
 
@@ -161,17 +186,28 @@ function termCount(t: QueryTerms): number {
   return t.words.length + t.cjk.length + t.cjkSingles.length + t.cjkPieces.length;
 }
 
-/** Drops terms so common they only add noise and time; caps long prompts to their rarest terms. */
-function pruneTerms(terms: QueryTerms, store: SectionSearch, commonShare: number): QueryTerms {
+/** Share of sections holding each query word and bigram (none looked up for a one-term query). */
+function termShares(terms: QueryTerms, store: SectionSearch): Map<string, number> {
   const all = [...terms.words, ...terms.cjk];
-  if (all.length <= 1) return terms;
-  const df = store.docFrequencies(all);
+  if (all.length <= 1) return new Map();
   const n = Math.max(1, store.sectionCount());
+  return new Map([...store.docFrequencies(all)].map(([t, df]) => [t, df / n]));
+}
+
+/** The terms with only the bigrams held by at most `maxShare` of sections (all of them if none is). */
+function rarerBigrams(terms: QueryTerms, share: Map<string, number>, maxShare: number): QueryTerms {
+  const cjk = terms.cjk.filter((t) => (share.get(t) ?? 0) <= maxShare);
+  return cjk.length === terms.cjk.length || cjk.length === 0 ? terms : { ...terms, cjk };
+}
+
+/** Drops terms so common they only add noise and time; caps long prompts to their rarest terms. */
+function pruneTerms(terms: QueryTerms, share: Map<string, number>, commonShare: number): QueryTerms {
+  if (share.size === 0) return terms;
   const keep = (list: string[], max: number) => {
-    const rare = list.filter((t) => (df.get(t) ?? 0) / n <= commonShare);
+    const rare = list.filter((t) => (share.get(t) ?? 0) <= commonShare);
     const chosen = rare.length ? rare : list;
     if (chosen.length <= max) return chosen;
-    return [...chosen].sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0)).slice(0, max);
+    return [...chosen].sort((a, b) => (share.get(a) ?? 0) - (share.get(b) ?? 0)).slice(0, max);
   };
   const words = keep(terms.words, MAX_WORDS);
   const cjk = keep(terms.cjk, MAX_BIGRAMS);
