@@ -18,7 +18,7 @@ export interface SyncOptions {
   /** Check only these paths (absolute or vault-relative); others are left as they are. */
   paths?: string[];
   onProgress?: (done: number, total: number) => void;
-  /** Parser threads for big batches (default: all cores, at most 4). */
+  /** Parser threads for big batches (default: one per core but the writer's, at least 1, at most 4). */
   threads?: number;
   /** Use this connection instead of opening one (the watcher keeps one open). */
   db?: Database;
