@@ -6,6 +6,7 @@ import { analyze, type AnalyzedText } from '../text/analyze.js';
 import { normalize } from '../text/normalize.js';
 import type { Database } from './db.js';
 import { basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
+import { MAX_SECTIONS_PER_NOTE, sectionId } from './section-ids.js';
 
 export interface FileState {
   size: number;
@@ -45,9 +46,9 @@ export class NoteWriter {
       deleteAliases: db.prepare('DELETE FROM note_aliases WHERE note_id = ?'),
       deleteLinks: db.prepare('DELETE FROM links WHERE source_id = ?'),
       deleteNote: db.prepare('DELETE FROM notes WHERE id = ?'),
-      setFirstSection: db.prepare('UPDATE notes SET first_section = ? WHERE id = ?'),
-      insertSection: db.prepare(`INSERT INTO sections (note_id, ord, heading, level, heading_path, start_line, end_line,
-        chunk, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      setSectionCount: db.prepare('UPDATE notes SET section_count = ? WHERE id = ?'),
+      insertSection: db.prepare(`INSERT INTO sections (id, note_id, ord, heading, level, heading_path, start_line, end_line,
+        chunk, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       insertFts: db.prepare('INSERT INTO sections_fts (rowid, head_words, body_words, head_cjk, body_cjk) VALUES (?, ?, ?, ?, ?)'),
       insertNoteFts: db.prepare('INSERT INTO notes_fts (rowid, name_words, headings_words, name_cjk, headings_cjk) VALUES (?, ?, ?, ?, ?)'),
       insertTag: db.prepare('INSERT OR IGNORE INTO note_tags (note_id, tag) VALUES (?, ?)'),
@@ -122,13 +123,13 @@ export class NoteWriter {
     }
     this.s.deleteSkipped.run(file.path);
 
-    const sectionIds = note.sections.map((sec, ord) =>
-      Number(
-        this.s.insertSection.run(id, ord, sec.heading, sec.level, sec.headingPath, sec.startLine, sec.endLine, sec.chunk, sec.text)
-          .lastInsertRowid,
-      ),
-    );
-    this.s.setFirstSection.run(sectionIds[0] ?? null, id);
+    if (note.sections.length > MAX_SECTIONS_PER_NOTE) note = foldExtraSections(note, MAX_SECTIONS_PER_NOTE);
+    const sectionIds = note.sections.map((sec, ord) => {
+      const sid = sectionId(id, ord);
+      this.s.insertSection.run(sid, id, ord, sec.heading, sec.level, sec.headingPath, sec.startLine, sec.endLine, sec.chunk, sec.text);
+      return sid;
+    });
+    this.s.setSectionCount.run(sectionIds.length, id);
     for (const row of ftsRows(file.path, note.aliases, note.tags, note.sections)) {
       this.s.insertFts.run(sectionIds[row.ord], row.head.words, row.body.words, row.head.cjk, row.body.cjk);
     }
@@ -137,8 +138,8 @@ export class NoteWriter {
     for (const tag of note.tags) this.s.insertTag.run(id, normalize(tag));
     for (const alias of note.aliases) this.s.insertAlias.run(id, normalize(alias));
     for (const link of note.links) {
-      const sectionId = link.section === null ? null : (sectionIds[link.section] ?? null);
-      this.s.insertLink.run(id, sectionId, link.kind, link.target, targetKey(link.target), link.heading, link.text, link.line);
+      const inSection = link.section === null ? null : (sectionIds[Math.min(link.section, sectionIds.length - 1)] ?? null);
+      this.s.insertLink.run(id, inSection, link.kind, link.target, targetKey(link.target), link.heading, link.text, link.line);
     }
     this.replaceWarnings(file.path, note.warnings);
     return previousAliases;
@@ -293,6 +294,16 @@ export class NoteWriter {
     this.s.deleteLinks.run(id);
     return aliases;
   }
+}
+
+/** A note with more sections than ids allow keeps them all searchable: the extra ones join its last. */
+export function foldExtraSections(note: ParsedNote, max: number): ParsedNote {
+  if (note.sections.length <= max) return note;
+  const kept = note.sections.slice(0, max - 1);
+  const rest = note.sections.slice(max - 1);
+  const last = { ...rest[0], endLine: rest[rest.length - 1].endLine, text: rest.map((r) => r.text).join('\n') };
+  const warning = `${note.sections.length} sections: the last ${rest.length} are indexed as one`;
+  return { ...note, sections: [...kept, last], warnings: [...note.warnings, warning] };
 }
 
 /** `people-group/time-off-and-absence/_index.md` → `people group time off and absence`. */

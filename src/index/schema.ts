@@ -1,7 +1,7 @@
 // The index schema. Bump SCHEMA_VERSION whenever a table or the way text is analysed changes: an index
 // of another version is rebuilt from the vault (markdown is the source of truth), never patched by guess.
 
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -25,9 +25,7 @@ CREATE TABLE IF NOT EXISTS notes (
   mtime_ms INTEGER NOT NULL,
   hash TEXT NOT NULL,
   indexed_at TEXT NOT NULL,
-  -- Id of the note's first section. A note's sections are inserted together (rowid = max + 1), so its
-  -- sections are the ids from here up to the next note's first: search counts notes from FTS rowids alone.
-  first_section INTEGER
+  section_count INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS notes_basename ON notes(basename);
 CREATE INDEX IF NOT EXISTS notes_date ON notes(date);
@@ -46,6 +44,7 @@ CREATE TABLE IF NOT EXISTS note_aliases (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS note_aliases_alias ON note_aliases(alias);
 
+-- id = note_id × 2^20 + ord (section-ids.ts): the note of an FTS match is its rowid >> 20.
 CREATE TABLE IF NOT EXISTS sections (
   id INTEGER PRIMARY KEY,
   note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,

@@ -2,6 +2,7 @@
 import type { NoteType, SearchFilters } from '../core/types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Database } from './db.js';
+import { noteOfSection, noteOfSectionSql, ordOfSection, sectionId } from './section-ids.js';
 
 export interface RankedSection {
   id: number;
@@ -33,6 +34,8 @@ export interface HitDetails {
   text: string;
 }
 
+type NoteFields = Pick<RankedSection, 'type' | 'status' | 'date' | 'dateSource' | 'path'> & { id: number };
+
 /** Column weights of bm25(): head_words, body_words, head_cjk, body_cjk. */
 export type ColumnWeights = [number, number, number, number];
 
@@ -47,18 +50,14 @@ export class SectionSearch {
     const bm25 = `bm25(sections_fts, ${weights.join(', ')})`;
     if (where) {
       return this.stmt(
-        `SELECT f.rowid AS id, s.note_id AS noteId, ${bm25} AS bm25,
-          n.type AS type, n.status AS status, n.date AS date, n.date_source AS dateSource, n.path AS path, s.ord AS ord
-        FROM sections_fts f JOIN sections s ON s.id = f.rowid JOIN notes n ON n.id = s.note_id
-        WHERE sections_fts MATCH ?${where} ORDER BY bm25, n.path, s.ord LIMIT ?`,
+        `SELECT f.rowid AS id, n.id AS noteId, ${bm25} AS bm25, n.type AS type, n.status AS status, n.date AS date,
+          n.date_source AS dateSource, n.path AS path, f.rowid - n.id * ${sectionId(1, 0)} AS ord
+        FROM sections_fts f JOIN notes n ON n.id = ${noteOfSectionSql('f.rowid')}
+        WHERE sections_fts MATCH ?${where} ORDER BY bm25, n.path, ord LIMIT ?`,
       ).all(match, ...params, limit) as RankedSection[];
     }
     const top = this.topRows(`SELECT rowid AS id, ${bm25} AS bm25 FROM sections_fts WHERE sections_fts MATCH ? ORDER BY bm25 LIMIT ?`, match, limit);
-    return this.withNoteFields(
-      top,
-      `SELECT s.id AS key, s.id, s.note_id AS noteId, n.type, n.status, n.date, n.date_source AS dateSource, n.path, s.ord
-       FROM sections s JOIN notes n ON n.id = s.note_id WHERE s.id IN (SELECT value FROM json_each(?))`,
-    ).slice(0, limit);
+    return this.withNoteFields(top.map((t) => ({ id: t.id, noteId: noteOfSection(t.id), ord: ordOfSection(t.id), bm25: t.bm25 }))).slice(0, limit);
   }
 
   /**
@@ -70,18 +69,14 @@ export class SectionSearch {
     const bm25 = `bm25(notes_fts, ${weights.join(', ')})`;
     if (where) {
       return this.stmt(
-        `SELECT n.first_section AS id, n.id AS noteId, ${bm25} AS bm25,
+        `SELECT n.id * ${sectionId(1, 0)} AS id, n.id AS noteId, ${bm25} AS bm25,
           n.type AS type, n.status AS status, n.date AS date, n.date_source AS dateSource, n.path AS path, 0 AS ord
         FROM notes_fts f JOIN notes n ON n.id = f.rowid
-        WHERE notes_fts MATCH ? AND n.first_section IS NOT NULL${where} ORDER BY bm25, n.path LIMIT ?`,
+        WHERE notes_fts MATCH ? AND n.section_count > 0${where} ORDER BY bm25, n.path LIMIT ?`,
       ).all(match, ...params, limit) as RankedSection[];
     }
     const top = this.topRows(`SELECT rowid AS id, ${bm25} AS bm25 FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25 LIMIT ?`, match, limit);
-    return this.withNoteFields(
-      top,
-      `SELECT n.id AS key, n.first_section AS id, n.id AS noteId, n.type, n.status, n.date, n.date_source AS dateSource, n.path, 0 AS ord
-       FROM notes n WHERE n.id IN (SELECT value FROM json_each(?)) AND n.first_section IS NOT NULL`,
-    ).slice(0, limit);
+    return this.withNoteFields(top.map((t) => ({ id: sectionId(t.id, 0), noteId: t.id, ord: 0, bm25: t.bm25 }))).slice(0, limit);
   }
 
   /**
@@ -104,19 +99,24 @@ export class SectionSearch {
     }
   }
 
-  /** Rows of `sql` (keyed by `key`, the FTS rowid) merged with their bm25, best first, ties by path and order. */
-  private withNoteFields(rows: { id: number; bm25: number }[], sql: string): RankedSection[] {
+  /**
+   * Ranked rows with their notes' fields, best first, ties by path and section order. Rows of notes
+   * without sections (or gone) are dropped.
+   */
+  private withNoteFields(rows: { id: number; noteId: number; ord: number; bm25: number }[]): RankedSection[] {
     if (rows.length === 0) return [];
-    const info = new Map(
-      (this.stmt(sql).all(JSON.stringify(rows.map((t) => t.id))) as (Omit<RankedSection, 'bm25'> & { key: number })[]).map((r) => [
-        r.key,
-        r,
-      ]),
+    const notes = new Map(
+      (
+        this.stmt(
+          `SELECT id, type, status, date, date_source AS dateSource, path FROM notes
+           WHERE id IN (SELECT value FROM json_each(?)) AND section_count > 0`,
+        ).all(JSON.stringify([...new Set(rows.map((r) => r.noteId))])) as NoteFields[]
+      ).map((n) => [n.id, n]),
     );
     const out: RankedSection[] = [];
-    for (const t of rows) {
-      const r = info.get(t.id);
-      if (r) out.push({ id: r.id, noteId: r.noteId, type: r.type, status: r.status, date: r.date, dateSource: r.dateSource, path: r.path, ord: r.ord, bm25: t.bm25 });
+    for (const r of rows) {
+      const n = notes.get(r.noteId);
+      if (n) out.push({ id: r.id, noteId: r.noteId, bm25: r.bm25, type: n.type, status: n.status, date: n.date, dateSource: n.dateSource, path: n.path, ord: r.ord });
     }
     return out.sort((a, b) => a.bm25 - b.bm25 || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord));
   }
@@ -139,30 +139,11 @@ export class SectionSearch {
   /** How many distinct notes (or sections) match, after filters. */
   count(match: string, filters: SearchFilters, perNote: boolean): number {
     const { where, params } = filterSql(filters);
-    if (where) {
-      const sql = `SELECT count(DISTINCT ${perNote ? 's.note_id' : 's.id'}) AS n
-        FROM sections_fts f JOIN sections s ON s.id = f.rowid JOIN notes n ON n.id = s.note_id
-        WHERE sections_fts MATCH ?${where}`;
-      return (this.stmt(sql).get(match, ...params) as { n: number }).n;
-    }
-    const ids = this.stmt('SELECT rowid FROM sections_fts WHERE sections_fts MATCH ?').pluck().all(match) as number[];
-    if (!perNote) return ids.length;
-    // FTS5 returns rowids in ascending order and a note's sections are one id range starting at its
-    // first_section: walk both lists once instead of joining every match to its note.
-    const starts = this.stmt('SELECT first_section FROM notes WHERE first_section IS NOT NULL ORDER BY first_section')
-      .pluck()
-      .all() as number[];
-    let note = -1;
-    let counted = -1;
-    let n = 0;
-    for (const id of ids) {
-      while (note + 1 < starts.length && starts[note + 1] <= id) note++;
-      if (note >= 0 && note !== counted) {
-        counted = note;
-        n++;
-      }
-    }
-    return n;
+    const what = perNote ? `count(DISTINCT ${noteOfSectionSql('f.rowid')})` : 'count(*)';
+    const sql = where
+      ? `SELECT ${what} FROM sections_fts f JOIN notes n ON n.id = ${noteOfSectionSql('f.rowid')} WHERE sections_fts MATCH ?${where}`
+      : `SELECT ${what} FROM sections_fts f WHERE sections_fts MATCH ?`;
+    return this.stmt(sql).pluck().get(match, ...params) as number;
   }
 
   /** Number of sections holding each term (as indexed, any column). */

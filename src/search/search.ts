@@ -42,7 +42,11 @@ export function search(db: Database, req: SearchRequest): SearchResponse {
 
 /** Best first; ties by path and section order, never by row id (ids differ between builds of one vault). */
 function byScore(a: { score: number; path: string; ord: number }, b: { score: number; path: string; ord: number }): number {
-  return b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord);
+  return b.score - a.score || byPlace(a, b);
+}
+
+function byPlace(a: { path: string; ord: number }, b: { path: string; ord: number }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord;
 }
 
 function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
@@ -111,9 +115,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     const r = info.get(id) as RankedSection;
     sectionScored.push({ id, noteId, rrf: 0, path: r.path, ord: r.ord });
   }
-  const byRrf = (a: { rrf: number; path: string; ord: number }, b: { rrf: number; path: string; ord: number }) =>
-    byScore({ ...a, score: a.rrf }, { ...b, score: b.rrf });
-  sectionScored.sort(byRrf);
+  sectionScored.sort((a, b) => b.rrf - a.rrf || byPlace(a, b));
 
   type Scored = { id: number; noteId: number; score: number; path: string; ord: number };
   let ranked: Scored[];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { RESULT_CHAR_BUDGET } from '../../src/mcp/tool.js';
+import { noteOfSection, sectionId } from '../../src/index/section-ids.js';
 import { ok } from './client.js';
 import { buildFixture, type Fixture } from './fixture.js';
 import { connect } from './setup.js';
@@ -51,7 +52,8 @@ describe('result size', () => {
   it('get_sections cuts texts past the budget and marks them, keeping every id', async () => {
     const search = await ok(client, 'search', { query: 'antennas', limit: 50 });
     expect(search.total).toBe(1); // one hit per note by default
-    const ids = Array.from({ length: 31 }, (_, i) => i + 1);
+    const note = noteOfSection(search.results[0].id);
+    const ids = Array.from({ length: 31 }, (_, ord) => sectionId(note, ord));
     const r = await ok(client, 'get_sections', { ids });
     expect(r).toHaveLength(31);
     const total = r.reduce((n: number, s: any) => n + Array.from(s.text as string).length, 0);
