@@ -34,6 +34,14 @@ export interface HitDetails {
   text: string;
 }
 
+/** A section's text with where it stands. */
+export interface SectionText {
+  id: number;
+  noteId: number;
+  ord: number;
+  text: string;
+}
+
 type NoteFields = Pick<RankedSection, 'type' | 'status' | 'date' | 'dateSource' | 'path'> & { id: number };
 
 /** Column weights of bm25(): head_words, body_words, head_cjk, body_cjk. */
@@ -122,18 +130,20 @@ export class SectionSearch {
   }
 
   /** These sections with their text, for choosing which one to show. */
-  sectionTexts(ids: number[]): { id: number; noteId: number; ord: number; text: string }[] {
-    if (ids.length === 0) return [];
-    return this.stmt('SELECT id, note_id AS noteId, ord, text FROM sections WHERE id IN (SELECT value FROM json_each(?)) ORDER BY note_id, ord').all(
-      JSON.stringify(ids),
-    ) as { id: number; noteId: number; ord: number; text: string }[];
+  sectionTexts(ids: number[]): SectionText[] {
+    return this.textsWhere('id', ids);
   }
 
   /** The sections of these notes with their text, for choosing which one to show. */
-  sectionsOfNotes(noteIds: number[]): { id: number; noteId: number; ord: number; text: string }[] {
+  sectionsOfNotes(noteIds: number[]): SectionText[] {
+    return this.textsWhere('note_id', noteIds);
+  }
+
+  private textsWhere(column: 'id' | 'note_id', values: number[]): SectionText[] {
+    if (values.length === 0) return [];
     return this.stmt(
-      'SELECT id, note_id AS noteId, ord, text FROM sections WHERE note_id IN (SELECT value FROM json_each(?)) ORDER BY note_id, ord',
-    ).all(JSON.stringify(noteIds)) as { id: number; noteId: number; ord: number; text: string }[];
+      `SELECT id, note_id AS noteId, ord, text FROM sections WHERE ${column} IN (SELECT value FROM json_each(?)) ORDER BY note_id, ord`,
+    ).all(JSON.stringify(values)) as SectionText[];
   }
 
   /** How many distinct notes (or sections) match, after filters. */

@@ -1,14 +1,8 @@
 // Which section of a note a hit shows: the one whose own text covers the query best. The ranking already
 // chose the note (with heading and title evidence); this only picks what to show of it.
+import type { SectionText } from '../index/section-search.js';
 import { normalize } from '../text/normalize.js';
 import type { QueryTerms } from './query-terms.js';
-
-export interface SectionText {
-  id: number;
-  noteId: number;
-  ord: number;
-  text: string;
-}
 
 /**
  * Per note, the section with the best body score: each query word, CJK piece (×2: a whole word) and
