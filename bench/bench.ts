@@ -98,7 +98,13 @@ try {
     index_peak_rss_mb: full.peakRssMb,
     search_peak_rss_mb: Math.max(...searchRuns.map((r) => r.peakRssMb ?? 0)) || null,
     index_size_mb: round(fileSize(db) / 1e6, 1),
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', mem_gb: Math.round(totalmem() / 2 ** 30), node: process.version },
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model ?? 'unknown',
+      mem_gb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      node_start_p50_ms: nodeStartMs(env),
+    },
     targets: TARGETS,
   };
   if (!values.json) printTable(result);
@@ -126,6 +132,17 @@ function corpusBytes(dir: string): { files: number; total: number } {
   const r = spawnSync('find', [dir, '-name', '*.md', '-type', 'f', '-printf', '%s\\n'], { encoding: 'utf8', maxBuffer: 64 << 20 });
   const sizes = r.stdout.split('\n').filter(Boolean).map(Number);
   return { files: sizes.length, total: sizes.reduce((a, b) => a + b, 0) };
+}
+
+/** `node -e 0` in the bench's environment (p50 of 20): the floor under every process figure. */
+function nodeStartMs(env: NodeJS.ProcessEnv): number {
+  const times: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const t0 = performance.now();
+    spawnSync(process.execPath, ['-e', '0'], { env });
+    times.push(performance.now() - t0);
+  }
+  return round(percentile(times, 50), 1);
 }
 
 function measureInProcess(dbPath: string): { p50: number; p95: number } {

@@ -1,8 +1,10 @@
 // tsm index / status / related / doctor / init against real temporary vaults, through the built CLI.
-import { chmodSync, existsSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeVault, tsm, writeFiles } from '../helpers/cli.js';
+import { cleanEnv, makeVault, TSM, tsm, writeFiles } from '../helpers/cli.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).reverse().forEach((c) => c()));
@@ -241,6 +243,22 @@ describe('tsm related, doctor, init, --version', () => {
     expect(tsm(['--version']).stdout.trim()).toBe(pkg.version);
     expect(tsm(['frobnicate']).code).toBe(2);
     expect(tsm(['search', 'x', '--no-such-flag']).code).toBe(2);
+  });
+
+  it('bin/tsm runs as a command through a symlink (as PATH and node_modules/.bin run it), arguments intact', () => {
+    const dir = vault({ 'a.md': '# Quoted\n\nthe "odd $HOME query" lives here' });
+    const bin = mkdtempSync(join(tmpdir(), 'tsm-bin-'));
+    cleanups.push(() => rmSync(bin, { recursive: true, force: true }));
+    symlinkSync(TSM, join(bin, 'tsm'));
+    // A CA bundle that does not exist makes Node print a warning at start-up, so its absence shows that the
+    // launcher dropped the variable (tsm never opens a TLS connection; Node parses the bundle eagerly).
+    const env = cleanEnv({ NODE_EXTRA_CA_CERTS: join(bin, 'no-such-ca.pem'), PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}` });
+    const run = (args: string[]) => spawnSync(join(bin, 'tsm'), args, { env, encoding: 'utf8' });
+    const found = run(['search', '"odd $HOME query"', '--vault', dir, '-f', 'json']);
+    expect(found.status).toBe(0);
+    expect(JSON.parse(found.stdout).map((h: { path: string }) => h.path)).toEqual(['a.md']);
+    expect(found.stderr).not.toMatch(/extra certs/i);
+    expect(run(['frobnicate']).status).toBe(2);
   });
 });
 
