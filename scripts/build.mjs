@@ -9,8 +9,12 @@
 //
 // better-sqlite3's JavaScript is bundled; its native addon stays in node_modules (src/index/db.ts).
 import { build } from 'esbuild';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -72,7 +76,14 @@ const fast = await build({
   format: 'cjs',
   // CommonJS: Node loads it without starting its ESM loader, and builtins come by require() instead of
   // ESM facades (importing node:fs as ESM reads every export, which loads fs/promises, readline, streams…).
-  banner: { js: "const __tsmImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // Its imports of dist/lazy/ go through __tsmImport: bin/tsm runs this file as a vm.Script (for V8's code
+  // cache), where import() has no loader, and hands in one of its own as __tsmLoad.
+  banner: {
+    js: [
+      "const __tsmImportMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+      "const __tsmImport = (spec) => { const url = new URL(spec, __tsmImportMetaUrl).href; return typeof __tsmLoad === 'function' ? __tsmLoad(url) : import(url); };",
+    ].join('\n'),
+  },
   define: { ...common.define, 'import.meta.url': '__tsmImportMetaUrl' },
   entryPoints: { tsm: 'src/cli/main.ts' },
   outExtension: { '.js': '.cjs' },
@@ -89,4 +100,41 @@ const heavy = Object.keys(out.inputs).filter((p) => /node_modules\/(remark|unifi
 if (process.env.TSM_BUILD_META) writeFileSync(process.env.TSM_BUILD_META, JSON.stringify(fast.metafile));
 if (stray.length || heavy.length) {
   throw new Error(`dist/tsm.cjs must stay lean: imports ${JSON.stringify(stray.map((i) => i.path))}, bundles ${JSON.stringify(heavy.slice(0, 5))}`);
+}
+
+const bundlePath = new URL('../dist/tsm.cjs', import.meta.url);
+const lazyCount = out.imports.filter((i) => i.kind === 'dynamic-import').length;
+const code = readFileSync(bundlePath, 'utf8');
+const routed = code.replaceAll('import("./lazy/', '__tsmImport("./lazy/');
+if (routed.split('__tsmImport("./lazy/').length - 1 !== lazyCount || /\bimport\("(?!node:)/.test(routed.replace(': import(url)', ''))) {
+  throw new Error('dist/tsm.cjs: every dynamic import must be one of the lazy imports, routed through __tsmImport');
+}
+writeFileSync(bundlePath, routed);
+
+trainCodeCache();
+
+/**
+ * Writes dist/tsm.v8cache (see bin/tsm) by running what it is for: searches in every format and a prompt
+ * hook over vault-example. Each run adds the functions it compiled. Without vault-example (a packed
+ * install), the first search or hook writes it.
+ */
+function trainCodeCache() {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const vault = join(root, 'vault-example');
+  if (!existsSync(vault)) return;
+  const work = mkdtempSync(join(tmpdir(), 'tsm-build-'));
+  try {
+    const env = { ...process.env, TSM_VAULT: vault, TSM_DB: join(work, 'index.db'), NO_COLOR: '1' };
+    const tsm = (args, input = '', extra = {}) => {
+      const r = spawnSync(process.execPath, [join(root, 'bin/tsm'), ...args], { env: { ...env, ...extra }, input, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`tsm ${args.join(' ')} failed while writing the code cache: ${r.stderr}`);
+    };
+    tsm(['index']);
+    const train = { TSM_WRITE_CODE_CACHE: '1' };
+    for (const format of ['text', 'json', 'xml', 'md']) tsm(['search', 'LoRa antenna range test 電池', '-f', format], '', train);
+    const prompt = { session_id: 'build', transcript_path: '/nonexistent', cwd: vault, hook_event_name: 'UserPromptSubmit', prompt: 'How far did the LoRa collar reach in the valley test?' };
+    tsm(['hook'], JSON.stringify(prompt), train);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }

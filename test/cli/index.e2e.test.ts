@@ -1,10 +1,10 @@
 // tsm index / status / related / doctor / init against real temporary vaults, through the built CLI.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanEnv, makeVault, TSM, tsm, writeFiles } from '../helpers/cli.js';
+import { cleanEnv, makeVault, ROOT, TSM, tsm, writeFiles } from '../helpers/cli.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).reverse().forEach((c) => c()));
@@ -259,6 +259,31 @@ describe('tsm related, doctor, init, --version', () => {
     expect(JSON.parse(found.stdout).map((h: { path: string }) => h.path)).toEqual(['a.md']);
     expect(found.stderr).not.toMatch(/extra certs/i);
     expect(run(['frobnicate']).status).toBe(2);
+  });
+
+  it('a damaged or foreign V8 code cache is ignored, and the next search writes a good one', () => {
+    // A copy of the package, so this test's cache does not race the other tests' launcher.
+    const pkg = mkdtempSync(join(tmpdir(), 'tsm-pkg-'));
+    cleanups.push(() => rmSync(pkg, { recursive: true, force: true }));
+    cpSync(join(ROOT, 'bin'), join(pkg, 'bin'), { recursive: true });
+    cpSync(join(ROOT, 'dist'), join(pkg, 'dist'), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
+    const cache = join(pkg, 'dist/tsm.v8cache');
+    expect(existsSync(cache)).toBe(true); // the build trains it
+    writeFileSync(cache, Buffer.alloc(4096, 7));
+    const dir = vault({ 'a.md': '# Alpha\n\nlora range' });
+    const run = (args: string[]) => spawnSync(process.execPath, [join(pkg, 'bin/tsm'), ...args], { env: cleanEnv(), encoding: 'utf8' });
+    const first = run(['search', 'lora', '--vault', dir, '-f', 'json']);
+    expect(first.status).toBe(0);
+    expect(JSON.parse(first.stdout)[0].path).toBe('a.md');
+    expect(first.stderr).not.toMatch(/warning|error/i);
+    const rewritten = readFileSync(cache);
+    expect(rewritten.equals(Buffer.alloc(4096, 7))).toBe(false);
+    const second = run(['search', 'lora', '--vault', dir, '-f', 'json']);
+    expect(second.stdout).toBe(first.stdout);
+    expect(readFileSync(cache).equals(rewritten)).toBe(true); // accepted: left alone
+    // Other commands reach their lazily loaded modules from the cached bundle too.
+    expect(run(['status', '--vault', dir, '--json']).status).toBe(0);
   });
 });
 
