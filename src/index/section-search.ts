@@ -165,8 +165,15 @@ export class SectionSearch {
     return new Map(rows.map((r) => [r.term, r.doc]));
   }
 
-  sectionCount(): number {
-    return (this.stmt('SELECT count(*) AS n FROM sections').get() as { n: number }).n;
+  /**
+   * Rows of the section FTS index: what docFrequencies are shares of, and the N of bm25()'s IDF. Read from
+   * FTS5's averages record (row 1 of its data table: a varint row count, then column totals), one page,
+   * where count(*) walks an index of every section on each search; counted when the record is unreadable.
+   */
+  indexedSections(): number {
+    const block = this.stmt('SELECT block FROM sections_fts_data WHERE id = 1').pluck().get() as Uint8Array | undefined;
+    const n = block ? readVarint(block) : null;
+    return n ?? (this.stmt('SELECT count(*) FROM sections_fts').pluck().get() as number);
   }
 
   details(ids: number[]): Map<number, HitDetails> {
@@ -216,4 +223,17 @@ function filterSql(f: SearchFilters): { where: string; params: unknown[] } {
     params.push(f.before);
   }
   return { where: parts.length ? ` AND ${parts.join(' AND ')}` : '', params };
+}
+
+/** An SQLite/FTS5 varint (big-endian, 7 bits a byte, a full 9th byte) from the start of `buf`; null if cut short. */
+export function readVarint(buf: Uint8Array): number | null {
+  let v = 0;
+  for (let i = 0; i < 9; i++) {
+    if (i >= buf.length) return null;
+    const byte = buf[i];
+    if (i === 8) return v * 256 + byte;
+    v = v * 128 + (byte & 0x7f);
+    if ((byte & 0x80) === 0) return v;
+  }
+  return null;
 }

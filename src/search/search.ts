@@ -192,7 +192,7 @@ function termCount(t: QueryTerms): number {
 function termShares(terms: QueryTerms, store: SectionSearch): Map<string, number> {
   const all = [...terms.words, ...terms.cjk];
   if (all.length <= 1) return new Map();
-  const n = Math.max(1, store.sectionCount());
+  const n = Math.max(1, store.indexedSections());
   return new Map([...store.docFrequencies(all)].map(([t, df]) => [t, df / n]));
 }
 
