@@ -82,8 +82,17 @@ const RULES: Rule[] = [
   { re: /\bin (\d{4})\b|(\d{4})年(?:の|に)/i, range: (m) => yearRange(Number(m[1] ?? m[2])) },
 ];
 
+/**
+ * Something every rule needs (a digit, or a word or kanji one of them starts with): without it no rule can
+ * match, and a query skips compiling and running the twenty rule expressions (about a millisecond of a
+ * fresh process's time).
+ */
+const ANY_RULE =
+  /\d|yesterday|today|week|month|year|recently|lately|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|昨日|今日|本日|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け/i;
+
 /** Finds temporal expressions; the first that matches sets the range, and every one found leaves the text. */
 export function extractTemporal(query: string, now: Date): TemporalResult {
+  if (!ANY_RULE.test(query)) return { text: query.replace(/\s+/g, ' ').trim(), range: null };
   let text = query;
   let range: DateRange | null = null;
   for (const rule of RULES) {

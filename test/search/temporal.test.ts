@@ -46,3 +46,22 @@ describe('extractTemporal', () => {
     expect(extractTemporal('LoRa モジュール', now)).toEqual({ text: 'LoRa モジュール', range: null });
   });
 });
+
+describe('extractTemporal: the quick pre-check never hides a rule', () => {
+  // Each rule's expression, found inside otherwise plain text, in either case: the pre-check must let every
+  // one through (a range is found), and plain queries keep their text, whitespace collapsed.
+  const expressions = [
+    '3 weeks ago', '10日前', 'the day before yesterday', '一昨日', 'おととい', 'Yesterday', '昨日', 'TODAY', '今日', '本日',
+    'last week', '先週', 'this week', '今週', 'last month', '先月', 'this month', '今月', 'last year', '去年', '昨年',
+    'this year', '今年', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年始', '年明け',
+    'in September', 'in sept 2024', 'in dec', '2025年3月の', '3月に', 'in 2024', '2023年の',
+  ];
+  for (const e of expressions) {
+    it(`finds "${e}" inside a longer query`, () => {
+      expect(extractTemporal(`antenna ${e} メモ`, now).range).not.toBeNull();
+    });
+  }
+  it('a query with no temporal expression keeps its text', () => {
+    expect(extractTemporal('  LoRa   アンテナの 選び方 ', now)).toEqual({ text: 'LoRa アンテナの 選び方', range: null });
+  });
+});
