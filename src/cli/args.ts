@@ -10,8 +10,8 @@ export function configFrom(argv: Record<string, unknown>): TsmConfig {
 }
 
 /** Colours only on a TTY and never with NO_COLOR (https://no-color.org). */
-export function useColor(stream: NodeJS.WriteStream): boolean {
-  return Boolean(stream.isTTY) && !('NO_COLOR' in process.env && process.env.NO_COLOR !== '') && process.env.TERM !== 'dumb';
+export function useColor(toTerminal: boolean): boolean {
+  return toTerminal && !('NO_COLOR' in process.env && process.env.NO_COLOR !== '') && process.env.TERM !== 'dumb';
 }
 
 /**

@@ -2,6 +2,7 @@
 // most one JSON object, exits 0 (or 1 for unusable stdin) — never 2, which would erase the user's prompt.
 import { DETACHED_ENV, PAYLOAD_ENV, spawnDetachedHook } from '../hooks/detach.js';
 import { handleHook } from '../hooks/dispatch.js';
+import { readStdin, writeErr, writeOut } from './stdio.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   const env = process.env;
@@ -23,14 +24,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     // handleHook already fails open; this is the last guard, so even a bug here cannot block a prompt.
     outcome = { stdout: '', stderr: `tsm hook: ${(err as Error)?.stack ?? String(err)}\n`, exitCode: 0 as const };
   }
-  if (outcome.stdout) process.stdout.write(outcome.stdout);
-  if (outcome.stderr) process.stderr.write(outcome.stderr);
+  if (outcome.stdout) writeOut(outcome.stdout);
+  if (outcome.stderr) writeErr(outcome.stderr);
   process.exitCode = outcome.exitCode;
-}
-
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) return '';
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -8,6 +8,7 @@ import type { FilterFlags } from '../search/filters.js';
 import type { TsmConfig } from '../vault/config.js';
 import { configFrom, referenceNow, useColor } from './args.js';
 import { UsageError } from './run.js';
+import { isTerminal, writeErr, writeOut } from './stdio.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   const cfg = configFrom(argv);
@@ -34,15 +35,15 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   } finally {
     db.close();
   }
-  process.stdout.write(await render(resp, argv, cfg, now));
-  process.stderr.write(`tsm: ${resp.total} results for ${JSON.stringify(query)}\n`);
+  writeOut(await render(resp, argv, cfg, now));
+  writeErr(`tsm: ${resp.total} results for ${JSON.stringify(query)}\n`);
 }
 
 async function buildFirstIndex(cfg: TsmConfig): Promise<void> {
-  process.stderr.write(`tsm: no index yet; indexing ${cfg.vault}…\n`);
+  writeErr(`tsm: no index yet; indexing ${cfg.vault}…\n`);
   const { syncVault } = await import('../index/sync.js');
   const s = await syncVault(cfg);
-  process.stderr.write(`tsm: indexed ${s.added} notes in ${s.seconds.toFixed(2)} s\n`);
+  writeErr(`tsm: indexed ${s.added} notes in ${s.seconds.toFixed(2)} s\n`);
 }
 
 async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: TsmConfig, now: Date): Promise<string> {
@@ -77,7 +78,7 @@ async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: 
     }
     default: {
       const { formatText } = await import('../format/text.js');
-      return withNewline(formatText(resp, { color: useColor(process.stdout) }));
+      return withNewline(formatText(resp, { color: useColor(isTerminal(1)) }));
     }
   }
 }

@@ -1,5 +1,6 @@
 // How every command runs and fails: errors go to stderr as one `tsm: …` line, with exit 1 (2 for usage).
 // `tsm hook` never exits 2: Claude Code erases the user's prompt on exit 2.
+import { writeErr } from './stdio.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -25,10 +26,10 @@ export function fail(err: unknown): void {
   const isHook = process.argv[2] === 'hook';
   const e = err instanceof Error ? err : new Error(String(err));
   if (e.name === 'UsageError' || e.name === 'FilterError') {
-    process.stderr.write(`tsm: ${e.message}\n${isHook ? '' : 'Run `tsm --help` for usage.\n'}`);
+    writeErr(`tsm: ${e.message}\n${isHook ? '' : 'Run `tsm --help` for usage.\n'}`);
     process.exitCode = isHook ? 1 : 2;
     return;
   }
-  process.stderr.write(KNOWN.has(e.name) ? `tsm: ${e.message}\n` : `tsm: ${e.stack ?? e.message}\n`);
+  writeErr(KNOWN.has(e.name) ? `tsm: ${e.message}\n` : `tsm: ${e.stack ?? e.message}\n`);
   process.exitCode = 1;
 }

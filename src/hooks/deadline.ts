@@ -1,5 +1,6 @@
-// The prompt hook's hard deadline. It counts from the start of the process (performance.now() is time
-// since the process began), because Claude Code waits for the whole process, Node's own start included.
+// The prompt hook's hard deadline. It counts from the start of the process (process.uptime(); the global
+// `performance` would load Node's perf_hooks), because Claude Code waits for the whole process, Node's own
+// start included.
 
 export class Deadline {
   constructor(
@@ -7,7 +8,7 @@ export class Deadline {
     readonly ms: number,
     /** Clock reading the deadline counts from. */
     private readonly start = 0,
-    private readonly clock: () => number = () => performance.now(),
+    private readonly clock: () => number = () => process.uptime() * 1000,
   ) {}
 
   elapsed(): number {

@@ -1,6 +1,6 @@
 // SessionEnd gets about 1.5 s from Claude Code, and ingesting plus indexing can take longer: the hook
 // hands the work to a detached `tsm hook` (same payload, via the environment) and returns at once.
-import { spawn } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 
 /** Set in the worker's environment: it does the work instead of detaching again. */
 export const DETACHED_ENV = 'TSM_HOOK_DETACHED';
@@ -22,6 +22,8 @@ export interface DetachRequest {
 /** Starts the worker without waiting for it (stdio ignored, own process group, unref'd); returns its pid. */
 export function spawnDetachedHook(req: DetachRequest): number | undefined {
   const args = [req.script, 'hook', req.event, '--vault', req.vault, ...(req.db ? ['--db', req.db] : [])];
+  // Loaded here, not imported: only SessionEnd detaches, and child_process brings net and dgram with it.
+  const { spawn } = process.getBuiltinModule('node:child_process') as typeof ChildProcess;
   const child = spawn(req.execPath, args, {
     cwd: req.cwd,
     env: { ...req.env, [DETACHED_ENV]: '1', [PAYLOAD_ENV]: req.payload },

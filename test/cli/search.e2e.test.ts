@@ -1,11 +1,12 @@
 // tsm search through the built CLI on a copy of vault-example: golden output per format, every filter,
 // temporal expressions, FTS5 syntax as text, odd query sizes, zero hits in every format.
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, tsm, VAULT_EXAMPLE } from '../helpers/cli.js';
+import { cleanEnv, makeVault, ROOT, TSM, tsm, VAULT_EXAMPLE } from '../helpers/cli.js';
 
 const NOW = '2026-11-22';
 const ENV = { TSM_NOW: NOW, TZ: 'UTC' };
@@ -28,7 +29,11 @@ beforeAll(() => {
   const r = tsm(['index', '--vault', vault], { env: ENV });
   expect(r.code).toBe(0);
 });
-afterAll(() => rmSync(join(vault, '..'), { recursive: true, force: true }));
+const onExit: (() => void)[] = [];
+afterAll(() => {
+  rmSync(join(vault, '..'), { recursive: true, force: true });
+  for (const f of onExit) f();
+});
 
 function search(args: string[], extraEnv: Record<string, string> = {}) {
   return tsm(['search', ...args, '--vault', vault], { env: { ...ENV, ...extraEnv } });
@@ -78,6 +83,23 @@ describe('golden outputs on vault-example', () => {
 describe('formats', () => {
   it('text output has no ANSI colours in a pipe', () => {
     expect(search(['LoRa']).stdout).not.toMatch(/\x1b\[/);
+  });
+
+  it('a reader that stops early (`| head`) ends the search quietly, exit 0', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) files[`n${i}.md`] = `# Note ${i}\n\n${'LoRa field test notes, line after line. '.repeat(120)}`;
+    const big = makeVault(files);
+    onExit.push(big.cleanup);
+    const args = [TSM, 'search', 'LoRa', '-n', '60', '-f', 'json', '--include-content', '60', '--vault', big.dir];
+    const full = tsm(args.slice(1), { env: ENV });
+    expect(Buffer.byteLength(full.stdout)).toBeGreaterThan(256 * 1024); // far more than a pipe holds
+    const child = spawn(process.execPath, args, { env: cleanEnv(ENV) });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stderr).not.toMatch(/EPIPE|Error|at /);
+    expect(code).toBe(0);
   });
 
   it('zero hits in every format', () => {

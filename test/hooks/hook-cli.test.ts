@@ -87,6 +87,13 @@ describe('tsm hook UserPromptSubmit', () => {
     context(hook(payload, { args: ['UserPromptSubmit'] }), 'UserPromptSubmit');
   });
 
+  it('reads a payload far larger than one pipe buffer whole (a long pasted prompt)', () => {
+    const prompt = `LoRa antenna range test. ${'ログを貼り付けます: sensor reading 42 ok. '.repeat(6000)}`;
+    expect(Buffer.byteLength(JSON.stringify(promptPayload(prompt)))).toBeGreaterThan(256 * 1024);
+    const xml = parseXml(context(hook(promptPayload(prompt)), 'UserPromptSubmit'));
+    expect(elements(xml, 'result').length).toBeGreaterThan(0);
+  });
+
   it('injects nothing past a tiny TSM_HOOK_TIMEOUT_MS, exit 0, and logs it', () => {
     const before = logOf(vault);
     const r = hook(promptPayload(`LoRa range ${'antenna battery sleep current '.repeat(200)}`), { env: { TSM_HOOK_TIMEOUT_MS: '50' } });
