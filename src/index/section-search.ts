@@ -47,8 +47,11 @@ type NoteFields = Pick<RankedSection, 'type' | 'status' | 'date' | 'dateSource' 
 /** Column weights of bm25(): head_words, body_words, head_cjk, body_cjk. */
 export type ColumnWeights = [number, number, number, number];
 
+/** The queries of one search, in one read transaction (it keeps the note fields it has read). */
 export class SectionSearch {
   private readonly cache = new Map<string, Statement>();
+  /** Note fields read so far (null: a note without sections): the rankers of one search share most notes. */
+  private readonly notes = new Map<number, NoteFields | null>();
 
   constructor(private readonly db: Database) {}
 
@@ -113,17 +116,18 @@ export class SectionSearch {
    */
   private withNoteFields(rows: { id: number; noteId: number; ord: number; bm25: number }[]): RankedSection[] {
     if (rows.length === 0) return [];
-    const notes = new Map(
-      (
-        this.stmt(
-          `SELECT id, type, status, date, date_source AS dateSource, path FROM notes
-           WHERE id IN (SELECT value FROM json_each(?)) AND section_count > 0`,
-        ).all(JSON.stringify([...new Set(rows.map((r) => r.noteId))])) as NoteFields[]
-      ).map((n) => [n.id, n]),
-    );
+    const missing = [...new Set(rows.map((r) => r.noteId))].filter((id) => !this.notes.has(id));
+    if (missing.length) {
+      const found = this.stmt(
+        `SELECT id, type, status, date, date_source AS dateSource, path FROM notes
+         WHERE id IN (SELECT value FROM json_each(?)) AND section_count > 0`,
+      ).all(JSON.stringify(missing)) as NoteFields[];
+      for (const id of missing) this.notes.set(id, null);
+      for (const n of found) this.notes.set(n.id, n);
+    }
     const out: RankedSection[] = [];
     for (const r of rows) {
-      const n = notes.get(r.noteId);
+      const n = this.notes.get(r.noteId);
       if (n) out.push({ id: r.id, noteId: r.noteId, bm25: r.bm25, type: n.type, status: n.status, date: n.date, dateSource: n.dateSource, path: n.path, ord: r.ord });
     }
     return out.sort((a, b) => a.bm25 - b.bm25 || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord));
