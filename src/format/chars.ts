@@ -1,5 +1,7 @@
 // Lengths and cuts measured in code points, so a cut never splits a surrogate pair and a CJK or
 // emoji character counts as one character, as a reader would count it.
+import { isCjkChar } from '../text/normalize.js';
+import { isLetterOrNumber, isMark, singleCodePoint } from '../text/unicode.js';
 
 export const ELLIPSIS = '…';
 
@@ -10,21 +12,28 @@ export function charLength(s: string): number {
   return n;
 }
 
-const WORD_CHAR = /^[\p{L}\p{N}\p{M}_'’-]$/u;
-const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\u3005-\u3007]$/u;
-const MARK = /^[\p{M}\uFF9E\uFF9F\u200D\uFE0F]$/u;
+// The character tests below look code points up in tables (src/text/unicode.ts) rather than using
+// regexes with Unicode property escapes, which cost milliseconds to compile in every process.
 
 /**
  * True for characters that belong to a space-separated word (Latin, Cyrillic, digits…). CJK
  * characters are not: a cut between two of them is a valid character boundary.
+ * `ch` is one code point (a longer string is not a word character).
  */
 export function isWordChar(ch: string | undefined): boolean {
-  return ch !== undefined && WORD_CHAR.test(ch) && !CJK.test(ch);
+  if (ch === undefined) return false;
+  const cp = singleCodePoint(ch);
+  if (cp < 0) return false;
+  if (cp < 0x80) return isLetterOrNumber(cp) || cp === 0x5f || cp === 0x27 || cp === 0x2d; // _ ' -
+  return (isLetterOrNumber(cp) || isMark(cp) || cp === 0x2019) && !isCjkChar(ch); // ’
 }
 
-/** Combining marks and joiners: never cut just before one. */
+/** Combining marks and joiners: never cut just before one. `ch` is one code point. */
 export function isJoining(ch: string | undefined): boolean {
-  return ch !== undefined && MARK.test(ch);
+  if (ch === undefined) return false;
+  const cp = singleCodePoint(ch);
+  // Half-width (semi-)voiced sound marks, zero-width joiner, emoji presentation selector.
+  return isMark(cp) || cp === 0xff9e || cp === 0xff9f || cp === 0x200d || cp === 0xfe0f;
 }
 
 /** How far a cut may move to reach a word boundary before it gives up and cuts inside the word. */

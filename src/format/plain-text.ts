@@ -1,5 +1,6 @@
 // Markdown reduced to the words a reader sees, for snippets and one-line summaries. Heuristic by
 // design: a snippet only needs to read well, and nothing here can produce broken output.
+import { isLetterOrNumber, isLowercaseLetter, isSpace } from '../text/unicode.js';
 
 const FENCE_LINE = /^[ \t]{0,3}(?:`{3,}|~{3,}).*$/gm;
 // Table delimiter rows and thematic breaks: only dashes, colons and pipes.
@@ -10,9 +11,6 @@ const WIKILINK = /!?\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]/g;
 const MD_LINK = /!?\[([^\[\]\n]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g;
 const INLINE_CODE = /(`+)([^`\n]+?)\1/g;
 const STRONG = /\*\*|__|~~|==/g;
-// A lone * or _ hugging a word on one side only: emphasis, not snake_case or arithmetic.
-const EMPHASIS_OPEN = /(^|[^\p{L}\p{N}*_\\])[*_](?=[^\s*_])/gmu;
-const EMPHASIS_CLOSE = /(?<=[^\s*_\\])[*_](?=$|[^\p{L}\p{N}*_])/gmu;
 
 function wikilinkText(target: string, alias: string | undefined): string {
   if (alias !== undefined && alias.trim() !== '') return alias;
@@ -22,7 +20,7 @@ function wikilinkText(target: string, alias: string | undefined): string {
 
 /** Markdown with link syntax, emphasis markers, fences, heading and quote markers removed; lines kept. */
 export function simplifyMarkdown(md: string): string {
-  return md
+  const text = md
     .replace(/\r\n?/g, '\n')
     .replace(FENCE_LINE, '')
     .replace(TABLE_RULE, '')
@@ -31,9 +29,70 @@ export function simplifyMarkdown(md: string): string {
     .replace(WIKILINK, (_m, target: string, alias: string | undefined) => wikilinkText(target, alias))
     .replace(MD_LINK, (_m, label: string) => label)
     .replace(INLINE_CODE, (_m, _ticks: string, code: string) => code)
-    .replace(STRONG, '')
-    .replace(EMPHASIS_OPEN, '$1')
-    .replace(EMPHASIS_CLOSE, '');
+    .replace(STRONG, '');
+  return stripEmphasis(text);
+}
+
+// A lone * or _ hugging a word on one side only is emphasis, not snake_case or arithmetic. Openers were
+// removed by .replace(/(^|[^{L}{N}*_\\])[*_](?=[^\s*_])/gmu, '$1'), then closers by
+// .replace(/(?<=[^\s*_\\])[*_](?=$|[^{L}{N}*_])/gmu, '') ({L}, {N}: the letter and number property
+// escapes). They are code-point loops now, as V8 compiles property escapes slowly enough to cost every
+// process milliseconds (src/text/unicode.ts). Same result: a match is one marker, plus for an opener the
+// character before it, never a marker; so no match takes what another needs, and each marker is judged
+// on its own against the text of its pass.
+
+function isMarker(unit: number): boolean {
+  return unit === 0x2a || unit === 0x5f; // * _
+}
+
+/** The code point that ends just before index i (i > 0), as a regex with the u flag reads it. */
+function codePointBefore(s: string, i: number): number {
+  const low = s.charCodeAt(i - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && i >= 2) {
+    const high = s.charCodeAt(i - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return (high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+  }
+  return low;
+}
+
+/** OPEN: the marker at i opens emphasis (before a non-space) at the text start or after a non-word character. */
+function opensEmphasis(s: string, i: number): boolean {
+  if (i + 1 >= s.length) return false;
+  const next = s.charCodeAt(i + 1);
+  if (isSpace(next) || isMarker(next)) return false;
+  // A line start (^ with the m flag) also follows a line terminator, which is never a word character.
+  if (i === 0) return true;
+  const prev = codePointBefore(s, i);
+  return !(isLetterOrNumber(prev) || isMarker(prev) || prev === 0x5c);
+}
+
+/** CLOSE: the marker at i closes emphasis (after a non-space) at the text end or before a non-word character. */
+function closesEmphasis(s: string, i: number): boolean {
+  if (i === 0) return false;
+  const prev = s.charCodeAt(i - 1);
+  if (isSpace(prev) || isMarker(prev) || prev === 0x5c) return false;
+  // A line end ($ with the m flag) is also a line terminator, which is never a word character.
+  if (i + 1 === s.length) return true;
+  const next = s.codePointAt(i + 1)!;
+  return !(isLetterOrNumber(next) || isMarker(next));
+}
+
+/** The text without the markers `drop` picks, each judged against the unchanged text. */
+function dropMarkers(s: string, drop: (s: string, i: number) => boolean): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (isMarker(s.charCodeAt(i)) && drop(s, i)) {
+      out += s.slice(from, i);
+      from = i + 1;
+    }
+  }
+  return from === 0 ? s : out + s.slice(from);
+}
+
+/** Lone * and _ emphasis markers removed: openers first, then closers in what is left. */
+export function stripEmphasis(s: string): string {
+  return dropMarkers(dropMarkers(s, opensEmphasis), closesEmphasis);
 }
 
 /** Runs of whitespace (newlines included) become one space; ends trimmed. */
@@ -61,14 +120,28 @@ function firstBlock(lines: string[]): string {
   return out.join(' ');
 }
 
-// A full stop followed by space and not by a lower-case letter (so "e.g. the" does not end a
-// sentence), or a CJK full stop anywhere.
-const SENTENCE_END = /[.!?](?=\s+(?!\p{Ll})|$)|[。！？]/u;
+/**
+ * Where the first sentence of the text ends (just past its stop), or -1: a full stop, ! or ? at the
+ * end or followed by a space that is not followed by a lower-case letter (so "e.g. the" does not end a
+ * sentence), or a CJK full stop anywhere. A loop, not a regex: lower case needs a Unicode property
+ * escape, slow to compile. Same result as /[.!?](?=\s+(?!{Ll})|$)|[。！？]/u: its \s+ backtracks, so
+ * only the character after the first space matters, and a space is never lower case.
+ */
+export function sentenceEnd(s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    const u = s.charCodeAt(i);
+    if (u === 0x3002 || u === 0xff01 || u === 0xff1f) return i + 1; // 。！？
+    if (u !== 0x2e && u !== 0x21 && u !== 0x3f) continue; // . ! ?
+    if (i + 1 === s.length) return i + 1;
+    if (isSpace(s.charCodeAt(i + 1)) && (i + 2 === s.length || !isLowercaseLetter(s.codePointAt(i + 2)!))) return i + 1;
+  }
+  return -1;
+}
 
 /** The first sentence of a section's markdown, as plain text ('' when the section has no text). */
 export function firstSentence(md: string): string {
   const block = collapseWhitespace(firstBlock(simplifyMarkdown(md).split('\n')))
     .replace(/^(?:[-*+]|\d+[.)])\s+/, '');
-  const end = SENTENCE_END.exec(block);
-  return end ? block.slice(0, end.index + end[0].length) : block;
+  const end = sentenceEnd(block);
+  return end >= 0 ? block.slice(0, end) : block;
 }

@@ -1,5 +1,7 @@
 // The passage of a section that best shows why it matched: the window of at most maxChars
 // characters covering the most distinct query terms.
+import { hasCjk } from '../text/normalize.js';
+import { isMark } from '../text/unicode.js';
 import { ELLIPSIS, charLength, isWordChar, snapEnd, snapStart, truncateText } from './chars.js';
 import { plainText } from './plain-text.js';
 
@@ -10,8 +12,6 @@ interface Match {
   end: number;
 }
 
-const CLUSTER = /[^\p{M}\uFF9E\uFF9F][\p{M}\uFF9E\uFF9F]*|[\p{M}\uFF9E\uFF9F]+/gu;
-const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\u3005-\u3007]/u;
 /** Sections are chunked upstream; if a huge one arrives anyway only its start is searched for a passage. */
 const MAX_SCAN_CHARS = 20_000;
 /** Enough occurrences to find a good window; bounds the work on huge sections. */
@@ -28,8 +28,44 @@ interface NormalizedText {
   to: (i: number) => number;
 }
 
-/** Characters whose normalisation can merge with a neighbour or change the UTF-16 length per code point. */
-const NEEDS_CLUSTERS = /[\p{M}\uFF9E\uFF9F\u1100-\u11FF\uD800-\uDFFF\u{10000}-\u{10FFFF}]/u;
+// Character tests are code-point loops over tables (src/text/unicode.ts), not regexes with Unicode
+// property escapes: those cost milliseconds to compile in every process.
+
+/** Combining marks, and the half-width (semi-)voiced sound marks that NFKC composes with the kana before them. */
+function isClusterMark(cp: number): boolean {
+  return isMark(cp) || cp === 0xff9e || cp === 0xff9f;
+}
+
+/**
+ * Whether the text has characters whose normalisation can merge with a neighbour or change the
+ * UTF-16 length per code point: marks, Hangul jamo (U+1100–U+11FF), surrogates (paired or not).
+ */
+export function needsClusters(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i);
+    if ((u >= 0xd800 && u <= 0xdfff) || (u >= 0x1100 && u <= 0x11ff) || isClusterMark(u)) return true;
+  }
+  return false;
+}
+
+/**
+ * The text cut into combining sequences, each normalised on its own: a base character with the marks
+ * after it, or the marks that open the text.
+ */
+export function combiningSequences(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    if (i > start && !isClusterMark(cp)) {
+      out.push(text.slice(start, i));
+      start = i;
+    }
+    i += cp > 0xffff ? 2 : 1;
+  }
+  if (start < text.length) out.push(text.slice(start));
+  return out;
+}
 
 /**
  * The text normalised (NFKC, lower case) with each UTF-16 unit of the result mapped back to the
@@ -39,7 +75,7 @@ const NEEDS_CLUSTERS = /[\p{M}\uFF9E\uFF9F\u1100-\u11FF\uD800-\uDFFF\u{10000}-\u
  */
 function normalizedWithMap(text: string): NormalizedText {
   const whole = text.normalize('NFKC').toLowerCase();
-  if (whole.length === text.length && !NEEDS_CLUSTERS.test(text)) {
+  if (whole.length === text.length && !needsClusters(text)) {
     return { norm: whole, from: (i) => i, to: (i) => i + 1 };
   }
   let norm = '';
@@ -48,7 +84,7 @@ function normalizedWithMap(text: string): NormalizedText {
   let cp = 0;
   for (const [piece] of text.matchAll(/\s+|\S+/gu)) {
     const n = piece.normalize('NFKC').toLowerCase();
-    if (n.length === piece.length && !NEEDS_CLUSTERS.test(piece)) {
+    if (n.length === piece.length && !needsClusters(piece)) {
       for (let k = 0; k < n.length; k++) {
         from.push(cp + k);
         to.push(cp + k + 1);
@@ -57,7 +93,7 @@ function normalizedWithMap(text: string): NormalizedText {
       cp += piece.length;
       continue;
     }
-    for (const [cluster] of piece.matchAll(CLUSTER)) {
+    for (const cluster of combiningSequences(piece)) {
       const c = cluster.normalize('NFKC').toLowerCase();
       const len = charLength(cluster);
       for (let k = 0; k < c.length; k++) {
@@ -76,7 +112,7 @@ function findMatches(text: string, terms: string[]): Match[] {
   const matches: Match[] = [];
   terms.forEach((term, ti) => {
     // Latin words match at a word start (so stems match inflected forms); CJK terms anywhere.
-    const anywhere = HAS_CJK.test(term);
+    const anywhere = hasCjk(term);
     let found = 0;
     for (let i = norm.indexOf(term); i >= 0 && found < MAX_MATCHES_PER_TERM; i = norm.indexOf(term, i + 1)) {
       if (!anywhere && i > 0 && isWordChar(norm[i - 1])) continue;

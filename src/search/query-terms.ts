@@ -1,6 +1,7 @@
 // Query-side analysis: the terms a query is searched by. Cut the same way the index cuts text
 // (src/text), minus filler words, so that filler never drives the ranking.
 import { bigrams, cjkRuns, hasCjk, isHiragana, normalize, stripCjk } from '../text/normalize.js';
+import { KATAKANA_CLASS, letterOrNumberRuns } from '../text/unicode.js';
 import { ENGLISH_STOPWORDS, JAPANESE_FILLERS, JAPANESE_PARTICLES } from './stopwords.js';
 
 export interface QueryTerms {
@@ -14,13 +15,15 @@ export interface QueryTerms {
   cjkPieces: string[];
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
+// Katakana or the prolonged sound mark. Explicit ranges, not a Script= property escape: V8 builds
+// those from ICU at every compilation (src/text/unicode.ts).
+const KATAKANA = new RegExp(`[${KATAKANA_CLASS}]|\\u30fc`, 'u');
 const BREAK = '\u0000';
 
 export function queryTerms(text: string): QueryTerms {
   const norm = normalize(text);
   const words: string[] = [];
-  const allWords = (stripCjk(norm).match(WORD) ?? []).filter((w) => !hasCjk(w));
+  const allWords = letterOrNumberRuns(stripCjk(norm)).filter((w) => !hasCjk(w));
   for (const w of allWords) {
     if (ENGLISH_STOPWORDS.has(w)) continue;
     if (w.length === 1 && !/\d/.test(w)) continue;
@@ -79,7 +82,7 @@ function runLength(chars: string[], from: number, script: Script): number {
 
 function scriptOf(ch: string): Script {
   if (isHiragana(ch)) return 'hira';
-  if (/\p{Script=Katakana}|\u30fc/u.test(ch)) return 'kata';
+  if (KATAKANA.test(ch)) return 'kata';
   return 'other';
 }
 

@@ -1,14 +1,16 @@
 // Text normalisation shared by the index and the query path, so both always cut text the same way.
+import { CJK_CLASS, HIRAGANA_CLASS } from './unicode.js';
 
 /** NFKC + lower case: full-width ASCII becomes ASCII, half-width katakana becomes full-width. */
 export function normalize(text: string): string {
   return text.normalize('NFKC').toLowerCase();
 }
 
-// Han (incl. 々〆〇), Hiragana, Katakana (incl. the prolonged sound mark), Hangul.
-const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\u3005\u3006\u3007]/u;
-const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\u3005\u3006\u3007]+/gu;
-const HIRAGANA = /^\p{Script=Hiragana}$/u;
+// Han (incl. 々〆〇), Hiragana, Katakana (incl. the prolonged sound mark), Hangul. Explicit ranges rather
+// than Script= property escapes, which V8 rebuilds from ICU at every compilation (see ./unicode.ts).
+const CJK_CHAR = new RegExp(`[${CJK_CLASS}]`, 'u');
+const CJK_RUN = new RegExp(`[${CJK_CLASS}]+`, 'gu');
+const HIRAGANA = new RegExp(`^[${HIRAGANA_CLASS}]$`, 'u');
 
 export function isCjkChar(ch: string): boolean {
   return CJK_CHAR.test(ch);

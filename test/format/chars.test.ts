@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { charLength, truncateText } from '../../src/format/chars.js';
+import { charLength, isJoining, isWordChar, truncateText } from '../../src/format/chars.js';
 
 describe('charLength', () => {
   it('counts code points', () => {
@@ -7,6 +7,18 @@ describe('charLength', () => {
     expect(charLength('日本語')).toBe(3);
     expect(charLength('😀😀')).toBe(2);
     expect(charLength('\ud800x')).toBe(2);
+  });
+});
+
+describe('isWordChar / isJoining', () => {
+  it('takes letters, numbers and marks of any script as word characters, but not CJK', () => {
+    for (const ch of ['a', 'é', 'ж', '٣', '𝐚', '\u0301', '_', "'", '’', '-']) expect(isWordChar(ch)).toBe(true);
+    for (const ch of ['日', 'ア', 'ー', '한', ' ', '.', '😀', 'ab', '', undefined]) expect(isWordChar(ch)).toBe(false);
+  });
+
+  it('takes marks and joiners as joining the character before', () => {
+    for (const ch of ['\u0301', '\u3099', 'ﾞ', 'ﾟ', '\u200d', '\ufe0f']) expect(isJoining(ch)).toBe(true);
+    for (const ch of ['a', 'ｶ', '\u0301\u0301', undefined]) expect(isJoining(ch)).toBe(false);
   });
 });
 

@@ -25,6 +25,11 @@ describe('simplifyMarkdown / plainText', () => {
     expect(simplifyMarkdown('a **b**\nc')).toBe('a b\nc');
   });
 
+  it('treats letters and numbers of any script as word characters around * and _', () => {
+    expect(plainText('*café* and _日本語_ and naïve_name and x*𝐚*y and ٣*٤')).toBe('café and 日本語 and naïve_name and x*𝐚*y and ٣*٤');
+    expect(simplifyMarkdown('\\*escaped* and *\u3000spaced*')).toBe('\\*escaped and *\u3000spaced');
+  });
+
   it('keeps unbalanced or stray markup as text instead of failing', () => {
     expect(plainText('[not a link and [[half')).toBe('[not a link and [[half');
     expect(plainText('**unclosed')).toBe('unclosed');
@@ -40,6 +45,10 @@ describe('firstSentence', () => {
 
   it('does not stop at an abbreviation or a version number', () => {
     expect(firstSentence('Use e.g. the T99 v1.2 radio. Next.')).toBe('Use e.g. the T99 v1.2 radio.');
+  });
+
+  it('does not stop before a lower-case letter of any script', () => {
+    expect(firstSentence('Use e.g. élan here. Ωmega next.')).toBe('Use e.g. élan here.');
   });
 
   it('stops at a Japanese full stop', () => {
