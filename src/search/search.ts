@@ -66,9 +66,18 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     // tens of thousands of rows to score and little order, so it keeps only the rarer ones.
     const bigramTerms = t === analysed ? t : rarerBigrams(t, share, tuning.bigramShare);
     const rs = buildRankers(tuning.rankers, t, bigramTerms);
-    const lists = rs.map((r) =>
-      r.level === 'note' ? store.rankNotes(r.match, r.weights, filters, RANKER_DEPTH) : store.rank(r.match, r.weights, filters, RANKER_DEPTH),
-    );
+    // Rankers can ask the same question: without CJK terms (an English query) the phrase and bigram
+    // rankers are one FTS query, and FTS5 scores every matching row whatever the LIMIT. Asked once.
+    const asked = new Map<string, RankedSection[]>();
+    const lists = rs.map((r) => {
+      const key = `${r.level} ${r.weights.join(',')} ${r.match}`;
+      let list = asked.get(key);
+      if (!list) {
+        list = r.level === 'note' ? store.rankNotes(r.match, r.weights, filters, RANKER_DEPTH) : store.rank(r.match, r.weights, filters, RANKER_DEPTH);
+        asked.set(key, list);
+      }
+      return list;
+    });
     return { rankers: rs, lists };
   };
   let { rankers, lists } = rankAll(terms);
@@ -84,7 +93,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const weightOf = (i: number) => tuning.rankerWeights[rankers[i].name] ?? 1;
   const sectionLists = lists.filter((_, i) => rankers[i].level === 'section');
   const sectionFused = fuse(
-    sectionLists.map((l) => ({ ids: l.map((r) => r.id), weight: weightOf(lists.indexOf(l)) })),
+    lists.flatMap((l, i) => (rankers[i].level === 'section' ? [{ ids: l.map((r) => r.id), weight: weightOf(i) }] : [])),
   );
   // Note-level rankers (title, aliases, headings): their evidence is about the note, so it is credited to
   // the note once, at the rank of the note's first section in their list — never to a section for having
