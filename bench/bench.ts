@@ -104,6 +104,8 @@ try {
       mem_gb: Math.round(totalmem() / 2 ** 30),
       node: process.version,
       node_start_p50_ms: nodeStartMs(env),
+      // What bin/tsm starts: it drops NODE_EXTRA_CA_CERTS, which makes Node parse a CA bundle at start-up.
+      node_start_without_extra_ca_p50_ms: nodeStartMs({ ...env, NODE_EXTRA_CA_CERTS: undefined }),
     },
     targets: TARGETS,
   };
@@ -134,12 +136,13 @@ function corpusBytes(dir: string): { files: number; total: number } {
   return { files: sizes.length, total: sizes.reduce((a, b) => a + b, 0) };
 }
 
-/** `node -e 0` in the bench's environment (p50 of 20): the floor under every process figure. */
+/** `node -e 0` in an environment (p50 of 20): the floor under every process figure. */
 function nodeStartMs(env: NodeJS.ProcessEnv): number {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined));
   const times: number[] = [];
   for (let i = 0; i < 20; i++) {
     const t0 = performance.now();
-    spawnSync(process.execPath, ['-e', '0'], { env });
+    spawnSync(process.execPath, ['-e', '0'], { env: clean });
     times.push(performance.now() - t0);
   }
   return round(percentile(times, 50), 1);
