@@ -20,6 +20,7 @@ import {
   singleCodePoint,
 } from '../../src/text/unicode.js';
 import { HAN, HANGUL, HIRAGANA, KATAKANA, UNICODE_VERSION } from '../../src/text/unicode-data.js';
+import { rng } from '../resilience/vault-gen.js';
 
 // The old implementations, verbatim.
 const OLD = {
@@ -155,18 +156,6 @@ describe('unicode tables', () => {
   });
 });
 
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const PIECES = [
   // ASCII words, digits, markdown and sentence punctuation
   ...'aZ09 xy_*\\-\'.!?,:;#>[]()`|~=/',
@@ -206,7 +195,7 @@ const RUNS = 5000;
 
 /** Runs `check` on RUNS seeded random strings; reports the first few that disagree. */
 function forRandomTexts(seed: number, check: (s: string) => boolean, focus: string[] = [], maxPieces = 24): void {
-  const next = random(seed);
+  const next = rng(seed);
   const failures: string[] = [];
   for (let i = 0; i < RUNS; i++) {
     const s = randomText(next, focus, maxPieces);
