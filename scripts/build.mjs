@@ -111,7 +111,12 @@ if (routed.split('__tsmImport("./lazy/').length - 1 !== lazyCount || /\bimport\(
 }
 writeFileSync(bundlePath, routed);
 
-trainCodeCache();
+try {
+  trainCodeCache();
+} catch (err) {
+  // Not worth failing an install for: the first search or hook writes the cache instead.
+  process.stderr.write(`build: no code cache written (${err.message.split('\n')[0]})\n`);
+}
 
 /**
  * Writes dist/tsm.v8cache (see bin/tsm) by running what it is for: searches in every format and a prompt
