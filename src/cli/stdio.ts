@@ -11,7 +11,7 @@ export function writeErr(text: string): void {
   writeAll(2, text);
 }
 
-/** True when file descriptor `fd` is a terminal (colour, progress); loads the tty module only when asked. */
+/** True when file descriptor `fd` is a terminal (for colour); loads the tty module only when asked. */
 export function isTerminal(fd: number): boolean {
   return (process.getBuiltinModule('node:tty') as typeof import('node:tty')).isatty(fd);
 }
