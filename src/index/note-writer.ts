@@ -16,6 +16,9 @@ export interface FileState {
 }
 
 const PENDING_LINKS = 'links_pending';
+const FTS_TABLES = ['sections_fts', 'notes_fts'] as const;
+/** FTS5's default: merge once a level holds this many segments. */
+const FTS_AUTOMERGE = 4;
 
 export class NoteWriter {
   private readonly s;
@@ -208,6 +211,29 @@ export class NoteWriter {
   private pendingLinks(): { all: boolean; keys: string[] } | null {
     const row = this.s.getMeta.get(PENDING_LINKS) as { value: string } | undefined;
     return row ? (JSON.parse(row.value) as { all: boolean; keys: string[] }) : null;
+  }
+
+  /**
+   * A build from scratch writes its full-text rows without FTS5's incremental merging, then merges them
+   * into one segment: on the handbook that builds about a second faster, and every later query reads one
+   * segment per term instead of about ten (its rankers run ~30% faster; the scores are the same).
+   * Merging stays off until finishBulkLoad, so a build killed on the way is finished by the next sync.
+   */
+  beginBulkLoad(): void {
+    for (const t of FTS_TABLES) this.db.prepare(`INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0)`).run();
+  }
+
+  /** Whether a bulk load is unfinished: merging is still off. */
+  bulkLoadUnfinished(): boolean {
+    return FTS_TABLES.some((t) => this.db.prepare(`SELECT v FROM ${t}_config WHERE k = 'automerge'`).pluck().get() === 0);
+  }
+
+  /** Merges each full-text index into one segment and turns incremental merging back on. */
+  finishBulkLoad(): void {
+    for (const t of FTS_TABLES) {
+      this.db.prepare(`INSERT INTO ${t} (${t}) VALUES ('optimize')`).run();
+      this.db.prepare(`INSERT INTO ${t} (${t}, rank) VALUES ('automerge', ${FTS_AUTOMERGE})`).run();
+    }
   }
 
   /** Removes every row (a `--full` rebuild), keeping the schema. */

@@ -69,6 +69,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
       writer.inTransaction(() => {
         if (full) writer.clearAll();
         writer.addPendingLinks('all');
+        writer.beginBulkLoad();
       });
     }
 
@@ -191,6 +192,8 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
       }
       writer.setMeta('last_sync', new Date().toISOString());
     });
+    // After a rebuild, or one that was killed before it got here.
+    if (writer.bulkLoadUnfinished()) writer.inTransaction(() => writer.finishBulkLoad());
     summary.warnings = writer.warningCount();
     summary.seconds = Math.round((performance.now() - started) / 10) / 100;
     return summary;

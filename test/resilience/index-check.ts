@@ -29,6 +29,8 @@ export interface IndexDump {
   vocab: Map<string, string>;
   /** FTS5's row count and column sizes, which bm25() normalises by (its "averages" record, hex). */
   ftsTotals: string;
+  /** FTS5's settings (automerge and the like): a bulk load a kill cut short must still be finished. */
+  ftsConfig: string;
   /** Full-text rows whose section no longer exists (must be none). */
   orphanFtsRows: number;
   schemaVersion: string | null;
@@ -162,7 +164,10 @@ export function dumpIndex(dbPath: string): IndexDump {
     const totals = db.prepare('SELECT block FROM sections_fts_data WHERE id = 1').get() as { block: Buffer } | undefined;
     const noteTotals = db.prepare('SELECT block FROM notes_fts_data WHERE id = 1').get() as { block: Buffer } | undefined;
     const ftsTotals = [totals, noteTotals].map((t) => (t ? Buffer.from(t.block).toString('hex') : '')).join('/');
-    return { notes, skipped, warnings, vocab, ftsTotals, orphanFtsRows, schemaVersion: version?.value ?? null };
+    const ftsConfig = JSON.stringify(
+      ['sections_fts', 'notes_fts'].map((t) => db.prepare(`SELECT k, v FROM ${t}_config WHERE k <> 'version' ORDER BY k`).all()),
+    );
+    return { notes, skipped, warnings, vocab, ftsTotals, ftsConfig, orphanFtsRows, schemaVersion: version?.value ?? null };
   } finally {
     db.close();
   }
@@ -219,5 +224,6 @@ export function dumpDifferences(got: IndexDump, want: IndexDump): string[] {
   }
   if (vocabDiffs > 0) out.push(`full-text vocabulary differs in ${vocabDiffs} terms, e.g. ${example}`);
   if (got.ftsTotals !== want.ftsTotals) out.push(`full-text totals (bm25 row count and sizes) differ: ${got.ftsTotals} vs ${want.ftsTotals}`);
+  if (got.ftsConfig !== want.ftsConfig) out.push(`full-text settings differ: ${got.ftsConfig} vs ${want.ftsConfig}`);
   return out;
 }
