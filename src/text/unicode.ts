@@ -43,6 +43,52 @@ function inRanges(ranges: Uint32Array, cp: number): boolean {
   return lo > 0 && cp < ranges[lo * 2 - 1];
 }
 
+/**
+ * The [start, end) pairs of a regex class body made of `\\u{…}` / `\\uXXXX` code points and ranges (the
+ * form of the script sets here), sorted and merged.
+ */
+export function classRanges(cls: string): Uint32Array {
+  const pairs: [number, number][] = [];
+  const item = /\\u\{([0-9A-Fa-f]+)\}|\\u([0-9A-Fa-f]{4})/y;
+  const next = (): number => {
+    const m = item.exec(cls);
+    if (!m) throw new Error(`not a code point at ${item.lastIndex} of ${cls.slice(0, 40)}`);
+    return parseInt(m[1] ?? m[2], 16);
+  };
+  while (item.lastIndex < cls.length) {
+    const start = next();
+    let end = start;
+    if (cls[item.lastIndex] === '-') {
+      item.lastIndex++;
+      end = next();
+    }
+    pairs.push([start, end + 1]);
+  }
+  pairs.sort((a, b) => a[0] - b[0]);
+  const merged: number[] = [];
+  for (const [a, b] of pairs) {
+    if (merged.length && a <= merged[merged.length - 1]) merged[merged.length - 1] = Math.max(merged[merged.length - 1], b);
+    else merged.push(a, b);
+  }
+  return Uint32Array.from(merged);
+}
+
+/** CJK_CLASS as a BMP bitmap (most CJK text never leaves the BMP) plus ranges for the rest; built on first use. */
+let cjkBmp: Uint8Array | undefined;
+let cjkRanges: Uint32Array | undefined;
+
+/** Whether a code point is in CJK_CLASS: what `[${CJK_CLASS}]` with the u flag matches. */
+export function isCjkCodePoint(cp: number): boolean {
+  if (cp < 0x1100) return false;
+  if (!cjkBmp) {
+    cjkRanges = classRanges(CJK_CLASS);
+    cjkBmp = new Uint8Array(0x10000);
+    for (let i = 0; i < cjkRanges.length; i += 2) cjkBmp.fill(1, Math.min(cjkRanges[i], 0x10000), Math.min(cjkRanges[i + 1], 0x10000));
+  }
+  if (cp < 0x10000) return cjkBmp[cp] === 1;
+  return inRanges(cjkRanges as Uint32Array, cp);
+}
+
 let letterOrNumber: Uint32Array | undefined;
 let mark: Uint32Array | undefined;
 let lowercase: Uint32Array | undefined;

@@ -7,11 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { isJoining, isWordChar } from '../../src/format/chars.js';
 import { firstSentence, sentenceEnd, simplifyMarkdown, stripEmphasis } from '../../src/format/plain-text.js';
 import { combiningSequences, needsClusters } from '../../src/format/snippet.js';
-import { cjkRuns, hasCjk, isCjkChar, isHiragana, stripCjk } from '../../src/text/normalize.js';
+import { analyze } from '../../src/text/analyze.js';
+import { bigrams, cjkRuns, hasCjk, isCjkChar, isHiragana, normalize, stripCjk } from '../../src/text/normalize.js';
 import {
   CJK_CLASS,
   HIRAGANA_CLASS,
   KATAKANA_CLASS,
+  isCjkCodePoint,
   isLetterOrNumber,
   isLowercaseLetter,
   isMark,
@@ -51,6 +53,15 @@ const OLD = {
   word: /[\p{L}\p{N}]+/gu,
   katakana: /\p{Script=Katakana}|\u30fc/u,
 };
+
+/** The old src/text/analyze.ts (regex cuts), which the one-pass scanner must match on any input. */
+function oldAnalyze(text: string): { words: string; cjk: string } {
+  const norm = normalize(text).replace(/[*_~`>|]+|\[\[|\]\]|!\[|\]\(|\)|\[|\]/g, ' ');
+  const runs = cjkRuns(norm);
+  let cjk = '';
+  for (const run of runs) cjk += (cjk ? ' ' : '') + bigrams(run).join(' ');
+  return { words: runs.length ? stripCjk(norm) : norm, cjk };
+}
 
 const oldIsWordChar = (ch: string | undefined) => ch !== undefined && OLD.wordChar.test(ch) && !OLD.cjk.test(ch);
 const oldIsJoining = (ch: string | undefined) => ch !== undefined && OLD.joining.test(ch);
@@ -142,6 +153,7 @@ describe('unicode tables', () => {
       check('KATAKANA_CLASS', cp, classes.katakanaClass.test(ch), OLD.katakana.test(ch));
       check('CJK_CLASS', cp, classes.cjkClass.test(ch), cjk);
       check('isCjkChar', cp, isCjkChar(ch), cjk);
+      check('isCjkCodePoint', cp, isCjkCodePoint(cp), cjk);
       check('isHiragana', cp, isHiragana(ch), OLD.hiragana.test(ch));
       check('isWordChar', cp, isWordChar(ch), oldIsWordChar(ch));
       check('isJoining', cp, isJoining(ch), oldIsJoining(ch));
@@ -278,5 +290,11 @@ describe('rewritten functions match their old regex implementations on random te
         stripCjk(s) === s.replace(OLD.cjkRun, ' ')
       );
     }, CJK_FOCUS);
+  });
+
+  it('analyze (the index-side scanner)', () => {
+    forRandomTexts(11, (s) => JSON.stringify(analyze(s)) === JSON.stringify(oldAnalyze(s)), [...CJK_FOCUS, '**', '[[', ']]', '`']);
+    // Long runs and long texts, where the scanner's loops matter.
+    forRandomTexts(12, (s) => JSON.stringify(analyze(s)) === JSON.stringify(oldAnalyze(s)), CJK_FOCUS, 200);
   });
 });
