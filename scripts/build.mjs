@@ -49,7 +49,7 @@ await build({
   ...common,
   entryPoints: {
     ...Object.fromEntries(Object.entries(LAZY).map(([src, name]) => [`lazy/${name}`, src])),
-    'parse-worker': 'src/parse/worker.ts',
+    'index-worker': 'src/index/index-worker.ts',
     eval: 'src/eval/main.ts',
     bench: 'bench/bench.ts',
   },

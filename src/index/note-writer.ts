@@ -2,11 +2,11 @@
 // Callers group calls into transactions with `inTransaction` (BEGIN IMMEDIATE, so a second writer waits
 // on busy_timeout instead of failing on a lock upgrade).
 import type { ParsedNote, VaultFile } from '../core/types.js';
-import { analyze, type AnalyzedText } from '../text/analyze.js';
 import { normalize } from '../text/normalize.js';
 import type { Database } from './db.js';
 import { basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
-import { MAX_SECTIONS_PER_NOTE, sectionId } from './section-ids.js';
+import { ftsRows, noteFtsRow, type PreparedNote } from './fts-rows.js';
+import { sectionId } from './section-ids.js';
 
 export interface FileState {
   size: number;
@@ -97,7 +97,8 @@ export class NoteWriter {
    * Writes (or rewrites) one note; its id stays the same so links into it stay resolved. Returns the
    * aliases it had before (links that resolved through one of them must be looked at again).
    */
-  writeNote(file: VaultFile, note: ParsedNote, hash: string): string[] {
+  writeNote(file: VaultFile, prepared: PreparedNote, hash: string): string[] {
+    const { note, rows: fts } = prepared;
     const existing = this.s.noteByPath.get(file.path) as { id: number } | undefined;
     const row = {
       path: file.path,
@@ -126,17 +127,16 @@ export class NoteWriter {
     }
     this.s.deleteSkipped.run(file.path);
 
-    if (note.sections.length > MAX_SECTIONS_PER_NOTE) note = foldExtraSections(note, MAX_SECTIONS_PER_NOTE);
     const sectionIds = note.sections.map((sec, ord) => {
       const sid = sectionId(id, ord);
       this.s.insertSection.run(sid, id, ord, sec.heading, sec.level, sec.headingPath, sec.startLine, sec.endLine, sec.chunk, sec.text);
       return sid;
     });
     this.s.setSectionCount.run(sectionIds.length, id);
-    for (const row of ftsRows(file.path, note.aliases, note.tags, note.sections)) {
+    for (const row of fts.sections) {
       this.s.insertFts.run(sectionIds[row.ord], row.head.words, row.body.words, row.head.cjk, row.body.cjk);
     }
-    const nf = noteFtsRow(file.path, note.title, note.aliases, note.tags, note.sections);
+    const nf = fts.note;
     this.s.insertNoteFts.run(id, nf.name.words, nf.headings.words, nf.name.cjk, nf.headings.cjk);
     for (const tag of note.tags) this.s.insertTag.run(id, normalize(tag));
     for (const alias of note.aliases) this.s.insertAlias.run(id, normalize(alias));
@@ -320,62 +320,4 @@ export class NoteWriter {
     this.s.deleteLinks.run(id);
     return aliases;
   }
-}
-
-/** A note with more sections than ids allow keeps them all searchable: the extra ones join its last. */
-export function foldExtraSections(note: ParsedNote, max: number): ParsedNote {
-  if (note.sections.length <= max) return note;
-  const kept = note.sections.slice(0, max - 1);
-  const rest = note.sections.slice(max - 1);
-  const last = { ...rest[0], endLine: rest[rest.length - 1].endLine, text: rest.map((r) => r.text).join('\n') };
-  const warning = `${note.sections.length} sections: the last ${rest.length} are indexed as one`;
-  return { ...note, sections: [...kept, last], warnings: [...note.warnings, warning] };
-}
-
-/** `people-group/time-off-and-absence/_index.md` → `people group time off and absence`. */
-export function pathWords(path: string): string {
-  return path
-    .replace(/\.[^./]+$/, '')
-    .split(/[/_\-.\s]+/)
-    .filter((w) => w && w !== 'index' && w !== 'readme')
-    .join(' ');
-}
-
-/**
- * The note's own full-text row: its name (title, aliases, tags, path words) and its distinct headings.
- * Insert and delete both use it, like ftsRows.
- */
-function noteFtsRow(
-  path: string,
-  title: string,
-  aliases: readonly string[],
-  tags: readonly string[],
-  sections: readonly { heading: string }[],
-): { name: AnalyzedText; headings: AnalyzedText } {
-  const headings = [...new Set(sections.map((s) => s.heading.trim()).filter((h) => h !== '' && h !== title.trim()))];
-  return { name: analyze([title, ...aliases, ...tags, pathWords(path)].join(' ')), headings: analyze(headings.join(' ')) };
-}
-
-/**
- * The full-text rows of a note's sections, by section order. Both insert and delete use it, so a delete
- * hands FTS5 exactly what was inserted (a change here, or in analyze(), needs a SCHEMA_VERSION bump).
- */
-function ftsRows(
-  path: string,
-  aliases: readonly string[],
-  tags: readonly string[],
-  sections: readonly { headingPath: string; text: string }[],
-): { ord: number; head: AnalyzedText; body: AnalyzedText }[] {
-  // Aliases, tags and the words of the file's path (folder and file names) belong to every section's
-  // head: `people-group/time-off/` and `#firmware` are how many vaults say what a note is about.
-  const aliasText = [...aliases, ...tags, pathWords(path)].join(' ');
-  // A heading with no text of its own (an H1 right before its first H2) is not searchable by itself:
-  // its heading path is in every child's head columns, and as a hit it would have nothing to show.
-  const anyBody = sections.some((sec) => sec.text.trim() !== '');
-  const rows: { ord: number; head: AnalyzedText; body: AnalyzedText }[] = [];
-  sections.forEach((sec, ord) => {
-    if (anyBody && sec.text.trim() === '') return;
-    rows.push({ ord, head: analyze(aliasText ? `${sec.headingPath} ${aliasText}` : sec.headingPath), body: analyze(sec.text) });
-  });
-  return rows;
 }

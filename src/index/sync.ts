@@ -3,13 +3,13 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import type { IndexWarning, SyncSummary, VaultFile } from '../core/types.js';
-import type { LoadResult } from '../parse/load-note.js';
 import type { ParseOptions } from '../parse/options.js';
 import type { TsmConfig } from '../vault/config.js';
 import { createPathFilter, scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
 import { asIndexError, IndexError, moveCorruptAside, openWriter, type Database } from './db.js';
 import { NoteWriter, type FileState } from './note-writer.js';
+import type { PreparedLoad } from './prepared-load.js';
 import { basenameKey } from './resolve-link.js';
 
 export interface SyncOptions {
@@ -28,6 +28,8 @@ export interface SyncOptions {
 const PARALLEL_THRESHOLD = 200;
 /** Notes written per transaction when a batch is large (each note is still all-or-nothing). */
 const WRITE_BATCH = 500;
+/** Fewest notes written at once while the parsers are ahead of the writer. */
+const MIN_IDLE_WRITE = 32;
 
 export function parseOptionsOf(cfg: TsmConfig): ParseOptions {
   return {
@@ -106,7 +108,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
       txn.keys.push(key);
     };
 
-    const apply = (file: VaultFile, result: LoadResult, prev: FileState | undefined): void => {
+    const apply = (file: VaultFile, result: PreparedLoad, prev: FileState | undefined): void => {
       // Another writer (the watcher, a second `tsm index`) may have indexed a newer version since this run
       // read the file: write only what is still on disk, so an older read never overwrites a newer one.
       if (result.kind === 'gone' ? isFile(file.absPath) : !unchangedOnDisk(file)) return;
@@ -123,7 +125,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
         writer.touchNote(file);
         summary.unchanged++;
       } else {
-        const previousAliases = writer.writeNote(file, result.note, result.hash);
+        const previousAliases = writer.writeNote(file, result.prepared, result.hash);
         txn.changed = true; // its links were written unresolved
         if (prev && !prev.skipped) summary.updated++;
         else {
@@ -131,7 +133,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
           noteSetChanged = true;
           noteKey(basenameKey(file.path));
         }
-        for (const a of [...result.note.aliases, ...previousAliases]) noteKey(normalize(a));
+        for (const a of [...result.prepared.note.aliases, ...previousAliases]) noteKey(normalize(a));
       }
     };
 
@@ -140,31 +142,45 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     const progress = () => opts.onProgress?.(++done, total);
     const parseOpts = parseOptionsOf(cfg);
 
-    if (total >= PARALLEL_THRESHOLD && (opts.threads ?? 2) > 1) {
-      const { loadNotesParallel } = await import('../parse/pool.js');
-      let pending: { file: VaultFile; result: LoadResult }[] = [];
-      const flush = () => {
-        const batch = pending;
-        pending = [];
-        write(() => batch.forEach((p) => apply(p.file, p.result, states.get(p.file.path))));
-      };
-      await loadNotesParallel(
-        toLoad,
-        parseOpts,
-        (file, result) => {
-          pending.push({ file, result });
+    // Loaded only when there is something to parse: a no-op sync never loads the markdown parser.
+    if (total > 0) {
+      const { INDEX_JOB, loadForIndex } = await import('./prepared-load.js');
+      if (total >= PARALLEL_THRESHOLD && (opts.threads ?? 2) > 1) {
+        const { runFileJob } = await import('../parse/pool.js');
+        let pending: { file: VaultFile; result: PreparedLoad }[] = [];
+        let idleCheck = false;
+        const flush = () => {
+          const batch = pending;
+          pending = [];
+          if (batch.length) write(() => batch.forEach((p) => apply(p.file, p.result, states.get(p.file.path))));
+        };
+        await runFileJob(
+          INDEX_JOB,
+          toLoad,
+          parseOpts,
+          (file, result) => {
+            pending.push({ file, result });
+            progress();
+            if (pending.length >= WRITE_BATCH) flush();
+            else if (!idleCheck) {
+              // Runs once the results already waiting are taken in: if no more came, this thread would
+              // only wait for the parsers (the whole first second of a build), so it writes what it has.
+              idleCheck = true;
+              setImmediate(() => {
+                idleCheck = false;
+                if (pending.length >= MIN_IDLE_WRITE) flush();
+              });
+            }
+          },
+          opts.threads,
+        );
+        flush();
+      } else {
+        for (const file of toLoad) {
+          const result = loadForIndex(file, parseOpts);
+          write(() => apply(file, result, states.get(file.path)));
           progress();
-          if (pending.length >= WRITE_BATCH) flush();
-        },
-        opts.threads,
-      );
-      flush();
-    } else if (total > 0) {
-      const { loadNote } = await import('../parse/load-note.js');
-      for (const file of toLoad) {
-        const result = loadNote(file, parseOpts);
-        write(() => apply(file, result, states.get(file.path)));
-        progress();
+        }
       }
     }
 

@@ -1,4 +1,4 @@
-// What pool.ts and its worker threads exchange, and the crash-proof load both sides use.
+// What pool.ts and its worker threads exchange, and the crash-proof load.
 import type { VaultFile } from '../core/types.js';
 import { loadNote, type LoadResult } from './load-note.js';
 import type { ParseOptions } from './options.js';
@@ -8,10 +8,10 @@ export interface BatchRequest {
   files: VaultFile[];
 }
 
-export interface BatchResponse {
+export interface BatchResponse<R> {
   batch: number;
   /** One result per requested file, in the same order. */
-  results: LoadResult[];
+  results: R[];
 }
 
 /** loadNote never throws by contract; a bug must still cost one file, not the whole build. */

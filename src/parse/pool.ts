@@ -1,16 +1,25 @@
-// Parsing many files on every core: batches of files go to worker_threads running parse-worker.js;
-// results come back to the calling thread. Without a built worker (code running from TypeScript
-// sources, as under vitest) or when workers fail, files are parsed on the calling thread instead.
+// Running a per-file job on every core: batches of files go to worker_threads, whose entry script serves
+// the same job (serveFileJob); results come back to the calling thread. Without a built worker (code
+// running from TypeScript sources, as under vitest) or when workers fail, the job runs on the calling
+// thread instead.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { VaultFile } from '../core/types.js';
-import type { LoadResult } from './load-note.js';
 import type { ParseOptions } from './options.js';
-import { loadSafely, type BatchRequest, type BatchResponse } from './batch.js';
+import type { BatchRequest, BatchResponse } from './batch.js';
 
-export type OnResult = (file: VaultFile, result: LoadResult) => void;
+/** What each file becomes. Must never throw: a file that fails is a result saying so. */
+export type FileWork<R> = (file: VaultFile, opts: ParseOptions) => R;
+
+export interface FileJob<R> {
+  /** The bundled worker entry serving `run` (with serveFileJob), a file name next to this module in dist/. */
+  workerScript: string;
+  run: FileWork<R>;
+}
+
+export type OnResult<R> = (file: VaultFile, result: R) => void;
 
 /** Files per message: enough to keep postMessage overhead low, few enough to balance the threads. */
 const BATCH_SIZE = 32;
@@ -22,33 +31,46 @@ const BATCH_SIZE = 32;
 const IN_FLIGHT = 32;
 const MAX_DEFAULT_THREADS = 4;
 
-export async function loadNotesParallel(
+export async function runFileJob<R>(
+  job: FileJob<R>,
   files: VaultFile[],
   opts: ParseOptions,
-  onResult: OnResult,
+  onResult: OnResult<R>,
   threads?: number,
 ): Promise<void> {
-  return loadNotesWithWorker(findWorkerScript(), files, opts, onResult, threads);
+  return runFileJobWithWorker(findWorkerScript(job.workerScript), job.run, files, opts, onResult, threads);
 }
 
 /**
- * The bundled worker next to the running bundle. With code splitting this module may sit in
+ * A bundled worker entry next to the running bundle. With code splitting this module may sit in
  * dist/chunks/, so the folder above is tried as well.
  */
-export function findWorkerScript(): URL | null {
-  for (const candidate of ['./parse-worker.js', '../parse-worker.js']) {
+export function findWorkerScript(name: string): URL | null {
+  for (const candidate of [`./${name}`, `../${name}`]) {
     const url = new URL(candidate, import.meta.url);
     if (url.protocol === 'file:' && existsSync(fileURLToPath(url))) return url;
   }
   return null;
 }
 
-/** loadNotesParallel with an explicit worker script (null: parse on the calling thread). */
-export async function loadNotesWithWorker(
+/** In a worker entry: answers each batch the pool sends with `run` of its files. */
+export function serveFileJob<R>(run: FileWork<R>): void {
+  if (!parentPort) return;
+  const port = parentPort;
+  const opts = (workerData as { opts: ParseOptions }).opts;
+  port.on('message', (req: BatchRequest) => {
+    const response: BatchResponse<R> = { batch: req.batch, results: req.files.map((f) => run(f, opts)) };
+    port.postMessage(response);
+  });
+}
+
+/** runFileJob with an explicit worker script (null: run on the calling thread). */
+export async function runFileJobWithWorker<R>(
   workerUrl: URL | null,
+  run: FileWork<R>,
   files: VaultFile[],
   opts: ParseOptions,
-  onResult: OnResult,
+  onResult: OnResult<R>,
   threads?: number,
 ): Promise<void> {
   const batches: VaultFile[][] = [];
@@ -61,21 +83,21 @@ export async function loadNotesWithWorker(
       : Math.max(1, Math.min(availableParallelism() - 1, MAX_DEFAULT_THREADS));
   const count = Math.min(Math.max(0, wanted), batches.length);
   if (workerUrl === null || count === 0) {
-    await loadInThread(batches, opts, onResult);
+    await runInThread(batches, run, opts, onResult);
     return;
   }
-  await new WorkerPool(workerUrl, count, opts, onResult).run(batches);
+  await new WorkerPool(workerUrl, count, run, opts, onResult).run(batches);
 }
 
-async function loadInThread(batches: VaultFile[][], opts: ParseOptions, onResult: OnResult): Promise<void> {
+async function runInThread<R>(batches: VaultFile[][], run: FileWork<R>, opts: ParseOptions, onResult: OnResult<R>): Promise<void> {
   for (const batch of batches) {
-    for (const file of batch) onResult(file, loadSafely(file, opts));
+    for (const file of batch) onResult(file, run(file, opts));
     // Let timers and I/O callbacks run between batches.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
-class WorkerPool {
+class WorkerPool<R> {
   private readonly workers: Worker[] = [];
   private readonly inFlight = new Map<Worker, number[]>();
   private queue: number[] = [];
@@ -88,8 +110,9 @@ class WorkerPool {
   constructor(
     private readonly url: URL,
     private readonly count: number,
+    private readonly work: FileWork<R>,
     private readonly opts: ParseOptions,
-    private readonly onResult: OnResult,
+    private readonly onResult: OnResult<R>,
   ) {}
 
   run(batches: VaultFile[][]): Promise<void> {
@@ -116,7 +139,7 @@ class WorkerPool {
     }
     this.workers.push(worker);
     this.inFlight.set(worker, []);
-    worker.on('message', (msg: BatchResponse) => this.received(worker, msg));
+    worker.on('message', (msg: BatchResponse<R>) => this.received(worker, msg));
     worker.on('error', () => this.lost(worker));
     worker.on('exit', () => this.lost(worker));
   }
@@ -129,7 +152,7 @@ class WorkerPool {
     worker.postMessage(request);
   }
 
-  private received(worker: Worker, msg: BatchResponse): void {
+  private received(worker: Worker, msg: BatchResponse<R>): void {
     if (this.settled) return;
     const pending = this.inFlight.get(worker);
     pending?.splice(pending.indexOf(msg.batch), 1);
@@ -166,7 +189,7 @@ class WorkerPool {
     this.queue = [];
     try {
       for (const b of rest) {
-        for (const file of this.batches[b]) this.onResult(file, loadSafely(file, this.opts));
+        for (const file of this.batches[b]) this.onResult(file, this.work(file, this.opts));
         this.batchDone();
       }
     } catch (err) {

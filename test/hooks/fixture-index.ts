@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import type { NoteType, ParsedNote, ParsedSection } from '../../src/core/types.js';
 import { openWriter } from '../../src/index/db.js';
 import { NoteWriter } from '../../src/index/note-writer.js';
+import { prepareNote } from '../../src/index/fts-rows.js';
 
 export interface TestSection {
   heading: string;
@@ -61,7 +62,7 @@ export function writeIndex(dbPath: string, notes: TestNote[]): void {
           warnings: [],
         };
         const mtimeMs = n.mtimeMs ?? Date.parse(`${n.date}T12:00:00Z`);
-        writer.writeNote({ path: n.path, absPath: n.path, size: 100, mtimeMs }, parsed, `hash-${n.path}`);
+        writer.writeNote({ path: n.path, absPath: n.path, size: 100, mtimeMs }, prepareNote(n.path, parsed), `hash-${n.path}`);
       }
       writer.resolveLinks(null);
       writer.setMeta('last_sync', new Date().toISOString());

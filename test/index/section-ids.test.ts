@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { foldExtraSections } from '../../src/index/note-writer.js';
+import { foldExtraSections } from '../../src/index/fts-rows.js';
 import { MAX_SECTIONS_PER_NOTE, noteOfSection, noteOfSectionSql, ordOfSection, sectionId } from '../../src/index/section-ids.js';
 import { parseNote } from '../../src/parse/parse-note.js';
 import { DEFAULT_PARSE_OPTIONS } from '../../src/parse/options.js';

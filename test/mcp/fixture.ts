@@ -7,6 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import type { NoteType, ParsedLink, ParsedNote, ParsedSection } from '../../src/core/types.js';
 import { openWriter } from '../../src/index/db.js';
 import { NoteWriter } from '../../src/index/note-writer.js';
+import { prepareNote } from '../../src/index/fts-rows.js';
 import { loadConfig, type TsmConfig } from '../../src/vault/config.js';
 
 export interface NoteSpec {
@@ -124,7 +125,7 @@ export function buildFixture(
         links,
         warnings: [],
       };
-      writer.writeNote({ path, absPath: abs, size: content.length, mtimeMs: Date.parse(`${spec.date}T12:00:00`) }, parsed, path);
+      writer.writeNote({ path, absPath: abs, size: content.length, mtimeMs: Date.parse(`${spec.date}T12:00:00`) }, prepareNote(path, parsed), path);
     }
     writer.resolveLinks(null);
   });

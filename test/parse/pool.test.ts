@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VaultFile } from '../../src/core/types.js';
-import { loadNote, type LoadResult } from '../../src/parse/load-note.js';
 import { DEFAULT_PARSE_OPTIONS } from '../../src/parse/options.js';
-import { findWorkerScript, loadNotesParallel, loadNotesWithWorker } from '../../src/parse/pool.js';
+import { findWorkerScript, runFileJob, runFileJobWithWorker } from '../../src/parse/pool.js';
+import { INDEX_JOB, loadForIndex, type PreparedLoad } from '../../src/index/prepared-load.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'tsm-parse-pool-'));
-const distWorker = join(root, 'dist', 'parse-worker.js');
+const distWorker = join(root, 'dist', 'index-worker.js');
 let files: VaultFile[] = [];
 let builtWorker: URL;
 
@@ -43,9 +43,9 @@ beforeAll(async () => {
   }
   files.push({ path: 'missing.md', absPath: join(dir, 'missing.md'), size: 0, mtimeMs: 0 });
   // The worker entry bundled the way scripts/build.mjs bundles it, so the pool runs real threads in tests.
-  const out = join(dir, 'worker', 'parse-worker.js');
+  const out = join(dir, 'worker', 'index-worker.js');
   await build({
-    entryPoints: [join(root, 'src/parse/worker.ts')],
+    entryPoints: [join(root, 'src/index/index-worker.ts')],
     outfile: out,
     bundle: true,
     format: 'esm',
@@ -59,8 +59,8 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function collect(run: (onResult: (f: VaultFile, r: LoadResult) => void) => Promise<void>) {
-  const results = new Map<string, LoadResult>();
+async function collect(run: (onResult: (f: VaultFile, r: PreparedLoad) => void) => Promise<void>) {
+  const results = new Map<string, PreparedLoad>();
   await run((file, result) => {
     expect(results.has(file.path)).toBe(false);
     results.set(file.path, result);
@@ -68,35 +68,35 @@ async function collect(run: (onResult: (f: VaultFile, r: LoadResult) => void) =>
   return results;
 }
 
-const expected = () => new Map(files.map((f) => [f.path, loadNote(f, DEFAULT_PARSE_OPTIONS)]));
+const expected = () => new Map(files.map((f) => [f.path, loadForIndex(f, DEFAULT_PARSE_OPTIONS)]));
 
-describe('loadNotesParallel', () => {
+describe('runFileJob with the index job', () => {
   it('finds no worker script when running from TypeScript sources', () => {
-    expect(findWorkerScript()).toBeNull();
+    expect(findWorkerScript(INDEX_JOB.workerScript)).toBeNull();
   });
 
   it('parses on the calling thread from sources, every file once', async () => {
-    const results = await collect((cb) => loadNotesParallel(files, DEFAULT_PARSE_OPTIONS, cb));
+    const results = await collect((cb) => runFileJob(INDEX_JOB, files, DEFAULT_PARSE_OPTIONS, cb));
     expect(results).toEqual(expected());
     expect(results.get('notes/n13.md')).toMatchObject({ kind: 'skipped' });
     expect(results.get('missing.md')).toEqual({ kind: 'gone' });
     const n7 = results.get('notes/n7.md');
-    expect(n7?.kind === 'note' && n7.note.links.map((l) => l.target)).toEqual([
+    expect(n7?.kind === 'note' && n7.prepared.note.links.map((l) => l.target)).toEqual([
       'Note 8',
       ...Array.from({ length: 7 }, (_, k) => `n${k}.md`),
     ]);
   });
 
   it('gives the same results through worker threads', async () => {
-    const results = await collect((cb) => loadNotesWithWorker(builtWorker, files, DEFAULT_PARSE_OPTIONS, cb, 2));
+    const results = await collect((cb) => runFileJobWithWorker(builtWorker, loadForIndex, files, DEFAULT_PARSE_OPTIONS, cb, 2));
     expect(results).toEqual(expected());
   }, 60_000);
 
   it.skipIf(!existsSync(distWorker))(
-    'gives the same results through the built dist/parse-worker.js (skipped when dist is not built: npm run build)',
+    'gives the same results through the built dist/index-worker.js (skipped when dist is not built: npm run build)',
     async () => {
       const results = await collect((cb) =>
-        loadNotesWithWorker(pathToFileURL(distWorker), files, DEFAULT_PARSE_OPTIONS, cb, 2),
+        runFileJobWithWorker(pathToFileURL(distWorker), loadForIndex, files, DEFAULT_PARSE_OPTIONS, cb, 2),
       );
       expect(results).toEqual(expected());
     },
@@ -107,7 +107,7 @@ describe('loadNotesParallel', () => {
     const crashing = join(dir, 'crash-worker.mjs');
     writeFileSync(crashing, "throw new Error('worker failed to start');\n");
     const results = await collect((cb) =>
-      loadNotesWithWorker(pathToFileURL(crashing), files, DEFAULT_PARSE_OPTIONS, cb, 2),
+      runFileJobWithWorker(pathToFileURL(crashing), loadForIndex, files, DEFAULT_PARSE_OPTIONS, cb, 2),
     );
     expect(results).toEqual(expected());
   }, 60_000);
@@ -115,22 +115,22 @@ describe('loadNotesParallel', () => {
   it('rejects when the result callback throws, and stops its workers', async () => {
     let calls = 0;
     await expect(
-      loadNotesWithWorker(builtWorker, files, DEFAULT_PARSE_OPTIONS, () => {
+      runFileJobWithWorker(builtWorker, loadForIndex, files, DEFAULT_PARSE_OPTIONS, () => {
         if (++calls === 40) throw new Error('disk full');
       }, 2),
     ).rejects.toThrow('disk full');
   }, 60_000);
 
   it('handles no files', async () => {
-    const results = await collect((cb) => loadNotesWithWorker(builtWorker, [], DEFAULT_PARSE_OPTIONS, cb, 2));
+    const results = await collect((cb) => runFileJobWithWorker(builtWorker, loadForIndex, [], DEFAULT_PARSE_OPTIONS, cb, 2));
     expect(results.size).toBe(0);
   });
 });
 
-describe('loadNotesWithWorker thread counts', () => {
+describe('runFileJobWithWorker thread counts', () => {
   it('parses on the calling thread for 0 or a non-number of threads', async () => {
     for (const threads of [0, Number.NaN, -3]) {
-      const results = await collect((cb) => loadNotesWithWorker(builtWorker, files, DEFAULT_PARSE_OPTIONS, cb, threads));
+      const results = await collect((cb) => runFileJobWithWorker(builtWorker, loadForIndex, files, DEFAULT_PARSE_OPTIONS, cb, threads));
       expect(results.size).toBe(files.length);
     }
   });
@@ -149,7 +149,7 @@ describe('loadNotesWithWorker thread counts', () => {
         '});',
       ].join('\n'),
     );
-    const results = await collect((cb) => loadNotesWithWorker(pathToFileURL(flaky), files, DEFAULT_PARSE_OPTIONS, cb, 2));
+    const results = await collect((cb) => runFileJobWithWorker(pathToFileURL(flaky), loadForIndex, files, DEFAULT_PARSE_OPTIONS, cb, 2));
     expect(results.size).toBe(files.length);
     expect([...results.values()].every((r) => r.kind === 'gone')).toBe(true);
   }, 60_000);
