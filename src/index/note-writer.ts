@@ -3,6 +3,7 @@
 // on busy_timeout instead of failing on a lock upgrade).
 import type { ParsedNote, VaultFile } from '../core/types.js';
 import { normalize } from '../text/normalize.js';
+import { CjkDocFrequencies } from './cjk-df.js';
 import type { Database } from './db.js';
 import { basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
 import { ftsRows, noteFtsRow, type PreparedNote } from './fts-rows.js';
@@ -22,8 +23,13 @@ const FTS_AUTOMERGE = 4;
 
 export class NoteWriter {
   private readonly s;
+  private readonly cjkDf: CjkDocFrequencies;
+  /** A bulk load is under way: cjk_df is refilled at its end instead of after every transaction. */
+  private bulk: boolean;
 
   constructor(private readonly db: Database) {
+    this.cjkDf = new CjkDocFrequencies(db);
+    this.bulk = this.bulkLoadUnfinished();
     this.s = {
       noteByPath: db.prepare('SELECT id FROM notes WHERE path = ?'),
       insertNote: db.prepare(`INSERT INTO notes (path, basename, title, type, status, date, date_source, tags, aliases,
@@ -69,7 +75,17 @@ export class NoteWriter {
   }
 
   inTransaction<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    try {
+      return this.db
+        .transaction(() => {
+          const result = fn();
+          if (!this.bulk) this.cjkDf.apply();
+          return result;
+        })
+        .immediate();
+    } finally {
+      this.cjkDf.discard();
+    }
   }
 
   /** What the index knows of every file: notes and skipped files. */
@@ -135,6 +151,7 @@ export class NoteWriter {
     this.s.setSectionCount.run(sectionIds.length, id);
     for (const row of fts.sections) {
       this.s.insertFts.run(sectionIds[row.ord], row.head.words, row.body.words, row.head.cjk, row.body.cjk);
+      if (!this.bulk) this.cjkDf.countRow(row.head.cjk, row.body.cjk, 1);
     }
     const nf = fts.note;
     this.s.insertNoteFts.run(id, nf.name.words, nf.headings.words, nf.name.cjk, nf.headings.cjk);
@@ -221,6 +238,7 @@ export class NoteWriter {
    */
   beginBulkLoad(): void {
     for (const t of FTS_TABLES) this.db.prepare(`INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0)`).run();
+    this.bulk = true;
   }
 
   /** Whether a bulk load is unfinished: merging is still off. */
@@ -228,18 +246,20 @@ export class NoteWriter {
     return FTS_TABLES.some((t) => this.db.prepare(`SELECT v FROM ${t}_config WHERE k = 'automerge'`).pluck().get() === 0);
   }
 
-  /** Merges each full-text index into one segment and turns incremental merging back on. */
+  /** Merges each full-text index into one segment, turns incremental merging back on, fills cjk_df. */
   finishBulkLoad(): void {
     for (const t of FTS_TABLES) {
       this.db.prepare(`INSERT INTO ${t} (${t}) VALUES ('optimize')`).run();
       this.db.prepare(`INSERT INTO ${t} (${t}, rank) VALUES ('automerge', ${FTS_AUTOMERGE})`).run();
     }
+    this.cjkDf.refill();
+    this.bulk = false;
   }
 
   /** Removes every row (a `--full` rebuild), keeping the schema. */
   clearAll(): void {
     this.db.exec(`INSERT INTO sections_fts (sections_fts) VALUES ('delete-all');
-      INSERT INTO notes_fts (notes_fts) VALUES ('delete-all'); DELETE FROM links; DELETE FROM sections; DELETE FROM note_tags;
+      INSERT INTO notes_fts (notes_fts) VALUES ('delete-all'); DELETE FROM cjk_df; DELETE FROM links; DELETE FROM sections; DELETE FROM note_tags;
       DELETE FROM note_aliases; DELETE FROM notes; DELETE FROM skipped_files; DELETE FROM warnings;`);
   }
 
@@ -311,6 +331,7 @@ export class NoteWriter {
     const sections = this.s.sectionsOfNote.all(id) as { id: number; heading: string; headingPath: string; text: string }[];
     for (const row of ftsRows(note.path, aliases, tags, sections)) {
       this.s.deleteFts.run(sections[row.ord].id, row.head.words, row.body.words, row.head.cjk, row.body.cjk);
+      if (!this.bulk) this.cjkDf.countRow(row.head.cjk, row.body.cjk, -1);
     }
     const nf = noteFtsRow(note.path, note.title, aliases, tags, sections);
     this.s.deleteNoteFts.run(id, nf.name.words, nf.headings.words, nf.name.cjk, nf.headings.cjk);

@@ -1,7 +1,7 @@
 // The index schema. Bump SCHEMA_VERSION whenever a table or the way text is analysed changes: an index
 // of another version is rebuilt from the vault (markdown is the source of truth), never patched by guess.
 
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -80,6 +80,14 @@ CREATE VIRTUAL TABLE IF NOT EXISTS notes_fts USING fts5(
 
 -- Document frequency per indexed term (all columns), for pruning very common query terms.
 CREATE VIRTUAL TABLE IF NOT EXISTS sections_vocab USING fts5vocab(sections_fts, 'row');
+
+-- The same for the terms of the CJK columns (one or two CJK characters), copied from sections_vocab
+-- (cjk-df.ts): fts5vocab counts a term by reading its whole doclist, a few milliseconds for the common
+-- bigrams of a Japanese prompt; this is one index lookup each.
+CREATE TABLE IF NOT EXISTS cjk_df (
+  term TEXT PRIMARY KEY,
+  doc INTEGER NOT NULL
+) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS links (
   id INTEGER PRIMARY KEY,

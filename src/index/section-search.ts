@@ -160,13 +160,19 @@ export class SectionSearch {
     return this.stmt(sql).pluck().get(match, ...params) as number;
   }
 
-  /** Number of sections holding each term (as indexed, any column). */
-  docFrequencies(terms: string[]): Map<string, number> {
-    if (terms.length === 0) return new Map();
-    const rows = this.stmt('SELECT term, doc FROM sections_vocab WHERE term IN (SELECT value FROM json_each(?))').all(
-      JSON.stringify(terms),
-    ) as { term: string; doc: number }[];
-    return new Map(rows.map((r) => [r.term, r.doc]));
+  /**
+   * Number of sections holding each term (as indexed, any column): the CJK columns' bigrams from cjk_df,
+   * words from the FTS vocabulary.
+   */
+  docFrequencies(words: string[], cjk: string[]): Map<string, number> {
+    const out = new Map<string, number>();
+    const read = (sql: string, terms: string[]) => {
+      if (terms.length === 0) return;
+      for (const r of this.stmt(sql).all(JSON.stringify(terms)) as { term: string; doc: number }[]) out.set(r.term, r.doc);
+    };
+    read('SELECT term, doc FROM sections_vocab WHERE term IN (SELECT value FROM json_each(?))', words);
+    read('SELECT term, doc FROM cjk_df WHERE term IN (SELECT value FROM json_each(?))', cjk);
+    return out;
   }
 
   /**

@@ -202,7 +202,7 @@ function termShares(terms: QueryTerms, store: SectionSearch): Map<string, number
   const all = [...terms.words, ...terms.cjk];
   if (all.length <= 1) return new Map();
   const n = Math.max(1, store.indexedSections());
-  return new Map([...store.docFrequencies(all)].map(([t, df]) => [t, df / n]));
+  return new Map([...store.docFrequencies(terms.words, terms.cjk)].map(([t, df]) => [t, df / n]));
 }
 
 /** The terms with only the bigrams held by at most `maxShare` of sections (all of them if none is). */

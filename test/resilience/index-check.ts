@@ -5,6 +5,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { isCjkTerm } from '../../src/index/cjk-df.js';
 
 export interface NoteDump {
   /** Note fields (no id, no indexed_at). */
@@ -33,6 +34,8 @@ export interface IndexDump {
   ftsConfig: string;
   /** Full-text rows whose section no longer exists (must be none). */
   orphanFtsRows: number;
+  /** CJK terms whose cjk_df count is not the FTS vocabulary's (must be none), e.g. `term: table vs vocab`. */
+  cjkDfMismatches: string[];
   schemaVersion: string | null;
 }
 
@@ -167,10 +170,31 @@ export function dumpIndex(dbPath: string): IndexDump {
     const ftsConfig = JSON.stringify(
       ['sections_fts', 'notes_fts'].map((t) => db.prepare(`SELECT k, v FROM ${t}_config WHERE k <> 'version' ORDER BY k`).all()),
     );
-    return { notes, skipped, warnings, vocab, ftsTotals, ftsConfig, orphanFtsRows, schemaVersion: version?.value ?? null };
+    // A build from scratch fills cjk_df at its end: one a kill cut short has not yet (the next sync does).
+    const bulkLoading = db.prepare("SELECT 1 FROM sections_fts_config WHERE k = 'automerge' AND v = 0").get() !== undefined;
+    const cjkDfMismatches = hasTable(db, 'cjk_df') && !bulkLoading ? cjkDfDifferences(db) : [];
+    return { notes, skipped, warnings, vocab, ftsTotals, ftsConfig, orphanFtsRows, cjkDfMismatches, schemaVersion: version?.value ?? null };
   } finally {
     db.close();
   }
+}
+
+function hasTable(db: Database.Database, name: string): boolean {
+  return Boolean(db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(name));
+}
+
+/** cjk_df against the FTS vocabulary's counts of every CJK term. */
+export function cjkDfDifferences(db: Database.Database): string[] {
+  const want = new Map<string, number>();
+  for (const r of db.prepare('SELECT term, doc FROM sections_vocab').all() as { term: string; doc: number }[]) {
+    if (isCjkTerm(r.term)) want.set(r.term, r.doc);
+  }
+  const got = new Map((db.prepare('SELECT term, doc FROM cjk_df').all() as { term: string; doc: number }[]).map((r) => [r.term, r.doc]));
+  const out: string[] = [];
+  for (const t of new Set([...want.keys(), ...got.keys()])) {
+    if (want.get(t) !== got.get(t)) out.push(`${t}: ${got.get(t) ?? 'none'} vs ${want.get(t) ?? 'none'}`);
+  }
+  return out;
 }
 
 const NOTE_PARTS = ['fields', 'sections', 'ftsSections', 'tags', 'aliases', 'links'] as const;
@@ -191,6 +215,7 @@ function noteDifference(g: NoteDump, w: NoteDump): string | null {
 export function wholeNoteDifferences(got: IndexDump, versions: IndexDump[]): string[] {
   const out: string[] = [];
   if (got.orphanFtsRows > 0) out.push(`${got.orphanFtsRows} full-text rows without a section`);
+  if (got.cjkDfMismatches.length > 0) out.push(`cjk_df differs from the FTS vocabulary: ${got.cjkDfMismatches.slice(0, 3).join(', ')}`);
   for (const [path, g] of got.notes) {
     const candidates = versions.map((v) => v.notes.get(path)).filter((n): n is NoteDump => n !== undefined);
     if (candidates.length === 0) out.push(`${path}: in the index but in no clean build`);
@@ -203,6 +228,7 @@ export function wholeNoteDifferences(got: IndexDump, versions: IndexDump[]): str
 export function dumpDifferences(got: IndexDump, want: IndexDump): string[] {
   const out: string[] = [];
   if (got.orphanFtsRows > 0) out.push(`${got.orphanFtsRows} full-text rows without a section`);
+  if (got.cjkDfMismatches.length > 0) out.push(`cjk_df differs from the FTS vocabulary: ${got.cjkDfMismatches.slice(0, 3).join(', ')}`);
   for (const [path, g] of got.notes) {
     const w = want.notes.get(path);
     const diff = w ? noteDifference(g, w) : 'in the index but not in a clean build';
