@@ -14,6 +14,8 @@ export interface VaultFile {
   absPath: string;
   size: number;
   mtimeMs: number;
+  /** The content hash the index holds for this path, if any: a load that reads the same bytes skips parsing. */
+  knownHash?: string;
 }
 
 /** What the parser is given: one file's bytes plus what the filesystem said about it. */

@@ -86,7 +86,8 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     for (const f of files) {
       const st = states.get(f.path);
       if (st && st.size === f.size && st.mtimeMs === Math.floor(f.mtimeMs)) unchanged++;
-      else toLoad.push(f);
+      // A new time alone (a checkout, a copy, a sync tool) is found out by the hash, before any parsing.
+      else toLoad.push(st && !st.skipped && st.hash ? { ...f, knownHash: st.hash } : f);
     }
     const gone = partial ? missing.filter((p) => states.has(p)) : [...states.keys()].filter((p) => !seen(files, p));
 
@@ -121,7 +122,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
         writer.markSkipped(file, result.reason);
         summary.skipped++;
         if (prev && !prev.skipped) noteSetChanged = txn.changed = true;
-      } else if (prev && !prev.skipped && prev.hash === result.hash) {
+      } else if (result.kind === 'unchanged' || (prev && !prev.skipped && prev.hash === result.hash)) {
         writer.touchNote(file);
         summary.unchanged++;
       } else {

@@ -8,6 +8,8 @@ import { parseNote } from './parse-note.js';
 
 export type LoadResult =
   | { kind: 'note'; note: ParsedNote; hash: string }
+  /** The bytes are the ones the index already holds (file.knownHash): touched, not changed. */
+  | { kind: 'unchanged'; hash: string }
   | { kind: 'skipped'; reason: string; hash: string | null }
   | { kind: 'gone' };
 
@@ -31,6 +33,7 @@ export function loadNote(file: VaultFile, opts: ParseOptions): LoadResult {
     return failure(err);
   }
   const hash = hashBytes(bytes);
+  if (hash === file.knownHash) return { kind: 'unchanged', hash };
   const probe = bytes.subarray(0, BINARY_PROBE);
   if (probe.indexOf(0) !== -1) return { kind: 'skipped', reason: 'binary file (NUL bytes in the first 8 KB)', hash };
   const { text, valid } = decodeUtf8(bytes);

@@ -1,7 +1,7 @@
 // A build from scratch leaves each full-text index as one merged segment with FTS5's merging back on;
 // a build killed before the merge is finished by the next sync. (Segments per term are what every query
 // reads, so this is what keeps a freshly built index fast.)
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -107,6 +107,18 @@ describe('bulk load of the full-text indexes', () => {
     const after = searchOnce(cfg.db, 'quokka migrations');
     expect(after.hits.map((h) => [h.path, h.section, h.score])).toEqual(before.hits.map((h) => [h.path, h.section, h.score]));
     expect(after.total).toBe(before.total);
+  });
+
+  it('finds files whose time alone changed unchanged, and leaves the index as it was', async () => {
+    const { dir, cfg, paths } = await builtVault(30);
+    const before = ftsState(cfg.db);
+    const later = new Date(Date.now() + 3_600_000);
+    for (const p of paths) utimesSync(join(dir, p), later, later);
+    const summary = await syncVault(cfg);
+    expect(summary).toMatchObject({ added: 0, updated: 0, removed: 0, unchanged: paths.length });
+    expect(ftsState(cfg.db)).toEqual(before);
+    // The new times are recorded: the next sync does not read the files again.
+    expect(await syncVault(cfg)).toMatchObject({ unchanged: paths.length });
   });
 
   it('finishes, on the next sync, a bulk load that a kill cut short', async () => {

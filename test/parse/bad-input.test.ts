@@ -116,6 +116,14 @@ describe('bad input never throws and loses nothing', () => {
     expect(loadNote(file, DEFAULT_PARSE_OPTIONS)).toEqual({ kind: 'skipped', reason: 'permission denied', hash: null });
   });
 
+  it('skips parsing bytes the index already holds (knownHash), and parses any others', () => {
+    const text = '# Same\n\nunchanged body\n';
+    const file = fileOf('known.md', text);
+    const hash = hashBytes(Buffer.from(text));
+    expect(loadNote({ ...file, knownHash: hash }, DEFAULT_PARSE_OPTIONS)).toEqual({ kind: 'unchanged', hash });
+    expect(noteOf(loadNote({ ...file, knownHash: 'f'.repeat(40) }, DEFAULT_PARSE_OPTIONS)).title).toBe('Same');
+  });
+
   it('10,000 headings in one file parse quickly into 10,000 sections', () => {
     const text = Array.from({ length: 10_000 }, (_, i) => `${'#'.repeat((i % 6) + 1)} Heading ${i}\nbody ${i}\n`).join('');
     const started = performance.now();
