@@ -232,8 +232,8 @@ export class NoteWriter {
 
   /**
    * A build from scratch writes its full-text rows without FTS5's incremental merging, then merges them
-   * into one segment: on the handbook that builds about a second faster, and every later query reads one
-   * segment per term instead of about ten (its rankers run ~30% faster; the scores are the same).
+   * into one segment: the build does no merge work on the way, and every later query reads one segment
+   * per term instead of about ten on the handbook (its rankers run ~30% faster; the scores are the same).
    * Merging stays off until finishBulkLoad, so a build killed on the way is finished by the next sync.
    */
   beginBulkLoad(): void {

@@ -122,7 +122,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
         writer.markSkipped(file, result.reason);
         summary.skipped++;
         if (prev && !prev.skipped) noteSetChanged = txn.changed = true;
-      } else if (result.kind === 'unchanged' || (prev && !prev.skipped && prev.hash === result.hash)) {
+      } else if (result.kind === 'unchanged') {
         writer.touchNote(file);
         summary.unchanged++;
       } else {

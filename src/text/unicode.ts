@@ -47,7 +47,7 @@ function inRanges(ranges: Uint32Array, cp: number): boolean {
  * The [start, end) pairs of a regex class body made of `\\u{…}` / `\\uXXXX` code points and ranges (the
  * form of the script sets here), sorted and merged.
  */
-export function classRanges(cls: string): Uint32Array {
+function classRanges(cls: string): Uint32Array {
   const pairs: [number, number][] = [];
   const item = /\\u\{([0-9A-Fa-f]+)\}|\\u([0-9A-Fa-f]{4})/y;
   const next = (): number => {
