@@ -88,7 +88,7 @@ describe('UserPromptSubmit', () => {
       sections: [{ heading: 'Body', level: 2, text: `telemetry ${'payload bytes '.repeat(400)}` }],
     }));
     state.vault.cleanup();
-    state.vault = makeIndexedVault(long);
+    state.vault = await makeIndexedVault(long);
     const out = await handleHook(request(prompt('telemetry payload'), { env: { TSM_SNIPPET_BUDGET: '100000' } }));
     const xml = parseXml(injected(out));
     expect(elements(xml, 'result').length).toBeGreaterThan(0);

@@ -46,7 +46,7 @@ describe('SessionStart', () => {
       sections: [{ heading: 'Log', level: 2, text: `entry ${i}` }],
     }));
     state.vault.cleanup();
-    state.vault = makeIndexedVault([...SAMPLE_NOTES, ...many]);
+    state.vault = await makeIndexedVault([...SAMPLE_NOTES, ...many]);
     const rows = (md: string) => md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| When')).length;
     const normal = injected(await handleHook(request(start('startup'), { vaultFlag: state.vault.dir })), 'SessionStart');
     for (const source of ['compact', 'clear']) {
@@ -59,7 +59,7 @@ describe('SessionStart', () => {
 
   it('an empty index: no output, exit 0', async () => {
     state.vault.cleanup();
-    state.vault = makeIndexedVault([]);
+    state.vault = await makeIndexedVault([]);
     silent(await handleHook(request(start('startup'), { vaultFlag: state.vault.dir })));
     expect(logLines()).toEqual([]);
   });
@@ -91,7 +91,12 @@ describe('Stop / PreCompact / SessionEnd', () => {
     reason: 'exit',
     trigger: 'auto',
   });
-  const sessionNotes = () => (existsSync(join(state.vault.dir, 'sessions')) ? readdirSync(join(state.vault.dir, 'sessions')).filter((f) => f.endsWith('.md')) : []);
+  // The notes the hooks wrote: the fixture's own sample session note is on disk too, and is not counted.
+  const fixtureNotes = new Set(SAMPLE_NOTES.map((n) => n.path));
+  const sessionNotes = () =>
+    existsSync(join(state.vault.dir, 'sessions'))
+      ? readdirSync(join(state.vault.dir, 'sessions')).filter((f) => f.endsWith('.md') && !fixtureNotes.has(`sessions/${f}`))
+      : [];
 
   it.each(['Stop', 'PreCompact', 'SessionEnd'])('%s without transcript_path: no output, exit 0, logged', async (event) => {
     silent(await handleHook(request(end(event, undefined))));

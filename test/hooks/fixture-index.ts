@@ -1,12 +1,10 @@
-// Builds a real index (openWriter + NoteWriter, the same code `tsm index` writes with) from notes
-// described in the test, so hook tests do not depend on the markdown parser.
+// Sample notes for the hook tests, written as markdown files and indexed by the real sync
+// (test/helpers/fixture-vault.ts), so the index is exactly what `tsm index` makes of them.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { NoteType, ParsedNote, ParsedSection } from '../../src/core/types.js';
-import { openWriter } from '../../src/index/db.js';
-import { NoteWriter } from '../../src/index/note-writer.js';
-import { prepareNote } from '../../src/index/fts-rows.js';
+import type { NoteType } from '../../src/core/types.js';
+import { frontmatterText, indexFixtureVault, type FixtureFile } from '../helpers/fixture-vault.js';
 
 export interface TestSection {
   heading: string;
@@ -26,50 +24,16 @@ export interface TestNote {
   mtimeMs?: number;
 }
 
-/** Heading paths the way the parser builds them: title, then the chain of ancestor headings. */
-function withPaths(title: string, sections: TestSection[]): ParsedSection[] {
-  const stack: { level: number; heading: string }[] = [];
-  let line = 1;
-  return sections.map((s) => {
-    while (stack.length && stack[stack.length - 1].level >= s.level) stack.pop();
-    if (s.level > 0) stack.push({ level: s.level, heading: s.heading });
-    const headingPath = [title, ...stack.map((x) => x.heading)].join(' > ');
-    const lines = s.text.split('\n').length + (s.level > 0 ? 1 : 0);
-    const sec: ParsedSection = { heading: s.heading, level: s.level, headingPath, startLine: line, endLine: line + lines - 1, text: s.text, chunk: 0 };
-    line += lines + 1;
-    return sec;
-  });
+/** A note as its markdown file: frontmatter (type, status, date, title and extras), then each section. */
+export function noteFile(n: TestNote): FixtureFile {
+  const fm = { type: n.type, status: n.status ?? undefined, date: n.date, title: n.title, ...n.frontmatter };
+  const body = n.sections.map((s) => (s.level > 0 ? `${'#'.repeat(s.level)} ${s.heading}\n\n${s.text}\n` : `${s.text}\n`));
+  return { content: frontmatterText(fm) + body.join('\n'), mtimeMs: n.mtimeMs ?? Date.parse(`${n.date}T12:00:00Z`) };
 }
 
-export function writeIndex(dbPath: string, notes: TestNote[]): void {
-  const { db } = openWriter(dbPath);
-  try {
-    const writer = new NoteWriter(db);
-    writer.inTransaction(() => {
-      for (const n of notes) {
-        const parsed: ParsedNote = {
-          path: n.path,
-          title: n.title,
-          type: n.type,
-          status: n.status ?? null,
-          date: n.date,
-          dateSource: 'frontmatter',
-          tags: [],
-          aliases: [],
-          frontmatter: n.frontmatter ?? {},
-          sections: withPaths(n.title, n.sections),
-          links: [],
-          warnings: [],
-        };
-        const mtimeMs = n.mtimeMs ?? Date.parse(`${n.date}T12:00:00Z`);
-        writer.writeNote({ path: n.path, absPath: n.path, size: 100, mtimeMs }, prepareNote(n.path, parsed), `hash-${n.path}`);
-      }
-      writer.resolveLinks(null);
-      writer.setMeta('last_sync', new Date().toISOString());
-    });
-  } finally {
-    db.close();
-  }
+/** Writes `notes` into `vault` and indexes them into `<vault>/.tsm/index.db`. */
+export async function writeIndex(vault: string, notes: TestNote[]): Promise<void> {
+  await indexFixtureVault(vault, Object.fromEntries(notes.map((n) => [n.path, noteFile(n)])));
 }
 
 export const SAMPLE_NOTES: TestNote[] = [
@@ -128,8 +92,11 @@ export interface TestVault {
   cleanup: () => void;
 }
 
-/** A temporary vault with `.tsm/` and, unless `index` is false, an index of `notes`. */
-export function makeIndexedVault(notes: TestNote[] = SAMPLE_NOTES, opts: { index?: boolean; files?: Record<string, string> } = {}): TestVault {
+/** A temporary vault with `.tsm/` and, unless `index` is false, the files and an index of `notes`. */
+export async function makeIndexedVault(
+  notes: TestNote[] = SAMPLE_NOTES,
+  opts: { index?: boolean; files?: Record<string, string> } = {},
+): Promise<TestVault> {
   const dir = mkdtempSync(join(tmpdir(), 'tsm-hooks-'));
   mkdirSync(join(dir, '.tsm'), { recursive: true });
   for (const [rel, text] of Object.entries(opts.files ?? {})) {
@@ -137,6 +104,6 @@ export function makeIndexedVault(notes: TestNote[] = SAMPLE_NOTES, opts: { index
     writeFileSync(join(dir, rel), text);
   }
   const db = join(dir, '.tsm', 'index.db');
-  if (opts.index !== false) writeIndex(db, notes);
+  if (opts.index !== false) await writeIndex(dir, notes);
   return { dir, db, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -17,8 +17,8 @@ export const state: { vault: TestVault } = { vault: undefined as unknown as Test
 
 /** A fresh vault with the sample index for every test of the calling file. */
 export function useFreshVault(): void {
-  beforeEach(() => {
-    state.vault = makeIndexedVault();
+  beforeEach(async () => {
+    state.vault = await makeIndexedVault();
   });
   afterEach(() => state.vault.cleanup());
 }

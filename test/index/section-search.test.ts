@@ -25,11 +25,11 @@ function counts(dbPath: string): { read: number; counted: number } {
 }
 
 describe('SectionSearch.indexedSections', () => {
-  it('equals the FTS row count after writes, rewrites and deletions', () => {
+  it('equals the FTS row count after writes, rewrites and deletions', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tsm-ss-'));
     dirs.push(dir);
-    const dbPath = join(dir, 'index.db');
-    writeIndex(dbPath, SAMPLE_NOTES);
+    const dbPath = join(dir, '.tsm', 'index.db');
+    await writeIndex(dir, SAMPLE_NOTES);
     const first = counts(dbPath);
     expect(first.counted).toBeGreaterThan(3);
     expect(first.read).toBe(first.counted);
@@ -46,11 +46,11 @@ describe('SectionSearch.indexedSections', () => {
     expect(after.read).toBe(after.counted);
   });
 
-  it('an empty index has no rows', () => {
+  it('an empty index has no rows', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tsm-ss-'));
     dirs.push(dir);
-    const dbPath = join(dir, 'index.db');
-    writeIndex(dbPath, []);
+    const dbPath = join(dir, '.tsm', 'index.db');
+    await writeIndex(dir, []);
     expect(counts(dbPath)).toEqual({ read: 0, counted: 0 });
   });
 });

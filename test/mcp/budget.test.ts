@@ -32,7 +32,7 @@ let fx: Fixture;
 let client: Client;
 let close: () => Promise<void>;
 beforeAll(async () => {
-  fx = buildFixture({
+  fx = await buildFixture({
     'big.md': { type: 'knowledge', date: '2026-01-01', body: bigBody },
     'sessions/long.md': {
       type: 'session',

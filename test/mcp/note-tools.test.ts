@@ -81,10 +81,10 @@ describe('related', () => {
     expect(r.path).toBe('knowledge/vhf.md');
     expect(r.title).toBe('VHF notes');
     expect(r.outgoing).toEqual([
-      { path: 'knowledge/lora.md', target: 'lora', kind: 'wikilink', heading: null, line: 5 },
-      { path: null, target: 'nowhere', kind: 'wikilink', heading: null, line: 5 },
+      { path: 'knowledge/lora.md', target: 'lora', kind: 'wikilink', heading: null, line: 7 },
+      { path: null, target: 'nowhere', kind: 'wikilink', heading: null, line: 7 },
     ]);
-    expect(r.backlinks).toEqual([{ path: 'knowledge/lora.md', kind: 'wikilink', line: 9 }]);
+    expect(r.backlinks).toEqual([{ path: 'knowledge/lora.md', kind: 'wikilink', line: 11 }]);
   });
 
   it('gives empty lists for a note without links', async () => {
@@ -108,7 +108,7 @@ describe('timeline', () => {
     expect(r.anchor.text).toBe('Range test in the park: 1.2 km with the quarter-wave whip.');
     expect(r.before.map((x: any) => x.section)).toEqual(['2026-11-19', '2026-11-19 > Morning']);
     expect(r.after.map((x: any) => x.section)).toEqual(['2026-11-19 > Evening']);
-    expect(r.before[1]).toEqual({ id: expect.any(Number), section: '2026-11-19 > Morning', line: 7, end_line: 10, preview: 'Coffee and planning.' });
+    expect(r.before[1]).toEqual({ id: expect.any(Number), section: '2026-11-19 > Morning', line: 7, end_line: 9, preview: 'Coffee and planning.' });
     expect(r.days_before.map((d: any) => d.path)).toEqual(['daily/2026-11-18.md']);
     expect(r.days_after.map((d: any) => d.path)).toEqual(['daily/2026-11-20.md']);
     expect(r.days_after[0]).toMatchObject({ date: '2026-11-20', title: '2026-11-20', preview: 'Fixed the distance display.' });

@@ -114,7 +114,7 @@ describe('get_sections', () => {
       tags: [],
       section: 'LoRa module guide > Antenna',
       line: 9,
-      end_line: 12,
+      end_line: 11,
       text: 'A quarter-wave whip antenna gives the best range. See [[vhf]].',
     });
   });

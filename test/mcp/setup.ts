@@ -34,7 +34,7 @@ export async function connect(cfg: TsmConfig, logs: string[] = []): Promise<{ cl
 }
 
 export async function serveTestVault(): Promise<Served> {
-  const fx = buildFixture(vaultNotes);
+  const fx = await buildFixture(vaultNotes);
   const logs: string[] = [];
   const { client, close } = await connect(fx.cfg, logs);
   return {

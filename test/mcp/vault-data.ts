@@ -27,7 +27,6 @@ A quarter-wave whip antenna gives the best range. See [[vhf]].
 
 Sleep current matters more than transmit current.
 `,
-      links: [{ section: 1, target: 'vhf' }],
     },
     'knowledge/vhf.md': {
       type: 'knowledge',
@@ -36,10 +35,6 @@ Sleep current matters more than transmit current.
 
 VHF collars are heavier. Compare with [[lora]] and [[nowhere]].
 `,
-      links: [
-        { section: 0, target: 'lora' },
-        { section: 0, target: 'nowhere' },
-      ],
     },
     'knowledge/old.md': {
       type: 'knowledge',
