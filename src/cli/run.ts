@@ -1,17 +1,19 @@
 // How every command runs and fails: errors go to stderr as one `tsm: …` line, with exit 1 (2 for usage).
-// `tsm hook` never exits 2: Claude Code erases the user's prompt on exit 2.
+// A hook never exits 2 (Claude Code erases the user's prompt on exit 2): main.ts marks a hook run with
+// setHookMode(), and fail() then reports a usage error with exit 1.
+import { isExplained, isUsageError, TsmError } from '../core/errors.js';
 import { writeErr } from './stdio.js';
 
-export class UsageError extends Error {
+/** The command line itself is wrong: exit 2 with a pointer to --help. */
+export class UsageError extends TsmError {
   override name = 'UsageError';
+  override readonly kind = 'usage';
 }
 
 /** An error whose message is already what the user should read (no stack trace). */
-export class UserError extends Error {
+export class UserError extends TsmError {
   override name = 'UserError';
 }
-
-const KNOWN = new Set(['ConfigError', 'IndexError', 'UsageError', 'UserError', 'FilterError']);
 
 export interface CommandModule {
   run(argv: Record<string, unknown>): Promise<void> | void;
@@ -22,14 +24,20 @@ export async function runCommand(load: () => Promise<CommandModule>, argv: Recor
   await mod.run(argv);
 }
 
+let hookMode = false;
+
+/** From now on this process answers a hook: no error may exit 2. */
+export function setHookMode(): void {
+  hookMode = true;
+}
+
 export function fail(err: unknown): void {
-  const isHook = process.argv[2] === 'hook';
   const e = err instanceof Error ? err : new Error(String(err));
-  if (e.name === 'UsageError' || e.name === 'FilterError') {
-    writeErr(`tsm: ${e.message}\n${isHook ? '' : 'Run `tsm --help` for usage.\n'}`);
-    process.exitCode = isHook ? 1 : 2;
+  if (isUsageError(e)) {
+    writeErr(`tsm: ${e.message}\n${hookMode ? '' : 'Run `tsm --help` for usage.\n'}`);
+    process.exitCode = hookMode ? 1 : 2;
     return;
   }
-  writeErr(KNOWN.has(e.name) ? `tsm: ${e.message}\n` : `tsm: ${e.stack ?? e.message}\n`);
+  writeErr(isExplained(e) ? `tsm: ${e.message}\n` : `tsm: ${e.stack ?? e.message}\n`);
   process.exitCode = 1;
 }

@@ -2,8 +2,9 @@
 // SessionEnd can overlap; the later one must not be overwritten by the earlier one's older view).
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { TsmError } from '../core/errors.js';
 
-export class LockTimeoutError extends Error {
+export class LockTimeoutError extends TsmError {
   override name = 'LockTimeoutError';
 }
 

@@ -2,6 +2,7 @@
 // directory": Claude Code runs hooks in every project, and a project without a vault gets no context.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { TsmError } from '../core/errors.js';
 import { TSM_DIR } from '../vault/config.js';
 
 export interface HookVaultInput {
@@ -12,7 +13,7 @@ export interface HookVaultInput {
 }
 
 /** The vault named by --vault or $TSM_VAULT does not exist: worth a line on stderr, still no context. */
-export class HookVaultError extends Error {
+export class HookVaultError extends TsmError {
   override name = 'HookVaultError';
 }
 

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { TsmError } from '../core/errors.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 
 export type Database = BetterSqlite3.Database;
@@ -10,7 +11,7 @@ export type Database = BetterSqlite3.Database;
 export type IndexErrorCode = 'missing' | 'corrupt' | 'version' | 'readonly' | 'io';
 
 /** A problem with the index file itself, with a message that tells the user what to do. */
-export class IndexError extends Error {
+export class IndexError extends TsmError {
   override name = 'IndexError';
   constructor(
     readonly code: IndexErrorCode,

@@ -1,11 +1,13 @@
 // Explicit filter flags (--type --status --tag --path --after --before --recent --year) → SearchFilters.
+import { TsmError } from '../core/errors.js';
 import { NOTE_TYPES, type NoteType, type SearchFilters } from '../core/types.js';
 import { normalize } from '../text/normalize.js';
 import { addDays, addMonths, ymd, yearRange, type DateRange } from './dates.js';
 
 /** A filter value that cannot be understood; the CLI exits 2 with this message. */
-export class FilterError extends Error {
+export class FilterError extends TsmError {
   override name = 'FilterError';
+  override readonly kind = 'usage';
 }
 
 export interface FilterFlags {
