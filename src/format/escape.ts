@@ -33,3 +33,20 @@ const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
 export function cleanText(s: string): string {
   return s.replace(/\r\n?/g, '\n').replace(CONTROL, '').replace(LONE_SURROGATE, '\uFFFD');
 }
+
+/** Every control character (newline and tab included), Unicode line/paragraph separators, lone surrogates. */
+const LINE_UNSAFE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text that stays on one line of a line-oriented log (hook.log): every control character, line
+ * separator and lone surrogate becomes a visible escape (`\n`, `\u001b`), so a value from a payload
+ * (an event name, a session id, a path) can never start a new line or forge one.
+ */
+export function oneLineEscape(s: string): string {
+  return s.replace(LINE_UNSAFE, (ch) => {
+    if (ch === '\n') return '\\n';
+    if (ch === '\r') return '\\r';
+    if (ch === '\t') return '\\t';
+    return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}

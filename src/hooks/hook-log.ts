@@ -2,7 +2,9 @@
 // <vault>/.tsm/hook.log (created on demand), or to stderr when there is no log to write to.
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { oneLineEscape } from '../format/escape.js';
 import { TSM_DIR } from '../vault/config.js';
+import { fileKind } from '../vault/file-kind.js';
 
 export const HOOK_LOG = 'hook.log';
 /** Past this size the log is moved to hook.log.1 (one old generation kept), so it never grows unbounded. */
@@ -12,11 +14,15 @@ export function hookLogPath(vault: string): string {
   return join(vault, TSM_DIR, HOOK_LOG);
 }
 
-/** One log line: time, event, session, message on a single line. */
+/**
+ * One log line: time, event, session, message. Everything but the time may come from a payload or a
+ * file name, so each part goes through oneLineEscape: no value can start a new line or forge one.
+ * Line breaks inside a message (a multi-line error) become spaces first; anything else stays visible.
+ */
 export function formatLogLine(event: string | null, sessionId: string | null, message: string, now = new Date()): string {
-  const oneLine = message.replace(/\s*[\r\n]+\s*/g, ' ').trim();
-  const session = sessionId ? ` session=${sessionId.slice(0, 8)}` : '';
-  return `${now.toISOString()} ${event ?? 'hook'}${session}: ${oneLine}\n`;
+  const oneLine = oneLineEscape(message.replace(/\s*[\r\n]+\s*/g, ' ').trim());
+  const session = sessionId ? ` session=${oneLineEscape([...sessionId].slice(0, 8).join(''))}` : '';
+  return `${now.toISOString()} ${oneLineEscape(event ?? 'hook')}${session}: ${oneLine}\n`;
 }
 
 /**
@@ -27,6 +33,10 @@ export function writeHookLog(vault: string | null, line: string, stderr: (s: str
   if (vault !== null) {
     const path = hookLogPath(vault);
     try {
+      // Appending to a FIFO would wait for a reader forever, and a link could point anywhere: only a
+      // plain file (or none yet) is written to.
+      const kind = fileKind(path, { lstat: true });
+      if (kind !== 'file' && kind !== 'absent') throw new Error('not a plain file');
       mkdirSync(join(vault, TSM_DIR), { recursive: true });
       rotateIfLarge(path);
       appendFileSync(path, line);
