@@ -1,30 +1,72 @@
-// The <knowledge_search> block the prompt hook injects (seed 000): well-formed whatever notes contain,
-// with a snippet budget spent in rank order so the injected context stays small.
+// The <knowledge_search> block the prompt hook injects (docs/claude-code.md): well-formed whatever notes
+// contain, and small whatever they contain. The budget (TSM_SNIPPET_BUDGET) counts every character a
+// result prints — its path, its section heading, its snippet and its related paths — spent in rank
+// order, and each of those has its own cap. A note with a 10,000-character heading then costs one
+// capped heading; it can neither push the block past Claude Code's cut nor silence it.
 import type { SearchHit, SearchResponse } from '../core/types.js';
-import { charLength, truncateText } from './chars.js';
+import { charLength, ELLIPSIS, truncateText } from './chars.js';
 import { escapeXml } from './escape.js';
 
 /** Below this many characters a shortened snippet is too small to judge relevance by. */
 export const MIN_CUT_SNIPPET = 40;
+/** Longest section heading path printed (a heading is a pointer; a paragraph-long one says no more). */
+export const MAX_SECTION_CHARS = 160;
+/** Longest vault path printed: its end (the file name) is kept. Real paths are far shorter. */
+export const MAX_PATH_CHARS = 240;
+/** Longest `<related>` list printed. */
+export const MAX_RELATED_CHARS = 240;
+
+/** What one result prints, after the caps and the budget. */
+export interface BudgetedResult {
+  path: string;
+  section: string;
+  snippet: string;
+  /** '' when there is none or it did not fit. */
+  related: string;
+}
 
 /**
- * Each hit's snippet after the budget: whole while it fits, the first that does not fit shortened
- * to what is left (if ≥ MIN_CUT_SNIPPET) and every later one empty.
+ * Each hit's printed text after the caps and the budget. A result's path and section always print (a
+ * result without them is no use) and are charged first; its snippet is whole while it fits, the first
+ * that does not fit is shortened to what is left (if ≥ MIN_CUT_SNIPPET) and every later one is empty;
+ * its related list prints only while it fits whole.
  */
-export function budgetSnippets(hits: SearchHit[], budget: number): string[] {
+export function budgetResults(hits: SearchHit[], budget: number): BudgetedResult[] {
   if (Number.isNaN(budget) || budget < 0) throw new RangeError(`snippet budget must be a number ≥ 0, got ${budget}`);
   let left = budget;
   let spent = false;
-  return hits.map(({ snippet }) => {
-    if (spent || snippet === '') return '';
-    const len = charLength(snippet);
-    if (len <= left) {
-      left -= len;
-      return snippet;
+  return hits.map((hit) => {
+    const path = truncateStart(hit.path, MAX_PATH_CHARS);
+    const section = truncateText(hit.section, MAX_SECTION_CHARS);
+    left -= charLength(path) + charLength(section);
+    let snippet = '';
+    if (!spent && hit.snippet !== '') {
+      const len = charLength(hit.snippet);
+      if (len <= left) {
+        snippet = hit.snippet;
+        left -= len;
+      } else {
+        spent = true;
+        snippet = left >= MIN_CUT_SNIPPET ? truncateText(hit.snippet, left) : '';
+        left -= charLength(snippet);
+      }
     }
-    spent = true;
-    return left >= MIN_CUT_SNIPPET ? truncateText(snippet, left) : '';
+    let related = truncateText(hit.related.join(', '), MAX_RELATED_CHARS);
+    if (charLength(related) <= left) left -= charLength(related);
+    else related = '';
+    return { path, section, snippet, related };
   });
+}
+
+/** The snippets of budgetResults. */
+export function budgetSnippets(hits: SearchHit[], budget: number): string[] {
+  return budgetResults(hits, budget).map((r) => r.snippet);
+}
+
+/** `text` cut to `max` characters from the front, keeping its end: `…/deep/folder/note.md`. */
+function truncateStart(text: string, max: number): string {
+  const cps = Array.from(text);
+  return cps.length <= max ? text : ELLIPSIS + cps.slice(cps.length - (max - 1)).join('');
 }
 
 function attr(name: string, value: string | number): string {
@@ -36,23 +78,23 @@ function snippetElement(snippet: string): string {
   return text.trim() === '' ? '<snippet/>' : `<snippet>\n${text}\n</snippet>`;
 }
 
-function formatResult(hit: SearchHit, snippet: string): string {
+function formatResult(hit: SearchHit, r: BudgetedResult): string {
   const lines = [
     `<result${attr('index', hit.rank)}${attr('score', hit.score.toFixed(3))}>`,
-    `<source${attr('type', hit.type)}${hit.status === null ? '' : attr('status', hit.status)}>${escapeXml(hit.path)}</source>`,
-    `<section>${escapeXml(hit.section)}</section>`,
-    snippetElement(snippet),
+    `<source${attr('type', hit.type)}${hit.status === null ? '' : attr('status', hit.status)}>${escapeXml(r.path)}</source>`,
+    `<section>${escapeXml(r.section)}</section>`,
+    snippetElement(r.snippet),
   ];
-  if (hit.related.length > 0) lines.push(`<related>${escapeXml(hit.related.join(', '))}</related>`);
+  if (r.related !== '') lines.push(`<related>${escapeXml(r.related)}</related>`);
   lines.push('</result>');
   return lines.join('\n');
 }
 
-/** Seed 000's XML; `budget` is the total number of snippet characters (TSM_SNIPPET_BUDGET). */
+/** The <knowledge_search> XML; `budget` is the number of characters all results may print (see above). */
 export function formatXml(resp: SearchResponse, opts: { budget: number }): string {
   const open = `<knowledge_search${attr('query', resp.query)}${attr('count', resp.hits.length)}${attr('total', resp.total)}`;
   if (resp.hits.length === 0) return `${open}/>`;
-  const snippets = budgetSnippets(resp.hits, opts.budget);
-  const results = resp.hits.map((hit, i) => formatResult(hit, snippets[i]));
+  const printed = budgetResults(resp.hits, opts.budget);
+  const results = resp.hits.map((hit, i) => formatResult(hit, printed[i]));
   return [`${open}>`, ...results, '</knowledge_search>'].join('\n');
 }

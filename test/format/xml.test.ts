@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { budgetSnippets, formatXml } from '../../src/format/xml.js';
-import { charLength } from '../../src/format/chars.js';
+import { budgetResults, budgetSnippets, formatXml, MAX_PATH_CHARS, MAX_SECTION_CHARS } from '../../src/format/xml.js';
+import { charLength, truncateText } from '../../src/format/chars.js';
 import { HOSTILE, hit, response, seedResponse } from './fixtures.js';
 import { child, elements, parseXml, textOf } from './xml-tree.js';
 
@@ -69,44 +69,46 @@ describe('formatXml: shape', () => {
 });
 
 describe('formatXml: snippet budget', () => {
+  // The budget counts a result's path and section too: these hits print 5 characters besides the snippet.
+  const bare = (snippet: string) => hit({ path: 'a.md', section: 'S', snippet });
   const s100 = (ch: string) => ch.repeat(100);
-  const three = () => response('q', [hit({ snippet: s100('a') }), hit({ snippet: s100('b') }), hit({ snippet: s100('c') })]);
+  const three = () => response('q', [bare(s100('a')), bare(s100('b')), bare(s100('c'))]);
   const snippets = (xml: string) => elements(parseXml(xml), 'result').map((r) => textOf(child(r, 'snippet')).trim());
 
   it('budget exactly at the total keeps every snippet whole', () => {
-    expect(snippets(formatXml(three(), { budget: 300 }))).toEqual([s100('a'), s100('b'), s100('c')]);
+    expect(snippets(formatXml(three(), { budget: 315 }))).toEqual([s100('a'), s100('b'), s100('c')]);
   });
 
   it('budget one over the total keeps every snippet whole', () => {
-    expect(snippets(formatXml(three(), { budget: 301 }))).toEqual([s100('a'), s100('b'), s100('c')]);
+    expect(snippets(formatXml(three(), { budget: 316 }))).toEqual([s100('a'), s100('b'), s100('c')]);
   });
 
   it('budget one under the total cuts the last snippet to what is left, ending with …', () => {
-    const last = snippets(formatXml(three(), { budget: 299 }))[2];
+    const last = snippets(formatXml(three(), { budget: 314 }))[2];
     expect(charLength(last)).toBe(99);
     expect(last).toBe('c'.repeat(98) + '…');
   });
 
   it('exactly 40 characters left still gives a cut snippet', () => {
-    const out = snippets(formatXml(three(), { budget: 240 }));
+    const out = snippets(formatXml(three(), { budget: 255 }));
     expect(out[2]).toBe('c'.repeat(39) + '…');
   });
 
   it('fewer than 40 characters left gives <snippet/>', () => {
-    const xml = formatXml(three(), { budget: 239 });
+    const xml = formatXml(three(), { budget: 254 });
     expect(snippets(xml)).toEqual([s100('a'), s100('b'), '']);
     expect(xml).toContain('<snippet/>\n</result>\n</knowledge_search>');
   });
 
   it('once the budget is spent every later snippet is empty, even one that would fit', () => {
-    const resp = response('q', [hit({ snippet: s100('a') }), hit({ snippet: s100('b') }), hit({ snippet: 'tiny' })]);
-    expect(snippets(formatXml(resp, { budget: 150 }))).toEqual([s100('a'), 'b'.repeat(49) + '…', '']);
-    expect(snippets(formatXml(resp, { budget: 130 }))).toEqual([s100('a'), '', '']);
+    const resp = response('q', [bare(s100('a')), bare(s100('b')), bare('tiny')]);
+    expect(snippets(formatXml(resp, { budget: 160 }))).toEqual([s100('a'), 'b'.repeat(49) + '…', '']);
+    expect(snippets(formatXml(resp, { budget: 145 }))).toEqual([s100('a'), '', '']);
   });
 
   it('cuts at a word boundary', () => {
     const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu';
-    const [cut] = budgetSnippets([hit({ snippet: words })], 45);
+    const [cut] = budgetSnippets([bare(words)], 50);
     expect(cut).toBe('alpha beta gamma delta epsilon zeta eta…');
     expect(charLength(cut)).toBeLessThanOrEqual(45);
   });
@@ -114,8 +116,8 @@ describe('formatXml: snippet budget', () => {
   it('counts characters, not UTF-16 units (emoji, CJK)', () => {
     const emoji = '😀'.repeat(50);
     const cjk = '日本語'.repeat(10);
-    expect(budgetSnippets([hit({ snippet: emoji }), hit({ snippet: cjk })], 80)).toEqual([emoji, cjk]);
-    const [cut] = budgetSnippets([hit({ snippet: emoji })], 45);
+    expect(budgetSnippets([bare(emoji), bare(cjk)], 90)).toEqual([emoji, cjk]);
+    const [cut] = budgetSnippets([bare(emoji)], 50);
     expect(cut).toBe('😀'.repeat(44) + '…');
   });
 
@@ -165,7 +167,7 @@ describe('formatXml: hostile notes', () => {
     ]);
     expect(child(first, 'source')!.attrs).toEqual({ type: legal(HOSTILE), status: legal(HOSTILE) });
     expect(textOf(child(first, 'source'))).toBe(legal(`notes/${HOSTILE}.md`));
-    expect(textOf(child(first, 'section'))).toBe(legal(`${HOSTILE} > ${HOSTILE}`));
+    expect(textOf(child(first, 'section'))).toBe(legal(truncateText(`${HOSTILE} > ${HOSTILE}`, MAX_SECTION_CHARS)));
     expect(textOf(child(first, 'snippet'))).toBe(`\n${legal(HOSTILE)}\n${legal(HOSTILE)}\n`);
     expect(textOf(child(first, 'related'))).toBe(`${legal(HOSTILE)}, b.md`);
     expect(textOf(child(results[1], 'snippet')).trim()).toBe('second');
@@ -181,5 +183,48 @@ describe('formatXml: hostile notes', () => {
   it('does not break a surrogate pair when the budget cuts an emoji-rich snippet', () => {
     const resp = response('q', [hit({ snippet: 'x😀'.repeat(60) })]);
     for (let budget = 40; budget < 120; budget++) parseXml(formatXml(resp, { budget }));
+  });
+});
+
+describe('formatXml: everything printed counts against the budget', () => {
+  const long = (n: number) => 'Heading word '.repeat(Math.ceil(n / 13)).slice(0, n);
+
+  it('a 10,000-character heading is cut to MAX_SECTION_CHARS and charged to the budget', () => {
+    const huge = hit({ section: long(10_000), snippet: 'The answer is 42, with a sentence around it.' });
+    const xml = formatXml(response('q', [huge, hit({ snippet: 'second result' })]), { budget: 1000 });
+    const results = elements(parseXml(xml), 'result');
+    expect(results).toHaveLength(2);
+    const section = textOf(child(results[0], 'section'));
+    expect(charLength(section)).toBeLessThanOrEqual(MAX_SECTION_CHARS);
+    expect(section.endsWith('…')).toBe(true);
+    expect(textOf(child(results[0], 'snippet')).trim()).toBe('The answer is 42, with a sentence around it.');
+    expect(xml.length).toBeLessThan(2000);
+  });
+
+  it('the printed text of all results stays within the budget once each result has its path and section', () => {
+    const hits = Array.from({ length: 5 }, (_, i) =>
+      hit({ path: `deep/${'folder/'.repeat(60)}note-${i}.md`, section: long(5000), snippet: long(800), related: [`r/${long(400)}.md`] }),
+    );
+    const printed = budgetResults(hits, 1000);
+    // Past the budget a result prints only its (capped) path and section: every snippet or related list
+    // printed lies within the first 1,000 characters.
+    let spent = 0;
+    for (const r of printed) {
+      spent += charLength(r.path) + charLength(r.section) + charLength(r.snippet) + charLength(r.related);
+      if (r.snippet !== '' || r.related !== '') expect(spent).toBeLessThanOrEqual(1000);
+    }
+    expect(printed[0].snippet).not.toBe('');
+    for (const r of printed) {
+      expect(charLength(r.path)).toBeLessThanOrEqual(MAX_PATH_CHARS);
+      expect(r.path.endsWith(`.md`)).toBe(true); // the file name survives the cut
+    }
+  });
+
+  it('a related list that does not fit is left out, the result stays', () => {
+    const [r] = budgetResults([hit({ path: 'a.md', section: 'S', snippet: 'x'.repeat(40), related: ['b.md', 'c.md'] })], 50);
+    expect(r.snippet).toBe('x'.repeat(40));
+    expect(r.related).toBe('');
+    const [fits] = budgetResults([hit({ path: 'a.md', section: 'S', snippet: 'x'.repeat(40), related: ['b.md', 'c.md'] })], 55);
+    expect(fits.related).toBe('b.md, c.md');
   });
 });
