@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import type { OptionSpec } from './options.js';
 import { UsageError } from './run.js';
+import { unknownOptionMessage } from './suggest.js';
 
 export function parseFastArgs(args: string[], specs: Record<string, OptionSpec>, positional: string): Record<string, unknown> {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
@@ -13,7 +14,7 @@ export function parseFastArgs(args: string[], specs: Record<string, OptionSpec>,
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true, allowNegative: true } as Parameters<typeof parseArgs>[0]);
   } catch (err) {
-    throw new UsageError((err as Error).message.replace(/^TypeError \[\w+\]: /, ''));
+    throw new UsageError(parseErrorMessage(err as NodeJS.ErrnoException, specs, positional));
   }
   const out: Record<string, unknown> = {};
   for (const [name, s] of Object.entries(specs)) {
@@ -35,4 +36,22 @@ export function parseFastArgs(args: string[], specs: Record<string, OptionSpec>,
   }
   out[positional] = parsed.positionals;
   return out;
+}
+
+/**
+ * node:util's messages, rewritten: its unknown-option message leaves a quote open and names no
+ * alternative. Ours names the closest option and how to search for a word that starts with `-`.
+ */
+function parseErrorMessage(err: NodeJS.ErrnoException, specs: Record<string, OptionSpec>, positional: string): string {
+  const quoted = /'([^']*)'/.exec(err.message)?.[1] ?? '';
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const known = Object.keys(specs).flatMap((n) => (specs[n].type === 'boolean' ? [n, `no-${n}`] : [n]));
+    return `${unknownOptionMessage(quoted, known)}; a ${positional} word that starts with "-" goes after --, as in: -- ${quoted}`;
+  }
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const long = /--([a-z-]+)/.exec(quoted)?.[1];
+    if (/argument missing/.test(err.message)) return `--${long ?? quoted} needs a value`;
+    if (/does not take an argument/.test(err.message)) return `--${long ?? quoted} takes no value`;
+  }
+  return err.message.replace(/^TypeError \[\w+\]: /, '');
 }

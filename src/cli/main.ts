@@ -1,23 +1,71 @@
 // The `tsm` entry point. `search` and `hook` run on the fast path (node:util.parseArgs, only the modules
 // they need); every other command, and any --help, goes through the full yargs CLI.
+//
+// A hook must never exit 2 (Claude Code then erases the user's prompt), whatever its command line says:
+// any argument list naming `hook` answers the hook with lenient arguments; an argument list naming no
+// command (bare `tsm`, as Claude Code 2.0.x runs an exec-form hook) answers it when stdin holds a hook
+// payload; and a usage error of any other command line is checked the same way before it exits 2.
+// An interactive stdin (a terminal, /dev/null) is never read: `tsm` alone still prints its usage at once.
+import { isUsageError } from '../core/errors.js';
+import { commandOf, isHookPayload, parseHookArgs, readStdinWithin, stdinIsInteractive } from './hook-args.js';
 import { parseFastArgs } from './fast-args.js';
-import { HOOK_OPTIONS, SEARCH_OPTIONS } from './options.js';
-import { fail, UsageError } from './run.js';
+import { SEARCH_OPTIONS } from './options.js';
+import { fail, setHookMode, UsageError } from './run.js';
+import { writeOut } from './stdio.js';
+import { unknownOptionMessage } from './suggest.js';
+import { VERSION } from './version.js';
+
+/**
+ * How long a command line that names no hook waits for stdin to show whether it holds a payload. Claude
+ * Code writes the payload and closes the pipe as it starts the hook, so a real payload is there at once;
+ * only a non-hook command line with an open, silent stdin waits this long, and only to report an error.
+ */
+const STDIN_PROBE_MS = 1000;
+
+const TOP_LEVEL_OPTIONS = ['--help', '-h', '--version'];
+
+let stdinProbe: { text: string | null; pending: boolean } | undefined;
 
 async function main(argv: string[]): Promise<void> {
-  const command = argv[0];
+  const command = commandOf(argv);
   const wantsHelp = argv.includes('--help') || argv.includes('-h');
-  if (command === 'search' && !wantsHelp) {
+  if (command === 'hook' && !(wantsHelp && stdinIsInteractive())) return runHook(argv, null);
+  if (command === null && !wantsHelp && !argv.includes('--version') && !stdinIsInteractive()) {
+    stdinProbe = await readStdinWithin(STDIN_PROBE_MS);
+    if (isHookPayload(stdinProbe.text)) return runHook(argv, stdinProbe.text);
+  }
+  if (argv.length === 1 && argv[0] === '--version') {
+    writeOut(`${VERSION}\n`); // yargs costs ~80 ms to load for one line
+    return;
+  }
+  // Without a command, yargs would only say "name a command": a mistyped --version deserves better.
+  const unknown = command === null ? argv.find((a) => a.startsWith('-') && !TOP_LEVEL_OPTIONS.includes(a)) : undefined;
+  if (unknown !== undefined) throw new UsageError(unknownOptionMessage(unknown, ['help', 'version']));
+  if (argv[0] === 'search' && !wantsHelp) {
     const args = parseFastArgs(argv.slice(1), SEARCH_OPTIONS, 'query');
     if ((args.query as string[]).length === 0) throw new UsageError('search needs a query: tsm search <query…>');
     await (await import('./cmd-search.js')).run(args);
-  } else if (command === 'hook' && !wantsHelp) {
-    const args = parseFastArgs(argv.slice(1), HOOK_OPTIONS, 'events');
-    args.event = (args.events as string[])[0];
-    await (await import('./cmd-hook.js')).run(args);
   } else {
     await (await import('./yargs-cli.js')).runYargs(argv);
   }
 }
 
-main(process.argv.slice(2)).catch(fail);
+async function runHook(argv: string[], stdin: string | null): Promise<void> {
+  setHookMode();
+  await (await import('./cmd-hook.js')).run({ ...parseHookArgs(argv), stdin });
+}
+
+/** A usage error is the one failure that exits 2: before it does, make sure no hook payload is waiting. */
+async function failSafely(err: unknown, argv: string[]): Promise<void> {
+  if (isUsageError(err)) {
+    const probe = stdinProbe ?? (await readStdinWithin(STDIN_PROBE_MS));
+    if (isHookPayload(probe.text)) return runHook(argv, probe.text).catch(fail);
+    fail(err);
+    if (probe.pending) process.exit(); // the probe's read would otherwise keep the process waiting
+    return;
+  }
+  fail(err);
+}
+
+const argv = process.argv.slice(2);
+main(argv).catch((err) => failSafely(err, argv));

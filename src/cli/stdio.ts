@@ -1,7 +1,8 @@
-// The standard streams through plain fs calls for the fast path (search, hook, errors). process.stdout,
-// process.stderr and process.stdin are stream objects whose first use loads Node's stream, net and tty
-// modules: about 3 ms of every search and more of every prompt hook, for one write and one read.
-import { fstatSync, read, writeSync } from 'node:fs';
+// The standard output streams through plain fs calls for the fast path (search, hook, errors). process.stdout
+// and process.stderr are stream objects whose first use loads Node's stream, net and tty
+// modules: about 3 ms of every search and more of every prompt hook, for one write. (Reading stdin: see
+// readStdinWithin in hook-args.ts.)
+import { writeSync } from 'node:fs';
 
 export function writeOut(text: string): void {
   writeAll(1, text);
@@ -36,37 +37,4 @@ function writeAll(fd: number, text: string): void {
       throw err;
     }
   }
-}
-
-/**
- * All of standard input as UTF-8; '' when it is a terminal or a device (nobody is going to type a hook
- * payload) or closed. Reads through libuv's thread pool, so a pipe's writer is waited for without
- * blocking the event loop.
- */
-export function readStdin(): Promise<string> {
-  try {
-    if (fstatSync(0).isCharacterDevice()) return Promise.resolve('');
-  } catch {
-    return Promise.resolve('');
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const next = (): void => {
-      read(0, Buffer.allocUnsafe(64 * 1024), 0, 64 * 1024, null, (err, n, buf) => {
-        if (err) {
-          if (err.code === 'EAGAIN') setTimeout(next, 1);
-          else if (err.code === 'EOF') resolve(Buffer.concat(chunks).toString('utf8'));
-          else reject(err);
-          return;
-        }
-        if (n === 0) {
-          resolve(Buffer.concat(chunks).toString('utf8'));
-          return;
-        }
-        chunks.push(buf.subarray(0, n));
-        next();
-      });
-    };
-    next();
-  });
 }

@@ -3,7 +3,8 @@
 import yargs, { type Argv, type Options } from 'yargs';
 import { VERSION } from './version.js';
 import { HOOK_OPTIONS, SEARCH_OPTIONS, VAULT_OPTIONS, type OptionSpec } from './options.js';
-import { fail, runCommand, UsageError } from './run.js';
+import { runCommand, UsageError } from './run.js';
+import { unknownOptionMessage } from './suggest.js';
 
 function withOptions(y: Argv, specs: Record<string, OptionSpec>): Argv {
   for (const [name, s] of Object.entries(specs)) y = y.option(name, s as Options);
@@ -13,8 +14,6 @@ function withOptions(y: Argv, specs: Record<string, OptionSpec>): Argv {
 const vaultOptions = (y: Argv) => withOptions(y, VAULT_OPTIONS);
 
 export async function runYargs(argv: string[]): Promise<void> {
-  const isHook = argv[0] === 'hook';
-
   const cli = yargs(argv)
     .scriptName('tsm')
     .version(VERSION)
@@ -59,6 +58,7 @@ export async function runYargs(argv: string[]): Promise<void> {
       (y) =>
         vaultOptions(y)
           .positional('note', { type: 'string', describe: 'vault path, path without .md, or note name' })
+          .option('limit', { alias: 'n', type: 'number', describe: 'links to show in each list (default: all)' })
           .option('json', { type: 'boolean', default: false }),
       (a) => runCommand(() => import('./cmd-related.js'), a),
     )
@@ -96,7 +96,7 @@ export async function runYargs(argv: string[]): Promise<void> {
       (a) => runCommand(() => import('./cmd-serve.js'), a),
     )
     .demandCommand(1, 'name a command: tsm --help lists them')
-    .strict(!isHook)
+    .strict()
     .recommendCommands()
     .help()
     .alias('h', 'help')
@@ -104,8 +104,24 @@ export async function runYargs(argv: string[]): Promise<void> {
     // Throw, never report here: parseAsync then rejects once and the catch below reports once (reporting in
     // both printed every error twice), and a usage error stops the command instead of letting it run.
     .fail((msg, err) => {
-      throw err ?? new UsageError(msg);
+      throw err ?? new UsageError(unknownArgumentsMessage(msg, argv) ?? msg);
     });
 
-  await cli.parseAsync().catch(fail);
+  // Errors go to main.ts, which reports them once (and checks stdin for a hook payload before exit 2).
+  await cli.parseAsync();
+}
+
+const ALL_OPTIONS = [...new Set(['help', 'version', 'json', 'full', 'files-from-stdin', 'claude', 'debounce', 'poll', 'limit', ...Object.keys(SEARCH_OPTIONS)])];
+
+/** yargs says "Unknown argument: versoin"; tsm says which option was probably meant. */
+function unknownArgumentsMessage(msg: string, argv: string[]): string | null {
+  const m = /^Unknown arguments?: (.+)$/s.exec(msg);
+  if (!m) return null;
+  return m[1]
+    .split(', ')
+    .map((a) => {
+      const typed = argv.find((t) => t === `--${a}` || t.startsWith(`--${a}=`) || t === `-${a}`);
+      return typed ? unknownOptionMessage(typed, ALL_OPTIONS) : `unexpected argument "${a}"`;
+    })
+    .join('; ');
 }

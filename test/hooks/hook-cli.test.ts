@@ -124,10 +124,11 @@ describe('tsm hook: failing open and failing clearly', () => {
     expect(r.stderr).toMatch(/^tsm hook: /);
   });
 
-  it('an unknown flag: exit 1, never 2', () => {
+  it('an unknown flag is ignored (and logged): the hook still answers, exit 0', () => {
     const r = hook(promptPayload('antenna'), { args: ['--no-such-flag'] });
-    expect(r.code).toBe(1);
-    expect(r.stdout).toBe('');
+    expect(r.code).toBe(0);
+    expect(context(r, 'UserPromptSubmit')).toContain('<knowledge_search');
+    expect(logOf(vault)).toContain('ignored arguments: "--no-such-flag"');
   });
 
   it('an unknown event: no output, exit 0', () => {

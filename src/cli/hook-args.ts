@@ -1,0 +1,123 @@
+// How `tsm` recognises that it is answering a Claude Code hook, whatever its argument list, and reads that
+// argument list without ever refusing it. A hook that exits 2 erases the user's prompt, and a hook's
+// command line is written once in a settings file and then runs on every prompt: `tsm --db hook`,
+// `tsm -v hook`, or a bare `tsm` (Claude Code 2.0.x ignores an exec-form hook's `args`) must all still
+// answer the hook. Nothing here throws.
+import { fstatSync, readFileSync } from 'node:fs';
+
+/** Every command `tsm` has (yargs-cli.ts defines them; the fast path needs the names before loading it). */
+export const COMMANDS = ['index', 'search', 'status', 'doctor', 'related', 'init', 'watch', 'hook', 'ingest-session', 'serve'] as const;
+
+/** The command an argument list names: its first argument that is a command name, skipping options. */
+export function commandOf(argv: readonly string[]): string | null {
+  for (const a of argv) {
+    if (a === '--') return null;
+    if ((COMMANDS as readonly string[]).includes(a)) return a;
+  }
+  return null;
+}
+
+export interface HookArgs {
+  vault?: string;
+  db?: string;
+  /** The event argument (`tsm hook session-start`), used when the payload has no hook_event_name. */
+  event?: string;
+  /** Arguments that meant nothing to a hook, for one hook.log line. */
+  ignored: string[];
+}
+
+const VALUE_OPTIONS = new Set(['vault', 'db']);
+
+/**
+ * A hook's arguments, leniently: `--vault V`, `--vault=V`, `--db D`, `--db=D` and the first word after
+ * `hook` as the event. An option whose value is missing, empty or is the `hook` command itself (as in
+ * `tsm --db hook`) is ignored, like every other unknown argument.
+ */
+export function parseHookArgs(argv: readonly string[]): HookArgs {
+  const out: HookArgs = { ignored: [] };
+  const hookAt = argv.indexOf('hook');
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (i === hookAt) continue;
+    const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(a);
+    if (m && VALUE_OPTIONS.has(m[1])) {
+      let value = m[2];
+      if (value === undefined && i + 1 < argv.length && i + 1 !== hookAt && !argv[i + 1].startsWith('-')) value = argv[++i];
+      if (value === undefined || value === '') out.ignored.push(a);
+      else out[m[1] as 'vault' | 'db'] = value;
+    } else if (!a.startsWith('-') && a !== '' && hookAt >= 0 && i > hookAt && out.event === undefined) {
+      out.event = a;
+    } else {
+      out.ignored.push(a);
+    }
+  }
+  return out;
+}
+
+/** True when standard input is a terminal or a device: nobody will type a hook payload there. */
+export function stdinIsInteractive(): boolean {
+  try {
+    return fstatSync(0).isCharacterDevice();
+  } catch {
+    return true; // closed: nothing to read
+  }
+}
+
+/**
+ * Standard input, if it arrives (to its end) within `waitMs`; null otherwise. A hook's payload is written
+ * at once and the pipe closed, so the wait is spent only when stdin stays open and silent; `pending` then
+ * tells the caller that the read is still under way and it should exit explicitly.
+ *
+ * A file is read at once. A pipe or socket (Claude Code's stdin is a socket) is read through
+ * process.stdin, a non-blocking libuv stream: about 3 ms to load net and stream, but a read through the
+ * thread pool (fs.read, as stdio.ts does) that never completes makes even process.exit() hang, as Node
+ * waits for its thread pool on exit (measured with Node 20: killed after 5 s). A deadline must be able
+ * to end the process.
+ */
+export function readStdinWithin(waitMs: number): Promise<{ text: string | null; pending: boolean }> {
+  let regularFile = false;
+  try {
+    const st = fstatSync(0);
+    if (st.isCharacterDevice()) return Promise.resolve({ text: null, pending: false });
+    regularFile = st.isFile();
+  } catch {
+    return Promise.resolve({ text: null, pending: false }); // closed: nothing to read
+  }
+  if (regularFile) {
+    try {
+      return Promise.resolve({ text: readFileSync(0, 'utf8'), pending: false });
+    } catch {
+      return Promise.resolve({ text: null, pending: false });
+    }
+  }
+  return new Promise((resolve) => {
+    const stdin = process.stdin;
+    const chunks: Buffer[] = [];
+    let done = false;
+    const finish = (text: string | null, pending: boolean): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      stdin.removeAllListeners('data');
+      if (pending) stdin.pause();
+      resolve({ text, pending });
+    };
+    const timer = setTimeout(() => finish(null, true), waitMs);
+    stdin.on('data', (d: Buffer) => chunks.push(d));
+    stdin.once('end', () => finish(Buffer.concat(chunks).toString('utf8'), false));
+    stdin.once('error', () => finish(null, false));
+  });
+}
+
+/** True when `text` is a hook payload: a JSON object naming its event in `hook_event_name`. */
+export function isHookPayload(text: string | null): text is string {
+  if (text === null) return false;
+  const t = text.replace(/^\uFEFF/, '').trimStart();
+  if (!t.startsWith('{') || !t.includes('hook_event_name')) return false;
+  try {
+    const o = JSON.parse(t) as unknown;
+    return o !== null && typeof o === 'object' && !Array.isArray(o) && typeof (o as Record<string, unknown>).hook_event_name === 'string';
+  } catch {
+    return false;
+  }
+}

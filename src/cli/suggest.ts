@@ -1,0 +1,36 @@
+// "Did you mean": the closest known name to a mistyped one, for unknown options and commands.
+
+/** Optimal string alignment distance: Levenshtein plus the swap of two neighbours (`versoin` → 1). */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** The known name closest to `typed` (at most a third of its letters off), or null. */
+export function closest(typed: string, known: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Math.max(1, Math.floor(typed.length / 3)) + 1;
+  for (const k of known) {
+    const dist = editDistance(typed, k);
+    if (dist < bestDistance) {
+      best = k;
+      bestDistance = dist;
+    }
+  }
+  return best;
+}
+
+/** The message for an unknown option: `unknown option --versoin (did you mean --version?)`. */
+export function unknownOptionMessage(option: string, knownLong: readonly string[]): string {
+  const name = option.replace(/^-+/, '').replace(/=.*$/s, '');
+  const guess = option.startsWith('--') || name.length > 1 ? closest(name, knownLong) : null;
+  return `unknown option ${option}${guess ? ` (did you mean --${guess}?)` : ''}`;
+}
