@@ -4,11 +4,13 @@
 
 export class Deadline {
   constructor(
-    /** Milliseconds allowed. */
+    /** Milliseconds allowed (what the user configured: messages name this). */
     readonly ms: number,
     /** Clock reading the deadline counts from. */
     private readonly start = 0,
     private readonly clock: () => number = () => process.uptime() * 1000,
+    /** Milliseconds kept back at the end for what follows the work (see shortenedBy). */
+    private readonly margin = 0,
   ) {}
 
   elapsed(): number {
@@ -16,10 +18,15 @@ export class Deadline {
   }
 
   remaining(): number {
-    return Math.max(0, this.ms - this.elapsed());
+    return Math.max(0, this.ms - this.margin - this.elapsed());
   }
 
   passed(): boolean {
-    return this.elapsed() >= this.ms;
+    return this.elapsed() >= this.ms - this.margin;
+  }
+
+  /** The same deadline with `ms` more kept back (at most half of it): room for printing and exiting. */
+  shortenedBy(ms: number): Deadline {
+    return new Deadline(this.ms, this.start, this.clock, Math.min(this.ms / 2, this.margin + ms));
   }
 }

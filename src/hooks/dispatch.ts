@@ -1,8 +1,13 @@
-// `tsm hook`: one payload in, at most one JSON object out, and an exit code that is never 2 (SPEC §6).
-// Fail open: past the payload check, every problem means "no context, exit 0, one line in hook.log".
-// Each event's code is imported only when that event runs, so the prompt hook stays small and fast.
-import { basename } from 'node:path';
-import { loadConfig, type TsmConfig } from '../vault/config.js';
+// `tsm hook`: one payload in, at most one JSON object out, and an exit code that is never 2
+// (docs/claude-code.md). Fail open: past the payload check, every problem means "no context, exit 0, one
+// line in hook.log". Each event's code is imported only when that event runs, so the prompt hook stays
+// small and fast. The events that answer within a deadline (UserPromptSubmit, SessionStart) race a timer:
+// on time out the hook prints nothing, logs one line and the process exits at once.
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { isExplained } from '../core/errors.js';
+import { loadConfig, tsmDir, type TsmConfig } from '../vault/config.js';
+import { runningWatcher } from '../vault/watcher-pid.js';
 import { Deadline } from './deadline.js';
 import { DETACHED_ENV } from './detach.js';
 import { formatLogLine, writeHookLog } from './hook-log.js';
@@ -22,14 +27,21 @@ export interface HookRequest {
   /** The prompt hook's deadline; default: $TSM_HOOK_TIMEOUT_MS from the start of the process. */
   deadline?: Deadline;
   now?: Date;
-  /** SessionEnd: start the detached worker; absent → the work is done in this process. */
+  /**
+   * SessionEnd: start the detached ingest; SessionStart: start a detached `tsm index`. Absent → SessionEnd's
+   * work is done in this process and SessionStart starts no sync.
+   */
   detach?: (req: { event: HookEvent; vault: string; db?: string; payload: string }) => void;
+  /** Arguments the command line had that mean nothing to a hook: logged once, never refused. */
+  argWarning?: string;
 }
 
 export interface HookOutcome {
   stdout: string;
   stderr: string;
   exitCode: 0 | 1;
+  /** The deadline passed with work still under way: the caller should exit now rather than wait for it. */
+  timedOut?: boolean;
 }
 
 interface Context {
@@ -38,7 +50,17 @@ interface Context {
   event: HookEvent | null;
   vault: string | null;
   stderr: string[];
+  timedOut: boolean;
 }
+
+/**
+ * Time kept back from TSM_HOOK_TIMEOUT_MS for what follows the work: printing, closing, Node's exit.
+ * The work (and SQLite's wait on a locked index, which blocks the process) gets the rest.
+ */
+const EXIT_MARGIN_MS = 100;
+/** The detached sync's lock: older than this, its holder is taken to be gone (a first build of a large vault). */
+const SYNC_LOCK_STALE_MS = 6 * 60 * 60 * 1000;
+export const SYNC_LOCK = 'sync.lock';
 
 export async function handleHook(req: HookRequest): Promise<HookOutcome> {
   let payload: HookPayload;
@@ -52,14 +74,14 @@ export async function handleHook(req: HookRequest): Promise<HookOutcome> {
   if (name === null) {
     return { stdout: '', stderr: 'tsm hook: the payload has no hook_event_name and no event was given (tsm hook <event>)\n', exitCode: 1 };
   }
-  const ctx: Context = { req, payload, event: canonicalEvent(name), vault: null, stderr: [] };
+  const ctx: Context = { req, payload, event: canonicalEvent(name), vault: null, stderr: [], timedOut: false };
   let stdout = '';
   try {
     stdout = await run(ctx, name);
   } catch (err) {
     log(ctx, describeError(err));
   }
-  return { stdout, stderr: ctx.stderr.join(''), exitCode: 0 };
+  return { stdout: ctx.timedOut ? '' : stdout, stderr: ctx.stderr.join(''), exitCode: 0, ...(ctx.timedOut ? { timedOut: true } : {}) };
 }
 
 async function run(ctx: Context, name: string): Promise<string> {
@@ -79,19 +101,23 @@ async function run(ctx: Context, name: string): Promise<string> {
     throw err;
   }
   if (ctx.vault === null) return ''; // no vault for this project: tsm is simply not set up here
+  if (req.argWarning) log(ctx, req.argWarning);
   if (ctx.event === null) {
     log(ctx, `ignored event "${name}" (tsm handles ${HOOK_EVENTS.join(', ')})`);
     return '';
   }
   const cfg = loadConfig({ vaultFlag: ctx.vault, dbFlag: req.dbFlag, env: req.env, cwd: req.cwd });
-  const deadline = req.deadline ?? new Deadline(cfg.hookTimeoutMs);
+  const deadline = (req.deadline ?? new Deadline(cfg.hookTimeoutMs)).shortenedBy(EXIT_MARGIN_MS);
+  const detached = req.env[DETACHED_ENV] === '1';
   switch (ctx.event) {
     case 'UserPromptSubmit':
-      return promptSubmit(ctx, cfg, deadline);
+      return withDeadline(ctx, deadline, () => promptSubmit(ctx, cfg, deadline));
     case 'SessionStart':
-      return sessionStart(ctx, cfg, deadline);
+      if (detached) return backgroundSync(ctx, cfg);
+      startBackgroundSync(ctx, cfg);
+      return withDeadline(ctx, deadline, () => sessionStart(ctx, cfg, deadline));
     case 'SessionEnd':
-      if (req.detach && req.env[DETACHED_ENV] !== '1') {
+      if (req.detach && !detached) {
         if (transcriptOf(ctx) !== null) req.detach({ event: ctx.event, vault: ctx.vault, db: req.dbFlag, payload: essentialPayload(payload) });
         return '';
       }
@@ -102,11 +128,33 @@ async function run(ctx: Context, name: string): Promise<string> {
   }
 }
 
+/**
+ * `work`'s answer, or '' once the deadline passes (logged once). A timer cannot interrupt synchronous
+ * work (a SQLite query), so the steps also bound themselves: SQLite's wait on a lock is limited to the
+ * time left, files are checked to be plain files before they are opened, and the prompt is capped.
+ */
+async function withDeadline(ctx: Context, deadline: Deadline, work: () => Promise<string>): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => {
+      ctx.timedOut = true;
+      log(ctx, `deadline of ${deadline.ms} ms passed (${Math.round(deadline.elapsed())} ms since start); nothing injected`);
+      resolve('');
+    }, deadline.remaining());
+  });
+  try {
+    return await Promise.race([work(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function promptSubmit(ctx: Context, cfg: TsmConfig, deadline: Deadline): Promise<string> {
   if (ctx.payload.prompt === null) {
     log(ctx, 'the payload has no prompt; nothing to search');
     return '';
   }
+  (await import('../index/open-reader.js')).checkIndexFiles(cfg.db);
   const { promptContext } = await import('./prompt-context.js');
   const r = promptContext(cfg, ctx.payload.prompt, { deadline, now: ctx.req.now });
   if (r.kind === 'context') return r.output;
@@ -115,6 +163,7 @@ async function promptSubmit(ctx: Context, cfg: TsmConfig, deadline: Deadline): P
 }
 
 async function sessionStart(ctx: Context, cfg: TsmConfig, deadline: Deadline): Promise<string> {
+  (await import('../index/open-reader.js')).checkIndexFiles(cfg.db);
   const { sessionStartContext } = await import('./session-start.js');
   const cwd = ctx.payload.cwd;
   const r = sessionStartContext(cfg, {
@@ -126,6 +175,46 @@ async function sessionStart(ctx: Context, cfg: TsmConfig, deadline: Deadline): P
   if (r.kind === 'context') return r.output;
   if (r.problem) log(ctx, r.problem);
   return '';
+}
+
+/**
+ * SessionStart in Claude Code: start a detached `tsm hook SessionStart` worker that brings the index in
+ * step with the vault (quick when nothing changed), so a vault gets its index, and keeps it fresh, without
+ * anyone running `tsm index` or `tsm watch`. Not when a watcher already does that, nor when a sync runs.
+ * A prompt during a first build finds no index (or a partial one) and gets nothing: it never waits.
+ */
+function startBackgroundSync(ctx: Context, cfg: TsmConfig): void {
+  if (!ctx.req.detach || ctx.vault === null) return;
+  if (runningWatcher(tsmDir(cfg)) !== null || lockHeld(join(tsmDir(cfg), SYNC_LOCK))) return;
+  ctx.req.detach({ event: 'SessionStart', vault: ctx.vault, db: ctx.req.dbFlag, payload: essentialPayload(ctx.payload) });
+}
+
+/** The detached worker's side: one sync at a time per vault (a second finds the lock and stops). */
+async function backgroundSync(ctx: Context, cfg: TsmConfig): Promise<string> {
+  const { LockTimeoutError, withFileLock } = await import('./file-lock.js');
+  try {
+    await withFileLock(join(tsmDir(cfg), SYNC_LOCK), { timeoutMs: 0, staleMs: SYNC_LOCK_STALE_MS }, async () => {
+      const { syncVault } = await import('../index/sync.js');
+      const s = await syncVault(cfg);
+      if (s.added + s.updated + s.removed > 0) {
+        log(ctx, `background index: ${s.added} added, ${s.updated} updated, ${s.removed} removed in ${s.seconds.toFixed(2)} s`);
+      }
+    });
+  } catch (err) {
+    if (!(err instanceof LockTimeoutError)) throw err; // another session's sync is running: it does the job
+  }
+  return '';
+}
+
+function lockHeld(path: string): boolean {
+  try {
+    const pid = Number(readFileSync(path, 'utf8'));
+    if (!Number.isInteger(pid) || pid <= 0) return true; // being written right now
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** The payload's transcript, if it is one tsm reads (a Claude Code `.jsonl`); else null, logged. */
@@ -150,11 +239,11 @@ async function ingest(ctx: Context, cfg: TsmConfig): Promise<string> {
   const result = await ingestSession(cfg, transcript);
   if (!result.changed) return '';
   // Building (or rebuilding) a whole index inside a hook could take minutes: leave that to `tsm index`.
-  const { IndexError, openReader } = await import('../index/db.js');
+  const { withIndexReader } = await import('../index/open-reader.js');
   try {
-    openReader(cfg.db).close();
+    withIndexReader(cfg.db, () => undefined);
   } catch (err) {
-    if (!(err instanceof IndexError)) throw err;
+    if (!isExplained(err)) throw err;
     log(ctx, `wrote ${result.notePath}; not indexed: ${err.message}`);
     return '';
   }
@@ -169,8 +258,7 @@ function log(ctx: Context, message: string): void {
 
 function describeError(err: unknown): string {
   if (err instanceof Error) {
-    const known = ['ConfigError', 'IndexError', 'LockTimeoutError', 'FilterError'].includes(err.name);
-    return known ? err.message : `${err.name}: ${err.message}${err.stack ? ` (${firstFrame(err.stack)})` : ''}`;
+    return isExplained(err) ? err.message : `${err.name}: ${err.message}${err.stack ? ` (${firstFrame(err.stack)})` : ''}`;
   }
   return String(err);
 }

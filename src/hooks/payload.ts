@@ -2,12 +2,14 @@
 // fields are ignored and a known field of the wrong type counts as absent, so a newer Claude Code cannot
 // break the hook. Only stdin that is not a JSON object at all is an input error.
 
+import { TsmError } from '../core/errors.js';
+
 /** The events `tsm hook` handles. */
 export const HOOK_EVENTS = ['UserPromptSubmit', 'SessionStart', 'Stop', 'PreCompact', 'SessionEnd'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** Stdin that is not a hook payload: reported on stderr with exit 1 (never 2, which would block). */
-export class HookInputError extends Error {
+export class HookInputError extends TsmError {
   override name = 'HookInputError';
 }
 
@@ -25,6 +27,23 @@ export interface HookPayload {
   reason: string | null;
   /** PreCompact: manual | auto. */
   trigger: string | null;
+}
+
+/**
+ * Longest prompt the hook works with, in UTF-16 units: its first and last halves (a pasted log or file
+ * between a question and its follow-up says little about what to search for). Every later step (the skip
+ * rules, the search text, the query attribute) then costs the same for a 5 MB prompt as for a page.
+ */
+export const MAX_PROMPT_CHARS = 10_000;
+
+function capPrompt(prompt: string | null): string | null {
+  if (prompt === null || prompt.length <= MAX_PROMPT_CHARS) return prompt;
+  const half = MAX_PROMPT_CHARS / 2;
+  let head = half;
+  let tail = prompt.length - half;
+  if (/[\uD800-\uDBFF]/.test(prompt[head - 1])) head--; // never cut a surrogate pair in two
+  if (/[\uDC00-\uDFFF]/.test(prompt[tail])) tail++;
+  return `${prompt.slice(0, head)}\n${prompt.slice(tail)}`;
 }
 
 export function parseHookPayload(stdin: string): HookPayload {
@@ -52,7 +71,7 @@ export function parseHookPayload(stdin: string): HookPayload {
     sessionId: nonEmpty('session_id'),
     transcriptPath: nonEmpty('transcript_path'),
     cwd: nonEmpty('cwd'),
-    prompt: str('prompt'),
+    prompt: capPrompt(str('prompt')),
     source: nonEmpty('source'),
     reason: nonEmpty('reason'),
     trigger: nonEmpty('trigger'),
