@@ -2,16 +2,30 @@
 import { loadConfig, type TsmConfig } from '../vault/config.js';
 import { UserError } from './run.js';
 
-export function configFrom(argv: Record<string, unknown>): TsmConfig {
+/**
+ * The config for a command's --vault / --db. `cwdIsVault`: this command may make the current directory a
+ * vault when none is named or marked (`tsm index`, `tsm watch`); for every other command that is an error.
+ */
+export function configFrom(argv: Record<string, unknown>, opts: { cwdIsVault?: boolean } = {}): TsmConfig {
   return loadConfig({
     vaultFlag: typeof argv.vault === 'string' ? argv.vault : undefined,
     dbFlag: typeof argv.db === 'string' ? argv.db : undefined,
+    cwdIsVault: opts.cwdIsVault,
   });
 }
 
-/** Colours only on a TTY and never with NO_COLOR (https://no-color.org). */
-export function useColor(toTerminal: boolean): boolean {
-  return toTerminal && !('NO_COLOR' in process.env && process.env.NO_COLOR !== '') && process.env.TERM !== 'dumb';
+/**
+ * Colour or not, as Node reads these variables: FORCE_COLOR asks for colour even to a pipe (any value
+ * but 0 or false; the empty string counts as set), FORCE_COLOR=0 refuses it; else NO_COLOR
+ * (https://no-color.org) refuses it; else colour only on a terminal that is not TERM=dumb.
+ */
+export function useColor(toTerminal: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.FORCE_COLOR !== undefined) return !/^(0|false)$/i.test(env.FORCE_COLOR);
+  return toTerminal && !noColor(env) && env.TERM !== 'dumb';
+}
+
+function noColor(env: NodeJS.ProcessEnv): boolean {
+  return env.NO_COLOR !== undefined && env.NO_COLOR !== '';
 }
 
 /**

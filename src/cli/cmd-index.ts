@@ -5,7 +5,7 @@ import { configFrom, printJson } from './args.js';
 import { progressBar } from './progress.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
-  const cfg = configFrom(argv);
+  const cfg = configFrom(argv, { cwdIsVault: true });
   const paths = argv['files-from-stdin'] ? readPathsFromStdin() : undefined;
   const bar = progressBar('indexing');
   const summary = await syncVault(cfg, {

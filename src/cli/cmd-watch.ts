@@ -11,7 +11,7 @@ const MAX_DEBOUNCE_MS = 60_000;
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   const debounceMs = parseDebounce(argv.debounce);
-  const cfg = configFrom(argv);
+  const cfg = configFrom(argv, { cwdIsVault: true });
   const dir = tsmDir(cfg);
   const other = runningWatcher(dir);
   if (other !== null && other !== process.pid) {

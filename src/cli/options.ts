@@ -11,7 +11,7 @@ export interface OptionSpec {
 }
 
 export const VAULT_OPTIONS: Record<string, OptionSpec> = {
-  vault: { type: 'string', describe: 'vault folder (default: $TSM_VAULT, nearest folder with .tsm/, or .)' },
+  vault: { type: 'string', describe: 'vault folder (default: $TSM_VAULT, else the nearest folder holding .tsm/ or .obsidian/)' },
   db: { type: 'string', describe: 'index file (default: $TSM_DB or <vault>/.tsm/index.db)' },
 };
 
@@ -28,7 +28,7 @@ export const SEARCH_OPTIONS: Record<string, OptionSpec> = {
   before: { type: 'string', describe: 'before YYYY, YYYY-MM or YYYY-MM-DD' },
   recent: { type: 'string', describe: 'within the last 30d, 2w, 3m or 1y' },
   year: { type: 'number', describe: 'in this year' },
-  budget: { type: 'number', describe: 'xml: characters of snippet text in all (default $TSM_SNIPPET_BUDGET or 1000)' },
+  budget: { type: 'number', describe: 'xml: characters all results may print: paths, headings, snippets (default $TSM_SNIPPET_BUDGET or 1500)' },
   full: { type: 'boolean', default: false, describe: 'json: add each section\'s text as "content"' },
   'include-content': { type: 'number', describe: 'json: add the whole file of the top N results' },
   ids: { type: 'boolean', default: false, describe: 'print section ids only, one per line' },

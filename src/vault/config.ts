@@ -1,9 +1,13 @@
 // Where the vault and index are, and every tunable: env vars over <vault>/.tsm/config.json over defaults.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { TsmError } from '../core/errors.js';
+
+export const TSM_DIR = '.tsm';
+import { fileKind } from './file-kind.js';
 import { parseJsonc } from './jsonc.js';
 
-export class ConfigError extends Error {
+export class ConfigError extends TsmError {
   override name = 'ConfigError';
 }
 
@@ -26,7 +30,6 @@ export interface TsmConfig {
   halfLifeDays: { daily: number; knowledge: number; session: number };
 }
 
-export const TSM_DIR = '.tsm';
 
 const DEFAULTS = {
   extensions: ['.md'],
@@ -34,7 +37,7 @@ const DEFAULTS = {
   dailyFolders: ['daily', 'journal'],
   sessionFolders: ['sessions'],
   maxFileBytes: 5 * 1024 * 1024,
-  snippetBudget: 1000,
+  snippetBudget: 1500,
   snippetChars: 300,
   hookTopK: 5,
   hookTimeoutMs: 1500,
@@ -48,12 +51,25 @@ export interface ConfigInput {
   dbFlag?: string;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /**
+   * Without a named or marked vault, take the current directory. Only commands whose purpose is to
+   * create an index (`tsm index`, `tsm watch`) set this: running them is the deliberate act.
+   */
+  cwdIsVault?: boolean;
 }
 
-/** SPEC §1: --vault, $TSM_VAULT, nearest ancestor holding .tsm/, else the current directory. */
+/** Folders whose presence makes a folder a vault: tsm's own, and Obsidian's. */
+export const VAULT_MARKERS = [TSM_DIR, '.obsidian'];
+
+/**
+ * The vault a command works on, always one the user chose: --vault, else $TSM_VAULT, else the nearest
+ * folder at or above the current one that holds `.tsm/` or `.obsidian/`. Nothing else: a search in a
+ * code checkout or in ~ must not quietly index everything below it. Without one, `cwdIsVault` commands
+ * take the current directory; every other command stops with an error that names the fix.
+ */
 export function resolveVault(input: ConfigInput): string {
   const env = input.env ?? process.env;
-  const cwd = input.cwd ?? process.cwd();
+  const cwd = resolve(input.cwd ?? process.cwd());
   const given = input.vaultFlag ?? (env.TSM_VAULT || undefined);
   if (given !== undefined) {
     const dir = resolve(cwd, given);
@@ -61,9 +77,20 @@ export function resolveVault(input: ConfigInput): string {
     if (!statSync(dir).isDirectory()) throw new ConfigError(`vault is not a folder: ${dir}`);
     return dir;
   }
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, TSM_DIR))) return dir;
-    if (dirname(dir) === dir) return cwd;
+  const marked = markedVaultAbove(cwd);
+  if (marked !== null) return marked;
+  if (input.cwdIsVault) return cwd;
+  throw new ConfigError(
+    `no vault here: neither ${cwd} nor a folder above it holds .tsm/ or .obsidian/. ` +
+      'Run `tsm init` (or `tsm index`) in your notes folder, or name it with --vault DIR or $TSM_VAULT',
+  );
+}
+
+/** The nearest folder at or above `dir` holding a vault marker (VAULT_MARKERS), or null. */
+export function markedVaultAbove(dir: string): string | null {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (VAULT_MARKERS.some((m) => fileKind(join(d, m)) === 'directory')) return d;
+    if (dirname(d) === d) return null;
   }
 }
 
@@ -95,7 +122,10 @@ export function loadConfig(input: ConfigInput = {}): TsmConfig {
 }
 
 function readConfigFile(path: string): Record<string, unknown> {
-  if (!existsSync(path)) return {};
+  const kind = fileKind(path);
+  if (kind === 'absent') return {};
+  // Reading a FIFO would block until something writes to it: a hook must never wait on its config.
+  if (kind !== 'file') throw new ConfigError(`${path}: not a plain file; move it aside and run \`tsm init\` to write a new one`);
   let data: unknown;
   try {
     data = parseJsonc(readFileSync(path, 'utf8'));
@@ -152,7 +182,7 @@ export function defaultConfigText(): string {
   "sessionFolders": ${JSON.stringify(d.sessionFolders)},
   // Files larger than this (bytes) are skipped with a warning.
   "maxFileBytes": ${d.maxFileBytes},
-  // Characters of snippet text for all XML results together (TSM_SNIPPET_BUDGET).
+  // Characters all XML results may print together: paths, headings, snippets (TSM_SNIPPET_BUDGET).
   "snippetBudget": ${d.snippetBudget},
   // Longest snippet per result.
   "snippetChars": ${d.snippetChars},

@@ -14,15 +14,32 @@ function tmp(): string {
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 describe('config', () => {
-  it('resolves the vault: flag, then $TSM_VAULT, then nearest .tsm/, else cwd', () => {
+  it('resolves the vault: flag, then $TSM_VAULT, then the nearest .tsm/ or .obsidian/', () => {
     const root = tmp();
     mkdirSync(join(root, '.tsm'));
     mkdirSync(join(root, 'a/b'), { recursive: true });
     expect(resolveVault({ cwd: join(root, 'a/b'), env: {} })).toBe(root);
     expect(resolveVault({ cwd: join(root, 'a/b'), env: { TSM_VAULT: join(root, 'a') } })).toBe(join(root, 'a'));
     expect(resolveVault({ vaultFlag: 'b', cwd: join(root, 'a'), env: { TSM_VAULT: root } })).toBe(join(root, 'a/b'));
+    mkdirSync(join(root, 'a/.obsidian'));
+    expect(resolveVault({ cwd: join(root, 'a/b'), env: {} })).toBe(join(root, 'a')); // the nearest marker wins
+  });
+
+  it('never makes an unmarked folder a vault by itself: an error naming the fix, unless the command creates one', () => {
     const bare = tmp();
-    expect(resolveVault({ cwd: bare, env: {} })).toBe(bare);
+    mkdirSync(join(bare, 'src'));
+    writeFileSync(join(bare, '.obsidian'), 'a file, not the folder Obsidian makes');
+    for (const cwd of [bare, join(bare, 'src')]) {
+      expect(() => resolveVault({ cwd, env: {} })).toThrow(/no vault here: .*`tsm init`.*--vault/);
+    }
+    expect(resolveVault({ cwd: bare, env: {}, cwdIsVault: true })).toBe(bare);
+    expect(() => loadConfig({ cwd: bare, env: {} })).toThrow(ConfigError);
+  });
+
+  it('a config.json that is not a plain file (a FIFO would block) is a clear error, not a wait', () => {
+    const v = tmp();
+    mkdirSync(join(v, '.tsm/config.json'), { recursive: true });
+    expect(() => loadConfig({ vaultFlag: v, env: {} })).toThrow(/not a plain file/);
   });
 
   it('a vault that does not exist is a clear error', () => {
