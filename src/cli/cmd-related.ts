@@ -1,32 +1,40 @@
 // tsm related <note>: outgoing links and backlinks.
-import { openReader } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
+import { withIndexReader } from '../index/open-reader.js';
 import { configFrom, printJson } from './args.js';
-import { UserError } from './run.js';
+import { UsageError, UserError } from './run.js';
 
 export function run(argv: Record<string, unknown>): void {
   const cfg = configFrom(argv);
-  const db = openReader(cfg.db);
-  try {
-    const reader = new NoteReader(db, cfg.db);
-    const ref = String(argv.note ?? '');
-    const note = reader.findNote(ref);
-    if (!note) throw new UserError(`no indexed note matches "${ref}"`);
-    const outgoing = reader.outgoingLinks(note.id);
-    const backlinks = reader.backlinks(note.id);
-    if (argv.json) {
-      printJson({ path: note.path, title: note.title, outgoing, backlinks });
-      return;
-    }
-    const out = [`${note.path}  (${note.title})`, '', `outgoing (${outgoing.length})`];
-    for (const l of outgoing) {
-      const where = l.line ? `:${l.line}` : ' (frontmatter)';
-      out.push(`  ${l.targetPath ?? `${l.target}  [unresolved]`}${l.heading ? `#${l.heading}` : ''}  ${l.kind}${where}`);
-    }
-    out.push('', `backlinks (${backlinks.length})`);
-    for (const l of backlinks) out.push(`  ${l.sourcePath}${l.line ? `:${l.line}` : ''}  ${l.kind}`);
-    process.stdout.write(out.join('\n') + '\n');
-  } finally {
-    db.close();
+  const limit = argv.limit === undefined ? Infinity : Number(argv.limit);
+  if (limit !== Infinity && (!Number.isInteger(limit) || limit < 1)) {
+    throw new UsageError(`--limit takes a whole number of links, 1 or more (got ${argv.limit})`);
   }
+  const ref = String(argv.note ?? '');
+  const found = withIndexReader(cfg.db, (db) => {
+    const reader = new NoteReader(db, cfg.db);
+    const note = reader.findNote(ref);
+    return note ? { note, outgoing: reader.outgoingLinks(note.id), backlinks: reader.backlinks(note.id) } : null;
+  });
+  if (!found) throw new UserError(`no indexed note matches "${ref}"`);
+  const { note } = found;
+  const outgoing = found.outgoing.slice(0, limit);
+  const backlinks = found.backlinks.slice(0, limit);
+  if (argv.json) {
+    printJson({ path: note.path, title: note.title, outgoing, backlinks });
+    return;
+  }
+  const out = [`${note.path}  (${note.title})`, '', `outgoing (${shownOf(outgoing.length, found.outgoing.length)})`];
+  for (const l of outgoing) {
+    const where = l.line ? `:${l.line}` : ' (frontmatter)';
+    out.push(`  ${l.targetPath ?? `${l.target}  [unresolved]`}${l.heading ? `#${l.heading}` : ''}  ${l.kind}${where}`);
+  }
+  out.push('', `backlinks (${shownOf(backlinks.length, found.backlinks.length)})`);
+  for (const l of backlinks) out.push(`  ${l.sourcePath}${l.line ? `:${l.line}` : ''}  ${l.kind}`);
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+/** "3" when the whole list is shown, "3 of 12" when -n cut it. */
+function shownOf(shown: number, all: number): string {
+  return shown === all ? String(all) : `${shown} of ${all}`;
 }

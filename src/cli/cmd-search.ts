@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchResponse } from '../core/types.js';
-import { asIndexError, openReader } from '../index/db.js';
+import { withIndexReader } from '../index/open-reader.js';
 import { search } from '../search/search.js';
 import type { FilterFlags } from '../search/filters.js';
 import type { TsmConfig } from '../vault/config.js';
@@ -14,14 +14,13 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const cfg = configFrom(argv);
   const query = ((argv.query as string[] | undefined) ?? []).map(String).join(' ');
   const limit = Number(argv.limit ?? 10);
-  if (!Number.isInteger(limit) || limit < 0) throw new UsageError(`--limit takes a whole number (got ${argv.limit})`);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit takes a whole number of results, 1 or more (got ${argv.limit})`);
   const now = referenceNow();
   if (!existsSync(cfg.db)) await buildFirstIndex(cfg);
 
-  const db = openReader(cfg.db);
-  let resp: SearchResponse;
-  try {
-    resp = search(db, {
+  // A damaged page met mid-search becomes an IndexError that says how to fix it.
+  const resp: SearchResponse = withIndexReader(cfg.db, (db) =>
+    search(db, {
       query,
       flags: argv as FilterFlags,
       limit,
@@ -29,12 +28,8 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       snippetChars: cfg.snippetChars,
       now,
       tuning: { halfLifeDays: cfg.halfLifeDays },
-    });
-  } catch (err) {
-    throw asIndexError(err, cfg.db); // a damaged page met mid-search: say so, and how to fix it
-  } finally {
-    db.close();
-  }
+    }),
+  );
   writeOut(await render(resp, argv, cfg, now));
   writeErr(`tsm: ${resp.total} results for ${JSON.stringify(query)}\n`);
 }
@@ -49,7 +44,7 @@ async function buildFirstIndex(cfg: TsmConfig): Promise<void> {
 async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: TsmConfig, now: Date): Promise<string> {
   if (argv.ids) {
     const { formatIds } = await import('../format/json.js');
-    return formatIds(resp);
+    return withNewline(formatIds(resp));
   }
   switch (argv.format) {
     case 'json': {

@@ -1,5 +1,6 @@
 // tsm status: what the index holds and how fresh it is.
-import { asIndexError, openReader, type Database } from '../index/db.js';
+import type { Database } from '../index/db.js';
+import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
@@ -7,14 +8,7 @@ import { configFrom, printJson } from './args.js';
 
 export function run(argv: Record<string, unknown>): void {
   const cfg = configFrom(argv);
-  const db = openReader(cfg.db);
-  try {
-    report(cfg, db, argv);
-  } catch (err) {
-    throw asIndexError(err, cfg.db);
-  } finally {
-    db.close();
-  }
+  withIndexReader(cfg.db, (db) => report(cfg, db, argv));
 }
 
 function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): void {
