@@ -1,0 +1,219 @@
+// End to end, the built `tsm` as an adversary would run it as a hook: odd command lines, huge prompts,
+// an index that blocks, forged log lines. Whatever happens: exit 0 or 1 (never 2, which erases the
+// prompt), within the deadline, stdout empty or one well-formed JSON object.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, TSM, tsm, tsmAsync, VAULT_EXAMPLE, waitFor, type RunResult } from '../helpers/cli.js';
+import { holdLock, release } from './hook-harness.js';
+
+let work: string;
+let vault: string;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'tsm-hook-hard-'));
+  vault = join(work, 'vault');
+  cpSync(VAULT_EXAMPLE, vault, { recursive: true });
+  rmSync(join(vault, '.tsm'), { recursive: true, force: true });
+  expect(tsm(['init'], { cwd: vault }).code).toBe(0);
+  expect(tsm(['index'], { cwd: vault }).code).toBe(0);
+}, 60_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const payload = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ session_id: 'a1b2c3d4-0000', cwd: vault, hook_event_name: 'UserPromptSubmit', prompt: 'LoRa antenna range', ...extra });
+
+const logOf = (dir: string) => {
+  const p = join(dir, '.tsm', 'hook.log');
+  return existsSync(p) ? readFileSync(p, 'utf8') : '';
+};
+
+/** The additionalContext Claude Code would inject, or null when stdout is empty. */
+function injected(r: RunResult): string | null {
+  if (r.stdout === '') return null;
+  const json = JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  return json.hookSpecificOutput.additionalContext;
+}
+
+/** Runs the built tsm with `argv` and a stdin that stays open (nobody writes): like a silent pipe. */
+function withOpenStdin(argv: string[], env: Record<string, string> = {}): Promise<RunResult & { ms: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [TSM, ...argv], { cwd: vault, env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('close', (code) => {
+      clearTimeout(kill);
+      child.stdin.destroy();
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+describe('a hook payload on stdin is answered whatever the command line', () => {
+  it.each([[['--db', 'hook']], [['-v', 'hook']], [[]], [['hook', '--bogus', '-x']], [['--db=', 'hook', 'UserPromptSubmit', 'extra']], [['search']], [['--versoin']]])(
+    'tsm %j: exit 0 and the context',
+    (argv) => {
+      const r = tsm(argv, { cwd: vault, input: payload() });
+      expect(r.code, r.stderr).toBe(0);
+      expect(injected(r)).toContain('<knowledge_search');
+    },
+  );
+
+  it('bare `tsm` (Claude Code 2.0.x drops exec-form args) detects SessionStart from hook_event_name', () => {
+    const r = tsm([], { cwd: vault, input: JSON.stringify({ cwd: vault, hook_event_name: 'SessionStart', source: 'startup' }) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(injected(r)).toMatch(/^## tsm: recent context/);
+  });
+
+  it('property: odd argument lists with a payload on stdin never exit 2, and stdout is empty or one JSON object', () => {
+    const token = fc.constantFrom(
+      'hook', 'hook', '--db', '-v', '--vault', `--vault=${vault}`, '--bogus', '-x', '--', '', '-', '--db=', '=', 'UserPromptSubmit',
+      'session-start', 'x y', '--json', '-n', '0', '--limit', 'status2', '--versoin', 'search', 'related', 'status', '-h', '--no-db',
+    );
+    const runs = Math.max(12, Math.ceil(Number(process.env.TSM_PROPERTY_RUNS ?? 300) / 12));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(token, fc.string({ maxLength: 4 })), { maxLength: 5 }), (argv) => {
+        const r = tsm(argv, { cwd: vault, input: payload(), timeoutMs: 15_000 });
+        expect(r.code, `${JSON.stringify(argv)}: ${r.stderr}`).not.toBe(2);
+        expect([0, 1]).toContain(r.code);
+        if (r.stdout.startsWith('{')) expect(() => JSON.parse(r.stdout)).not.toThrow();
+      }),
+      { numRuns: runs },
+    );
+  }, 180_000);
+
+  it('without a payload, a usage error still exits 2 at once: an interactive stdin is never read', () => {
+    const started = Date.now();
+    const r = spawnSync(process.execPath, [TSM], { cwd: vault, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('tsm --help');
+    expect(Date.now() - started).toBeLessThan(5000);
+    const piped = tsm([], { cwd: vault, input: 'not a payload\n' });
+    expect(piped.code).toBe(2);
+    expect(piped.stdout).toBe('');
+  });
+
+  it('a usage error with an open, silent stdin waits only briefly for a payload, then exits 2', async () => {
+    const r = await withOpenStdin(['--no-such-option']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown option --no-such-option');
+    expect(r.ms).toBeLessThan(8000);
+  });
+});
+
+describe('the deadline holds whatever the input or the index does', () => {
+  it('a 5 MB prompt: exit 0 within the deadline (the prompt is capped before any work)', async () => {
+    const prompt = `LoRa antenna range ${'ログ sensor reading 42 ok. '.repeat(200_000)}`;
+    const started = Date.now();
+    const r = await tsmAsync(['hook'], { cwd: vault, input: payload({ prompt }), env: { TSM_HOOK_TIMEOUT_MS: '1500' } });
+    expect(r.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(1500 + 1500); // the deadline, plus slack for a loaded machine's spawn
+    const ctx = injected(r);
+    if (ctx !== null) expect(ctx).toContain('<knowledge_search');
+  });
+
+  it('a stdin that never closes: exit 0 with nothing, soon after the deadline', async () => {
+    const r = await withOpenStdin(['hook'], { TSM_HOOK_TIMEOUT_MS: '300' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.ms).toBeLessThan(300 + 3000);
+  });
+
+  it('an index under an exclusive lock: nothing injected, exit 0, one log line, SQLite waits no longer than the deadline', async () => {
+    const holder = await holdLock(join(vault, '.tsm', 'index.db'), 'exclusive');
+    const before = logOf(vault);
+    try {
+      const started = Date.now();
+      const r = await tsmAsync(['hook'], { cwd: vault, input: payload(), env: { TSM_HOOK_TIMEOUT_MS: '600' } });
+      expect(r).toMatchObject({ code: 0, stdout: '' });
+      expect(Date.now() - started).toBeLessThan(600 + 1500);
+      expect(logOf(vault).slice(before.length).trim().split('\n')).toHaveLength(1);
+    } finally {
+      await release(holder);
+    }
+  });
+
+  it.each(['index.db', 'index.db-wal', 'config.json', 'hook.log'])('a FIFO at .tsm/%s never blocks the hook', (name) => {
+    const v = join(work, `fifo-${name}`);
+    mkdirSync(join(v, '.tsm'), { recursive: true });
+    cpSync(join(vault, '.tsm', 'index.db'), join(v, '.tsm', 'index.db'));
+    rmSync(join(v, '.tsm', name), { force: true });
+    expect(spawnSync('mkfifo', [join(v, '.tsm', name)]).status).toBe(0);
+    // --bogus: one line for the log in every case (an ignored argument).
+    const r = tsm(['hook', '--bogus'], { cwd: v, input: payload({ cwd: v }), timeoutMs: 10_000 });
+    expect(r.code).toBe(0); // a hang would be killed by the timeout: code null
+    if (name !== 'hook.log') {
+      expect(r.stdout).toBe('');
+      expect(logOf(v)).toMatch(/not a plain file/);
+    } else {
+      expect(injected(r)).toContain('<knowledge_search');
+      expect(r.stderr).toMatch(/^tsm hook: .*ignored arguments/); // no log to write to: stderr instead
+    }
+  });
+});
+
+describe('hook.log cannot be forged', () => {
+  it('a newline (or any control character) in any payload string stays inside one escaped line', () => {
+    const before = logOf(vault).split('\n').length;
+    const forged = '\n2026-01-01T00:00:00.000Z UserPromptSubmit session=evil: forged\r\u001b[31m\u2028';
+    for (const extra of [{ hook_event_name: `Bogus${forged}` }, { session_id: forged, prompt: null }, { hook_event_name: 'UserPromptSubmit', prompt: 7 }]) {
+      expect(tsm(['hook', `--evil${forged}`], { cwd: vault, input: payload(extra) }).code).toBe(0);
+    }
+    const lines = logOf(vault).split('\n').slice(before - 1).filter(Boolean);
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    for (const line of lines) {
+      expect(line).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z \S+/);
+      expect(line).not.toMatch(/^2026-01-01/);
+      expect(line).not.toMatch(/[\u0000-\u001f\u2028]/);
+    }
+    expect(lines.join('\n')).toContain('\\n2026-01-01');
+  });
+});
+
+describe('SessionStart starts a detached incremental sync (first use without `tsm index`)', () => {
+  it('a TSM_VAULT with notes and no index gets one in the background; a prompt meanwhile never waits', async () => {
+    const v = join(work, 'first-use');
+    cpSync(VAULT_EXAMPLE, v, { recursive: true });
+    rmSync(join(v, '.tsm'), { recursive: true, force: true });
+    const env = { TSM_VAULT: v };
+    const started = Date.now();
+    const r = tsm(['hook'], { cwd: work, env, input: JSON.stringify({ cwd: work, hook_event_name: 'SessionStart', source: 'startup' }) });
+    expect(r.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const during = tsm(['hook'], { cwd: work, env, input: payload({ cwd: work }) });
+    expect(during.code).toBe(0);
+    await waitFor(() => !existsSync(join(v, '.tsm', 'sync.lock')) && existsSync(join(v, '.tsm', 'index.db')), 30_000);
+    const after = tsm(['hook'], { cwd: work, env, input: payload({ cwd: work }) });
+    expect(injected(after)).toContain('<knowledge_search');
+    expect(logOf(v)).toMatch(/background index: \d+ added/);
+  }, 60_000);
+
+  it('a second session while a sync runs starts none; a project without a vault starts none and writes nothing', async () => {
+    const v = join(work, 'locked');
+    cpSync(VAULT_EXAMPLE, v, { recursive: true });
+    mkdirSync(join(v, '.tsm'), { recursive: true });
+    // A live process holds the lock (this test's own pid): the hook must not start a second sync.
+    const lock = join(v, '.tsm', 'sync.lock');
+    spawnSync('sh', ['-c', `printf %s ${process.pid} > '${lock}'`]);
+    const r = tsm(['hook'], { cwd: work, env: { TSM_VAULT: v }, input: JSON.stringify({ cwd: work, hook_event_name: 'SessionStart' }) });
+    expect(r.code).toBe(0);
+    await new Promise((res) => setTimeout(res, 1500));
+    expect(existsSync(join(v, '.tsm', 'index.db'))).toBe(false);
+    const bare = mkdtempSync(join(tmpdir(), 'tsm-bare-start-'));
+    try {
+      const b = tsm(['hook'], { cwd: bare, input: JSON.stringify({ cwd: bare, hook_event_name: 'SessionStart' }) });
+      expect(b).toEqual({ code: 0, stdout: '', stderr: '' });
+      await new Promise((res) => setTimeout(res, 500));
+      expect(readdirSync(bare)).toEqual([]);
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
