@@ -1,0 +1,110 @@
+// The built `tsm` on the things users meet first: which folder is a vault, usage errors that name the
+// fix, colours, --version, related -n.
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeVault, ROOT, tsm } from '../helpers/cli.js';
+
+const NOTES = {
+  'a.md': '# Antenna notes\n\nThe LoRa antenna gain matters. See [[b]] and [[c]].\n',
+  'b.md': '# Battery\n\nLoRa sleep current and [[a]].\n',
+  'c.md': '# Collar\n\nLinks to [[a]].\n',
+};
+
+let marked: { dir: string; cleanup: () => void };
+beforeAll(() => {
+  marked = makeVault({ ...NOTES, '.tsm/.keep': '' });
+  expect(tsm(['index'], { cwd: marked.dir }).code).toBe(0);
+});
+afterAll(() => marked.cleanup());
+
+describe('the vault a command works on is one the user chose', () => {
+  it('tsm search in a folder that is no vault: exit 1, an error naming the fix, nothing created', () => {
+    const v = makeVault(NOTES);
+    try {
+      const r = tsm(['search', 'LoRa'], { cwd: v.dir });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/no vault here/);
+      expect(r.stderr).toMatch(/tsm init/);
+      expect(r.stderr).toMatch(/--vault/);
+      expect(existsSync(join(v.dir, '.tsm'))).toBe(false);
+      for (const cmd of [['status'], ['related', 'a']]) expect(tsm(cmd, { cwd: v.dir }).code).toBe(1);
+      expect(readdirSync(v.dir).sort()).toEqual(['a.md', 'b.md', 'c.md']);
+    } finally {
+      v.cleanup();
+    }
+  });
+
+  it('a named vault (--vault, as in the README quick start), an Obsidian vault, and `tsm index` are deliberate', () => {
+    for (const setup of ['flag', 'obsidian', 'index'] as const) {
+      const v = makeVault(NOTES);
+      try {
+        if (setup === 'obsidian') mkdirSync(join(v.dir, '.obsidian'));
+        if (setup === 'index') expect(tsm(['index'], { cwd: v.dir }).code).toBe(0);
+        const r = tsm(['search', 'LoRa', '-f', 'json', ...(setup === 'flag' ? ['--vault', v.dir] : [])], { cwd: v.dir });
+        expect(r.code, `${setup}: ${r.stderr}`).toBe(0);
+        expect(JSON.parse(r.stdout).length).toBeGreaterThan(0);
+        expect(existsSync(join(v.dir, '.tsm', 'index.db'))).toBe(true);
+      } finally {
+        v.cleanup();
+      }
+    }
+  });
+
+  it('the README quick start works on the bundled vault-example', () => {
+    const r = tsm(['search', 'LoRa', '--vault', 'vault-example', '--db', join(marked.dir, 'example.db'), '--ids'], { cwd: ROOT });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^\d+(\n\d+)*\n$/); // --ids: one id a line, and a final newline
+  });
+});
+
+describe('small things users hit', () => {
+  it('-n 0 is a usage error with nothing on stdout', () => {
+    const r = tsm(['search', 'LoRa', '-n', '0'], { cwd: marked.dir });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/--limit takes a whole number of results, 1 or more/);
+  });
+
+  it('an unknown option names the closest one, with balanced quotes', () => {
+    const r = tsm(['search', 'LoRa', '--limt', '3'], { cwd: marked.dir });
+    expect(r.code).toBe(2);
+    const first = r.stderr.split('\n')[0];
+    expect(first).toContain('did you mean --limit?');
+    expect((first.match(/"/g) ?? []).length % 2).toBe(0);
+    expect((first.match(/'/g) ?? []).length % 2).toBe(0);
+    const v = tsm(['--versoin'], { cwd: marked.dir });
+    expect(v.code).toBe(2);
+    expect(v.stderr).toContain('did you mean --version?');
+    const s = tsm(['status', '--jsno'], { cwd: marked.dir });
+    expect(s.code).toBe(2);
+    expect(s.stderr).toContain('did you mean --json?');
+  });
+
+  it('--version prints the package version', () => {
+    const r = tsm(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
+  });
+
+  it('tsm related takes -n', () => {
+    const all = tsm(['related', 'a', '--json'], { cwd: marked.dir });
+    expect(all.code, all.stderr).toBe(0);
+    expect(JSON.parse(all.stdout).backlinks).toHaveLength(2);
+    const one = tsm(['related', 'a', '-n', '1', '--json'], { cwd: marked.dir });
+    const j = JSON.parse(one.stdout);
+    expect(j.backlinks).toHaveLength(1);
+    expect(j.outgoing).toHaveLength(1);
+    expect(tsm(['related', 'a', '-n', '1'], { cwd: marked.dir }).stdout).toMatch(/backlinks \(1 of 2\)/);
+    expect(tsm(['related', 'a', '-n', '0'], { cwd: marked.dir }).code).toBe(2);
+  });
+
+  it('colour: never to a pipe, unless FORCE_COLOR; NO_COLOR and FORCE_COLOR=0 refuse it', () => {
+    const ansi = /\u001b\[/;
+    expect(tsm(['search', 'LoRa'], { cwd: marked.dir }).stdout).not.toMatch(ansi);
+    expect(tsm(['search', 'LoRa'], { cwd: marked.dir, env: { FORCE_COLOR: '1' } }).stdout).toMatch(ansi);
+    expect(tsm(['search', 'LoRa'], { cwd: marked.dir, env: { FORCE_COLOR: '0' } }).stdout).not.toMatch(ansi);
+    expect(tsm(['search', 'LoRa'], { cwd: marked.dir, env: { NO_COLOR: '1' } }).stdout).not.toMatch(ansi);
+  });
+});
