@@ -13,7 +13,9 @@ const STDIN_FLOOR_MS = 100;
 export async function run(argv: Record<string, unknown>): Promise<void> {
   const env = process.env;
   let outcome: HookOutcome;
-  let exitNow = false;
+  // Stdin still open (its writer never closed it) or work still under way past the deadline: once the
+  // answer is written, exit rather than wait for them.
+  let exitNow = argv.stdinPending === true;
   try {
     const detachedPayload = env[DETACHED_ENV] === '1' ? env[PAYLOAD_ENV] : undefined;
     let stdin = typeof argv.stdin === 'string' ? argv.stdin : detachedPayload;
@@ -26,6 +28,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
         process.exit(0);
       }
       stdin = read.text ?? '';
+      exitNow ||= read.pending;
     }
     const ignored = Array.isArray(argv.ignored) ? (argv.ignored as string[]) : [];
     outcome = await handleHook({
@@ -40,7 +43,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
         spawnDetachedHook({ ...req, execPath: process.execPath, script: process.argv[1], env, cwd: process.cwd() });
       },
     });
-    exitNow = outcome.timedOut === true;
+    exitNow ||= outcome.timedOut === true;
   } catch (err) {
     // handleHook already fails open; this is the last guard, so even a bug here cannot block a prompt.
     outcome = { stdout: '', stderr: `tsm hook: ${(err as Error)?.stack ?? String(err)}\n`, exitCode: 0 };
@@ -48,7 +51,6 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (outcome.stdout) writeOut(outcome.stdout);
   if (outcome.stderr) writeErr(outcome.stderr);
   process.exitCode = outcome.exitCode;
-  // Past the deadline, work may still be pending (a read, a wait on a lock): the answer is given, so go.
   if (exitNow) process.exit(outcome.exitCode);
 }
 

@@ -103,7 +103,15 @@ export function readStdinWithin(waitMs: number): Promise<{ text: string | null; 
       resolve({ text, pending });
     };
     const timer = setTimeout(() => finish(null, true), waitMs);
-    stdin.on('data', (d: Buffer) => chunks.push(d));
+    stdin.on('data', (d: Buffer) => {
+      chunks.push(d);
+      // A writer that sends a whole JSON object but keeps the pipe open must not cost the deadline:
+      // a chunk that ends in `}` may complete the payload (a failed parse of a partial one is cheap).
+      if (/\}\s*$/.test(d.toString('latin1', Math.max(0, d.length - 16)))) {
+        const text = Buffer.concat(chunks).toString('utf8');
+        if (isHookPayload(text)) finish(text, true);
+      }
+    });
     stdin.once('end', () => finish(Buffer.concat(chunks).toString('utf8'), false));
     stdin.once('error', () => finish(null, false));
   });

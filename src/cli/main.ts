@@ -32,7 +32,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'hook' && !(wantsHelp && stdinIsInteractive())) return runHook(argv, null);
   if (command === null && !wantsHelp && !argv.includes('--version') && !stdinIsInteractive()) {
     stdinProbe = await readStdinWithin(STDIN_PROBE_MS);
-    if (isHookPayload(stdinProbe.text)) return runHook(argv, stdinProbe.text);
+    if (isHookPayload(stdinProbe.text)) return runHook(argv, stdinProbe);
   }
   if (argv.length === 1 && argv[0] === '--version') {
     writeOut(`${VERSION}\n`); // yargs costs ~80 ms to load for one line
@@ -50,16 +50,16 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-async function runHook(argv: string[], stdin: string | null): Promise<void> {
+async function runHook(argv: string[], probe: { text: string | null; pending: boolean } | null): Promise<void> {
   setHookMode();
-  await (await import('./cmd-hook.js')).run({ ...parseHookArgs(argv), stdin });
+  await (await import('./cmd-hook.js')).run({ ...parseHookArgs(argv), stdin: probe?.text ?? undefined, stdinPending: probe?.pending ?? false });
 }
 
 /** A usage error is the one failure that exits 2: before it does, make sure no hook payload is waiting. */
 async function failSafely(err: unknown, argv: string[]): Promise<void> {
   if (isUsageError(err)) {
     const probe = stdinProbe ?? (await readStdinWithin(STDIN_PROBE_MS));
-    if (isHookPayload(probe.text)) return runHook(argv, probe.text).catch(fail);
+    if (isHookPayload(probe.text)) return runHook(argv, probe).catch(fail);
     fail(err);
     if (probe.pending) process.exit(); // the probe's read would otherwise keep the process waiting
     return;

@@ -126,6 +126,23 @@ describe('the deadline holds whatever the input or the index does', () => {
     expect(r.ms).toBeLessThan(300 + 3000);
   });
 
+  it.each([[['hook']], [[]]])('tsm %j: a payload whose writer keeps the pipe open is answered at once, not at the deadline', async (argv) => {
+    const r = await new Promise<RunResult & { ms: number }>((resolve) => {
+      const started = Date.now();
+      const child = spawn(process.execPath, [TSM, ...argv], { cwd: vault, env: cleanEnv({ TSM_HOOK_TIMEOUT_MS: '8000' }) });
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.on('close', (code) => {
+        child.stdin.destroy();
+        resolve({ code, stdout, stderr: '', ms: Date.now() - started });
+      });
+      child.stdin.write(payload()); // and never ended
+    });
+    expect(r.code).toBe(0);
+    expect(injected(r)).toContain('<knowledge_search');
+    expect(r.ms).toBeLessThan(8000);
+  });
+
   it('an index under an exclusive lock: nothing injected, exit 0, one log line, SQLite waits no longer than the deadline', async () => {
     const holder = await holdLock(join(vault, '.tsm', 'index.db'), 'exclusive');
     const before = logOf(vault);
