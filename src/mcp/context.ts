@@ -1,8 +1,8 @@
 // The server's view of the index: a read-only connection opened for each tool call and closed after.
 // Opening costs about 0.4 ms (measured on the dev machine), far below a tool call's cost, and it means
 // a rebuilt, replaced or newly created index is picked up without any bookkeeping.
-import { openReader } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
+import { withIndexReader } from '../index/open-reader.js';
 import type { TsmConfig } from '../vault/config.js';
 import type { ToolContext } from './tool.js';
 
@@ -10,13 +10,7 @@ export function createContext(cfg: TsmConfig, opts: { now?: () => Date } = {}): 
   return {
     cfg,
     now: opts.now ?? (() => new Date()),
-    withIndex(fn) {
-      const db = openReader(cfg.db);
-      try {
-        return fn(db, new NoteReader(db, cfg.db));
-      } finally {
-        db.close();
-      }
-    },
+    // withIndexReader closes the connection and turns SQLite errors into IndexErrors that name the fix.
+    withIndex: (fn) => withIndexReader(cfg.db, (db) => fn(db, new NoteReader(db, cfg.db))),
   };
 }
