@@ -22,7 +22,8 @@ import { VERSION } from './version.js';
  */
 const STDIN_PROBE_MS = 1000;
 
-const TOP_LEVEL_OPTIONS = ['--help', '-h', '--version'];
+/** Option names some command knows: without a command, any other is a typo worth a suggestion. */
+const KNOWN_OPTIONS = new Set(['help', 'h', 'version', ...Object.keys(SEARCH_OPTIONS), 'n', 'f']);
 
 let stdinProbe: { text: string | null; pending: boolean } | undefined;
 
@@ -39,7 +40,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   // Without a command, yargs would only say "name a command": a mistyped --version deserves better.
-  const unknown = command === null ? argv.find((a) => a.startsWith('-') && !TOP_LEVEL_OPTIONS.includes(a)) : undefined;
+  const unknown = command === null ? argv.find((a) => a.startsWith('-') && !KNOWN_OPTIONS.has(a.replace(/^-+/, '').replace(/=.*$/s, ''))) : undefined;
   if (unknown !== undefined) throw new UsageError(unknownOptionMessage(unknown, ['help', 'version']));
   if (argv[0] === 'search' && !wantsHelp) {
     const args = parseFastArgs(argv.slice(1), SEARCH_OPTIONS, 'query');
