@@ -3,11 +3,9 @@
 // line in hook.log". Each event's code is imported only when that event runs, so the prompt hook stays
 // small and fast. The events that answer within a deadline (UserPromptSubmit, SessionStart) race a timer:
 // on time out the hook prints nothing, logs one line and the process exits at once.
-import { readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { isExplained } from '../core/errors.js';
-import { loadConfig, tsmDir, type TsmConfig } from '../vault/config.js';
-import { runningWatcher } from '../vault/watcher-pid.js';
+import { loadConfig, type TsmConfig } from '../vault/config.js';
 import { Deadline } from './deadline.js';
 import { DETACHED_ENV } from './detach.js';
 import { formatLogLine, writeHookLog } from './hook-log.js';
@@ -58,9 +56,6 @@ interface Context {
  * The work (and SQLite's wait on a locked index, which blocks the process) gets the rest.
  */
 const EXIT_MARGIN_MS = 100;
-/** The detached sync's lock: older than this, its holder is taken to be gone (a first build of a large vault). */
-const SYNC_LOCK_STALE_MS = 6 * 60 * 60 * 1000;
-export const SYNC_LOCK = 'sync.lock';
 
 export async function handleHook(req: HookRequest): Promise<HookOutcome> {
   let payload: HookPayload;
@@ -114,7 +109,7 @@ async function run(ctx: Context, name: string): Promise<string> {
       return withDeadline(ctx, deadline, () => promptSubmit(ctx, cfg, deadline));
     case 'SessionStart':
       if (detached) return backgroundSync(ctx, cfg);
-      startBackgroundSync(ctx, cfg);
+      await startBackgroundSync(ctx, cfg);
       return withDeadline(ctx, deadline, () => sessionStart(ctx, cfg, deadline));
     case 'SessionEnd':
       if (req.detach && !detached) {
@@ -177,44 +172,18 @@ async function sessionStart(ctx: Context, cfg: TsmConfig, deadline: Deadline): P
   return '';
 }
 
-/**
- * SessionStart in Claude Code: start a detached `tsm hook SessionStart` worker that brings the index in
- * step with the vault (quick when nothing changed), so a vault gets its index, and keeps it fresh, without
- * anyone running `tsm index` or `tsm watch`. Not when a watcher already does that, nor when a sync runs.
- * A prompt during a first build finds no index (or a partial one) and gets nothing: it never waits.
- */
-function startBackgroundSync(ctx: Context, cfg: TsmConfig): void {
+/** SessionStart: start the detached sync worker (src/hooks/background-sync.ts) unless one is not wanted. */
+async function startBackgroundSync(ctx: Context, cfg: TsmConfig): Promise<void> {
   if (!ctx.req.detach || ctx.vault === null) return;
-  if (runningWatcher(tsmDir(cfg)) !== null || lockHeld(join(tsmDir(cfg), SYNC_LOCK))) return;
-  ctx.req.detach({ event: 'SessionStart', vault: ctx.vault, db: ctx.req.dbFlag, payload: essentialPayload(ctx.payload) });
+  const { syncWanted } = await import('./background-sync.js');
+  if (syncWanted(cfg)) ctx.req.detach({ event: 'SessionStart', vault: ctx.vault, db: ctx.req.dbFlag, payload: essentialPayload(ctx.payload) });
 }
 
-/** The detached worker's side: one sync at a time per vault (a second finds the lock and stops). */
+/** The detached SessionStart worker. */
 async function backgroundSync(ctx: Context, cfg: TsmConfig): Promise<string> {
-  const { LockTimeoutError, withFileLock } = await import('./file-lock.js');
-  try {
-    await withFileLock(join(tsmDir(cfg), SYNC_LOCK), { timeoutMs: 0, staleMs: SYNC_LOCK_STALE_MS }, async () => {
-      const { syncVault } = await import('../index/sync.js');
-      const s = await syncVault(cfg);
-      if (s.added + s.updated + s.removed > 0) {
-        log(ctx, `background index: ${s.added} added, ${s.updated} updated, ${s.removed} removed in ${s.seconds.toFixed(2)} s`);
-      }
-    });
-  } catch (err) {
-    if (!(err instanceof LockTimeoutError)) throw err; // another session's sync is running: it does the job
-  }
+  const { runBackgroundSync } = await import('./background-sync.js');
+  await runBackgroundSync(cfg, (message) => log(ctx, message));
   return '';
-}
-
-function lockHeld(path: string): boolean {
-  try {
-    const pid = Number(readFileSync(path, 'utf8'));
-    if (!Number.isInteger(pid) || pid <= 0) return true; // being written right now
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The payload's transcript, if it is one tsm reads (a Claude Code `.jsonl`); else null, logged. */

@@ -46,6 +46,16 @@ function tryAcquire(path: string, staleMs: number): boolean {
   return false;
 }
 
+/** True when `path` is a lock some live tsm process holds (a lock left by a crash does not count). */
+export function isLockHeld(path: string, staleMs = DEFAULT_STALE_MS): boolean {
+  try {
+    statSync(path);
+  } catch {
+    return false;
+  }
+  return !isStale(path, staleMs);
+}
+
 /** Stale: its process is gone, or it is older than any ingest takes. */
 function isStale(path: string, staleMs: number): boolean {
   try {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LockTimeoutError, withFileLock } from '../../src/hooks/file-lock.js';
+import { isLockHeld, LockTimeoutError, withFileLock } from '../../src/hooks/file-lock.js';
 
 let dir: string;
 beforeEach(() => {
@@ -51,5 +51,18 @@ describe('withFileLock', () => {
     const old = new Date(Date.now() - 600_000);
     utimesSync(lock, old, old);
     expect(await withFileLock(lock, { timeoutMs: 1000, staleMs: 60_000 }, () => 'mine')).toBe('mine');
+  });
+});
+
+describe('isLockHeld', () => {
+  it('is true for a lock of a live process, false for none, a dead pid or an old file', () => {
+    const lock = join(dir, 'sync.lock');
+    expect(isLockHeld(lock)).toBe(false);
+    writeFileSync(lock, String(process.pid));
+    expect(isLockHeld(lock)).toBe(true);
+    utimesSync(lock, new Date(0), new Date(0));
+    expect(isLockHeld(lock, 60_000)).toBe(false);
+    writeFileSync(lock, '999999999');
+    expect(isLockHeld(lock)).toBe(false);
   });
 });
