@@ -25,6 +25,25 @@ export class Deadline {
     return this.elapsed() >= this.ms - this.margin;
   }
 
+  /**
+   * `work`'s result, or null once the deadline passes first (after calling `onLate`, once). A timer cannot
+   * cut synchronous work short: it fires at the first await after the deadline.
+   */
+  async race<T>(work: Promise<T>, onLate: () => void): Promise<T | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => {
+        onLate();
+        resolve(null);
+      }, this.remaining());
+    });
+    try {
+      return await Promise.race([work, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** The same deadline with `ms` more kept back (at most half of it): room for printing and exiting. */
   shortenedBy(ms: number): Deadline {
     return new Deadline(this.ms, this.start, this.clock, Math.min(this.ms / 2, this.margin + ms));

@@ -129,19 +129,11 @@ async function run(ctx: Context, name: string): Promise<string> {
  * time left, files are checked to be plain files before they are opened, and the prompt is capped.
  */
 async function withDeadline(ctx: Context, deadline: Deadline, work: () => Promise<string>): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<string>((resolve) => {
-    timer = setTimeout(() => {
-      ctx.timedOut = true;
-      log(ctx, `deadline of ${deadline.ms} ms passed (${Math.round(deadline.elapsed())} ms since start); nothing injected`);
-      resolve('');
-    }, deadline.remaining());
+  const answer = await deadline.race(work(), () => {
+    ctx.timedOut = true;
+    log(ctx, `deadline of ${deadline.ms} ms passed (${Math.round(deadline.elapsed())} ms since start); nothing injected`);
   });
-  try {
-    return await Promise.race([work(), late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return answer ?? '';
 }
 
 async function promptSubmit(ctx: Context, cfg: TsmConfig, deadline: Deadline): Promise<string> {

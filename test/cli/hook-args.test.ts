@@ -122,6 +122,15 @@ describe('prompt cap and deadline', () => {
     expect(parseHookPayload('{"prompt":"short"}').prompt).toBe('short');
   });
 
+  it('race: work that ends in time wins; work that does not gives null after one onLate call', async () => {
+    let late = 0;
+    expect(await new Deadline(1000, performance.now(), () => performance.now()).race(Promise.resolve('ok'), () => late++)).toBe('ok');
+    const never = new Promise<string>(() => {});
+    const d = new Deadline(30, performance.now(), () => performance.now());
+    expect(await d.race(never, () => late++)).toBeNull();
+    expect(late).toBe(1);
+  });
+
   it('shortenedBy keeps the configured deadline in messages and moves the end earlier (at most by half)', () => {
     let now = 0;
     const d = new Deadline(1500, 0, () => now).shortenedBy(100);
