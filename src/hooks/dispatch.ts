@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import { isExplained } from '../core/errors.js';
 import { loadConfig, type TsmConfig } from '../vault/config.js';
+import { fileKind } from '../vault/file-kind.js';
 import { Deadline } from './deadline.js';
 import { DETACHED_ENV } from './detach.js';
 import { formatLogLine, writeHookLog } from './hook-log.js';
@@ -187,6 +188,12 @@ function transcriptOf(ctx: Context): string | null {
   }
   if (!/\.jsonl$/i.test(transcript)) {
     log(ctx, `transcript_path is not a .jsonl transcript: ${transcript}`);
+    return null;
+  }
+  const kind = fileKind(transcript);
+  if (kind === 'directory' || kind === 'other') {
+    // Reading a FIFO would wait for a writer forever (a device: forever, or garbage).
+    log(ctx, `transcript_path is not a plain file: ${transcript}`);
     return null;
   }
   return transcript;

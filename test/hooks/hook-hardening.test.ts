@@ -176,6 +176,17 @@ describe('the deadline holds whatever the input or the index does', () => {
   });
 });
 
+describe('Stop with a FIFO for a transcript', () => {
+  it('does not wait on it: exit 0 at once, one log line', () => {
+    const fifo = join(work, 'a1b2c3d4-fifo.jsonl');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const before = logOf(vault);
+    const r = tsm(['hook'], { cwd: vault, input: payload({ hook_event_name: 'Stop', transcript_path: fifo }), timeoutMs: 10_000 });
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(logOf(vault).slice(before.length)).toMatch(/transcript_path is not a plain file/);
+  });
+});
+
 describe('hook.log cannot be forged', () => {
   it('a newline (or any control character) in any payload string stays inside one escaped line', () => {
     const before = logOf(vault).split('\n').length;
