@@ -110,7 +110,10 @@ async function run(ctx: Context, name: string): Promise<string> {
       return withDeadline(ctx, deadline, () => promptSubmit(ctx, cfg, deadline));
     case 'SessionStart':
       if (detached) return backgroundSync(ctx, cfg);
-      await startBackgroundSync(ctx, cfg);
+      if ((await startBackgroundSync(ctx, cfg)) && fileKind(cfg.db) === 'absent') {
+        log(ctx, `no index yet at ${cfg.db}: building it in the background; the next session gets recent context`);
+        return '';
+      }
       return withDeadline(ctx, deadline, () => sessionStart(ctx, cfg, deadline));
     case 'SessionEnd':
       if (req.detach && !detached) {
@@ -166,10 +169,12 @@ async function sessionStart(ctx: Context, cfg: TsmConfig, deadline: Deadline): P
 }
 
 /** SessionStart: start the detached sync worker (src/hooks/background-sync.ts) unless one is not wanted. */
-async function startBackgroundSync(ctx: Context, cfg: TsmConfig): Promise<void> {
-  if (!ctx.req.detach || ctx.vault === null) return;
+async function startBackgroundSync(ctx: Context, cfg: TsmConfig): Promise<boolean> {
+  if (!ctx.req.detach || ctx.vault === null) return false;
   const { syncWanted } = await import('./background-sync.js');
-  if (syncWanted(cfg)) ctx.req.detach({ event: 'SessionStart', vault: ctx.vault, db: ctx.req.dbFlag, payload: essentialPayload(ctx.payload) });
+  if (!syncWanted(cfg)) return false;
+  ctx.req.detach({ event: 'SessionStart', vault: ctx.vault, db: ctx.req.dbFlag, payload: essentialPayload(ctx.payload) });
+  return true;
 }
 
 /** The detached SessionStart worker. */

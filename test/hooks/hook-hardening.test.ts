@@ -220,6 +220,7 @@ describe('SessionStart starts a detached incremental sync (first use without `ts
     await waitFor(() => !existsSync(join(v, '.tsm', 'sync.lock')) && existsSync(join(v, '.tsm', 'index.db')), 30_000);
     const after = tsm(['hook'], { cwd: work, env, input: payload({ cwd: work }) });
     expect(injected(after)).toContain('<knowledge_search');
+    expect(logOf(v)).toMatch(/SessionStart: no index yet at .*: building it in the background/);
     expect(logOf(v)).toMatch(/background index: \d+ added/);
   }, 60_000);
 
