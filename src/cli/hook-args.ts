@@ -117,7 +117,16 @@ export function readStdinWithin(waitMs: number): Promise<{ text: string | null; 
   });
 }
 
-/** True when `text` is a hook payload: a JSON object naming its event in `hook_event_name`. */
+/**
+ * True when `text` is, or was meant to be, a hook payload: a JSON object naming `hook_event_name`. Used
+ * to route a command line to the hook, so even a damaged payload gets the hook's answer (exit 1 with a
+ * message) rather than a usage error's exit 2, which would erase the prompt.
+ */
+export function looksLikeHookPayload(text: string | null): text is string {
+  return text !== null && text.replace(/^\uFEFF/, '').trimStart().startsWith('{') && text.includes('"hook_event_name"');
+}
+
+/** True when `text` is a whole hook payload: a JSON object naming its event in `hook_event_name`. */
 export function isHookPayload(text: string | null): text is string {
   if (text === null) return false;
   const t = text.replace(/^\uFEFF/, '').trimStart();

@@ -7,7 +7,7 @@
 // payload; and a usage error of any other command line is checked the same way before it exits 2.
 // An interactive stdin (a terminal, /dev/null) is never read: `tsm` alone still prints its usage at once.
 import { isUsageError } from '../core/errors.js';
-import { commandOf, isHookPayload, parseHookArgs, readStdinWithin, stdinIsInteractive } from './hook-args.js';
+import { commandOf, looksLikeHookPayload, parseHookArgs, readStdinWithin, stdinIsInteractive } from './hook-args.js';
 import { parseFastArgs } from './fast-args.js';
 import { SEARCH_OPTIONS } from './options.js';
 import { fail, setHookMode, UsageError } from './run.js';
@@ -33,7 +33,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'hook' && !(wantsHelp && stdinIsInteractive())) return runHook(argv, null);
   if (command === null && !wantsHelp && !argv.includes('--version') && !stdinIsInteractive()) {
     stdinProbe = await readStdinWithin(STDIN_PROBE_MS);
-    if (isHookPayload(stdinProbe.text)) return runHook(argv, stdinProbe);
+    if (looksLikeHookPayload(stdinProbe.text)) return runHook(argv, stdinProbe);
   }
   if (argv.length === 1 && argv[0] === '--version') {
     writeOut(`${VERSION}\n`); // yargs costs ~80 ms to load for one line
@@ -60,7 +60,7 @@ async function runHook(argv: string[], probe: { text: string | null; pending: bo
 async function failSafely(err: unknown, argv: string[]): Promise<void> {
   if (isUsageError(err)) {
     const probe = stdinProbe ?? (await readStdinWithin(STDIN_PROBE_MS));
-    if (isHookPayload(probe.text)) return runHook(argv, probe).catch(fail);
+    if (looksLikeHookPayload(probe.text)) return runHook(argv, probe).catch(fail);
     fail(err);
     if (probe.pending) process.exit(); // the probe's read would otherwise keep the process waiting
     return;

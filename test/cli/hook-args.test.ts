@@ -1,6 +1,6 @@
 // The pure parts of the command line's hook handling and error reporting.
 import { describe, expect, it } from 'vitest';
-import { commandOf, isHookPayload, parseHookArgs } from '../../src/cli/hook-args.js';
+import { commandOf, isHookPayload, looksLikeHookPayload, parseHookArgs } from '../../src/cli/hook-args.js';
 import { useColor } from '../../src/cli/args.js';
 import { closest, editDistance, unknownOptionMessage } from '../../src/cli/suggest.js';
 import { UsageError, UserError } from '../../src/cli/run.js';
@@ -43,6 +43,13 @@ describe('isHookPayload', () => {
     for (const text of [null, '', 'hello', '{"prompt":"x"}', '{"hook_event_name":3}', '["hook_event_name"]', '{"hook_event_name":"x"', 'null']) {
       expect(isHookPayload(text)).toBe(false);
     }
+  });
+});
+
+describe('looksLikeHookPayload', () => {
+  it('also takes a damaged payload (the hook then says what is wrong), nothing that is not one', () => {
+    expect(looksLikeHookPayload('{"hook_event_name":"UserPromptSubmit","prompt":"Lo')).toBe(true);
+    for (const text of [null, '', 'hook_event_name', '["hook_event_name"]', '{"prompt":"x"}']) expect(looksLikeHookPayload(text)).toBe(false);
   });
 });
 

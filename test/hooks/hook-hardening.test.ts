@@ -89,6 +89,15 @@ describe('a hook payload on stdin is answered whatever the command line', () => 
     );
   }, 180_000);
 
+  it('a damaged payload on stdin of a bare `tsm` gets the hook\'s answer (exit 1, a message), not exit 2', () => {
+    for (const input of ['{"hook_event_name":"UserPromptSubmit","prompt":"Lo', '{"hook_event_name": "Stop"} trailing']) {
+      const r = tsm([], { cwd: vault, input });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^tsm hook: /);
+    }
+  });
+
   it('without a payload, a usage error still exits 2 at once: an interactive stdin is never read', () => {
     const started = Date.now();
     const r = spawnSync(process.execPath, [TSM], { cwd: vault, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
