@@ -1,7 +1,8 @@
 // SessionStart's "recent context" (seed 002's push injection, adapted to a vault): recent intents that led
 // to actions, then a table of the most relevant recent notes by composite score. Pure: data in, markdown out.
-import { STALE_STATUSES, type NoteType } from '../core/types.js';
+import type { NoteType } from '../core/types.js';
 import { relativeTime } from '../format/relative-time.js';
+import { recencyFactor, recentScore, SESSION_START_PRESET } from '../search/recency.js';
 
 export interface IntentItem {
   /** The prompt's first line, as the session note's heading has it. */
@@ -40,28 +41,21 @@ export function limitsFor(source: string | null): ContextLimits {
   return source === 'compact' || source === 'clear' ? RECOVERY_LIMITS : NORMAL_LIMITS;
 }
 
-const HALF_LIFE_DAYS = 7;
 const DAY_MS = 86_400_000;
-const W_RECENCY = 0.6;
-const W_TYPE = 0.4;
-/** Curated knowledge first; the daily log next; sessions mostly speak through their intents. */
-export const TYPE_WEIGHT: Record<NoteType, number> = { knowledge: 1, daily: 0.6, session: 0.4 };
-/** Archived, outdated… notes are rarely what a new session needs. */
-const STALE_FACTOR = 0.25;
+/** The type weights, for tests and callers; the preset (search/recency.ts) says why sessions weigh least here. */
+export const TYPE_WEIGHT: Readonly<Record<NoteType, number>> = SESSION_START_PRESET.typeWeights;
 /** Notes older than this are not "recent", whatever their type. */
 export const RECENT_WINDOW_DAYS = 90;
 const TEXT_CHARS = 60;
 const TITLE_CHARS = 60;
 
-/** exp(−ln 2 · age / 7 days): 1 now, 0.5 a week ago; dates in the future count as now. */
+/** 1 now, 0.5 a week ago; dates in the future count as now. */
 export function recency(when: number, now: number): number {
-  const ageDays = Math.max(0, (now - when) / DAY_MS);
-  return Math.exp((-Math.LN2 * ageDays) / HALF_LIFE_DAYS);
+  return recencyFactor((now - when) / DAY_MS, SESSION_START_PRESET.halfLifeDays);
 }
 
 export function noteScore(note: NoteItem, now: number): number {
-  const stale = note.status !== null && (STALE_STATUSES as readonly string[]).includes(note.status);
-  return (W_RECENCY * recency(note.when, now) + W_TYPE * TYPE_WEIGHT[note.type]) * (stale ? STALE_FACTOR : 1);
+  return recentScore(SESSION_START_PRESET, note.type, (now - note.when) / DAY_MS, note.status);
 }
 
 /** Notes of the last RECENT_WINDOW_DAYS, highest score first; ties by newer, then by path (a stable order). */

@@ -30,7 +30,7 @@ export const recentContextTool = defineTool({
       const types: readonly NoteType[] = args.type ? [args.type] : NOTE_TYPES;
       const candidates = types.flatMap((t) => reader.recentNotes(limit, t));
       const scored = candidates
-        .map((note) => ({ note, score: compositeScore(note.type, note.date, now) }))
+        .map((note) => ({ note, score: compositeScore(note.type, note.date, now, note.status) }))
         .sort((a, b) => b.score - a.score || b.note.date.localeCompare(a.note.date) || b.note.mtimeMs - a.note.mtimeMs)
         .slice(0, limit);
       return scored.map(({ note, score }) => {
