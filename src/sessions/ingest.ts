@@ -7,7 +7,8 @@ import { rmSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { readRange, readTextOrNull, splitLines, writeFileAtomic } from './files.js';
 import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, sessionNoteName } from './render.js';
-import { applyTranscriptLines, type SessionModel } from './transcript.js';
+import type { SessionModel } from './model.js';
+import { applyTranscriptLines } from './transcript.js';
 
 export interface IngestOptions {
   /** Absolute folder the session notes go to. */

@@ -3,7 +3,7 @@
 // completed (files edited, answer).
 
 import { firstLine, headingText, inlineCode, safeBlock, trimAtBoundary } from './markdown.js';
-import { UNKNOWN_PROJECT, type SessionAction, type SessionModel, type SessionPrompt } from './transcript.js';
+import { UNKNOWN_PROJECT, type SessionAction, type SessionModel, type SessionPrompt } from './model.js';
 import { renderFrontmatter } from './yaml.js';
 
 export interface RenderOptions {

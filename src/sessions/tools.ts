@@ -2,7 +2,7 @@
 
 import { cleanText } from './redact.js';
 import { oneLine, plainText } from './markdown.js';
-import type { SessionAction } from './transcript.js';
+import type { SessionAction } from './model.js';
 
 /** Tools whose `file_path` (or `notebook_path`) the agent read. */
 export const READ_TOOLS = new Set(['Read', 'NotebookRead']);

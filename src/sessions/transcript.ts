@@ -5,77 +5,14 @@ import { cleanText } from './redact.js';
 import { plainText } from './markdown.js';
 import { commandSummary, describeToolUse, EDIT_TOOLS, READ_TOOLS } from './tools.js';
 import { promptFromUserText, toolResultBlocks, userText, type UserContent } from './user-message.js';
-
-export interface SessionAction {
-  tool: string;
-  /** The action's subject on one line: path, command, pattern, query or description ('' for name-only tools). */
-  summary: string;
-  /** Read/Edit/Write/MultiEdit/NotebookEdit: the file; Grep/Glob: the search scope. Relative to cwd when inside it. */
-  path?: string;
-  /** Bash: the whole command (cleaned, bounded). */
-  command?: string;
-  /** Set once the tool's result line has been seen. */
-  exitStatus?: 'ok' | 'error';
-  /** The `tool_use` id, so a result arriving later (even in a later ingest) finds its action. */
-  toolUseId?: string;
-}
-
-export interface SessionPrompt {
-  /** 1-based prompt number; 0 for activity recorded before the first prompt (a transcript cut at its start). */
-  n: number;
-  text: string;
-  timestamp: string | null;
-  actions: SessionAction[];
-  /** The assistant's last text for this prompt, untrimmed (the renderer trims). */
-  answer: string;
-  /** `message.id` of the message `answer` came from: later lines of the same message extend it. */
-  answerMessageId?: string | null;
-}
-
-export interface SessionModel {
-  sessionId: string;
-  project: string;
-  cwd: string | null;
-  gitBranch: string | null;
-  /** ISO timestamps: the earliest and latest seen on any line. */
-  started: string | null;
-  ended: string | null;
-  prompts: SessionPrompt[];
-  /** Derived from the actions: files read / edited successfully, distinct Bash commands (one line each). */
-  filesRead: string[];
-  filesEdited: string[];
-  commands: string[];
-}
+import { emptyModel, projectName, type SessionAction, type SessionModel, type SessionPrompt } from './model.js';
 
 type Json = Record<string, unknown>;
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const nonEmpty = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
 
-export const UNKNOWN_PROJECT = 'unknown';
-
 const SESSION_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Last path component of a working directory, for either separator. */
-export function projectName(cwd: string | null): string {
-  const parts = (cwd ?? '').split(/[\\/]+/).filter((p) => p !== '');
-  return parts.at(-1) ?? UNKNOWN_PROJECT;
-}
-
-export function emptyModel(sessionId: string): SessionModel {
-  return {
-    sessionId,
-    project: UNKNOWN_PROJECT,
-    cwd: null,
-    gitBranch: null,
-    started: null,
-    ended: null,
-    prompts: [],
-    filesRead: [],
-    filesEdited: [],
-    commands: [],
-  };
-}
 
 /**
  * Folds transcript lines into the model. `model` may be a previous state (incremental ingest); it is not
@@ -226,4 +163,11 @@ function deriveLists(model: SessionModel): void {
   model.commands = distinct(
     actions.filter((a) => a.command !== undefined && a.command !== '').map((a) => commandSummary(a.command as string)),
   );
+}
+
+/** Prompts numbered `from` and later, with the file and command lists of those prompts only (a continuation note). */
+export function sliceModel(model: SessionModel, from: number): SessionModel {
+  const next: SessionModel = { ...structuredClone(model), prompts: structuredClone(model.prompts.filter((p) => p.n >= from)) };
+  deriveLists(next);
+  return next;
 }

@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyTranscriptLines, emptyModel, type SessionModel, type SessionPrompt } from '../../src/sessions/transcript.js';
+import { applyTranscriptLines } from '../../src/sessions/transcript.js';
+import { emptyModel, type SessionModel, type SessionPrompt } from '../../src/sessions/model.js';
 import { actionLine, renderSessionNote, sessionNoteName, slugify } from '../../src/sessions/render.js';
 import { fixtureLines, fixtureNames, frontmatterOf, GOLDEN, headingsOf, type HeadingInfo } from './helpers.js';
 

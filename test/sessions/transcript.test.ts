@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { applyTranscriptLines, projectName, type SessionModel } from '../../src/sessions/transcript.js';
+import { applyTranscriptLines } from '../../src/sessions/transcript.js';
+import { projectName, type SessionModel } from '../../src/sessions/model.js';
 import { promptFromUserText } from '../../src/sessions/user-message.js';
 import { fixtureLines, fixtureNames } from './helpers.js';
 

@@ -1,0 +1,67 @@
+// The session model: what a transcript is folded into (transcript.ts) and what a note is rendered from
+// (render.ts). Types and constructors only, so every session module can import it without a cycle.
+
+export interface SessionAction {
+  tool: string;
+  /** The action's subject on one line: path, command, pattern, query or description ('' for name-only tools). */
+  summary: string;
+  /** Read/Edit/Write/MultiEdit/NotebookEdit: the file; Grep/Glob: the search scope. Relative to cwd when inside it. */
+  path?: string;
+  /** Bash: the whole command (cleaned, bounded). */
+  command?: string;
+  /** Set once the tool's result line has been seen. */
+  exitStatus?: 'ok' | 'error';
+  /** The `tool_use` id, so a result arriving later (even in a later ingest) finds its action. */
+  toolUseId?: string;
+}
+
+export interface SessionPrompt {
+  /** 1-based prompt number; 0 for activity recorded before the first prompt (a transcript cut at its start). */
+  n: number;
+  text: string;
+  timestamp: string | null;
+  actions: SessionAction[];
+  /** The assistant's last text for this prompt, untrimmed (the renderer trims). */
+  answer: string;
+  /** `message.id` of the message `answer` came from: later lines of the same message extend it. */
+  answerMessageId?: string | null;
+}
+
+export interface SessionModel {
+  sessionId: string;
+  project: string;
+  cwd: string | null;
+  gitBranch: string | null;
+  /** ISO timestamps: the earliest and latest seen on any line. */
+  started: string | null;
+  ended: string | null;
+  prompts: SessionPrompt[];
+  /** Derived from the actions: files read / edited successfully, distinct Bash commands (one line each). */
+  filesRead: string[];
+  filesEdited: string[];
+  commands: string[];
+}
+
+export const UNKNOWN_PROJECT = 'unknown';
+
+/** Last path component of a working directory, for either separator. */
+export function projectName(cwd: string | null): string {
+  const parts = (cwd ?? '').split(/[\\/]+/).filter((p) => p !== '');
+  return parts.at(-1) ?? UNKNOWN_PROJECT;
+}
+
+export function emptyModel(sessionId: string): SessionModel {
+  return {
+    sessionId,
+    project: UNKNOWN_PROJECT,
+    cwd: null,
+    gitBranch: null,
+    started: null,
+    ended: null,
+    prompts: [],
+    filesRead: [],
+    filesEdited: [],
+    commands: [],
+  };
+}
+
