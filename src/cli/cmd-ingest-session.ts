@@ -14,6 +14,8 @@ interface Row {
   note: string | null;
   prompts: number;
   changed: boolean;
+  /** Notes of this session left alone because their user edited or deleted them. */
+  kept: { note: string; reason: string }[];
   error: string | null;
 }
 
@@ -31,9 +33,10 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       const r = await ingestSession(cfg, file);
       done.push(r);
       const written = existsSync(r.notePath);
-      rows.push({ transcript: file, session_id: r.sessionId, note: written ? shown(cfg, r.notePath) : null, prompts: r.prompts, changed: r.changed, error: null });
+      const kept = (r.kept ?? []).map((k) => ({ note: shown(cfg, k.path), reason: k.reason }));
+      rows.push({ transcript: file, session_id: r.sessionId, note: written ? shown(cfg, r.notePath) : null, prompts: r.prompts, changed: r.changed, kept, error: null });
     } catch (err) {
-      rows.push({ transcript: file, session_id: null, note: null, prompts: 0, changed: false, error: (err as Error).message });
+      rows.push({ transcript: file, session_id: null, note: null, prompts: 0, changed: false, kept: [], error: (err as Error).message });
     }
   }
 
@@ -55,9 +58,13 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
 
 function line(r: Row): string {
   if (r.error !== null) return `${r.transcript}: failed (${r.error})`;
+  const deleted = r.kept.find((k) => k.reason === 'deleted');
+  if (deleted) return `${r.transcript}: ${deleted.note} was deleted, so tsm writes nothing more for this session`;
   if (r.note === null) return `${r.transcript}: no prompts yet, no note written`;
   const prompts = `${r.prompts} prompt${r.prompts === 1 ? '' : 's'}`;
-  return `${r.transcript} → ${r.note} (${prompts}, ${r.changed ? 'written' : 'unchanged'})`;
+  const edited = r.kept.filter((k) => k.reason === 'edited').map((k) => k.note);
+  const left = edited.length > 0 ? `; left alone, edited since tsm wrote it: ${edited.join(', ')}` : '';
+  return `${r.transcript} → ${r.note} (${prompts}, ${r.changed ? 'written' : 'unchanged'}${left})`;
 }
 
 function shown(cfg: TsmConfig, path: string): string {

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import type { SyncSummary } from '../core/types.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { withFileLock } from './file-lock.js';
+import type { KeptNote } from '../sessions/ingest.js';
 
 export interface SessionIngest {
   transcript: string;
@@ -16,6 +17,8 @@ export interface SessionIngest {
   prompts: number;
   /** Session notes that disappeared while ingesting (a note renamed when its start date moved). */
   removed: string[];
+  /** This session's notes tsm leaves alone because their user edited or deleted them. */
+  kept?: KeptNote[];
 }
 
 /** Waiting longer than this for another ingest of the same transcript means something is stuck. */
@@ -36,7 +39,7 @@ export async function ingestSession(cfg: TsmConfig, transcriptPath: string): Pro
     const r = ingestTranscript(transcript, { sessionsDir: cfg.sessionsDir, stateDir, answerChars: cfg.answerChars });
     const after = new Set(notesIn(cfg.sessionsDir));
     const removed = before.filter((name) => !after.has(name)).map((name) => join(cfg.sessionsDir, name));
-    return { transcript, sessionId: r.sessionId, notePath: r.notePath, changed: r.changed, prompts: r.prompts, removed };
+    return { transcript, sessionId: r.sessionId, notePath: r.notePath, changed: r.changed, prompts: r.prompts, removed, kept: r.kept };
   });
 }
 

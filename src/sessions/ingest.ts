@@ -1,14 +1,20 @@
 // Transcript file → session note, incrementally: only bytes added since the last ingest are read.
-// State (byte offset of the last complete line + the model so far) lives in one JSON file per
-// transcript, written atomically together, so any state on disk is self-consistent.
+// State (byte offset of the last complete line + the model so far + what was written) lives in one JSON
+// file per transcript, written atomically together, so any state on disk is self-consistent.
+//
+// tsm only rewrites what it wrote. The state records a hash of each note as tsm last wrote it; a note whose
+// file no longer has that hash was edited by its user, and is left alone: later prompts go to a
+// continuation note (`…-2.md`). A note the user deleted is never written again, nor is anything more of
+// that session (a user deletes a note for a reason, e.g. a secret in it). Both are recorded in the state,
+// and keptNotes() lists them for `tsm status` / `tsm doctor`.
 
 import { createHash } from 'node:crypto';
-import { rmSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { readRange, readTextOrNull, splitLines, writeFileAtomic } from './files.js';
-import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, sessionNoteName } from './render.js';
 import type { SessionModel } from './model.js';
-import { applyTranscriptLines } from './transcript.js';
+import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, sessionNoteName } from './render.js';
+import { applyTranscriptLines, sliceModel } from './transcript.js';
 
 export interface IngestOptions {
   /** Absolute folder the session notes go to. */
@@ -26,9 +32,36 @@ export interface IngestResult {
   changed: boolean;
   /** Prompts in the session (prompt 0, activity before the first prompt, is not counted). */
   prompts: number;
+  /** The session's notes tsm found changed or deleted by their user, and therefore left alone. */
+  kept: KeptNote[];
 }
 
-const STATE_VERSION = 1;
+/** Why a note is no longer written: its user edited it (later prompts go on in a new note) or deleted it. */
+export type KeptReason = 'edited' | 'deleted';
+
+export interface KeptNote {
+  sessionId: string;
+  /** Absolute path of the note as tsm last wrote it. */
+  path: string;
+  reason: KeptReason;
+  /** ISO time tsm first saw it. */
+  since: string;
+}
+
+/** One note tsm wrote for a session: the first, or a continuation after the user edited the one before. */
+interface WrittenNote {
+  path: string;
+  /** sha256 of the content tsm last wrote there. */
+  sha256: string;
+  /** The prompts it holds: firstPrompt..lastPrompt (numbers; -1 for a file tsm found and did not write). */
+  firstPrompt: number;
+  lastPrompt: number;
+  /** Set once the user changed or deleted it: tsm never writes it again. */
+  kept?: KeptReason;
+  keptSince?: string;
+}
+
+const STATE_VERSION = 2;
 
 interface Fingerprint {
   length: number;
@@ -42,8 +75,15 @@ interface IngestState {
   offset: number;
   /** The first line identifies the file: if it changes, the file was replaced. */
   firstLine: Fingerprint | null;
-  notePath: string | null;
+  /** The notes written for this session, in order; the last one not kept is the one written to. */
+  notes: WrittenNote[];
   model: SessionModel | null;
+}
+
+/** Version 1 states recorded only the note's path: a note still equal to its render from the state is ours. */
+interface StateV1 {
+  version: 1;
+  notePath: string | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -55,22 +95,35 @@ function stateKey(transcriptPath: string, fileId: string): string {
   return UUID.test(fileId) ? fileId.toLowerCase() : `file-${sha256(transcriptPath).slice(0, 16)}`;
 }
 
-function loadState(statePath: string, transcriptPath: string): IngestState | null {
+function loadState(statePath: string, transcriptPath: string, answerChars: number): IngestState | null {
   const text = readTextOrNull(statePath);
   if (text === null) return null;
   try {
-    const state = JSON.parse(text) as IngestState;
+    const state = JSON.parse(text) as IngestState | (Omit<IngestState, 'version' | 'notes'> & StateV1);
     const valid =
-      state.version === STATE_VERSION &&
+      (state.version === STATE_VERSION || state.version === 1) &&
       state.transcriptPath === transcriptPath &&
       Number.isInteger(state.offset) &&
       state.offset >= 0 &&
       typeof state.model === 'object';
-    return valid ? state : null;
+    if (!valid) return null;
+    if (state.version === STATE_VERSION) return Array.isArray(state.notes) ? state : null;
+    return { ...state, version: STATE_VERSION, notes: notesOfV1((state as StateV1).notePath ?? null, state.model, answerChars) };
   } catch {
-    return null; // a corrupt state costs one full re-read, nothing more
+    // A corrupt state costs one full re-read; the notes it recorded are then unknown, and an existing note
+    // that differs from the new render is left alone (when in doubt, write less).
+    return null;
   }
 }
+
+function notesOfV1(notePath: string | null, model: SessionModel | null, answerChars: number): WrittenNote[] {
+  if (notePath === null || model === null) return [];
+  const text = readTextOrNull(notePath);
+  if (text === null || text !== renderSessionNote(model, { answerChars })) return [];
+  return [{ path: notePath, sha256: sha256(text), firstPrompt: 0, lastPrompt: lastPromptOf(model) }];
+}
+
+const lastPromptOf = (model: SessionModel) => Math.max(-1, ...model.prompts.map((p) => p.n));
 
 /** Whether the transcript is still the file the state describes (it only ever grows). */
 function sameFile(state: IngestState, transcriptPath: string, size: number): boolean {
@@ -92,16 +145,19 @@ function statSize(transcriptPath: string): number {
 
 /**
  * Ingests a Claude Code transcript into its session note, reading only what was appended since the
- * last call. Idempotent: the same transcript always gives the same note, rewritten in place.
+ * last call. Idempotent: the same transcript always gives the same note, rewritten in place, unless
+ * its user changed or deleted it (see the header).
  */
 export function ingestTranscript(transcriptPath: string, opts: IngestOptions): IngestResult {
   const path = resolve(transcriptPath);
   const fileId = basename(path).replace(/\.jsonl?$/i, '');
   const statePath = join(resolve(opts.stateDir), `${stateKey(path, fileId)}.json`);
+  const answerChars = opts.answerChars ?? DEFAULT_ANSWER_CHARS;
   const size = statSize(path);
 
-  let state = loadState(statePath, path);
-  if (state && !sameFile(state, path, size)) state = null;
+  const loaded = loadState(statePath, path, answerChars);
+  // A replaced or shrunk transcript is read again from the start; what was written stays known.
+  const state = loaded && sameFile(loaded, path, size) ? loaded : null;
   const offset = state?.offset ?? 0;
 
   const bytes = readRange(path, offset, size);
@@ -116,37 +172,110 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
     firstLine = { length: end, sha256: sha256(bytes.subarray(0, end)) };
   }
 
-  const notePath = join(resolve(opts.sessionsDir), sessionNoteName(view));
-  let changed = false;
-  let writtenNote = state?.notePath ?? null;
-  if (hasContent(view)) {
-    const note = renderSessionNote(view, { answerChars: opts.answerChars ?? DEFAULT_ANSWER_CHARS });
-    if (readTextOrNull(notePath) !== note) {
-      writeFileAtomic(notePath, note);
-      changed = true;
-    }
-    // The name follows `started`; if it moved, the old note goes so the session is never duplicated.
-    if (writtenNote !== null && writtenNote !== notePath) {
-      rmSync(writtenNote, { force: true });
-      changed = true;
-    }
-    writtenNote = notePath;
-  }
+  const notes = structuredClone(loaded?.notes ?? []);
+  const placed = hasContent(view)
+    ? writeNotes(view, notes, resolve(opts.sessionsDir), answerChars)
+    : { changed: false, notePath: notes.at(-1)?.path ?? join(resolve(opts.sessionsDir), sessionNoteName(view)) };
 
-  const nextState: IngestState = {
-    version: STATE_VERSION,
-    transcriptPath: path,
-    offset: offset + consumed,
-    firstLine,
-    notePath: writtenNote,
-    model,
-  };
+  const nextState: IngestState = { version: STATE_VERSION, transcriptPath: path, offset: offset + consumed, firstLine, notes, model };
   writeFileAtomic(statePath, JSON.stringify(nextState));
 
   return {
     sessionId: view.sessionId,
-    notePath,
-    changed,
+    notePath: placed.notePath,
+    changed: placed.changed,
     prompts: view.prompts.filter((p) => p.n > 0).length,
+    kept: keptOf(view.sessionId, notes),
   };
+}
+
+const now = () => new Date().toISOString();
+
+/**
+ * Writes the session's current note, updating `notes` in place. The note written to is the last one not
+ * kept; if its file is gone or no longer what tsm wrote, it is kept (left alone) first.
+ */
+function writeNotes(view: SessionModel, notes: WrittenNote[], sessionsDir: string, answerChars: number): { changed: boolean; notePath: string } {
+  const last = notes.at(-1);
+  if (notes.some((n) => n.kept === 'deleted')) return { changed: false, notePath: last?.path ?? '' };
+  let active = last && !last.kept ? last : undefined;
+  if (active) {
+    const text = readTextOrNull(active.path);
+    if (text === null || sha256(text) !== active.sha256) {
+      active.kept = text === null ? 'deleted' : 'edited';
+      active.keptSince = now();
+      if (active.kept === 'deleted') return { changed: false, notePath: active.path };
+      active = undefined;
+    }
+  }
+
+  const part = active ? notes.indexOf(active) : notes.length;
+  const from = active ? active.firstPrompt : part === 0 ? 0 : notes[part - 1].lastPrompt + 1;
+  const model = from <= 0 ? view : sliceModel(view, from);
+  if (!hasContent(model)) return { changed: false, notePath: (active ?? last)?.path ?? '' };
+
+  const firstName = part === 0 ? sessionNoteName(view) : basename(notes[0].path);
+  const render = () =>
+    renderSessionNote(model, { answerChars, continues: part === 0 ? null : { note: firstName, part: part + 1 } });
+  const content = render();
+  let changed = false;
+  let target: string;
+  if (part === 0) {
+    // The first note's name follows `started`: if an earlier start turned up, it moves (when the new name is free).
+    const wanted = join(sessionsDir, sessionNoteName(view));
+    target = active && active.path !== wanted && !freeFor(wanted, content) ? active.path : wanted;
+  } else target = active?.path ?? join(dirname(notes[0].path), firstName.replace(/\.md$/i, `-${part + 1}.md`));
+
+  if (!active && !freeFor(target, content)) {
+    // A file tsm has no record of writing sits where the note goes (a lost state, or the user's own file):
+    // it is left alone, recorded, and the session goes on in the next note.
+    notes.push({ path: target, sha256: '', firstPrompt: from, lastPrompt: from - 1, kept: 'edited', keptSince: now() });
+    return writeNotes(view, notes, sessionsDir, answerChars);
+  }
+  if (readTextOrNull(target) !== content) {
+    writeFileAtomic(target, content);
+    changed = true;
+  }
+  if (active && active.path !== target) {
+    rmSync(active.path, { force: true }); // checked above: it still holds exactly what tsm wrote
+    changed = true;
+  }
+  const record: WrittenNote = { path: target, sha256: sha256(content), firstPrompt: from, lastPrompt: lastPromptOf(model) };
+  if (active) notes[part] = record;
+  else notes.push(record);
+  return { changed, notePath: target };
+}
+
+/** Whether `content` may go to `path`: nothing is there, or exactly this content already is. */
+function freeFor(path: string, content: string): boolean {
+  const text = readTextOrNull(path);
+  return text === null || text === content;
+}
+
+function keptOf(sessionId: string, notes: WrittenNote[]): KeptNote[] {
+  return notes.flatMap((n) => (n.kept ? [{ sessionId, path: n.path, reason: n.kept, since: n.keptSince ?? '' }] : []));
+}
+
+/**
+ * Every session note tsm has left alone because its user edited or deleted it, read from the ingest state
+ * folder (`<vault>/.tsm/sessions`), oldest first. For `tsm status` / `tsm doctor`; [] when there is no state.
+ */
+export function keptNotes(stateDir: string): KeptNote[] {
+  let names: string[];
+  try {
+    names = readdirSync(stateDir).filter((n) => n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  const out: KeptNote[] = [];
+  for (const name of names) {
+    try {
+      const state = JSON.parse(readTextOrNull(join(stateDir, name)) ?? 'null') as Partial<IngestState> | null;
+      if (!state || state.version !== STATE_VERSION || !Array.isArray(state.notes)) continue;
+      out.push(...keptOf(state.model?.sessionId ?? name.replace(/\.json$/, ''), state.notes));
+    } catch {
+      // an unreadable state file says nothing about kept notes
+    }
+  }
+  return out.sort((a, b) => a.since.localeCompare(b.since) || a.path.localeCompare(b.path));
 }

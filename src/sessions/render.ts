@@ -9,6 +9,11 @@ import { renderFrontmatter } from './yaml.js';
 export interface RenderOptions {
   /** Longest answer kept per prompt, in characters (default 1200). */
   answerChars: number;
+  /**
+   * Set on a continuation note (the session's earlier note was edited by its user, so tsm leaves it alone and
+   * writes later prompts to a new note): the file name of the session's first note, and this note's part number.
+   */
+  continues?: { note: string; part: number } | null;
 }
 
 export const DEFAULT_ANSWER_CHARS = 1200;
@@ -52,12 +57,14 @@ export function hasContent(model: SessionModel): boolean {
 
 export function renderSessionNote(model: SessionModel, opts: RenderOptions): string {
   const answerChars = Number.isFinite(opts.answerChars) && opts.answerChars > 0 ? Math.floor(opts.answerChars) : DEFAULT_ANSWER_CHARS;
-  const parts = [frontmatter(model), '', `# ${headingText(title(model))}`];
+  const cont = opts.continues ?? null;
+  const heading = cont ? `${title(model)} (part ${cont.part})` : title(model);
+  const parts = [frontmatter(model, cont?.note ?? null), '', `# ${headingText(heading)}`];
   for (const prompt of model.prompts) parts.push('', renderPrompt(prompt, answerChars));
   return parts.join('\n') + '\n';
 }
 
-function frontmatter(model: SessionModel): string {
+function frontmatter(model: SessionModel, continues: string | null): string {
   const projectTag = slugify(model.project, '');
   const tags = ['session', ...(projectTag && projectTag !== UNKNOWN_PROJECT && projectTag !== 'session' ? [projectTag] : [])];
   return renderFrontmatter(
@@ -73,6 +80,7 @@ function frontmatter(model: SessionModel): string {
       ['files_edited', model.filesEdited],
       ['commands', model.commands],
       ['tags', tags],
+      ...(continues !== null ? [['continues', continues] as const] : []),
     ],
     new Set(['type']),
   );

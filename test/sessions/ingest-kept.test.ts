@@ -1,0 +1,154 @@
+// tsm only rewrites what it wrote: a session note its user edited or deleted is left alone.
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ingestTranscript, keptNotes, type IngestOptions } from '../../src/sessions/ingest.js';
+import { applyTranscriptLines } from '../../src/sessions/transcript.js';
+import { renderSessionNote } from '../../src/sessions/render.js';
+import { frontmatterOf, headingsOf } from './helpers.js';
+
+const ID = 'bbbbbbbb-0000-4000-8000-000000000002';
+let root: string;
+let opts: IngestOptions;
+let transcript: string;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'tsm-kept-'));
+  opts = { sessionsDir: join(root, 'vault', 'sessions'), stateDir: join(root, 'vault', '.tsm', 'sessions') };
+  transcript = join(root, `${ID}.jsonl`);
+  writeFileSync(transcript, '');
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+let clock = 0;
+const at = () => new Date(Date.UTC(2026, 4, 20, 12, 0, clock++)).toISOString();
+const base = () => ({ sessionId: ID, cwd: '/w/proj', timestamp: at() });
+/** One turn: the prompt, then the assistant's answer. */
+function turn(prompt: string, answer: string): void {
+  appendFileSync(transcript, JSON.stringify({ ...base(), type: 'user', message: { role: 'user', content: prompt } }) + '\n');
+  const message = { id: `m${clock}`, role: 'assistant', content: [{ type: 'text', text: answer }] };
+  appendFileSync(transcript, JSON.stringify({ ...base(), type: 'assistant', message }) + '\n');
+}
+const notes = () => (existsSync(opts.sessionsDir) ? readdirSync(opts.sessionsDir).sort() : []);
+const read = (name: string) => readFileSync(join(opts.sessionsDir, name), 'utf8');
+
+describe('ingest keeps what the user changed', () => {
+  it('updates a note nobody touched, in place', () => {
+    turn('first question', 'first answer');
+    const a = ingestTranscript(transcript, opts);
+    turn('second question', 'second answer');
+    const b = ingestTranscript(transcript, opts);
+    expect(b).toMatchObject({ notePath: a.notePath, changed: true, kept: [] });
+    expect(notes()).toEqual(['2026-05-20-proj-bbbbbbbb.md']);
+    expect(read('2026-05-20-proj-bbbbbbbb.md')).toContain('second answer');
+  });
+
+  it('never overwrites an edited note: later prompts go to a continuation note that links back', () => {
+    turn('first question', 'first answer');
+    const a = ingestTranscript(transcript, opts);
+    const edited = readFileSync(a.notePath, 'utf8').replace('first answer', 'first answer, and my own remark');
+    writeFileSync(a.notePath, edited);
+
+    const same = ingestTranscript(transcript, opts); // nothing new yet: nothing to write
+    expect(same.changed).toBe(false);
+    expect(same.kept).toEqual([{ sessionId: ID, path: a.notePath, reason: 'edited', since: expect.any(String) }]);
+    expect(readFileSync(a.notePath, 'utf8')).toBe(edited);
+
+    turn('second question', 'second answer');
+    const b = ingestTranscript(transcript, opts);
+    expect(readFileSync(a.notePath, 'utf8')).toBe(edited);
+    expect(notes()).toEqual(['2026-05-20-proj-bbbbbbbb-2.md', '2026-05-20-proj-bbbbbbbb.md']);
+    expect(b.notePath).toBe(join(opts.sessionsDir, '2026-05-20-proj-bbbbbbbb-2.md'));
+    const cont = read('2026-05-20-proj-bbbbbbbb-2.md');
+    expect(frontmatterOf(cont)).toMatchObject({ type: 'session', session_id: ID, continues: '2026-05-20-proj-bbbbbbbb.md' });
+    expect(headingsOf(cont).map((h) => h.text)).toEqual(['proj: second question (part 2)', '2. second question', 'Answer']);
+    expect(cont).not.toContain('first answer');
+
+    // The continuation is tsm's own and goes on being updated.
+    turn('third question', 'third answer');
+    ingestTranscript(transcript, opts);
+    expect(read('2026-05-20-proj-bbbbbbbb-2.md')).toContain('third answer');
+    expect(notes()).toHaveLength(2);
+  });
+
+  it('never recreates a deleted note, nor writes the rest of that session anywhere', () => {
+    turn('my secret is in here', 'noted');
+    const a = ingestTranscript(transcript, opts);
+    unlinkSync(a.notePath);
+    const again = ingestTranscript(transcript, opts);
+    expect(again.changed).toBe(false);
+    expect(again.kept).toMatchObject([{ path: a.notePath, reason: 'deleted' }]);
+    turn('another question', 'another answer');
+    ingestTranscript(transcript, opts);
+    // A replaced transcript (read again from the start) does not bring it back either.
+    writeFileSync(transcript, '');
+    turn('my secret is in here', 'noted');
+    ingestTranscript(transcript, opts);
+    expect(notes()).toEqual([]);
+    expect(keptNotes(opts.stateDir)).toMatchObject([{ sessionId: ID, path: a.notePath, reason: 'deleted' }]);
+  });
+
+  it('does not overwrite a file it has no record of writing (lost state), and still records the session', () => {
+    turn('first question', 'first answer');
+    const a = ingestTranscript(transcript, opts);
+    writeFileSync(a.notePath, '# my own note that happens to have this name\n');
+    rmSync(opts.stateDir, { recursive: true });
+    const b = ingestTranscript(transcript, opts);
+    expect(read('2026-05-20-proj-bbbbbbbb.md')).toBe('# my own note that happens to have this name\n');
+    expect(b.notePath).toBe(join(opts.sessionsDir, '2026-05-20-proj-bbbbbbbb-2.md'));
+    expect(read('2026-05-20-proj-bbbbbbbb-2.md')).toContain('first answer');
+    expect(b.kept).toMatchObject([{ path: a.notePath, reason: 'edited' }]);
+  });
+
+  it('adopts a note that is exactly what it would write after losing its state, and updates it from then on', () => {
+    turn('first question', 'first answer');
+    const a = ingestTranscript(transcript, opts);
+    rmSync(opts.stateDir, { recursive: true });
+    expect(ingestTranscript(transcript, opts)).toMatchObject({ notePath: a.notePath, changed: false, kept: [] });
+    turn('second question', 'second answer');
+    expect(ingestTranscript(transcript, opts)).toMatchObject({ notePath: a.notePath, changed: true, kept: [] });
+    expect(notes()).toEqual(['2026-05-20-proj-bbbbbbbb.md']);
+  });
+
+  it('carries a version-1 state over: its note, still as written, stays tsm\'s to update', () => {
+    turn('first question', 'first answer');
+    const a = ingestTranscript(transcript, opts);
+    const [stateName] = readdirSync(opts.stateDir);
+    const statePath = join(opts.stateDir, stateName);
+    const v2 = JSON.parse(readFileSync(statePath, 'utf8'));
+    writeFileSync(statePath, JSON.stringify({ ...v2, version: 1, notes: undefined, notePath: a.notePath }));
+    expect(readFileSync(a.notePath, 'utf8')).toBe(renderSessionNote(applyTranscriptLines(null, readFileSync(transcript, 'utf8').split('\n'), ID), { answerChars: 1200 }));
+    turn('second question', 'second answer');
+    const b = ingestTranscript(transcript, opts);
+    expect(b).toMatchObject({ notePath: a.notePath, changed: true, kept: [] });
+    expect(notes()).toEqual(['2026-05-20-proj-bbbbbbbb.md']);
+  });
+});
+
+describe('tsm ingest-session with several Stop hooks at once', () => {
+  it('keeps the edit, writes one continuation, and says so', async () => {
+    const { tsm, tsmAsync } = await import('../helpers/cli.js');
+    const vault = join(root, 'vault');
+    mkdirSync(vault, { recursive: true });
+    turn('first question', 'first answer');
+    expect(tsm(['--vault', vault, 'ingest-session', transcript]).code).toBe(0);
+    const first = join(opts.sessionsDir, '2026-05-20-proj-bbbbbbbb.md');
+    const edited = `${readFileSync(first, 'utf8')}\nMy own conclusion.\n`;
+    writeFileSync(first, edited);
+    turn('second question', 'second answer');
+
+    const runs = await Promise.all([1, 2, 3, 4].map(() => tsmAsync(['--vault', vault, 'ingest-session', transcript])));
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(first, 'utf8')).toBe(edited);
+    expect(notes()).toEqual(['2026-05-20-proj-bbbbbbbb-2.md', '2026-05-20-proj-bbbbbbbb.md']);
+    expect(read('2026-05-20-proj-bbbbbbbb-2.md')).toContain('second answer');
+    expect(runs.map((r) => r.stdout).join('')).toContain('left alone, edited since tsm wrote it: sessions/2026-05-20-proj-bbbbbbbb.md');
+
+    unlinkSync(join(opts.sessionsDir, '2026-05-20-proj-bbbbbbbb-2.md'));
+    turn('third question', 'third answer');
+    const after = await Promise.all([1, 2].map(() => tsmAsync(['--vault', vault, 'ingest-session', transcript])));
+    expect(after.map((r) => r.stdout).join('')).toContain('was deleted, so tsm writes nothing more for this session');
+    expect(notes()).toEqual(['2026-05-20-proj-bbbbbbbb.md']);
+  });
+});
