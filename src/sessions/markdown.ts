@@ -49,13 +49,22 @@ export function oneLine(text: string, max: number): string {
   return trimAtBoundary(text.replace(/\s+/g, ' ').trim(), max);
 }
 
-/** Text for a heading line: a trailing `#` run would be read as the heading's closing sequence. */
-export function headingText(text: string): string {
-  return text.replace(/(^|\s)(#+)\s*$/, '$1\\$2');
+/**
+ * Text that must stay on its line (a heading, a list item, a table cell): every line break and run of
+ * whitespace becomes one space, so a newline in a cwd, a tool name or a path can never start a new block.
+ */
+export function inlineText(text: string): string {
+  return plainText(text).replace(/\s+/g, ' ').trim();
 }
 
-/** An inline code span that holds `text` whatever backticks it contains. */
-export function inlineCode(text: string): string {
+/** Text for a heading line: on one line, and a trailing `#` run would be read as the heading's closing sequence. */
+export function headingText(text: string): string {
+  return inlineText(text).replace(/(^|\s)(#+)\s*$/, '$1\\$2');
+}
+
+/** An inline code span, on one line, that holds `text` whatever backticks it contains. */
+export function inlineCode(raw: string): string {
+  const text = inlineText(raw);
   const longestRun = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
   const fence = '`'.repeat(longestRun + 1);
   const pad = text.startsWith('`') || text.endsWith('`') || text.trim() === '' ? ' ' : '';

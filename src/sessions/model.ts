@@ -44,9 +44,9 @@ export interface SessionModel {
 
 export const UNKNOWN_PROJECT = 'unknown';
 
-/** Last path component of a working directory, for either separator. */
+/** Last path component of a working directory, for either separator, on one line (it goes into the title). */
 export function projectName(cwd: string | null): string {
-  const parts = (cwd ?? '').split(/[\\/]+/).filter((p) => p !== '');
+  const parts = (cwd ?? '').split(/[\\/]+/).map((p) => p.replace(/\s+/g, ' ').trim()).filter((p) => p !== '');
   return parts.at(-1) ?? UNKNOWN_PROJECT;
 }
 

@@ -114,6 +114,44 @@ describe('note structure', () => {
   });
 });
 
+describe('single-line fields', () => {
+  const breaker = fc.constantFrom('\n# injected', '\n## 9. fake', '\r\n### Answer', '\u2028# x', '\n- item', '\n```', '\n---', '\n<!--', 'plain');
+  const field = fc.array(fc.oneof(breaker, fc.string({ maxLength: 6 })), { maxLength: 4 }).map((p) => p.join('') || 'x');
+
+  it('a newline in the project, a tool name, a path or a summary never adds a heading (property)', () => {
+    fc.assert(
+      fc.property(field, field, field, field, (project, tool, path, summary) => {
+        const actions = [
+          { tool, summary },
+          { tool: 'Grep', summary, path },
+          { tool: 'Bash', summary, command: summary, exitStatus: 'ok' as const },
+        ];
+        const model = modelWith({ project, cwd: `/w/${project}` }, [{ text: 'p', actions, answer: 'a' }]);
+        const note = renderSessionNote(model, OPTS);
+        expect(depths(headingsOf(note))).toEqual(expectedHeadings(model));
+        for (const a of actions) expect(actionLine(a)).not.toMatch(/[\r\n\u2028\u2029]/);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('from a transcript: a cwd and a tool name with newlines stay on their lines', () => {
+    const base = { sessionId: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', cwd: '/w/proj\n# Injected heading', timestamp: '2026-03-15T12:00:00.000Z' };
+    const lines = [
+      { ...base, type: 'user', message: { role: 'user', content: 'do it' } },
+      {
+        ...base,
+        type: 'assistant',
+        message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'mcp__x\n## 7. evil', input: { path: 'a\n# b' } }] },
+      },
+    ].map((l) => JSON.stringify(l));
+    const model = applyTranscriptLines(null, lines, 'x');
+    const note = renderSessionNote(model, OPTS);
+    expect(headingsOf(note).map((h) => h.text)).toEqual(['proj # Injected heading: do it', '1. do it', 'Actions']);
+    expect(frontmatterOf(note).cwd).toBe('/w/proj\n# Injected heading');
+  });
+});
+
 describe('rendering details', () => {
   it('titles the note with the project and the first request, and numbers the prompts', () => {
     const note = renderSessionNote(modelWith({}, [{ text: 'Refactor the parser\nsecond line' }, { text: 'now test it' }]), OPTS);
