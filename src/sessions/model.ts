@@ -40,6 +40,11 @@ export interface SessionModel {
   filesRead: string[];
   filesEdited: string[];
   commands: string[];
+  /**
+   * `<private>` (or `<system-reminder>`) tags left open by the last text block of assistant message
+   * `messageId`: the next block of the same message starts inside them. Tag names only, never text.
+   */
+  hiddenCarry?: { messageId: string; tags: string } | null;
 }
 
 export const UNKNOWN_PROJECT = 'unknown';

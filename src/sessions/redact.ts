@@ -1,9 +1,40 @@
 // Keeps private text and credentials out of session notes (and out of the ingest state files).
+//
+// Two kinds of rule, written for tsm (not copied) after the rule families of gitleaks' default config and
+// Yelp's detect-secrets plugins:
+// - well-known formats: private key blocks (PEM, PuTTY), credentials in URLs, Authorization / Cookie
+//   headers, and vendor token prefixes (Anthropic/OpenAI, AWS, GitHub, GitLab, Slack incl. webhooks,
+//   Stripe, Google, Hugging Face, npm/PyPI, Telegram bot, Discord webhooks, SendGrid, Twilio, DigitalOcean,
+//   Shopify, HashiCorp Vault, Databricks, Grafana, Postman, age, Azure storage keys and SAS signatures, JWTs);
+// - key-name heuristics (detect-secrets' KeywordDetector, gitleaks' generic-api-key): a value assigned to
+//   a key whose name says "secret" — KEY=VALUE, key: value, "key": "value", --flag value — and passwords
+//   given on command lines (mysql -pPW, curl -u user:pw, sshpass -p PW).
+// A false positive costs a word in a note; a false negative leaks a credential into a searchable file, so
+// the rules lean to redacting. Prose stays readable: "password reset flow", "token budget", `max_tokens=`,
+// `password: string` (a type) and `$TOKEN` (a reference) are left alone.
 
 export const REDACTED = '[REDACTED]';
 
 /** Tags whose content is never written: the user's explicit opt-out and Claude Code's injected reminders. */
 const HIDDEN_TAGS = ['private', 'system-reminder'];
+
+const tagToken = (tag: string) => new RegExp(`<(/?)${tag}(?:\\s[^>]*)?>`, 'gi');
+
+/**
+ * The hidden tags still open at the end of `text`, as opening tags to put before the text that follows
+ * (the next content block of the same message): a span opened in one block and closed in a later one
+ * hides everything in between, whatever the blocks.
+ */
+export function openHiddenTags(text: string): string {
+  let carry = '';
+  for (const tag of HIDDEN_TAGS) {
+    let depth = 0;
+    const token = tagToken(tag);
+    for (let m = token.exec(text); m; m = token.exec(text)) depth = m[1] === '/' ? Math.max(0, depth - 1) : depth + 1;
+    carry += `<${tag}>`.repeat(depth);
+  }
+  return carry;
+}
 
 /**
  * Removes `<private>…</private>` and `<system-reminder>…</system-reminder>` spans, nested ones included.
@@ -17,7 +48,7 @@ export function stripPrivate(text: string): string {
 
 function stripTag(text: string, tag: string): string {
   // Opening tags may carry attributes; matching is case-insensitive like HTML.
-  const token = new RegExp(`<(/?)${tag}(?:\\s[^>]*)?>`, 'gi');
+  const token = tagToken(tag);
   let out = '';
   let depth = 0;
   let keptFrom = 0;
@@ -44,90 +75,224 @@ interface SecretRule {
 }
 
 const hasDigit = (s: string) => /\d/.test(s);
+const whole = () => REDACTED;
+/** Keeps group 1 (what leads to the secret) and redacts the rest of the match. */
+const afterHead = (_m: string, head: string) => `${head}${REDACTED}`;
 
 const SECRET_RULES: SecretRule[] = [
-  // PEM private keys, also when the block was cut before its END line.
+  // PEM private keys, also when the block was cut before its END line (gitleaks private-key).
   {
     pattern: /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY(?: BLOCK)?-----|$)/g,
-    replace: () => REDACTED,
+    replace: whole,
   },
-  // Credentials inside URLs: scheme://user:password@host
+  // PuTTY private key files, header to MAC (or to the end when cut).
+  { pattern: /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)/g, replace: whole },
+  // Credentials inside URLs: scheme://user:password@host. The password may hold `/` and `@`: it runs to the
+  // last `@` of the word that is followed by a host name (greedy, so one backtrack, never a rescan).
   {
-    pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s@/]+)(@)/gi,
-    replace: (_m, head: string, _pw: string, at: string) => `${head}${REDACTED}${at}`,
+    pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)(\S*)(@[A-Za-z0-9.-]+(?=[/:?#\s"'`)\]]|$))/gim,
+    replace: (m, head: string, pw: string, rest: string) => (pw.startsWith('$') || pw === '' ? m : `${head}${REDACTED}${rest}`),
   },
+  // Webhook URLs are credentials in themselves: Slack, Discord.
+  { pattern: /\b(https:\/\/hooks\.slack\.com\/)(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g, replace: afterHead },
+  { pattern: /\b(https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/)\d+\/[A-Za-z0-9_-]+/g, replace: afterHead },
+  // Azure SAS signatures (sig=…) in URLs.
+  { pattern: /([?&]sig=)[A-Za-z0-9%+/=]{16,}/g, replace: afterHead },
   // HTTP Authorization headers, whatever the scheme.
   {
-    pattern: /\b(Authorization["']?\s*[:=]\s*["']?(?:(?:Basic|Bearer|Token|Digest)\s+)?)([^\s"',;]{8,})/gi,
-    replace: (_m, head: string) => `${head}${REDACTED}`,
+    pattern: /\b((?:Proxy-)?Authorization["']?\s*[:=]\s*["']?(?:(?:Basic|Bearer|Token|Digest|Negotiate)\s+)?)([^\s"',;]{8,})/gi,
+    replace: afterHead,
   },
+  // Cookie headers: the whole header value (session ids are credentials).
+  { pattern: /\b((?:Set-)?Cookie["']?[ \t]*:[ \t]*)(?![ \t]|\[REDACTED)([^\n"'`]+)/gi, replace: afterHead },
+  // curl's cookie flag.
+  { pattern: /((?:^|\s)(?:-b|--cookie)[ \t]+["']?)([^\s"'=]+=[^\s"']+)/g, replace: afterHead },
   // Bearer tokens elsewhere (curl -H, docs); a digit keeps prose like "Bearer authentication" intact.
   {
     pattern: /\b(Bearer\s+)([A-Za-z0-9._~+/=-]{16,})/gi,
     replace: (m, head: string, token: string) => (hasDigit(token) ? `${head}${REDACTED}` : m),
   },
-  // Secrets passed as command-line flags: --password hunter2, --token=… (the '=' form is an assignment).
+  // Passwords on command lines: mysql -pPW (attached: a bare -p prompts), curl -u user:pw, sshpass -p PW,
+  // redis-cli -a PW, docker login -p PW.
+  { pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport|mysqlsh)\b[^\n|;&]{0,200}?\s-p)([^\s'"-][^\s'"]*|'[^'\n]*'|"[^"\n]*")/g, replace: afterHead },
   {
-    pattern: /(--?(?:password|passwd|token|api[-_]?key|secret|client[-_]secret|auth[-_]token)[ \t]+)([^\s-][^\s]*)/gi,
-    replace: (_m, head: string) => `${head}${REDACTED}`,
+    pattern: /((?:^|\s)(?:-u|--user|--proxy-user)[ \t]*=?[ \t]*["']?[^\s:"']+:)([^\s"']+)/g,
+    replace: (m, head: string, pw: string) => (pw.startsWith('$') ? m : `${head}${REDACTED}`),
+  },
+  { pattern: /(\bsshpass\b(?:[ \t]+-[a-oq-zA-Z]\S*)*[ \t]+-p[ \t]*)(\S+)/g, replace: afterHead },
+  { pattern: /(\bredis-cli\b[^\n|;&]{0,200}?\s-a[ \t]+)(\S+)/g, replace: afterHead },
+  { pattern: /(\blogin\b[^\n|;&]{0,200}?\s-p[ \t]+)([^\s-]\S*)/g, replace: afterHead },
+  // Secrets passed as command-line flags: --password hunter2, --token … (the '=' form is an assignment).
+  {
+    pattern: /(--?(?:password|passwd|pass|pwd|token|api[-_]?key|secret|client[-_]secret|auth[-_]token|access[-_]token)[ \t]+)([^\s-][^\s]*)/gi,
+    replace: afterHead,
   },
   // Anthropic / OpenAI style keys (sk-…, sk-ant-…, sk-proj-…); a digit keeps hyphenated words out.
-  {
-    pattern: /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}/g,
-    replace: (m) => (hasDigit(m) ? REDACTED : m),
-  },
-  // Stripe live/test keys.
-  { pattern: /\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}\b/g, replace: () => REDACTED },
+  { pattern: /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}/g, replace: (m) => (hasDigit(m) ? REDACTED : m) },
+  // Stripe keys and webhook secrets.
+  { pattern: /\b(?:[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})\b/g, replace: whole },
   // AWS access key ids.
-  { pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replace: () => REDACTED },
+  { pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b/g, replace: whole },
   // GitHub tokens: classic (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained (github_pat_).
-  { pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, replace: () => REDACTED },
-  { pattern: /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g, replace: () => REDACTED },
-  // Slack tokens.
-  { pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replace: () => REDACTED },
-  // Google API keys.
-  { pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, replace: () => REDACTED },
-  // npm tokens.
-  { pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: () => REDACTED },
+  { pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, replace: whole },
+  { pattern: /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g, replace: whole },
+  // GitLab tokens: personal, pipeline trigger, deploy, runner, CI job, OAuth, feed… (glpat-, glptt-, gldt-, glrt-…).
+  { pattern: /\bgl[a-z]{1,6}-[A-Za-z0-9_-]{20,}/g, replace: whole },
+  { pattern: /\bGR1348941[A-Za-z0-9_-]{20,}/g, replace: whole },
+  // Slack tokens (bot, user, app-level xapp-, config, refresh).
+  { pattern: /\bx(?:ox[a-z]|app)-[A-Za-z0-9-]{10,}/g, replace: whole },
+  // Google API keys and OAuth secrets / access tokens.
+  { pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, replace: whole },
+  { pattern: /\b(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\.[A-Za-z0-9_-]{20,})/g, replace: whole },
+  // Hugging Face user and organisation tokens.
+  { pattern: /\b(?:hf_|api_org_)[A-Za-z0-9]{30,}\b/g, replace: whole },
+  // npm and PyPI tokens.
+  { pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: whole },
+  { pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g, replace: whole },
+  // Telegram bot tokens: <bot id>:<35 characters starting with A>.
+  { pattern: /\b\d{5,16}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])/g, replace: whole },
+  // SendGrid, Twilio, DigitalOcean, Shopify, HashiCorp Vault, Databricks, Grafana, Postman, age, Sentry,
+  // Linear, Notion, Supabase, New Relic, Mailgun.
+  { pattern: /\bSG\.[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}/g, replace: whole },
+  { pattern: /\b(?:SK|AC)[0-9a-f]{32}\b/g, replace: whole },
+  { pattern: /\bdo[opr]_v1_[a-f0-9]{64}\b/g, replace: whole },
+  { pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g, replace: whole },
+  { pattern: /\bhv[sbr]\.[A-Za-z0-9_-]{24,}/g, replace: whole },
+  { pattern: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g, replace: whole },
+  { pattern: /\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})/g, replace: whole },
+  { pattern: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/gi, replace: whole },
+  { pattern: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g, replace: whole },
+  { pattern: /\b(?:sntry[su]_[A-Za-z0-9+/=_-]{20,}|lin_api_[A-Za-z0-9]{40}|ntn_[A-Za-z0-9]{40,}|sbp_[a-f0-9]{40}|NRAK-[A-Z0-9]{27})\b/g, replace: whole },
+  { pattern: /\bkey-[0-9a-f]{32}\b/g, replace: whole },
   // JSON Web Tokens (header.payload.signature, both first parts base64url JSON).
-  { pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: () => REDACTED },
+  { pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: whole },
 ];
 
-// `password=…`, `API_KEY: "…"`, `"client_secret": "…"`: the key must END with the keyword, so
-// `max_tokens=4096` and `token_type=bearer` stay readable.
-const ASSIGNMENT =
-  /((?<![A-Za-z0-9])[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)(?![A-Za-z0-9]))(["']?[ \t]*)([:=])([ \t]*)("[^"\n]*"|'[^'\n]*'|(?:[^\s"'`,;&|)}\]]|&(?!&))+)/gi;
+// --- Key-name heuristics -------------------------------------------------------------------------------
 
-function redactAssignment(
-  match: string,
-  key: string,
-  quoteAndSpace: string,
-  op: string,
-  space: string,
-  value: string,
-): string {
-  const quoted = value.startsWith('"') || value.startsWith("'");
-  const bare = quoted ? value.slice(1, -1) : value;
-  if (bare === '' || bare.startsWith('[REDACTED')) return match;
-  if (!quoted) {
-    // References to a secret are not the secret: $TOKEN, ${TOKEN}, process.env.X, os.environ[…].
-    if (/^(?:\$|process\.env|os\.environ|env\.|getenv)/i.test(bare)) return match;
-    // `token: string` is a type annotation, not a credential: a bare identifier after ':' stays.
-    if (op === ':' && /^[A-Za-z_][A-Za-z_.<>[\]|?]*$/.test(bare)) return match;
-    // `token == null`, `password => …`: comparisons and arrows, not assignments.
-    if (op === '=' && /^[=>]/.test(bare)) return match;
-  }
-  const redacted = quoted ? `${value[0]}${REDACTED}${value[0]}` : REDACTED;
-  return `${key}${quoteAndSpace}${op}${space}${redacted}`;
+/** Words that make a key name secret when nothing but qualifiers follows them (`DB_PASS`, `SECRET_KEY`). */
+const SECRET_WORDS = new Set([
+  'password', 'passwd', 'passphrase', 'pass', 'pwd', 'pw', 'secret', 'token', 'apikey', 'credential', 'credentials',
+  'creds', 'cred', 'privatekey', 'accesskey', 'authkey', 'auth', 'cookie', 'pat', 'sessionid', 'sessiontoken',
+  'connectionstring', 'sas', 'signature',
+]);
+/** `<word>_KEY` is a secret for these words (`API_KEY`, `ACCOUNT_KEY`, `SIGNING_KEY`), not for `sort_key`. */
+const KEY_OWNERS = new Set([
+  'api', 'access', 'secret', 'private', 'signing', 'encryption', 'master', 'client', 'account', 'storage', 'app',
+  'auth', 'license', 'service', 'shared', 'hmac', 'jwt', 'session', 'consumer', 'subscription', 'admin', 'root',
+  'crypto', 'cipher', 'aes', 'ssh', 'gpg', 'pgp', 'webhook', 'sharedaccess', 'primary', 'secondary', 'instrumentation',
+]);
+/** Words that may follow a secret word without changing what the key holds. */
+const QUALIFIERS = new Set([
+  'key', 'value', 'val', 'str', 'string', 'raw', 'plain', 'plaintext', 'text', 'b64', 'base64', 'enc', 'encrypted',
+  'hex', 'prod', 'production', 'dev', 'staging', 'stage', 'test', 'live', 'old', 'new', 'current', 'main', 'default',
+  'confirm', 'confirmation', 'again', 'repeat', 'secret', 'token', 'pass', 'word', 'id', 'v1', 'v2',
+]);
+
+/** Long keywords that also count at the end of a run-together word: PGPASSWORD, MYSQLPASSWD, APPSECRET. */
+const SECRET_SUFFIX = /(?:password|passwd|passphrase|secret|token|apikey)$/;
+
+/** A key's words, lower case: `SLACK_AUTH_TOKEN` → slack auth token, `clientSecret` → client secret. */
+function keyWords(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '' && !/^\d+$/.test(w));
 }
 
-/** Replaces common credential patterns (API keys, tokens, private keys, secret assignments) with `[REDACTED]`. */
+/** Whether a key name says its value is a credential. `max_tokens`, `token_type`, `DB_PASSWORD_FILE`: no. */
+export function isSecretKey(key: string): boolean {
+  const words = keyWords(key);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    const secretHere = SECRET_WORDS.has(w) || SECRET_SUFFIX.test(w) || (w === 'key' && i > 0 && KEY_OWNERS.has(words[i - 1]));
+    if (!secretHere) continue;
+    // `id` only qualifies after a word that is already a credential on its own (`SESSION_TOKEN_ID` is not
+    // one, `secret_id` neither): what follows must be qualifiers other than `id`.
+    if (words.slice(i + 1).every((q) => QUALIFIERS.has(q) && q !== 'id')) return true;
+  }
+  return false;
+}
+
+/** Values that say "no secret here": references, placeholders, empty and literal values. */
+const NOT_A_SECRET = /^(?:\$|%[A-Za-z_]|process\.env|os\.environ|os\.getenv|env\.|getenv|ENV\[|<[^>]*>$|\*+$|x{3,}$|\.{3}$|…$|true$|false$|null$|nil$|none$|undefined$|yes$|no$|on$|off$|~$|\[REDACTED)/i;
+/** Type names: `password: string`, `token: Option<String>`, `secret: SecretStr` are declarations. */
+const TYPE_NAMES = /^(?:string|str|number|int|integer|float|double|bool|boolean|bytes|any|unknown|object|char|text|varchar|u?int\d*|i\d+|usize|void)\b/i;
+const TYPE_LIKE = /^[A-Za-z_][\w.]*(?:<.*>|\[\])?[?!]?$/;
+
+// key, separator, value. The key is an identifier-ish run (dots and dashes for YAML paths and --flags);
+// the value a quoted string or a run up to whitespace or punctuation that ends a value in code.
+const ASSIGNMENT =
+  /(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)(["']?)([ \t]*)(:=|=|:)([ \t]*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:[^\s"'`,;&|)}\]]|&(?!&))+)/g;
+
+/** The replacement for one `key op value` match, and where the text it replaces ends. */
+function redactAssignment(m: RegExpExecArray, text: string): { text: string; end: number } {
+  const [match, key, keyQuote, space1, op, space2, value] = m;
+  const end = m.index + match.length;
+  const keep = { text: match, end };
+  if (!isSecretKey(key)) return keep;
+  const quoted = value.startsWith('"') || value.startsWith("'");
+  const bare = quoted ? value.slice(1, -1) : value;
+  if (bare.trim() === '' || NOT_A_SECRET.test(bare.trim())) return keep;
+  // `password == x`, `token => …` are comparisons and arrows; `//` starts a comment or a path, `{`/`(` an
+  // object or a call.
+  if (!quoted && /^(?:[=>]|\/\/|[({[])/.test(bare)) return keep;
+
+  const before = text.slice(text.lastIndexOf('\n', m.index - 1) + 1, m.index);
+  // Where the value is the secret whatever it looks like: a YAML `key: value` line, a .env/`export` line,
+  // or an ALL-CAPS environment name anywhere (`MYSQL_PWD=x mysql …`).
+  const envName = /^-*[A-Z][A-Z0-9_]*$/.test(key);
+  const yamlLine = op === ':' && /^[ \t]*(?:-[ \t]+)?["']?$/.test(before);
+  const envLine = op !== ':' && (envName || /^[ \t]*(?:export|set|setenv|ENV|declare(?:[ \t]+-x)?)[ \t]+["']?$/.test(before));
+  if (!quoted) {
+    // A type is not a value: `password: string`, `token: Option<String>`, `secret: SecretStr`.
+    if (op === ':' && (TYPE_NAMES.test(bare) || (TYPE_LIKE.test(bare) && /^[A-Z][a-z]+[A-Z]|[<[?]/.test(bare)))) return keep;
+    // In code, a bare word after the key is a variable, a call or a type: `password = form.password`,
+    // `token = getToken()`. A secret there has a digit or a symbol, or is quoted.
+    const word = /^[A-Za-z_][\w.]*\(?$/.test(bare) && !hasDigit(bare);
+    if (!yamlLine && !envLine && !envName && (word || /^[A-Za-z_][\w.]*\(/.test(bare))) return keep;
+  }
+  const redacted = quoted ? `${value[0]}${REDACTED}${value[0]}` : REDACTED;
+  const head = `${key}${keyQuote}${space1}${op}${space2}`;
+  if (quoted || !yamlLine) return { text: head + redacted, end };
+  // YAML `password: correct horse battery` : the rest of the line is the value (a trailing comment stays).
+  // A sentence after a label is prose, not a value: "Token: a unit of text the model reads."
+  const lineEnd = text.indexOf('\n', end);
+  const line = text.slice(m.index + head.length, lineEnd === -1 ? text.length : lineEnd);
+  const valueText = line.replace(/[ \t]+#.*$/, '');
+  if (/\s/.test(valueText.trim()) && /[.!?]$/.test(valueText.trim())) return keep;
+  return { text: head + redacted, end: m.index + head.length + valueText.length };
+}
+
+function redactAssignments(text: string): string {
+  const out: string[] = [];
+  let from = 0;
+  ASSIGNMENT.lastIndex = 0;
+  for (let m = ASSIGNMENT.exec(text); m; m = ASSIGNMENT.exec(text)) {
+    const r = redactAssignment(m, text);
+    if (r.text === m[0]) {
+      // Nothing redacted: go on right after the key and its operator, so a value that is itself
+      // `key=value` (`Endpoint=…;AccountKey=…`) is still looked at.
+      ASSIGNMENT.lastIndex = m.index + m[1].length + m[2].length + m[3].length + m[4].length;
+      continue;
+    }
+    out.push(text.slice(from, m.index), r.text);
+    from = r.end;
+    ASSIGNMENT.lastIndex = r.end;
+  }
+  out.push(text.slice(from));
+  return out.join('');
+}
+
+/** Replaces credentials (key formats, secret-named assignments, command-line passwords) with `[REDACTED]`. */
 export function redactSecrets(text: string): string {
   let out = text;
   for (const rule of SECRET_RULES) {
     out = out.replace(rule.pattern, rule.replace as (substring: string, ...args: unknown[]) => string);
   }
-  return out.replace(ASSIGNMENT, redactAssignment as (substring: string, ...args: unknown[]) => string);
+  return redactAssignments(out);
 }
 
 /** Everything that goes from a transcript into a note passes through here. */

@@ -1,7 +1,7 @@
 // Folds Claude Code transcript lines (JSONL) into a session model. Defensive: a transcript is written
 // while we read it, its format changes between Claude Code versions, and any line may be junk.
 
-import { cleanText } from './redact.js';
+import { cleanText, openHiddenTags } from './redact.js';
 import { plainText } from './markdown.js';
 import { commandSummary, describeToolUse, EDIT_TOOLS, READ_TOOLS } from './tools.js';
 import { promptFromUserText, toolResultBlocks, userText, type UserContent } from './user-message.js';
@@ -131,7 +131,12 @@ function applyAssistant(model: SessionModel, entry: Json): void {
   for (const block of blocks) {
     if (!isRecord(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') {
-      const text = cleanText(plainText(block.text)).trim();
+      // One message's blocks arrive on several lines: a private span opened in one closes in a later one.
+      const carry = messageId !== null && model.hiddenCarry?.messageId === messageId ? model.hiddenCarry.tags : '';
+      const raw = carry + plainText(block.text);
+      const open = openHiddenTags(raw);
+      model.hiddenCarry = messageId !== null && open !== '' ? { messageId, tags: open } : null;
+      const text = cleanText(raw).trim();
       if (text === '') continue;
       const prompt = currentPrompt(model);
       if (messageId !== null && prompt.answerMessageId === messageId && prompt.answer !== '') {
