@@ -24,6 +24,8 @@ export interface NoteItem {
   status: string | null;
   /** When the note was written (ms since epoch). */
   when: number;
+  /** A session note's project (its frontmatter `project`), if it has one. */
+  project?: string | null;
 }
 
 export interface ContextLimits {
@@ -67,10 +69,17 @@ export function rankNotes(notes: NoteItem[], now: number): NoteItem[] {
     .map((x) => x.n);
 }
 
-/** Intents with actions only (seed 002: zero-action turns are conversation); this project's first, newest first. */
+/**
+ * Whether a session belongs to the current project. Another project's prompts say nothing about this one
+ * (and may be private to it), so they are not shown; when either side's project is unknown, it is kept.
+ */
+export function sameProject(sessionProject: string | null | undefined, project: string | null): boolean {
+  return project === null || sessionProject === null || sessionProject === undefined || sessionProject === project;
+}
+
+/** This project's intents with actions only (zero-action turns are conversation), newest first. */
 export function rankIntents(intents: IntentItem[], project: string | null): IntentItem[] {
-  const local = (i: IntentItem) => (project !== null && i.project === project ? 1 : 0);
-  return intents.filter((i) => i.actions > 0).sort((a, b) => local(b) - local(a) || b.when - a.when || b.n - a.n);
+  return intents.filter((i) => i.actions > 0 && sameProject(i.project, project)).sort((a, b) => b.when - a.when || b.n - a.n);
 }
 
 export interface RecentContextInput {
@@ -89,7 +98,8 @@ export function renderRecentContext(input: RecentContextInput): string {
   let intents = rankIntents(input.intents, input.project).slice(0, input.limits.intents);
   // A session whose intents are listed is not listed again as a note.
   const shown = new Set(intents.map((i) => i.notePath));
-  let notes = rankNotes(input.notes.filter((n) => !shown.has(n.path)), now).slice(0, input.limits.notes);
+  const candidates = input.notes.filter((n) => !shown.has(n.path) && (n.type !== 'session' || sameProject(n.project, input.project)));
+  let notes = rankNotes(candidates, now).slice(0, input.limits.notes);
   for (;;) {
     if (intents.length === 0 && notes.length === 0) return '';
     const text = assemble(input, intents, notes);

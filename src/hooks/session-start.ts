@@ -1,8 +1,9 @@
 // SessionStart: read recent session notes (their prompts and action counts) and recent notes from the
-// index, and render them as the compact "recent context" block.
+// index, and render them as the compact "recent context" block. Sessions of other projects are left out.
 import type { NoteRecord, SectionRecord } from '../core/types.js';
 import { openReader } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
+import { sessionPrompts } from '../sessions/note-format.js';
 import type { TsmConfig } from '../vault/config.js';
 import type { Deadline } from './deadline.js';
 import { hookOutput } from './output.js';
@@ -57,36 +58,18 @@ export function noteTime(note: NoteRecord): number {
 }
 
 function toNoteItem(note: NoteRecord): NoteItem {
-  return { path: note.path, title: note.title, type: note.type, status: note.status, when: noteTime(note) };
+  const project = typeof note.frontmatter.project === 'string' ? note.frontmatter.project : null;
+  return { path: note.path, title: note.title, type: note.type, status: note.status, when: noteTime(note), project };
 }
 
-const PROMPT_HEADING = /^(\d+)\.\s+(.+)$/;
-const LIST_ITEM = /^\s*[-*+]\s+\S/;
-
 /**
- * The prompts of a session note (SPEC §6 layout: `## <n>. <prompt>` with a `### Actions` list below it),
- * each with its number of actions. Sections are walked in file order, so an Actions list (or each chunk
- * of a long one) belongs to the prompt above it even when two prompts share a first line.
+ * The prompts of a session note (layout: sessions/note-format.ts), each with its number of actions, as
+ * SessionStart's intents. Prompt 0 (activity before the first prompt) is not an intent.
  */
 export function intentsOf(note: NoteRecord, sections: SectionRecord[]): IntentItem[] {
   const project = typeof note.frontmatter.project === 'string' ? note.frontmatter.project : null;
   const when = noteTime(note);
-  const out: IntentItem[] = [];
-  let current: IntentItem | null = null;
-  let prev: SectionRecord | null = null;
-  for (const s of [...sections].sort((a, b) => a.ord - b.ord)) {
-    const chunkOfPrev = prev !== null && prev.level === s.level && prev.headingPath === s.headingPath;
-    prev = s;
-    if (s.level === 2 && chunkOfPrev) continue; // a long prompt split into chunks is still one prompt
-    if (s.level === 2) {
-      const m = PROMPT_HEADING.exec(s.heading.trim());
-      current = m && Number(m[1]) > 0 ? { text: m[2], actions: 0, when, n: Number(m[1]), project, notePath: note.path } : null;
-      if (current) out.push(current);
-    } else if (s.level === 3 && current && s.heading.trim() === 'Actions') {
-      current.actions += s.text.split('\n').filter((line) => LIST_ITEM.test(line)).length;
-    } else if (s.level < 2) {
-      current = null;
-    }
-  }
-  return out;
+  return sessionPrompts(sections)
+    .filter((p) => p.n > 0 && p.heading !== '')
+    .map((p) => ({ text: p.heading, actions: p.actions.length, when, n: p.n, project, notePath: note.path }));
 }

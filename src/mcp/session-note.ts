@@ -1,70 +1,10 @@
-// A session note (SPEC §6) read back from its indexed sections: one `## n. …` section per prompt,
-// holding the prompt text, `### Actions` (one line per tool use) and `### Answer`. Long sections are
-// stored as several chunks with the same heading path; they are joined here.
-import type { SectionRecord } from '../core/types.js';
+// What the MCP session tools ask of a session note read back from the index: which files a prompt read
+// or edited. The note's layout (headings, sections, action lines) is sessions/note-format.ts's.
+import type { ActionLine } from '../sessions/action-line.js';
+import type { SessionPromptView } from '../sessions/note-format.js';
 import { EDIT_TOOLS, READ_TOOLS } from '../sessions/tools.js';
-import { parseActionLine, type ActionLine } from './action-line.js';
 
-export interface SessionPromptView {
-  /** The prompt's number in the session (0: activity before the first prompt). */
-  n: number;
-  /** Section id of the `## n.` section (get_sections / timeline anchor). */
-  sectionId: number;
-  line: number;
-  endLine: number;
-  /** Heading text after `n. ` (the prompt's first line). */
-  heading: string;
-  /** The prompt as written under the heading. */
-  text: string;
-  actions: ActionLine[];
-  answer: string;
-}
-
-const PROMPT_HEADING = /^(\d+)\.\s*(.*)$/;
-
-type Part = 'prompt' | 'actions' | 'answer' | 'other';
-
-/** The prompts of a session note, in order; notes without `## n.` sections give []. */
-export function sessionPrompts(sections: SectionRecord[]): SessionPromptView[] {
-  const prompts: SessionPromptView[] = [];
-  let current: SessionPromptView | null = null;
-  let part: Part = 'other';
-  let prev: SectionRecord | null = null;
-
-  for (const s of [...sections].sort((a, b) => a.ord - b.ord)) {
-    const continuation = prev !== null && prev.level === s.level && prev.headingPath === s.headingPath && prev.heading === s.heading;
-    prev = s;
-    if (!continuation) {
-      const prompt = s.level === 2 ? PROMPT_HEADING.exec(s.heading) : null;
-      if (prompt) {
-        current = { n: Number(prompt[1]), sectionId: s.id, line: s.startLine, endLine: s.endLine, heading: prompt[2], text: '', actions: [], answer: '' };
-        prompts.push(current);
-        part = 'prompt';
-      } else if (s.level <= 2) {
-        current = null;
-        part = 'other';
-      } else if (current && s.level === 3) {
-        part = /^actions$/i.test(s.heading.trim()) ? 'actions' : /^answer$/i.test(s.heading.trim()) ? 'answer' : 'other';
-      }
-    }
-    if (!current) continue;
-    current.endLine = Math.max(current.endLine, s.endLine);
-    if (part === 'prompt') current.text = join(current.text, s.text);
-    else if (part === 'actions') current.actions.push(...s.text.split('\n').flatMap(toAction));
-    else if (part === 'answer') current.answer = join(current.answer, s.text);
-  }
-  return prompts;
-}
-
-function join(a: string, b: string): string {
-  const t = b.trim();
-  return a === '' ? t : t === '' ? a : `${a}\n\n${t}`;
-}
-
-function toAction(line: string): ActionLine[] {
-  const a = parseActionLine(line);
-  return a ? [a] : [];
-}
+export { sessionPrompts, type SessionPromptView } from '../sessions/note-format.js';
 
 export type FileTouch = 'read' | 'edited';
 

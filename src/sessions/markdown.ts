@@ -50,11 +50,12 @@ export function oneLine(text: string, max: number): string {
 }
 
 /**
- * Text that must stay on its line (a heading, a list item, a table cell): every line break and run of
- * whitespace becomes one space, so a newline in a cwd, a tool name or a path can never start a new block.
+ * Text that must stay on its line (a heading, a list item, a code span): each line break, with the
+ * blanks around it, becomes one space, so a newline in a cwd, a tool name or a path can never start a
+ * new block. Other spacing is kept (a path may hold two spaces).
  */
 export function inlineText(text: string): string {
-  return plainText(text).replace(/\s+/g, ' ').trim();
+  return plainText(text).replace(/[ \t]*\n[ \t\n]*/g, ' ');
 }
 
 /** Text for a heading line: on one line, and a trailing `#` run would be read as the heading's closing sequence. */

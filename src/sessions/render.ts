@@ -2,8 +2,10 @@
 // The sections are seed 004's levels without an LLM: request (prompt), investigated (files read),
 // completed (files edited, answer).
 
-import { firstLine, headingText, inlineCode, safeBlock, trimAtBoundary } from './markdown.js';
-import { UNKNOWN_PROJECT, type SessionAction, type SessionModel, type SessionPrompt } from './model.js';
+import { actionLine } from './action-line.js';
+import { firstLine, headingText, safeBlock, trimAtBoundary } from './markdown.js';
+import { UNKNOWN_PROJECT, type SessionModel, type SessionPrompt } from './model.js';
+import { ACTIONS_SECTION, ANSWER_SECTION, promptHeading } from './note-format.js';
 import { renderFrontmatter } from './yaml.js';
 
 export interface RenderOptions {
@@ -20,7 +22,6 @@ export const DEFAULT_ANSWER_CHARS = 1200;
 
 const TITLE_CHARS = 80;
 const HEADING_CHARS = 80;
-const ACTION_CHARS = 160;
 
 /** A file-name-safe slug: letters (any script), digits, `.`, `_`, `-`; lower case. */
 export function slugify(text: string, fallback: string): string {
@@ -93,27 +94,9 @@ function title(model: SessionModel): string {
 }
 
 function renderPrompt(prompt: SessionPrompt, answerChars: number): string {
-  const heading =
-    prompt.n > 0 ? `## ${prompt.n}. ${headingText(firstLine(prompt.text, HEADING_CHARS))}` : '## 0. (activity before the first prompt)';
-  const out = [heading];
+  const out = [`## ${promptHeading(prompt.n, headingText(firstLine(prompt.text, HEADING_CHARS)))}`];
   if (prompt.text !== '') out.push('', safeBlock(prompt.text));
-  if (prompt.actions.length > 0) out.push('', '### Actions', '', ...prompt.actions.map(actionLine));
-  if (prompt.answer !== '') out.push('', '### Answer', '', safeBlock(trimAtBoundary(prompt.answer, answerChars)));
+  if (prompt.actions.length > 0) out.push('', `### ${ACTIONS_SECTION}`, '', ...prompt.actions.map(actionLine));
+  if (prompt.answer !== '') out.push('', `### ${ANSWER_SECTION}`, '', safeBlock(trimAtBoundary(prompt.answer, answerChars)));
   return out.join('\n');
-}
-
-function code(text: string): string {
-  return inlineCode(trimAtBoundary(text, ACTION_CHARS));
-}
-
-/** One list item per tool use: the tool, its subject in code, and how it ended when that matters. */
-export function actionLine(action: SessionAction): string {
-  // Tool names come from the model (MCP tools are named by servers): anything unusual goes in code.
-  let line = `- ${/^[A-Za-z0-9_.:-]+$/.test(action.tool) ? action.tool : code(action.tool)}`;
-  if (action.summary !== '') line += ` ${code(action.summary)}`;
-  const searchTool = action.tool === 'Grep' || action.tool === 'Glob';
-  if (searchTool && action.path) line += ` in ${code(action.path)}`;
-  if (action.command !== undefined && action.exitStatus) line += ` → ${action.exitStatus}`;
-  else if (action.exitStatus === 'error') line += ' → error';
-  return line;
 }

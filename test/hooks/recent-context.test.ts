@@ -66,12 +66,17 @@ describe('composite score (seed 002: 7-day half-life, type weight)', () => {
 });
 
 describe('rankIntents', () => {
-  it('drops zero-action turns, puts this project first, newest first', () => {
+  it('drops zero-action turns and other projects\' prompts, newest first', () => {
     const ranked = rankIntents(
-      [intent('thanks', 0, 0), intent('old local', 2, 5), intent('new other', 4, 1, 'other'), intent('new local', 1, 1)],
+      [intent('thanks', 0, 0), intent('old local', 2, 5), intent('new other', 4, 1, 'other'), intent('new local', 1, 1), intent('no project', 1, 2, null)],
       'fw',
     ).map((i) => i.text);
-    expect(ranked).toEqual(['new local', 'old local', 'new other']);
+    expect(ranked).toEqual(['new local', 'no project', 'old local']);
+  });
+
+  it('without a project (no cwd), shows every project, and names the project', () => {
+    const md = renderRecentContext({ vault: '/notes', project: null, now: NOW, limits: NORMAL_LIMITS, intents: [intent('tune the antenna', 1, 2, 'other')], notes: [] });
+    expect(md).toContain('"tune the antenna" → 1 action (other)');
   });
 
   it('without a project, orders by time then prompt number', () => {
@@ -83,11 +88,14 @@ describe('rankIntents', () => {
 describe('renderRecentContext', () => {
   const base = { vault: '/notes', project: 'fw', now: NOW, limits: NORMAL_LIMITS };
 
-  it('renders intents and a notes table; other projects are named', () => {
+  it('renders this project\'s intents and a notes table; other projects\' sessions are left out', () => {
     const md = renderRecentContext({
       ...base,
       intents: [intent('fix the distance bug', 4, 0.1), intent('tune the antenna', 1, 2, 'other')],
-      notes: [note('daily/2026-11-20.md', 'daily', 1, null, 'Friday')],
+      notes: [
+        note('daily/2026-11-20.md', 'daily', 1, null, 'Friday'),
+        { ...note('sessions/other.md', 'session', 1, null, 'other: a private question'), project: 'other' },
+      ],
     });
     expect(md).toBe(
       [
@@ -97,7 +105,6 @@ describe('renderRecentContext', () => {
         '',
         '### Recent intents',
         '- [2 h ago] "fix the distance bug" → 4 actions',
-        '- [2 days ago] "tune the antenna" → 1 action (other)',
         '',
         '### Recent notes',
         '',

@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyTranscriptLines } from '../../src/sessions/transcript.js';
 import { emptyModel, type SessionModel, type SessionPrompt } from '../../src/sessions/model.js';
-import { actionLine, renderSessionNote, sessionNoteName, slugify } from '../../src/sessions/render.js';
+import { renderSessionNote, sessionNoteName, slugify } from '../../src/sessions/render.js';
+import { actionLine } from '../../src/sessions/action-line.js';
 import { fixtureLines, fixtureNames, frontmatterOf, GOLDEN, headingsOf, type HeadingInfo } from './helpers.js';
 
 const UPDATE = process.env.UPDATE_GOLDEN === '1';

@@ -1,6 +1,10 @@
-// One `### Actions` line of a session note → the tool, its subject and how it ended. Reads both the
-// form `tsm ingest-session` writes (- Read `src/a.c`, - Bash `make` → error) and hand-written
+// One `### Actions` line of a session note, both ways: actionLine() writes it from a tool use
+// (- Read `src/a.c`, - Bash `make` → error) and parseActionLine() reads it back, as well as hand-written
 // lines (- Read src/a.c, - Bash `make` (exit 1)).
+import { inlineCode, trimAtBoundary } from './markdown.js';
+import type { SessionAction } from './model.js';
+
+const ACTION_CHARS = 160;
 
 export interface ActionLine {
   tool: string;
@@ -81,4 +85,20 @@ export function parseActionLine(line: string): ActionLine | null {
   if (scope) action.scope = takeValue(scope[1]).value;
   if (status) action.status = status;
   return action;
+}
+
+function code(text: string): string {
+  return inlineCode(trimAtBoundary(text, ACTION_CHARS));
+}
+
+/** One list item per tool use: the tool, its subject in code, and how it ended when that matters. */
+export function actionLine(action: SessionAction): string {
+  // Tool names come from the model (MCP tools are named by servers): anything unusual goes in code.
+  let line = `- ${/^[A-Za-z0-9_.:-]+$/.test(action.tool) ? action.tool : code(action.tool)}`;
+  if (action.summary !== '') line += ` ${code(action.summary)}`;
+  const searchTool = action.tool === 'Grep' || action.tool === 'Glob';
+  if (searchTool && action.path) line += ` in ${code(action.path)}`;
+  if (action.command !== undefined && action.exitStatus) line += ` → ${action.exitStatus}`;
+  else if (action.exitStatus === 'error') line += ' → error';
+  return line;
 }

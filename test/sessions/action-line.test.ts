@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { leadingCodeSpan, parseActionLine } from '../../src/mcp/action-line.js';
-import { actionLine } from '../../src/sessions/render.js';
+import { actionLine, leadingCodeSpan, parseActionLine } from '../../src/sessions/action-line.js';
 
 describe('parseActionLine', () => {
   it('reads the lines tsm ingest-session writes', () => {
