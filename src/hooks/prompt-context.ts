@@ -1,10 +1,11 @@
-// UserPromptSubmit: search the vault with the prompt and return seed 000's <knowledge_search> XML.
-// This module is the hot path of every prompt: it loads only better-sqlite3, search and the XML
-// formatter (never remark, chokidar, the MCP SDK or the session code).
-import type { SearchResponse } from '../core/types.js';
+// UserPromptSubmit: search the vault with the prompt and return the <knowledge_search> XML.
+// This module is the hot path of every prompt: it loads only better-sqlite3, search, the XML formatter
+// and the session-note layout (never remark, chokidar, the MCP SDK or the session writer).
+import type { SearchHit, SearchResponse } from '../core/types.js';
 import { openReader } from '../index/db.js';
 import { formatXml } from '../format/xml.js';
 import { search } from '../search/search.js';
+import { isNoteOfSession, sessionPathPart } from '../sessions/note-format.js';
 import type { TsmConfig } from '../vault/config.js';
 import type { Deadline } from './deadline.js';
 import { hookOutput, MAX_HOOK_OUTPUT } from './output.js';
@@ -33,6 +34,25 @@ export type PromptContextResult =
 export interface PromptContextOptions {
   deadline: Deadline;
   now?: Date;
+  /** The prompt's session (the payload's session_id): its own notes are never injected. */
+  sessionId?: string | null;
+}
+
+/** Results searched for beyond the injected ones, so hits dropped by sessionEcho() leave no gap. */
+const ECHO_SPARE = 5;
+
+/**
+ * Why a session note hit would only echo the prompt, or null when it is worth injecting. A session note
+ * holds the prompts typed in it, so the same question asked again finds it first (two sessions that asked
+ * "SX1262 の消費電力を教えて" took ranks 1 and 3 above the note that answers it). It earns its place by
+ * what it adds: a hit is kept when its best section is an Answer or Actions, never when it is the
+ * request itself, and never when the note is the current session's own.
+ */
+export function sessionEcho(hit: Pick<SearchHit, 'type' | 'path' | 'section'>, sessionId: string | null | undefined): string | null {
+  if (hit.type !== 'session') return null;
+  if (sessionId && isNoteOfSession(hit.path, sessionId)) return 'the current session';
+  if (sessionPathPart(hit.section) === 'request') return 'matches a prompt, not an answer';
+  return null;
 }
 
 /** Searches and formats; a deadline passed before or after the (synchronous) search means no context. */
@@ -44,7 +64,7 @@ export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContex
   try {
     resp = search(db, {
       query: searchText(prompt.trim()),
-      limit: cfg.hookTopK,
+      limit: cfg.hookTopK + ECHO_SPARE,
       snippetChars: cfg.snippetChars,
       tuning: { halfLifeDays: cfg.halfLifeDays },
       now: opts.now,
@@ -53,8 +73,12 @@ export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContex
     db.close();
   }
   if (deadline.passed()) return { kind: 'none', problem: late(deadline, 'after the search') };
-  if (resp.hits.length === 0) return { kind: 'none' };
-  const shown = { ...resp, query: shortened(prompt.trim().replace(/\s+/g, ' '), MAX_QUERY_ATTR_CHARS) };
+  const hits = resp.hits
+    .filter((h) => sessionEcho(h, opts.sessionId) === null)
+    .slice(0, cfg.hookTopK)
+    .map((h, i) => ({ ...h, rank: i + 1 }));
+  if (hits.length === 0) return { kind: 'none' };
+  const shown = { ...resp, hits, query: shortened(prompt.trim().replace(/\s+/g, ' '), MAX_QUERY_ATTR_CHARS) };
   return fitOutput(shown, cfg.snippetBudget);
 }
 

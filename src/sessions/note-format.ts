@@ -11,6 +11,20 @@
 import type { SectionRecord } from '../core/types.js';
 import { parseActionLine, type ActionLine } from './action-line.js';
 
+/** The session id as a note's file name carries it: its first 8 letters and digits, lower case. */
+export function sessionNameId(sessionId: string): string {
+  return sessionId.normalize('NFC').toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 8) || 'session';
+}
+
+/**
+ * Whether a vault path is one of this session's notes: `…-<name id>.md`, or a continuation `…-<name id>-<n>.md`
+ * (render.ts's sessionNoteName, ingest.ts's continuation names).
+ */
+export function isNoteOfSession(path: string, sessionId: string): boolean {
+  const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1).toLowerCase();
+  return new RegExp(`-${sessionNameId(sessionId)}(?:-\\d+)?\\.md$`).test(name);
+}
+
 /** The names of a prompt's sub-sections (level 3). */
 export const ACTIONS_SECTION = 'Actions';
 export const ANSWER_SECTION = 'Answer';

@@ -5,7 +5,7 @@
 import { actionLine } from './action-line.js';
 import { firstLine, headingText, safeBlock, trimAtBoundary } from './markdown.js';
 import { UNKNOWN_PROJECT, type SessionModel, type SessionPrompt } from './model.js';
-import { ACTIONS_SECTION, ANSWER_SECTION, promptHeading } from './note-format.js';
+import { ACTIONS_SECTION, ANSWER_SECTION, promptHeading, sessionNameId } from './note-format.js';
 import { renderFrontmatter } from './yaml.js';
 
 export interface RenderOptions {
@@ -47,7 +47,7 @@ function localDate(iso: string | null): string | null {
 export function sessionNoteName(model: SessionModel): string {
   const date = localDate(model.started) ?? localDate(model.ended) ?? 'undated';
   const project = slugify(model.project, UNKNOWN_PROJECT);
-  const id = slugify(model.sessionId, 'session').replace(/[^a-z0-9]/g, '').slice(0, 8) || 'session';
+  const id = sessionNameId(model.sessionId);
   return `${date}-${project}-${id}.md`;
 }
 

@@ -103,8 +103,12 @@ describe('tsm hook UserPromptSubmit', () => {
 });
 
 describe('tsm hook SessionStart', () => {
-  it('prints a compact recent context', () => {
-    const md = context(hook({ session_id: SESSION, cwd: vault, hook_event_name: 'SessionStart', source: 'startup' }), 'SessionStart');
+  it('prints a compact recent context, with the intents of this project\'s sessions only', () => {
+    // The example vault's session ran in a project folder named dog-tracker-fw.
+    const start = (cwd: string) =>
+      context(hook({ session_id: SESSION, cwd, hook_event_name: 'SessionStart', source: 'startup' }, { env: { TSM_VAULT: vault } }), 'SessionStart');
+    expect(start('/home/u/other-project')).not.toContain('### Recent intents');
+    const md = start('/home/u/dog-tracker-fw');
     expect(md).toMatch(/^## tsm: recent context/);
     expect(md).toContain('### Recent intents');
     expect(md.split('\n').length).toBeLessThanOrEqual(50);
