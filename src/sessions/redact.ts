@@ -244,7 +244,8 @@ function redactAssignment(m: RegExpExecArray, text: string): { text: string; end
   // Where the value is the secret whatever it looks like: a YAML `key: value` line, a .env/`export` line,
   // or an ALL-CAPS environment name anywhere (`MYSQL_PWD=x mysql …`).
   const envName = /^-*[A-Z][A-Z0-9_]*$/.test(key);
-  const yamlLine = op === ':' && /^[ \t]*(?:-[ \t]+)?["']?$/.test(before);
+  // (A diff's `+`/`-` in front of the line does not change that.)
+  const yamlLine = op === ':' && /^[ \t]*(?:[+-][ \t]*)?(?:-[ \t]+)?["']?$/.test(before);
   const envLine = op !== ':' && (envName || /^[ \t]*(?:export|set|setenv|ENV|declare(?:[ \t]+-x)?)[ \t]+["']?$/.test(before));
   if (!quoted) {
     // A type is not a value: `password: string`, `token: Option<String>`, `secret: SecretStr`.
@@ -286,13 +287,22 @@ function redactAssignments(text: string): string {
   return out.join('');
 }
 
+// Kubernetes / compose style: `- name: DB_PASSWORD` with its `value: …` on the next line.
+const NAME_VALUE = /^([ \t]*-?[ \t]*name:[ \t]*["']?([A-Za-z0-9_.-]+)["']?[ \t]*\n[ \t]*value:[ \t]*)(?!\[REDACTED)(["']?)([^\n]*?)\3[ \t]*$/gm;
+
+function redactNameValue(text: string): string {
+  return text.replace(NAME_VALUE, (m, head: string, name: string, quote: string, value: string) =>
+    isSecretKey(name) && value.trim() !== '' && !NOT_A_SECRET.test(value.trim()) ? `${head}${quote}${REDACTED}${quote}` : m,
+  );
+}
+
 /** Replaces credentials (key formats, secret-named assignments, command-line passwords) with `[REDACTED]`. */
 export function redactSecrets(text: string): string {
   let out = text;
   for (const rule of SECRET_RULES) {
     out = out.replace(rule.pattern, rule.replace as (substring: string, ...args: unknown[]) => string);
   }
-  return redactAssignments(out);
+  return redactAssignments(redactNameValue(out));
 }
 
 /** Everything that goes from a transcript into a note passes through here. */

@@ -27,6 +27,8 @@ const LEAKS: Array<[string, string, string]> = [
   ['json', '{"dbPassword": "opensesame", "user": "bob"}', 'opensesame'],
   ['json', '{"clientSecret":"abc def"}', 'abc def'],
   ['toml', 'api_key = "k3y-v4lue"', 'k3y-v4lue'],
+  ['yaml', 'env:\n  - name: DB_PASSWORD\n    value: correcthorse\n  - name: LOG_LEVEL\n    value: debug', 'correcthorse'],
+  ['diff', '-  password: oldhorse\n+  password: correcthorse', 'correcthorse'],
   ['code', 'const password = "hunter2";', 'hunter2'],
   ['code', "secretKey: 'mysecret'", 'mysecret'],
   // URL passwords containing `/` or `@`
@@ -96,6 +98,14 @@ const KEEP = [
   'xapp is the name of the app',
   'a Telegram bot id 123456789 alone',
   'session_id: 7f3c2a91',
+  'token: ${{ secrets.GITHUB_TOKEN }}',
+  '  - name: LOG_LEVEL\n    value: debug',
+  'const { token } = req.body;',
+  'auth: { user, pass }',
+  '"password": null, "token_type": "Bearer"',
+  'self.token = token',
+  'PASSWORD=$(cat /run/secrets/pw)',
+  'Password: the one you chose at sign-up.',
 ];
 
 describe('redactSecrets, by class of leak', () => {
