@@ -172,7 +172,10 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
     firstLine = { length: end, sha256: sha256(bytes.subarray(0, end)) };
   }
 
-  const notes = structuredClone(loaded?.notes ?? []);
+  // What was written stays known across a re-read, as long as it is the same session: a transcript
+  // replaced by another session's starts that session's notes afresh (and never touches the old ones).
+  const sameSession = state !== null || loaded?.model?.sessionId === view.sessionId;
+  const notes = structuredClone(loaded && sameSession ? loaded.notes : []);
   const placed = hasContent(view)
     ? writeNotes(view, notes, resolve(opts.sessionsDir), answerChars)
     : { changed: false, notePath: notes.at(-1)?.path ?? join(resolve(opts.sessionsDir), sessionNoteName(view)) };

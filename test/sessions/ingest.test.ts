@@ -143,6 +143,7 @@ describe('ingestTranscript', () => {
     const result = ingestTranscript(path, opts);
     expect(result.sessionId).toBe('491e126e-1e71-469c-ade2-fcc8af567c74');
     expect(readFileSync(result.notePath, 'utf8')).toBe(oneShot(bytesOf(PLAN)));
+    expect(notes()).toHaveLength(2); // the first session's note stays: it is another session's
   });
 
   it('recovers from a corrupt state file by reading the transcript again', () => {
