@@ -76,8 +76,8 @@ interface SecretRule {
 
 const hasDigit = (s: string) => /\d/.test(s);
 const whole = () => REDACTED;
-/** Keeps group 1 (what leads to the secret) and redacts the rest of the match. */
-const afterHead = (_m: string, head: string) => `${head}${REDACTED}`;
+/** Keeps group 1 (what leads to the secret) and redacts the rest of the match (once: a second pass keeps it). */
+const afterHead = (m: string, head: string) => (m.startsWith(REDACTED, head.length) ? m : `${head}${REDACTED}`);
 
 const SECRET_RULES: SecretRule[] = [
   // PEM private keys, also when the block was cut before its END line (gitleaks private-key).

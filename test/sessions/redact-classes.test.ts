@@ -179,3 +179,21 @@ describe('private spans across content blocks', () => {
     expect(applyTranscriptLines(null, lines, 'x').prompts.at(-1)?.answer).toBe('visible again');
   });
 });
+
+describe('redactSecrets on any mix (property)', () => {
+  it('is idempotent and never changes the line count', async () => {
+    const fc = (await import('fast-check')).default;
+    const piece = fc.constantFrom(
+      'password: ', 'DB_PASS=', 'token = ', '"apiKey": ', 'Cookie: ', 'https://u:', '@host/x', 'mysql -p', 'curl -u a:', 'sshpass -p ',
+      'hunter2', 'correct horse', '"q"', "'s'", ' ', '\n', '  ', '- ', '$VAR', 'string;', ': ', '=', '[REDACTED]', 'xapp-', '<private>', '</private>',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }).map((p) => p.join('')), (text) => {
+        const once = redactSecrets(text);
+        expect(redactSecrets(once)).toBe(once);
+        expect(once.split('\n').length).toBe(text.split('\n').length);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
