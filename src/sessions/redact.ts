@@ -79,6 +79,14 @@ const whole = () => REDACTED;
 /** Keeps group 1 (what leads to the secret) and redacts the rest of the match (once: a second pass keeps it). */
 const afterHead = (m: string, head: string) => (m.startsWith(REDACTED, head.length) ? m : `${head}${REDACTED}`);
 
+/** `scheme://x:y@` where y is no password: empty, a reference, already redacted, or a port and a path
+ * (`http://localhost:5173/@vite/client`: the part before `:` is a host, not a user). */
+function urlPasswordKept(head: string, pw: string): boolean {
+  if (pw === '' || pw.startsWith('$') || pw.startsWith(REDACTED)) return true;
+  const user = head.slice(head.indexOf('//') + 2, -1);
+  return /^\d{1,5}(?:\/|$)/.test(pw) && (user.includes('.') || user === 'localhost');
+}
+
 const SECRET_RULES: SecretRule[] = [
   // PEM private keys, also when the block was cut before its END line (gitleaks private-key).
   {
@@ -91,7 +99,7 @@ const SECRET_RULES: SecretRule[] = [
   // last `@` of the word that is followed by a host name (greedy, so one backtrack, never a rescan).
   {
     pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)(\S*)(@[A-Za-z0-9.-]+(?=[/:?#\s"'`)\]]|$))/gim,
-    replace: (m, head: string, pw: string, rest: string) => (pw.startsWith('$') || pw === '' ? m : `${head}${REDACTED}${rest}`),
+    replace: (m, head: string, pw: string, rest: string) => (urlPasswordKept(head, pw) ? m : `${head}${REDACTED}${rest}`),
   },
   // Webhook URLs are credentials in themselves: Slack, Discord.
   { pattern: /\b(https:\/\/hooks\.slack\.com\/)(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g, replace: afterHead },
@@ -137,7 +145,7 @@ const SECRET_RULES: SecretRule[] = [
   { pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, replace: whole },
   { pattern: /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g, replace: whole },
   // GitLab tokens: personal, pipeline trigger, deploy, runner, CI job, OAuth, feed… (glpat-, glptt-, gldt-, glrt-…).
-  { pattern: /\bgl[a-z]{1,6}-[A-Za-z0-9_-]{20,}/g, replace: whole },
+  { pattern: /\bgl(?:pat|ptt|dt|rt|cbt|imt|agent|soat|ffct|oas|ft|wt|sa)-[A-Za-z0-9_-]{20,}/g, replace: whole },
   { pattern: /\bGR1348941[A-Za-z0-9_-]{20,}/g, replace: whole },
   // Slack tokens (bot, user, app-level xapp-, config, refresh).
   { pattern: /\bx(?:ox[a-z]|app)-[A-Za-z0-9-]{10,}/g, replace: whole },

@@ -36,6 +36,7 @@ const LEAKS: Array<[string, string, string]> = [
   ['url', 'https://bob:p@ssw0rd@example.com/repo.git', 'p@ssw0rd'],
   ['url', 'mongodb+srv://admin:a/b@c@cluster0.mongodb.net/?retryWrites=true', 'a/b@c'],
   ['url', 'redis://:s3cret@localhost:6379', 's3cret'],
+  ['url', 'ftp://bob:12/34@files.example.com', '12/34'],
   // passwords on command lines
   ['cli', 'mysql -u root -pHunter22 mydb', 'Hunter22'],
   ['cli', "mysqldump -uroot -p'my pass' db", 'my pass'],
@@ -106,6 +107,8 @@ const KEEP = [
   'self.token = token',
   'PASSWORD=$(cat /run/secrets/pw)',
   'Password: the one you chose at sign-up.',
+  'a globally-distributed-systems-architecture note',
+  'open http://localhost:5173/@vite/client and https://registry.npmjs.org:443/@types/node',
 ];
 
 describe('redactSecrets, by class of leak', () => {
