@@ -122,17 +122,17 @@ const SECRET_RULES: SecretRule[] = [
   },
   // Passwords on command lines: mysql -pPW (attached: a bare -p prompts), curl -u user:pw, sshpass -p PW,
   // redis-cli -a PW, docker login -p PW.
-  { pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport|mysqlsh)\b[^\n|;&]{0,200}?\s-p)([^\s'"-][^\s'"]*|'[^'\n]*'|"[^"\n]*")/g, replace: afterHead },
+  { pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport|mysqlsh)\b[^\n|;&]{0,200}?\s-p)([^\s'"`-][^\s'"`]*|'[^'\n]*'|"[^"\n]*")/g, replace: afterHead },
   {
-    pattern: /((?:^|\s)(?:-u|--user|--proxy-user)[ \t]*=?[ \t]*["']?[^\s:"']+:)([^\s"']+)/g,
+    pattern: /((?:^|\s)(?:-u|--user|--proxy-user)[ \t]*=?[ \t]*["']?[^\s:"'`]+:)([^\s"'`]+)/g,
     replace: (m, head: string, pw: string) => (pw.startsWith('$') ? m : `${head}${REDACTED}`),
   },
-  { pattern: /(\bsshpass\b(?:[ \t]+-[a-oq-zA-Z]\S*)*[ \t]+-p[ \t]*)(\S+)/g, replace: afterHead },
-  { pattern: /(\bredis-cli\b[^\n|;&]{0,200}?\s-a[ \t]+)(\S+)/g, replace: afterHead },
-  { pattern: /(\blogin\b[^\n|;&]{0,200}?\s-p[ \t]+)([^\s-]\S*)/g, replace: afterHead },
+  { pattern: /(\bsshpass\b(?:[ \t]+-[a-oq-zA-Z]\S*)*[ \t]+-p[ \t]*)([^\s`]+)/g, replace: afterHead },
+  { pattern: /(\bredis-cli\b[^\n|;&]{0,200}?\s-a[ \t]+)([^\s`]+)/g, replace: afterHead },
+  { pattern: /(\blogin\b[^\n|;&]{0,200}?\s-p[ \t]+)([^\s`-][^\s`]*)/g, replace: afterHead },
   // Secrets passed as command-line flags: --password hunter2, --token … (the '=' form is an assignment).
   {
-    pattern: /(--?(?:password|passwd|pass|pwd|token|api[-_]?key|secret|client[-_]secret|auth[-_]token|access[-_]token)[ \t]+)([^\s-][^\s]*)/gi,
+    pattern: /(--?(?:password|passwd|pass|pwd|token|api[-_]?key|secret|client[-_]secret|auth[-_]token|access[-_]token)[ \t]+)([^\s`-][^\s`]*)/gi,
     replace: afterHead,
   },
   // Anthropic / OpenAI style keys (sk-…, sk-ant-…, sk-proj-…); a digit keeps hyphenated words out.
