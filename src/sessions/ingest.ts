@@ -10,7 +10,7 @@
 
 import { createHash } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { readRange, readTextOrNull, splitLines, writeFileAtomic } from './files.js';
 import type { SessionModel } from './model.js';
 import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, sessionNoteName } from './render.js';
@@ -50,6 +50,7 @@ export interface KeptNote {
 
 /** One note tsm wrote for a session: the first, or a continuation after the user edited the one before. */
 interface WrittenNote {
+  /** Relative to the sessions folder in the state file (a vault moved or synced elsewhere keeps its record). */
   path: string;
   /** sha256 of the content tsm last wrote there. */
   sha256: string;
@@ -116,6 +117,7 @@ function loadState(statePath: string, transcriptPath: string, answerChars: numbe
   }
 }
 
+/** (Paths of the records returned here are absolute, which resolve() in ingestTranscript keeps as they are.) */
 function notesOfV1(notePath: string | null, model: SessionModel | null, answerChars: number): WrittenNote[] {
   if (notePath === null || model === null) return [];
   const text = readTextOrNull(notePath);
@@ -175,12 +177,14 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
   // What was written stays known across a re-read, as long as it is the same session: a transcript
   // replaced by another session's starts that session's notes afresh (and never touches the old ones).
   const sameSession = state !== null || loaded?.model?.sessionId === view.sessionId;
-  const notes = structuredClone(loaded && sameSession ? loaded.notes : []);
+  const sessionsDir = resolve(opts.sessionsDir);
+  const notes = (loaded && sameSession ? loaded.notes : []).map((n) => ({ ...n, path: resolve(sessionsDir, n.path) }));
   const placed = hasContent(view)
-    ? writeNotes(view, notes, resolve(opts.sessionsDir), answerChars)
-    : { changed: false, notePath: notes.at(-1)?.path ?? join(resolve(opts.sessionsDir), sessionNoteName(view)) };
+    ? writeNotes(view, notes, sessionsDir, answerChars)
+    : { changed: false, notePath: notes.at(-1)?.path ?? join(sessionsDir, sessionNoteName(view)) };
 
-  const nextState: IngestState = { version: STATE_VERSION, transcriptPath: path, offset: offset + consumed, firstLine, notes, model };
+  const stored = notes.map((n) => ({ ...n, path: relative(sessionsDir, n.path) }));
+  const nextState: IngestState = { version: STATE_VERSION, transcriptPath: path, offset: offset + consumed, firstLine, notes: stored, model };
   writeFileAtomic(statePath, JSON.stringify(nextState));
 
   return {
@@ -218,9 +222,7 @@ function writeNotes(view: SessionModel, notes: WrittenNote[], sessionsDir: strin
   if (!hasContent(model)) return { changed: false, notePath: (active ?? last)?.path ?? '' };
 
   const firstName = part === 0 ? sessionNoteName(view) : basename(notes[0].path);
-  const render = () =>
-    renderSessionNote(model, { answerChars, continues: part === 0 ? null : { note: firstName, part: part + 1 } });
-  const content = render();
+  const content = renderSessionNote(model, { answerChars, continues: part === 0 ? null : { note: firstName, part: part + 1 } });
   let changed = false;
   let target: string;
   if (part === 0) {
@@ -261,9 +263,10 @@ function keptOf(sessionId: string, notes: WrittenNote[]): KeptNote[] {
 
 /**
  * Every session note tsm has left alone because its user edited or deleted it, read from the ingest state
- * folder (`<vault>/.tsm/sessions`), oldest first. For `tsm status` / `tsm doctor`; [] when there is no state.
+ * folder (`<vault>/.tsm/sessions`), oldest first, with absolute paths in `sessionsDir`. For `tsm status` /
+ * `tsm doctor`; [] when there is no state.
  */
-export function keptNotes(stateDir: string): KeptNote[] {
+export function keptNotes(stateDir: string, sessionsDir: string): KeptNote[] {
   let names: string[];
   try {
     names = readdirSync(stateDir).filter((n) => n.endsWith('.json'));
@@ -275,7 +278,8 @@ export function keptNotes(stateDir: string): KeptNote[] {
     try {
       const state = JSON.parse(readTextOrNull(join(stateDir, name)) ?? 'null') as Partial<IngestState> | null;
       if (!state || state.version !== STATE_VERSION || !Array.isArray(state.notes)) continue;
-      out.push(...keptOf(state.model?.sessionId ?? name.replace(/\.json$/, ''), state.notes));
+      const notes = state.notes.map((n) => ({ ...n, path: resolve(sessionsDir, n.path) }));
+      out.push(...keptOf(state.model?.sessionId ?? name.replace(/\.json$/, ''), notes));
     } catch {
       // an unreadable state file says nothing about kept notes
     }

@@ -1,5 +1,5 @@
 // tsm only rewrites what it wrote: a session note its user edited or deleted is left alone.
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -86,7 +86,7 @@ describe('ingest keeps what the user changed', () => {
     turn('my secret is in here', 'noted');
     ingestTranscript(transcript, opts);
     expect(notes()).toEqual([]);
-    expect(keptNotes(opts.stateDir)).toMatchObject([{ sessionId: ID, path: a.notePath, reason: 'deleted' }]);
+    expect(keptNotes(opts.stateDir, opts.sessionsDir)).toMatchObject([{ sessionId: ID, path: a.notePath, reason: 'deleted' }]);
   });
 
   it('does not overwrite a file it has no record of writing (lost state), and still records the session', () => {
@@ -108,6 +108,17 @@ describe('ingest keeps what the user changed', () => {
     expect(ingestTranscript(transcript, opts)).toMatchObject({ notePath: a.notePath, changed: false, kept: [] });
     turn('second question', 'second answer');
     expect(ingestTranscript(transcript, opts)).toMatchObject({ notePath: a.notePath, changed: true, kept: [] });
+    expect(notes()).toEqual(['2026-05-20-proj-bbbbbbbb.md']);
+  });
+
+  it('keeps its record when the vault is moved (the state names notes relative to the sessions folder)', () => {
+    turn('first question', 'first answer');
+    ingestTranscript(transcript, opts);
+    renameSync(join(root, 'vault'), join(root, 'moved'));
+    opts = { sessionsDir: join(root, 'moved', 'sessions'), stateDir: join(root, 'moved', '.tsm', 'sessions') };
+    turn('second question', 'second answer');
+    const b = ingestTranscript(transcript, opts);
+    expect(b).toMatchObject({ notePath: join(opts.sessionsDir, '2026-05-20-proj-bbbbbbbb.md'), changed: true, kept: [] });
     expect(notes()).toEqual(['2026-05-20-proj-bbbbbbbb.md']);
   });
 
