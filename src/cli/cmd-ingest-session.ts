@@ -1,4 +1,4 @@
-// tsm ingest-session <file.jsonl|dir>…: Claude Code transcripts → session notes (SPEC §6), then those
+// tsm ingest-session <file.jsonl|dir>…: Claude Code transcripts → session notes (layout: sessions/note-format.ts), then those
 // notes into the index. Idempotent and incremental: a transcript that has not grown changes nothing.
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';

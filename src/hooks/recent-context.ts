@@ -1,4 +1,4 @@
-// SessionStart's "recent context" (seed 002's push injection, adapted to a vault): recent intents that led
+// SessionStart's "recent context" (pushed at session start): recent intents that led
 // to actions, then a table of the most relevant recent notes by composite score. Pure: data in, markdown out.
 import type { NoteType } from '../core/types.js';
 import { relativeTime } from '../format/relative-time.js';

@@ -1,6 +1,7 @@
 // A session model → one markdown note: frontmatter for filters, one section per prompt for search.
-// The sections are seed 004's levels without an LLM: request (prompt), investigated (files read),
-// completed (files edited, answer).
+// Each prompt's section says, without an LLM, what was asked (the prompt), what was looked at (the
+// actions: files read, searches) and what was done (files edited, commands, the answer). The layout is
+// note-format.ts's.
 
 import { actionLine } from './action-line.js';
 import { firstLine, headingText, safeBlock, trimAtBoundary } from './markdown.js';

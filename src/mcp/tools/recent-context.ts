@@ -1,4 +1,4 @@
-// recent_context: what the user has been working on lately, without a query (seed 002's on-demand
+// recent_context: what the user has been working on lately, without a query (the on-demand
 // version of the SessionStart injection): one section per note, by recency and note type.
 import { z } from 'zod';
 import { NOTE_TYPES, type NoteRecord, type NoteType, type SectionRecord } from '../../core/types.js';
