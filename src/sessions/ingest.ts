@@ -57,6 +57,8 @@ interface WrittenNote {
   /** The prompts it holds: firstPrompt..lastPrompt (numbers; -1 for a file tsm found and did not write). */
   firstPrompt: number;
   lastPrompt: number;
+  /** sha256 of the last prompt as written: if it grew afterwards (more actions, the answer), a continuation repeats it. */
+  lastPromptSha?: string;
   /** Set once the user changed or deleted it: tsm never writes it again. */
   kept?: KeptReason;
   keptSince?: string;
@@ -217,7 +219,7 @@ function writeNotes(view: SessionModel, notes: WrittenNote[], sessionsDir: strin
   }
 
   const part = active ? notes.indexOf(active) : notes.length;
-  const from = active ? active.firstPrompt : part === 0 ? 0 : notes[part - 1].lastPrompt + 1;
+  const from = active ? active.firstPrompt : part === 0 ? 0 : continueFrom(notes[part - 1], view);
   const model = from <= 0 ? view : sliceModel(view, from);
   if (!hasContent(model)) return { changed: false, notePath: (active ?? last)?.path ?? '' };
 
@@ -245,10 +247,25 @@ function writeNotes(view: SessionModel, notes: WrittenNote[], sessionsDir: strin
     rmSync(active.path, { force: true }); // checked above: it still holds exactly what tsm wrote
     changed = true;
   }
-  const record: WrittenNote = { path: target, sha256: sha256(content), firstPrompt: from, lastPrompt: lastPromptOf(model) };
+  const lastPrompt = lastPromptOf(model);
+  const record: WrittenNote = { path: target, sha256: sha256(content), firstPrompt: from, lastPrompt, lastPromptSha: promptSha(model, lastPrompt) };
   if (active) notes[part] = record;
   else notes.push(record);
   return { changed, notePath: target };
+}
+
+const promptSha = (model: SessionModel, n: number): string | undefined => {
+  const prompt = model.prompts.find((p) => p.n === n);
+  return prompt ? sha256(JSON.stringify(prompt)) : undefined;
+};
+
+/**
+ * Where a continuation starts: after the kept note's last prompt, or at it when that prompt went on after
+ * the note was written (the note was edited mid-turn; the prompt's later actions and answer are not lost).
+ */
+function continueFrom(kept: WrittenNote, view: SessionModel): number {
+  const grew = kept.lastPromptSha !== undefined && kept.lastPrompt >= 0 && promptSha(view, kept.lastPrompt) !== kept.lastPromptSha;
+  return grew ? kept.lastPrompt : kept.lastPrompt + 1;
 }
 
 /** Whether `content` may go to `path`: nothing is there, or exactly this content already is. */

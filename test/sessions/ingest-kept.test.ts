@@ -72,6 +72,18 @@ describe('ingest keeps what the user changed', () => {
     expect(notes()).toHaveLength(2);
   });
 
+  it('repeats the last prompt in the continuation when it went on after the note was edited (mid-turn)', () => {
+    appendFileSync(transcript, JSON.stringify({ ...base(), type: 'user', message: { role: 'user', content: 'long task' } }) + '\n');
+    const a = ingestTranscript(transcript, opts); // written before the answer arrived (e.g. PreCompact)
+    writeFileSync(a.notePath, readFileSync(a.notePath, 'utf8') + '\nmy remark\n');
+    const message = { id: 'late', role: 'assistant', content: [{ type: 'text', text: 'the late answer' }] };
+    appendFileSync(transcript, JSON.stringify({ ...base(), type: 'assistant', message }) + '\n');
+    const b = ingestTranscript(transcript, opts);
+    expect(b.notePath.endsWith('-2.md')).toBe(true);
+    expect(readFileSync(b.notePath, 'utf8')).toContain('the late answer');
+    expect(headingsOf(readFileSync(b.notePath, 'utf8')).map((h) => h.text)).toEqual(['proj: long task (part 2)', '1. long task', 'Answer']);
+  });
+
   it('never recreates a deleted note, nor writes the rest of that session anywhere', () => {
     turn('my secret is in here', 'noted');
     const a = ingestTranscript(transcript, opts);
