@@ -147,7 +147,7 @@ async function promptSubmit(ctx: Context, cfg: TsmConfig, deadline: Deadline): P
   }
   (await import('../index/open-reader.js')).checkIndexFiles(cfg.db);
   const { promptContext } = await import('./prompt-context.js');
-  const r = promptContext(cfg, ctx.payload.prompt, { deadline, now: ctx.req.now });
+  const r = promptContext(cfg, ctx.payload.prompt, { deadline, now: ctx.req.now, sessionId: ctx.payload.sessionId });
   if (r.kind === 'context') return r.output;
   if (r.problem) log(ctx, r.problem);
   return '';

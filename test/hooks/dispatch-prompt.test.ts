@@ -34,6 +34,17 @@ describe('UserPromptSubmit', () => {
     expect(snippets.join('\n')).toContain('Antenna gain & "quotes" <tags>');
   });
 
+  it("never injects the current session's own note, though another session gets it", async () => {
+    const sources = async (sessionId: string) => {
+      const out = await handleHook(request(prompt('sin に度のまま渡している geo.c の修正', { session_id: sessionId })));
+      expect(out.exitCode).toBe(0);
+      return out.stdout === '' ? [] : elements(parseXml(injected(out)), 'result').map((r) => textOf(child(r, 'source')));
+    };
+    const note = 'sessions/2026-11-20-dog-tracker-fw-3f9a2c1e.md';
+    expect(await sources('0000aaaa-0000-0000-0000-000000000000')).toContain(note);
+    expect(await sources('3f9a2c1e-7b4d-4e21-9c0a-5d8e6f1b2a34')).not.toContain(note);
+  });
+
   it('searches Japanese prompts', async () => {
     const xml = parseXml(injected(await handleHook(request(prompt('LoRa モジュールの選定')))));
     expect(textOf(child(elements(xml, 'result')[0], 'source'))).toBe('knowledge/lora/lora-module-guide.md');
