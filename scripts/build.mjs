@@ -22,7 +22,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 const LAZY = {
   'src/cli/yargs-cli.ts': 'yargs-cli', // every command but search and hook, and --help
   'src/index/sync.ts': 'sync', // the first search of a vault builds its index
-  'src/hooks/session-ingest.ts': 'session-ingest', // SessionEnd / PreCompact: transcripts become notes
+  'src/sessions/ingest-and-index.ts': 'session-ingest', // SessionEnd / PreCompact: transcripts become notes
 };
 
 const common = {

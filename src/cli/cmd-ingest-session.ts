@@ -2,8 +2,8 @@
 // notes into the index. Idempotent and incremental: a transcript that has not grown changes nothing.
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import { indexSessionNotes, ingestSession, type SessionIngest } from '../hooks/session-ingest.js';
-import { findTranscripts } from '../hooks/transcript-files.js';
+import { indexSessionNotes, ingestSession, type SessionIngest } from '../sessions/ingest-and-index.js';
+import { findTranscripts } from '../sessions/transcript-files.js';
 import { isInside, type TsmConfig } from '../vault/config.js';
 import { configFrom, printJson } from './args.js';
 import { UserError } from './run.js';

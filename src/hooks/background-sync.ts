@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
-import { isLockHeld, LockTimeoutError, withFileLock } from './file-lock.js';
+import { isLockHeld, LockTimeoutError, withFileLock } from '../vault/file-lock.js';
 
 export const SYNC_LOCK = 'sync.lock';
 /** Older than this, a sync lock's holder is taken to be gone even if its pid lives (a first build of a large vault takes minutes). */

@@ -208,7 +208,7 @@ function transcriptOf(ctx: Context): string | null {
 async function ingest(ctx: Context, cfg: TsmConfig): Promise<string> {
   const transcript = transcriptOf(ctx);
   if (transcript === null) return '';
-  const { ingestSession, indexSessionNotes } = await import('./session-ingest.js');
+  const { ingestSession, indexSessionNotes } = await import('../sessions/ingest-and-index.js');
   const result = await ingestSession(cfg, transcript);
   if (!result.changed) return '';
   // Building (or rebuilding) a whole index inside a hook could take minutes: leave that to `tsm index`.

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isLockHeld, LockTimeoutError, withFileLock } from '../../src/hooks/file-lock.js';
+import { isLockHeld, LockTimeoutError, withFileLock } from '../../src/vault/file-lock.js';
 
 let dir: string;
 beforeEach(() => {

@@ -5,8 +5,8 @@ import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SyncSummary } from '../core/types.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
-import { withFileLock } from './file-lock.js';
-import type { KeptNote } from '../sessions/ingest.js';
+import { withFileLock } from '../vault/file-lock.js';
+import type { KeptNote } from './ingest.js';
 
 export interface SessionIngest {
   transcript: string;
@@ -33,7 +33,7 @@ export async function ingestSession(cfg: TsmConfig, transcriptPath: string): Pro
   const transcript = resolve(transcriptPath);
   const stateDir = ingestStateDir(cfg);
   const lock = join(stateDir, `${createHash('sha256').update(transcript).digest('hex').slice(0, 16)}.lock`);
-  const { ingestTranscript } = await import('../sessions/ingest.js');
+  const { ingestTranscript } = await import('./ingest.js');
   return withFileLock(lock, { timeoutMs: LOCK_TIMEOUT_MS }, () => {
     const before = notesIn(cfg.sessionsDir);
     const r = ingestTranscript(transcript, { sessionsDir: cfg.sessionsDir, stateDir, answerChars: cfg.answerChars });

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findTranscripts } from '../../src/hooks/transcript-files.js';
+import { findTranscripts } from '../../src/sessions/transcript-files.js';
 
 let dir: string;
 beforeEach(() => {

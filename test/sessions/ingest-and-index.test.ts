@@ -2,7 +2,7 @@ import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readdirSync, rea
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { indexSessionNotes, ingestSession, ingestStateDir } from '../../src/hooks/session-ingest.js';
+import { indexSessionNotes, ingestSession, ingestStateDir } from '../../src/sessions/ingest-and-index.js';
 import { loadConfig, type TsmConfig } from '../../src/vault/config.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'sessions', 'fixtures');
