@@ -2,7 +2,7 @@
 // This module is the hot path of every prompt: it loads only better-sqlite3, search, the XML formatter
 // and the session-note layout (never remark, chokidar, the MCP SDK or the session writer).
 import type { SearchHit, SearchResponse } from '../core/types.js';
-import { openReader } from '../index/db.js';
+import { withIndexReader } from '../index/open-reader.js';
 import { formatXml } from '../format/xml.js';
 import { search } from '../search/search.js';
 import { isNoteOfSession, sessionPathPart } from '../sessions/note-format.js';
@@ -59,19 +59,18 @@ export function sessionEcho(hit: Pick<SearchHit, 'type' | 'path' | 'section'>, s
 export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContextOptions): PromptContextResult {
   const { deadline } = opts;
   if (deadline.passed()) return { kind: 'none', problem: late(deadline, 'before the search started') };
-  const db = openReader(cfg.db, { busyTimeoutMs: deadline.remaining() });
-  let resp: SearchResponse;
-  try {
-    resp = search(db, {
-      query: searchText(prompt.trim()),
-      limit: cfg.hookTopK + ECHO_SPARE,
-      snippetChars: cfg.snippetChars,
-      tuning: { halfLifeDays: cfg.halfLifeDays },
-      now: opts.now,
-    });
-  } finally {
-    db.close();
-  }
+  const resp: SearchResponse = withIndexReader(
+    cfg.db,
+    (db) =>
+      search(db, {
+        query: searchText(prompt.trim()),
+        limit: cfg.hookTopK + ECHO_SPARE,
+        snippetChars: cfg.snippetChars,
+        tuning: { halfLifeDays: cfg.halfLifeDays },
+        now: opts.now,
+      }),
+    { busyTimeoutMs: deadline.remaining() },
+  );
   if (deadline.passed()) return { kind: 'none', problem: late(deadline, 'after the search') };
   const hits = resp.hits
     .filter((h) => sessionEcho(h, opts.sessionId) === null)

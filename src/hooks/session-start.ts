@@ -1,7 +1,7 @@
 // SessionStart: read recent session notes (their prompts and action counts) and recent notes from the
 // index, and render them as the compact "recent context" block. Sessions of other projects are left out.
 import type { NoteRecord, SectionRecord } from '../core/types.js';
-import { openReader } from '../index/db.js';
+import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
 import { sessionPrompts } from '../sessions/note-format.js';
 import type { TsmConfig } from '../vault/config.js';
@@ -26,16 +26,16 @@ export interface SessionStartOptions {
 
 export function sessionStartContext(cfg: TsmConfig, opts: SessionStartOptions): SessionStartResult {
   const now = opts.now ?? new Date();
-  const db = openReader(cfg.db, { busyTimeoutMs: opts.deadline.remaining() });
-  let markdown: string;
-  try {
-    const reader = new NoteReader(db, cfg.db);
-    const notes = reader.recentNotes(NOTE_CANDIDATES).map(toNoteItem);
-    const intents = reader.recentNotes(SESSION_CANDIDATES, 'session').flatMap((note) => intentsOf(note, reader.sectionsOfNote(note.id)));
-    markdown = renderRecentContext({ vault: cfg.vault, project: opts.project, intents, notes, now, limits: limitsFor(opts.source) });
-  } finally {
-    db.close();
-  }
+  const markdown = withIndexReader(
+    cfg.db,
+    (db) => {
+      const reader = new NoteReader(db, cfg.db);
+      const notes = reader.recentNotes(NOTE_CANDIDATES).map(toNoteItem);
+      const intents = reader.recentNotes(SESSION_CANDIDATES, 'session').flatMap((note) => intentsOf(note, reader.sectionsOfNote(note.id)));
+      return renderRecentContext({ vault: cfg.vault, project: opts.project, intents, notes, now, limits: limitsFor(opts.source) });
+    },
+    { busyTimeoutMs: opts.deadline.remaining() },
+  );
   if (opts.deadline.passed()) {
     return { kind: 'none', problem: `deadline of ${opts.deadline.ms} ms passed while reading recent context; nothing injected` };
   }
