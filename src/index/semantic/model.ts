@@ -1,0 +1,163 @@
+// The semantic model of a vault: word vectors learned from the vault's own co-occurrences (PPMI, then a
+// truncated SVD), and section vectors as the idf-weighted mean of their words' vectors. Pure: texts in,
+// vectors out; store.ts keeps them in SQLite.
+import { ppmiMatrix, PPMI_DEFAULTS, type PpmiOptions } from './ppmi.js';
+import { dequantize, quantize } from './quantize.js';
+import { SVD_DEFAULTS, truncatedEigen, type SvdOptions } from './svd.js';
+import { semanticWords, type KanjiSplitter } from './words.js';
+
+export interface TrainOptions {
+  /** Fewest sections to learn from: below it co-occurrence counts are too thin to mean anything. */
+  minSections: number;
+  /** Fewest sections a word must occur in. */
+  minDf: number;
+  /** The most widespread words kept (the matrix and the SVD's cost grow with it). */
+  maxVocab: number;
+  /**
+   * Eigenvalue weighting of the word vectors: U · Σ^p (Levy et al. 2015 found p = 0.5 or 0 best). Fused,
+   * p = 0 scored 0.516 nDCG@10 on the handbook and p = 0.5 0.503 (a run that also kept single kanji).
+   */
+  eigenPower: number;
+  /** Remove the mean word vector (see train). On the handbook the ranker alone fell from 0.495 to 0.417. */
+  center: boolean;
+  ppmi: PpmiOptions;
+  svd: SvdOptions;
+}
+
+export const TRAIN_DEFAULTS: TrainOptions = {
+  minSections: 300,
+  minDf: 2,
+  maxVocab: 20_000,
+  eigenPower: 0,
+  center: false,
+  ppmi: PPMI_DEFAULTS,
+  svd: SVD_DEFAULTS,
+};
+
+export interface SectionText {
+  id: number;
+  text: string;
+}
+
+/** Word vectors: words[i] has idf[i] and the unit vector stored as vectors[i] (int8, `dims` bytes). */
+export interface WordModel {
+  dims: number;
+  words: string[];
+  idf: Float32Array;
+  vectors: Buffer[];
+  /** Sections learned from. */
+  sections: number;
+}
+
+export interface Trained {
+  model: WordModel;
+  /** Every section's vector (int8), from the stored (quantised) word vectors, as incremental sync makes them. */
+  sectionVectors: Map<number, Buffer>;
+}
+
+/** Learns from the sections, or returns null when they are too few. */
+export function train(sections: Iterable<SectionText>, opts: TrainOptions = TRAIN_DEFAULTS, split?: KanjiSplitter): Trained | null {
+  // Words → ids as they come; each section keeps its words as ids, so the texts are read once.
+  const typeIds = new Map<string, number>();
+  const types: string[] = [];
+  const docs: Int32Array[] = [];
+  const ids: number[] = [];
+  let df = new Int32Array(1 << 16);
+  let lastSeen = new Int32Array(1 << 16).fill(-1);
+  for (const s of sections) {
+    const words = semanticWords(s.text, split);
+    const doc = new Int32Array(words.length);
+    const d = docs.length;
+    for (let i = 0; i < words.length; i++) {
+      let t = typeIds.get(words[i]);
+      if (t === undefined) {
+        t = types.length;
+        typeIds.set(words[i], t);
+        types.push(words[i]);
+        if (t >= df.length) {
+          df = grow(df, 0);
+          lastSeen = grow(lastSeen, -1);
+        }
+      }
+      doc[i] = t;
+      if (lastSeen[t] !== d) {
+        lastSeen[t] = d;
+        df[t]++;
+      }
+    }
+    docs.push(doc);
+    ids.push(s.id);
+  }
+  if (docs.length < opts.minSections) return null;
+
+  // The vocabulary: words in ≥ minDf sections, the most widespread first (ties by the word: reproducible).
+  const chosen = [...types.keys()].filter((t) => df[t] >= opts.minDf);
+  chosen.sort((a, b) => df[b] - df[a] || (types[a] < types[b] ? -1 : 1));
+  chosen.length = Math.min(chosen.length, opts.maxVocab);
+  if (chosen.length < 2) return null;
+  const vocabOf = new Int32Array(types.length).fill(-1);
+  chosen.forEach((t, v) => (vocabOf[t] = v));
+  for (const doc of docs) for (let i = 0; i < doc.length; i++) doc[i] = vocabOf[doc[i]];
+
+  const eig = truncatedEigen(ppmiMatrix(docs, chosen.length, opts.ppmi), opts.svd);;
+  const n = chosen.length;
+  const dims = eig.k;
+  const weight = Float64Array.from(eig.values, (v) => Math.pow(v, opts.eigenPower));
+  // Unit rows; optionally the mean row removed ("all-but-the-top", Mu & Viswanath 2018: the words share
+  // a common direction that makes most cosines 0.5–0.7). It ranked worse here, so it is off.
+  const rows = new Float64Array(n * dims);
+  const mean = new Float64Array(dims);
+  for (let w = 0; w < n; w++) {
+    let norm = 0;
+    for (let c = 0; c < dims; c++) norm += (rows[w * dims + c] = eig.vectors[w * dims + c] * weight[c]) ** 2;
+    const s = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    for (let c = 0; c < dims; c++) mean[c] += (rows[w * dims + c] *= s) / n;
+  }
+  const vectors: Buffer[] = [];
+  for (let w = 0; w < n; w++) {
+    if (opts.center) for (let c = 0; c < dims; c++) rows[w * dims + c] -= mean[c];
+    vectors.push(quantize(rows, w * dims, dims));
+  }
+  const idf = Float32Array.from(chosen, (t) => Math.log(docs.length / df[t]));
+  const model: WordModel = { dims, words: chosen.map((t) => types[t]), idf, vectors, sections: docs.length };
+
+  // Section vectors from the stored word vectors, as an incremental sync computes them later.
+  const unit = new Float32Array(n * dims);
+  for (let w = 0; w < n; w++) dequantize(vectors[w], unit.subarray(w * dims, (w + 1) * dims));
+  const sectionVectors = new Map<number, Buffer>();
+  const sum = new Float64Array(dims);
+  docs.forEach((doc, d) => {
+    const v = weightedMean(doc, (w) => (w >= 0 ? idf[w] : 0), (w) => unit.subarray(w * dims, (w + 1) * dims), sum);
+    sectionVectors.set(ids[d], v ? quantize(v) : Buffer.alloc(0)); // empty: no known word
+  });
+  return { model, sectionVectors };
+}
+
+/**
+ * Σ idf(w) · vec(w) over the words of a text (a word counts each time it occurs); null when no word has
+ * a vector. Its length does not matter: similarity is a cosine.
+ */
+export function weightedMean<W>(
+  words: ArrayLike<W>,
+  idfOf: (w: W) => number,
+  vecOf: (w: W) => Float32Array | undefined,
+  sum: Float64Array,
+): Float64Array | null {
+  sum.fill(0);
+  let any = false;
+  for (let i = 0; i < words.length; i++) {
+    const weight = idfOf(words[i]);
+    if (!(weight > 0)) continue;
+    const v = vecOf(words[i]);
+    if (!v) continue;
+    any = true;
+    for (let c = 0; c < sum.length; c++) sum[c] += weight * v[c];
+  }
+  return any ? sum : null;
+}
+
+function grow(a: Int32Array<ArrayBuffer>, fill: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2).fill(fill);
+  b.set(a);
+  return b;
+}
