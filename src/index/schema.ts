@@ -1,7 +1,7 @@
 // The index schema. Bump SCHEMA_VERSION whenever a table or the way text is analysed changes: an index
 // of another version is rebuilt from the vault (markdown is the source of truth), never patched by guess.
 
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -88,6 +88,20 @@ CREATE TABLE IF NOT EXISTS cjk_df (
   term TEXT PRIMARY KEY,
   doc INTEGER NOT NULL
 ) WITHOUT ROWID;
+
+-- The semantic model (src/index/semantic/): word vectors learned from the vault's co-occurrences, and
+-- one vector per section (rowid = sections.id; gone with its section). Vectors are int8 (quantize.ts).
+-- seq: 0 for vectors made by a training, else the incremental sync that made it (meta semantic_model).
+CREATE TABLE IF NOT EXISTS semantic_words (
+  word TEXT PRIMARY KEY,
+  idf REAL NOT NULL,
+  vec BLOB NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS semantic_sections (
+  id INTEGER PRIMARY KEY REFERENCES sections(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  vec BLOB NOT NULL
+);
 
 CREATE TABLE IF NOT EXISTS links (
   id INTEGER PRIMARY KEY,

@@ -11,6 +11,7 @@ import { asIndexError, IndexError, moveCorruptAside, openWriter, type Database }
 import { NoteWriter, type FileState } from './note-writer.js';
 import type { PreparedLoad } from './prepared-load.js';
 import { basenameKey } from './resolve-link.js';
+import { refreshSemantic } from './semantic/refresh.js';
 
 export interface SyncOptions {
   /** Re-read every file, as a fresh build would. */
@@ -22,6 +23,8 @@ export interface SyncOptions {
   threads?: number;
   /** Use this connection instead of opening one (the watcher keeps one open). */
   db?: Database;
+  /** Leave a due retraining of the semantic model to the caller (the watcher's worker thread). */
+  backgroundRetrain?: boolean;
 }
 
 /** Batches at least this big are parsed in worker threads. */
@@ -211,6 +214,8 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     });
     // After a rebuild, or one that was killed before it got here.
     if (writer.bulkLoadUnfinished()) writer.inTransaction(() => writer.finishBulkLoad());
+    // The semantic model (src/index/semantic/): a rebuild trains it; new sections get vectors at once.
+    refreshSemantic(opened.db, { rebuild, background: opts.backgroundRetrain });
     summary.warnings = writer.warningCount();
     summary.seconds = Math.round((performance.now() - started) / 10) / 100;
     return summary;

@@ -1,0 +1,110 @@
+// Keeps the semantic model in step with the index, after each sync: a rebuild trains it; an incremental
+// sync gives new and changed sections vectors from the current word vectors at once, and retrains when
+// the vault has changed enough (RETRAIN_SHARE) — at once for `tsm index`, in the background for `tsm watch`.
+import type { Database } from '../db.js';
+import { embedSections } from './embed.js';
+import { train, TRAIN_DEFAULTS, type Trained, type TrainOptions } from './model.js';
+import { SEMANTIC_VERSION, SemanticStore, type SemanticState } from './store.js';
+
+/**
+ * Retrain when the sections given vectors since the training (new or changed), plus the change in the
+ * number of sections, reach this share of the sections trained on. New words are unknown to the model
+ * until then: a section made of them gets a weaker vector, and its lexical rankers still find it.
+ */
+export const RETRAIN_SHARE = 0.2;
+
+export interface RefreshOptions {
+  /** The index was built from nothing (or `--full`): train now. */
+  rebuild: boolean;
+  /** Never train here (the watcher trains in a worker thread); only embed. */
+  background?: boolean;
+  train?: Partial<TrainOptions>;
+}
+
+export interface RefreshResult {
+  embedded: number;
+  trained: boolean;
+  retrainDue: boolean;
+}
+
+export function refreshSemantic(db: Database, opts: RefreshOptions): RefreshResult {
+  const store = new SemanticStore(db);
+  const trainOpts = { ...TRAIN_DEFAULTS, ...opts.train };
+  if (opts.rebuild && !opts.background) {
+    trainAndStore(db, trainOpts);
+    return { embedded: 0, trained: true, retrainDue: false };
+  }
+  let state = store.state();
+  let embedded = 0;
+  if (state?.kind === 'trained') {
+    const todo = store.sectionsToEmbed();
+    if (todo.length > 0) {
+      const seq = state.seq + 1;
+      db.transaction(() => {
+        store.putSectionVectors(embedSections(store, todo, (state as SemanticState).dims), seq);
+        state = { ...(state as SemanticState), seq, embeddedSince: (state as SemanticState).embeddedSince + todo.length };
+        store.setState(state);
+      })();
+      embedded = todo.length;
+    }
+  }
+  const due = retrainDue(state, store.sectionCount(), trainOpts.minSections);
+  if (due && !opts.background) {
+    trainAndStore(db, trainOpts);
+    return { embedded, trained: true, retrainDue: false };
+  }
+  return { embedded, trained: false, retrainDue: due };
+}
+
+/** Whether the model should be (re)trained: none yet on a vault big enough, another version, or enough change. */
+export function retrainDue(state: SemanticState | null, sections: number, minSections = TRAIN_DEFAULTS.minSections): boolean {
+  if (!state || state.kind === 'too-small') return sections >= minSections;
+  return state.embeddedSince + Math.abs(sections - state.sections) >= RETRAIN_SHARE * state.sections;
+}
+
+/** Trains from every section now in the index and stores the result. */
+export function trainAndStore(db: Database, opts: TrainOptions = TRAIN_DEFAULTS): void {
+  const store = new SemanticStore(db);
+  const snapshotSeq = store.state()?.seq ?? 0;
+  // Read in one snapshot; better-sqlite3 reads while iterating, so nothing is written until it is done.
+  const trained = db.transaction(() => train(store.allSectionTexts(), opts))();
+  storeTrained(db, trained, snapshotSeq, store.sectionCount());
+}
+
+/**
+ * Stores what a training produced (here or in a worker thread). Sections written since its snapshot
+ * (`snapshotSeq`) are embedded again with the new word vectors, as are any it did not see.
+ */
+export function storeTrained(db: Database, trained: Trained | null, snapshotSeq: number, sectionsNow: number): void {
+  const store = new SemanticStore(db);
+  db.transaction(() => {
+    const now = new Date().toISOString();
+    if (!trained) {
+      store.clear();
+      store.setState({ version: SEMANTIC_VERSION, kind: 'too-small', dims: 0, words: 0, sections: sectionsNow, trainedAt: now, embeddedSince: 0, seq: 0 });
+      return;
+    }
+    store.replaceModel(trained, snapshotSeq);
+    const dims = trained.model.dims;
+    const late = store.sectionsToEmbed(snapshotSeq);
+    store.putSectionVectors(embedSections(store, late, dims), 0);
+    store.setState({
+      version: SEMANTIC_VERSION,
+      kind: 'trained',
+      dims,
+      words: trained.model.words.length,
+      sections: trained.model.sections,
+      trainedAt: now,
+      embeddedSince: 0,
+      seq: 0,
+    });
+  })();
+}
+
+/** What `tsm status` says about the model. */
+export function semanticStatus(db: Database): { state: SemanticState | null; sections: number; retrainDue: boolean } {
+  const store = new SemanticStore(db);
+  const state = store.state();
+  const sections = store.sectionCount();
+  return { state, sections, retrainDue: retrainDue(state, sections) };
+}

@@ -1,0 +1,109 @@
+// The SQL of the semantic model: word vectors, section vectors and the model's state (meta 'semantic_model').
+import type { Database } from '../db.js';
+import type { Trained } from './model.js';
+import type { SectionText } from './model.js';
+
+/** Bump when the words, the training or the vectors change: a model of another version is retrained. */
+export const SEMANTIC_VERSION = 1;
+const META_KEY = 'semantic_model';
+
+export interface SemanticState {
+  version: number;
+  /** 'trained': vectors exist; 'too-small': the vault had too few sections to learn from. */
+  kind: 'trained' | 'too-small';
+  dims: number;
+  words: number;
+  /** Sections the model learned from (or found, when too small). */
+  sections: number;
+  trainedAt: string;
+  /** Sections given vectors by incremental syncs since (new or changed). */
+  embeddedSince: number;
+  /** The last incremental embedding's sequence number (semantic_sections.seq). */
+  seq: number;
+}
+
+export class SemanticStore {
+  constructor(private readonly db: Database) {}
+
+  state(): SemanticState | null {
+    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(META_KEY) as { value: string } | undefined;
+    if (!row) return null;
+    try {
+      const s = JSON.parse(row.value) as SemanticState;
+      return s.version === SEMANTIC_VERSION ? s : null;
+    } catch {
+      return null;
+    }
+  }
+
+  setState(s: SemanticState): void {
+    this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(META_KEY, JSON.stringify(s));
+  }
+
+  sectionCount(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM sections').get() as { n: number }).n;
+  }
+
+  /** What the model learns from and embeds: a section's heading path and its text. */
+  allSectionTexts(): IterableIterator<SectionText> {
+    return this.db.prepare(`SELECT id, heading_path || char(10) || text AS text FROM sections ORDER BY id`).iterate() as IterableIterator<SectionText>;
+  }
+
+  /** Sections without a vector, and those embedded after sequence number `afterSeq` (re-embedded by a newer model). */
+  sectionsToEmbed(afterSeq = Infinity): SectionText[] {
+    return this.db
+      .prepare(
+        `SELECT s.id, s.heading_path || char(10) || s.text AS text FROM sections s LEFT JOIN semantic_sections v ON v.id = s.id
+         WHERE v.id IS NULL OR v.seq > ?`,
+      )
+      .all(Number.isFinite(afterSeq) ? afterSeq : Number.MAX_SAFE_INTEGER) as SectionText[];
+  }
+
+  /** Stored word vectors (and idf) of these words. */
+  wordVectors(words: string[]): Map<string, { idf: number; vec: Buffer }> {
+    const rows = this.db
+      .prepare('SELECT word, idf, vec FROM semantic_words WHERE word IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(words)) as { word: string; idf: number; vec: Buffer }[];
+    return new Map(rows.map((r) => [r.word, { idf: r.idf, vec: r.vec }]));
+  }
+
+  /** Which of these are words of the model. */
+  knownWords(words: string[]): Set<string> {
+    const rows = this.db.prepare('SELECT word FROM semantic_words WHERE word IN (SELECT value FROM json_each(?))').pluck().all(JSON.stringify(words)) as string[];
+    return new Set(rows);
+  }
+
+  /** Vectors of these sections (by rowid), for ranking the candidates of one search. */
+  sectionVectors(ids: number[]): Map<number, Buffer> {
+    const rows = this.db
+      .prepare('SELECT id, vec FROM semantic_sections WHERE id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(ids)) as { id: number; vec: Buffer }[];
+    return new Map(rows.map((r) => [r.id, r.vec]));
+  }
+
+  putSectionVectors(vectors: Map<number, Buffer>, seq: number): void {
+    const put = this.db.prepare('INSERT OR REPLACE INTO semantic_sections (id, seq, vec) VALUES (?, ?, ?)');
+    for (const [id, vec] of vectors) put.run(id, seq, vec);
+  }
+
+  /**
+   * A trained model replaces the old one. Its section vectors are of the texts it read; a section written
+   * since (seq > `snapshotSeq`, or gone) keeps what the sync gave it, and is re-embedded by the caller.
+   */
+  replaceModel(t: Trained, snapshotSeq: number): void {
+    this.db.exec('DELETE FROM semantic_words');
+    const putWord = this.db.prepare('INSERT INTO semantic_words (word, idf, vec) VALUES (?, ?, ?)');
+    t.model.words.forEach((w, i) => putWord.run(w, t.model.idf[i], t.model.vectors[i]));
+    this.db.prepare('DELETE FROM semantic_sections WHERE seq <= ?').run(snapshotSeq);
+    const put = this.db.prepare(
+      `INSERT INTO semantic_sections (id, seq, vec) SELECT @id, 0, @vec
+       WHERE EXISTS (SELECT 1 FROM sections WHERE id = @id) AND NOT EXISTS (SELECT 1 FROM semantic_sections WHERE id = @id)`,
+    );
+    for (const [id, vec] of t.sectionVectors) put.run({ id, vec });
+  }
+
+  /** Forgets the model (a vault too small to learn from). */
+  clear(): void {
+    this.db.exec('DELETE FROM semantic_words; DELETE FROM semantic_sections;');
+  }
+}
