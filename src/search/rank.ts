@@ -32,6 +32,13 @@ export interface Tuning {
   bigramShare: number;
   /** RRF weight per ranker (default 1). */
   rankerWeights: Partial<Record<RankerName, number>>;
+  /**
+   * RRF weight of the semantic ranker (src/search/semantic.ts), which reorders the sections found; 0 = off.
+   * Off by default: on the handbook set no weight or depth tried beat the lexical fusion (docs/search.md).
+   */
+  semanticWeight: number;
+  /** Sections of the lexical fusion, best first, that the semantic ranker reorders. */
+  semanticDepth: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -43,6 +50,8 @@ export const DEFAULT_TUNING: Tuning = {
   secondSection: 0.3,
   commonTermShare: 0.25,
   bigramShare: 0.1,
+  semanticWeight: 0,
+  semanticDepth: 30,
 };
 
 /** 1 for today, halving toward `recencyFloor` every half-life; notes without a real date are neutral (1). */

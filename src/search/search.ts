@@ -10,6 +10,7 @@ import { anyTermMatch, buildRankers, wordMatch } from './rankers.js';
 import { bestSectionPerNote } from './display-section.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
 import { DEFAULT_TUNING, fuse, recencyFactor, RRF_K, statusFactor, type Tuning } from './rank.js';
+import { semanticOrder } from './semantic.js';
 import { extractTemporal } from './temporal.js';
 
 export interface SearchRequest {
@@ -95,6 +96,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const sectionFused = fuse(
     lists.flatMap((l, i) => (rankers[i].level === 'section' ? [{ ids: l.map((r) => r.id), weight: weightOf(i) }] : [])),
   );
+  addSemantic(db, temporal.text, sectionFused, tuning);
   // Note-level rankers (title, aliases, headings): their evidence is about the note, so it is credited to
   // the note once, at the rank of the note's first section in their list — never to a section for having
   // the shortest heading.
@@ -163,6 +165,19 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const nextScores = page.map((_, i) => ranked[offset + i + 1]?.score ?? 0);
   const hits = buildHits(db, store, page, nextScores, offset, terms, temporal.text, req.snippetChars ?? 300);
   return { query: req.query, total, hits, filters };
+}
+
+/**
+ * The semantic ranker reorders the best `semanticDepth` sections of the lexical fusion: their cosine order
+ * is fused in as one more list at `semanticWeight`. (Sections it alone would find are never added.)
+ */
+function addSemantic(db: Database, text: string, fused: Map<number, number>, tuning: Tuning): void {
+  if (!(tuning.semanticWeight > 0) || fused.size === 0) return;
+  // Stable sort: equal scores keep the lists' order (row ids differ between builds of one vault).
+  const top = [...fused].sort((a, b) => b[1] - a[1]).slice(0, tuning.semanticDepth).map(([id]) => id);
+  const ids = semanticOrder(db, text, top);
+  if (!ids) return;
+  ids.forEach((id, i) => fused.set(id, (fused.get(id) ?? 0) + tuning.semanticWeight / (RRF_K + i + 1)));
 }
 
 /**
