@@ -50,6 +50,7 @@ await build({
   entryPoints: {
     ...Object.fromEntries(Object.entries(LAZY).map(([src, name]) => [`lazy/${name}`, src])),
     'index-worker': 'src/index/index-worker.ts',
+    'semantic-worker': 'src/index/semantic/train-worker.ts',
     eval: 'src/eval/main.ts',
     bench: 'bench/bench.ts',
   },

@@ -4,6 +4,7 @@ import { statSync } from 'node:fs';
 import type { SyncSummary } from '../core/types.js';
 import { openWriter, type Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
+import { BackgroundTrainer } from '../index/semantic/background.js';
 import { syncVault } from '../index/sync.js';
 import type { TsmConfig } from '../vault/config.js';
 import { ChangeQueue, Debouncer, type Batch } from './change-queue.js';
@@ -93,6 +94,16 @@ export async function watchVault(cfg: TsmConfig, opts: WatchOptions): Promise<vo
     return db;
   };
 
+  // The semantic model is retrained in a worker thread when due, and stored between two batches.
+  const semantic = (): void => {
+    try {
+      if (db && !stopping) trainer.check(db);
+    } catch (err) {
+      notice(`storing the retrained semantic model failed (${(err as Error).message})`);
+    }
+  };
+  const trainer = new BackgroundTrainer(cfg.db, () => (running ? void running.then(semantic) : semantic()), notice);
+
   const applyBatch = async (batch: Batch): Promise<void> => {
     const started = performance.now();
     let summary: SyncSummary;
@@ -106,8 +117,8 @@ export async function watchVault(cfg: TsmConfig, opts: WatchOptions): Promise<vo
       }
       summary =
         batch.rescanReasons.length > 0
-          ? await syncVault(cfg, { db: writer })
-          : await syncVault(cfg, { db: writer, paths: batch.paths });
+          ? await syncVault(cfg, { db: writer, backgroundRetrain: true })
+          : await syncVault(cfg, { db: writer, paths: batch.paths, backgroundRetrain: true });
     } catch (err) {
       queue.putBack(batch);
       failures++;
@@ -118,6 +129,7 @@ export async function watchVault(cfg: TsmConfig, opts: WatchOptions): Promise<vo
     }
     failures = 0;
     opts.onBatch?.({ ...batch, summary, ms: performance.now() - started });
+    semantic();
   };
 
   const drain = (): void => {
@@ -164,11 +176,12 @@ export async function watchVault(cfg: TsmConfig, opts: WatchOptions): Promise<vo
     if (failIfVaultGone() || opts.signal?.aborted) return;
 
     // Watching starts first, so nothing changed during the initial sync is missed: it waits in the queue.
-    const initial = await syncVault(cfg, { onProgress: opts.onInitialProgress });
+    const initial = await syncVault(cfg, { onProgress: opts.onInitialProgress, backgroundRetrain: true });
     if (failIfVaultGone() || opts.signal?.aborted) return;
     const writer = openIndex();
     opts.onReady?.({ notes: new NoteReader(writer, cfg.db).status().notes, polling: fsWatcher.polling, initial });
     accepting = true;
+    semantic();
     if (queue.size > 0) debouncer.poke();
     if (fsWatcher.polling) catchUpAfterPollingStarts();
     await stopped;
@@ -184,6 +197,7 @@ export async function watchVault(cfg: TsmConfig, opts: WatchOptions): Promise<vo
     debouncer.cancel();
     opts.signal?.removeEventListener('abort', onAbort);
     await running; // finish the batch in hand
+    await trainer.close();
     await (fsWatcher as VaultFsWatcher | null)?.close();
     (db as Database | null)?.close();
   }
