@@ -1,8 +1,8 @@
 // The pure parts of the semantic model: words, PPMI, the truncated eigen-decomposition, int8 vectors,
 // section vectors and training.
 import { describe, expect, it } from 'vitest';
-import { textVector, type WordTable } from '../../src/index/semantic/embed.js';
-import { train, TRAIN_DEFAULTS, weightedMean } from '../../src/index/semantic/model.js';
+import { textVector, weightedMean, type WordTable } from '../../src/index/semantic/embed.js';
+import { train, TRAIN_DEFAULTS } from '../../src/index/semantic/model.js';
 import { ppmiMatrix, type Csr } from '../../src/index/semantic/ppmi.js';
 import { cosineWithStored, dequantize, quantize } from '../../src/index/semantic/quantize.js';
 import { orthonormalize, sparseTimesDense, truncatedEigen } from '../../src/index/semantic/svd.js';
@@ -164,11 +164,8 @@ describe('section vectors', () => {
 });
 
 describe('train', () => {
-  const topics = [
-    ['phone', 'laptop', 'tablet', 'gadget', 'charger', 'screen'],
-    ['melody', 'chord', 'rhythm', 'guitar', 'tempo', 'song'],
-    ['flour', 'oven', 'dough', 'sugar', 'bake', 'recipe'],
-  ];
+  // Four topics of ten words: 40 words, so 5 dimensions (one per 8 words).
+  const topics = ['dev', 'music', 'bake', 'garden'].map((t) => Array.from({ length: 10 }, (_, i) => `${t}${String.fromCharCode(97 + i)}`));
   const sections = (count: number) => {
     const next = rng(11);
     return Array.from({ length: count }, (_, i) => {
@@ -182,14 +179,16 @@ describe('train', () => {
   });
 
   it('puts words of one topic together and gives every section a vector', () => {
-    const small = { ...TRAIN_DEFAULTS, minSections: 30, svd: { ...TRAIN_DEFAULTS.svd, k: 4 } };
-    const t = train(sections(90), small);
+    const small = { ...TRAIN_DEFAULTS, minSections: 30 };
+    const t = train(sections(120), small);
     if (!t) throw new Error('expected a model');
-    expect(t.model.dims).toBe(4);
-    expect(t.sectionVectors.size).toBe(90);
+    expect(t.model.words.length).toBe(40);
+    expect(t.model.dims).toBe(5);
+    expect(t.sectionVectors.size).toBe(120);
     const vec = (w: string) => dequantize(t.model.vectors[t.model.words.indexOf(w)]);
     const cos = (a: string, b: string) => vec(a).reduce((s, x, i) => s + x * vec(b)[i], 0);
-    expect(cos('gadget', 'phone')).toBeGreaterThan(cos('gadget', 'melody') + 0.3);
-    expect(cos('chord', 'tempo')).toBeGreaterThan(cos('chord', 'oven') + 0.3);
+    expect(cos('deva', 'devb')).toBeGreaterThan(cos('deva', 'musica') + 0.3);
+    expect(cos('musicc', 'musicd')).toBeGreaterThan(cos('musicc', 'bakec') + 0.3);
+    expect(cos('gardena', 'gardenj')).toBeGreaterThan(cos('gardena', 'devj') + 0.3);
   });
 });

@@ -1,6 +1,6 @@
 // Section vectors from the stored word vectors: what an incremental sync gives new and changed sections,
-// and what a search does with its query.
-import { weightedMean, type SectionText } from './model.js';
+// and what a search does with its query. (The search path loads this, never the trainer: model.ts.)
+import type { SectionText } from './model.js';
 import { dequantize, quantize } from './quantize.js';
 import type { SemanticStore } from './store.js';
 import { semanticWords, type KanjiSplitter } from './words.js';
@@ -9,6 +9,29 @@ import { semanticWords, type KanjiSplitter } from './words.js';
 const LOOKUP_BATCH = 5000;
 
 export type WordTable = Map<string, { idf: number; unit: Float32Array }>;
+
+/**
+ * Σ idf(w) · vec(w) over the words of a text (a word counts each time it occurs); null when no word has
+ * a vector. Its length does not matter: similarity is a cosine.
+ */
+export function weightedMean<W>(
+  words: ArrayLike<W>,
+  idfOf: (w: W) => number,
+  vecOf: (w: W) => Float32Array | undefined,
+  sum: Float64Array,
+): Float64Array | null {
+  sum.fill(0);
+  let any = false;
+  for (let i = 0; i < words.length; i++) {
+    const weight = idfOf(words[i]);
+    if (!(weight > 0)) continue;
+    const v = vecOf(words[i]);
+    if (!v) continue;
+    any = true;
+    for (let c = 0; c < sum.length; c++) sum[c] += weight * v[c];
+  }
+  return any ? sum : null;
+}
 
 /** The stored vectors of `words` as unit vectors. */
 export function lookUpWords(store: SemanticStore, words: Iterable<string>): WordTable {

@@ -1,6 +1,7 @@
 // The semantic model of a vault: word vectors learned from the vault's own co-occurrences (PPMI, then a
 // truncated SVD), and section vectors as the idf-weighted mean of their words' vectors. Pure: texts in,
 // vectors out; store.ts keeps them in SQLite.
+import { weightedMean } from './embed.js';
 import { ppmiMatrix, PPMI_DEFAULTS, type PpmiOptions } from './ppmi.js';
 import { dequantize, quantize } from './quantize.js';
 import { SVD_DEFAULTS, truncatedEigen, type SvdOptions } from './svd.js';
@@ -99,7 +100,10 @@ export function train(sections: Iterable<SectionText>, opts: TrainOptions = TRAI
   chosen.forEach((t, v) => (vocabOf[t] = v));
   for (const doc of docs) for (let i = 0; i < doc.length; i++) doc[i] = vocabOf[doc[i]];
 
-  const eig = truncatedEigen(ppmiMatrix(docs, chosen.length, opts.ppmi), opts.svd);;
+  // At most one dimension per 8 words: with as many dimensions as words, U's rows are orthonormal and
+  // every pair of words is equally (un)related (a small vault's few hundred words would learn nothing).
+  const k = Math.min(opts.svd.k, Math.max(2, Math.floor(chosen.length / 8)));
+  const eig = truncatedEigen(ppmiMatrix(docs, chosen.length, opts.ppmi), { ...opts.svd, k });;
   const n = chosen.length;
   const dims = eig.k;
   const weight = Float64Array.from(eig.values, (v) => Math.pow(v, opts.eigenPower));
@@ -131,29 +135,6 @@ export function train(sections: Iterable<SectionText>, opts: TrainOptions = TRAI
     sectionVectors.set(ids[d], v ? quantize(v) : Buffer.alloc(0)); // empty: no known word
   });
   return { model, sectionVectors };
-}
-
-/**
- * Σ idf(w) · vec(w) over the words of a text (a word counts each time it occurs); null when no word has
- * a vector. Its length does not matter: similarity is a cosine.
- */
-export function weightedMean<W>(
-  words: ArrayLike<W>,
-  idfOf: (w: W) => number,
-  vecOf: (w: W) => Float32Array | undefined,
-  sum: Float64Array,
-): Float64Array | null {
-  sum.fill(0);
-  let any = false;
-  for (let i = 0; i < words.length; i++) {
-    const weight = idfOf(words[i]);
-    if (!(weight > 0)) continue;
-    const v = vecOf(words[i]);
-    if (!v) continue;
-    any = true;
-    for (let c = 0; c < sum.length; c++) sum[c] += weight * v[c];
-  }
-  return any ? sum : null;
 }
 
 function grow(a: Int32Array<ArrayBuffer>, fill: number): Int32Array<ArrayBuffer> {

@@ -1,0 +1,180 @@
+// The semantic model end to end: `tsm index` (the built CLI) trains it on a generated vault of a few
+// hundred sections, a paraphrase query finds its note only through co-occurrence, incremental edits get
+// vectors at once, `tsm status` reports it, and the watcher's background trainer retrains and stores.
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openReader, openWriter } from '../../src/index/db.js';
+import { BackgroundTrainer } from '../../src/index/semantic/background.js';
+import { SemanticStore } from '../../src/index/semantic/store.js';
+import { search } from '../../src/search/search.js';
+import { semanticOrder } from '../../src/search/semantic.js';
+import { makeVault, tsm } from '../helpers/cli.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+const TOPICS = {
+  devices: ['phone', 'laptop', 'tablet', 'gadget', 'charger', 'screen', 'battery', 'bluetooth'],
+  music: ['melody', 'chord', 'rhythm', 'guitar', 'tempo', 'song', 'piano', 'lyrics'],
+  baking: ['flour', 'oven', 'dough', 'sugar', 'bake', 'recipe', 'butter', 'yeast'],
+  garden: ['soil', 'seeds', 'compost', 'tomato', 'weeds', 'shovel', 'hedge', 'mulch'],
+};
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+}
+
+/**
+ * 40 notes of 10 sections, each about one topic, plus `zz-mixed.md`: devices and music words, "melody"
+ * once, never "gadget". Lexically, "gadget melody" ranks it below every music section (they say melody
+ * more often); only the vectors know that gadget goes with phones and laptops.
+ */
+function generatedVault(): Record<string, string> {
+  const next = rng(42);
+  const pick = (words: string[], n: number) => Array.from({ length: n }, () => words[Math.floor(next() * words.length)]).join(' ');
+  const files: Record<string, string> = {};
+  const names = Object.keys(TOPICS) as (keyof typeof TOPICS)[];
+  for (let n = 0; n < 40; n++) {
+    const topic = TOPICS[names[n % names.length]];
+    const parts = Array.from({ length: 10 }, (_, k) => `## Part ${k + 1}\n\n${pick(topic, 30)}\n`);
+    files[`notes/n${String(n).padStart(2, '0')}.md`] = `# Note ${n}\n\n${parts.join('\n')}`;
+  }
+  const gadgetless = TOPICS.devices.filter((w) => w !== 'gadget');
+  const musicless = TOPICS.music.filter((w) => w !== 'melody');
+  files['zz-mixed.md'] = `# Misc\n\n## Evening\n\n${pick(gadgetless, 12)} melody ${pick(musicless, 12)}\n`;
+  return files;
+}
+
+function indexedVault(): { dir: string; db: string } {
+  const v = makeVault(generatedVault());
+  cleanups.push(v.cleanup);
+  const db = join(v.dir, '.tsm/index.db');
+  const r = tsm(['index', '--vault', v.dir]);
+  expect(r.code).toBe(0);
+  return { dir: v.dir, db };
+}
+
+function withReader<T>(path: string, fn: (db: ReturnType<typeof openReader>) => T): T {
+  const db = openReader(path);
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+const counts = (path: string) =>
+  withReader(path, (db) => ({
+    sections: (db.prepare('SELECT count(*) AS n FROM sections').get() as { n: number }).n,
+    vectors: (db.prepare('SELECT count(*) AS n FROM semantic_sections').get() as { n: number }).n,
+    words: (db.prepare('SELECT count(*) AS n FROM semantic_words').get() as { n: number }).n,
+    state: new SemanticStore(db).state(),
+  }));
+
+describe('semantic model', () => {
+  it('is trained by `tsm index`, and a paraphrase finds its note only through co-occurrence', () => {
+    const { dir, db } = indexedVault();
+    const c = counts(db);
+    expect(c.sections).toBeGreaterThan(400); // 40 × 10 parts, each note's title section, the mixed note's
+    expect(c.vectors).toBe(c.sections);
+    expect(c.words).toBeGreaterThanOrEqual(32);
+    expect(c.state).toMatchObject({ kind: 'trained', sections: c.sections, embeddedSince: 0 });
+
+    withReader(db, (reader) => {
+      const ids = (reader.prepare('SELECT id FROM sections ORDER BY id').pluck().all() as number[]);
+      const mixed = reader.prepare("SELECT s.id FROM sections s JOIN notes n ON n.id = s.note_id WHERE n.path = 'zz-mixed.md' AND s.heading = 'Evening'").pluck().get();
+      expect(semanticOrder(reader, 'gadget melody', ids)?.[0]).toBe(mixed);
+      const now = new Date('2026-01-01');
+      const lexical = search(reader, { query: 'gadget melody', limit: 5, now, tuning: { semanticWeight: 0 } }).hits.map((h) => h.path);
+      expect(lexical).not.toContain('zz-mixed.md');
+      const fused = search(reader, { query: 'gadget melody', limit: 5, now, tuning: { semanticWeight: 30, semanticDepth: 500, secondSection: 0 } }).hits.map((h) => h.path);
+      expect(fused[0]).toBe('zz-mixed.md');
+    });
+
+    const status = tsm(['status', '--vault', dir]);
+    expect(status.stdout).toMatch(new RegExp(`^semantic {2}\\d+ words × \\d+ dims from ${c.sections} sections \\(\\d{4}-\\d\\d-\\d\\d\\), 0 sections embedded since$`, 'm'));
+  });
+
+  it('gives new and changed sections vectors at once, says when a retrain is due, and --full retrains', () => {
+    const { dir, db } = indexedVault();
+    const base = counts(db).sections;
+    appendFileSync(join(dir, 'zz-mixed.md'), '\n## Later\n\nguitar charger battery\n');
+    writeFileSync(join(dir, 'new.md'), '# New\n\n## One\n\nflour oven\n\n## Two\n\nzzunknownword\n');
+    expect(tsm(['index', '--vault', dir]).code).toBe(0);
+    let c = counts(db);
+    expect(c.sections).toBe(base + 4); // Later; New's title, One and Two
+    expect(c.vectors).toBe(base + 4); // the one without a known word has an empty vector
+    // zz-mixed.md's three sections were written again (a changed note is rewritten whole), new.md's three.
+    expect(c.state).toMatchObject({ kind: 'trained', sections: base, embeddedSince: 6 });
+    withReader(db, (reader) => {
+      const empty = reader
+        .prepare("SELECT length(v.vec) FROM semantic_sections v JOIN sections s ON s.id = v.id WHERE s.heading = 'Two'")
+        .pluck()
+        .get();
+      expect(empty).toBe(0);
+    });
+    expect(json(tsm(['status', '--vault', dir, '--json'])).semantic).toMatchObject({ kind: 'trained', embeddedSince: 6, retrainDue: false });
+
+    // 20 % of the sections changed: due, and a plain `tsm index` retrains.
+    for (let n = 0; n < 8; n++) appendFileSync(join(dir, `notes/n${String(n).padStart(2, '0')}.md`), '\nmore soil\n');
+    const sync = tsm(['index', '--vault', dir]);
+    expect(sync.code).toBe(0);
+    c = counts(db);
+    expect(c.state).toMatchObject({ kind: 'trained', sections: base + 4, embeddedSince: 0 });
+    expect(c.vectors).toBe(base + 4);
+
+    writeFileSync(join(dir, 'new.md'), '# New\n\nsugar butter\n');
+    tsm(['index', '--vault', dir]);
+    expect(counts(db).state?.embeddedSince).toBe(1); // new.md is one section now
+    expect(tsm(['index', '--full', '--vault', dir]).code).toBe(0);
+    c = counts(db);
+    expect(c.state).toMatchObject({ kind: 'trained', embeddedSince: 0, sections: c.sections });
+    expect(c.vectors).toBe(c.sections);
+  });
+
+  it('skips a vault too small to learn from, and says so', () => {
+    const v = makeVault({ 'a.md': '# A\n\nphone laptop', 'b.md': '# B\n\nmelody chord' });
+    cleanups.push(v.cleanup);
+    tsm(['index', '--vault', v.dir]);
+    const c = counts(join(v.dir, '.tsm/index.db'));
+    expect(c.state).toMatchObject({ kind: 'too-small', sections: 2 });
+    expect(c.vectors + c.words).toBe(0);
+    expect(tsm(['status', '--vault', v.dir]).stdout).toMatch(/^semantic {2}off: 2 sections are too few to learn from$/m);
+    // Search works as before.
+    expect(json(tsm(['search', 'phone', '--vault', v.dir, '-f', 'json'])).map((h: { path: string }) => h.path)).toEqual(['a.md']);
+  });
+
+  it('the background trainer retrains from its own snapshot and re-embeds what changed meanwhile', async () => {
+    const { db: path } = indexedVault();
+    const { db } = openWriter(path);
+    try {
+      const store = new SemanticStore(db);
+      const state = store.state();
+      if (!state) throw new Error('no model');
+      store.setState({ ...state, embeddedSince: 100 }); // as if 100 sections had changed
+      let ready!: () => void;
+      const readyP = new Promise<void>((r) => (ready = r));
+      const trainer = new BackgroundTrainer(path, ready);
+      trainer.check(db);
+      expect(trainer.busy).toBe(true);
+      await readyP;
+      // A section written after the snapshot: given a vector by a sync (seq > snapshot's).
+      db.prepare('UPDATE semantic_sections SET seq = 5, vec = ? WHERE id = (SELECT min(id) FROM sections)').run(Buffer.alloc(0));
+      trainer.check(db); // stores
+      expect(store.state()).toMatchObject({ kind: 'trained', embeddedSince: 0, seq: 0 });
+      const first = db.prepare('SELECT seq, length(vec) AS n FROM semantic_sections WHERE id = (SELECT min(id) FROM sections)').get();
+      expect(first).toMatchObject({ seq: 0 });
+      expect((first as { n: number }).n).toBeGreaterThan(0); // embedded again with the new words
+      await trainer.close();
+    } finally {
+      db.close();
+    }
+  });
+});
+
+const json = (r: { stdout: string }) => JSON.parse(r.stdout);
