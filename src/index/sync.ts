@@ -215,7 +215,10 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     // After a rebuild, or one that was killed before it got here.
     if (writer.bulkLoadUnfinished()) writer.inTransaction(() => writer.finishBulkLoad());
     // The semantic model (src/index/semantic/): a rebuild trains it; new sections get vectors at once.
-    refreshSemantic(opened.db, { rebuild, background: opts.backgroundRetrain });
+    // A sync that wrote nothing skips it (it would scan every section for one without a vector).
+    if (rebuild || summary.added + summary.updated + summary.removed > 0) {
+      refreshSemantic(opened.db, { rebuild, background: opts.backgroundRetrain });
+    }
     summary.warnings = writer.warningCount();
     summary.seconds = Math.round((performance.now() - started) / 10) / 100;
     return summary;
