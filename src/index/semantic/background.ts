@@ -72,11 +72,44 @@ export function unpack(p: PackedTraining['trained']): Trained | null {
 }
 
 /**
+ * Trains from the index at `dbPath` in a worker thread (on this thread, after the current turn, when no
+ * built worker exists: code running from sources, as under vitest). Used by a full build, which goes on
+ * resolving links and merging its full-text index meanwhile, and by the watcher.
+ */
+export function trainInWorker(dbPath: string): { result: Promise<PackedTraining>; stop: () => Promise<void> } {
+  const url = findWorkerScript(TRAIN_WORKER);
+  if (!url) {
+    return {
+      result: new Promise((resolve, reject) =>
+        setImmediate(() => {
+          try {
+            resolve(trainFromIndex(dbPath));
+          } catch (err) {
+            reject(err);
+          }
+        }),
+      ),
+      stop: async () => {},
+    };
+  }
+  const worker = new Worker(url, { workerData: { dbPath } });
+  const result = new Promise<PackedTraining>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the training worker exited with code ${code}`)));
+  });
+  // A caller that fails before it awaits the result must not leave an unhandled rejection behind; the
+  // worker (a few seconds of work) then finishes and exits on its own.
+  result.catch(() => {});
+  return { result, stop: async () => void (await worker.terminate()) };
+}
+
+/**
  * One retraining at a time. `check` (after each batch) starts one when due; when it finishes, `onReady`
  * asks the owner to call `check` again from a point where no batch is being written, which stores it.
  */
 export class BackgroundTrainer {
-  private worker: Worker | null = null;
+  private stopWorker: (() => Promise<void>) | null = null;
   private running = false;
   private result: PackedTraining | null = null;
   private closed = false;
@@ -106,42 +139,29 @@ export class BackgroundTrainer {
 
   private start(): void {
     this.running = true;
-    const done = (r: PackedTraining | null, err?: unknown) => {
-      this.worker = null;
-      this.running = false;
-      if (this.closed) return;
-      if (err) this.onNotice(`retraining the semantic model failed (${(err as Error).message ?? err}); search goes on with the old one`);
-      else if (r) {
-        this.result = r;
-        this.onReady();
-      }
-    };
-    const url = findWorkerScript(TRAIN_WORKER);
-    if (!url) {
-      // Running from sources (tests): train on this thread, after the current turn.
-      setImmediate(() => {
-        try {
-          done(trainFromIndex(this.dbPath));
-        } catch (err) {
-          done(null, err);
-        }
-      });
-      return;
+    const { result, stop } = trainInWorker(this.dbPath);
+    this.stopWorker = stop;
+    result.then(
+      (r) => this.done(r),
+      (err) => this.done(null, err),
+    );
+  }
+
+  private done(r: PackedTraining | null, err?: unknown): void {
+    this.stopWorker = null;
+    this.running = false;
+    if (this.closed) return;
+    if (err) this.onNotice(`retraining the semantic model failed (${(err as Error).message ?? err}); search goes on with the old one`);
+    else if (r) {
+      this.result = r;
+      this.onReady();
     }
-    const worker = new Worker(url, { workerData: { dbPath: this.dbPath } });
-    this.worker = worker;
-    worker.once('message', (r: PackedTraining) => done(r));
-    worker.once('error', (err) => done(null, err));
-    worker.once('exit', (code) => {
-      if (this.running && this.worker === worker) done(null, new Error(`worker exited with code ${code}`));
-    });
-    worker.unref();
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const w = this.worker;
-    this.worker = null;
-    if (w) await w.terminate();
+    const stop = this.stopWorker;
+    this.stopWorker = null;
+    if (stop) await stop();
   }
 }

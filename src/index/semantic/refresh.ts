@@ -34,20 +34,22 @@ export function refreshSemantic(db: Database, opts: RefreshOptions): RefreshResu
     trainAndStore(db, trainOpts);
     return { embedded: 0, trained: true, retrainDue: false };
   }
-  let state = store.state();
+  // Read, embed and write under the write lock (BEGIN IMMEDIATE): a read transaction that turns into a
+  // write fails at once with "database is locked" when another writer (the watcher, a second `tsm index`)
+  // committed in between, whatever the busy timeout.
+  let state: SemanticState | null = null;
   let embedded = 0;
-  if (state?.kind === 'trained') {
+  db.transaction(() => {
+    state = store.state();
+    if (state?.kind !== 'trained') return;
     const todo = store.sectionsToEmbed();
-    if (todo.length > 0) {
-      const seq = state.seq + 1;
-      db.transaction(() => {
-        store.putSectionVectors(embedSections(store, todo, (state as SemanticState).dims), seq);
-        state = { ...(state as SemanticState), seq, embeddedSince: (state as SemanticState).embeddedSince + todo.length };
-        store.setState(state);
-      })();
-      embedded = todo.length;
-    }
-  }
+    if (todo.length === 0) return;
+    const seq = state.seq + 1;
+    store.putSectionVectors(embedSections(store, todo, state.dims), seq);
+    state = { ...state, seq, embeddedSince: state.embeddedSince + todo.length };
+    store.setState(state);
+    embedded = todo.length;
+  }).immediate();
   const due = retrainDue(state, store.sectionCount(), trainOpts.minSections);
   if (due && !opts.background) {
     trainAndStore(db, trainOpts);
@@ -98,7 +100,7 @@ export function storeTrained(db: Database, trained: Trained | null, snapshotSeq:
       embeddedSince: 0,
       seq: 0,
     });
-  })();
+  }).immediate();
 }
 
 /** What `tsm status` says about the model. */
