@@ -11,10 +11,7 @@ import { asIndexError, IndexError, moveCorruptAside, openWriter, type Database }
 import { NoteWriter, type FileState } from './note-writer.js';
 import type { PreparedLoad } from './prepared-load.js';
 import { basenameKey } from './resolve-link.js';
-import { trainInWorker, unpack } from './semantic/background.js';
-import { TRAIN_DEFAULTS } from './semantic/model.js';
-import { refreshSemantic, storeTrained } from './semantic/refresh.js';
-import { SemanticStore } from './semantic/store.js';
+import { refreshSemantic } from './semantic/refresh.js';
 
 export interface SyncOptions {
   /** Re-read every file, as a fresh build would. */
@@ -204,14 +201,6 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
       });
     }
 
-    // A rebuild trains the semantic model (src/index/semantic/) in a worker thread from the sections now
-    // written, while this thread resolves links and merges the full-text index. (A vault too small to
-    // learn from is found so at once, on this thread.)
-    const training =
-      rebuild && !opts.backgroundRetrain && new SemanticStore(opened.db).sectionCount() >= TRAIN_DEFAULTS.minSections
-        ? trainInWorker(cfg.db)
-        : null;
-
     writer.inTransaction(() => {
       // Pending work includes what a killed or concurrent sync left: resolving it converges on a clean build.
       const pending = writer.takePendingLinks();
@@ -225,12 +214,11 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     });
     // After a rebuild, or one that was killed before it got here.
     if (writer.bulkLoadUnfinished()) writer.inTransaction(() => writer.finishBulkLoad());
-    // The semantic model: a rebuild stores what its worker learned; other syncs give new sections vectors
-    // at once (one that wrote nothing skips it: it would scan every section for one without a vector).
-    if (training) {
-      const r = await training.result;
-      storeTrained(opened.db, unpack(r.trained), r.snapshotSeq, r.sectionsNow);
-    } else if (rebuild || summary.added + summary.updated + summary.removed > 0) {
+    // The semantic model (src/index/semantic/): a rebuild trains it, on this thread once the build is done
+    // (in a worker beside the build's last steps, peak RSS on the handbook rose from 352 to 480 MB: two
+    // heaps); other syncs give new sections vectors at once. A sync that wrote nothing skips it (it would
+    // scan every section for one without a vector).
+    if (rebuild || summary.added + summary.updated + summary.removed > 0) {
       refreshSemantic(opened.db, { rebuild, background: opts.backgroundRetrain });
     }
     summary.warnings = writer.warningCount();

@@ -73,8 +73,7 @@ export function unpack(p: PackedTraining['trained']): Trained | null {
 
 /**
  * Trains from the index at `dbPath` in a worker thread (on this thread, after the current turn, when no
- * built worker exists: code running from sources, as under vitest). Used by a full build, which goes on
- * resolving links and merging its full-text index meanwhile, and by the watcher.
+ * built worker exists: code running from sources, as under vitest).
  */
 export function trainInWorker(dbPath: string): { result: Promise<PackedTraining>; stop: () => Promise<void> } {
   const url = findWorkerScript(TRAIN_WORKER);
