@@ -1,7 +1,7 @@
 // The full `tsm` command line (yargs). Each command's module is imported only when that command runs,
 // so no command pays for another's dependencies.
 import yargs, { type Argv, type Options } from 'yargs';
-import { VERSION } from './version.js';
+import { VERSION } from '../core/version.js';
 import { HOOK_OPTIONS, SEARCH_OPTIONS, VAULT_OPTIONS, type OptionSpec } from './options.js';
 import { runCommand, UsageError } from './run.js';
 import { unknownOptionMessage } from './suggest.js';

@@ -2,12 +2,12 @@
 // stderr. The SDK and zod are loaded here, so no other command pays for them.
 import { existsSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { VERSION } from '../cli/version.js';
+import { VERSION } from '../core/version.js';
 import type { TsmConfig } from '../vault/config.js';
 import { createContext } from './context.js';
 import { errorMessage } from './errors.js';
+import { GuardedStdioTransport } from './stdio-transport.js';
 import type { Tool, ToolContext } from './tool.js';
 import { TOOLS } from './tools/index.js';
 
@@ -37,7 +37,11 @@ export async function callTool(tool: Tool, args: Record<string, unknown>, ctx: T
 }
 
 export function createServer(ctx: ToolContext, log: Log = stderrLog): McpServer {
-  const server = new McpServer({ name: 'tsm', title: 'tsm — the space memory', version: VERSION }, { instructions: SERVER_INSTRUCTIONS });
+  const server = new McpServer(
+    { name: 'tsm', title: 'tsm — the space memory', version: VERSION },
+    // `logging`: the "ready" line goes to the client as a log message (see serveStdio).
+    { instructions: SERVER_INSTRUCTIONS, capabilities: { logging: {} } },
+  );
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
@@ -60,7 +64,7 @@ export async function serveStdio(cfg: TsmConfig): Promise<void> {
     console[method] = (...args: unknown[]) => console.error(...args);
   }
   const server = createServer(createContext(cfg));
-  const transport = new StdioServerTransport();
+  const transport = new GuardedStdioTransport();
   let closing = false;
   const shutdown = () => {
     if (closing) return;
@@ -69,9 +73,17 @@ export async function serveStdio(cfg: TsmConfig): Promise<void> {
   };
   transport.onclose = shutdown;
   process.stdin.on('end', shutdown);
+  process.stdout.on('error', shutdown); // the client went away mid-answer (EPIPE): nobody is left to answer
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  // A line the transport refused was answered with a JSON-RPC error; the log says so once.
+  server.server.onerror = (err) => stderrLog(`refused a message: ${err.message}`);
+  // Claude Code shows every stderr line of an MCP server as an error, so a healthy start writes nothing
+  // there: "ready" is a log notification to the client, and stderr speaks only when something is wrong.
+  const ready = `ready (vault ${cfg.vault}, index ${cfg.db})`;
+  server.server.oninitialized = () => {
+    void server.server.sendLoggingMessage({ level: 'info', logger: 'tsm', data: ready }).catch(() => {});
+  };
   await server.connect(transport);
-  const hint = existsSync(cfg.db) ? '' : ' — no index yet: run `tsm index` (tools report this until then)';
-  stderrLog(`ready (vault ${cfg.vault}, index ${cfg.db})${hint}`);
+  if (!existsSync(cfg.db)) stderrLog(`${ready} — no index yet: run \`tsm index\` (tools report this until then)`);
 }

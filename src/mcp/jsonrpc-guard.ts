@@ -1,0 +1,126 @@
+// What `tsm serve` accepts on stdin, checked before the SDK sees a line. The SDK's own stdio reader
+// answers nothing to a line it cannot parse or validate (it only calls onerror), and closes the whole
+// transport — so the server exits — when one line passes 10 MB. Here every line gets an answer or a
+// message: too large, nested too deep, not JSON, not JSON-RPC each become a JSON-RPC error with the
+// request's id when one can be found (JSON-RPC 2.0 §5: `null` when it cannot).
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** Longest line read. An MCP tool call is a few kilobytes (a search query is cut at 10,000 characters). */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/**
+ * Deepest nesting of arrays and objects. tsm's tool arguments are two levels deep; a JSON document nested
+ * 5,000,000 deep took the unguarded server 5 s of CPU in JSON.parse and zod before it could answer.
+ */
+export const MAX_DEPTH = 64;
+/** Longest request id echoed back: an id is a counter or a UUID, not a payload. */
+export const MAX_ID_CHARS = 256;
+/** How much of an oversized line is kept to find its id. */
+export const ID_SCAN_CHARS = 64 * 1024;
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+
+export type RequestId = string | number;
+
+export interface ErrorReply {
+  jsonrpc: '2.0';
+  id: RequestId | null;
+  error: { code: number; message: string };
+}
+
+export type Checked = { ok: true; message: JSONRPCMessage } | { ok: false; reply: ErrorReply };
+
+function reply(id: RequestId | null, code: number, message: string): ErrorReply {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+/** One complete line from the client: the message, or the error to answer with. */
+export function checkLine(line: string): Checked {
+  const depth = nestingDepth(line, MAX_DEPTH);
+  if (depth > MAX_DEPTH) {
+    return { ok: false, reply: reply(topLevelId(line), INVALID_REQUEST, `Invalid Request: JSON nested deeper than ${MAX_DEPTH} levels`) };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    return { ok: false, reply: reply(null, PARSE_ERROR, `Parse error: ${(err as Error).message.slice(0, 200)}`) };
+  }
+  const id = idOf(value);
+  if (id === 'too long') return { ok: false, reply: reply(null, INVALID_REQUEST, `Invalid Request: id longer than ${MAX_ID_CHARS} characters`) };
+  const parsed = JSONRPCMessageSchema.safeParse(value);
+  if (!parsed.success) {
+    const what = Array.isArray(value) ? 'a batch (an array) is not accepted: send one message per line' : 'not a JSON-RPC 2.0 message';
+    return { ok: false, reply: reply(id, INVALID_REQUEST, `Invalid Request: ${what}`) };
+  }
+  return { ok: true, message: parsed.data };
+}
+
+/** The answer to a line longer than MAX_MESSAGE_BYTES, of which `head` is the beginning. */
+export function tooLarge(head: string): ErrorReply {
+  return reply(topLevelId(head), INVALID_REQUEST, `Invalid Request: message longer than ${MAX_MESSAGE_BYTES} bytes`);
+}
+
+function idOf(value: unknown): RequestId | null | 'too long' {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const id = (value as { id?: unknown }).id;
+  if (typeof id === 'string') return id.length > MAX_ID_CHARS ? 'too long' : id;
+  if (typeof id === 'number' && Number.isSafeInteger(id)) return id;
+  return null;
+}
+
+/**
+ * The deepest nesting of `[` and `{` outside strings, counting stops past `max` (so a hostile line costs
+ * one pass and no recursion).
+ */
+export function nestingDepth(text: string, max: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > deepest) {
+        deepest = depth;
+        if (deepest > max) return deepest;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+const ID_VALUE = /^\s*:\s*(-?\d{1,15}(?![.\deE])|"((?:[^"\\]|\\.){0,256})")/;
+
+/**
+ * The `id` member of the top-level object at the start of `text`, without parsing the rest (which may be
+ * too large, too deep or cut off); null when there is none or it is not a valid id.
+ */
+export function topLevelId(text: string): RequestId | null {
+  const head = text.slice(0, ID_SCAN_CHARS);
+  let depth = 0;
+  for (let i = 0; i < head.length; i++) {
+    const c = head.charCodeAt(i);
+    if (c === 0x22) {
+      const start = i;
+      for (i++; i < head.length && head.charCodeAt(i) !== 0x22; i++) if (head.charCodeAt(i) === 0x5c) i++;
+      // A key of the top-level object is a string at depth 1 followed by a colon.
+      if (depth === 1 && head.slice(start, i + 1) === '"id"') {
+        const m = ID_VALUE.exec(head.slice(i + 1, i + 1 + MAX_ID_CHARS + 16));
+        if (!m) return null;
+        if (m[2] === undefined) return Number(m[1]);
+        try {
+          return JSON.parse(`"${m[2]}"`) as string;
+        } catch {
+          return null;
+        }
+      }
+    } else if (c === 0x5b || c === 0x7b) depth++;
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return null;
+}

@@ -1,0 +1,97 @@
+// The stdio transport of `tsm serve`: newline-delimited JSON-RPC, like the SDK's StdioServerTransport,
+// but every line is checked first (jsonrpc-guard.ts) and a bad one is answered, never fatal. The SDK's
+// reader drops a line it cannot parse without a word (the client waits forever for that id) and closes
+// the transport, and with it the server, on a line over 10 MB.
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { checkLine, ID_SCAN_CHARS, MAX_MESSAGE_BYTES, tooLarge, type ErrorReply } from './jsonrpc-guard.js';
+
+const NEWLINE = 0x0a;
+
+export class GuardedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  /** Pieces of the line being read, and their total size. */
+  private parts: Buffer[] = [];
+  private size = 0;
+  /** Past MAX_MESSAGE_BYTES: the rest of the line is dropped; its beginning is kept to find the id. */
+  private oversized: string | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly stdin: NodeJS.ReadableStream = process.stdin,
+    private readonly stdout: NodeJS.WritableStream = process.stdout,
+  ) {}
+
+  private readonly onData = (chunk: Buffer) => {
+    let from = 0;
+    for (;;) {
+      const nl = chunk.indexOf(NEWLINE, from);
+      const piece = chunk.subarray(from, nl === -1 ? chunk.length : nl);
+      this.take(piece);
+      if (nl === -1) return;
+      this.endLine();
+      from = nl + 1;
+    }
+  };
+
+  private readonly onStreamError = (err: Error) => this.onerror?.(err);
+
+  private take(piece: Buffer): void {
+    if (piece.length === 0) return;
+    if (this.oversized !== null) return;
+    this.size += piece.length;
+    this.parts.push(piece);
+    if (this.size > MAX_MESSAGE_BYTES) {
+      this.oversized = Buffer.concat(this.parts).toString('utf8', 0, ID_SCAN_CHARS);
+      this.parts = [];
+    }
+  }
+
+  private endLine(): void {
+    const head = this.oversized;
+    const line = head === null ? Buffer.concat(this.parts, this.size).toString('utf8').replace(/\r$/, '') : '';
+    this.parts = [];
+    this.size = 0;
+    this.oversized = null;
+    if (head !== null) return this.refuse(tooLarge(head));
+    if (line.trim() === '') return;
+    const checked = checkLine(line);
+    if (!checked.ok) return this.refuse(checked.reply);
+    this.onmessage?.(checked.message);
+  }
+
+  private refuse(reply: ErrorReply): void {
+    this.onerror?.(new Error(reply.error.message));
+    void this.write(reply);
+  }
+
+  async start(): Promise<void> {
+    this.stdin.on('data', this.onData);
+    this.stdin.on('error', this.onStreamError);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.write(message);
+  }
+
+  private write(message: unknown): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
+      else this.stdout.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stdin.off('data', this.onData);
+    this.stdin.off('error', this.onStreamError);
+    this.stdin.pause();
+    this.parts = [];
+    this.onclose?.();
+  }
+}
