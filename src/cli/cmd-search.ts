@@ -5,6 +5,7 @@ import type { SearchResponse } from '../core/types.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { search } from '../search/search.js';
 import type { FilterFlags } from '../search/filters.js';
+import { parseQuery } from '../search/query-syntax.js';
 import type { TsmConfig } from '../vault/config.js';
 import { configFrom, referenceNow, useColor } from './args.js';
 import { UsageError } from './run.js';
@@ -22,6 +23,8 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const resp: SearchResponse = withIndexReader(cfg.db, (db) =>
     search(db, {
       query,
+      syntax: parseQuery(query),
+      suggest: true,
       flags: argv as FilterFlags,
       limit,
       allSections: Boolean(argv['all-sections']),
@@ -32,6 +35,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   );
   writeOut(await render(resp, argv, cfg, now));
   writeErr(`tsm: ${resp.total} results for ${JSON.stringify(query)}\n`);
+  if (resp.didYouMean) writeErr(`tsm: did you mean: ${resp.didYouMean}\n`);
 }
 
 async function buildFirstIndex(cfg: TsmConfig): Promise<void> {

@@ -153,6 +153,12 @@ export interface SearchFilters {
   after?: string;
   /** Exclusive upper bound, YYYY-MM-DD. */
   before?: string;
+  /** Filters that must hold as well: a query's own `tag:`/`path:`/`type:`/`status:` (AND-ed with the flags'). */
+  also?: SearchFilters;
+  /** FTS5 expressions (search/constraints.ts, never raw user text) a section must each match: quoted phrases, OR groups. */
+  sectionMatches?: string[];
+  /** FTS5 expression: notes with a section matching it are left out (excluded words). */
+  excludeMatch?: string;
 }
 
 export interface SearchOptions {
@@ -200,6 +206,8 @@ export interface SearchResponse {
   hits: SearchHit[];
   /** Filters applied, including those derived from temporal expressions. */
   filters: SearchFilters;
+  /** When nothing matched: the query with its unknown words replaced by near words of the index. */
+  didYouMean?: string;
 }
 
 /** One finding of `tsm doctor`, always with what to do about it. */

@@ -57,7 +57,7 @@ export class SectionSearch {
 
   /** Sections matching an FTS5 expression, best first, with the note fields ranking needs. */
   rank(match: string, weights: ColumnWeights, filters: SearchFilters, limit: number): RankedSection[] {
-    const { where, params } = filterSql(filters);
+    const { where, params } = filterSql(filters, 'section');
     const bm25 = `bm25(sections_fts, ${weights.join(', ')})`;
     if (where) {
       return this.stmt(
@@ -76,7 +76,7 @@ export class SectionSearch {
    * for its first section (`id`), which is how fusion meets it.
    */
   rankNotes(match: string, weights: ColumnWeights, filters: SearchFilters, limit: number): RankedSection[] {
-    const { where, params } = filterSql(filters);
+    const { where, params } = filterSql(filters, 'note');
     const bm25 = `bm25(notes_fts, ${weights.join(', ')})`;
     if (where) {
       return this.stmt(
@@ -152,7 +152,7 @@ export class SectionSearch {
 
   /** How many distinct notes (or sections) match, after filters. */
   count(match: string, filters: SearchFilters, perNote: boolean): number {
-    const { where, params } = filterSql(filters);
+    const { where, params } = filterSql(filters, 'section');
     const what = perNote ? `count(DISTINCT ${noteOfSectionSql('f.rowid')})` : 'count(*)';
     const sql = where
       ? `SELECT ${what} FROM sections_fts f JOIN notes n ON n.id = ${noteOfSectionSql('f.rowid')} WHERE sections_fts MATCH ?${where}`
@@ -205,7 +205,17 @@ export class SectionSearch {
   }
 }
 
-function filterSql(f: SearchFilters): { where: string; params: unknown[] } {
+/**
+ * The WHERE parts of a search's filters, over `n` (notes) and, at section level, `f` (sections_fts).
+ * `level` says what a ranked row is: a section must itself hold a required phrase; a note (ranked by its
+ * title and headings) must hold it in one of its sections.
+ */
+function filterSql(f: SearchFilters, level: 'section' | 'note'): { where: string; params: unknown[] } {
+  const { parts, params } = filterParts(f, level);
+  return { where: parts.length ? ` AND ${parts.join(' AND ')}` : '', params };
+}
+
+function filterParts(f: SearchFilters, level: 'section' | 'note'): { parts: string[]; params: unknown[] } {
   const parts: string[] = [];
   const params: unknown[] = [];
   if (f.types?.length) {
@@ -217,7 +227,9 @@ function filterSql(f: SearchFilters): { where: string; params: unknown[] } {
     params.push(JSON.stringify(f.statuses));
   }
   if (f.tags?.length) {
-    parts.push('n.id IN (SELECT note_id FROM note_tags WHERE tag IN (SELECT value FROM json_each(?)))');
+    // Nested tags, as Obsidian has them: `project` matches `project` and `project/alpha`, not `projects`.
+    parts.push(`n.id IN (SELECT t.note_id FROM note_tags t, json_each(?) w
+      WHERE t.tag = w.value OR substr(t.tag, 1, length(w.value) + 1) = w.value || '/')`);
     params.push(JSON.stringify(f.tags));
   }
   if (f.pathPrefixes?.length) {
@@ -232,7 +244,24 @@ function filterSql(f: SearchFilters): { where: string; params: unknown[] } {
     parts.push('n.date < ?');
     params.push(f.before);
   }
-  return { where: parts.length ? ` AND ${parts.join(' AND ')}` : '', params };
+  for (const m of f.sectionMatches ?? []) {
+    parts.push(
+      level === 'section'
+        ? 'f.rowid IN (SELECT rowid FROM sections_fts WHERE sections_fts MATCH ?)'
+        : `n.id IN (SELECT ${noteOfSectionSql('rowid')} FROM sections_fts WHERE sections_fts MATCH ?)`,
+    );
+    params.push(m);
+  }
+  if (f.excludeMatch) {
+    parts.push(`n.id NOT IN (SELECT ${noteOfSectionSql('rowid')} FROM sections_fts WHERE sections_fts MATCH ?)`);
+    params.push(f.excludeMatch);
+  }
+  if (f.also) {
+    const sub = filterParts(f.also, level);
+    parts.push(...sub.parts);
+    params.push(...sub.params);
+  }
+  return { parts, params };
 }
 
 /** An SQLite/FTS5 varint (big-endian, 7 bits a byte, a full 9th byte) from the start of `buf`; null if cut short. */

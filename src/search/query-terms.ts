@@ -13,6 +13,8 @@ export interface QueryTerms {
   cjkSingles: string[];
   /** CJK pieces of two or more characters (roughly words): each is matched as a phrase of its bigrams. */
   cjkPieces: string[];
+  /** Words matched as prefixes of indexed words (`sync*` in the query language); none in free text. */
+  prefixes?: string[];
 }
 
 // Katakana or the prolonged sound mark. Explicit ranges, not a Script= property escape: V8 builds

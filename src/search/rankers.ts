@@ -19,8 +19,10 @@ export type RankerName = 'words' | 'bigrams' | 'phrases' | 'all-phrases' | 'all-
  * path words): a section under a matching heading is more likely on topic. Which section of a note is
  * *shown* is decided by body text alone (display-section.ts), so a short section never wins on its title.
  */
-const WORDS = ['head_words', 'body_words'];
-const CJK = ['head_cjk', 'body_cjk'];
+export const WORD_COLUMNS = ['head_words', 'body_words'];
+export const CJK_COLUMNS = ['head_cjk', 'body_cjk'];
+const WORDS = WORD_COLUMNS;
+const CJK = CJK_COLUMNS;
 const SECTION: ColumnWeights = [0.5, 1, 0.5, 1];
 /** Note-level rankers read the notes' own rows: name (title, aliases, tags, path) and headings. */
 const NOTE_WORDS = ['name_words', 'headings_words'];
@@ -37,7 +39,7 @@ function build(name: RankerName, t: QueryTerms): Ranker | null {
   let weights: ColumnWeights = SECTION;
   switch (name) {
     case 'words':
-      match = columnMatch(WORDS, t.words);
+      match = columnMatch(WORDS, t.words, t.prefixes);
       break;
     case 'bigrams':
       match = columnMatch(CJK, t.cjk, t.cjkSingles);
@@ -47,17 +49,17 @@ function build(name: RankerName, t: QueryTerms): Ranker | null {
       break;
     case 'all-phrases':
       // Every term of the query in one BM25 sum: sections that cover more of the query (words and CJK) win.
-      match = anyOf([columnMatch(WORDS, t.words), columnMatch(CJK, phrases(t), t.cjkSingles)]);
+      match = anyOf([columnMatch(WORDS, t.words, t.prefixes), columnMatch(CJK, phrases(t), t.cjkSingles)]);
       break;
     case 'all-bigrams':
-      match = anyOf([columnMatch(WORDS, t.words), columnMatch(CJK, t.cjk, t.cjkSingles)]);
+      match = anyOf([columnMatch(WORDS, t.words, t.prefixes), columnMatch(CJK, t.cjk, t.cjkSingles)]);
       break;
     case 'head':
-      match = anyOf([columnMatch(NOTE_WORDS, t.words), columnMatch(NOTE_CJK, phrases(t), t.cjkSingles)]);
+      match = anyOf([columnMatch(NOTE_WORDS, t.words, t.prefixes), columnMatch(NOTE_CJK, phrases(t), t.cjkSingles)]);
       weights = NOTE;
       break;
     case 'head-bigrams':
-      match = anyOf([columnMatch(NOTE_WORDS, t.words), columnMatch(NOTE_CJK, t.cjk, t.cjkSingles)]);
+      match = anyOf([columnMatch(NOTE_WORDS, t.words, t.prefixes), columnMatch(NOTE_CJK, t.cjk, t.cjkSingles)]);
       weights = NOTE;
       break;
   }
@@ -72,7 +74,7 @@ export function buildRankers(names: readonly RankerName[], terms: QueryTerms, bi
 
 /** Matches anything any ranker could: what `total` counts. */
 export function anyTermMatch(t: QueryTerms): string | null {
-  return anyOf([columnMatch(WORDS, t.words), columnMatch(CJK, t.cjk, t.cjkSingles)]);
+  return anyOf([columnMatch(WORDS, t.words, t.prefixes), columnMatch(CJK, t.cjk, t.cjkSingles)]);
 }
 
 /**
@@ -80,5 +82,5 @@ export function anyTermMatch(t: QueryTerms): string | null {
  * A section that shares only a bigram like ュー with the query is a weak candidate, not a match.
  */
 export function wordMatch(t: QueryTerms): string | null {
-  return anyOf([columnMatch(WORDS, t.words), columnMatch(CJK, phrases(t), t.cjkSingles)]);
+  return anyOf([columnMatch(WORDS, t.words, t.prefixes), columnMatch(CJK, phrases(t), t.cjkSingles)]);
 }

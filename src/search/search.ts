@@ -5,6 +5,7 @@ import type { Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
 import { SectionSearch, type RankedSection } from '../index/section-search.js';
 import { bestSnippet } from '../format/snippet.js';
+import { normalize } from '../text/normalize.js';
 import { buildFilters, type FilterFlags } from './filters.js';
 import { anyTermMatch, buildRankers, wordMatch } from './rankers.js';
 import { bestSectionPerNote } from './display-section.js';
@@ -12,6 +13,9 @@ import { queryTerms, type QueryTerms } from './query-terms.js';
 import { DEFAULT_TUNING, fuse, recencyFactor, RRF_K, statusFactor, type Tuning } from './rank.js';
 import { semanticOrder } from './semantic.js';
 import { extractTemporal } from './temporal.js';
+import { applySyntax } from './constraints.js';
+import { didYouMean } from './did-you-mean.js';
+import type { ParsedQuery } from './query-syntax.js';
 
 export interface SearchRequest {
   query: string;
@@ -22,6 +26,10 @@ export interface SearchRequest {
   snippetChars?: number;
   now?: Date;
   tuning?: Partial<Tuning>;
+  /** The query parsed by the query language (query-syntax.ts): `tsm search` and MCP; the prompt hook searches free text. */
+  syntax?: ParsedQuery;
+  /** When nothing matches, look for near words in the index's vocabulary (SearchResponse.didYouMean). */
+  suggest?: boolean;
 }
 
 /** Sections each ranker hands to fusion. */
@@ -38,7 +46,14 @@ const MAX_RELATED = 5;
  * committing between the ranking and the details can no longer make a section vanish mid-search.
  */
 export function search(db: Database, req: SearchRequest): SearchResponse {
-  return db.transaction(() => searchSnapshot(db, req))();
+  return db.transaction(() => {
+    const resp = searchSnapshot(db, req);
+    if (req.suggest && resp.total === 0) {
+      const hint = didYouMean(db, req.syntax?.text ?? req.query);
+      if (hint) resp.didYouMean = hint;
+    }
+    return resp;
+  })();
 }
 
 /** Best first; ties by path and section order, never by row id (ids differ between builds of one vault). */
@@ -53,10 +68,13 @@ function byPlace(a: { path: string; ord: number }, b: { path: string; ord: numbe
 function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const now = req.now ?? new Date();
   const tuning: Tuning = { ...DEFAULT_TUNING, ...req.tuning };
-  const temporal = extractTemporal(req.query, now);
-  const filters = buildFilters(req.flags ?? {}, temporal.range, now);
+  // The query language's operators only add constraints and terms: free text ranks as it always has.
+  const temporal = extractTemporal(req.syntax?.text ?? req.query, now);
+  let filters = buildFilters(req.flags ?? {}, temporal.range, now);
+  if (req.syntax) filters = applySyntax(filters, req.syntax, now);
   const store = new SectionSearch(db);
   const analysed = queryTerms(temporal.text);
+  if (req.syntax?.prefixes.length) analysed.prefixes = req.syntax.prefixes.map(normalize);
   const share = termShares(analysed, store);
   let terms = pruneTerms(analysed, share, tuning.commonTermShare);
   const empty: SearchResponse = { query: req.query, total: 0, hits: [], filters };
@@ -239,7 +257,7 @@ function pruneTerms(terms: QueryTerms, share: Map<string, number>, commonShare: 
   const cjk = keep(terms.cjk, MAX_BIGRAMS);
   // Keep at least one side non-empty: if pruning emptied everything, fall back to the originals.
   if (words.length + cjk.length + terms.cjkSingles.length === 0) return terms;
-  return { words, cjk, cjkSingles: terms.cjkSingles, cjkPieces: terms.cjkPieces.slice(0, MAX_PIECES) };
+  return { words, cjk, cjkSingles: terms.cjkSingles, cjkPieces: terms.cjkPieces.slice(0, MAX_PIECES), prefixes: terms.prefixes };
 }
 
 function buildHits(
@@ -255,7 +273,7 @@ function buildHits(
   if (page.length === 0) return [];
   const details = store.details(page.map((p) => p.id));
   const related = relatedByHit(new NoteReader(db), page);
-  const snippetTerms = [...terms.words, ...terms.cjk, ...terms.cjkSingles];
+  const snippetTerms = [...terms.words, ...terms.cjk, ...terms.cjkSingles, ...(terms.prefixes ?? [])];
   return page.map((p, i) => {
     const d = details.get(p.id);
     if (!d) throw new Error(`section ${p.id} vanished during search`);

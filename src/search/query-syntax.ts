@@ -1,0 +1,165 @@
+// The query language of `tsm search` and the MCP `search` tool (not of the prompt hook, where quotes and
+// dashes are ordinary punctuation): "quoted phrases", -excluded words, OR, tag:/path:/type:/status:, and a
+// trailing * for a prefix. Any string parses; what is not an operator is free text. A query without
+// operators comes back as its own text, untouched, so it ranks exactly as free text always has.
+//
+// Bare words rank (a note need not hold all of them: the more, the better, as ever). The operators add
+// constraints: a quoted phrase must appear; `a OR b` needs one of its sides; an excluded word or phrase
+// drops every note that holds it. Phrases and OR sides also rank, like bare words.
+
+export const FILTER_KEYS = ['tag', 'path', 'type', 'status'] as const;
+export type FilterKey = (typeof FILTER_KEYS)[number];
+
+export interface ParsedQuery {
+  /** The text to rank by: the query itself when it has no operators. */
+  text: string;
+  /** Each group needs one of its alternatives (a phrase: words in this order) in the section. */
+  required: string[][];
+  /** Words and phrases whose notes are left out. */
+  excluded: string[];
+  /** Words matched as prefixes (`sync*` → `sync`). */
+  prefixes: string[];
+  /** `key:value` filters, with the semantics of the flags of the same names. */
+  filters: Partial<Record<FilterKey, string[]>>;
+  /** Whether any operator was found (false: `text` is the query as given). */
+  operators: boolean;
+}
+
+type Token =
+  | { kind: 'word'; text: string }
+  | { kind: 'phrase'; text: string; negated: boolean }
+  | { kind: 'exclude'; text: string }
+  | { kind: 'or' }
+  | { kind: 'filter'; key: FilterKey; value: string }
+  | { kind: 'prefix'; text: string };
+
+const FILTER = /^(tag|path|type|status):(.*)$/is;
+/** A prefix is one Latin word or number of at least two characters before the star (`s*` matches too much). */
+const PREFIX = /^([\p{L}\p{N}_][\p{L}\p{N}_.'-]*[\p{L}\p{N}_])\*$/u;
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
+
+/** Splits at whitespace, keeping a quoted span (`"…"`, `-"…"`, `key:"…"`) as one piece. */
+function pieces(query: string): { raw: string; quoted: string | null; lead: string }[] {
+  const out: { raw: string; quoted: string | null; lead: string }[] = [];
+  const re = /(-|[A-Za-z]+:)?"([^"]*)"(?=\s|$)|\S+/gy;
+  let i = 0;
+  while (i < query.length) {
+    const ws = /\s+/y;
+    ws.lastIndex = i;
+    if (ws.exec(query)) {
+      i = ws.lastIndex;
+      continue;
+    }
+    re.lastIndex = i;
+    const m = re.exec(query);
+    if (!m) break;
+    out.push(m[2] !== undefined ? { raw: m[0], quoted: m[2], lead: m[1] ?? '' } : { raw: m[0], quoted: null, lead: '' });
+    i = re.lastIndex;
+  }
+  return out;
+}
+
+function tokenize(query: string): Token[] {
+  const tokens: Token[] = [];
+  for (const p of pieces(query)) {
+    if (p.quoted !== null) {
+      const text = p.quoted.trim();
+      const key = p.lead.slice(0, -1).toLowerCase();
+      if ((FILTER_KEYS as readonly string[]).includes(key)) {
+        if (text) tokens.push({ kind: 'filter', key: key as FilterKey, value: text });
+      } else if (p.lead.endsWith(':')) {
+        tokens.push({ kind: 'word', text: p.raw });
+      } else if (text) {
+        tokens.push({ kind: 'phrase', text, negated: p.lead === '-' });
+      }
+      continue;
+    }
+    const raw = p.raw;
+    if (raw === 'OR') {
+      tokens.push({ kind: 'or' });
+      continue;
+    }
+    const f = FILTER.exec(raw);
+    if (f && f[2] !== '') {
+      tokens.push({ kind: 'filter', key: f[1].toLowerCase() as FilterKey, value: f[2] });
+      continue;
+    }
+    // `-word` excludes; a dash before a digit is a minus sign (-5), a lone dash is punctuation.
+    if (raw.length > 1 && raw[0] === '-' && raw[1] !== '-' && !/\d/.test(raw[1])) {
+      tokens.push({ kind: 'exclude', text: raw.slice(1) });
+      continue;
+    }
+    const pre = PREFIX.exec(raw);
+    if (pre && !CJK.test(pre[1])) {
+      tokens.push({ kind: 'prefix', text: pre[1] });
+      continue;
+    }
+    tokens.push({ kind: 'word', text: raw });
+  }
+  return tokens;
+}
+
+/** Parses any string; never throws. */
+export function parseQuery(query: string): ParsedQuery {
+  const tokens = tokenize(query);
+  const operators = tokens.some((t, i) => t.kind !== 'word' && (t.kind !== 'or' || isOrBetween(tokens, i)));
+  if (!operators) return { text: query, required: [], excluded: [], prefixes: [], filters: {}, operators: false };
+
+  const text: string[] = [];
+  const required: string[][] = [];
+  const excluded: string[] = [];
+  const prefixes: string[] = [];
+  const filters: Partial<Record<FilterKey, string[]>> = {};
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (isSide(t) && isOrBetween(tokens, i + 1)) {
+      // `a OR "b c" OR d`: one group, which needs one of its sides; every side also ranks.
+      const group = [sideText(t)];
+      while (isOrBetween(tokens, i + 1)) {
+        group.push(sideText(tokens[i + 2]));
+        i += 2;
+      }
+      required.push(group);
+      text.push(...group);
+      continue;
+    }
+    switch (t.kind) {
+      case 'word':
+        text.push(t.text);
+        break;
+      case 'or': // an OR without a word on each side is just the word
+        text.push('OR');
+        break;
+      case 'phrase':
+        if (t.negated) excluded.push(t.text);
+        else {
+          required.push([t.text]);
+          text.push(t.text);
+        }
+        break;
+      case 'exclude':
+        excluded.push(t.text);
+        break;
+      case 'prefix':
+        if (!prefixes.includes(t.text)) prefixes.push(t.text);
+        break;
+      case 'filter':
+        (filters[t.key] ??= []).push(t.value);
+        break;
+    }
+  }
+  return { text: text.join(' '), required, excluded, prefixes, filters, operators: true };
+}
+
+function isSide(t: Token | undefined): boolean {
+  return t !== undefined && (t.kind === 'word' || (t.kind === 'phrase' && !t.negated));
+}
+
+function sideText(t: Token): string {
+  return (t as { text: string }).text;
+}
+
+/** An OR with a word or phrase on both sides. */
+function isOrBetween(tokens: Token[], i: number): boolean {
+  return tokens[i]?.kind === 'or' && isSide(tokens[i - 1]) && isSide(tokens[i + 1]);
+}
