@@ -1,14 +1,18 @@
 // search: the entry point. Ranked index entries with short previews; details come from get_sections.
 import { z } from 'zod';
 import { NOTE_TYPES } from '../../core/types.js';
+import { truncateText } from '../../format/chars.js';
+import { parseQuery } from '../../search/query-syntax.js';
 import { search } from '../../search/search.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, PREVIEW_CHARS, preview, roundScore } from '../tool.js';
 import { vaultRelative } from '../vault-path.js';
 
 export const MAX_SEARCH_LIMIT = 100;
-/** Longest query text searched; a longer one is cut (a pasted log must not cost seconds). */
+/** Longest query text searched; a longer one is cut (a pasted log must not cost seconds), and the result says so. */
 export const MAX_QUERY_CHARS = 10_000;
+/** Longest part of the query echoed back in the result: the model sent it, it needs no copy of a pasted log. */
+export const QUERY_ECHO_CHARS = 200;
 const MAX_OFFSET = 10_000;
 
 export const searchTool = defineTool({
@@ -22,12 +26,16 @@ export const searchTool = defineTool({
     `Returns {query, total, offset, results:[{id, path, section, type, status, date, score, preview}]}: one best`,
     `section per note, ranked, each with a preview of at most ${PREVIEW_CHARS} characters. Next steps: get_sections`,
     'with the ids to read the sections in full; timeline to see what surrounds one; read_note for the whole file.',
-    'No matches gives an empty results list.',
+    'Query language: "quoted phrase" must appear; -word or -"phrase" drops notes holding it; a OR b needs one of',
+    'them; sync* matches words starting with sync; tag:x (also tag:x/y), path:x, type:x, status:x filter like the',
+    'parameters. Other words rank: a result need not hold them all.',
+    'No matches gives an empty results list, with did_you_mean when a word of the query is unknown to the notes.',
   ].join(' '),
   inputSchema: {
     query: z.string().describe('keywords or a question'),
     type: z.enum(NOTE_TYPES).optional().describe('only notes of this type'),
     status: z.string().optional().describe('only notes with this frontmatter status, e.g. current, draft, archived'),
+    tag: z.string().optional().describe('only notes with this tag or a tag below it ("project" also matches "project/alpha")'),
     path: z.string().optional().describe('only notes whose vault path starts with this, e.g. "knowledge/" or "daily/2026-"'),
     after: z.string().optional().describe('only notes dated on or after YYYY, YYYY-MM or YYYY-MM-DD'),
     before: z.string().optional().describe('only notes dated before YYYY, YYYY-MM or YYYY-MM-DD'),
@@ -35,13 +43,18 @@ export const searchTool = defineTool({
     offset: z.number().optional().default(0).describe('results to skip, for the next page'),
   },
   run(args, ctx) {
-    const query = args.query.trim().slice(0, MAX_QUERY_CHARS);
-    if (query === '') throw new ToolError('query must not be empty');
+    const given = args.query.trim();
+    if (given === '') throw new ToolError('query must not be empty');
+    const query = given.slice(0, MAX_QUERY_CHARS);
     const limit = clampInt(args.limit, 1, MAX_SEARCH_LIMIT, 10);
     const offset = clampInt(args.offset, 0, MAX_OFFSET, 0);
+    const syntax = parseQuery(query);
+    // `path:` in the query is a path argument like `path`: confined to the vault the same way.
+    if (syntax.filters.path) syntax.filters.path = syntax.filters.path.map((p) => vaultRelative(ctx.cfg.vault, p, 'path:'));
     const flags = {
       type: args.type ? [args.type] : undefined,
       status: args.status?.trim() ? [args.status.trim()] : undefined,
+      tag: args.tag?.trim() ? [args.tag.trim()] : undefined,
       path: args.path?.trim() ? [vaultRelative(ctx.cfg.vault, args.path)] : undefined,
       after: args.after?.trim() || undefined,
       before: args.before?.trim() || undefined,
@@ -49,6 +62,8 @@ export const searchTool = defineTool({
     const resp = ctx.withIndex((db) =>
       search(db, {
         query,
+        syntax,
+        suggest: true,
         flags,
         limit,
         offset,
@@ -58,9 +73,11 @@ export const searchTool = defineTool({
       }),
     );
     return {
-      query,
+      query: echo(given),
+      ...(given.length > MAX_QUERY_CHARS ? { note: `the query has ${given.length} characters; its first ${MAX_QUERY_CHARS} were searched` } : {}),
       total: resp.total,
       offset,
+      ...(resp.didYouMean ? { did_you_mean: echo(resp.didYouMean) } : {}),
       results: resp.hits.map((h) => ({
         id: h.id,
         path: h.path,
@@ -74,3 +91,8 @@ export const searchTool = defineTool({
     };
   },
 });
+
+/** The query as echoed: at most QUERY_ECHO_CHARS characters (the slice first, so a 4 MB query is not split whole). */
+function echo(text: string): string {
+  return truncateText(text.slice(0, 2 * QUERY_ECHO_CHARS + 2), QUERY_ECHO_CHARS);
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { phraseMatch } from '../../src/search/constraints.js';
+import { editDistance, nearestTerm } from '../../src/search/did-you-mean.js';
+import { parseQuery } from '../../src/search/query-syntax.js';
+
+describe('parseQuery', () => {
+  it('gives a query without operators back untouched', () => {
+    for (const q of ['sync engines', '  spaced   out  ', 'e-mail -5 degrees', 'OR alone OR', '"unterminated', 'tag: x', 'it\'s 5* s*', '消費電力を教えて']) {
+      expect(parseQuery(q)).toEqual({ text: q, required: [], excluded: [], prefixes: [], filters: {}, operators: false });
+    }
+  });
+
+  it('reads phrases, exclusions, OR groups, prefixes and filters', () => {
+    const q = parseQuery('"sync engine" OR replication -dataview -"query block" tag:project/alpha path:"my notes/" type:knowledge STATUS:current sync* plain');
+    expect(q.operators).toBe(true);
+    expect(q.required).toEqual([['sync engine', 'replication']]);
+    expect(q.excluded).toEqual(['dataview', 'query block']);
+    expect(q.prefixes).toEqual(['sync']);
+    expect(q.filters).toEqual({ tag: ['project/alpha'], path: ['my notes/'], type: ['knowledge'], status: ['current'] });
+    // Phrases and OR sides rank as well; exclusions, filters and the prefix marker do not.
+    expect(q.text).toBe('sync engine replication plain');
+  });
+
+  it('makes a lone phrase required and keeps bare words soft', () => {
+    const q = parseQuery('"消費電力" 設計 budget');
+    expect(q.required).toEqual([['消費電力']]);
+    expect(q.text).toBe('消費電力 設計 budget');
+  });
+
+  it('joins a chain of ORs into one group, and an OR without two sides is a word', () => {
+    expect(parseQuery('a OR b OR "c d" e').required).toEqual([['a', 'b', 'c d']]);
+    const dangling = parseQuery('a OR -b');
+    expect(dangling.required).toEqual([]);
+    expect(dangling.excluded).toEqual(['b']);
+    expect(dangling.text).toBe('a OR');
+    // lower-case or is an ordinary (stop) word
+    expect(parseQuery('a or b').operators).toBe(false);
+  });
+});
+
+describe('phraseMatch', () => {
+  it('quotes Latin words as one phrase and CJK runs as bigram phrases', () => {
+    expect(phraseMatch('Sync Engine')).toBe('{head_words body_words} : "sync engine"');
+    expect(phraseMatch('消費電力')).toBe('{head_cjk body_cjk} : "消費 費電 電力"');
+    expect(phraseMatch('電')).toBe('{head_cjk body_cjk} : "電"*');
+    expect(phraseMatch('SX1262 の消費電力')).toBe('({head_words body_words} : "sx1262") AND ({head_cjk body_cjk} : "の消 消費 費電 電力")');
+    expect(phraseMatch('"" NEAR( *')).toBe('{head_words body_words} : "near"');
+    expect(phraseMatch('** ""')).toBeNull();
+  });
+});
+
+describe('did you mean', () => {
+  it('measures edits with swaps of neighbours as one', () => {
+    expect(editDistance('dataveiw', 'dataview', 2)).toBe(1);
+    expect(editDistance('plugn', 'plugin', 2)).toBe(1);
+    expect(editDistance('abc', 'xyz', 1)).toBe(2);
+  });
+
+  it('picks the nearest indexed term, a stem standing for the start of a word, the commoner on a tie', () => {
+    const terms = [
+      { term: 'data', doc: 50 },
+      { term: 'dataview', doc: 3 },
+      { term: 'configur', doc: 4 },
+      { term: 'datavie', doc: 1 },
+    ];
+    expect(nearestTerm('dataveiw', terms)).toBe('dataview');
+    expect(nearestTerm('configuraton', terms)).toBe('configur');
+    expect(nearestTerm('zzzzzz', terms)).toBeNull();
+    expect(nearestTerm('dat', [{ term: 'cat', doc: 1 }, { term: 'dot', doc: 9 }])).toBe('dot');
+  });
+});
