@@ -14,8 +14,10 @@ export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 export const MAX_DEPTH = 64;
 /** Longest request id echoed back: an id is a counter or a UUID, not a payload. */
 export const MAX_ID_CHARS = 256;
-/** How much of an oversized line is kept to find its id. */
+/** How much of the start of an oversized line is kept to find its id. */
 export const ID_SCAN_CHARS = 64 * 1024;
+/** …and of its end: the SDK's clients write `id` last (`{"method":…,"params":…,"jsonrpc":"2.0","id":7}`). */
+export const ID_TAIL_CHARS = 1024;
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -56,9 +58,26 @@ export function checkLine(line: string): Checked {
   return { ok: true, message: parsed.data };
 }
 
-/** The answer to a line longer than MAX_MESSAGE_BYTES, of which `head` is the beginning. */
-export function tooLarge(head: string): ErrorReply {
-  return reply(topLevelId(head), INVALID_REQUEST, `Invalid Request: message longer than ${MAX_MESSAGE_BYTES} bytes`);
+/** The answer to a line longer than MAX_MESSAGE_BYTES, of which `head` is the beginning and `tail` the end. */
+export function tooLarge(head: string, tail = ''): ErrorReply {
+  return reply(topLevelId(head) ?? lastMemberId(tail), INVALID_REQUEST, `Invalid Request: message longer than ${MAX_MESSAGE_BYTES} bytes`);
+}
+
+const LAST_ID = /"id"\s*:\s*(-?\d{1,15}|"((?:[^"\\]|\\.){0,256})")\s*\}\s*$/;
+
+/**
+ * The id when it is the last member of the line's outer object: followed by the one `}` that ends the
+ * line (an `id` inside params would be followed by two or more).
+ */
+export function lastMemberId(tail: string): RequestId | null {
+  const m = LAST_ID.exec(tail);
+  if (!m) return null;
+  if (m[2] === undefined) return Number(m[1]);
+  try {
+    return JSON.parse(`"${m[2]}"`) as string;
+  } catch {
+    return null;
+  }
 }
 
 function idOf(value: unknown): RequestId | null | 'too long' {

@@ -4,7 +4,7 @@
 // the transport, and with it the server, on a line over 10 MB.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { checkLine, ID_SCAN_CHARS, MAX_MESSAGE_BYTES, tooLarge, type ErrorReply } from './jsonrpc-guard.js';
+import { checkLine, ID_SCAN_CHARS, ID_TAIL_CHARS, MAX_MESSAGE_BYTES, tooLarge, type ErrorReply } from './jsonrpc-guard.js';
 
 const NEWLINE = 0x0a;
 
@@ -16,8 +16,9 @@ export class GuardedStdioTransport implements Transport {
   /** Pieces of the line being read, and their total size. */
   private parts: Buffer[] = [];
   private size = 0;
-  /** Past MAX_MESSAGE_BYTES: the rest of the line is dropped; its beginning is kept to find the id. */
+  /** Past MAX_MESSAGE_BYTES: the rest of the line is dropped; its beginning and end are kept to find the id. */
   private oversized: string | null = null;
+  private tail: Buffer = Buffer.alloc(0);
   private closed = false;
 
   constructor(
@@ -41,22 +42,29 @@ export class GuardedStdioTransport implements Transport {
 
   private take(piece: Buffer): void {
     if (piece.length === 0) return;
-    if (this.oversized !== null) return;
+    if (this.oversized !== null) {
+      this.tail = Buffer.concat([this.tail, piece]).subarray(-ID_TAIL_CHARS);
+      return;
+    }
     this.size += piece.length;
     this.parts.push(piece);
     if (this.size > MAX_MESSAGE_BYTES) {
-      this.oversized = Buffer.concat(this.parts).toString('utf8', 0, ID_SCAN_CHARS);
+      const all = Buffer.concat(this.parts);
+      this.oversized = all.toString('utf8', 0, ID_SCAN_CHARS);
+      this.tail = Buffer.from(all.subarray(-ID_TAIL_CHARS));
       this.parts = [];
     }
   }
 
   private endLine(): void {
     const head = this.oversized;
+    const tail = this.tail.toString('utf8');
     const line = head === null ? Buffer.concat(this.parts, this.size).toString('utf8').replace(/\r$/, '') : '';
     this.parts = [];
     this.size = 0;
     this.oversized = null;
-    if (head !== null) return this.refuse(tooLarge(head));
+    this.tail = Buffer.alloc(0);
+    if (head !== null) return this.refuse(tooLarge(head, tail));
     if (line.trim() === '') return;
     const checked = checkLine(line);
     if (!checked.ok) return this.refuse(checked.reply);

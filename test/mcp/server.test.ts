@@ -27,7 +27,7 @@ describe('tsm MCP server: tool list', () => {
     const { tools } = await s.client.listTools();
     const params = Object.fromEntries(tools.map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {}).sort()]));
     expect(params).toEqual({
-      search: ['after', 'before', 'limit', 'offset', 'path', 'query', 'status', 'type'],
+      search: ['after', 'before', 'limit', 'offset', 'path', 'query', 'status', 'tag', 'type'],
       get_sections: ['ids'],
       read_note: ['from_line', 'lines', 'path'],
       timeline: ['after', 'anchor', 'before'],

@@ -1,0 +1,94 @@
+// The query language through the built `tsm search`: each operator against a real index, nested tags
+// for the query and the flag, did-you-mean on stderr, and plain text untouched.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeVault, tsm } from '../helpers/cli.js';
+import { SYNTAX_VAULT } from '../helpers/syntax-vault.js';
+
+let vault: { dir: string; cleanup: () => void };
+
+beforeAll(() => {
+  vault = makeVault(SYNTAX_VAULT);
+  const r = tsm(['index', '--vault', vault.dir]);
+  expect(r.code, r.stderr).toBe(0);
+});
+afterAll(() => vault.cleanup());
+
+/** The paths `tsm search` prints (JSON), in rank order. */
+function paths(...args: string[]): string[] {
+  const r = tsm(['search', '--vault', vault.dir, '-f', 'json', ...args]);
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path);
+}
+
+describe('tsm search query language', () => {
+  it('keeps only sections holding a quoted phrase', () => {
+    // "sync engine" as words is in sync.md and engines.md (apart); as a phrase only in sync.md.
+    expect(paths('sync', 'engine').sort()).toEqual(['knowledge/engines.md', 'knowledge/sync.md']);
+    expect(paths('"sync engine"')).toEqual(['knowledge/sync.md']);
+  });
+
+  it('drops notes holding an excluded word or phrase', () => {
+    // In a shell, quote the whole query or put it after `--`: a word starting with - is otherwise an option.
+    expect(paths('sync engine -dataview')).toEqual(['knowledge/engines.md']);
+    expect(paths('--', 'sync', 'engine', '-dataview')).toEqual(['knowledge/engines.md']);
+    expect(paths('plugin -"query block"')).toEqual(['daily/2026-01-01.md']);
+  });
+
+  it('needs one side of an OR', () => {
+    expect(paths('"engine copies" OR "query block"').sort()).toEqual(['knowledge/dataview.md', 'knowledge/sync.md']);
+  });
+
+  it('matches a trailing * as a prefix', () => {
+    expect(paths('datav*').sort()).toEqual(['knowledge/dataview.md', 'knowledge/sync.md']);
+    expect(paths('datav')).toEqual([]);
+  });
+
+  it('filters by tag:, path:, type: and status: inside the query, AND-ed with the flags', () => {
+    expect(paths('notes tag:obsidian')).toEqual(['knowledge/dataview.md']);
+    expect(paths('plugin type:daily')).toEqual(['daily/2026-01-01.md']);
+    expect(paths('plugin path:knowledge/')).toEqual(['knowledge/dataview.md']);
+    expect(paths('plugin status:current')).toEqual(['knowledge/dataview.md']);
+    expect(paths('plugin path:knowledge/', '--type', 'daily')).toEqual([]);
+  });
+
+  it('matches nested tags from the query and the flag, as Obsidian does', () => {
+    // project matches #project and #project/alpha, never #projects
+    expect(paths('notes sync engine tag:project').sort()).toEqual(['knowledge/dataview.md', 'knowledge/engines.md']);
+    expect(paths('notes', 'sync', 'engine', '--tag', 'project').sort()).toEqual(['knowledge/dataview.md', 'knowledge/engines.md']);
+    expect(paths('notes', '--tag', 'project/alpha')).toEqual(['knowledge/dataview.md']);
+    expect(paths('notes', '--tag', '#projects')).toEqual(['knowledge/sync.md']);
+  });
+
+  it('finds quoted Japanese phrases through the bigram columns', () => {
+    expect(paths('"消費電力"')).toEqual(['knowledge/dataview.md']);
+    // 電力の消費 and 消費電力 share their bigrams 消費 and 電力: as phrases each finds only its own note
+    expect(paths('"電力の消費"')).toEqual(['daily/2026-01-01.md']);
+    expect(paths('"電力"').sort()).toEqual(['daily/2026-01-01.md', 'knowledge/dataview.md']);
+  });
+
+  it('suggests words of the index when nothing matches, on stderr only', () => {
+    const r = tsm(['search', '--vault', vault.dir, 'dataveiw']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('no results for "dataveiw"\n');
+    expect(r.stderr).toMatch(/^tsm: did you mean: dataview$/m);
+    const two = tsm(['search', '--vault', vault.dir, '-f', 'json', 'configuraton', 'plugn']);
+    expect(JSON.parse(two.stdout)).toEqual([]);
+    expect(two.stderr).toMatch(/^tsm: did you mean: configur\w* plugin$/m);
+    // a word the index knows is not "corrected"; nothing near: nothing said
+    expect(tsm(['search', '--vault', vault.dir, 'zzqqxx']).stderr).not.toMatch(/did you mean/);
+  });
+
+  it('reads user text as text, never as FTS5 syntax', () => {
+    for (const q of ['"NEAR(a b)" OR "x AND"', '-"*" tag:"a b"', 'path:"../.." body_words:x', '"" OR ""', '-']) {
+      const r = tsm(['search', '--vault', vault.dir, '-f', 'json', '--', q]);
+      expect(r.code, `${q}: ${r.stderr}`).toBe(0);
+      expect(Array.isArray(JSON.parse(r.stdout))).toBe(true);
+    }
+  });
+
+  it('names the fix for a bad type: value', () => {
+    const r = tsm(['search', '--vault', vault.dir, 'plugin type:blog']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/type takes daily, knowledge, session \(got "blog"\)/);
+  });
+});

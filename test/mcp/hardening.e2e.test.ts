@@ -1,0 +1,133 @@
+// The built `tsm serve` against hostile input on its stdin, raw and through the SDK's client: every line
+// that is not a usable request is answered with a JSON-RPC error (with its id when it has one), the
+// server stays up and answers the next request, and a huge query is neither searched nor echoed whole.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { cleanEnv, makeVault, TSM, tsm, waitFor } from '../helpers/cli.js';
+import { SYNTAX_VAULT } from '../helpers/syntax-vault.js';
+import { call, fails, ok } from './client.js';
+
+let vault: { dir: string; cleanup: () => void };
+
+beforeAll(() => {
+  vault = makeVault(SYNTAX_VAULT);
+  const r = tsm(['index', '--vault', vault.dir]);
+  expect(r.code, r.stderr).toBe(0);
+});
+afterAll(() => vault.cleanup());
+
+/** A raw `tsm serve`: lines in, parsed JSON lines out. */
+function serveRaw(): { child: ChildProcessWithoutNullStreams; replies: any[]; stderr: () => string; send: (line: string) => void } {
+  const child = spawn(process.execPath, [TSM, 'serve', '--vault', vault.dir], { env: cleanEnv() });
+  const replies: any[] = [];
+  let buf = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    buf += d;
+    let nl: number;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      replies.push(JSON.parse(buf.slice(0, nl)));
+      buf = buf.slice(nl + 1);
+    }
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  return { child, replies, stderr: () => err, send: (line) => child.stdin.write(`${line}\n`) };
+}
+
+const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+const callSearch = (id: unknown, query: string) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"tools/call","params":{"name":"search","arguments":{"query":${query}}}}`;
+
+describe('tsm serve on hostile stdin', () => {
+  it('answers every bad line and stays up', async () => {
+    const s = serveRaw();
+    s.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }));
+    s.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    const cases: [string, unknown, number][] = [
+      [callSearch(10, deep(100_000)), 10, -32600], // nested 100,000 deep
+      [callSearch('big', `"${'a'.repeat(5 * 1024 * 1024)}"`), 'big', -32600], // one 5 MB line
+      ['{"jsonrpc":"2.0","id":12,', null, -32700], // cut off
+      ['{"id":13,"hello":"world"}', 13, -32600], // JSON, not JSON-RPC
+      ['[{"jsonrpc":"2.0","id":14,"method":"ping"}]', null, -32600], // a batch
+      [`{"jsonrpc":"2.0","id":"${'i'.repeat(100_000)}","method":"ping"}`, null, -32600], // a 100 kB id
+      ['{"jsonrpc":"2.0","id":16,"method":"no/such/method"}', 16, -32601],
+      [`{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"get_sections","arguments":{"ids":[${Array(200_000).fill(1).join(',')}]}}}`, 17, 0],
+    ];
+    for (const [line] of cases) s.send(line);
+    s.send('{"jsonrpc":"2.0","id":99,"method":"ping"}');
+    await waitFor(() => s.replies.some((r) => r.id === 99) && s.replies.filter((r) => 'error' in r || r.id === 17).length >= cases.length, 20_000);
+    for (const [line, id, code] of cases) {
+      const reply = code === 0 ? s.replies.find((r) => r.id === id) : s.replies.find((r) => r.error?.code === code && r.id === id);
+      expect(reply, line.slice(0, 80)).toBeDefined();
+      expect(JSON.stringify(reply).length, 'nothing big is echoed').toBeLessThan(2000);
+    }
+    expect(s.replies.find((r) => r.id === 17).result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/at most 50 ids/) }] });
+    expect(s.replies.find((r) => r.id === 99)).toEqual({ jsonrpc: '2.0', id: 99, result: {} });
+    expect(s.stderr()).toMatch(/refused a message: Invalid Request: message longer than/);
+    const exited = new Promise((r) => s.child.on('close', r));
+    s.child.stdin.end();
+    expect(await exited).toBe(0);
+  }, 60_000);
+});
+
+describe('MCP search through the SDK client', () => {
+  let client: Client;
+  beforeAll(async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [TSM, 'serve', '--vault', vault.dir], env: cleanEnv() as Record<string, string>, stderr: 'pipe' });
+    client = new Client({ name: 'tsm-hardening', version: '1.0.0' });
+    await client.connect(transport);
+  }, 30_000);
+  afterAll(async () => client?.close());
+
+  it('searches the first 10,000 characters of a long query and echoes 200', async () => {
+    const query = `dataview ${'x'.repeat(1_000_000)}`;
+    const r = await ok(client, 'search', { query });
+    expect(Array.from(r.query as string).length).toBe(200);
+    expect(r.query.endsWith('…')).toBe(true);
+    expect(r.note).toMatch(/1000009 characters; its first 10000 were searched/);
+    const short = await ok(client, 'search', { query: 'dataview' });
+    expect(short.query).toBe('dataview');
+    expect(short.note).toBeUndefined();
+  }, 30_000);
+
+  it('refuses a 10 MB request with an error and keeps serving', async () => {
+    await expect(client.callTool({ name: 'search', arguments: { query: 'y'.repeat(10 * 1024 * 1024) } })).rejects.toThrow(/-32600|longer than/);
+    expect((await ok(client, 'search', { query: 'dataview' })).results.length).toBeGreaterThan(0);
+  }, 30_000);
+
+  it('reads the query language and the tag parameter, nested', async () => {
+    const phrase = await ok(client, 'search', { query: '"sync engine"' });
+    expect(phrase.results.map((x: any) => x.path)).toEqual(['knowledge/sync.md']);
+    const excluded = await ok(client, 'search', { query: 'sync engine -dataview' });
+    expect(excluded.results.map((x: any) => x.path)).toEqual(['knowledge/engines.md']);
+    const tagged = await ok(client, 'search', { query: 'notes sync engine', tag: 'project' });
+    expect(tagged.results.map((x: any) => x.path).sort()).toEqual(['knowledge/dataview.md', 'knowledge/engines.md']);
+    const both = await ok(client, 'search', { query: 'notes sync engine tag:project/alpha', tag: 'project' });
+    expect(both.results.map((x: any) => x.path)).toEqual(['knowledge/dataview.md']);
+    const japanese = await ok(client, 'search', { query: '"消費電力"' });
+    expect(japanese.results.map((x: any) => x.path)).toEqual(['knowledge/dataview.md']);
+  });
+
+  it('confines path: in the query to the vault like the path parameter', async () => {
+    expect(await fails(client, 'search', { query: 'plugin path:../../etc' })).toMatch(/path: is outside the vault/);
+    const inside = await ok(client, 'search', { query: `plugin path:${vault.dir}/knowledge/` });
+    expect(inside.results.map((x: any) => x.path)).toEqual(['knowledge/dataview.md']);
+    expect(await fails(client, 'search', { query: 'plugin type:blog' })).toMatch(/^type takes daily, knowledge, session/);
+  });
+
+  it('says did_you_mean when nothing matches', async () => {
+    const r = await ok(client, 'search', { query: 'dataveiw' });
+    expect(r.results).toEqual([]);
+    expect(r.did_you_mean).toBe('dataview');
+    expect((await ok(client, 'search', { query: 'dataview' })).did_you_mean).toBeUndefined();
+  });
+
+  it('answers wrong argument types as tool errors', async () => {
+    for (const args of [{ query: 5 }, { query: ['a'] }, { query: 'x', limit: 'many' }, { query: 'x', tag: { a: 1 } }]) {
+      const r = await call(client, 'search', args as Record<string, unknown>);
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/Input validation error/);
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { checkLine, lastMemberId, MAX_DEPTH, MAX_ID_CHARS, nestingDepth, tooLarge, topLevelId } from '../../src/mcp/jsonrpc-guard.js';
+
+describe('checkLine', () => {
+  it('passes a JSON-RPC message through', () => {
+    const c = checkLine('{"jsonrpc":"2.0","id":7,"method":"ping"}');
+    expect(c).toEqual({ ok: true, message: { jsonrpc: '2.0', id: 7, method: 'ping' } });
+  });
+
+  it('answers text that is not JSON with a parse error, id null', () => {
+    const c = checkLine('{"jsonrpc":"2.0","id":7,');
+    expect(c.ok).toBe(false);
+    if (!c.ok) expect(c.reply).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+  });
+
+  it('answers JSON that is not JSON-RPC with an invalid request, with its id when it has one', () => {
+    for (const [line, id] of [
+      ['{"id":"a-1","hello":1}', 'a-1'],
+      ['{"jsonrpc":"1.0","id":3,"method":"ping"}', 3],
+      ['[{"jsonrpc":"2.0","id":1,"method":"ping"}]', null],
+      ['"just a string"', null],
+      ['{"jsonrpc":"2.0","id":1.5,"method":"ping"}', null],
+    ] as const) {
+      const c = checkLine(line);
+      expect(c.ok, line).toBe(false);
+      if (!c.ok) expect(c.reply, line).toMatchObject({ id, error: { code: -32600 } });
+    }
+  });
+
+  it('refuses nesting deeper than the limit before parsing, keeping the id', () => {
+    const deep = `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"arguments":{"q":${'['.repeat(MAX_DEPTH)}${']'.repeat(MAX_DEPTH)}}}}`;
+    const c = checkLine(deep);
+    expect(c.ok).toBe(false);
+    if (!c.ok) expect(c.reply).toMatchObject({ id: 9, error: { code: -32600, message: expect.stringMatching(/nested deeper than 64/) } });
+    // brackets inside strings do not count
+    expect(checkLine(`{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"${'['.repeat(500)}"}}`).ok).toBe(true);
+  });
+
+  it('refuses an id longer than the limit without echoing it', () => {
+    const c = checkLine(`{"jsonrpc":"2.0","id":"${'x'.repeat(MAX_ID_CHARS + 1)}","method":"ping"}`);
+    expect(c.ok).toBe(false);
+    if (!c.ok) expect(c.reply.id).toBeNull();
+  });
+});
+
+describe('topLevelId', () => {
+  it('finds the id of the outer object only, from a line that may be cut off', () => {
+    expect(topLevelId('{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"a":[[[[')).toBe(42);
+    expect(topLevelId('{"params":{"id":5},"id":"outer"')).toBe('outer');
+    expect(topLevelId('{"params":{"id":5}')).toBeNull();
+    expect(topLevelId('{"method":"id","x":1}')).toBeNull();
+    expect(topLevelId('{"id":"a\\"b"}')).toBe('a"b');
+    expect(topLevelId('{"id":1.5}')).toBeNull();
+    expect(topLevelId('not json')).toBeNull();
+  });
+
+  it('gives an oversized line an answer with its id', () => {
+    expect(tooLarge('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{"query":"aaaa')).toMatchObject({
+      id: 3,
+      error: { code: -32600, message: expect.stringMatching(/message longer than \d+ bytes/) },
+    });
+  });
+});
+
+describe('nestingDepth', () => {
+  it('counts brackets outside strings, with escapes', () => {
+    expect(nestingDepth('{"a":[1,{"b":2}]}', 99)).toBe(3);
+    expect(nestingDepth('{"a":"[[[\\"[["}', 99)).toBe(1);
+    expect(nestingDepth('['.repeat(1000), 10)).toBe(11);
+  });
+});
+
+describe('lastMemberId', () => {
+  it('finds an id written last, as the SDK clients write it, and not one inside params', () => {
+    expect(lastMemberId('aaaa"}},"jsonrpc":"2.0","id":7}')).toBe(7);
+    expect(lastMemberId('aaaa"}},"jsonrpc":"2.0","id":"r-1"}\r')).toBe('r-1');
+    expect(lastMemberId('aaaa","id":7}}')).toBeNull();
+    expect(lastMemberId('aaaa')).toBeNull();
+    expect(tooLarge('{"method":"tools/call","params":{"arguments":{"query":"yyyy', 'yyyy"}},"jsonrpc":"2.0","id":12}').id).toBe(12);
+  });
+});
