@@ -6,7 +6,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../core/version.js';
 import type { TsmConfig } from '../vault/config.js';
 import { createContext } from './context.js';
-import { errorMessage } from './errors.js';
+import { truncateText } from '../format/chars.js';
+import { errorMessage, ToolError } from './errors.js';
 import { GuardedStdioTransport } from './stdio-transport.js';
 import type { Tool, ToolContext } from './tool.js';
 import { TOOLS } from './tools/index.js';
@@ -24,15 +25,29 @@ export type Log = (line: string) => void;
 
 const stderrLog: Log = (line) => process.stderr.write(`tsm serve: ${line}\n`);
 
+/**
+ * Longest string argument a tool takes. Paths, ids and names are far shorter; a query is the exception,
+ * cut by its tool to MAX_QUERY_CHARS (with a note) rather than refused, since a pasted log is a fair query.
+ */
+export const MAX_ARGUMENT_CHARS = 10_000;
+const CUT_BY_TOOL = new Set(['query']);
+/** Longest error message: messages quote the argument they refuse, and a refused argument may be huge. */
+export const MAX_ERROR_CHARS = 1_000;
+
 /** Runs one tool and turns its outcome into a tool result; a failure is an `isError` result, never a crash. */
 export async function callTool(tool: Tool, args: Record<string, unknown>, ctx: ToolContext, log: Log = stderrLog): Promise<CallToolResult> {
   try {
+    for (const [name, value] of Object.entries(args)) {
+      if (typeof value === 'string' && value.length > MAX_ARGUMENT_CHARS && !CUT_BY_TOOL.has(name)) {
+        throw new ToolError(`${name} is ${value.length} characters long; at most ${MAX_ARGUMENT_CHARS} are accepted`);
+      }
+    }
     const out = await tool.run(args, ctx);
     return { content: [{ type: 'text', text: typeof out === 'string' ? out : JSON.stringify(out) }] };
   } catch (err) {
     const { message, explained } = errorMessage(err);
     if (!explained) log(`${tool.name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    return { content: [{ type: 'text', text: message }], isError: true };
+    return { content: [{ type: 'text', text: truncateText(message.slice(0, 2 * MAX_ERROR_CHARS), MAX_ERROR_CHARS) }], isError: true };
   }
 }
 

@@ -123,6 +123,20 @@ describe('MCP search through the SDK client', () => {
     expect((await ok(client, 'search', { query: 'dataview' })).did_you_mean).toBeUndefined();
   });
 
+  it('refuses huge string arguments of every tool and never echoes more than a short prefix', async () => {
+    const long = 'q'.repeat(50_000);
+    expect(await fails(client, 'file_history', { file_path: long })).toBe('file_path is 50000 characters long; at most 10000 are accepted');
+    expect(await fails(client, 'related', { path: long })).toMatch(/^path is 50000 characters long/);
+    expect(await fails(client, 'session_trace', { session_id: long })).toMatch(/^session_id is 50000 characters long/);
+    // under the cap, an error quoting the argument is cut to 1,000 characters
+    const quoted = await fails(client, 'related', { path: `../${'p'.repeat(9_000)}` });
+    expect(quoted).toMatch(/outside the vault/);
+    expect(Array.from(quoted).length).toBeLessThanOrEqual(1000);
+    const memory = await ok(client, 'retrieve_memory', { query: `zzqqxx ${long}` });
+    expect(memory).toMatch(/^No results found for "zzqqxx q+…"\.$/);
+    expect(memory.length).toBeLessThan(300);
+  });
+
   it('answers wrong argument types as tool errors', async () => {
     for (const args of [{ query: 5 }, { query: ['a'] }, { query: 'x', limit: 'many' }, { query: 'x', tag: { a: 1 } }]) {
       const r = await call(client, 'search', args as Record<string, unknown>);

@@ -5,7 +5,7 @@ import { DETAIL_LEVELS, formatMarkdown, KEY_MOMENT_SURPRISE, type DetailLevel } 
 import { search } from '../../search/search.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool } from '../tool.js';
-import { MAX_QUERY_CHARS } from './search.js';
+import { echo, MAX_QUERY_CHARS } from './search.js';
 
 export const MAX_MEMORIES = 20;
 
@@ -33,6 +33,6 @@ export const retrieveMemoryTool = defineTool({
     const resp = ctx.withIndex((db) =>
       search(db, { query, limit, snippetChars: ctx.cfg.snippetChars, now, tuning: { halfLifeDays: ctx.cfg.halfLifeDays } }),
     );
-    return formatMarkdown(resp, { detail: args.detail ?? 'auto', now });
+    return formatMarkdown({ ...resp, query: echo(query) }, { detail: args.detail ?? 'auto', now });
   },
 });

@@ -93,6 +93,6 @@ export const searchTool = defineTool({
 });
 
 /** The query as echoed: at most QUERY_ECHO_CHARS characters (the slice first, so a 4 MB query is not split whole). */
-function echo(text: string): string {
+export function echo(text: string): string {
   return truncateText(text.slice(0, 2 * QUERY_ECHO_CHARS + 2), QUERY_ECHO_CHARS);
 }
