@@ -2,9 +2,8 @@
 // text is never FTS5 syntax here either: each phrase is cut into words and CJK runs the way the index
 // cuts text, and every piece is a quoted string.
 import type { SearchFilters } from '../core/types.js';
-import { cjkRuns, hasCjk, normalize, stripCjk } from '../text/normalize.js';
+import { bigrams, cjkRuns, hasCjk, normalize, stripCjk } from '../text/normalize.js';
 import { letterOrNumberRuns } from '../text/unicode.js';
-import { bigrams } from '../text/normalize.js';
 import { buildFilters, type FilterFlags } from './filters.js';
 import { anyOf, quote } from './fts-query.js';
 import type { ParsedQuery } from './query-syntax.js';

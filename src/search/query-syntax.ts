@@ -6,6 +6,7 @@
 // Bare words rank (a note need not hold all of them: the more, the better, as ever). The operators add
 // constraints: a quoted phrase must appear; `a OR b` needs one of its sides; an excluded word or phrase
 // drops every note that holds it. Phrases and OR sides also rank, like bare words.
+import { hasCjk } from '../text/normalize.js';
 
 export const FILTER_KEYS = ['tag', 'path', 'type', 'status'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
@@ -36,7 +37,6 @@ type Token =
 const FILTER = /^(tag|path|type|status):(.*)$/is;
 /** A prefix is one Latin word or number of at least two characters before the star (`s*` matches too much). */
 const PREFIX = /^([\p{L}\p{N}_][\p{L}\p{N}_.'-]*[\p{L}\p{N}_])\*$/u;
-const CJK = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
 
 /** Splits at whitespace, keeping a quoted span (`"…"`, `-"…"`, `key:"…"`) as one piece. */
 function pieces(query: string): { raw: string; quoted: string | null; lead: string }[] {
@@ -90,7 +90,7 @@ function tokenize(query: string): Token[] {
       continue;
     }
     const pre = PREFIX.exec(raw);
-    if (pre && !CJK.test(pre[1])) {
+    if (pre && !hasCjk(pre[1])) {
       tokens.push({ kind: 'prefix', text: pre[1] });
       continue;
     }
