@@ -11,6 +11,8 @@ import { WORD_COLUMNS } from './rankers.js';
 
 /** Words looked at per query: a pasted paragraph that matched nothing is not worth a scan per word. */
 const MAX_WORDS = 8;
+/** Stems whose written words are looked at. */
+const MAX_CANDIDATES = 8;
 /** Sections read to find how a stem is written. */
 const SAMPLE_SECTIONS = 5;
 const LATIN_WORD = /^[a-z][a-z0-9_'-]*$/;
@@ -22,9 +24,8 @@ export function didYouMean(db: Database, text: string): string | null {
   for (const word of queryTerms(text).words.slice(0, MAX_WORDS)) {
     if (word.length < 3 || !LATIN_WORD.test(word)) continue;
     if (vocab.matches(columnMatch(WORD_COLUMNS, [word]) as string)) continue;
-    const stem = nearestTerm(word, [...vocab.termsStartingWith(word[0]), ...vocab.termsStartingWith(word[1])]);
-    if (!stem) continue;
-    const written = writtenForm(vocab, stem, word);
+    const stems = nearTerms(word, [...vocab.termsStartingWith(word[0]), ...vocab.termsStartingWith(word[1])]);
+    const written = nearestWritten(vocab, stems, word);
     if (written && written !== word) replaced.set(word, written);
   }
   if (replaced.size === 0) return null;
@@ -32,35 +33,61 @@ export function didYouMean(db: Database, text: string): string | null {
   return text.replace(/[\p{L}\p{N}_'-]+/gu, (tok) => replaced.get(normalize(tok)) ?? tok);
 }
 
+/** Most edits a suggestion may be from the typed word: 1 for words of up to 4 letters, else 2. */
+function editLimit(word: string): number {
+  return word.length <= 4 ? 1 : 2;
+}
+
 /**
- * The indexed term nearest to `word`. Terms are porter stems (`configur`), so a term may also stand for
- * the start of the word: compared with the word's first letters, plus half a point per letter left over.
+ * Indexed terms that may stand for what `word` meant, nearest first. Terms are porter stems (`deploy` for
+ * deployment, `pipelin` for pipeline), so a term may also match the start of the word (stemDistance).
+ * The final choice is made on the written words (nearestWritten): a stem's distance alone preferred
+ * `deploymnet`, a misspelling one note held, to `deployment` for `deplyment` in the handbook corpus.
  */
-export function nearestTerm(word: string, terms: VocabularyTerm[]): string | null {
-  const limit = word.length <= 4 ? 1 : 2;
-  let best: { term: string; cost: number; doc: number } | null = null;
+export function nearTerms(word: string, terms: VocabularyTerm[]): string[] {
+  const limit = editLimit(word);
+  const scored: { term: string; cost: number; doc: number }[] = [];
   for (const { term, doc } of terms) {
     if (!LATIN_WORD.test(term) || Math.abs(term.length - word.length) > 5) continue;
     const whole = editDistance(word, term, limit);
-    const asStem = term.length >= 4 && term.length < word.length ? editDistance(word.slice(0, term.length), term, limit) + (word.length - term.length) / 2 : Infinity;
+    const asStem = term.length >= 3 && term.length < word.length ? stemDistance(word, term, limit) : Infinity;
     const cost = Math.min(whole, asStem);
-    if (cost > limit) continue;
-    if (!best || cost < best.cost || (cost === best.cost && doc > best.doc)) best = { term, cost, doc };
+    if (cost <= limit) scored.push({ term, cost, doc });
   }
-  return best?.term ?? null;
+  scored.sort((a, b) => a.cost - b.cost || b.doc - a.doc);
+  return scored.slice(0, MAX_CANDIDATES).map((s) => s.term);
 }
 
-/** How the notes write a stem: the word starting with it that is closest to what the user typed. */
-function writtenForm(vocab: Vocabulary, stem: string, typed: string): string | null {
-  let best: { word: string; cost: number } | null = null;
-  for (const text of vocab.sectionTexts(columnMatch(WORD_COLUMNS, [stem]) as string, SAMPLE_SECTIONS)) {
-    for (const w of letterOrNumberRuns(normalize(text))) {
-      if (!w.startsWith(stem.slice(0, Math.max(1, stem.length - 1)))) continue;
-      const cost = editDistance(typed, w, 99);
-      if (!best || cost < best.cost) best = { word: w, cost };
-    }
+/**
+ * How far `stem` is from the start of `word`, plus a quarter point per letter of the word beyond it
+ * (porter strips one to four letters: deployment → deploy). The start
+ * is taken one letter shorter or longer as well, so that a letter left out or added before the stem's end
+ * counts once (deplyment against deploy: deply → deploy is one edit).
+ */
+function stemDistance(word: string, stem: string, limit: number): number {
+  let best = Infinity;
+  for (const n of [stem.length - 1, stem.length, stem.length + 1]) {
+    if (n < 1 || n > word.length) continue;
+    best = Math.min(best, editDistance(word.slice(0, n), stem, limit) + (word.length - n) / 4);
   }
-  return best?.word ?? (LATIN_WORD.test(stem) ? stem : null);
+  return best;
+}
+
+/** Of the words the notes write for these stems, the one nearest to what the user typed (within the limit). */
+function nearestWritten(vocab: Vocabulary, stems: string[], typed: string): string | null {
+  const limit = editLimit(typed);
+  let best: { word: string; cost: number; rank: number } | null = null;
+  stems.forEach((stem, rank) => {
+    for (const text of vocab.sectionTexts(columnMatch(WORD_COLUMNS, [stem]) as string, SAMPLE_SECTIONS)) {
+      for (const w of letterOrNumberRuns(normalize(text))) {
+        if (w === typed || !w.startsWith(stem.slice(0, Math.max(1, stem.length - 1)))) continue;
+        const cost = editDistance(typed, w, limit);
+        if (cost > limit) continue;
+        if (!best || cost < best.cost || (cost === best.cost && rank < best.rank)) best = { word: w, cost, rank };
+      }
+    }
+  });
+  return (best as { word: string } | null)?.word ?? null;
 }
 
 /** Optimal string alignment distance (a swap of neighbours costs 1), stopping early past `max`. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { phraseMatch } from '../../src/search/constraints.js';
-import { editDistance, nearestTerm } from '../../src/search/did-you-mean.js';
+import { editDistance, nearTerms } from '../../src/search/did-you-mean.js';
 import { parseQuery } from '../../src/search/query-syntax.js';
 
 describe('parseQuery', () => {
@@ -56,16 +56,17 @@ describe('did you mean', () => {
     expect(editDistance('abc', 'xyz', 1)).toBe(2);
   });
 
-  it('picks the nearest indexed term, a stem standing for the start of a word, the commoner on a tie', () => {
+  it('offers the nearest indexed terms first, a stem standing for the start of a word, the commoner on a tie', () => {
     const terms = [
       { term: 'data', doc: 50 },
       { term: 'dataview', doc: 3 },
       { term: 'configur', doc: 4 },
-      { term: 'datavie', doc: 1 },
+      { term: 'zebra', doc: 1 },
     ];
-    expect(nearestTerm('dataveiw', terms)).toBe('dataview');
-    expect(nearestTerm('configuraton', terms)).toBe('configur');
-    expect(nearestTerm('zzzzzz', terms)).toBeNull();
-    expect(nearestTerm('dat', [{ term: 'cat', doc: 1 }, { term: 'dot', doc: 9 }])).toBe('dot');
+    // data (4 letters left over) and dataview (one swap) cost the same; the written word decides later
+    expect(nearTerms('dataveiw', terms)).toEqual(['data', 'dataview']);
+    expect(nearTerms('configuraton', terms)).toEqual(['configur']);
+    expect(nearTerms('zzzzzz', terms)).toEqual([]);
+    expect(nearTerms('dat', [{ term: 'cat', doc: 1 }, { term: 'dot', doc: 9 }])).toEqual(['dot', 'cat']);
   });
 });
