@@ -19,10 +19,8 @@ export type RankerName = 'words' | 'bigrams' | 'phrases' | 'all-phrases' | 'all-
  * path words): a section under a matching heading is more likely on topic. Which section of a note is
  * *shown* is decided by body text alone (display-section.ts), so a short section never wins on its title.
  */
-export const WORD_COLUMNS = ['head_words', 'body_words'];
-export const CJK_COLUMNS = ['head_cjk', 'body_cjk'];
-const WORDS = WORD_COLUMNS;
-const CJK = CJK_COLUMNS;
+const WORDS = ['head_words', 'body_words'];
+const CJK = ['head_cjk', 'body_cjk'];
 const SECTION: ColumnWeights = [0.5, 1, 0.5, 1];
 /** Note-level rankers read the notes' own rows: name (title, aliases, tags, path) and headings. */
 const NOTE_WORDS = ['name_words', 'headings_words'];
@@ -84,3 +82,7 @@ export function anyTermMatch(t: QueryTerms): string | null {
 export function wordMatch(t: QueryTerms): string | null {
   return anyOf([columnMatch(WORDS, t.words, t.prefixes), columnMatch(CJK, phrases(t), t.cjkSingles)]);
 }
+
+/** A section's word and CJK columns, for the other FTS5 expressions over sections (constraints.ts, did-you-mean.ts). */
+export const WORD_COLUMNS = WORDS;
+export const CJK_COLUMNS = CJK;
