@@ -91,4 +91,16 @@ describe('tsm search query language', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/type takes daily, knowledge, session \(got "blog"\)/);
   });
+
+  it('is not read in the prompt hook, where quotes and dashes are punctuation', () => {
+    // With the query language this would find nothing (tag:nothing, and dataview.md holds "query block").
+    const prompt = 'dataview -"query block" tag:nothing';
+    expect(paths(prompt)).toEqual([]);
+    const r = tsm(['hook'], {
+      cwd: vault.dir,
+      input: JSON.stringify({ session_id: 's-1', cwd: vault.dir, hook_event_name: 'UserPromptSubmit', prompt }),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain('knowledge/dataview.md');
+  });
 });
