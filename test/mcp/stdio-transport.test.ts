@@ -1,0 +1,64 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { MAX_MESSAGE_BYTES } from '../../src/mcp/jsonrpc-guard.js';
+import { GuardedStdioTransport } from '../../src/mcp/stdio-transport.js';
+
+function setup() {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const t = new GuardedStdioTransport(stdin, stdout);
+  const messages: unknown[] = [];
+  const errors: string[] = [];
+  let out = '';
+  stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  t.onmessage = (m) => void messages.push(m);
+  t.onerror = (e) => void errors.push(e.message);
+  return { stdin, t, messages, errors, replies: () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('GuardedStdioTransport', () => {
+  it('reassembles lines split anywhere, even inside a UTF-8 character, and takes CRLF', async () => {
+    const s = setup();
+    await s.t.start();
+    const line = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"q":"消費電力"}}\r\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n\n');
+    const cut = line.indexOf(Buffer.from('費')) + 1; // inside a three-byte character
+    s.stdin.write(line.subarray(0, cut));
+    s.stdin.write(line.subarray(cut));
+    await tick();
+    expect(s.messages).toEqual([
+      { jsonrpc: '2.0', id: 1, method: 'ping', params: { q: '消費電力' } },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    ]);
+    expect(s.replies()).toEqual([]);
+  });
+
+  it('answers a line over the limit with its id without keeping it, then reads on', async () => {
+    const s = setup();
+    await s.t.start();
+    const chunk = Buffer.alloc(1024 * 1024, 'a');
+    s.stdin.write('{"jsonrpc":"2.0","method":"tools/call","params":{"q":"');
+    for (let n = 0; n <= MAX_MESSAGE_BYTES / chunk.length; n++) s.stdin.write(chunk);
+    s.stdin.write('"},"id":"last"}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
+    await tick();
+    expect(s.replies()).toEqual([{ jsonrpc: '2.0', id: 'last', error: { code: -32600, message: `Invalid Request: message longer than ${MAX_MESSAGE_BYTES} bytes` } }]);
+    expect(s.messages).toEqual([{ jsonrpc: '2.0', id: 3, method: 'ping' }]);
+    expect(s.errors).toHaveLength(1);
+  });
+
+  it('sends nothing after close, and closes once', async () => {
+    const s = setup();
+    let closed = 0;
+    s.t.onclose = () => void closed++;
+    await s.t.start();
+    await s.t.close();
+    await s.t.close();
+    await s.t.send({ jsonrpc: '2.0', id: 1, result: {} });
+    s.stdin.write('{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
+    await tick();
+    expect(closed).toBe(1);
+    expect(s.replies()).toEqual([]);
+    expect(s.messages).toEqual([]);
+  });
+});
