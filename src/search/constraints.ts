@@ -37,7 +37,8 @@ export function applySyntax(filters: SearchFilters, q: ParsedQuery, now: Date): 
   const flags: FilterFlags = { tag: q.filters.tag, path: q.filters.path, type: q.filters.type, status: q.filters.status };
   const also = buildFilters(flags, null, now);
   if (Object.keys(also).length) out.also = also;
-  const required = q.required.map((group) => anyOf(group.map(phraseMatch))).filter((m): m is string => m !== null);
+  // A side without a word (`x OR *`) could be met by anything: its group constrains nothing.
+  const required = q.required.map((group) => group.map(phraseMatch)).flatMap((ms) => (ms.includes(null) ? [] : [anyOf(ms) as string]));
   if (required.length) out.sectionMatches = required;
   const excluded = anyOf(q.excluded.map(phraseMatch));
   if (excluded) out.excludeMatch = excluded;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { phraseMatch } from '../../src/search/constraints.js';
+import { applySyntax, phraseMatch } from '../../src/search/constraints.js';
 import { editDistance, nearTerms } from '../../src/search/did-you-mean.js';
 import { parseQuery } from '../../src/search/query-syntax.js';
 
@@ -46,6 +46,22 @@ describe('phraseMatch', () => {
     expect(phraseMatch('SX1262 の消費電力')).toBe('({head_words body_words} : "sx1262") AND ({head_cjk body_cjk} : "の消 消費 費電 電力")');
     expect(phraseMatch('"" NEAR( *')).toBe('{head_words body_words} : "near"');
     expect(phraseMatch('** ""')).toBeNull();
+  });
+});
+
+describe('applySyntax', () => {
+  const NOW = new Date('2026-11-20T12:00:00Z');
+  it('turns phrases and OR groups into section matches, exclusions into one note match, filters into also', () => {
+    const f = applySyntax({ tags: ['x'] }, parseQuery('"sync engine" a OR b -draft -"old idea" tag:Project type:daily'), NOW);
+    expect(f.tags).toEqual(['x']);
+    expect(f.also).toEqual({ tags: ['project'], types: ['daily'] });
+    expect(f.sectionMatches).toEqual(['{head_words body_words} : "sync engine"', '({head_words body_words} : "a") OR ({head_words body_words} : "b")']);
+    expect(f.excludeMatch).toBe('({head_words body_words} : "draft") OR ({head_words body_words} : "old idea")');
+  });
+
+  it('leaves free text alone and drops a group that a word-less side would meet', () => {
+    expect(applySyntax({ statuses: ['current'] }, parseQuery('just words'), NOW)).toEqual({ statuses: ['current'] });
+    expect(applySyntax({}, parseQuery('lora OR * "?"'), NOW)).toEqual({});
   });
 });
 
