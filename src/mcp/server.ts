@@ -1,12 +1,12 @@
-// `tsm serve`: the nine tools over MCP on stdio. stdout carries JSON-RPC only; every log line goes to
-// stderr. The SDK and zod are loaded here, so no other command pays for them.
+// `tsm serve`: the nine tools over MCP on stdio. stdout carries JSON-RPC only; stderr says only what is
+// wrong. The SDK and zod are loaded here, so no other command pays for them.
 import { existsSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../core/version.js';
+import { truncateText } from '../format/chars.js';
 import type { TsmConfig } from '../vault/config.js';
 import { createContext } from './context.js';
-import { truncateText } from '../format/chars.js';
 import { errorMessage, ToolError } from './errors.js';
 import { GuardedStdioTransport } from './stdio-transport.js';
 import type { Tool, ToolContext } from './tool.js';
@@ -91,8 +91,8 @@ export async function serveStdio(cfg: TsmConfig): Promise<void> {
   process.stdout.on('error', shutdown); // the client went away mid-answer (EPIPE): nobody is left to answer
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
-  // A line the transport refused was answered with a JSON-RPC error; the log says so once.
-  server.server.onerror = (err) => stderrLog(`refused a message: ${err.message}`);
+  // Something went wrong on the connection (a line the transport refused and answered, a stream error).
+  server.server.onerror = (err) => stderrLog(err.message);
   // Claude Code shows every stderr line of an MCP server as an error, so a healthy start writes nothing
   // there: "ready" is a log notification to the client, and stderr speaks only when something is wrong.
   const ready = `ready (vault ${cfg.vault}, index ${cfg.db})`;

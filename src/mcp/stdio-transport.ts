@@ -72,7 +72,7 @@ export class GuardedStdioTransport implements Transport {
   }
 
   private refuse(reply: ErrorReply): void {
-    this.onerror?.(new Error(reply.error.message));
+    this.onerror?.(new Error(`refused a message: ${reply.error.message}`));
     void this.write(reply);
   }
 
