@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { checkLine, lastMemberId, MAX_DEPTH, MAX_ID_CHARS, nestingDepth, tooLarge, topLevelId } from '../../src/mcp/jsonrpc-guard.js';
 
 describe('checkLine', () => {
@@ -77,5 +78,31 @@ describe('lastMemberId', () => {
     expect(lastMemberId('aaaa","id":7}}')).toBeNull();
     expect(lastMemberId('aaaa')).toBeNull();
     expect(tooLarge('{"method":"tools/call","params":{"arguments":{"query":"yyyy', 'yyyy"}},"jsonrpc":"2.0","id":12}').id).toBe(12);
+  });
+});
+
+describe('any line', () => {
+  const line = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 200 }),
+    fc.json({ maxDepth: 8 }),
+    fc.record({ jsonrpc: fc.constantFrom('2.0', '1.0'), id: fc.oneof(fc.integer(), fc.string(), fc.double(), fc.constant(null)), method: fc.string() }).map((o) => JSON.stringify(o)),
+  );
+
+  it('is checked without throwing, and a refusal names a short id or none', () => {
+    fc.assert(
+      fc.property(line, (l) => {
+        const c = checkLine(l);
+        if (!c.ok) {
+          expect(c.reply.jsonrpc).toBe('2.0');
+          expect([-32700, -32600]).toContain(c.reply.error.code);
+          const id = c.reply.id;
+          expect(id === null || typeof id === 'number' || (typeof id === 'string' && id.length <= MAX_ID_CHARS)).toBe(true);
+        }
+        topLevelId(l);
+        lastMemberId(l);
+        tooLarge(l, l);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
