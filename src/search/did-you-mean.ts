@@ -17,8 +17,11 @@ const MAX_CANDIDATES = 8;
 const SAMPLE_SECTIONS = 5;
 const LATIN_WORD = /^[a-z][a-z0-9_'-]*$/;
 
-/** The query with its unknown words replaced, or null when there is nothing to suggest. */
-export function didYouMean(db: Database, text: string): string | null {
+/**
+ * `shown` (the query as typed) with the unknown words of `text` (its words to look up) replaced, or null
+ * when there is nothing to suggest.
+ */
+export function didYouMean(db: Database, text: string, shown = text): string | null {
   const vocab = new Vocabulary(db);
   const replaced = new Map<string, string>();
   for (const word of queryTerms(text).words.slice(0, MAX_WORDS)) {
@@ -30,7 +33,7 @@ export function didYouMean(db: Database, text: string): string | null {
   }
   if (replaced.size === 0) return null;
   // Token by token, so the rest of the query (operators, case, CJK) stays as the user wrote it.
-  return text.replace(/[\p{L}\p{N}_'-]+/gu, (tok) => replaced.get(normalize(tok)) ?? tok);
+  return shown.replace(/[\p{L}\p{N}_'-]+/gu, (tok) => replaced.get(normalize(tok)) ?? tok);
 }
 
 /** Most edits a suggestion may be from the typed word: 1 for words of up to 4 letters, else 2. */

@@ -12,8 +12,10 @@ export const FILTER_KEYS = ['tag', 'path', 'type', 'status'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
 export interface ParsedQuery {
-  /** The text to rank by: the query itself when it has no operators. */
+  /** The free text to rank by (and to read dates from): the query itself when it has no operators. */
   text: string;
+  /** Phrases that must appear or are OR sides: they rank like words, but are never read as dates (`"last week"`). */
+  quoted: string[];
   /** Each group needs one of its alternatives (a phrase: words in this order) in the section. */
   required: string[][];
   /** Words and phrases whose notes are left out. */
@@ -103,9 +105,10 @@ function tokenize(query: string): Token[] {
 export function parseQuery(query: string): ParsedQuery {
   const tokens = tokenize(query);
   const operators = tokens.some((t, i) => t.kind !== 'word' && (t.kind !== 'or' || isOrBetween(tokens, i)));
-  if (!operators) return { text: query, required: [], excluded: [], prefixes: [], filters: {}, operators: false };
+  if (!operators) return { text: query, quoted: [], required: [], excluded: [], prefixes: [], filters: {}, operators: false };
 
   const text: string[] = [];
+  const quoted: string[] = [];
   const required: string[][] = [];
   const excluded: string[] = [];
   const prefixes: string[] = [];
@@ -114,13 +117,13 @@ export function parseQuery(query: string): ParsedQuery {
     const t = tokens[i];
     if (isSide(t) && isOrBetween(tokens, i + 1)) {
       // `a OR "b c" OR d`: one group, which needs one of its sides; every side also ranks.
-      const group = [sideText(t)];
+      const sides = [t];
       while (isOrBetween(tokens, i + 1)) {
-        group.push(sideText(tokens[i + 2]));
+        sides.push(tokens[i + 2]);
         i += 2;
       }
-      required.push(group);
-      text.push(...group);
+      required.push(sides.map(sideText));
+      for (const side of sides) (side.kind === 'phrase' ? quoted : text).push(sideText(side));
       continue;
     }
     switch (t.kind) {
@@ -134,7 +137,7 @@ export function parseQuery(query: string): ParsedQuery {
         if (t.negated) excluded.push(t.text);
         else {
           required.push([t.text]);
-          text.push(t.text);
+          quoted.push(t.text);
         }
         break;
       case 'exclude':
@@ -148,7 +151,7 @@ export function parseQuery(query: string): ParsedQuery {
         break;
     }
   }
-  return { text: text.join(' '), required, excluded, prefixes, filters, operators: true };
+  return { text: text.join(' '), quoted, required, excluded, prefixes, filters, operators: true };
 }
 
 function isSide(t: Token | undefined): boolean {

@@ -49,7 +49,7 @@ export function search(db: Database, req: SearchRequest): SearchResponse {
   return db.transaction(() => {
     const resp = searchSnapshot(db, req);
     if (req.suggest && resp.total === 0) {
-      const hint = didYouMean(db, req.syntax?.text ?? req.query);
+      const hint = didYouMean(db, req.syntax ? [req.syntax.text, ...req.syntax.quoted].join(' ') : req.query, req.query);
       if (hint) resp.didYouMean = hint;
     }
     return resp;
@@ -73,7 +73,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   let filters = buildFilters(req.flags ?? {}, temporal.range, now);
   if (req.syntax) filters = applySyntax(filters, req.syntax, now);
   const store = new SectionSearch(db);
-  const analysed = queryTerms(temporal.text);
+  const analysed = queryTerms(req.syntax?.quoted.length ? [temporal.text, ...req.syntax.quoted].join(' ') : temporal.text);
   if (req.syntax?.prefixes.length) analysed.prefixes = req.syntax.prefixes.map(normalize);
   const share = termShares(analysed, store);
   let terms = pruneTerms(analysed, share, tuning.commonTermShare);

@@ -59,6 +59,16 @@ describe('tsm search query language', () => {
     expect(paths('notes', '--tag', '#projects')).toEqual(['knowledge/sync.md']);
   });
 
+  it('reads no date from a quoted phrase', () => {
+    // yesterday, bare, is a date filter (nothing is dated 2026-11-19); quoted, it is text to find
+    const env = { TSM_NOW: '2026-11-20' };
+    const r = tsm(['search', '--vault', vault.dir, '-f', 'json', 'plugin yesterday'], { env });
+    expect(JSON.parse(r.stdout)).toEqual([]);
+    const q = tsm(['search', '--vault', vault.dir, '-f', 'json', 'notes "worked yesterday"'], { env });
+    expect(q.code, q.stderr).toBe(0);
+    expect(JSON.parse(q.stdout).map((h: { path: string }) => h.path)).toEqual(['knowledge/engines.md']);
+  });
+
   it('finds quoted Japanese phrases through the bigram columns', () => {
     expect(paths('"消費電力"')).toEqual(['knowledge/dataview.md']);
     // 電力の消費 and 消費電力 share their bigrams 消費 and 電力: as phrases each finds only its own note

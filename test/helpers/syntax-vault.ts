@@ -17,6 +17,6 @@ export const SYNTAX_VAULT: Record<string, string> = {
     '',
   ].join('\n'),
   'knowledge/sync.md': ['---', 'tags: [projects]', '---', '# Sync engines', '', 'A sync engine copies notes between machines. Dataview is not involved.', ''].join('\n'),
-  'knowledge/engines.md': ['---', 'tags: [project]', '---', '# Engines compared', '', 'Each engine can sync, but the sync step is slow.', ''].join('\n'),
+  'knowledge/engines.md': ['---', 'tags: [project]', '---', '# Engines compared', '', 'Each engine can sync, but the sync step is slow. It worked yesterday.', ''].join('\n'),
   'daily/2026-01-01.md': ['# 2026-01-01', '', 'Worked on the synchronizer and the plugin. 電力の消費を測った。', ''].join('\n'),
 };

@@ -6,7 +6,7 @@ import { parseQuery } from '../../src/search/query-syntax.js';
 describe('parseQuery', () => {
   it('gives a query without operators back untouched', () => {
     for (const q of ['sync engines', '  spaced   out  ', 'e-mail -5 degrees', 'OR alone OR', '"unterminated', 'tag: x', 'it\'s 5* s*', '消費電力を教えて']) {
-      expect(parseQuery(q)).toEqual({ text: q, required: [], excluded: [], prefixes: [], filters: {}, operators: false });
+      expect(parseQuery(q)).toEqual({ text: q, quoted: [], required: [], excluded: [], prefixes: [], filters: {}, operators: false });
     }
   });
 
@@ -17,14 +17,16 @@ describe('parseQuery', () => {
     expect(q.excluded).toEqual(['dataview', 'query block']);
     expect(q.prefixes).toEqual(['sync']);
     expect(q.filters).toEqual({ tag: ['project/alpha'], path: ['my notes/'], type: ['knowledge'], status: ['current'] });
-    // Phrases and OR sides rank as well; exclusions, filters and the prefix marker do not.
-    expect(q.text).toBe('sync engine replication plain');
+    // Phrases and OR sides rank as well (phrases apart: never read as dates); exclusions and filters do not.
+    expect(q.text).toBe('replication plain');
+    expect(q.quoted).toEqual(['sync engine']);
   });
 
   it('makes a lone phrase required and keeps bare words soft', () => {
     const q = parseQuery('"消費電力" 設計 budget');
     expect(q.required).toEqual([['消費電力']]);
-    expect(q.text).toBe('消費電力 設計 budget');
+    expect(q.text).toBe('設計 budget');
+    expect(q.quoted).toEqual(['消費電力']);
   });
 
   it('joins a chain of ORs into one group, and an OR without two sides is a word', () => {
