@@ -27,7 +27,9 @@ export function didYouMean(db: Database, text: string, shown = text): string | n
   for (const word of queryTerms(text).words.slice(0, MAX_WORDS)) {
     if (word.length < 3 || !LATIN_WORD.test(word)) continue;
     if (vocab.matches(columnMatch(WORD_COLUMNS, [word]) as string)) continue;
-    const stems = nearTerms(word, [...vocab.termsStartingWith(word[0]), ...vocab.termsStartingWith(word[1])]);
+    // Terms sharing the first letter, or starting with the second (a first letter typed twice or too many).
+    const firsts = [...new Set([word[0], word[1]])];
+    const stems = nearTerms(word, firsts.flatMap((c) => vocab.termsStartingWith(c)));
     const written = nearestWritten(vocab, stems, word);
     if (written && written !== word) replaced.set(word, written);
   }
