@@ -137,6 +137,13 @@ describe('MCP search through the SDK client', () => {
     expect(memory.length).toBeLessThan(300);
   });
 
+  it('gives retrieve_memory the same query language and did-you-mean', async () => {
+    const md = await ok(client, 'retrieve_memory', { query: '"sync engine"', detail: 'none' });
+    expect(md.match(/^## Result /gm)).toHaveLength(1); // free text would find engines.md too
+    expect(md).toContain('Sync engines');
+    expect(await ok(client, 'retrieve_memory', { query: 'dataveiw' })).toBe('No results found for "dataveiw". Did you mean: dataview?');
+  });
+
   it('answers wrong argument types as tool errors', async () => {
     for (const args of [{ query: 5 }, { query: ['a'] }, { query: 'x', limit: 'many' }, { query: 'x', tag: { a: 1 } }]) {
       const r = await call(client, 'search', args as Record<string, unknown>);

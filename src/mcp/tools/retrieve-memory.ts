@@ -5,7 +5,7 @@ import { DETAIL_LEVELS, formatMarkdown, KEY_MOMENT_SURPRISE, type DetailLevel } 
 import { search } from '../../search/search.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool } from '../tool.js';
-import { echo, MAX_QUERY_CHARS } from './search.js';
+import { echo, MAX_QUERY_CHARS, parseToolQuery } from './search.js';
 
 export const MAX_MEMORIES = 20;
 
@@ -17,7 +17,8 @@ export const retrieveMemoryTool = defineTool({
     '"## Result N [rank, score 0–1, key moment]", **When:** (relative time) and **Summary:** (section path and first',
     `sentence); **Details:** (the section text) only where detail allows. detail: "auto" (default: the top 2 results`,
     `when they are key moments, surprise ≥ ${KEY_MOMENT_SURPRISE}), "none", "low" (only the first, if a key moment),`,
-    '"high" (all). Prefer search + get_sections when you need ids, paths or filters.',
+    '"high" (all). The query takes search\'s query language ("phrase", -word, a OR b, prefix*, tag:/path:/type:/status:).',
+    'Prefer search + get_sections when you need ids, paths or filters.',
     `limit: default 5, at most ${MAX_MEMORIES}.`,
   ].join(' '),
   inputSchema: {
@@ -31,8 +32,9 @@ export const retrieveMemoryTool = defineTool({
     const limit = clampInt(args.limit, 1, MAX_MEMORIES, 5);
     const now = ctx.now();
     const resp = ctx.withIndex((db) =>
-      search(db, { query, limit, snippetChars: ctx.cfg.snippetChars, now, tuning: { halfLifeDays: ctx.cfg.halfLifeDays } }),
+      search(db, { query, syntax: parseToolQuery(query, ctx), suggest: true, limit, snippetChars: ctx.cfg.snippetChars, now, tuning: { halfLifeDays: ctx.cfg.halfLifeDays } }),
     );
-    return formatMarkdown({ ...resp, query: echo(query) }, { detail: args.detail ?? 'auto', now });
+    const text = formatMarkdown({ ...resp, query: echo(query) }, { detail: args.detail ?? 'auto', now });
+    return resp.didYouMean ? `${text} Did you mean: ${echo(resp.didYouMean)}?` : text;
   },
 });

@@ -2,10 +2,10 @@
 import { z } from 'zod';
 import { NOTE_TYPES } from '../../core/types.js';
 import { truncateText } from '../../format/chars.js';
-import { parseQuery } from '../../search/query-syntax.js';
+import { parseQuery, type ParsedQuery } from '../../search/query-syntax.js';
 import { search } from '../../search/search.js';
 import { ToolError } from '../errors.js';
-import { clampInt, defineTool, PREVIEW_CHARS, preview, roundScore } from '../tool.js';
+import { clampInt, defineTool, PREVIEW_CHARS, preview, roundScore, type ToolContext } from '../tool.js';
 import { vaultRelative } from '../vault-path.js';
 
 export const MAX_SEARCH_LIMIT = 100;
@@ -48,9 +48,7 @@ export const searchTool = defineTool({
     const query = given.slice(0, MAX_QUERY_CHARS);
     const limit = clampInt(args.limit, 1, MAX_SEARCH_LIMIT, 10);
     const offset = clampInt(args.offset, 0, MAX_OFFSET, 0);
-    const syntax = parseQuery(query);
-    // `path:` in the query is a path argument like `path`: confined to the vault the same way.
-    if (syntax.filters.path) syntax.filters.path = syntax.filters.path.map((p) => vaultRelative(ctx.cfg.vault, p, 'path:'));
+    const syntax = parseToolQuery(query, ctx);
     const flags = {
       type: args.type ? [args.type] : undefined,
       status: args.status?.trim() ? [args.status.trim()] : undefined,
@@ -91,6 +89,13 @@ export const searchTool = defineTool({
     };
   },
 });
+
+/** A tool's query in the query language, its `path:` values confined to the vault like a `path` argument. */
+export function parseToolQuery(query: string, ctx: ToolContext): ParsedQuery {
+  const syntax = parseQuery(query);
+  if (syntax.filters.path) syntax.filters.path = syntax.filters.path.map((p) => vaultRelative(ctx.cfg.vault, p, 'path:'));
+  return syntax;
+}
 
 /** The query as echoed: at most QUERY_ECHO_CHARS characters (the slice first, so a 4 MB query is not split whole). */
 export function echo(text: string): string {
