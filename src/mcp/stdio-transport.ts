@@ -68,7 +68,12 @@ export class GuardedStdioTransport implements Transport {
     if (line.trim() === '') return;
     const checked = checkLine(line);
     if (!checked.ok) return this.refuse(checked.reply);
-    this.onmessage?.(checked.message);
+    try {
+      this.onmessage?.(checked.message);
+    } catch (err) {
+      // As the SDK's own reader does: a handler that throws is reported, and the next line is read.
+      this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+    }
   }
 
   private refuse(reply: ErrorReply): void {
