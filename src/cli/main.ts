@@ -13,7 +13,7 @@ import { SEARCH_OPTIONS } from './options.js';
 import { fail, setHookMode, UsageError } from './run.js';
 import { writeOut } from './stdio.js';
 import { unknownOptionMessage } from './suggest.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../core/version.js';
 
 /**
  * How long a command line that names no hook waits for stdin to show whether it holds a payload. Claude
