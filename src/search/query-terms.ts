@@ -2,7 +2,7 @@
 // (src/text), minus filler words, so that filler never drives the ranking.
 import { bigrams, cjkRuns, hasCjk, isHiragana, normalize, stripCjk } from '../text/normalize.js';
 import { KATAKANA_CLASS, letterOrNumberRuns } from '../text/unicode.js';
-import { ENGLISH_STOPWORDS, JAPANESE_FILLERS, JAPANESE_PARTICLES } from './stopwords.js';
+import { ENGLISH_STOPWORDS, JAPANESE_FILLERS, JAPANESE_PARTICLES } from '../text/stopwords.js';
 
 export interface QueryTerms {
   /** Latin/number words for the unicode61 columns (not stemmed here; FTS5's porter stems both sides). */

@@ -5,7 +5,8 @@
 import { Worker } from 'node:worker_threads';
 import { findWorkerScript } from '../../parse/pool.js';
 import { openReader, type Database } from '../db.js';
-import { train, TRAIN_DEFAULTS, type Trained } from './model.js';
+import { train, TRAIN_DEFAULTS } from './model.js';
+import type { Trained } from './types.js';
 import { retrainDue, storeTrained } from './refresh.js';
 import { SemanticStore } from './store.js';
 

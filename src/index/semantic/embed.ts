@@ -1,6 +1,6 @@
 // Section vectors from the stored word vectors: what an incremental sync gives new and changed sections,
 // and what a search does with its query. (The search path loads this, never the trainer: model.ts.)
-import type { SectionText } from './model.js';
+import type { SectionText } from './types.js';
 import { dequantize, quantize } from './quantize.js';
 import type { SemanticStore } from './store.js';
 import { semanticWords, type KanjiSplitter } from './words.js';

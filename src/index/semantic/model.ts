@@ -5,6 +5,7 @@ import { weightedMean } from './embed.js';
 import { ppmiMatrix, PPMI_DEFAULTS, type PpmiOptions } from './ppmi.js';
 import { dequantize, quantize } from './quantize.js';
 import { SVD_DEFAULTS, truncatedEigen, type SvdOptions } from './svd.js';
+import type { SectionText, Trained, WordModel } from './types.js';
 import { semanticWords, type KanjiSplitter } from './words.js';
 
 export interface TrainOptions {
@@ -34,27 +35,6 @@ export const TRAIN_DEFAULTS: TrainOptions = {
   ppmi: PPMI_DEFAULTS,
   svd: SVD_DEFAULTS,
 };
-
-export interface SectionText {
-  id: number;
-  text: string;
-}
-
-/** Word vectors: words[i] has idf[i] and the unit vector stored as vectors[i] (int8, `dims` bytes). */
-export interface WordModel {
-  dims: number;
-  words: string[];
-  idf: Float32Array;
-  vectors: Buffer[];
-  /** Sections learned from. */
-  sections: number;
-}
-
-export interface Trained {
-  model: WordModel;
-  /** Every section's vector (int8), from the stored (quantised) word vectors, as incremental sync makes them. */
-  sectionVectors: Map<number, Buffer>;
-}
 
 /** Learns from the sections, or returns null when they are too few. */
 export function train(sections: Iterable<SectionText>, opts: TrainOptions = TRAIN_DEFAULTS, split?: KanjiSplitter): Trained | null {

@@ -3,7 +3,8 @@
 // the vault has changed enough (RETRAIN_SHARE) — at once for `tsm index`, in the background for `tsm watch`.
 import type { Database } from '../db.js';
 import { embedSections } from './embed.js';
-import { train, TRAIN_DEFAULTS, type Trained, type TrainOptions } from './model.js';
+import { train, TRAIN_DEFAULTS, type TrainOptions } from './model.js';
+import type { Trained } from './types.js';
 import { SEMANTIC_VERSION, SemanticStore, type SemanticState } from './store.js';
 
 /**

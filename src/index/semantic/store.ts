@@ -1,7 +1,6 @@
 // The SQL of the semantic model: word vectors, section vectors and the model's state (meta 'semantic_model').
 import type { Database } from '../db.js';
-import type { Trained } from './model.js';
-import type { SectionText } from './model.js';
+import type { SectionText, Trained } from './types.js';
 
 /** Bump when the words, the training or the vectors change: a model of another version is retrained. */
 export const SEMANTIC_VERSION = 1;

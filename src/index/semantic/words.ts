@@ -9,7 +9,7 @@
 // segmenter (katakana runs and Latin words are single words to it too). Segmenting whole texts cost 15 s
 // for the handbook's 28 M characters (one object per segment, most of them particles and punctuation that
 // are dropped anyway); cutting script runs first and segmenting only the long kanji runs costs about 1 s.
-import { ENGLISH_STOPWORDS } from '../../search/stopwords.js';
+import { ENGLISH_STOPWORDS } from '../../text/stopwords.js';
 
 /** Kanji runs (with 々), katakana runs (with ー), Latin/Greek/Cyrillic words with digits. */
 const RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヵヶ]+|[\u30a1-\u30faー]+|[a-z0-9\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff][a-z0-9\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff_'-]*/g;
