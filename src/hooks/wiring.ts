@@ -1,5 +1,12 @@
-// The one definition of how Claude Code runs tsm: the hook entries (exec form, per event, with timeouts)
-// and the MCP server entry. plugin/ holds the same as files; a test keeps the two identical.
+// The one definition of how Claude Code runs tsm: the hook entries (a shell command line, per event, with
+// timeouts) and the MCP server entry. plugin/ holds the same as files; a test keeps the two identical.
+//
+// Hooks are written in shell form (`"command": "tsm hook"`), never in exec form (`"command": "tsm",
+// "args": ["hook"]`): Claude Code before exec form existed (2.0.76, for one) ignores `args` and runs bare
+// `tsm`, so every hook lost its arguments (and, before bare `tsm` acted as `tsm hook`, every prompt was
+// blocked). A shell command line runs the same on every version that has hooks: bash (or $SHELL) on
+// POSIX, Git Bash or PowerShell on Windows, where `tsm hook` and a single-quoted path read the same.
+// MCP servers have always taken `command` + `args`, so the MCP entry keeps exec form (no shell).
 import { basename } from 'node:path';
 import { HOOK_EVENTS, type HookEvent } from './payload.js';
 
@@ -19,7 +26,6 @@ export const HOOK_TIMEOUT_S: Record<HookEvent, number> = {
 export interface CommandHook {
   type: 'command';
   command: string;
-  args: string[];
   timeout: number;
 }
 
@@ -28,9 +34,19 @@ export interface McpServer {
   args: string[];
 }
 
-/** `extraArgs` are added after `hook` (e.g. `--vault DIR` when the vault is not above the project). */
+/** `extraArgs` are added after `hook` (e.g. `--vault DIR` when the vault is not above the project), quoted. */
 export function hookEntry(event: HookEvent, extraArgs: string[] = []): CommandHook {
-  return { type: 'command', command: 'tsm', args: ['hook', ...extraArgs], timeout: HOOK_TIMEOUT_S[event] };
+  return { type: 'command', command: ['tsm', 'hook', ...extraArgs].map(shellQuote).join(' '), timeout: HOOK_TIMEOUT_S[event] };
+}
+
+/**
+ * One word for a POSIX shell, and for PowerShell too as long as it holds no single quote: left bare when
+ * it is made only of characters no shell treats specially, otherwise single-quoted (nothing expands inside
+ * single quotes in either shell; an embedded quote is written the POSIX way, `'\''`).
+ */
+export function shellQuote(word: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 export function mcpServerEntry(extraArgs: string[] = []): McpServer {
