@@ -65,7 +65,10 @@ export async function runYargs(argv: string[]): Promise<void> {
     .command(
       'init',
       'create .tsm/ with a commented config.json',
-      (y) => vaultOptions(y).option('claude', { type: 'boolean', default: false, describe: "also wire tsm into this project's Claude Code settings" }),
+      (y) =>
+        vaultOptions(y)
+          .option('claude', { type: 'boolean', default: false, describe: "also wire tsm into this project's Claude Code (your local settings)" })
+          .option('shared', { type: 'boolean', default: false, describe: 'with --claude: write the files a team commits (.claude/settings.json, .mcp.json) instead' }),
       (a) => runCommand(() => import('./cmd-init.js'), a),
     )
     .command(

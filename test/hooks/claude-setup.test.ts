@@ -1,16 +1,25 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkClaudeWiring, mcpPath, onPath, settingsPath, wireClaudeCode } from '../../src/hooks/claude-setup.js';
+import { checkClaudeWiring, claudeConfigPath, localSettingsPath, mcpPath, onPath, settingsPath, wireClaudeCode as wire } from '../../src/hooks/claude-setup.js';
 import { HOOK_EVENTS } from '../../src/hooks/payload.js';
-import { handlersOf, HOOK_TIMEOUT_S, isTsmHook, isTsmServer } from '../../src/hooks/wiring.js';
+import { handlersOf, HOOK_TIMEOUT_S, isTsmHook, isTsmServer, shellQuote } from '../../src/hooks/wiring.js';
 
 let project: string;
+/** Claude Code's config folder for the test (CLAUDE_CONFIG_DIR): never the developer's own ~/.claude.json. */
+let configDir: string;
 beforeEach(() => {
-  project = mkdtempSync(join(tmpdir(), 'tsm-claude-'));
+  project = realpathSync(mkdtempSync(join(tmpdir(), 'tsm-claude-')));
+  configDir = join(project, 'claude-config');
 });
 afterEach(() => rmSync(project, { recursive: true, force: true }));
+
+const env = () => ({ CLAUDE_CONFIG_DIR: configDir });
+/** The shared scope: .claude/settings.json and .mcp.json, the files a team commits. */
+const wireClaudeCode = (dir: string, vault: string) => wire(dir, vault, { shared: true, env: env() });
+const wireLocal = (dir: string, vault: string) => wire(dir, vault, { env: env() });
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
 const write = (path: string, data: unknown) => {
@@ -27,12 +36,107 @@ function pathWithTsm(): string {
   return bin;
 }
 
-describe('wireClaudeCode', () => {
-  it('creates .claude/settings.json and .mcp.json with every hook in exec form', () => {
+describe('wireClaudeCode, local scope (the default)', () => {
+  it('writes hooks to .claude/settings.local.json and the MCP server to Claude Code\'s config, for this project only', () => {
+    const vault = join(project, 'elsewhere', 'notes');
+    mkdirSync(vault, { recursive: true });
+    const sub = join(project, 'code');
+    mkdirSync(sub);
+    const messages = wireLocal(sub, vault);
+    const settings = readJson(localSettingsPath(sub));
+    for (const event of HOOK_EVENTS) {
+      expect(settings.hooks[event]).toEqual([{ hooks: [{ type: 'command', command: `tsm hook --vault ${vault}`, timeout: HOOK_TIMEOUT_S[event] }] }]);
+    }
+    const config = readJson(join(configDir, '.claude.json'));
+    // The entry `claude mcp add --scope local tsm -- tsm serve --vault …` writes (checked with 2.0.76 and 2.1.331).
+    expect(config.projects[sub].mcpServers).toEqual({ tsm: { type: 'stdio', command: 'tsm', args: ['serve', '--vault', vault], env: {} } });
+    expect(existsSync(settingsPath(sub))).toBe(false);
+    expect(existsSync(mcpPath(sub))).toBe(false);
+    expect(messages[0]).toContain('settings.local.json: tsm hooks added UserPromptSubmit');
+    expect(messages[1]).toContain(`(project ${sub}): added MCP server "tsm"`);
+  });
+
+  it("keeps everything else in Claude Code's config, and keeps it private (0600)", () => {
+    const other = { mcpServers: { gh: { type: 'stdio', command: 'gh-mcp', args: [] } }, hasTrustDialogAccepted: true };
+    write(join(configDir, '.claude.json'), { userID: 'u1', numStartups: 7, projects: { '/some/other': { allowedTools: ['Bash'] }, [project]: other } });
+    chmodSync(join(configDir, '.claude.json'), 0o600);
+    wireLocal(project, project);
+    const config = readJson(join(configDir, '.claude.json'));
+    expect(config.userID).toBe('u1');
+    expect(config.numStartups).toBe(7);
+    expect(config.projects['/some/other']).toEqual({ allowedTools: ['Bash'] });
+    expect(config.projects[project].hasTrustDialogAccepted).toBe(true);
+    expect(config.projects[project].mcpServers.gh).toEqual(other.mcpServers.gh);
+    expect(config.projects[project].mcpServers.tsm).toMatchObject({ command: 'tsm', args: ['serve'] });
+    expect(statSync(join(configDir, '.claude.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('creates Claude Code\'s config private when there is none yet', () => {
+    wireLocal(project, project);
+    expect(statSync(join(configDir, '.claude.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('is idempotent', () => {
+    wireLocal(project, project);
+    const before = [readFileSync(localSettingsPath(project), 'utf8'), readFileSync(join(configDir, '.claude.json'), 'utf8')];
+    const messages = wireLocal(project, project);
+    expect([readFileSync(localSettingsPath(project), 'utf8'), readFileSync(join(configDir, '.claude.json'), 'utf8')]).toEqual(before);
+    expect(messages.slice(0, 2).every((m) => m.includes('already in place'))).toBe(true);
+  });
+
+  it('says so when the shared settings run tsm too (each hook would run twice), without touching them', () => {
+    wireClaudeCode(project, project);
+    const shared = readFileSync(settingsPath(project), 'utf8');
+    const messages = wireLocal(project, project);
+    expect(messages.at(-1)).toMatch(/settings\.json runs tsm hooks too, so each would run twice/);
+    expect(readFileSync(settingsPath(project), 'utf8')).toBe(shared);
+  });
+
+  it('leaves an invalid Claude Code config alone, with a clear error, and writes nothing', () => {
+    write(join(configDir, '.claude.json'), '{"projects": ');
+    expect(() => wireLocal(project, project)).toThrow(/not valid JSON.*left as it is/);
+    expect(existsSync(localSettingsPath(project))).toBe(false);
+    expect(readFileSync(join(configDir, '.claude.json'), 'utf8')).toBe('{"projects": ');
+  });
+
+  it('finds Claude Code\'s config in CLAUDE_CONFIG_DIR, else in HOME', () => {
+    expect(claudeConfigPath({ CLAUDE_CONFIG_DIR: '/c', HOME: '/h' })).toBe(join('/c', '.claude.json'));
+    expect(claudeConfigPath({ HOME: '/h' })).toBe(join('/h', '.claude.json'));
+  });
+});
+
+describe('hook command lines', () => {
+  it.each([
+    ['/home/me/notes', '/home/me/notes'],
+    ['/home/me/My Notes', "'/home/me/My Notes'"],
+    ["/home/me/it's", "'/home/me/it'\\''s'"],
+    ['C:\\Users\\me\\notes', "'C:\\Users\\me\\notes'"],
+    ['/n/$HOME`x`', "'/n/$HOME`x`'"],
+  ])('shellQuote(%j) = %s', (word, want) => {
+    expect(shellQuote(word)).toBe(want);
+  });
+
+  it('a real shell hands `tsm` exactly the vault path, whatever it holds', () => {
+    const bin = join(project, 'bin');
+    mkdirSync(bin);
+    // A stand-in `tsm` that prints its arguments, one per line.
+    writeFileSync(join(bin, 'tsm'), '#!/bin/sh\nfor a in "$@"; do printf "%s\\n" "$a"; done\n');
+    chmodSync(join(bin, 'tsm'), 0o755);
+    const vault = join(project, "my notes $HOME `id` it's");
+    mkdirSync(vault);
+    wireLocal(join(project), vault);
+    const command = readJson(localSettingsPath(project)).hooks.UserPromptSubmit[0].hooks[0].command as string;
+    const r = spawnSync('/bin/sh', ['-c', command], { encoding: 'utf8', env: { PATH: `${bin}:/usr/bin:/bin` } });
+    expect(r.stdout).toBe(`hook\n--vault\n${vault}\n`);
+  });
+});
+
+describe('wireClaudeCode, shared scope (--shared)', () => {
+  it('creates .claude/settings.json and .mcp.json with every hook as the command line `tsm hook`', () => {
     const messages = wireClaudeCode(project, project);
     const settings = readJson(settingsPath(project));
     for (const event of HOOK_EVENTS) {
-      expect(settings.hooks[event]).toEqual([{ hooks: [{ type: 'command', command: 'tsm', args: ['hook'], timeout: HOOK_TIMEOUT_S[event] }] }]);
+      expect(settings.hooks[event]).toEqual([{ hooks: [{ type: 'command', command: 'tsm hook', timeout: HOOK_TIMEOUT_S[event] }] }]);
     }
     expect(readJson(mcpPath(project))).toEqual({ mcpServers: { tsm: { command: 'tsm', args: ['serve'] } } });
     expect(messages).toHaveLength(2);
@@ -76,7 +180,7 @@ describe('wireClaudeCode', () => {
     try {
       wireClaudeCode(project, vault);
       const settings = readJson(settingsPath(project));
-      expect(settings.hooks.Stop[0].hooks[0].args).toEqual(['hook', '--vault', vault]);
+      expect(settings.hooks.Stop[0].hooks[0].command).toBe(`tsm hook --vault ${vault}`);
       expect(readJson(mcpPath(project)).mcpServers.tsm.args).toEqual(['serve', '--vault', vault]);
     } finally {
       rmSync(vault, { recursive: true, force: true });
@@ -87,7 +191,7 @@ describe('wireClaudeCode', () => {
     const sub = join(project, 'code', 'fw');
     mkdirSync(sub, { recursive: true });
     wireClaudeCode(sub, project);
-    expect(readJson(settingsPath(sub)).hooks.Stop[0].hooks[0].args).toEqual(['hook']);
+    expect(readJson(settingsPath(sub)).hooks.Stop[0].hooks[0].command).toBe('tsm hook');
   });
 
   it('updates its own entry in place when the vault moves, keeping what the user added to it', () => {
@@ -101,11 +205,19 @@ describe('wireClaudeCode', () => {
       expect(messages[0]).toContain('updated UserPromptSubmit');
       const after = readJson(settingsPath(project));
       expect(after.hooks.Stop).toHaveLength(1);
-      expect(after.hooks.Stop[0].hooks[0]).toEqual({ type: 'command', command: 'tsm', args: ['hook', '--vault', vault], timeout: 30, statusMessage: 'saving session' });
+      expect(after.hooks.Stop[0].hooks[0]).toEqual({ type: 'command', command: `tsm hook --vault ${vault}`, timeout: 30, statusMessage: 'saving session' });
       expect(readJson(mcpPath(project)).mcpServers.tsm.args).toEqual(['serve', '--vault', vault]);
     } finally {
       rmSync(vault, { recursive: true, force: true });
     }
+  });
+
+  it('rewrites an exec-form entry of an older tsm as a command line, keeping what the user added', () => {
+    const old = { type: 'command', command: 'tsm', args: ['hook'], timeout: 30, statusMessage: 'saving session' };
+    write(settingsPath(project), { hooks: { Stop: [{ hooks: [old] }] } });
+    const messages = wireClaudeCode(project, project);
+    expect(messages[0]).toMatch(/added UserPromptSubmit, SessionStart, PreCompact, SessionEnd; updated Stop/);
+    expect(readJson(settingsPath(project)).hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: 'tsm hook', timeout: 30, statusMessage: 'saving session' }] }]);
   });
 
   it('counts a hand-written `tsm hook` command line as wired', () => {
@@ -155,12 +267,12 @@ describe('wireClaudeCode', () => {
 describe('checkClaudeWiring', () => {
   it('finds nothing wrong after wireClaudeCode', () => {
     wireClaudeCode(project, project);
-    expect(checkClaudeWiring(project, { PATH: pathWithTsm() })).toEqual([]);
+    expect(checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() })).toEqual([]);
   });
 
   it('names the hooks that do not run tsm', () => {
     write(settingsPath(project), { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'tsm', args: ['hook'], timeout: 5 }] }] } });
-    const problems = checkClaudeWiring(project, { PATH: pathWithTsm() });
+    const problems = checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() });
     const hooks = problems.find((p) => p.message.includes('do not run tsm'));
     expect(hooks?.message).toContain('SessionStart, Stop, PreCompact, SessionEnd');
     expect(hooks?.message).not.toContain('UserPromptSubmit');
@@ -173,20 +285,61 @@ describe('checkClaudeWiring', () => {
     const settings = readFileSync(settingsPath(project), 'utf8');
     rmSync(settingsPath(project));
     write(join(project, '.claude', 'settings.local.json'), settings);
-    expect(checkClaudeWiring(project, { PATH: pathWithTsm() })).toEqual([]);
+    expect(checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() })).toEqual([]);
   });
 
   it('reports an invalid settings file as an error', () => {
     write(settingsPath(project), '{oops');
-    const problems = checkClaudeWiring(project, { PATH: pathWithTsm() });
+    const problems = checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() });
     expect(problems.find((p) => p.severity === 'error')?.message).toMatch(/not valid JSON/);
   });
 
   it('reports `tsm` missing from PATH', () => {
     wireClaudeCode(project, project);
-    const problems = checkClaudeWiring(project, { PATH: join(project, 'empty') });
+    const problems = checkClaudeWiring(project, { ...env(), PATH: join(project, 'empty') });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ severity: 'error', message: expect.stringContaining('not on PATH') });
+  });
+
+  it('finds nothing wrong after the local wiring (settings.local.json and the local-scope MCP server)', () => {
+    wireLocal(project, project);
+    expect(checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() })).toEqual([]);
+  });
+
+  it('takes the enabled tsm plugin as wiring every hook and the MCP server', () => {
+    write(join(configDir, 'settings.json'), { enabledPlugins: { 'tsm@the-space-memory': true } });
+    expect(checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() })).toEqual([]);
+    const problems = checkClaudeWiring(project, { ...env(), PATH: join(project, 'empty') });
+    expect(problems.map((p) => p.message)).toEqual([expect.stringContaining('not on PATH')]);
+  });
+
+  it('warns when tsm runs twice per event: plugin and project settings, or both project scopes', () => {
+    write(join(configDir, 'settings.json'), { enabledPlugins: { 'tsm@the-space-memory': true } });
+    wireLocal(project, project);
+    const twice = checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() });
+    expect(twice).toHaveLength(1);
+    expect(twice[0].message).toMatch(/tsm runs more than once for UserPromptSubmit, SessionStart, Stop, PreCompact, SessionEnd/);
+    expect(twice[0].message).toContain('settings.local.json');
+    expect(twice[0].message).toContain('the tsm plugin');
+
+    write(join(configDir, 'settings.json'), {});
+    wireClaudeCode(project, project);
+    const both = checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() });
+    expect(both.map((p) => p.message)).toEqual([expect.stringMatching(/settings\.json and .*settings\.local\.json/)]);
+  });
+
+  it('counts hooks in the user settings (they run in every project)', () => {
+    write(join(configDir, 'settings.json'), { hooks: Object.fromEntries(HOOK_EVENTS.map((e) => [e, [{ hooks: [{ type: 'command', command: 'tsm hook', timeout: 30 }] }]])) });
+    const problems = checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() });
+    expect(problems.map((p) => p.message)).toEqual([expect.stringContaining('no `tsm serve` MCP server')]);
+  });
+
+  it('warns about exec-form hooks, which Claude Code before exec form runs as bare `tsm`', () => {
+    write(localSettingsPath(project), { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'tsm', args: ['hook'], timeout: 30 }] }] } });
+    const problems = checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() });
+    const exec = problems.find((p) => p.message.includes('exec form'));
+    expect(exec?.message).toContain('Stop hook');
+    expect(exec?.fix).toContain('tsm init --claude');
   });
 
   it('warns about a hook timeout too short for tsm', () => {
@@ -194,7 +347,7 @@ describe('checkClaudeWiring', () => {
     const settings = readJson(settingsPath(project));
     settings.hooks.UserPromptSubmit[0].hooks[0].timeout = 1;
     write(settingsPath(project), settings);
-    const problems = checkClaudeWiring(project, { PATH: pathWithTsm() });
+    const problems = checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() });
     expect(problems.map((p) => p.message)).toEqual([expect.stringContaining("UserPromptSubmit hook's timeout is 1 s")]);
   });
 });
