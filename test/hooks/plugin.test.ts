@@ -16,14 +16,15 @@ describe('plugin/', () => {
     expect(typeof manifest.description).toBe('string');
   });
 
-  it('hooks/hooks.json runs `tsm hook` in exec form for every event, as the wiring module says', () => {
+  it('hooks/hooks.json runs the command line `tsm hook` for every event (no exec-form args), as the wiring module says', () => {
     const hooks = readJson('hooks/hooks.json');
     expect(hooks).toEqual(pluginHooks());
     for (const event of HOOK_EVENTS) {
       const handlers = hooks.hooks[event].flatMap((g: { hooks: unknown[] }) => g.hooks);
       expect(handlers).toHaveLength(1);
       expect(isTsmHook(handlers[0])).toBe(true);
-      expect(handlers[0]).toMatchObject({ type: 'command', command: 'tsm', args: ['hook'] });
+      // Claude Code before exec form (2.0.76) ignores "args" and would run bare `tsm`.
+      expect(handlers[0]).toEqual({ type: 'command', command: 'tsm hook', timeout: expect.any(Number) });
       expect(handlers[0].timeout).toBeGreaterThan(0);
     }
   });
@@ -32,6 +33,21 @@ describe('plugin/', () => {
     const hooks = readJson('hooks/hooks.json').hooks;
     expect(hooks.SessionEnd[0].hooks[0].timeout).toBeLessThanOrEqual(5);
     expect(hooks.UserPromptSubmit[0].hooks[0].timeout * 1000).toBeGreaterThan(1500);
+  });
+
+  it('has a README that says how to install it (shown when the plugin folder stands alone)', () => {
+    const readme = readFileSync(join(PLUGIN, 'README.md'), 'utf8');
+    expect(readme).toContain('claude plugin install tsm@the-space-memory');
+    expect(readme).toContain('npm install -g the-space-memory');
+  });
+
+  it('is listed by the marketplace manifest at the repository root, at the package version', () => {
+    const market = JSON.parse(readFileSync(join(PLUGIN, '..', '.claude-plugin', 'marketplace.json'), 'utf8'));
+    const pkg = JSON.parse(readFileSync(join(PLUGIN, '..', 'package.json'), 'utf8'));
+    expect(market.name).toBe('the-space-memory');
+    expect(market.plugins).toEqual([expect.objectContaining({ name: 'tsm', source: './plugin', version: pkg.version })]);
+    expect(pkg.name).toBe('the-space-memory');
+    expect(pkg.bin).toEqual({ tsm: 'bin/tsm' });
   });
 
   it('.mcp.json runs `tsm serve`', () => {
