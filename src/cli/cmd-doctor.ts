@@ -1,17 +1,25 @@
-// tsm doctor: every check of the index and its wiring; each problem comes with its fix.
-import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// tsm doctor: every check of the index, of the Claude Code wiring of the project it runs in, and of the
+// hooks' recent errors; each problem comes with its fix.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { DoctorProblem as Problem } from '../core/types.js';
 import { IndexError, openReader, type Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
-import { tsmDir, type TsmConfig } from '../vault/config.js';
+import { hookLogPath } from '../hooks/hook-log.js';
+import { TSM_DIR, tsmDir, type TsmConfig } from '../vault/config.js';
 import { scanVault } from '../vault/scan.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { configFrom, printJson } from './args.js';
 
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
-  const cfg = configFrom(argv);
+  // The project doctor is run in: its Claude Code wiring is checked, and when nothing else names a vault
+  // (--vault, TSM_VAULT, a .tsm/ folder at or above it), the vault its tsm hooks use is the one checked.
+  const projectDir = process.env.CLAUDE_PROJECT_DIR || process.cwd();
+  const setup = await import('../hooks/claude-setup.js');
+  let vaultFlag = typeof argv.vault === 'string' ? argv.vault : undefined;
+  if (vaultFlag === undefined && !process.env.TSM_VAULT && !hasTsmDirAbove(process.cwd())) vaultFlag = setup.wiredVault(projectDir) ?? undefined;
+  const cfg = configFrom({ ...argv, vault: vaultFlag });
   const problems: Problem[] = [];
   let db: Database | null = null;
   try {
@@ -27,7 +35,11 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       db.close();
     }
   }
-  problems.push(...(await claudeChecks(cfg)));
+  problems.push(...setup.checkClaudeWiring(projectDir));
+  // A vault that is itself a Claude Code project elsewhere keeps being checked, as before.
+  const vaultSetup = join(cfg.vault, '.claude');
+  if (resolve(cfg.vault) !== resolve(projectDir) && existsSync(vaultSetup) && statSync(vaultSetup).isDirectory()) problems.push(...setup.checkClaudeWiring(cfg.vault));
+  problems.push(...hookLogChecks(cfg));
   if (!runningWatcher(tsmDir(cfg))) {
     problems.push({
       check: 'watcher',
@@ -38,7 +50,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   }
   const errors = problems.filter((p) => p.severity === 'error').length;
   if (argv.json) {
-    printJson({ vault: cfg.vault, db: cfg.db, ok: errors === 0, problems });
+    printJson({ vault: cfg.vault, db: cfg.db, project: projectDir, ok: errors === 0, problems });
   } else if (problems.length === 0) {
     process.stdout.write('all checks passed\n');
   } else {
@@ -47,6 +59,10 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (errors) process.exitCode = 1;
 }
 
+/** Lists doctor prints in full up to these lengths; past them it says how many more there are. */
+const MAX_LINKS = 50;
+const MAX_WARNINGS = 200;
+
 function indexChecks(cfg: TsmConfig, reader: NoteReader): Problem[] {
   const problems: Problem[] = [];
   const bad = reader.integrityCheck();
@@ -54,7 +70,7 @@ function indexChecks(cfg: TsmConfig, reader: NoteReader): Problem[] {
     problems.push({
       check: 'integrity',
       severity: 'error',
-      message: `the index fails SQLite's integrity check: ${bad.slice(0, 3).join('; ')}`,
+      message: `the index fails SQLite's integrity check: ${bad.slice(0, 3).join('; ')}${bad.length > 3 ? ` … and ${bad.length - 3} more` : ''}`,
       fix: 'run `tsm index --full` (if that fails, delete the index file and run `tsm index`)',
     });
   }
@@ -77,7 +93,9 @@ function indexChecks(cfg: TsmConfig, reader: NoteReader): Problem[] {
       fix: 'run `tsm index` (or keep `tsm watch` running)',
     });
   }
-  for (const l of reader.unresolvedLinks(50)) {
+  const totals = reader.status();
+  const links = reader.unresolvedLinks(MAX_LINKS);
+  for (const l of links) {
     problems.push({
       check: 'links',
       severity: 'warning',
@@ -85,9 +103,12 @@ function indexChecks(cfg: TsmConfig, reader: NoteReader): Problem[] {
       fix: 'create that note, or correct the link',
     });
   }
-  for (const w of reader.warnings(200)) {
+  problems.push(...more('links', totals.unresolvedLinks, links.length));
+  const warnings = reader.warnings(MAX_WARNINGS);
+  for (const w of warnings) {
     problems.push({ check: 'notes', severity: 'warning', message: `${w.path}: ${w.message}`, fix: fixFor(w.message) });
   }
+  problems.push(...more('notes', totals.warnings, warnings.length));
   return problems;
 }
 
@@ -100,9 +121,47 @@ function fixFor(message: string): string {
   return 'see the message; edit the note, then run `tsm index`';
 }
 
-async function claudeChecks(cfg: TsmConfig): Promise<Problem[]> {
-  const setup = join(cfg.vault, '.claude');
-  if (!existsSync(setup) || !statSync(setup).isDirectory()) return [];
-  const { checkClaudeWiring } = await import('../hooks/claude-setup.js');
-  return checkClaudeWiring(cfg.vault);
+function hasTsmDirAbove(cwd: string): boolean {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, TSM_DIR))) return true;
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+/** How far back hook.log lines count as recent, and how many of them doctor prints. */
+const RECENT_LOG_DAYS = 7;
+const LOG_LINES_SHOWN = 3;
+
+/** Hooks fail silently by design; their log is where a user learns why nothing was injected. */
+function hookLogChecks(cfg: TsmConfig): Problem[] {
+  const path = hookLogPath(cfg.vault);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  const since = Date.now() - RECENT_LOG_DAYS * 86_400_000;
+  const recent = text.split('\n').filter((line) => {
+    const t = Date.parse(line.slice(0, line.indexOf(' ')));
+    return line.trim() !== '' && (Number.isNaN(t) || t >= since);
+  });
+  if (recent.length === 0) return [];
+  const shown = recent.slice(-LOG_LINES_SHOWN);
+  const more = recent.length > shown.length ? ` (the last ${shown.length} of ${recent.length})` : '';
+  const needsIndex = shown.some((l) => /run `tsm index`/.test(l));
+  return [
+    {
+      check: 'hooks',
+      severity: 'warning',
+      message: `${recent.length} hook problem${recent.length === 1 ? '' : 's'} in the last ${RECENT_LOG_DAYS} days in ${path}${more}:\n          ${shown.map((l) => l.trim()).join('\n          ')}`,
+      fix: needsIndex ? 'run `tsm index` in the vault (or keep `tsm watch` running)' : `each line names its cause; the whole log is ${path}`,
+    },
+  ];
+}
+
+/** "… and N more": a list doctor cut short says so, with the full count. */
+function more(what: string, total: number, shown: number): Problem[] {
+  if (total <= shown) return [];
+  return [{ check: what, severity: 'info', message: `… and ${total - shown} more ${what === 'links' ? 'unresolved links' : 'note warnings'} (${shown} of ${total} shown above)`, fix: 'fix those above and run `tsm doctor` again; `tsm status` has the totals' }];
 }

@@ -274,7 +274,10 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
     for (const event of HOOK_EVENTS) for (const h of handlersOf(s.data, event).filter(isTsmHook)) handlers.get(event)?.push({ source: s.file, handler: h });
   }
   const missing = HOOK_EVENTS.filter((e) => (handlers.get(e) ?? []).length === 0);
-  if (missing.length > 0 && !plugin) {
+  if (missing.length === HOOK_EVENTS.length && !plugin) {
+    // Maybe not a project you use with Claude Code at all: say it, without calling it a fault.
+    problems.push({ check: 'claude', severity: 'info', message: `Claude Code does not run tsm in ${projectDir} (no tsm hooks in any settings file, no tsm plugin enabled)`, fix });
+  } else if (missing.length > 0 && !plugin) {
     problems.push({
       check: 'claude',
       severity: 'warning',
@@ -341,6 +344,63 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
     });
   }
   return problems;
+}
+
+/**
+ * The vault Claude Code's tsm hooks use in this project, as its settings say: `--vault` of a tsm hook
+ * (project settings, local first), else TSM_VAULT in the `env` of a settings file (local, shared, user).
+ * Lets `tsm doctor` run in a project check the right vault. Null when the settings name none.
+ */
+export function wiredVault(projectDir: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const files = [localSettingsPath(projectDir), settingsPath(projectDir), userSettingsPath(env)];
+  const all = files.map(readJsonOrNull);
+  for (const data of all.slice(0, 2)) {
+    if (!data) continue;
+    for (const event of HOOK_EVENTS) {
+      for (const h of handlersOf(data, event).filter(isTsmHook)) {
+        if (!isRecord(h)) continue;
+        const words = Array.isArray(h.args) ? h.args.map(String) : typeof h.command === 'string' ? shellWords(h.command) : [];
+        const at = words.indexOf('--vault');
+        if (at >= 0 && words[at + 1]) return resolve(projectDir, words[at + 1]);
+        const eq = words.find((w) => w.startsWith('--vault='));
+        if (eq) return resolve(projectDir, eq.slice('--vault='.length));
+      }
+    }
+  }
+  for (const data of all) {
+    const v = data && isRecord(data.env) ? data.env.TSM_VAULT : undefined;
+    if (typeof v === 'string' && v !== '') return resolve(projectDir, v);
+  }
+  return null;
+}
+
+/** Splits a command line the way a POSIX shell would for plain words, single and double quotes (no expansion). */
+export function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      word = (word ?? '') + line.slice(i + 1, end < 0 ? line.length : end);
+      i = end < 0 ? line.length : end;
+    } else if (c === '"') {
+      let j = i + 1;
+      let text = '';
+      for (; j < line.length && line[j] !== '"'; j++) text += line[j] === '\\' && j + 1 < line.length ? line[++j] : line[j];
+      word = (word ?? '') + text;
+      i = j;
+    } else if (c === '\\' && i + 1 < line.length) {
+      word = (word ?? '') + line[++i];
+    } else if (/\s/.test(c)) {
+      if (word !== null) words.push(word);
+      word = null;
+    } else {
+      word = (word ?? '') + c;
+    }
+  }
+  if (word !== null) words.push(word);
+  return words;
 }
 
 /** Whether an executable called `name` is on PATH. */

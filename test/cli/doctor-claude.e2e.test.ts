@@ -1,0 +1,102 @@
+// `tsm init --claude` and `tsm doctor` run in a Claude Code project, through the built CLI, with a HOME and
+// CLAUDE_CONFIG_DIR of the test's own (never the developer's ~/.claude.json).
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TSM, tsm, writeFiles } from '../helpers/cli.js';
+
+let root: string;
+let project: string;
+let vault: string;
+let env: Record<string, string>;
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'tsm-doctor-')));
+  project = join(root, 'project');
+  vault = join(root, 'notes');
+  mkdirSync(project);
+  mkdirSync(vault);
+  const bin = join(root, 'bin');
+  mkdirSync(bin);
+  symlinkSync(TSM, join(bin, 'tsm'));
+  mkdirSync(join(root, 'home'));
+  env = { HOME: join(root, 'home'), CLAUDE_CONFIG_DIR: join(root, 'claude'), PATH: [bin, dirname(process.execPath), process.env.PATH].join(delimiter) };
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const doctor = (cwd = project) => {
+  const r = tsm(['doctor', '--json'], { cwd, env });
+  return { code: r.code, report: JSON.parse(r.stdout) as { vault: string; project: string; ok: boolean; problems: { check: string; severity: string; message: string; fix: string }[] } };
+};
+
+describe('tsm init --claude', () => {
+  it('writes the local scope by default and the shared files with --shared', () => {
+    const local = tsm(['init', '--claude', '--vault', vault], { cwd: project, env });
+    expect(local.code).toBe(0);
+    expect(local.stderr).toContain('settings.local.json: tsm hooks added');
+    expect(existsSync(join(project, '.claude', 'settings.json'))).toBe(false);
+    expect(existsSync(join(project, '.mcp.json'))).toBe(false);
+    const config = JSON.parse(readFileSync(join(root, 'claude', '.claude.json'), 'utf8'));
+    expect(config.projects[project].mcpServers.tsm.args).toEqual(['serve', '--vault', vault]);
+
+    const shared = tsm(['init', '--claude', '--shared', '--vault', vault], { cwd: project, env });
+    expect(shared.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')).hooks.Stop[0].hooks[0].command).toBe(`tsm hook --vault ${vault}`);
+    expect(JSON.parse(readFileSync(join(project, '.mcp.json'), 'utf8')).mcpServers.tsm.args).toEqual(['serve', '--vault', vault]);
+    expect(shared.stderr).toMatch(/settings\.local\.json runs tsm hooks too/);
+  });
+
+  it('--shared without --claude is a usage error', () => {
+    const r = tsm(['init', '--shared', '--vault', vault], { cwd: project, env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--shared goes with --claude');
+  });
+});
+
+describe('tsm doctor in a project', () => {
+  it('checks the vault the project is wired to, and finds its wiring complete', () => {
+    writeFiles(vault, { 'a.md': '# A\n\ntext' });
+    expect(tsm(['index', '--vault', vault], { env }).code).toBe(0);
+    tsm(['init', '--claude', '--vault', vault], { cwd: project, env });
+    const { code, report } = doctor();
+    expect(report.vault).toBe(vault);
+    expect(report.project).toBe(project);
+    expect(report.problems.filter((p) => p.check === 'claude')).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it('says when the project is not wired at all (info, not a fault)', () => {
+    const { report } = doctor();
+    expect(report.problems).toContainEqual(expect.objectContaining({ check: 'claude', severity: 'info', message: expect.stringContaining(`Claude Code does not run tsm in ${project}`) }));
+  });
+
+  it('surfaces recent hook.log problems: how many, and the last few lines', () => {
+    writeFiles(vault, { 'a.md': '# A\n\ntext' });
+    tsm(['index', '--vault', vault], { env });
+    tsm(['init', '--claude', '--vault', vault], { cwd: project, env });
+    const now = Date.now();
+    const line = (ago: number, msg: string) => `${new Date(now - ago).toISOString()} UserPromptSubmit session=abcd1234: ${msg}\n`;
+    writeFileSync(
+      join(vault, '.tsm', 'hook.log'),
+      line(30 * 86_400_000, 'an old problem') + [5, 4, 3, 2, 1].map((n) => line(n * 60_000, `problem ${n}`)).join('') + line(1000, 'no index at x: run `tsm index` first'),
+    );
+    const hooks = doctor().report.problems.filter((p) => p.check === 'hooks');
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0].message).toMatch(/^6 hook problems in the last 7 days in .*hook\.log \(the last 3 of 6\)/);
+    expect(hooks[0].message).toContain('problem 2');
+    expect(hooks[0].message).toContain('problem 1');
+    expect(hooks[0].message).not.toContain('problem 3');
+    expect(hooks[0].message).not.toContain('an old problem');
+    expect(hooks[0].fix).toContain('tsm index');
+  });
+
+  it('says how many more there are when it shows only part of a list', () => {
+    const links = Array.from({ length: 60 }, (_, i) => `[[missing-${i}]]`).join('\n');
+    writeFiles(vault, { 'a.md': `# A\n\n${links}\n` });
+    tsm(['index', '--vault', vault], { env });
+    const problems = tsm(['doctor', '--json', '--vault', vault], { cwd: project, env });
+    const report = JSON.parse(problems.stdout);
+    expect(report.problems.filter((p: { check: string; severity: string }) => p.check === 'links' && p.severity === 'warning')).toHaveLength(50);
+    expect(report.problems).toContainEqual(expect.objectContaining({ check: 'links', message: '… and 10 more unresolved links (50 of 60 shown above)' }));
+  });
+});
