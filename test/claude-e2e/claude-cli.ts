@@ -26,6 +26,7 @@ export type Claude = { bin: string; version: string; installMs: number } | { ski
 
 /** The `claude` executable of `version`, installing it into the cache if need be; or why it cannot be had. */
 export function ensureClaude(version: string): Claude {
+  if (process.env.TSM_SKIP_CLAUDE) return { skip: 'TSM_SKIP_CLAUDE is set' };
   const prefix = join(cacheDir(), version);
   const bin = join(prefix, 'node_modules', '.bin', 'claude');
   const t0 = Date.now();
@@ -33,7 +34,7 @@ export function ensureClaude(version: string): Claude {
     mkdirSync(prefix, { recursive: true });
     // Not --ignore-scripts: from 2.1 on, the package's postinstall puts the platform's native binary in
     // place of bin/claude.exe (a stub that only prints an error).
-    const r = spawnSync('npm', ['install', '--prefix', prefix, `@anthropic-ai/claude-code@${version}`, '--no-audit', '--no-fund', '--no-save'], {
+    const r = spawnSync('npm', ['install', '--prefix', prefix, `@anthropic-ai/claude-code@${version}`, '--no-audit', '--no-fund', '--no-save', '--fetch-retries=1', '--fetch-timeout=30000'], {
       encoding: 'utf8',
       timeout: 300_000,
     });
