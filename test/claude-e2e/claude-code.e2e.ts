@@ -216,3 +216,55 @@ describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (versio
     expect(rank === -1 || rank > found!.sources.indexOf(KNOWLEDGE_NOTE), found?.block).toBe(true);
   });
 });
+
+describe.each(versionsUnderTest())('Claude Code %s wired by `tsm init --claude` (local scope, no plugin)', (version) => {
+  let skip: string | null = null;
+  let root = '';
+  let fake: Fake;
+  let run: CliRun;
+  let from = 0;
+
+  beforeAll(async () => {
+    const claude = ensureClaude(version);
+    if ('skip' in claude) {
+      skip = claude.skip;
+      return;
+    }
+    root = realpathSync(mkdtempSync(join(tmpdir(), `tsm-claude-init-${version}-`)));
+    const vault = join(root, 'notes');
+    const project = join(root, 'dog-tracker-fw');
+    mkdirSync(project);
+    for (const [rel, text] of Object.entries(VAULT_FILES)) {
+      mkdirSync(join(vault, rel, '..'), { recursive: true });
+      writeFileSync(join(vault, rel), text);
+    }
+    const binDir = join(root, 'bin');
+    mkdirSync(binDir);
+    symlinkSync(TSM, join(binDir, 'tsm'));
+    fake = (await startFakeAnthropic()) as Fake;
+    // No TSM_VAULT: the hooks find the vault through the `--vault` that `tsm init --claude` wrote.
+    const env = isolatedEnv(root, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'dummy' }, [binDir]);
+    execFileSync(process.execPath, [TSM, 'index', '--vault', vault], { env, stdio: 'ignore' });
+    execFileSync(process.execPath, [TSM, 'init', '--claude', '--vault', vault], { cwd: project, env, stdio: 'ignore' });
+    from = fake.requests.length;
+    run = await runClaude(claude.bin, ['-p', QUESTION], { cwd: project, env });
+    process.stdout.write(`Claude Code ${version}, tsm init --claude: session ${run.ms} ms\n`);
+  }, 900_000);
+
+  afterAll(async () => {
+    await fake?.close();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('runs the hooks from .claude/settings.local.json: <knowledge_search> reaches the model', (ctx) => {
+    if (skip) return ctx.skip();
+    expect(run.code, run.stderr).toBe(0);
+    const found = knowledgeSearch(mainRequests(fake, from)[0]);
+    expect(found?.sources[0]).toBe(KNOWLEDGE_NOTE);
+  });
+
+  it('starts the local-scope MCP server and offers its tools', (ctx) => {
+    if (skip) return ctx.skip();
+    expect(JSON.stringify(mainRequests(fake, from)[0]?.body)).toContain('mcp__tsm__search');
+  });
+});
