@@ -8,14 +8,17 @@ import { dirname, join } from 'node:path';
 
 /**
  * The oldest Claude Code with plugins and hooks (2.0.12 added `claude plugin` and `/plugin`; 2.0.11 has
- * neither), and the newest at the time of writing. TSM_CLAUDE_VERSIONS=a,b,… overrides them.
+ * neither), the version issue 16 was found with (2.0.76: it ignores exec-form "args", and its manifest
+ * schema rejects keys it does not know, which 2.0.12 and 2.1 accept), and the newest at the time of
+ * writing. TSM_CLAUDE_VERSIONS=a,b,… overrides them.
  */
 export const OLDEST_SUPPORTED = '2.0.12';
+export const STRICT_2_0 = '2.0.76';
 export const NEWEST_TESTED = '2.1.331';
 
 export function versionsUnderTest(): string[] {
   const v = process.env.TSM_CLAUDE_VERSIONS;
-  return v ? v.split(',').map((s) => s.trim()).filter(Boolean) : [OLDEST_SUPPORTED, NEWEST_TESTED];
+  return v ? v.split(',').map((s) => s.trim()).filter(Boolean) : [OLDEST_SUPPORTED, STRICT_2_0, NEWEST_TESTED];
 }
 
 export function cacheDir(): string {
@@ -103,7 +106,7 @@ export function runClaude(bin: string, args: string[], opts: { cwd: string; env:
   });
 }
 
-/** Whether this version has `claude plugin marketplace add` and `claude plugin install` (2.0.20 and later). */
+/** Whether this version has `claude plugin marketplace add` and `claude plugin install` (2.0.20 has; 2.0.14 has not). */
 export function hasPluginInstallCommands(bin: string, env: NodeJS.ProcessEnv): boolean {
   const r = spawnSync(bin, ['plugin', '--help'], { encoding: 'utf8', timeout: 60_000, env });
   return /\bmarketplace\b/.test(r.stdout) && /\binstall\b/.test(r.stdout);

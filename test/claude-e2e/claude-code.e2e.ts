@@ -128,8 +128,8 @@ describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (versio
         if (r.code !== 0) throw new Error(`claude ${args.join(' ')} failed (${r.code}): ${r.stdout}${r.stderr}`);
       }
     } else {
-      // 2.0.12–2.0.19 install plugins only from the interactive /plugin menu: write what it writes
-      // (the same files `claude plugin install` of 2.0.20 writes).
+      // The first plugin releases (2.0.12, 2.0.14) install plugins only from the interactive /plugin menu:
+      // write what it writes (the same files `claude plugin install` of 2.0.20 writes).
       const config = env.CLAUDE_CONFIG_DIR as string;
       mkdirSync(join(config, 'plugins'), { recursive: true });
       writeFileSync(
