@@ -79,6 +79,14 @@ function hookLog(vault: string): string[] {
   return existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean) : [];
 }
 
+/** Whether Claude Code version `a` is older than `b` (plain x.y.z). */
+function olderThan(a: string, b: string): boolean {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) < (pb[i] ?? 0);
+  return false;
+}
+
 describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (version) => {
   let skip: string | null = null;
   let bin = '';
@@ -92,6 +100,8 @@ describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (versio
   let session1From = 0;
   let session2: CliRun;
   let session2From = 0;
+  let session3: CliRun;
+  let session3From = 0;
   let notesAfter1: string[] = [];
   let logBefore2 = 0;
 
@@ -154,6 +164,12 @@ describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (versio
     session2From = fake.requests.length;
     session2 = await runClaude(bin, ['-p', QUESTION], { cwd: project, env });
     timings.push(`session 2 ${session2.ms} ms`);
+
+    // Session 3: `tsm` is not on PATH (uninstalled, or a PATH Claude Code does not share). Every hook's
+    // shell fails with 127; Claude Code must still take the prompt.
+    session3From = fake.requests.length;
+    session3 = await runClaude(bin, ['-p', QUESTION], { cwd: project, env: { ...env, PATH: (env.PATH ?? '').split(':').filter((d) => d !== binDir).join(':') } });
+    timings.push(`session 3 ${session3.ms} ms`);
     timings.push(`total ${Date.now() - t0} ms`);
   }, 900_000);
 
@@ -205,6 +221,22 @@ describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (versio
     if (skip) return ctx.skip();
     const text = mainRequests(fake, session2From).flatMap((r) => textsOf(r.body)).join('\n');
     expect(text).toContain('tsm: recent context');
+  });
+
+  it('without `tsm` on PATH the hooks fail and the prompt still goes through (fail open)', (ctx) => {
+    if (skip) return ctx.skip();
+    if (session3.code !== 0 && olderThan(version, '2.0.46')) {
+      // Measured: 2.0.12 to 2.0.45 may die of an unhandled EPIPE when a hook's command does not exist (when
+      // the shell exits before Claude Code has written the payload to its stdin); 2.0.60 and later carry
+      // on. Any missing hook command does this to them, not only tsm's; `tsm doctor` checks PATH.
+      expect(session3.stderr).toMatch(/EPIPE/);
+      return;
+    }
+    expect(session3.code, session3.stderr).toBe(0);
+    expect(session3.stdout).toContain(REPLY_TEXT);
+    const sent = mainRequests(fake, session3From);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(knowledgeSearch(sent[0])).toBeNull();
   });
 
   it("[depends on the self-echo rules, helper `sessions`] second session: the knowledge note answers, not the first session's note", (ctx) => {
