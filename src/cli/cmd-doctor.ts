@@ -16,7 +16,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   // The project doctor is run in: its Claude Code wiring is checked, and when nothing else names a vault
   // (--vault, TSM_VAULT, a .tsm/ folder at or above it), the vault its tsm hooks use is the one checked.
   const projectDir = process.env.CLAUDE_PROJECT_DIR || process.cwd();
-  const setup = await import('../hooks/claude-setup.js');
+  const setup = await import('../hooks/claude-check.js');
   let vaultFlag = typeof argv.vault === 'string' ? argv.vault : undefined;
   if (vaultFlag === undefined && !process.env.TSM_VAULT && !hasTsmDirAbove(process.cwd())) vaultFlag = setup.wiredVault(projectDir) ?? undefined;
   const cfg = configFrom({ ...argv, vault: vaultFlag });

@@ -3,7 +3,9 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkClaudeWiring, claudeConfigPath, localSettingsPath, mcpPath, onPath, settingsPath, wireClaudeCode as wire } from '../../src/hooks/claude-setup.js';
+import { checkClaudeWiring, onPath } from '../../src/hooks/claude-check.js';
+import { claudeConfigPath, localSettingsPath, mcpPath, settingsPath } from '../../src/hooks/claude-settings.js';
+import { wireClaudeCode as wire } from '../../src/hooks/claude-setup.js';
 import { HOOK_EVENTS } from '../../src/hooks/payload.js';
 import { handlersOf, HOOK_TIMEOUT_S, isTsmHook, isTsmServer, shellQuote } from '../../src/hooks/wiring.js';
 
