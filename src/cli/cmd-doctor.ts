@@ -38,7 +38,11 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   problems.push(...setup.checkClaudeWiring(projectDir));
   // A vault that is itself a Claude Code project elsewhere keeps being checked, as before.
   const vaultSetup = join(cfg.vault, '.claude');
-  if (resolve(cfg.vault) !== resolve(projectDir) && existsSync(vaultSetup) && statSync(vaultSetup).isDirectory()) problems.push(...setup.checkClaudeWiring(cfg.vault));
+  if (resolve(cfg.vault) !== resolve(projectDir) && existsSync(vaultSetup) && statSync(vaultSetup).isDirectory()) {
+    // The user-level findings (the plugin, tsm on PATH) are the same for both folders: say them once.
+    const seen = new Set(problems.map((p) => `${p.check}\n${p.message}`));
+    problems.push(...setup.checkClaudeWiring(cfg.vault).filter((p) => !seen.has(`${p.check}\n${p.message}`)));
+  }
   problems.push(...hookLogChecks(cfg));
   if (!runningWatcher(tsmDir(cfg))) {
     problems.push({

@@ -241,27 +241,31 @@ describe('tsm ingest-session', () => {
 });
 
 describe('tsm init --claude', () => {
+  // Claude Code's own config (local-scope MCP servers) goes to a folder of the test's, never ~/.claude.json.
+  const claudeEnv = () => ({ CLAUDE_CONFIG_DIR: join(work, 'claude-config') });
+
   it('wires the project, idempotently', () => {
     const project = join(work, 'project');
     mkdirSync(project, { recursive: true });
-    const r1 = tsm(['init', '--claude', '--vault', vault], { cwd: project });
+    const r1 = tsm(['init', '--claude', '--shared', '--vault', vault], { cwd: project, env: claudeEnv() });
     expect(r1.code, r1.stderr).toBe(0);
     const settings = readFileSync(join(project, '.claude', 'settings.json'), 'utf8');
     const mcp = readFileSync(join(project, '.mcp.json'), 'utf8');
-    expect(JSON.parse(settings).hooks.UserPromptSubmit[0].hooks[0]).toEqual({ type: 'command', command: 'tsm', args: ['hook', '--vault', vault], timeout: 5 });
-    const r2 = tsm(['init', '--claude', '--vault', vault], { cwd: project });
+    expect(JSON.parse(settings).hooks.UserPromptSubmit[0].hooks[0]).toEqual({ type: 'command', command: `tsm hook --vault ${vault}`, timeout: 5 });
+    const r2 = tsm(['init', '--claude', '--shared', '--vault', vault], { cwd: project, env: claudeEnv() });
     expect(r2.code).toBe(0);
     expect(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')).toBe(settings);
     expect(readFileSync(join(project, '.mcp.json'), 'utf8')).toBe(mcp);
   });
 
-  it('leaves an invalid settings.json untouched and says so', () => {
+  it('leaves an invalid settings.local.json untouched and says so', () => {
     const project = join(work, 'bad-project');
     mkdirSync(join(project, '.claude'), { recursive: true });
-    writeFileSync(join(project, '.claude', 'settings.json'), '{ "hooks": ');
-    const r = tsm(['init', '--claude', '--vault', vault], { cwd: project });
+    writeFileSync(join(project, '.claude', 'settings.local.json'), '{ "hooks": ');
+    const r = tsm(['init', '--claude', '--vault', vault], { cwd: project, env: claudeEnv() });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/settings\.json is not valid JSON/);
-    expect(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')).toBe('{ "hooks": ');
+    expect(r.stderr).toMatch(/settings\.local\.json is not valid JSON/);
+    expect(readFileSync(join(project, '.claude', 'settings.local.json'), 'utf8')).toBe('{ "hooks": ');
+    expect(existsSync(join(work, 'claude-config', '.claude.json'))).toBe(false);
   });
 });
