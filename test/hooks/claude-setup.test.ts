@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkClaudeWiring, onPath } from '../../src/hooks/claude-check.js';
+import { checkClaudeWiring, onPath, shellWords, wiredVault } from '../../src/hooks/claude-check.js';
 import { claudeConfigPath, localSettingsPath, mcpPath, settingsPath } from '../../src/hooks/claude-settings.js';
 import { wireClaudeCode as wire } from '../../src/hooks/claude-setup.js';
 import { HOOK_EVENTS } from '../../src/hooks/payload.js';
@@ -351,6 +351,37 @@ describe('checkClaudeWiring', () => {
     write(settingsPath(project), settings);
     const problems = checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() });
     expect(problems.map((p) => p.message)).toEqual([expect.stringContaining("UserPromptSubmit hook's timeout is 1 s")]);
+  });
+});
+
+describe('wiredVault (which vault doctor checks in a project)', () => {
+  it('reads --vault back from the hook command line tsm init --claude wrote, whatever the path holds', () => {
+    const vault = join(project, "my notes $x it's");
+    mkdirSync(vault);
+    const sub = join(project, 'code');
+    mkdirSync(sub);
+    wireLocal(sub, vault);
+    expect(wiredVault(sub, env())).toBe(vault);
+  });
+
+  it('reads --vault from an exec-form entry, and TSM_VAULT from a settings file\'s env (the plugin setup)', () => {
+    write(settingsPath(project), { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'tsm', args: ['hook', '--vault', '/n/a'] }] }] } });
+    expect(wiredVault(project, env())).toBe('/n/a');
+    rmSync(settingsPath(project));
+    write(join(configDir, 'settings.json'), { env: { TSM_VAULT: '/home/me/notes' }, enabledPlugins: { 'tsm@the-space-memory': true } });
+    expect(wiredVault(project, env())).toBe('/home/me/notes');
+    rmSync(join(configDir, 'settings.json'));
+    expect(wiredVault(project, env())).toBeNull();
+  });
+
+  it.each([
+    ['tsm hook', ['tsm', 'hook']],
+    ["tsm hook --vault '/a b/c'", ['tsm', 'hook', '--vault', '/a b/c']],
+    ["tsm hook --vault '/it'\\''s'", ['tsm', 'hook', '--vault', "/it's"]],
+    ['tsm hook --vault "/a \\"q\\" b"', ['tsm', 'hook', '--vault', '/a "q" b']],
+    ['  tsm   hook\t--vault=/x  ', ['tsm', 'hook', '--vault=/x']],
+  ])('shellWords(%j)', (line, want) => {
+    expect(shellWords(line)).toEqual(want);
   });
 });
 
