@@ -54,19 +54,23 @@ const VAULT_FILES: Record<string, string> = {
  * The main loop's requests that carried the user's question: streamed, with tools. (Side requests quote
  * the question too: 2.0.x titles the previous session at start-up with a tool-less request.)
  */
-function mainRequests(fake: Fake, from: number): Recorded[] {
+function mainRequests(fake: Fake, from: number, to = fake.requests.length): Recorded[] {
   return fake.requests
-    .slice(from)
+    .slice(from, to)
     .filter((r) => r.path === '/v1/messages' && r.body?.stream && Array.isArray(r.body.tools) && r.body.tools.length > 0 && textsOf(r.body).some((t: string) => t.includes(QUESTION)));
 }
 
-/** The `<knowledge_search>` block in a request, and the vault paths of its results in rank order. */
+/**
+ * The last `<knowledge_search>` block in a request (a continued session's request repeats the earlier
+ * turns, each with its own), and the vault paths of its results in rank order.
+ */
 function knowledgeSearch(r: Recorded | undefined): { block: string; sources: string[] } | null {
   if (!r) return null;
   const text = textsOf(r.body).join('\n');
-  const m = /<knowledge_search[\s\S]*?<\/knowledge_search>/.exec(text);
-  if (!m) return null;
-  return { block: m[0], sources: [...m[0].matchAll(/<source[^>]*>([^<]+)<\/source>/g)].map((s) => s[1]) };
+  const blocks = [...text.matchAll(/<knowledge_search[\s\S]*?<\/knowledge_search>/g)];
+  if (blocks.length === 0) return null;
+  const block = blocks[blocks.length - 1][0];
+  return { block, sources: [...block.matchAll(/<source[^>]*>([^<]+)<\/source>/g)].map((s) => s[1]) };
 }
 
 function sessionNotes(vault: string): string[] {
@@ -100,6 +104,9 @@ describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (versio
   let session1From = 0;
   let session2: CliRun;
   let session2From = 0;
+  let continued: CliRun;
+  let continuedFrom = 0;
+  let notesAfter2: string[] = [];
   let session3: CliRun;
   let session3From = 0;
   let notesAfter1: string[] = [];
@@ -164,6 +171,13 @@ describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (versio
     session2From = fake.requests.length;
     session2 = await runClaude(bin, ['-p', QUESTION], { cwd: project, env });
     timings.push(`session 2 ${session2.ms} ms`);
+    notesAfter2 = sessionNotes(vault);
+
+    // Session 2, continued (`--continue`: the same session, as its transcript and session note show): the
+    // same question again, now that this session's own note exists and is indexed.
+    continuedFrom = fake.requests.length;
+    continued = await runClaude(bin, ['-p', '--continue', QUESTION], { cwd: project, env });
+    timings.push(`session 2 continued ${continued.ms} ms`);
 
     // Session 3: `tsm` is not on PATH (uninstalled, or a PATH Claude Code does not share). Every hook's
     // shell fails with 127; Claude Code must still take the prompt.
@@ -185,19 +199,19 @@ describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (versio
     if (skip) return ctx.skip();
     expect(session1.code, session1.stderr).toBe(0);
     expect(session1.stdout).toContain(REPLY_TEXT);
-    expect(mainRequests(fake, session1From).length).toBeGreaterThan(0);
+    expect(mainRequests(fake, session1From, session2From).length).toBeGreaterThan(0);
     // Nothing but the Messages API was asked for (an endpoint the CLI starts to need shows up here).
     expect(fake.requests.filter((r) => !r.path.startsWith('/v1/messages')).map((r) => `${r.method} ${r.path}`)).toEqual([]);
   });
 
   it("offers the plugin's MCP tools to the model", (ctx) => {
     if (skip) return ctx.skip();
-    expect(JSON.stringify(mainRequests(fake, session1From)[0]?.body)).toContain('mcp__plugin_tsm_tsm__search');
+    expect(JSON.stringify(mainRequests(fake, session1From, session2From)[0]?.body)).toContain('mcp__plugin_tsm_tsm__search');
   });
 
   it('[depends on the first-use sync, helper `hooks`] injects <knowledge_search> on first use, with no index yet', (ctx) => {
     if (skip) return ctx.skip();
-    const found = knowledgeSearch(mainRequests(fake, session1From)[0]);
+    const found = knowledgeSearch(mainRequests(fake, session1From, session2From)[0]);
     expect(found, `hook.log:\n${hookLog(vault).join('\n')}`).not.toBeNull();
     expect(found?.sources[0]).toBe(KNOWLEDGE_NOTE);
   });
@@ -211,7 +225,7 @@ describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (versio
   it('second session: the prompt carries <knowledge_search>, and its hooks log no problem', (ctx) => {
     if (skip) return ctx.skip();
     expect(session2.code, session2.stderr).toBe(0);
-    const found = knowledgeSearch(mainRequests(fake, session2From)[0]);
+    const found = knowledgeSearch(mainRequests(fake, session2From, continuedFrom)[0]);
     expect(found, `hook.log:\n${hookLog(vault).join('\n')}`).not.toBeNull();
     expect(found?.sources).toContain(KNOWLEDGE_NOTE);
     expect(hookLog(vault).slice(logBefore2)).toEqual([]);
@@ -219,8 +233,18 @@ describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (versio
 
   it("second session: SessionStart's recent context reaches the model", (ctx) => {
     if (skip) return ctx.skip();
-    const text = mainRequests(fake, session2From).flatMap((r) => textsOf(r.body)).join('\n');
+    const text = mainRequests(fake, session2From, continuedFrom).flatMap((r) => textsOf(r.body)).join('\n');
     expect(text).toContain('tsm: recent context');
+  });
+
+  it("[depends on the self-echo rules, helper `sessions`] a continued session never gets its own session note injected", (ctx) => {
+    if (skip) return ctx.skip();
+    expect(continued.code, continued.stderr).toBe(0);
+    const own = notesAfter2.filter((n) => !notesAfter1.includes(n));
+    expect(own).toHaveLength(1);
+    const found = knowledgeSearch(mainRequests(fake, continuedFrom, session3From).at(-1));
+    expect(found?.sources ?? [], found?.block).not.toContain(own[0]);
+    expect(found?.sources[0], found?.block).toBe(KNOWLEDGE_NOTE);
   });
 
   it('without `tsm` on PATH the hooks fail and the prompt still goes through (fail open)', (ctx) => {
@@ -241,7 +265,7 @@ describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (versio
 
   it("[depends on the self-echo rules, helper `sessions`] second session: the knowledge note answers, not the first session's note", (ctx) => {
     if (skip) return ctx.skip();
-    const found = knowledgeSearch(mainRequests(fake, session2From)[0]);
+    const found = knowledgeSearch(mainRequests(fake, session2From, continuedFrom)[0]);
     expect(found?.sources[0], found?.block).toBe(KNOWLEDGE_NOTE);
     const echo = notesAfter1[0];
     const rank = found?.sources.indexOf(echo) ?? -1;
