@@ -6,6 +6,7 @@
 //   config file under projects[<project>].mcpServers (what `claude mcp add --scope local` writes). Personal:
 //   they hold the absolute path of *your* vault, and no one commits them.
 // - shared (`--shared`): <project>/.claude/settings.json and <project>/.mcp.json, the files a team commits.
+import { spawnSync } from 'node:child_process';
 import { ConfigError, isInside } from '../vault/config.js';
 import { HOOK_EVENTS, type HookEvent } from './payload.js';
 import { claudeConfigPath, isRecord, localSettingsPath, mcpPath, projectKey, readJsonObject, readJsonOrNull, settingsPath, writeJson, type Json } from './claude-settings.js';
@@ -47,6 +48,11 @@ export function wireClaudeCode(projectDir: string, vault: string, opts: WireOpti
   if (server.changed) writeJson(mcpFile, mcp.data);
   messages.push(server.message);
 
+  if (!opts.shared && hooks.changed && !settings.exists && trackedByGit(projectDir, settingsFile)) {
+    // Claude Code adds settings.local.json to .gitignore when it creates the file itself; tsm does not edit
+    // a user's .gitignore, so it says so instead.
+    messages.push(`${settingsFile} is not ignored by git: add \`.claude/settings.local.json\` to .gitignore so your vault path stays out of commits`);
+  }
   // The other scope's file is not ours to edit; if it runs tsm too, every hook would run twice.
   const otherFile = opts.shared ? localSettingsPath(projectDir) : settingsPath(projectDir);
   const other = readJsonOrNull(otherFile);
@@ -144,4 +150,11 @@ function mergeServer(servers: Json, where: string, want: Json): { changed: boole
   }
   servers.tsm = isRecord(current) ? { ...current, command: want.command, args: want.args } : want;
   return { changed: true, message: `${where}: ${current === undefined ? 'added' : 'updated'} MCP server "tsm" (tsm serve)` };
+}
+
+/** Whether `file` is inside a git work tree and not ignored there (false when git is missing or fails). */
+function trackedByGit(projectDir: string, file: string): boolean {
+  const r = spawnSync('git', ['-C', projectDir, 'check-ignore', '-q', '--no-index', file], { stdio: 'ignore', timeout: 5000 });
+  // 0: ignored; 1: not ignored; 128: not a repository (or git failed).
+  return r.status === 1;
 }

@@ -94,6 +94,20 @@ describe('wireClaudeCode, local scope (the default)', () => {
     expect(readFileSync(settingsPath(project), 'utf8')).toBe(shared);
   });
 
+  it('says when git would commit the new settings.local.json (it does not edit .gitignore itself)', () => {
+    expect(wireLocal(project, project).some((m) => m.includes('not ignored by git'))).toBe(false); // not a repository
+    const repo = join(project, 'repo');
+    mkdirSync(repo);
+    expect(spawnSync('git', ['init', '-q', repo]).status).toBe(0);
+    expect(wireLocal(repo, project).at(-1)).toMatch(/settings\.local\.json is not ignored by git: add `\.claude\/settings\.local\.json` to \.gitignore/);
+    expect(existsSync(join(repo, '.gitignore'))).toBe(false);
+    const ignored = join(project, 'ignored');
+    mkdirSync(ignored);
+    spawnSync('git', ['init', '-q', ignored]);
+    writeFileSync(join(ignored, '.gitignore'), '.claude/settings.local.json\n');
+    expect(wireLocal(ignored, project).some((m) => m.includes('not ignored by git'))).toBe(false);
+  });
+
   it('leaves an invalid Claude Code config alone, with a clear error, and writes nothing', () => {
     write(join(configDir, '.claude.json'), '{"projects": ');
     expect(() => wireLocal(project, project)).toThrow(/not valid JSON.*left as it is/);
