@@ -249,9 +249,9 @@ describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (versio
 
   it('without `tsm` on PATH the hooks fail and the prompt still goes through (fail open)', (ctx) => {
     if (skip) return ctx.skip();
-    if (session3.code !== 0 && olderThan(version, '2.0.46')) {
-      // Measured: 2.0.12 to 2.0.45 may die of an unhandled EPIPE when a hook's command does not exist (when
-      // the shell exits before Claude Code has written the payload to its stdin); 2.0.60 and later carry
+    if (session3.code !== 0 && olderThan(version, '2.0.59')) {
+      // Measured: 2.0.12 to 2.0.58 may die of an unhandled EPIPE when a hook's command does not exist (when
+      // the shell exits before Claude Code has written the payload to its stdin); 2.0.59 and later carry
       // on. Any missing hook command does this to them, not only tsm's; `tsm doctor` checks PATH.
       expect(session3.stderr).toMatch(/EPIPE/);
       return;
