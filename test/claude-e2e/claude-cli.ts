@@ -63,13 +63,15 @@ function works(bin: string, version: string): boolean {
 export function isolatedEnv(root: string, extra: Record<string, string>, extraPath: string[] = []): NodeJS.ProcessEnv {
   const home = join(root, 'home');
   const config = join(root, 'claude-config');
-  mkdirSync(home, { recursive: true });
-  mkdirSync(config, { recursive: true });
+  // Claude Code 2.1 keeps per-project folders under $TMPDIR/claude-<uid>: inside the run's folder, they
+  // go with it.
+  const tmp = join(root, 'tmp');
+  for (const dir of [home, config, tmp]) mkdirSync(dir, { recursive: true });
   return {
     PATH: [...extraPath, dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
     HOME: home,
     CLAUDE_CONFIG_DIR: config,
-    TMPDIR: process.env.TMPDIR ?? tmpdir(),
+    TMPDIR: tmp,
     LANG: 'C.UTF-8',
     TERM: 'dumb',
     DISABLE_AUTOUPDATER: '1',

@@ -83,6 +83,11 @@ function hookLog(vault: string): string[] {
   return existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean) : [];
 }
 
+/** A run's folder goes, even while a detached SessionEnd ingest still writes a note into it. */
+function removeRun(root: string): void {
+  rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+}
+
 /** Whether Claude Code version `a` is older than `b` (plain x.y.z). */
 function olderThan(a: string, b: string): boolean {
   const pa = a.split('.').map(Number);
@@ -192,7 +197,7 @@ describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (versio
     await fake?.close();
     // TSM_KEEP_E2E=1 keeps the run's folder, with every request the fake received, for a post-mortem.
     if (root && process.env.TSM_KEEP_E2E) writeFileSync(join(root, 'requests.json'), JSON.stringify(fake?.requests ?? [], null, 1));
-    else if (root) rmSync(root, { recursive: true, force: true });
+    else if (root) removeRun(root);
   });
 
   it('answers through the fake API: the prompt reaches the model', (ctx) => {
@@ -309,7 +314,7 @@ describe.each(versionsUnderTest())('Claude Code %s wired by `tsm init --claude` 
 
   afterAll(async () => {
     await fake?.close();
-    if (root) rmSync(root, { recursive: true, force: true });
+    if (root) removeRun(root);
   });
 
   it('runs the hooks from .claude/settings.local.json: <knowledge_search> reaches the model', (ctx) => {
