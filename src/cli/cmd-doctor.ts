@@ -1,12 +1,12 @@
 // tsm doctor: every check of the index, of the Claude Code wiring of the project it runs in, and of the
 // hooks' recent errors; each problem comes with its fix.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { DoctorProblem as Problem } from '../core/types.js';
 import { IndexError, openReader, type Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
 import { hookLogPath } from '../hooks/hook-log.js';
-import { TSM_DIR, tsmDir, type TsmConfig } from '../vault/config.js';
+import { resolveVault, TSM_DIR, tsmDir, type TsmConfig } from '../vault/config.js';
 import { scanVault } from '../vault/scan.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { configFrom, printJson } from './args.js';
@@ -18,7 +18,8 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const projectDir = process.env.CLAUDE_PROJECT_DIR || process.cwd();
   const setup = await import('../hooks/claude-check.js');
   let vaultFlag = typeof argv.vault === 'string' ? argv.vault : undefined;
-  if (vaultFlag === undefined && !process.env.TSM_VAULT && !hasTsmDirAbove(process.cwd())) vaultFlag = setup.wiredVault(projectDir) ?? undefined;
+  const nearest = resolveVault({ env: {} }); // the .tsm/ folder at or above, else the current folder
+  if (vaultFlag === undefined && !process.env.TSM_VAULT && !existsSync(join(nearest, TSM_DIR))) vaultFlag = setup.wiredVault(projectDir) ?? undefined;
   const cfg = configFrom({ ...argv, vault: vaultFlag });
   const problems: Problem[] = [];
   let db: Database | null = null;
@@ -125,13 +126,6 @@ function fixFor(message: string): string {
   return 'see the message; edit the note, then run `tsm index`';
 }
 
-function hasTsmDirAbove(cwd: string): boolean {
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, TSM_DIR))) return true;
-    if (dirname(dir) === dir) return false;
-  }
-}
-
 /** How far back hook.log lines count as recent, and how many of them doctor prints. */
 const RECENT_LOG_DAYS = 7;
 const LOG_LINES_SHOWN = 3;
@@ -152,13 +146,13 @@ function hookLogChecks(cfg: TsmConfig): Problem[] {
   });
   if (recent.length === 0) return [];
   const shown = recent.slice(-LOG_LINES_SHOWN);
-  const more = recent.length > shown.length ? ` (the last ${shown.length} of ${recent.length})` : '';
+  const part = recent.length > shown.length ? ` (the last ${shown.length} of ${recent.length})` : '';
   const needsIndex = shown.some((l) => /run `tsm index`/.test(l));
   return [
     {
       check: 'hooks',
       severity: 'warning',
-      message: `${recent.length} hook problem${recent.length === 1 ? '' : 's'} in the last ${RECENT_LOG_DAYS} days in ${path}${more}:\n          ${shown.map((l) => l.trim()).join('\n          ')}`,
+      message: `${recent.length} hook problem${recent.length === 1 ? '' : 's'} in the last ${RECENT_LOG_DAYS} days in ${path}${part}:\n          ${shown.map((l) => l.trim()).join('\n          ')}`,
       fix: needsIndex ? 'run `tsm index` in the vault (or keep `tsm watch` running)' : `each line names its cause; the whole log is ${path}`,
     },
   ];
