@@ -6,7 +6,7 @@ import type { DoctorProblem as Problem } from '../core/types.js';
 import { IndexError, openReader, type Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
 import { hookLogPath } from '../hooks/hook-log.js';
-import { resolveVault, TSM_DIR, tsmDir, type TsmConfig } from '../vault/config.js';
+import { markedVaultAbove, tsmDir, type TsmConfig } from '../vault/config.js';
 import { scanVault } from '../vault/scan.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { configFrom, printJson } from './args.js';
@@ -14,12 +14,11 @@ import { configFrom, printJson } from './args.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   // The project doctor is run in: its Claude Code wiring is checked, and when nothing else names a vault
-  // (--vault, TSM_VAULT, a .tsm/ folder at or above it), the vault its tsm hooks use is the one checked.
+  // (--vault, TSM_VAULT, a vault folder at or above it), the vault its tsm hooks use is the one checked.
   const projectDir = process.env.CLAUDE_PROJECT_DIR || process.cwd();
   const setup = await import('../hooks/claude-check.js');
   let vaultFlag = typeof argv.vault === 'string' ? argv.vault : undefined;
-  const nearest = resolveVault({ env: {} }); // the .tsm/ folder at or above, else the current folder
-  if (vaultFlag === undefined && !process.env.TSM_VAULT && !existsSync(join(nearest, TSM_DIR))) vaultFlag = setup.wiredVault(projectDir) ?? undefined;
+  if (vaultFlag === undefined && !process.env.TSM_VAULT && markedVaultAbove(process.cwd()) === null) vaultFlag = setup.wiredVault(projectDir) ?? undefined;
   const cfg = configFrom({ ...argv, vault: vaultFlag });
   const problems: Problem[] = [];
   let db: Database | null = null;

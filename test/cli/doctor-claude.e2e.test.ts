@@ -66,7 +66,9 @@ describe('tsm doctor in a project', () => {
   });
 
   it('says when the project is not wired at all (info, not a fault)', () => {
-    const { report } = doctor();
+    writeFiles(vault, { 'a.md': '# A\n\ntext' });
+    const r = tsm(['doctor', '--json', '--vault', vault], { cwd: project, env });
+    const report = JSON.parse(r.stdout);
     expect(report.problems).toContainEqual(expect.objectContaining({ check: 'claude', severity: 'info', message: expect.stringContaining(`Claude Code does not run tsm in ${project}`) }));
   });
 
