@@ -1,9 +1,14 @@
 // SessionStart keeps the index in step with the vault without `tsm watch`: the hook starts a detached
 // `tsm hook SessionStart` worker (src/hooks/detach.ts) that runs an incremental sync, quick when nothing
 // changed, and returns at once. So a vault named by TSM_VAULT gets its index on first use, and keeps it
-// fresh. One sync at a time per vault (a lock holding the worker's pid); none while a watcher runs. A
-// prompt during a first build finds no index (or a partial one) and gets nothing: it never waits.
+// fresh. One sync at a time per vault (a lock holding the worker's pid); none while a watcher runs. On
+// first use SessionStart itself waits for that build, within its own deadline (awaitFirstBuild), so the
+// session's first prompt finds an index: Claude Code 2.0.x sends the first prompt ~100 ms after
+// SessionStart returns, sooner than a build of even a small vault. A prompt during a first build still
+// finds no index (or a partial one) and gets nothing: a prompt never waits.
 import { join } from 'node:path';
+import { fileKind } from '../vault/file-kind.js';
+import type { Deadline } from './deadline.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { isLockHeld, LockTimeoutError, withFileLock } from '../vault/file-lock.js';
@@ -33,5 +38,18 @@ export async function runBackgroundSync(cfg: TsmConfig, log: (message: string) =
     });
   } catch (err) {
     if (!(err instanceof LockTimeoutError)) throw err; // another session's sync is running: it does the job
+  }
+}
+
+/**
+ * SessionStart on a vault without an index, after starting the background build: waits until the index
+ * exists and no sync holds the lock, or the deadline passes (the build then goes on in the background).
+ * True when the build is done.
+ */
+export async function awaitFirstBuild(cfg: TsmConfig, deadline: Deadline, pollMs = 25): Promise<boolean> {
+  for (;;) {
+    if (fileKind(cfg.db) === 'file' && !isLockHeld(lockPath(cfg), SYNC_LOCK_STALE_MS)) return true;
+    if (deadline.remaining() <= pollMs) return false;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 }

@@ -111,8 +111,11 @@ async function run(ctx: Context, name: string): Promise<string> {
     case 'SessionStart':
       if (detached) return backgroundSync(ctx, cfg);
       if ((await startBackgroundSync(ctx, cfg)) && fileKind(cfg.db) === 'absent') {
-        log(ctx, `no index yet at ${cfg.db}: building it in the background; the next session gets recent context`);
-        return '';
+        const { awaitFirstBuild } = await import('./background-sync.js');
+        if (!(await awaitFirstBuild(cfg, deadline))) {
+          log(ctx, `no index yet at ${cfg.db}: building it in the background; prompts get results once it is done`);
+          return '';
+        }
       }
       return withDeadline(ctx, deadline, () => sessionStart(ctx, cfg, deadline));
     case 'SessionEnd':

@@ -215,11 +215,26 @@ describe('hook.log cannot be forged', () => {
 });
 
 describe('SessionStart starts a detached incremental sync (first use without `tsm index`)', () => {
-  it('a TSM_VAULT with notes and no index gets one in the background; a prompt meanwhile never waits', async () => {
+  it('SessionStart waits for a first build within its deadline, so the first prompt of the session finds the index', async () => {
+    const v = join(work, 'first-use-waits');
+    cpSync(VAULT_EXAMPLE, v, { recursive: true });
+    rmSync(join(v, '.tsm'), { recursive: true, force: true });
+    const env = { TSM_VAULT: v, TSM_HOOK_TIMEOUT_MS: '20000' };
+    const start = tsm(['hook'], { cwd: work, env, input: JSON.stringify({ cwd: work, hook_event_name: 'SessionStart', source: 'startup' }) });
+    expect(start.code).toBe(0);
+    expect(existsSync(join(v, '.tsm', 'index.db'))).toBe(true);
+    expect(existsSync(join(v, '.tsm', 'sync.lock'))).toBe(false);
+    const first = tsm(['hook'], { cwd: work, env, input: payload({ cwd: work }) });
+    expect(injected(first)).toContain('<knowledge_search');
+    expect(logOf(v)).not.toMatch(/building it in the background/);
+  }, 60_000);
+
+  it('a TSM_VAULT with notes and no index gets one in the background past the deadline; a prompt meanwhile never waits', async () => {
     const v = join(work, 'first-use');
     cpSync(VAULT_EXAMPLE, v, { recursive: true });
     rmSync(join(v, '.tsm'), { recursive: true, force: true });
-    const env = { TSM_VAULT: v };
+    // The smallest deadline there is: SessionStart gives up waiting long before the build is done.
+    const env = { TSM_VAULT: v, TSM_HOOK_TIMEOUT_MS: '50' };
     const started = Date.now();
     const r = tsm(['hook'], { cwd: work, env, input: JSON.stringify({ cwd: work, hook_event_name: 'SessionStart', source: 'startup' }) });
     expect(r.code).toBe(0);
@@ -227,7 +242,7 @@ describe('SessionStart starts a detached incremental sync (first use without `ts
     const during = tsm(['hook'], { cwd: work, env, input: payload({ cwd: work }) });
     expect(during.code).toBe(0);
     await waitFor(() => !existsSync(join(v, '.tsm', 'sync.lock')) && existsSync(join(v, '.tsm', 'index.db')), 30_000);
-    const after = tsm(['hook'], { cwd: work, env, input: payload({ cwd: work }) });
+    const after = tsm(['hook'], { cwd: work, env: { TSM_VAULT: v }, input: payload({ cwd: work }) });
     expect(injected(after)).toContain('<knowledge_search');
     expect(logOf(v)).toMatch(/SessionStart: no index yet at .*: building it in the background/);
     expect(logOf(v)).toMatch(/background index: \d+ added/);
