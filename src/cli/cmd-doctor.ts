@@ -1,15 +1,19 @@
 // tsm doctor: every check of the index, of the Claude Code wiring of the project it runs in, and of the
 // hooks' recent errors; each problem comes with its fix.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { DoctorProblem as Problem } from '../core/types.js';
-import { IndexError, openReader, type Database } from '../index/db.js';
+import { IndexError } from '../index/db.js';
+import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
 import { hookLogPath } from '../hooks/hook-log.js';
 import { markedVaultAbove, tsmDir, type TsmConfig } from '../vault/config.js';
 import { scanVault } from '../vault/scan.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
+import { keptNotes } from '../sessions/ingest.js';
+import { ingestStateDir } from '../sessions/ingest-and-index.js';
 import { configFrom, printJson } from './args.js';
+import { keptLine } from './cmd-status.js';
 
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
@@ -21,19 +25,21 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (vaultFlag === undefined && !process.env.TSM_VAULT && markedVaultAbove(process.cwd()) === null) vaultFlag = setup.wiredVault(projectDir) ?? undefined;
   const cfg = configFrom({ ...argv, vault: vaultFlag });
   const problems: Problem[] = [];
-  let db: Database | null = null;
   try {
-    db = openReader(cfg.db);
+    problems.push(...withIndexReader(cfg.db, (db) => indexChecks(cfg, new NoteReader(db, cfg.db))));
   } catch (err) {
     if (!(err instanceof IndexError)) throw err;
     problems.push({ check: 'index', severity: 'error', message: err.message, fix: 'run `tsm index`' });
   }
-  if (db) {
-    try {
-      problems.push(...indexChecks(cfg, new NoteReader(db, cfg.db)));
-    } finally {
-      db.close();
-    }
+  const kept = keptNotes(ingestStateDir(cfg), cfg.sessionsDir);
+  if (kept.length) {
+    const shown = kept.slice(0, 5).map((k) => `${relative(cfg.vault, k.path)} (${k.reason})`);
+    problems.push({
+      check: 'sessions',
+      severity: 'info',
+      message: `${keptLine(kept)}: ${shown.join(', ')}${kept.length > shown.length ? ` … and ${kept.length - shown.length} more` : ''}`,
+      fix: 'nothing to do; to let tsm write a session again, delete its state file in <vault>/.tsm/sessions/ (named by the session id)',
+    });
   }
   problems.push(...setup.checkClaudeWiring(projectDir));
   // A vault that is itself a Claude Code project elsewhere keeps being checked, as before.

@@ -1,8 +1,11 @@
 // tsm status: what the index holds and how fresh it is.
+import { relative } from 'node:path';
 import type { Database } from '../index/db.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
 import { semanticStatus } from '../index/semantic/refresh.js';
+import { keptNotes, type KeptNote } from '../sessions/ingest.js';
+import { ingestStateDir } from '../sessions/ingest-and-index.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { configFrom, printJson } from './args.js';
@@ -18,9 +21,11 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
   const watcherPid = runningWatcher(tsmDir(cfg));
   const warnings = reader.warnings(20);
   const sem = semanticStatus(db);
+  const kept = keptNotes(ingestStateDir(cfg), cfg.sessionsDir);
   if (argv.json) {
     const semantic = { ...(sem.state ?? { kind: 'none' }), retrainDue: sem.retrainDue };
-    printJson({ vault: cfg.vault, db: cfg.db, ...s, semantic, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
+    const keptSessionNotes = kept.map((k) => ({ path: relative(cfg.vault, k.path), sessionId: k.sessionId, reason: k.reason, since: k.since }));
+    printJson({ vault: cfg.vault, db: cfg.db, ...s, semantic, keptSessionNotes, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
     return;
   }
   const lines = [
@@ -31,12 +36,19 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
     `links     ${s.links} (${s.unresolvedLinks} unresolved)`,
     `warnings  ${s.warnings}`,
     `semantic  ${semanticLine(sem)}`,
+    ...(kept.length ? [`sessions  ${keptLine(kept)}`] : []),
     `last sync ${s.lastSync ?? 'never'}`,
     `watcher   ${watcherPid ? `running (pid ${watcherPid})` : 'not running'}`,
   ];
   for (const w of warnings) lines.push(`  ! ${w.path}: ${w.message}`);
   if (s.warnings > warnings.length) lines.push(`  … ${s.warnings - warnings.length} more (tsm doctor --json lists all)`);
   process.stdout.write(lines.join('\n') + '\n');
+}
+
+/** Session notes tsm no longer writes because their user edited or deleted them (src/sessions/ingest.ts). */
+export function keptLine(kept: KeptNote[]): string {
+  const edited = kept.filter((k) => k.reason === 'edited').length;
+  return `${kept.length} session note${kept.length === 1 ? '' : 's'} left as you left ${kept.length === 1 ? 'it' : 'them'} (${edited} edited: later prompts go to a continuation note; ${kept.length - edited} deleted: not written again)`;
 }
 
 function semanticLine({ state, retrainDue }: ReturnType<typeof semanticStatus>): string {

@@ -173,5 +173,18 @@ describe('tsm ingest-session with several Stop hooks at once', () => {
     const after = await Promise.all([1, 2].map(() => tsmAsync(['--vault', vault, 'ingest-session', transcript])));
     expect(after.map((r) => r.stdout).join('')).toContain('was deleted, so tsm writes nothing more for this session');
     expect(notes()).toEqual(['2026-05-20-proj-bbbbbbbb.md']);
+
+    // tsm status and tsm doctor say which notes tsm leaves alone, and why.
+    expect(tsm(['--vault', vault, 'index']).code).toBe(0);
+    const status = tsm(['--vault', vault, 'status']);
+    expect(status.stdout).toMatch(/^sessions {2}2 session notes left as you left them \(1 edited: .*; 1 deleted: not written again\)$/m);
+    const json = JSON.parse(tsm(['--vault', vault, 'status', '--json']).stdout);
+    expect(json.keptSessionNotes.map((k: { path: string; reason: string }) => [k.path, k.reason])).toEqual([
+      ['sessions/2026-05-20-proj-bbbbbbbb.md', 'edited'],
+      ['sessions/2026-05-20-proj-bbbbbbbb-2.md', 'deleted'],
+    ]);
+    const doctor = JSON.parse(tsm(['--vault', vault, 'doctor', '--json']).stdout);
+    const kept = doctor.problems.find((p: { check: string }) => p.check === 'sessions');
+    expect(kept.message).toContain('sessions/2026-05-20-proj-bbbbbbbb.md (edited), sessions/2026-05-20-proj-bbbbbbbb-2.md (deleted)');
   });
 });
