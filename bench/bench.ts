@@ -1,5 +1,5 @@
 // npm run bench -- [--corpus DIR|TARBALL] [--json] [--keep]
-// SPEC §8: index a corpus into a temporary folder and print one JSON line of figures with their targets.
+// Index a corpus into a temporary folder and print one JSON line of figures with their targets.
 // Uses only the built CLI (as a user runs it), `tar`, and for in-process search the same search() the CLI calls.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

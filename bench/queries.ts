@@ -1,4 +1,4 @@
-// The fixed query list of the benchmark: keywords, long English prompts and Japanese prompts (SPEC §8).
+// The fixed query list of the benchmark: keywords, long English prompts and Japanese prompts.
 
 export const QUERIES = [
   'コードレビュー',

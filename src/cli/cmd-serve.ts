@@ -1,4 +1,4 @@
-// tsm serve: the MCP server on stdio (SPEC §7). Read-only; it never builds or changes the index.
+// tsm serve: the MCP server on stdio (docs/mcp.md). Read-only; it never builds or changes the index.
 import { serveStdio } from '../mcp/server.js';
 import { configFrom } from './args.js';
 

@@ -8,7 +8,7 @@ export interface JsonOptions {
   contents?: Map<string, string>;
 }
 
-/** One hit as the JSON element SPEC §4 lists, keys in that order. */
+/** One hit as the JSON element docs/search.md documents for `-f json`, keys in that order. */
 export function hitToJson(hit: SearchHit, opts: JsonOptions = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {
     rank: hit.rank,

@@ -1,4 +1,4 @@
-// What a hook prints on stdout to add context (SPEC §6): one JSON object, exit 0.
+// What a hook prints on stdout to add context (docs/claude-code.md): one JSON object, exit 0.
 import type { HookEvent } from './payload.js';
 
 /** Claude Code cuts hook output past this many characters; tsm stays below it. */

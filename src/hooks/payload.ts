@@ -1,4 +1,4 @@
-// The JSON object Claude Code sends a hook on stdin (SPEC §6). Only the fields tsm uses are read; unknown
+// The JSON object Claude Code sends a hook on stdin (docs/claude-code.md). Only the fields tsm uses are read; unknown
 // fields are ignored and a known field of the wrong type counts as absent, so a newer Claude Code cannot
 // break the hook. Only stdin that is not a JSON object at all is an input error.
 

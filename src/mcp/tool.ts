@@ -36,7 +36,7 @@ export function defineTool<S extends z.ZodRawShape>(spec: {
   return spec as unknown as Tool;
 }
 
-/** SPEC §7: limits are clamped, never errors. Non-numbers and NaN take the default. */
+/** Limits are clamped, never errors (docs/mcp.md). Non-numbers and NaN take the default. */
 export function clampInt(value: number | undefined, min: number, max: number, fallback: number): number {
   if (value === undefined || !Number.isFinite(value)) return fallback;
   return Math.min(max, Math.max(min, Math.trunc(value)));

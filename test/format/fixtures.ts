@@ -81,7 +81,7 @@ export const HOSTILE = [
   '😀 pair',
 ].join(' ');
 
-/** Three results shaped like seed 003's example, with the vault's words. */
+/** Three results shaped like the markdown result example of docs/mcp.md, with the vault's words. */
 export function memoryResponse(): SearchResponse {
   return response('rust career', [
     hit({

@@ -12,7 +12,7 @@ describe('formatJson', () => {
     expect(out).toBe(golden('memory.json'));
   });
 
-  it('has exactly the SPEC keys, in order, with null status and date when absent', () => {
+  it('has exactly the documented keys, in order, with null status and date when absent', () => {
     const [first] = JSON.parse(formatJson(response('q', [hit({ id: 7, status: null, date: null })])));
     expect(Object.keys(first)).toEqual([
       'rank', 'id', 'score', 'path', 'type', 'status', 'title', 'section', 'line', 'end_line', 'date', 'tags', 'snippet', 'related',

@@ -29,7 +29,7 @@ const SEED_TEXT = `<knowledge_search query="LoRa モジュール" count="2" tota
 const BIG = 1_000_000;
 
 describe('formatXml: shape', () => {
-  it('reproduces seed 000 byte for byte (with > escaped as &gt;)', () => {
+  it('reproduces the documented <knowledge_search> example byte for byte (with > escaped as &gt;)', () => {
     expect(formatXml(seedResponse(), { budget: 1000 })).toBe(golden('seed-000.xml'));
   });
 

@@ -36,7 +36,7 @@ const intent = (text: string, actions: number, age: number, project: string | nu
   notePath: `sessions/${project}-${age}.md`,
 });
 
-describe('composite score (seed 002: 7-day half-life, type weight)', () => {
+describe('composite score (7-day half-life, type weight)', () => {
   it('halves recency every 7 days and treats the future as now', () => {
     expect(recency(daysAgo(0), NOW.getTime())).toBeCloseTo(1);
     expect(recency(daysAgo(7), NOW.getTime())).toBeCloseTo(0.5);

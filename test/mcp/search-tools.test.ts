@@ -136,7 +136,7 @@ describe('get_sections', () => {
 });
 
 describe('retrieve_memory', () => {
-  it("returns seed 003's markdown, details by detail level", async () => {
+  it("returns the markdown result, details by detail level", async () => {
     const auto = await ok(s.client, 'retrieve_memory', { query: 'quarter-wave whip antenna' });
     expect(typeof auto).toBe('string');
     expect(auto).toMatch(/^## Result 1 \[rank: 1, score: 1\.00(, key moment)?\]\n\*\*When:\*\* .+\n\*\*Summary:\*\* /);

@@ -23,7 +23,7 @@ describe('tsm MCP server: tool list', () => {
     }
   });
 
-  it('gives each tool the parameters of SPEC §7', async () => {
+  it('gives each tool the parameters docs/mcp.md lists', async () => {
     const { tools } = await s.client.listTools();
     const params = Object.fromEntries(tools.map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {}).sort()]));
     expect(params).toEqual({

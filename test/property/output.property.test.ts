@@ -1,4 +1,4 @@
-// Property test through the whole pipeline (SPEC §4, §9): whatever a note contains — markup that attacks
+// Property test through the whole pipeline (docs/search.md, docs/reliability.md): whatever a note contains — markup that attacks
 // XML or JSON, control characters, lone surrogates, invalid UTF-8 — once it is indexed and found, the
 // XML of the prompt hook, the hook's JSON and `-f json` are always well-formed and complete.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Property tests for markdown → note (SPEC §1, §9): random markdown never throws (nor falls back to
+// Property tests for markdown → note (README "The vault", docs/reliability.md): random markdown never throws (nor falls back to
 // "parser failed"), nothing is lost, and every heading path is the one the heading structure implies —
 // the same however the note is saved (LF or CRLF, with more text appended, parsed twice).
 import fc from 'fast-check';
@@ -128,7 +128,7 @@ function render(doc: Structured, eol = '\n'): string {
   return out.join('\n').split('\n').join(eol);
 }
 
-/** SPEC §1: the title, then the chain of ancestor headings (a repeat of the element before is left out). */
+/** The heading path: the title, then the chain of ancestor headings (a repeat of the element before is left out). */
 function expectedPaths(doc: Structured, path: string): string[] {
   const firstH1 = doc.headings.find((h) => h.depth === 1)?.text ?? null;
   const title = doc.fmTitle ?? firstH1 ?? path.split('/').pop()!.replace(/\.md$/, '');

@@ -1,4 +1,4 @@
-// Property tests for the query path (SPEC §3): user text is never FTS5 syntax. Whatever string a user or
+// Property tests for the query path (docs/search.md): user text is never FTS5 syntax. Whatever string a user or
 // a hook sends — quotes, operators, column filters, temporal words, any Unicode — search never throws,
 // and every FTS5 expression built from it is valid SQLite FTS5.
 import { mkdtempSync, rmSync } from 'node:fs';

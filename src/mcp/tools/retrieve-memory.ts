@@ -1,4 +1,4 @@
-// retrieve_memory: seed 003's markdown tool result — summaries first, section text only where the
+// retrieve_memory: the markdown tool result of `tsm search -f md` (docs/mcp.md) — summaries first, section text only where the
 // detail level says it is worth the tokens.
 import { z } from 'zod';
 import { DETAIL_LEVELS, formatMarkdown, KEY_MOMENT_SURPRISE, type DetailLevel } from '../../format/md.js';
