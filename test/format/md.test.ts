@@ -15,7 +15,7 @@ function detailed(md: string): number[] {
 }
 
 describe('formatMarkdown', () => {
-  it('matches the golden output (the documented markdown result, with the vault's words), detail auto', () => {
+  it('matches the golden output (the documented markdown result, with the vault words), detail auto', () => {
     expect(formatMarkdown(memoryResponse(), { detail: 'auto', now: NOW })).toBe(golden('memory.auto.md'));
   });
 
