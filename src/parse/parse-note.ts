@@ -50,7 +50,17 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
     }
   }
 
-  const { headings: blocks, lineKinds } = scanBlocks(lines, bodyStart);
+  const { headings: blocks, lineKinds, cappedLines, plainLines } = scanBlocks(lines, bodyStart);
+  if (plainLines > 0) {
+    warnings.push(
+      `markdown too costly to parse exactly: ${plainLines} line${plainLines === 1 ? '' : 's'} read as plain text (only # headings found there)`,
+    );
+  }
+  if (cappedLines > 0) {
+    warnings.push(
+      `lists or quotes nested too deep on ${cappedLines} line${cappedLines === 1 ? '' : 's'}: their structure is approximated (text, links and tags are all indexed)`,
+    );
+  }
   const headings: NoteHeading[] = blocks.map((h) => ({
     ...h,
     text: headingPlainText(
