@@ -36,7 +36,8 @@ export function skeletonLine(line: string, inDefinition: boolean, depth?: DepthG
     }
     const shallow = capIndent(prefix);
     if (shallow !== prefix) {
-      if (depth) depth.cappedLines++;
+      // Only a marker makes the indentation a nesting level; wide plain indentation (code) nests nothing.
+      if (depth && MARKER.test(shallow)) depth.cappedLines++;
       line = shallow + line.slice(prefix.length);
       prefix = shallow;
     }
@@ -92,6 +93,7 @@ const MAX_NESTING = 16;
  */
 const MAX_INDENT = 32;
 const WIDE_INDENT = /[ \t]{17,}/g;
+const MARKER = /[>\-+*]|\d[.)]/;
 
 function capIndent(prefix: string): string {
   return prefix.replace(WIDE_INDENT, (run) => (columns(run) > MAX_INDENT ? ' '.repeat(MAX_INDENT) : run));
