@@ -8,7 +8,7 @@ import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 
 export type Database = BetterSqlite3.Database;
 
-export type IndexErrorCode = 'missing' | 'corrupt' | 'version' | 'readonly' | 'io';
+export type IndexErrorCode = 'missing' | 'corrupt' | 'version' | 'readonly' | 'io' | 'foreign' | 'busy';
 
 /** A problem with the index file itself, with a message that tells the user what to do. */
 export class IndexError extends TsmError {
@@ -57,9 +57,15 @@ export function openWriter(path: string): OpenedIndex {
   let db: Database;
   try {
     db = connect(path, false);
-    const version = readVersion(db);
-    if (version === SCHEMA_VERSION) return { db, fresh: false };
-    if (version !== null) dropAll(db);
+    const owner = ownerOf(db);
+    if (owner.kind === 'foreign') {
+      db.close();
+      throw foreignError(path, owner.tables);
+    }
+    useWal(db);
+    if (owner.kind === 'tsm' && owner.version === SCHEMA_VERSION) return { db, fresh: false };
+    // Only a file that is provably tsm's (or holds nothing at all) is emptied and given the schema.
+    if (owner.kind === 'tsm') dropAll(db);
     createSchema(db);
     return { db, fresh: true };
   } catch (err) {
@@ -75,6 +81,7 @@ export function openWriter(path: string): OpenedIndex {
       const aside = `${path}.corrupt-${Date.now()}`;
       moveAside(path, aside);
       db = connect(path, false);
+      useWal(db);
       createSchema(db);
       process.stderr.write(`tsm: the index was not a usable database; moved it to ${aside} and rebuilt\n`);
       return { db, fresh: true };
@@ -95,13 +102,18 @@ export function openReader(path: string, opts: { busyTimeoutMs?: number } = {}):
   } catch (err) {
     throw describe(err, path);
   }
-  let version: number | null;
+  let owner: Owner;
   try {
-    version = readVersion(db);
+    owner = ownerOf(db);
   } catch (err) {
     db.close();
     throw describe(err, path);
   }
+  if (owner.kind === 'foreign') {
+    db.close();
+    throw foreignError(path, owner.tables);
+  }
+  const version = owner.kind === 'tsm' ? owner.version : null;
   if (version === null) {
     db.close();
     throw new IndexError('missing', `the index at ${path} is empty: run \`tsm index\``);
@@ -119,24 +131,71 @@ export function openReader(path: string, opts: { busyTimeoutMs?: number } = {}):
 function connect(path: string, readonly: boolean, busyTimeoutMs = BUSY_TIMEOUT_MS): Database {
   const db = new BetterSqlite3(path, { readonly, fileMustExist: readonly, nativeBinding: nativeBinding() });
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
-  if (!readonly) {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-  }
   db.pragma('foreign_keys = ON');
   return db;
 }
 
-function readVersion(db: Database): number | null {
-  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
-  if (!hasMeta) return null;
-  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
-  return row ? Number(row.value) : null;
+/** WAL for a writer: set only once the file is known to be tsm's (it rewrites the file's header). */
+function useWal(db: Database): void {
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+}
+
+/**
+ * Marks every index tsm creates (the SQLite header's application_id, "tsm1"), so a database of another
+ * application is never taken for an old index and emptied (`--db` can name any file).
+ */
+export const TSM_APPLICATION_ID = 0x74736d31;
+
+type Owner = { kind: 'empty' } | { kind: 'tsm'; version: number | null } | { kind: 'foreign'; tables: string[] };
+
+/**
+ * Whose database this is. tsm's: it carries TSM_APPLICATION_ID, or (written before the mark existed) it
+ * has both tsm's `meta` row `schema_version` and a `notes` table with a `path` column. A file with no
+ * tables at all is free to use. Anything else belongs to someone else.
+ */
+function ownerOf(db: Database): Owner {
+  const appId = db.pragma('application_id', { simple: true }) as number;
+  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map(
+    (t) => t.name,
+  );
+  const version = tables.includes('meta') ? schemaVersion(db) : null;
+  if (appId === TSM_APPLICATION_ID) return { kind: 'tsm', version };
+  if (appId === 0 && tables.length === 0) return { kind: 'empty' };
+  const oldTsm =
+    appId === 0 &&
+    version !== null &&
+    tables.includes('notes') &&
+    (db.prepare("SELECT 1 FROM pragma_table_info('notes') WHERE name = 'path'").get() !== undefined);
+  return oldTsm ? { kind: 'tsm', version } : { kind: 'foreign', tables };
+}
+
+function schemaVersion(db: Database): number | null {
+  try {
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: unknown } | undefined;
+    const n = row ? Number(row.value) : NaN;
+    return Number.isInteger(n) ? n : null;
+  } catch {
+    return null; // a `meta` table of another shape
+  }
+}
+
+function foreignError(path: string, tables: string[]): IndexError {
+  const shown = tables.slice(0, 5).join(', ') + (tables.length > 5 ? ', …' : '');
+  return new IndexError(
+    'foreign',
+    `${path} is not a tsm index (it is a database of another application${tables.length ? `, with tables ${shown}` : ''}); ` +
+      'tsm leaves it as it is: give --db a new file name, or the index of a vault',
+  );
 }
 
 function createSchema(db: Database): void {
-  db.exec(SCHEMA_SQL);
-  db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+  // One transaction: a run killed half way leaves no half schema (the mark and the tables come together).
+  db.transaction(() => {
+    db.pragma(`application_id = ${TSM_APPLICATION_ID}`);
+    db.exec(SCHEMA_SQL);
+    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+  }).immediate();
 }
 
 function dropAll(db: Database): void {
