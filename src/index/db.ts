@@ -70,14 +70,8 @@ export function openWriter(path: string): OpenedIndex {
     return { db, fresh: true };
   } catch (err) {
     if (err instanceof IndexError) throw err;
-    const code = (err as { code?: string }).code ?? '';
-    if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM' || code === 'EACCES') {
-      throw new IndexError(
-        'readonly',
-        `cannot write the index at ${path} (${(err as Error).message}): check the permissions of the file and its folder`,
-      );
-    }
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_IOERR')) {
+    const kind = sqliteErrorKind(err);
+    if (kind === 'corrupt') {
       const aside = `${path}.corrupt-${Date.now()}`;
       moveAside(path, aside);
       db = connect(path, false);
@@ -86,6 +80,8 @@ export function openWriter(path: string): OpenedIndex {
       process.stderr.write(`tsm: the index was not a usable database; moved it to ${aside} and rebuilt\n`);
       return { db, fresh: true };
     }
+    const e = asIndexError(err, path);
+    if (e instanceof IndexError) throw e;
     throw new IndexError('io', `cannot open the index ${path}: ${(err as Error).message}`);
   }
 }
@@ -191,11 +187,11 @@ function foreignError(path: string, tables: string[]): IndexError {
 
 function createSchema(db: Database): void {
   // One transaction: a run killed half way leaves no half schema (the mark and the tables come together).
-  db.transaction(() => {
+  writeTransaction(db, () => {
     db.pragma(`application_id = ${TSM_APPLICATION_ID}`);
     db.exec(SCHEMA_SQL);
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
-  }).immediate();
+  });
 }
 
 function dropAll(db: Database): void {
@@ -203,12 +199,11 @@ function dropAll(db: Database): void {
     .prepare("SELECT type, name FROM sqlite_master WHERE type IN ('table') AND name NOT LIKE 'sqlite_%'")
     .all() as { type: string; name: string }[];
   db.pragma('foreign_keys = OFF');
-  const drop = db.transaction(() => {
+  writeTransaction(db, () => {
     // FTS5 shadow tables go with their virtual table; drop virtual tables first.
     for (const o of objects.filter((o) => o.name.endsWith('_fts'))) db.exec(`DROP TABLE IF EXISTS "${o.name}"`);
     for (const o of objects.filter((o) => !o.name.includes('_fts'))) db.exec(`DROP TABLE IF EXISTS "${o.name}"`);
   });
-  drop.immediate();
   db.pragma('foreign_keys = ON');
 }
 
@@ -218,28 +213,80 @@ function dropAll(db: Database): void {
  */
 export function asIndexError(err: unknown, path: string): unknown {
   if (err instanceof IndexError) return err;
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return err;
+  const kind = sqliteErrorKind(err);
+  if (kind === null) return err;
   const detail = (err as Error).message;
-  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
-    return new IndexError('corrupt', `the index at ${path} is damaged (${detail}): run \`tsm index --full\` to rebuild it`);
+  switch (kind) {
+    case 'corrupt':
+      return new IndexError('corrupt', `the index at ${path} is damaged (${detail}): run \`tsm index --full\` to rebuild it`);
+    case 'full':
+      return new IndexError(
+        'io',
+        `cannot write the index at ${path}: the disk is full (${detail}). It keeps every note written before; free some space and run \`tsm index\` again`,
+      );
+    case 'readonly':
+    case 'readonly-folder':
+      return new IndexError('readonly', `cannot write the index at ${path} (${detail}): check the permissions of the file and its folder`);
+    case 'busy':
+      return new IndexError(
+        'busy',
+        `the index at ${path} stayed locked by another writer (\`tsm index\`, \`tsm watch\`) for ${WRITER_WAIT_MS / 60_000} minutes: ` +
+          'run `tsm index` again once it is done, or stop a writer that hangs',
+      );
+    case 'io':
+      return new IndexError(
+        'io',
+        `cannot read or write the index at ${path} (${detail}; a full disk or a file size limit?). It keeps every note written before; run \`tsm index\` again once the cause is fixed`,
+      );
   }
-  if (code === 'SQLITE_FULL') {
-    return new IndexError(
-      'io',
-      `cannot write the index at ${path}: the disk is full (${detail}). It keeps every note written before; free some space and run \`tsm index\` again`,
-    );
+}
+
+type SqliteErrorKind = 'corrupt' | 'full' | 'readonly-folder' | 'readonly' | 'busy' | 'io';
+
+/**
+ * What a SQLite (or file system) error code means, in one table for every caller: opening for writing,
+ * opening for reading, and errors met in the middle of a run. I/O errors are not damage (a full disk, a
+ * file size limit): they never move the index aside.
+ */
+const SQLITE_ERRORS: [RegExp, SqliteErrorKind][] = [
+  [/^SQLITE_(NOTADB|CORRUPT)/, 'corrupt'],
+  [/^SQLITE_FULL$/, 'full'],
+  [/^SQLITE_READONLY_(DIRECTORY|CANTINIT)$/, 'readonly-folder'],
+  [/^(SQLITE_READONLY|SQLITE_PERM$|SQLITE_CANTOPEN|SQLITE_AUTH$|EACCES$|EPERM$|EROFS$)/, 'readonly'],
+  [/^SQLITE_(BUSY|LOCKED)/, 'busy'],
+  [/^SQLITE_/, 'io'],
+];
+
+function sqliteErrorKind(err: unknown): SqliteErrorKind | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return null;
+  for (const [pattern, kind] of SQLITE_ERRORS) if (pattern.test(code)) return kind;
+  return null;
+}
+
+/** Longest a writer waits for its turn, over every retry (a `--full` of another writer may take minutes). */
+const WRITER_WAIT_MS = 10 * 60_000;
+
+/**
+ * Runs `fn` in a BEGIN IMMEDIATE transaction. SQLite waits busy_timeout (10 s) for the write lock, which
+ * another writer's long transaction (the end of a rebuild) can outlast: the BEGIN is then tried again
+ * until WRITER_WAIT_MS, so any number of writers take turns instead of failing with "database is locked".
+ * Only the BEGIN is retried; an error inside `fn` goes to the caller as it is.
+ */
+export function writeTransaction<T>(db: Database, fn: () => T): T {
+  const deadline = Date.now() + WRITER_WAIT_MS;
+  const txn = db.transaction((began: { yes: boolean }) => {
+    began.yes = true;
+    return fn();
+  });
+  for (;;) {
+    const began = { yes: false };
+    try {
+      return txn.immediate(began);
+    } catch (err) {
+      if (began.yes || sqliteErrorKind(err) !== 'busy' || Date.now() >= deadline) throw err;
+    }
   }
-  if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_AUTH') {
-    return new IndexError('readonly', `cannot write the index at ${path} (${detail}): check the permissions of the file and its folder`);
-  }
-  if (code.startsWith('SQLITE_IOERR')) {
-    return new IndexError(
-      'io',
-      `cannot read or write the index at ${path} (${detail}; a full disk or a file size limit?). It keeps every note written before; run \`tsm index\` again once the cause is fixed`,
-    );
-  }
-  return err;
 }
 
 /** Moves a damaged index out of the way (kept as `<db>.corrupt-<time>`, never deleted) so it can be rebuilt. */
@@ -259,11 +306,11 @@ function moveAside(path: string, aside: string): void {
 }
 
 function describe(err: unknown, path: string): IndexError {
-  const code = (err as { code?: string }).code ?? '';
-  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+  const kind = sqliteErrorKind(err);
+  if (kind === 'corrupt') {
     return new IndexError('corrupt', `the index at ${path} is not a usable database: run \`tsm index\` to rebuild it`);
   }
-  if (code === 'SQLITE_READONLY_DIRECTORY' || code === 'SQLITE_READONLY_CANTINIT') {
+  if (kind === 'readonly-folder') {
     // WAL: even a reader keeps a small <db>-shm file next to the index, which needs a writable folder.
     return new IndexError(
       'readonly',
@@ -271,8 +318,6 @@ function describe(err: unknown, path: string): IndexError {
         `small ${basename(path)}-shm file there while reading; make the folder writable, or use an index of your own (--db)`,
     );
   }
-  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM' || code.startsWith('SQLITE_READONLY')) {
-    return new IndexError('readonly', `cannot open the index at ${path}: ${(err as Error).message}`);
-  }
+  if (kind === 'readonly') return new IndexError('readonly', `cannot open the index at ${path}: ${(err as Error).message}`);
   return new IndexError('io', `cannot read the index at ${path}: ${(err as Error).message}`);
 }

@@ -1,10 +1,10 @@
 // Every write to the index: notes with their sections, FTS rows, tags, aliases, links; skips; warnings.
-// Callers group calls into transactions with `inTransaction` (BEGIN IMMEDIATE, so a second writer waits
-// on busy_timeout instead of failing on a lock upgrade).
+// Callers group calls into transactions with `inTransaction` (BEGIN IMMEDIATE through db.ts's
+// writeTransaction, so a second writer waits its turn instead of failing on a lock upgrade or a long lock).
 import type { ParsedNote, VaultFile } from '../core/types.js';
 import { normalize } from '../text/normalize.js';
 import { CjkDocFrequencies } from './cjk-df.js';
-import type { Database } from './db.js';
+import { writeTransaction, type Database } from './db.js';
 import { basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
 import { ftsRows, noteFtsRow, type PreparedNote } from './fts-rows.js';
 import { sectionId } from './section-ids.js';
@@ -76,13 +76,14 @@ export class NoteWriter {
 
   inTransaction<T>(fn: () => T): T {
     try {
-      return this.db
-        .transaction(() => {
-          const result = fn();
-          if (!this.bulk) this.cjkDf.apply();
-          return result;
-        })
-        .immediate();
+      return writeTransaction(this.db, () => {
+        // Another writer may have begun or finished a bulk load since this one's last transaction:
+        // counting by a stale flag left cjk_df short after parallel `--full` runs.
+        this.bulk = this.bulkLoadUnfinished();
+        const result = fn();
+        if (!this.bulk) this.cjkDf.apply();
+        return result;
+      });
     } finally {
       this.cjkDf.discard();
     }

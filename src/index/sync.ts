@@ -153,6 +153,9 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
         const { runFileJob } = await import('../parse/pool.js');
         let pending: { file: VaultFile; result: PreparedLoad }[] = [];
         let idleCheck = false;
+        // A write that fails in the idle check below runs outside the pool's callback: kept here and
+        // thrown on the next result (or after the run), never left to become an uncaught exception.
+        let failure: { err: unknown } | null = null;
         const flush = () => {
           const batch = pending;
           pending = [];
@@ -163,6 +166,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
           toLoad,
           parseOpts,
           (file, result) => {
+            if (failure) throw failure.err;
             pending.push({ file, result });
             progress();
             if (pending.length >= WRITE_BATCH) flush();
@@ -172,12 +176,17 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
               idleCheck = true;
               setImmediate(() => {
                 idleCheck = false;
-                if (pending.length >= MIN_IDLE_WRITE) flush();
+                try {
+                  if (pending.length >= MIN_IDLE_WRITE && !failure) flush();
+                } catch (err) {
+                  failure = { err };
+                }
               });
             }
           },
           opts.threads,
         );
+        if (failure) throw (failure as { err: unknown }).err;
         flush();
       } else {
         for (const file of toLoad) {
