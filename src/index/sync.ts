@@ -1,10 +1,11 @@
 // Brings the index in step with the vault: stat first, hash when size/mtime changed, parse what really
 // changed (in worker threads for big batches), one transaction per note, purge what is gone, re-resolve links.
 import { statSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { IndexWarning, SyncSummary, VaultFile } from '../core/types.js';
 import type { ParseOptions } from '../parse/options.js';
 import type { TsmConfig } from '../vault/config.js';
+import { findOnDisk, hasNoteExtension, symlinkRefusal, vaultRelative } from '../vault/paths.js';
 import { createPathFilter, scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
 import { asIndexError, IndexError, moveCorruptAside, openWriter, type Database } from './db.js';
@@ -201,7 +202,8 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     for (const path of gone) {
       // Created again since the scan (an editor that deletes and rewrites): another writer has it or will.
       indexable ??= createPathFilter(cfg.vault, { extensions: cfg.extensions });
-      if (isFile(join(cfg.vault, path)) && indexable(path)) continue;
+      const onDisk = findOnDisk(cfg.vault, path);
+      if (onDisk !== null && isFile(onDisk) && indexable(path)) continue;
       write(() => {
         if (writer.removePath(path)) {
           summary.removed++;
@@ -270,22 +272,30 @@ function seen(files: VaultFile[], path: string): boolean {
   return false;
 }
 
-/** `--files-from-stdin` and the watcher: stat just these paths. */
+/**
+ * `--files-from-stdin` and the watcher: stat just these paths, by the rules a full scan applies
+ * (src/vault/paths.ts): the same vault-relative form, extensions, skipped folders, symlink policy.
+ */
 function statPaths(cfg: TsmConfig, paths: string[]): { files: VaultFile[]; warnings: IndexWarning[]; missing: string[] } {
   const files: VaultFile[] = [];
   const warnings: IndexWarning[] = [];
   const missing: string[] = [];
   const indexable = createPathFilter(cfg.vault, { extensions: cfg.extensions });
   for (const given of paths) {
-    const abs = isAbsolute(given) ? given : join(cfg.vault, given);
-    const rel = relative(cfg.vault, abs).split('\\').join('/').normalize('NFC');
-    if (rel === '' || rel.startsWith('../') || rel === '..' || isAbsolute(rel)) {
+    const rel = isAbsolute(given) ? vaultRelative(cfg.vault, given) : vaultRelative(cfg.vault, join(cfg.vault, given));
+    if (rel === null) {
       warnings.push({ path: given, message: 'outside the vault: ignored' });
       continue;
     }
-    if (!cfg.extensions.some((e) => rel.toLowerCase().endsWith(e))) continue;
+    if (!hasNoteExtension(rel.slice(rel.lastIndexOf('/') + 1), cfg.extensions)) continue;
     if (!indexable(rel)) {
       missing.push(rel); // ignored now (e.g. .tsmignore changed): forget it if it was indexed
+      continue;
+    }
+    // The index's path is NFC; the file's name on disk may be NFD (created on macOS, or by its tools).
+    const abs = findOnDisk(cfg.vault, rel);
+    if (abs === null || symlinkRefusal(cfg.vault, abs, cfg.extensions) !== null) {
+      missing.push(rel);
       continue;
     }
     try {
