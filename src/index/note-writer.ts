@@ -196,6 +196,18 @@ export class NoteWriter {
   }
 
   /** Drops warnings of paths that are no longer notes or skipped files (scan warnings are re-added after). */
+  /** Makes the attachments table hold exactly `paths` (a full scan's list), writing only what changed. */
+  syncAttachments(paths: string[]): void {
+    const known = new Set(this.db.prepare('SELECT path FROM attachments').pluck().all() as string[]);
+    const insert = this.db.prepare('INSERT INTO attachments (path, key) VALUES (?, ?)');
+    for (const p of paths) {
+      if (known.delete(p)) continue;
+      insert.run(p, targetKey(p));
+    }
+    const remove = this.db.prepare('DELETE FROM attachments WHERE path = ?');
+    for (const p of known) remove.run(p);
+  }
+
   pruneWarnings(): void {
     this.db.exec('DELETE FROM warnings WHERE path NOT IN (SELECT path FROM notes UNION SELECT path FROM skipped_files)');
   }

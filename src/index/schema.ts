@@ -127,6 +127,14 @@ CREATE TABLE IF NOT EXISTS skipped_files (
   reason TEXT NOT NULL
 );
 
+-- Files that are not notes but may be linked to (images, PDFs, canvases: ![[image.png]], [[board.canvas]]),
+-- by the key links are resolved with (resolve-link.ts targetKey): a link to one is not unresolved.
+CREATE TABLE IF NOT EXISTS attachments (
+  path TEXT PRIMARY KEY,
+  key TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS attachments_key ON attachments(key);
+
 CREATE TABLE IF NOT EXISTS warnings (
   id INTEGER PRIMARY KEY,
   path TEXT NOT NULL,

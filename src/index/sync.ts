@@ -80,8 +80,8 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     }
 
     const partial = opts.paths !== undefined && !rebuild;
-    const { files, warnings: scanWarnings, missing } = partial
-      ? statPaths(cfg, opts.paths ?? [])
+    const { files, warnings: scanWarnings, missing, attachments } = partial
+      ? { ...statPaths(cfg, opts.paths ?? []), attachments: [] as string[] }
       : { ...scanVault(cfg.vault, { extensions: cfg.extensions }), missing: [] as string[] };
 
     const states = writer.fileStates();
@@ -218,6 +218,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
       if (rebuild || pending?.all) writer.resolveLinks(null);
       else if (pending || noteSetChanged || newKeys.size > 0) writer.resolveLinks(new Set([...newKeys, ...(pending?.keys ?? [])]));
       if (!partial) {
+        writer.syncAttachments(attachments);
         writer.pruneWarnings();
         for (const w of scanWarnings) writer.replaceWarnings(w.path, [w.message]);
       }

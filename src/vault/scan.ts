@@ -13,6 +13,8 @@ export interface ScanOptions {
 
 export interface ScanResult {
   files: VaultFile[];
+  /** Vault-relative paths of files that are not notes but links may name (`image.png`, `board.canvas`). */
+  attachments: string[];
   warnings: IndexWarning[];
 }
 
@@ -24,6 +26,7 @@ interface Matcher {
 
 export function scanVault(vault: string, opts: ScanOptions): ScanResult {
   const files: VaultFile[] = [];
+  const attachments: string[] = [];
   const warnings: IndexWarning[] = [];
   const visited = new Set<string>();
   const rootMatchers: Matcher[] = [];
@@ -86,7 +89,10 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
         if (isSkippedFolder(name) || isIgnored(here, rel, true)) continue;
         if (entry.isSymbolicLink()) deferred.push([abs, rel, here]);
         else walk(abs, rel, here);
-      } else if (isFile && hasNoteExtension(name, opts.extensions) && !isIgnored(here, rel, false)) {
+      } else if (isFile && !hasNoteExtension(name, opts.extensions)) {
+        // Names only (no stat, no read): enough to tell a link to an attachment from a broken one.
+        if (name.lastIndexOf('.') > 0 && !isIgnored(here, rel, false)) attachments.push(rel);
+      } else if (isFile && !isIgnored(here, rel, false)) {
         if (entry.isSymbolicLink()) {
           const refusal = symlinkRefusal(vault, abs, opts.extensions);
           if (refusal) {
@@ -111,7 +117,8 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
   walk(vault, '', rootMatchers);
   while (deferred.length) walk(...(deferred.shift() as [string, string, Matcher[]]));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, warnings };
+  attachments.sort();
+  return { files, attachments, warnings };
 }
 
 /**
