@@ -23,6 +23,7 @@ CREATE TABLE IF NOT EXISTS notes (
   frontmatter TEXT NOT NULL,       -- JSON object
   size INTEGER NOT NULL,
   mtime_ms INTEGER NOT NULL,
+  ctime_ms INTEGER NOT NULL DEFAULT 0, -- with size and mtime: a file whose three are unchanged is not read
   hash TEXT NOT NULL,
   indexed_at TEXT NOT NULL,
   section_count INTEGER NOT NULL DEFAULT 0
@@ -124,6 +125,7 @@ CREATE TABLE IF NOT EXISTS skipped_files (
   path TEXT PRIMARY KEY,
   size INTEGER NOT NULL,
   mtime_ms INTEGER NOT NULL,
+  ctime_ms INTEGER NOT NULL DEFAULT 0,
   reason TEXT NOT NULL
 );
 

@@ -1,4 +1,4 @@
-// Brings the index in step with the vault: stat first, hash when size/mtime changed, parse what really
+// Brings the index in step with the vault: stat first, hash when size/mtime/ctime changed, parse what really
 // changed (in worker threads for big batches), one transaction per note, purge what is gone, re-resolve links.
 import { statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
@@ -89,7 +89,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     let unchanged = 0;
     for (const f of files) {
       const st = states.get(f.path);
-      if (st && st.size === f.size && st.mtimeMs === Math.floor(f.mtimeMs)) unchanged++;
+      if (st && sameStat(st, f)) unchanged++;
       // A new time alone (a checkout, a copy, a sync tool) is found out by the hash, before any parsing.
       else toLoad.push(st && !st.skipped && st.hash ? { ...f, knownHash: st.hash } : f);
     }
@@ -253,10 +253,24 @@ function isFile(abs: string): boolean {
 function unchangedOnDisk(file: VaultFile): boolean {
   try {
     const st = statSync(file.absPath);
-    return st.size === file.size && Math.floor(st.mtimeMs) === Math.floor(file.mtimeMs);
+    return sameStat({ size: st.size, mtimeMs: Math.floor(st.mtimeMs), ctimeMs: Math.floor(st.ctimeMs) }, file);
   } catch {
     return false;
   }
+}
+
+/**
+ * Size, mtime and ctime all as the index recorded them: the file is not read. ctime catches an edit that
+ * keeps size and mtime (a tool that restores the mtime); a new ctime alone (chmod, a rename, a backup
+ * tool's touch) costs one hash, never a parse. What remains: an edit that keeps all three, which only a
+ * program setting the clock back can make; `tsm index --full` reads every file whatever its times say.
+ */
+function sameStat(known: { size: number; mtimeMs: number; ctimeMs: number }, file: VaultFile): boolean {
+  return (
+    known.size === file.size &&
+    known.mtimeMs === Math.floor(file.mtimeMs) &&
+    known.ctimeMs === Math.floor(file.ctimeMs ?? 0)
+  );
 }
 
 function seen(files: VaultFile[], path: string): boolean {
@@ -301,8 +315,9 @@ function statPaths(cfg: TsmConfig, paths: string[]): { files: VaultFile[]; warni
     }
     try {
       const st = statSync(abs);
-      if (st.isFile()) files.push({ path: rel, absPath: abs, size: st.size, mtimeMs: Math.floor(st.mtimeMs) });
-      else missing.push(rel);
+      if (st.isFile()) {
+        files.push({ path: rel, absPath: abs, size: st.size, mtimeMs: Math.floor(st.mtimeMs), ctimeMs: Math.floor(st.ctimeMs) });
+      } else missing.push(rel);
     } catch {
       missing.push(rel);
     }

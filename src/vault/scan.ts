@@ -109,7 +109,13 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
           }
           continue;
         }
-        files.push({ path: rel, absPath: abs, size: stats.size, mtimeMs: Math.floor(stats.mtimeMs) });
+        files.push({
+          path: rel,
+          absPath: abs,
+          size: stats.size,
+          mtimeMs: Math.floor(stats.mtimeMs),
+          ctimeMs: Math.floor(stats.ctimeMs),
+        });
       }
     }
   };
