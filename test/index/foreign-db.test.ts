@@ -43,7 +43,7 @@ describe('a database tsm did not create', () => {
       const before = readFileSync(db);
       const before_tables = tables(db);
       for (const args of [['index'], ['index', '--full'], ['search', 'needle'], ['status']]) {
-        const r = tsm([...args, '--db', db], { cwd: vault.dir });
+        const r = tsm([...args, '--vault', vault.dir, '--db', db], { cwd: vault.dir });
         expect(r.code, args.join(' ')).toBe(1);
         expect(r.stderr).toMatch(/is not a tsm index .*leaves it as it is: give --db a new file name/);
         expect(r.stderr).not.toMatch(/\n\s+at /); // tsm's message, not a stack
@@ -58,18 +58,18 @@ describe('a database that is tsm own, or free to use', () => {
   it('an empty SQLite file gets the schema and the mark', () => {
     const db = join(vault.dir, 'empty.db');
     sqlite(db, 'PRAGMA user_version = 0;');
-    expect(tsm(['index', '--db', db], { cwd: vault.dir }).code).toBe(0);
+    expect(tsm(['index', '--vault', vault.dir, '--db', db], { cwd: vault.dir }).code).toBe(0);
     const conn = new Database(db, { readonly: true });
     expect(conn.pragma('application_id', { simple: true })).toBe(TSM_APPLICATION_ID);
     conn.close();
-    expect(tsm(['search', 'needle', '--db', db], { cwd: vault.dir }).stdout).toContain('a.md');
+    expect(tsm(['search', 'needle', '--vault', vault.dir, '--db', db], { cwd: vault.dir }).stdout).toContain('a.md');
   });
 
   it('an index of an older tsm (before the mark existed) is rebuilt', () => {
     const db = join(vault.dir, 'old.db');
-    expect(tsm(['index', '--db', db], { cwd: vault.dir }).code).toBe(0);
+    expect(tsm(['index', '--vault', vault.dir, '--db', db], { cwd: vault.dir }).code).toBe(0);
     sqlite(db, "PRAGMA application_id = 0; UPDATE meta SET value = '5' WHERE key = 'schema_version';");
-    const r = tsm(['index', '--db', db], { cwd: vault.dir });
+    const r = tsm(['index', '--vault', vault.dir, '--db', db], { cwd: vault.dir });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^1 added/);
     const conn = new Database(db, { readonly: true });
@@ -80,7 +80,7 @@ describe('a database that is tsm own, or free to use', () => {
   it('a file that is not a database at all is moved aside, never deleted', () => {
     const db = join(vault.dir, 'junk.db');
     writeFileSync(db, 'not sqlite\n'.repeat(100));
-    const r = tsm(['index', '--db', db], { cwd: vault.dir });
+    const r = tsm(['index', '--vault', vault.dir, '--db', db], { cwd: vault.dir });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/moved it to .*junk\.db\.corrupt-\d+/);
   });
