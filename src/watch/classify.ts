@@ -28,7 +28,7 @@ function baseName(rel: string): string {
 
 function isRuleFile(rel: string): boolean {
   const name = baseName(rel);
-  // .tsmignore counts at the vault root only (SPEC §1); .gitignore files count in every folder.
+  // .tsmignore counts at the vault root only (README "The vault"); .gitignore files count in every folder.
   return name === '.gitignore' || (name === '.tsmignore' && rel === '.tsmignore');
 }
 
