@@ -14,6 +14,11 @@ export interface VaultFile {
   absPath: string;
   size: number;
   mtimeMs: number;
+  /**
+   * Status-change time (ctime). An edit that keeps the size and the mtime (a tool that restores the
+   * mtime, two same-size writes within the file system's time granularity) still changes it.
+   */
+  ctimeMs?: number;
   /** The content hash the index holds for this path, if any: a load that reads the same bytes skips parsing. */
   knownHash?: string;
 }

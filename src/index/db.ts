@@ -8,7 +8,7 @@ import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 
 export type Database = BetterSqlite3.Database;
 
-export type IndexErrorCode = 'missing' | 'corrupt' | 'version' | 'readonly' | 'io';
+export type IndexErrorCode = 'missing' | 'corrupt' | 'version' | 'readonly' | 'io' | 'foreign' | 'busy';
 
 /** A problem with the index file itself, with a message that tells the user what to do. */
 export class IndexError extends TsmError {
@@ -57,28 +57,31 @@ export function openWriter(path: string): OpenedIndex {
   let db: Database;
   try {
     db = connect(path, false);
-    const version = readVersion(db);
-    if (version === SCHEMA_VERSION) return { db, fresh: false };
-    if (version !== null) dropAll(db);
+    const owner = ownerOf(db);
+    if (owner.kind === 'foreign') {
+      db.close();
+      throw foreignError(path, owner.tables);
+    }
+    useWal(db);
+    if (owner.kind === 'tsm' && owner.version === SCHEMA_VERSION) return { db, fresh: false };
+    // Only a file that is provably tsm's (or holds nothing at all) is emptied and given the schema.
+    if (owner.kind === 'tsm') dropAll(db);
     createSchema(db);
     return { db, fresh: true };
   } catch (err) {
     if (err instanceof IndexError) throw err;
-    const code = (err as { code?: string }).code ?? '';
-    if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM' || code === 'EACCES') {
-      throw new IndexError(
-        'readonly',
-        `cannot write the index at ${path} (${(err as Error).message}): check the permissions of the file and its folder`,
-      );
-    }
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_IOERR')) {
+    const kind = sqliteErrorKind(err);
+    if (kind === 'corrupt') {
       const aside = `${path}.corrupt-${Date.now()}`;
       moveAside(path, aside);
       db = connect(path, false);
+      useWal(db);
       createSchema(db);
       process.stderr.write(`tsm: the index was not a usable database; moved it to ${aside} and rebuilt\n`);
       return { db, fresh: true };
     }
+    const e = asIndexError(err, path);
+    if (e instanceof IndexError) throw e;
     throw new IndexError('io', `cannot open the index ${path}: ${(err as Error).message}`);
   }
 }
@@ -95,13 +98,18 @@ export function openReader(path: string, opts: { busyTimeoutMs?: number } = {}):
   } catch (err) {
     throw describe(err, path);
   }
-  let version: number | null;
+  let owner: Owner;
   try {
-    version = readVersion(db);
+    owner = ownerOf(db);
   } catch (err) {
     db.close();
     throw describe(err, path);
   }
+  if (owner.kind === 'foreign') {
+    db.close();
+    throw foreignError(path, owner.tables);
+  }
+  const version = owner.kind === 'tsm' ? owner.version : null;
   if (version === null) {
     db.close();
     throw new IndexError('missing', `the index at ${path} is empty: run \`tsm index\``);
@@ -119,24 +127,71 @@ export function openReader(path: string, opts: { busyTimeoutMs?: number } = {}):
 function connect(path: string, readonly: boolean, busyTimeoutMs = BUSY_TIMEOUT_MS): Database {
   const db = new BetterSqlite3(path, { readonly, fileMustExist: readonly, nativeBinding: nativeBinding() });
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
-  if (!readonly) {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-  }
   db.pragma('foreign_keys = ON');
   return db;
 }
 
-function readVersion(db: Database): number | null {
-  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
-  if (!hasMeta) return null;
-  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
-  return row ? Number(row.value) : null;
+/** WAL for a writer: set only once the file is known to be tsm's (it rewrites the file's header). */
+function useWal(db: Database): void {
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+}
+
+/**
+ * Marks every index tsm creates (the SQLite header's application_id, "tsm1"), so a database of another
+ * application is never taken for an old index and emptied (`--db` can name any file).
+ */
+export const TSM_APPLICATION_ID = 0x74736d31;
+
+type Owner = { kind: 'empty' } | { kind: 'tsm'; version: number | null } | { kind: 'foreign'; tables: string[] };
+
+/**
+ * Whose database this is. tsm's: it carries TSM_APPLICATION_ID, or (written before the mark existed) it
+ * has both tsm's `meta` row `schema_version` and a `notes` table with a `path` column. A file with no
+ * tables at all is free to use. Anything else belongs to someone else.
+ */
+function ownerOf(db: Database): Owner {
+  const appId = db.pragma('application_id', { simple: true }) as number;
+  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map(
+    (t) => t.name,
+  );
+  const version = tables.includes('meta') ? schemaVersion(db) : null;
+  if (appId === TSM_APPLICATION_ID) return { kind: 'tsm', version };
+  if (appId === 0 && tables.length === 0) return { kind: 'empty' };
+  const oldTsm =
+    appId === 0 &&
+    version !== null &&
+    tables.includes('notes') &&
+    (db.prepare("SELECT 1 FROM pragma_table_info('notes') WHERE name = 'path'").get() !== undefined);
+  return oldTsm ? { kind: 'tsm', version } : { kind: 'foreign', tables };
+}
+
+function schemaVersion(db: Database): number | null {
+  try {
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: unknown } | undefined;
+    const n = row ? Number(row.value) : NaN;
+    return Number.isInteger(n) ? n : null;
+  } catch {
+    return null; // a `meta` table of another shape
+  }
+}
+
+function foreignError(path: string, tables: string[]): IndexError {
+  const shown = tables.slice(0, 5).join(', ') + (tables.length > 5 ? ', …' : '');
+  return new IndexError(
+    'foreign',
+    `${path} is not a tsm index (it is a database of another application${tables.length ? `, with tables ${shown}` : ''}); ` +
+      'tsm leaves it as it is: give --db a new file name, or the index of a vault',
+  );
 }
 
 function createSchema(db: Database): void {
-  db.exec(SCHEMA_SQL);
-  db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+  // One transaction: a run killed half way leaves no half schema (the mark and the tables come together).
+  writeTransaction(db, () => {
+    db.pragma(`application_id = ${TSM_APPLICATION_ID}`);
+    db.exec(SCHEMA_SQL);
+    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+  });
 }
 
 function dropAll(db: Database): void {
@@ -144,12 +199,11 @@ function dropAll(db: Database): void {
     .prepare("SELECT type, name FROM sqlite_master WHERE type IN ('table') AND name NOT LIKE 'sqlite_%'")
     .all() as { type: string; name: string }[];
   db.pragma('foreign_keys = OFF');
-  const drop = db.transaction(() => {
+  writeTransaction(db, () => {
     // FTS5 shadow tables go with their virtual table; drop virtual tables first.
     for (const o of objects.filter((o) => o.name.endsWith('_fts'))) db.exec(`DROP TABLE IF EXISTS "${o.name}"`);
     for (const o of objects.filter((o) => !o.name.includes('_fts'))) db.exec(`DROP TABLE IF EXISTS "${o.name}"`);
   });
-  drop.immediate();
   db.pragma('foreign_keys = ON');
 }
 
@@ -159,28 +213,80 @@ function dropAll(db: Database): void {
  */
 export function asIndexError(err: unknown, path: string): unknown {
   if (err instanceof IndexError) return err;
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return err;
+  const kind = sqliteErrorKind(err);
+  if (kind === null) return err;
   const detail = (err as Error).message;
-  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
-    return new IndexError('corrupt', `the index at ${path} is damaged (${detail}): run \`tsm index --full\` to rebuild it`);
+  switch (kind) {
+    case 'corrupt':
+      return new IndexError('corrupt', `the index at ${path} is damaged (${detail}): run \`tsm index --full\` to rebuild it`);
+    case 'full':
+      return new IndexError(
+        'io',
+        `cannot write the index at ${path}: the disk is full (${detail}). It keeps every note written before; free some space and run \`tsm index\` again`,
+      );
+    case 'readonly':
+    case 'readonly-folder':
+      return new IndexError('readonly', `cannot write the index at ${path} (${detail}): check the permissions of the file and its folder`);
+    case 'busy':
+      return new IndexError(
+        'busy',
+        `the index at ${path} stayed locked by another writer (\`tsm index\`, \`tsm watch\`) for ${WRITER_WAIT_MS / 60_000} minutes: ` +
+          'run `tsm index` again once it is done, or stop a writer that hangs',
+      );
+    case 'io':
+      return new IndexError(
+        'io',
+        `cannot read or write the index at ${path} (${detail}; a full disk or a file size limit?). It keeps every note written before; run \`tsm index\` again once the cause is fixed`,
+      );
   }
-  if (code === 'SQLITE_FULL') {
-    return new IndexError(
-      'io',
-      `cannot write the index at ${path}: the disk is full (${detail}). It keeps every note written before; free some space and run \`tsm index\` again`,
-    );
+}
+
+type SqliteErrorKind = 'corrupt' | 'full' | 'readonly-folder' | 'readonly' | 'busy' | 'io';
+
+/**
+ * What a SQLite (or file system) error code means, in one table for every caller: opening for writing,
+ * opening for reading, and errors met in the middle of a run. I/O errors are not damage (a full disk, a
+ * file size limit): they never move the index aside.
+ */
+const SQLITE_ERRORS: [RegExp, SqliteErrorKind][] = [
+  [/^SQLITE_(NOTADB|CORRUPT)/, 'corrupt'],
+  [/^SQLITE_FULL$/, 'full'],
+  [/^SQLITE_READONLY_(DIRECTORY|CANTINIT)$/, 'readonly-folder'],
+  [/^(SQLITE_READONLY|SQLITE_PERM$|SQLITE_CANTOPEN|SQLITE_AUTH$|EACCES$|EPERM$|EROFS$)/, 'readonly'],
+  [/^SQLITE_(BUSY|LOCKED)/, 'busy'],
+  [/^SQLITE_/, 'io'],
+];
+
+function sqliteErrorKind(err: unknown): SqliteErrorKind | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return null;
+  for (const [pattern, kind] of SQLITE_ERRORS) if (pattern.test(code)) return kind;
+  return null;
+}
+
+/** Longest a writer waits for its turn, over every retry (a `--full` of another writer may take minutes). */
+const WRITER_WAIT_MS = 10 * 60_000;
+
+/**
+ * Runs `fn` in a BEGIN IMMEDIATE transaction. SQLite waits busy_timeout (10 s) for the write lock, which
+ * another writer's long transaction (the end of a rebuild) can outlast: the BEGIN is then tried again
+ * until WRITER_WAIT_MS, so any number of writers take turns instead of failing with "database is locked".
+ * Only the BEGIN is retried; an error inside `fn` goes to the caller as it is.
+ */
+export function writeTransaction<T>(db: Database, fn: () => T): T {
+  const deadline = Date.now() + WRITER_WAIT_MS;
+  const txn = db.transaction((began: { yes: boolean }) => {
+    began.yes = true;
+    return fn();
+  });
+  for (;;) {
+    const began = { yes: false };
+    try {
+      return txn.immediate(began);
+    } catch (err) {
+      if (began.yes || sqliteErrorKind(err) !== 'busy' || Date.now() >= deadline) throw err;
+    }
   }
-  if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_AUTH') {
-    return new IndexError('readonly', `cannot write the index at ${path} (${detail}): check the permissions of the file and its folder`);
-  }
-  if (code.startsWith('SQLITE_IOERR')) {
-    return new IndexError(
-      'io',
-      `cannot read or write the index at ${path} (${detail}; a full disk or a file size limit?). It keeps every note written before; run \`tsm index\` again once the cause is fixed`,
-    );
-  }
-  return err;
 }
 
 /** Moves a damaged index out of the way (kept as `<db>.corrupt-<time>`, never deleted) so it can be rebuilt. */
@@ -200,11 +306,11 @@ function moveAside(path: string, aside: string): void {
 }
 
 function describe(err: unknown, path: string): IndexError {
-  const code = (err as { code?: string }).code ?? '';
-  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+  const kind = sqliteErrorKind(err);
+  if (kind === 'corrupt') {
     return new IndexError('corrupt', `the index at ${path} is not a usable database: run \`tsm index\` to rebuild it`);
   }
-  if (code === 'SQLITE_READONLY_DIRECTORY' || code === 'SQLITE_READONLY_CANTINIT') {
+  if (kind === 'readonly-folder') {
     // WAL: even a reader keeps a small <db>-shm file next to the index, which needs a writable folder.
     return new IndexError(
       'readonly',
@@ -212,8 +318,6 @@ function describe(err: unknown, path: string): IndexError {
         `small ${basename(path)}-shm file there while reading; make the folder writable, or use an index of your own (--db)`,
     );
   }
-  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM' || code.startsWith('SQLITE_READONLY')) {
-    return new IndexError('readonly', `cannot open the index at ${path}: ${(err as Error).message}`);
-  }
+  if (kind === 'readonly') return new IndexError('readonly', `cannot open the index at ${path}: ${(err as Error).message}`);
   return new IndexError('io', `cannot read the index at ${path}: ${(err as Error).message}`);
 }

@@ -2,6 +2,9 @@
 import { statSync } from 'node:fs';
 import type { IndexStatus, IndexWarning, LinkRecord, NoteRecord, NoteType, SectionRecord } from '../core/types.js';
 import type { Database } from './db.js';
+
+/** A link that names no note is unresolved unless it names an attachment (an image, a PDF, a canvas). */
+const NOT_ATTACHMENT = 'NOT EXISTS (SELECT 1 FROM attachments a WHERE a.key = l.target_key)';
 import { SCHEMA_VERSION } from './schema.js';
 
 interface NoteRow {
@@ -198,7 +201,8 @@ export class NoteReader {
   unresolvedLinks(limit: number): LinkRecord[] {
     return this.linkRows(
       `SELECT l.kind, s.path AS source, NULL AS target_path, l.target, l.heading, l.text, l.line
-       FROM links l JOIN notes s ON s.id = l.source_id WHERE l.target_id IS NULL ORDER BY s.path, l.line LIMIT ?`,
+       FROM links l JOIN notes s ON s.id = l.source_id WHERE l.target_id IS NULL AND ${NOT_ATTACHMENT}
+       ORDER BY s.path, l.line LIMIT ?`,
       limit,
     );
   }
@@ -240,7 +244,7 @@ export class NoteReader {
       byType,
       sections: count('SELECT count(*) AS n FROM sections'),
       links: count('SELECT count(*) AS n FROM links'),
-      unresolvedLinks: count('SELECT count(*) AS n FROM links WHERE target_id IS NULL'),
+      unresolvedLinks: count(`SELECT count(*) AS n FROM links l WHERE l.target_id IS NULL AND ${NOT_ATTACHMENT}`),
       warnings: count('SELECT count(*) AS n FROM warnings'),
       indexBytes,
       lastSync: this.meta('last_sync'),

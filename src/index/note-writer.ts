@@ -1,10 +1,10 @@
 // Every write to the index: notes with their sections, FTS rows, tags, aliases, links; skips; warnings.
-// Callers group calls into transactions with `inTransaction` (BEGIN IMMEDIATE, so a second writer waits
-// on busy_timeout instead of failing on a lock upgrade).
+// Callers group calls into transactions with `inTransaction` (BEGIN IMMEDIATE through db.ts's
+// writeTransaction, so a second writer waits its turn instead of failing on a lock upgrade or a long lock).
 import type { ParsedNote, VaultFile } from '../core/types.js';
 import { normalize } from '../text/normalize.js';
 import { CjkDocFrequencies } from './cjk-df.js';
-import type { Database } from './db.js';
+import { writeTransaction, type Database } from './db.js';
 import { basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
 import { ftsRows, noteFtsRow, type PreparedNote } from './fts-rows.js';
 import { sectionId } from './section-ids.js';
@@ -12,6 +12,7 @@ import { sectionId } from './section-ids.js';
 export interface FileState {
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
   hash: string | null;
   skipped: boolean;
 }
@@ -33,12 +34,12 @@ export class NoteWriter {
     this.s = {
       noteByPath: db.prepare('SELECT id FROM notes WHERE path = ?'),
       insertNote: db.prepare(`INSERT INTO notes (path, basename, title, type, status, date, date_source, tags, aliases,
-        frontmatter, size, mtime_ms, hash, indexed_at) VALUES (@path, @basename, @title, @type, @status, @date,
-        @dateSource, @tags, @aliases, @frontmatter, @size, @mtimeMs, @hash, @indexedAt)`),
+        frontmatter, size, mtime_ms, ctime_ms, hash, indexed_at) VALUES (@path, @basename, @title, @type, @status, @date,
+        @dateSource, @tags, @aliases, @frontmatter, @size, @mtimeMs, @ctimeMs, @hash, @indexedAt)`),
       updateNote: db.prepare(`UPDATE notes SET title = @title, type = @type, status = @status, date = @date,
         date_source = @dateSource, tags = @tags, aliases = @aliases, frontmatter = @frontmatter, size = @size,
-        mtime_ms = @mtimeMs, hash = @hash, indexed_at = @indexedAt WHERE id = @id`),
-      touchNote: db.prepare('UPDATE notes SET size = ?, mtime_ms = ? WHERE path = ?'),
+        mtime_ms = @mtimeMs, ctime_ms = @ctimeMs, hash = @hash, indexed_at = @indexedAt WHERE id = @id`),
+      touchNote: db.prepare('UPDATE notes SET size = ?, mtime_ms = ?, ctime_ms = ? WHERE path = ?'),
       sectionsOfNote: db.prepare('SELECT id, heading, heading_path AS headingPath, text FROM sections WHERE note_id = ? ORDER BY ord'),
       pathAndAliases: db.prepare('SELECT path, title, aliases, tags FROM notes WHERE id = ?'),
       // Contentless FTS5: a row is removed by handing back exactly the values it was inserted with, which
@@ -64,7 +65,7 @@ export class NoteWriter {
       insertAlias: db.prepare('INSERT OR IGNORE INTO note_aliases (note_id, alias) VALUES (?, ?)'),
       insertLink: db.prepare(`INSERT INTO links (source_id, section_id, kind, target, target_key, heading, text, line, target_id)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)`),
-      upsertSkipped: db.prepare('INSERT OR REPLACE INTO skipped_files (path, size, mtime_ms, reason) VALUES (?, ?, ?, ?)'),
+      upsertSkipped: db.prepare('INSERT OR REPLACE INTO skipped_files (path, size, mtime_ms, ctime_ms, reason) VALUES (?, ?, ?, ?, ?)'),
       deleteSkipped: db.prepare('DELETE FROM skipped_files WHERE path = ?'),
       deleteWarnings: db.prepare('DELETE FROM warnings WHERE path = ?'),
       insertWarning: db.prepare('INSERT INTO warnings (path, message, at) VALUES (?, ?, ?)'),
@@ -76,13 +77,14 @@ export class NoteWriter {
 
   inTransaction<T>(fn: () => T): T {
     try {
-      return this.db
-        .transaction(() => {
-          const result = fn();
-          if (!this.bulk) this.cjkDf.apply();
-          return result;
-        })
-        .immediate();
+      return writeTransaction(this.db, () => {
+        // Another writer may have begun or finished a bulk load since this one's last transaction:
+        // counting by a stale flag left cjk_df short after parallel `--full` runs.
+        this.bulk = this.bulkLoadUnfinished();
+        const result = fn();
+        if (!this.bulk) this.cjkDf.apply();
+        return result;
+      });
     } finally {
       this.cjkDf.discard();
     }
@@ -91,20 +93,22 @@ export class NoteWriter {
   /** What the index knows of every file: notes and skipped files. */
   fileStates(): Map<string, FileState> {
     const out = new Map<string, FileState>();
-    for (const r of this.db.prepare('SELECT path, size, mtime_ms, hash FROM notes').iterate() as Iterable<{
+    for (const r of this.db.prepare('SELECT path, size, mtime_ms, ctime_ms, hash FROM notes').iterate() as Iterable<{
       path: string;
       size: number;
       mtime_ms: number;
+      ctime_ms: number;
       hash: string;
     }>) {
-      out.set(r.path, { size: r.size, mtimeMs: r.mtime_ms, hash: r.hash, skipped: false });
+      out.set(r.path, { size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, hash: r.hash, skipped: false });
     }
-    for (const r of this.db.prepare('SELECT path, size, mtime_ms FROM skipped_files').iterate() as Iterable<{
+    for (const r of this.db.prepare('SELECT path, size, mtime_ms, ctime_ms FROM skipped_files').iterate() as Iterable<{
       path: string;
       size: number;
       mtime_ms: number;
+      ctime_ms: number;
     }>) {
-      out.set(r.path, { size: r.size, mtimeMs: r.mtime_ms, hash: null, skipped: true });
+      out.set(r.path, { size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, hash: null, skipped: true });
     }
     return out;
   }
@@ -129,6 +133,7 @@ export class NoteWriter {
       frontmatter: JSON.stringify(note.frontmatter),
       size: file.size,
       mtimeMs: Math.floor(file.mtimeMs),
+      ctimeMs: Math.floor(file.ctimeMs ?? 0),
       hash,
       indexedAt: new Date().toISOString(),
     };
@@ -167,12 +172,12 @@ export class NoteWriter {
 
   /** Same content, new stat: cheaper than a rewrite. */
   touchNote(file: VaultFile): void {
-    this.s.touchNote.run(file.size, Math.floor(file.mtimeMs), file.path);
+    this.s.touchNote.run(file.size, Math.floor(file.mtimeMs), Math.floor(file.ctimeMs ?? 0), file.path);
   }
 
   markSkipped(file: VaultFile, reason: string): void {
     this.removePath(file.path);
-    this.s.upsertSkipped.run(file.path, file.size, Math.floor(file.mtimeMs), reason);
+    this.s.upsertSkipped.run(file.path, file.size, Math.floor(file.mtimeMs), Math.floor(file.ctimeMs ?? 0), reason);
     this.replaceWarnings(file.path, [`skipped: ${reason}`]);
   }
 
@@ -195,6 +200,18 @@ export class NoteWriter {
   }
 
   /** Drops warnings of paths that are no longer notes or skipped files (scan warnings are re-added after). */
+  /** Makes the attachments table hold exactly `paths` (a full scan's list), writing only what changed. */
+  syncAttachments(paths: string[]): void {
+    const known = new Set(this.db.prepare('SELECT path FROM attachments').pluck().all() as string[]);
+    const insert = this.db.prepare('INSERT INTO attachments (path, key) VALUES (?, ?)');
+    for (const p of paths) {
+      if (known.delete(p)) continue;
+      insert.run(p, targetKey(p));
+    }
+    const remove = this.db.prepare('DELETE FROM attachments WHERE path = ?');
+    for (const p of known) remove.run(p);
+  }
+
   pruneWarnings(): void {
     this.db.exec('DELETE FROM warnings WHERE path NOT IN (SELECT path FROM notes UNION SELECT path FROM skipped_files)');
   }

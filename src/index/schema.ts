@@ -1,7 +1,7 @@
 // The index schema. Bump SCHEMA_VERSION whenever a table or the way text is analysed changes: an index
 // of another version is rebuilt from the vault (markdown is the source of truth), never patched by guess.
 
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -23,6 +23,7 @@ CREATE TABLE IF NOT EXISTS notes (
   frontmatter TEXT NOT NULL,       -- JSON object
   size INTEGER NOT NULL,
   mtime_ms INTEGER NOT NULL,
+  ctime_ms INTEGER NOT NULL DEFAULT 0, -- with size and mtime: a file whose three are unchanged is not read
   hash TEXT NOT NULL,
   indexed_at TEXT NOT NULL,
   section_count INTEGER NOT NULL DEFAULT 0
@@ -124,8 +125,17 @@ CREATE TABLE IF NOT EXISTS skipped_files (
   path TEXT PRIMARY KEY,
   size INTEGER NOT NULL,
   mtime_ms INTEGER NOT NULL,
+  ctime_ms INTEGER NOT NULL DEFAULT 0,
   reason TEXT NOT NULL
 );
+
+-- Files that are not notes but may be linked to (images, PDFs, canvases: ![[image.png]], [[board.canvas]]),
+-- by the key links are resolved with (resolve-link.ts targetKey): a link to one is not unresolved.
+CREATE TABLE IF NOT EXISTS attachments (
+  path TEXT PRIMARY KEY,
+  key TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS attachments_key ON attachments(key);
 
 CREATE TABLE IF NOT EXISTS warnings (
   id INTEGER PRIMARY KEY,

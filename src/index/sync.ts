@@ -1,10 +1,11 @@
-// Brings the index in step with the vault: stat first, hash when size/mtime changed, parse what really
+// Brings the index in step with the vault: stat first, hash when size/mtime/ctime changed, parse what really
 // changed (in worker threads for big batches), one transaction per note, purge what is gone, re-resolve links.
 import { statSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { IndexWarning, SyncSummary, VaultFile } from '../core/types.js';
 import type { ParseOptions } from '../parse/options.js';
 import type { TsmConfig } from '../vault/config.js';
+import { findOnDisk, hasNoteExtension, symlinkRefusal, vaultRelative } from '../vault/paths.js';
 import { createPathFilter, scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
 import { asIndexError, IndexError, moveCorruptAside, openWriter, type Database } from './db.js';
@@ -63,170 +64,263 @@ export async function syncVault(cfg: TsmConfig, opts: SyncOptions = {}): Promise
   }
 }
 
+/**
+ * One sync, in the stages its header names: open (and begin a rebuild), list the files, plan what
+ * changed, load and write, remove what is gone, finish (links, warnings, attachments, the bulk load),
+ * then the semantic model.
+ */
 async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary> {
   const started = performance.now();
   const opened = opts.db ? { db: opts.db, fresh: false } : openWriter(cfg.db);
   const writer = new NoteWriter(opened.db);
   try {
-    const full = Boolean(opts.full) && !opened.fresh;
-    const rebuild = full || opened.fresh;
-    if (rebuild) {
-      writer.inTransaction(() => {
-        if (full) writer.clearAll();
-        writer.addPendingLinks('all');
-        writer.beginBulkLoad();
-      });
-    }
-
+    const rebuild = beginRebuild(writer, Boolean(opts.full) && !opened.fresh, opened.fresh);
     const partial = opts.paths !== undefined && !rebuild;
-    const { files, warnings: scanWarnings, missing } = partial
-      ? statPaths(cfg, opts.paths ?? [])
+    const listing = partial
+      ? { ...statPaths(cfg, opts.paths ?? []), attachments: [] as string[] }
       : { ...scanVault(cfg.vault, { extensions: cfg.extensions }), missing: [] as string[] };
-
-    const states = writer.fileStates();
-    const toLoad: VaultFile[] = [];
-    let unchanged = 0;
-    for (const f of files) {
-      const st = states.get(f.path);
-      if (st && st.size === f.size && st.mtimeMs === Math.floor(f.mtimeMs)) unchanged++;
-      // A new time alone (a checkout, a copy, a sync tool) is found out by the hash, before any parsing.
-      else toLoad.push(st && !st.skipped && st.hash ? { ...f, knownHash: st.hash } : f);
-    }
-    const gone = partial ? missing.filter((p) => states.has(p)) : [...states.keys()].filter((p) => !seen(files, p));
-
-    const summary: SyncSummary = { added: 0, updated: 0, removed: 0, unchanged, skipped: 0, warnings: 0, seconds: 0 };
-    const newKeys = new Set<string>();
-    let noteSetChanged = gone.length > 0;
-    // What the running transaction did to the note set, recorded with it as pending link work.
-    const txn = { changed: false, keys: [] as string[] };
-    const write = (fn: () => void): void =>
-      writer.inTransaction(() => {
-        txn.changed = false;
-        txn.keys = [];
-        fn();
-        if (txn.changed) writer.addPendingLinks(txn.keys);
-      });
-    const noteKey = (key: string) => {
-      newKeys.add(key);
-      txn.changed = true;
-      txn.keys.push(key);
+    const plan = planChanges(writer.fileStates(), listing.files, partial ? listing.missing : null);
+    const run: SyncRun = {
+      cfg,
+      writer,
+      plan,
+      summary: { added: 0, updated: 0, removed: 0, unchanged: plan.unchanged, skipped: 0, warnings: 0, seconds: 0 },
+      links: new LinkWork(writer, plan.gone.length > 0),
     };
-
-    const apply = (file: VaultFile, result: PreparedLoad, prev: FileState | undefined): void => {
-      // Another writer (the watcher, a second `tsm index`) may have indexed a newer version since this run
-      // read the file: write only what is still on disk, so an older read never overwrites a newer one.
-      if (result.kind === 'gone' ? isFile(file.absPath) : !unchangedOnDisk(file)) return;
-      if (result.kind === 'gone') {
-        if (writer.removePath(file.path)) {
-          summary.removed++;
-          noteSetChanged = txn.changed = true;
-        }
-      } else if (result.kind === 'skipped') {
-        writer.markSkipped(file, result.reason);
-        summary.skipped++;
-        if (prev && !prev.skipped) noteSetChanged = txn.changed = true;
-      } else if (result.kind === 'unchanged') {
-        writer.touchNote(file);
-        summary.unchanged++;
-      } else {
-        const previousAliases = writer.writeNote(file, result.prepared, result.hash);
-        txn.changed = true; // its links were written unresolved
-        if (prev && !prev.skipped) summary.updated++;
-        else {
-          summary.added++;
-          noteSetChanged = true;
-          noteKey(basenameKey(file.path));
-        }
-        for (const a of [...result.prepared.note.aliases, ...previousAliases]) noteKey(normalize(a));
-      }
-    };
-
-    const total = toLoad.length;
-    let done = 0;
-    const progress = () => opts.onProgress?.(++done, total);
-    const parseOpts = parseOptionsOf(cfg);
-
-    // Loaded only when there is something to parse: a no-op sync never loads the markdown parser.
-    if (total > 0) {
-      const { INDEX_JOB, loadForIndex } = await import('./prepared-load.js');
-      if (total >= PARALLEL_THRESHOLD && (opts.threads ?? 2) > 1) {
-        const { runFileJob } = await import('../parse/pool.js');
-        let pending: { file: VaultFile; result: PreparedLoad }[] = [];
-        let idleCheck = false;
-        const flush = () => {
-          const batch = pending;
-          pending = [];
-          if (batch.length) write(() => batch.forEach((p) => apply(p.file, p.result, states.get(p.file.path))));
-        };
-        await runFileJob(
-          INDEX_JOB,
-          toLoad,
-          parseOpts,
-          (file, result) => {
-            pending.push({ file, result });
-            progress();
-            if (pending.length >= WRITE_BATCH) flush();
-            else if (!idleCheck) {
-              // Runs once the results already waiting are taken in: if no more came, this thread would
-              // only wait for the parsers (the whole first second of a build), so it writes what it has.
-              idleCheck = true;
-              setImmediate(() => {
-                idleCheck = false;
-                if (pending.length >= MIN_IDLE_WRITE) flush();
-              });
-            }
-          },
-          opts.threads,
-        );
-        flush();
-      } else {
-        for (const file of toLoad) {
-          const result = loadForIndex(file, parseOpts);
-          write(() => apply(file, result, states.get(file.path)));
-          progress();
-        }
-      }
-    }
-
-    let indexable: ((rel: string) => boolean) | undefined;
-    for (const path of gone) {
-      // Created again since the scan (an editor that deletes and rewrites): another writer has it or will.
-      indexable ??= createPathFilter(cfg.vault, { extensions: cfg.extensions });
-      if (isFile(join(cfg.vault, path)) && indexable(path)) continue;
-      write(() => {
-        if (writer.removePath(path)) {
-          summary.removed++;
-          txn.changed = true;
-        }
-      });
-    }
-
-    writer.inTransaction(() => {
-      // Pending work includes what a killed or concurrent sync left: resolving it converges on a clean build.
-      const pending = writer.takePendingLinks();
-      if (rebuild || pending?.all) writer.resolveLinks(null);
-      else if (pending || noteSetChanged || newKeys.size > 0) writer.resolveLinks(new Set([...newKeys, ...(pending?.keys ?? [])]));
-      if (!partial) {
-        writer.pruneWarnings();
-        for (const w of scanWarnings) writer.replaceWarnings(w.path, [w.message]);
-      }
-      writer.setMeta('last_sync', new Date().toISOString());
-    });
-    // After a rebuild, or one that was killed before it got here.
-    if (writer.bulkLoadUnfinished()) writer.inTransaction(() => writer.finishBulkLoad());
+    await loadAndWrite(run, opts);
+    removeGone(run);
+    finish(run, { rebuild, partial, scanWarnings: listing.warnings, attachments: listing.attachments });
     // The semantic model (src/index/semantic/): a rebuild trains it, on this thread once the build is done
     // (in a worker beside the build's last steps, peak RSS on the handbook rose from 352 to 480 MB: two
     // heaps); other syncs give new sections vectors at once. A sync that wrote nothing skips it (it would
     // scan every section for one without a vector).
-    if (rebuild || summary.added + summary.updated + summary.removed > 0) {
+    const { added, updated, removed } = run.summary;
+    if (rebuild || added + updated + removed > 0) {
       refreshSemantic(opened.db, { rebuild, background: opts.backgroundRetrain });
     }
-    summary.warnings = writer.warningCount();
-    summary.seconds = Math.round((performance.now() - started) / 10) / 100;
-    return summary;
+    run.summary.warnings = writer.warningCount();
+    run.summary.seconds = Math.round((performance.now() - started) / 10) / 100;
+    return run.summary;
   } finally {
     if (!opts.db) opened.db.close();
   }
+}
+
+interface SyncPlan {
+  /** What the index knew of every file before this run. */
+  states: Map<string, FileState>;
+  /** Files to read (with the hash the index holds, so an unchanged read skips parsing). */
+  toLoad: VaultFile[];
+  unchanged: number;
+  /** Indexed paths no longer listed. */
+  gone: string[];
+}
+
+interface SyncRun {
+  cfg: TsmConfig;
+  writer: NoteWriter;
+  plan: SyncPlan;
+  summary: SyncSummary;
+  links: LinkWork;
+}
+
+/** `--full` empties the index; a rebuild (that or a fresh file) resolves every link and bulk-loads. */
+function beginRebuild(writer: NoteWriter, full: boolean, fresh: boolean): boolean {
+  if (!full && !fresh) return false;
+  writer.inTransaction(() => {
+    if (full) writer.clearAll();
+    writer.addPendingLinks('all');
+    writer.beginBulkLoad();
+  });
+  return true;
+}
+
+/** By stat alone: files whose size, mtime and ctime are as indexed are not read. `missing`: partial runs. */
+function planChanges(states: Map<string, FileState>, files: VaultFile[], missing: string[] | null): SyncPlan {
+  const toLoad: VaultFile[] = [];
+  let unchanged = 0;
+  for (const f of files) {
+    const st = states.get(f.path);
+    if (st && sameStat(st, f)) unchanged++;
+    // A new time alone (a checkout, a copy, a sync tool) is found out by the hash, before any parsing.
+    else toLoad.push(st && !st.skipped && st.hash ? { ...f, knownHash: st.hash } : f);
+  }
+  const gone = missing ? missing.filter((p) => states.has(p)) : [...states.keys()].filter((p) => !seen(files, p));
+  return { states, toLoad, unchanged, gone };
+}
+
+/**
+ * What the run did to the set of notes, for link resolution: each write transaction records its part as
+ * pending link work (so a killed run's work is finished by the next), and the run's whole part decides
+ * what `finish` resolves.
+ */
+class LinkWork {
+  /** Keys (basenames, aliases) of notes added or renamed by the run. */
+  readonly keys = new Set<string>();
+  private txnChanged = false;
+  private txnKeys: string[] = [];
+
+  constructor(
+    private readonly writer: NoteWriter,
+    /** Notes appeared, vanished or became skipped: links may resolve differently. */
+    public setChanged: boolean,
+  ) {}
+
+  /** Runs `fn` in a write transaction that records its link work with it. */
+  write(fn: () => void): void {
+    this.writer.inTransaction(() => {
+      this.txnChanged = false;
+      this.txnKeys = [];
+      fn();
+      if (this.txnChanged) this.writer.addPendingLinks(this.txnKeys);
+    });
+  }
+
+  /** A note vanished or became skipped. */
+  noteSetChanged(): void {
+    this.setChanged = this.txnChanged = true;
+  }
+
+  /** A note's links were written unresolved. */
+  linksWritten(): void {
+    this.txnChanged = true;
+  }
+
+  /** Links naming `key` may now resolve to a note. */
+  key(key: string): void {
+    this.keys.add(key);
+    this.txnChanged = true;
+    this.txnKeys.push(key);
+  }
+}
+
+/** Writes one loaded file: a note, a skip, a touch, or a removal. */
+function apply(run: SyncRun, file: VaultFile, result: PreparedLoad): void {
+  const { writer, summary, links } = run;
+  const prev = run.plan.states.get(file.path);
+  // Another writer (the watcher, a second `tsm index`) may have indexed a newer version since this run
+  // read the file: write only what is still on disk, so an older read never overwrites a newer one.
+  if (result.kind === 'gone' ? isFile(file.absPath) : !unchangedOnDisk(file)) return;
+  if (result.kind === 'gone') {
+    if (writer.removePath(file.path)) {
+      summary.removed++;
+      links.noteSetChanged();
+    }
+  } else if (result.kind === 'skipped') {
+    writer.markSkipped(file, result.reason);
+    summary.skipped++;
+    if (prev && !prev.skipped) links.noteSetChanged();
+  } else if (result.kind === 'unchanged') {
+    writer.touchNote(file);
+    summary.unchanged++;
+  } else {
+    const previousAliases = writer.writeNote(file, result.prepared, result.hash);
+    links.linksWritten();
+    if (prev && !prev.skipped) summary.updated++;
+    else {
+      summary.added++;
+      links.setChanged = true;
+      links.key(basenameKey(file.path));
+    }
+    for (const a of [...result.prepared.note.aliases, ...previousAliases]) links.key(normalize(a));
+  }
+}
+
+/** Reads and parses what changed (in worker threads for big batches) and writes it, one note at a time. */
+async function loadAndWrite(run: SyncRun, opts: SyncOptions): Promise<void> {
+  const { toLoad } = run.plan;
+  const total = toLoad.length;
+  if (total === 0) return; // a no-op sync never loads the markdown parser
+  let done = 0;
+  const progress = () => opts.onProgress?.(++done, total);
+  const parseOpts = parseOptionsOf(run.cfg);
+  const { INDEX_JOB, loadForIndex } = await import('./prepared-load.js');
+  if (total < PARALLEL_THRESHOLD || (opts.threads ?? 2) <= 1) {
+    for (const file of toLoad) {
+      const result = loadForIndex(file, parseOpts);
+      run.links.write(() => apply(run, file, result));
+      progress();
+    }
+    return;
+  }
+  const { runFileJob } = await import('../parse/pool.js');
+  let pending: { file: VaultFile; result: PreparedLoad }[] = [];
+  let idleCheck = false;
+  // A write that fails in the idle check below runs outside the pool's callback: kept here and
+  // thrown on the next result (or after the run), never left to become an uncaught exception.
+  let failure: { err: unknown } | null = null;
+  const flush = () => {
+    const batch = pending;
+    pending = [];
+    if (batch.length) run.links.write(() => batch.forEach((p) => apply(run, p.file, p.result)));
+  };
+  await runFileJob(
+    INDEX_JOB,
+    toLoad,
+    parseOpts,
+    (file, result) => {
+      if (failure) throw failure.err;
+      pending.push({ file, result });
+      progress();
+      if (pending.length >= WRITE_BATCH) flush();
+      else if (!idleCheck) {
+        // Runs once the results already waiting are taken in: if no more came, this thread would
+        // only wait for the parsers (the whole first second of a build), so it writes what it has.
+        idleCheck = true;
+        setImmediate(() => {
+          idleCheck = false;
+          try {
+            if (pending.length >= MIN_IDLE_WRITE && !failure) flush();
+          } catch (err) {
+            failure = { err };
+          }
+        });
+      }
+    },
+    opts.threads,
+  );
+  if (failure) throw (failure as { err: unknown }).err;
+  flush();
+}
+
+/** Forgets what is no longer listed, unless it was created again since the scan. */
+function removeGone(run: SyncRun): void {
+  const { cfg, writer, summary, links } = run;
+  let indexable: ((rel: string) => boolean) | undefined;
+  for (const path of run.plan.gone) {
+    // Created again since the scan (an editor that deletes and rewrites): another writer has it or will.
+    indexable ??= createPathFilter(cfg.vault, { extensions: cfg.extensions });
+    const onDisk = findOnDisk(cfg.vault, path);
+    if (onDisk !== null && isFile(onDisk) && indexable(path)) continue;
+    links.write(() => {
+      if (writer.removePath(path)) {
+        summary.removed++;
+        links.linksWritten();
+      }
+    });
+  }
+}
+
+/** Resolves links (all on a rebuild), records the scan's warnings and attachments, ends a bulk load. */
+function finish(
+  run: SyncRun,
+  how: { rebuild: boolean; partial: boolean; scanWarnings: IndexWarning[]; attachments: string[] },
+): void {
+  const { writer, links } = run;
+  writer.inTransaction(() => {
+    // Pending work includes what a killed or concurrent sync left: resolving it converges on a clean build.
+    const pending = writer.takePendingLinks();
+    if (how.rebuild || pending?.all) writer.resolveLinks(null);
+    else if (pending || links.setChanged || links.keys.size > 0) writer.resolveLinks(new Set([...links.keys, ...(pending?.keys ?? [])]));
+    if (!how.partial) {
+      writer.syncAttachments(how.attachments);
+      writer.pruneWarnings();
+      for (const w of how.scanWarnings) writer.replaceWarnings(w.path, [w.message]);
+    }
+    writer.setMeta('last_sync', new Date().toISOString());
+  });
+  // After a rebuild, or one that was killed before it got here.
+  if (writer.bulkLoadUnfinished()) writer.inTransaction(() => writer.finishBulkLoad());
 }
 
 function isFile(abs: string): boolean {
@@ -241,10 +335,24 @@ function isFile(abs: string): boolean {
 function unchangedOnDisk(file: VaultFile): boolean {
   try {
     const st = statSync(file.absPath);
-    return st.size === file.size && Math.floor(st.mtimeMs) === Math.floor(file.mtimeMs);
+    return sameStat({ size: st.size, mtimeMs: Math.floor(st.mtimeMs), ctimeMs: Math.floor(st.ctimeMs) }, file);
   } catch {
     return false;
   }
+}
+
+/**
+ * Size, mtime and ctime all as the index recorded them: the file is not read. ctime catches an edit that
+ * keeps size and mtime (a tool that restores the mtime); a new ctime alone (chmod, a rename, a backup
+ * tool's touch) costs one hash, never a parse. What remains: an edit that keeps all three, which only a
+ * program setting the clock back can make; `tsm index --full` reads every file whatever its times say.
+ */
+function sameStat(known: { size: number; mtimeMs: number; ctimeMs: number }, file: VaultFile): boolean {
+  return (
+    known.size === file.size &&
+    known.mtimeMs === Math.floor(file.mtimeMs) &&
+    known.ctimeMs === Math.floor(file.ctimeMs ?? 0)
+  );
 }
 
 function seen(files: VaultFile[], path: string): boolean {
@@ -261,28 +369,37 @@ function seen(files: VaultFile[], path: string): boolean {
   return false;
 }
 
-/** `--files-from-stdin` and the watcher: stat just these paths. */
+/**
+ * `--files-from-stdin` and the watcher: stat just these paths, by the rules a full scan applies
+ * (src/vault/paths.ts): the same vault-relative form, extensions, skipped folders, symlink policy.
+ */
 function statPaths(cfg: TsmConfig, paths: string[]): { files: VaultFile[]; warnings: IndexWarning[]; missing: string[] } {
   const files: VaultFile[] = [];
   const warnings: IndexWarning[] = [];
   const missing: string[] = [];
   const indexable = createPathFilter(cfg.vault, { extensions: cfg.extensions });
   for (const given of paths) {
-    const abs = isAbsolute(given) ? given : join(cfg.vault, given);
-    const rel = relative(cfg.vault, abs).split('\\').join('/').normalize('NFC');
-    if (rel === '' || rel.startsWith('../') || rel === '..' || isAbsolute(rel)) {
+    const rel = isAbsolute(given) ? vaultRelative(cfg.vault, given) : vaultRelative(cfg.vault, join(cfg.vault, given));
+    if (rel === null) {
       warnings.push({ path: given, message: 'outside the vault: ignored' });
       continue;
     }
-    if (!cfg.extensions.some((e) => rel.toLowerCase().endsWith(e))) continue;
+    if (!hasNoteExtension(rel.slice(rel.lastIndexOf('/') + 1), cfg.extensions)) continue;
     if (!indexable(rel)) {
       missing.push(rel); // ignored now (e.g. .tsmignore changed): forget it if it was indexed
       continue;
     }
+    // The index's path is NFC; the file's name on disk may be NFD (created on macOS, or by its tools).
+    const abs = findOnDisk(cfg.vault, rel);
+    if (abs === null || symlinkRefusal(cfg.vault, abs, cfg.extensions) !== null) {
+      missing.push(rel);
+      continue;
+    }
     try {
       const st = statSync(abs);
-      if (st.isFile()) files.push({ path: rel, absPath: abs, size: st.size, mtimeMs: Math.floor(st.mtimeMs) });
-      else missing.push(rel);
+      if (st.isFile()) {
+        files.push({ path: rel, absPath: abs, size: st.size, mtimeMs: Math.floor(st.mtimeMs), ctimeMs: Math.floor(st.ctimeMs) });
+      } else missing.push(rel);
     } catch {
       missing.push(rel);
     }

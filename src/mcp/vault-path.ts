@@ -1,8 +1,9 @@
 // Path arguments from a model are untrusted: each is resolved against the vault and must stay inside
 // it — lexically (no `..` or absolute path out) and on disk (no symlink out, checked with realpath).
 import { realpathSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { isInside } from '../vault/config.js';
+import { findOnDisk, leadsInside, vaultRelative as vaultPathOf } from '../vault/paths.js';
 import { ToolError } from './errors.js';
 
 /**
@@ -17,31 +18,32 @@ export function vaultRelative(vault: string, input: string, param = 'path'): str
   if (!isInside(vault, abs)) {
     throw new ToolError(`${param} is outside the vault: ${given} (give a path relative to the vault root, like the paths search returns)`);
   }
-  const rel = relative(resolve(vault), abs).split(sep).join('/').normalize('NFC');
+  const rel = vaultPathOf(resolve(vault), abs) ?? ''; // null: the vault itself
   // A trailing slash matters for prefixes ("daily/" is not "daily-old/").
   return rel !== '' && /[\\/]$/.test(given) ? `${rel}/` : rel;
 }
 
 /**
- * The real location of a vault file, which must be inside the vault's real location: a note that is
- * a symlink to somewhere outside the vault is refused.
+ * The real location of a vault file, found by its NFC path whatever form its name has on disk. The
+ * symlink policy of indexing applies (src/vault/paths.ts): a note in a symlinked folder is served, a
+ * note that is a symlink to somewhere outside the vault (and outside such folders) is refused.
  */
 export function realPathInVault(vault: string, relPath: string, param = 'path'): string {
-  let vaultReal: string;
   let real: string;
+  const abs = resolve(vault, relPath);
+  if (!isInside(vault, abs)) throw new ToolError(`${param} is outside the vault: ${relPath}`);
+  const onDisk = findOnDisk(vault, relPath) ?? abs;
   try {
-    vaultReal = realpathSync(vault);
+    realpathSync(vault);
   } catch (err) {
     throw new ToolError(`the vault ${vault} cannot be read: ${(err as Error).message}`);
   }
-  const abs = resolve(vault, relPath);
-  if (!isInside(vault, abs)) throw new ToolError(`${param} is outside the vault: ${relPath}`);
   try {
-    real = realpathSync(abs);
+    real = realpathSync(onDisk);
   } catch {
     throw new ToolError(`${param} not found on disk: ${relPath} (the index may be stale: run \`tsm index\`)`);
   }
-  if (!isInside(vaultReal, real)) {
+  if (!leadsInside(vault, onDisk, real)) {
     throw new ToolError(`${param} leads outside the vault through a symlink: ${relPath}`);
   }
   return real;

@@ -1,4 +1,4 @@
-// Note-level fields derived from frontmatter, the path and the file time (SPEC §1).
+// Note-level fields derived from frontmatter, the path and the file time (README "The vault").
 import { NOTE_TYPES, type NoteType } from '../core/types.js';
 import type { ParseOptions } from './options.js';
 

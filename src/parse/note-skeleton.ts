@@ -8,7 +8,7 @@
 // block, stay as they are), and each fence is confirmed by the parse of the segment that holds its
 // opening line; an unconfirmed fence gets its plain skeleton lines back.
 import { isBlankLine } from './lines.js';
-import { skeletonLine, startsDefinition } from './skeleton.js';
+import { skeletonLine, startsDefinition, type DepthGuard } from './skeleton.js';
 
 const ROOT_FENCE_OPEN = /^(`{3,}|~{3,})(.*)$/;
 const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
@@ -26,6 +26,8 @@ export class NoteSkeleton {
   /** Per fence: its opening line and whether the parse confirmed it. */
   private readonly openers: number[] = [];
   private readonly status: number[] = [];
+  /** Lines outside root fences whose nesting the skeleton cut down (skeleton.ts, MAX_NESTING / MAX_INDENT). */
+  cappedLines = 0;
 
   constructor(lines: string[], bodyStart: number) {
     this.plain = new Array<string>(lines.length);
@@ -34,9 +36,11 @@ export class NoteSkeleton {
     let inDefinition = false;
     let fence: { char: string; length: number; index: number } | null = null;
     let reduced: string[] | null = null;
+    const depth: DepthGuard = { cappedLines: 0 };
     for (let i = bodyStart; i < lines.length; i++) {
       const line = lines[i];
-      const plain = skeletonLine(line, inDefinition);
+      depth.cappedLines = 0;
+      const plain = skeletonLine(line, inDefinition, depth);
       this.plain[i] = plain;
       inDefinition = startsDefinition(line) || (inDefinition && !isBlankLine(line));
       if (fence) {
@@ -50,6 +54,7 @@ export class NoteSkeleton {
         reduced[i] = isBlankLine(line) || line.indexOf('<') !== -1 || line.indexOf('>') !== -1 ? plain : 'x';
         continue;
       }
+      this.cappedLines += depth.cappedLines; // (a fence's content is code: its indentation nests nothing)
       const c = line.charCodeAt(0);
       if (c !== 0x60 && c !== 0x7e) continue;
       const open = ROOT_FENCE_OPEN.exec(line);

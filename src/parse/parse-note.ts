@@ -50,8 +50,19 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
     }
   }
 
-  const { headings: blocks, lineKinds } = scanBlocks(lines, bodyStart);
-  const headings: NoteHeading[] = blocks.map((h) => ({
+  const { headings: blocks, lineKinds, cappedLines, plainLines } = scanBlocks(lines, bodyStart);
+  if (plainLines > 0) {
+    warnings.push(
+      `markdown too costly to parse exactly: ${plainLines} line${plainLines === 1 ? '' : 's'} read as plain text (only # headings found there)`,
+    );
+  }
+  if (cappedLines > 0) {
+    warnings.push(
+      `lists or quotes nested too deep on ${cappedLines} line${cappedLines === 1 ? '' : 's'}: their structure is approximated (text, links and tags are all indexed)`,
+    );
+  }
+  const commented = blankComments(lines, lineKinds, bodyStart);
+  const headings: NoteHeading[] = (commented ? blocks.filter((h) => !commented.has(h.startLine)) : blocks).map((h) => ({
     ...h,
     text: headingPlainText(
       h.endLine > h.startLine
@@ -158,6 +169,38 @@ function scanLinksAndTags(
     i = end;
   }
   return links;
+}
+
+/**
+ * Obsidian comments, `%% … %%` in a line or over several, are hidden in Obsidian: their text is blanked
+ * out of the note's text lines (code blocks keep theirs), so it is neither indexed nor shown in snippets,
+ * and tags or links inside them do not count. A `%%` left open runs to the end of the note, as in
+ * Obsidian. Lines keep their numbers. Returns the lines that begin inside a comment (no heading there),
+ * or null when the note has none.
+ */
+function blankComments(lines: string[], lineKinds: Uint8Array, bodyStart: number): Set<number> | null {
+  let starts: Set<number> | null = null;
+  let open = false;
+  for (let i = bodyStart; i < lines.length; i++) {
+    const line = lines[i];
+    if (lineKinds[i] !== LINE_TEXT || (!open && line.indexOf('%%') === -1)) continue;
+    if (open) (starts ??= new Set()).add(i);
+    else starts ??= new Set();
+    let out = '';
+    let pos = 0;
+    for (;;) {
+      const at = line.indexOf('%%', pos);
+      if (at === -1) {
+        if (!open) out += line.slice(pos);
+        break;
+      }
+      if (!open) out += line.slice(pos, at);
+      open = !open;
+      pos = at + 2;
+    }
+    lines[i] = out.trimEnd();
+  }
+  return starts;
 }
 
 /** The best-effort note when parsing failed: metadata from the path, the text as one lead section. */

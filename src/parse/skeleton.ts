@@ -25,12 +25,22 @@ const DEFINITION_START = /^[ \t>]*\[(?:[^\]\\]|\\.)*\]:/;
  * blank line: whether a definition's destination and (multi-line) title are valid decides whether its
  * lines are a paragraph, so they are kept whole.
  */
-export function skeletonLine(line: string, inDefinition: boolean): string {
+export function skeletonLine(line: string, inDefinition: boolean, depth?: DepthGuard): string {
   if (line.length === 0 || inDefinition) return line;
-  const prefix = (CONTAINER_PREFIX.exec(line) as RegExpExecArray)[0];
+  let prefix = (CONTAINER_PREFIX.exec(line) as RegExpExecArray)[0];
   if (prefix.length > MAX_NESTING) {
     const capped = capNesting(prefix);
-    if (capped !== prefix) return capped + 'x';
+    if (capped !== prefix) {
+      if (depth) depth.cappedLines++;
+      return capped + 'x';
+    }
+    const shallow = capIndent(prefix);
+    if (shallow !== prefix) {
+      // Only a marker makes the indentation a nesting level; wide plain indentation (code) nests nothing.
+      if (depth && MARKER.test(shallow)) depth.cappedLines++;
+      line = shallow + line.slice(prefix.length);
+      prefix = shallow;
+    }
   }
   if (prefix.length === line.length) return line;
   const rest = line.slice(prefix.length);
@@ -63,11 +73,37 @@ export function startsDefinition(line: string): boolean {
   return line.indexOf(']:') !== -1 && DEFINITION_START.test(line);
 }
 
+/** Counts the lines whose nesting the skeleton cut down (the parser then warns: structure approximated). */
+export interface DepthGuard {
+  cappedLines: number;
+}
+
 /**
  * Containers a line may open; deeper markers are dropped from the skeleton. micromark's cost grows
  * with depth (about 1 ms a line at six nested list/quote levels), and real notes stay far below this.
  */
 const MAX_NESTING = 16;
+/**
+ * Widest run of indentation (columns) a skeleton line keeps. Lists nest by indentation alone too: a
+ * list nested 400 deep that way took 8 s to parse (1,000 deep: 83 s, all in mdast's list preparation),
+ * whatever MAX_NESTING says, because each line opens one container with a wider indent. Wider runs
+ * become this many spaces, which keeps every threshold CommonMark has (4 columns: indented code;
+ * 5 after a marker), so the deep lines become siblings at the cap (and then repeats that collapse).
+ * That is 16 two-column list levels, or 10 three-column ordered ones.
+ */
+const MAX_INDENT = 32;
+const WIDE_INDENT = /[ \t]{17,}/g;
+const MARKER = /[>\-+*]|\d[.)]/;
+
+function capIndent(prefix: string): string {
+  return prefix.replace(WIDE_INDENT, (run) => (columns(run) > MAX_INDENT ? ' '.repeat(MAX_INDENT) : run));
+}
+
+function columns(run: string): number {
+  let col = 0;
+  for (let i = 0; i < run.length; i++) col = run.charCodeAt(i) === 0x09 ? col + 4 - (col % 4) : col + 1;
+  return col;
+}
 const ONE_CONTAINER = /[ \t]*(?:>[ \t]?|[-+*][ \t]+|\d{1,9}[.)][ \t]+)/y;
 
 function capNesting(prefix: string): string {

@@ -30,7 +30,22 @@ export interface BlockStructure {
   headings: HeadingBlock[];
   /** One LINE_* value per line of the note. */
   lineKinds: Uint8Array;
+  /** Lines nested too deep to parse exactly (their block structure is approximated; see skeleton.ts). */
+  cappedLines: number;
+  /** Lines left to the plain fallback because parsing them exactly would cost too much (see WORK_PER_NOTE). */
+  plainLines: number;
 }
+
+/**
+ * What remark may spend on one note, in units of about one skeleton line at one nesting level (weight()).
+ * micromark's cost per line grows with nesting (0.13 ms a line of a flat list, 1 ms at 16–32 levels) and
+ * some shapes grow worse than linearly in one segment (20,000 lines of unfinished link definitions: 5.4 s
+ * where 8,000 took 0.25 s). A segment heavier than WORK_PER_SEGMENT, or one that would take the note past
+ * WORK_PER_NOTE, is read the plain way: every line text, only ATX headings found. Cached segments are free,
+ * so real notes (their biggest on the handbook: see the test) stay far below both.
+ */
+const WORK_PER_SEGMENT = 4_000;
+const WORK_PER_NOTE = 40_000;
 
 /** Parsed segments by skeleton text; bounded so a long-running watcher does not grow without end. */
 const segmentCache = new Map<string, SegmentBlocks>();
@@ -44,13 +59,14 @@ export function scanBlocks(lines: string[], bodyStart: number): BlockStructure {
   lineKinds.fill(LINE_FRONTMATTER, 0, bodyStart);
   const headings: HeadingBlock[] = [];
   const skeleton = new NoteSkeleton(lines, bodyStart);
+  const budget: Budget = { left: WORK_PER_NOTE, plainLines: 0 };
   const cuts = segmentCuts(lines, bodyStart);
   let cutIndex = 0;
   let start = bodyStart;
   while (start < lines.length) {
     while (cutIndex < cuts.length && cutLine(cuts[cutIndex]) <= start) cutIndex++;
     let end = cutIndex < cuts.length ? cutLine(cuts[cutIndex]) : lines.length;
-    let result = parseChecked(skeleton, start, end);
+    let result = parseChecked(skeleton, start, end, budget);
     for (let attempt = 1; end < lines.length; attempt++) {
       const { open, endsWithBreak } = result.segment;
       if (open) {
@@ -65,12 +81,13 @@ export function scanBlocks(lines: string[], bodyStart: number): BlockStructure {
       // Every extension parses the segment again; after a few, take the rest of the note at once.
       if (attempt >= MAX_EXTENSIONS) cutIndex = cuts.length;
       end = cutIndex < cuts.length ? cutLine(cuts[cutIndex]) : lines.length;
-      result = parseChecked(skeleton, start, end);
+      result = parseChecked(skeleton, start, end, budget);
     }
     applySegment(result, start, end, headings, lineKinds);
+    if (result.plain) budget.plainLines += end - start;
     start = end;
   }
-  return { headings, lineKinds };
+  return { headings, lineKinds, cappedLines: skeleton.cappedLines, plainLines: budget.plainLines };
 }
 
 /** Non-indented ATX headings, setext underlines and thematic breaks made of '-', '=', '*' or '_'. */
@@ -100,16 +117,24 @@ function segmentCuts(lines: string[], bodyStart: number): number[] {
 const cutLine = (cut: number): number => cut >> 1;
 const isAfterBreakCut = (cut: number | undefined): boolean => cut !== undefined && (cut & 1) === 1;
 
+interface Budget {
+  left: number;
+  plainLines: number;
+}
+
 interface ParsedSegment {
   segment: SegmentBlocks;
+  /** True when the segment was read the plain way (over budget), not parsed. */
+  plain?: boolean;
   /** Segment-relative indices of the skeleton lines that were parsed (repeats dropped). */
   kept: number[];
 }
 
 /** Parses lines [start, end), confirming (or rejecting, and then parsing again) reduced fences. */
-function parseChecked(skeleton: NoteSkeleton, start: number, end: number): ParsedSegment {
+function parseChecked(skeleton: NoteSkeleton, start: number, end: number, budget: Budget): ParsedSegment {
   for (;;) {
-    const parsed = parseCached(skeleton, start, end);
+    const parsed = parseCached(skeleton, start, end, budget);
+    if (parsed.plain) return parsed;
     const fences = skeleton.uncheckedFences(start, end);
     if (fences.length === 0) return parsed;
     const codeStarts = new Set<number>();
@@ -125,7 +150,7 @@ function parseChecked(skeleton: NoteSkeleton, start: number, end: number): Parse
   }
 }
 
-function parseCached(skeleton: NoteSkeleton, start: number, end: number): ParsedSegment {
+function parseCached(skeleton: NoteSkeleton, start: number, end: number, budget: Budget): ParsedSegment {
   const kept: number[] = [];
   const keptLines: string[] = [];
   let prev1 = '';
@@ -142,11 +167,44 @@ function parseCached(skeleton: NoteSkeleton, start: number, end: number): Parsed
   const key = keptLines.join('\n');
   let segment = segmentCache.get(key);
   if (!segment) {
+    let work = 0;
+    for (const line of keptLines) work += weight(line);
+    if (work > WORK_PER_SEGMENT || work > budget.left) {
+      budget.left = 0; // the rest of the note is read the plain way too: its cost stays linear
+      return { segment: plainSegment(keptLines), kept, plain: true };
+    }
+    budget.left -= work;
     segment = parseSegment(keptLines);
     if (segmentCache.size >= SEGMENT_CACHE_LIMIT) segmentCache.clear();
     segmentCache.set(key, segment);
   }
   return { segment, kept };
+}
+
+/** About what micromark spends on a line: one unit, plus one per container level its prefix opens. */
+function weight(line: string): number {
+  let i = 0;
+  let containers = 0;
+  for (; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x3e /* > */ || c === 0x2d || c === 0x2a || c === 0x2b || c === 0x2e || c === 0x29) containers++;
+    else if (c === 0x20 || c === 0x09) containers += 0.5;
+    else if (c < 0x30 || c > 0x39) break;
+  }
+  return 1 + Math.ceil(containers);
+}
+
+const PLAIN_ATX = /^ {0,3}(#{1,6})(?:[ \t]|$)/;
+
+/** The over-budget reading: every line is text; an ATX heading line is a heading wherever it is. */
+function plainSegment(lines: string[]): SegmentBlocks {
+  const blocks: number[] = [];
+  lines.forEach((line, i) => {
+    const atx = PLAIN_ATX.exec(line);
+    if (atx) blocks.push(BLOCK_HEADING, atx[1].length, i, i);
+  });
+  const lastIsHeading = blocks.length > 0 && blocks[blocks.length - 1] === lines.length - 1;
+  return { blocks, open: null, endsWithBreak: lastIsHeading };
 }
 
 function findCloser(skeleton: string[], from: number, open: NonNullable<SegmentBlocks['open']>): number {

@@ -1,11 +1,11 @@
 // Finds the note files of a vault: the walk, the always-skipped folders, .gitignore/.tsmignore, symlinks.
-import { readdirSync, readFileSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { IndexWarning, VaultFile } from '../core/types.js';
+import { hasNoteExtension, isSkippedFolder, symlinkRefusal } from './paths.js';
 
-/** Folders never indexed, wherever they are. */
-export const ALWAYS_SKIPPED = new Set(['.git', '.tsm', 'node_modules', '.obsidian', '.trash']);
+export { ALWAYS_SKIPPED } from './paths.js';
 
 export interface ScanOptions {
   extensions: string[];
@@ -13,6 +13,8 @@ export interface ScanOptions {
 
 export interface ScanResult {
   files: VaultFile[];
+  /** Vault-relative paths of files that are not notes but links may name (`image.png`, `board.canvas`). */
+  attachments: string[];
   warnings: IndexWarning[];
 }
 
@@ -24,6 +26,7 @@ interface Matcher {
 
 export function scanVault(vault: string, opts: ScanOptions): ScanResult {
   const files: VaultFile[] = [];
+  const attachments: string[] = [];
   const warnings: IndexWarning[] = [];
   const visited = new Set<string>();
   const rootMatchers: Matcher[] = [];
@@ -56,10 +59,19 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
     const gitignore = readRules(join(absDir, '.gitignore'));
     const here = gitignore ? [...matchers, { base: relDir, rules: gitignore }] : matchers;
 
+    const twins = normalizationTwins(entries);
     for (const entry of entries) {
       const name = entry.name.normalize('NFC');
       const abs = join(absDir, entry.name);
       const rel = relDir ? `${relDir}/${name}` : name;
+      const twin = twins?.get(entry.name);
+      if (twin !== undefined) {
+        warnings.push({
+          path: `${rel} (${name === entry.name ? 'NFC' : 'not NFC'})`,
+          message: `its name differs from "${twin}" only in Unicode normalization (NFC/NFD), so both would be one path: skipped; rename one of them`,
+        });
+        continue;
+      }
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       let stats: Stats | undefined;
@@ -74,16 +86,36 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
         isFile = stats.isFile();
       }
       if (isDir) {
-        if (ALWAYS_SKIPPED.has(name) || isIgnored(here, rel, true)) continue;
+        if (isSkippedFolder(name) || isIgnored(here, rel, true)) continue;
         if (entry.isSymbolicLink()) deferred.push([abs, rel, here]);
         else walk(abs, rel, here);
-      } else if (isFile && hasExtension(name, opts.extensions) && !isIgnored(here, rel, false)) {
+      } else if (isFile && !hasNoteExtension(name, opts.extensions)) {
+        // Names only (no stat, no read): enough to tell a link to an attachment from a broken one.
+        if (name.lastIndexOf('.') > 0 && !isIgnored(here, rel, false)) attachments.push(rel);
+      } else if (isFile && !isIgnored(here, rel, false)) {
+        if (entry.isSymbolicLink()) {
+          const refusal = symlinkRefusal(vault, abs, opts.extensions);
+          if (refusal) {
+            warnings.push({ path: rel, message: refusal });
+            continue;
+          }
+        }
         try {
           stats ??= statSync(abs);
         } catch {
-          continue; // deleted between readdir and stat
+          // Deleted between readdir and stat, or a name that is not valid UTF-8 (Node cannot name it).
+          if (name.includes('\uFFFD') && !existsLink(abs)) {
+            warnings.push({ path: rel, message: 'the file name is not valid UTF-8, so it cannot be read: skipped; rename it' });
+          }
+          continue;
         }
-        files.push({ path: rel, absPath: abs, size: stats.size, mtimeMs: Math.floor(stats.mtimeMs) });
+        files.push({
+          path: rel,
+          absPath: abs,
+          size: stats.size,
+          mtimeMs: Math.floor(stats.mtimeMs),
+          ctimeMs: Math.floor(stats.ctimeMs),
+        });
       }
     }
   };
@@ -91,12 +123,42 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
   walk(vault, '', rootMatchers);
   while (deferred.length) walk(...(deferred.shift() as [string, string, Matcher[]]));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, warnings };
+  attachments.sort();
+  return { files, attachments, warnings };
 }
 
-function hasExtension(name: string, extensions: string[]): boolean {
-  const lower = name.toLowerCase();
-  return extensions.some((ext) => lower.endsWith(ext) && lower.length > ext.length);
+/**
+ * Entries of one folder whose names differ only in normalization form (NFC `プ` and NFD `フ+゜`): one
+ * vault path cannot name both. The NFC-named one (else the first by code units) is kept; each other
+ * maps to the name kept. Null when there are none (the usual case: one pass, no allocation per entry).
+ */
+function normalizationTwins(entries: Dirent[]): Map<string, string> | null {
+  let byNfc: Map<string, string[]> | null = null;
+  for (const e of entries) {
+    const nfc = e.name.normalize('NFC');
+    if (nfc === e.name && !/[^\u0000-\u02ff]/.test(e.name)) continue; // no character that composes: cannot collide
+    byNfc ??= new Map();
+    const list = byNfc.get(nfc);
+    if (list) list.push(e.name);
+    else byNfc.set(nfc, [e.name]);
+  }
+  let twins: Map<string, string> | null = null;
+  for (const [nfc, names] of byNfc ?? []) {
+    if (names.length < 2) continue;
+    const keep = names.includes(nfc) ? nfc : [...names].sort()[0];
+    twins ??= new Map();
+    for (const n of names) if (n !== keep) twins.set(n, keep);
+  }
+  return twins;
+}
+
+function existsLink(abs: string): boolean {
+  try {
+    lstatSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function readRules(path: string): Ignore | null {
@@ -131,8 +193,8 @@ export function createPathFilter(vault: string, opts: ScanOptions): (rel: string
   };
   return (rel: string) => {
     const parts = rel.split('/');
-    if (!hasExtension(parts[parts.length - 1], opts.extensions)) return false;
-    if (parts.slice(0, -1).some((p) => ALWAYS_SKIPPED.has(p))) return false;
+    if (!hasNoteExtension(parts[parts.length - 1], opts.extensions)) return false;
+    if (parts.slice(0, -1).some(isSkippedFolder)) return false;
     const matchers: Matcher[] = [];
     const tsm = rulesAt('', '.tsmignore');
     if (tsm) matchers.push({ base: '', rules: tsm });

@@ -1,8 +1,9 @@
 // What a file-system event means for the index: a note to re-check, a reason to rescan the whole vault,
 // or nothing. Pure functions, so the rules can be tested without a watcher.
 import type { Stats } from 'node:fs';
-import { isAbsolute, relative, sep } from 'node:path';
-import { ALWAYS_SKIPPED } from '../vault/scan.js';
+import { hasNoteExtension, isSkippedFolder, vaultRelative } from '../vault/paths.js';
+
+export { hasNoteExtension, vaultRelative } from '../vault/paths.js';
 
 export type WatchEventName = 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir';
 
@@ -14,16 +15,11 @@ export type EventMeaning =
 /** Files whose change alters which notes are indexed (so everything must be looked at again). */
 const RULE_FILES = new Set(['.gitignore', '.tsmignore']);
 
-/** Vault-relative, `/`-separated, NFC; null when `abs` is not below the vault (or is the vault itself). */
-export function vaultRelative(vault: string, abs: string): string | null {
-  const rel = relative(vault, abs);
-  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
-  return rel.split(sep).join('/').normalize('NFC');
-}
-
-export function hasNoteExtension(name: string, extensions: string[]): boolean {
-  const lower = name.toLowerCase();
-  return extensions.some((ext) => lower.endsWith(ext) && lower.length > ext.length);
+/** True when a folder on the way to `rel` (or `rel` itself, when it is a folder) is never watched. */
+function inSkippedFolder(rel: string, isDir: boolean): boolean {
+  const parts = rel.split('/');
+  if (!isDir) parts.pop();
+  return parts.some(isSkippedFolder);
 }
 
 function baseName(rel: string): string {
@@ -32,12 +28,12 @@ function baseName(rel: string): string {
 
 function isRuleFile(rel: string): boolean {
   const name = baseName(rel);
-  // .tsmignore counts at the vault root only (SPEC §1); .gitignore files count in every folder.
+  // .tsmignore counts at the vault root only (README "The vault"); .gitignore files count in every folder.
   return name === '.gitignore' || (name === '.tsmignore' && rel === '.tsmignore');
 }
 
 export function classifyEvent(event: WatchEventName, rel: string, extensions: string[]): EventMeaning {
-  if (rel.split('/').some((part) => ALWAYS_SKIPPED.has(part))) return { kind: 'none' };
+  if (inSkippedFolder(rel, event === 'addDir' || event === 'unlinkDir')) return { kind: 'none' };
   if (event === 'addDir') return { kind: 'rescan', reason: `folder added: ${rel}` };
   if (event === 'unlinkDir') return { kind: 'rescan', reason: `folder removed: ${rel}` };
   if (isRuleFile(rel)) return { kind: 'rescan', reason: `${rel} ${event === 'unlink' ? 'removed' : 'changed'}` };
@@ -59,11 +55,12 @@ export function createIgnoredTest(
   return (abs, stats) => {
     const rel = vaultRelative(vault, abs);
     if (rel === null) return false;
-    if (rel.split('/').some((part) => ALWAYS_SKIPPED.has(part))) return true;
-    if (stats?.isFile()) {
-      const name = baseName(rel);
-      return !RULE_FILES.has(name) && !hasNoteExtension(name, extensions);
-    }
+    if (inSkippedFolder(rel, false)) return true;
+    const name = baseName(rel);
+    const wanted = RULE_FILES.has(name) || hasNoteExtension(name, extensions);
+    if (stats?.isFile()) return !wanted;
+    // A folder never entered; without stats the name may also be a rule file's or a dot-named note's.
+    if (isSkippedFolder(name)) return stats !== undefined || !wanted;
     return stats?.isDirectory() === true && isLoop(abs);
   };
 }

@@ -1,6 +1,6 @@
 // chokidar follows symlinked folders without any guard: a link to a parent folder makes it walk
 // `a/up/a/up/…` until the OS says ELOOP, watching thousands of copies. The scan follows each link
-// once (SPEC §1); the watcher does the same by refusing a folder whose real path is already on its
+// once (src/vault/scan.ts); the watcher does the same by refusing a folder whose real path is already on its
 // own chain of parent folders.
 import { realpathSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';

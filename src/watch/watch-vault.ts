@@ -44,164 +44,197 @@ const MAX_RETRY_MS = 30_000;
 
 export async function watchVault(cfg: TsmConfig, opts: WatchOptions): Promise<void> {
   if (opts.signal?.aborted) return;
-  const notice = opts.onNotice ?? (() => {});
-  const queue = new ChangeQueue();
-  const debouncer = new Debouncer(opts.debounceMs, Math.max(1000, opts.debounceMs * 5), () => void drain());
-  let db: Database | null = null;
-  let accepting = false; // batches wait until the initial sync is done
-  let stopping = false;
-  let running: Promise<void> | null = null;
-  let failures = 0;
-  let fatal: Error | null = null;
+  await new VaultWatch(cfg, opts).run();
+}
 
-  let stop!: () => void;
-  const stopped = new Promise<void>((resolve) => (stop = resolve));
-  const onAbort = () => stop();
-  opts.signal?.addEventListener('abort', onAbort, { once: true });
+/**
+ * One `tsm watch`, in stages: start watching (events wait in the queue), the initial sync, open the
+ * writer and say ready, then apply batches as the debouncer closes them, until the signal aborts; then
+ * finish the batch in hand and close everything.
+ */
+class VaultWatch {
+  private readonly notice: (message: string) => void;
+  private readonly queue = new ChangeQueue();
+  private readonly debouncer: Debouncer;
+  private db: Database | null = null;
+  /** Identity of the index file the connection writes to. */
+  private dbFile: string | null = null;
+  private accepting = false; // batches wait until the initial sync is done
+  private stopping = false;
+  private running: Promise<void> | null = null;
+  private failures = 0;
+  private fatal: Error | null = null;
+  private fsWatcher: VaultFsWatcher | null = null;
+  private catchUpTimer: NodeJS.Timeout | null = null;
+  private stop!: () => void;
+  private readonly stopped = new Promise<void>((resolve) => (this.stop = resolve));
+  private readonly onAbort = () => this.stop();
+  /** The semantic model is retrained in a worker thread when due, and stored between two batches. */
+  private readonly trainer: BackgroundTrainer;
 
-  const vaultGone = (): boolean => {
+  constructor(
+    private readonly cfg: TsmConfig,
+    private readonly opts: WatchOptions,
+  ) {
+    this.notice = opts.onNotice ?? (() => {});
+    this.debouncer = new Debouncer(opts.debounceMs, Math.max(1000, opts.debounceMs * 5), () => this.drain());
+    opts.signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.trainer = new BackgroundTrainer(
+      cfg.db,
+      () => (this.running ? void this.running.then(() => this.semantic()) : this.semantic()),
+      this.notice,
+    );
+  }
+
+  async run(): Promise<void> {
+    const vaultTimer = setInterval(() => this.failIfVaultGone(), VAULT_CHECK_MS);
     try {
-      return !statSync(cfg.vault).isDirectory();
-    } catch {
-      return true;
+      if (await this.startWatching()) await this.initialSyncAndServe();
+    } finally {
+      this.stopping = true;
+      clearInterval(vaultTimer);
+      if (this.catchUpTimer) clearTimeout(this.catchUpTimer);
+      this.debouncer.cancel();
+      this.opts.signal?.removeEventListener('abort', this.onAbort);
+      await this.running; // finish the batch in hand
+      await this.trainer.close();
+      await this.fsWatcher?.close();
+      this.db?.close();
     }
-  };
-  const failIfVaultGone = (): boolean => {
-    if (fatal === null && vaultGone()) {
-      fatal = new WatchError(`the vault folder ${cfg.vault} has disappeared; stopped watching (the index is kept)`);
-      stop();
-    }
-    return fatal !== null;
-  };
+    if (this.fatal) throw this.fatal;
+  }
 
-  const onEvent = (event: WatchEventName, abs: string): void => {
-    if (stopping) return;
-    const rel = vaultRelative(cfg.vault, abs);
-    if (event === 'unlinkDir' && failIfVaultGone()) return;
+  /** Stage 1: watch first, so nothing changed during the initial sync is missed (it waits in the queue). */
+  private async startWatching(): Promise<boolean> {
+    this.fsWatcher = await VaultFsWatcher.start({
+      vault: this.cfg.vault,
+      extensions: this.cfg.extensions,
+      poll: Boolean(this.opts.poll),
+      onEvent: (event, abs) => this.onEvent(event, abs),
+      onFallback: (err) => this.notice(`${handlesAdvice(err)}; falling back to polling (slower, more CPU)`),
+      onResumed: () => {
+        if (!this.accepting) return; // fell back during start-up: the initial sync and catch-up cover it
+        this.queue.requestRescan('switched to polling');
+        this.debouncer.poke();
+        this.catchUpAfterPollingStarts();
+      },
+      onError: (err) => this.notice(`watch error: ${err.message}`),
+    });
+    return !(this.failIfVaultGone() || this.opts.signal?.aborted);
+  }
+
+  /** Stage 2: the initial sync, the writer connection, ready; then batches until the signal aborts. */
+  private async initialSyncAndServe(): Promise<void> {
+    const initial = await syncVault(this.cfg, { onProgress: this.opts.onInitialProgress, backgroundRetrain: true });
+    if (this.failIfVaultGone() || this.opts.signal?.aborted) return;
+    const writer = this.openIndex();
+    const polling = (this.fsWatcher as VaultFsWatcher).polling;
+    this.opts.onReady?.({ notes: new NoteReader(writer, this.cfg.db).status().notes, polling, initial });
+    this.accepting = true;
+    this.semantic();
+    if (this.queue.size > 0) this.debouncer.poke();
+    if (polling) this.catchUpAfterPollingStarts();
+    await this.stopped;
+  }
+
+  /** Stage 3a: an event becomes a path to check or a rescan, and (re)starts the quiet time. */
+  private onEvent(event: WatchEventName, abs: string): void {
+    if (this.stopping) return;
+    const rel = vaultRelative(this.cfg.vault, abs);
+    if (event === 'unlinkDir' && this.failIfVaultGone()) return;
     if (rel === null) return;
-    const meaning = classifyEvent(event, rel, cfg.extensions);
+    const meaning = classifyEvent(event, rel, this.cfg.extensions);
     if (meaning.kind === 'none') return;
-    if (meaning.kind === 'note') queue.addPath(meaning.rel);
-    else queue.requestRescan(meaning.reason);
-    debouncer.poke();
-  };
+    if (meaning.kind === 'note') this.queue.addPath(meaning.rel);
+    else this.queue.requestRescan(meaning.reason);
+    this.debouncer.poke();
+  }
 
-  let dbFile: string | null = null; // identity of the index file the connection writes to
-  const openIndex = (): Database => {
-    db?.close();
-    db = openWriter(cfg.db).db;
-    dbFile = fileIdentity(cfg.db);
-    return db;
-  };
+  /** Stage 3b: once the quiet time is over, batches are applied one at a time. */
+  private drain(): void {
+    if (!this.accepting || this.stopping || this.running) return;
+    this.running = (async () => {
+      // Events that arrive during a batch restart the quiet time; the debouncer calls drain again.
+      while (!this.stopping && this.queue.size > 0 && !this.debouncer.pending) {
+        if (this.failIfVaultGone()) return;
+        await this.applyBatch(this.queue.take() as Batch);
+      }
+    })().finally(() => {
+      this.running = null;
+      if (!this.stopping && this.queue.size > 0 && !this.debouncer.pending) this.debouncer.poke();
+    });
+  }
 
-  // The semantic model is retrained in a worker thread when due, and stored between two batches.
-  const semantic = (): void => {
-    try {
-      if (db && !stopping) trainer.check(db);
-    } catch (err) {
-      notice(`storing the retrained semantic model failed (${(err as Error).message})`);
-    }
-  };
-  const trainer = new BackgroundTrainer(cfg.db, () => (running ? void running.then(semantic) : semantic()), notice);
-
-  const applyBatch = async (batch: Batch): Promise<void> => {
+  /** Stage 3c: one batch through the writer connection; a failure puts it back and retries with backoff. */
+  private async applyBatch(batch: Batch): Promise<void> {
     const started = performance.now();
     let summary: SyncSummary;
     try {
-      let writer = db ?? openIndex();
-      if (fileIdentity(cfg.db) !== dbFile) {
+      let writer = this.db ?? this.openIndex();
+      if (fileIdentity(this.cfg.db) !== this.dbFile) {
         // The index was deleted or replaced under us: writing on would go to a file nobody reads.
-        notice(`the index file ${cfg.db} was deleted or replaced; rebuilding it`);
-        writer = openIndex();
+        this.notice(`the index file ${this.cfg.db} was deleted or replaced; rebuilding it`);
+        writer = this.openIndex();
         batch = { paths: [], rescanReasons: ['the index file was replaced'] };
       }
       summary =
         batch.rescanReasons.length > 0
-          ? await syncVault(cfg, { db: writer, backgroundRetrain: true })
-          : await syncVault(cfg, { db: writer, paths: batch.paths, backgroundRetrain: true });
+          ? await syncVault(this.cfg, { db: writer, backgroundRetrain: true })
+          : await syncVault(this.cfg, { db: writer, paths: batch.paths, backgroundRetrain: true });
     } catch (err) {
-      queue.putBack(batch);
-      failures++;
-      const delay = Math.min(MAX_RETRY_MS, 1000 * 2 ** (failures - 1));
-      notice(`a batch failed (${(err as Error).message}); retrying in ${delay / 1000} s`);
-      debouncer.pokeAfter(delay);
+      this.queue.putBack(batch);
+      this.failures++;
+      const delay = Math.min(MAX_RETRY_MS, 1000 * 2 ** (this.failures - 1));
+      this.notice(`a batch failed (${(err as Error).message}); retrying in ${delay / 1000} s`);
+      this.debouncer.pokeAfter(delay);
       return;
     }
-    failures = 0;
-    opts.onBatch?.({ ...batch, summary, ms: performance.now() - started });
-    semantic();
-  };
+    this.failures = 0;
+    this.opts.onBatch?.({ ...batch, summary, ms: performance.now() - started });
+    this.semantic();
+  }
 
-  const drain = (): void => {
-    if (!accepting || stopping || running) return;
-    running = (async () => {
-      // Events that arrive during a batch restart the quiet time; the debouncer calls drain again.
-      while (!stopping && queue.size > 0 && !debouncer.pending) {
-        if (failIfVaultGone()) return;
-        await applyBatch(queue.take() as Batch);
-      }
-    })().finally(() => {
-      running = null;
-      if (!stopping && queue.size > 0 && !debouncer.pending) debouncer.poke();
-    });
-  };
+  /** Stores a retrained semantic model, if the worker has one ready, between two batches. */
+  private semantic(): void {
+    try {
+      if (this.db && !this.stopping) this.trainer.check(this.db);
+    } catch (err) {
+      this.notice(`storing the retrained semantic model failed (${(err as Error).message})`);
+    }
+  }
+
+  private openIndex(): Database {
+    this.db?.close();
+    this.db = openWriter(this.cfg.db).db;
+    this.dbFile = fileIdentity(this.cfg.db);
+    return this.db;
+  }
 
   // A poller notices changes against its first look at each file and folder, which it takes just
   // after chokidar says 'ready'; what changed in between is caught by one rescan once that is done.
-  let catchUpTimer: NodeJS.Timeout | null = null;
-  const catchUpAfterPollingStarts = (): void => {
-    if (catchUpTimer) clearTimeout(catchUpTimer);
-    catchUpTimer = setTimeout(() => {
-      queue.requestRescan('polling started');
-      debouncer.poke();
+  private catchUpAfterPollingStarts(): void {
+    if (this.catchUpTimer) clearTimeout(this.catchUpTimer);
+    this.catchUpTimer = setTimeout(() => {
+      this.queue.requestRescan('polling started');
+      this.debouncer.poke();
     }, 2 * POLL_INTERVAL_MS);
-  };
-
-  let fsWatcher: VaultFsWatcher | null = null;
-  const startAndWait = async (): Promise<void> => {
-    fsWatcher = await VaultFsWatcher.start({
-      vault: cfg.vault,
-      extensions: cfg.extensions,
-      poll: Boolean(opts.poll),
-      onEvent,
-      onFallback: (err) => notice(`${handlesAdvice(err)}; falling back to polling (slower, more CPU)`),
-      onResumed: () => {
-        if (!accepting) return; // fell back during start-up: the initial sync and catch-up cover it
-        queue.requestRescan('switched to polling');
-        debouncer.poke();
-        catchUpAfterPollingStarts();
-      },
-      onError: (err) => notice(`watch error: ${err.message}`),
-    });
-    if (failIfVaultGone() || opts.signal?.aborted) return;
-
-    // Watching starts first, so nothing changed during the initial sync is missed: it waits in the queue.
-    const initial = await syncVault(cfg, { onProgress: opts.onInitialProgress, backgroundRetrain: true });
-    if (failIfVaultGone() || opts.signal?.aborted) return;
-    const writer = openIndex();
-    opts.onReady?.({ notes: new NoteReader(writer, cfg.db).status().notes, polling: fsWatcher.polling, initial });
-    accepting = true;
-    semantic();
-    if (queue.size > 0) debouncer.poke();
-    if (fsWatcher.polling) catchUpAfterPollingStarts();
-    await stopped;
-  };
-
-  const vaultTimer = setInterval(failIfVaultGone, VAULT_CHECK_MS);
-  try {
-    await startAndWait();
-  } finally {
-    stopping = true;
-    clearInterval(vaultTimer);
-    if (catchUpTimer) clearTimeout(catchUpTimer);
-    debouncer.cancel();
-    opts.signal?.removeEventListener('abort', onAbort);
-    await running; // finish the batch in hand
-    await trainer.close();
-    await (fsWatcher as VaultFsWatcher | null)?.close();
-    (db as Database | null)?.close();
   }
-  if (fatal) throw fatal;
+
+  private failIfVaultGone(): boolean {
+    if (this.fatal === null && vaultGone(this.cfg.vault)) {
+      this.fatal = new WatchError(`the vault folder ${this.cfg.vault} has disappeared; stopped watching (the index is kept)`);
+      this.stop();
+    }
+    return this.fatal !== null;
+  }
+}
+
+function vaultGone(vault: string): boolean {
+  try {
+    return !statSync(vault).isDirectory();
+  } catch {
+    return true;
+  }
 }
 
 /** Device and inode of a file, or null when it does not exist: tells a replaced file from the same one. */

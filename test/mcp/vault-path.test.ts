@@ -43,11 +43,21 @@ describe('realPathInVault', () => {
     expect(realPathInVault(vault, 'inside-link.md')).toBe(realpathSync(join(vault, 'notes', 'a.md')));
   });
 
-  it('refuses symlinks out of the vault, files and folders alike, and missing files', () => {
+  it('refuses a note that is a symlink out of the vault, and missing files', () => {
     expect(() => realPathInVault(vault, 'notes/out.md')).toThrow(/symlink/);
-    expect(() => realPathInVault(vault, 'up/outside.md')).toThrow(/symlink/);
     expect(() => realPathInVault(vault, 'notes/none.md')).toThrow(/not found/);
     expect(() => realPathInVault(vault, '../outside.md')).toThrow(/outside the vault/);
+  });
+
+  it('serves what indexing indexes: notes in a symlinked folder (the user put it in the vault)', () => {
+    expect(realPathInVault(vault, 'up/outside.md')).toBe(realpathSync(join(root, 'outside.md')));
+  });
+
+  it('finds a note whose name is NFD on disk by its NFC path', () => {
+    writeFileSync(join(vault, 'notes', '\u30d5\u309a\u30ed\u30b7\u3099\u30a7\u30af\u30c8.md'), 'nfd');
+    expect(realPathInVault(vault, 'notes/\u30d7\u30ed\u30b8\u30a7\u30af\u30c8.md')).toBe(
+      realpathSync(join(vault, 'notes', '\u30d5\u309a\u30ed\u30b7\u3099\u30a7\u30af\u30c8.md')),
+    );
   });
 
   it('works when the vault itself is reached through a symlink', () => {

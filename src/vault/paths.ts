@@ -1,0 +1,126 @@
+// The one home of the vault's path rules: what a vault-relative path is, which file names are notes,
+// which folders are never entered, how an NFC path is found on disk, and which symlinks lead to notes.
+// The scanner, the watcher, `--files-from-stdin` and the MCP tools all decide through these.
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+
+/** Folders never indexed nor watched, wherever they are (besides every folder whose name starts with '.'). */
+export const ALWAYS_SKIPPED = new Set(['.git', '.tsm', 'node_modules', '.obsidian', '.trash']);
+
+/**
+ * A folder tsm never enters. Dot-folders (`.github/`, `.venv/`, any `.name/`) are hidden, as Obsidian
+ * hides them; node_modules is never notes.
+ */
+export function isSkippedFolder(name: string): boolean {
+  return name.startsWith('.') || ALWAYS_SKIPPED.has(name);
+}
+
+/** True when a file name ends in one of the note extensions and is more than the extension. */
+export function hasNoteExtension(name: string, extensions: string[]): boolean {
+  const lower = name.toLowerCase();
+  return extensions.some((ext) => lower.endsWith(ext) && lower.length > ext.length);
+}
+
+/**
+ * Vault-relative, `/`-separated, NFC; null when `abs` is not below the vault (or is the vault itself).
+ * Only the platform's separator separates: on Linux and macOS `a\b.md` is one file name.
+ */
+export function vaultRelative(vault: string, abs: string): string | null {
+  const rel = relative(vault, abs);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
+  return (sep === '/' ? rel : rel.split(sep).join('/')).normalize('NFC');
+}
+
+/** Joins a vault-relative ('/'-separated) path to the vault, as the platform writes paths. */
+export function joinVault(vault: string, rel: string): string {
+  return join(vault, ...rel.split('/'));
+}
+
+/**
+ * The file on disk that the (NFC) vault-relative path `rel` names, or null. The index keeps NFC paths
+ * while the disk keeps whatever form the file was created with (macOS-style NFD names such as プ or ガ
+ * written on Linux): a segment not found as written is looked up by its NFC form in its folder.
+ */
+export function findOnDisk(vault: string, rel: string): string | null {
+  const direct = joinVault(vault, rel);
+  if (exists(direct)) return direct;
+  let dir = vault;
+  for (const part of rel.split('/')) {
+    const exact = join(dir, part);
+    if (exists(exact)) {
+      dir = exact;
+      continue;
+    }
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return null;
+    }
+    const match = names.find((n) => n.normalize('NFC') === part);
+    if (match === undefined) return null;
+    dir = join(dir, match);
+  }
+  return dir;
+}
+
+function exists(abs: string): boolean {
+  try {
+    lstatSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The symlink policy, for indexing and serving alike. A symlinked folder is followed (the user put it in
+ * the vault: a real use), and what lies below it counts as inside. A symlinked *file* is a note only when
+ * it leads to a file with a note extension inside the vault or inside a symlinked folder on its own path
+ * (so `passwd.md -> /etc/passwd` or `x.md -> ~/secret.md` is never read). Returns null when `abs` may be
+ * read as a note, else the reason it may not.
+ */
+export function symlinkRefusal(vault: string, abs: string, extensions: string[]): string | null {
+  let real: string;
+  try {
+    if (!lstatSync(abs).isSymbolicLink()) return null;
+    real = realpathSync(abs);
+    if (!statSync(real).isFile()) return null; // a folder: followed (the walk guards against loops)
+  } catch {
+    return 'broken symlink: skipped';
+  }
+  if (!hasNoteExtension(basename(real), extensions)) return 'symlink to a file that is not a note: skipped';
+  return leadsInside(vault, abs, real) ? null : 'symlink to a file outside the vault: skipped';
+}
+
+/**
+ * True when `real` (the real path of `abs`, a path below the vault) lies inside the vault's real folder
+ * or inside one of the symlinked folders on the way to `abs`: where the symlink policy lets a note be.
+ */
+export function leadsInside(vault: string, abs: string, real: string): boolean {
+  return allowedRoots(vault, dirname(abs)).some((root) => isWithin(root, real));
+}
+
+/** The real folders a file in `absDir` may lead into: the vault's, and each symlinked folder's on the way. */
+function allowedRoots(vault: string, absDir: string): string[] {
+  const roots: string[] = [];
+  try {
+    roots.push(realpathSync(vault));
+  } catch {
+    return roots;
+  }
+  for (let dir = absDir; dir.length > vault.length && dirname(dir) !== dir; dir = dirname(dir)) {
+    try {
+      if (lstatSync(dir).isSymbolicLink()) roots.push(realpathSync(dir));
+    } catch {
+      // vanished: nothing more is allowed through it
+    }
+  }
+  return roots;
+}
+
+/** True when `path` is `root` or below it (both absolute, real paths). */
+export function isWithin(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}

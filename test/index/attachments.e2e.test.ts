@@ -1,0 +1,35 @@
+// Obsidian vaults as they are: links to attachments that exist (images, canvases, PDFs) are not reported
+// as unresolved; links to attachments that do not exist still are; the list follows the vault.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { makeVault, tsm } from '../helpers/cli.js';
+
+let v: { dir: string; cleanup: () => void };
+beforeEach(() => {
+  v = makeVault({
+    'note.md': '# Note\n\n![[image.png]] and [[board.canvas]] and [[Spec.pdf]] and ![[missing.png]] and [[Other]]\n',
+    'Other.md': '# Other\n',
+    'assets/image.png': Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+    'boards/board.canvas': '{"nodes":[]}',
+    'docs/spec.pdf': '%PDF-1.4',
+    '.hidden/missing.png': 'in a dot-folder: not part of the vault',
+  });
+});
+afterEach(() => v.cleanup());
+
+const status = () =>
+  JSON.parse(tsm(['status', '--json'], { cwd: v.dir }).stdout) as { links: number; unresolvedLinks: number };
+
+it('links to existing attachments resolve; a missing one stays unresolved; deletions are noticed', () => {
+  expect(tsm(['index'], { cwd: v.dir }).code).toBe(0);
+  expect(status()).toMatchObject({ links: 5, unresolvedLinks: 1 });
+  const doctor = tsm(['doctor'], { cwd: v.dir }).stdout;
+  expect(doctor).toContain('missing.png');
+  expect(doctor).not.toContain('image.png');
+  rmSync(join(v.dir, 'assets/image.png'));
+  writeFileSync(join(v.dir, 'missing.png'), 'now here');
+  expect(tsm(['index'], { cwd: v.dir }).code).toBe(0);
+  expect(status()).toMatchObject({ links: 5, unresolvedLinks: 1 });
+  expect(tsm(['doctor'], { cwd: v.dir }).stdout).toContain('image.png');
+});

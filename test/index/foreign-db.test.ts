@@ -1,0 +1,87 @@
+// `--db` may name any file: tsm rebuilds only databases that are provably its own and refuses, leaving
+// every byte in place, a database of another application (issue: one with a `meta` table lost all tables).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TSM_APPLICATION_ID } from '../../src/index/db.js';
+import { makeVault, tsm } from '../helpers/cli.js';
+
+let vault: { dir: string; cleanup: () => void };
+beforeEach(() => {
+  vault = makeVault({ 'a.md': '# Alpha\n\nneedle text\n' });
+});
+afterEach(() => vault.cleanup());
+
+function sqlite(path: string, sql: string): void {
+  const db = new Database(path);
+  db.exec(sql);
+  db.close();
+}
+
+const tables = (path: string) => {
+  const db = new Database(path, { readonly: true });
+  const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
+  db.close();
+  return names;
+};
+
+const FOREIGN: Record<string, string> = {
+  'a meta table with a schema_version of its own': `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+     INSERT INTO meta VALUES ('schema_version', '3'); CREATE TABLE users (id INTEGER, name TEXT); INSERT INTO users VALUES (1, 'ann');`,
+  'a meta table of another shape': `CREATE TABLE meta (id INTEGER, blob BLOB); CREATE TABLE orders (id INTEGER);`,
+  'tables and no meta at all': `CREATE TABLE photos (id INTEGER, path TEXT); INSERT INTO photos VALUES (1, 'x.jpg');`,
+  'a notes table but another application id': `PRAGMA application_id = 42; CREATE TABLE meta (key TEXT, value TEXT);
+     INSERT INTO meta VALUES ('schema_version', '8'); CREATE TABLE notes (id INTEGER, path TEXT);`,
+};
+
+describe('a database tsm did not create', () => {
+  for (const [name, sql] of Object.entries(FOREIGN)) {
+    it(`is refused, untouched: ${name}`, () => {
+      const db = join(vault.dir, 'other.db');
+      sqlite(db, sql);
+      const before = readFileSync(db);
+      const before_tables = tables(db);
+      for (const args of [['index'], ['index', '--full'], ['search', 'needle'], ['status']]) {
+        const r = tsm([...args, '--vault', vault.dir, '--db', db], { cwd: vault.dir });
+        expect(r.code, args.join(' ')).toBe(1);
+        expect(r.stderr).toMatch(/is not a tsm index .*leaves it as it is: give --db a new file name/);
+        expect(r.stderr).not.toMatch(/\n\s+at /); // tsm's message, not a stack
+      }
+      expect(tables(db)).toEqual(before_tables);
+      expect(readFileSync(db).equals(before)).toBe(true);
+    });
+  }
+});
+
+describe('a database that is tsm own, or free to use', () => {
+  it('an empty SQLite file gets the schema and the mark', () => {
+    const db = join(vault.dir, 'empty.db');
+    sqlite(db, 'PRAGMA user_version = 0;');
+    expect(tsm(['index', '--vault', vault.dir, '--db', db], { cwd: vault.dir }).code).toBe(0);
+    const conn = new Database(db, { readonly: true });
+    expect(conn.pragma('application_id', { simple: true })).toBe(TSM_APPLICATION_ID);
+    conn.close();
+    expect(tsm(['search', 'needle', '--vault', vault.dir, '--db', db], { cwd: vault.dir }).stdout).toContain('a.md');
+  });
+
+  it('an index of an older tsm (before the mark existed) is rebuilt', () => {
+    const db = join(vault.dir, 'old.db');
+    expect(tsm(['index', '--vault', vault.dir, '--db', db], { cwd: vault.dir }).code).toBe(0);
+    sqlite(db, "PRAGMA application_id = 0; UPDATE meta SET value = '5' WHERE key = 'schema_version';");
+    const r = tsm(['index', '--vault', vault.dir, '--db', db], { cwd: vault.dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^1 added/);
+    const conn = new Database(db, { readonly: true });
+    expect(conn.pragma('application_id', { simple: true })).toBe(TSM_APPLICATION_ID);
+    conn.close();
+  });
+
+  it('a file that is not a database at all is moved aside, never deleted', () => {
+    const db = join(vault.dir, 'junk.db');
+    writeFileSync(db, 'not sqlite\n'.repeat(100));
+    const r = tsm(['index', '--vault', vault.dir, '--db', db], { cwd: vault.dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/moved it to .*junk\.db\.corrupt-\d+/);
+  });
+});

@@ -1,0 +1,129 @@
+// The vault's path rules, through real `tsm index` runs (full scans and --files-from-stdin, which is how
+// the watcher applies its batches): symlinks, Unicode normalisation, backslashes, names that are not
+// UTF-8, dot-folders. Each case comes from an adversarial pass that found it mishandled.
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeVault, tsm } from '../helpers/cli.js';
+
+let root: { dir: string; cleanup: () => void };
+let vault: string;
+beforeEach(() => {
+  root = makeVault({
+    'outside/passwd': 'root:x:0:0:root:/root:/bin/bash secretword\n',
+    'outside/secret.md': '# Secret\n\nsecretword\n',
+    'outside/notes/shared.md': '# Shared\n\nsharedword\n',
+    'outside/notes/inner-out.md': '# Inner\n\ninnerword\n',
+    'vault/real.md': '# Real\n\nrealword\n',
+  });
+  vault = join(root.dir, 'vault');
+});
+afterEach(() => root.cleanup());
+
+function indexed(): string[] {
+  const db = new Database(join(vault, '.tsm', 'index.db'), { readonly: true });
+  const paths = (db.prepare('SELECT path FROM notes ORDER BY path').all() as { path: string }[]).map((r) => r.path);
+  db.close();
+  return paths;
+}
+
+function warnings(): Record<string, string> {
+  const status = JSON.parse(tsm(['status', '--json'], { cwd: vault }).stdout) as { warningList: { path: string; message: string }[] };
+  return Object.fromEntries(status.warningList.map((w) => [w.path, w.message]));
+}
+
+const index = (args: string[] = [], input?: string) => {
+  const r = tsm(['index', ...args], { cwd: vault, input });
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return r;
+};
+
+describe('symlinks: one policy for indexing and serving', () => {
+  beforeEach(() => {
+    symlinkSync(join(root.dir, 'outside/passwd'), join(vault, 'passwd.md'));
+    symlinkSync(join(root.dir, 'outside/secret.md'), join(vault, 'secret.md'));
+    symlinkSync(join(root.dir, 'outside/notes'), join(vault, 'linked'));
+    symlinkSync(join(vault, 'real.md'), join(vault, 'alias.md'));
+    symlinkSync(vault, join(vault, 'loop'));
+    symlinkSync(join(root.dir, 'outside/none.md'), join(vault, 'dangling.md'));
+  });
+
+  it('follows a symlinked folder of notes, a link inside the vault, and nothing that leads out', () => {
+    index();
+    expect(indexed()).toEqual(['alias.md', 'linked/inner-out.md', 'linked/shared.md', 'real.md']);
+    const w = warnings();
+    expect(w['passwd.md']).toMatch(/symlink to a file that is not a note: skipped/);
+    expect(w['secret.md']).toMatch(/symlink to a file outside the vault: skipped/);
+    expect(w['dangling.md']).toMatch(/broken symlink/);
+    expect(w.loop).toMatch(/symlink loop/);
+    expect(tsm(['search', 'secretword', '-f', 'json'], { cwd: vault }).stdout).not.toContain('secret');
+    expect(tsm(['search', 'sharedword', '-f', 'json'], { cwd: vault }).stdout).toContain('linked/shared.md');
+  });
+
+  it('applies the same policy to single paths (the watcher, --files-from-stdin)', () => {
+    index();
+    index(['--files-from-stdin'], 'passwd.md\nsecret.md\nlinked/shared.md\nalias.md\n');
+    expect(indexed()).toEqual(['alias.md', 'linked/inner-out.md', 'linked/shared.md', 'real.md']);
+  });
+
+  it('a link inside a symlinked folder may not lead out of it', () => {
+    symlinkSync(join(root.dir, 'outside/passwd'), join(root.dir, 'outside/notes/pw.md'));
+    index();
+    expect(indexed()).not.toContain('linked/pw.md');
+  });
+});
+
+describe('file names', () => {
+  const NFC = '\u30d7\u30ed\u30b8\u30a7\u30af\u30c8'; // プロジェクト
+  const NFD = NFC.normalize('NFD');
+
+  it('two names that differ only in NFC/NFD: one is indexed, the other reported, nothing silently lost', () => {
+    writeFileSync(join(vault, `${NFC}.md`), '# A\n\nnfcword\n');
+    writeFileSync(join(vault, `${NFD}.md`), '# B\n\nnfdword\n');
+    index();
+    expect(indexed()).toEqual(['real.md', `${NFC}.md`]);
+    expect(Object.values(warnings()).join('\n')).toMatch(/differs from .* only in Unicode normalization \(NFC\/NFD\)/);
+  });
+
+  it('an NFD name is indexed under its NFC path and stays through single-path updates', () => {
+    mkdirSync(join(vault, NFD));
+    writeFileSync(join(vault, NFD, `${NFD}.md`), '# Project\n\nfirstword\n');
+    index();
+    const rel = `${NFC}/${NFC}.md`;
+    expect(indexed()).toEqual(['real.md', rel]);
+    writeFileSync(join(vault, NFD, `${NFD}.md`), '# Project\n\nsecondword and more\n');
+    // The watcher hands sync NFC paths: before, the note was dropped on its first edit.
+    expect(index(['--files-from-stdin'], `${rel}\n`).stdout).toMatch(/^0 added, 1 updated, 0 removed/);
+    expect(tsm(['search', 'secondword', '-f', 'json'], { cwd: vault }).stdout).toContain(NFC);
+    writeFileSync(join(vault, NFD, `${NFD}2.md`), '# New\n\nnewword\n');
+    expect(index(['--files-from-stdin'], `${NFC}/${NFC}2.md\n`).stdout).toMatch(/^1 added/);
+  });
+
+  it('a backslash is part of a file name: the same path from a full scan and from single paths', () => {
+    writeFileSync(join(vault, 'a\\b.md'), '# AB\n\nbackword\n');
+    index();
+    expect(indexed()).toEqual(['a\\b.md', 'real.md']);
+    index(['--files-from-stdin'], 'a\\b.md\n');
+    expect(indexed()).toEqual(['a\\b.md', 'real.md']);
+  });
+
+  it('a name that is not valid UTF-8 is reported, not silently ignored', () => {
+    writeFileSync(Buffer.concat([Buffer.from(`${vault}/bad`), Buffer.from([0xff, 0xfe]), Buffer.from('.md')]), '# Bad\n');
+    index();
+    expect(Object.entries(warnings()).find(([p]) => p.startsWith('bad'))?.[1]).toMatch(/not valid UTF-8/);
+  });
+
+  it('dot-folders are skipped, as Obsidian does; dot-named notes are not', () => {
+    writeFileSync(join(vault, '.hidden.md'), '# Hidden file\n');
+    mkdirSync(join(vault, '.github'));
+    writeFileSync(join(vault, '.github', 'PULL_REQUEST_TEMPLATE.md'), '# Template\n');
+    mkdirSync(join(vault, 'sub', '.cache'), { recursive: true });
+    writeFileSync(join(vault, 'sub', '.cache', 'x.md'), '# Cache\n');
+    index();
+    expect(indexed()).toEqual(['.hidden.md', 'real.md']);
+    index(['--files-from-stdin'], '.github/PULL_REQUEST_TEMPLATE.md\nsub/.cache/x.md\n');
+    expect(indexed()).toEqual(['.hidden.md', 'real.md']);
+  });
+});

@@ -1,0 +1,55 @@
+// `tsm watch` and the vault's path rules (src/vault/paths.ts): NFD names as macOS writes them, edits that
+// keep size and mtime, symlinks out of the vault, dot-folders. Checked through `tsm search`.
+import { mkdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { searchPaths, startWatch, token, useWatchVaults, waitForSearch } from './watch-process.js';
+
+const { vault } = useWatchVaults();
+const NFC = '\u30d7\u30ed\u30b8\u30a7\u30af\u30c8'; // プロジェクト
+const NFD = NFC.normalize('NFD');
+
+describe('tsm watch: path rules', () => {
+  it('keeps an NFD-named note through edits, and adds new NFD-named notes', async () => {
+    const first = token('first');
+    const dir = vault({});
+    mkdirSync(join(dir, NFD));
+    writeFileSync(join(dir, NFD, `${NFD}.md`), `# P\n\n${first}\n`);
+    await startWatch(dir);
+    await waitForSearch(dir, first, [`${NFC}/${NFC}.md`]);
+    const second = token('second');
+    writeFileSync(join(dir, NFD, `${NFD}.md`), `# P\n\n${second}\n`);
+    await waitForSearch(dir, second, [`${NFC}/${NFC}.md`]);
+    const added = token('added');
+    writeFileSync(join(dir, NFD, `\u30ac${NFD}.md`.normalize('NFD')), `# G\n\n${added}\n`);
+    await waitForSearch(dir, added, [`${NFC}/\u30ac${NFC}.md`]);
+  });
+
+  it('sees an edit that keeps size and mtime', async () => {
+    const before = token('aaaa');
+    const after = token('bbbb');
+    const dir = vault({ 'a.md': `# A\n\n${before}\n` });
+    const time = new Date('2026-01-01T00:00:00Z');
+    utimesSync(join(dir, 'a.md'), time, time);
+    await startWatch(dir);
+    await waitForSearch(dir, before, ['a.md']);
+    writeFileSync(join(dir, 'a.md'), `# A\n\n${after}\n`);
+    utimesSync(join(dir, 'a.md'), time, time);
+    expect(statSync(join(dir, 'a.md')).mtime.getTime()).toBe(time.getTime());
+    await waitForSearch(dir, after, ['a.md']);
+  });
+
+  it('never indexes a symlink out of the vault, nor notes in dot-folders', async () => {
+    const secret = token('secret');
+    const shown = token('shown');
+    const dir = vault({ 'a.md': '# A\n' });
+    const outside = vault({ 'secret.md': `# S\n\n${secret}\n` });
+    await startWatch(dir);
+    symlinkSync(join(outside, 'secret.md'), join(dir, 'linked.md'));
+    mkdirSync(join(dir, '.github'));
+    writeFileSync(join(dir, '.github', 'x.md'), `# X\n\n${secret}\n`);
+    writeFileSync(join(dir, 'b.md'), `# B\n\n${shown}\n`);
+    await waitForSearch(dir, shown, ['b.md']);
+    expect(await searchPaths(dir, secret)).toEqual([]);
+  });
+});
