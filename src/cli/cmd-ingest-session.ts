@@ -1,10 +1,10 @@
 // tsm ingest-session <file.jsonl|dir>…: Claude Code transcripts → session notes (layout: sessions/note-format.ts), then those
 // notes into the index. Idempotent and incremental: a transcript that has not grown changes nothing.
 import { existsSync } from 'node:fs';
-import { relative } from 'node:path';
 import { indexSessionNotes, ingestSession, type SessionIngest } from '../sessions/ingest-and-index.js';
 import { findTranscripts } from '../sessions/transcript-files.js';
-import { isInside, type TsmConfig } from '../vault/config.js';
+import type { TsmConfig } from '../vault/config.js';
+import { isInside, vaultRelative } from '../vault/paths.js';
 import { configFrom, printJson } from './args.js';
 import { UserError } from './run.js';
 
@@ -68,5 +68,5 @@ function line(r: Row): string {
 }
 
 function shown(cfg: TsmConfig, path: string): string {
-  return isInside(cfg.vault, path) ? relative(cfg.vault, path).split('\\').join('/') : path;
+  return vaultRelative(cfg.vault, path) ?? path;
 }

@@ -7,7 +7,8 @@
 //   they hold the absolute path of *your* vault, and no one commits them.
 // - shared (`--shared`): <project>/.claude/settings.json and <project>/.mcp.json, the files a team commits.
 import { spawnSync } from 'node:child_process';
-import { ConfigError, isInside } from '../vault/config.js';
+import { ConfigError } from '../vault/config.js';
+import { isInside } from '../vault/paths.js';
 import { HOOK_EVENTS, type HookEvent } from './payload.js';
 import { claudeConfigPath, isRecord, localSettingsPath, mcpPath, projectKey, readJsonObject, readJsonOrNull, settingsPath, writeJson, type Json } from './claude-settings.js';
 import { handlersOf, hookEntry, isTsmHook, isTsmServer, mcpServerEntry } from './wiring.js';

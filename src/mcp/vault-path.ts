@@ -2,7 +2,7 @@
 // it — lexically (no `..` or absolute path out) and on disk (no symlink out, checked with realpath).
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isInside } from '../vault/config.js';
+import { isInside } from '../vault/paths.js';
 import { findOnDisk, leadsInside, vaultRelative as vaultPathOf } from '../vault/paths.js';
 import { ToolError } from './errors.js';
 

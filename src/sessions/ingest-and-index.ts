@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import type { SyncSummary } from '../core/types.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { withFileLock } from '../vault/file-lock.js';
+import { hasNoteExtension } from '../vault/paths.js';
 import type { KeptNote } from './ingest.js';
 
 export interface SessionIngest {
@@ -35,9 +36,9 @@ export async function ingestSession(cfg: TsmConfig, transcriptPath: string): Pro
   const lock = join(stateDir, `${createHash('sha256').update(transcript).digest('hex').slice(0, 16)}.lock`);
   const { ingestTranscript } = await import('./ingest.js');
   return withFileLock(lock, { timeoutMs: LOCK_TIMEOUT_MS }, () => {
-    const before = notesIn(cfg.sessionsDir);
+    const before = notesIn(cfg.sessionsDir, cfg.extensions);
     const r = ingestTranscript(transcript, { sessionsDir: cfg.sessionsDir, stateDir, answerChars: cfg.answerChars });
-    const after = new Set(notesIn(cfg.sessionsDir));
+    const after = new Set(notesIn(cfg.sessionsDir, cfg.extensions));
     const removed = before.filter((name) => !after.has(name)).map((name) => join(cfg.sessionsDir, name));
     return { transcript, sessionId: r.sessionId, notePath: r.notePath, changed: r.changed, prompts: r.prompts, removed, kept: r.kept };
   });
@@ -51,9 +52,9 @@ export async function indexSessionNotes(cfg: TsmConfig, ingests: SessionIngest[]
   return syncVault(cfg, { paths });
 }
 
-function notesIn(dir: string): string[] {
+function notesIn(dir: string, extensions: string[]): string[] {
   try {
-    return readdirSync(dir).filter((name) => name.toLowerCase().endsWith('.md'));
+    return readdirSync(dir).filter((name) => hasNoteExtension(name, extensions));
   } catch {
     return [];
   }

@@ -203,8 +203,3 @@ export function tsmDir(cfg: TsmConfig): string {
   return join(cfg.vault, TSM_DIR);
 }
 
-/** True when `child` is `parent` or lies below it (after resolving `..`). */
-export function isInside(parent: string, child: string): boolean {
-  const rel = relative(resolve(parent), resolve(child));
-  return rel === '' || (rel !== '..' && !rel.startsWith('../') && !isAbsolute(rel));
-}

@@ -2,7 +2,7 @@
 // which folders are never entered, how an NFC path is found on disk, and which symlinks lead to notes.
 // The scanner, the watcher, `--files-from-stdin` and the MCP tools all decide through these.
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** Folders never indexed nor watched, wherever they are (besides every folder whose name starts with '.'). */
 export const ALWAYS_SKIPPED = new Set(['.git', '.tsm', 'node_modules', '.obsidian', '.trash']);
@@ -98,7 +98,7 @@ export function symlinkRefusal(vault: string, abs: string, extensions: string[])
  * or inside one of the symlinked folders on the way to `abs`: where the symlink policy lets a note be.
  */
 export function leadsInside(vault: string, abs: string, real: string): boolean {
-  return allowedRoots(vault, dirname(abs)).some((root) => isWithin(root, real));
+  return allowedRoots(vault, dirname(abs)).some((root) => isInside(root, real));
 }
 
 /** The real folders a file in `absDir` may lead into: the vault's, and each symlinked folder's on the way. */
@@ -119,8 +119,8 @@ function allowedRoots(vault: string, absDir: string): string[] {
   return roots;
 }
 
-/** True when `path` is `root` or below it (both absolute, real paths). */
-export function isWithin(root: string, path: string): boolean {
-  const rel = relative(root, path);
+/** True when `child` is `parent` or lies below it (after resolving `..`). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = relative(resolve(parent), resolve(child));
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }

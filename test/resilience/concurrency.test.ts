@@ -1,4 +1,4 @@
-// SPEC §2/§9: many readers and one writer at a time. `tsm watch` applies a stream of changes while two
+// docs/reliability.md: many readers and one writer at a time. `tsm watch` applies a stream of changes while two
 // `tsm index` run by hand and a stream of `tsm search` and `tsm hook` calls read: nobody may fail with
 // "database is locked", no search may fail, and when it all stops the index equals a clean build.
 import { readFileSync, existsSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// SPEC §2/§9: `kill -9` of `tsm index` at any moment leaves either the previous or the new state of each
+// docs/reliability.md: `kill -9` of `tsm index` at any moment leaves either the previous or the new state of each
 // note (never half a note), and the next `tsm index` converges to what a clean build gives.
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';

@@ -1,4 +1,4 @@
-// SPEC §9: `kill -9` of `tsm watch` — during its first index or while it applies a stream of edits,
+// docs/reliability.md: `kill -9` of `tsm watch` — during its first index or while it applies a stream of edits,
 // atomic saves, new notes, deletions and moves — never damages the index, and the next `tsm watch`
 // (or `tsm index`) brings it to exactly what a clean build of the vault gives.
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// SPEC §9 "no lost updates": a sync that read a file before another writer (the watcher, a second
+// docs/reliability.md, "no lost updates": a sync that read a file before another writer (the watcher, a second
 // `tsm index`) indexed a newer version must not put the older text back. Deterministic: the other writer
 // runs exactly between this sync's reading of the files and its write transaction.
 import { appendFileSync } from 'node:fs';

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, defaultConfigText, isInside, loadConfig, resolveVault } from '../../src/vault/config.js';
+import { ConfigError, defaultConfigText, loadConfig, resolveVault } from '../../src/vault/config.js';
+import { isInside } from '../../src/vault/paths.js';
 import { parseJsonc } from '../../src/vault/jsonc.js';
 
 const dirs: string[] = [];
