@@ -23,7 +23,7 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
   const sem = semanticStatus(db);
   const kept = keptNotes(ingestStateDir(cfg), cfg.sessionsDir);
   if (argv.json) {
-    const semantic = { ...(sem.state ?? { kind: 'none' }), retrainDue: sem.retrainDue };
+    const semantic = { enabled: cfg.semantic, ...(sem.state ?? { kind: 'none' }), retrainDue: cfg.semantic && sem.retrainDue };
     const keptSessionNotes = kept.map((k) => ({ path: relative(cfg.vault, k.path), sessionId: k.sessionId, reason: k.reason, since: k.since }));
     printJson({ vault: cfg.vault, db: cfg.db, ...s, semantic, keptSessionNotes, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
     return;
@@ -35,7 +35,7 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
     `sections  ${s.sections}`,
     `links     ${s.links} (${s.unresolvedLinks} unresolved)`,
     `warnings  ${s.warnings}`,
-    `semantic  ${semanticLine(sem)}`,
+    `semantic  ${cfg.semantic ? semanticLine(sem) : 'off ("semantic": true in .tsm/config.json turns it on; see docs/search.md)'}`,
     ...(kept.length ? [`sessions  ${keptLine(kept)}`] : []),
     `last sync ${s.lastSync ?? 'never'}`,
     `watcher   ${watcherPid ? `running (pid ${watcherPid})` : 'not running'}`,

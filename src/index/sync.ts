@@ -93,9 +93,9 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     // The semantic model (src/index/semantic/): a rebuild trains it, on this thread once the build is done
     // (in a worker beside the build's last steps, peak RSS on the handbook rose from 352 to 480 MB: two
     // heaps); other syncs give new sections vectors at once. A sync that wrote nothing skips it (it would
-    // scan every section for one without a vector).
+    // scan every section for one without a vector), and so does a vault that has not turned it on.
     const { added, updated, removed } = run.summary;
-    if (rebuild || added + updated + removed > 0) {
+    if (cfg.semantic && (rebuild || added + updated + removed > 0)) {
       refreshSemantic(opened.db, { rebuild, background: opts.backgroundRetrain });
     }
     run.summary.warnings = writer.warningCount();

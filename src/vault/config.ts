@@ -28,6 +28,8 @@ export interface TsmConfig {
   answerChars: number;
   /** Half-lives in days for the recency decay, per note type (0 = no decay). */
   halfLifeDays: { daily: number; knowledge: number; session: number };
+  /** Learn word vectors from the vault and let them reorder results (docs/search.md, "The semantic ranker"). */
+  semantic: boolean;
 }
 
 
@@ -44,6 +46,8 @@ const DEFAULTS = {
   sessionsDir: 'sessions',
   answerChars: 1200,
   halfLifeDays: { daily: 60, knowledge: 365, session: 30 },
+  // Off: on the judged sets it gained nothing measurable, and training costs a full build 60–120 % more.
+  semantic: false,
 };
 
 export interface ConfigInput {
@@ -117,6 +121,7 @@ export function loadConfig(input: ConfigInput = {}): TsmConfig {
     sessionsDir: resolve(vault, String(env.TSM_SESSIONS_DIR || pick('sessionsDir', DEFAULTS.sessionsDir))),
     answerChars: int('answerChars', pick('answerChars', DEFAULTS.answerChars), 0, 1_000_000),
     halfLifeDays: halfLives(pick('halfLifeDays', DEFAULTS.halfLifeDays)),
+    semantic: bool('semantic', pick('semantic', DEFAULTS.semantic)),
   };
   return cfg;
 }
@@ -136,6 +141,11 @@ function readConfigFile(path: string): Record<string, unknown> {
     throw new ConfigError(`${path}: must hold a JSON object`);
   }
   return data as Record<string, unknown>;
+}
+
+function bool(name: string, value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  throw new ConfigError(`${name} must be true or false (got ${JSON.stringify(value)})`);
 }
 
 function int(name: string, value: unknown, min: number, max: number): number {
@@ -194,7 +204,10 @@ export function defaultConfigText(): string {
   // Longest assistant answer kept per prompt in a session note.
   "answerChars": ${d.answerChars},
   // Recency half-lives in days per note type (0 = no decay).
-  "halfLifeDays": ${JSON.stringify(d.halfLifeDays)}
+  "halfLifeDays": ${JSON.stringify(d.halfLifeDays)},
+  // Learn word vectors from the vault's own text (at \`tsm index\`, kept up by \`tsm watch\`) and let them
+  // reorder the best results. Experimental: no gain measured yet, and a full build costs 60–120 % more.
+  "semantic": ${d.semantic}
 }
 `;
 }

@@ -196,6 +196,7 @@ class VaultWatch {
 
   /** Stores a retrained semantic model, if the worker has one ready, between two batches. */
   private semantic(): void {
+    if (!this.cfg.semantic) return;
     try {
       if (this.db && !this.stopping) this.trainer.check(this.db);
     } catch (err) {

@@ -1,7 +1,7 @@
 // The semantic model end to end: `tsm index` (the built CLI) trains it on a generated vault of a few
 // hundred sections, a paraphrase query finds its note only through co-occurrence, incremental edits get
 // vectors at once, `tsm status` reports it, and the watcher's background trainer retrains and stores.
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openReader, openWriter } from '../../src/index/db.js';
@@ -47,8 +47,11 @@ function generatedVault(): Record<string, string> {
   const gadgetless = TOPICS.devices.filter((w) => w !== 'gadget');
   const musicless = TOPICS.music.filter((w) => w !== 'melody');
   files['zz-mixed.md'] = `# Misc\n\n## Evening\n\n${pick(gadgetless, 12)} melody ${pick(musicless, 12)}\n`;
-  return files;
+  return { ...files, ...SEMANTIC_ON };
 }
+
+/** The vault setting that turns the semantic model on (it is off by default). */
+const SEMANTIC_ON = { '.tsm/config.json': '{ "semantic": true }' };
 
 function indexedVault(): { dir: string; db: string } {
   const v = makeVault(generatedVault());
@@ -137,8 +140,19 @@ describe('semantic model', () => {
     expect(c.vectors).toBe(c.sections);
   });
 
+  it('is off unless the vault turns it on: nothing trained, and status says how to turn it on', () => {
+    const v = makeVault(generatedVault());
+    cleanups.push(v.cleanup);
+    rmSync(join(v.dir, '.tsm', 'config.json'));
+    expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+    const c = counts(join(v.dir, '.tsm/index.db'));
+    expect(c.state).toBeNull();
+    expect(c.vectors + c.words).toBe(0);
+    expect(tsm(['status', '--vault', v.dir]).stdout).toMatch(/^semantic {2}off \("semantic": true in \.tsm\/config\.json turns it on; see docs\/search\.md\)$/m);
+  });
+
   it('skips a vault too small to learn from, and says so', () => {
-    const v = makeVault({ 'a.md': '# A\n\nphone laptop', 'b.md': '# B\n\nmelody chord' });
+    const v = makeVault({ 'a.md': '# A\n\nphone laptop', 'b.md': '# B\n\nmelody chord', ...SEMANTIC_ON });
     cleanups.push(v.cleanup);
     tsm(['index', '--vault', v.dir]);
     const c = counts(join(v.dir, '.tsm/index.db'));
