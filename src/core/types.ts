@@ -166,16 +166,6 @@ export interface SearchFilters {
   excludeMatch?: string;
 }
 
-export interface SearchOptions {
-  limit: number;
-  offset?: number;
-  allSections?: boolean;
-  filters?: SearchFilters;
-  snippetChars?: number;
-  /** Reference "now" (tests pin it); defaults to the current time. */
-  now?: Date;
-}
-
 export interface SearchHit {
   rank: number;
   /** Section id. */

@@ -22,17 +22,6 @@ export function escapeXml(s: string): string {
   return s.replace(XML_ILLEGAL, '').replace(/[&<>"']/g, (ch) => XML_ENTITY[ch]);
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-/** C0 controls except tab and newline, DEL and C1 controls: what a terminal would interpret. */
-const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
-
-/**
- * Text safe to print to a terminal or hand to an LLM: control characters (ANSI escapes included)
- * are dropped, a lone surrogate becomes U+FFFD, `\r\n` becomes `\n`.
- */
-export function cleanText(s: string): string {
-  return s.replace(/\r\n?/g, '\n').replace(CONTROL, '').replace(LONE_SURROGATE, '\uFFFD');
-}
 
 /** Every control character (newline and tab included), Unicode line/paragraph separators, lone surrogates. */
 const LINE_UNSAFE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

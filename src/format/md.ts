@@ -1,9 +1,9 @@
 // Seed 003's markdown tool result (`retrieve_memory`, `-f md`), in the vault's words: a summary per
 // result, and the section text only where the detail level says it is worth the tokens.
 import type { SearchHit, SearchResponse } from '../core/types.js';
-import { cleanText } from './escape.js';
-import { truncateText } from './chars.js';
-import { collapseWhitespace, firstSentence } from './plain-text.js';
+import { stripControls } from '../text/controls.js';
+import { truncateText } from '../text/chars.js';
+import { collapseWhitespace, firstSentence } from '../text/markdown-line.js';
 import { relativeTime } from './relative-time.js';
 
 export type DetailLevel = 'auto' | 'none' | 'low' | 'high';
@@ -36,7 +36,7 @@ function normalisedScore(score: number, top: number): string {
 }
 
 function oneLine(s: string): string {
-  return collapseWhitespace(cleanText(s));
+  return collapseWhitespace(stripControls(s));
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -48,7 +48,7 @@ const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
  */
 export function containedMarkdown(md: string): string {
   let open: string | null = null;
-  const lines = cleanText(md).trim().split('\n').map((line) => {
+  const lines = stripControls(md).trim().split('\n').map((line) => {
     const fence = FENCE.exec(line);
     if (fence) {
       const marker = fence[1];

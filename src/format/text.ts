@@ -1,8 +1,8 @@
 // Human-readable output for a shell (`tsm search`, the default format). Colours are the caller's
 // decision (TTY, NO_COLOR); note text is cleaned so a note cannot send escape sequences to a terminal.
 import { STALE_STATUSES, type SearchHit, type SearchResponse } from '../core/types.js';
-import { collapseWhitespace } from './plain-text.js';
-import { cleanText } from './escape.js';
+import { collapseWhitespace } from '../text/markdown-line.js';
+import { stripControls } from '../text/controls.js';
 
 type Paint = (code: string, s: string) => string;
 
@@ -24,7 +24,7 @@ function painter(color: boolean): Paint {
 
 /** A note-derived value on one line, safe for a terminal. */
 function oneLine(s: string): string {
-  return collapseWhitespace(cleanText(s));
+  return collapseWhitespace(stripControls(s));
 }
 
 function isStale(status: string): boolean {
@@ -40,7 +40,7 @@ function formatHit(hit: SearchHit, paint: Paint): string {
   ];
   if (hit.status !== null) head.push(paint(isStale(hit.status) ? SGR.red : SGR.yellow, `(${oneLine(hit.status)})`));
   const lines = [head.join(' '), INDENT + paint(SGR.bold, oneLine(hit.section))];
-  const snippet = cleanText(hit.snippet).trim();
+  const snippet = stripControls(hit.snippet).trim();
   if (snippet !== '') {
     for (const line of snippet.split('\n')) lines.push(INDENT + INDENT + line.trimEnd());
   }

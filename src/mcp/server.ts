@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../core/version.js';
-import { truncateText } from '../format/chars.js';
+import { truncateText } from '../text/chars.js';
 import type { TsmConfig } from '../vault/config.js';
 import { createContext } from './context.js';
 import { errorMessage, ToolError } from './errors.js';

@@ -4,8 +4,8 @@ import type { z } from 'zod';
 import type { NoteRecord, SectionRecord } from '../core/types.js';
 import type { Database } from '../index/db.js';
 import type { NoteReader } from '../index/note-reader.js';
-import { truncateText } from '../format/chars.js';
-import { plainText } from '../format/plain-text.js';
+import { truncateText } from '../text/chars.js';
+import { markdownLine } from '../text/markdown-line.js';
 import type { TsmConfig } from '../vault/config.js';
 
 export interface ToolContext {
@@ -69,7 +69,7 @@ export const PREVIEW_CHARS = 120;
 
 /** Markdown → one line of plain text, at most `max` characters. */
 export function preview(markdown: string, max = PREVIEW_CHARS): string {
-  return truncateText(plainText(markdown), max);
+  return truncateText(markdownLine(markdown), max);
 }
 
 /** Scores are small fused values; three significant digits are all a reader can use. */

@@ -4,7 +4,7 @@ import type { NoteType, SearchHit, SearchResponse } from '../core/types.js';
 import type { Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
 import { SectionSearch, type RankedSection } from '../index/section-search.js';
-import { bestSnippet } from '../format/snippet.js';
+import { bestSnippet } from './snippet.js';
 import { normalize } from '../text/normalize.js';
 import { buildFilters, type FilterFlags } from './filters.js';
 import { anyTermMatch, buildRankers, wordMatch } from './rankers.js';

@@ -1,22 +1,9 @@
 // Markdown building blocks for session notes: transcript text is untrusted, so nothing in it may add a
 // heading, swallow the rest of the note, or leave a code fence open.
+import { stripControls } from '../text/controls.js';
 
 const ELLIPSIS = '…';
 
-// ANSI escape sequences (colours in local command output) and C0/C1 controls other than tab and newline.
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-Z\\-_]/g;
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-// Lone UTF-16 surrogates (possible in JSON input) are not valid text anywhere.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/** Line endings (and Unicode line/paragraph separators) to `\n`, terminal colour codes and control characters removed. */
-export function plainText(text: string): string {
-  return text
-    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
-    .replace(ANSI, '')
-    .replace(CONTROL, '')
-    .replace(LONE_SURROGATE, '\ufffd');
-}
 
 /** Cuts `text` to at most `max` characters, preferring a sentence end, then a word end, and marks the cut with `…`. */
 export function trimAtBoundary(text: string, max: number): string {
@@ -55,7 +42,7 @@ export function oneLine(text: string, max: number): string {
  * new block. Other spacing is kept (a path may hold two spaces).
  */
 export function inlineText(text: string): string {
-  return plainText(text).replace(/[ \t]*\n[ \t\n]*/g, ' ');
+  return stripControls(text).replace(/[ \t]*\n[ \t\n]*/g, ' ');
 }
 
 /** Text for a heading line: on one line, and a trailing `#` run would be read as the heading's closing sequence. */
@@ -132,7 +119,7 @@ function stripIndent(line: string, columns: number): string {
 export function safeBlock(text: string): string {
   const out: string[] = [];
   let fence: OpenFence | null = null;
-  for (const line of plainText(text).split('\n')) {
+  for (const line of stripControls(text).split('\n')) {
     if (fence) {
       const inner = stripIndent(stripQuotes(line, fence.quoteDepth), fence.indent);
       const closer = CLOSER.exec(inner);

@@ -314,6 +314,6 @@ export function redactSecrets(text: string): string {
 }
 
 /** Everything that goes from a transcript into a note passes through here. */
-export function cleanText(text: string): string {
+export function redactForNote(text: string): string {
   return redactSecrets(stripPrivate(text));
 }

@@ -1,7 +1,8 @@
 // One tool use → one action line's worth of facts: which file, which command, which pattern.
 
-import { cleanText } from './redact.js';
-import { oneLine, plainText } from './markdown.js';
+import { redactForNote } from './redact.js';
+import { oneLine } from './markdown.js';
+import { stripControls } from '../text/controls.js';
 import type { SessionAction } from './model.js';
 
 /** Tools whose `file_path` (or `notebook_path`) the agent read. */
@@ -20,7 +21,7 @@ const str = (input: Input, key: string): string | undefined =>
 
 /** A path as the note shows it: relative to the session's working directory when inside it. */
 export function displayPath(path: string, cwd: string | null): string {
-  const cleaned = cleanText(plainText(path)).trim();
+  const cleaned = redactForNote(stripControls(path)).trim();
   if (cwd) {
     if (cleaned === cwd) return '.';
     for (const sep of ['/', '\\']) {
@@ -31,11 +32,11 @@ export function displayPath(path: string, cwd: string | null): string {
   return cleaned;
 }
 
-const summaryOf = (text: string | undefined) => (text === undefined ? '' : oneLine(cleanText(plainText(text)), SUMMARY_CHARS));
+const summaryOf = (text: string | undefined) => (text === undefined ? '' : oneLine(redactForNote(stripControls(text)), SUMMARY_CHARS));
 
 /** The action a `tool_use` block stands for. `cwd` is the session's (already cleaned) working directory. */
 export function describeToolUse(name: string, input: Input, cwd: string | null, toolUseId: string | undefined): SessionAction {
-  const action: SessionAction = { tool: cleanText(plainText(name)) || 'unknown', summary: '' };
+  const action: SessionAction = { tool: redactForNote(stripControls(name)) || 'unknown', summary: '' };
   if (toolUseId) action.toolUseId = toolUseId;
 
   if (READ_TOOLS.has(name) || EDIT_TOOLS.has(name)) {
@@ -51,7 +52,7 @@ export function describeToolUse(name: string, input: Input, cwd: string | null, 
     case 'BashOutput': {
       const command = str(input, 'command');
       if (command !== undefined) {
-        const cleaned = cleanText(plainText(command)).trim();
+        const cleaned = redactForNote(stripControls(command)).trim();
         action.command = cleaned.length > COMMAND_CHARS ? cleaned.slice(0, COMMAND_CHARS) + '…' : cleaned;
         action.summary = commandSummary(cleaned);
       }

@@ -1,8 +1,8 @@
 // Folds Claude Code transcript lines (JSONL) into a session model. Defensive: a transcript is written
 // while we read it, its format changes between Claude Code versions, and any line may be junk.
 
-import { cleanText, openHiddenTags } from './redact.js';
-import { plainText } from './markdown.js';
+import { redactForNote, openHiddenTags } from './redact.js';
+import { stripControls } from '../text/controls.js';
 import { commandSummary, describeToolUse, EDIT_TOOLS, READ_TOOLS } from './tools.js';
 import { promptFromUserText, toolResultBlocks, userText, type UserContent } from './user-message.js';
 import { emptyModel, projectName, type SessionAction, type SessionModel, type SessionPrompt } from './model.js';
@@ -55,11 +55,11 @@ function noteSessionFacts(model: SessionModel, entry: Json, fallbackSessionId: s
   }
   const cwd = nonEmpty(entry.cwd);
   if (cwd && model.cwd === null) {
-    model.cwd = cleanText(plainText(cwd));
+    model.cwd = redactForNote(stripControls(cwd));
     model.project = projectName(model.cwd);
   }
   const branch = nonEmpty(entry.gitBranch);
-  if (branch) model.gitBranch = cleanText(plainText(branch));
+  if (branch) model.gitBranch = redactForNote(stripControls(branch));
   const timestamp = nonEmpty(entry.timestamp);
   if (timestamp && !Number.isNaN(Date.parse(timestamp))) {
     if (model.started === null || Date.parse(timestamp) < Date.parse(model.started)) model.started = timestamp;
@@ -68,7 +68,7 @@ function noteSessionFacts(model: SessionModel, entry: Json, fallbackSessionId: s
 }
 
 function sanitizeId(id: string): string {
-  return plainText(id).replace(/\s+/g, '').slice(0, 200);
+  return stripControls(id).replace(/\s+/g, '').slice(0, 200);
 }
 
 function messageOf(entry: Json): Json | null {
@@ -133,10 +133,10 @@ function applyAssistant(model: SessionModel, entry: Json): void {
     if (block.type === 'text' && typeof block.text === 'string') {
       // One message's blocks arrive on several lines: a private span opened in one closes in a later one.
       const carry = messageId !== null && model.hiddenCarry?.messageId === messageId ? model.hiddenCarry.tags : '';
-      const raw = carry + plainText(block.text);
+      const raw = carry + stripControls(block.text);
       const open = openHiddenTags(raw);
       model.hiddenCarry = messageId !== null && open !== '' ? { messageId, tags: open } : null;
-      const text = cleanText(raw).trim();
+      const text = redactForNote(raw).trim();
       if (text === '') continue;
       const prompt = currentPrompt(model);
       if (messageId !== null && prompt.answerMessageId === messageId && prompt.answer !== '') {

@@ -1,7 +1,7 @@
 // What a `user` transcript line means: a typed prompt, a slash command, or Claude Code plumbing.
 
-import { cleanText } from './redact.js';
-import { plainText } from './markdown.js';
+import { redactForNote } from './redact.js';
+import { stripControls } from '../text/controls.js';
 
 export type UserContent = string | ReadonlyArray<unknown> | undefined;
 
@@ -50,7 +50,7 @@ export function toolResultBlocks(content: UserContent): Record<string, unknown>[
  * or null when it is not a prompt (plumbing, interruption marker, injected reminder only).
  */
 export function promptFromUserText(raw: string): string | null {
-  const text = plainText(raw).trim();
+  const text = stripControls(raw).trim();
   if (text === '' || INTERRUPTED.test(text)) return null;
 
   const commandName = tagContent(text, 'command-name');
@@ -67,7 +67,7 @@ export function promptFromUserText(raw: string): string | null {
 }
 
 function finish(text: string, raw: string): string | null {
-  const cleaned = cleanText(text).trim();
+  const cleaned = redactForNote(text).trim();
   if (cleaned !== '') return cleaned;
   // Only an injected reminder: not something the user asked. Only private text: a prompt we may not show.
   return /<private[\s>]/i.test(raw) ? '(private)' : null;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cleanText, escapeXml } from '../../src/format/escape.js';
+import { escapeXml } from '../../src/format/escape.js';
+import { stripControls } from '../../src/text/controls.js';
 
 describe('escapeXml', () => {
   it('escapes the five XML specials', () => {
@@ -27,16 +28,17 @@ describe('escapeXml', () => {
   });
 });
 
-describe('cleanText', () => {
+describe('stripControls', () => {
   it('drops terminal escape sequences and other controls but keeps tab and newline', () => {
-    expect(cleanText('\u001b[31mred\u001b[0m\ttab\nline\u0007\u009b')).toBe('[31mred[0m\ttab\nline');
+    // Whole escape sequences go (a colour code leaves no `[31m` behind), as in session notes.
+    expect(stripControls('\u001b[31mred\u001b[0m\ttab\nline\u0007\u009b')).toBe('red\ttab\nline');
   });
 
   it('turns CRLF and CR into LF', () => {
-    expect(cleanText('a\r\nb\rc')).toBe('a\nb\nc');
+    expect(stripControls('a\r\nb\rc')).toBe('a\nb\nc');
   });
 
   it('replaces a lone surrogate with U+FFFD', () => {
-    expect(cleanText('a\ud800b\udc00c😀')).toBe('a\ufffdb\ufffdc😀');
+    expect(stripControls('a\ud800b\udc00c😀')).toBe('a\ufffdb\ufffdc😀');
   });
 });

@@ -7,8 +7,8 @@ import { formatXml } from '../../src/format/xml.js';
 import { formatJson } from '../../src/format/json.js';
 import { formatText } from '../../src/format/text.js';
 import { formatMarkdown } from '../../src/format/md.js';
-import { bestSnippet } from '../../src/format/snippet.js';
-import { charLength } from '../../src/format/chars.js';
+import { bestSnippet } from '../../src/search/snippet.js';
+import { charLength } from '../../src/text/chars.js';
 import { child, elements, parseXml } from './xml-tree.js';
 
 const NASTY = ['<', '>', '&', '"', "'", ']]>', '</snippet>', '</knowledge_search>', '<![CDATA[', '&amp;', '\r\n', '\u001b[0m', '```', '## Result 9', '[[a|b]]', '[t](u)', '**'];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { budgetResults, budgetSnippets, formatXml, MAX_PATH_CHARS, MAX_SECTION_CHARS } from '../../src/format/xml.js';
-import { charLength, truncateText } from '../../src/format/chars.js';
+import { charLength, truncateText } from '../../src/text/chars.js';
 import { HOSTILE, hit, response, seedResponse } from './fixtures.js';
 import { child, elements, parseXml, textOf } from './xml-tree.js';
 

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { firstLine, headingText, inlineCode, oneLine, plainText, safeBlock, trimAtBoundary } from '../../src/sessions/markdown.js';
+import { firstLine, headingText, inlineCode, oneLine, safeBlock, trimAtBoundary } from '../../src/sessions/markdown.js';
+import { stripControls } from '../../src/text/controls.js';
 import { headingsOf } from './helpers.js';
 
 /** Embeds a block between two of our headings and returns what a parser sees as headings. */
@@ -138,7 +139,7 @@ describe('one-line helpers', () => {
     expect(inlineCode('`x`')).toBe('`` `x` ``');
   });
 
-  it('plainText replaces lone surrogates', () => {
-    expect(plainText('a\ud800b')).toBe('a\ufffdb');
+  it('stripControls replaces lone surrogates', () => {
+    expect(stripControls('a\ud800b')).toBe('a\ufffdb');
   });
 });

@@ -1,7 +1,7 @@
 // Each class of secret the adversarial pass found leaking (issue 15), with cases of the same class that were
 // not listed, and the prose and code that must stay readable.
 import { describe, expect, it } from 'vitest';
-import { cleanText, isSecretKey, REDACTED, redactSecrets } from '../../src/sessions/redact.js';
+import { redactForNote, isSecretKey, REDACTED, redactSecrets } from '../../src/sessions/redact.js';
 import { applyTranscriptLines } from '../../src/sessions/transcript.js';
 import { renderSessionNote } from '../../src/sessions/render.js';
 
@@ -149,8 +149,8 @@ describe('private spans across content blocks', () => {
   const assistant = (id: string, ...blocks: unknown[]) => JSON.stringify({ ...base, type: 'assistant', message: { id, role: 'assistant', content: blocks } });
   const text = (t: string) => ({ type: 'text', text: t });
 
-  it('cleanText of one block never shows text after an unclosed <private>', () => {
-    expect(cleanText('visible <private>hidden')).toBe('visible ');
+  it('redactForNote of one block never shows text after an unclosed <private>', () => {
+    expect(redactForNote('visible <private>hidden')).toBe('visible ');
   });
 
   it('a span opened in one line of a message and closed in a later line hides everything between', () => {

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { redactSecrets, stripPrivate, cleanText, REDACTED } from '../../src/sessions/redact.js';
+import { redactSecrets, stripPrivate, redactForNote, REDACTED } from '../../src/sessions/redact.js';
 
 describe('stripPrivate', () => {
   it('removes a closed <private> span and keeps the text around it', () => {
@@ -101,8 +101,8 @@ describe('redactSecrets', () => {
   });
 });
 
-describe('cleanText', () => {
+describe('redactForNote', () => {
   it('strips private spans before redacting', () => {
-    expect(cleanText('a <private>sk-ant-api03-Zx8vQ2mN7pL4kR9tW1yB6cH3</private> password=x1')).toBe(`a  password=${REDACTED}`);
+    expect(redactForNote('a <private>sk-ant-api03-Zx8vQ2mN7pL4kR9tW1yB6cH3</private> password=x1')).toBe(`a  password=${REDACTED}`);
   });
 });

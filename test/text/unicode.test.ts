@@ -4,9 +4,9 @@
 // oracle, on seeded random strings. A failure after a Node upgrade most likely means a new Unicode
 // version: regenerate the tables with `node scripts/gen-unicode-data.mjs`.
 import { describe, expect, it } from 'vitest';
-import { isJoining, isWordChar } from '../../src/format/chars.js';
-import { firstSentence, sentenceEnd, simplifyMarkdown, stripEmphasis } from '../../src/format/plain-text.js';
-import { combiningSequences, needsClusters } from '../../src/format/snippet.js';
+import { isJoining, isWordChar } from '../../src/text/chars.js';
+import { firstSentence, sentenceEnd, simplifyMarkdown, stripEmphasis } from '../../src/text/markdown-line.js';
+import { combiningSequences, needsClusters } from '../../src/search/snippet.js';
 import { analyze } from '../../src/text/analyze.js';
 import { bigrams, cjkRuns, hasCjk, isCjkChar, isHiragana, normalize, stripCjk } from '../../src/text/normalize.js';
 import {

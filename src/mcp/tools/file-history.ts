@@ -3,7 +3,7 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { NoteRecord, SectionRecord } from '../../core/types.js';
-import { bestSnippet } from '../../format/snippet.js';
+import { bestSnippet } from '../../search/snippet.js';
 import type { NoteReader } from '../../index/note-reader.js';
 import { ToolError } from '../errors.js';
 import { fileTouch, samePath, sessionPrompts } from '../session-note.js';

@@ -1,7 +1,7 @@
 // get_sections: the full text of sections picked from search (or timeline, session_trace…) by id.
 import { z } from 'zod';
 import { ToolError } from '../errors.js';
-import { truncateText } from '../../format/chars.js';
+import { truncateText } from '../../text/chars.js';
 import { defineTool, fullSection, RESULT_CHAR_BUDGET } from '../tool.js';
 
 export const MAX_IDS = 50;

@@ -2,7 +2,7 @@
 // inside the vault (symlinks out of it refused).
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { cleanText } from '../../format/escape.js';
+import { stripControls } from '../../text/controls.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, RESULT_CHAR_BUDGET } from '../tool.js';
 import { realPathInVault, vaultRelative } from '../vault-path.js';
@@ -37,7 +37,7 @@ export const readNoteTool = defineTool({
     const real = realPathInVault(vault, note.path);
     let content: string;
     try {
-      content = cleanText(readFileSync(real, 'utf8'));
+      content = stripControls(readFileSync(real, 'utf8'));
     } catch (err) {
       throw new ToolError(`cannot read ${note.path}: ${(err as Error).message}`);
     }

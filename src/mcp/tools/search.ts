@@ -1,7 +1,7 @@
 // search: the entry point. Ranked index entries with short previews; details come from get_sections.
 import { z } from 'zod';
 import { NOTE_TYPES } from '../../core/types.js';
-import { truncateText } from '../../format/chars.js';
+import { truncateText } from '../../text/chars.js';
 import { parseQuery, type ParsedQuery } from '../../search/query-syntax.js';
 import { search } from '../../search/search.js';
 import { ToolError } from '../errors.js';

@@ -2,8 +2,8 @@
 // back from the session note `tsm ingest-session` (or the hooks) wrote.
 import { z } from 'zod';
 import type { NoteRecord } from '../../core/types.js';
-import { truncateText } from '../../format/chars.js';
-import { collapseWhitespace } from '../../format/plain-text.js';
+import { truncateText } from '../../text/chars.js';
+import { collapseWhitespace } from '../../text/markdown-line.js';
 import { ToolError } from '../errors.js';
 import { promptFiles, sessionPrompts } from '../session-note.js';
 import { defineTool, preview, withinBudget } from '../tool.js';

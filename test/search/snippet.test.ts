@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bestSnippet } from '../../src/format/snippet.js';
-import { charLength } from '../../src/format/chars.js';
+import { bestSnippet } from '../../src/search/snippet.js';
+import { charLength } from '../../src/text/chars.js';
 
 const FILLER = 'Nothing to see in this sentence at all. ';
 const EN =

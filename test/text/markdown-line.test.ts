@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { firstSentence, plainText, simplifyMarkdown } from '../../src/format/plain-text.js';
+import { firstSentence, markdownLine, simplifyMarkdown } from '../../src/text/markdown-line.js';
 
-describe('simplifyMarkdown / plainText', () => {
+describe('simplifyMarkdown / markdownLine', () => {
   it.each([
     ['[the guide](https://example.com/a_(b)) here', 'the guide here'],
     ['![diagram](img/x.png)', 'diagram'],
@@ -18,7 +18,7 @@ describe('simplifyMarkdown / plainText', () => {
     ['### heading-like line', 'heading-like line'],
     ['  lots \n\n of\t\twhitespace  ', 'lots of whitespace'],
   ])('%j → %j', (md, plain) => {
-    expect(plainText(md)).toBe(plain);
+    expect(markdownLine(md)).toBe(plain);
   });
 
   it('keeps line structure in simplifyMarkdown', () => {
@@ -26,14 +26,14 @@ describe('simplifyMarkdown / plainText', () => {
   });
 
   it('treats letters and numbers of any script as word characters around * and _', () => {
-    expect(plainText('*café* and _日本語_ and naïve_name and x*𝐚*y and ٣*٤')).toBe('café and 日本語 and naïve_name and x*𝐚*y and ٣*٤');
+    expect(markdownLine('*café* and _日本語_ and naïve_name and x*𝐚*y and ٣*٤')).toBe('café and 日本語 and naïve_name and x*𝐚*y and ٣*٤');
     expect(simplifyMarkdown('\\*escaped* and *\u3000spaced*')).toBe('\\*escaped and *\u3000spaced');
   });
 
   it('keeps unbalanced or stray markup as text instead of failing', () => {
-    expect(plainText('[not a link and [[half')).toBe('[not a link and [[half');
-    expect(plainText('**unclosed')).toBe('unclosed');
-    expect(plainText('')).toBe('');
+    expect(markdownLine('[not a link and [[half')).toBe('[not a link and [[half');
+    expect(markdownLine('**unclosed')).toBe('unclosed');
+    expect(markdownLine('')).toBe('');
   });
 });
 

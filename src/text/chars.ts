@@ -1,7 +1,7 @@
 // Lengths and cuts measured in code points, so a cut never splits a surrogate pair and a CJK or
 // emoji character counts as one character, as a reader would count it.
-import { isCjkChar } from '../text/normalize.js';
-import { isLetterOrNumber, isMark, singleCodePoint } from '../text/unicode.js';
+import { isCjkChar } from './normalize.js';
+import { isLetterOrNumber, isMark, singleCodePoint } from './unicode.js';
 
 export const ELLIPSIS = '…';
 

@@ -1,6 +1,6 @@
 // Markdown reduced to the words a reader sees, for snippets and one-line summaries. Heuristic by
 // design: a snippet only needs to read well, and nothing here can produce broken output.
-import { isLetterOrNumber, isLowercaseLetter, isSpace } from '../text/unicode.js';
+import { isLetterOrNumber, isLowercaseLetter, isSpace } from './unicode.js';
 
 const FENCE_LINE = /^[ \t]{0,3}(?:`{3,}|~{3,}).*$/gm;
 // Table delimiter rows and thematic breaks: only dashes, colons and pipes.
@@ -101,7 +101,7 @@ export function collapseWhitespace(s: string): string {
 }
 
 /** Markdown as one line of plain text. */
-export function plainText(md: string): string {
+export function markdownLine(md: string): string {
   return collapseWhitespace(simplifyMarkdown(md));
 }
 

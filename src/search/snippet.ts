@@ -2,8 +2,8 @@
 // characters covering the most distinct query terms.
 import { hasCjk } from '../text/normalize.js';
 import { isMark } from '../text/unicode.js';
-import { ELLIPSIS, charLength, isWordChar, snapEnd, snapStart, truncateText } from './chars.js';
-import { plainText } from './plain-text.js';
+import { ELLIPSIS, charLength, isWordChar, snapEnd, snapStart, truncateText } from '../text/chars.js';
+import { markdownLine } from '../text/markdown-line.js';
 
 interface Match {
   term: number;
@@ -181,7 +181,7 @@ function windowStart(cps: string[], spanStart: number, slack: number): number {
 export function bestSnippet(text: string, terms: string[], maxChars: number): string {
   const max = Math.floor(maxChars);
   if (!(max > 0)) return '';
-  const plain = plainText(head(text, MAX_SCAN_CHARS));
+  const plain = markdownLine(head(text, MAX_SCAN_CHARS));
   const cps = Array.from(plain);
   if (cps.length <= max) return plain;
   const wanted = [...new Set(terms.map(normalizeTerm).filter(Boolean))];

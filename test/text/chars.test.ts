@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { charLength, isJoining, isWordChar, truncateText } from '../../src/format/chars.js';
+import { charLength, isJoining, isWordChar, truncateText } from '../../src/text/chars.js';
 
 describe('charLength', () => {
   it('counts code points', () => {
