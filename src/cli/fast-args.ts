@@ -10,9 +10,10 @@ export function parseFastArgs(args: string[], specs: Record<string, OptionSpec>,
   for (const [name, s] of Object.entries(specs)) {
     options[name] = { type: s.type === 'boolean' ? 'boolean' : 'string', ...(s.alias ? { short: s.alias } : {}), ...(s.array ? { multiple: true } : {}) };
   }
+  const { args: marked, words } = markDashWords(args, specs);
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true, allowNegative: true } as Parameters<typeof parseArgs>[0]);
+    parsed = parseArgs({ args: marked, options, allowPositionals: true, strict: true, allowNegative: true } as Parameters<typeof parseArgs>[0]);
   } catch (err) {
     throw new UsageError(parseErrorMessage(err as NodeJS.ErrnoException, specs, positional));
   }
@@ -34,8 +35,26 @@ export function parseFastArgs(args: string[], specs: Record<string, OptionSpec>,
       out[name] = v;
     }
   }
-  out[positional] = parsed.positionals;
+  out[positional] = parsed.positionals.map((p) => words.get(p) ?? p);
   return out;
+}
+
+/**
+ * `tsm search sync -dataview`: a word that starts with one `-` and is not a short option (`-f`, `-n`,
+ * `-fjson`, `-n5`) is a query word — an exclusion in the query language — not an unknown option. Such words
+ * stand in for themselves behind a marker no argument can hold; after `--`, everything is a word anyway.
+ */
+function markDashWords(args: string[], specs: Record<string, OptionSpec>): { args: string[]; words: Map<string, string> } {
+  const shorts = new Set(Object.values(specs).flatMap((s) => (s.alias ? [s.alias] : [])));
+  const words = new Map<string, string>();
+  const end = args.indexOf('--');
+  const marked = args.map((a, i) => {
+    if ((end !== -1 && i > end) || !/^-[^-\d]/.test(a) || a.length < 3 || shorts.has(a[1])) return a;
+    const marker = `\u0000${words.size}`;
+    words.set(marker, a);
+    return marker;
+  });
+  return { args: marked, words };
 }
 
 /**

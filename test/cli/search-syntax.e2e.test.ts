@@ -28,9 +28,11 @@ describe('tsm search query language', () => {
   });
 
   it('drops notes holding an excluded word or phrase', () => {
-    // In a shell, quote the whole query or put it after `--`: a word starting with - is otherwise an option.
     expect(paths('sync engine -dataview')).toEqual(['knowledge/engines.md']);
     expect(paths('--', 'sync', 'engine', '-dataview')).toEqual(['knowledge/engines.md']);
+    // Unquoted, as a shell passes it: a word that is not a short option (-f, -n) is a query word.
+    expect(paths('sync', 'engine', '-dataview')).toEqual(['knowledge/engines.md']);
+    expect(paths('sync', '-dataview', 'engine', '-n', '5')).toEqual(['knowledge/engines.md']);
     expect(paths('plugin -"query block"')).toEqual(['daily/2026-01-01.md']);
   });
 
