@@ -1,26 +1,29 @@
-// npm run eval -- --vault DIR --qrels FILE [--json] [--verbose]
-// Indexes the vault into a temporary index, runs every judged query through tsm's search and prints
-// nDCG@10, MRR@10 and Recall@5 overall and by query kind and language.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// npm run eval                      every set in eval/qrels/ with this checkout (nDCG@10, MRR@10, Recall@5 by kind, language)
+// npm run eval -- --compare A B     the same for two sides, with the paired per-query difference B − A
+// A side is a ranking variant (src/search/variants.ts) or a git revision, optionally `rev:variant`.
+// Options: --sets a,b (by set name), --qrels FILE [--vault DIR] (one set), --variant V (or TSM_RANK_VARIANT),
+// --tune JSON (extra tuning), --now YYYY-MM-DD (overrides the set's), --db FILE, --verbose, --json.
+// Indexes are built once per build and set and kept in the eval cache (TSM_EVAL_CACHE, else
+// os.tmpdir()/tsm-eval-cache), with the extracted corpora.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openReader } from '../index/db.js';
-import { syncVault } from '../index/sync.js';
 import type { Tuning } from '../search/rank.js';
-import { search } from '../search/search.js';
-import { loadConfig } from '../vault/config.js';
-import { mean, mrrAt, ndcgAt, recallAt, type Judgements } from './metrics.js';
+import { variantTuning } from '../search/variants.js';
+import { buildRevision, indexSourceKey, parseSide, type Side } from './builds.js';
+import { formatCompare, formatRun, groups, pairedDiff, summarize, type QueryRow } from './report.js';
+import { runQueries } from './run.js';
+import { cacheDir, defaultSets, loadSet, vaultDir, type QuerySet } from './sets.js';
 
-interface Judged {
-  query: string;
-  relevant: Judgements;
-  kind?: string;
-  lang?: string;
-}
+const USAGE = 'usage: npm run eval -- [--compare A B] [--sets NAMES] [--qrels FILE [--vault DIR]] [--variant V] [--tune JSON] [--now YYYY-MM-DD] [--db FILE] [--verbose] [--json]\n';
 
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
   options: {
+    compare: { type: 'boolean', default: false },
+    sets: { type: 'string' },
     vault: { type: 'string' },
     qrels: { type: 'string' },
     db: { type: 'string' },
@@ -28,62 +31,143 @@ const { values } = parseArgs({
     verbose: { type: 'boolean', default: false },
     now: { type: 'string' },
     tune: { type: 'string' },
+    variant: { type: 'string' },
+    // Internal: run one set and print its per-query rows as JSON (how a revision's build is asked).
+    rows: { type: 'boolean', default: false },
   },
 });
-if (!values.vault || !values.qrels) {
-  process.stderr.write('usage: npm run eval -- --vault DIR --qrels FILE [--db FILE] [--json] [--verbose] [--now YYYY-MM-DD]\n');
+
+// dist/eval.js → the checkout it was built from.
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+try {
+  await main();
+} catch (err) {
+  process.stderr.write(`eval: ${(err as Error).message}\n`);
   process.exit(1);
 }
 
-const judged = JSON.parse(readFileSync(values.qrels, 'utf8')) as Judged[];
-// --tune '{"rankers":["words","bigrams"]}' tries ranking settings without editing code.
-const tune = values.tune ? (JSON.parse(values.tune) as Partial<Tuning>) : {};
-const tmp = values.db ? null : mkdtempSync(join(tmpdir(), 'tsm-eval-'));
-const cfg = loadConfig({ vaultFlag: values.vault, dbFlag: values.db ?? join(tmp as string, 'index.db') });
-try {
-  const summary = await syncVault(cfg);
-  process.stderr.write(`eval: indexed ${summary.added + summary.updated + summary.unchanged} notes in ${summary.seconds} s\n`);
-  const db = openReader(cfg.db);
-  const now = values.now ? new Date(`${values.now}T12:00:00`) : new Date();
-  const rows = judged.map((j) => {
-    const resp = search(db, { query: j.query, limit: 10, now, tuning: { halfLifeDays: cfg.halfLifeDays, ...tune } });
-    const ranked = resp.hits.map((h) => h.path);
-    const row = {
-      query: j.query,
-      kind: j.kind ?? 'all',
-      lang: j.lang ?? 'all',
-      ndcg10: ndcgAt(ranked, j.relevant, 10),
-      mrr10: mrrAt(ranked, j.relevant, 10),
-      recall5: recallAt(ranked, j.relevant, 5),
-    };
-    if (values.verbose) {
-      process.stderr.write(`${row.ndcg10.toFixed(2)}  ${j.query.slice(0, 60)}\n`);
-      for (const p of ranked.slice(0, 5)) process.stderr.write(`      ${j.relevant[p] ? `[${j.relevant[p]}]` : '   '} ${p}\n`);
-    }
-    return row;
-  });
-  db.close();
-  const agg = (rs: typeof rows) => ({
-    n: rs.length,
-    ndcg10: round(mean(rs.map((r) => r.ndcg10))),
-    mrr10: round(mean(rs.map((r) => r.mrr10))),
-    recall5: round(mean(rs.map((r) => r.recall5))),
-  });
-  const groups = (key: 'kind' | 'lang') =>
-    Object.fromEntries([...new Set(rows.map((r) => r[key]))].sort().map((k) => [k, agg(rows.filter((r) => r[key] === k))]));
-  const result = { qrels: values.qrels, ...agg(rows), byKind: groups('kind'), byLang: groups('lang') };
-  if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
-  else {
-    process.stdout.write(`queries ${result.n}  nDCG@10 ${result.ndcg10}  MRR@10 ${result.mrr10}  Recall@5 ${result.recall5}\n`);
-    for (const [k, v] of Object.entries({ ...result.byKind, ...result.byLang })) {
-      process.stdout.write(`  ${k.padEnd(10)} n=${String(v.n).padEnd(3)} nDCG@10 ${v.ndcg10}  MRR@10 ${v.mrr10}  Recall@5 ${v.recall5}\n`);
-    }
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+async function main(): Promise<void> {
+  if (values.compare && positionals.length !== 2) throw new Error(`--compare takes two sides\n${USAGE}`);
+  if (!values.compare && positionals.length) throw new Error(`unexpected ${positionals.join(' ')}\n${USAGE}`);
+  const tune = values.tune ? (JSON.parse(values.tune) as Partial<Tuning>) : {};
+  const sets = chooseSets();
+
+  if (values.rows) {
+    const set = sets[0];
+    const rows = await runQueries(set.queries, {
+      vault: vaultDir(set, repoRoot),
+      db: values.db ?? dbFor(set, indexSourceKey(repoRoot)),
+      now: values.now ?? set.now,
+      tuning: { ...variantTuning(values.variant ?? process.env.TSM_RANK_VARIANT), ...tune },
+    });
+    process.stdout.write(`${JSON.stringify(rows)}\n`);
+    return;
   }
-} finally {
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
+
+  if (!values.compare) {
+    const variant = values.variant ?? process.env.TSM_RANK_VARIANT ?? 'base';
+    const side: Side = { label: variant, variant, commit: null };
+    const all: Record<string, unknown> = {};
+    for (const set of sets) {
+      const rows = await runSide(side, set, tune);
+      if (values.verbose) for (const r of rows) printQuery(r, set);
+      if (values.json) all[set.name] = Object.fromEntries(groups(rows).map(([g, rs]) => [g, rounded(summarize(rs))]));
+      else process.stdout.write(`${formatRun(`${set.name} (${variant}${set.now ? `, now ${values.now ?? set.now}` : ''})`, rows)}\n\n`);
+    }
+    if (values.json) process.stdout.write(`${JSON.stringify(all)}\n`);
+    return;
+  }
+
+  const [a, b] = positionals.map((p) => parseSide(p, repoRoot));
+  const pooledA: QueryRow[] = [];
+  const pooledB: QueryRow[] = [];
+  const all: Record<string, unknown> = {};
+  for (const set of sets) {
+    const ra = await runSide(a, set, tune);
+    const rb = await runSide(b, set, tune);
+    pooledA.push(...ra.map((r) => ({ ...r, query: `${set.name}\u0000${r.query}` })));
+    pooledB.push(...rb.map((r) => ({ ...r, query: `${set.name}\u0000${r.query}` })));
+    if (values.json) all[set.name] = { a: summarize(ra), b: summarize(rb), diff: pairedDiff(ra, rb) };
+    else process.stdout.write(`${formatCompare(`${set.name}: A = ${a.label}, B = ${b.label}`, ra, rb)}\n\n`);
+    if (values.verbose) printDifferences(ra, rb, set);
+  }
+  const overall = pairedDiff(pooledA, pooledB);
+  if (values.json) process.stdout.write(`${JSON.stringify({ sets: all, overall })}\n`);
+  else {
+    const sign = overall.mean >= 0 ? '+' : '−';
+    process.stdout.write(
+      `all sets (${overall.n} queries): ΔnDCG@10 ${sign}${Math.abs(overall.mean).toFixed(3)} ± ${overall.se.toFixed(3)}, W/L/T ${overall.wins}/${overall.losses}/${overall.ties}\n`,
+    );
+  }
 }
 
-function round(x: number): number {
-  return Math.round(x * 1000) / 1000;
+function chooseSets(): QuerySet[] {
+  if (values.qrels) {
+    const set = loadSet(values.qrels);
+    return [values.vault ? { ...set, vault: { dir: resolve(values.vault) } } : set];
+  }
+  if (values.vault) throw new Error(`--vault needs --qrels FILE\n${USAGE}`);
+  const all = defaultSets(join(repoRoot, 'eval', 'qrels'));
+  if (!values.sets) return all;
+  const names = values.sets.split(',');
+  const unknown = names.filter((n) => !all.some((s) => s.name === n));
+  if (unknown.length) throw new Error(`unknown set ${unknown.join(', ')} (known: ${all.map((s) => s.name).join(', ')})`);
+  return all.filter((s) => names.includes(s.name));
+}
+
+function dbFor(set: QuerySet, buildKey: string): string {
+  const dir = join(cacheDir(), 'index');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `${set.name}-${buildKey}.db`);
+}
+
+/** One side on one set: this checkout in this process, a revision by its own build. */
+async function runSide(side: Side, set: QuerySet, tune: Partial<Tuning>): Promise<QueryRow[]> {
+  const now = values.now ?? set.now;
+  if (!side.commit) {
+    return runQueries(set.queries, {
+      vault: vaultDir(set, repoRoot),
+      db: values.db ?? dbFor(set, indexSourceKey(repoRoot)),
+      now,
+      tuning: { ...variantTuning(side.variant), ...tune },
+    });
+  }
+  const evalJs = buildRevision(side.commit, repoRoot);
+  const args = [evalJs, '--rows', '--qrels', set.file, '--vault', vaultDir(set, repoRoot), '--db', dbFor(set, `rev-${side.commit.slice(0, 12)}`), '--variant', side.variant];
+  if (now) args.push('--now', now);
+  if (values.tune) args.push('--tune', values.tune);
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`${side.label} on ${set.name} failed (exit ${r.status})`);
+  return JSON.parse(r.stdout) as QueryRow[];
+}
+
+function rounded(s: ReturnType<typeof summarize>) {
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  return { n: s.n, ndcg10: r(s.ndcg10), mrr10: r(s.mrr10), recall5: r(s.recall5) };
+}
+
+function printQuery(r: QueryRow, set: QuerySet): void {
+  const j = set.queries.find((q) => q.query === r.query);
+  process.stderr.write(`${r.ndcg10.toFixed(2)}  [${r.kind}/${r.lang}] ${r.query.slice(0, 70)}\n`);
+  for (const p of (r.top ?? []).slice(0, 5)) process.stderr.write(`      ${j?.relevant[p] ? `[${j.relevant[p]}]` : '   '} ${p}\n`);
+}
+
+/** The queries whose nDCG@10 moved, largest move first, with both top fives. */
+function printDifferences(a: QueryRow[], b: QueryRow[], set: QuerySet): void {
+  const bq = new Map(b.map((r) => [r.query, r]));
+  const moved = a
+    .map((r) => ({ a: r, b: bq.get(r.query) as QueryRow }))
+    .filter((x) => x.b && Math.abs(x.b.ndcg10 - x.a.ndcg10) > 1e-9)
+    .sort((x, y) => Math.abs(y.b.ndcg10 - y.a.ndcg10) - Math.abs(x.b.ndcg10 - x.a.ndcg10));
+  for (const { a: ra, b: rb } of moved) {
+    const j = set.queries.find((q) => q.query === ra.query);
+    const mark = (p: string) => (j?.relevant[p] ? `[${j.relevant[p]}]` : '   ');
+    process.stderr.write(`${ra.ndcg10.toFixed(2)} → ${rb.ndcg10.toFixed(2)}  [${ra.kind}/${ra.lang}] ${ra.query.slice(0, 80)}\n`);
+    for (let i = 0; i < 5; i++) {
+      const pa = ra.top?.[i] ?? '';
+      const pb = rb.top?.[i] ?? '';
+      process.stderr.write(`    A ${mark(pa)} ${pa.slice(-60).padEnd(60)}  B ${mark(pb)} ${pb.slice(-60)}\n`);
+    }
+  }
 }

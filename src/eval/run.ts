@@ -1,0 +1,43 @@
+// One judged set through this build's index and search: per-query scores.
+import { openReader } from '../index/db.js';
+import { syncVault } from '../index/sync.js';
+import type { Tuning } from '../search/rank.js';
+import { search } from '../search/search.js';
+import { loadConfig } from '../vault/config.js';
+import { mrrAt, ndcgAt, recallAt } from './metrics.js';
+import type { QueryRow } from './report.js';
+import type { JudgedQuery } from './sets.js';
+
+export interface RunOptions {
+  vault: string;
+  /** The index file: built or brought up to date by the same sync as `tsm index`, kept for the next run. */
+  db: string;
+  /** YYYY-MM-DD; the queries are asked at noon, local time, of that day. */
+  now?: string;
+  tuning: Partial<Tuning>;
+}
+
+export async function runQueries(queries: JudgedQuery[], o: RunOptions): Promise<QueryRow[]> {
+  const cfg = loadConfig({ vaultFlag: o.vault, dbFlag: o.db });
+  const summary = await syncVault(cfg);
+  if (summary.added + summary.updated > 0) process.stderr.write(`eval: indexed ${summary.added + summary.updated} notes of ${o.vault} in ${summary.seconds} s\n`);
+  const db = openReader(cfg.db);
+  try {
+    const now = o.now ? new Date(`${o.now}T12:00:00`) : new Date();
+    return queries.map((j) => {
+      const resp = search(db, { query: j.query, limit: 10, now, tuning: { halfLifeDays: cfg.halfLifeDays, ...o.tuning } });
+      const ranked = resp.hits.map((h) => h.path);
+      return {
+        query: j.query,
+        kind: j.kind ?? 'all',
+        lang: j.lang ?? 'all',
+        ndcg10: ndcgAt(ranked, j.relevant, 10),
+        mrr10: mrrAt(ranked, j.relevant, 10),
+        recall5: recallAt(ranked, j.relevant, 5),
+        top: ranked,
+      };
+    });
+  } finally {
+    db.close();
+  }
+}

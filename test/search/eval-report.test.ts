@@ -1,0 +1,77 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatCompare, groups, pairedDiff, type QueryRow } from '../../src/eval/report.js';
+import { loadSet } from '../../src/eval/sets.js';
+import { RANK_VARIANTS, variantTuning } from '../../src/search/variants.js';
+
+const row = (query: string, ndcg10: number, kind = 'keyword', lang = 'en'): QueryRow => ({ query, kind, lang, ndcg10, mrr10: ndcg10, recall5: ndcg10 });
+
+describe('eval: paired comparison', () => {
+  it('gives the mean difference B − A, its standard error and wins/losses/ties, matching queries by text', () => {
+    const a = [row('q1', 0.5), row('q2', 0.5), row('q3', 1), row('q4', 0.2)];
+    // Listed in another order, and with a query A does not have: pairs are by text, unmatched ones left out.
+    const b = [row('q4', 0.2), row('q3', 0.5), row('q2', 0.7), row('q1', 0.9), row('extra', 1)];
+    const p = pairedDiff(a, b);
+    // Differences: +0.4, +0.2, −0.5, 0 → mean 0.025; sample SD √(0.4475/3) = 0.38622; SE = SD / 2.
+    expect(p.n).toBe(4);
+    expect(p.mean).toBeCloseTo(0.025, 10);
+    expect(p.se).toBeCloseTo(Math.sqrt(0.4475 / 3) / 2, 10);
+    expect([p.wins, p.losses, p.ties]).toEqual([2, 1, 1]);
+  });
+
+  it('has no standard error for a single pair', () => {
+    expect(pairedDiff([row('q', 0.1)], [row('q', 0.4)]).se).toBe(0);
+  });
+
+  it('groups by all, each kind, each language; the table has a line per group', () => {
+    const rows = [row('a', 1, 'keyword', 'ja'), row('b', 0, 'prompt', 'en'), row('c', 0.5, 'prompt', 'ja')];
+    expect(groups(rows).map(([g, rs]) => `${g}:${rs.length}`)).toEqual(['all:3', 'keyword:1', 'prompt:2', 'en:1', 'ja:2']);
+    const table = formatCompare('t', rows, rows.map((r) => ({ ...r, ndcg10: 1 })));
+    expect(table.split('\n')).toHaveLength(2 + 5);
+    expect(table).toMatch(/prompt\s+2\s+0\.250→1\.000.*\+0\.750 ± 0\.250\s+2\/0\/0/);
+  });
+});
+
+describe('eval: query sets and variants', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tsm-qrels-'));
+  it('reads a set with its vault and date, and a bare array of queries', () => {
+    const f = join(dir, 'one.json');
+    writeFileSync(f, JSON.stringify({ name: 'one', vault: { dir: 'vault-example' }, now: '2026-11-22', queries: [{ query: 'x', relevant: { 'a.md': 2 } }] }));
+    expect(loadSet(f)).toMatchObject({ name: 'one', now: '2026-11-22', vault: { dir: 'vault-example' } });
+    const g = join(dir, 'bare.json');
+    writeFileSync(g, JSON.stringify([{ query: 'x', relevant: {} }]));
+    expect(loadSet(g)).toMatchObject({ name: 'bare', queries: [{ query: 'x' }] });
+  });
+
+  it('rejects a malformed set or date with the file named', () => {
+    const f = join(dir, 'bad.json');
+    writeFileSync(f, JSON.stringify({ vault: { dir: 'v' }, now: '22.11.2026', queries: [] }));
+    expect(() => loadSet(f)).toThrow(/bad\.json: "now" must be YYYY-MM-DD/);
+    writeFileSync(f, JSON.stringify({ queries: [] }));
+    expect(() => loadSet(f)).toThrow(/bad\.json: expected/);
+  });
+
+  it('combines variants with +, later ones winning, and names the known ones on a typo', () => {
+    expect(variantTuning(undefined)).toEqual({});
+    expect(variantTuning('base')).toEqual({ rankerWeights: {} });
+    const names = Object.keys(RANK_VARIANTS).filter((n) => n !== 'base');
+    expect(variantTuning(`base+${names[0]}`)).toMatchObject(RANK_VARIANTS[names[0]]);
+    expect(() => variantTuning('base+nope')).toThrow(/unknown ranking variant "nope" \(known: base/);
+  });
+
+  it('the shipped sets all load, pin a date and have graded queries of known kinds', async () => {
+    const { defaultSets } = await import('../../src/eval/sets.js');
+    const sets = defaultSets(join(__dirname, '..', '..', 'eval', 'qrels'));
+    expect(sets.length).toBeGreaterThanOrEqual(2);
+    for (const s of sets) {
+      expect(s.now, s.name).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      for (const q of s.queries) {
+        expect(['keyword', 'prompt', 'paraphrase'], `${s.name}: ${q.query}`).toContain(q.kind);
+        expect(Object.values(q.relevant).some((g) => g === 2), `${s.name}: ${q.query} has a grade 2`).toBe(true);
+      }
+      expect(new Set(s.queries.map((q) => q.query)).size, `${s.name}: queries unique`).toBe(s.queries.length);
+    }
+  });
+});
