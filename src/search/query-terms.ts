@@ -22,7 +22,18 @@ export interface QueryTerms {
 const KATAKANA = new RegExp(`[${KATAKANA_CLASS}]|\\u30fc`, 'u');
 const BREAK = '\u0000';
 
-export function queryTerms(text: string): QueryTerms {
+export interface CutterOptions {
+  /** Drop all-hiragana pieces (inflections, function words) unless nothing else is left. */
+  dropHiragana: boolean;
+  /** Trim inflected hiragana tails and leading function hiragana (trimInflection). */
+  trimTails: boolean;
+  /** Split pieces where the script changes (splitAtScriptChange). */
+  splitScripts: boolean;
+}
+
+const ALL_CUTS: CutterOptions = { dropHiragana: true, trimTails: true, splitScripts: true };
+
+export function queryTerms(text: string, cut: CutterOptions = ALL_CUTS): QueryTerms {
   const norm = normalize(text);
   const words: string[] = [];
   const allWords = letterOrNumberRuns(stripCjk(norm)).filter((w) => !hasCjk(w));
@@ -38,10 +49,12 @@ export function queryTerms(text: string): QueryTerms {
   const cjkSingles: string[] = [];
   const cjkPieces: string[] = [];
   const runs = cjkRuns(norm);
-  const pieces = runs.flatMap(cutFillers).flatMap(splitAtScriptChange).map(trimInflection).filter(Boolean);
+  let pieces = runs.flatMap(cutFillers);
+  if (cut.splitScripts) pieces = pieces.flatMap(splitAtScriptChange);
+  if (cut.trimTails) pieces = pieces.map(trimInflection).filter(Boolean);
   // All-hiragana leftovers are inflections and function words (じめて, ては, どう); content words are
   // almost always written with kanji or katakana. Keep them only when nothing else is left.
-  const kept = pieces.filter((p) => !Array.from(p).every(isHiragana));
+  const kept = cut.dropHiragana ? pieces.filter((p) => !Array.from(p).every(isHiragana)) : pieces;
   for (const piece of kept.length ? kept : pieces) {
     const chars = Array.from(piece);
     if (chars.length === 1) {

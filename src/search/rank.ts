@@ -1,6 +1,8 @@
 // Fusion and the multipliers: RRF over ranked lists, recency decay per note type, status penalty.
 import { STALE_STATUSES, type NoteType } from '../core/types.js';
+import { normalize } from '../text/normalize.js';
 import { ageInDays } from './dates.js';
+import type { CutterOptions } from './query-terms.js';
 import type { RankerName } from './rankers.js';
 
 export const RRF_K = 60;
@@ -39,6 +41,29 @@ export interface Tuning {
   semanticWeight: number;
   /** Sections of the lexical fusion, best first, that the semantic ranker reorders. */
   semanticDepth: number;
+  /** Weight of the head columns (heading path, title, aliases, path words) in the section rankers; body is 1. */
+  headColumnWeight: number;
+  /**
+   * Where recency multiplies the score: 'all' notes with a date, or only where time was 'asked' for —
+   * daily and session notes always, knowledge notes when the query has a temporal expression or a date filter.
+   */
+  recencyScope: 'all' | 'asked';
+  /**
+   * Note-level (title/headings) evidence: a 'vote' adds its RRF share to any note it lists, and lists notes the
+   * section rankers did not find; 'refine' only adds to notes the section rankers found.
+   */
+  headMode: 'vote' | 'refine';
+  /** Query cutting switches (src/search/query-terms.ts). */
+  cutter: CutterOptions;
+  /** RRF's k: smaller gives the first ranks of each list more weight over the later ones. */
+  rrfK: number;
+  /** Weights of the note-level ranker's name (title, aliases, tags, path) and headings columns. */
+  noteWeights: [number, number];
+  /**
+   * File-name refinement: a note's score × (1 + fileNameBoost × share of the query's words in its file
+   * name). 0 = off.
+   */
+  fileNameBoost: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -52,6 +77,13 @@ export const DEFAULT_TUNING: Tuning = {
   bigramShare: 0.1,
   semanticWeight: 0,
   semanticDepth: 30,
+  headColumnWeight: 0.5,
+  recencyScope: 'all',
+  headMode: 'vote',
+  cutter: { dropHiragana: true, trimTails: true, splitScripts: true },
+  rrfK: RRF_K,
+  noteWeights: [1, 0.25],
+  fileNameBoost: 0.1,
 };
 
 /** 1 for today, halving toward `recencyFloor` every half-life; notes without a real date are neutral (1). */
@@ -66,4 +98,16 @@ const STALE = new Set<string>(STALE_STATUSES);
 
 export function statusFactor(status: string | null, t: Tuning): number {
   return status && STALE.has(status) ? t.stalePenalty : 1;
+}
+
+/**
+ * Share of the query's words (as typed, lower-cased) that are words of the note's file name: `obsidian-kanban.md`
+ * holds `kanban`, `Spaced repetition.md` both words of `spaced repetition`. A file name says what a note is
+ * about; it refines the score as a bounded multiplier (`fileNameBoost`), it never votes on its own.
+ */
+export function fileNameShare(queryWords: readonly string[], path: string): number {
+  if (queryWords.length === 0) return 0;
+  const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+  const words = new Set(normalize(base).split(/[^\p{L}\p{N}]+/u));
+  return queryWords.filter((w) => words.has(w)).length / queryWords.length;
 }

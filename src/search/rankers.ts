@@ -21,20 +21,20 @@ export type RankerName = 'words' | 'bigrams' | 'phrases' | 'all-phrases' | 'all-
  */
 const WORDS = ['head_words', 'body_words'];
 const CJK = ['head_cjk', 'body_cjk'];
-const SECTION: ColumnWeights = [0.5, 1, 0.5, 1];
+const sectionWeights = (head: number): ColumnWeights => [head, 1, head, 1];
 /** Note-level rankers read the notes' own rows: name (title, aliases, tags, path) and headings. */
 const NOTE_WORDS = ['name_words', 'headings_words'];
 const NOTE_CJK = ['name_cjk', 'headings_cjk'];
-const NOTE: ColumnWeights = [1, 0.25, 1, 0.25];
+const noteWeights = ([name, headings]: readonly [number, number]): ColumnWeights => [name, headings, name, headings];
 
 /** A CJK piece as one FTS5 phrase of its bigrams: a word counts once, with its own IDF, however long. */
 function phrases(terms: QueryTerms): string[] {
   return terms.cjkPieces.map((p) => bigrams(p).join(' '));
 }
 
-function build(name: RankerName, t: QueryTerms): Ranker | null {
+function build(name: RankerName, t: QueryTerms, headWeight: number, noteW: readonly [number, number]): Ranker | null {
   let match: string | null = null;
-  let weights: ColumnWeights = SECTION;
+  let weights: ColumnWeights = sectionWeights(headWeight);
   switch (name) {
     case 'words':
       match = columnMatch(WORDS, t.words, t.prefixes);
@@ -54,20 +54,31 @@ function build(name: RankerName, t: QueryTerms): Ranker | null {
       break;
     case 'head':
       match = anyOf([columnMatch(NOTE_WORDS, t.words, t.prefixes), columnMatch(NOTE_CJK, phrases(t), t.cjkSingles)]);
-      weights = NOTE;
+      weights = noteWeights(noteW);
       break;
     case 'head-bigrams':
       match = anyOf([columnMatch(NOTE_WORDS, t.words, t.prefixes), columnMatch(NOTE_CJK, t.cjk, t.cjkSingles)]);
-      weights = NOTE;
+      weights = noteWeights(noteW);
       break;
   }
   const level = name === 'head' || name === 'head-bigrams' ? 'note' : 'section';
   return match ? { name, match, weights, level } : null;
 }
 
-/** The rankers by name; `bigramTerms` (default `terms`) feed the rankers that match single bigrams. */
-export function buildRankers(names: readonly RankerName[], terms: QueryTerms, bigramTerms: QueryTerms = terms): Ranker[] {
-  return names.map((n) => build(n, n === 'bigrams' || n === 'all-bigrams' || n === 'head-bigrams' ? bigramTerms : terms)).filter((r): r is Ranker => r !== null);
+/**
+ * The rankers by name; `bigramTerms` (default `terms`) feed the rankers that match single bigrams;
+ * `headWeight` is the section rankers' weight of the head columns (body 1).
+ */
+export function buildRankers(
+  names: readonly RankerName[],
+  terms: QueryTerms,
+  bigramTerms: QueryTerms = terms,
+  headWeight = 0.5,
+  noteW: readonly [number, number] = [1, 0.25],
+): Ranker[] {
+  return names
+    .map((n) => build(n, n === 'bigrams' || n === 'all-bigrams' || n === 'head-bigrams' ? bigramTerms : terms, headWeight, noteW))
+    .filter((r): r is Ranker => r !== null);
 }
 
 /** Matches anything any ranker could: what `total` counts. */

@@ -10,7 +10,7 @@ import { buildFilters, type FilterFlags } from './filters.js';
 import { anyTermMatch, buildRankers, wordMatch } from './rankers.js';
 import { bestSectionPerNote } from './display-section.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
-import { DEFAULT_TUNING, fuse, recencyFactor, RRF_K, statusFactor, type Tuning } from './rank.js';
+import { DEFAULT_TUNING, fileNameShare, fuse, recencyFactor, RRF_K, statusFactor, type Tuning } from './rank.js';
 import { semanticOrder } from './semantic.js';
 import { extractTemporal } from './temporal.js';
 import { applySyntax } from './constraints.js';
@@ -73,7 +73,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   let filters = buildFilters(req.flags ?? {}, temporal.range, now);
   if (req.syntax) filters = applySyntax(filters, req.syntax, now);
   const store = new SectionSearch(db);
-  const analysed = queryTerms(req.syntax?.quoted.length ? [temporal.text, ...req.syntax.quoted].join(' ') : temporal.text);
+  const analysed = queryTerms(req.syntax?.quoted.length ? [temporal.text, ...req.syntax.quoted].join(' ') : temporal.text, tuning.cutter);
   if (req.syntax?.prefixes.length) analysed.prefixes = req.syntax.prefixes.map(normalize);
   const share = termShares(analysed, store);
   let terms = pruneTerms(analysed, share, tuning.commonTermShare);
@@ -84,7 +84,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     // The bigram ranker matches any section sharing one bigram with the query: its common bigrams add
     // tens of thousands of rows to score and little order, so it keeps only the rarer ones.
     const bigramTerms = t === analysed ? t : rarerBigrams(t, share, tuning.bigramShare);
-    const rs = buildRankers(tuning.rankers, t, bigramTerms);
+    const rs = buildRankers(tuning.rankers, t, bigramTerms, tuning.headColumnWeight, tuning.noteWeights);
     // Rankers can ask the same question: without CJK terms (an English query) the phrase and bigram
     // rankers are one FTS query, and FTS5 scores every matching row whatever the LIMIT. Asked once.
     const asked = new Map<string, RankedSection[]>();
@@ -113,6 +113,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const sectionLists = lists.filter((_, i) => rankers[i].level === 'section');
   const sectionFused = fuse(
     lists.flatMap((l, i) => (rankers[i].level === 'section' ? [{ ids: l.map((r) => r.id), weight: weightOf(i) }] : [])),
+    tuning.rrfK,
   );
   addSemantic(db, temporal.text, sectionFused, tuning);
   // Note-level rankers (title, aliases, headings): their evidence is about the note, so it is credited to
@@ -120,19 +121,35 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   // the shortest heading.
   const noteCredit = new Map<number, number>();
   const noteFallback = new Map<number, number>();
+  const sectionNotes = tuning.headMode === 'refine' ? new Set([...sectionFused.keys()].map((id) => (info.get(id) as RankedSection).noteId)) : null;
   lists.forEach((l, i) => {
     if (rankers[i].level !== 'note') return;
     const seen = new Set<number>();
     for (const r of l) {
       if (seen.has(r.noteId)) continue;
       seen.add(r.noteId);
-      noteCredit.set(r.noteId, (noteCredit.get(r.noteId) ?? 0) + weightOf(i) / (RRF_K + seen.size));
+      // Refining: title evidence reorders the notes the text found, and brings in none of its own.
+      if (sectionNotes && !sectionNotes.has(r.noteId)) continue;
+      noteCredit.set(r.noteId, (noteCredit.get(r.noteId) ?? 0) + weightOf(i) / (tuning.rrfK + seen.size));
       if (!noteFallback.has(r.noteId)) noteFallback.set(r.noteId, r.id);
     }
   });
 
+  // Recency where time was asked for: always for daily and session notes; for knowledge notes only with
+  // a temporal expression or a date filter, unless the tuning applies it everywhere.
+  const timeAsked = Boolean(filters.after || filters.before);
+  // File-name evidence refines: a bounded multiplier, never a vote of its own (docs/search.md).
+  const nameShares = new Map<string, number>();
+  const nameFactor = (path: string) => {
+    if (!tuning.fileNameBoost || terms.words.length === 0) return 1;
+    let v = nameShares.get(path);
+    if (v === undefined) nameShares.set(path, (v = fileNameShare(terms.words, path)));
+    return 1 + tuning.fileNameBoost * v;
+  };
   const factor = (r: RankedSection) =>
-    recencyFactor(r.type as NoteType, r.date, r.dateSource, now, tuning) * statusFactor(r.status, tuning);
+    nameFactor(r.path) *
+    (tuning.recencyScope === 'all' || timeAsked || r.type !== 'knowledge' ? recencyFactor(r.type as NoteType, r.date, r.dateSource, now, tuning) : 1) *
+    statusFactor(r.status, tuning);
   const sectionScored = [...sectionFused].map(([id, rrf]) => {
     const r = info.get(id) as RankedSection;
     return { id, noteId: r.noteId, rrf, path: r.path, ord: r.ord };

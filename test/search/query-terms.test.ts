@@ -82,3 +82,20 @@ describe('trimInflection', () => {
     expect(trimInflection('まとめ')).toBe('まとめ');
   });
 });
+
+describe('queryTerms cutter switches (ranking variants)', () => {
+  it('each switch turns off one cut, and all on is the default', () => {
+    const q = 'LoRaモジュールの選び方を教えてください';
+    const on = { dropHiragana: true, trimTails: true, splitScripts: true };
+    expect(queryTerms(q, on)).toEqual(queryTerms(q));
+    // Without trimming, 申請すれば keeps its inflected tail.
+    expect(queryTerms('申請すれば', { ...on, trimTails: false }).cjkPieces).toEqual(['申請すれば']);
+    expect(queryTerms('申請すれば').cjkPieces).toEqual(['申請']);
+    // Without the script split (and the trim, which would drop the leading kana), hiragana + katakana stay one piece.
+    expect(queryTerms('ためしてテスト', { ...on, splitScripts: false, trimTails: false }).cjkPieces).toEqual(['ためしてテスト']);
+    expect(queryTerms('ためしてテスト', { ...on, trimTails: false }).cjkPieces).toEqual(['テスト']);
+    // Keeping all-hiragana pieces: どう survives.
+    expect(queryTerms('どう 設定', { ...on, dropHiragana: false }).cjkPieces).toContain('どう');
+    expect(queryTerms('どう 設定').cjkPieces).not.toContain('どう');
+  });
+});

@@ -25,3 +25,15 @@ describe('rank', () => {
     expect(statusFactor(null, DEFAULT_TUNING)).toBe(1);
   });
 });
+
+describe('fileNameShare', () => {
+  it('is the share of the query words that are words of the file name', async () => {
+    const { fileNameShare } = await import('../../src/search/rank.js');
+    expect(fileNameShare(['kanban', 'board'], 'Plugins/obsidian-kanban.md')).toBe(0.5);
+    expect(fileNameShare(['spaced', 'repetition'], '05 - Concepts/Spaced repetition.md')).toBe(1);
+    // Whole words only: "templater" is not "templates", and folders do not count.
+    expect(fileNameShare(['templater'], 'Templater templates/🗂️ Templates.md')).toBe(0);
+    expect(fileNameShare(['ｌｏｒａ'.normalize('NFKC').toLowerCase()], 'knowledge/lora/LoRa-Module-Guide.MD')).toBe(1);
+    expect(fileNameShare([], 'a.md')).toBe(0);
+  });
+});
