@@ -92,8 +92,8 @@ describe('queryTerms cutter switches (ranking variants)', () => {
     expect(queryTerms('申請すれば', { ...on, trimTails: false }).cjkPieces).toEqual(['申請すれば']);
     expect(queryTerms('申請すれば').cjkPieces).toEqual(['申請']);
     // Without the script split (and the trim, which would drop the leading kana), hiragana + katakana stay one piece.
-    expect(queryTerms('ためしてテスト', { ...on, splitScripts: false, trimTails: false }).cjkPieces).toEqual(['ためしてテスト']);
-    expect(queryTerms('ためしてテスト', { ...on, trimTails: false }).cjkPieces).toEqual(['テスト']);
+    expect(queryTerms('あたらしいテスト', { ...on, splitScripts: false, trimTails: false }).cjkPieces).toEqual(['あたらしいテスト']);
+    expect(queryTerms('あたらしいテスト', { ...on, trimTails: false }).cjkPieces).toEqual(['テスト']);
     // Keeping all-hiragana pieces: どう survives.
     expect(queryTerms('どう 設定', { ...on, dropHiragana: false }).cjkPieces).toContain('どう');
     expect(queryTerms('どう 設定').cjkPieces).not.toContain('どう');
