@@ -31,6 +31,16 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'fname-0.2': { fileNameBoost: 0.2 },
   'fname-0.05': { fileNameBoost: 0.05 },
   'second-0.15': { secondSection: 0.15 },
+  'second-0.5': { secondSection: 0.5 },
+  'bigram-w0.5': { rankerWeights: { 'all-bigrams': 0.5 } },
+  'bigram-w1.5': { rankerWeights: { 'all-bigrams': 1.5 } },
+  'head-1.5': { rankerWeights: { head: 1.5 } },
+  'bigram-w2': { rankerWeights: { 'all-bigrams': 2 } },
+  'phrase-w1.5': { rankerWeights: { 'all-phrases': 1.5 } },
+  'recency-0.9': { recencyFloor: 0.9 },
+  'recency-0.97': { recencyFloor: 0.97 },
+  'recency-off': { halfLifeDays: { daily: 0, knowledge: 0, session: 0 } },
+  'notew-0.5': { noteWeights: [1, 0.5] },
   'plain-cutter': { cutter: { dropHiragana: false, trimTails: false, splitScripts: false } },
 };
 

@@ -75,3 +75,17 @@ describe('eval: query sets and variants', () => {
     }
   });
 });
+
+describe('eval: compare sides', () => {
+  it('reads a variant, a revision and rev:variant, and names the choices on a typo', async () => {
+    const { parseSide } = await import('../../src/eval/builds.js');
+    const root = join(__dirname, '..', '..');
+    expect(parseSide('base', root)).toEqual({ label: 'base', variant: 'base', commit: null });
+    expect(parseSide('no-second+k-30', root)).toMatchObject({ variant: 'no-second+k-30', commit: null });
+    const head = parseSide('HEAD', root);
+    expect(head.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(head.variant).toBe('base');
+    expect(parseSide('HEAD:no-second', root)).toMatchObject({ commit: head.commit, variant: 'no-second' });
+    expect(() => parseSide('no-such-thing-here', root)).toThrow(/neither a ranking variant \(base, .*\) nor a git revision/);
+  });
+});
