@@ -1,0 +1,61 @@
+// `npm run eval` through the built dist/eval.js: a judged set on vault-example, --compare of two variants,
+// and the errors a wrong invocation gets. A private eval cache, so the shared one is never touched.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, ROOT } from '../helpers/cli.js';
+
+const work = mkdtempSync(join(tmpdir(), 'tsm-eval-e2e-'));
+const env = cleanEnv({ TSM_EVAL_CACHE: join(work, 'cache') });
+const evalJs = join(ROOT, 'dist', 'eval.js');
+const run = (args: string[]) => spawnSync(process.execPath, [evalJs, ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+
+// Three judged queries of vault-example, with the shipped set's vault and date.
+const set = join(work, 'small.json');
+beforeAll(() => {
+  assertBuilt();
+  const shipped = JSON.parse(readFileSync(join(ROOT, 'eval/qrels/vault-example.json'), 'utf8'));
+  writeFileSync(set, JSON.stringify({ ...shipped, name: 'small', queries: shipped.queries.slice(0, 3) }));
+});
+
+describe('npm run eval', () => {
+  it('scores one set by group, on the date the set pins', () => {
+    const r = run(['--qrels', set]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^small \(base, now 2026-11-22\)\n\s+group\s+n\s+nDCG@10\s+MRR@10\s+Recall@5\n\s+all\s+3\s+\d\.\d{3}/);
+  });
+
+  it('--compare prints both sides and the paired difference per group, then over all sets', () => {
+    const r = run(['--qrels', set, '--compare', 'base', 'no-head']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('small: A = base, B = no-head');
+    expect(r.stdout).toMatch(/\n\s+all\s+3\s+\d\.\d{3}→\d\.\d{3}\s+\d\.\d{3}→\d\.\d{3}\s+\d\.\d{3}→\d\.\d{3}\s+[+−]\d\.\d{3} ± \d\.\d{3}\s+\d+\/\d+\/\d+/);
+    expect(r.stdout).toMatch(/all sets \(3 queries\): ΔnDCG@10 [+−]\d\.\d{3} ± \d\.\d{3}, W\/L\/T \d+\/\d+\/\d+/);
+  });
+
+  it('the same side twice differs by nothing', () => {
+    const r = run(['--qrels', set, '--compare', 'base', 'base', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).overall).toMatchObject({ n: 3, mean: 0, ties: 3 });
+  });
+
+  it('wrong invocations exit 1 with the fix named', () => {
+    expect(run(['--compare', 'base'])).toMatchObject({ status: 1, stderr: expect.stringMatching(/--compare takes two sides/) });
+    expect(run(['--sets', 'nope'])).toMatchObject({ status: 1, stderr: expect.stringMatching(/unknown set nope \(known: .*vault-example/) });
+    expect(run(['--qrels', set, '--variant', 'nope'])).toMatchObject({ status: 1, stderr: expect.stringMatching(/unknown ranking variant "nope"/) });
+    expect(run(['--qrels', set, '--compare', 'base', 'not-a-rev-or-variant'])).toMatchObject({
+      status: 1,
+      stderr: expect.stringMatching(/neither a ranking variant .* nor a git revision/),
+    });
+  });
+
+  it('a set whose corpus is missing says where it looked and how to point at it', () => {
+    const missing = join(work, 'missing.json');
+    writeFileSync(missing, JSON.stringify({ name: 'missing', vault: { tarball: 'no-such-corpus.tar.gz', root: 'x' }, queries: [] }));
+    const r = spawnSync(process.execPath, [evalJs, '--qrels', missing], { cwd: ROOT, env: { ...env, TSM_CORPORA: work }, encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/corpus no-such-corpus\.tar\.gz not found \(looked in .*\); set TSM_CORPORA/);
+  });
+});
