@@ -64,6 +64,8 @@ export interface Tuning {
    * name). 0 = off.
    */
   fileNameBoost: number;
+  /** A note whose title or an alias is the whole query: score × (1 + titleMatchBoost) among the first 30. 0 = off. */
+  titleMatchBoost: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -84,6 +86,7 @@ export const DEFAULT_TUNING: Tuning = {
   rrfK: RRF_K,
   noteWeights: [1, 0.25],
   fileNameBoost: 0.1,
+  titleMatchBoost: 0.5,
 };
 
 /** 1 for today, halving toward `recencyFloor` every half-life; notes without a real date are neutral (1). */
@@ -110,4 +113,9 @@ export function fileNameShare(queryWords: readonly string[], path: string): numb
   const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
   const words = new Set(normalize(base).split(/[^\p{L}\p{N}]+/u));
   return queryWords.filter((w) => words.has(w)).length / queryWords.length;
+}
+
+/** Text reduced for an exact name comparison: NFKC, lower case, runs of anything but letters and digits → one space. */
+export function nameKey(text: string): string {
+  return normalize(text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }

@@ -10,7 +10,7 @@ import { buildFilters, type FilterFlags } from './filters.js';
 import { anyTermMatch, buildRankers, wordMatch } from './rankers.js';
 import { bestSectionPerNote } from './display-section.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
-import { DEFAULT_TUNING, fileNameShare, fuse, recencyFactor, RRF_K, statusFactor, type Tuning } from './rank.js';
+import { DEFAULT_TUNING, fileNameShare, fuse, nameKey, recencyFactor, RRF_K, statusFactor, type Tuning } from './rank.js';
 import { semanticOrder } from './semantic.js';
 import { extractTemporal } from './temporal.js';
 import { applySyntax } from './constraints.js';
@@ -189,6 +189,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     }));
   }
   ranked.sort(byScore);
+  if (tuning.titleMatchBoost > 0) boostNamedNotes(store, ranked, temporal.text, tuning.titleMatchBoost);
   const truncated = lists.some((l) => l.length >= RANKER_DEPTH);
   // total: notes (or sections) holding a query word; never fewer than the results ranked.
   const words = truncated ? wordMatch(terms) : null;
@@ -241,6 +242,31 @@ function showBestBodySections<T extends { id: number; noteId: number }>(
   const sections = [...store.sectionTexts([...candidates]), ...(headingOnly.length ? store.sectionsOfNotes(headingOnly) : [])];
   const best = bestSectionPerNote(sections, terms);
   return page.map((p) => ({ ...p, id: best.get(p.noteId) ?? p.id }));
+}
+
+/**
+ * Notes named by the whole query (title or an alias) among the first 30 move up: a keyword query that names
+ * a note (`templater`, `excalidraw`) wants that note first. Measured: 4 wins, no loss over 129 judged
+ * queries (+0.056 nDCG@10 on the Hub's keyword queries). Costs one read of 30 rows by id, and only for
+ * queries of at most 6 words: a prompt never equals a title, so the prompt hook never pays for it.
+ */
+function boostNamedNotes(store: SectionSearch, ranked: { id: number; score: number; path: string; ord: number }[], text: string, boost: number): void {
+  const key = nameKey(text);
+  if (!key || key.split(' ').length > 6) return;
+  const head = ranked.slice(0, 30);
+  const details = store.details(head.map((r) => r.id));
+  let moved = false;
+  for (const r of head) {
+    const d = details.get(r.id);
+    if (!d) continue;
+    const fm = JSON.parse(d.frontmatter) as Record<string, unknown>;
+    const aliases = Array.isArray(fm.aliases) ? fm.aliases : typeof fm.aliases === 'string' ? [fm.aliases] : [];
+    if ([d.title, ...aliases].some((n) => typeof n === 'string' && nameKey(n) === key)) {
+      r.score *= 1 + boost;
+      moved = true;
+    }
+  }
+  if (moved) ranked.sort(byScore);
 }
 
 function termCount(t: QueryTerms): number {

@@ -28,6 +28,8 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'k-30': { rrfK: 30 },
   'name-only': { noteWeights: [1, 0] },
   'fname-0': { fileNameBoost: 0 },
+  'title-0': { titleMatchBoost: 0 },
+  'title-0.2': { titleMatchBoost: 0.2 },
   'fname-0.2': { fileNameBoost: 0.2 },
   'fname-0.05': { fileNameBoost: 0.05 },
   'second-0.15': { secondSection: 0.15 },

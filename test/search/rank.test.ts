@@ -37,3 +37,14 @@ describe('fileNameShare', () => {
     expect(fileNameShare([], 'a.md')).toBe(0);
   });
 });
+
+describe('nameKey', () => {
+  it('compares names by letters and digits only, case- and width-blind', async () => {
+    const { nameKey } = await import('../../src/search/rank.js');
+    expect(nameKey('Text to Speech')).toBe(nameKey('text-to-speech'));
+    expect(nameKey('  ＬｏＲａ   Module! ')).toBe('lora module');
+    expect(nameKey('技適')).toBe('技適');
+    expect(nameKey('🗂️ Templater templates')).toBe('templater templates');
+    expect(nameKey('Templater')).not.toBe(nameKey('Templater templates'));
+  });
+});
