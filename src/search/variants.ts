@@ -40,6 +40,8 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'bigram-w2': { rankerWeights: { 'all-bigrams': 2 } },
   'phrase-w1.5': { rankerWeights: { 'all-phrases': 1.5 } },
   'recency-0.9': { recencyFloor: 0.9 },
+  'common-0.1': { commonTermShare: 0.1 },
+  'common-0.5': { commonTermShare: 0.5 },
   'recency-0.97': { recencyFloor: 0.97 },
   'recency-off': { halfLifeDays: { daily: 0, knowledge: 0, session: 0 } },
   'notew-0.5': { noteWeights: [1, 0.5] },
