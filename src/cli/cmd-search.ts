@@ -10,6 +10,7 @@ import type { TsmConfig } from '../vault/config.js';
 import { configFrom, referenceNow, useColor } from './args.js';
 import { UsageError } from './run.js';
 import { isTerminal, writeErr, writeOut } from './stdio.js';
+import { tuningOf } from '../search/rank.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   const cfg = configFrom(argv);
@@ -30,7 +31,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       allSections: Boolean(argv['all-sections']),
       snippetChars: cfg.snippetChars,
       now,
-      tuning: { halfLifeDays: cfg.halfLifeDays },
+      tuning: tuningOf(cfg),
     }),
   );
   writeOut(await render(resp, argv, cfg, now));

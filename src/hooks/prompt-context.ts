@@ -9,6 +9,7 @@ import { isNoteOfSession, sessionPathPart } from '../sessions/note-format.js';
 import type { TsmConfig } from '../vault/config.js';
 import type { Deadline } from './deadline.js';
 import { hookOutput, MAX_HOOK_OUTPUT } from './output.js';
+import { tuningOf } from '../search/rank.js';
 
 /** Prompts shorter than this (in characters) are not searched. */
 export const MIN_PROMPT_CHARS = 3;
@@ -66,7 +67,7 @@ export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContex
         query: searchText(prompt.trim()),
         limit: cfg.hookTopK + ECHO_SPARE,
         snippetChars: cfg.snippetChars,
-        tuning: { halfLifeDays: cfg.halfLifeDays },
+        tuning: tuningOf(cfg),
         now: opts.now,
       }),
     { busyTimeoutMs: deadline.remaining() },

@@ -1,5 +1,7 @@
 // Fusion and the multipliers: RRF over ranked lists, recency decay per note type, status penalty.
-import { STALE_STATUSES, type NoteType } from '../core/types.js';
+import type { NoteType } from '../core/types.js';
+import { DEFAULT_HALF_LIVES, type TsmConfig } from '../vault/config.js';
+import { isStale, recencyFactor } from './recency.js';
 import { normalize } from '../text/normalize.js';
 import { ageInDays } from './dates.js';
 import type { CutterOptions } from './query-terms.js';
@@ -69,7 +71,7 @@ export interface Tuning {
 }
 
 export const DEFAULT_TUNING: Tuning = {
-  halfLifeDays: { daily: 60, knowledge: 365, session: 30 },
+  halfLifeDays: DEFAULT_HALF_LIVES,
   recencyFloor: 0.7,
   stalePenalty: 0.6,
   rankers: ['all-phrases', 'all-bigrams', 'head'],
@@ -89,18 +91,25 @@ export const DEFAULT_TUNING: Tuning = {
   titleMatchBoost: 0.5,
 };
 
-/** 1 for today, halving toward `recencyFloor` every half-life; notes without a real date are neutral (1). */
-export function recencyFactor(type: NoteType, date: string, dateSource: string, now: Date, t: Tuning): number {
-  const hl = t.halfLifeDays[type];
-  if (!hl || dateSource === 'mtime') return 1;
-  const age = Math.max(0, ageInDays(date, now));
-  return t.recencyFloor + (1 - t.recencyFloor) * Math.pow(2, -age / hl);
+/** The semantic ranker's setting when a vault turns it on (`"semantic": true`): the best of docs/search.md's table. */
+const SEMANTIC_ON: Partial<Tuning> = { semanticWeight: 0.3, semanticDepth: 20 };
+
+/** The ranking a vault's settings choose: its recency half-lives, and the semantic ranker if it is on. */
+export function tuningOf(cfg: Pick<TsmConfig, 'halfLifeDays' | 'semantic'>): Partial<Tuning> {
+  return { halfLifeDays: cfg.halfLifeDays, ...(cfg.semantic ? SEMANTIC_ON : {}) };
 }
 
-const STALE = new Set<string>(STALE_STATUSES);
+/**
+ * A note's recency multiplier: the decay of search/recency.ts with this type's half-life, toward
+ * `recencyFloor` (recency reorders, never hides); notes without a real date are neutral (1).
+ */
+export function noteRecency(type: NoteType, date: string, dateSource: string, now: Date, t: Tuning): number {
+  if (dateSource === 'mtime') return 1;
+  return recencyFactor(ageInDays(date, now), t.halfLifeDays[type], t.recencyFloor);
+}
 
 export function statusFactor(status: string | null, t: Tuning): number {
-  return status && STALE.has(status) ? t.stalePenalty : 1;
+  return isStale(status) ? t.stalePenalty : 1;
 }
 
 /**

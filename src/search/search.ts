@@ -10,7 +10,7 @@ import { buildFilters, type FilterFlags } from './filters.js';
 import { anyTermMatch, buildRankers, wordMatch } from './rankers.js';
 import { bestSectionPerNote } from './display-section.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
-import { DEFAULT_TUNING, fileNameShare, fuse, nameKey, recencyFactor, RRF_K, statusFactor, type Tuning } from './rank.js';
+import { DEFAULT_TUNING, fileNameShare, fuse, nameKey, noteRecency, RRF_K, statusFactor, type Tuning } from './rank.js';
 import { semanticOrder } from './semantic.js';
 import { extractTemporal } from './temporal.js';
 import { applySyntax } from './constraints.js';
@@ -148,7 +148,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   };
   const factor = (r: RankedSection) =>
     nameFactor(r.path) *
-    (tuning.recencyScope === 'all' || timeAsked || r.type !== 'knowledge' ? recencyFactor(r.type as NoteType, r.date, r.dateSource, now, tuning) : 1) *
+    (tuning.recencyScope === 'all' || timeAsked || r.type !== 'knowledge' ? noteRecency(r.type as NoteType, r.date, r.dateSource, now, tuning) : 1) *
     statusFactor(r.status, tuning);
   const sectionScored = [...sectionFused].map(([id, rrf]) => {
     const r = info.get(id) as RankedSection;

@@ -33,6 +33,12 @@ export interface TsmConfig {
 }
 
 
+/**
+ * Search's recency half-lives per note type (days): a daily or session note is about its day, a
+ * knowledge note stays true for long. The ranking's default (search/rank.ts) and the setting's.
+ */
+export const DEFAULT_HALF_LIVES = Object.freeze({ daily: 60, knowledge: 365, session: 30 });
+
 const DEFAULTS = {
   extensions: ['.md'],
   chunkChars: 2400,
@@ -45,7 +51,7 @@ const DEFAULTS = {
   hookTimeoutMs: 1500,
   sessionsDir: 'sessions',
   answerChars: 1200,
-  halfLifeDays: { daily: 60, knowledge: 365, session: 30 },
+  halfLifeDays: DEFAULT_HALF_LIVES,
   // Off: on the judged sets it gained nothing measurable, and training costs a full build 60–120 % more.
   semantic: false,
 };

@@ -1,12 +1,12 @@
 // tsm search through the built CLI on a copy of vault-example: golden output per format, every filter,
 // temporal expressions, FTS5 syntax as text, odd query sizes, zero hits in every format.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, makeVault, ROOT, TSM, tsm, VAULT_EXAMPLE } from '../helpers/cli.js';
+import { cleanEnv, copyVaultExample, makeVault, ROOT, TSM, tsm } from '../helpers/cli.js';
 
 const NOW = '2026-11-22';
 const ENV = { TSM_NOW: NOW, TZ: 'UTC' };
@@ -24,7 +24,7 @@ function touchAll(dir: string, when: Date): void {
 beforeAll(() => {
   const tmp = mkdtempSync(join(tmpdir(), 'tsm-search-e2e-'));
   vault = join(tmp, 'vault');
-  cpSync(VAULT_EXAMPLE, vault, { recursive: true, filter: (src) => !/\/\.tsm(\/|$)/.test(src) });
+  copyVaultExample(vault);
   touchAll(vault, new Date('2026-11-20T00:00:00Z')); // mtime-dated notes get a fixed date
   const r = tsm(['index', '--vault', vault], { env: ENV });
   expect(r.code).toBe(0);

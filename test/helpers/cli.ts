@@ -1,6 +1,6 @@
 // Helpers for end-to-end tests: run the built `tsm` as a real process against real temporary vaults.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +63,14 @@ export function tsmAsync(args: string[], opts: RunOptions = {}): Promise<RunResu
     });
     child.stdin.end(opts.input ?? '');
   });
+}
+
+/**
+ * Copies vault-example/ to `dest` without its `.tsm/`: the README's quick start leaves an index there, and a
+ * test must start from the notes alone.
+ */
+export function copyVaultExample(dest: string): void {
+  cpSync(VAULT_EXAMPLE, dest, { recursive: true, filter: (src) => !/[\\/]\.tsm([\\/]|$)/.test(src.slice(VAULT_EXAMPLE.length)) });
 }
 
 /** A temporary vault filled with `files` (path → content); removed by the returned cleanup. */

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, tsm, tsmAsync, VAULT_EXAMPLE, waitFor, type RunResult } from '../helpers/cli.js';
+import { copyVaultExample, ROOT, type RunResult, tsm, tsmAsync, waitFor } from '../helpers/cli.js';
 import { child, elements, parseXml, textOf } from '../format/xml-tree.js';
 import { holdLock, release } from './hook-harness.js';
 
@@ -16,7 +16,7 @@ let vault: string;
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'tsm-hook-cli-'));
   vault = join(work, 'vault');
-  cpSync(VAULT_EXAMPLE, vault, { recursive: true });
+  copyVaultExample(vault);
   rmSync(join(vault, '.tsm'), { recursive: true, force: true });
   expect(tsm(['init'], { cwd: vault }).code).toBe(0);
   const indexed = tsm(['index'], { cwd: vault });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, TSM, tsm, tsmAsync, VAULT_EXAMPLE, waitFor, type RunResult } from '../helpers/cli.js';
+import { cleanEnv, copyVaultExample, type RunResult, TSM, tsm, tsmAsync, waitFor } from '../helpers/cli.js';
 import { holdLock, release } from './hook-harness.js';
 
 let work: string;
@@ -16,7 +16,7 @@ let vault: string;
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'tsm-hook-hard-'));
   vault = join(work, 'vault');
-  cpSync(VAULT_EXAMPLE, vault, { recursive: true });
+  copyVaultExample(vault);
   rmSync(join(vault, '.tsm'), { recursive: true, force: true });
   expect(tsm(['init'], { cwd: vault }).code).toBe(0);
   expect(tsm(['index'], { cwd: vault }).code).toBe(0);
@@ -217,7 +217,7 @@ describe('hook.log cannot be forged', () => {
 describe('SessionStart starts a detached incremental sync (first use without `tsm index`)', () => {
   it('SessionStart waits for a first build within its deadline, so the first prompt of the session finds the index', async () => {
     const v = join(work, 'first-use-waits');
-    cpSync(VAULT_EXAMPLE, v, { recursive: true });
+    copyVaultExample(v);
     rmSync(join(v, '.tsm'), { recursive: true, force: true });
     const env = { TSM_VAULT: v, TSM_HOOK_TIMEOUT_MS: '20000' };
     const start = tsm(['hook'], { cwd: work, env, input: JSON.stringify({ cwd: work, hook_event_name: 'SessionStart', source: 'startup' }) });
@@ -231,7 +231,7 @@ describe('SessionStart starts a detached incremental sync (first use without `ts
 
   it('a TSM_VAULT with notes and no index gets one in the background past the deadline; a prompt meanwhile never waits', async () => {
     const v = join(work, 'first-use');
-    cpSync(VAULT_EXAMPLE, v, { recursive: true });
+    copyVaultExample(v);
     rmSync(join(v, '.tsm'), { recursive: true, force: true });
     // The smallest deadline there is: SessionStart gives up waiting long before the build is done.
     const env = { TSM_VAULT: v, TSM_HOOK_TIMEOUT_MS: '50' };
@@ -250,7 +250,7 @@ describe('SessionStart starts a detached incremental sync (first use without `ts
 
   it('a second session while a sync runs starts none; a project without a vault starts none and writes nothing', async () => {
     const v = join(work, 'locked');
-    cpSync(VAULT_EXAMPLE, v, { recursive: true });
+    copyVaultExample(v);
     mkdirSync(join(v, '.tsm'), { recursive: true });
     // A live process holds the lock (this test's own pid): the hook must not start a second sync.
     const lock = join(v, '.tsm', 'sync.lock');

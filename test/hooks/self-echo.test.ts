@@ -1,7 +1,7 @@
 // The prompt hook does not echo sessions back (issue 16 item 3), measured on a vault like a user's:
 // vault-example plus session notes made from real Claude Code transcripts (/work/shared/transcripts, copied
 // into test/sessions/fixtures) and sessions that asked the same question again.
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { promptContext, sessionEcho } from '../../src/hooks/prompt-context.js';
 import { search } from '../../src/search/search.js';
 import { ingestTranscript } from '../../src/sessions/ingest.js';
 import { loadConfig, type TsmConfig } from '../../src/vault/config.js';
-import { VAULT_EXAMPLE } from '../helpers/cli.js';
+import { copyVaultExample } from '../helpers/cli.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'sessions', 'fixtures');
 const REAL = ['claude-code-2.0.76-main.jsonl', 'claude-code-2.1.38-plan-subagent-session.jsonl', 'claude-code-2.1.39-compaction-excerpt.jsonl'];
@@ -39,7 +39,7 @@ function session(id: string, day: string, turns: Array<[string, string]>): strin
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'tsm-echo-'));
   const vault = join(root, 'vault');
-  cpSync(VAULT_EXAMPLE, vault, { recursive: true });
+  copyVaultExample(vault);
   cfg = loadConfig({ vaultFlag: vault, env: {} });
   const opts = { sessionsDir: cfg.sessionsDir, stateDir: join(vault, '.tsm', 'sessions') };
   for (const name of REAL) ingestTranscript(join(FIXTURES, name), opts);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TUNING, fuse, recencyFactor, statusFactor } from '../../src/search/rank.js';
+import { DEFAULT_TUNING, fuse, noteRecency, statusFactor } from '../../src/search/rank.js';
 
 describe('rank', () => {
   it('fuses lists by reciprocal rank (k = 60)', () => {
@@ -11,11 +11,11 @@ describe('rank', () => {
 
   it('recency halves toward the floor and never hides old notes', () => {
     const now = new Date(2026, 10, 22);
-    expect(recencyFactor('daily', '2026-11-22', 'filename', now, DEFAULT_TUNING)).toBeCloseTo(1);
-    expect(recencyFactor('daily', '2026-09-23', 'filename', now, DEFAULT_TUNING)).toBeCloseTo(0.85);
-    expect(recencyFactor('daily', '2000-01-01', 'filename', now, DEFAULT_TUNING)).toBeGreaterThanOrEqual(0.7);
-    expect(recencyFactor('daily', '2000-01-01', 'mtime', now, DEFAULT_TUNING)).toBe(1);
-    expect(recencyFactor('daily', '2030-01-01', 'frontmatter', now, DEFAULT_TUNING)).toBe(1);
+    expect(noteRecency('daily', '2026-11-22', 'filename', now, DEFAULT_TUNING)).toBeCloseTo(1);
+    expect(noteRecency('daily', '2026-09-23', 'filename', now, DEFAULT_TUNING)).toBeCloseTo(0.85);
+    expect(noteRecency('daily', '2000-01-01', 'filename', now, DEFAULT_TUNING)).toBeGreaterThanOrEqual(0.7);
+    expect(noteRecency('daily', '2000-01-01', 'mtime', now, DEFAULT_TUNING)).toBe(1);
+    expect(noteRecency('daily', '2030-01-01', 'frontmatter', now, DEFAULT_TUNING)).toBe(1);
   });
 
   it('stale statuses rank lower but stay', () => {

@@ -6,6 +6,7 @@ import { search } from '../../search/search.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool } from '../tool.js';
 import { echo, MAX_QUERY_CHARS, parseToolQuery } from './search.js';
+import { tuningOf } from '../../search/rank.js';
 
 export const MAX_MEMORIES = 20;
 
@@ -32,7 +33,7 @@ export const retrieveMemoryTool = defineTool({
     const limit = clampInt(args.limit, 1, MAX_MEMORIES, 5);
     const now = ctx.now();
     const resp = ctx.withIndex((db) =>
-      search(db, { query, syntax: parseToolQuery(query, ctx), suggest: true, limit, snippetChars: ctx.cfg.snippetChars, now, tuning: { halfLifeDays: ctx.cfg.halfLifeDays } }),
+      search(db, { query, syntax: parseToolQuery(query, ctx), suggest: true, limit, snippetChars: ctx.cfg.snippetChars, now, tuning: tuningOf(ctx.cfg) }),
     );
     const text = formatMarkdown({ ...resp, query: echo(query) }, { detail: args.detail ?? 'auto', now });
     return resp.didYouMean ? `${text} Did you mean: ${echo(resp.didYouMean)}?` : text;

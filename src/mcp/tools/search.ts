@@ -7,6 +7,7 @@ import { search } from '../../search/search.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, PREVIEW_CHARS, preview, roundScore, type ToolContext } from '../tool.js';
 import { vaultRelative } from '../vault-path.js';
+import { tuningOf } from '../../search/rank.js';
 
 export const MAX_SEARCH_LIMIT = 100;
 /** Longest query text searched; a longer one is cut (a pasted log must not cost seconds), and the result says so. */
@@ -67,7 +68,7 @@ export const searchTool = defineTool({
         offset,
         snippetChars: PREVIEW_CHARS,
         now: ctx.now(),
-        tuning: { halfLifeDays: ctx.cfg.halfLifeDays },
+        tuning: tuningOf(ctx.cfg),
       }),
     );
     return {
