@@ -25,6 +25,7 @@ export async function runQueries(queries: JudgedQuery[], o: RunOptions): Promise
   try {
     const now = o.now ? new Date(`${o.now}T12:00:00`) : new Date();
     return queries.map((j) => {
+      // Not tuningOf(cfg): --compare builds this harness against older revisions, which lack it.
       const resp = search(db, { query: j.query, limit: 10, now, tuning: { halfLifeDays: cfg.halfLifeDays, ...o.tuning } });
       const ranked = resp.hits.map((h) => h.path);
       return {
