@@ -7,6 +7,7 @@ import { CjkDocFrequencies } from './cjk-df.js';
 import { writeTransaction, type Database } from './db.js';
 import { basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
 import { ftsRows, noteFtsRow, type PreparedNote } from './fts-rows.js';
+import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from './schema.js';
 import { sectionId } from './section-ids.js';
 
 export interface FileState {
@@ -46,10 +47,10 @@ export class NoteWriter {
       // also keeps the row count and column sizes bm25() normalises by in step (a contentless_delete
       // table's DELETE does not: scores drifted away from a clean build's with every update).
       deleteFts: db.prepare(
-        "INSERT INTO sections_fts (sections_fts, rowid, head_words, body_words, head_cjk, body_cjk) VALUES ('delete', ?, ?, ?, ?, ?)",
+        `INSERT INTO sections_fts (sections_fts, rowid, ${SECTION_FTS_COLUMNS.join(', ')}) VALUES ('delete', ?, ?, ?, ?, ?)`,
       ),
       deleteNoteFts: db.prepare(
-        "INSERT INTO notes_fts (notes_fts, rowid, name_words, headings_words, name_cjk, headings_cjk) VALUES ('delete', ?, ?, ?, ?, ?)",
+        `INSERT INTO notes_fts (notes_fts, rowid, ${NOTE_FTS_COLUMNS.join(', ')}) VALUES ('delete', ?, ?, ?, ?, ?)`,
       ),
       deleteSections: db.prepare('DELETE FROM sections WHERE note_id = ?'),
       deleteTags: db.prepare('DELETE FROM note_tags WHERE note_id = ?'),
@@ -59,8 +60,8 @@ export class NoteWriter {
       setSectionCount: db.prepare('UPDATE notes SET section_count = ? WHERE id = ?'),
       insertSection: db.prepare(`INSERT INTO sections (id, note_id, ord, heading, level, heading_path, start_line, end_line,
         chunk, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      insertFts: db.prepare('INSERT INTO sections_fts (rowid, head_words, body_words, head_cjk, body_cjk) VALUES (?, ?, ?, ?, ?)'),
-      insertNoteFts: db.prepare('INSERT INTO notes_fts (rowid, name_words, headings_words, name_cjk, headings_cjk) VALUES (?, ?, ?, ?, ?)'),
+      insertFts: db.prepare(`INSERT INTO sections_fts (rowid, ${SECTION_FTS_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?)`),
+      insertNoteFts: db.prepare(`INSERT INTO notes_fts (rowid, ${NOTE_FTS_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?)`),
       insertTag: db.prepare('INSERT OR IGNORE INTO note_tags (note_id, tag) VALUES (?, ?)'),
       insertAlias: db.prepare('INSERT OR IGNORE INTO note_aliases (note_id, alias) VALUES (?, ?)'),
       insertLink: db.prepare(`INSERT INTO links (source_id, section_id, kind, target, target_key, heading, text, line, target_id)

@@ -3,6 +3,14 @@
 
 export const SCHEMA_VERSION = 10;
 
+/**
+ * The full-text columns, in table order (bm25() weights follow it): the one list the schema, the writer and
+ * the rankers' column filters use. head_* hold the heading path and the note's aliases; body_* the section
+ * text; name_* a note's title, aliases, tags and path words; headings_* its distinct headings.
+ */
+export const SECTION_FTS_COLUMNS = ['head_words', 'body_words', 'head_cjk', 'body_cjk'] as const;
+export const NOTE_FTS_COLUMNS = ['name_words', 'headings_words', 'name_cjk', 'headings_cjk'] as const;
+
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
   key TEXT PRIMARY KEY,
@@ -65,7 +73,7 @@ CREATE INDEX IF NOT EXISTS sections_note ON sections(note_id, ord);
 -- head_* hold the heading path and the note's aliases; body_* the section text.
 -- *_words: CJK runs removed, cut by unicode61 (+ porter); *_cjk: space-separated CJK bigrams.
 CREATE VIRTUAL TABLE IF NOT EXISTS sections_fts USING fts5(
-  head_words, body_words, head_cjk, body_cjk,
+  ${SECTION_FTS_COLUMNS.join(', ')},
   content = '',
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
@@ -74,7 +82,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS sections_fts USING fts5(
 -- title, aliases, tags and path words; headings_* every distinct heading. A few thousand short rows, so
 -- ranking notes by their headings reads far less than ranking every section by its heading path.
 CREATE VIRTUAL TABLE IF NOT EXISTS notes_fts USING fts5(
-  name_words, headings_words, name_cjk, headings_cjk,
+  ${NOTE_FTS_COLUMNS.join(', ')},
   content = '',
   tokenize = 'porter unicode61 remove_diacritics 2'
 );

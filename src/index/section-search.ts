@@ -26,8 +26,9 @@ export interface HitDetails {
   type: NoteType;
   status: string | null;
   date: string;
-  tags: string;
-  frontmatter: string;
+  tags: string[];
+  aliases: string[];
+  frontmatter: Record<string, unknown>;
   headingPath: string;
   startLine: number;
   endLine: number;
@@ -188,11 +189,16 @@ export class SectionSearch {
 
   details(ids: number[]): Map<number, HitDetails> {
     const rows = this.stmt(
-      `SELECT s.id, s.note_id AS noteId, n.path, n.title, n.type, n.status, n.date, n.tags, n.frontmatter,
+      `SELECT s.id, s.note_id AS noteId, n.path, n.title, n.type, n.status, n.date, n.tags, n.aliases, n.frontmatter,
         s.heading_path AS headingPath, s.start_line AS startLine, s.end_line AS endLine, s.text
        FROM sections s JOIN notes n ON n.id = s.note_id WHERE s.id IN (SELECT value FROM json_each(?))`,
-    ).all(JSON.stringify(ids)) as HitDetails[];
-    return new Map(rows.map((r) => [r.id, r]));
+    ).all(JSON.stringify(ids)) as (Omit<HitDetails, 'tags' | 'aliases' | 'frontmatter'> & { tags: string; aliases: string; frontmatter: string })[];
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        { ...r, tags: JSON.parse(r.tags) as string[], aliases: JSON.parse(r.aliases) as string[], frontmatter: JSON.parse(r.frontmatter) as Record<string, unknown> },
+      ]),
+    );
   }
 
   private stmt(sql: string): Statement<unknown[]> {

@@ -1,5 +1,6 @@
 // The rankers fused by search: each is one FTS5 query over some columns, ranked by bm25().
 import type { ColumnWeights } from '../index/section-search.js';
+import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from '../index/schema.js';
 import { bigrams } from '../text/normalize.js';
 import { anyOf, columnMatch } from './fts-query.js';
 import type { QueryTerms } from './query-terms.js';
@@ -19,12 +20,14 @@ export type RankerName = 'words' | 'bigrams' | 'phrases' | 'all-phrases' | 'all-
  * path words): a section under a matching heading is more likely on topic. Which section of a note is
  * *shown* is decided by body text alone (display-section.ts), so a short section never wins on its title.
  */
-const WORDS = ['head_words', 'body_words'];
-const CJK = ['head_cjk', 'body_cjk'];
+const [HEAD_WORDS, BODY_WORDS, HEAD_CJK, BODY_CJK] = SECTION_FTS_COLUMNS;
+const WORDS = [HEAD_WORDS, BODY_WORDS];
+const CJK = [HEAD_CJK, BODY_CJK];
 const sectionWeights = (head: number): ColumnWeights => [head, 1, head, 1];
 /** Note-level rankers read the notes' own rows: name (title, aliases, tags, path) and headings. */
-const NOTE_WORDS = ['name_words', 'headings_words'];
-const NOTE_CJK = ['name_cjk', 'headings_cjk'];
+const [NAME_WORDS, HEADINGS_WORDS, NAME_CJK, HEADINGS_CJK] = NOTE_FTS_COLUMNS;
+const NOTE_WORDS = [NAME_WORDS, HEADINGS_WORDS];
+const NOTE_CJK = [NAME_CJK, HEADINGS_CJK];
 const noteWeights = ([name, headings]: readonly [number, number]): ColumnWeights => [name, headings, name, headings];
 
 /** A CJK piece as one FTS5 phrase of its bigrams: a word counts once, with its own IDF, however long. */

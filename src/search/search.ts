@@ -259,9 +259,7 @@ function boostNamedNotes(store: SectionSearch, ranked: { id: number; score: numb
   for (const r of head) {
     const d = details.get(r.id);
     if (!d) continue;
-    const fm = JSON.parse(d.frontmatter) as Record<string, unknown>;
-    const aliases = Array.isArray(fm.aliases) ? fm.aliases : typeof fm.aliases === 'string' ? [fm.aliases] : [];
-    if ([d.title, ...aliases].some((n) => typeof n === 'string' && nameKey(n) === key)) {
+    if ([d.title, ...d.aliases].some((n) => nameKey(n) === key)) {
       r.score *= 1 + boost;
       moved = true;
     }
@@ -320,7 +318,6 @@ function buildHits(
   return page.map((p, i) => {
     const d = details.get(p.id);
     if (!d) throw new Error(`section ${p.id} vanished during search`);
-    const frontmatter = JSON.parse(d.frontmatter) as Record<string, unknown>;
     return {
       rank: offset + i + 1,
       id: d.id,
@@ -333,11 +330,11 @@ function buildHits(
       line: d.startLine,
       endLine: d.endLine,
       date: d.date || null,
-      tags: JSON.parse(d.tags) as string[],
+      tags: d.tags,
       snippet: bestSnippet(d.text || d.headingPath, snippetTerms.length ? snippetTerms : [queryText], snippetChars),
       related: related.get(p.id) ?? [],
       content: d.text,
-      surprise: surpriseOf(frontmatter, p.score, nextScores[i]),
+      surprise: surpriseOf(d.frontmatter, p.score, nextScores[i]),
     };
   });
 }
