@@ -1,13 +1,13 @@
 // tsm's search: query → terms and filters → FTS5 rankers → RRF → recency × status → one hit per note →
 // snippets and related paths. Reads only; the index layer holds the SQL.
-import type { NoteType, SearchHit, SearchResponse } from '../core/types.js';
+import type { NoteType, SearchFilters, SearchHit, SearchResponse } from '../core/types.js';
 import type { Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
 import { SectionSearch, type RankedSection } from '../index/section-search.js';
 import { bestSnippet } from './snippet.js';
 import { normalize } from '../text/normalize.js';
 import { buildFilters, type FilterFlags } from './filters.js';
-import { anyTermMatch, buildRankers, wordMatch } from './rankers.js';
+import { anyTermMatch, buildRankers, wordMatch, type Ranker } from './rankers.js';
 import { bestSectionPerNote } from './display-section.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
 import { DEFAULT_TUNING, fileNameShare, fuse, nameKey, noteRecency, RRF_K, statusFactor, type Tuning } from './rank.js';
@@ -65,48 +65,104 @@ function byPlace(a: { path: string; ord: number }, b: { path: string; ord: numbe
   return a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord;
 }
 
+/**
+ * One search, in its stages: the query (temporal expressions, filters, terms), the rankers, their fusion
+ * (section lists by RRF, note-level lists as a credit per note), the scores (recency, status, file name,
+ * one per note), then the page of hits.
+ */
 function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const now = req.now ?? new Date();
   const tuning: Tuning = { ...DEFAULT_TUNING, ...req.tuning };
+  const store = new SectionSearch(db);
+  const q = prepareQuery(req, store, tuning, now);
+  if (!anyTermMatch(q.terms)) return { query: req.query, total: 0, hits: [], filters: q.filters };
+  const { rankers, lists, terms } = runRankers(store, q, tuning);
+  const fused = fuseLists(rankers, lists, tuning);
+  addSemantic(db, q.text, fused.sectionFused, tuning);
+  const ranked = scoreResults(fused, terms, q.filters, tuning, now, Boolean(req.allSections));
+  if (tuning.titleMatchBoost > 0) boostNamedNotes(store, ranked, q.text, tuning.titleMatchBoost);
+
+  const truncated = lists.some((l) => l.length >= RANKER_DEPTH);
+  // total: notes (or sections) holding a query word; never fewer than the results ranked.
+  const words = truncated ? wordMatch(terms) : null;
+  const total = words ? Math.max(ranked.length, store.count(words, q.filters, !req.allSections)) : ranked.length;
+  const offset = Math.max(0, req.offset ?? 0);
+  let page = ranked.slice(offset, offset + Math.max(0, req.limit));
+  if (!req.allSections) page = showBestBodySections(store, terms, page, fused.sectionLists);
+  const nextScores = page.map((_, i) => ranked[offset + i + 1]?.score ?? 0);
+  const hits = buildHits(db, store, page, nextScores, offset, terms, q.text, req.snippetChars ?? 300);
+  return { query: req.query, total, hits, filters: q.filters };
+}
+
+interface PreparedQuery {
+  /** The query text without its temporal expressions. */
+  text: string;
+  filters: SearchFilters;
+  /** Every term of the query, and the terms kept after pruning the common ones. */
+  analysed: QueryTerms;
+  terms: QueryTerms;
+  /** Each term's share of the indexed sections. */
+  share: Map<string, number>;
+}
+
+/** Temporal expressions become a date range, flags and the query language's operators filters, the rest terms. */
+function prepareQuery(req: SearchRequest, store: SectionSearch, tuning: Tuning, now: Date): PreparedQuery {
   // The query language's operators only add constraints and terms: free text ranks as it always has.
   const temporal = extractTemporal(req.syntax?.text ?? req.query, now);
   let filters = buildFilters(req.flags ?? {}, temporal.range, now);
   if (req.syntax) filters = applySyntax(filters, req.syntax, now);
-  const store = new SectionSearch(db);
   const analysed = queryTerms(req.syntax?.quoted.length ? [temporal.text, ...req.syntax.quoted].join(' ') : temporal.text, tuning.cutter);
   if (req.syntax?.prefixes.length) analysed.prefixes = req.syntax.prefixes.map(normalize);
   const share = termShares(analysed, store);
-  let terms = pruneTerms(analysed, share, tuning.commonTermShare);
-  const empty: SearchResponse = { query: req.query, total: 0, hits: [], filters };
+  return { text: temporal.text, filters, analysed, terms: pruneTerms(analysed, share, tuning.commonTermShare), share };
+}
 
-  if (!anyTermMatch(terms)) return empty;
-  const rankAll = (t: QueryTerms) => {
+interface RankerRun {
+  rankers: Ranker[];
+  lists: RankedSection[][];
+  /** The terms the lists were ranked with (all of them when the pruned ones found nothing). */
+  terms: QueryTerms;
+}
+
+function runRankers(store: SectionSearch, q: PreparedQuery, tuning: Tuning): RankerRun {
+  const rankAll = (t: QueryTerms): RankerRun => {
     // The bigram ranker matches any section sharing one bigram with the query: its common bigrams add
     // tens of thousands of rows to score and little order, so it keeps only the rarer ones.
-    const bigramTerms = t === analysed ? t : rarerBigrams(t, share, tuning.bigramShare);
-    const rs = buildRankers(tuning.rankers, t, bigramTerms, tuning.headColumnWeight, tuning.noteWeights);
+    const bigramTerms = t === q.analysed ? t : rarerBigrams(t, q.share, tuning.bigramShare);
+    const rankers = buildRankers(tuning.rankers, t, bigramTerms, tuning.headColumnWeight, tuning.noteWeights);
     // Rankers can ask the same question: without CJK terms (an English query) the phrase and bigram
     // rankers are one FTS query, and FTS5 scores every matching row whatever the LIMIT. Asked once.
     const asked = new Map<string, RankedSection[]>();
-    const lists = rs.map((r) => {
+    const lists = rankers.map((r) => {
       const key = `${r.level} ${r.weights.join(',')} ${r.match}`;
       let list = asked.get(key);
       if (!list) {
-        list = r.level === 'note' ? store.rankNotes(r.match, r.weights, filters, RANKER_DEPTH) : store.rank(r.match, r.weights, filters, RANKER_DEPTH);
+        list = r.level === 'note' ? store.rankNotes(r.match, r.weights, q.filters, RANKER_DEPTH) : store.rank(r.match, r.weights, q.filters, RANKER_DEPTH);
         asked.set(key, list);
       }
       return list;
     });
-    return { rankers: rs, lists };
+    return { rankers, lists, terms: t };
   };
-  let { rankers, lists } = rankAll(terms);
+  const run = rankAll(q.terms);
   // Pruning drops common terms in favour of rarer ones; when those occur nowhere (a typo, a word the vault
   // never uses), the common terms are all there is: search with every term rather than find nothing.
-  if (termCount(terms) < termCount(analysed) && lists.every((l) => l.length === 0)) {
-    terms = analysed;
-    ({ rankers, lists } = rankAll(terms));
-  }
+  if (termCount(q.terms) < termCount(q.analysed) && run.lists.every((l) => l.length === 0)) return rankAll(q.analysed);
+  return run;
+}
 
+interface Fused {
+  /** Every ranked row by section id. */
+  info: Map<number, RankedSection>;
+  sectionLists: RankedSection[][];
+  /** Section id → RRF score of the section-level lists. */
+  sectionFused: Map<number, number>;
+  /** Note id → RRF credit of the note-level lists, and the section that shows a note found only by them. */
+  noteCredit: Map<number, number>;
+  noteFallback: Map<number, number>;
+}
+
+function fuseLists(rankers: Ranker[], lists: RankedSection[][], tuning: Tuning): Fused {
   const info = new Map<number, RankedSection>();
   for (const list of lists) for (const r of list) info.set(r.id, r);
   const weightOf = (i: number) => tuning.rankerWeights[rankers[i].name] ?? 1;
@@ -115,7 +171,6 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     lists.flatMap((l, i) => (rankers[i].level === 'section' ? [{ ids: l.map((r) => r.id), weight: weightOf(i) }] : [])),
     tuning.rrfK,
   );
-  addSemantic(db, temporal.text, sectionFused, tuning);
   // Note-level rankers (title, aliases, headings): their evidence is about the note, so it is credited to
   // the note once, at the rank of the note's first section in their list — never to a section for having
   // the shortest heading.
@@ -134,7 +189,14 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
       if (!noteFallback.has(r.noteId)) noteFallback.set(r.noteId, r.id);
     }
   });
+  return { info, sectionLists, sectionFused, noteCredit, noteFallback };
+}
 
+type Scored = { id: number; noteId: number; score: number; path: string; ord: number };
+
+/** Fused scores × file name × recency × status; one result per note (its best section) unless allSections. */
+function scoreResults(f: Fused, terms: QueryTerms, filters: SearchFilters, tuning: Tuning, now: Date, allSections: boolean): Scored[] {
+  const { info, noteCredit } = f;
   // Recency where time was asked for: always for daily and session notes; for knowledge notes only with
   // a temporal expression or a date filter, unless the tuning applies it everywhere.
   const timeAsked = Boolean(filters.after || filters.before);
@@ -150,22 +212,21 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     nameFactor(r.path) *
     (tuning.recencyScope === 'all' || timeAsked || r.type !== 'knowledge' ? noteRecency(r.type as NoteType, r.date, r.dateSource, now, tuning) : 1) *
     statusFactor(r.status, tuning);
-  const sectionScored = [...sectionFused].map(([id, rrf]) => {
+  const sectionScored = [...f.sectionFused].map(([id, rrf]) => {
     const r = info.get(id) as RankedSection;
     return { id, noteId: r.noteId, rrf, path: r.path, ord: r.ord };
   });
   // Notes matched only through their titles still appear, shown by their first matching section.
   const bodyNotes = new Set(sectionScored.map((s) => s.noteId));
-  for (const [noteId, id] of noteFallback) {
+  for (const [noteId, id] of f.noteFallback) {
     if (bodyNotes.has(noteId)) continue;
     const r = info.get(id) as RankedSection;
     sectionScored.push({ id, noteId, rrf: 0, path: r.path, ord: r.ord });
   }
   sectionScored.sort((a, b) => b.rrf - a.rrf || byPlace(a, b));
 
-  type Scored = { id: number; noteId: number; score: number; path: string; ord: number };
   let ranked: Scored[];
-  if (req.allSections) {
+  if (allSections) {
     ranked = sectionScored.map((s) => ({
       ...s,
       score: (s.rrf + (noteCredit.get(s.noteId) ?? 0)) * factor(info.get(s.id) as RankedSection),
@@ -189,18 +250,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     }));
   }
   ranked.sort(byScore);
-  if (tuning.titleMatchBoost > 0) boostNamedNotes(store, ranked, temporal.text, tuning.titleMatchBoost);
-  const truncated = lists.some((l) => l.length >= RANKER_DEPTH);
-  // total: notes (or sections) holding a query word; never fewer than the results ranked.
-  const words = truncated ? wordMatch(terms) : null;
-  const total = words ? Math.max(ranked.length, store.count(words, filters, !req.allSections)) : ranked.length;
-
-  const offset = Math.max(0, req.offset ?? 0);
-  let page = ranked.slice(offset, offset + Math.max(0, req.limit));
-  if (!req.allSections) page = showBestBodySections(store, terms, page, sectionLists);
-  const nextScores = page.map((_, i) => ranked[offset + i + 1]?.score ?? 0);
-  const hits = buildHits(db, store, page, nextScores, offset, terms, temporal.text, req.snippetChars ?? 300);
-  return { query: req.query, total, hits, filters };
+  return ranked;
 }
 
 /**
