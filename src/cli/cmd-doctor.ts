@@ -3,12 +3,12 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { DoctorProblem as Problem } from '../core/types.js';
-import { IndexError } from '../index/db.js';
+import { IndexError, type Database } from '../index/db.js';
+import { pendingChanges } from '../index/sync.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
 import { hookLogPath } from '../hooks/hook-log.js';
 import { markedVaultAbove, tsmDir, type TsmConfig } from '../vault/config.js';
-import { scanVault } from '../vault/scan.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { keptNotes } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
@@ -26,7 +26,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const cfg = configFrom({ ...argv, vault: vaultFlag });
   const problems: Problem[] = [];
   try {
-    problems.push(...withIndexReader(cfg.db, (db) => indexChecks(cfg, new NoteReader(db, cfg.db))));
+    problems.push(...withIndexReader(cfg.db, (db) => indexChecks(cfg, db, new NoteReader(db, cfg.db))));
   } catch (err) {
     if (!(err instanceof IndexError)) throw err;
     problems.push({ check: 'index', severity: 'error', message: err.message, fix: 'run `tsm index`' });
@@ -73,7 +73,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
 const MAX_LINKS = 50;
 const MAX_WARNINGS = 200;
 
-function indexChecks(cfg: TsmConfig, reader: NoteReader): Problem[] {
+function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[] {
   const problems: Problem[] = [];
   const bad = reader.integrityCheck();
   if (bad.length) {
@@ -84,17 +84,7 @@ function indexChecks(cfg: TsmConfig, reader: NoteReader): Problem[] {
       fix: 'run `tsm index --full` (if that fails, delete the index file and run `tsm index`)',
     });
   }
-  const known = new Map(reader.fileStats().map((f) => [f.path, f]));
-  const { files } = scanVault(cfg.vault, { extensions: cfg.extensions });
-  let stale = 0;
-  let added = 0;
-  for (const f of files) {
-    const k = known.get(f.path);
-    if (!k) added++;
-    else if (k.size !== f.size || k.mtimeMs !== Math.floor(f.mtimeMs)) stale++;
-    known.delete(f.path);
-  }
-  const removed = known.size;
+  const { added, changed: stale, removed } = pendingChanges(cfg, db);
   if (stale + added + removed > 0) {
     problems.push({
       check: 'staleness',

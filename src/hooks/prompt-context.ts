@@ -60,21 +60,20 @@ export function sessionEcho(hit: Pick<SearchHit, 'type' | 'path' | 'section'>, s
 export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContextOptions): PromptContextResult {
   const { deadline } = opts;
   if (deadline.passed()) return { kind: 'none', problem: late(deadline, 'before the search started') };
-  const resp: SearchResponse = withIndexReader(
-    cfg.db,
-    (db) =>
-      search(db, {
-        query: searchText(prompt.trim()),
-        limit: cfg.hookTopK + ECHO_SPARE,
-        snippetChars: cfg.snippetChars,
-        tuning: tuningOf(cfg),
-        now: opts.now,
-      }),
-    { busyTimeoutMs: deadline.remaining() },
-  );
+  // Most prompts drop no hit: search for exactly the injected ones, and again with spares only when
+  // sessionEcho() dropped some (each extra hit costs its snippet and related links: ~+10 ms a prompt on the
+  // handbook when every search asked for spares).
+  const run = (limit: number): SearchResponse =>
+    withIndexReader(
+      cfg.db,
+      (db) => search(db, { query: searchText(prompt.trim()), limit, snippetChars: cfg.snippetChars, tuning: tuningOf(cfg), now: opts.now }),
+      { busyTimeoutMs: deadline.remaining() },
+    );
+  const kept = (r: SearchResponse) => r.hits.filter((h) => sessionEcho(h, opts.sessionId) === null);
+  let resp = run(cfg.hookTopK);
+  if (kept(resp).length < resp.hits.length && !deadline.passed()) resp = run(cfg.hookTopK + ECHO_SPARE);
   if (deadline.passed()) return { kind: 'none', problem: late(deadline, 'after the search') };
-  const hits = resp.hits
-    .filter((h) => sessionEcho(h, opts.sessionId) === null)
+  const hits = kept(resp)
     .slice(0, cfg.hookTopK)
     .map((h, i) => ({ ...h, rank: i + 1 }));
   if (hits.length === 0) return { kind: 'none' };

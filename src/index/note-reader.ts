@@ -211,15 +211,6 @@ export class NoteReader {
     return this.db.prepare('SELECT path, message FROM warnings ORDER BY path, id LIMIT ?').all(limit) as IndexWarning[];
   }
 
-  /** Every indexed file with its recorded stat, for staleness checks. */
-  fileStats(): { path: string; size: number; mtimeMs: number }[] {
-    return this.db.prepare('SELECT path, size, mtime_ms AS mtimeMs FROM notes UNION ALL SELECT path, size, mtime_ms FROM skipped_files').all() as {
-      path: string;
-      size: number;
-      mtimeMs: number;
-    }[];
-  }
-
   meta(key: string): string | null {
     const r = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
     return r?.value ?? null;

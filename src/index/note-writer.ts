@@ -93,25 +93,7 @@ export class NoteWriter {
 
   /** What the index knows of every file: notes and skipped files. */
   fileStates(): Map<string, FileState> {
-    const out = new Map<string, FileState>();
-    for (const r of this.db.prepare('SELECT path, size, mtime_ms, ctime_ms, hash FROM notes').iterate() as Iterable<{
-      path: string;
-      size: number;
-      mtime_ms: number;
-      ctime_ms: number;
-      hash: string;
-    }>) {
-      out.set(r.path, { size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, hash: r.hash, skipped: false });
-    }
-    for (const r of this.db.prepare('SELECT path, size, mtime_ms, ctime_ms FROM skipped_files').iterate() as Iterable<{
-      path: string;
-      size: number;
-      mtime_ms: number;
-      ctime_ms: number;
-    }>) {
-      out.set(r.path, { size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, hash: null, skipped: true });
-    }
-    return out;
+    return fileStatesOf(this.db);
   }
 
   /**
@@ -359,4 +341,27 @@ export class NoteWriter {
     this.s.deleteLinks.run(id);
     return aliases;
   }
+}
+
+/** What the index knows of every file: notes and skipped files (reads only: a reader's connection will do). */
+export function fileStatesOf(db: Database): Map<string, FileState> {
+  const out = new Map<string, FileState>();
+  for (const r of db.prepare('SELECT path, size, mtime_ms, ctime_ms, hash FROM notes').iterate() as Iterable<{
+    path: string;
+    size: number;
+    mtime_ms: number;
+    ctime_ms: number;
+    hash: string;
+  }>) {
+    out.set(r.path, { size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, hash: r.hash, skipped: false });
+  }
+  for (const r of db.prepare('SELECT path, size, mtime_ms, ctime_ms FROM skipped_files').iterate() as Iterable<{
+    path: string;
+    size: number;
+    mtime_ms: number;
+    ctime_ms: number;
+  }>) {
+    out.set(r.path, { size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, hash: null, skipped: true });
+  }
+  return out;
 }

@@ -9,7 +9,7 @@ import { findOnDisk, hasNoteExtension, symlinkRefusal, vaultRelative } from '../
 import { createPathFilter, scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
 import { asIndexError, IndexError, moveCorruptAside, openWriter, type Database } from './db.js';
-import { NoteWriter, type FileState } from './note-writer.js';
+import { fileStatesOf, NoteWriter, type FileState } from './note-writer.js';
 import type { PreparedLoad } from './prepared-load.js';
 import { basenameKey } from './resolve-link.js';
 import { refreshSemantic } from './semantic/refresh.js';
@@ -104,6 +104,17 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
   } finally {
     if (!opts.db) opened.db.close();
   }
+}
+
+/**
+ * What a sync would do now, without doing it (`tsm doctor`'s staleness check): the same listing and the
+ * same stat rule as a sync, over a reader's connection.
+ */
+export function pendingChanges(cfg: TsmConfig, db: Database): { added: number; changed: number; removed: number } {
+  const states = fileStatesOf(db);
+  const plan = planChanges(states, scanVault(cfg.vault, { extensions: cfg.extensions }).files, null);
+  const added = plan.toLoad.filter((f) => !states.has(f.path)).length;
+  return { added, changed: plan.toLoad.length - added, removed: plan.gone.length };
 }
 
 interface SyncPlan {

@@ -70,14 +70,7 @@ const LAST_ID = /"id"\s*:\s*(-?\d{1,15}|"((?:[^"\\]|\\.){0,256})")\s*\}\s*$/;
  * line (an `id` inside params would be followed by two or more).
  */
 export function lastMemberId(tail: string): RequestId | null {
-  const m = LAST_ID.exec(tail);
-  if (!m) return null;
-  if (m[2] === undefined) return Number(m[1]);
-  try {
-    return JSON.parse(`"${m[2]}"`) as string;
-  } catch {
-    return null;
-  }
+  return idOfMatch(LAST_ID.exec(tail));
 }
 
 function idOf(value: unknown): RequestId | null | 'too long' {
@@ -129,17 +122,21 @@ export function topLevelId(text: string): RequestId | null {
       for (i++; i < head.length && head.charCodeAt(i) !== 0x22; i++) if (head.charCodeAt(i) === 0x5c) i++;
       // A key of the top-level object is a string at depth 1 followed by a colon.
       if (depth === 1 && head.slice(start, i + 1) === '"id"') {
-        const m = ID_VALUE.exec(head.slice(i + 1, i + 1 + MAX_ID_CHARS + 16));
-        if (!m) return null;
-        if (m[2] === undefined) return Number(m[1]);
-        try {
-          return JSON.parse(`"${m[2]}"`) as string;
-        } catch {
-          return null;
-        }
+        return idOfMatch(ID_VALUE.exec(head.slice(i + 1, i + 1 + MAX_ID_CHARS + 16)));
       }
     } else if (c === 0x5b || c === 0x7b) depth++;
     else if (c === 0x5d || c === 0x7d) depth--;
   }
   return null;
+}
+
+/** The id an ID_VALUE / LAST_ID match holds: group 1 a number, group 2 a JSON string's inside; null if none. */
+function idOfMatch(m: RegExpExecArray | null): RequestId | null {
+  if (!m) return null;
+  if (m[2] === undefined) return Number(m[1]);
+  try {
+    return JSON.parse(`"${m[2]}"`) as string;
+  } catch {
+    return null;
+  }
 }

@@ -43,11 +43,11 @@ export function joinVault(vault: string, rel: string): string {
  */
 export function findOnDisk(vault: string, rel: string): string | null {
   const direct = joinVault(vault, rel);
-  if (exists(direct)) return direct;
+  if (existsNoFollow(direct)) return direct;
   let dir = vault;
   for (const part of rel.split('/')) {
     const exact = join(dir, part);
-    if (exists(exact)) {
+    if (existsNoFollow(exact)) {
       dir = exact;
       continue;
     }
@@ -64,7 +64,8 @@ export function findOnDisk(vault: string, rel: string): string | null {
   return dir;
 }
 
-function exists(abs: string): boolean {
+/** Something is at `abs` (a symlink counts as itself, wherever it points). */
+export function existsNoFollow(abs: string): boolean {
   try {
     lstatSync(abs);
     return true;

@@ -3,7 +3,7 @@ import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Dire
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { IndexWarning, VaultFile } from '../core/types.js';
-import { hasNoteExtension, isSkippedFolder, symlinkRefusal } from './paths.js';
+import { existsNoFollow, hasNoteExtension, isSkippedFolder, symlinkRefusal } from './paths.js';
 
 export { ALWAYS_SKIPPED } from './paths.js';
 
@@ -104,7 +104,7 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
           stats ??= statSync(abs);
         } catch {
           // Deleted between readdir and stat, or a name that is not valid UTF-8 (Node cannot name it).
-          if (name.includes('\uFFFD') && !existsLink(abs)) {
+          if (name.includes('\uFFFD') && !existsNoFollow(abs)) {
             warnings.push({ path: rel, message: 'the file name is not valid UTF-8, so it cannot be read: skipped; rename it' });
           }
           continue;
@@ -150,15 +150,6 @@ function normalizationTwins(entries: Dirent[]): Map<string, string> | null {
     for (const n of names) if (n !== keep) twins.set(n, keep);
   }
   return twins;
-}
-
-function existsLink(abs: string): boolean {
-  try {
-    lstatSync(abs);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function readRules(path: string): Ignore | null {
