@@ -148,7 +148,6 @@ async function promptSubmit(ctx: Context, cfg: TsmConfig, deadline: Deadline): P
     log(ctx, 'the payload has no prompt; nothing to search');
     return '';
   }
-  (await import('../index/open-reader.js')).checkIndexFiles(cfg.db);
   const { promptContext } = await import('./prompt-context.js');
   const r = promptContext(cfg, ctx.payload.prompt, { deadline, now: ctx.req.now, sessionId: ctx.payload.sessionId });
   if (r.kind === 'context') return r.output;
@@ -157,7 +156,6 @@ async function promptSubmit(ctx: Context, cfg: TsmConfig, deadline: Deadline): P
 }
 
 async function sessionStart(ctx: Context, cfg: TsmConfig, deadline: Deadline): Promise<string> {
-  (await import('../index/open-reader.js')).checkIndexFiles(cfg.db);
   const { sessionStartContext } = await import('./session-start.js');
   const cwd = ctx.payload.cwd;
   const r = sessionStartContext(cfg, {

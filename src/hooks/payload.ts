@@ -3,6 +3,7 @@
 // break the hook. Only stdin that is not a JSON object at all is an input error.
 
 import { TsmError } from '../core/errors.js';
+import { headAndTail } from '../text/chars.js';
 
 /** The events `tsm hook` handles. */
 export const HOOK_EVENTS = ['UserPromptSubmit', 'SessionStart', 'Stop', 'PreCompact', 'SessionEnd'] as const;
@@ -37,13 +38,7 @@ export interface HookPayload {
 export const MAX_PROMPT_CHARS = 10_000;
 
 function capPrompt(prompt: string | null): string | null {
-  if (prompt === null || prompt.length <= MAX_PROMPT_CHARS) return prompt;
-  const half = MAX_PROMPT_CHARS / 2;
-  let head = half;
-  let tail = prompt.length - half;
-  if (/[\uD800-\uDBFF]/.test(prompt[head - 1])) head--; // never cut a surrogate pair in two
-  if (/[\uDC00-\uDFFF]/.test(prompt[tail])) tail++;
-  return `${prompt.slice(0, head)}\n${prompt.slice(tail)}`;
+  return prompt === null ? null : headAndTail(prompt, MAX_PROMPT_CHARS);
 }
 
 export function parseHookPayload(stdin: string): HookPayload {

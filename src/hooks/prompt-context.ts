@@ -10,6 +10,7 @@ import type { TsmConfig } from '../vault/config.js';
 import type { Deadline } from './deadline.js';
 import { hookOutput, MAX_HOOK_OUTPUT } from './output.js';
 import { tuningOf } from '../search/rank.js';
+import { headAndTail } from '../text/chars.js';
 
 /** Prompts shorter than this (in characters) are not searched. */
 export const MIN_PROMPT_CHARS = 3;
@@ -95,10 +96,7 @@ function late(deadline: Deadline, when: string): string {
 }
 
 function searchText(prompt: string): string {
-  const chars = [...prompt];
-  if (chars.length <= MAX_SEARCH_CHARS) return prompt;
-  const half = MAX_SEARCH_CHARS / 2;
-  return `${chars.slice(0, half).join('')}\n${chars.slice(-half).join('')}`;
+  return headAndTail(prompt, MAX_SEARCH_CHARS);
 }
 
 function shortened(text: string, max: number): string {

@@ -26,7 +26,7 @@ export function withIndexReader<T>(path: string, fn: (db: Database) => T, opts: 
 }
 
 /** Throws an IndexError when the index or its -wal/-shm is there but is not a plain file. */
-export function checkIndexFiles(path: string): void {
+function checkIndexFiles(path: string): void {
   for (const p of [path, `${path}-wal`, `${path}-shm`]) {
     const kind = fileKind(p);
     // An absent index is openReader's to report ("no index: run `tsm index`"); absent companions are normal.

@@ -82,3 +82,18 @@ export function truncateText(text: string, maxChars: number): string {
   if (end === 0) end = maxChars - 1;
   return cps.slice(0, end).join('') + ELLIPSIS;
 }
+
+/**
+ * `text` cut to at most `max` UTF-16 units (+ one newline) by keeping its first and last halves: a pasted log
+ * between a question and its follow-up says little about what to search for. Never cuts a surrogate pair.
+ * O(1) in the length of `text`, so a 5 MB prompt costs what a page does.
+ */
+export function headAndTail(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const half = Math.floor(max / 2);
+  let head = half;
+  let tail = text.length - half;
+  if (/[\uD800-\uDBFF]/.test(text[head - 1])) head--;
+  if (/[\uDC00-\uDFFF]/.test(text[tail])) tail++;
+  return `${text.slice(0, head)}\n${text.slice(tail)}`;
+}

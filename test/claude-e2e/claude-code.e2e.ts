@@ -96,6 +96,24 @@ function olderThan(a: string, b: string): boolean {
   return false;
 }
 
+/**
+ * A user's folders under `root`: the notes vault, a project, and `tsm` on PATH as a user's global install
+ * puts it (a command named tsm, run by the hook's shell).
+ */
+function userFolders(root: string): { vault: string; project: string; binDir: string } {
+  const vault = join(root, 'notes');
+  const project = join(root, 'dog-tracker-fw');
+  mkdirSync(project);
+  for (const [rel, text] of Object.entries(VAULT_FILES)) {
+    mkdirSync(join(vault, rel, '..'), { recursive: true });
+    writeFileSync(join(vault, rel), text);
+  }
+  const binDir = join(root, 'bin');
+  mkdirSync(binDir);
+  symlinkSync(TSM, join(binDir, 'tsm'));
+  return { vault, project, binDir };
+}
+
 describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (version) => {
   let skip: string | null = null;
   let bin = '';
@@ -128,17 +146,8 @@ describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (versio
     bin = claude.bin;
     timings.push(`CLI ready ${claude.installMs} ms`);
     root = realpathSync(mkdtempSync(join(tmpdir(), `tsm-claude-${version}-`)));
-    vault = join(root, 'notes');
-    project = join(root, 'dog-tracker-fw');
-    mkdirSync(project);
-    for (const [rel, text] of Object.entries(VAULT_FILES)) {
-      mkdirSync(join(vault, rel, '..'), { recursive: true });
-      writeFileSync(join(vault, rel), text);
-    }
-    // `tsm` on PATH as a user's global install puts it: a command named tsm, run by the hook's shell.
-    const binDir = join(root, 'bin');
-    mkdirSync(binDir);
-    symlinkSync(TSM, join(binDir, 'tsm'));
+    let binDir: string;
+    ({ vault, project, binDir } = userFolders(root));
     fake = (await startFakeAnthropic()) as Fake;
     env = isolatedEnv(root, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'dummy', TSM_VAULT: vault }, [binDir]);
 
@@ -292,16 +301,7 @@ describe.each(versionsUnderTest())('Claude Code %s wired by `tsm init --claude` 
       return;
     }
     root = realpathSync(mkdtempSync(join(tmpdir(), `tsm-claude-init-${version}-`)));
-    const vault = join(root, 'notes');
-    const project = join(root, 'dog-tracker-fw');
-    mkdirSync(project);
-    for (const [rel, text] of Object.entries(VAULT_FILES)) {
-      mkdirSync(join(vault, rel, '..'), { recursive: true });
-      writeFileSync(join(vault, rel), text);
-    }
-    const binDir = join(root, 'bin');
-    mkdirSync(binDir);
-    symlinkSync(TSM, join(binDir, 'tsm'));
+    const { vault, project, binDir } = userFolders(root);
     fake = (await startFakeAnthropic()) as Fake;
     // No TSM_VAULT: the hooks find the vault through the `--vault` that `tsm init --claude` wrote.
     const env = isolatedEnv(root, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'dummy' }, [binDir]);

@@ -1,17 +1,10 @@
 // The query language through the built `tsm search`: each operator against a real index, nested tags
 // for the query and the flag, did-you-mean on stderr, and plain text untouched.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeVault, tsm } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { tsm, useIndexedVault } from '../helpers/cli.js';
 import { SYNTAX_VAULT } from '../helpers/syntax-vault.js';
 
-let vault: { dir: string; cleanup: () => void };
-
-beforeAll(() => {
-  vault = makeVault(SYNTAX_VAULT);
-  const r = tsm(['index', '--vault', vault.dir]);
-  expect(r.code, r.stderr).toBe(0);
-});
-afterAll(() => vault.cleanup());
+const vault = useIndexedVault(SYNTAX_VAULT);
 
 /** The paths `tsm search` prints (JSON), in rank order. */
 function paths(...args: string[]): string[] {

@@ -4,6 +4,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const TSM = join(ROOT, 'bin/tsm');
@@ -71,6 +72,21 @@ export function tsmAsync(args: string[], opts: RunOptions = {}): Promise<RunResu
  */
 export function copyVaultExample(dest: string): void {
   cpSync(VAULT_EXAMPLE, dest, { recursive: true, filter: (src) => !/[\\/]\.tsm([\\/]|$)/.test(src.slice(VAULT_EXAMPLE.length)) });
+}
+
+/** For the tests of one file: a vault of `files`, indexed by the built `tsm index` before them, removed after. */
+export function useIndexedVault(files: Record<string, string | Buffer>): { readonly dir: string } {
+  const state = { dir: '' };
+  let cleanup = () => {};
+  beforeAll(() => {
+    const v = makeVault(files);
+    ({ cleanup } = v);
+    state.dir = v.dir;
+    const r = tsm(['index', '--vault', v.dir]);
+    expect(r.code, r.stderr).toBe(0);
+  });
+  afterAll(() => cleanup());
+  return state;
 }
 
 /** A temporary vault filled with `files` (path → content); removed by the returned cleanup. */

@@ -1,7 +1,10 @@
 // Fixture vaults built the way a user's are: markdown files on disk, indexed in process by the real sync
 // (scanner, parser, writer), so a fixture can never disagree with what `tsm index` makes of the same notes.
-import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { openReader, type Database } from '../../src/index/db.js';
 import { syncVault } from '../../src/index/sync.js';
 import { loadConfig, type TsmConfig } from '../../src/vault/config.js';
 
@@ -40,4 +43,23 @@ export async function indexFixtureVault(
   const cfg = loadConfig({ vaultFlag: vault, env: {} });
   await syncVault(cfg);
   return cfg;
+}
+
+/**
+ * For the tests of one file: a temporary vault of `files` indexed in process before them, a read-only
+ * connection to its index while they run, and both gone after them.
+ */
+export function useIndexReader(files: () => Record<string, string>): { readonly db: Database } {
+  const state = { db: undefined as unknown as Database };
+  let dir = '';
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tsm-reader-'));
+    const cfg = await indexFixtureVault(dir, Object.fromEntries(Object.entries(files()).map(([p, content]) => [p, { content }])));
+    state.db = openReader(cfg.db);
+  }, 60_000);
+  afterAll(() => {
+    state.db?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return state;
 }

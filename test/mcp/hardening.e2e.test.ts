@@ -5,18 +5,11 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { cleanEnv, makeVault, TSM, tsm, waitFor } from '../helpers/cli.js';
+import { cleanEnv, TSM, tsm, useIndexedVault, waitFor } from '../helpers/cli.js';
 import { SYNTAX_VAULT } from '../helpers/syntax-vault.js';
 import { call, fails, ok } from './client.js';
 
-let vault: { dir: string; cleanup: () => void };
-
-beforeAll(() => {
-  vault = makeVault(SYNTAX_VAULT);
-  const r = tsm(['index', '--vault', vault.dir]);
-  expect(r.code, r.stderr).toBe(0);
-});
-afterAll(() => vault.cleanup());
+const vault = useIndexedVault(SYNTAX_VAULT);
 
 /** A raw `tsm serve`: lines in, parsed JSON lines out. */
 function serveRaw(): { child: ChildProcessWithoutNullStreams; replies: any[]; stderr: () => string; send: (line: string) => void } {

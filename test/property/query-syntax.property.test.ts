@@ -1,19 +1,13 @@
 // Property tests for the query language (src/search/query-syntax.ts): any string parses and never throws;
 // a query without operators is its own text and ranks exactly as free text; every FTS5 expression the
 // operators build is valid FTS5, whatever the user typed inside quotes.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReader, type Database } from '../../src/index/db.js';
-import { syncVault } from '../../src/index/sync.js';
+import { describe, expect, it } from 'vitest';
 import { applySyntax } from '../../src/search/constraints.js';
 import { FilterError } from '../../src/search/filters.js';
 import { parseQuery } from '../../src/search/query-syntax.js';
 import { search } from '../../src/search/search.js';
-import { loadConfig } from '../../src/vault/config.js';
-import { writeFiles } from '../helpers/cli.js';
+import { useIndexReader } from '../helpers/fixture-vault.js';
 import { generateVault } from '../resilience/vault-gen.js';
 
 const RUNS = { numRuns: Number(process.env.TSM_PROPERTY_RUNS ?? 200) };
@@ -31,21 +25,7 @@ const plainWord = fc
   .filter((w) => w !== '' && w !== 'OR');
 const plain = fc.array(plainWord, { minLength: 1, maxLength: 8 }).map((ws) => ws.join(' '));
 
-let dir: string;
-let db: Database;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tsm-syntax-prop-'));
-  writeFiles(dir, { ...generateVault(7, 40).files, '.tsm/.keep': '' });
-  const cfg = loadConfig({ vaultFlag: dir, env: {} });
-  await syncVault(cfg);
-  db = openReader(cfg.db);
-}, 60_000);
-
-afterAll(() => {
-  db?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const index = useIndexReader(() => generateVault(7, 40).files);
 
 describe('the query language', () => {
   it('parses any string without throwing', () => {
@@ -82,9 +62,9 @@ describe('the query language', () => {
           return;
         }
         for (const m of [...(filters.sectionMatches ?? []), ...(filters.excludeMatch ? [filters.excludeMatch] : [])]) {
-          db.prepare('SELECT count(*) FROM sections_fts WHERE sections_fts MATCH ?').get(m);
+          index.db.prepare('SELECT count(*) FROM sections_fts WHERE sections_fts MATCH ?').get(m);
         }
-        const resp = search(db, { query: q, syntax, suggest: true, limit: 5, now: NOW });
+        const resp = search(index.db, { query: q, syntax, suggest: true, limit: 5, now: NOW });
         expect(resp.query).toBe(q);
         expect(resp.total).toBeGreaterThanOrEqual(resp.hits.length);
       }),
@@ -95,8 +75,8 @@ describe('the query language', () => {
   it('ranks a query without operators exactly as free text', () => {
     fc.assert(
       fc.property(plain, (q) => {
-        const free = search(db, { query: q, limit: 10, now: NOW });
-        const parsed = search(db, { query: q, syntax: parseQuery(q), limit: 10, now: NOW });
+        const free = search(index.db, { query: q, limit: 10, now: NOW });
+        const parsed = search(index.db, { query: q, syntax: parseQuery(q), limit: 10, now: NOW });
         expect(parsed.hits.map((h) => [h.id, h.score])).toEqual(free.hits.map((h) => [h.id, h.score]));
         expect(parsed.total).toBe(free.total);
       }),

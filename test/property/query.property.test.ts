@@ -1,19 +1,13 @@
 // Property tests for the query path (docs/search.md): user text is never FTS5 syntax. Whatever string a user or
 // a hook sends — quotes, operators, column filters, temporal words, any Unicode — search never throws,
 // and every FTS5 expression built from it is valid SQLite FTS5.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReader, type Database } from '../../src/index/db.js';
-import { syncVault } from '../../src/index/sync.js';
+import { describe, expect, it } from 'vitest';
 import { columnMatch, quote } from '../../src/search/fts-query.js';
 import { queryTerms } from '../../src/search/query-terms.js';
 import { anyTermMatch, buildRankers, type RankerName } from '../../src/search/rankers.js';
 import { search } from '../../src/search/search.js';
-import { loadConfig } from '../../src/vault/config.js';
-import { writeFiles } from '../helpers/cli.js';
+import { useIndexReader } from '../helpers/fixture-vault.js';
 import { generateVault } from '../resilience/vault-gen.js';
 
 const RUNS = { numRuns: Number(process.env.TSM_PROPERTY_RUNS ?? 300) };
@@ -49,26 +43,13 @@ const longPrompt = fc
   })
   .map((parts) => parts.join(' '));
 
-let dir: string;
-let db: Database;
 
 function ftsAccepts(match: string, table: 'sections_fts' | 'notes_fts' = 'sections_fts'): void {
   // Throws on invalid FTS5 ("fts5: syntax error near …", "no such column", unterminated string…).
-  db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?`).get(match);
+  index.db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?`).get(match);
 }
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tsm-query-prop-'));
-  writeFiles(dir, { ...generateVault(11, 40).files, '.tsm/.keep': '' });
-  const cfg = loadConfig({ vaultFlag: dir, env: {} });
-  await syncVault(cfg);
-  db = openReader(cfg.db);
-}, 60_000);
-
-afterAll(() => {
-  db?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const index = useIndexReader(() => generateVault(11, 40).files);
 
 describe('any query string', () => {
   it('builds only valid FTS5 expressions', () => {
@@ -112,7 +93,7 @@ describe('any query string', () => {
   it('never throws, and gives a well-formed answer', () => {
     fc.assert(
       fc.property(fc.oneof(queryText, longPrompt), fc.integer({ min: 0, max: 25 }), fc.boolean(), (query, limit, allSections) => {
-        const resp = search(db, { query, limit, allSections, now: NOW });
+        const resp = search(index.db, { query, limit, allSections, now: NOW });
         expect(resp.query).toBe(query);
         expect(resp.hits.length).toBeLessThanOrEqual(limit);
         expect(resp.total).toBeGreaterThanOrEqual(resp.hits.length);
