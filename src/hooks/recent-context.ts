@@ -44,8 +44,6 @@ export function limitsFor(source: string | null): ContextLimits {
 }
 
 const DAY_MS = 86_400_000;
-/** The type weights, for tests and callers; the preset (search/recency.ts) says why sessions weigh least here. */
-export const TYPE_WEIGHT: Readonly<Record<NoteType, number>> = SESSION_START_PRESET.typeWeights;
 /** Notes older than this are not "recent", whatever their type. */
 export const RECENT_WINDOW_DAYS = 90;
 const TEXT_CHARS = 60;
