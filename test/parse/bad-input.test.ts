@@ -196,7 +196,9 @@ describe('bad input never throws and loses nothing', () => {
   it('arbitrary text: parseNote never throws and every section line is a line of the text', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 400 }), fc.string({ maxLength: 200 }), (a, b) => {
-        const text = a + '\n' + b.replace(/x/g, '\n');
+        // Obsidian `%%` comments are blanked out of their lines by design (test/parse/obsidian-comments.test.ts):
+        // no `%%` here, so every section line must be a line of the text as it is.
+        const text = (a + '\n' + b.replace(/x/g, '\n')).replace(/%(?=%)/g, '% ');
         const note = parse(text, 'fuzz.md', { chunkChars: 50 });
         const lines = text.split(/\r\n|\r|\n/);
         for (const s of note.sections) {
