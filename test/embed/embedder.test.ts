@@ -221,3 +221,24 @@ describe('the runtime', () => {
     expect(findRuntime()).toMatchObject({ version: ORT_VERSION, from: 'tsm' });
   });
 });
+
+describe('tsm model setup’s pruning', () => {
+  it('keeps only this platform’s native runtime, and leaves an unknown layout whole', async () => {
+    const { pruneOtherPlatforms } = await import('../../src/embed/setup.js');
+    const pkg = join(root, 'ort-pkg');
+    const bins = join(pkg, 'bin', 'napi-v6');
+    const layout = [`${process.platform}/${process.arch}`, `${process.platform}/other-arch`, 'other-os/x64', 'other-os/arm64'];
+    for (const d of layout) {
+      mkdirSync(join(bins, d), { recursive: true });
+      writeFileSync(join(bins, d, 'onnxruntime_binding.node'), 'x');
+    }
+    pruneOtherPlatforms(pkg);
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(bins)).toEqual([process.platform]);
+    expect(readdirSync(join(bins, process.platform))).toEqual([process.arch]);
+    const unknown = join(root, 'ort-unknown');
+    mkdirSync(join(unknown, 'bin', 'napi-v6', 'other-os', 'x64'), { recursive: true });
+    pruneOtherPlatforms(unknown);
+    expect(readdirSync(join(unknown, 'bin', 'napi-v6'))).toEqual(['other-os']);
+  });
+});
