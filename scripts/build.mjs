@@ -53,6 +53,7 @@ await build({
     'semantic-worker': 'src/index/semantic/train-worker.ts',
     eval: 'src/eval/main.ts',
     bench: 'bench/bench.ts',
+    'bench-embed': 'bench/embed.ts',
   },
   outdir: 'dist',
   splitting: true,
