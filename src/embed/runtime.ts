@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EmbedError } from './errors.js';
 import { tsmCacheDir } from './models.js';
 
@@ -39,7 +39,7 @@ export function runtimeSearchPath(env: NodeJS.ProcessEnv = process.env): { from:
 
 function moduleFile(): string {
   // import.meta.url is this file in the sources and the lazily loaded chunk in dist/; both sit inside tsm.
-  return new URL(import.meta.url).pathname;
+  return fileURLToPath(import.meta.url);
 }
 
 /** The runtime found first along `search`, or null. Reads package.json only: nothing is loaded. */

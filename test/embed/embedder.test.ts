@@ -242,3 +242,23 @@ describe('tsm model setup’s pruning', () => {
     expect(readdirSync(join(unknown, 'bin', 'napi-v6'))).toEqual(['other-os']);
   });
 });
+
+describe('loadConfiguredEmbedder', () => {
+  it('loads the pulled model the settings name from the cache folder, or the user’s own folder', async () => {
+    const { loadConfiguredEmbedder } = await import('../../src/embed/embedder.js');
+    const cache = join(root, 'cache');
+    const env = { TSM_CACHE_DIR: cache };
+    await expect(loadConfiguredEmbedder({ model: 'intfloat/multilingual-e5-small', modelDir: null }, {}, env)).rejects.toThrow(
+      `no model folder at ${join(cache, 'models', 'intfloat--multilingual-e5-small')}: run \`tsm model pull intfloat/multilingual-e5-small\``,
+    );
+    cpSync(modelDir, join(cache, 'models', 'tsm-test--tiny'), { recursive: true });
+    const pulled = await loadConfiguredEmbedder({ model: 'tsm-test/tiny', modelDir: null }, {}, env);
+    const own = await loadConfiguredEmbedder({ model: 'cl-nagoya/ruri-v3-30m', modelDir: modelDir }, {}, env);
+    try {
+      expect(pulled.fingerprint).toBe(embedder.fingerprint);
+      expect(own.fingerprint).toBe(embedder.fingerprint); // the folder's own tsm-model.json names it
+    } finally {
+      await Promise.all([pulled.close(), own.close()]);
+    }
+  });
+});
