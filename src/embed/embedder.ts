@@ -67,7 +67,13 @@ export async function loadEmbedder(dir: string, options: LoadEmbedderOptions = {
   } catch (err) {
     throw new EmbedError(`${folder.onnxPath} is not a model the ONNX runtime can load (${firstLine(err)}): ${repairHint(folder)}`);
   }
-  const embedder = new OnnxEmbedder(folder, ort, session, tokenizer);
+  let embedder: OnnxEmbedder;
+  try {
+    embedder = new OnnxEmbedder(folder, ort, session, tokenizer);
+  } catch (err) {
+    await session.release();
+    throw err;
+  }
   // One probe through the whole path: a graph without the inputs we feed, an output of the wrong width or
   // a spec without dims surfaces here, at load, instead of at the first note.
   try {
@@ -78,7 +84,8 @@ export async function loadEmbedder(dir: string, options: LoadEmbedderOptions = {
     }
   } catch (err) {
     await embedder.close();
-    throw err;
+    if (err instanceof EmbedError) throw err;
+    throw new EmbedError(`${folder.onnxPath} loads but does not run as a text encoder (${firstLine(err)}): ${repairHint(folder)}`);
   }
   return embedder;
 }
@@ -102,7 +109,9 @@ async function makeTokenizer(folder: ModelFolder): Promise<TokenizerLike> {
 }
 
 function repairHint(folder: ModelFolder): string {
-  return `pull the model again (\`tsm model pull ${folder.spec.name} --force\`) or replace the files in ${folder.dir}`;
+  return folder.pulledFrom !== null
+    ? `pull the model again (\`tsm model pull ${folder.spec.name} --force\`)`
+    : `replace the files in ${folder.dir} with a complete export (docs/embeddings.md, "Your own model folder")`;
 }
 
 const firstLine = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0]!;

@@ -31,6 +31,8 @@ export interface ModelFolder {
   spec: ModelSpec;
   /** sha256 of tokenizer.json (first 16 hex): a changed vocabulary changes the ids, so the fingerprint. */
   tokenizerHash: string;
+  /** Where `tsm model pull` got the folder from (tsm-model.json's source), or null for a folder of the user's. */
+  pulledFrom: string | null;
 }
 
 export type SpecOverrides = Partial<Omit<ModelSpec, 'revision'>>;
@@ -94,6 +96,7 @@ export function readModelFolder(dir: string, overrides: SpecOverrides = {}): Mod
     pooling: readPooling(dir, fix),
     spec,
     tokenizerHash: createHash('sha256').update(readFileSync(tokPath)).digest('hex').slice(0, 16),
+    pulledFrom: str(meta.source) ?? null,
   };
 }
 

@@ -196,7 +196,13 @@ describe('errors name the fix', () => {
       const b = readFileSync(join(d, 'model.onnx'));
       writeFileSync(join(d, 'model.onnx'), b.subarray(0, b.length >> 1));
     });
-    await expect(loadEmbedder(torn)).rejects.toThrow(/model\.onnx is not a model the ONNX runtime can load .*: pull the model again \(`tsm model pull tsm-test\/tiny --force`\)/);
+    await expect(loadEmbedder(torn)).rejects.toThrow(/model\.onnx is not a model the ONNX runtime can load .*: replace the files in .*torn with a complete export/);
+    // A pulled folder (tsm-model.json names its source) is pulled again.
+    const pulledTorn = variant('pulled-torn', (d) => {
+      writeFileSync(join(d, 'tsm-model.json'), JSON.stringify({ ...TINY_DEFAULT_META, source: 'https://example.invalid/tsm-test/tiny' }));
+      writeFileSync(join(d, 'model.onnx'), readFileSync(join(torn, 'model.onnx')));
+    });
+    await expect(loadEmbedder(pulledTorn)).rejects.toThrow(/: pull the model again \(`tsm model pull tsm-test\/tiny --force`\)$/);
     await expect(loadEmbedder(variant('badjson', (d) => writeFileSync(join(d, 'tokenizer.json'), '{"model": ')))).rejects.toThrow(/tokenizer\.json is not valid JSON/);
     await expect(
       loadEmbedder(variant('badtok', (d) => writeFileSync(join(d, 'tokenizer.json'), JSON.stringify({ model: { type: 'NoSuchModel' } })))),
