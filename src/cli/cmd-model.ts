@@ -94,6 +94,7 @@ async function pull(argv: Record<string, unknown>): Promise<void> {
     dest,
     force: argv.force === true,
     onProgress: (file, done, total) => {
+      if (total < 1e6) return; // the small JSON files arrive before a bar could say anything
       if (file !== barFile) {
         bar?.end();
         bar = progressBar(`${file} (MB)`);
