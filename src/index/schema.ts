@@ -1,7 +1,7 @@
 // The index schema. Bump SCHEMA_VERSION whenever a table or the way text is analysed changes: an index
 // of another version is rebuilt from the vault (markdown is the source of truth), never patched by guess.
 
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 /**
  * The full-text columns, in table order (bm25() weights follow it): the one list the schema, the writer and
@@ -111,6 +111,24 @@ CREATE TABLE IF NOT EXISTS semantic_sections (
   seq INTEGER NOT NULL,
   vec BLOB NOT NULL
 );
+
+-- Neural embeddings (src/index/vectors.ts, issue 17): one row per section (gone with it, so a changed or
+-- deleted section drops its vectors on the sync path that drops its FTS rows), its chunks' int8 vectors
+-- (semantic/quantize.ts) end to end, and one float32 scale per chunk (1 / the int8 vector's norm: a cosine
+-- with a unit query is a dot product times the scale). model: the embedding_models row whose fingerprint
+-- made them; only the current one is read, and storing another model's vectors deletes the old model's.
+CREATE TABLE IF NOT EXISTS embedding_models (
+  id INTEGER PRIMARY KEY,
+  fingerprint TEXT NOT NULL UNIQUE,
+  dims INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS section_vectors (
+  id INTEGER PRIMARY KEY REFERENCES sections(id) ON DELETE CASCADE,
+  model INTEGER NOT NULL REFERENCES embedding_models(id) ON DELETE CASCADE,
+  vecs BLOB NOT NULL,
+  scales BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS section_vectors_model ON section_vectors(model);
 
 CREATE TABLE IF NOT EXISTS links (
   id INTEGER PRIMARY KEY,
