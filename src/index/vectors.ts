@@ -35,6 +35,12 @@ export class VectorStore {
     return row ?? null;
   }
 
+  /** The id of the vectors of this fingerprint and size, for a query vector; null when there are none. */
+  modelOf(fingerprint: string, dims: number): number | null {
+    const row = this.db.prepare('SELECT id FROM embedding_models WHERE fingerprint = ? AND dims = ?').pluck().get(fingerprint, dims) as number | undefined;
+    return row ?? null;
+  }
+
   /**
    * The id of the model that embeds from now on. Any other model's vectors are deleted with it (in the
    * caller's write transaction): vectors of two models never mix, and the old ones are of no use to a
@@ -59,6 +65,14 @@ export class VectorStore {
       .all(afterId, model, limit) as SectionToEmbed[];
   }
 
+  /** How many sections lack a vector of `model`. */
+  pendingCount(model: number): number {
+    return this.db
+      .prepare('SELECT count(*) FROM sections s WHERE NOT EXISTS (SELECT 1 FROM section_vectors v WHERE v.id = s.id AND v.model = ?)')
+      .pluck()
+      .get(model) as number;
+  }
+
   counts(model: number | null): VectorCounts {
     const sections = this.db.prepare('SELECT count(*) FROM sections').pluck().get() as number;
     const embedded = model === null ? 0 : (this.db.prepare('SELECT count(*) FROM section_vectors WHERE model = ?').pluck().get(model) as number);
@@ -72,8 +86,9 @@ export class VectorStore {
    */
   put(model: number, section: SectionToEmbed, vectors: Float32Array[]): boolean {
     const now = this.db.prepare(`SELECT ${SECTION_TEXT_SQL} FROM sections s WHERE s.id = ?`).pluck().get(section.id) as string | undefined;
-    if (now !== section.text || vectors.length === 0) return false;
-    const { vecs, scales } = packChunks(vectors);
+    if (now !== section.text) return false;
+    // A section the model made no chunk of (no text) is stored empty: done, and never a hit.
+    const { vecs, scales } = vectors.length ? packChunks(vectors) : { vecs: Buffer.alloc(0), scales: Buffer.alloc(0) };
     this.db.prepare('INSERT OR REPLACE INTO section_vectors (id, model, vecs, scales) VALUES (?, ?, ?, ?)').run(section.id, model, vecs, scales);
     return true;
   }
@@ -91,6 +106,7 @@ export class VectorStore {
       [number, Buffer, Buffer]
     >) {
       const cos = bestChunkCosine(q, vecs, scales);
+      if (cos === -Infinity) continue;
       const hit = { id, noteId: noteOfSection(id), cos };
       if (!perNote) all.push(hit);
       else {
@@ -112,7 +128,10 @@ export class VectorStore {
       .prepare('SELECT id, vecs, scales FROM section_vectors WHERE model = ? AND id IN (SELECT value FROM json_each(?))')
       .raw()
       .all(model, JSON.stringify(ids)) as [number, Buffer, Buffer][];
-    for (const [id, vecs, scales] of rows) out.set(id, bestChunkCosine(q, vecs, scales));
+    for (const [id, vecs, scales] of rows) {
+      const cos = bestChunkCosine(q, vecs, scales);
+      if (cos !== -Infinity) out.set(id, cos);
+    }
     return out;
   }
 }
