@@ -1,0 +1,230 @@
+// loadEmbedder(): a model folder → an Embedder (types.ts). Tokenizes with @huggingface/tokenizers (pure JS,
+// reads tokenizer.json: Unigram, BPE and WordPiece models, Metaspace and the SentencePiece normalizers; see
+// docs/embeddings.md for why this library), runs the ONNX graph one sequence at a time on one thread, pools
+// (mean over the attention mask, or CLS) and L2-normalises.
+//
+// Resident paths only (the indexer's embedding job, the query-embedding server): loading imports the ONNX
+// runtime, which `tsm search` and `tsm hook` never do.
+import { EmbedError } from './errors.js';
+import { readModelFolder, type ModelFolder, type SpecOverrides } from './model-folder.js';
+import { loadRuntime, runtimeSearchPath, type OrtModule } from './runtime.js';
+import type { Embedder, ModelSpec } from './types.js';
+
+/**
+ * How passages become token windows. Part of the fingerprint: a change here re-embeds every vault.
+ * 1: prefix + windows of (maxTokens − special tokens − prefix) tokens of the text, no overlap.
+ */
+export const CHUNKER_VERSION = 1;
+
+export interface LoadEmbedderOptions extends SpecOverrides {
+  /**
+   * Intra-op threads for the ONNX session. 1 by default: the machine also runs the editor, the agent and
+   * the other tsm processes, and at batch 1 on a 30M-parameter encoder a second thread saves little.
+   */
+  threads?: number;
+  /** Where to look for the runtime (runtime.ts); tests point it at an empty folder. */
+  runtimeSearch?: ReturnType<typeof runtimeSearchPath>;
+}
+
+interface TokenizerLike {
+  encode(text: string, options?: { add_special_tokens?: boolean }): { ids: number[] };
+}
+
+/** The fingerprint of a spec under a pooling and tokenizer: what vectors made with it are comparable under. */
+export function fingerprintOf(spec: ModelSpec, pooling: string, tokenizerHash: string): string {
+  return [
+    `${spec.name}@${spec.revision}`,
+    `tok=${tokenizerHash}`,
+    `pool=${pooling}`,
+    `q=${JSON.stringify(spec.queryPrefix)}`,
+    `p=${JSON.stringify(spec.passagePrefix)}`,
+    `max=${spec.maxTokens}`,
+    `chunker=${CHUNKER_VERSION}`,
+  ].join(';');
+}
+
+export async function loadEmbedder(dir: string, options: LoadEmbedderOptions = {}): Promise<Embedder> {
+  const folder = readModelFolder(dir, options);
+  const ort = await loadRuntime(options.runtimeSearch);
+  const tokenizer = await makeTokenizer(folder);
+  let session: Awaited<ReturnType<OrtModule['InferenceSession']['create']>>;
+  try {
+    session = await ort.InferenceSession.create(folder.onnxPath, {
+      intraOpNumThreads: options.threads ?? 1,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+    });
+  } catch (err) {
+    throw new EmbedError(`${folder.onnxPath} is not a model the ONNX runtime can load (${firstLine(err)}): ${repairHint(folder)}`);
+  }
+  const embedder = new OnnxEmbedder(folder, ort, session, tokenizer);
+  // One probe through the whole path: a graph without the inputs we feed, an output of the wrong width or
+  // a spec without dims surfaces here, at load, instead of at the first note.
+  try {
+    const probe = await embedder.embedQuery('probe');
+    if (folder.spec.dims === 0) folder.spec.dims = probe.length;
+    else if (probe.length !== folder.spec.dims) {
+      throw new EmbedError(`${folder.onnxPath} gives ${probe.length}-dimensional vectors, but the model is said to give ${folder.spec.dims}: ${repairHint(folder)}`);
+    }
+  } catch (err) {
+    await embedder.close();
+    throw err;
+  }
+  return embedder;
+}
+
+async function makeTokenizer(folder: ModelFolder): Promise<TokenizerLike> {
+  const { Tokenizer } = await import('@huggingface/tokenizers');
+  try {
+    return new Tokenizer(folder.tokenizerJson, folder.tokenizerConfig) as TokenizerLike;
+  } catch (err) {
+    throw new EmbedError(`${folder.dir}/tokenizer.json is not a tokenizer tsm can read (${firstLine(err)}): ${repairHint(folder)}`);
+  }
+}
+
+function repairHint(folder: ModelFolder): string {
+  return `pull the model again (\`tsm model pull ${folder.spec.name} --force\`) or replace the files in ${folder.dir}`;
+}
+
+const firstLine = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
+
+class OnnxEmbedder implements Embedder {
+  readonly spec: ModelSpec;
+  readonly fingerprint: string;
+  /** Special tokens the tokenizer puts around one sequence (<s> … </s>, [CLS] … [SEP]). */
+  private readonly begin: number[];
+  private readonly end: number[];
+  private readonly output: string;
+  /** One run at a time: batch = 1 on one thread is the design, and concurrent runs would contend for it. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly folder: ModelFolder,
+    private readonly ort: OrtModule,
+    private readonly session: Awaited<ReturnType<OrtModule['InferenceSession']['create']>>,
+    private readonly tokenizer: TokenizerLike,
+  ) {
+    this.spec = folder.spec;
+    this.fingerprint = fingerprintOf(folder.spec, folder.pooling, folder.tokenizerHash);
+    const withSpecials = tokenizer.encode('a', { add_special_tokens: true }).ids;
+    const bare = tokenizer.encode('a', { add_special_tokens: false }).ids;
+    const at = indexOfRun(withSpecials, bare);
+    this.begin = at < 0 ? [] : withSpecials.slice(0, at);
+    this.end = at < 0 ? [] : withSpecials.slice(at + bare.length);
+    const outputs = session.outputNames;
+    this.output = ['last_hidden_state', 'token_embeddings', 'sentence_embedding'].find((n) => outputs.includes(n)) ?? outputs[0]!;
+    if (this.spec.maxTokens - this.begin.length - this.end.length < 8) {
+      throw new EmbedError(`${folder.dir}: maxTokens ${this.spec.maxTokens} leaves no room for text after the special tokens`);
+    }
+  }
+
+  get dims(): number {
+    return this.spec.dims;
+  }
+
+  embedQuery(text: string): Promise<Float32Array> {
+    // A query longer than the window is cut, not split: one query is one vector.
+    return this.serial(() => this.run(this.window(this.spec.queryPrefix, text)[0]!));
+  }
+
+  async embedPassage(text: string): Promise<Float32Array[]> {
+    if (text.trim() === '') return [];
+    return this.serial(async () => {
+      const out: Float32Array[] = [];
+      for (const ids of this.window(this.spec.passagePrefix, text, true)) out.push(await this.run(ids));
+      return out;
+    });
+  }
+
+  /** Token windows of prefix + text, each framed by the special tokens and at most maxTokens long. */
+  window(prefix: string, text: string, all = false): number[][] {
+    const enc = (s: string): number[] => this.tokenizer.encode(s, { add_special_tokens: false }).ids;
+    const full = enc(prefix + text);
+    const room = this.spec.maxTokens - this.begin.length - this.end.length;
+    if (full.length <= room) return [[...this.begin, ...full, ...this.end]];
+    // The prefix's tokens are those the prefixed text starts with (a boundary merge moves into the body).
+    const p = prefix === '' ? [] : enc(prefix);
+    let k = 0;
+    while (k < p.length && p[k] === full[k]) k++;
+    const head = full.slice(0, k);
+    const body = full.slice(k);
+    const step = room - head.length;
+    if (step < 8) throw new EmbedError(`${this.folder.dir}: the prefix ${JSON.stringify(prefix)} leaves no room for text in ${this.spec.maxTokens} tokens`);
+    const windows: number[][] = [];
+    for (let i = 0; i < body.length; i += step) {
+      windows.push([...this.begin, ...head, ...body.slice(i, i + step), ...this.end]);
+      if (!all) break;
+    }
+    return windows;
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new EmbedError('the embedder is closed'));
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async run(ids: number[]): Promise<Float32Array> {
+    const n = ids.length;
+    const { Tensor } = this.ort;
+    const feeds: Record<string, InstanceType<typeof Tensor>> = {};
+    for (const name of this.session.inputNames) {
+      const data = new BigInt64Array(n);
+      if (name === 'input_ids') for (let i = 0; i < n; i++) data[i] = BigInt(ids[i]!);
+      else if (name === 'attention_mask') data.fill(1n);
+      else if (name === 'position_ids') for (let i = 0; i < n; i++) data[i] = BigInt(i);
+      else if (name !== 'token_type_ids') {
+        throw new EmbedError(`${this.folder.onnxPath} wants an input named ${name}; tsm feeds input_ids, attention_mask, token_type_ids and position_ids: export the model with those inputs`);
+      }
+      feeds[name] = new Tensor('int64', data, [1, n]);
+    }
+    const result = await this.session.run(feeds);
+    const out = result[this.output]!;
+    const dims = out.dims;
+    const data = out.data as Float32Array;
+    let vec: Float32Array;
+    if (dims.length === 2) vec = Float32Array.from(data.subarray(0, dims[1]!));
+    else if (dims.length === 3) vec = pool(data, dims[1]!, dims[2]!, this.folder.pooling);
+    else throw new EmbedError(`${this.folder.onnxPath}: output ${this.output} has shape [${dims.join(', ')}]; tsm needs [batch, tokens, dims] or [batch, dims]`);
+    return normalise(vec);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue;
+    await this.session.release();
+  }
+}
+
+/** Mean over all tokens (every token is attended: batch 1 has no padding) or the first token (CLS). */
+function pool(data: Float32Array, tokens: number, dims: number, pooling: 'mean' | 'cls'): Float32Array {
+  const out = new Float32Array(dims);
+  if (pooling === 'cls') {
+    out.set(data.subarray(0, dims));
+    return out;
+  }
+  for (let t = 0; t < tokens; t++) for (let d = 0; d < dims; d++) out[d]! += data[t * dims + d]!;
+  for (let d = 0; d < dims; d++) out[d]! /= tokens;
+  return out;
+}
+
+/** L2-normalised in place: cosine similarity becomes a dot product for whoever compares the vectors. */
+export function normalise(v: Float32Array): Float32Array {
+  let sum = 0;
+  for (const x of v) sum += x * x;
+  const norm = Math.sqrt(sum);
+  if (norm > 0) for (let i = 0; i < v.length; i++) v[i]! /= norm;
+  return v;
+}
+
+function indexOfRun(hay: number[], needle: number[]): number {
+  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
