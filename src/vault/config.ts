@@ -30,6 +30,11 @@ export interface TsmConfig {
   halfLifeDays: { daily: number; knowledge: number; session: number };
   /** Learn word vectors from the vault and let them reorder results (docs/search.md, "The semantic ranker"). */
   semantic: boolean;
+  /**
+   * Folder of a neural embedding model (issue 17; docs/embeddings.md), absolute or relative to the vault;
+   * null: none, and nothing neural loads or runs.
+   */
+  modelDir: string | null;
 }
 
 
@@ -128,8 +133,15 @@ export function loadConfig(input: ConfigInput = {}): TsmConfig {
     answerChars: int('answerChars', pick('answerChars', DEFAULTS.answerChars), 0, 1_000_000),
     halfLifeDays: halfLives(pick('halfLifeDays', DEFAULTS.halfLifeDays)),
     semantic: bool('semantic', pick('semantic', DEFAULTS.semantic)),
+    modelDir: modelDir(vault, env.TSM_MODEL_DIR || pick<unknown>('modelDir', null)),
   };
   return cfg;
+}
+
+function modelDir(vault: string, value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value !== 'string') throw new ConfigError(`modelDir: expected the path of a model folder, got ${JSON.stringify(value)}`);
+  return resolve(vault, value);
 }
 
 function readConfigFile(path: string): Record<string, unknown> {
