@@ -33,9 +33,7 @@ export async function askQueryVector(
     const timer = setTimeout(() => finish({ error: `no answer within ${timeoutMs} ms` }), timeoutMs);
     socket.setEncoding('utf8');
     socket.once('connect', () => socket.write(`${JSON.stringify({ query: query.slice(0, MAX_QUERY_CHARS) })}\n`));
-    socket.on('error', (err: NodeJS.ErrnoException) =>
-      finish({ error: err.code === 'ENOENT' ? 'no resident process (tsm serve, tsm watch) serves query vectors' : `${err.code ?? err.message}` }),
-    );
+    socket.on('error', (err: NodeJS.ErrnoException) => finish({ error: connectError(err, path) }));
     socket.on('data', (chunk: string) => {
       buffered += chunk;
       const nl = buffered.indexOf('\n');
@@ -44,4 +42,17 @@ export async function askQueryVector(
     });
     socket.on('close', () => finish({ error: 'the server closed the connection without an answer' }));
   });
+}
+
+function connectError(err: NodeJS.ErrnoException, path: string): string {
+  switch (err.code) {
+    case 'ENOENT':
+      return 'no resident process (tsm serve, tsm watch) serves query vectors for this vault';
+    case 'ECONNREFUSED':
+      return `nothing answers on ${path} (left by a stopped process; the next tsm serve or tsm watch takes it over)`;
+    case 'EACCES':
+      return `${path} is not yours to use (owner-only)`;
+    default:
+      return `${err.code ?? 'error'}: ${err.message}`;
+  }
 }

@@ -106,7 +106,8 @@ export class BackgroundEmbedding {
   private readonly stop = new AbortController();
 
   constructor(
-    private readonly db: Database,
+    /** The writer connection to use now (the watcher reopens its connection when the index file is replaced). */
+    private readonly db: () => Database | null,
     private readonly embedder: Embedder,
     private readonly onNotice: (message: string) => void = () => {},
   ) {}
@@ -130,8 +131,10 @@ export class BackgroundEmbedding {
   private async loop(): Promise<void> {
     do {
       this.again = false;
+      const db = this.db();
+      if (!db) return;
       try {
-        const s = await embedPending(this.db, this.embedder, { signal: this.stop.signal });
+        const s = await embedPending(db, this.embedder, { signal: this.stop.signal });
         if (s.embedded > 0) this.onNotice(`embedded ${s.embedded} section${s.embedded === 1 ? '' : 's'} in ${s.seconds.toFixed(1)} s (${s.withVectors} of ${s.total} have vectors)`);
       } catch (err) {
         this.onNotice(`embedding sections failed (${(err as Error).message ?? err}); search goes on with the vectors stored`);

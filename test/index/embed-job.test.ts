@@ -77,7 +77,7 @@ describe('embedding job', () => {
   it('in the background: a sync that writes is followed by vectors for what it wrote', async () => {
     const { cfg, db } = await vault('v2', 4);
     const notices: string[] = [];
-    const bg = new BackgroundEmbedding(db, embedder, (m) => notices.push(m));
+    const bg = new BackgroundEmbedding(() => db, embedder, (m) => notices.push(m));
     bg.kick();
     bg.kick(); // while running: one more run after it, not a second at once
     await bg.idle();
