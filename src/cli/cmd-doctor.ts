@@ -12,6 +12,7 @@ import { markedVaultAbove, tsmDir, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { keptNotes } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
+import { embeddingChecks } from '../embed/status.js';
 import { configFrom, printJson } from './args.js';
 import { keptLine } from './cmd-status.js';
 
@@ -50,6 +51,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     problems.push(...setup.checkClaudeWiring(cfg.vault).filter((p) => !seen.has(`${p.check}\n${p.message}`)));
   }
   problems.push(...hookLogChecks(cfg));
+  problems.push(...embeddingChecks(cfg));
   if (!runningWatcher(tsmDir(cfg))) {
     problems.push({
       check: 'watcher',

@@ -40,7 +40,8 @@ async function embed(cfg: TsmConfig, threads: number): Promise<EmbedSummary> {
   const embedder = await loadVaultEmbedder(cfg, { threads });
   if (!embedder) {
     throw new UserError(
-      `--embed needs a model: set "modelDir" in ${join(cfg.vault, '.tsm', 'config.json')} (or $TSM_MODEL_DIR) to a model folder (docs/embeddings.md)`,
+      `--embed needs a model: run \`tsm model pull\` (the model named by "model", ${cfg.model}), or set "modelDir" in ` +
+        `${join(cfg.vault, '.tsm', 'config.json')} to a model folder of your own (docs/embeddings.md)`,
     );
   }
   const { openWriter } = await import('../index/db.js');

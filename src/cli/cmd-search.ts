@@ -11,7 +11,8 @@ import { configFrom, referenceNow, useColor } from './args.js';
 import { UsageError } from './run.js';
 import { isTerminal, writeErr, writeOut } from './stdio.js';
 import { tuningOf, type Tuning } from '../search/rank.js';
-import { configuredModelDir, type QueryVector } from '../embed/socket-protocol.js';
+import type { QueryVector } from '../embed/socket-protocol.js';
+import { socketPath } from '../vault/embed-socket.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   const cfg = configFrom(argv);
@@ -46,12 +47,16 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
 
 /**
  * The query's vector from the vault's resident model (`tsm serve`, `tsm watch`), within QUERY_DEADLINE_MS;
- * undefined when the vault names no model, and on any failure (no process, refused, timeout, a server that
+ * undefined when no resident listens for the vault, and on any failure (no process, refused, timeout, a server that
  * died mid-answer), when search is lexical. Silent unless --verbose: a search that works without the model
  * is not an error. (A vector of another model than the index's vectors is ignored by search itself.)
  */
 async function askResident(cfg: TsmConfig, text: string, tuning: Partial<Tuning>, verbose: boolean): Promise<QueryVector | undefined> {
-  if (configuredModelDir(cfg) === null || tuning.neuralWeight === 0 || !text.trim()) return undefined;
+  // A resident process listens only when the vault has a model: no socket file, no model (one stat).
+  if (tuning.neuralWeight === 0 || !text.trim() || !existsSync(socketPath(cfg.vault))) {
+    if (verbose) writeErr('tsm: lexical search only: no resident process (tsm serve, tsm watch) with a model for this vault\n');
+    return undefined;
+  }
   const { askQueryVector } = await import('../embed/socket-client.js');
   const started = performance.now();
   const r = await askQueryVector(cfg.vault, text);

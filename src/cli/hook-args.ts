@@ -6,7 +6,7 @@
 import { fstatSync, readFileSync } from 'node:fs';
 
 /** Every command `tsm` has (yargs-cli.ts defines them; the fast path needs the names before loading it). */
-export const COMMANDS = ['index', 'search', 'status', 'doctor', 'related', 'init', 'watch', 'hook', 'ingest-session', 'serve'] as const;
+export const COMMANDS = ['index', 'search', 'status', 'doctor', 'related', 'init', 'watch', 'hook', 'ingest-session', 'serve', 'model'] as const;
 
 /** The command an argument list names: its first argument that is a command name, skipping options. */
 export function commandOf(argv: readonly string[]): string | null {

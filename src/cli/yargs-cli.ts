@@ -96,6 +96,24 @@ export async function runYargs(argv: string[]): Promise<void> {
       (a) => runCommand(() => import('./cmd-ingest-session.js'), a),
     )
     .command(
+      'model <action> [name]',
+      'the neural embedding model and its runtime: list, path, pull, setup (docs/embeddings.md)',
+      (y) =>
+        vaultOptions(y)
+          .positional('action', { type: 'string', choices: ['list', 'path', 'pull', 'setup'], describe: 'list the models; print the model folder; download a model; install the ONNX runtime' })
+          .positional('name', { type: 'string', describe: 'pull: a Hugging Face model id (default: the configured model)' })
+          .option('model', { type: 'string', describe: 'model id (default: "model" in .tsm/config.json, $TSM_MODEL, or cl-nagoya/ruri-v3-30m)' })
+          .option('model-dir', { type: 'string', describe: 'a model folder of your own (default: "modelDir" in .tsm/config.json or $TSM_MODEL_DIR)' })
+          .option('revision', { type: 'string', describe: 'pull: branch, tag or commit (default: main)' })
+          .option('force', { type: 'boolean', default: false, describe: 'pull: download again; setup: install again' })
+          .option('dry-run', { type: 'boolean', default: false, describe: 'setup: print the npm command instead of running it' })
+          .option('json', { type: 'boolean', default: false })
+          .example('$0 model setup', 'install the ONNX runtime (once per user)')
+          .example('$0 model pull', 'download the configured model (cl-nagoya/ruri-v3-30m by default)')
+          .example('$0 model pull intfloat/multilingual-e5-small', 'download the English-heavy alternative'),
+      (a) => runCommand(() => import('./cmd-model.js'), a),
+    )
+    .command(
       'serve',
       'MCP server on stdio',
       (y) => vaultOptions(y),
@@ -117,7 +135,7 @@ export async function runYargs(argv: string[]): Promise<void> {
   await cli.parseAsync();
 }
 
-const ALL_OPTIONS = [...new Set(['help', 'version', 'json', 'full', 'files-from-stdin', 'claude', 'debounce', 'poll', 'limit', ...Object.keys(SEARCH_OPTIONS)])];
+const ALL_OPTIONS = [...new Set(['help', 'version', 'json', 'full', 'files-from-stdin', 'claude', 'debounce', 'poll', 'limit', 'model', 'model-dir', 'revision', 'force', 'dry-run', ...Object.keys(SEARCH_OPTIONS)])];
 
 /** yargs says "Unknown argument: versoin"; tsm says which option was probably meant. */
 function unknownArgumentsMessage(msg: string, argv: string[]): string | null {

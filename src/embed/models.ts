@@ -3,6 +3,9 @@
 // the embedder and the index all ask here.
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DEFAULT_MODEL } from '../vault/config.js';
+
+export { DEFAULT_MODEL };
 
 export interface KnownModel {
   /** Hugging Face id. */
@@ -60,8 +63,6 @@ export const KNOWN_MODELS: readonly KnownModel[] = [
     files: COMMON_FILES,
   },
 ];
-
-export const DEFAULT_MODEL = KNOWN_MODELS[0]!.id;
 
 export function knownModel(id: string): KnownModel | undefined {
   return KNOWN_MODELS.find((m) => m.id === id);

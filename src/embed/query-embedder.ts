@@ -3,16 +3,29 @@
 // loads a model. The MCP server's own searches call the same embedder in process. Only these resident
 // paths import the runtime (embedder.ts, onnxruntime), and only dynamically.
 import type { TsmConfig } from '../vault/config.js';
-import { configuredModelDir, type QueryVector } from './socket-protocol.js';
+import { existsSync } from 'node:fs';
+import { modelDirFor } from './models.js';
+import type { QueryVector } from './socket-protocol.js';
 import { serveQueryVectors, type QueryServer } from './socket-server.js';
 import type { Embedder } from './types.js';
 
-/** Loads the vault's model (null when it names none); the runtime's errors name their fix. */
+/**
+ * The model a vault uses, or null: none, and nothing neural loads, listens or runs. A vault has one when
+ * its settings name a folder (modelDir), or when the model its settings name (model) has been pulled —
+ * the same steps after which `tsm doctor` counts semantic search as set up (embed/status.ts).
+ */
+export function configuredModel(cfg: Pick<TsmConfig, 'model' | 'modelDir'>, env: NodeJS.ProcessEnv = process.env): { dir: string; name?: string } | null {
+  if (cfg.modelDir !== null) return { dir: cfg.modelDir };
+  const dir = modelDirFor(cfg, env);
+  return existsSync(dir) ? { dir, name: cfg.model } : null;
+}
+
+/** Loads the vault's model (null when it has none); the runtime's errors name their fix. */
 export async function loadVaultEmbedder(cfg: TsmConfig, opts: { threads?: number } = {}): Promise<Embedder | null> {
-  const dir = configuredModelDir(cfg);
-  if (dir === null) return null;
+  const model = configuredModel(cfg);
+  if (model === null) return null;
   const { loadEmbedder } = await import('./embedder.js');
-  return loadEmbedder(dir, { threads: opts.threads });
+  return loadEmbedder(model.dir, { threads: opts.threads, ...(model.name ? { name: model.name } : {}) });
 }
 
 export interface ResidentEmbedder {

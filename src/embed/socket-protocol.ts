@@ -5,21 +5,10 @@
 //   → {"query": "how do I rotate the keys"}
 //   ← {"fingerprint": "<Embedder.fingerprint>", "dims": 256, "vector": "<base64 of dims float32, little-endian>"}
 //   ← {"error": "…"}                                   (the server could not embed it)
-// Where: <vault>/.tsm/run/embed.sock, the folder 0700 and the socket 0600 (owner only); a vault whose path
-// makes that longer than a Unix socket path may be (104 bytes on macOS) uses a folder of the user's own in
-// the system's temporary folder, named by a hash of the vault's path. Two vaults, two sockets.
-import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { TSM_DIR, type TsmConfig } from '../vault/config.js';
-
-/**
- * The model folder a vault names, or null: nothing neural loads, listens or is asked. The one place that
- * decides whether a vault has a model (the resident side loads it, the asking side asks for vectors).
- */
-export function configuredModelDir(cfg: Pick<TsmConfig, 'modelDir'>): string | null {
-  return cfg.modelDir;
-}
+// Where: <vault>/.tsm/run/embed.sock (src/vault/embed-socket.ts), the folder 0700 and the socket 0600 (owner
+// only). Two vaults, two sockets. `tsm search` asks only when the socket file is there: a resident process
+// listens only when the vault has a model, so the socket's presence is all the asking side needs to know.
+export { socketPath } from '../vault/embed-socket.js';
 
 /** A query's vector and the model that made it: only vectors of the same fingerprint are compared with it. */
 export interface QueryVector {
@@ -33,16 +22,6 @@ export const MAX_REQUEST_BYTES = 64 * 1024;
 export const MAX_REPLY_BYTES = 64 * 1024;
 /** Characters of a query sent: the model reads at most a few hundred tokens of it anyway. */
 export const MAX_QUERY_CHARS = 4000;
-/** sun_path is 108 bytes on Linux, 104 on macOS (with the terminating NUL). */
-const MAX_SOCKET_PATH = 103;
-
-export function socketPath(vault: string): string {
-  const inVault = join(vault, TSM_DIR, 'run', 'embed.sock');
-  if (Buffer.byteLength(inVault) <= MAX_SOCKET_PATH) return inVault;
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
-  const hash = createHash('sha256').update(vault).digest('hex').slice(0, 16);
-  return join(tmpdir(), `tsm-${uid}`, `${hash}.sock`);
-}
 
 export function encodeVector(v: QueryVector): string {
   const bytes = Buffer.alloc(v.vector.length * 4);

@@ -30,12 +30,14 @@ export interface TsmConfig {
   halfLifeDays: { daily: number; knowledge: number; session: number };
   /** Learn word vectors from the vault and let them reorder results (docs/search.md, "The semantic ranker"). */
   semantic: boolean;
-  /**
-   * Folder of a neural embedding model (issue 17; docs/embeddings.md), absolute or relative to the vault;
-   * null: none, and nothing neural loads or runs.
-   */
+  /** The neural embedding model by Hugging Face id (docs/embeddings.md); `tsm model pull` fetches it. */
+  model: string;
+  /** A model folder the user provides instead of a pulled one (absolute, or relative to the vault); null: the pulled one. */
   modelDir: string | null;
 }
+
+/** The neural embedding model used unless the settings name another (src/embed/models.ts knows its shape). */
+export const DEFAULT_MODEL = 'cl-nagoya/ruri-v3-30m';
 
 
 /**
@@ -59,6 +61,8 @@ const DEFAULTS = {
   halfLifeDays: DEFAULT_HALF_LIVES,
   // Off: on the judged sets it gained nothing measurable, and training costs a full build 60–120 % more.
   semantic: false,
+  model: DEFAULT_MODEL,
+  modelDir: null,
 };
 
 export interface ConfigInput {
@@ -133,15 +137,10 @@ export function loadConfig(input: ConfigInput = {}): TsmConfig {
     answerChars: int('answerChars', pick('answerChars', DEFAULTS.answerChars), 0, 1_000_000),
     halfLifeDays: halfLives(pick('halfLifeDays', DEFAULTS.halfLifeDays)),
     semantic: bool('semantic', pick('semantic', DEFAULTS.semantic)),
-    modelDir: modelDir(vault, env.TSM_MODEL_DIR || pick<unknown>('modelDir', null)),
+    model: nonEmpty('TSM_MODEL', env.TSM_MODEL || pick('model', DEFAULTS.model)),
+    modelDir: optionalDir('TSM_MODEL_DIR', env.TSM_MODEL_DIR || pick('modelDir', DEFAULTS.modelDir), vault),
   };
   return cfg;
-}
-
-function modelDir(vault: string, value: unknown): string | null {
-  if (value === null || value === undefined || value === '') return null;
-  if (typeof value !== 'string') throw new ConfigError(`modelDir: expected the path of a model folder, got ${JSON.stringify(value)}`);
-  return resolve(vault, value);
 }
 
 function readConfigFile(path: string): Record<string, unknown> {
@@ -164,6 +163,18 @@ function readConfigFile(path: string): Record<string, unknown> {
 function bool(name: string, value: unknown): boolean {
   if (typeof value === 'boolean') return value;
   throw new ConfigError(`${name} must be true or false (got ${JSON.stringify(value)})`);
+}
+
+function nonEmpty(name: string, value: unknown): string {
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  throw new ConfigError(`${name} must be a model name like "${DEFAULT_MODEL}" (got ${JSON.stringify(value)})`);
+}
+
+/** A folder setting: null stays null, a relative path is taken from the vault (the config file lives there). */
+function optionalDir(name: string, value: unknown, vault: string): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value !== 'string') throw new ConfigError(`${name} must be a folder path or null (got ${JSON.stringify(value)})`);
+  return isAbsolute(value) ? value : resolve(vault, value);
 }
 
 function int(name: string, value: unknown, min: number, max: number): number {
@@ -225,7 +236,11 @@ export function defaultConfigText(): string {
   "halfLifeDays": ${JSON.stringify(d.halfLifeDays)},
   // Learn word vectors from the vault's own text (at \`tsm index\`, kept up by \`tsm watch\`) and let them
   // reorder the best results. Experimental: no gain measured yet, and a full build costs 60–120 % more.
-  "semantic": ${d.semantic}
+  "semantic": ${d.semantic},
+  // Neural semantic search (docs/embeddings.md): the embedding model by Hugging Face id (TSM_MODEL), pulled
+  // by \`tsm model pull\`, or a folder of your own holding model.onnx and tokenizer.json (TSM_MODEL_DIR).
+  "model": ${JSON.stringify(d.model)},
+  "modelDir": null
 }
 `;
 }

@@ -6,7 +6,6 @@ import { openWriter, type Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
 import { BackgroundEmbedding } from '../index/embed-job.js';
 import { BackgroundTrainer } from '../index/semantic/background.js';
-import { configuredModelDir } from '../embed/socket-protocol.js';
 import type { ResidentEmbedder } from '../embed/query-embedder.js';
 import { syncVault } from '../index/sync.js';
 import type { TsmConfig } from '../vault/config.js';
@@ -211,8 +210,9 @@ class VaultWatch {
    * When another process (`tsm serve`) already answers for the vault, it also embeds: this one stays out.
    */
   private async startResident(): Promise<void> {
-    if (configuredModelDir(this.cfg) === null || this.stopping) return;
-    const { startResidentEmbedder } = await import('../embed/query-embedder.js');
+    if (this.stopping) return;
+    const { configuredModel, startResidentEmbedder } = await import('../embed/query-embedder.js');
+    if (configuredModel(this.cfg) === null) return;
     const resident = await startResidentEmbedder(this.cfg, this.notice);
     if (!resident) return;
     if (this.stopping) return void (await resident.close());

@@ -39,9 +39,10 @@ describe('resident model', () => {
     expect(r.stderr).toMatch(/^embedded 4 sections in [\d.]+ s; 4 of 4 have vectors\n$/m);
     const again = tsm(['index', '--vault', v, '--embed', '--json']);
     expect(JSON.parse(again.stdout).embedding).toMatchObject({ embedded: 0, withVectors: 4, remaining: 0 });
-    const none = tsm(['index', '--vault', vault(false), '--embed']);
+    // No folder named, nothing pulled (an empty cache folder).
+    const none = tsm(['index', '--vault', vault(false), '--embed'], { env: { TSM_CACHE_DIR: join(root, 'empty-cache') } });
     expect(none.code).not.toBe(0);
-    expect(none.stderr).toMatch(/--embed needs a model: set "modelDir" in .*config\.json/);
+    expect(none.stderr).toMatch(/--embed needs a model: run `tsm model pull` .*or set "modelDir" in .*config\.json/);
   });
 
   it('tsm watch answers query vectors and embeds new notes; killed, search goes lexical and the next watcher takes over', async () => {

@@ -1,0 +1,114 @@
+// tsm model list | path | pull | setup: the neural embedding model and its runtime (docs/embeddings.md).
+// The one place tsm downloads anything, and only when the user runs `tsm model pull` or `tsm model setup`.
+import { pullModel } from '../embed/download.js';
+import { KNOWN_MODELS, knownModel, pulledModelDir } from '../embed/models.js';
+import { ORT_PACKAGE, ORT_VERSION, runtimeDir } from '../embed/runtime.js';
+import { embeddingStatus, type ModelSettings } from '../embed/status.js';
+import { setupArgs, setupRuntime } from '../embed/setup.js';
+import { ConfigError, DEFAULT_MODEL, loadConfig } from '../vault/config.js';
+import { printJson } from './args.js';
+import { progressBar } from './progress.js';
+import { UsageError } from './run.js';
+import { writeErr } from './stdio.js';
+
+/**
+ * The model settings: --model / --model-dir, else the vault's config (TSM_MODEL, TSM_MODEL_DIR,
+ * .tsm/config.json) when a vault is named or found, else the default model. Models are per user, not per
+ * vault: these commands work outside any vault.
+ */
+export function modelSettings(argv: Record<string, unknown>): ModelSettings {
+  let base: ModelSettings = { model: process.env.TSM_MODEL || DEFAULT_MODEL, modelDir: process.env.TSM_MODEL_DIR || null };
+  try {
+    const cfg = loadConfig({ vaultFlag: typeof argv.vault === 'string' ? argv.vault : undefined });
+    base = { model: cfg.model, modelDir: cfg.modelDir };
+  } catch (err) {
+    if (!(err instanceof ConfigError) || typeof argv.vault === 'string') throw err;
+  }
+  const model = typeof argv.model === 'string' ? argv.model : base.model;
+  const modelDir = typeof argv['model-dir'] === 'string' ? argv['model-dir'] : typeof argv.model === 'string' ? null : base.modelDir;
+  return { model, modelDir };
+}
+
+export async function run(argv: Record<string, unknown>): Promise<void> {
+  const action = String(argv.action);
+  if (action === 'list') return list(argv);
+  if (action === 'path') return path(argv);
+  if (action === 'pull') return pull(argv);
+  if (action === 'setup') return setup(argv);
+  throw new UsageError(`tsm model ${action}: name list, path, pull or setup`);
+}
+
+function list(argv: Record<string, unknown>): void {
+  const settings = modelSettings(argv);
+  const rows = KNOWN_MODELS.map((m) => {
+    const s = embeddingStatus({ model: m.id, modelDir: null });
+    return { id: m.id, dims: m.dims, license: m.license, note: m.note, dir: s.model.dir, pulled: s.model.ok, selected: settings.modelDir === null && settings.model === m.id };
+  });
+  const current = embeddingStatus(settings);
+  if (argv.json) {
+    printJson({ models: rows, selected: current.model, runtime: current.runtime });
+    return;
+  }
+  const lines = rows.map((r) => `${r.selected ? '*' : ' '} ${r.id.padEnd(32)} ${String(r.dims).padStart(4)}-d  ${r.pulled ? 'pulled ' : 'not pulled'}  ${r.note}`);
+  if (settings.modelDir !== null) lines.push(`* ${settings.modelDir} (your folder${current.model.ok ? '' : `: ${current.model.problem}`})`);
+  lines.push('', current.runtime ? `runtime: ${ORT_PACKAGE} ${current.runtime.version} (${current.runtime.dir})` : `runtime: not installed; run \`tsm model setup\``);
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+function path(argv: Record<string, unknown>): void {
+  const s = embeddingStatus(modelSettings(argv));
+  if (argv.json) printJson(s.model);
+  else process.stdout.write(`${s.model.dir}\n`);
+  if (!s.model.ok) {
+    writeErr(`tsm: ${s.model.problem}\n`);
+    process.exitCode = 1;
+  }
+}
+
+async function pull(argv: Record<string, unknown>): Promise<void> {
+  const id = typeof argv.name === 'string' ? argv.name : modelSettings(argv).model;
+  if (!/^[\w.-]+\/[\w.-]+$/.test(id)) throw new UsageError(`"${id}" is not a Hugging Face model id like ${DEFAULT_MODEL}`);
+  if (!knownModel(id)) writeErr(`tsm: ${id} is not one of the models tsm knows; its prefixes are unknown (set queryPrefix and passagePrefix in its tsm-model.json)\n`);
+  const dest = pulledModelDir(id);
+  let bar: ReturnType<typeof progressBar> | null = null;
+  let barFile = '';
+  const r = await pullModel({
+    id,
+    revision: typeof argv.revision === 'string' ? argv.revision : undefined,
+    dest,
+    force: argv.force === true,
+    onProgress: (file, done, total) => {
+      if (file !== barFile) {
+        bar?.end();
+        bar = progressBar(`${file} (MB)`);
+        barFile = file;
+      }
+      bar!.update(Math.round(done / 1e6), Math.max(1, Math.round(total / 1e6)));
+    },
+    onFileDone: () => {
+      bar?.end();
+      bar = null;
+      barFile = '';
+    },
+  });
+  const got = r.files.filter((f) => f.outcome === 'downloaded');
+  const mb = (got.reduce((n, f) => n + f.bytes, 0) / 1e6).toFixed(1);
+  if (argv.json) printJson(r);
+  else process.stdout.write(`${id} @ ${r.commit.slice(0, 12)} in ${dest}: ${got.length} files downloaded (${mb} MB), ${r.files.length - got.length} already there\n`);
+}
+
+async function setup(argv: Record<string, unknown>): Promise<void> {
+  const dir = runtimeDir();
+  if (argv['dry-run']) {
+    process.stdout.write(`ONNXRUNTIME_NODE_INSTALL=skip npm ${setupArgs(dir).join(' ')}\n`);
+    return;
+  }
+  const before = embeddingStatus(modelSettings(argv)).runtime;
+  if (before && !argv.force) {
+    process.stdout.write(`${ORT_PACKAGE} ${before.version} is already there (${before.dir}); \`tsm model setup --force\` installs it again\n`);
+    return;
+  }
+  writeErr(`tsm: installing ${ORT_PACKAGE}@${ORT_VERSION} (about 290 MB) into ${dir}\n`);
+  const found = await setupRuntime({ force: argv.force === true });
+  process.stdout.write(`${ORT_PACKAGE} ${found.version} installed in ${found.dir}\n`);
+}

@@ -1,0 +1,49 @@
+// `tsm model setup`: the one command that adds the ONNX runtime, into a folder tsm owns (runtime.ts finds
+// it there). npm does the work, so proxies, registries and caches are the user's npm settings.
+//
+// Install scripts are skipped: onnxruntime-node's only script fetches a CUDA provider on Linux x64 from
+// outside the npm registry (ONNXRUNTIME_NODE_INSTALL=skip says the same to it); the CPU binaries for
+// Linux, macOS and Windows ship inside the package.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EmbedError } from './errors.js';
+import { findRuntime, loadRuntime, ORT_PACKAGE, ORT_VERSION, runtimeDir, type RuntimeLocation } from './runtime.js';
+
+/** The npm command line setup runs, in `dir`. Shown by `tsm model setup --dry-run` and in the docs. */
+export function setupArgs(dir: string): string[] {
+  return ['install', `${ORT_PACKAGE}@${ORT_VERSION}`, '--prefix', dir, '--ignore-scripts', '--no-audit', '--no-fund', '--omit=dev'];
+}
+
+export interface SetupOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Remove the folder first. */
+  force?: boolean;
+  /** npm's output goes here (the CLI passes stderr). */
+  stdio?: 'inherit' | 'ignore';
+}
+
+export async function setupRuntime(o: SetupOptions = {}): Promise<RuntimeLocation> {
+  const env = o.env ?? process.env;
+  const dir = runtimeDir(env);
+  if (o.force) rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  // Its own package.json, so npm installs here and not into a project above the folder.
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'tsm-runtime', private: true, description: 'the ONNX runtime for tsm semantic search, installed by `tsm model setup`' }, null, 2) + '\n',
+  );
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const r = spawnSync(npm, setupArgs(dir), {
+    env: { ...env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
+    stdio: ['ignore', o.stdio === 'ignore' ? 'ignore' : process.stderr, o.stdio === 'ignore' ? 'ignore' : process.stderr],
+    shell: process.platform === 'win32',
+  });
+  if (r.error) throw new EmbedError(`could not run npm (${r.error.message}): install Node.js with npm, or run \`npm ${setupArgs(dir).join(' ')}\` yourself`);
+  if (r.status !== 0) throw new EmbedError(`npm could not install ${ORT_PACKAGE}@${ORT_VERSION} into ${dir} (exit ${r.status}; its messages are above): fix what npm says and run \`tsm model setup --force\``);
+  const search = [{ from: 'setup' as const, base: join(dir, 'package.json') }];
+  const found = findRuntime(search);
+  if (!found) throw new EmbedError(`npm finished, but ${dir} holds no ${ORT_PACKAGE}: run \`tsm model setup --force\``);
+  await loadRuntime(search); // imports it once: a runtime that does not load fails here, not at the first index
+  return found;
+}

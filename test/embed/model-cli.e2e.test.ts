@@ -1,0 +1,94 @@
+// `tsm model …` and doctor's embeddings check, as a user runs them: the built CLI, a fake Hub on 127.0.0.1,
+// a throw-away tsm cache folder (TSM_CACHE_DIR) and a vault with a .tsm/ config.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tsm, tsmAsync } from '../helpers/cli.js';
+import { startFakeHub, TINY_ID, type FakeHub } from '../helpers/tiny-model-hub.js';
+import { writeTinyModel } from '../helpers/tiny-model.js';
+
+let root: string;
+let hub: FakeHub;
+let vault: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'tsm-model-cli-'));
+  hub = await startFakeHub(join(root, 'hub'));
+  vault = join(root, 'vault');
+  mkdirSync(join(vault, '.tsm'), { recursive: true });
+  writeFileSync(join(vault, 'note.md'), '# note\n\ntext\n');
+  env = { HF_ENDPOINT: hub.endpoint, TSM_CACHE_DIR: join(root, 'cache') };
+});
+
+afterAll(async () => {
+  await hub.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const setConfig = (cfg: object): void => writeFileSync(join(vault, '.tsm', 'config.json'), JSON.stringify(cfg));
+const embeddingLines = (out: string): string[] => out.split('\n').filter((l) => /^\S+\s+embeddings:/.test(l));
+
+describe('tsm model', () => {
+  it('pull downloads once, without a progress bar when stderr is not a terminal; path prints the folder', async () => {
+    // Asynchronous: the fake Hub runs in this process and must answer while tsm runs.
+    const first = await tsmAsync(['model', 'pull', TINY_ID], { env });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(new RegExp(`^${TINY_ID} @ c0ffee000000 in .*models/tsm-test--tiny: 6 files downloaded \\(\\d+\\.\\d MB\\), 0 already there\\n$`));
+    expect(first.stderr).toContain('is not one of the models tsm knows');
+    expect(first.stderr).not.toContain('\r');
+    const second = await tsmAsync(['model', 'pull', TINY_ID], { env });
+    expect(second.stdout).toContain('0 files downloaded (0.0 MB), 6 already there');
+    const path = tsm(['model', 'path', '--model', TINY_ID], { env, cwd: root });
+    expect(path).toMatchObject({ code: 0, stdout: `${join(root, 'cache', 'models', 'tsm-test--tiny')}\n`, stderr: '' });
+  });
+
+  it('path exits 1 and names the pull command when the model is not there', () => {
+    const r = tsm(['model', 'path'], { env, cwd: root });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(`${join(root, 'cache', 'models', 'cl-nagoya--ruri-v3-30m')}\n`);
+    expect(r.stderr).toContain('run `tsm model pull cl-nagoya/ruri-v3-30m`');
+  });
+
+  it('list marks the configured model and names the runtime', () => {
+    const r = tsm(['model', 'list', '--json'], { env, cwd: root });
+    const out = JSON.parse(r.stdout);
+    expect(out.models.map((m: { id: string; selected: boolean }) => [m.id, m.selected])).toEqual([
+      ['cl-nagoya/ruri-v3-30m', true],
+      ['intfloat/multilingual-e5-small', false],
+    ]);
+    expect(out.runtime).toMatchObject({ from: 'tsm', version: '1.30.0' });
+  });
+
+  it('pull refuses a name that is not a model id, with exit 2', () => {
+    const r = tsm(['model', 'pull', 'ruri'], { env, cwd: root });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"ruri" is not a Hugging Face model id');
+  });
+});
+
+describe('tsm doctor on embeddings', () => {
+  it('says how to add the model while nothing is set up, as info', () => {
+    setConfig({});
+    const lines = embeddingLines(tsm(['doctor', '--vault', vault], { env }).stdout);
+    expect(lines).toEqual(['info    embeddings: the embedding model is not usable: no model folder at ' + join(root, 'cache', 'models', 'cl-nagoya--ruri-v3-30m') + ': run `tsm model pull cl-nagoya/ruri-v3-30m`']);
+  });
+
+  it('is silent when the configured model is pulled and the runtime is there', async () => {
+    setConfig({ model: TINY_ID });
+    await tsmAsync(['model', 'pull', TINY_ID], { env });
+    expect(embeddingLines(tsm(['doctor', '--vault', vault], { env }).stdout)).toEqual([]);
+  });
+
+  it('warns about a model folder of the user’s own (relative to the vault) that is incomplete, and is silent once it is whole', () => {
+    setConfig({ modelDir: 'models/mine' });
+    mkdirSync(join(vault, 'models', 'mine'), { recursive: true });
+    const broken = tsm(['doctor', '--vault', vault], { env }).stdout;
+    expect(embeddingLines(broken)).toEqual([`warning embeddings: the embedding model is not usable: ${join(vault, 'models', 'mine')} holds no model.onnx (nor onnx/model.onnx): put a complete model export in ${join(vault, 'models', 'mine')} (docs/embeddings.md, "Your own model folder")`]);
+    expect(broken).toContain('fix: fix the folder, or remove "modelDir" from .tsm/config.json');
+    writeTinyModel(join(vault, 'models', 'mine'));
+    expect(embeddingLines(tsm(['doctor', '--vault', vault], { env }).stdout)).toEqual([]);
+    expect(tsm(['model', 'path', '--vault', vault], { env }).stdout).toBe(`${join(vault, 'models', 'mine')}\n`);
+  });
+});
