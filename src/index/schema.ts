@@ -113,10 +113,12 @@ CREATE TABLE IF NOT EXISTS semantic_sections (
 );
 
 -- Neural embeddings (src/index/vectors.ts, issue 17): one row per section (gone with it, so a changed or
--- deleted section drops its vectors on the sync path that drops its FTS rows), its chunks' int8 vectors
--- (semantic/quantize.ts) end to end, and one float32 scale per chunk (1 / the int8 vector's norm: a cosine
--- with a unit query is a dot product times the scale). model: the embedding_models row whose fingerprint
--- made them; only the current one is read, and storing another model's vectors deletes the old model's.
+-- deleted section drops its vectors on the sync path that drops its FTS rows); vec holds, per chunk, a
+-- float32 scale (1 / the int8 vector's norm: a cosine with a unit query is a dot product times the scale)
+-- and the chunk's int8 vector (semantic/quantize.ts). One blob, not two: a search that scores every
+-- vector reads 60k rows, and each blob read costs as much as a 384-dimension dot product. model: the
+-- embedding_models row whose fingerprint made them; only the current one is read, and storing another
+-- model's vectors deletes the old model's.
 CREATE TABLE IF NOT EXISTS embedding_models (
   id INTEGER PRIMARY KEY,
   fingerprint TEXT NOT NULL UNIQUE,
@@ -125,8 +127,7 @@ CREATE TABLE IF NOT EXISTS embedding_models (
 CREATE TABLE IF NOT EXISTS section_vectors (
   id INTEGER PRIMARY KEY REFERENCES sections(id) ON DELETE CASCADE,
   model INTEGER NOT NULL REFERENCES embedding_models(id) ON DELETE CASCADE,
-  vecs BLOB NOT NULL,
-  scales BLOB NOT NULL
+  vec BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS section_vectors_model ON section_vectors(model);
 

@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openWriter } from '../../src/index/db.js';
 import { sectionId } from '../../src/index/section-ids.js';
-import { VectorStore } from '../../src/index/vectors.js';
-import { packChunks } from '../../src/index/vectors.js';
+import { packChunks, VectorStore } from '../../src/index/vectors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tsm-vecspeed-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,13 +35,12 @@ describe.each([256, 384])('brute-force cosine, 60k × %i', (dims) => {
     const store = new VectorStore(db);
     const model = store.useModel(`bench-${dims}`, dims);
     const next = rng(dims);
-    const put = db.prepare('INSERT INTO section_vectors (id, model, vecs, scales) VALUES (?, ?, ?, ?)');
+    const put = db.prepare('INSERT INTO section_vectors (id, model, vec) VALUES (?, ?, ?)');
     db.transaction(() => {
       for (let i = 0; i < 60_000; i++) {
         // 6 sections per note; one section in ten has two chunks (a long section).
         const chunks = i % 10 === 0 ? [randomUnit(dims, next), randomUnit(dims, next)] : [randomUnit(dims, next)];
-        const { vecs, scales } = packChunks(chunks);
-        put.run(sectionId(1 + Math.floor(i / 6), i % 6), model, vecs, scales);
+        put.run(sectionId(1 + Math.floor(i / 6), i % 6), model, packChunks(chunks));
       }
     })();
     const q = randomUnit(dims, next);
