@@ -1,5 +1,6 @@
 // tsm model list | path | pull | setup: the neural embedding model and its runtime (docs/embeddings.md).
 // The one place tsm downloads anything, and only when the user runs `tsm model pull` or `tsm model setup`.
+import { spawnSync } from 'node:child_process';
 import { pullModel } from '../embed/download.js';
 import { KNOWN_MODELS, knownModel, pulledModelDir } from '../embed/models.js';
 import { ORT_PACKAGE, ORT_VERSION, runtimeDir } from '../embed/runtime.js';
@@ -31,11 +32,26 @@ export function modelSettings(argv: Record<string, unknown>): ModelSettings {
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   const action = String(argv.action);
+  if ((action === 'pull' || action === 'setup') && withExtraCaCerts()) return;
   if (action === 'list') return list(argv);
   if (action === 'path') return path(argv);
   if (action === 'pull') return pull(argv);
   if (action === 'setup') return setup(argv);
   throw new UsageError(`tsm model ${action}: name list, path, pull or setup`);
+}
+
+/**
+ * bin/tsm drops NODE_EXTRA_CA_CERTS to start fast (it keeps it as TSM_EXTRA_CA_CERTS), and Node reads it only
+ * as it starts. The two commands that go online run again with it, so that a network whose TLS proxy
+ * needs that certificate (a company's, this project's build machines') works for them as for npm.
+ * True when this process ran the command that way.
+ */
+function withExtraCaCerts(): boolean {
+  const ca = process.env.TSM_EXTRA_CA_CERTS;
+  if (!ca || process.env.NODE_EXTRA_CA_CERTS) return false;
+  const r = spawnSync(process.execPath, process.argv.slice(1), { stdio: 'inherit', env: { ...process.env, NODE_EXTRA_CA_CERTS: ca } });
+  process.exitCode = r.status ?? 1;
+  return true;
 }
 
 function list(argv: Record<string, unknown>): void {
@@ -108,7 +124,7 @@ async function setup(argv: Record<string, unknown>): Promise<void> {
     process.stdout.write(`${ORT_PACKAGE} ${before.version} is already there (${before.dir}); \`tsm model setup --force\` installs it again\n`);
     return;
   }
-  writeErr(`tsm: installing ${ORT_PACKAGE}@${ORT_VERSION} (about 290 MB) into ${dir}\n`);
+  writeErr(`tsm: installing ${ORT_PACKAGE}@${ORT_VERSION} (a 114 MB download, about 50 MB once the other platforms' binaries are removed) into ${dir}\n`);
   const found = await setupRuntime({ force: argv.force === true });
   process.stdout.write(`${ORT_PACKAGE} ${found.version} installed in ${found.dir}\n`);
 }

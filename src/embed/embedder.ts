@@ -7,6 +7,7 @@
 // runtime, which `tsm search` and `tsm hook` never do.
 import { EmbedError } from './errors.js';
 import { readModelFolder, type ModelFolder, type SpecOverrides } from './model-folder.js';
+import { modelDirFor } from './models.js';
 import { loadRuntime, runtimeSearchPath, type OrtModule } from './runtime.js';
 import type { Embedder, ModelSpec } from './types.js';
 
@@ -72,6 +73,15 @@ export async function loadEmbedder(dir: string, options: LoadEmbedderOptions = {
     throw err;
   }
   return embedder;
+}
+
+/**
+ * The embedder a vault's settings name (`model`, `modelDir`: TsmConfig has both): the pulled model's folder,
+ * or the user's own. What the indexer and the query server call; errors name `tsm model pull` or the folder.
+ */
+export function loadConfiguredEmbedder(settings: { model: string; modelDir: string | null }, options: LoadEmbedderOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<Embedder> {
+  const dir = modelDirFor(settings, env);
+  return loadEmbedder(dir, settings.modelDir === null ? { name: settings.model, ...options } : options);
 }
 
 async function makeTokenizer(folder: ModelFolder): Promise<TokenizerLike> {

@@ -221,3 +221,44 @@ describe('the runtime', () => {
     expect(findRuntime()).toMatchObject({ version: ORT_VERSION, from: 'tsm' });
   });
 });
+
+describe('tsm model setup’s pruning', () => {
+  it('keeps only this platform’s native runtime, and leaves an unknown layout whole', async () => {
+    const { pruneOtherPlatforms } = await import('../../src/embed/setup.js');
+    const pkg = join(root, 'ort-pkg');
+    const bins = join(pkg, 'bin', 'napi-v6');
+    const layout = [`${process.platform}/${process.arch}`, `${process.platform}/other-arch`, 'other-os/x64', 'other-os/arm64'];
+    for (const d of layout) {
+      mkdirSync(join(bins, d), { recursive: true });
+      writeFileSync(join(bins, d, 'onnxruntime_binding.node'), 'x');
+    }
+    pruneOtherPlatforms(pkg);
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(bins)).toEqual([process.platform]);
+    expect(readdirSync(join(bins, process.platform))).toEqual([process.arch]);
+    const unknown = join(root, 'ort-unknown');
+    mkdirSync(join(unknown, 'bin', 'napi-v6', 'other-os', 'x64'), { recursive: true });
+    pruneOtherPlatforms(unknown);
+    expect(readdirSync(join(unknown, 'bin', 'napi-v6'))).toEqual(['other-os']);
+  });
+});
+
+describe('loadConfiguredEmbedder', () => {
+  it('loads the pulled model the settings name from the cache folder, or the user’s own folder', async () => {
+    const { loadConfiguredEmbedder } = await import('../../src/embed/embedder.js');
+    const cache = join(root, 'cache');
+    const env = { TSM_CACHE_DIR: cache };
+    await expect(loadConfiguredEmbedder({ model: 'intfloat/multilingual-e5-small', modelDir: null }, {}, env)).rejects.toThrow(
+      `no model folder at ${join(cache, 'models', 'intfloat--multilingual-e5-small')}: run \`tsm model pull intfloat/multilingual-e5-small\``,
+    );
+    cpSync(modelDir, join(cache, 'models', 'tsm-test--tiny'), { recursive: true });
+    const pulled = await loadConfiguredEmbedder({ model: 'tsm-test/tiny', modelDir: null }, {}, env);
+    const own = await loadConfiguredEmbedder({ model: 'cl-nagoya/ruri-v3-30m', modelDir: modelDir }, {}, env);
+    try {
+      expect(pulled.fingerprint).toBe(embedder.fingerprint);
+      expect(own.fingerprint).toBe(embedder.fingerprint); // the folder's own tsm-model.json names it
+    } finally {
+      await Promise.all([pulled.close(), own.close()]);
+    }
+  });
+});

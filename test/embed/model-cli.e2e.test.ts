@@ -1,10 +1,11 @@
 // `tsm model …` and doctor's embeddings check, as a user runs them: the built CLI, a fake Hub on 127.0.0.1,
 // a throw-away tsm cache folder (TSM_CACHE_DIR) and a vault with a .tsm/ config.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tsm, tsmAsync } from '../helpers/cli.js';
+import { cleanEnv, TSM, tsm, tsmAsync } from '../helpers/cli.js';
 import { startFakeHub, TINY_ID, type FakeHub } from '../helpers/tiny-model-hub.js';
 import { writeTinyModel } from '../helpers/tiny-model.js';
 
@@ -59,6 +60,23 @@ describe('tsm model', () => {
       ['intfloat/multilingual-e5-small', false],
     ]);
     expect(out.runtime).toMatchObject({ from: 'tsm', version: '1.30.0' });
+  });
+
+  it('pull and setup run with NODE_EXTRA_CA_CERTS, which the launcher drops for every other command', () => {
+    // Run as a command (the launcher's shell line runs only then). A CA file that does not exist makes Node
+    // warn as it starts: the warning shows which processes had the variable.
+    const bin = join(root, 'bin');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(TSM, join(bin, 'tsm'));
+    const caEnv = { ...cleanEnv(env), NODE_EXTRA_CA_CERTS: join(bin, 'no-such-ca.pem'), PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}` };
+    const run = (args: string[]) => spawnSync(join(bin, 'tsm'), args, { env: caEnv, encoding: 'utf8', cwd: root });
+    const setup = run(['model', 'setup', '--dry-run']);
+    expect(setup.status).toBe(0);
+    expect(setup.stdout).toMatch(/^ONNXRUNTIME_NODE_INSTALL=skip npm install onnxruntime-node@1\.30\.0 --prefix .*runtime --ignore-scripts/);
+    expect(setup.stderr).toMatch(/extra certs/i);
+    const list = run(['model', 'list']);
+    expect(list.status).toBe(0);
+    expect(list.stderr).not.toMatch(/extra certs/i);
   });
 
   it('pull refuses a name that is not a model id, with exit 2', () => {
