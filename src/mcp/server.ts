@@ -144,12 +144,18 @@ class ResidentModel {
     if (this.closed) return void (await resident.close());
     this.resident = resident;
     this.log('info', `embedding model ${resident.embedder.spec.name} loaded${resident.server ? `; query vectors on ${resident.server.path}` : ''}`);
-    if (!resident.server) return; // another resident (a watcher) answers and embeds for this vault
     const { BackgroundEmbedding } = await import('../index/embed-job.js');
-    this.embedding = new BackgroundEmbedding(() => this.openWriter(), resident.embedder, (m) => this.log(/failed/.test(m) ? 'warning' : 'info', m));
-    this.embedding.kick();
-    this.timer = setInterval(() => this.embedding?.kick(), EMBED_CHECK_MS);
-    this.timer.unref();
+    const { CLAIM_EVERY_MS } = await import('../embed/query-embedder.js');
+    // While another resident (a watcher) answers for the vault, it embeds; should it stop, this one takes over.
+    const servingAtStart = resident.server !== null;
+    resident.whenServing(CLAIM_EVERY_MS, (server) => {
+      if (this.closed) return;
+      if (!servingAtStart) this.log('info', `query vectors on ${server.path} (the process that answered before has stopped)`);
+      this.embedding = new BackgroundEmbedding(() => this.openWriter(), resident.embedder, (m) => this.log(/failed/.test(m) ? 'warning' : 'info', m));
+      this.embedding.kick();
+      this.timer = setInterval(() => this.embedding?.kick(), EMBED_CHECK_MS);
+      this.timer.unref();
+    });
   }
 
   async queryVector(text: string): Promise<QueryVector | undefined> {

@@ -207,23 +207,26 @@ class VaultWatch {
    * With a model configured: load it (the runtime is imported here and nowhere on the per-process paths),
    * answer query vectors on the vault's socket, and embed what lacks vectors in the background, then after
    * every batch that wrote notes. Batches keep being applied meanwhile (the job yields between sections).
-   * When another process (`tsm serve`) already answers for the vault, it also embeds: this one stays out.
+   * When another process (`tsm serve`) already answers for the vault, it also embeds: this one stays out,
+   * and takes both over should that process stop (a try every CLAIM_EVERY_MS).
    */
   private async startResident(): Promise<void> {
     if (this.stopping) return;
-    const { configuredModel, startResidentEmbedder } = await import('../embed/query-embedder.js');
+    const { CLAIM_EVERY_MS, configuredModel, startResidentEmbedder } = await import('../embed/query-embedder.js');
     if (configuredModel(this.cfg) === null) return;
     const resident = await startResidentEmbedder(this.cfg, this.notice);
     if (!resident) return;
     if (this.stopping) return void (await resident.close());
     this.resident = resident;
     if (!resident.server) {
-      this.notice('another process answers query vectors for this vault and embeds its sections; this watcher leaves both to it');
-      return;
+      this.notice('another process answers query vectors for this vault and embeds its sections; this watcher leaves both to it while it runs');
     }
-    this.notice(`embedding model ${resident.embedder.spec.name} loaded; query vectors on ${resident.server.path}`);
-    this.embedding = new BackgroundEmbedding(() => (this.stopping ? null : this.db), resident.embedder, this.notice);
-    this.embedding.kick();
+    resident.whenServing(CLAIM_EVERY_MS, (server) => {
+      if (this.stopping) return;
+      this.notice(`embedding model ${resident.embedder.spec.name} loaded; query vectors on ${server.path}`);
+      this.embedding = new BackgroundEmbedding(() => (this.stopping ? null : this.db), resident.embedder, this.notice);
+      this.embedding.kick();
+    });
   }
 
   /** Stores a retrained semantic model, if the worker has one ready, between two batches. */

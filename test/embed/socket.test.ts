@@ -4,7 +4,7 @@
 // killed process (taken over by the next server), a client that goes away, a second server for a vault
 // that has one, and two vaults at once, each with its own socket and model.
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,6 +14,9 @@ import { askQueryVector, QUERY_DEADLINE_MS } from '../../src/embed/socket-client
 import { socketPath, type QueryVector } from '../../src/embed/socket-protocol.js';
 import { serveQueryVectors, type QueryServer } from '../../src/embed/socket-server.js';
 import type { Embedder } from '../../src/embed/types.js';
+import { startResidentEmbedder } from '../../src/embed/query-embedder.js';
+import { loadConfig } from '../../src/vault/config.js';
+import { waitFor } from '../helpers/cli.js';
 import { writeTinyModel } from '../helpers/tiny-model.js';
 
 let root: string;
@@ -196,6 +199,26 @@ describe('query-embedding socket', () => {
       c.once('connect', () => c.write('not json\n'));
     });
     expect(JSON.parse(line)).toEqual({ error: 'expected one line {"query": "…"}' });
+  });
+
+  it('a resident that stood down takes the socket over once the other one stops', async () => {
+    const vault = newVault();
+    writeFileSync(join(vault, '.tsm', 'config.json'), JSON.stringify({ modelDir: join(root, 'm2') }));
+    const cfg = loadConfig({ vaultFlag: vault, env: {} });
+    const first = await serve(vault, e1);
+    const second = await startResidentEmbedder(cfg, () => {});
+    if (!second) throw new Error('the model did not load');
+    cleanups.push(() => second.close());
+    expect(second.server).toBeNull();
+    let claimed: string | null = null;
+    second.whenServing(50, (s) => (claimed = s.path));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(claimed).toBeNull(); // the first still answers
+    await first.close();
+    await waitFor(() => claimed !== null, 5000);
+    expect(claimed).toBe(socketPath(vault));
+    const r = await askQueryVector(vault, 'x');
+    expect('fingerprint' in r && r.fingerprint).toBe(e2.fingerprint);
   });
 
   it('two vaults at once: each its own socket and model', async () => {
