@@ -120,7 +120,7 @@ CREATE TABLE IF NOT EXISTS semantic_sections (
 -- embedding_models row whose fingerprint made them; only the current one is read, and storing another
 -- model's vectors deletes the old model's.
 CREATE TABLE IF NOT EXISTS embedding_models (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: an id names one model for the life of the index
   fingerprint TEXT NOT NULL UNIQUE,
   dims INTEGER NOT NULL
 );
