@@ -2,7 +2,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchResponse } from '../core/types.js';
+import type { Database } from '../index/db.js';
 import { withIndexReader } from '../index/open-reader.js';
+import { VectorStore } from '../index/vectors.js';
 import { search } from '../search/search.js';
 import type { FilterFlags } from '../search/filters.js';
 import { parseQuery } from '../search/query-syntax.js';
@@ -26,8 +28,9 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const queryVector = await askResident(cfg, syntax.text, tuning, Boolean(argv.verbose));
 
   // A damaged page met mid-search becomes an IndexError that says how to fix it.
-  const resp: SearchResponse = withIndexReader(cfg.db, (db) =>
-    search(db, {
+  const resp: SearchResponse = withIndexReader(cfg.db, (db) => {
+    if (queryVector && argv.verbose) writeErr(`tsm: ${vectorCoverage(db, queryVector)}\n`);
+    return search(db, {
       query,
       syntax,
       queryVector,
@@ -38,8 +41,8 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       snippetChars: cfg.snippetChars,
       now,
       tuning,
-    }),
-  );
+    });
+  });
   writeOut(await render(resp, argv, cfg, now));
   writeErr(`tsm: ${resp.total} results for ${JSON.stringify(query)}\n`);
   if (resp.didYouMean) writeErr(`tsm: did you mean: ${resp.didYouMean}\n`);
@@ -67,6 +70,15 @@ async function askResident(cfg: TsmConfig, text: string, tuning: Partial<Tuning>
   }
   if (verbose) writeErr(`tsm: query vector from the resident model in ${ms} ms (${r.fingerprint.split(';')[0]})\n`);
   return r;
+}
+
+/** --verbose: whether the index holds vectors of the query vector's model, and how many sections have one. */
+function vectorCoverage(db: Database, qv: QueryVector): string {
+  const store = new VectorStore(db);
+  const model = store.modelOf(qv.fingerprint, qv.vector.length);
+  if (model === null) return 'the index holds no vectors of this model yet (the resident embeds them, or `tsm index --embed`): lexical search only';
+  const c = store.counts(model);
+  return `neural ranker on: ${c.embedded} of ${c.sections} sections have vectors of this model`;
 }
 
 async function buildFirstIndex(cfg: TsmConfig): Promise<void> {

@@ -53,6 +53,7 @@ describe('resident model', () => {
     const asked = await verboseSearch(v, 'antenna');
     expect(asked.code).toBe(0);
     expect(asked.stderr).toMatch(/query vector from the resident model in \d+ ms \(tsm-test\/tiny@/);
+    expect(asked.stderr).toMatch(/neural ranker on: 4 of 4 sections have vectors of this model/);
     expect(asked.stdout).toContain('radio.md');
 
     writeFileSync(join(v, 'field.md'), '# Field test\n\nantenna on the hill\n');
