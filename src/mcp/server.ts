@@ -1,7 +1,7 @@
 // `tsm serve`: the nine tools over MCP on stdio. stdout carries JSON-RPC only; stderr says only what is
 // wrong. The SDK and zod are loaded here, so no other command pays for them. With an embedding model, also
 // the vault's resident query embedder (ResidentModel below).
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { ResidentEmbedder } from '../embed/query-embedder.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
 import { openReader, openWriter, type Database } from '../index/db.js';
@@ -128,6 +128,7 @@ class ResidentModel {
   private resident: ResidentEmbedder | null = null;
   private embedding: BackgroundEmbedding | null = null;
   private writer: Database | null = null;
+  private writerFile: string | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -175,13 +176,21 @@ class ResidentModel {
    */
   private openWriter(): Database | null {
     if (this.closed) return null;
-    if (!this.writer && existsSync(this.cfg.db)) {
+    // An index deleted or replaced since (a rebuild by `tsm index --full` elsewhere, a restore): writing on
+    // would store vectors in a file nobody reads.
+    const identity = fileIdentity(this.cfg.db);
+    if (this.writer && identity !== this.writerFile) {
+      this.writer.close();
+      this.writer = null;
+    }
+    if (!this.writer && identity !== null) {
       try {
         openReader(this.cfg.db).close();
       } catch {
         return null;
       }
       this.writer = openWriter(this.cfg.db).db;
+      this.writerFile = identity;
     }
     return this.writer;
   }
@@ -192,5 +201,15 @@ class ResidentModel {
     await this.embedding?.close();
     await this.resident?.close();
     this.writer?.close();
+  }
+}
+
+/** Device and inode of a file, or null when it does not exist: tells a replaced index from the same one. */
+function fileIdentity(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return null;
   }
 }
