@@ -56,7 +56,7 @@ describe.each([256, 384])('brute-force cosine, 60k × %i', (dims) => {
     process.stdout.write(`brute-force cosine 60k × ${dims}: median ${median.toFixed(1)} ms (min ${times[0].toFixed(1)}, max ${times[6].toFixed(1)})\n`);
     expect(hits.length).toBe(300);
     expect(hits[0].cos).toBeGreaterThanOrEqual(hits[299].cos);
-    expect(median).toBeLessThan(1000);
+    expect(median).toBeLessThan(2000); // an O(n²) slip, not the load of a shared machine
     db.close();
   }, 120_000);
 });
