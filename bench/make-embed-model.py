@@ -1,15 +1,16 @@
 #!/usr/bin/python3
-"""A random-weight encoder of ruri-v3-30m's shape, for `npm run bench:embed` (docs/embeddings.md).
+"""A random-weight encoder of ruri-v3-30m's (or multilingual-e5-small's) shape, for `npm run bench:embed`.
 
 We cannot download model weights on our machines, so the speed and memory of the real model are measured
 on a stand-in with its shape: 102,400-word vocabulary, 256-d, 10 layers, 4 heads, a gated (GeGLU) MLP of
 1,024 — 37M parameters, as ruri-v3-30m (ModernBERT) has. Differences from the real graph, which make it
 somewhat cheaper: learned absolute positions instead of rotary ones, global attention in every layer,
-LayerNorm with bias. The tokenizer is a character-level Unigram over ASCII, kana and CJK ideographs (one
+LayerNorm with bias. `--shape e5-small` writes multilingual-e5-small's shape instead (XLM-R vocabulary of
+250,037, 384-d, 12 layers, 12 heads, a plain GELU MLP of 1,536: 118M parameters). The tokenizer is a character-level Unigram over ASCII, kana and CJK ideographs (one
 token per Japanese character, about twice what the real SentencePiece vocabulary makes of Japanese text).
 
 Needs python3-onnx and python3-numpy (Debian: apt-get install python3-onnx); the tests never run this.
-Usage: /usr/bin/python3 bench/make-embed-model.py OUT_DIR
+Usage: /usr/bin/python3 bench/make-embed-model.py [--shape ruri-v3-30m|e5-small] OUT_DIR
 """
 import json
 import os
@@ -19,11 +20,16 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-VOCAB, DIM, LAYERS, HEADS, MLP, POSITIONS = 102_400, 256, 10, 4, 1024, 8192
-HEAD = DIM // HEADS
+SHAPES = {
+    # vocabulary, width, layers, heads, MLP width, positions, gated MLP, name, prefixes
+    "ruri-v3-30m": (102_400, 256, 10, 4, 1024, 8192, True, ("検索クエリ: ", "検索文書: ")),
+    "e5-small": (250_037, 384, 12, 12, 1536, 514, False, ("query: ", "passage: ")),
+}
 
 
-def main(out):
+def main(out, shape):
+    VOCAB, DIM, LAYERS, HEADS, MLP, POSITIONS, GATED, (QP, PP) = SHAPES[shape]
+    HEAD = DIM // HEADS
     os.makedirs(out, exist_ok=True)
     rng = np.random.default_rng(17)
     inits, nodes = [], []
@@ -55,8 +61,8 @@ def main(out):
 
     # Embeddings: words + positions (0 … seq-1), then LayerNorm.
     words = n("Gather", [w("tok_emb", VOCAB, DIM), "input_ids"], ["words"])
-    shape = n("Shape", ["input_ids"], ["ids_shape"])
-    seq = n("Gather", [shape, c("one_idx", 1)], ["seq_len"], axis=0)
+    ids_shape = n("Shape", ["input_ids"], ["ids_shape"])
+    seq = n("Gather", [ids_shape, c("one_idx", 1)], ["seq_len"], axis=0)
     pos = n("Range", [c("zero", 0), seq, c("step", 1)], ["positions"])
     posv = n("Gather", [w("pos_emb", POSITIONS, DIM), pos], ["pos_vecs"])
     x = layernorm(n("Add", [words, posv], ["emb"]), "emb_ln")
@@ -91,10 +97,13 @@ def main(out):
         x = n("Add", [x, o], [f"{p}.res1"])
 
         h = layernorm(x, f"{p}.ln2")
-        gi = n("MatMul", [h, w(f"{p}.wi", DIM, 2 * MLP)], [f"{p}.wi_out"])
-        g1, g2 = f"{p}.g1", f"{p}.g2"
-        n("Split", [gi, c(f"{p}.gsplit", [MLP, MLP])], [g1, g2], axis=-1)
-        gg = n("Mul", [gelu(g1, f"{p}.gelu"), g2], [f"{p}.glu"])
+        if GATED:
+            gi = n("MatMul", [h, w(f"{p}.wi", DIM, 2 * MLP)], [f"{p}.wi_out"])
+            g1, g2 = f"{p}.g1", f"{p}.g2"
+            n("Split", [gi, c(f"{p}.gsplit", [MLP, MLP])], [g1, g2], axis=-1)
+            gg = n("Mul", [gelu(g1, f"{p}.gelu"), g2], [f"{p}.glu"])
+        else:
+            gg = gelu(n("MatMul", [h, w(f"{p}.wi", DIM, MLP)], [f"{p}.wi_out"]), f"{p}.gelu")
         m = n("MatMul", [gg, w(f"{p}.wo2", MLP, DIM)], [f"{p}.mlp"])
         x = n("Add", [x, m], [f"{p}.res2"])
 
@@ -103,7 +112,7 @@ def main(out):
 
     graph = helper.make_graph(
         nodes,
-        "ruri-v3-30m-shape",
+        f"{shape}-shape",
         [helper.make_tensor_value_info(name, TensorProto.INT64, ["batch", "sequence"]) for name in ("input_ids", "attention_mask")],
         [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "sequence", DIM])],
         inits,
@@ -141,11 +150,15 @@ def main(out):
     with open(os.path.join(out, "config.json"), "w") as f:
         json.dump({"model_type": "bench-encoder", "hidden_size": DIM, "num_hidden_layers": LAYERS, "vocab_size": VOCAB}, f)
     with open(os.path.join(out, "tsm-model.json"), "w", encoding="utf-8") as f:
-        json.dump({"name": "bench/ruri-v3-30m-shape", "dims": DIM, "queryPrefix": "検索クエリ: ", "passagePrefix": "検索文書: ", "maxTokens": 512}, f, ensure_ascii=False)
+        json.dump({"name": f"bench/{shape}-shape", "dims": DIM, "queryPrefix": QP, "passagePrefix": PP, "maxTokens": 512}, f, ensure_ascii=False)
     print(f"{out}: {params / 1e6:.1f}M parameters, model.onnx {os.path.getsize(os.path.join(out, 'model.onnx')) / 1e6:.0f} MB")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    shape = "ruri-v3-30m"
+    if len(args) == 3 and args[0] == "--shape" and args[1] in SHAPES:
+        shape, args = args[1], args[2:]
+    if len(args) != 1:
         sys.exit(__doc__)
-    main(sys.argv[1])
+    main(args[0], shape)

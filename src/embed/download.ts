@@ -13,7 +13,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writ
 import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { EmbedError } from './errors.js';
-import { META_FILE } from './model-folder.js';
+import { META_FILE, onnxSha256 } from './model-folder.js';
+import { mappableModel } from './onnx-external.js';
 import { knownModel, type KnownModel } from './models.js';
 
 export const DEFAULT_ENDPOINT = 'https://huggingface.co';
@@ -130,6 +131,10 @@ export async function pullModel(o: PullOptions): Promise<PullResult> {
   // Settings the user added to the file by hand (prefixes of a model tsm does not know) survive a new pull.
   const merged = { ...(before ?? {}), ...meta };
   writeAtomic(metaPath, JSON.stringify(merged, null, 2) + '\n');
+  // Hash the weights and write their memory-mapped copy now, in this short-lived process: doing it at the
+  // first load would put a whole copy of the file (470 MB for e5-small) on the resident server's peak.
+  const onnxPath = join(o.dest, 'model.onnx');
+  mappableModel(onnxPath, onnxSha256(onnxPath), statSync(onnxPath).size);
   return { dir: o.dest, commit, files };
 }
 

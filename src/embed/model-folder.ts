@@ -23,6 +23,8 @@ export type Pooling = 'mean' | 'cls';
 export interface ModelFolder {
   dir: string;
   onnxPath: string;
+  /** sha256 of model.onnx, whole (the spec's revision is its first 16 hex digits). */
+  onnxSha256: string;
   tokenizerJson: Record<string, unknown>;
   tokenizerConfig: Record<string, unknown>;
   pooling: Pooling;
@@ -73,9 +75,10 @@ export function readModelFolder(dir: string, overrides: SpecOverrides = {}): Mod
 
   const dims = overrides.dims ?? num(meta.dims) ?? known?.dims ?? num(config.hidden_size) ?? 0;
   const maxTokens = overrides.maxTokens ?? num(meta.maxTokens) ?? known?.maxTokens ?? Math.min(512, num(tokenizerConfig.model_max_length) ?? 512);
+  const onnxHash = onnxSha256(onnxPath);
   const spec: ModelSpec = {
     name,
-    revision: `sha256:${onnxSha256(onnxPath).slice(0, 16)}`,
+    revision: `sha256:${onnxHash.slice(0, 16)}`,
     dims,
     queryPrefix: overrides.queryPrefix ?? str(meta.queryPrefix) ?? known?.queryPrefix ?? '',
     passagePrefix: overrides.passagePrefix ?? str(meta.passagePrefix) ?? known?.passagePrefix ?? '',
@@ -85,6 +88,7 @@ export function readModelFolder(dir: string, overrides: SpecOverrides = {}): Mod
   return {
     dir,
     onnxPath,
+    onnxSha256: onnxHash,
     tokenizerJson,
     tokenizerConfig,
     pooling: readPooling(dir, fix),

@@ -262,3 +262,49 @@ describe('loadConfiguredEmbedder', () => {
     }
   });
 });
+
+describe('large models load through a memory-mapped copy with external weights', () => {
+  it('gives the same vectors and fingerprint, writes the copy once, and again when the model changes', async () => {
+    const { statSync: stat, existsSync: exists } = await import('node:fs');
+    const dir = variant('mmap');
+    const mapped = await loadEmbedder(dir, { externalMinBytes: 0 });
+    const weights = join(dir, '.tsm-mmap', 'weights.bin');
+    try {
+      expect(exists(weights)).toBe(true);
+      // The embedding table (vocabulary × 32 floats) moved out; the graph left behind is small.
+      expect(stat(weights).size).toBeGreaterThanOrEqual(readFileSync(join(dir, 'model.onnx')).length - 4096);
+      expect(stat(join(dir, '.tsm-mmap', 'model.onnx')).size).toBeLessThan(4096);
+      expect(mapped.fingerprint).toBe(embedder.fingerprint);
+      for (const t of ['犬の追跡', 'LoRa range']) expect(Array.from(await mapped.embedQuery(t))).toEqual(Array.from(await embedder.embedQuery(t)));
+    } finally {
+      await mapped.close();
+    }
+    const written = stat(weights).mtimeMs;
+    await (await loadEmbedder(dir, { externalMinBytes: 0 })).close();
+    expect(stat(weights).mtimeMs).toBe(written);
+    writeTinyModel(dir, { seed: 9 });
+    const changed = await loadEmbedder(dir, { externalMinBytes: 0 });
+    try {
+      const source = JSON.parse(readFileSync(join(dir, '.tsm-mmap', 'source.json'), 'utf8'));
+      expect(source.sha256.startsWith(changed.spec.revision.slice('sha256:'.length))).toBe(true);
+      expect(changed.spec.revision).not.toBe(embedder.spec.revision);
+      expect(Array.from(await changed.embedQuery('犬'))).not.toEqual(Array.from(await embedder.embedQuery('犬')));
+    } finally {
+      await changed.close();
+    }
+  });
+
+  it('leaves small models and unreadable layouts as they are', async () => {
+    const { existsSync: exists } = await import('node:fs');
+    const small = variant('small');
+    await (await loadEmbedder(small)).close();
+    expect(exists(join(small, '.tsm-mmap'))).toBe(false);
+    // A torn model cannot be converted; the runtime then reports the original, as without the copy.
+    const torn = variant('torn-mmap', (d) => {
+      const b = readFileSync(join(d, 'model.onnx'));
+      writeFileSync(join(d, 'model.onnx'), b.subarray(0, b.length >> 1));
+    });
+    await expect(loadEmbedder(torn, { externalMinBytes: 0 })).rejects.toThrow(/torn-mmap\/model\.onnx is not a model the ONNX runtime can load/);
+    expect(exists(join(torn, '.tsm-mmap'))).toBe(false);
+  });
+});

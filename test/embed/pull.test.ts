@@ -66,13 +66,24 @@ describe('pullModel', () => {
     expect(forced.files.every((f) => f.outcome === 'downloaded')).toBe(true);
   });
 
+  // The client may lose the last bytes before a connection drop (undici discards what it buffered when the
+  // socket fails), so a resume starts at or before the cut, from exactly what the part file holds.
+  const rangeStart = (r: string | undefined): number => Number(/^bytes=(\d+)-$/.exec(r ?? '')?.[1] ?? NaN);
+
   it('resumes a transfer that broke off, with a Range request, and gets the same bytes', async () => {
     const dest = freshDest();
     const size = hub.repo.files.get('onnx/model.onnx')!.length;
-    hub.cutAt.set('onnx/model.onnx', [Math.floor(size / 3), Math.floor((2 * size) / 3)]);
+    const cuts = [Math.floor(size / 3), Math.floor((2 * size) / 3)];
+    hub.cutAt.set('onnx/model.onnx', [...cuts]);
     await pullModel({ id: ID, dest, env: env() });
     const ranges = hub.log.filter((l) => l.path.endsWith('/onnx/model.onnx')).map((l) => l.range);
-    expect(ranges).toEqual([undefined, `bytes=${Math.floor(size / 3)}-`, `bytes=${Math.floor((2 * size) / 3)}-`]);
+    expect(ranges).toHaveLength(3);
+    expect(ranges[0]).toBeUndefined();
+    const [r1, r2] = [rangeStart(ranges[1]), rangeStart(ranges[2])];
+    expect(r1).toBeGreaterThan(0);
+    expect(r1).toBeLessThanOrEqual(cuts[0]!);
+    expect(r2).toBeGreaterThan(r1);
+    expect(r2).toBeLessThanOrEqual(cuts[1]!);
     expect(readFileSync(join(dest, 'model.onnx')).equals(hub.repo.files.get('onnx/model.onnx')!)).toBe(true);
   });
 
@@ -81,15 +92,21 @@ describe('pullModel', () => {
     const size = hub.repo.files.get('onnx/model.onnx')!.length;
     const cut = Math.floor(size / 2);
     hub.cutAt.set('onnx/model.onnx', [cut]);
-    await expect(pullModel({ id: ID, dest, env: env(), retries: 0 })).rejects.toThrow(
-      new RegExp(`download of onnx/model\\.onnx stopped at ${cut} of ${size} bytes .*run \`tsm model pull ${ID}\` again; it resumes where it stopped`),
+    const err = await pullModel({ id: ID, dest, env: env(), retries: 0 }).then(
+      () => null,
+      (e: Error) => e,
     );
-    expect(statSync(join(dest, 'model.onnx.part')).size).toBe(cut);
+    const m = new RegExp(`download of onnx/model\\.onnx stopped at (\\d+) of ${size} bytes .*run \`tsm model pull ${ID}\` again; it resumes where it stopped`).exec(err?.message ?? '');
+    expect(m, err?.message).not.toBeNull();
+    const got = Number(m![1]);
+    expect(got).toBeGreaterThan(0);
+    expect(got).toBeLessThanOrEqual(cut);
+    expect(statSync(join(dest, 'model.onnx.part')).size).toBe(got);
     expect(existsSync(join(dest, 'model.onnx'))).toBe(false);
     expect(existsSync(join(dest, 'tsm-model.json'))).toBe(false);
     hub.log.length = 0;
     await pullModel({ id: ID, dest, env: env() });
-    expect(hub.log.find((l) => l.path.endsWith('/onnx/model.onnx'))?.range).toBe(`bytes=${cut}-`);
+    expect(hub.log.find((l) => l.path.endsWith('/onnx/model.onnx'))?.range).toBe(`bytes=${got}-`);
     expect(readFileSync(join(dest, 'model.onnx')).equals(hub.repo.files.get('onnx/model.onnx')!)).toBe(true);
   });
 

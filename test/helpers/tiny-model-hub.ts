@@ -73,7 +73,8 @@ export async function startFakeHub(srcDir: string): Promise<FakeHub> {
     } else res.writeHead(200, { 'content-length': body.length });
     const cut = hub.cutAt.get(path)?.shift();
     if (cut !== undefined && cut > start) {
-      res.write(body.subarray(start, cut), () => setTimeout(() => res.socket?.destroy(), 10));
+      // end(), not destroy(): a reset would drop bytes still in flight, and the cut would land anywhere.
+      res.write(body.subarray(start, cut), () => res.socket?.end());
       return;
     }
     res.end(body.subarray(start));
