@@ -54,7 +54,8 @@ async function embed(cfg: TsmConfig, threads: number): Promise<EmbedSummary> {
     // On a TTY the bar showed the way; elsewhere (a log, a CI job) this one line is the whole report.
     process.stderr.write(
       `embedded ${s.embedded} section${s.embedded === 1 ? '' : 's'} in ${s.seconds.toFixed(2)} s; ${s.withVectors} of ${s.total} have vectors` +
-        `${s.remaining ? ` (${s.remaining} left: run \`tsm index --embed\` again)` : ''}\n`,
+        `${s.remaining ? ` (${s.remaining} left: run \`tsm index --embed\` again)` : ''}\n` +
+        (s.failed ? `the model failed on ${s.failed} section${s.failed === 1 ? '' : 's'}: ${s.firstError}\n` : ''),
     );
     return s;
   } finally {

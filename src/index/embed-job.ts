@@ -28,7 +28,10 @@ export interface EmbedSummary {
   embedded: number;
   /** Sections found rewritten or gone when their vectors were ready (embedded again by the next run). */
   stale: number;
-  /** Sections still without a vector of this model (a stopped run, or a sync since). */
+  /** Sections the model failed on (left without a vector), and the first reason. */
+  failed: number;
+  firstError?: string;
+  /** Sections still without a vector of this model (a stopped run, a failure, or a sync since). */
   remaining: number;
   /** Sections with a vector of this model now, of all sections. */
   total: number;
@@ -46,6 +49,8 @@ export async function embedPending(db: Database, embedder: Embedder, opts: Embed
   const batchSize = Math.max(1, opts.batch ?? BATCH);
   let embedded = 0;
   let stale = 0;
+  let failed = 0;
+  let firstError: string | undefined;
   let afterId = -1;
   let stopped = false;
   opts.onProgress?.(0, todo);
@@ -59,14 +64,21 @@ export async function embedPending(db: Database, embedder: Embedder, opts: Embed
         commit(ready);
         break outer;
       }
-      ready.push({ section, vectors: await embedder.embedPassage(section.text) });
+      try {
+        ready.push({ section, vectors: await embedder.embedPassage(section.text) });
+      } catch (err) {
+        // One section the model cannot take stops nothing: it stays without a vector (tried again by the
+        // next run), and the run says how many and why.
+        failed++;
+        firstError ??= (err as Error).message ?? String(err);
+      }
     }
     if (!commit(ready)) {
       stopped = true;
       break;
     }
     afterId = sections[sections.length - 1].id;
-    opts.onProgress?.(embedded + stale, todo);
+    opts.onProgress?.(embedded + stale + failed, todo);
     // A turn for whatever else the process does (watch events, tool calls, socket queries) between batches.
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -87,6 +99,8 @@ export async function embedPending(db: Database, embedder: Embedder, opts: Embed
   return {
     embedded,
     stale,
+    failed,
+    ...(firstError ? { firstError } : {}),
     remaining: counts.sections - counts.embedded,
     total: counts.sections,
     withVectors: counts.embedded,
@@ -136,6 +150,7 @@ export class BackgroundEmbedding {
       try {
         const s = await embedPending(db, this.embedder, { signal: this.stop.signal });
         if (s.embedded > 0) this.onNotice(`embedded ${s.embedded} section${s.embedded === 1 ? '' : 's'} in ${s.seconds.toFixed(1)} s (${s.withVectors} of ${s.total} have vectors)`);
+        if (s.failed > 0) this.onNotice(`the embedding model failed on ${s.failed} section${s.failed === 1 ? '' : 's'} (${s.firstError}); they stay without vectors`);
       } catch (err) {
         this.onNotice(`embedding sections failed (${(err as Error).message ?? err}); search goes on with the vectors stored`);
         return;

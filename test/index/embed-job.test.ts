@@ -74,6 +74,19 @@ describe('embedding job', () => {
     db.close();
   });
 
+  it('a model that fails on sections leaves them without vectors and goes on; the next run retries them', async () => {
+    const { db } = await vault('v4', 6);
+    const sections = db.prepare('SELECT count(*) FROM sections').pluck().get() as number;
+    const doomed = await loadEmbedder(join(root, 'm1'));
+    // Closed under the job after its first batch: every later section fails in the runtime.
+    const s = await embedPending(db, doomed, { batch: 4, onProgress: (done) => void (done >= 4 && doomed.close()) });
+    expect(s).toMatchObject({ embedded: 4, failed: sections - 4, remaining: sections - 4, stopped: false });
+    expect(s.firstError).toBeTruthy();
+    const again = await embedPending(db, embedder); // same fingerprint: only the failed ones
+    expect(again).toMatchObject({ embedded: sections - 4, failed: 0, remaining: 0 });
+    db.close();
+  });
+
   it('in the background: a sync that writes is followed by vectors for what it wrote', async () => {
     const { cfg, db } = await vault('v2', 4);
     const notices: string[] = [];
