@@ -5,7 +5,7 @@
 //   search pays for every module it loads, so the fast path is a single module with nothing to resolve.
 // - dist/lazy/*.js and dist/chunks/: every other command, code-split so that heavy modules (remark,
 //   chokidar, yargs, the MCP SDK) load only in the commands that use them. tsm.cjs reaches them through
-//   the three imports LAZY names, which stay real imports of dist/lazy/ files.
+//   the imports LAZY names, which stay real imports of dist/lazy/ files.
 //
 // better-sqlite3's JavaScript is bundled; its native addon stays in node_modules (src/index/db.ts).
 import { build } from 'esbuild';
@@ -23,6 +23,7 @@ const LAZY = {
   'src/cli/yargs-cli.ts': 'yargs-cli', // every command but search and hook, and --help
   'src/index/sync.ts': 'sync', // the first search of a vault builds its index
   'src/sessions/ingest-and-index.ts': 'session-ingest', // SessionEnd / PreCompact: transcripts become notes
+  'src/embed/socket-client.ts': 'query-client', // tsm search, when a resident model's socket is there
 };
 
 const common = {

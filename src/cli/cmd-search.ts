@@ -2,7 +2,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchResponse } from '../core/types.js';
+import type { Database } from '../index/db.js';
 import { withIndexReader } from '../index/open-reader.js';
+import { VectorStore } from '../index/vectors.js';
 import { search } from '../search/search.js';
 import type { FilterFlags } from '../search/filters.js';
 import { parseQuery } from '../search/query-syntax.js';
@@ -10,7 +12,9 @@ import type { TsmConfig } from '../vault/config.js';
 import { configFrom, referenceNow, useColor } from './args.js';
 import { UsageError } from './run.js';
 import { isTerminal, writeErr, writeOut } from './stdio.js';
-import { tuningOf } from '../search/rank.js';
+import { tuningOf, type Tuning } from '../search/rank.js';
+import type { QueryVector } from '../embed/socket-protocol.js';
+import { socketPath } from '../vault/embed-socket.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   const cfg = configFrom(argv);
@@ -19,24 +23,62 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit takes a whole number of results, 1 or more (got ${argv.limit})`);
   const now = referenceNow();
   if (!existsSync(cfg.db)) await buildFirstIndex(cfg);
+  const syntax = parseQuery(query);
+  const tuning = tuningOf(cfg);
+  const queryVector = await askResident(cfg, syntax.text, tuning, Boolean(argv.verbose));
 
   // A damaged page met mid-search becomes an IndexError that says how to fix it.
-  const resp: SearchResponse = withIndexReader(cfg.db, (db) =>
-    search(db, {
+  const resp: SearchResponse = withIndexReader(cfg.db, (db) => {
+    if (queryVector && argv.verbose) writeErr(`tsm: ${vectorCoverage(db, queryVector)}\n`);
+    return search(db, {
       query,
-      syntax: parseQuery(query),
+      syntax,
+      queryVector,
       suggest: true,
       flags: argv as FilterFlags,
       limit,
       allSections: Boolean(argv['all-sections']),
       snippetChars: cfg.snippetChars,
       now,
-      tuning: tuningOf(cfg),
-    }),
-  );
+      tuning,
+    });
+  });
   writeOut(await render(resp, argv, cfg, now));
   writeErr(`tsm: ${resp.total} results for ${JSON.stringify(query)}\n`);
   if (resp.didYouMean) writeErr(`tsm: did you mean: ${resp.didYouMean}\n`);
+}
+
+/**
+ * The query's vector from the vault's resident model (`tsm serve`, `tsm watch`), within QUERY_DEADLINE_MS;
+ * undefined when no resident listens for the vault, and on any failure (no process, refused, timeout, a server that
+ * died mid-answer), when search is lexical. Silent unless --verbose: a search that works without the model
+ * is not an error. (A vector of another model than the index's vectors is ignored by search itself.)
+ */
+async function askResident(cfg: TsmConfig, text: string, tuning: Partial<Tuning>, verbose: boolean): Promise<QueryVector | undefined> {
+  // A resident process listens only when the vault has a model: no socket file, no model (one stat).
+  if (tuning.neuralWeight === 0 || !text.trim() || !existsSync(socketPath(cfg.vault))) {
+    if (verbose) writeErr('tsm: lexical search only: no resident process (tsm serve, tsm watch) with a model for this vault\n');
+    return undefined;
+  }
+  const { askQueryVector } = await import('../embed/socket-client.js');
+  const started = performance.now();
+  const r = await askQueryVector(cfg.vault, text);
+  const ms = (performance.now() - started).toFixed(0);
+  if ('error' in r) {
+    if (verbose) writeErr(`tsm: lexical search only: ${r.error} (${ms} ms)\n`);
+    return undefined;
+  }
+  if (verbose) writeErr(`tsm: query vector from the resident model in ${ms} ms (${r.fingerprint.split(';')[0]})\n`);
+  return r;
+}
+
+/** --verbose: whether the index holds vectors of the query vector's model, and how many sections have one. */
+function vectorCoverage(db: Database, qv: QueryVector): string {
+  const store = new VectorStore(db);
+  const model = store.modelOf(qv.fingerprint, qv.vector.length);
+  if (model === null) return 'the index holds no vectors of this model yet (the resident embeds them, or `tsm index --embed`): lexical search only';
+  const c = store.counts(model);
+  return `neural ranker on: ${c.embedded} of ${c.sections} sections have vectors of this model`;
 }
 
 async function buildFirstIndex(cfg: TsmConfig): Promise<void> {

@@ -33,6 +33,7 @@ export const SEARCH_OPTIONS: Record<string, OptionSpec> = {
   'include-content': { type: 'number', describe: 'json: add the whole file of the top N results' },
   ids: { type: 'boolean', default: false, describe: 'print section ids only, one per line' },
   detail: { type: 'string', choices: ['auto', 'none', 'low', 'high'], default: 'auto', describe: 'md: which results carry details' },
+  verbose: { type: 'boolean', default: false, describe: 'say on stderr whether the neural ranker took part, and why not' },
 };
 
 export const HOOK_OPTIONS: Record<string, OptionSpec> = { ...VAULT_OPTIONS };

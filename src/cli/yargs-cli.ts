@@ -26,7 +26,10 @@ export async function runYargs(argv: string[]): Promise<void> {
           .option('full', { type: 'boolean', default: false, describe: 're-read every file (a clean rebuild)' })
           .option('files-from-stdin', { type: 'boolean', default: false, describe: 'check only the paths read from stdin, one per line' })
           .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' })
+          .option('embed', { type: 'boolean', default: false, describe: "then give sections vectors of the vault's model (resumable)" })
+          .option('threads', { type: 'number', describe: 'with --embed: model threads (default 1)' })
           .example('$0 index', 'index new and changed notes')
+          .example('$0 index --embed', 'index, then embed what lacks a vector')
           .example('git diff --name-only | $0 index --files-from-stdin', 'check only these files'),
       (a) => runCommand(() => import('./cmd-index.js'), a),
     )

@@ -61,6 +61,12 @@ export function variantTuning(spec) {
 }
 `;
 
+const STUB_NEURAL = `// Written by the eval harness: this revision predates the neural ranker's vector store.
+export async function openNeural() {
+  throw new Error('this revision has no neural ranker (no vector store): --model applies to this checkout only');
+}
+`;
+
 /** Builds a revision with this checkout's eval harness; returns the path of its dist/eval.js. */
 export function buildRevision(commit: string, repoRoot: string): string {
   const dir = join(cacheDir(), 'builds', commit);
@@ -83,6 +89,7 @@ export function buildRevision(commit: string, repoRoot: string): string {
   for (const f of harness) copyFileSync(join(evalDir, f), join(dir, 'src', 'eval', f));
   const variants = join(dir, 'src', 'search', 'variants.ts');
   if (!existsSync(variants)) writeFileSync(variants, STUB_VARIANTS);
+  if (!existsSync(join(dir, 'src', 'index', 'embed-job.ts'))) writeFileSync(join(dir, 'src', 'eval', 'neural.ts'), STUB_NEURAL);
   const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
   if (build.status !== 0 || !existsSync(evalJs)) throw new Error(`building ${commit} failed (see above)`);
   writeFileSync(stampFile, want);

@@ -2,7 +2,10 @@
 // npm run eval -- --compare A B     the same for two sides, with the paired per-query difference B − A
 // A side is a ranking variant (src/search/variants.ts) or a git revision, optionally `rev:variant`.
 // Options: --sets a,b (by set name), --qrels FILE [--vault DIR] (one set), --variant V (or TSM_RANK_VARIANT),
-// --tune JSON (extra tuning), --now YYYY-MM-DD (overrides the set's), --db FILE, --verbose, --json.
+// --tune JSON (extra tuning), --now YYYY-MM-DD (overrides the set's), --db FILE, --verbose, --json,
+// --model DIR (the neural ranker with this model folder: the sets' indexes are embedded, their vectors kept
+// in the cached index, and each query embedded; this checkout's sides only, a revision side stays lexical).
+// `npm run eval -- --model DIR --compare neural-off base` measures what the neural ranker adds.
 // Indexes are built once per build and set and kept in the eval cache (TSM_EVAL_CACHE, else
 // os.tmpdir()/tsm-eval-cache), with the extracted corpora.
 import { spawnSync } from 'node:child_process';
@@ -14,10 +17,12 @@ import type { Tuning } from '../search/rank.js';
 import { variantTuning } from '../search/variants.js';
 import { buildRevision, indexSourceKey, parseSide, type Side } from './builds.js';
 import { formatCompare, formatRun, groups, pairedDiff, summarize, type QueryRow } from './report.js';
+import { openNeural, type NeuralEval } from './neural.js';
 import { runQueries } from './run.js';
 import { cacheDir, defaultSets, loadSet, vaultDir, type QuerySet } from './sets.js';
 
-const USAGE = 'usage: npm run eval -- [--compare A B] [--sets NAMES] [--qrels FILE [--vault DIR]] [--variant V] [--tune JSON] [--now YYYY-MM-DD] [--db FILE] [--verbose] [--json]\n';
+const USAGE =
+  'usage: npm run eval -- [--compare A B] [--sets NAMES] [--qrels FILE [--vault DIR]] [--variant V] [--tune JSON] [--model DIR] [--now YYYY-MM-DD] [--db FILE] [--verbose] [--json]\n';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -32,6 +37,7 @@ const { values, positionals } = parseArgs({
     now: { type: 'string' },
     tune: { type: 'string' },
     variant: { type: 'string' },
+    model: { type: 'string' },
     // Internal: run one set and print its per-query rows as JSON (how a revision's build is asked).
     rows: { type: 'boolean', default: false },
   },
@@ -40,11 +46,18 @@ const { values, positionals } = parseArgs({
 // dist/eval.js → the checkout it was built from.
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+let neural: NeuralEval | undefined;
 try {
+  if (values.model) {
+    neural = await openNeural(resolve(values.model));
+    process.stderr.write(`eval: neural ranker with ${neural.label}\n`);
+  }
   await main();
 } catch (err) {
   process.stderr.write(`eval: ${(err as Error).message}\n`);
-  process.exit(1);
+  process.exitCode = 1;
+} finally {
+  await neural?.close();
 }
 
 async function main(): Promise<void> {
@@ -60,6 +73,7 @@ async function main(): Promise<void> {
       db: values.db ?? dbFor(set, indexSourceKey(repoRoot)),
       now: values.now ?? set.now,
       tuning: { ...variantTuning(values.variant ?? process.env.TSM_RANK_VARIANT), ...tune },
+      neural,
     });
     process.stdout.write(`${JSON.stringify(rows)}\n`);
     return;
@@ -131,6 +145,7 @@ async function runSide(side: Side, set: QuerySet, tune: Partial<Tuning>): Promis
       db: values.db ?? dbFor(set, indexSourceKey(repoRoot)),
       now,
       tuning: { ...variantTuning(side.variant), ...tune },
+      neural,
     });
   }
   const evalJs = buildRevision(side.commit, repoRoot);

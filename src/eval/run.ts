@@ -6,6 +6,7 @@ import { search } from '../search/search.js';
 import { loadConfig } from '../vault/config.js';
 import { mrrAt, ndcgAt, recallAt } from './metrics.js';
 import type { QueryRow } from './report.js';
+import type { NeuralEval } from './neural.js';
 import type { JudgedQuery } from './sets.js';
 
 export interface RunOptions {
@@ -15,18 +16,28 @@ export interface RunOptions {
   /** YYYY-MM-DD; the queries are asked at noon, local time, of that day. */
   now?: string;
   tuning: Partial<Tuning>;
+  /** With `--model`: the index gets the model's vectors, and each query its vector (src/eval/neural.ts). */
+  neural?: NeuralEval;
 }
 
 export async function runQueries(queries: JudgedQuery[], o: RunOptions): Promise<QueryRow[]> {
   const cfg = loadConfig({ vaultFlag: o.vault, dbFlag: o.db });
   const summary = await syncVault(cfg);
   if (summary.added + summary.updated > 0) process.stderr.write(`eval: indexed ${summary.added + summary.updated} notes of ${o.vault} in ${summary.seconds} s\n`);
+  if (o.neural) await o.neural.embedIndex(cfg.db);
+  const vectors = o.neural ? await Promise.all(queries.map((j) => (o.neural as NeuralEval).queryVector(j.query))) : null;
   const db = openReader(cfg.db);
   try {
     const now = o.now ? new Date(`${o.now}T12:00:00`) : new Date();
-    return queries.map((j) => {
+    return queries.map((j, i) => {
       // Not tuningOf(cfg): --compare builds this harness against older revisions, which lack it.
-      const resp = search(db, { query: j.query, limit: 10, now, tuning: { halfLifeDays: cfg.halfLifeDays, ...o.tuning } });
+      const resp = search(db, {
+        query: j.query,
+        limit: 10,
+        now,
+        tuning: { halfLifeDays: cfg.halfLifeDays, ...o.tuning },
+        ...(vectors ? { queryVector: vectors[i] } : {}),
+      });
       const ranked = resp.hits.map((h) => h.path);
       return {
         query: j.query,

@@ -1,7 +1,7 @@
 // The index schema. Bump SCHEMA_VERSION whenever a table or the way text is analysed changes: an index
 // of another version is rebuilt from the vault (markdown is the source of truth), never patched by guess.
 
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 /**
  * The full-text columns, in table order (bm25() weights follow it): the one list the schema, the writer and
@@ -111,6 +111,25 @@ CREATE TABLE IF NOT EXISTS semantic_sections (
   seq INTEGER NOT NULL,
   vec BLOB NOT NULL
 );
+
+-- Neural embeddings (src/index/vectors.ts, issue 17): one row per section (gone with it, so a changed or
+-- deleted section drops its vectors on the sync path that drops its FTS rows); vec holds, per chunk, a
+-- float32 scale (1 / the int8 vector's norm: a cosine with a unit query is a dot product times the scale)
+-- and the chunk's int8 vector (semantic/quantize.ts). One blob, not two: a search that scores every
+-- vector reads 60k rows, and each blob read costs as much as a 384-dimension dot product. model: the
+-- embedding_models row whose fingerprint made them; only the current one is read, and storing another
+-- model's vectors deletes the old model's.
+CREATE TABLE IF NOT EXISTS embedding_models (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: an id names one model for the life of the index
+  fingerprint TEXT NOT NULL UNIQUE,
+  dims INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS section_vectors (
+  id INTEGER PRIMARY KEY REFERENCES sections(id) ON DELETE CASCADE,
+  model INTEGER NOT NULL REFERENCES embedding_models(id) ON DELETE CASCADE,
+  vec BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS section_vectors_model ON section_vectors(model);
 
 CREATE TABLE IF NOT EXISTS links (
   id INTEGER PRIMARY KEY,

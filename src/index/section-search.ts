@@ -134,6 +134,23 @@ export class SectionSearch {
     return out.sort((a, b) => a.bm25 - b.bm25 || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord));
   }
 
+  /**
+   * These sections (found by other means than FTS5: the neural ranker's vectors) with the note fields
+   * ranking needs, those passing the filters only, in the order given.
+   */
+  rankIds(ids: number[], filters: SearchFilters): RankedSection[] {
+    if (ids.length === 0) return [];
+    const { where, params } = filterSql(filters, 'section');
+    const rows = this.stmt(
+      `SELECT f.rowid AS id, n.id AS noteId, 0 AS bm25, n.type AS type, n.status AS status, n.date AS date,
+        n.date_source AS dateSource, n.path AS path, f.rowid - n.id * ${sectionId(1, 0)} AS ord
+       FROM (SELECT value AS rowid FROM json_each(?)) f JOIN notes n ON n.id = ${noteOfSectionSql('f.rowid')}
+       WHERE n.section_count > 0${where}`,
+    ).all(JSON.stringify(ids), ...params) as RankedSection[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
   /** These sections with their text, for choosing which one to show. */
   sectionTexts(ids: number[]): SectionText[] {
     return this.textsWhere('id', ids);

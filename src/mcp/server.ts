@@ -1,6 +1,11 @@
 // `tsm serve`: the nine tools over MCP on stdio. stdout carries JSON-RPC only; stderr says only what is
-// wrong. The SDK and zod are loaded here, so no other command pays for them.
-import { existsSync } from 'node:fs';
+// wrong. The SDK and zod are loaded here, so no other command pays for them. With an embedding model, also
+// the vault's resident query embedder (ResidentModel below).
+import { existsSync, statSync } from 'node:fs';
+import type { ResidentEmbedder } from '../embed/query-embedder.js';
+import type { QueryVector } from '../embed/socket-protocol.js';
+import { openReader, openWriter, type Database } from '../index/db.js';
+import type { BackgroundEmbedding } from '../index/embed-job.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../core/version.js';
@@ -78,13 +83,17 @@ export async function serveStdio(cfg: TsmConfig): Promise<void> {
   for (const method of ['log', 'info', 'debug', 'warn'] as const) {
     console[method] = (...args: unknown[]) => console.error(...args);
   }
-  const server = createServer(createContext(cfg));
+  const resident = new ResidentModel(cfg, (level, line) =>
+    // Something wrong goes to stderr; progress (vectors stored) to the client's log, like "ready" below.
+    level === 'warning' ? stderrLog(line) : void server.server.sendLoggingMessage({ level, logger: 'tsm', data: line }).catch(() => {}),
+  );
+  const server = createServer(createContext(cfg, { queryVector: (text) => resident.queryVector(text) }));
   const transport = new GuardedStdioTransport();
   let closing = false;
   const shutdown = () => {
     if (closing) return;
     closing = true;
-    void server.close().finally(() => process.exit(0));
+    void Promise.allSettled([server.close(), resident.close()]).finally(() => process.exit(0));
   };
   transport.onclose = shutdown;
   process.stdin.on('end', shutdown);
@@ -101,4 +110,106 @@ export async function serveStdio(cfg: TsmConfig): Promise<void> {
   };
   await server.connect(transport);
   if (!existsSync(cfg.db)) stderrLog(`${ready} — no index yet: run \`tsm index\` (tools report this until then)`);
+  // After connecting: loading a model takes a second or more, and tool calls need not wait for it.
+  await resident.start();
+}
+
+/** How often `tsm serve` looks for sections to embed (a watcher or `tsm index` may have written notes). */
+const EMBED_CHECK_MS = 30_000;
+
+/**
+ * `tsm serve`'s embedding model, when the vault has one (issue 17): loaded once (only here and in the
+ * watcher is the runtime imported), it embeds the queries of this server's own searches in process, answers
+ * query vectors for `tsm search` on the vault's socket, and gives the index's sections their vectors in the
+ * background — the one write `tsm serve` makes, through its own writer connection, and only while it holds
+ * the socket (a watcher that holds it embeds instead). Without a model nothing of this loads.
+ */
+class ResidentModel {
+  private resident: ResidentEmbedder | null = null;
+  private embedding: BackgroundEmbedding | null = null;
+  private writer: Database | null = null;
+  private writerFile: string | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly cfg: TsmConfig,
+    private readonly log: (level: 'info' | 'warning', line: string) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    const { configuredModel, startResidentEmbedder } = await import('../embed/query-embedder.js');
+    if (this.closed || configuredModel(this.cfg) === null) return;
+    const resident = await startResidentEmbedder(this.cfg, (m) => this.log('warning', m));
+    if (!resident) return;
+    if (this.closed) return void (await resident.close());
+    this.resident = resident;
+    this.log('info', `embedding model ${resident.embedder.spec.name} loaded${resident.server ? `; query vectors on ${resident.server.path}` : ''}`);
+    const { BackgroundEmbedding } = await import('../index/embed-job.js');
+    const { CLAIM_EVERY_MS } = await import('../embed/query-embedder.js');
+    // While another resident (a watcher) answers for the vault, it embeds; should it stop, this one takes over.
+    const servingAtStart = resident.server !== null;
+    resident.whenServing(CLAIM_EVERY_MS, (server) => {
+      if (this.closed) return;
+      if (!servingAtStart) this.log('info', `query vectors on ${server.path} (the process that answered before has stopped)`);
+      this.embedding = new BackgroundEmbedding(() => this.openWriter(), resident.embedder, (m) => this.log(/failed/.test(m) ? 'warning' : 'info', m));
+      this.embedding.kick();
+      this.timer = setInterval(() => this.embedding?.kick(), EMBED_CHECK_MS);
+      this.timer.unref();
+    });
+  }
+
+  async queryVector(text: string): Promise<QueryVector | undefined> {
+    if (!this.resident || !text.trim()) return undefined;
+    try {
+      return await this.resident.queryVector(text);
+    } catch (err) {
+      this.log('warning', `embedding a query failed (${(err as Error).message}); searching lexically`);
+      return undefined;
+    }
+  }
+
+  /**
+   * The writer connection for the embedding job, opened once there is an index of this version: serve never
+   * creates, rebuilds or empties one (openWriter would rebuild an index of another schema version; the
+   * reader's check says no instead, and `tsm index` or the watcher rebuilds it).
+   */
+  private openWriter(): Database | null {
+    if (this.closed) return null;
+    // An index deleted or replaced since (a rebuild by `tsm index --full` elsewhere, a restore): writing on
+    // would store vectors in a file nobody reads.
+    const identity = fileIdentity(this.cfg.db);
+    if (this.writer && identity !== this.writerFile) {
+      this.writer.close();
+      this.writer = null;
+    }
+    if (!this.writer && identity !== null) {
+      try {
+        openReader(this.cfg.db).close();
+      } catch {
+        return null;
+      }
+      this.writer = openWriter(this.cfg.db).db;
+      this.writerFile = identity;
+    }
+    return this.writer;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.embedding?.close();
+    await this.resident?.close();
+    this.writer?.close();
+  }
+}
+
+/** Device and inode of a file, or null when it does not exist: tells a replaced index from the same one. */
+function fileIdentity(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return null;
+  }
 }

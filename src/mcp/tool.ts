@@ -2,6 +2,7 @@
 // function from validated arguments to a JSON-able result (or markdown text).
 import type { z } from 'zod';
 import type { NoteRecord, SectionRecord } from '../core/types.js';
+import type { QueryVector } from '../embed/socket-protocol.js';
 import type { Database } from '../index/db.js';
 import type { NoteReader } from '../index/note-reader.js';
 import { truncateText } from '../text/chars.js';
@@ -14,6 +15,12 @@ export interface ToolContext {
   now(): Date;
   /** Runs `fn` with a read-only index connection that lives for this call only. */
   withIndex<T>(fn: (db: Database, reader: NoteReader) => T): T;
+  /**
+   * The query's vector from the server's own embedding model (issue 17), for SearchRequest.queryVector:
+   * undefined when the vault has no model (or it failed to load, or to embed this query). Await it before
+   * withIndex, whose callback is synchronous.
+   */
+  queryVector?(text: string): Promise<QueryVector | undefined>;
 }
 
 export interface Tool {

@@ -43,6 +43,21 @@ export interface Tuning {
   semanticWeight: number;
   /** Sections of the lexical fusion, best first, that the semantic ranker reorders. */
   semanticDepth: number;
+  /**
+   * RRF weight of the neural ranker (issue 17): the cosine of the query's vector (SearchRequest.queryVector,
+   * made by a resident model) with the sections' stored vectors. Acts only when a query vector is given,
+   * which only happens with a model configured; 0 = off. Not measured here (no real model can be
+   * downloaded on our machines): 0.3 and reorder-only are what helped the PPMI ranker (docs/search.md).
+   */
+  neuralWeight: number;
+  /** Sections of the lexical fusion, best first, that the neural ranker reorders (when it adds none). */
+  neuralDepth: number;
+  /**
+   * Whether the neural ranker may add notes the lexical rankers did not find: its list is then the best
+   * notes of the whole vault by cosine (brute force over every vector), not a reordering of the top
+   * `neuralDepth`. Off: unrestricted, the PPMI ranker ranked near-synonyms above the query's own words.
+   */
+  neuralAdds: boolean;
   /** Weight of the head columns (heading path, title, aliases, path words) in the section rankers; body is 1. */
   headColumnWeight: number;
   /**
@@ -81,6 +96,9 @@ export const DEFAULT_TUNING: Tuning = {
   bigramShare: 0.1,
   semanticWeight: 0,
   semanticDepth: 30,
+  neuralWeight: 0.3,
+  neuralDepth: 30,
+  neuralAdds: false,
   headColumnWeight: 0.5,
   recencyScope: 'all',
   headMode: 'vote',

@@ -16,6 +16,8 @@ import { extractTemporal } from './temporal.js';
 import { applySyntax } from './constraints.js';
 import { didYouMean } from './did-you-mean.js';
 import type { ParsedQuery } from './query-syntax.js';
+import type { QueryVector } from '../embed/socket-protocol.js';
+import { neuralList } from './neural.js';
 
 export interface SearchRequest {
   query: string;
@@ -30,6 +32,11 @@ export interface SearchRequest {
   syntax?: ParsedQuery;
   /** When nothing matches, look for near words in the index's vocabulary (SearchResponse.didYouMean). */
   suggest?: boolean;
+  /**
+   * The query's vector from a resident embedding model (issue 17): the neural ranker's input. Search never
+   * loads a model; without this (or with a vector of a model the index holds no vectors of) it is lexical.
+   */
+  queryVector?: QueryVector;
 }
 
 /** Sections each ranker hands to fusion. */
@@ -79,6 +86,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const { rankers, lists, terms } = runRankers(store, q, tuning);
   const fused = fuseLists(rankers, lists, tuning);
   addSemantic(db, q.text, fused.sectionFused, tuning);
+  if (req.queryVector) addNeural(db, store, req.queryVector, fused, q.filters, tuning);
   const ranked = scoreResults(fused, terms, q.filters, tuning, now, Boolean(req.allSections));
   if (tuning.titleMatchBoost > 0) boostNamedNotes(store, ranked, q.text, tuning.titleMatchBoost);
 
@@ -264,6 +272,28 @@ function addSemantic(db: Database, text: string, fused: Map<number, number>, tun
   const ids = semanticOrder(db, text, top);
   if (!ids) return;
   ids.forEach((id, i) => fused.set(id, (fused.get(id) ?? 0) + tuning.semanticWeight / (RRF_K + i + 1)));
+}
+
+/**
+ * The neural ranker (issue 17) as one more RRF list at `neuralWeight`: by default a reordering of the best
+ * `neuralDepth` sections of the lexical fusion; with `neuralAdds`, the vault's best notes by cosine (each by
+ * its best section, the filters applied), which may bring notes no lexical ranker found.
+ */
+function addNeural(db: Database, store: SectionSearch, qv: QueryVector, f: Fused, filters: SearchFilters, tuning: Tuning): void {
+  if (!(tuning.neuralWeight > 0)) return;
+  const top = tuning.neuralAdds ? null : [...f.sectionFused].sort((a, b) => b[1] - a[1]).slice(0, tuning.neuralDepth).map(([id]) => id);
+  const ids = neuralList(db, qv, top, RANKER_DEPTH);
+  if (!ids || ids.length === 0) return;
+  let list = ids;
+  if (tuning.neuralAdds) {
+    const known = ids.filter((id) => f.info.has(id));
+    const found = store.rankIds(ids.filter((id) => !f.info.has(id)), filters);
+    for (const r of found) f.info.set(r.id, r);
+    list = ids.filter((id) => f.info.has(id));
+    // Shown like a section a lexical ranker found: a note it brings is shown by its best section.
+    f.sectionLists.push([...known, ...found.map((r) => r.id)].map((id) => f.info.get(id) as RankedSection));
+  }
+  list.forEach((id, i) => f.sectionFused.set(id, (f.sectionFused.get(id) ?? 0) + tuning.neuralWeight / (tuning.rrfK + i + 1)));
 }
 
 /**

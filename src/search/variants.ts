@@ -44,6 +44,13 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   // The semantic ranker (src/search/semantic.ts), off by default: its weight and depth.
   'semantic-0.3': { semanticWeight: 0.3, semanticDepth: 30 },
   'semantic-0.3-d20': { semanticWeight: 0.3, semanticDepth: 20 },
+  // The neural ranker (issue 17): acts only with a query vector (`npm run eval -- --model DIR`).
+  'neural-off': { neuralWeight: 0 },
+  'neural-0.5': { neuralWeight: 0.5 },
+  'neural-1': { neuralWeight: 1 },
+  'neural-d50': { neuralDepth: 50 },
+  'neural-add-0.3': { neuralAdds: true, neuralWeight: 0.3 },
+  'neural-add-1': { neuralAdds: true, neuralWeight: 1 },
   'common-0.5': { commonTermShare: 0.5 },
   'recency-0.97': { recencyFloor: 0.97 },
   'recency-off': { halfLifeDays: { daily: 0, knowledge: 0, session: 0 } },

@@ -4,7 +4,9 @@ import { statSync } from 'node:fs';
 import type { SyncSummary } from '../core/types.js';
 import { openWriter, type Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
+import { BackgroundEmbedding } from '../index/embed-job.js';
 import { BackgroundTrainer } from '../index/semantic/background.js';
+import type { ResidentEmbedder } from '../embed/query-embedder.js';
 import { syncVault } from '../index/sync.js';
 import type { TsmConfig } from '../vault/config.js';
 import { ChangeQueue, Debouncer, type Batch } from './change-queue.js';
@@ -71,6 +73,9 @@ class VaultWatch {
   private readonly onAbort = () => this.stop();
   /** The semantic model is retrained in a worker thread when due, and stored between two batches. */
   private readonly trainer: BackgroundTrainer;
+  /** With a model configured: the query-embedding socket, and section embedding after each batch. */
+  private resident: ResidentEmbedder | null = null;
+  private embedding: BackgroundEmbedding | null = null;
 
   constructor(
     private readonly cfg: TsmConfig,
@@ -98,6 +103,8 @@ class VaultWatch {
       this.opts.signal?.removeEventListener('abort', this.onAbort);
       await this.running; // finish the batch in hand
       await this.trainer.close();
+      await this.embedding?.close(); // stops between two sections; what is committed stays
+      await this.resident?.close();
       await this.fsWatcher?.close();
       this.db?.close();
     }
@@ -133,6 +140,7 @@ class VaultWatch {
     this.accepting = true;
     this.semantic();
     if (this.queue.size > 0) this.debouncer.poke();
+    await this.startResident();
     if (polling) this.catchUpAfterPollingStarts();
     await this.stopped;
   }
@@ -192,6 +200,33 @@ class VaultWatch {
     this.failures = 0;
     this.opts.onBatch?.({ ...batch, summary, ms: performance.now() - started });
     this.semantic();
+    if (summary.added + summary.updated > 0) this.embedding?.kick();
+  }
+
+  /**
+   * With a model configured: load it (the runtime is imported here and nowhere on the per-process paths),
+   * answer query vectors on the vault's socket, and embed what lacks vectors in the background, then after
+   * every batch that wrote notes. Batches keep being applied meanwhile (the job yields between sections).
+   * When another process (`tsm serve`) already answers for the vault, it also embeds: this one stays out,
+   * and takes both over should that process stop (a try every CLAIM_EVERY_MS).
+   */
+  private async startResident(): Promise<void> {
+    if (this.stopping) return;
+    const { CLAIM_EVERY_MS, configuredModel, startResidentEmbedder } = await import('../embed/query-embedder.js');
+    if (configuredModel(this.cfg) === null) return;
+    const resident = await startResidentEmbedder(this.cfg, this.notice);
+    if (!resident) return;
+    if (this.stopping) return void (await resident.close());
+    this.resident = resident;
+    if (!resident.server) {
+      this.notice('another process answers query vectors for this vault and embeds its sections; this watcher leaves both to it while it runs');
+    }
+    resident.whenServing(CLAIM_EVERY_MS, (server) => {
+      if (this.stopping) return;
+      this.notice(`embedding model ${resident.embedder.spec.name} loaded; query vectors on ${server.path}`);
+      this.embedding = new BackgroundEmbedding(() => (this.stopping ? null : this.db), resident.embedder, this.notice);
+      this.embedding.kick();
+    });
   }
 
   /** Stores a retrained semantic model, if the worker has one ready, between two batches. */

@@ -1,0 +1,94 @@
+// The resident query embedder (issue 17): `tsm serve` and `tsm watch`, when the vault names a model, load
+// it once and answer query vectors on the vault's socket (socket-server.ts) for `tsm search`, which never
+// loads a model. The MCP server's own searches call the same embedder in process. Only these resident
+// paths import the runtime (embedder.ts, onnxruntime), and only dynamically.
+import type { TsmConfig } from '../vault/config.js';
+import { existsSync } from 'node:fs';
+import { modelDirFor } from './models.js';
+import type { QueryVector } from './socket-protocol.js';
+import { serveQueryVectors, type QueryServer } from './socket-server.js';
+import type { Embedder } from './types.js';
+
+/**
+ * The model a vault uses, or null: none, and nothing neural loads, listens or runs. A vault has one when
+ * its settings name a folder (modelDir), or when the model its settings name (model) has been pulled —
+ * the same steps after which `tsm doctor` counts semantic search as set up (embed/status.ts).
+ */
+export function configuredModel(cfg: Pick<TsmConfig, 'model' | 'modelDir'>, env: NodeJS.ProcessEnv = process.env): string | null {
+  const dir = modelDirFor(cfg, env);
+  return cfg.modelDir !== null || existsSync(dir) ? dir : null;
+}
+
+/** Loads the vault's model (null when it has none); the runtime's errors name their fix. */
+export async function loadVaultEmbedder(cfg: TsmConfig, opts: { threads?: number } = {}): Promise<Embedder | null> {
+  if (configuredModel(cfg) === null) return null;
+  const { loadConfiguredEmbedder } = await import('./embedder.js');
+  return loadConfiguredEmbedder(cfg, { threads: opts.threads });
+}
+
+export interface ResidentEmbedder {
+  readonly embedder: Embedder;
+  /** The socket this process answers on; null while another process answers for the vault. */
+  readonly server: QueryServer | null;
+  /**
+   * Calls `onClaimed` once this process answers on the vault's socket: at once when it does, else when a
+   * try every `everyMs` finds the other process gone (a watcher stopped while `tsm serve` goes on).
+   */
+  whenServing(everyMs: number, onClaimed: (server: QueryServer) => void): void;
+  queryVector(text: string): Promise<QueryVector>;
+  close(): Promise<void>;
+}
+
+/** How often a resident that found the socket taken tries again. */
+export const CLAIM_EVERY_MS = 30_000;
+
+/**
+ * Loads the vault's model and serves query vectors for it. Null when the vault names no model, or the model
+ * cannot be loaded (the reason goes to `onNotice`: a resident process keeps working lexically).
+ */
+export async function startResidentEmbedder(cfg: TsmConfig, onNotice: (message: string) => void): Promise<ResidentEmbedder | null> {
+  let embedder: Embedder | null;
+  try {
+    embedder = await loadVaultEmbedder(cfg);
+  } catch (err) {
+    onNotice(`the embedding model is not used: ${(err as Error).message}`);
+    return null;
+  }
+  if (!embedder) return null;
+  const e = embedder;
+  const queryVector = async (text: string): Promise<QueryVector> => ({ fingerprint: e.fingerprint, vector: await e.embedQuery(text) });
+  let server = await serveQueryVectors(cfg.vault, queryVector, onNotice);
+  let timer: NodeJS.Timeout | null = null;
+  let closed = false;
+  return {
+    embedder: e,
+    get server() {
+      return server;
+    },
+    whenServing(everyMs, onClaimed) {
+      if (server) return onClaimed(server);
+      let trying = false;
+      timer = setInterval(() => {
+        if (trying || closed) return;
+        trying = true;
+        void serveQueryVectors(cfg.vault, queryVector, onNotice)
+          .then((s) => {
+            if (!s) return;
+            if (closed) return void s.close();
+            server = s;
+            if (timer) clearInterval(timer);
+            onClaimed(s);
+          })
+          .finally(() => (trying = false));
+      }, everyMs);
+      timer.unref();
+    },
+    queryVector,
+    close: async () => {
+      closed = true;
+      if (timer) clearInterval(timer);
+      await server?.close();
+      await e.close();
+    },
+  };
+}

@@ -1,0 +1,54 @@
+// The query-embedding socket (issue 17): a resident process that holds the model (`tsm serve`, `tsm watch`)
+// answers a query's vector to per-process commands (`tsm search`), which never load a model themselves.
+//
+// One connection, one exchange, one JSON line each way:
+//   → {"query": "how do I rotate the keys"}
+//   ← {"fingerprint": "<Embedder.fingerprint>", "dims": 256, "vector": "<base64 of dims float32, little-endian>"}
+//   ← {"error": "…"}                                   (the server could not embed it)
+// Where: <vault>/.tsm/run/embed.sock (src/vault/embed-socket.ts), the folder 0700 and the socket 0600 (owner
+// only). Two vaults, two sockets. `tsm search` asks only when the socket file is there: a resident process
+// listens only when the vault has a model, so the socket's presence is all the asking side needs to know.
+export { socketPath } from '../vault/embed-socket.js';
+
+/** A query's vector and the model that made it: only vectors of the same fingerprint are compared with it. */
+export interface QueryVector {
+  fingerprint: string;
+  vector: Float32Array;
+}
+
+/** Longest request line read (a query is cut to MAX_QUERY_CHARS before it is sent). */
+export const MAX_REQUEST_BYTES = 64 * 1024;
+/** Longest reply line read: a 4096-dimension vector in base64 is ~22 kB. */
+export const MAX_REPLY_BYTES = 64 * 1024;
+/** Characters of a query sent: the model reads at most a few hundred tokens of it anyway. */
+export const MAX_QUERY_CHARS = 4000;
+
+export function encodeVector(v: QueryVector): string {
+  const bytes = Buffer.alloc(v.vector.length * 4);
+  v.vector.forEach((x, i) => bytes.writeFloatLE(x, i * 4));
+  return JSON.stringify({ fingerprint: v.fingerprint, dims: v.vector.length, vector: bytes.toString('base64') });
+}
+
+/** A reply line as a QueryVector, or the reason it is not one. */
+export function decodeVector(line: string): QueryVector | { error: string } {
+  let data: unknown;
+  try {
+    data = JSON.parse(line);
+  } catch {
+    return { error: 'the reply is not JSON' };
+  }
+  const r = data as { fingerprint?: unknown; dims?: unknown; vector?: unknown; error?: unknown };
+  if (typeof r.error === 'string') return { error: `the server: ${r.error}` };
+  if (typeof r.fingerprint !== 'string' || typeof r.vector !== 'string' || !Number.isInteger(r.dims) || (r.dims as number) < 1) {
+    return { error: 'the reply lacks fingerprint, dims or vector' };
+  }
+  const bytes = Buffer.from(r.vector, 'base64');
+  const dims = r.dims as number;
+  if (bytes.length !== dims * 4) return { error: `the vector has ${bytes.length} bytes, not ${dims} × 4` };
+  const vector = new Float32Array(dims);
+  for (let i = 0; i < dims; i++) {
+    vector[i] = bytes.readFloatLE(i * 4);
+    if (!Number.isFinite(vector[i])) return { error: 'the vector holds a value that is not a finite number' };
+  }
+  return { fingerprint: r.fingerprint, vector };
+}

@@ -1,0 +1,157 @@
+// The resident side of the query-embedding socket (socket-protocol.ts): listens in the vault's
+// `.tsm/run/` (0700) on embed.sock (0600), answers each connection's one query line with its vector, and
+// takes over a socket file left by a killed server. Where another live process already answers for the
+// vault (`tsm watch` and `tsm serve` at once), it stays quiet: one server per vault is enough, and the
+// client reaches whichever holds the socket.
+import { chmodSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { dirname } from 'node:path';
+import { encodeVector, MAX_QUERY_CHARS, MAX_REQUEST_BYTES, socketPath, type QueryVector } from './socket-protocol.js';
+
+/** A client that connects and sends nothing (or half a line) is dropped after this long. */
+const IDLE_MS = 5_000;
+
+export interface QueryServer {
+  readonly path: string;
+  close(): Promise<void>;
+}
+
+export type EmbedQuery = (text: string) => Promise<QueryVector>;
+
+/**
+ * Serves `embed` on the vault's socket. Resolves null when another live process serves the vault (or the
+ * socket cannot be made: the reason goes to `onNotice`, and search goes on lexically).
+ */
+export async function serveQueryVectors(vault: string, embed: EmbedQuery, onNotice: (message: string) => void = () => {}): Promise<QueryServer | null> {
+  const path = socketPath(vault);
+  try {
+    ownerOnlyFolder(dirname(path));
+  } catch (err) {
+    onNotice(`no query-embedding socket: ${(err as Error).message}`);
+    return null;
+  }
+  const server = createServer((socket) => answer(socket, embed));
+  // A client's error (it went away mid-answer) is the client's; a server error after listening is noted.
+  server.on('error', (err) => onNotice(`query-embedding socket: ${err.message}`));
+  const listened = await listen(server, path);
+  if (listened === 'in-use') {
+    if (await alive(path)) return null;
+    // Left by a killed server: nothing answers on it. Only a socket file is removed, never anything else.
+    if (!isSocket(path)) {
+      onNotice(`no query-embedding socket: ${path} exists and is not a socket; move it aside`);
+      return null;
+    }
+    unlinkSync(path);
+    const again = await listen(server, path);
+    if (again !== 'ok') {
+      onNotice(`no query-embedding socket at ${path}: ${again === 'in-use' ? 'taken by another process' : again.message}`);
+      return null;
+    }
+  } else if (listened !== 'ok') {
+    onNotice(`no query-embedding socket at ${path}: ${listened.message}`);
+    return null;
+  }
+  chmodSync(path, 0o600);
+  const ino = lstatSync(path).ino;
+  const open = new Set<Socket>();
+  server.on('connection', (s) => {
+    open.add(s);
+    s.on('close', () => open.delete(s));
+  });
+  return {
+    path,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of open) s.destroy();
+        server.close(() => resolve());
+        // Only our own socket file: a newer server may have replaced it after this one stopped answering.
+        try {
+          if (lstatSync(path).ino === ino) unlinkSync(path);
+        } catch {
+          // already gone
+        }
+      }),
+  };
+}
+
+function answer(socket: Socket, embed: EmbedQuery): void {
+  let buffered = '';
+  let done = false;
+  socket.setEncoding('utf8');
+  socket.setTimeout(IDLE_MS, () => socket.destroy());
+  socket.on('error', () => socket.destroy()); // the client went away (EPIPE, ECONNRESET): nothing to tell
+  socket.on('data', (chunk: string) => {
+    if (done) return;
+    buffered += chunk;
+    const nl = buffered.indexOf('\n');
+    if (nl < 0) {
+      if (Buffer.byteLength(buffered) > MAX_REQUEST_BYTES) reply(socket, { error: `a request is at most ${MAX_REQUEST_BYTES} bytes` });
+      return;
+    }
+    done = true;
+    let query: unknown;
+    try {
+      query = (JSON.parse(buffered.slice(0, nl)) as { query?: unknown }).query;
+    } catch {
+      query = undefined;
+    }
+    if (typeof query !== 'string') return reply(socket, { error: 'expected one line {"query": "…"}' });
+    embed(query.slice(0, MAX_QUERY_CHARS)).then(
+      (v) => reply(socket, v),
+      (err: unknown) => reply(socket, { error: (err as Error).message ?? String(err) }),
+    );
+  });
+}
+
+function reply(socket: Socket, r: QueryVector | { error: string }): void {
+  if (socket.destroyed) return; // the client gave up (its deadline passed): the vector is dropped
+  socket.end(`${'error' in r ? JSON.stringify(r) : encodeVector(r)}\n`);
+}
+
+function listen(server: Server, path: string): Promise<'ok' | 'in-use' | Error> {
+  return new Promise((resolve) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      resolve(err.code === 'EADDRINUSE' ? 'in-use' : err);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve('ok');
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(path);
+  });
+}
+
+/** Whether a process answers on the socket at `path`. */
+function alive(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(path);
+    const done = (yes: boolean) => {
+      s.destroy();
+      resolve(yes);
+    };
+    s.once('connect', () => done(true));
+    s.once('error', () => done(false));
+    s.setTimeout(1000, () => done(false));
+  });
+}
+
+function isSocket(path: string): boolean {
+  try {
+    return lstatSync(path).isSocket();
+  } catch {
+    return false;
+  }
+}
+
+/** The socket's folder: made 0700, or checked to be the user's own and narrowed to 0700 (it is tsm's). */
+function ownerOnlyFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = lstatSync(dir);
+  if (!st.isDirectory()) throw new Error(`${dir} is not a folder`);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
+  if (st.uid !== uid) throw new Error(`${dir} belongs to another user (uid ${st.uid}); remove it`);
+  if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}

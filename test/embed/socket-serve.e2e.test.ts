@@ -1,0 +1,64 @@
+// `tsm serve` as the vault's resident model, end to end: the built CLI driven by the SDK's client on a vault
+// whose settings name the tiny generated model. It loads the model after connecting (saying so to the
+// client's log, nothing on stderr), embeds the sections in the background, answers `tsm search`'s query
+// vectors on the socket, and removes its socket when the client goes away.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, TSM, tsm, tsmAsync, waitFor, writeFiles } from '../helpers/cli.js';
+import { writeTinyModel } from '../helpers/tiny-model.js';
+import { socketPath } from '../../src/vault/embed-socket.js';
+import { ok } from '../mcp/client.js';
+
+let root: string;
+let vault: string;
+let client: Client;
+let stderr = '';
+const logs: string[] = [];
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'tsm-serve-embed-'));
+  vault = join(root, 'vault');
+  writeTinyModel(join(root, 'model'));
+  writeFiles(vault, {
+    '.tsm/config.json': JSON.stringify({ modelDir: '../model' }),
+    'radio.md': '# Radio\n\n## Antenna\n\nantenna gain and range\n',
+    'garden.md': '# Garden\n\ncompost and tomato seeds\n',
+  });
+  expect(tsm(['index', '--vault', vault]).code).toBe(0);
+  const env = Object.fromEntries(Object.entries(cleanEnv({ TSM_CACHE_DIR: join(root, 'cache') })).filter((e): e is [string, string] => e[1] !== undefined));
+  const transport = new StdioClientTransport({ command: process.execPath, args: [TSM, 'serve', '--vault', vault], env, cwd: root, stderr: 'pipe' });
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  client = new Client({ name: 'tsm-e2e', version: '1.0.0' });
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(String(n.params.data)));
+  await client.connect(transport);
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('tsm serve with an embedding model', () => {
+  it('loads it, embeds the sections, answers tsm search on the socket; tools work meanwhile', async () => {
+    expect(JSON.stringify(await ok(client, 'search', { query: 'antenna' }))).toContain('radio.md');
+    await waitFor(() => logs.some((l) => /embedded 3 sections/.test(l)), 20_000);
+    expect(logs.find((l) => /embedding model/.test(l))).toMatch(/^embedding model tsm-test\/tiny loaded; query vectors on .*embed\.sock$/);
+    const r = await tsmAsync(['search', '--vault', vault, '--verbose', 'antenna']);
+    expect(r.stderr).toMatch(/query vector from the resident model/);
+    expect(r.stdout).toContain('radio.md');
+    expect(stderr).toBe('');
+  });
+
+  it('closes its socket when the client goes away', async () => {
+    expect(existsSync(socketPath(vault))).toBe(true);
+    await client.close();
+    await waitFor(() => !existsSync(socketPath(vault)), 10_000);
+    const r = await tsmAsync(['search', '--vault', vault, '--verbose', 'antenna']);
+    expect(r.stderr).toMatch(/lexical search only: no resident process/);
+  });
+});

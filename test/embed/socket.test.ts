@@ -1,0 +1,243 @@
+// The query-embedding socket (src/embed/socket-*.ts) with the real runtime and the tiny model: a round trip
+// gives the model's own query vector, owner-only permissions, and every way it can fail ends in a reason
+// within the deadline — a server that never answers, one killed mid-answer, a stale socket file left by a
+// killed process (taken over by the next server), a client that goes away, a second server for a vault
+// that has one, and two vaults at once, each with its own socket and model.
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadEmbedder } from '../../src/embed/embedder.js';
+import { askQueryVector, QUERY_DEADLINE_MS } from '../../src/embed/socket-client.js';
+import { socketPath, type QueryVector } from '../../src/embed/socket-protocol.js';
+import { serveQueryVectors, type QueryServer } from '../../src/embed/socket-server.js';
+import type { Embedder } from '../../src/embed/types.js';
+import { startResidentEmbedder } from '../../src/embed/query-embedder.js';
+import { loadConfig } from '../../src/vault/config.js';
+import { waitFor } from '../helpers/cli.js';
+import { writeTinyModel } from '../helpers/tiny-model.js';
+
+let root: string;
+let e1: Embedder;
+let e2: Embedder;
+const cleanups: (() => unknown)[] = [];
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'tsm-sock-'));
+  writeTinyModel(join(root, 'm1'), { seed: 1 });
+  writeTinyModel(join(root, 'm2'), { seed: 2, meta: { name: 'tsm-test/tiny-2' } });
+  e1 = await loadEmbedder(join(root, 'm1'));
+  e2 = await loadEmbedder(join(root, 'm2'));
+});
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+afterAll(async () => {
+  await e1?.close();
+  await e2?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+let vaults = 0;
+function newVault(): string {
+  const v = join(root, `v${vaults++}`);
+  mkdirSync(join(v, '.tsm'), { recursive: true });
+  return v;
+}
+
+const embedWith = (e: Embedder) => async (text: string): Promise<QueryVector> => ({ fingerprint: e.fingerprint, vector: await e.embedQuery(text) });
+
+async function serve(vault: string, e: Embedder): Promise<QueryServer> {
+  const s = await serveQueryVectors(vault, embedWith(e));
+  if (!s) throw new Error('no server');
+  cleanups.push(() => s.close());
+  return s;
+}
+
+/** A server of our own making on the vault's socket path, for the peers that misbehave. */
+async function rawServer(vault: string, onConnection: (socket: Socket) => void): Promise<Server> {
+  const path = socketPath(vault);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const server = createServer(onConnection);
+  const open = new Set<Socket>();
+  server.on('connection', (c) => {
+    open.add(c);
+    c.on('close', () => open.delete(c));
+  });
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const c of open) c.destroy();
+        server.close(() => resolve());
+      }),
+  );
+  return server;
+}
+
+/** A process that listens on the vault's socket and is then killed (SIGKILL): its socket file stays. */
+async function leaveStaleSocket(vault: string): Promise<void> {
+  const path = socketPath(vault);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`]);
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.once('exit', resolve));
+  expect(lstatSync(path).isSocket()).toBe(true);
+}
+
+describe('query-embedding socket', () => {
+  it('answers the model’s own query vector, on an owner-only socket', async () => {
+    const vault = newVault();
+    const s = await serve(vault, e1);
+    expect(s.path).toBe(join(vault, '.tsm', 'run', 'embed.sock'));
+    expect(statSync(s.path).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(s.path)).mode & 0o777).toBe(0o700);
+    const r = await askQueryVector(vault, 'LoRa antenna 犬の追跡');
+    if ('error' in r) throw new Error(r.error);
+    expect(r.fingerprint).toBe(e1.fingerprint);
+    expect([...r.vector]).toEqual([...(await e1.embedQuery('LoRa antenna 犬の追跡'))]);
+    await s.close();
+    expect(existsSync(s.path)).toBe(false);
+  });
+
+  it('round trip: well inside the deadline (the figure docs/search.md quotes)', async () => {
+    const vault = newVault();
+    await serve(vault, e1);
+    const times: number[] = [];
+    const direct: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      let t = performance.now();
+      const r = await askQueryVector(vault, `query number ${i} about antennas`);
+      times.push(performance.now() - t);
+      expect('fingerprint' in r).toBe(true);
+      t = performance.now();
+      await e1.embedQuery(`query number ${i} about antennas`);
+      direct.push(performance.now() - t);
+    }
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1];
+    process.stdout.write(`socket round trip (tiny model): median ${median(times).toFixed(2)} ms; the model alone ${median(direct).toFixed(2)} ms\n`);
+    expect(median(times)).toBeLessThan(QUERY_DEADLINE_MS);
+  });
+
+  it('no server: an immediate reason', async () => {
+    const started = performance.now();
+    const r = await askQueryVector(newVault(), 'x');
+    expect(r).toEqual({ error: expect.stringMatching(/no resident process/) });
+    expect(performance.now() - started).toBeLessThan(QUERY_DEADLINE_MS);
+  });
+
+  it('a server that never answers: the deadline', async () => {
+    const vault = newVault();
+    await rawServer(vault, () => {});
+    const started = performance.now();
+    const r = await askQueryVector(vault, 'x', { timeoutMs: 100 });
+    const took = performance.now() - started;
+    expect(r).toEqual({ error: 'no answer within 100 ms' });
+    expect(took).toBeGreaterThanOrEqual(95);
+    expect(took).toBeLessThan(1000);
+  });
+
+  it('a server that dies mid-answer, or answers nonsense: a reason, never a throw', async () => {
+    const vault = newVault();
+    await rawServer(vault, (sock) => sock.once('data', () => sock.destroy()));
+    expect(await askQueryVector(vault, 'x')).toEqual({ error: expect.stringMatching(/closed the connection|ECONNRESET/) });
+    const other = newVault();
+    await rawServer(other, (sock) => sock.once('data', () => sock.end('{"fingerprint":"f","dims":4,"vector":"AAAA"}\n')));
+    expect(await askQueryVector(other, 'x')).toEqual({ error: 'the vector has 3 bytes, not 4 × 4' });
+  });
+
+  it('a stale socket file of a killed server: refused for the client, taken over by the next server', async () => {
+    const vault = newVault();
+    await leaveStaleSocket(vault);
+    expect(await askQueryVector(vault, 'x')).toEqual({ error: expect.stringMatching(/^nothing answers on .*embed\.sock \(left by a stopped process/) });
+    const s = await serve(vault, e1);
+    const r = await askQueryVector(vault, 'x');
+    expect('fingerprint' in r && r.fingerprint).toBe(e1.fingerprint);
+    expect(s.path).toBe(socketPath(vault));
+  });
+
+  it('a live server is left alone: a second one for the vault stands down', async () => {
+    const vault = newVault();
+    await serve(vault, e1);
+    expect(await serveQueryVectors(vault, embedWith(e2))).toBeNull();
+    const r = await askQueryVector(vault, 'x');
+    expect('fingerprint' in r && r.fingerprint).toBe(e1.fingerprint);
+  });
+
+  it('a client that goes away (before or after asking) leaves the server answering the next', async () => {
+    const vault = newVault();
+    await serve(vault, e1);
+    for (const how of ['before', 'after'] as const) {
+      await new Promise<void>((resolve) => {
+        const c = connect(socketPath(vault));
+        c.on('error', () => {});
+        c.once('connect', () => {
+          if (how === 'after') c.write('{"query":"gone"}\n');
+          c.destroy();
+          setTimeout(resolve, 50);
+        });
+      });
+    }
+    // An aborted client by the deadline: the answer it no longer waits for is dropped.
+    expect(await askQueryVector(vault, 'x'.repeat(3000), { timeoutMs: 0 })).toEqual({ error: 'no answer within 0 ms' });
+    const r = await askQueryVector(vault, 'still here');
+    expect('fingerprint' in r && r.fingerprint).toBe(e1.fingerprint);
+  });
+
+  it('a malformed request is answered with an error line, not a crash', async () => {
+    const vault = newVault();
+    await serve(vault, e1);
+    const line = await new Promise<string>((resolve) => {
+      const c = connect(socketPath(vault));
+      let got = '';
+      c.setEncoding('utf8');
+      c.on('data', (d: string) => (got += d));
+      c.on('end', () => resolve(got));
+      c.once('connect', () => c.write('not json\n'));
+    });
+    expect(JSON.parse(line)).toEqual({ error: 'expected one line {"query": "…"}' });
+  });
+
+  it('a resident that stood down takes the socket over once the other one stops', async () => {
+    const vault = newVault();
+    writeFileSync(join(vault, '.tsm', 'config.json'), JSON.stringify({ modelDir: join(root, 'm2') }));
+    const cfg = loadConfig({ vaultFlag: vault, env: {} });
+    const first = await serve(vault, e1);
+    const second = await startResidentEmbedder(cfg, () => {});
+    if (!second) throw new Error('the model did not load');
+    cleanups.push(() => second.close());
+    expect(second.server).toBeNull();
+    let claimed: string | null = null;
+    second.whenServing(50, (s) => (claimed = s.path));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(claimed).toBeNull(); // the first still answers
+    await first.close();
+    await waitFor(() => claimed !== null, 5000);
+    expect(claimed).toBe(socketPath(vault));
+    const r = await askQueryVector(vault, 'x');
+    expect('fingerprint' in r && r.fingerprint).toBe(e2.fingerprint);
+  });
+
+  it('two vaults at once: each its own socket and model', async () => {
+    const a = newVault();
+    const b = newVault();
+    const sa = await serve(a, e1);
+    const sb = await serve(b, e2);
+    expect(sa.path).not.toBe(sb.path);
+    const [ra, rb] = await Promise.all([askQueryVector(a, 'q'), askQueryVector(b, 'q')]);
+    expect('fingerprint' in ra && ra.fingerprint).toBe(e1.fingerprint);
+    expect('fingerprint' in rb && rb.fingerprint).toBe(e2.fingerprint);
+  });
+
+  it('a vault whose socket path would be too long uses a hashed one in the temporary folder', () => {
+    const deep = join(root, 'x'.repeat(120));
+    const p = socketPath(deep);
+    expect(p.startsWith(tmpdir())).toBe(true);
+    expect(Buffer.byteLength(p)).toBeLessThan(104);
+    expect(socketPath(deep)).toBe(p);
+    expect(socketPath(`${deep}y`)).not.toBe(p);
+  });
+});

@@ -1,0 +1,140 @@
+// The embedding job and the neural ranker through the real runtime (src/embed/embedder.ts, onnxruntime)
+// with the tiny generated model (test/helpers/tiny-model.ts): every section gets vectors, a stopped run
+// resumes where it stopped, another model re-embeds and its vectors never meet the old query's, and a
+// query vector reorders or (neuralAdds) extends the lexical results; a vector of another model is ignored.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadEmbedder } from '../../src/embed/embedder.js';
+import type { Embedder } from '../../src/embed/types.js';
+import { openWriter, type Database } from '../../src/index/db.js';
+import { BackgroundEmbedding, embedPending } from '../../src/index/embed-job.js';
+import { syncVault } from '../../src/index/sync.js';
+import { VectorStore } from '../../src/index/vectors.js';
+import { search } from '../../src/search/search.js';
+import type { TsmConfig } from '../../src/vault/config.js';
+import { indexFixtureVault } from '../helpers/fixture-vault.js';
+import { writeTinyModel } from '../helpers/tiny-model.js';
+
+let root: string;
+let embedder: Embedder;
+let other: Embedder;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'tsm-embedjob-'));
+  writeTinyModel(join(root, 'm1'), { seed: 1 });
+  writeTinyModel(join(root, 'm2'), { seed: 2, meta: { name: 'tsm-test/tiny-2' } });
+  embedder = await loadEmbedder(join(root, 'm1'));
+  other = await loadEmbedder(join(root, 'm2'));
+});
+
+afterAll(async () => {
+  await embedder?.close();
+  await other?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const WORDS = ['antenna', 'garden', 'compost', 'piano', 'oven', 'battery', 'melody', 'dough', 'tomato', 'charger'];
+
+async function vault(name: string, notes = 12): Promise<{ cfg: TsmConfig; db: Database }> {
+  const files: Record<string, { content: string }> = {};
+  for (let n = 0; n < notes; n++) {
+    const w = WORDS[n % WORDS.length];
+    files[`notes/n${String(n).padStart(2, '0')}.md`] = {
+      content: `# Note ${n}\n\n## About ${w}\n\n${w} ${w} and more ${w}\n\n## Other\n\nplain words here ${n}\n`,
+    };
+  }
+  const cfg = await indexFixtureVault(join(root, name), files);
+  return { cfg, db: openWriter(cfg.db).db };
+}
+
+describe('embedding job', () => {
+  it('embeds every section, resumes a stopped run, and re-embeds for another model', async () => {
+    const { db } = await vault('v1');
+    const sections = (db.prepare('SELECT count(*) FROM sections').pluck().get() as number);
+    // Stopped after its first batch (of 5): what was committed stays, the rest is left.
+    const stop = new AbortController();
+    const first = await embedPending(db, embedder, { batch: 5, onProgress: (done) => done >= 5 && stop.abort(), signal: stop.signal });
+    expect(first.stopped).toBe(true);
+    expect(first.embedded).toBe(5);
+    expect(first.remaining).toBe(sections - 5);
+    const second = await embedPending(db, embedder);
+    expect(second.embedded).toBe(sections - 5);
+    expect(second).toMatchObject({ remaining: 0, withVectors: sections, stopped: false });
+    expect((await embedPending(db, embedder)).embedded).toBe(0);
+
+    const store = new VectorStore(db);
+    expect(store.modelOf(embedder.fingerprint, embedder.spec.dims)).not.toBeNull();
+    // Another model: its run replaces every vector, and the first model's are gone.
+    expect(other.fingerprint).not.toBe(embedder.fingerprint);
+    const again = await embedPending(db, other);
+    expect(again.embedded).toBe(sections);
+    expect(store.modelId(embedder.fingerprint)).toBeNull();
+    db.close();
+  });
+
+  it('a model that fails on sections leaves them without vectors and goes on; the next run retries them', async () => {
+    const { db } = await vault('v4', 6);
+    const sections = db.prepare('SELECT count(*) FROM sections').pluck().get() as number;
+    const doomed = await loadEmbedder(join(root, 'm1'));
+    // Closed under the job after its first batch: every later section fails in the runtime.
+    const s = await embedPending(db, doomed, { batch: 4, onProgress: (done) => void (done >= 4 && doomed.close()) });
+    expect(s).toMatchObject({ embedded: 4, failed: sections - 4, remaining: sections - 4, stopped: false });
+    expect(s.firstError).toBeTruthy();
+    const again = await embedPending(db, embedder); // same fingerprint: only the failed ones
+    expect(again).toMatchObject({ embedded: sections - 4, failed: 0, remaining: 0 });
+    db.close();
+  });
+
+  it('in the background: a sync that writes is followed by vectors for what it wrote', async () => {
+    const { cfg, db } = await vault('v2', 4);
+    const notices: string[] = [];
+    const bg = new BackgroundEmbedding(() => db, embedder, (m) => notices.push(m));
+    bg.kick();
+    bg.kick(); // while running: one more run after it, not a second at once
+    await bg.idle();
+    const model = new VectorStore(db).modelId(embedder.fingerprint)!;
+    expect(new VectorStore(db).pendingCount(model)).toBe(0);
+    writeFileSync(join(cfg.vault, 'notes', 'new.md'), '# New\n\nfresh antenna words\n');
+    await syncVault(cfg, { db });
+    expect(new VectorStore(db).pendingCount(model)).toBe(1);
+    bg.kick();
+    await bg.idle();
+    expect(new VectorStore(db).pendingCount(model)).toBe(0);
+    expect(notices.some((n) => /embedded \d+ section/.test(n))).toBe(true);
+    await bg.close();
+    db.close();
+  });
+});
+
+describe('the neural ranker in search', () => {
+  it('reorders the lexical results by default, may add notes with neuralAdds, and ignores another model’s vector', async () => {
+    const { db } = await vault('v3', 20);
+    await embedPending(db, embedder);
+    const query = 'antenna';
+    const plain = search(db, { query, limit: 10 });
+    const qv = { fingerprint: embedder.fingerprint, vector: await embedder.embedQuery(query) };
+    const neural = search(db, { query, limit: 10, queryVector: qv });
+    // Reorder only: the same notes as the lexical search (their order may change).
+    expect(neural.hits.map((h) => h.path).sort()).toEqual(plain.hits.map((h) => h.path).sort());
+    expect(neural.hits.every((h, i) => h.score !== plain.hits[i].score || h.path === plain.hits[i].path)).toBe(true);
+    // With its weight the scores change (one more RRF list).
+    expect(neural.hits[0].score).toBeGreaterThan(plain.hits[0].score);
+
+    // Adding: notes without the word come in, ranked below the lexical matches at this weight.
+    const added = search(db, { query, limit: 20, queryVector: qv, tuning: { neuralAdds: true } });
+    expect(added.hits.length).toBeGreaterThan(plain.hits.length);
+    expect(added.hits.slice(0, plain.hits.length).map((h) => h.path).sort()).toEqual(plain.hits.map((h) => h.path).sort());
+    // …and filters hold for them as for every ranker.
+    const filtered = search(db, { query, limit: 20, queryVector: qv, tuning: { neuralAdds: true }, flags: { path: ['notes/n1'] } });
+    expect(filtered.hits.every((h) => h.path.startsWith('notes/n1'))).toBe(true);
+
+    // A vector of a model the index has no vectors of: exactly the lexical answer.
+    const foreign = { fingerprint: other.fingerprint, vector: await other.embedQuery(query) };
+    expect(search(db, { query, limit: 10, queryVector: foreign, tuning: { neuralAdds: true } })).toEqual(plain);
+    // Weight 0: off.
+    expect(search(db, { query, limit: 10, queryVector: qv, tuning: { neuralWeight: 0 } })).toEqual(plain);
+    db.close();
+  });
+});

@@ -1,0 +1,47 @@
+// `npm run eval -- --model DIR` through the built dist/eval.js with the tiny generated model: the set's
+// cached index is embedded once (a second run embeds nothing), the neural ranker takes part (its variants
+// differ from neural-off), and a folder that is not a model stops the eval with the runtime's fix.
+// Quality is not what this measures: the tiny model's weights are random.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, ROOT } from '../helpers/cli.js';
+import { writeTinyModel } from '../helpers/tiny-model.js';
+
+const work = mkdtempSync(join(tmpdir(), 'tsm-eval-model-'));
+const env = cleanEnv({ TSM_EVAL_CACHE: join(work, 'cache') });
+const run = (args: string[]) => spawnSync(process.execPath, [join(ROOT, 'dist', 'eval.js'), ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+const set = join(work, 'small.json');
+const model = join(work, 'model');
+
+beforeAll(() => {
+  assertBuilt();
+  writeTinyModel(model);
+  const shipped = JSON.parse(readFileSync(join(ROOT, 'eval/qrels/vault-example.json'), 'utf8'));
+  writeFileSync(set, JSON.stringify({ ...shipped, name: 'small', queries: shipped.queries.slice(0, 8) }));
+});
+
+describe('npm run eval -- --model', () => {
+  it('embeds the set’s index once and runs the neural ranker', () => {
+    const first = run(['--qrels', set, '--model', model, '--compare', 'neural-off', 'neural-add-1', '--json']);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/eval: neural ranker with tsm-test\/tiny \(32 dims\)/);
+    expect(first.stderr).toMatch(/eval: embedded \d+ sections of /);
+    const diff = JSON.parse(first.stdout).overall as { wins: number; losses: number; ties: number };
+    // At weight 1 and free to add notes, even a random model moves some results (or the ranker did not run).
+    const b = JSON.parse(first.stdout).sets.small;
+    expect(JSON.stringify(b.a) !== JSON.stringify(b.b) || diff.wins + diff.losses > 0).toBe(true);
+
+    const second = run(['--qrels', set, '--model', model]);
+    expect(second.status, second.stderr).toBe(0);
+    expect(second.stderr).not.toMatch(/embedded/);
+  });
+
+  it('a folder that is not a model: the runtime’s message, exit 1', () => {
+    const r = run(['--qrels', set, '--model', join(work, 'nothing-here')]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^eval: .*nothing-here/m);
+  });
+});

@@ -1,0 +1,75 @@
+// The resident model end to end, with the built CLI and the tiny generated model: `tsm index --embed` (and
+// without a model, the error that names the fix), `tsm watch` loading the model, embedding in the
+// background and after each batch, answering `tsm search`'s query vector; killed, it leaves a stale
+// socket that `tsm search` copes with (lexically, at once) and the next watcher takes over.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tsm, tsmAsync, waitFor, writeFiles } from '../helpers/cli.js';
+import { writeTinyModel } from '../helpers/tiny-model.js';
+import { killWatchers, startWatch } from './watch-process.js';
+
+let root: string;
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'tsm-wembed-'));
+  writeTinyModel(join(root, 'model'));
+});
+afterEach(() => killWatchers());
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+let n = 0;
+function vault(withModel = true): string {
+  const v = join(root, `v${n++}`);
+  writeFiles(v, {
+    '.tsm/config.json': withModel ? JSON.stringify({ modelDir: '../model' }) : '{}',
+    'radio.md': '# Radio\n\n## Antenna\n\nantenna gain and range\n\n## Battery\n\nbattery life\n',
+    'garden.md': '# Garden\n\ncompost and tomato seeds\n',
+  });
+  return v;
+}
+
+const verboseSearch = (v: string, q: string) => tsmAsync(['search', '--vault', v, '--verbose', q]);
+
+describe('resident model', () => {
+  it('tsm index --embed: every section gets vectors, in one summary line off a TTY; without a model, the fix', () => {
+    const v = vault();
+    const r = tsm(['index', '--vault', v, '--embed']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^embedded 4 sections in [\d.]+ s; 4 of 4 have vectors\n$/m);
+    const again = tsm(['index', '--vault', v, '--embed', '--json']);
+    expect(JSON.parse(again.stdout).embedding).toMatchObject({ embedded: 0, withVectors: 4, remaining: 0 });
+    // No folder named, nothing pulled (an empty cache folder).
+    const none = tsm(['index', '--vault', vault(false), '--embed'], { env: { TSM_CACHE_DIR: join(root, 'empty-cache') } });
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toMatch(/--embed needs a model: run `tsm model pull` .*or set "modelDir" in .*config\.json/);
+  });
+
+  it('tsm watch answers query vectors and embeds new notes; killed, search goes lexical and the next watcher takes over', async () => {
+    const v = vault();
+    const w = await startWatch(v);
+    await waitFor(() => /embedded 4 sections/.test(w.stderr()), 20_000);
+    expect(w.stderr()).toMatch(/query vectors on .*\.tsm\/run\/embed\.sock/);
+    const asked = await verboseSearch(v, 'antenna');
+    expect(asked.code).toBe(0);
+    expect(asked.stderr).toMatch(/query vector from the resident model in \d+ ms \(tsm-test\/tiny@/);
+    expect(asked.stderr).toMatch(/neural ranker on: 4 of 4 sections have vectors of this model/);
+    expect(asked.stdout).toContain('radio.md');
+
+    writeFileSync(join(v, 'field.md'), '# Field test\n\nantenna on the hill\n');
+    await waitFor(() => /embedded 1 section in/.test(w.stderr()), 20_000);
+
+    await w.stop('SIGKILL');
+    const started = Date.now();
+    const lexical = await verboseSearch(v, 'antenna');
+    expect(lexical.code).toBe(0);
+    expect(lexical.stderr).toMatch(/lexical search only: nothing answers on/);
+    expect(lexical.stdout).toContain('field.md');
+    expect(Date.now() - started).toBeLessThan(5000); // a process start, not a deadline wait
+
+    const w2 = await startWatch(v);
+    await waitFor(() => /query vectors on/.test(w2.stderr()), 20_000);
+    expect((await verboseSearch(v, 'antenna')).stderr).toMatch(/query vector from the resident model/);
+    await w2.stop();
+  });
+});
