@@ -27,13 +27,15 @@ export const retrieveMemoryTool = defineTool({
     limit: z.number().optional().default(5).describe(`results, 1–${MAX_MEMORIES}`),
     detail: z.enum(DETAIL_LEVELS as [DetailLevel, ...DetailLevel[]]).optional().default('auto').describe('which results carry details'),
   },
-  run(args, ctx) {
+  async run(args, ctx) {
     const query = args.query.trim().slice(0, MAX_QUERY_CHARS);
     if (query === '') throw new ToolError('query must not be empty');
     const limit = clampInt(args.limit, 1, MAX_MEMORIES, 5);
     const now = ctx.now();
+    const syntax = parseToolQuery(query, ctx);
+    const queryVector = await ctx.queryVector?.(syntax.text);
     const resp = ctx.withIndex((db) =>
-      search(db, { query, syntax: parseToolQuery(query, ctx), suggest: true, limit, snippetChars: ctx.cfg.snippetChars, now, tuning: tuningOf(ctx.cfg) }),
+      search(db, { query, syntax, ...(queryVector ? { queryVector } : {}), suggest: true, limit, snippetChars: ctx.cfg.snippetChars, now, tuning: tuningOf(ctx.cfg) }),
     );
     const text = formatMarkdown({ ...resp, query: echo(query) }, { detail: args.detail ?? 'auto', now });
     return resp.didYouMean ? `${text} Did you mean: ${echo(resp.didYouMean)}?` : text;

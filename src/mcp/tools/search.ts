@@ -43,7 +43,7 @@ export const searchTool = defineTool({
     limit: z.number().optional().default(10).describe(`results per page, 1–${MAX_SEARCH_LIMIT} (larger values are clamped)`),
     offset: z.number().optional().default(0).describe('results to skip, for the next page'),
   },
-  run(args, ctx) {
+  async run(args, ctx) {
     const given = args.query.trim();
     if (given === '') throw new ToolError('query must not be empty');
     const query = given.slice(0, MAX_QUERY_CHARS);
@@ -58,10 +58,13 @@ export const searchTool = defineTool({
       after: args.after?.trim() || undefined,
       before: args.before?.trim() || undefined,
     };
+    // The server's own model, when the vault has one: the vector of the words that rank (operators left out).
+    const queryVector = await ctx.queryVector?.(syntax.text);
     const resp = ctx.withIndex((db) =>
       search(db, {
         query,
         syntax,
+        ...(queryVector ? { queryVector } : {}),
         suggest: true,
         flags,
         limit,
