@@ -4,6 +4,7 @@ import type { Database } from '../index/db.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
 import { semanticStatus } from '../index/semantic/refresh.js';
+import { VectorStore } from '../index/vectors.js';
 import { keptNotes, type KeptNote } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
@@ -22,10 +23,11 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
   const warnings = reader.warnings(20);
   const sem = semanticStatus(db);
   const kept = keptNotes(ingestStateDir(cfg), cfg.sessionsDir);
+  const vectors = new VectorStore(db).heldModel();
   if (argv.json) {
     const semantic = { enabled: cfg.semantic, ...(sem.state ?? { kind: 'none' }), retrainDue: cfg.semantic && sem.retrainDue };
     const keptSessionNotes = kept.map((k) => ({ path: relative(cfg.vault, k.path), sessionId: k.sessionId, reason: k.reason, since: k.since }));
-    printJson({ vault: cfg.vault, db: cfg.db, ...s, semantic, keptSessionNotes, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
+    printJson({ vault: cfg.vault, db: cfg.db, ...s, semantic, vectors, keptSessionNotes, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
     return;
   }
   const lines = [
@@ -36,6 +38,7 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
     `links     ${s.links} (${s.unresolvedLinks} unresolved)`,
     `warnings  ${s.warnings}`,
     `semantic  ${cfg.semantic ? semanticLine(sem) : 'off ("semantic": true in .tsm/config.json turns it on; see docs/search.md)'}`,
+    `vectors   ${vectorsLine(vectors)}`,
     ...(kept.length ? [`sessions  ${keptLine(kept)}`] : []),
     `last sync ${s.lastSync ?? 'never'}`,
     `watcher   ${watcherPid ? `running (pid ${watcherPid})` : 'not running'}`,
@@ -56,6 +59,14 @@ function semanticLine({ state, retrainDue }: ReturnType<typeof semanticStatus>):
   if (!state) return `no model${due}`;
   if (state.kind === 'too-small') return `off: ${state.sections} sections are too few to learn from${due}`;
   return `${state.words} words × ${state.dims} dims from ${state.sections} sections (${state.trainedAt.slice(0, 10)}), ${state.embeddedSince} sections embedded since${due}`;
+}
+
+/** The neural model's vectors in the index (docs/embeddings.md): which model, how far its embedding got. */
+function vectorsLine(v: ReturnType<VectorStore['heldModel']>): string {
+  if (!v) return 'none (a neural model is opt-in: docs/embeddings.md; `tsm index --embed` or a resident process embeds)';
+  const name = v.fingerprint.split(';')[0];
+  const left = v.sections - v.embedded;
+  return `${v.embedded} of ${v.sections} sections embedded by ${name} (${v.dims} dims)${left ? `; ${left} to go: \`tsm index --embed\`, or a running \`tsm watch\`/\`tsm serve\` does it` : ''}`;
 }
 
 export function formatBytes(n: number): string {

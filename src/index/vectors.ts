@@ -73,6 +73,17 @@ export class VectorStore {
       .get(model) as number;
   }
 
+  /**
+   * The model whose vectors the index holds (there is at most one: useModel deletes the others) and how many
+   * sections have one; null when nothing was ever embedded. For `tsm status`.
+   */
+  heldModel(): ({ fingerprint: string; dims: number } & VectorCounts) | null {
+    const row = this.db.prepare('SELECT id, fingerprint, dims FROM embedding_models ORDER BY id DESC LIMIT 1').get() as
+      | { id: number; fingerprint: string; dims: number }
+      | undefined;
+    return row ? { fingerprint: row.fingerprint, dims: row.dims, ...this.counts(row.id) } : null;
+  }
+
   counts(model: number | null): VectorCounts {
     const sections = this.db.prepare('SELECT count(*) FROM sections').pluck().get() as number;
     const embedded = model === null ? 0 : (this.db.prepare('SELECT count(*) FROM section_vectors WHERE model = ?').pluck().get(model) as number);

@@ -34,9 +34,13 @@ const verboseSearch = (v: string, q: string) => tsmAsync(['search', '--vault', v
 describe('resident model', () => {
   it('tsm index --embed: every section gets vectors, in one summary line off a TTY; without a model, the fix', () => {
     const v = vault();
+    expect(tsm(['index', '--vault', v]).code).toBe(0);
+    expect(tsm(['status', '--vault', v]).stdout).toMatch(/^vectors   none \(a neural model is opt-in/m);
     const r = tsm(['index', '--vault', v, '--embed']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^embedded 4 sections in [\d.]+ s; 4 of 4 have vectors\n$/m);
+    expect(tsm(['status', '--vault', v]).stdout).toMatch(/^vectors   4 of 4 sections embedded by tsm-test\/tiny@\S+ \(\d+ dims\)$/m);
+    expect(JSON.parse(tsm(['status', '--vault', v, '--json']).stdout).vectors).toMatchObject({ embedded: 4, sections: 4 });
     const again = tsm(['index', '--vault', v, '--embed', '--json']);
     expect(JSON.parse(again.stdout).embedding).toMatchObject({ embedded: 0, withVectors: 4, remaining: 0 });
     // No folder named, nothing pulled (an empty cache folder).
