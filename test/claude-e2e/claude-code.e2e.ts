@@ -11,8 +11,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, isTsmHook, isTsmWarmHook } from '../../src/hooks/wiring.js';
 import { TSM } from '../helpers/cli.js';
 import { ensureClaude, isolatedEnv, runClaude, versionsUnderTest, type CliRun } from './claude-cli.js';
 // @ts-expect-error: a plain .mjs module (also usable from scripts), no type declarations
@@ -183,6 +184,7 @@ describe.each(versionsUnderTest())('Claude Code %s wired by `tsm init --claude` 
   let fake: Fake;
   let run: CliRun;
   let from = 0;
+  let promptHandlers: unknown[] = [];
 
   beforeAll(async () => {
     const claude = ensureClaude(version);
@@ -196,7 +198,9 @@ describe.each(versionsUnderTest())('Claude Code %s wired by `tsm init --claude` 
     // No TSM_VAULT: the hooks find the vault through the `--vault` that `tsm init --claude` wrote.
     const env = isolatedEnv(root, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'dummy' }, [binDir]);
     execFileSync(process.execPath, [TSM, 'index', '--vault', vault], { env, stdio: 'ignore' });
-    execFileSync(process.execPath, [TSM, 'init', '--claude', '--vault', vault], { cwd: project, env, stdio: 'ignore' });
+    // `claude` on PATH: `tsm init --claude` wires the prompt hook for the version it reports.
+    execFileSync(process.execPath, [TSM, 'init', '--claude', '--vault', vault], { cwd: project, env: { ...env, PATH: `${dirname(claude.bin)}:${env.PATH}` }, stdio: 'ignore' });
+    promptHandlers = handlersOf(JSON.parse(readFileSync(join(project, '.claude', 'settings.local.json'), 'utf8')), 'UserPromptSubmit');
     from = fake.requests.length;
     run = await runClaude(claude.bin, ['-p', QUESTION], { cwd: project, env });
     process.stdout.write(`Claude Code ${version}, tsm init --claude: session ${run.ms} ms\n`);
@@ -207,11 +211,19 @@ describe.each(versionsUnderTest())('Claude Code %s wired by `tsm init --claude` 
     if (root) removeRun(root);
   });
 
-  it('runs the hooks from .claude/settings.local.json: <knowledge_search> reaches the model', (ctx) => {
+  it('runs the hooks from .claude/settings.local.json: <knowledge_search> reaches the model, once', (ctx) => {
     if (skip) return ctx.skip();
     expect(run.code, run.stderr).toBe(0);
     const found = knowledgeSearch(mainRequests(fake, from)[0]);
     expect(found?.sources[0]).toBe(KNOWLEDGE_NOTE);
+    expect(textsOf(mainRequests(fake, from)[0]?.body).join('\n').match(/<knowledge_search /g)).toHaveLength(1);
+  });
+
+  it(`wires the prompt hook for the version \`claude --version\` reports: an mcp_tool call of the local-scope tsm serve from ${FIRST_MCP_TOOL_HOOKS}, the command before`, (ctx) => {
+    if (skip) return ctx.skip();
+    expect(promptHandlers).toHaveLength(1);
+    expect(isTsmWarmHook(promptHandlers[0])).toBe(hasMcpToolHooks(version));
+    expect(isTsmHook(promptHandlers[0])).toBe(!hasMcpToolHooks(version));
   });
 
   it('starts the local-scope MCP server and offers its tools', (ctx) => {

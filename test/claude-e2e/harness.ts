@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, TSM } from '../helpers/cli.js';
-import { hasPluginInstallCommands, runClaude } from './claude-cli.js';
+import { installFromMarketplace } from './claude-cli.js';
 // @ts-expect-error: a plain .mjs module (also usable from scripts), no type declarations
 import { textsOf } from './fake-anthropic.mjs';
 
@@ -104,24 +104,7 @@ export function userFolders(root: string): { vault: string; project: string; bin
   return { vault, project, binDir };
 }
 
-/**
- * Installs `plugin` (tsm or tsm-warm) from this repository's marketplace, as a user would: `claude plugin
- * marketplace add` and `install`; on versions that have only the interactive /plugin menu (2.0.12, 2.0.14),
- * the files that menu writes (the same files `claude plugin install` of 2.0.20 writes).
- */
-export async function installPlugin(bin: string, env: NodeJS.ProcessEnv, cwd: string, plugin = 'tsm'): Promise<void> {
-  if (hasPluginInstallCommands(bin, env)) {
-    for (const args of [['plugin', 'marketplace', 'add', ROOT], ['plugin', 'install', `${plugin}@the-space-memory`]]) {
-      const r = await runClaude(bin, args, { cwd, env });
-      if (r.code !== 0) throw new Error(`claude ${args.join(' ')} failed (${r.code}): ${r.stdout}${r.stderr}`);
-    }
-    return;
-  }
-  const config = env.CLAUDE_CONFIG_DIR as string;
-  mkdirSync(join(config, 'plugins'), { recursive: true });
-  writeFileSync(
-    join(config, 'plugins', 'known_marketplaces.json'),
-    JSON.stringify({ 'the-space-memory': { source: { source: 'directory', path: ROOT }, installLocation: ROOT, lastUpdated: new Date().toISOString() } }),
-  );
-  writeFileSync(join(config, 'settings.json'), JSON.stringify({ enabledPlugins: { [`${plugin}@the-space-memory`]: true } }));
+/** Installs `plugin` (tsm or tsm-warm) from this repository's marketplace, as a user would (claude-cli.ts). */
+export function installPlugin(bin: string, env: NodeJS.ProcessEnv, cwd: string, plugin = 'tsm'): Promise<void> {
+  return installFromMarketplace(bin, env, cwd, ROOT, plugin);
 }
