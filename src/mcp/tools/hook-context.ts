@@ -20,8 +20,9 @@ import { defineTool } from '../tool.js';
 /**
  * The events this tool answers: the ones whose answer is context and whose work only reads. Stop,
  * PreCompact and SessionEnd write session notes: they stay with the command hook, and `tsm serve` stays
- * read-only. Claude Code 2.1.331 runs no mcp_tool hook on SessionStart at startup or resume ("no MCP client
- * context"), so SessionStart is answered here only after /clear or a compaction.
+ * read-only. Claude Code runs no mcp_tool hook on SessionStart at start-up ("no MCP client context",
+ * measured on 2.1.331; its code makes the same exception for resume, not for /clear or a compaction), so
+ * the plugins keep SessionStart a command hook; a SessionStart call is still answered, as `tsm hook` would.
  */
 export const HOOK_TOOL_EVENTS = ['UserPromptSubmit', 'SessionStart'] as const;
 
