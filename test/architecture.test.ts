@@ -25,7 +25,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   format: ['core', 'text', 'search'],
   watch: ['core', 'text', 'vault', 'parse', 'index', 'embed'],
   hooks: ['core', 'text', 'vault', 'parse', 'index', 'search', 'format', 'sessions', 'embed'],
-  mcp: ['core', 'text', 'vault', 'parse', 'index', 'search', 'format', 'sessions', 'embed'],
+  // mcp → hooks: hook_context answers Claude Code's prompt hook from `tsm serve` with the hook's own code.
+  mcp: ['core', 'text', 'vault', 'parse', 'index', 'search', 'format', 'sessions', 'embed', 'hooks'],
   cli: ['core', 'text', 'vault', 'parse', 'index', 'search', 'format', 'sessions', 'watch', 'hooks', 'mcp', 'embed'],
   eval: ['core', 'text', 'vault', 'parse', 'index', 'search', 'format', 'embed'],
 };

@@ -42,13 +42,16 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       fix: 'nothing to do; to let tsm write a session again, delete its state file in <vault>/.tsm/sessions/ (named by the session id)',
     });
   }
-  problems.push(...setup.checkClaudeWiring(projectDir));
+  // Once for every check below: `claude --version` is a process (~50 ms for 2.1, ~300 ms for 2.0).
+  const claudeVersion = setup.claudeCodeVersion();
+  const promptHook = setup.promptHookLine(projectDir, process.env, claudeVersion);
+  problems.push(...setup.checkClaudeWiring(projectDir, process.env, claudeVersion));
   // A vault that is itself a Claude Code project elsewhere keeps being checked, as before.
   const vaultSetup = join(cfg.vault, '.claude');
   if (resolve(cfg.vault) !== resolve(projectDir) && existsSync(vaultSetup) && statSync(vaultSetup).isDirectory()) {
     // The user-level findings (the plugin, tsm on PATH) are the same for both folders: say them once.
     const seen = new Set(problems.map((p) => `${p.check}\n${p.message}`));
-    problems.push(...setup.checkClaudeWiring(cfg.vault).filter((p) => !seen.has(`${p.check}\n${p.message}`)));
+    problems.push(...setup.checkClaudeWiring(cfg.vault, process.env, claudeVersion).filter((p) => !seen.has(`${p.check}\n${p.message}`)));
   }
   problems.push(...hookLogChecks(cfg));
   problems.push(...embeddingChecks(cfg));
@@ -62,10 +65,11 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   }
   const errors = problems.filter((p) => p.severity === 'error').length;
   if (argv.json) {
-    printJson({ vault: cfg.vault, db: cfg.db, project: projectDir, ok: errors === 0, problems });
+    printJson({ vault: cfg.vault, db: cfg.db, project: projectDir, ok: errors === 0, prompt_hook: promptHook, problems });
   } else if (problems.length === 0) {
-    process.stdout.write('all checks passed\n');
+    process.stdout.write(`prompt hook: ${promptHook}\nall checks passed\n`);
   } else {
+    process.stdout.write(`prompt hook: ${promptHook}\n`);
     for (const p of problems) process.stdout.write(`${p.severity.padEnd(7)} ${p.check}: ${p.message}\n        fix: ${p.fix}\n`);
   }
   if (errors) process.exitCode = 1;

@@ -16,7 +16,10 @@ import {
   userSettingsPath,
   type Json,
 } from './claude-settings.js';
-import { handlersOf, HOOK_TIMEOUT_S, isTsmHook, isTsmServer } from './wiring.js';
+import { claudeCodeVersion } from './claude-version.js';
+
+export { claudeCodeVersion };
+import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, HOOK_TIMEOUT_S, isTsmHook, isTsmServer, isTsmWarmHook, WARM_PLUGIN } from './wiring.js';
 
 /** A place Claude Code reads hooks or MCP servers from, as doctor names it. */
 interface Source {
@@ -25,8 +28,46 @@ interface Source {
   data: Json;
 }
 
+/** An enabled tsm plugin: `tsm` (command hooks) or `tsm-warm` (the prompt hook as an mcp_tool call). */
+interface EnabledPlugin {
+  name: string;
+  file: string;
+}
+
+/** The tsm plugins enabled in these settings (`enabledPlugins` with a `tsm@…` or `tsm-warm@…` key set to true). */
+function enabledPlugins(sources: Source[]): EnabledPlugin[] {
+  const out: EnabledPlugin[] = [];
+  for (const s of sources) {
+    if (!isRecord(s.data.enabledPlugins)) continue;
+    for (const [key, on] of Object.entries(s.data.enabledPlugins)) {
+      const m = /^(tsm|tsm-warm)@/.exec(key);
+      if (m && on === true && !out.some((p) => p.name === m[1])) out.push({ name: m[1], file: s.file });
+    }
+  }
+  return out;
+}
+
+/**
+ * How Claude Code answers UserPromptSubmit in this project, in one line for `tsm doctor`: by the running
+ * `tsm serve` (an mcp_tool hook: the tsm-warm plugin, or `tsm init --claude` for Claude Code 2.1.118+), by
+ * `tsm hook` (a process per prompt), or not at all. `claudeVersion`: default `claude --version` on PATH.
+ */
+export function promptHookLine(projectDir: string, env: NodeJS.ProcessEnv = process.env, claudeVersion: string | null = claudeCodeVersion(env)): string {
+  const sources = [userSettingsPath(env), settingsPath(projectDir), localSettingsPath(projectDir)]
+    .map((file) => ({ name: file, file, data: readJsonOrNull(file) }))
+    .filter((s): s is Source => s.data !== null);
+  const plugins = enabledPlugins(sources).map((p) => p.name);
+  const handlers = sources.flatMap((s) => handlersOf(s.data, 'UserPromptSubmit'));
+  const paths = [
+    ...(plugins.includes(WARM_PLUGIN) || handlers.some(isTsmWarmHook) ? ['answered by the running tsm serve (an mcp_tool hook)'] : []),
+    ...(plugins.includes('tsm') || handlers.some(isTsmHook) ? ['`tsm hook`, a new process per prompt'] : []),
+  ];
+  const version = claudeVersion === null ? 'Claude Code version unknown (no `claude` on PATH)' : `Claude Code ${claudeVersion}`;
+  return `${paths.length ? paths.join(' and ') : 'tsm does not answer it'} (${version})`;
+}
+
 /** `tsm doctor`: is this project wired (in any scope), once, and can Claude Code run `tsm` at all? */
-export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = process.env): DoctorProblem[] {
+export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = process.env, claudeVersion: string | null = claudeCodeVersion(env)): DoctorProblem[] {
   const problems: DoctorProblem[] = [];
   const fix = `run \`tsm init --claude\` in ${projectDir} (or install the tsm plugin: see docs/claude-code.md)`;
   const read = (name: string, file: string): Source | null => {
@@ -46,12 +87,15 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
   const config = read("Claude Code's config", claudeConfigPath(env));
   const shared = read('shared .mcp.json', mcpPath(projectDir));
 
-  // The plugin brings every hook and the MCP server with it.
-  const plugin = settingsSources.find((s) => isRecord(s.data.enabledPlugins) && Object.entries(s.data.enabledPlugins).some(([k, v]) => /^tsm@/.test(k) && v === true));
+  // A plugin (tsm or tsm-warm) brings every hook and the MCP server with it.
+  const plugins = enabledPlugins(settingsSources);
+  const plugin = plugins[0];
 
   const handlers = new Map<HookEvent, { source: string; handler: unknown }[]>(HOOK_EVENTS.map((e) => [e, []]));
   for (const s of settingsSources) {
-    for (const event of HOOK_EVENTS) for (const h of handlersOf(s.data, event).filter(isTsmHook)) handlers.get(event)?.push({ source: s.file, handler: h });
+    for (const event of HOOK_EVENTS) {
+      for (const h of handlersOf(s.data, event).filter((h) => isTsmHook(h) || (event === 'UserPromptSubmit' && isTsmWarmHook(h)))) handlers.get(event)?.push({ source: s.file, handler: h });
+    }
   }
   const missing = HOOK_EVENTS.filter((e) => (handlers.get(e) ?? []).length === 0);
   if (missing.length === HOOK_EVENTS.length && !plugin) {
@@ -65,16 +109,17 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
       fix,
     });
   }
-  const twice = HOOK_EVENTS.filter((e) => (handlers.get(e) ?? []).length + (plugin ? 1 : 0) > 1);
+  const twice = HOOK_EVENTS.filter((e) => (handlers.get(e) ?? []).length + plugins.length > 1);
   if (twice.length > 0) {
-    const where = new Set([...twice.flatMap((e) => (handlers.get(e) ?? []).map((h) => h.source)), ...(plugin ? [`the tsm plugin (enabled in ${plugin.file})`] : [])]);
+    const where = new Set([...twice.flatMap((e) => (handlers.get(e) ?? []).map((h) => h.source)), ...plugins.map((p) => `the ${p.name} plugin (enabled in ${p.file})`)]);
     problems.push({
       check: 'claude',
       severity: 'warning',
       message: `tsm runs more than once for ${twice.join(', ')} (wired in ${[...where].join(' and ')}), so each prompt gets its search results twice`,
-      fix: 'keep one: remove the tsm entries from the other files (or disable the plugin)',
+      fix: `keep one: remove the tsm entries from the other files (or disable the plugin${plugins.length > 1 ? `: tsm-warm on Claude Code ${FIRST_MCP_TOOL_HOOKS} or later, tsm before` : ''})`,
     });
   }
+  problems.push(...promptHookProblems(plugins, handlers.get('UserPromptSubmit') ?? [], claudeVersion));
   for (const [event, list] of handlers) {
     for (const { source, handler: h } of list) {
       if (isRecord(h) && Array.isArray(h.args)) {
@@ -124,6 +169,38 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
     });
   }
   return problems;
+}
+
+/**
+ * The prompt hook against the Claude Code version: an mcp_tool hook on a version without them makes Claude
+ * Code drop the whole hooks file holding it (every tsm hook of that plugin or file is gone, silently);
+ * the command hook on a version with them works, and `tsm serve` could answer instead.
+ */
+function promptHookProblems(plugins: EnabledPlugin[], handlers: { source: string; handler: unknown }[], version: string | null): DoctorProblem[] {
+  if (version === null) return [];
+  const warmWiring = [...plugins.filter((p) => p.name === WARM_PLUGIN).map((p) => `the ${p.name} plugin (enabled in ${p.file})`), ...handlers.filter((h) => isTsmWarmHook(h.handler)).map((h) => h.source)];
+  const commandWiring = [...plugins.filter((p) => p.name === 'tsm').map((p) => `the ${p.name} plugin (enabled in ${p.file})`), ...handlers.filter((h) => isTsmHook(h.handler)).map((h) => h.source)];
+  if (!hasMcpToolHooks(version) && warmWiring.length > 0) {
+    return [
+      {
+        check: 'claude',
+        severity: 'error',
+        message: `Claude Code ${version} has no mcp_tool hooks (${FIRST_MCP_TOOL_HOOKS} added them) and drops a whole hooks file holding one: none of the tsm hooks in ${warmWiring.join(' and ')} run`,
+        fix: `update Claude Code (\`claude update\`), or use the command hook: \`claude plugin install tsm@the-space-memory\` in place of tsm-warm, or run \`tsm init --claude\` again`,
+      },
+    ];
+  }
+  if (hasMcpToolHooks(version) && warmWiring.length === 0 && commandWiring.length > 0) {
+    return [
+      {
+        check: 'claude',
+        severity: 'info',
+        message: `the prompt hook starts \`tsm hook\` for every prompt (${commandWiring.join(' and ')}); Claude Code ${version} can have the tsm serve it already runs answer instead`,
+        fix: 'plugin: `claude plugin install tsm-warm@the-space-memory`, then `claude plugin uninstall tsm@the-space-memory`; settings: run `tsm init --claude` again',
+      },
+    ];
+  }
+  return [];
 }
 
 /**

@@ -11,12 +11,19 @@ import { ConfigError } from '../vault/config.js';
 import { isInside } from '../vault/paths.js';
 import { HOOK_EVENTS, type HookEvent } from './payload.js';
 import { claudeConfigPath, isRecord, localSettingsPath, mcpPath, projectKey, readJsonObject, readJsonOrNull, settingsPath, writeJson, type Json } from './claude-settings.js';
-import { handlersOf, hookEntry, isTsmHook, isTsmServer, mcpServerEntry } from './wiring.js';
+import { claudeCodeVersion } from './claude-version.js';
+import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, hookEntry, isTsmHook, isTsmServer, isTsmWarmHook, mcpServerEntry, warmPromptHook, type CommandHook, type McpToolHook } from './wiring.js';
 
 export interface WireOptions {
   /** Write the shared, committed files (.claude/settings.json, .mcp.json) instead of the local scope. */
   shared?: boolean;
   env?: NodeJS.ProcessEnv;
+  /**
+   * The Claude Code version to wire for (default: `claude --version` on env's PATH; null: unknown). From
+   * 2.1.118 on, UserPromptSubmit is an mcp_tool hook answered by the project's `tsm serve`; before, and
+   * when the version is unknown, the command hook every version runs.
+   */
+  claudeVersion?: string | null;
 }
 
 /**
@@ -33,12 +40,16 @@ export function wireClaudeCode(projectDir: string, vault: string, opts: WireOpti
   const settings = readJsonObject(settingsFile);
   const mcp = readJsonObject(mcpFile);
   const messages: string[] = [];
+  const version = opts.claudeVersion !== undefined ? opts.claudeVersion : claudeCodeVersion(env);
+  const warm = version !== null && hasMcpToolHooks(version);
 
   // Both merges (and so every check) happen before either file is written.
-  const hooks = mergeHooks(settings.data, settingsFile, extra);
   const server = opts.shared
     ? mergeServer(mcpServersOf(mcp.data, mcpFile, null), mcpFile, { ...mcpServerEntry(extra) })
     : mergeServer(mcpServersOf(mcp.data, mcpFile, projectKey(projectDir)), `${mcpFile} (project ${projectKey(projectDir)})`, { type: 'stdio', ...mcpServerEntry(extra), env: {} });
+  // The warm prompt hook calls the server under the name it has (a kept user server other than `tsm
+  // serve` named "tsm" leaves no server to call: the command hook then).
+  const hooks = mergeHooks(settings.data, settingsFile, extra, warm && server.name !== null ? server.name : null);
   if (hooks.changed) {
     writeJson(settingsFile, settings.data);
     const parts = [hooks.added.length ? `added ${hooks.added.join(', ')}` : '', hooks.updated.length ? `updated ${hooks.updated.join(', ')}` : ''];
@@ -46,9 +57,14 @@ export function wireClaudeCode(projectDir: string, vault: string, opts: WireOpti
   } else {
     messages.push(`${settingsFile}: tsm hooks already in place`);
   }
+
   if (server.changed) writeJson(mcpFile, mcp.data);
   messages.push(server.message);
-
+  messages.push(
+    hooks.warm
+      ? `prompt hook: answered by the running tsm serve (an mcp_tool hook, Claude Code ${version}; run \`tsm init --claude\` again after a downgrade below ${FIRST_MCP_TOOL_HOOKS})`
+      : `prompt hook: the command \`tsm hook\` (${version === null ? 'no `claude --version` on PATH' : `Claude Code ${version}`}; ${FIRST_MCP_TOOL_HOOKS} or later can have it answered by the running tsm serve: run \`tsm init --claude\` again after upgrading)`,
+  );
   if (!opts.shared && hooks.changed && !settings.exists && trackedByGit(projectDir, settingsFile)) {
     // Claude Code adds settings.local.json to .gitignore when it creates the file itself; tsm does not edit
     // a user's .gitignore, so it says so instead.
@@ -57,13 +73,14 @@ export function wireClaudeCode(projectDir: string, vault: string, opts: WireOpti
   // The other scope's file is not ours to edit; if it runs tsm too, every hook would run twice.
   const otherFile = opts.shared ? localSettingsPath(projectDir) : settingsPath(projectDir);
   const other = readJsonOrNull(otherFile);
-  if (other && HOOK_EVENTS.some((e) => handlersOf(other, e).some(isTsmHook))) {
+  if (other && HOOK_EVENTS.some((e) => handlersOf(other, e).some((h) => isTsmHook(h) || isTsmWarmHook(h)))) {
     messages.push(`${otherFile} runs tsm hooks too, so each would run twice: remove the tsm entries from one of the two files`);
   }
   return messages;
 }
 
-function mergeHooks(settings: Json, file: string, extra: string[]): { changed: boolean; added: HookEvent[]; updated: HookEvent[] } {
+/** `warmServer`: the MCP server name the prompt hook calls (an mcp_tool hook), or null for the command hook. */
+function mergeHooks(settings: Json, file: string, extra: string[], warmServer: string | null): { changed: boolean; added: HookEvent[]; updated: HookEvent[]; warm: boolean } {
   if (settings.hooks !== undefined && !isRecord(settings.hooks)) {
     throw new ConfigError(`${file}: "hooks" must be an object; the file was left as it is`);
   }
@@ -75,16 +92,23 @@ function mergeHooks(settings: Json, file: string, extra: string[]): { changed: b
   }
   const added: HookEvent[] = [];
   const updated: HookEvent[] = [];
+  let warm = false;
   for (const event of HOOK_EVENTS) {
-    const want = hookEntry(event, extra);
     const groups = (hooks[event] as unknown[] | undefined) ?? [];
+    // A hand-written `tsm hook` line for the prompt is the user's choice: no warm hook beside it (it would
+    // search every prompt twice).
+    const handWritten = event === 'UserPromptSubmit' && !findOwnHook(groups) && handlersOf({ hooks }, event).some(isTsmHook);
+    const want: CommandHook | McpToolHook = event === 'UserPromptSubmit' && warmServer !== null && !handWritten ? warmPromptHook(warmServer) : hookEntry(event, extra);
+    if (want.type === 'mcp_tool') warm = true;
     const mine = findOwnHook(groups);
     if (mine) {
-      // Keep what the user added to our entry (e.g. a statusMessage); set command and timeout. An exec-form
-      // entry from an older tsm loses its `args`, which Claude Code before exec form ignored.
+      // Keep what the user added to our entry (e.g. a statusMessage); set what we own. An exec-form entry
+      // from an older tsm loses its `args`, which Claude Code before exec form ignored; switching between
+      // the command and the mcp_tool prompt hook drops the other kind's fields.
       const current = mine.group.hooks[mine.index] as Json;
-      const { args: _args, ...rest } = current;
-      const merged = { ...rest, ...want };
+      const merged: Json = { ...current };
+      for (const key of want.type === 'mcp_tool' ? ['args', 'command'] : ['args', 'server', 'tool', 'input']) delete merged[key];
+      Object.assign(merged, want);
       if (JSON.stringify(merged) !== JSON.stringify(current)) {
         mine.group.hooks[mine.index] = merged;
         updated.push(event);
@@ -98,19 +122,20 @@ function mergeHooks(settings: Json, file: string, extra: string[]): { changed: b
   }
   const changed = added.length + updated.length > 0;
   if (changed) settings.hooks = hooks;
-  return { changed, added, updated };
+  return { changed, added, updated, warm };
 }
 
 /**
  * An entry tsm wrote, which we may update in place: exec form (`tsm` with args starting `hook`, what tsm
- * wrote before) or a command line that is `tsm hook` with nothing before it. `npx tsm hook` or
- * `TSM_VAULT=… tsm hook` are the user's own and left alone.
+ * wrote before), a command line that is `tsm hook` with nothing before it, or the warm prompt hook (an
+ * mcp_tool call of hook_context). `npx tsm hook` or `TSM_VAULT=… tsm hook` are the user's own and left alone.
  */
 function findOwnHook(groups: unknown[]): { group: { hooks: unknown[] }; index: number } | null {
   for (const group of groups) {
     if (!isRecord(group) || !Array.isArray(group.hooks)) continue;
     const index = group.hooks.findIndex(
-      (h) => isTsmHook(h) && isRecord(h) && (Array.isArray(h.args) || (typeof h.command === 'string' && /^tsm\s+hook(\s|$)/.test(h.command.trim()))),
+      (h) =>
+        isTsmWarmHook(h) || (isTsmHook(h) && isRecord(h) && (Array.isArray(h.args) || (typeof h.command === 'string' && /^tsm\s+hook(\s|$)/.test(h.command.trim())))),
     );
     if (index >= 0) return { group: group as { hooks: unknown[] }, index };
   }
@@ -136,21 +161,22 @@ function mcpServersOf(data: Json, file: string, key: string | null): Json {
   return servers;
 }
 
-function mergeServer(servers: Json, where: string, want: Json): { changed: boolean; message: string } {
+/** `name`: the server's name once merged (what an mcp_tool hook calls), null when there is no `tsm serve`. */
+function mergeServer(servers: Json, where: string, want: Json): { changed: boolean; message: string; name: string | null } {
   const current = servers.tsm;
   if (current !== undefined && !isTsmServer(current)) {
     const other = Object.entries(servers).find(([, v]) => isTsmServer(v));
-    if (other) return { changed: false, message: `${where}: tsm MCP server already in place (as "${other[0]}")` };
-    return { changed: false, message: `${where}: kept the existing "tsm" server, which is not \`tsm serve\`; add \`tsm serve\` under another name to use tsm's MCP tools` };
+    if (other) return { changed: false, message: `${where}: tsm MCP server already in place (as "${other[0]}")`, name: other[0] };
+    return { changed: false, message: `${where}: kept the existing "tsm" server, which is not \`tsm serve\`; add \`tsm serve\` under another name to use tsm's MCP tools`, name: null };
   }
   if (current === undefined) {
     const other = Object.entries(servers).find(([, v]) => isTsmServer(v));
-    if (other) return { changed: false, message: `${where}: tsm MCP server already in place (as "${other[0]}")` };
+    if (other) return { changed: false, message: `${where}: tsm MCP server already in place (as "${other[0]}")`, name: other[0] };
   } else if (JSON.stringify({ command: (current as Json).command, args: (current as Json).args }) === JSON.stringify({ command: want.command, args: want.args })) {
-    return { changed: false, message: `${where}: tsm MCP server already in place` };
+    return { changed: false, message: `${where}: tsm MCP server already in place`, name: 'tsm' };
   }
   servers.tsm = isRecord(current) ? { ...current, command: want.command, args: want.args } : want;
-  return { changed: true, message: `${where}: ${current === undefined ? 'added' : 'updated'} MCP server "tsm" (tsm serve)` };
+  return { changed: true, message: `${where}: ${current === undefined ? 'added' : 'updated'} MCP server "tsm" (tsm serve)`, name: 'tsm' };
 }
 
 /** Whether `file` is inside a git work tree and not ignored there (false when git is missing or fails). */

@@ -53,11 +53,74 @@ export function mcpServerEntry(extraArgs: string[] = []): McpServer {
   return { command: 'tsm', args: ['serve', ...extraArgs] };
 }
 
+/**
+ * The first Claude Code with `"type": "mcp_tool"` hooks (found by bisecting the published CLIs for the
+ * hook type and checked by running 2.1.117 and 2.1.118; docs/claude-code.md). Every earlier version, 2.0.12
+ * to 2.1.117, refuses a hooks file holding such an entry as a whole: none of its hooks run, silently.
+ */
+export const FIRST_MCP_TOOL_HOOKS = '2.1.118';
+
+/** The warm prompt hook calls this tool of `tsm serve` (src/mcp/tools/hook-context.ts). */
+export const HOOK_TOOL = 'hook_context';
+
+/** The plugin whose prompt hook is answered by the running `tsm serve` (plugin-warm/). */
+export const WARM_PLUGIN = 'tsm-warm';
+
+export interface McpToolHook {
+  type: 'mcp_tool';
+  server: string;
+  tool: string;
+  input: Record<string, string>;
+  timeout: number;
+}
+
+/**
+ * UserPromptSubmit as a call of `tsm serve`'s hook_context tool on the MCP server named `server` (a plugin's
+ * server is `plugin:<plugin>:<server>`). Claude Code fills each `${field}` from the hook payload (a missing
+ * one becomes ''), waits for a server that is still connecting, and on any failure (not connected, an error,
+ * the timeout) lets the prompt through with nothing added.
+ */
+export function warmPromptHook(server: string): McpToolHook {
+  return {
+    type: 'mcp_tool',
+    server,
+    tool: HOOK_TOOL,
+    input: { hook_event_name: '${hook_event_name}', prompt: '${prompt}', session_id: '${session_id}', cwd: '${cwd}' },
+    timeout: HOOK_TIMEOUT_S.UserPromptSubmit,
+  };
+}
+
+/** Whether Claude Code `version` (x.y.z, as `claude --version` starts) runs mcp_tool hooks. */
+export function hasMcpToolHooks(version: string): boolean {
+  const v = version.split('.').map((n) => parseInt(n, 10));
+  const first = FIRST_MCP_TOOL_HOOKS.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if ((v[i] || 0) !== first[i]) return (v[i] || 0) > first[i];
+  return true;
+}
+
 /** plugin/hooks/hooks.json. */
 export function pluginHooks(): { description: string; hooks: Record<string, { hooks: CommandHook[] }[]> } {
   const hooks: Record<string, { hooks: CommandHook[] }[]> = {};
   for (const event of HOOK_EVENTS) hooks[event] = [{ hooks: [hookEntry(event)] }];
   return { description: 'tsm: vault search results on every prompt, recent context at session start, session notes from transcripts', hooks };
+}
+
+/**
+ * plugin-warm/hooks/hooks.json: plugin/'s hooks with the prompt hook answered by the plugin's own `tsm serve`.
+ * Only for Claude Code 2.1.118 and later (see FIRST_MCP_TOOL_HOOKS): a separate plugin, because one
+ * hooks.json cannot serve both, and the one plugin never runs the prompt search twice.
+ */
+export function pluginWarmHooks(): { description: string; hooks: Record<string, { hooks: (CommandHook | McpToolHook)[] }[]> } {
+  const { hooks } = pluginHooks();
+  return {
+    description: 'tsm (Claude Code 2.1.118 or later): vault search results on every prompt from the running tsm serve, recent context at session start, session notes from transcripts',
+    hooks: { ...hooks, UserPromptSubmit: [{ hooks: [warmPromptHook(`plugin:${WARM_PLUGIN}:tsm`)] }] },
+  };
+}
+
+/** A hook handler that asks `tsm serve` for the prompt's context (an mcp_tool hook on hook_context). */
+export function isTsmWarmHook(handler: unknown): boolean {
+  return isRecord(handler) && handler.type === 'mcp_tool' && handler.tool === HOOK_TOOL;
 }
 
 /** plugin/.mcp.json. */

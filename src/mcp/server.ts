@@ -1,4 +1,4 @@
-// `tsm serve`: the nine tools over MCP on stdio. stdout carries JSON-RPC only; stderr says only what is
+// `tsm serve`: the ten tools over MCP on stdio. stdout carries JSON-RPC only; stderr says only what is
 // wrong. The SDK and zod are loaded here, so no other command pays for them. With an embedding model, also
 // the vault's resident query embedder (ResidentModel below).
 import { existsSync, statSync } from 'node:fs';
@@ -32,10 +32,12 @@ const stderrLog: Log = (line) => process.stderr.write(`tsm serve: ${line}\n`);
 
 /**
  * Longest string argument a tool takes. Paths, ids and names are far shorter; a query is the exception,
- * cut by its tool to MAX_QUERY_CHARS (with a note) rather than refused, since a pasted log is a fair query.
+ * cut by its tool to MAX_QUERY_CHARS (with a note) rather than refused, since a pasted log is a fair query;
+ * so is hook_context's prompt, which Claude Code fills with whatever the user pasted (cut to its head and
+ * tail by the hook's own rule, MAX_PROMPT_CHARS).
  */
 export const MAX_ARGUMENT_CHARS = 10_000;
-const CUT_BY_TOOL = new Set(['query']);
+const CUT_BY_TOOL = new Set(['query', 'prompt']);
 /** Longest error message: messages quote the argument they refuse, and a refused argument may be huge. */
 export const MAX_ERROR_CHARS = 1_000;
 

@@ -2,7 +2,7 @@
 // outlives the run ($TSM_CLAUDE_CACHE, default <tmp>/tsm-claude-code), and run with a HOME and
 // CLAUDE_CONFIG_DIR of the test's own and no network but 127.0.0.1.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -112,4 +112,26 @@ export function runClaude(bin: string, args: string[], opts: { cwd: string; env:
 export function hasPluginInstallCommands(bin: string, env: NodeJS.ProcessEnv): boolean {
   const r = spawnSync(bin, ['plugin', '--help'], { encoding: 'utf8', timeout: 60_000, env });
   return /\bmarketplace\b/.test(r.stdout) && /\binstall\b/.test(r.stdout);
+}
+
+/**
+ * Installs `plugin` from the marketplace at `repo` (a checkout of tsm), as a user would: `claude plugin
+ * marketplace add` and `install`; on versions that have only the interactive /plugin menu (2.0.12, 2.0.14),
+ * the files that menu writes (the same files `claude plugin install` of 2.0.20 writes).
+ */
+export async function installFromMarketplace(bin: string, env: NodeJS.ProcessEnv, cwd: string, repo: string, plugin: string): Promise<void> {
+  if (hasPluginInstallCommands(bin, env)) {
+    for (const args of [['plugin', 'marketplace', 'add', repo], ['plugin', 'install', `${plugin}@the-space-memory`]]) {
+      const r = await runClaude(bin, args, { cwd, env });
+      if (r.code !== 0) throw new Error(`claude ${args.join(' ')} failed (${r.code}): ${r.stdout}${r.stderr}`);
+    }
+    return;
+  }
+  const config = env.CLAUDE_CONFIG_DIR as string;
+  mkdirSync(join(config, 'plugins'), { recursive: true });
+  writeFileSync(
+    join(config, 'plugins', 'known_marketplaces.json'),
+    JSON.stringify({ 'the-space-memory': { source: { source: 'directory', path: repo }, installLocation: repo, lastUpdated: new Date().toISOString() } }),
+  );
+  writeFileSync(join(config, 'settings.json'), JSON.stringify({ enabledPlugins: { [`${plugin}@the-space-memory`]: true } }));
 }

@@ -9,110 +9,16 @@
 // - no self-echo (the second session's question is answered by the knowledge note, not by the first
 //   session's note that only repeats the question) needs the session-note ranking rules (helper `sessions`).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, TSM } from '../helpers/cli.js';
-import { ensureClaude, hasPluginInstallCommands, isolatedEnv, runClaude, versionsUnderTest, type CliRun } from './claude-cli.js';
+import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, isTsmHook, isTsmWarmHook } from '../../src/hooks/wiring.js';
+import { TSM } from '../helpers/cli.js';
+import { ensureClaude, isolatedEnv, runClaude, versionsUnderTest, type CliRun } from './claude-cli.js';
 // @ts-expect-error: a plain .mjs module (also usable from scripts), no type declarations
 import { REPLY_TEXT, startFakeAnthropic, textsOf } from './fake-anthropic.mjs';
-
-interface Recorded {
-  method: string;
-  path: string;
-  body: { stream?: boolean; messages?: unknown; system?: unknown; tools?: unknown[] } | null;
-}
-interface Fake {
-  url: string;
-  requests: Recorded[];
-  close(): Promise<void>;
-}
-
-const QUESTION = 'SX1262 の消費電力を教えて';
-const KNOWLEDGE_NOTE = 'knowledge/lora/sx1262-power.md';
-
-const VAULT_FILES: Record<string, string> = {
-  [KNOWLEDGE_NOTE]: [
-    '---',
-    'status: current',
-    'tags: [lora, power]',
-    '---',
-    '# SX1262 消費電力の実測',
-    '',
-    '## 測定結果',
-    '',
-    'PPK2 で測った SX1262 の消費電力。送信（13dBm、SF9）は 38mA、受信は 4.6mA、スリープは 0.6µA。',
-    '1 回の送信（16 バイト、185ms）で約 7.2mAs を消費する。10 秒ごとの送信なら平均 0.72mA。',
-    '',
-  ].join('\n'),
-  'knowledge/lora/antenna.md': '# アンテナ\n\n920MHz 帯のホイップアンテナ。利得は 2.15dBi。SX1262 モジュールとは U.FL で接続する。\n',
-  'daily/2026-11-20.md': '# 2026-11-20\n\n首輪の筐体を印刷し直した。電池ボックスの爪が折れやすい。\n',
-};
-
-/**
- * The main loop's requests that carried the user's question: streamed, with tools. (Side requests quote
- * the question too: 2.0.x titles the previous session at start-up with a tool-less request.)
- */
-function mainRequests(fake: Fake, from: number, to = fake.requests.length): Recorded[] {
-  return fake.requests
-    .slice(from, to)
-    .filter((r) => r.path === '/v1/messages' && r.body?.stream && Array.isArray(r.body.tools) && r.body.tools.length > 0 && textsOf(r.body).some((t: string) => t.includes(QUESTION)));
-}
-
-/**
- * The last `<knowledge_search>` block in a request (a continued session's request repeats the earlier
- * turns, each with its own), and the vault paths of its results in rank order.
- */
-function knowledgeSearch(r: Recorded | undefined): { block: string; sources: string[] } | null {
-  if (!r) return null;
-  const text = textsOf(r.body).join('\n');
-  const blocks = [...text.matchAll(/<knowledge_search[\s\S]*?<\/knowledge_search>/g)];
-  if (blocks.length === 0) return null;
-  const block = blocks[blocks.length - 1][0];
-  return { block, sources: [...block.matchAll(/<source[^>]*>([^<]+)<\/source>/g)].map((s) => s[1]) };
-}
-
-function sessionNotes(vault: string): string[] {
-  const dir = join(vault, 'sessions');
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => `sessions/${f}`) : [];
-}
-
-function hookLog(vault: string): string[] {
-  const p = join(vault, '.tsm', 'hook.log');
-  return existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean) : [];
-}
-
-/** A run's folder goes, even while a detached SessionEnd ingest still writes a note into it. */
-function removeRun(root: string): void {
-  rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
-}
-
-/** Whether Claude Code version `a` is older than `b` (plain x.y.z). */
-function olderThan(a: string, b: string): boolean {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < 3; i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) < (pb[i] ?? 0);
-  return false;
-}
-
-/**
- * A user's folders under `root`: the notes vault, a project, and `tsm` on PATH as a user's global install
- * puts it (a command named tsm, run by the hook's shell).
- */
-function userFolders(root: string): { vault: string; project: string; binDir: string } {
-  const vault = join(root, 'notes');
-  const project = join(root, 'dog-tracker-fw');
-  mkdirSync(project);
-  for (const [rel, text] of Object.entries(VAULT_FILES)) {
-    mkdirSync(join(vault, rel, '..'), { recursive: true });
-    writeFileSync(join(vault, rel), text);
-  }
-  const binDir = join(root, 'bin');
-  mkdirSync(binDir);
-  symlinkSync(TSM, join(binDir, 'tsm'));
-  return { vault, project, binDir };
-}
+import { hookLog, installPlugin, KNOWLEDGE_NOTE, knowledgeSearch, mainRequests, olderThan, QUESTION, removeRun, sessionNotes, userFolders, type Fake } from './harness.js';
 
 describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (version) => {
   let skip: string | null = null;
@@ -153,22 +59,7 @@ describe.each(versionsUnderTest())('Claude Code %s with the tsm plugin', (versio
 
     // Install the plugin from this repository's marketplace, as a user would.
     const t1 = Date.now();
-    if (hasPluginInstallCommands(bin, env)) {
-      for (const args of [['plugin', 'marketplace', 'add', ROOT], ['plugin', 'install', 'tsm@the-space-memory']]) {
-        const r = await runClaude(bin, args, { cwd: project, env });
-        if (r.code !== 0) throw new Error(`claude ${args.join(' ')} failed (${r.code}): ${r.stdout}${r.stderr}`);
-      }
-    } else {
-      // The first plugin releases (2.0.12, 2.0.14) install plugins only from the interactive /plugin menu:
-      // write what it writes (the same files `claude plugin install` of 2.0.20 writes).
-      const config = env.CLAUDE_CONFIG_DIR as string;
-      mkdirSync(join(config, 'plugins'), { recursive: true });
-      writeFileSync(
-        join(config, 'plugins', 'known_marketplaces.json'),
-        JSON.stringify({ 'the-space-memory': { source: { source: 'directory', path: ROOT }, installLocation: ROOT, lastUpdated: new Date().toISOString() } }),
-      );
-      writeFileSync(join(config, 'settings.json'), JSON.stringify({ enabledPlugins: { 'tsm@the-space-memory': true } }));
-    }
+    await installPlugin(bin, env, project);
     timings.push(`plugin install ${Date.now() - t1} ms`);
 
     // Session 1: first use, the vault has no index.
@@ -293,6 +184,7 @@ describe.each(versionsUnderTest())('Claude Code %s wired by `tsm init --claude` 
   let fake: Fake;
   let run: CliRun;
   let from = 0;
+  let promptHandlers: unknown[] = [];
 
   beforeAll(async () => {
     const claude = ensureClaude(version);
@@ -306,7 +198,9 @@ describe.each(versionsUnderTest())('Claude Code %s wired by `tsm init --claude` 
     // No TSM_VAULT: the hooks find the vault through the `--vault` that `tsm init --claude` wrote.
     const env = isolatedEnv(root, { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: 'dummy' }, [binDir]);
     execFileSync(process.execPath, [TSM, 'index', '--vault', vault], { env, stdio: 'ignore' });
-    execFileSync(process.execPath, [TSM, 'init', '--claude', '--vault', vault], { cwd: project, env, stdio: 'ignore' });
+    // `claude` on PATH: `tsm init --claude` wires the prompt hook for the version it reports.
+    execFileSync(process.execPath, [TSM, 'init', '--claude', '--vault', vault], { cwd: project, env: { ...env, PATH: `${dirname(claude.bin)}:${env.PATH}` }, stdio: 'ignore' });
+    promptHandlers = handlersOf(JSON.parse(readFileSync(join(project, '.claude', 'settings.local.json'), 'utf8')), 'UserPromptSubmit');
     from = fake.requests.length;
     run = await runClaude(claude.bin, ['-p', QUESTION], { cwd: project, env });
     process.stdout.write(`Claude Code ${version}, tsm init --claude: session ${run.ms} ms\n`);
@@ -317,11 +211,19 @@ describe.each(versionsUnderTest())('Claude Code %s wired by `tsm init --claude` 
     if (root) removeRun(root);
   });
 
-  it('runs the hooks from .claude/settings.local.json: <knowledge_search> reaches the model', (ctx) => {
+  it('runs the hooks from .claude/settings.local.json: <knowledge_search> reaches the model, once', (ctx) => {
     if (skip) return ctx.skip();
     expect(run.code, run.stderr).toBe(0);
     const found = knowledgeSearch(mainRequests(fake, from)[0]);
     expect(found?.sources[0]).toBe(KNOWLEDGE_NOTE);
+    expect(textsOf(mainRequests(fake, from)[0]?.body).join('\n').match(/<knowledge_search /g)).toHaveLength(1);
+  });
+
+  it(`wires the prompt hook for the version \`claude --version\` reports: an mcp_tool call of the local-scope tsm serve from ${FIRST_MCP_TOOL_HOOKS}, the command before`, (ctx) => {
+    if (skip) return ctx.skip();
+    expect(promptHandlers).toHaveLength(1);
+    expect(isTsmWarmHook(promptHandlers[0])).toBe(hasMcpToolHooks(version));
+    expect(isTsmHook(promptHandlers[0])).toBe(!hasMcpToolHooks(version));
   });
 
   it('starts the local-scope MCP server and offers its tools', (ctx) => {

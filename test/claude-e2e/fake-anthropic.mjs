@@ -1,6 +1,6 @@
 // A small stand-in for the Anthropic Messages API on 127.0.0.1, for driving the real Claude Code CLI in
 // tests (ANTHROPIC_BASE_URL=http://127.0.0.1:PORT, ANTHROPIC_API_KEY=dummy). It records every request
-// (method, path, parsed JSON body) and answers each POST /v1/messages with one short text message: as
+// (method, path, parsed JSON body, and `at`: performance.now() when its body had arrived) and answers each POST /v1/messages with one short text message: as
 // server-sent events when the body asks for `stream: true` (what the CLI's main loop does), as plain JSON
 // otherwise (title and topic helpers). count_tokens gets a token count; anything else gets 404, so an
 // endpoint the CLI starts to need shows up as a failed test with its path in the log, not as a hang.
@@ -23,7 +23,7 @@ export function startFakeAnthropic({ reply = REPLY_TEXT } = {}) {
         body = raw;
       }
       const path = (req.url ?? '').split('?')[0];
-      requests.push({ method: req.method, path, body });
+      requests.push({ method: req.method, path, body, at: performance.now() });
       if (req.method === 'POST' && path === '/v1/messages/count_tokens') return json(res, 200, { input_tokens: 100 });
       if (req.method === 'POST' && path === '/v1/messages') {
         const model = (body && body.model) || 'claude-sonnet-4-5';

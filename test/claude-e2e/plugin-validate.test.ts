@@ -1,10 +1,11 @@
-// `claude plugin validate` — the real CLI, oldest supported and newest version — accepts plugin/ and the
-// marketplace manifest at the repository root. Needs no network once the CLIs are in the cache
+// `claude plugin validate` — the real CLI, oldest supported and newest version — accepts plugin/, the
+// marketplace manifest at the repository root, and plugin-warm/ on versions with mcp_tool hooks. Needs no network once the CLIs are in the cache
 // ($TSM_CLAUDE_CACHE); without npm it skips, saying why.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hasMcpToolHooks } from '../../src/hooks/wiring.js';
 import { ROOT } from '../helpers/cli.js';
 import { ensureClaude, isolatedEnv, runClaude, versionsUnderTest } from './claude-cli.js';
 
@@ -12,6 +13,9 @@ describe.each(versionsUnderTest())('claude plugin validate, Claude Code %s', (ve
   const cases: [string, string, RegExp][] = [
     ['the plugin', join(ROOT, 'plugin'), /plugin manifest/i],
     ['the marketplace', ROOT, /marketplace manifest/i],
+    // plugin-warm/ only where mcp_tool hooks exist: 2.1.117's validator refuses its prompt hook
+    // ("hooks.UserPromptSubmit.0.hooks.0.type: Invalid input"), as its loader does.
+    ...(hasMcpToolHooks(version) ? [['the warm plugin', join(ROOT, 'plugin-warm'), /plugin manifest/i] as [string, string, RegExp]] : []),
   ];
   for (const [what, path, kind] of cases) it(`accepts ${what}`, async (ctx) => {
     const claude = ensureClaude(version);

@@ -3,11 +3,11 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkClaudeWiring, onPath, shellWords, wiredVault } from '../../src/hooks/claude-check.js';
+import { checkClaudeWiring, onPath, promptHookLine, shellWords, wiredVault } from '../../src/hooks/claude-check.js';
 import { claudeConfigPath, localSettingsPath, mcpPath, settingsPath } from '../../src/hooks/claude-settings.js';
 import { wireClaudeCode as wire } from '../../src/hooks/claude-setup.js';
 import { HOOK_EVENTS } from '../../src/hooks/payload.js';
-import { handlersOf, HOOK_TIMEOUT_S, isTsmHook, isTsmServer, shellQuote } from '../../src/hooks/wiring.js';
+import { handlersOf, HOOK_TIMEOUT_S, isTsmHook, isTsmServer, isTsmWarmHook, shellQuote, warmPromptHook } from '../../src/hooks/wiring.js';
 
 let project: string;
 /** Claude Code's config folder for the test (CLAUDE_CONFIG_DIR): never the developer's own ~/.claude.json. */
@@ -155,7 +155,8 @@ describe('wireClaudeCode, shared scope (--shared)', () => {
       expect(settings.hooks[event]).toEqual([{ hooks: [{ type: 'command', command: 'tsm hook', timeout: HOOK_TIMEOUT_S[event] }] }]);
     }
     expect(readJson(mcpPath(project))).toEqual({ mcpServers: { tsm: { command: 'tsm', args: ['serve'] } } });
-    expect(messages).toHaveLength(2);
+    expect(messages).toHaveLength(3);
+    expect(messages[2]).toMatch(/^prompt hook: the command `tsm hook` \(no `claude --version` on PATH; 2\.1\.118 or later/);
     expect(messages[0]).toContain('added UserPromptSubmit, SessionStart, Stop, PreCompact, SessionEnd');
     expect(messages[1]).toContain('added MCP server "tsm"');
   });
@@ -429,5 +430,98 @@ describe('wiring predicates', () => {
     expect(onPath('tsm', { PATH: bin })).toBe(true);
     expect(onPath('nope', { PATH: bin })).toBe(false);
     expect(onPath('tsm', {})).toBe(false);
+  });
+});
+
+describe('the warm prompt hook (Claude Code 2.1.118 or later): tsm init --claude and tsm doctor', () => {
+  const wireFor = (claudeVersion: string | null, shared = true) => wire(project, project, { shared, env: env(), claudeVersion });
+  const prompt = () => handlersOf(readJson(settingsPath(project)), 'UserPromptSubmit');
+
+  it('wires UserPromptSubmit as an mcp_tool call of the project\'s tsm serve, the other events as commands', () => {
+    const messages = wireFor('2.1.331');
+    expect(prompt()).toEqual([warmPromptHook('tsm')]);
+    for (const event of HOOK_EVENTS.filter((e) => e !== 'UserPromptSubmit')) expect(handlersOf(readJson(settingsPath(project)), event).every(isTsmHook)).toBe(true);
+    expect(readJson(mcpPath(project)).mcpServers.tsm).toMatchObject({ command: 'tsm', args: ['serve'] });
+    expect(messages.at(-1)).toMatch(/^prompt hook: answered by the running tsm serve \(an mcp_tool hook, Claude Code 2\.1\.331/);
+  });
+
+  it('before 2.1.118, or when the version is unknown, the command hook every version runs', () => {
+    for (const v of ['2.1.117', '2.0.12', null]) {
+      wireFor(v);
+      expect(prompt(), String(v)).toEqual([{ type: 'command', command: 'tsm hook', timeout: HOOK_TIMEOUT_S.UserPromptSubmit }]);
+    }
+  });
+
+  it('switches the entry in place both ways (an upgrade, a downgrade), keeping what the user added; a second run changes nothing', () => {
+    wireFor('2.0.76');
+    const settings = readJson(settingsPath(project));
+    settings.hooks.UserPromptSubmit[0].hooks[0].statusMessage = 'searching notes';
+    write(settingsPath(project), settings);
+    wireFor('2.1.331');
+    expect(prompt()).toEqual([{ ...warmPromptHook('tsm'), statusMessage: 'searching notes' }]);
+    const before = readFileSync(settingsPath(project), 'utf8');
+    expect(wireFor('2.1.331')[0]).toContain('already in place');
+    expect(readFileSync(settingsPath(project), 'utf8')).toBe(before);
+    wireFor('2.1.117');
+    expect(prompt()).toEqual([{ type: 'command', command: 'tsm hook', timeout: HOOK_TIMEOUT_S.UserPromptSubmit, statusMessage: 'searching notes' }]);
+  });
+
+  it('calls tsm serve by the name it is registered under; keeps the command hook when "tsm" is another server, or beside a hand-written `tsm hook`', () => {
+    write(mcpPath(project), { mcpServers: { notes: { command: 'tsm', args: ['serve'] } } });
+    wireFor('2.1.331');
+    expect(prompt()).toEqual([warmPromptHook('notes')]);
+
+    rmSync(settingsPath(project));
+    write(mcpPath(project), { mcpServers: { tsm: { command: 'other-server' } } });
+    wireFor('2.1.331');
+    expect(prompt().every(isTsmHook)).toBe(true);
+
+    write(settingsPath(project), { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'npx tsm hook' }] }] } });
+    write(mcpPath(project), {});
+    wireFor('2.1.331');
+    expect(prompt()).toEqual([{ type: 'command', command: 'npx tsm hook' }]);
+  });
+
+  it('local scope: the mcp_tool hook calls the local-scope server "tsm"', () => {
+    wireFor('2.1.331', false);
+    expect(handlersOf(readJson(localSettingsPath(project)), 'UserPromptSubmit')).toEqual([warmPromptHook('tsm')]);
+  });
+
+  it('doctor: finds nothing wrong with the warm wiring on 2.1.118+, and says which path answers the prompt', () => {
+    wireFor('2.1.331');
+    expect(checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() }, '2.1.331')).toEqual([]);
+    expect(promptHookLine(project, env(), '2.1.331')).toBe('answered by the running tsm serve (an mcp_tool hook) (Claude Code 2.1.331)');
+    rmSync(settingsPath(project));
+    wireFor('2.0.76');
+    expect(promptHookLine(project, env(), '2.0.76')).toBe('`tsm hook`, a new process per prompt (Claude Code 2.0.76)');
+    expect(promptHookLine(project, env(), null)).toBe('`tsm hook`, a new process per prompt (Claude Code version unknown (no `claude` on PATH))');
+  });
+
+  it('doctor: the warm hook on a version without mcp_tool hooks is an error (the whole hooks file is dropped)', () => {
+    wireFor('2.1.331');
+    const problems = checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() }, '2.1.117');
+    expect(problems).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringMatching(/Claude Code 2\.1\.117 has no mcp_tool hooks \(2\.1\.118 added them\)/) })]);
+    expect(problems[0].fix).toContain('tsm init --claude');
+  });
+
+  it('doctor: the command hook on 2.1.118+ is fine, with a note that tsm serve could answer instead', () => {
+    wireFor('2.0.76');
+    const problems = checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() }, '2.1.331');
+    expect(problems).toEqual([expect.objectContaining({ severity: 'info', message: expect.stringMatching(/starts `tsm hook` for every prompt/) })]);
+  });
+
+  it('doctor: the tsm-warm plugin counts as wiring; both plugins run every hook twice; tsm-warm on 2.0.76 is an error', () => {
+    write(join(configDir, 'settings.json'), { enabledPlugins: { 'tsm-warm@the-space-memory': true } });
+    expect(checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() }, '2.1.331')).toEqual([]);
+    expect(promptHookLine(project, env(), '2.1.331')).toMatch(/^answered by the running tsm serve/);
+    const old = checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() }, '2.0.76');
+    expect(old.map((p) => p.severity)).toEqual(['error']);
+    expect(old[0].message).toContain('the tsm-warm plugin');
+
+    write(join(configDir, 'settings.json'), { enabledPlugins: { 'tsm-warm@the-space-memory': true, 'tsm@the-space-memory': true } });
+    const both = checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() }, '2.1.331');
+    expect(both.map((p) => p.message)).toEqual([expect.stringMatching(/tsm runs more than once for UserPromptSubmit, SessionStart, Stop, PreCompact, SessionEnd .*the tsm plugin.*the tsm-warm plugin|tsm-warm plugin.*the tsm plugin/)]);
+    expect(promptHookLine(project, env(), '2.1.331')).toBe('answered by the running tsm serve (an mcp_tool hook) and `tsm hook`, a new process per prompt (Claude Code 2.1.331)');
+    expect(isTsmWarmHook(warmPromptHook('x'))).toBe(true);
   });
 });

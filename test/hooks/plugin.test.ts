@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOOK_EVENTS } from '../../src/hooks/payload.js';
-import { isTsmHook, isTsmServer, pluginHooks, pluginMcp } from '../../src/hooks/wiring.js';
+import { FIRST_MCP_TOOL_HOOKS, hasMcpToolHooks, isTsmHook, isTsmServer, isTsmWarmHook, pluginHooks, pluginMcp, pluginWarmHooks } from '../../src/hooks/wiring.js';
+import { TOOLS } from '../../src/mcp/tools/index.js';
 
 const PLUGIN = join(import.meta.dirname, '..', '..', 'plugin');
 const readJson = (rel: string) => JSON.parse(readFileSync(join(PLUGIN, rel), 'utf8')) as Record<string, any>;
@@ -45,7 +46,11 @@ describe('plugin/', () => {
     const market = JSON.parse(readFileSync(join(PLUGIN, '..', '.claude-plugin', 'marketplace.json'), 'utf8'));
     const pkg = JSON.parse(readFileSync(join(PLUGIN, '..', 'package.json'), 'utf8'));
     expect(market.name).toBe('the-space-memory');
-    expect(market.plugins).toEqual([expect.objectContaining({ name: 'tsm', source: './plugin', version: pkg.version })]);
+    expect(market.plugins).toEqual([
+      expect.objectContaining({ name: 'tsm', source: './plugin', version: pkg.version }),
+      expect.objectContaining({ name: 'tsm-warm', source: './plugin-warm', version: pkg.version }),
+    ]);
+    expect(pkg.files).toEqual(expect.arrayContaining(['plugin', 'plugin-warm', '.claude-plugin']));
     expect(pkg.name).toBe('the-space-memory');
     expect(pkg.bin).toEqual({ tsm: 'bin/tsm' });
   });
@@ -54,5 +59,47 @@ describe('plugin/', () => {
     const mcp = readJson('.mcp.json');
     expect(mcp).toEqual(pluginMcp());
     expect(isTsmServer(mcp.mcpServers.tsm)).toBe(true);
+  });
+});
+
+describe('plugin-warm/ (Claude Code 2.1.118 or later)', () => {
+  const WARM = join(PLUGIN, '..', 'plugin-warm');
+  const readWarm = (rel: string) => JSON.parse(readFileSync(join(WARM, rel), 'utf8')) as Record<string, any>;
+
+  it('has its own manifest, named as its MCP server names are namespaced (plugin:tsm-warm:tsm)', () => {
+    const manifest = readWarm('.claude-plugin/plugin.json');
+    expect(manifest.name).toBe('tsm-warm');
+    expect(manifest.version).toBe(readJson('.claude-plugin/plugin.json').version);
+  });
+
+  it("hooks/hooks.json is plugin/'s but for the prompt hook, one mcp_tool call of tsm serve's hook_context", () => {
+    const hooks = readWarm('hooks/hooks.json');
+    expect(hooks).toEqual(pluginWarmHooks());
+    const plain = readJson('hooks/hooks.json').hooks;
+    for (const event of HOOK_EVENTS) if (event !== 'UserPromptSubmit') expect(hooks.hooks[event]).toEqual(plain[event]);
+    const prompt = hooks.hooks.UserPromptSubmit.flatMap((g: { hooks: unknown[] }) => g.hooks);
+    // Exactly one handler: a command hook beside it would search every prompt a second time.
+    expect(prompt).toHaveLength(1);
+    expect(isTsmWarmHook(prompt[0])).toBe(true);
+    expect(isTsmHook(prompt[0])).toBe(false);
+    expect(prompt[0].server).toBe(`plugin:tsm-warm:${Object.keys(readWarm('.mcp.json').mcpServers)[0]}`);
+    expect(TOOLS.map((t) => t.name)).toContain(prompt[0].tool);
+    expect(prompt[0].input.prompt).toBe('${prompt}');
+    expect(prompt[0].input.session_id).toBe('${session_id}');
+  });
+
+  it('.mcp.json runs `tsm serve`, as plugin/ does', () => {
+    expect(readWarm('.mcp.json')).toEqual(readJson('.mcp.json'));
+  });
+
+  it('has a README that says which versions it needs and how to install it', () => {
+    const readme = readFileSync(join(WARM, 'README.md'), 'utf8');
+    expect(readme).toContain('claude plugin install tsm-warm@the-space-memory');
+    expect(readme).toContain(FIRST_MCP_TOOL_HOOKS);
+  });
+
+  it('knows which Claude Code versions run mcp_tool hooks', () => {
+    expect(['2.0.12', '2.0.76', '2.1.117', '1.9.999'].map(hasMcpToolHooks)).toEqual([false, false, false, false]);
+    expect(['2.1.118', '2.1.331', '2.2.0', '3.0.0', '2.1.118 (Claude Code)'].map(hasMcpToolHooks)).toEqual([true, true, true, true, true]);
   });
 });

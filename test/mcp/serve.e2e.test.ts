@@ -49,10 +49,10 @@ afterAll(async () => {
 });
 
 describe('tsm serve over stdio', () => {
-  it('lists the nine tools; a healthy start says "ready" to the client and nothing on stderr', async () => {
+  it('lists the ten tools; a healthy start says "ready" to the client and nothing on stderr', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['file_history', 'get_sections', 'read_note', 'recent_context', 'related', 'retrieve_memory', 'search', 'session_trace', 'timeline'].sort(),
+      ['file_history', 'get_sections', 'hook_context', 'read_note', 'recent_context', 'related', 'retrieve_memory', 'search', 'session_trace', 'timeline'].sort(),
     );
     // Claude Code shows every stderr line of a server as an error: "ready" is a log notification instead.
     await waitFor(() => logMessages.length > 0);

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/vault/config.js';
 import { call, fails } from './client.js';
 import { connect, serveTestVault, type Served } from './setup.js';
 
-const TOOL_NAMES = ['search', 'get_sections', 'read_note', 'timeline', 'recent_context', 'session_trace', 'file_history', 'related', 'retrieve_memory'];
+const TOOL_NAMES = ['search', 'get_sections', 'read_note', 'timeline', 'recent_context', 'session_trace', 'file_history', 'related', 'retrieve_memory', 'hook_context'];
 
 describe('tsm MCP server: tool list', () => {
   let s: Served;
@@ -13,7 +13,7 @@ describe('tsm MCP server: tool list', () => {
   });
   afterAll(async () => s.close());
 
-  it('lists the nine tools, read-only, each described for a model', async () => {
+  it('lists the ten tools, read-only, each described for a model', async () => {
     const { tools } = await s.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
     for (const t of tools) {
@@ -36,6 +36,7 @@ describe('tsm MCP server: tool list', () => {
       file_history: ['file_path', 'limit'],
       related: ['path'],
       retrieve_memory: ['detail', 'limit', 'query'],
+      hook_context: ['cwd', 'hook_event_name', 'prompt', 'session_id', 'source'],
     });
     const required = Object.fromEntries(tools.map((t) => [t.name, [...(t.inputSchema.required ?? [])].sort()]));
     expect(required.search).toEqual(['query']);

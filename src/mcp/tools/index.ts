@@ -1,7 +1,9 @@
-// The nine tools, in the order a client lists them: find, read, navigate, recall.
+// The ten tools, in the order a client lists them: find, read, navigate, recall; last, the one Claude Code's
+// prompt hook calls (an mcp_tool hook), not the model.
 import type { Tool } from '../tool.js';
 import { fileHistoryTool } from './file-history.js';
 import { getSectionsTool } from './get-sections.js';
+import { hookContextTool } from './hook-context.js';
 import { readNoteTool } from './read-note.js';
 import { recentContextTool } from './recent-context.js';
 import { relatedTool } from './related.js';
@@ -20,4 +22,5 @@ export const TOOLS: readonly Tool[] = [
   fileHistoryTool,
   relatedTool,
   retrieveMemoryTool,
+  hookContextTool,
 ];

@@ -1,0 +1,80 @@
+// hook_context: Claude Code's prompt hook answered by the `tsm serve` that is already running (an
+// `"type": "mcp_tool"` hook, Claude Code 2.1.118 and later; docs/claude-code.md). It runs the very code of
+// `tsm hook` (handleHook: the skip rules, the vault, the session's own notes left out, the deadline, the
+// hook log) and returns what `tsm hook` prints, so the two paths cannot drift apart. It never fails: every
+// problem is the empty answer, which lets the prompt through with nothing injected (an `isError` result
+// would also let it through, but Claude Code reports it as a hook error).
+//
+// The empty answer is `{}`, a hook output with no fields, not the empty text: measured on 2.1.118 and
+// 2.1.331, an mcp_tool hook that answers '' adds the line "UserPromptSubmit hook success: UserPromptSubmit
+// completed" to the model's context on every prompt, `{}` adds nothing. Plain text is not context either
+// (unlike a command hook's stdout): only hook JSON is read.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { Deadline } from '../../hooks/deadline.js';
+import { handleHook } from '../../hooks/dispatch.js';
+import { TSM_DIR } from '../../vault/config.js';
+import { defineTool } from '../tool.js';
+
+/**
+ * The events this tool answers: the ones whose answer is context and whose work only reads. Stop,
+ * PreCompact and SessionEnd write session notes: they stay with the command hook, and `tsm serve` stays
+ * read-only. Claude Code runs no mcp_tool hook on SessionStart at start-up ("no MCP client context",
+ * measured on 2.1.331; its code makes the same exception for resume, not for /clear or a compaction), so
+ * the plugins keep SessionStart a command hook; a SessionStart call is still answered, as `tsm hook` would.
+ */
+export const HOOK_TOOL_EVENTS = ['UserPromptSubmit', 'SessionStart'] as const;
+
+/** The answer that injects nothing. */
+export const NO_CONTEXT = '{}';
+
+export const hookContextTool = defineTool({
+  name: 'hook_context',
+  title: 'Hook context (for Claude Code hooks)',
+  description: [
+    "Claude Code's UserPromptSubmit hook calls this tool (an mcp_tool hook) with the prompt; it returns the",
+    '<knowledge_search> block `tsm hook` would inject, as hook JSON, or nothing. You do not need to call it:',
+    'to search the vault yourself, use `search`.',
+  ].join(' '),
+  inputSchema: {
+    hook_event_name: z.string().optional().describe('UserPromptSubmit (default) or SessionStart'),
+    prompt: z.string().optional().describe("the user's prompt"),
+    session_id: z.string().optional().describe('the session: its own session notes are left out'),
+    cwd: z.string().optional().describe('the session folder (finds the vault when this server has none)'),
+    source: z.string().optional().describe('SessionStart: startup, resume, clear or compact'),
+  },
+  async run(args, ctx) {
+    // The deadline counts from this call, as the command hook's counts from its process start.
+    const deadline = new Deadline(ctx.cfg.hookTimeoutMs, process.uptime() * 1000);
+    const event = args.hook_event_name || 'UserPromptSubmit';
+    if (!(HOOK_TOOL_EVENTS as readonly string[]).includes(event)) return NO_CONTEXT;
+    // The server's own vault when it is one (what its other tools search); otherwise the hook's rule:
+    // $TSM_VAULT, then a .tsm/ folder at or above the session's cwd, else no context at all.
+    const served = existsSync(join(ctx.cfg.vault, TSM_DIR));
+    // Claude Code fills a missing ${field} with '': an empty value is an absent one.
+    const payload = Object.fromEntries(
+      Object.entries({ hook_event_name: event, prompt: args.prompt, session_id: args.session_id, cwd: args.cwd, source: args.source }).filter(
+        ([, v]) => typeof v === 'string' && v !== '',
+      ),
+    );
+    try {
+      const out = await handleHook({
+        stdin: JSON.stringify(payload),
+        vaultFlag: served ? ctx.cfg.vault : undefined,
+        dbFlag: served ? ctx.cfg.db : undefined,
+        env: process.env,
+        cwd: process.cwd(),
+        deadline,
+        now: ctx.now(),
+      });
+      // What the command hook would have written to stderr: only that its log could not be written.
+      if (out.stderr) process.stderr.write(out.stderr.replace(/^tsm hook:/gm, 'tsm serve: hook_context:'));
+      const answer = out.exitCode === 0 && !out.timedOut ? out.stdout.trim() : '';
+      return answer === '' ? NO_CONTEXT : answer;
+    } catch (err) {
+      process.stderr.write(`tsm serve: hook_context: ${err instanceof Error ? err.message : String(err)}\n`);
+      return NO_CONTEXT;
+    }
+  },
+});
