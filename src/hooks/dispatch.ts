@@ -5,6 +5,7 @@
 // on time out the hook prints nothing, logs one line and the process exits at once.
 import { basename } from 'node:path';
 import { isExplained } from '../core/errors.js';
+import type { QueryVector } from '../embed/socket-protocol.js';
 import { loadConfig, type TsmConfig } from '../vault/config.js';
 import { fileKind } from '../vault/file-kind.js';
 import { Deadline } from './deadline.js';
@@ -33,7 +34,19 @@ export interface HookRequest {
   detach?: (req: { event: HookEvent; vault: string; db?: string; payload: string }) => void;
   /** Arguments the command line had that mean nothing to a hook: logged once, never refused. */
   argWarning?: string;
+  /**
+   * The prompt's vector from a resident process's embedding model (hook_context in `tsm serve`), for the
+   * neural ranker; undefined when there is none. The per-process hook never has one: it loads no model.
+   */
+  queryVector?: (text: string) => Promise<QueryVector | undefined>;
 }
+
+/**
+ * Longest wait for a resident model's prompt vector before the prompt is searched without it. A 300-token
+ * prompt takes 37 ms (ruri-v3-30m's shape) to 76 ms (e5-small's) on one thread, and the model may be busy
+ * with one background passage (50–100 ms) first (docs/embeddings.md); the hook's own deadline is 1,500 ms.
+ */
+export const PROMPT_VECTOR_MS = 250;
 
 export interface HookOutcome {
   stdout: string;
@@ -143,13 +156,26 @@ async function withDeadline(ctx: Context, deadline: Deadline, work: () => Promis
   return answer ?? '';
 }
 
+/** The resident model's vector of the searched text within PROMPT_VECTOR_MS (and half the time left), or undefined. */
+async function promptVector(ctx: Context, embed: NonNullable<HookRequest['queryVector']>, text: string, deadline: Deadline): Promise<QueryVector | undefined> {
+  const wait = new Deadline(Math.min(PROMPT_VECTOR_MS, deadline.remaining() / 2), process.uptime() * 1000);
+  try {
+    const vector = await wait.race(embed(text), () => log(ctx, `the prompt's vector took over ${Math.round(wait.ms)} ms; searched without the neural ranker`));
+    return vector ?? undefined;
+  } catch (err) {
+    log(ctx, `the prompt's vector failed (${err instanceof Error ? err.message : String(err)}); searched without the neural ranker`);
+    return undefined;
+  }
+}
+
 async function promptSubmit(ctx: Context, cfg: TsmConfig, deadline: Deadline): Promise<string> {
   if (ctx.payload.prompt === null) {
     log(ctx, 'the payload has no prompt; nothing to search');
     return '';
   }
-  const { promptContext } = await import('./prompt-context.js');
-  const r = promptContext(cfg, ctx.payload.prompt, { deadline, now: ctx.req.now, sessionId: ctx.payload.sessionId });
+  const { promptContext, promptSearchText } = await import('./prompt-context.js');
+  const queryVector = ctx.req.queryVector ? await promptVector(ctx, ctx.req.queryVector, promptSearchText(ctx.payload.prompt), deadline) : undefined;
+  const r = promptContext(cfg, ctx.payload.prompt, { deadline, now: ctx.req.now, sessionId: ctx.payload.sessionId, queryVector });
   if (r.kind === 'context') return r.output;
   if (r.problem) log(ctx, r.problem);
   return '';

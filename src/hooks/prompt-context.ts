@@ -2,6 +2,7 @@
 // This module is the hot path of every prompt: it loads only better-sqlite3, search, the XML formatter
 // and the session-note layout (never remark, chokidar, the MCP SDK or the session writer).
 import type { SearchHit, SearchResponse } from '../core/types.js';
+import type { QueryVector } from '../embed/socket-protocol.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { formatXml } from '../format/xml.js';
 import { search } from '../search/search.js';
@@ -38,6 +39,8 @@ export interface PromptContextOptions {
   now?: Date;
   /** The prompt's session (the payload's session_id): its own notes are never injected. */
   sessionId?: string | null;
+  /** The vector of promptSearchText(prompt) from a resident model, for the neural ranker (hook_context only). */
+  queryVector?: QueryVector;
 }
 
 /** Results searched for beyond the injected ones, so hits dropped by sessionEcho() leave no gap. */
@@ -67,7 +70,7 @@ export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContex
   const run = (limit: number): SearchResponse =>
     withIndexReader(
       cfg.db,
-      (db) => search(db, { query: searchText(prompt.trim()), limit, snippetChars: cfg.snippetChars, tuning: tuningOf(cfg), now: opts.now }),
+      (db) => search(db, { query: promptSearchText(prompt), limit, ...(opts.queryVector ? { queryVector: opts.queryVector } : {}), snippetChars: cfg.snippetChars, tuning: tuningOf(cfg), now: opts.now }),
       { busyTimeoutMs: deadline.remaining() },
     );
   const kept = (r: SearchResponse) => r.hits.filter((h) => sessionEcho(h, opts.sessionId) === null);
@@ -95,8 +98,9 @@ function late(deadline: Deadline, when: string): string {
   return `deadline of ${deadline.ms} ms passed ${when} (${Math.round(deadline.elapsed())} ms since start); nothing injected`;
 }
 
-function searchText(prompt: string): string {
-  return headAndTail(prompt, MAX_SEARCH_CHARS);
+/** The text of a prompt that is searched (and embedded): a long prompt's head and tail carry its question. */
+export function promptSearchText(prompt: string): string {
+  return headAndTail(prompt.trim(), MAX_SEARCH_CHARS);
 }
 
 function shortened(text: string, max: number): string {

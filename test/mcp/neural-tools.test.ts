@@ -43,19 +43,21 @@ afterAll(async () => {
 });
 
 /** A server whose context embeds with `model` (none: no model), recording the texts it was asked for. */
-async function serverWith(model: Embedder | null, asked: string[]) {
-  const queryVector = model
-    ? async (text: string): Promise<QueryVector> => {
-        asked.push(text);
-        return { fingerprint: model.fingerprint, vector: await model.embedQuery(text) };
-      }
-    : undefined;
+async function serverWith(model: Embedder | null, asked: string[], queryVector = vectorsOf(model, asked)) {
   const server = createServer(createContext(fx.cfg, { now: () => NOW, ...(queryVector ? { queryVector } : {}) }), () => {});
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'tsm-test', version: '1.0.0' });
   await client.connect(clientSide);
   return { client, close: async () => (await client.close(), await server.close()) };
+}
+
+function vectorsOf(model: Embedder | null, asked: string[]) {
+  if (!model) return undefined;
+  return async (text: string): Promise<QueryVector> => {
+    asked.push(text);
+    return { fingerprint: model.fingerprint, vector: await model.embedQuery(text) };
+  };
 }
 
 const scores = (r: { results: Array<{ path: string; score: number }> }) => r.results.map((h) => `${h.path} ${h.score}`);
@@ -94,6 +96,51 @@ describe('MCP tools with the server’s embedding model', () => {
       expect(asked).toEqual(['whip antenna']);
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe('hook_context with the server’s embedding model', () => {
+  const PROMPT = 'how far does the quarter-wave whip antenna reach?';
+  const xmlScores = (text: string) => [...text.matchAll(/score="([\d.]+)"/g)].map((m) => Number(m[1]));
+  const context = async (s: { client: Client }) => {
+    const r = await s.client.callTool({ name: 'hook_context', arguments: { hook_event_name: 'UserPromptSubmit', prompt: PROMPT, session_id: 's1' } });
+    const text = (r.content as Array<{ text: string }>)[0]!.text;
+    return text === '{}' ? '' : (JSON.parse(text).hookSpecificOutput.additionalContext as string);
+  };
+
+  it('embeds the prompt and lets the neural ranker vote in what is injected', async () => {
+    const asked: string[] = [];
+    const plain = await serverWith(null, []);
+    const neural = await serverWith(embedder, asked);
+    try {
+      const cold = await context(plain);
+      const warm = await context(neural);
+      expect(cold).toContain('<knowledge_search');
+      expect(asked).toEqual([PROMPT]);
+      expect(xmlScores(warm)[0]).toBeGreaterThan(xmlScores(cold)[0]!);
+    } finally {
+      await plain.close();
+      await neural.close();
+    }
+  });
+
+  it('a model that fails or hangs costs the prompt nothing but its wait: the lexical context is injected', async () => {
+    const plain = await serverWith(null, []);
+    const failing = await serverWith(null, [], async () => {
+      throw new Error('the model fell over');
+    });
+    const hanging = await serverWith(null, [], () => new Promise<QueryVector>(() => {}));
+    try {
+      const cold = await context(plain);
+      expect(await context(failing)).toBe(cold);
+      const t0 = Date.now();
+      expect(await context(hanging)).toBe(cold);
+      expect(Date.now() - t0).toBeLessThan(1500); // PROMPT_VECTOR_MS (250) and the search, never the hook's deadline
+    } finally {
+      await plain.close();
+      await failing.close();
+      await hanging.close();
     }
   });
 });

@@ -58,6 +58,7 @@ export const hookContextTool = defineTool({
         ([, v]) => typeof v === 'string' && v !== '',
       ),
     );
+    const queryVector = ctx.queryVector;
     try {
       const out = await handleHook({
         stdin: JSON.stringify(payload),
@@ -67,6 +68,8 @@ export const hookContextTool = defineTool({
         cwd: process.cwd(),
         deadline,
         now: ctx.now(),
+        // The server's own model, when the vault has one: the one thing the warm path adds to the cold.
+        ...(queryVector ? { queryVector } : {}),
       });
       // What the command hook would have written to stderr: only that its log could not be written.
       if (out.stderr) process.stderr.write(out.stderr.replace(/^tsm hook:/gm, 'tsm serve: hook_context:'));
