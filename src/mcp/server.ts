@@ -1,7 +1,7 @@
 // `tsm serve`: the ten tools over MCP on stdio. stdout carries JSON-RPC only; stderr says only what is
 // wrong. The SDK and zod are loaded here, so no other command pays for them. With an embedding model, also
 // the vault's resident query embedder (ResidentModel below).
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { ResidentEmbedder } from '../embed/query-embedder.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
 import { openReader, openWriter, type Database } from '../index/db.js';
@@ -16,6 +16,7 @@ import { errorMessage, ToolError } from './errors.js';
 import { GuardedStdioTransport } from './stdio-transport.js';
 import type { Tool, ToolContext } from './tool.js';
 import { TOOLS } from './tools/index.js';
+import { fileIdentity } from '../vault/file-kind.js';
 
 /** Sent to the client at initialisation: how the tools fit together. */
 export const SERVER_INSTRUCTIONS = [
@@ -206,12 +207,3 @@ class ResidentModel {
   }
 }
 
-/** Device and inode of a file, or null when it does not exist: tells a replaced index from the same one. */
-function fileIdentity(path: string): string | null {
-  try {
-    const st = statSync(path);
-    return `${st.dev}:${st.ino}`;
-  } catch {
-    return null;
-  }
-}

@@ -18,3 +18,13 @@ export function fileKind(path: string, opts: { lstat?: boolean } = {}): FileKind
   if (st.isDirectory()) return 'directory';
   return 'other';
 }
+
+/** Device and inode of a file, or null when it does not exist: tells a replaced file from the same one. */
+export function fileIdentity(path: string): string | null {
+  try {
+    const st = statSync(path);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return null;
+  }
+}

@@ -13,6 +13,7 @@ import { ChangeQueue, Debouncer, type Batch } from './change-queue.js';
 import { classifyEvent, handlesAdvice, vaultRelative, type WatchEventName } from './classify.js';
 import { POLL_INTERVAL_MS, VaultFsWatcher } from './fs-watcher.js';
 import type { BatchReport } from './report.js';
+import { fileIdentity } from '../vault/file-kind.js';
 
 export interface WatchOptions {
   /** Quiet time that closes a batch of events. */
@@ -273,12 +274,3 @@ function vaultGone(vault: string): boolean {
   }
 }
 
-/** Device and inode of a file, or null when it does not exist: tells a replaced file from the same one. */
-function fileIdentity(path: string): string | null {
-  try {
-    const st = statSync(path);
-    return `${st.dev}:${st.ino}`;
-  } catch {
-    return null;
-  }
-}
