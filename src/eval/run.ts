@@ -1,5 +1,6 @@
 // One judged set through this build's index and search: per-query scores.
-import { openReader } from '../index/db.js';
+import { openReader, openWriter } from '../index/db.js';
+import { semanticStatus, trainAndStore } from '../index/semantic/refresh.js';
 import { syncVault } from '../index/sync.js';
 import type { Tuning } from '../search/rank.js';
 import { search } from '../search/search.js';
@@ -21,6 +22,9 @@ export async function runQueries(queries: JudgedQuery[], o: RunOptions): Promise
   const cfg = loadConfig({ vaultFlag: o.vault, dbFlag: o.db });
   const summary = await syncVault(cfg);
   if (summary.added + summary.updated > 0) process.stderr.write(`eval: indexed ${summary.added + summary.updated} notes of ${o.vault} in ${summary.seconds} s\n`);
+  // A semantic variant needs a trained model, and a judged vault has no config that turns it on: without
+  // this the variants ranked exactly as the base (the model was never trained, so the ranker was a no-op).
+  if ((o.tuning.semanticWeight ?? 0) > 0) ensureSemanticModel(cfg.db);
   const db = openReader(cfg.db);
   try {
     const now = o.now ? new Date(`${o.now}T12:00:00`) : new Date();
@@ -38,6 +42,20 @@ export async function runQueries(queries: JudgedQuery[], o: RunOptions): Promise
         top: ranked,
       };
     });
+  } finally {
+    db.close();
+  }
+}
+
+/** Trains the semantic model into the cached index once (a later sync keeps it), unless the vault is too small. */
+function ensureSemanticModel(path: string): void {
+  const { db } = openWriter(path);
+  try {
+    const { state } = semanticStatus(db);
+    if (state) return;
+    const started = performance.now();
+    trainAndStore(db);
+    process.stderr.write(`eval: trained the semantic model of ${path} in ${Math.round(performance.now() - started) / 1000} s\n`);
   } finally {
     db.close();
   }
