@@ -6,7 +6,7 @@ import { train, TRAIN_DEFAULTS } from '../../src/index/semantic/model.js';
 import { ppmiMatrix, type Csr } from '../../src/index/semantic/ppmi.js';
 import { cosineWithStored, dequantize, quantize } from '../../src/index/semantic/quantize.js';
 import { orthonormalize, sparseTimesDense, truncatedEigen } from '../../src/index/semantic/svd.js';
-import { longKanjiRuns, runPieces, semanticWords, sStem, vocabularySplitter } from '../../src/index/semantic/words.js';
+import { longKanjiRuns, runPieces, semanticWords, vocabularySplitter } from '../../src/index/semantic/words.js';
 
 function entry(m: Csr, i: number, j: number): number {
   for (let p = m.rowStart[i]; p < m.rowStart[i + 1]; p++) if (m.col[p] === j) return m.val[p];
@@ -23,12 +23,6 @@ function rng(seed: number): () => number {
 }
 
 describe('semanticWords', () => {
-  it('folds English plurals to the singular (S-stemmer), leaving -ss, -us, -is and short words', () => {
-    expect(['notes', 'queries', 'boxes', 'plugins', 'class', 'status', 'analysis', 'bus', 'has', 'trees', 'heroes'].map(sStem)).toEqual(
-      ['note', 'query', 'boxe', 'plugin', 'class', 'status', 'analysis', 'bus', 'has', 'tree', 'heroe'],
-    );
-    expect(semanticWords('Synced notes across devices')).toEqual(['synced', 'note', 'across', 'device']);
-  });
   it('keeps kanji compounds, katakana and Latin words; drops stopwords, hiragana, numbers and single letters', () => {
     expect(semanticWords('The Quick brown fox of 2024 and a x の会議では、スケジュールを確認する')).toEqual(
       ['quick', 'brown', 'fox', '会議', 'スケジュール', '確認'],

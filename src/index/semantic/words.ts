@@ -4,10 +4,6 @@
 // verb stems whose sense is in the okurigana (生まれる → 生); keeping them lowered the semantic ranker's own
 // nDCG@10 on the handbook from 0.495 to 0.473.
 //
-// English words lose a plural -s (sStem below): a query's `notes` is the vault's `note`. Ranking every
-// section by cosine alone, nDCG@10 on the handbook set (whose notes mix in English) rose 0.398 → 0.422; the
-// Obsidian Hub set's stayed 0.483, its vocabulary fell from 18.8k to 12.4k words.
-//
 // Word boundaries are Intl.Segmenter's ('ja', granularity 'word') where the script does not give them:
 // inside runs of three or more kanji. Everywhere else a script change is the boundary, as it is for the
 // segmenter (katakana runs and Latin words are single words to it too). Segmenting whole texts cost 15 s
@@ -55,25 +51,12 @@ export function semanticWords(text: string, split: KanjiSplitter = segmentKanji)
       else if (w.length > 2) for (const part of split(w)) if (part.length > 1) out.push(part);
     } else if (c >= 0x30a1 && c <= 0x30fc) {
       if (w.length >= 2 && !/^ー+$/.test(w)) out.push(w);
-    } else {
+    } else if (w.length >= 2 && !NUMBERISH.test(w)) {
       const t = w.replace(/['_-]+$/, '');
-      if (t.length >= 2 && !NUMBERISH.test(t) && !ENGLISH_STOPWORDS.has(t)) out.push(sStem(t));
+      if (t.length >= 2 && !ENGLISH_STOPWORDS.has(t)) out.push(t);
     }
   }
   return out;
-}
-
-/**
- * Harman's S-stemmer (1991): English plurals fold to their singular (`notes` → note, `queries` → query,
- * `quizzes` → quizze), so that a query's plural and a note's singular are one word of the model. Cheap and
- * conservative: only the -s endings, never -ing or -ed.
- */
-export function sStem(w: string): string {
-  if (w.length <= 3 || !w.endsWith('s')) return w;
-  if (w.endsWith('ies') && !w.endsWith('eies') && !w.endsWith('aies')) return `${w.slice(0, -3)}y`;
-  if (w.endsWith('es') && !w.endsWith('aes') && !w.endsWith('ees') && !w.endsWith('oes')) return w.slice(0, -1);
-  if (w.endsWith('us') || w.endsWith('ss') || w.endsWith('is')) return w;
-  return w.slice(0, -1);
 }
 
 /** The kanji runs a query splitter has to cut (for looking up every candidate piece at once). */
