@@ -44,6 +44,13 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   // The semantic ranker (src/search/semantic.ts), off by default: its weight and depth.
   'semantic-0.3': { semanticWeight: 0.3, semanticDepth: 30 },
   'semantic-0.3-d20': { semanticWeight: 0.3, semanticDepth: 20 },
+  'semantic-0.3-d50': { semanticWeight: 0.3, semanticDepth: 50 },
+  'semantic-0.3-d100': { semanticWeight: 0.3, semanticDepth: 100 },
+  'semantic-0.3-dall': { semanticWeight: 0.3, semanticDepth: 1000 },
+  'semantic-0.5-d50': { semanticWeight: 0.5, semanticDepth: 50 },
+  'semantic-0.5-dall': { semanticWeight: 0.5, semanticDepth: 1000 },
+  'semantic-1-dall': { semanticWeight: 1, semanticDepth: 1000 },
+  'semantic-1-d100': { semanticWeight: 1, semanticDepth: 100 },
   'common-0.5': { commonTermShare: 0.5 },
   'recency-0.97': { recencyFloor: 0.97 },
   'recency-off': { halfLifeDays: { daily: 0, knowledge: 0, session: 0 } },
