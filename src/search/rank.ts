@@ -93,8 +93,8 @@ export const DEFAULT_TUNING: Tuning = {
 
 /**
  * The semantic ranker's setting when a vault turns it on (`"semantic": true`): the best of docs/search.md's
- * table. Weight 1 over the best 100 sections: Obsidian Hub +0.049 ± 0.017 nDCG@10 (21 wins, 4 losses),
- * handbook −0.006 ± 0.015 (15/19); the former 0.3 over 20 moved neither (−0.003, +0.007).
+ * table. Weight 1 over the best 100 sections: Obsidian Hub +0.042 ± 0.016 nDCG@10 (20 wins, 5 losses),
+ * handbook +0.007 ± 0.013 (21/15); the former 0.3 over 20 moved neither (−0.002, +0.007).
  */
 const SEMANTIC_ON: Partial<Tuning> = { semanticWeight: 1, semanticDepth: 100 };
 
