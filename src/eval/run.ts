@@ -55,7 +55,9 @@ function ensureSemanticModel(path: string): void {
     if (state) return;
     const started = performance.now();
     trainAndStore(db);
-    process.stderr.write(`eval: trained the semantic model of ${path} in ${Math.round(performance.now() - started) / 1000} s\n`);
+    const seconds = Math.round(performance.now() - started) / 1000;
+    const trained = semanticStatus(db).state?.kind === 'trained';
+    process.stderr.write(`eval: semantic model of ${path}: ${trained ? `trained in ${seconds} s` : 'too few sections to learn from'}\n`);
   } finally {
     db.close();
   }
