@@ -1,5 +1,6 @@
 // One judged set through this build's index and search: per-query scores.
-import { openReader } from '../index/db.js';
+import { openReader, openWriter } from '../index/db.js';
+import { semanticStatus, trainAndStore } from '../index/semantic/refresh.js';
 import { syncVault } from '../index/sync.js';
 import type { Tuning } from '../search/rank.js';
 import { search } from '../search/search.js';
@@ -24,6 +25,9 @@ export async function runQueries(queries: JudgedQuery[], o: RunOptions): Promise
   const cfg = loadConfig({ vaultFlag: o.vault, dbFlag: o.db });
   const summary = await syncVault(cfg);
   if (summary.added + summary.updated > 0) process.stderr.write(`eval: indexed ${summary.added + summary.updated} notes of ${o.vault} in ${summary.seconds} s\n`);
+  // A semantic variant needs a trained model, and a judged vault has no config that turns it on: without
+  // this the variants ranked exactly as the base (the model was never trained, so the ranker was a no-op).
+  if ((o.tuning.semanticWeight ?? 0) > 0) ensureSemanticModel(cfg.db);
   if (o.neural) await o.neural.embedIndex(cfg.db);
   const vectors = o.neural ? await Promise.all(queries.map((j) => (o.neural as NeuralEval).queryVector(j.query))) : null;
   const db = openReader(cfg.db);
@@ -49,6 +53,22 @@ export async function runQueries(queries: JudgedQuery[], o: RunOptions): Promise
         top: ranked,
       };
     });
+  } finally {
+    db.close();
+  }
+}
+
+/** Trains the semantic model into the cached index once (a later sync keeps it), unless the vault is too small. */
+function ensureSemanticModel(path: string): void {
+  const { db } = openWriter(path);
+  try {
+    const { state } = semanticStatus(db);
+    if (state) return;
+    const started = performance.now();
+    trainAndStore(db);
+    const seconds = Math.round(performance.now() - started) / 1000;
+    const trained = semanticStatus(db).state?.kind === 'trained';
+    process.stderr.write(`eval: semantic model of ${path}: ${trained ? `trained in ${seconds} s` : 'too few sections to learn from'}\n`);
   } finally {
     db.close();
   }

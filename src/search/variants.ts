@@ -44,6 +44,13 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   // The semantic ranker (src/search/semantic.ts), off by default: its weight and depth.
   'semantic-0.3': { semanticWeight: 0.3, semanticDepth: 30 },
   'semantic-0.3-d20': { semanticWeight: 0.3, semanticDepth: 20 },
+  'semantic-0.3-d50': { semanticWeight: 0.3, semanticDepth: 50 },
+  'semantic-0.3-d100': { semanticWeight: 0.3, semanticDepth: 100 },
+  'semantic-0.3-dall': { semanticWeight: 0.3, semanticDepth: 1000 },
+  'semantic-0.5-d50': { semanticWeight: 0.5, semanticDepth: 50 },
+  'semantic-0.5-dall': { semanticWeight: 0.5, semanticDepth: 1000 },
+  'semantic-1-dall': { semanticWeight: 1, semanticDepth: 1000 },
+  'semantic-1-d100': { semanticWeight: 1, semanticDepth: 100 },
   // The neural ranker (issue 17): acts only with a query vector (`npm run eval -- --model DIR`).
   'neural-off': { neuralWeight: 0 },
   'neural-0.5': { neuralWeight: 0.5 },

@@ -164,8 +164,9 @@ describe('section vectors', () => {
 });
 
 describe('train', () => {
-  // Four topics of ten words: 40 words, so 5 dimensions (one per 8 words).
-  const topics = ['dev', 'music', 'bake', 'garden'].map((t) => Array.from({ length: 10 }, (_, i) => `${t}${String.fromCharCode(97 + i)}`));
+  // Four topics of eight words: 32 words, so 4 dimensions (one per 8 words), one per topic. (With a fifth,
+  // the exact decomposition's fifth direction is noise, and unweighted (eigenPower 0) it counts as much as a topic.)
+  const topics = ['dev', 'music', 'bake', 'garden'].map((t) => Array.from({ length: 8 }, (_, i) => `${t}${String.fromCharCode(97 + i)}`));
   const sections = (count: number) => {
     const next = rng(11);
     return Array.from({ length: count }, (_, i) => {
@@ -182,13 +183,13 @@ describe('train', () => {
     const small = { ...TRAIN_DEFAULTS, minSections: 30 };
     const t = train(sections(120), small);
     if (!t) throw new Error('expected a model');
-    expect(t.model.words.length).toBe(40);
-    expect(t.model.dims).toBe(5);
+    expect(t.model.words.length).toBe(32);
+    expect(t.model.dims).toBe(4);
     expect(t.sectionVectors.size).toBe(120);
     const vec = (w: string) => dequantize(t.model.vectors[t.model.words.indexOf(w)]);
     const cos = (a: string, b: string) => vec(a).reduce((s, x, i) => s + x * vec(b)[i], 0);
     expect(cos('deva', 'devb')).toBeGreaterThan(cos('deva', 'musica') + 0.3);
     expect(cos('musicc', 'musicd')).toBeGreaterThan(cos('musicc', 'bakec') + 0.3);
-    expect(cos('gardena', 'gardenj')).toBeGreaterThan(cos('gardena', 'devj') + 0.3);
+    expect(cos('gardena', 'gardenh')).toBeGreaterThan(cos('gardena', 'devh') + 0.3);
   });
 });

@@ -19,7 +19,12 @@ export interface SvdOptions {
   seed: number;
 }
 
-export const SVD_DEFAULTS: SvdOptions = { k: 128, oversample: 8, power: 0, seed: 1 };
+/**
+ * Two power iterations: without them the range of a PPMI matrix (a slowly decaying spectrum) is a poor
+ * stand-in for its leading eigenvectors. Measured, ranking every section by cosine alone: nDCG@10 0.355 → 0.398
+ * on the handbook set, 0.433 → 0.482 on the Obsidian Hub set; training on the handbook ~6 → ~8 s.
+ */
+export const SVD_DEFAULTS: SvdOptions = { k: 128, oversample: 8, power: 2, seed: 1 };
 
 /** Y = A X for a sparse A (n × n) and a dense X (n × l). */
 export function sparseTimesDense(a: Csr, x: Float32Array, l: number): Float32Array {
