@@ -152,6 +152,11 @@ describe('semantic model', () => {
     expect(c.state).toBeNull();
     expect(c.vectors + c.words).toBe(0);
     expect(tsm(['status', '--vault', v.dir]).stdout).toMatch(/^semantic {2}off \("semantic": true in \.tsm\/config\.json turns it on; see docs\/search\.md\)$/m);
+    // Turned on later with no note changed (or a model of an older version left behind): the next sync trains.
+    writeFileSync(join(v.dir, '.tsm', 'config.json'), SEMANTIC_ON['.tsm/config.json']);
+    expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+    expect(counts(join(v.dir, '.tsm/index.db')).state).toMatchObject({ kind: 'trained' });
+    expect(counts(join(v.dir, '.tsm/index.db')).vectors).toBeGreaterThan(0);
   });
 
   it('skips a vault too small to learn from, and says so', () => {

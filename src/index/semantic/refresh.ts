@@ -104,6 +104,11 @@ export function storeTrained(db: Database, trained: Trained | null, snapshotSeq:
   }).immediate();
 }
 
+/** Whether the index holds a model state of this version (trained, or too small to train); one meta read. */
+export function hasSemanticModel(db: Database): boolean {
+  return new SemanticStore(db).state() !== null;
+}
+
 /** What `tsm status` says about the model. */
 export function semanticStatus(db: Database): { state: SemanticState | null; sections: number; retrainDue: boolean } {
   const store = new SemanticStore(db);
