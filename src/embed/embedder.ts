@@ -10,7 +10,7 @@ import { EmbedError } from './errors.js';
 import { mappableModel } from './onnx-external.js';
 import { readModelFolder, type ModelFolder, type SpecOverrides } from './model-folder.js';
 import { modelDirFor } from './models.js';
-import { loadRuntime, runtimeSearchPath, type OrtModule } from './runtime.js';
+import { loadRuntime, runtimeLitterGuard, runtimeSearchPath, type OrtModule } from './runtime.js';
 import type { Embedder, ModelSpec } from './types.js';
 
 /**
@@ -56,6 +56,7 @@ export async function loadEmbedder(dir: string, options: LoadEmbedderOptions = {
   const ort = await loadRuntime(options.runtimeSearch);
   const tokenizer = await makeTokenizer(folder);
   let session: Awaited<ReturnType<OrtModule['InferenceSession']['create']>>;
+  const tidy = runtimeLitterGuard();
   try {
     const path = mappableModel(folder.onnxPath, folder.onnxSha256, statSync(folder.onnxPath).size, options.externalMinBytes);
     session = await ort.InferenceSession.create(path, {
@@ -86,6 +87,8 @@ export async function loadEmbedder(dir: string, options: LoadEmbedderOptions = {
     await embedder.close();
     if (err instanceof EmbedError) throw err;
     throw new EmbedError(`${folder.onnxPath} loads but does not run as a text encoder (${firstLine(err)}): ${repairHint(folder)}`);
+  } finally {
+    tidy();
   }
   return embedder;
 }

@@ -3,8 +3,9 @@
 // (a development checkout, where it is a devDependency, or a user who ran `npm install onnxruntime-node`
 // next to tsm), else in the folder `tsm model setup` installs it into (pruned to this platform: ~50 MB). Only resident paths (indexing, the query-embedding server, doctor's
 // check) call loadRuntime(); `tsm search` and `tsm hook` never import this runtime.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EmbedError } from './errors.js';
@@ -90,4 +91,22 @@ export function loadRuntime(search = runtimeSearchPath()): Promise<OrtModule> {
         `run \`tsm model setup --force\` to install it again`,
     );
   });
+}
+
+/**
+ * ONNX Runtime 1.30's Linux build leaves an empty `mat-debug-<pid>.log` in the temp folder of every process
+ * that creates a session (seen here: one per `tsm serve`, watcher, eval and test process, hundreds a day).
+ * Call before creating a session; the function it returns removes that file if this process made it (it
+ * was not there before) and it is still empty, so nothing written by anyone else is ever touched.
+ */
+export function runtimeLitterGuard(): () => void {
+  const path = join(tmpdir(), `mat-debug-${process.pid}.log`);
+  if (existsSync(path)) return () => {};
+  return () => {
+    try {
+      if (statSync(path).size === 0) unlinkSync(path);
+    } catch {
+      // not made (another runtime version), or already gone
+    }
+  };
 }

@@ -1,6 +1,6 @@
 // The embedding runtime through its real path: a model folder written by the test (test/helpers/tiny-model.ts),
 // the real tokenizer library, the real ONNX runtime (a devDependency, so CI has it).
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -225,6 +225,29 @@ describe('the runtime', () => {
     expect(pkg.devDependencies['onnxruntime-node']).toBe(ORT_VERSION);
     expect(pkg.dependencies['onnxruntime-node']).toBeUndefined();
     expect(findRuntime()).toMatchObject({ version: ORT_VERSION, from: 'tsm' });
+  });
+});
+
+describe('what the runtime leaves behind', () => {
+  const litter = join(tmpdir(), `mat-debug-${process.pid}.log`);
+
+  it('its empty mat-debug-<pid>.log in the temp folder is removed once the model is loaded', async () => {
+    // The suite's model was loaded in beforeAll; a second load would make the file again.
+    expect(existsSync(litter)).toBe(false);
+    const again = await loadEmbedder(modelDir);
+    await again.close();
+    expect(existsSync(litter)).toBe(false);
+  });
+
+  it('a file of that name that was there before, or that holds something, is left alone', async () => {
+    writeFileSync(litter, '');
+    try {
+      const again = await loadEmbedder(modelDir);
+      await again.close();
+      expect(existsSync(litter)).toBe(true);
+    } finally {
+      rmSync(litter, { force: true });
+    }
   });
 });
 

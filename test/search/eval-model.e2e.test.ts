@@ -3,10 +3,10 @@
 // differ from neural-off), and a folder that is not a model stops the eval with the runtime's fix.
 // Quality is not what this measures: the tiny model's weights are random.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanEnv, ROOT } from '../helpers/cli.js';
 import { writeTinyModel } from '../helpers/tiny-model.js';
 
@@ -22,6 +22,8 @@ beforeAll(() => {
   const shipped = JSON.parse(readFileSync(join(ROOT, 'eval/qrels/vault-example.json'), 'utf8'));
   writeFileSync(set, JSON.stringify({ ...shipped, name: 'small', queries: shipped.queries.slice(0, 8) }));
 });
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('npm run eval -- --model', () => {
   it('embeds the set’s index once and runs the neural ranker', () => {
