@@ -26,14 +26,32 @@ export interface SvdOptions {
  */
 export const SVD_DEFAULTS: SvdOptions = { k: 128, oversample: 8, power: 2, seed: 1 };
 
-/** Y = A X for a sparse A (n × n) and a dense X (n × l). */
+/**
+ * Y = A X for a sparse A (n × n) and a dense X (n × l). Four entries of a row at a time: each pass over
+ * Y's row then reads and writes it once for four of X's rows, not once per row. On the handbook's matrix
+ * (5.25 M entries, l = 136) one product took 0.54 s instead of 1.10 s (V8 does not vectorise either loop).
+ */
 export function sparseTimesDense(a: Csr, x: Float32Array, l: number): Float32Array {
   const y = new Float32Array(a.n * l);
+  const { rowStart, col, val } = a;
   for (let i = 0; i < a.n; i++) {
     const yo = i * l;
-    for (let p = a.rowStart[i]; p < a.rowStart[i + 1]; p++) {
-      const v = a.val[p];
-      const xo = a.col[p] * l;
+    const end = rowStart[i + 1];
+    let p = rowStart[i];
+    for (; p + 3 < end; p += 4) {
+      const v0 = val[p];
+      const v1 = val[p + 1];
+      const v2 = val[p + 2];
+      const v3 = val[p + 3];
+      const x0 = col[p] * l;
+      const x1 = col[p + 1] * l;
+      const x2 = col[p + 2] * l;
+      const x3 = col[p + 3] * l;
+      for (let c = 0; c < l; c++) y[yo + c] += v0 * x[x0 + c] + v1 * x[x1 + c] + v2 * x[x2 + c] + v3 * x[x3 + c];
+    }
+    for (; p < end; p++) {
+      const v = val[p];
+      const xo = col[p] * l;
       for (let c = 0; c < l; c++) y[yo + c] += v * x[xo + c];
     }
   }
@@ -49,21 +67,47 @@ function columns(x: Float32Array, n: number, l: number): Float64Array {
 
 /**
  * XᵀY (l × l) for dense X and Y (n × l), in double precision; symmetric (X = Y, or XᵀY known symmetric)
- * computes one triangle. As dot products of contiguous columns: the row-by-row rank-one update it
- * replaces ran at a quarter of the speed (it rewrote the whole l × l result for every row).
+ * computes one triangle. As dot products of contiguous columns, four of Y's columns against one of X's at
+ * a time (X's column is read once for four): the row-by-row rank-one update it replaces ran at a quarter
+ * of the speed (it rewrote the whole l × l result for every row), and one column at a time at half.
  */
 function transposeTimes(x: Float32Array, y: Float32Array, n: number, l: number, symmetric: boolean): Float64Array {
   const xt = columns(x, n, l);
   const yt = x === y ? xt : columns(y, n, l);
   const out = new Float64Array(l * l);
+  const put = (a: number, b: number, s: number) => {
+    out[a * l + b] = s;
+    if (symmetric) out[b * l + a] = s;
+  };
   for (let a = 0; a < l; a++) {
     const xo = a * n;
-    for (let b = symmetric ? a : 0; b < l; b++) {
+    let b = symmetric ? a : 0;
+    for (; b + 3 < l; b += 4) {
+      const y0 = b * n;
+      const y1 = y0 + n;
+      const y2 = y1 + n;
+      const y3 = y2 + n;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let i = 0; i < n; i++) {
+        const v = xt[xo + i];
+        s0 += v * yt[y0 + i];
+        s1 += v * yt[y1 + i];
+        s2 += v * yt[y2 + i];
+        s3 += v * yt[y3 + i];
+      }
+      put(a, b, s0);
+      put(a, b + 1, s1);
+      put(a, b + 2, s2);
+      put(a, b + 3, s3);
+    }
+    for (; b < l; b++) {
       const yo = b * n;
       let s = 0;
       for (let i = 0; i < n; i++) s += xt[xo + i] * yt[yo + i];
-      out[a * l + b] = s;
-      if (symmetric) out[b * l + a] = s;
+      put(a, b, s);
     }
   }
   return out;
@@ -100,16 +144,22 @@ function cholesky(g: Float64Array, l: number): Float64Array {
   return r;
 }
 
-/** Y R⁻¹ for upper-triangular R: each row solves xR = y by forward substitution. */
+/**
+ * Y R⁻¹ for upper-triangular R: each row solves xR = y by forward substitution, against R's columns
+ * copied contiguous (R's column j read down its rows strode l apart).
+ */
 function timesInverseUpper(y: Float32Array, r: Float64Array, n: number, l: number): Float32Array {
+  const rt = new Float64Array(l * l); // rt[j * l + k] = r[k * l + j]
+  for (let k = 0; k < l; k++) for (let j = k; j < l; j++) rt[j * l + k] = r[k * l + j];
   const out = new Float32Array(n * l);
   const row = new Float64Array(l);
   for (let i = 0; i < n; i++) {
     const o = i * l;
     for (let j = 0; j < l; j++) {
+      const ro = j * l;
       let s = y[o + j];
-      for (let k = 0; k < j; k++) s -= row[k] * r[k * l + j];
-      row[j] = s / r[j * l + j];
+      for (let k = 0; k < j; k++) s -= row[k] * rt[ro + k];
+      row[j] = s / rt[ro + j];
     }
     for (let j = 0; j < l; j++) out[o + j] = row[j];
   }
@@ -193,12 +243,25 @@ export function truncatedEigen(a: Csr, opts: SvdOptions = SVD_DEFAULTS): Eigen {
   const order = [...eig.values.keys()].sort((x, y) => Math.abs(eig.values[y]) - Math.abs(eig.values[x])).slice(0, k);
   const w = new Float32Array(l * k); // the chosen eigenvectors, row j = Q's column j
   for (let j = 0; j < l; j++) for (let c = 0; c < k; c++) w[j * k + c] = eig.vectors[j * l + order[c]];
+  // Q W, four of Q's columns at a time (as in sparseTimesDense).
   const vectors = new Float32Array(n * k);
   for (let i = 0; i < n; i++) {
     const o = i * k;
-    for (let j = 0; j < l; j++) {
-      const qij = q[i * l + j];
-      if (qij === 0) continue;
+    const qo = i * l;
+    let j = 0;
+    for (; j + 3 < l; j += 4) {
+      const q0 = q[qo + j];
+      const q1 = q[qo + j + 1];
+      const q2 = q[qo + j + 2];
+      const q3 = q[qo + j + 3];
+      const w0 = j * k;
+      const w1 = w0 + k;
+      const w2 = w1 + k;
+      const w3 = w2 + k;
+      for (let c = 0; c < k; c++) vectors[o + c] += q0 * w[w0 + c] + q1 * w[w1 + c] + q2 * w[w2 + c] + q3 * w[w3 + c];
+    }
+    for (; j < l; j++) {
+      const qij = q[qo + j];
       const wo = j * k;
       for (let c = 0; c < k; c++) vectors[o + c] += qij * w[wo + c];
     }
