@@ -27,9 +27,10 @@ export interface SvdOptions {
 export const SVD_DEFAULTS: SvdOptions = { k: 128, oversample: 8, power: 2, seed: 1 };
 
 /**
- * Y = A X for a sparse A (n × n) and a dense X (n × l). Four entries of a row at a time: each pass over
- * Y's row then reads and writes it once for four of X's rows, not once per row. On the handbook's matrix
- * (5.25 M entries, l = 136) one product took 0.54 s instead of 1.10 s (V8 does not vectorise either loop).
+ * Y = A X for a sparse A (n × n) and a dense X (n × l). Eight entries of a row at a time: each pass over
+ * Y's row then reads and writes it once for eight of X's rows, not once per row. On the handbook's matrix
+ * (5.25 M entries, l = 136) one product took 0.42 s instead of 1.10 s one entry at a time and 0.52 s four
+ * at a time (V8 does not vectorise these loops).
  */
 export function sparseTimesDense(a: Csr, x: Float32Array, l: number): Float32Array {
   const y = new Float32Array(a.n * l);
@@ -38,16 +39,27 @@ export function sparseTimesDense(a: Csr, x: Float32Array, l: number): Float32Arr
     const yo = i * l;
     const end = rowStart[i + 1];
     let p = rowStart[i];
-    for (; p + 3 < end; p += 4) {
+    for (; p + 7 < end; p += 8) {
       const v0 = val[p];
       const v1 = val[p + 1];
       const v2 = val[p + 2];
       const v3 = val[p + 3];
+      const v4 = val[p + 4];
+      const v5 = val[p + 5];
+      const v6 = val[p + 6];
+      const v7 = val[p + 7];
       const x0 = col[p] * l;
       const x1 = col[p + 1] * l;
       const x2 = col[p + 2] * l;
       const x3 = col[p + 3] * l;
-      for (let c = 0; c < l; c++) y[yo + c] += v0 * x[x0 + c] + v1 * x[x1 + c] + v2 * x[x2 + c] + v3 * x[x3 + c];
+      const x4 = col[p + 4] * l;
+      const x5 = col[p + 5] * l;
+      const x6 = col[p + 6] * l;
+      const x7 = col[p + 7] * l;
+      for (let c = 0; c < l; c++) {
+        y[yo + c] +=
+          v0 * x[x0 + c] + v1 * x[x1 + c] + v2 * x[x2 + c] + v3 * x[x3 + c] + v4 * x[x4 + c] + v5 * x[x5 + c] + v6 * x[x6 + c] + v7 * x[x7 + c];
+      }
     }
     for (; p < end; p++) {
       const v = val[p];
