@@ -111,7 +111,8 @@ function ppmiFromPairs(pairs: PairCounts, n: number, alpha: number, minCount: nu
   const logSmoothed = new Float64Array(n);
   for (let i = 0; i < n; i++) logSmoothed[i] = marginal[i] > 0 ? alpha * Math.log(marginal[i]) - Math.log(z) : 0;
   // pmi(a, b) = log P(a, b) − log Pα(a) − log Pα(b); only positive values are kept, in both triangles.
-  const rowCount = new Int32Array(n + 1);
+  // In shared memory: the eigen-decomposition's helper thread reads the matrix without a copy (helper.ts).
+  const rowCount = new Int32Array(new SharedArrayBuffer((n + 1) * 4));
   const pmiOf = (h: number, a: number, b: number) =>
     counts[h] < minCount ? 0 : Math.log(counts[h] / total) - logSmoothed[a] - logSmoothed[b];
   for (let h = 0; h < keys.length; h++) {
@@ -127,8 +128,8 @@ function ppmiFromPairs(pairs: PairCounts, n: number, alpha: number, minCount: nu
   for (let i = 0; i < n; i++) rowCount[i + 1] += rowCount[i];
   const rowStart = rowCount;
   const fill = rowStart.slice(0, n);
-  const col = new Int32Array(rowStart[n]);
-  const val = new Float32Array(rowStart[n]);
+  const col = new Int32Array(new SharedArrayBuffer(rowStart[n] * 4));
+  const val = new Float32Array(new SharedArrayBuffer(rowStart[n] * 4));
   for (let h = 0; h < keys.length; h++) {
     if (keys[h] === 0) continue;
     const key = keys[h] - 1;
