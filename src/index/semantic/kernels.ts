@@ -85,13 +85,13 @@ export function timesRows(q: Float32Array, w: Float32Array, out: Float32Array, l
 }
 
 /**
- * Rows [from, to) of XᵀY (l × l) from X and Y given column-major (xt, yt: each column of n contiguous), in
- * double precision; `symmetric` computes entries b ≥ a of each row and mirrors them (the mirror is in rows
+ * Rows [from, to) of XᵀY (l × l) from X and Y given column-major (xt, yt: each column of n contiguous),
+ * summed in double precision; `symmetric` computes entries b ≥ a of each row and mirrors them (the mirror is in rows
  * outside [from, to) only for the entries it writes, which no other range writes). Four of Y's columns
  * against one of X's at a time: the row-by-row rank-one update this replaced ran at a quarter of the
  * speed, one column at a time at half.
  */
-export function gramRows(xt: Float64Array, yt: Float64Array, out: Float64Array, n: number, l: number, symmetric: boolean, from: number, to: number): void {
+export function gramRows(xt: Float32Array, yt: Float32Array, out: Float64Array, n: number, l: number, symmetric: boolean, from: number, to: number): void {
   const put = (a: number, b: number, s: number) => {
     out[a * l + b] = s;
     if (symmetric) out[b * l + a] = s;
@@ -134,7 +134,7 @@ export type KernelTask =
   | { op: 'spmm'; rowStart: Int32Array; col: Int32Array; val: Float32Array; x: Float32Array; y: Float32Array; l: number; from: number; to: number }
   | { op: 'invUpper'; y: Float32Array; rt: Float64Array; out: Float32Array; l: number; from: number; to: number }
   | { op: 'times'; q: Float32Array; w: Float32Array; out: Float32Array; l: number; k: number; from: number; to: number }
-  | { op: 'gram'; xt: Float64Array; yt: Float64Array; out: Float64Array; n: number; l: number; symmetric: boolean; from: number; to: number };
+  | { op: 'gram'; xt: Float32Array; yt: Float32Array; out: Float64Array; n: number; l: number; symmetric: boolean; from: number; to: number };
 
 export function runTask(t: KernelTask): void {
   switch (t.op) {

@@ -29,11 +29,12 @@ export interface SvdOptions {
 export const SVD_DEFAULTS: SvdOptions = { k: 128, oversample: 8, power: 2, seed: 1 };
 
 /**
- * Y = A X for a sparse A (n × n) and a dense X (n × l), row-major; with a helper, the rows are split where
- * half of A's entries lie.
+ * Y = A X for a sparse A (n × n) and a dense X (n × l), row-major, into `y` when given (overwritten); with
+ * a helper, the rows are split where half of A's entries lie.
  */
-export function sparseTimesDense(a: Csr, x: Float32Array, l: number, helper: Helper | null = null): Float32Array {
-  const y = block32(a.n * l, helper !== null);
+export function sparseTimesDense(a: Csr, x: Float32Array, l: number, helper: Helper | null = null, y?: Float32Array): Float32Array {
+  if (y) y.fill(0);
+  else y = block32(a.n * l, helper !== null);
   if (!helper) {
     spmmRows(a.rowStart, a.col, a.val, x, y, l, 0, a.n);
     return y;
@@ -46,22 +47,31 @@ export function sparseTimesDense(a: Csr, x: Float32Array, l: number, helper: Hel
   return y;
 }
 
-/** Column-major copy of a row-major n × l block: each column contiguous, for dot products. */
-function columns(x: Float32Array, n: number, l: number, shared: boolean): Float64Array {
-  const t = block64(n * l, shared);
+/** Column-major copy of a row-major n × l block (each column contiguous, for dot products), into `t`. */
+function columns(x: Float32Array, n: number, l: number, t: Float32Array): Float32Array {
   for (let i = 0; i < n; i++) for (let c = 0; c < l; c++) t[c * n + i] = x[i * l + c];
   return t;
 }
 
+/** Scratch blocks of the decomposition, reused: fresh ones for every step held ~150 MB more at the peak. */
+interface Scratch {
+  shared: boolean;
+  /** Two n × l blocks for column-major copies. */
+  cols: [Float32Array, Float32Array];
+}
+
+function scratch(n: number, l: number, shared: boolean): Scratch {
+  return { shared, cols: [block32(n * l, shared), block32(n * l, shared)] };
+}
+
 /**
- * XᵀY (l × l) for dense X and Y (n × l), in double precision; symmetric (X = Y, or XᵀY known symmetric)
- * computes one triangle. With a helper the triangle's rows are split into halves of equal work.
+ * XᵀY (l × l) for dense X and Y (n × l), summed in double precision; symmetric (X = Y, or XᵀY known
+ * symmetric) computes one triangle. With a helper the triangle's rows are split into halves of equal work.
  */
-function transposeTimes(x: Float32Array, y: Float32Array, n: number, l: number, symmetric: boolean, helper: Helper | null): Float64Array {
-  const shared = helper !== null;
-  const xt = columns(x, n, l, shared);
-  const yt = x === y ? xt : columns(y, n, l, shared);
-  const out = block64(l * l, shared);
+function transposeTimes(x: Float32Array, y: Float32Array, n: number, l: number, symmetric: boolean, helper: Helper | null, s: Scratch): Float64Array {
+  const xt = columns(x, n, l, s.cols[0]);
+  const yt = x === y ? xt : columns(y, n, l, s.cols[1]);
+  const out = block64(l * l, s.shared);
   if (!helper) {
     gramRows(xt, yt, out, n, l, symmetric, 0, l);
     return out;
@@ -77,14 +87,15 @@ function transposeTimes(x: Float32Array, y: Float32Array, n: number, l: number, 
  * Orthonormal columns spanning those of Y (n × l), by Cholesky QR with a small ridge (a rank-deficient Y,
  * from a small vault, keeps the factor positive definite). One pass: the Gram matrix is formed in double
  * precision, so the loss of orthogonality (≈ κ²·1e-16) stays below the float32 storage's own rounding.
+ * `inPlace` overwrites Y (each row is solved before it is written).
  */
-export function orthonormalize(y: Float32Array, n: number, l: number, helper: Helper | null = null): Float32Array {
-  const g = transposeTimes(y, y, n, l, true, helper);
+export function orthonormalize(y: Float32Array, n: number, l: number, helper: Helper | null = null, s?: Scratch, inPlace = false): Float32Array {
+  const g = transposeTimes(y, y, n, l, true, helper, s ?? scratch(n, l, helper !== null));
   let trace = 0;
   for (let i = 0; i < l; i++) trace += g[i * l + i];
   const ridge = (trace / Math.max(1, l)) * 1e-9 + 1e-30;
   for (let i = 0; i < l; i++) g[i * l + i] += ridge;
-  return timesInverseUpper(y, cholesky(g, l), n, l, helper);
+  return timesInverseUpper(y, cholesky(g, l), n, l, helper, inPlace ? y : block32(n * l, helper !== null));
 }
 
 /** Upper-triangular R with RᵀR = G (G symmetric positive definite, l × l). */
@@ -104,12 +115,10 @@ function cholesky(g: Float64Array, l: number): Float64Array {
   return r;
 }
 
-/** Y R⁻¹ for upper-triangular R (each row by forward substitution). */
-function timesInverseUpper(y: Float32Array, r: Float64Array, n: number, l: number, helper: Helper | null): Float32Array {
-  const shared = helper !== null;
-  const rt = block64(l * l, shared); // rt[j * l + k] = r[k * l + j]: R's columns contiguous
+/** Y R⁻¹ for upper-triangular R (each row by forward substitution), into `out` (which may be Y). */
+function timesInverseUpper(y: Float32Array, r: Float64Array, n: number, l: number, helper: Helper | null, out: Float32Array): Float32Array {
+  const rt = block64(l * l, helper !== null); // rt[j * l + k] = r[k * l + j]: R's columns contiguous
   for (let k = 0; k < l; k++) for (let j = k; j < l; j++) rt[j * l + k] = r[k * l + j];
-  const out = block32(n * l, shared);
   if (!helper) invUpperRows(y, rt, out, l, 0, n);
   else {
     const task = { op: 'invUpper' as const, y, rt, out, l };
@@ -197,14 +206,21 @@ export function truncatedEigen(a: Csr, opts: SvdOptions = SVD_DEFAULTS): Eigen {
 
 function decompose(a: Csr, n: number, l: number, k: number, opts: SvdOptions, helper: Helper | null): Eigen {
   const shared = helper !== null;
+  const s = scratch(n, l, shared);
   const next = gaussian(opts.seed);
-  const omega = block32(n * l, shared);
-  for (let i = 0; i < omega.length; i++) omega[i] = next();
-  let q = orthonormalize(sparseTimesDense(a, omega, l, helper), n, l, helper);
-  for (let it = 0; it < opts.power; it++) q = orthonormalize(sparseTimesDense(a, q, l, helper), n, l, helper);
+  // Two n × l blocks in turn: each product reads Q from one and writes into the other, which is then
+  // orthonormalised in place.
+  let q = block32(n * l, shared);
+  for (let i = 0; i < q.length; i++) q[i] = next();
+  let spare = block32(n * l, shared);
+  for (let it = 0; it <= opts.power; it++) {
+    const y = sparseTimesDense(a, q, l, helper, spare);
+    spare = q;
+    q = orthonormalize(y, n, l, helper, s, true);
+  }
   // Rayleigh–Ritz: B = Qᵀ A Q (l × l), whose eigenpairs lift to A's through Q.
-  const aq = sparseTimesDense(a, q, l, helper);
-  const b = transposeTimes(q, aq, n, l, true, helper);
+  const aq = sparseTimesDense(a, q, l, helper, spare);
+  const b = transposeTimes(q, aq, n, l, true, helper, s);
   const eig = symmetricEigen(b, l);
   const order = [...eig.values.keys()].sort((x, y) => Math.abs(eig.values[y]) - Math.abs(eig.values[x])).slice(0, k);
   const w = block32(l * k, shared); // the chosen eigenvectors, row j = Q's column j
