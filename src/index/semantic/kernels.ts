@@ -1,7 +1,9 @@
-// The dense and sparse loops of the eigen-decomposition (svd.ts), each over a range of output rows, so
-// that a second thread (helper.ts, helper-worker.ts) can run one half while the calling thread runs the
-// other. Every loop takes several inputs at a time (V8 does not vectorise them): each pass over an output
+// The loops of a training — PPMI rows (ppmi.ts), the eigen-decomposition's products (svd.ts), section
+// vectors (model.ts) — each over a range of output rows, so that a second thread (helper.ts, helper-worker.ts) can run one half while the calling thread runs the
+// other. The dense loops take several inputs at a time (V8 does not vectorise them): each pass over an output
 // row then reads and writes it once for several input rows, not once per input row.
+
+import { quantizeInto } from './quantize.js';
 
 /** Rows [from, to) of Y = A X, A sparse n × n (compressed rows), X dense n × l (row-major). */
 export function spmmRows(rowStart: Int32Array, col: Int32Array, val: Float32Array, x: Float32Array, y: Float32Array, l: number, from: number, to: number): void {
@@ -129,11 +131,96 @@ export function gramRows(xt: Float32Array, yt: Float32Array, out: Float64Array, 
   }
 }
 
+/** What the PPMI rows read: the kept words in one sequence (sections apart by -1), each word's positions. */
+export interface PpmiInput {
+  seq: Int32Array;
+  /** Word a's positions in seq are at[occStart[a] .. occStart[a + 1]). */
+  occStart: Int32Array;
+  at: Int32Array;
+  /** α · log(marginal) − log Σ marginal^α, per word. */
+  logSmoothed: Float64Array;
+  logTotal: number;
+  window: number;
+  minPairCount: number;
+}
+
+/**
+ * Rows [from, to) of the PPMI matrix: every occurrence of word a adds its window's words to a dense
+ * counter, whose touched entries are row a's (each pair is counted from both ends). 'count' writes each
+ * row's number of positive entries to rowNnz[a]; 'fill' writes the entries from rowStart[a].
+ */
+export function ppmiRows(inp: PpmiInput, phase: 'count' | 'fill', rowStart: Int32Array, col: Int32Array, val: Float32Array, from: number, to: number): void {
+  const { seq, occStart, at, logSmoothed, window: w, minPairCount } = inp;
+  const len = seq.length;
+  const n = occStart.length - 1;
+  const count = new Int32Array(n);
+  const touched = new Int32Array(n);
+  for (let a = from; a < to; a++) {
+    let m = 0;
+    for (let o = occStart[a]; o < occStart[a + 1]; o++) {
+      const i = at[o];
+      for (let j = i - 1; j >= i - w && j >= 0; j--) {
+        const b = seq[j];
+        if (b < 0) break;
+        if (b !== a && count[b]++ === 0) touched[m++] = b;
+      }
+      for (let j = i + 1; j <= i + w && j < len; j++) {
+        const b = seq[j];
+        if (b < 0) break;
+        if (b !== a && count[b]++ === 0) touched[m++] = b;
+      }
+    }
+    // pmi(a, b) = log P(a, b) − log Pα(a) − log Pα(b); only positive values are kept.
+    const base = -inp.logTotal - logSmoothed[a];
+    let q = phase === 'fill' ? rowStart[a] : 0;
+    for (let t = 0; t < m; t++) {
+      const b = touched[t];
+      const c = count[b];
+      count[b] = 0;
+      if (c < minPairCount) continue;
+      const v = Math.log(c) + base - logSmoothed[b];
+      if (!(v > 0)) continue;
+      if (phase === 'fill') {
+        col[q] = b;
+        val[q] = v;
+      }
+      q++;
+    }
+    if (phase === 'count') rowStart[a + 1] = q;
+  }
+}
+
+/**
+ * Sections [from, to) of `docs` (word ids, sections at docs[docStart[d] .. docStart[d + 1]), -1 = no word):
+ * the idf-weighted sum of their words' unit vectors, quantised to int8 at out[d · dims] (embed.ts's
+ * weightedMean and quantize, term for term); has[d] = 0 when no word of the section has a vector.
+ */
+export function sectionRows(docs: Int32Array, docStart: Int32Array, idf: Float32Array, unit: Float32Array, dims: number, out: Int8Array, has: Uint8Array, from: number, to: number): void {
+  const sum = new Float64Array(dims);
+  for (let d = from; d < to; d++) {
+    sum.fill(0);
+    let any = false;
+    for (let i = docStart[d]; i < docStart[d + 1]; i++) {
+      const w = docs[i];
+      if (w < 0) continue;
+      const weight = idf[w];
+      if (!(weight > 0)) continue;
+      any = true;
+      const o = w * dims;
+      for (let c = 0; c < dims; c++) sum[c] += weight * unit[o + c];
+    }
+    has[d] = any ? 1 : 0;
+    if (any) quantizeInto(sum, 0, dims, out, d * dims);
+  }
+}
+
 /** One half of a kernel's rows, as the calling thread posts it to the helper thread. */
 export type KernelTask =
   | { op: 'spmm'; rowStart: Int32Array; col: Int32Array; val: Float32Array; x: Float32Array; y: Float32Array; l: number; from: number; to: number }
   | { op: 'invUpper'; y: Float32Array; rt: Float64Array; out: Float32Array; l: number; from: number; to: number }
   | { op: 'times'; q: Float32Array; w: Float32Array; out: Float32Array; l: number; k: number; from: number; to: number }
+  | { op: 'ppmi'; inp: PpmiInput; phase: 'count' | 'fill'; rowStart: Int32Array; col: Int32Array; val: Float32Array; from: number; to: number }
+  | { op: 'sections'; docs: Int32Array; docStart: Int32Array; idf: Float32Array; unit: Float32Array; dims: number; out: Int8Array; has: Uint8Array; from: number; to: number }
   | { op: 'gram'; xt: Float32Array; yt: Float32Array; out: Float64Array; n: number; l: number; symmetric: boolean; from: number; to: number };
 
 export function runTask(t: KernelTask): void {
@@ -144,6 +231,10 @@ export function runTask(t: KernelTask): void {
       return invUpperRows(t.y, t.rt, t.out, t.l, t.from, t.to);
     case 'times':
       return timesRows(t.q, t.w, t.out, t.l, t.k, t.from, t.to);
+    case 'ppmi':
+      return ppmiRows(t.inp, t.phase, t.rowStart, t.col, t.val, t.from, t.to);
+    case 'sections':
+      return sectionRows(t.docs, t.docStart, t.idf, t.unit, t.dims, t.out, t.has, t.from, t.to);
     case 'gram':
       return gramRows(t.xt, t.yt, t.out, t.n, t.l, t.symmetric, t.from, t.to);
   }

@@ -1,8 +1,9 @@
 // The semantic model of a vault: word vectors learned from the vault's own co-occurrences (PPMI, then a
 // truncated SVD), and section vectors as the idf-weighted mean of their words' vectors. Pure: texts in,
 // vectors out; store.ts keeps them in SQLite.
-import { weightedMean } from './embed.js';
 import { ppmiMatrix, PPMI_DEFAULTS, type PpmiOptions } from './ppmi.js';
+import { block32, Helper } from './helper.js';
+import { sectionRows } from './kernels.js';
 import { dequantize, quantize } from './quantize.js';
 import { SVD_DEFAULTS, truncatedEigen, type SvdOptions } from './svd.js';
 import type { SectionText, Trained, WordModel } from './types.js';
@@ -90,7 +91,19 @@ export function train(sections: Iterable<SectionText>, opts: TrainOptions = TRAI
   // At most one dimension per 8 words: with as many dimensions as words, U's rows are orthonormal and
   // every pair of words is equally (un)related (a small vault's few hundred words would learn nothing).
   const k = Math.min(opts.svd.k, Math.max(2, Math.floor(chosen.length / 8)));
-  const eig = truncatedEigen(ppmiMatrix(docs, chosen.length, opts.ppmi), { ...opts.svd, k });
+  // A second thread for the loops (helper.ts) on a big vault: the handbook's 3 M words.
+  let occurrences = 0;
+  for (const doc of docs) occurrences += doc.length;
+  const helper = Helper.start(occurrences * 128);
+  try {
+    return learn(docs, ids, df, chosen, words, k, opts, helper);
+  } finally {
+    helper?.close();
+  }
+}
+
+function learn(docs: Int32Array[], ids: number[], df: Int32Array, chosen: number[], words: string[], k: number, opts: TrainOptions, helper: Helper | null): Trained {
+  const eig = truncatedEigen(ppmiMatrix(docs, chosen.length, opts.ppmi, helper), { ...opts.svd, k }, helper);
   const n = chosen.length;
   const dims = eig.k;
   const weight = Float64Array.from(eig.values, (v) => Math.pow(v, opts.eigenPower));
@@ -112,15 +125,28 @@ export function train(sections: Iterable<SectionText>, opts: TrainOptions = TRAI
   const idf = Float32Array.from(chosen, (t) => Math.log(docs.length / df[t]));
   const model: WordModel = { dims, words, idf, vectors, sections: docs.length };
 
-  // Section vectors from the stored word vectors, as an incremental sync computes them later.
-  const unit = new Float32Array(n * dims);
+  // Section vectors from the stored word vectors, as an incremental sync computes them later (embed.ts).
+  const unit = block32(n * dims, helper !== null);
   for (let w = 0; w < n; w++) dequantize(vectors[w], unit.subarray(w * dims, (w + 1) * dims));
+  // Section vectors by kernels.ts sectionRows (embed.ts's weightedMean and quantize, term for term), the
+  // sections split with the helper: through weightedMean's callbacks (a subarray per word occurrence) the
+  // handbook's 58,000 sections took ~0.8 s.
+  const shared = helper !== null;
+  const docStart = new Int32Array(shared ? new SharedArrayBuffer((docs.length + 1) * 4) : new ArrayBuffer((docs.length + 1) * 4));
+  docs.forEach((doc, d) => (docStart[d + 1] = docStart[d] + doc.length));
+  const flat = new Int32Array(shared ? new SharedArrayBuffer(docStart[docs.length] * 4) : new ArrayBuffer(docStart[docs.length] * 4));
+  docs.forEach((doc, d) => flat.set(doc, docStart[d]));
+  const out = new Int8Array(shared ? new SharedArrayBuffer(docs.length * dims) : new ArrayBuffer(docs.length * dims));
+  const has = new Uint8Array(shared ? new SharedArrayBuffer(docs.length) : new ArrayBuffer(docs.length));
+  const idfShared = shared ? block32(n, true) : idf;
+  idfShared.set(idf);
+  const task = { op: 'sections' as const, docs: flat, docStart, idf: idfShared, unit, dims, out, has };
+  if (helper) helper.split({ ...task, from: 0, to: docs.length >> 1 }, { ...task, from: docs.length >> 1, to: docs.length });
+  else sectionRows(flat, docStart, idf, unit, dims, out, has, 0, docs.length);
+  const bytes = new Uint8Array(out.buffer);
   const sectionVectors = new Map<number, Buffer>();
-  const sum = new Float64Array(dims);
-  docs.forEach((doc, d) => {
-    const v = weightedMean(doc, (w) => (w >= 0 ? idf[w] : 0), (w) => unit.subarray(w * dims, (w + 1) * dims), sum);
-    sectionVectors.set(ids[d], v ? quantize(v) : Buffer.alloc(0)); // empty: no known word
-  });
+  // Copied out of the shared block; empty: no word of the section is known.
+  ids.forEach((id, d) => sectionVectors.set(id, has[d] ? Buffer.from(bytes.subarray(d * dims, (d + 1) * dims)) : Buffer.alloc(0)));
   return { model, sectionVectors };
 }
 

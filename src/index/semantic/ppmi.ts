@@ -1,6 +1,9 @@
 // Word co-occurrence in a ±WINDOW window and its positive pointwise mutual information, as a symmetric
 // sparse matrix over the vocabulary (words in at least MIN_DF sections, the most widespread first).
 
+import { block32, block64, type Helper } from './helper.js';
+import { ppmiRows, type PpmiInput } from './kernels.js';
+
 /** A square sparse matrix, compressed rows. */
 export interface Csr {
   n: number;
@@ -29,19 +32,20 @@ export const PPMI_DEFAULTS: PpmiOptions = { window: 5, alpha: 0.75, minPairCount
  * The PPMI matrix of `docs` (each a list of vocabulary ids, -1 = not in the vocabulary and skipped before
  * windowing: dropped words do not hold neighbours apart). A word's pairs with itself are left out.
  *
- * Counted a row at a time: every occurrence of word a adds its window's words to a dense counter, whose
- * touched entries become row a's (so each pair is counted from both ends, and no table of pairs is kept).
- * An open-addressing table of the ~30 M pair occurrences (the handbook's), the way it was counted before,
- * took 1.0 s and held 64–96 MB while it grew; this takes 0.9 s and 24 MB (the sequence of words and their
- * positions), and gives the same matrix (every entry equal on the handbook).
+ * Counted a row at a time (kernels.ts ppmiRows), in two passes (the first sizes the matrix exactly), the
+ * rows split with the helper thread when there is one. An open-addressing table of the ~30 M pair
+ * occurrences (the handbook's), the way it was counted before, took 1.0 s and held 64–96 MB while it
+ * grew; this took 0.9 s on one thread, holds 24 MB (the sequence of words and their positions) and gives
+ * the same matrix (every entry equal on the handbook).
  */
-export function ppmiMatrix(docs: Int32Array[], n: number, opts: PpmiOptions = PPMI_DEFAULTS): Csr {
+export function ppmiMatrix(docs: Int32Array[], n: number, opts: PpmiOptions = PPMI_DEFAULTS, helper: Helper | null = null): Csr {
+  const shared = helper !== null;
   const w = opts.window;
   // The kept words of every section in one sequence, sections apart by a -1 that no window crosses.
   let len = docs.length;
   for (const d of docs) for (let i = 0; i < d.length; i++) if (d[i] >= 0) len++;
-  const seq = new Int32Array(len);
-  const occStart = new Int32Array(n + 1);
+  const seq = int32(len, shared);
+  const occStart = int32(n + 1, shared);
   let p = 0;
   for (const d of docs) {
     for (let i = 0; i < d.length; i++) {
@@ -52,7 +56,7 @@ export function ppmiMatrix(docs: Int32Array[], n: number, opts: PpmiOptions = PP
     seq[p++] = -1;
   }
   for (let i = 0; i < n; i++) occStart[i + 1] += occStart[i];
-  const at = new Int32Array(occStart[n]); // each word's positions in seq, word by word
+  const at = int32(occStart[n], shared); // each word's positions in seq, word by word
   const next = occStart.slice(0, n);
   for (let i = 0; i < len; i++) if (seq[i] >= 0) at[next[seq[i]]++] = i;
 
@@ -74,54 +78,29 @@ export function ppmiMatrix(docs: Int32Array[], n: number, opts: PpmiOptions = PP
   const alpha = opts.alpha;
   let z = 0;
   for (let i = 0; i < n; i++) z += Math.pow(marginal[i], alpha);
-  const logSmoothed = new Float64Array(n);
+  const logSmoothed = block64(n, shared);
   for (let i = 0; i < n; i++) logSmoothed[i] = marginal[i] > 0 ? alpha * Math.log(marginal[i]) - Math.log(z) : 0;
-  const logTotal = Math.log(total);
+  const inp: PpmiInput = { seq, occStart, at, logSmoothed, logTotal: Math.log(total), window: w, minPairCount: opts.minPairCount };
 
-  // pmi(a, b) = log P(a, b) − log Pα(a) − log Pα(b); only positive values are kept. Two passes over the
-  // rows, the first to size the matrix exactly (in shared memory: the eigen-decomposition's helper
-  // thread reads it without a copy, helper.ts).
-  const count = new Float64Array(n);
-  const touched = new Int32Array(n);
-  const row = (a: number, emit: (b: number, v: number) => void) => {
-    let m = 0;
-    for (let o = occStart[a]; o < occStart[a + 1]; o++) {
-      const i = at[o];
-      for (let j = i - 1; j >= i - w && j >= 0; j--) {
-        const b = seq[j];
-        if (b < 0) break;
-        if (b !== a && count[b]++ === 0) touched[m++] = b;
-      }
-      for (let j = i + 1; j <= i + w && j < len; j++) {
-        const b = seq[j];
-        if (b < 0) break;
-        if (b !== a && count[b]++ === 0) touched[m++] = b;
-      }
-    }
-    const base = -logTotal - logSmoothed[a];
-    for (let t = 0; t < m; t++) {
-      const b = touched[t];
-      const c = count[b];
-      count[b] = 0;
-      if (c < opts.minPairCount) continue;
-      const v = Math.log(c) + base - logSmoothed[b];
-      if (v > 0) emit(b, v);
-    }
+  // In shared memory whenever it is big enough for a helper: the eigen-decomposition's helper thread
+  // reads it without a copy (helper.ts).
+  const rowStart = int32(n + 1, true);
+  // The helper's rows start where half of the word occurrences (the work) lie.
+  let cut = 0;
+  while (cut < n && occStart[cut] < occStart[n] / 2) cut++;
+  const run = (phase: 'count' | 'fill', col: Int32Array, val: Float32Array) => {
+    const task = { op: 'ppmi' as const, inp, phase, rowStart, col, val };
+    if (helper) helper.split({ ...task, from: 0, to: cut }, { ...task, from: cut, to: n });
+    else ppmiRows(inp, phase, rowStart, col, val, 0, n);
   };
-  const rowStart = new Int32Array(new SharedArrayBuffer((n + 1) * 4));
-  for (let a = 0; a < n; a++) {
-    let k = 0;
-    row(a, () => k++);
-    rowStart[a + 1] = rowStart[a] + k;
-  }
-  const col = new Int32Array(new SharedArrayBuffer(rowStart[n] * 4));
-  const val = new Float32Array(new SharedArrayBuffer(rowStart[n] * 4));
-  let q = 0;
-  for (let a = 0; a < n; a++) {
-    row(a, (b, v) => {
-      col[q] = b;
-      val[q++] = v;
-    });
-  }
+  run('count', new Int32Array(0), new Float32Array(0));
+  for (let a = 0; a < n; a++) rowStart[a + 1] += rowStart[a];
+  const col = int32(rowStart[n], true);
+  const val = block32(rowStart[n], true);
+  run('fill', col, val);
   return { n, rowStart, col, val };
+}
+
+function int32(length: number, shared: boolean): Int32Array {
+  return shared ? new Int32Array(new SharedArrayBuffer(length * 4)) : new Int32Array(length);
 }

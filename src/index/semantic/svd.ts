@@ -188,19 +188,21 @@ function gaussian(seed: number): () => number {
 }
 
 /**
- * The k eigenpairs of largest magnitude of a symmetric sparse matrix (k is cut to n). On a big matrix the
- * loops run on two threads (helper.ts): on the handbook (20,000 words, 5.25 M entries) the decomposition
+ * The k eigenpairs of largest magnitude of a symmetric sparse matrix (k is cut to n), with the caller's
+ * helper thread, or its own when none is given (null: one thread). On a big matrix the loops run on two
+ * threads (helper.ts): on the handbook (20,000 words, 5.25 M entries) the decomposition
  * took 3.05 s on one thread and 1.96 s on two (the same vectors).
  */
-export function truncatedEigen(a: Csr, opts: SvdOptions = SVD_DEFAULTS): Eigen {
+export function truncatedEigen(a: Csr, opts: SvdOptions = SVD_DEFAULTS, helper?: Helper | null): Eigen {
   const n = a.n;
   const l = Math.min(n, opts.k + opts.oversample);
   const k = Math.min(opts.k, l);
-  const helper = Helper.start(a.rowStart[n] * l);
+  if (helper !== undefined) return decompose(a, n, l, k, opts, helper);
+  const own = Helper.start(a.rowStart[n] * l);
   try {
-    return decompose(a, n, l, k, opts, helper);
+    return decompose(a, n, l, k, opts, own);
   } finally {
-    helper?.close();
+    own?.close();
   }
 }
 
