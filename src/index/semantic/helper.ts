@@ -25,9 +25,14 @@ export class Helper {
     worker.on('error', () => (this.dead = true));
   }
 
-  /** A helper thread, or null (no built worker, one core, or the vault's matrix too small to be worth it). */
+  /** Whether a helper would be started for this much work (multiply-adds): enough of it, two cores, a built worker. */
+  static wanted(work: number): boolean {
+    return work >= 100_000_000 && availableParallelism() >= 2 && findWorkerScript(HELPER_WORKER) !== null;
+  }
+
+  /** A helper thread, or null (not wanted, or it could not be started). */
   static start(work: number): Helper | null {
-    if (work < 100_000_000 || availableParallelism() < 2) return null;
+    if (!Helper.wanted(work)) return null;
     const url = findWorkerScript(HELPER_WORKER);
     if (!url) return null;
     try {

@@ -1,7 +1,7 @@
 // The semantic model of a vault: word vectors learned from the vault's own co-occurrences (PPMI, then a
 // truncated SVD), and section vectors as the idf-weighted mean of their words' vectors. Pure: texts in,
 // vectors out; store.ts keeps them in SQLite.
-import { ppmiMatrix, PPMI_DEFAULTS, type PpmiOptions } from './ppmi.js';
+import { ppmiMatrix, PPMI_DEFAULTS, type Docs, type PpmiOptions } from './ppmi.js';
 import { block32, Helper } from './helper.js';
 import { sectionRows } from './kernels.js';
 import { dequantize, quantize } from './quantize.js';
@@ -39,17 +39,20 @@ export const TRAIN_DEFAULTS: TrainOptions = {
 
 /** Learns from the sections, or returns null when they are too few. */
 export function train(sections: Iterable<SectionText>, opts: TrainOptions = TRAIN_DEFAULTS, split?: KanjiSplitter): Trained | null {
-  // Words → ids as they come; each section keeps its words as ids, so the texts are read once.
+  // Words → ids as they come; the sections' words are kept as ids, one after another in one array
+  // (`start[d]` is where section d's begin), so the texts are read once and no array is made per section.
   const typeIds = new Map<string, number>();
   const types: string[] = [];
-  const docs: Int32Array[] = [];
   const ids: number[] = [];
+  const start: number[] = [0];
+  let flat = new Int32Array(1 << 20);
+  let used = 0;
   let df = new Int32Array(1 << 16);
   let lastSeen = new Int32Array(1 << 16).fill(-1);
   for (const s of sections) {
     const words = semanticWords(s.text, split);
-    const doc = new Int32Array(words.length);
-    const d = docs.length;
+    const d = ids.length;
+    if (used + words.length > flat.length) flat = grow(flat, 0, used + words.length);
     for (let i = 0; i < words.length; i++) {
       let t = typeIds.get(words[i]);
       if (t === undefined) {
@@ -61,21 +64,27 @@ export function train(sections: Iterable<SectionText>, opts: TrainOptions = TRAI
           lastSeen = grow(lastSeen, -1);
         }
       }
-      doc[i] = t;
+      flat[used++] = t;
       if (lastSeen[t] !== d) {
         lastSeen[t] = d;
         df[t]++;
       }
     }
-    docs.push(doc);
     ids.push(s.id);
+    start.push(used);
   }
   // What only the reading needed goes before the matrix is built: the map of every word type (hundreds of
   // thousands of strings) and the segmenter's cache of kanji runs. Held through the decomposition, a
   // handbook build with the model peaked at 430 MB RSS; without them, 403–419 MB (one run each).
   typeIds.clear();
   forgetKanjiSplits();
-  if (docs.length < opts.minSections) return null;
+  if (ids.length < opts.minSections) return null;
+  // In shared memory when a helper thread will read them (helper.ts; the handbook's 3 M words).
+  const shared = Helper.wanted(used * 128);
+  const docs: Docs = { words: int32(used, shared), start: int32(start.length, shared) };
+  docs.words.set(flat.subarray(0, used));
+  docs.start.set(start);
+  flat = new Int32Array(0);
 
   // The vocabulary: words in ≥ minDf sections, the most widespread first (ties by the word: reproducible).
   const chosen = [...types.keys()].filter((t) => df[t] >= opts.minDf);
@@ -84,17 +93,14 @@ export function train(sections: Iterable<SectionText>, opts: TrainOptions = TRAI
   if (chosen.length < 2) return null;
   const vocabOf = new Int32Array(types.length).fill(-1);
   chosen.forEach((t, v) => (vocabOf[t] = v));
-  for (const doc of docs) for (let i = 0; i < doc.length; i++) doc[i] = vocabOf[doc[i]];
+  for (let i = 0; i < used; i++) docs.words[i] = vocabOf[docs.words[i]];
   const words = chosen.map((t) => types[t]);
   types.length = 0;
 
   // At most one dimension per 8 words: with as many dimensions as words, U's rows are orthonormal and
   // every pair of words is equally (un)related (a small vault's few hundred words would learn nothing).
   const k = Math.min(opts.svd.k, Math.max(2, Math.floor(chosen.length / 8)));
-  // A second thread for the loops (helper.ts) on a big vault: the handbook's 3 M words.
-  let occurrences = 0;
-  for (const doc of docs) occurrences += doc.length;
-  const helper = Helper.start(occurrences * 128);
+  const helper = shared ? Helper.start(used * 128) : null;
   try {
     return learn(docs, ids, df, chosen, words, k, opts, helper);
   } finally {
@@ -102,7 +108,7 @@ export function train(sections: Iterable<SectionText>, opts: TrainOptions = TRAI
   }
 }
 
-function learn(docs: Int32Array[], ids: number[], df: Int32Array, chosen: number[], words: string[], k: number, opts: TrainOptions, helper: Helper | null): Trained {
+function learn(docs: Docs, ids: number[], df: Int32Array, chosen: number[], words: string[], k: number, opts: TrainOptions, helper: Helper | null): Trained {
   const eig = truncatedEigen(ppmiMatrix(docs, chosen.length, opts.ppmi, helper), { ...opts.svd, k }, helper);
   const n = chosen.length;
   const dims = eig.k;
@@ -122,8 +128,8 @@ function learn(docs: Int32Array[], ids: number[], df: Int32Array, chosen: number
     if (opts.center) for (let c = 0; c < dims; c++) rows[w * dims + c] -= mean[c];
     vectors.push(quantize(rows, w * dims, dims));
   }
-  const idf = Float32Array.from(chosen, (t) => Math.log(docs.length / df[t]));
-  const model: WordModel = { dims, words, idf, vectors, sections: docs.length };
+  const idf = Float32Array.from(chosen, (t) => Math.log(ids.length / df[t]));
+  const model: WordModel = { dims, words, idf, vectors, sections: ids.length };
 
   // Section vectors from the stored word vectors, as an incremental sync computes them later (embed.ts).
   const unit = block32(n * dims, helper !== null);
@@ -132,17 +138,14 @@ function learn(docs: Int32Array[], ids: number[], df: Int32Array, chosen: number
   // sections split with the helper: through weightedMean's callbacks (a subarray per word occurrence) the
   // handbook's 58,000 sections took ~0.8 s.
   const shared = helper !== null;
-  const docStart = new Int32Array(shared ? new SharedArrayBuffer((docs.length + 1) * 4) : new ArrayBuffer((docs.length + 1) * 4));
-  docs.forEach((doc, d) => (docStart[d + 1] = docStart[d] + doc.length));
-  const flat = new Int32Array(shared ? new SharedArrayBuffer(docStart[docs.length] * 4) : new ArrayBuffer(docStart[docs.length] * 4));
-  docs.forEach((doc, d) => flat.set(doc, docStart[d]));
-  const out = new Int8Array(shared ? new SharedArrayBuffer(docs.length * dims) : new ArrayBuffer(docs.length * dims));
-  const has = new Uint8Array(shared ? new SharedArrayBuffer(docs.length) : new ArrayBuffer(docs.length));
+  const sections = ids.length;
+  const out = new Int8Array(shared ? new SharedArrayBuffer(sections * dims) : new ArrayBuffer(sections * dims));
+  const has = new Uint8Array(shared ? new SharedArrayBuffer(sections) : new ArrayBuffer(sections));
   const idfShared = shared ? block32(n, true) : idf;
   idfShared.set(idf);
-  const task = { op: 'sections' as const, docs: flat, docStart, idf: idfShared, unit, dims, out, has };
-  if (helper) helper.split({ ...task, from: 0, to: docs.length >> 1 }, { ...task, from: docs.length >> 1, to: docs.length });
-  else sectionRows(flat, docStart, idf, unit, dims, out, has, 0, docs.length);
+  const task = { op: 'sections' as const, docs: docs.words, docStart: docs.start, idf: idfShared, unit, dims, out, has };
+  if (helper) helper.split({ ...task, from: 0, to: sections >> 1 }, { ...task, from: sections >> 1, to: sections });
+  else sectionRows(docs.words, docs.start, idf, unit, dims, out, has, 0, sections);
   const bytes = new Uint8Array(out.buffer);
   const sectionVectors = new Map<number, Buffer>();
   // Copied out of the shared block; empty: no word of the section is known.
@@ -150,8 +153,12 @@ function learn(docs: Int32Array[], ids: number[], df: Int32Array, chosen: number
   return { model, sectionVectors };
 }
 
-function grow(a: Int32Array<ArrayBuffer>, fill: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(a.length * 2).fill(fill);
+function grow(a: Int32Array<ArrayBuffer>, fill: number, atLeast = 0): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(Math.max(a.length * 2, atLeast)).fill(fill);
   b.set(a);
   return b;
+}
+
+function int32(length: number, shared: boolean): Int32Array {
+  return new Int32Array(shared ? new SharedArrayBuffer(length * 4) : new ArrayBuffer(length * 4));
 }

@@ -10,6 +10,8 @@ export interface Csr {
   rowStart: Int32Array;
   col: Int32Array;
   val: Float32Array;
+  /** Memory its builder no longer needs, which a user of the matrix may take over (svd.ts's scratch). */
+  spare?: ArrayBufferLike[];
 }
 
 export interface PpmiOptions {
@@ -38,20 +40,23 @@ export const PPMI_DEFAULTS: PpmiOptions = { window: 5, alpha: 0.75, minPairCount
  * grew; this took 0.9 s on one thread, holds 24 MB (the sequence of words and their positions) and gives
  * the same matrix (every entry equal on the handbook).
  */
-export function ppmiMatrix(docs: Int32Array[], n: number, opts: PpmiOptions = PPMI_DEFAULTS, helper: Helper | null = null): Csr {
+export function ppmiMatrix(given: Docs | Int32Array[], n: number, opts: PpmiOptions = PPMI_DEFAULTS, helper: Helper | null = null): Csr {
   const shared = helper !== null;
   const w = opts.window;
+  const docs = Array.isArray(given) ? flatDocs(given) : given;
+  const sections = docs.start.length - 1;
   // The kept words of every section in one sequence, sections apart by a -1 that no window crosses.
-  let len = docs.length;
-  for (const d of docs) for (let i = 0; i < d.length; i++) if (d[i] >= 0) len++;
+  let len = sections;
+  for (let i = 0; i < docs.words.length; i++) if (docs.words[i] >= 0) len++;
   const seq = int32(len, shared);
   const occStart = int32(n + 1, shared);
   let p = 0;
-  for (const d of docs) {
-    for (let i = 0; i < d.length; i++) {
-      if (d[i] < 0) continue;
-      seq[p++] = d[i];
-      occStart[d[i] + 1]++;
+  for (let d = 0; d < sections; d++) {
+    for (let i = docs.start[d]; i < docs.start[d + 1]; i++) {
+      const v = docs.words[i];
+      if (v < 0) continue;
+      seq[p++] = v;
+      occStart[v + 1]++;
     }
     seq[p++] = -1;
   }
@@ -98,7 +103,21 @@ export function ppmiMatrix(docs: Int32Array[], n: number, opts: PpmiOptions = PP
   const col = int32(rowStart[n], true);
   const val = block32(rowStart[n], true);
   run('fill', col, val);
-  return { n, rowStart, col, val };
+  return { n, rowStart, col, val, spare: [seq.buffer, at.buffer] };
+}
+
+/** Sections' word ids one after another: section d's are words[start[d] .. start[d + 1]). */
+export interface Docs {
+  words: Int32Array;
+  start: Int32Array;
+}
+
+export function flatDocs(list: Int32Array[]): Docs {
+  const start = new Int32Array(list.length + 1);
+  list.forEach((d, i) => (start[i + 1] = start[i] + d.length));
+  const words = new Int32Array(start[list.length]);
+  list.forEach((d, i) => words.set(d, start[i]));
+  return { words, start };
 }
 
 function int32(length: number, shared: boolean): Int32Array {
