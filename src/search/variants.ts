@@ -51,6 +51,8 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'semantic-0.5-dall': { semanticWeight: 0.5, semanticDepth: 1000 },
   'semantic-1-dall': { semanticWeight: 1, semanticDepth: 1000 },
   'semantic-1-d100': { semanticWeight: 1, semanticDepth: 100 },
+  'semantic-1-d300': { semanticWeight: 1, semanticDepth: 300 },
+  'semantic-0.5-d300': { semanticWeight: 0.5, semanticDepth: 300 },
   // The neural ranker (issue 17): acts only with a query vector (`npm run eval -- --model DIR`).
   'neural-off': { neuralWeight: 0 },
   'neural-0.5': { neuralWeight: 0.5 },
