@@ -44,6 +44,11 @@ export interface Tuning {
   /** Sections of the lexical fusion, best first, that the semantic ranker reorders. */
   semanticDepth: number;
   /**
+   * RRF weight of a second semantic list: the vault's sections most like the query by cosine (every
+   * vector read), which may bring sections no lexical ranker found; 0 = off. Measured only.
+   */
+  semanticAddWeight: number;
+  /**
    * RRF weight of the neural ranker (issue 17): the cosine of the query's vector (SearchRequest.queryVector,
    * made by a resident model) with the sections' stored vectors. Acts only when a query vector is given,
    * which only happens with a model configured; 0 = off. Not measured here (no real model can be
@@ -96,6 +101,7 @@ export const DEFAULT_TUNING: Tuning = {
   bigramShare: 0.1,
   semanticWeight: 0,
   semanticDepth: 30,
+  semanticAddWeight: 0,
   neuralWeight: 0.3,
   neuralDepth: 30,
   neuralAdds: false,

@@ -53,6 +53,9 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'semantic-1-d100': { semanticWeight: 1, semanticDepth: 100 },
   'semantic-1-d300': { semanticWeight: 1, semanticDepth: 300 },
   'semantic-0.5-d300': { semanticWeight: 0.5, semanticDepth: 300 },
+  // The "on" setting plus the vault's nearest sections by cosine (which may add sections) at a low weight.
+  'semantic-add-0.2': { semanticWeight: 1, semanticDepth: 100, semanticAddWeight: 0.2 },
+  'semantic-add-0.5': { semanticWeight: 1, semanticDepth: 100, semanticAddWeight: 0.5 },
   // The neural ranker (issue 17): acts only with a query vector (`npm run eval -- --model DIR`).
   'neural-off': { neuralWeight: 0 },
   'neural-0.5': { neuralWeight: 0.5 },
