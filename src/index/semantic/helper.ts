@@ -5,7 +5,7 @@
 // Without a built worker (code running from sources, as under vitest), on one core, or when the helper
 // fails, every row runs on the calling thread, with the same loops: the result is the same either way.
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { findWorkerScript } from '../../parse/pool.js';
 import { runTask, type KernelTask } from './kernels.js';
 
@@ -13,10 +13,25 @@ import { runTask, type KernelTask } from './kernels.js';
 export const HELPER_WORKER = 'svd-worker.js';
 /** Longest wait for the helper's half before the calling thread does it itself (a helper that died). */
 const HELPER_TIMEOUT_MS = 60_000;
+/** Least work (multiply-adds) worth a second thread: its start costs ~30 ms. */
+export const MIN_HELPER_WORK = 100_000_000;
+
+/** A batch of sections' words cut by the helper: ids of its own word map, and the words new to it. */
+export interface CutWords {
+  batch: number;
+  /** Words the helper met first in this batch; its ids count up from 0 in the order met, over all batches. */
+  newTypes: string[];
+  /** Words per section. */
+  lens: Int32Array;
+  words: Int32Array;
+  failed?: boolean;
+}
 
 export class Helper {
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
   private dead = false;
+  /** Batches of texts posted to be cut into words, and how many the helper has answered. */
+  private words: { port: MessagePort; answered: Int32Array; posted: number } | null = null;
 
   private constructor(private readonly worker: Worker) {
     worker.unref();
@@ -27,7 +42,7 @@ export class Helper {
 
   /** Whether a helper would be started for this much work (multiply-adds): enough of it, two cores, a built worker. */
   static wanted(work: number): boolean {
-    return work >= 100_000_000 && availableParallelism() >= 2 && findWorkerScript(HELPER_WORKER) !== null;
+    return work >= MIN_HELPER_WORK && availableParallelism() >= 2 && findWorkerScript(HELPER_WORKER) !== null;
   }
 
   /** A helper thread, or null (not wanted, or it could not be started). */
@@ -58,6 +73,35 @@ export class Helper {
       this.dead = true;
       runTask(theirs);
     }
+  }
+
+  /** Posts a batch of texts to be cut into the model's words (the default splitter) on the helper. */
+  postTexts(batch: number, texts: string[]): void {
+    if (!this.words) {
+      const { port1, port2 } = new MessageChannel();
+      const answered = new Int32Array(new SharedArrayBuffer(4));
+      this.worker.postMessage({ setup: { port: port2, answered } }, [port2]);
+      this.words = { port: port1, answered, posted: 0 };
+    }
+    this.worker.postMessage({ texts, batch });
+    this.words.posted++;
+  }
+
+  /**
+   * The batches the helper has answered so far, or (`all`) once it has answered every batch posted (a
+   * batch it failed, or never answered, the caller cuts itself).
+   */
+  takeWords(all: boolean): CutWords[] {
+    const w = this.words;
+    if (!w) return [];
+    while (all && !this.dead) {
+      const done = Atomics.load(w.answered, 0);
+      if (done >= w.posted) break;
+      if (Atomics.wait(w.answered, 0, done, HELPER_TIMEOUT_MS) === 'timed-out') this.dead = true;
+    }
+    const out: CutWords[] = [];
+    for (let m = receiveMessageOnPort(w.port); m; m = receiveMessageOnPort(w.port)) out.push(m.message as CutWords);
+    return out;
   }
 
   close(): void {

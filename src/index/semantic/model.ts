@@ -2,7 +2,7 @@
 // truncated SVD), and section vectors as the idf-weighted mean of their words' vectors. Pure: texts in,
 // vectors out; store.ts keeps them in SQLite.
 import { ppmiMatrix, PPMI_DEFAULTS, type Docs, type PpmiOptions } from './ppmi.js';
-import { block32, Helper } from './helper.js';
+import { block32, Helper, MIN_HELPER_WORK, type CutWords } from './helper.js';
 import { sectionRows } from './kernels.js';
 import { dequantize, quantize } from './quantize.js';
 import { SVD_DEFAULTS, truncatedEigen, type SvdOptions } from './svd.js';
@@ -37,54 +37,112 @@ export const TRAIN_DEFAULTS: TrainOptions = {
   svd: SVD_DEFAULTS,
 };
 
+/** Sections read, cut into words and counted at a time (on this thread or the helper's). */
+const READ_BATCH = 256;
+/**
+ * Words read before the helper thread is started to cut every other batch: the handbook's 3.2 M words
+ * took ~1.4 s on one thread; a vault under ~4,000 sections of its size never starts one.
+ */
+const READ_HELPER_WORDS = 200_000;
+
 /** Learns from the sections, or returns null when they are too few. */
 export function train(sections: Iterable<SectionText>, opts: TrainOptions = TRAIN_DEFAULTS, split?: KanjiSplitter): Trained | null {
-  // Words → ids as they come; the sections' words are kept as ids, one after another in one array
-  // (`start[d]` is where section d's begin), so the texts are read once and no array is made per section.
+  // Words → ids as they come, in batches of sections; once the vault proves big, every other batch is
+  // cut on the helper thread (helper.ts), which keeps a word map of its own. The batches' words are then
+  // put one after another in one array (`start[d]`: where section d's begin), as ids of one map.
   const typeIds = new Map<string, number>();
   const types: string[] = [];
+  const idOf = (w: string) => {
+    let t = typeIds.get(w);
+    if (t === undefined) {
+      t = types.length;
+      typeIds.set(w, t);
+      types.push(w);
+    }
+    return t;
+  };
   const ids: number[] = [];
-  const start: number[] = [0];
-  let flat = new Int32Array(1 << 20);
-  let used = 0;
-  let df = new Int32Array(1 << 16);
-  let lastSeen = new Int32Array(1 << 16).fill(-1);
+  const batches: { lens: Int32Array; words: Int32Array; texts: string[] | null }[] = [];
+  let helper: Helper | null = null;
+  let wordsSoFar = 0;
+  const cut = (texts: string[]) => {
+    const lens = new Int32Array(texts.length);
+    const words: number[] = [];
+    texts.forEach((text, i) => {
+      const ws = semanticWords(text, split);
+      lens[i] = ws.length;
+      for (const w of ws) words.push(idOf(w));
+    });
+    wordsSoFar += words.length;
+    return { lens, words: Int32Array.from(words), texts: null };
+  };
+  // The helper's answers, taken as they come (its texts are let go then); in batch order, since its map's
+  // ids count up in the order it met the words.
+  const local: number[] = []; // the helper's word ids → ours
+  const answered = (answers: CutWords[]) => {
+    for (const a of answers) {
+      const b = batches[a.batch];
+      if (a.failed || !b.texts) continue;
+      for (const w of a.newTypes) local.push(idOf(w));
+      batches[a.batch] = { lens: a.lens, words: a.words.map((x) => local[x]), texts: null };
+    }
+  };
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    if (!helper && !split && wordsSoFar >= READ_HELPER_WORDS) helper = Helper.start(MIN_HELPER_WORK);
+    if (helper && batches.length % 2 === 1) {
+      helper.postTexts(batches.length, pending);
+      batches.push({ lens: new Int32Array(0), words: new Int32Array(0), texts: pending });
+      answered(helper.takeWords(false));
+    } else batches.push(cut(pending));
+    pending = [];
+  };
   for (const s of sections) {
-    const words = semanticWords(s.text, split);
-    const d = ids.length;
-    if (used + words.length > flat.length) flat = grow(flat, 0, used + words.length);
-    for (let i = 0; i < words.length; i++) {
-      let t = typeIds.get(words[i]);
-      if (t === undefined) {
-        t = types.length;
-        typeIds.set(words[i], t);
-        types.push(words[i]);
-        if (t >= df.length) {
-          df = grow(df, 0);
-          lastSeen = grow(lastSeen, -1);
+    ids.push(s.id);
+    pending.push(s.text);
+    if (pending.length === READ_BATCH) flush();
+  }
+  flush();
+  // The reading helper goes (its word map and segmenter cache with it); the matrix gets a new one.
+  const h = helper as Helper | null;
+  if (h) {
+    answered(h.takeWords(true));
+    h.close();
+  }
+  batches.forEach((b, i) => {
+    if (b.texts) batches[i] = cut(b.texts); // the helper failed it: cut here
+  });
+  // Every section's words in one array, and each word's number of sections.
+  let used = 0;
+  for (const b of batches) used += b.words.length;
+  const shared = Helper.wanted(used * 128);
+  const docs: Docs = { words: int32(used, shared), start: int32(ids.length + 1, shared) };
+  const df = new Int32Array(types.length);
+  const lastSeen = new Int32Array(types.length).fill(-1);
+  let d = 0;
+  used = 0;
+  for (const b of batches) {
+    docs.words.set(b.words, used);
+    for (let j = 0; j < b.lens.length; j++, d++) {
+      for (let i = used; i < used + b.lens[j]; i++) {
+        const t = docs.words[i];
+        if (lastSeen[t] !== d) {
+          lastSeen[t] = d;
+          df[t]++;
         }
       }
-      flat[used++] = t;
-      if (lastSeen[t] !== d) {
-        lastSeen[t] = d;
-        df[t]++;
-      }
+      used += b.lens[j];
+      docs.start[d + 1] = used;
     }
-    ids.push(s.id);
-    start.push(used);
   }
+  batches.length = 0;
   // What only the reading needed goes before the matrix is built: the map of every word type (hundreds of
   // thousands of strings) and the segmenter's cache of kanji runs. Held through the decomposition, a
   // handbook build with the model peaked at 430 MB RSS; without them, 403–419 MB (one run each).
   typeIds.clear();
   forgetKanjiSplits();
   if (ids.length < opts.minSections) return null;
-  // In shared memory when a helper thread will read them (helper.ts; the handbook's 3 M words).
-  const shared = Helper.wanted(used * 128);
-  const docs: Docs = { words: int32(used, shared), start: int32(start.length, shared) };
-  docs.words.set(flat.subarray(0, used));
-  docs.start.set(start);
-  flat = new Int32Array(0);
 
   // The vocabulary: words in ≥ minDf sections, the most widespread first (ties by the word: reproducible).
   const chosen = [...types.keys()].filter((t) => df[t] >= opts.minDf);
@@ -100,11 +158,11 @@ export function train(sections: Iterable<SectionText>, opts: TrainOptions = TRAI
   // At most one dimension per 8 words: with as many dimensions as words, U's rows are orthonormal and
   // every pair of words is equally (un)related (a small vault's few hundred words would learn nothing).
   const k = Math.min(opts.svd.k, Math.max(2, Math.floor(chosen.length / 8)));
-  const helper = shared ? Helper.start(used * 128) : null;
+  const second = shared ? Helper.start(used * 128) : null;
   try {
-    return learn(docs, ids, df, chosen, words, k, opts, helper);
+    return learn(docs, ids, df, chosen, words, k, opts, second);
   } finally {
-    helper?.close();
+    second?.close();
   }
 }
 
@@ -151,12 +209,6 @@ function learn(docs: Docs, ids: number[], df: Int32Array, chosen: number[], word
   // Copied out of the shared block; empty: no word of the section is known.
   ids.forEach((id, d) => sectionVectors.set(id, has[d] ? Buffer.from(bytes.subarray(d * dims, (d + 1) * dims)) : Buffer.alloc(0)));
   return { model, sectionVectors };
-}
-
-function grow(a: Int32Array<ArrayBuffer>, fill: number, atLeast = 0): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(Math.max(a.length * 2, atLeast)).fill(fill);
-  b.set(a);
-  return b;
 }
 
 function int32(length: number, shared: boolean): Int32Array {
