@@ -1,9 +1,11 @@
-// A second thread for the eigen-decomposition's loops (kernels.ts). Training runs once the build is done,
-// when the build's parser thread has finished and a core is idle: the calling thread posts one half of a
-// kernel's rows to the helper, runs the other half, and blocks (Atomics.wait) until the helper is done.
-// The inputs and outputs live in SharedArrayBuffers (sharedBlock), so posting a task copies nothing.
-// Without a built worker (code running from sources, as under vitest), on one core, or when the helper
-// fails, every row runs on the calling thread, with the same loops: the result is the same either way.
+// A second thread for a training (model.ts). Training runs once the build is done, when the build's parser
+// thread has finished and a core is idle. While the sections are read it cuts every other batch of them
+// into words (postTexts / takeWords, answering through a port the calling thread reads synchronously);
+// then, for the loops of kernels.ts, the calling thread posts one half of a kernel's rows, runs the other
+// half, and blocks (Atomics.wait) until the helper is done. The loops' inputs and outputs live in
+// SharedArrayBuffers (block32, block64), so posting a task copies nothing. Without a built worker (code
+// running from sources, as under vitest), on one core, or when the helper fails, everything runs on the
+// calling thread, with the same code: the result is the same either way.
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { findWorkerScript } from '../../parse/pool.js';

@@ -1,7 +1,8 @@
 // The loops of a training — PPMI rows (ppmi.ts), the eigen-decomposition's products (svd.ts), section
-// vectors (model.ts) — each over a range of output rows, so that a second thread (helper.ts, helper-worker.ts) can run one half while the calling thread runs the
-// other. The dense loops take several inputs at a time (V8 does not vectorise them): each pass over an output
-// row then reads and writes it once for several input rows, not once per input row.
+// vectors (model.ts) — each over a range of output rows, so that a second thread (helper.ts,
+// helper-worker.ts) can run one half while the calling thread runs the other. The dense loops take several
+// inputs at a time (V8 does not vectorise them): each pass over an output row then reads and writes it
+// once for several input rows, not once per input row.
 
 import { quantizeInto } from './quantize.js';
 
