@@ -41,7 +41,9 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'phrase-w1.5': { rankerWeights: { 'all-phrases': 1.5 } },
   'recency-0.9': { recencyFloor: 0.9 },
   'common-0.1': { commonTermShare: 0.1 },
-  // The semantic ranker (src/search/semantic.ts), off by default: its weight and depth.
+  // The semantic ranker (src/search/semantic.ts), on by default at weight 1 over the best 100: off, and
+  // other weights and depths.
+  'semantic-off': { semanticWeight: 0 },
   'semantic-0.3': { semanticWeight: 0.3, semanticDepth: 30 },
   'semantic-0.3-d20': { semanticWeight: 0.3, semanticDepth: 20 },
   'semantic-0.3-d50': { semanticWeight: 0.3, semanticDepth: 50 },
