@@ -52,6 +52,7 @@ await build({
     ...Object.fromEntries(Object.entries(LAZY).map(([src, name]) => [`lazy/${name}`, src])),
     'index-worker': 'src/index/index-worker.ts',
     'semantic-worker': 'src/index/semantic/train-worker.ts',
+    'svd-worker': 'src/index/semantic/helper-worker.ts',
     eval: 'src/eval/main.ts',
     bench: 'bench/bench.ts',
     'bench-embed': 'bench/embed.ts',

@@ -2,7 +2,7 @@
 import { openReader, openWriter } from '../index/db.js';
 import { semanticStatus, trainAndStore } from '../index/semantic/refresh.js';
 import { syncVault } from '../index/sync.js';
-import type { Tuning } from '../search/rank.js';
+import { DEFAULT_TUNING, type Tuning } from '../search/rank.js';
 import { search } from '../search/search.js';
 import { loadConfig } from '../vault/config.js';
 import { mrrAt, ndcgAt, recallAt } from './metrics.js';
@@ -25,9 +25,10 @@ export async function runQueries(queries: JudgedQuery[], o: RunOptions): Promise
   const cfg = loadConfig({ vaultFlag: o.vault, dbFlag: o.db });
   const summary = await syncVault(cfg);
   if (summary.added + summary.updated > 0) process.stderr.write(`eval: indexed ${summary.added + summary.updated} notes of ${o.vault} in ${summary.seconds} s\n`);
-  // A semantic variant needs a trained model, and a judged vault has no config that turns it on: without
-  // this the variants ranked exactly as the base (the model was never trained, so the ranker was a no-op).
-  if ((o.tuning.semanticWeight ?? 0) > 0) ensureSemanticModel(cfg.db);
+  // The semantic ranker needs a trained model. A judged vault has no config: the sync trains it where the
+  // default turns it on; a side that asks for the ranker anyway (a variant with the default off, as
+  // before) gets it trained here, else it would rank exactly as the base (the ranker a no-op).
+  if (({ ...DEFAULT_TUNING, ...o.tuning }.semanticWeight ?? 0) > 0) ensureSemanticModel(cfg.db);
   if (o.neural) await o.neural.embedIndex(cfg.db);
   const vectors = o.neural ? await Promise.all(queries.map((j) => (o.neural as NeuralEval).queryVector(j.query))) : null;
   const db = openReader(cfg.db);

@@ -38,11 +38,17 @@ export interface Tuning {
   rankerWeights: Partial<Record<RankerName, number>>;
   /**
    * RRF weight of the semantic ranker (src/search/semantic.ts), which reorders the sections found; 0 = off.
-   * Off by default: it helps the Obsidian Hub set and not the handbook's (docs/search.md).
+   * It acts only where the index holds a model (a vault with `"semantic": true`, the default, of ≥ 300
+   * sections); elsewhere it costs one read of the model's state.
    */
   semanticWeight: number;
   /** Sections of the lexical fusion, best first, that the semantic ranker reorders. */
   semanticDepth: number;
+  /**
+   * RRF weight of a second semantic list: the vault's sections most like the query by cosine (every
+   * vector read), which may bring sections no lexical ranker found; 0 = off. Measured only.
+   */
+  semanticAddWeight: number;
   /**
    * RRF weight of the neural ranker (issue 17): the cosine of the query's vector (SearchRequest.queryVector,
    * made by a resident model) with the sections' stored vectors. Acts only when a query vector is given,
@@ -94,8 +100,12 @@ export const DEFAULT_TUNING: Tuning = {
   secondSection: 0.3,
   commonTermShare: 0.25,
   bigramShare: 0.1,
-  semanticWeight: 0,
-  semanticDepth: 30,
+  // Weight 1 over the best 100 sections: Obsidian Hub +0.042 ± 0.016 nDCG@10 (20 wins, 5 losses),
+  // handbook +0.007 ± 0.013 (21/15); 0.3 over 20 moved neither (−0.002, +0.007); over the best 300, or
+  // adding the vault's nearest sections, the handbook lost (docs/search.md 2b).
+  semanticWeight: 1,
+  semanticDepth: 100,
+  semanticAddWeight: 0,
   neuralWeight: 0.3,
   neuralDepth: 30,
   neuralAdds: false,
@@ -109,16 +119,9 @@ export const DEFAULT_TUNING: Tuning = {
   titleMatchBoost: 0.5,
 };
 
-/**
- * The semantic ranker's setting when a vault turns it on (`"semantic": true`): the best of docs/search.md's
- * table. Weight 1 over the best 100 sections: Obsidian Hub +0.042 ± 0.016 nDCG@10 (20 wins, 5 losses),
- * handbook +0.007 ± 0.013 (21/15); the former 0.3 over 20 moved neither (−0.002, +0.007).
- */
-const SEMANTIC_ON: Partial<Tuning> = { semanticWeight: 1, semanticDepth: 100 };
-
-/** The ranking a vault's settings choose: its recency half-lives, and the semantic ranker if it is on. */
+/** The ranking a vault's settings choose: its recency half-lives, and no semantic ranker if it turned that off. */
 export function tuningOf(cfg: Pick<TsmConfig, 'halfLifeDays' | 'semantic'>): Partial<Tuning> {
-  return { halfLifeDays: cfg.halfLifeDays, ...(cfg.semantic ? SEMANTIC_ON : {}) };
+  return { halfLifeDays: cfg.halfLifeDays, ...(cfg.semantic ? {} : { semanticWeight: 0 }) };
 }
 
 /**

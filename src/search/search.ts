@@ -11,7 +11,7 @@ import { anyTermMatch, buildRankers, wordMatch, type Ranker } from './rankers.js
 import { bestSectionPerNote } from './display-section.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
 import { DEFAULT_TUNING, fileNameShare, fuse, nameKey, noteRecency, RRF_K, statusFactor, type Tuning } from './rank.js';
-import { semanticOrder } from './semantic.js';
+import { semanticNearest, semanticOrder } from './semantic.js';
 import { extractTemporal } from './temporal.js';
 import { applySyntax } from './constraints.js';
 import { didYouMean } from './did-you-mean.js';
@@ -86,6 +86,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const { rankers, lists, terms } = runRankers(store, q, tuning);
   const fused = fuseLists(rankers, lists, tuning);
   addSemantic(db, q.text, fused.sectionFused, tuning);
+  if (tuning.semanticAddWeight > 0 && tuning.semanticWeight > 0) addSemanticNearest(db, store, q.text, fused, q.filters, tuning);
   if (req.queryVector) addNeural(db, store, req.queryVector, fused, q.filters, tuning);
   const ranked = scoreResults(fused, terms, q.filters, tuning, now, Boolean(req.allSections));
   if (tuning.titleMatchBoost > 0) boostNamedNotes(store, ranked, q.text, tuning.titleMatchBoost);
@@ -272,6 +273,20 @@ function addSemantic(db: Database, text: string, fused: Map<number, number>, tun
   const ids = semanticOrder(db, text, top);
   if (!ids) return;
   ids.forEach((id, i) => fused.set(id, (fused.get(id) ?? 0) + tuning.semanticWeight / (RRF_K + i + 1)));
+}
+
+/**
+ * The vault's sections most like the query by cosine as one more RRF list at `semanticAddWeight`: it may
+ * bring sections no lexical ranker found (shown like one a lexical ranker found).
+ */
+function addSemanticNearest(db: Database, store: SectionSearch, text: string, f: Fused, filters: SearchFilters, tuning: Tuning): void {
+  const ids = semanticNearest(db, text, RANKER_DEPTH);
+  if (!ids || ids.length === 0) return;
+  const found = store.rankIds(ids.filter((id) => !f.info.has(id)), filters);
+  for (const r of found) f.info.set(r.id, r);
+  f.sectionLists.push(found.map((r) => f.info.get(r.id) as RankedSection));
+  const list = ids.filter((id) => f.info.has(id));
+  list.forEach((id, i) => f.sectionFused.set(id, (f.sectionFused.get(id) ?? 0) + tuning.semanticAddWeight / (tuning.rrfK + i + 1)));
 }
 
 /**

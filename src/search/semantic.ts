@@ -9,10 +9,8 @@ import { cosineWithStored } from '../index/semantic/quantize.js';
 import { SemanticStore } from '../index/semantic/store.js';
 import { longKanjiRuns, runPieces, semanticWords, vocabularySplitter } from '../index/semantic/words.js';
 
-/** The candidates best first by cosine with the query; null when the index has no model or the query no known word. */
-export function semanticOrder(db: Database, query: string, candidates: number[]): number[] | null {
-  if (candidates.length === 0) return null;
-  const store = new SemanticStore(db);
+/** The query's unit vector from the model's words, or null (no model, or no known word in the query). */
+function queryVector(store: SemanticStore, query: string): Float32Array | null {
   const state = store.state();
   if (state?.kind !== 'trained') return null;
   // Long kanji runs are cut by the model's vocabulary, not Intl.Segmenter (whose first call costs ~12 ms).
@@ -20,11 +18,32 @@ export function semanticOrder(db: Database, query: string, candidates: number[])
   const known = runs.length ? store.knownWords(runs.flatMap((r) => runPieces(r))) : new Set<string>();
   const words = semanticWords(query, vocabularySplitter((w) => known.has(w)));
   if (words.length === 0) return null;
-  const q = textVector(words, lookUpWords(store, words), state.dims);
+  return textVector(words, lookUpWords(store, words), state.dims);
+}
+
+/** The candidates best first by cosine with the query; null when the index has no model or the query no known word. */
+export function semanticOrder(db: Database, query: string, candidates: number[]): number[] | null {
+  if (candidates.length === 0) return null;
+  const store = new SemanticStore(db);
+  const q = queryVector(store, query);
   if (!q) return null;
   const vectors = store.sectionVectors(candidates);
   const scored = candidates.map((id, i) => ({ id, i, cos: vectors.has(id) ? cosineWithStored(q, vectors.get(id) as Buffer) : -2 }));
   // Equal cosines keep the candidates' order (which is the lexical rankers'): never ordered by row id.
   scored.sort((a, b) => b.cos - a.cos || a.i - b.i);
   return scored.filter((s) => s.cos > -2).map((s) => s.id);
+}
+
+/**
+ * The `depth` sections of the whole vault most like the query by cosine, best first (ties by row id: a
+ * measurement aid, every vector read); null without a model or a known query word.
+ */
+export function semanticNearest(db: Database, query: string, depth: number): number[] | null {
+  const store = new SemanticStore(db);
+  const q = queryVector(store, query);
+  if (!q) return null;
+  const all: { id: number; cos: number }[] = [];
+  for (const r of store.allSectionVectors()) if (r.vec.length) all.push({ id: r.id, cos: cosineWithStored(q, r.vec) });
+  all.sort((a, b) => b.cos - a.cos || a.id - b.id);
+  return all.slice(0, depth).map((r) => r.id);
 }

@@ -41,7 +41,9 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'phrase-w1.5': { rankerWeights: { 'all-phrases': 1.5 } },
   'recency-0.9': { recencyFloor: 0.9 },
   'common-0.1': { commonTermShare: 0.1 },
-  // The semantic ranker (src/search/semantic.ts), off by default: its weight and depth.
+  // The semantic ranker (src/search/semantic.ts), on by default at weight 1 over the best 100: off, and
+  // other weights and depths.
+  'semantic-off': { semanticWeight: 0 },
   'semantic-0.3': { semanticWeight: 0.3, semanticDepth: 30 },
   'semantic-0.3-d20': { semanticWeight: 0.3, semanticDepth: 20 },
   'semantic-0.3-d50': { semanticWeight: 0.3, semanticDepth: 50 },
@@ -51,6 +53,11 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'semantic-0.5-dall': { semanticWeight: 0.5, semanticDepth: 1000 },
   'semantic-1-dall': { semanticWeight: 1, semanticDepth: 1000 },
   'semantic-1-d100': { semanticWeight: 1, semanticDepth: 100 },
+  'semantic-1-d300': { semanticWeight: 1, semanticDepth: 300 },
+  'semantic-0.5-d300': { semanticWeight: 0.5, semanticDepth: 300 },
+  // The "on" setting plus the vault's nearest sections by cosine (which may add sections) at a low weight.
+  'semantic-add-0.2': { semanticWeight: 1, semanticDepth: 100, semanticAddWeight: 0.2 },
+  'semantic-add-0.5': { semanticWeight: 1, semanticDepth: 100, semanticAddWeight: 0.5 },
   // The neural ranker (issue 17): acts only with a query vector (`npm run eval -- --model DIR`).
   'neural-off': { neuralWeight: 0 },
   'neural-0.5': { neuralWeight: 0.5 },

@@ -1,7 +1,7 @@
 // The semantic model end to end: `tsm index` (the built CLI) trains it on a generated vault of a few
 // hundred sections, a paraphrase query finds its note only through co-occurrence, incremental edits get
 // vectors at once, `tsm status` reports it, and the watcher's background trainer retrains and stores.
-import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openReader, openWriter } from '../../src/index/db.js';
@@ -143,10 +143,10 @@ describe('semantic model', () => {
     expect(c.vectors).toBe(c.sections);
   });
 
-  it('is off unless the vault turns it on: nothing trained, and status says how to turn it on', () => {
+  it('is off when the vault turns it off: nothing trained, and status says how to turn it on', () => {
     const v = makeVault(generatedVault());
     cleanups.push(v.cleanup);
-    rmSync(join(v.dir, '.tsm', 'config.json'));
+    writeFileSync(join(v.dir, '.tsm', 'config.json'), JSON.stringify({ semantic: false }));
     expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
     const c = counts(join(v.dir, '.tsm/index.db'));
     expect(c.state).toBeNull();

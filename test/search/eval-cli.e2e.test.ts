@@ -35,11 +35,11 @@ describe('npm run eval', () => {
     expect(r.stdout).toMatch(/all sets \(3 queries\): ΔnDCG@10 [+−]\d\.\d{3} ± \d\.\d{3}, W\/L\/T \d+\/\d+\/\d+/);
   });
 
-  it('a semantic variant has the model trained into the cached index first, once', () => {
-    // vault-example is too small to learn from: the harness tries, and says so, then never again.
+  it('a semantic variant ranks on the model the sync trained into the cached index, trained once', () => {
+    // vault-example is too small to learn from: the sync (the model is on by default) finds so and
+    // records it; the harness then has nothing to train, now or on the next run.
     const first = run(['--qrels', set, '--variant', 'semantic-1-d100']);
     expect(first.status, first.stderr).toBe(0);
-    expect(first.stderr).toMatch(/eval: semantic model of .*: too few sections to learn from/);
     const again = run(['--qrels', set, '--variant', 'semantic-1-d100']);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stderr).not.toMatch(/semantic model/);

@@ -1,12 +1,17 @@
 // Word co-occurrence in a ±WINDOW window and its positive pointwise mutual information, as a symmetric
 // sparse matrix over the vocabulary (words in at least MIN_DF sections, the most widespread first).
 
+import { block32, block64, type Helper } from './helper.js';
+import { ppmiRows, type PpmiInput } from './kernels.js';
+
 /** A square sparse matrix, compressed rows. */
 export interface Csr {
   n: number;
   rowStart: Int32Array;
   col: Int32Array;
   val: Float32Array;
+  /** Memory its builder no longer needs, which a user of the matrix may take over (svd.ts's scratch). */
+  spare?: ArrayBufferLike[];
 }
 
 export interface PpmiOptions {
@@ -26,120 +31,95 @@ export interface PpmiOptions {
 export const PPMI_DEFAULTS: PpmiOptions = { window: 5, alpha: 0.75, minPairCount: 1 };
 
 /**
- * Counts of unordered word pairs, in an open-addressing table keyed by lo × n + hi (n ≤ 65535 keeps a key
- * in 32 bits). The handbook's 3 M kept words give ~30 M pair occurrences: a Map of them took several times
- * as long and as much memory.
- */
-class PairCounts {
-  keys: Uint32Array; // key + 1; 0 = empty
-  counts: Float32Array;
-  size = 0;
-  private mask: number;
-  constructor(capacityPow2 = 1 << 16) {
-    this.keys = new Uint32Array(capacityPow2);
-    this.counts = new Float32Array(capacityPow2);
-    this.mask = capacityPow2 - 1;
-  }
-  add(key: number, w: number): void {
-    const k = key + 1;
-    let h = Math.imul(k, 0x9e3779b1) >>> 0 & this.mask;
-    const keys = this.keys;
-    for (;;) {
-      const at = keys[h];
-      if (at === k) {
-        this.counts[h] += w;
-        return;
-      }
-      if (at === 0) {
-        keys[h] = k;
-        this.counts[h] = w;
-        if (++this.size * 2 > keys.length) this.grow();
-        return;
-      }
-      h = (h + 1) & this.mask;
-    }
-  }
-  private grow(): void {
-    const oldKeys = this.keys;
-    const oldCounts = this.counts;
-    this.keys = new Uint32Array(oldKeys.length * 2);
-    this.counts = new Float32Array(oldKeys.length * 2);
-    this.mask = this.keys.length - 1;
-    this.size = 0;
-    for (let i = 0; i < oldKeys.length; i++) if (oldKeys[i] !== 0) this.add(oldKeys[i] - 1, oldCounts[i]);
-  }
-}
-
-/**
  * The PPMI matrix of `docs` (each a list of vocabulary ids, -1 = not in the vocabulary and skipped before
  * windowing: dropped words do not hold neighbours apart). A word's pairs with itself are left out.
+ *
+ * Counted a row at a time (kernels.ts ppmiRows), in two passes (the first sizes the matrix exactly), the
+ * rows split with the helper thread when there is one. An open-addressing table of the ~30 M pair
+ * occurrences (the handbook's), the way it was counted before, took 1.0 s and held 64–96 MB while it
+ * grew; this took 0.9 s on one thread, holds 24 MB (the sequence of words and their positions) and gives
+ * the same matrix (every entry equal on the handbook).
  */
-export function ppmiMatrix(docs: Int32Array[], n: number, opts: PpmiOptions = PPMI_DEFAULTS): Csr {
-  if (n > 65535) throw new Error('ppmiMatrix: at most 65535 words');
-  const pairs = new PairCounts();
-  const kept = new Int32Array(docs.reduce((m, d) => Math.max(m, d.length), 0));
-  for (const doc of docs) {
-    let len = 0;
-    for (let i = 0; i < doc.length; i++) if (doc[i] >= 0) kept[len++] = doc[i];
-    for (let i = 0; i < len; i++) {
-      const a = kept[i];
-      const end = Math.min(len, i + opts.window + 1);
-      for (let j = i + 1; j < end; j++) {
-        const b = kept[j];
-        if (a !== b) pairs.add(a < b ? a * n + b : b * n + a, 1);
-      }
+export function ppmiMatrix(given: Docs | Int32Array[], n: number, opts: PpmiOptions = PPMI_DEFAULTS, helper: Helper | null = null): Csr {
+  const shared = helper !== null;
+  const w = opts.window;
+  const docs = Array.isArray(given) ? flatDocs(given) : given;
+  const sections = docs.start.length - 1;
+  // The kept words of every section in one sequence, sections apart by a -1 that no window crosses.
+  let len = sections;
+  for (let i = 0; i < docs.words.length; i++) if (docs.words[i] >= 0) len++;
+  const seq = int32(len, shared);
+  const occStart = int32(n + 1, shared);
+  let p = 0;
+  for (let d = 0; d < sections; d++) {
+    for (let i = docs.start[d]; i < docs.start[d + 1]; i++) {
+      const v = docs.words[i];
+      if (v < 0) continue;
+      seq[p++] = v;
+      occStart[v + 1]++;
     }
+    seq[p++] = -1;
   }
-  return ppmiFromPairs(pairs, n, opts.alpha, opts.minPairCount);
-}
+  for (let i = 0; i < n; i++) occStart[i + 1] += occStart[i];
+  const at = int32(occStart[n], shared); // each word's positions in seq, word by word
+  const next = occStart.slice(0, n);
+  for (let i = 0; i < len; i++) if (seq[i] >= 0) at[next[seq[i]]++] = i;
 
-function ppmiFromPairs(pairs: PairCounts, n: number, alpha: number, minCount: number): Csr {
+  // Marginals: each pair within the window (i < j ≤ i + window, different words) counts for both words.
   const marginal = new Float64Array(n);
   let total = 0;
-  const { keys, counts } = pairs;
-  for (let h = 0; h < keys.length; h++) {
-    if (keys[h] === 0) continue;
-    const key = keys[h] - 1;
-    const a = Math.floor(key / n);
-    const b = key - a * n;
-    marginal[a] += counts[h];
-    marginal[b] += counts[h];
-    total += 2 * counts[h];
-  }
-  let z = 0;
-  for (let i = 0; i < n; i++) z += Math.pow(marginal[i], alpha);
-  const logSmoothed = new Float64Array(n);
-  for (let i = 0; i < n; i++) logSmoothed[i] = marginal[i] > 0 ? alpha * Math.log(marginal[i]) - Math.log(z) : 0;
-  // pmi(a, b) = log P(a, b) − log Pα(a) − log Pα(b); only positive values are kept, in both triangles.
-  const rowCount = new Int32Array(n + 1);
-  const pmiOf = (h: number, a: number, b: number) =>
-    counts[h] < minCount ? 0 : Math.log(counts[h] / total) - logSmoothed[a] - logSmoothed[b];
-  for (let h = 0; h < keys.length; h++) {
-    if (keys[h] === 0) continue;
-    const key = keys[h] - 1;
-    const a = Math.floor(key / n);
-    const b = key - a * n;
-    if (pmiOf(h, a, b) > 0) {
-      rowCount[a + 1]++;
-      rowCount[b + 1]++;
+  for (let i = 0; i < len; i++) {
+    const a = seq[i];
+    if (a < 0) continue;
+    for (let j = i + 1; j <= i + w && j < len; j++) {
+      const b = seq[j];
+      if (b < 0) break;
+      if (b === a) continue;
+      marginal[a]++;
+      marginal[b]++;
+      total += 2;
     }
   }
-  for (let i = 0; i < n; i++) rowCount[i + 1] += rowCount[i];
-  const rowStart = rowCount;
-  const fill = rowStart.slice(0, n);
-  const col = new Int32Array(rowStart[n]);
-  const val = new Float32Array(rowStart[n]);
-  for (let h = 0; h < keys.length; h++) {
-    if (keys[h] === 0) continue;
-    const key = keys[h] - 1;
-    const a = Math.floor(key / n);
-    const b = key - a * n;
-    const v = pmiOf(h, a, b);
-    if (v <= 0) continue;
-    col[fill[a]] = b;
-    val[fill[a]++] = v;
-    col[fill[b]] = a;
-    val[fill[b]++] = v;
-  }
-  return { n, rowStart, col, val };
+  const alpha = opts.alpha;
+  let z = 0;
+  for (let i = 0; i < n; i++) z += Math.pow(marginal[i], alpha);
+  const logSmoothed = block64(n, shared);
+  for (let i = 0; i < n; i++) logSmoothed[i] = marginal[i] > 0 ? alpha * Math.log(marginal[i]) - Math.log(z) : 0;
+  const inp: PpmiInput = { seq, occStart, at, logSmoothed, logTotal: Math.log(total), window: w, minPairCount: opts.minPairCount };
+
+  // In shared memory whenever it is big enough for a helper: the eigen-decomposition's helper thread
+  // reads it without a copy (helper.ts).
+  const rowStart = int32(n + 1, true);
+  // The helper's rows start where half of the word occurrences (the work) lie.
+  let cut = 0;
+  while (cut < n && occStart[cut] < occStart[n] / 2) cut++;
+  const run = (phase: 'count' | 'fill', col: Int32Array, val: Float32Array) => {
+    const task = { op: 'ppmi' as const, inp, phase, rowStart, col, val };
+    if (helper) helper.split({ ...task, from: 0, to: cut }, { ...task, from: cut, to: n });
+    else ppmiRows(inp, phase, rowStart, col, val, 0, n);
+  };
+  run('count', new Int32Array(0), new Float32Array(0));
+  for (let a = 0; a < n; a++) rowStart[a + 1] += rowStart[a];
+  const col = int32(rowStart[n], true);
+  const val = block32(rowStart[n], true);
+  run('fill', col, val);
+  return { n, rowStart, col, val, spare: [seq.buffer, at.buffer] };
+}
+
+/** Sections' word ids one after another: section d's are words[start[d] .. start[d + 1]). */
+export interface Docs {
+  words: Int32Array;
+  start: Int32Array;
+}
+
+export function flatDocs(list: Int32Array[]): Docs {
+  const start = new Int32Array(list.length + 1);
+  list.forEach((d, i) => (start[i + 1] = start[i] + d.length));
+  const words = new Int32Array(start[list.length]);
+  list.forEach((d, i) => words.set(d, start[i]));
+  return { words, start };
+}
+
+function int32(length: number, shared: boolean): Int32Array {
+  return shared ? new Int32Array(new SharedArrayBuffer(length * 4)) : new Int32Array(length);
 }

@@ -3,17 +3,25 @@
 // 200 dimensions take 200 bytes (float32: 800); the rounding moves a cosine by about 0.005.
 
 export function quantize(v: Float32Array | Float64Array, from = 0, dims = v.length - from): Buffer {
-  let max = 0;
-  for (let i = 0; i < dims; i++) max = Math.max(max, Math.abs(v[from + i]));
   const out = Buffer.alloc(dims);
-  if (max === 0) return out;
-  const s = 127 / max;
-  for (let i = 0; i < dims; i++) out.writeInt8(Math.round(v[from + i] * s), i);
+  quantizeInto(v, from, dims, new Int8Array(out.buffer, out.byteOffset, dims), 0);
   return out;
 }
 
+/** quantize, written at out[at .. at + dims) (all zero when v is). */
+export function quantizeInto(v: Float32Array | Float64Array, from: number, dims: number, out: Int8Array, at: number): void {
+  let max = 0;
+  for (let i = 0; i < dims; i++) max = Math.max(max, Math.abs(v[from + i]));
+  if (max === 0) {
+    out.fill(0, at, at + dims);
+    return;
+  }
+  const s = 127 / max;
+  for (let i = 0; i < dims; i++) out[at + i] = Math.round(v[from + i] * s);
+}
+
 /** The stored vector as a unit vector (zero stays zero). */
-export function dequantize(b: Uint8Array, out = new Float32Array(b.length)): Float32Array {
+export function dequantize(b: Uint8Array, out: Float32Array = new Float32Array(b.length)): Float32Array {
   let norm = 0;
   for (let i = 0; i < b.length; i++) {
     const x = (b[i] << 24) >> 24; // as signed

@@ -80,6 +80,11 @@ export class SemanticStore {
     return new Map(rows.map((r) => [r.id, r.vec]));
   }
 
+  /** Every section's vector, for ranking the whole vault by cosine (the semantic ranker's additions). */
+  allSectionVectors(): IterableIterator<{ id: number; vec: Buffer }> {
+    return this.db.prepare('SELECT id, vec FROM semantic_sections').iterate() as IterableIterator<{ id: number; vec: Buffer }>;
+  }
+
   putSectionVectors(vectors: Map<number, Buffer>, seq: number): void {
     const put = this.db.prepare('INSERT OR REPLACE INTO semantic_sections (id, seq, vec) VALUES (?, ?, ?)');
     for (const [id, vec] of vectors) put.run(id, seq, vec);

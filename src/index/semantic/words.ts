@@ -34,6 +34,11 @@ export const segmentKanji: KanjiSplitter = (run) => {
   return words;
 };
 
+/** Empties the cache of segmented kanji runs (a training is done reading: it holds tens of megabytes). */
+export function forgetKanjiSplits(): void {
+  splitCache.clear();
+}
+
 function isKanji(c: number): boolean {
   return (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) || c === 0x3005 || c === 0x3006;
 }
