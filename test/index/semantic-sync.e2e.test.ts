@@ -79,7 +79,30 @@ const counts = (path: string) =>
     state: new SemanticStore(db).state(),
   }));
 
+/** Everything a training stored, keyed by content (not row ids): word vectors and section vectors. */
+const trainedModel = (path: string) =>
+  withReader(path, (db) => ({
+    words: db.prepare('SELECT word, idf, hex(vec) AS vec FROM semantic_words ORDER BY word').all(),
+    sections: db
+      .prepare('SELECT s.heading_path || char(10) || s.text AS text, hex(v.vec) AS vec FROM semantic_sections v JOIN sections s ON s.id = v.id ORDER BY text, vec')
+      .all(),
+  }));
+
 describe('semantic model', () => {
+  it('trains the same model on one thread and on two (the helper thread of a big vault)', () => {
+    const trainedWith = (threads: string) => {
+      const v = makeVault(generatedVault());
+      cleanups.push(v.cleanup);
+      expect(tsm(['index', '--vault', v.dir], { env: { TSM_TRAIN_THREADS: threads } }).code).toBe(0);
+      return trainedModel(join(v.dir, '.tsm/index.db'));
+    };
+    const one = trainedWith('1');
+    const two = trainedWith('2');
+    expect(one.words.length).toBeGreaterThan(10);
+    expect(one.sections.length).toBeGreaterThan(10);
+    expect(two).toEqual(one);
+  });
+
   it('is trained by `tsm index`, and a paraphrase finds its note only through co-occurrence', () => {
     const { dir, db } = indexedVault();
     const c = counts(db);

@@ -42,9 +42,16 @@ export class Helper {
     worker.on('error', () => (this.dead = true));
   }
 
-  /** Whether a helper would be started for this much work (multiply-adds): enough of it, two cores, a built worker. */
-  static wanted(work: number): boolean {
-    return work >= MIN_HELPER_WORK && availableParallelism() >= 2 && findWorkerScript(HELPER_WORKER) !== null;
+  /**
+   * Whether a helper would be started for this much work (multiply-adds): enough of it, two cores, a built
+   * worker. $TSM_TRAIN_THREADS=1 never starts one (a machine the user wants kept to one core); =2 starts one
+   * for any work where a worker is built (how the tests run the two-thread path on a small vault).
+   */
+  static wanted(work: number, env: NodeJS.ProcessEnv = process.env): boolean {
+    const threads = env.TSM_TRAIN_THREADS;
+    if (threads === '1') return false;
+    const enough = threads === '2' || (work >= MIN_HELPER_WORK && availableParallelism() >= 2);
+    return enough && findWorkerScript(HELPER_WORKER) !== null;
   }
 
   /** A helper thread, or null (not wanted, or it could not be started). */
