@@ -32,7 +32,8 @@ const text = fc
   .array(fc.oneof(fc.constantFrom(...NASTY), fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 3 }), fc.constantFrom('電池', 'LoRa', ANCHOR)), {
     maxLength: 40,
   })
-  .map((parts) => parts.join(''));
+  // No `%%`: an Obsidian comment would hide the anchor by design (test/parse/obsidian-comments.test.ts).
+  .map((parts) => parts.join('').replace(/%(?=%)/g, '% '));
 
 /**
  * A note: random text with the anchor in a heading or the body; sometimes raw bytes that are not UTF-8.

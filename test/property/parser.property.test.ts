@@ -27,7 +27,9 @@ const anyMarkdown = fc
   .array(fc.oneof(fc.constantFrom(...MARKDOWN_BITS), fc.string({ maxLength: 8 }), fc.string({ unit: 'binary', maxLength: 4 })), {
     maxLength: 60,
   })
-  .map((parts) => parts.join(''));
+  // Obsidian `%% comments %%` are blanked out of their lines by design (test/parse/obsidian-comments.test.ts):
+  // no `%%` here, so "loses no line" holds for every line as written. (A CI run drew "%%" alone.)
+  .map((parts) => parts.join('').replace(/%(?=%)/g, '% '));
 
 describe('parsing any text', () => {
   it('never throws, never falls back to plain text, and loses no line', () => {
