@@ -1,7 +1,8 @@
 // hook_context: Claude Code's prompt hook answered by the `tsm serve` that is already running (an
 // `"type": "mcp_tool"` hook, Claude Code 2.1.118 and later; docs/claude-code.md). It runs the very code of
 // `tsm hook` (handleHook: the skip rules, the vault, the session's own notes left out, the deadline, the
-// hook log) and returns what `tsm hook` prints, so the two paths cannot drift apart. It never fails: every
+// hook log) and returns what `tsm hook` prints, so the two paths cannot drift apart (with a vault embedding
+// model, the one difference: the server's model embeds the prompt for the neural ranker). It never fails: every
 // problem is the empty answer, which lets the prompt through with nothing injected (an `isError` result
 // would also let it through, but Claude Code reports it as a hook error).
 //
