@@ -69,6 +69,16 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'recency-0.97': { recencyFloor: 0.97 },
   'recency-off': { halfLifeDays: { daily: 0, knowledge: 0, session: 0 } },
   'notew-0.5': { noteWeights: [1, 0.5] },
+  // The "plain single-ranker baseline": words + bigrams with the heading path at 0.5, a note by its
+  // best section, no note-level ranker, no multipliers but the status penalty, no learned ranker.
+  plain: {
+    rankers: ['all-bigrams'], secondSection: 0, semanticWeight: 0, fileNameBoost: 0, titleMatchBoost: 0,
+    halfLifeDays: { daily: 0, knowledge: 0, session: 0 },
+  },
+  'plain-hc1': {
+    rankers: ['all-bigrams'], secondSection: 0, semanticWeight: 0, fileNameBoost: 0, titleMatchBoost: 0,
+    halfLifeDays: { daily: 0, knowledge: 0, session: 0 }, headColumnWeight: 1,
+  },
   'plain-cutter': { cutter: { dropHiragana: false, trimTails: false, splitScripts: false } },
 };
 
