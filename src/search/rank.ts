@@ -87,6 +87,12 @@ export interface Tuning {
    * name). 0 = off.
    */
   fileNameBoost: number;
+  /**
+   * Compound CJK pieces cut into the vault's words (semantic.ts compoundWords): 'add' their words as more
+   * phrases beside the piece, 'replace' the piece (and its bigrams) by its words' — no bigram across a
+   * word boundary (`経費精算`'s `費精`); 'off' leaves pieces whole.
+   */
+  compoundSplit: 'off' | 'add' | 'replace';
   /** A note whose title or an alias is the whole query: score × (1 + titleMatchBoost) among the first 30. 0 = off. */
   titleMatchBoost: number;
 }
@@ -117,6 +123,7 @@ export const DEFAULT_TUNING: Tuning = {
   noteWeights: [1, 0.25],
   fileNameBoost: 0.1,
   titleMatchBoost: 0.5,
+  compoundSplit: 'off',
 };
 
 /** The ranking a vault's settings choose: its recency half-lives, and no semantic ranker if it turned that off. */

@@ -5,13 +5,13 @@ import type { Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
 import { SectionSearch, type RankedSection } from '../index/section-search.js';
 import { bestSnippet } from './snippet.js';
-import { normalize } from '../text/normalize.js';
+import { bigrams, normalize } from '../text/normalize.js';
 import { buildFilters, type FilterFlags } from './filters.js';
 import { anyTermMatch, buildRankers, wordMatch, type Ranker } from './rankers.js';
 import { bestSectionPerNote } from './display-section.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
 import { DEFAULT_TUNING, fileNameShare, fuse, nameKey, noteRecency, RRF_K, statusFactor, type Tuning } from './rank.js';
-import { semanticNearest, semanticOrder } from './semantic.js';
+import { compoundWords, semanticNearest, semanticOrder } from './semantic.js';
 import { extractTemporal } from './temporal.js';
 import { applySyntax } from './constraints.js';
 import { didYouMean } from './did-you-mean.js';
@@ -81,7 +81,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const now = req.now ?? new Date();
   const tuning: Tuning = { ...DEFAULT_TUNING, ...req.tuning };
   const store = new SectionSearch(db);
-  const q = prepareQuery(req, store, tuning, now);
+  const q = prepareQuery(req, db, store, tuning, now);
   if (!anyTermMatch(q.terms)) return { query: req.query, total: 0, hits: [], filters: q.filters };
   const { rankers, lists, terms } = runRankers(store, q, tuning);
   const fused = fuseLists(rankers, lists, tuning);
@@ -115,13 +115,14 @@ interface PreparedQuery {
 }
 
 /** Temporal expressions become a date range, flags and the query language's operators filters, the rest terms. */
-function prepareQuery(req: SearchRequest, store: SectionSearch, tuning: Tuning, now: Date): PreparedQuery {
+function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tuning: Tuning, now: Date): PreparedQuery {
   // The query language's operators only add constraints and terms: free text ranks as it always has.
   const temporal = extractTemporal(req.syntax?.text ?? req.query, now);
   let filters = buildFilters(req.flags ?? {}, temporal.range, now);
   if (req.syntax) filters = applySyntax(filters, req.syntax, now);
   const analysed = queryTerms(req.syntax?.quoted.length ? [temporal.text, ...req.syntax.quoted].join(' ') : temporal.text, tuning.cutter);
   if (req.syntax?.prefixes.length) analysed.prefixes = req.syntax.prefixes.map(normalize);
+  if (tuning.compoundSplit !== 'off') splitCompounds(db, analysed, tuning.compoundSplit);
   const share = termShares(analysed, store);
   return { text: temporal.text, filters, analysed, terms: pruneTerms(analysed, share, tuning.commonTermShare), share };
 }
@@ -360,6 +361,23 @@ function boostNamedNotes(store: SectionSearch, ranked: { id: number; score: numb
     }
   }
   if (moved) ranked.sort(byScore);
+}
+
+/** Compound CJK pieces as the vault's words (Tuning.compoundSplit), in place. */
+function splitCompounds(db: Database, t: QueryTerms, mode: 'add' | 'replace'): void {
+  const parts = compoundWords(db, t.cjkPieces);
+  if (parts.size === 0) return;
+  const pieces: string[] = [];
+  const push = (p: string) => {
+    if (!pieces.includes(p)) pieces.push(p);
+  };
+  for (const p of t.cjkPieces) {
+    const words = parts.get(p);
+    if (mode === 'add' || !words) push(p);
+    if (words) words.forEach(push);
+  }
+  t.cjkPieces = pieces;
+  if (mode === 'replace') t.cjk = [...new Set(pieces.flatMap((p) => bigrams(p)))];
 }
 
 function termCount(t: QueryTerms): number {

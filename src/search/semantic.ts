@@ -21,6 +21,26 @@ function queryVector(store: SemanticStore, query: string): Float32Array | null {
   return textVector(words, lookUpWords(store, words), state.dims);
 }
 
+/**
+ * The words of each compound CJK piece of the query, cut by the vault's model vocabulary (the words
+ * Intl.Segmenter cut from the vault at training): `経費精算` → `経費`, `精算`. Only pieces that cut into two
+ * or more known words are listed; without a model (small vaults, `"semantic": false`) nothing is.
+ */
+export function compoundWords(db: Database, pieces: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (pieces.length === 0) return out;
+  const store = new SemanticStore(db);
+  if (store.state()?.kind !== 'trained') return out;
+  const runs = pieces.flatMap((p) => longKanjiRuns(p));
+  const known = runs.length ? store.knownWords(runs.flatMap((r) => runPieces(r))) : new Set<string>();
+  const split = vocabularySplitter((w) => known.has(w));
+  for (const p of pieces) {
+    const words = semanticWords(p, split);
+    if (words.length >= 2) out.set(p, words);
+  }
+  return out;
+}
+
 /** The candidates best first by cosine with the query; null when the index has no model or the query no known word. */
 export function semanticOrder(db: Database, query: string, candidates: number[]): number[] | null {
   if (candidates.length === 0) return null;

@@ -79,6 +79,8 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
     rankers: ['all-bigrams'], secondSection: 0, semanticWeight: 0, fileNameBoost: 0, titleMatchBoost: 0,
     halfLifeDays: { daily: 0, knowledge: 0, session: 0 }, headColumnWeight: 1,
   },
+  'split-add': { compoundSplit: 'add' },
+  'split': { compoundSplit: 'replace' },
   'plain-cutter': { cutter: { dropHiragana: false, trimTails: false, splitScripts: false } },
 };
 
