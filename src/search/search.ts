@@ -77,13 +77,18 @@ function byPlace(a: { path: string; ord: number }, b: { path: string; ord: numbe
  * (section lists by RRF, note-level lists as a credit per note), the scores (recency, status, file name,
  * one per note), then the page of hits.
  */
-function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
+function searchSnapshot(db: Database, req: SearchRequest, textDates = true): SearchResponse {
   const now = req.now ?? new Date();
   const tuning: Tuning = { ...DEFAULT_TUNING, ...req.tuning };
   const store = new SectionSearch(db);
-  const q = prepareQuery(req, db, store, tuning, now);
+  const q = prepareQuery(req, db, store, tuning, now, textDates);
   if (!anyTermMatch(q.terms)) return { query: req.query, total: 0, hits: [], filters: q.filters };
   const { rankers, lists, terms } = runRankers(store, q, tuning);
+  // A date range read from the text ("today's daily note", "先週") narrows the search; when no note of that
+  // range matches, the words were incidental (a prompt asking how to append to today's note, in a vault with
+  // no dated notes), and the search goes on without it rather than find nothing. Flags and the query
+  // language's date filters stay hard.
+  if (q.textRange && lists.every((l) => l.length === 0)) return searchSnapshot(db, req, false);
   const fused = fuseLists(rankers, lists, tuning);
   addSemantic(db, q.text, fused.sectionFused, tuning);
   if (tuning.semanticAddWeight > 0 && tuning.semanticWeight > 0) addSemanticNearest(db, store, q.text, fused, q.filters, tuning);
@@ -112,19 +117,25 @@ interface PreparedQuery {
   terms: QueryTerms;
   /** Each term's share of the indexed sections. */
   share: Map<string, number>;
+  /** Whether the date filters came from the text alone (no date flag): a range the search may drop. */
+  textRange: boolean;
 }
 
 /** Temporal expressions become a date range, flags and the query language's operators filters, the rest terms. */
-function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tuning: Tuning, now: Date): PreparedQuery {
+function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tuning: Tuning, now: Date, textDates: boolean): PreparedQuery {
   // The query language's operators only add constraints and terms: free text ranks as it always has.
   const temporal = extractTemporal(req.syntax?.text ?? req.query, now);
-  let filters = buildFilters(req.flags ?? {}, temporal.range, now);
+  const range = textDates ? temporal.range : null;
+  let filters = buildFilters(req.flags ?? {}, range, now);
   if (req.syntax) filters = applySyntax(filters, req.syntax, now);
   const analysed = queryTerms(req.syntax?.quoted.length ? [temporal.text, ...req.syntax.quoted].join(' ') : temporal.text, tuning.cutter);
   if (req.syntax?.prefixes.length) analysed.prefixes = req.syntax.prefixes.map(normalize);
   if (tuning.compoundSplit !== 'off') splitCompounds(db, analysed, tuning.compoundSplit);
   const share = termShares(analysed, store);
-  return { text: temporal.text, filters, analysed, terms: pruneTerms(analysed, share, tuning.commonTermShare), share };
+  // Date flags win over the text's range (filters.ts): the range is the text's only when it changed the filters.
+  const flagsOnly = range ? buildFilters(req.flags ?? {}, null, now) : filters;
+  const textRange = flagsOnly.after !== filters.after || flagsOnly.before !== filters.before;
+  return { text: temporal.text, filters, analysed, terms: pruneTerms(analysed, share, tuning.commonTermShare), share, textRange };
 }
 
 interface RankerRun {
