@@ -15,6 +15,8 @@ export interface QueryTerms {
   cjkPieces: string[];
   /** Words matched as prefixes of indexed words (`sync*` in the query language); none in free text. */
   prefixes?: string[];
+  /** Neighbouring words written as one (`mind map` → `mindmap`), candidates to search beside them (CutterOptions.joinPairs). */
+  joined?: string[];
 }
 
 // Katakana or the prolonged sound mark. Explicit ranges, not a Script= property escape: V8 builds
@@ -29,6 +31,8 @@ export interface CutterOptions {
   trimTails: boolean;
   /** Split pieces where the script changes (splitAtScriptChange). */
   splitScripts: boolean;
+  /** Offer each pair of neighbouring Latin words written as one word (`joined`). */
+  joinPairs?: boolean;
 }
 
 const ALL_CUTS: CutterOptions = { dropHiragana: true, trimTails: true, splitScripts: true };
@@ -44,6 +48,15 @@ export function queryTerms(text: string, cut: CutterOptions = ALL_CUTS): QueryTe
   }
   // A query made only of filler ("what is it") still searches for its words.
   if (words.length === 0) for (const w of allWords) if (!words.includes(w)) words.push(w);
+  const joined: string[] = [];
+  if (cut.joinPairs) {
+    for (let i = 1; i < allWords.length; i++) {
+      const [a, b] = [allWords[i - 1], allWords[i]];
+      if (ENGLISH_STOPWORDS.has(a) || ENGLISH_STOPWORDS.has(b) || a.length < 2 || b.length < 2 || /^\d+$/.test(a + b)) continue;
+      const w = a + b;
+      if (!words.includes(w) && !joined.includes(w)) joined.push(w);
+    }
+  }
 
   const cjk: string[] = [];
   const cjkSingles: string[] = [];
@@ -64,7 +77,7 @@ export function queryTerms(text: string, cut: CutterOptions = ALL_CUTS): QueryTe
     if (!cjkPieces.includes(piece)) cjkPieces.push(piece);
     for (const g of bigrams(piece)) if (!cjk.includes(g)) cjk.push(g);
   }
-  return { words, cjk, cjkSingles, cjkPieces };
+  return { words, cjk, cjkSingles, cjkPieces, ...(joined.length ? { joined } : {}) };
 }
 
 /**

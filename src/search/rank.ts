@@ -9,6 +9,26 @@ import type { RankerName } from './rankers.js';
 
 export const RRF_K = 60;
 
+/**
+ * Score fusion (measured only, Tuning.fusion): each list's BM25 scores relative to its best, `best`: s / s₁,
+ * or `minmax`: (s − s_last) / (s₁ − s_last), times weight / (k + 1), so a list's first row counts what it does
+ * under RRF and the rest by how close their score came instead of by their place.
+ */
+export function fuseScores(lists: { ids: number[]; scores: number[]; weight?: number }[], k: number, mode: 'best' | 'minmax'): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const list of lists) {
+    const w = (list.weight ?? 1) / (k + 1);
+    const first = list.scores[0];
+    const last = list.scores[list.scores.length - 1];
+    list.ids.forEach((id, i) => {
+      const s = list.scores[i];
+      const rel = mode === 'best' ? (first === 0 ? 1 : s / first) : first === last ? 1 : (s - last) / (first - last);
+      out.set(id, (out.get(id) ?? 0) + w * rel);
+    });
+  }
+  return out;
+}
+
 /** Reciprocal Rank Fusion: Σ weight / (k + rank), rank 1-based. */
 export function fuse(lists: { ids: number[]; weight?: number }[], k = RRF_K): Map<number, number> {
   const scores = new Map<number, number>();
@@ -93,6 +113,8 @@ export interface Tuning {
    * word boundary (`経費精算`'s `費精`); 'off' leaves pieces whole.
    */
   compoundSplit: 'off' | 'add' | 'replace';
+  /** How the lexical lists are fused: by rank (RRF) or by their BM25 scores (fuseScores). */
+  fusion: 'rrf' | 'best' | 'minmax';
   /** A note whose title or an alias is the whole query: score × (1 + titleMatchBoost) among the first 30. 0 = off. */
   titleMatchBoost: number;
 }
@@ -124,6 +146,7 @@ export const DEFAULT_TUNING: Tuning = {
   fileNameBoost: 0.1,
   titleMatchBoost: 0.5,
   compoundSplit: 'off',
+  fusion: 'rrf',
 };
 
 /** The ranking a vault's settings choose: its recency half-lives, and no semantic ranker if it turned that off. */

@@ -10,7 +10,7 @@ import { buildFilters, type FilterFlags } from './filters.js';
 import { anyTermMatch, buildRankers, wordMatch, type Ranker } from './rankers.js';
 import { bestSectionPerNote } from './display-section.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
-import { DEFAULT_TUNING, fileNameShare, fuse, nameKey, noteRecency, RRF_K, statusFactor, type Tuning } from './rank.js';
+import { DEFAULT_TUNING, fileNameShare, fuse, fuseScores, nameKey, noteRecency, RRF_K, statusFactor, type Tuning } from './rank.js';
 import { compoundWords, semanticNearest, semanticOrder } from './semantic.js';
 import { extractTemporal } from './temporal.js';
 import { applySyntax } from './constraints.js';
@@ -131,6 +131,11 @@ function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tu
   const analysed = queryTerms(req.syntax?.quoted.length ? [temporal.text, ...req.syntax.quoted].join(' ') : temporal.text, tuning.cutter);
   if (req.syntax?.prefixes.length) analysed.prefixes = req.syntax.prefixes.map(normalize);
   if (tuning.compoundSplit !== 'off') splitCompounds(db, analysed, tuning.compoundSplit);
+  // Neighbouring words written as one (`mind map` → `mindmap`) join the words only where the vault uses them.
+  if (analysed.joined?.length) {
+    const df = store.docFrequencies(analysed.joined, []);
+    for (const w of analysed.joined) if ((df.get(w) ?? 0) > 0) analysed.words.push(w);
+  }
   const share = termShares(analysed, store);
   // Date flags win over the text's range (filters.ts): the range is the text's only when it changed the filters.
   const flagsOnly = range ? buildFilters(req.flags ?? {}, null, now) : filters;
@@ -188,10 +193,8 @@ function fuseLists(rankers: Ranker[], lists: RankedSection[][], tuning: Tuning):
   for (const list of lists) for (const r of list) info.set(r.id, r);
   const weightOf = (i: number) => tuning.rankerWeights[rankers[i].name] ?? 1;
   const sectionLists = lists.filter((_, i) => rankers[i].level === 'section');
-  const sectionFused = fuse(
-    lists.flatMap((l, i) => (rankers[i].level === 'section' ? [{ ids: l.map((r) => r.id), weight: weightOf(i) }] : [])),
-    tuning.rrfK,
-  );
+  const sectionLists_ = lists.flatMap((l, i) => (rankers[i].level === 'section' ? [{ ids: l.map((r) => r.id), scores: l.map((r) => -r.bm25), weight: weightOf(i) }] : []));
+  const sectionFused = tuning.fusion === 'rrf' ? fuse(sectionLists_, tuning.rrfK) : fuseScores(sectionLists_, tuning.rrfK, tuning.fusion);
   // Note-level rankers (title, aliases, headings): their evidence is about the note, so it is credited to
   // the note once, at the rank of the note's first section in their list — never to a section for having
   // the shortest heading.
@@ -201,12 +204,19 @@ function fuseLists(rankers: Ranker[], lists: RankedSection[][], tuning: Tuning):
   lists.forEach((l, i) => {
     if (rankers[i].level !== 'note') return;
     const seen = new Set<number>();
+    const first = l.length ? -l[0].bm25 : 0;
+    const last = l.length ? -l[l.length - 1].bm25 : 0;
     for (const r of l) {
       if (seen.has(r.noteId)) continue;
       seen.add(r.noteId);
       // Refining: title evidence reorders the notes the text found, and brings in none of its own.
       if (sectionNotes && !sectionNotes.has(r.noteId)) continue;
-      noteCredit.set(r.noteId, (noteCredit.get(r.noteId) ?? 0) + weightOf(i) / (tuning.rrfK + seen.size));
+      const s = -r.bm25;
+      const credit =
+        tuning.fusion === 'rrf'
+          ? 1 / (tuning.rrfK + seen.size)
+          : (tuning.fusion === 'best' ? (first === 0 ? 1 : s / first) : first === last ? 1 : (s - last) / (first - last)) / (tuning.rrfK + 1);
+      noteCredit.set(r.noteId, (noteCredit.get(r.noteId) ?? 0) + weightOf(i) * credit);
       if (!noteFallback.has(r.noteId)) noteFallback.set(r.noteId, r.id);
     }
   });

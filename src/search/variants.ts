@@ -81,6 +81,9 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   },
   'split-add': { compoundSplit: 'add' },
   'split': { compoundSplit: 'replace' },
+  'join': { cutter: { dropHiragana: true, trimTails: true, splitScripts: true, joinPairs: true } },
+  'fuse-best': { fusion: 'best' },
+  'fuse-minmax': { fusion: 'minmax' },
   'plain-cutter': { cutter: { dropHiragana: false, trimTails: false, splitScripts: false } },
 };
 
