@@ -10,7 +10,7 @@ import { buildFilters, type FilterFlags } from './filters.js';
 import { anyTermMatch, buildRankers, wordMatch, type Ranker } from './rankers.js';
 import { bestSectionPerNote } from './display-section.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
-import { DEFAULT_TUNING, fileNameShare, fuse, fuseScores, nameKey, noteRecency, RRF_K, statusFactor, type Tuning } from './rank.js';
+import { DEFAULT_TUNING, fileNameShare, fuse, listCredits, nameKey, noteRecency, RRF_K, statusFactor, type Tuning } from './rank.js';
 import { compoundWords, semanticNearest, semanticOrder } from './semantic.js';
 import { extractTemporal } from './temporal.js';
 import { applySyntax } from './constraints.js';
@@ -193,8 +193,12 @@ function fuseLists(rankers: Ranker[], lists: RankedSection[][], tuning: Tuning):
   for (const list of lists) for (const r of list) info.set(r.id, r);
   const weightOf = (i: number) => tuning.rankerWeights[rankers[i].name] ?? 1;
   const sectionLists = lists.filter((_, i) => rankers[i].level === 'section');
-  const sectionLists_ = lists.flatMap((l, i) => (rankers[i].level === 'section' ? [{ ids: l.map((r) => r.id), scores: l.map((r) => -r.bm25), weight: weightOf(i) }] : []));
-  const sectionFused = tuning.fusion === 'rrf' ? fuse(sectionLists_, tuning.rrfK) : fuseScores(sectionLists_, tuning.rrfK, tuning.fusion);
+  // bm25() is lower for better rows: its negation is the score fused.
+  const sectionFused = fuse(
+    lists.flatMap((l, i) => (rankers[i].level === 'section' ? [{ ids: l.map((r) => r.id), scores: l.map((r) => -r.bm25), weight: weightOf(i) }] : [])),
+    tuning.rrfK,
+    tuning.fusion,
+  );
   // Note-level rankers (title, aliases, headings): their evidence is about the note, so it is credited to
   // the note once, at the rank of the note's first section in their list — never to a section for having
   // the shortest heading.
@@ -204,21 +208,16 @@ function fuseLists(rankers: Ranker[], lists: RankedSection[][], tuning: Tuning):
   lists.forEach((l, i) => {
     if (rankers[i].level !== 'note') return;
     const seen = new Set<number>();
-    const first = l.length ? -l[0].bm25 : 0;
-    const last = l.length ? -l[l.length - 1].bm25 : 0;
-    for (const r of l) {
-      if (seen.has(r.noteId)) continue;
+    // One row per note (rankNotes), so a note's place in the list is its rank among notes.
+    const credits = listCredits(l.map((r) => -r.bm25), tuning.fusion, tuning.rrfK);
+    l.forEach((r, at) => {
+      if (seen.has(r.noteId)) return;
       seen.add(r.noteId);
       // Refining: title evidence reorders the notes the text found, and brings in none of its own.
-      if (sectionNotes && !sectionNotes.has(r.noteId)) continue;
-      const s = -r.bm25;
-      const credit =
-        tuning.fusion === 'rrf'
-          ? 1 / (tuning.rrfK + seen.size)
-          : (tuning.fusion === 'best' ? (first === 0 ? 1 : s / first) : first === last ? 1 : (s - last) / (first - last)) / (tuning.rrfK + 1);
-      noteCredit.set(r.noteId, (noteCredit.get(r.noteId) ?? 0) + weightOf(i) * credit);
+      if (sectionNotes && !sectionNotes.has(r.noteId)) return;
+      noteCredit.set(r.noteId, (noteCredit.get(r.noteId) ?? 0) + weightOf(i) * credits[at]);
       if (!noteFallback.has(r.noteId)) noteFallback.set(r.noteId, r.id);
-    }
+    });
   });
   return { info, sectionLists, sectionFused, noteCredit, noteFallback };
 }

@@ -1,7 +1,7 @@
 // Named ranking variants: switches of the ranking tuning that `npm run eval -- --compare base NAME` (or
 // `--variant NAME`, or TSM_RANK_VARIANT for the eval) measures against the default. Not a user setting:
 // a variant that wins on every judged set becomes the default, and its switch goes.
-import type { Tuning } from './rank.js';
+import { DEFAULT_TUNING, type Tuning } from './rank.js';
 
 export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   base: {},
@@ -20,9 +20,9 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'head-0.3': { rankerWeights: { head: 0.3 } },
   'headcol-1': { headColumnWeight: 1 },
   'headcol-0.75': { headColumnWeight: 0.75 },
-  'keep-hiragana': { cutter: { dropHiragana: false, trimTails: true, splitScripts: true } },
-  'no-trim': { cutter: { dropHiragana: true, trimTails: false, splitScripts: true } },
-  'no-split': { cutter: { dropHiragana: true, trimTails: true, splitScripts: false } },
+  'keep-hiragana': { cutter: { ...DEFAULT_TUNING.cutter, dropHiragana: false } },
+  'no-trim': { cutter: { ...DEFAULT_TUNING.cutter, trimTails: false } },
+  'no-split': { cutter: { ...DEFAULT_TUNING.cutter, splitScripts: false } },
   'k-20': { rrfK: 20 },
   'k-10': { rrfK: 10 },
   'k-30': { rrfK: 30 },
@@ -72,19 +72,24 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   // The issue's "plain single-ranker baseline": words + bigrams with the heading path at 0.5, a note by its
   // best section, no note-level ranker, no multipliers but the status penalty, no learned ranker.
   plain: {
+    fusion: 'rrf',
     rankers: ['all-bigrams'], secondSection: 0, semanticWeight: 0, fileNameBoost: 0, titleMatchBoost: 0,
     halfLifeDays: { daily: 0, knowledge: 0, session: 0 },
   },
   'plain-hc1': {
+    fusion: 'rrf',
     rankers: ['all-bigrams'], secondSection: 0, semanticWeight: 0, fileNameBoost: 0, titleMatchBoost: 0,
     halfLifeDays: { daily: 0, knowledge: 0, session: 0 }, headColumnWeight: 1,
   },
   'split-add': { compoundSplit: 'add' },
   'split': { compoundSplit: 'replace' },
-  'join': { cutter: { dropHiragana: true, trimTails: true, splitScripts: true, joinPairs: true } },
-  'fuse-best': { fusion: 'best' },
+  // Fusion by rank (RRF, the default until 2026-11-26) and by BM25 scores relative to the list's last row.
+  rrf: { fusion: 'rrf' },
+  'no-join': { cutter: { ...DEFAULT_TUNING.cutter, joinPairs: false } },
   'fuse-minmax': { fusion: 'minmax' },
-  'plain-cutter': { cutter: { dropHiragana: false, trimTails: false, splitScripts: false } },
+  'semantic-0.5': { semanticWeight: 0.5 },
+  'semantic-1.5': { semanticWeight: 1.5 },
+  'plain-cutter': { cutter: { dropHiragana: false, trimTails: false, splitScripts: false, joinPairs: false } },
 };
 
 /** The tuning of `a+b+…` (later variants override earlier ones); throws on an unknown name. */

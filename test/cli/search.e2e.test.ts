@@ -182,6 +182,15 @@ describe('filters', () => {
     const plain = search(['13月の予定', '-f', 'json']);
     expect(plain.code).toBe(0);
   });
+
+  it('a date range read from the text that no matching note falls in is dropped; a flag never is', () => {
+    // Nothing is dated 2016 ("10 years ago"): the words were incidental, not a filter that empties the
+    // result. The same range as a flag stays a filter, and finds nothing.
+    const fromText = hits(['LoRa modules 10 years ago', '-n', '50']);
+    expect(fromText.length).toBeGreaterThan(0);
+    expect(fromText.every((h) => !h.date.startsWith('2016'))).toBe(true);
+    expect(hits(['LoRa modules', '--year', '2016', '-n', '50'])).toEqual([]);
+  });
 });
 
 describe('queries that must not break', () => {
