@@ -35,9 +35,13 @@ export interface CutterOptions {
   joinPairs?: boolean;
 }
 
-const ALL_CUTS: CutterOptions = { dropHiragana: true, trimTails: true, splitScripts: true };
+/**
+ * Every cut on: the default. Joined words (`mind map` → `mindmap`, searched only where the vault has them,
+ * search.ts): 4 wins, 2 losses over 219 judged queries, +0.003 ± 0.002 nDCG@10 (Hub held-out keyword +0.039).
+ */
+export const DEFAULT_CUTS: CutterOptions = { dropHiragana: true, trimTails: true, splitScripts: true, joinPairs: true };
 
-export function queryTerms(text: string, cut: CutterOptions = ALL_CUTS): QueryTerms {
+export function queryTerms(text: string, cut: CutterOptions = DEFAULT_CUTS): QueryTerms {
   const norm = normalize(text);
   const words: string[] = [];
   const allWords = letterOrNumberRuns(stripCjk(norm)).filter((w) => !hasCjk(w));

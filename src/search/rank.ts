@@ -4,7 +4,7 @@ import { DEFAULT_HALF_LIVES, type TsmConfig } from '../vault/config.js';
 import { isStale, recencyFactor } from './recency.js';
 import { normalize } from '../text/normalize.js';
 import { ageInDays } from './dates.js';
-import type { CutterOptions } from './query-terms.js';
+import { DEFAULT_CUTS, type CutterOptions } from './query-terms.js';
 import type { RankerName } from './rankers.js';
 
 export const RRF_K = 60;
@@ -141,9 +141,7 @@ export const DEFAULT_TUNING: Tuning = {
   headColumnWeight: 0.5,
   recencyScope: 'all',
   headMode: 'vote',
-  // Joined neighbouring words (`mind map` → `mindmap`, searched only where the vault has them): 4 wins, 2
-  // losses over 219 judged queries, +0.003 ± 0.002 nDCG@10 (Hub held-out keyword +0.039).
-  cutter: { dropHiragana: true, trimTails: true, splitScripts: true, joinPairs: true },
+  cutter: DEFAULT_CUTS,
   rrfK: RRF_K,
   noteWeights: [1, 0.25],
   fileNameBoost: 0.1,

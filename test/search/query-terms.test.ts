@@ -86,7 +86,7 @@ describe('trimInflection', () => {
 describe('queryTerms cutter switches (ranking variants)', () => {
   it('each switch turns off one cut, and all on is the default', () => {
     const q = 'LoRaモジュールの選び方を教えてください';
-    const on = { dropHiragana: true, trimTails: true, splitScripts: true };
+    const on = { dropHiragana: true, trimTails: true, splitScripts: true, joinPairs: true };
     expect(queryTerms(q, on)).toEqual(queryTerms(q));
     // Without trimming, 申請すれば keeps its inflected tail.
     expect(queryTerms('申請すれば', { ...on, trimTails: false }).cjkPieces).toEqual(['申請すれば']);
@@ -97,5 +97,16 @@ describe('queryTerms cutter switches (ranking variants)', () => {
     // Keeping all-hiragana pieces: どう survives.
     expect(queryTerms('どう 設定', { ...on, dropHiragana: false }).cjkPieces).toContain('どう');
     expect(queryTerms('どう 設定').cjkPieces).not.toContain('どう');
+  });
+});
+
+describe('joined words', () => {
+  it('offers each pair of neighbouring Latin words written as one, never with a stopword or a lone digit pair', () => {
+    expect(queryTerms('mind map plugin').joined).toEqual(['mindmap', 'mapplugin']);
+    expect(queryTerms('mind map plugin').words).toEqual(['mind', 'map', 'plugin']);
+    expect(queryTerms('the map of a mind').joined).toBeUndefined();
+    expect(queryTerms('web-clipper').joined).toEqual(['webclipper']);
+    expect(queryTerms('2024 10').joined).toBeUndefined();
+    expect(queryTerms('mind map', { dropHiragana: true, trimTails: true, splitScripts: true, joinPairs: false }).joined).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TUNING, fuse, noteRecency, statusFactor } from '../../src/search/rank.js';
+import { DEFAULT_TUNING, fuse, listCredits, noteRecency, statusFactor } from '../../src/search/rank.js';
 
 describe('rank', () => {
   it('fuses lists by reciprocal rank (k = 60)', () => {
@@ -7,6 +7,25 @@ describe('rank', () => {
     expect(s.get(1)).toBeCloseTo(1 / 61 + 1 / 62);
     expect(s.get(3)).toBeCloseTo(1 / 63 + 1 / 61);
     expect(s.get(2)).toBeCloseTo(1 / 62);
+  });
+
+  it('fuses lists by score relative to each list\'s best, its first row counting as under RRF', () => {
+    // List one: scores 10, 5, 1 → 1, 0.5, 0.1 of 1/61; list two: 4, 4 → 1, 1 of 1/61.
+    const s = fuse([{ ids: [1, 2, 3], scores: [10, 5, 1] }, { ids: [3, 1], scores: [4, 4], weight: 2 }], 60, 'best');
+    expect(s.get(1)).toBeCloseTo(1 / 61 + 2 / 61);
+    expect(s.get(2)).toBeCloseTo(0.5 / 61);
+    expect(s.get(3)).toBeCloseTo(0.1 / 61 + 2 / 61);
+    // By place, the same lists give rank 2 nearly what rank 1 gets; by score, what its score earned.
+    expect(listCredits([10, 5, 1], 'rrf', 60)).toEqual([1 / 61, 1 / 62, 1 / 63]);
+    expect(listCredits([10, 5, 1], 'minmax', 60).map((c) => c * 61)).toEqual([1, 4 / 9, 0]);
+    // A list without scores is fused by place whatever the fusion.
+    expect(fuse([{ ids: [7, 8] }], 60, 'best').get(8)).toBeCloseTo(1 / 62);
+  });
+
+  it('score fusion never divides by zero: equal or zero scores count alike', () => {
+    expect(listCredits([0, 0], 'best', 60)).toEqual([1 / 61, 1 / 61]);
+    expect(listCredits([3, 3], 'minmax', 60)).toEqual([1 / 61, 1 / 61]);
+    expect(listCredits([], 'best', 60)).toEqual([]);
   });
 
   it('recency halves toward the floor and never hides old notes', () => {
