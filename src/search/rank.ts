@@ -116,6 +116,8 @@ export interface Tuning {
   compoundSplit: 'off' | 'add' | 'replace';
   /** How the lexical lists are fused: by their BM25 scores relative to their best, or by place (listCredits). */
   fusion: Fusion;
+  /** How the semantic ranker's list is fused: by place, or by cosine relative to the best candidate's. */
+  semanticFusion: Fusion;
   /** A note whose title or an alias is the whole query: score × (1 + titleMatchBoost) among the first 30. 0 = off. */
   titleMatchBoost: number;
 }
@@ -150,6 +152,7 @@ export const DEFAULT_TUNING: Tuning = {
   // Score fusion: +0.018 ± 0.006 nDCG@10 over 219 judged queries (79 wins, 56 losses), every set up
   // (held-out handbook +0.015, handbook +0.005, held-out Hub +0.016, Hub +0.030, vault-example +0.028).
   fusion: 'best',
+  semanticFusion: 'rrf',
 };
 
 /** The ranking a vault's settings choose: its recency half-lives, and no semantic ranker if it turned that off. */

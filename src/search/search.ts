@@ -291,9 +291,11 @@ function addSemantic(db: Database, text: string, fused: Map<number, number>, tun
   if (!(tuning.semanticWeight > 0) || fused.size === 0) return;
   // Stable sort: equal scores keep the lists' order (row ids differ between builds of one vault).
   const top = [...fused].sort((a, b) => b[1] - a[1]).slice(0, tuning.semanticDepth).map(([id]) => id);
-  const ids = semanticOrder(db, text, top);
-  if (!ids) return;
-  ids.forEach((id, i) => fused.set(id, (fused.get(id) ?? 0) + tuning.semanticWeight / (RRF_K + i + 1)));
+  const order = semanticOrder(db, text, top);
+  if (!order) return;
+  // By place, or (semanticFusion) by cosine relative to the best candidate's, as the lexical lists are fused.
+  const credits = listCredits(order.map((o) => Math.max(0, o.cos)), tuning.semanticFusion, RRF_K);
+  order.forEach(({ id }, i) => fused.set(id, (fused.get(id) ?? 0) + tuning.semanticWeight * credits[i]));
 }
 
 /**

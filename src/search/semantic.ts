@@ -41,8 +41,8 @@ export function compoundWords(db: Database, pieces: readonly string[]): Map<stri
   return out;
 }
 
-/** The candidates best first by cosine with the query; null when the index has no model or the query no known word. */
-export function semanticOrder(db: Database, query: string, candidates: number[]): number[] | null {
+/** The candidates best first by cosine with the query, with their cosines; null when the index has no model or the query no known word. */
+export function semanticOrder(db: Database, query: string, candidates: number[]): { id: number; cos: number }[] | null {
   if (candidates.length === 0) return null;
   const store = new SemanticStore(db);
   const q = queryVector(store, query);
@@ -51,7 +51,7 @@ export function semanticOrder(db: Database, query: string, candidates: number[])
   const scored = candidates.map((id, i) => ({ id, i, cos: vectors.has(id) ? cosineWithStored(q, vectors.get(id) as Buffer) : -2 }));
   // Equal cosines keep the candidates' order (which is the lexical rankers'): never ordered by row id.
   scored.sort((a, b) => b.cos - a.cos || a.i - b.i);
-  return scored.filter((s) => s.cos > -2).map((s) => s.id);
+  return scored.filter((s) => s.cos > -2).map(({ id, cos }) => ({ id, cos }));
 }
 
 /**

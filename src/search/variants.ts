@@ -89,6 +89,8 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'fuse-minmax': { fusion: 'minmax' },
   'semantic-0.5': { semanticWeight: 0.5 },
   'semantic-1.5': { semanticWeight: 1.5 },
+  'semantic-by-cos': { semanticFusion: 'best' },
+  'semantic-by-cos-minmax': { semanticFusion: 'minmax' },
   'plain-cutter': { cutter: { dropHiragana: false, trimTails: false, splitScripts: false, joinPairs: false } },
 };
 

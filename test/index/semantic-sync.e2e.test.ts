@@ -114,7 +114,7 @@ describe('semantic model', () => {
     withReader(db, (reader) => {
       const ids = (reader.prepare('SELECT id FROM sections ORDER BY id').pluck().all() as number[]);
       const mixed = reader.prepare("SELECT s.id FROM sections s JOIN notes n ON n.id = s.note_id WHERE n.path = 'zz-mixed.md' AND s.heading = 'Evening'").pluck().get();
-      expect(semanticOrder(reader, 'gadget melody', ids)?.[0]).toBe(mixed);
+      expect(semanticOrder(reader, 'gadget melody', ids)?.[0].id).toBe(mixed);
       const now = new Date('2026-01-01');
       const lexical = search(reader, { query: 'gadget melody', limit: 5, now, tuning: { semanticWeight: 0 } }).hits.map((h) => h.path);
       expect(lexical).not.toContain('zz-mixed.md');
