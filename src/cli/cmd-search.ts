@@ -46,6 +46,12 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   writeOut(await render(resp, argv, cfg, now));
   writeErr(`tsm: ${resp.total} results for ${JSON.stringify(query)}\n`);
   if (resp.didYouMean) writeErr(`tsm: did you mean: ${resp.didYouMean}\n`);
+  if (resp.datesIgnored) writeErr(`tsm: no match dated ${dateSpan(resp.datesIgnored)} (read from the query); searched every date\n`);
+}
+
+/** `from 2026-11-22 to before 2026-11-23`, or one side of it. */
+function dateSpan(r: { after?: string; before?: string }): string {
+  return [r.after ? `from ${r.after}` : '', r.before ? `before ${r.before}` : ''].filter(Boolean).join(' to ');
 }
 
 /**

@@ -203,6 +203,8 @@ export interface SearchResponse {
   filters: SearchFilters;
   /** When nothing matched: the query with its unknown words replaced by near words of the index. */
   didYouMean?: string;
+  /** A date range read from the query's text that no matching note fell in, so the search ran without it. */
+  datesIgnored?: { after?: string; before?: string };
 }
 
 /** One finding of `tsm doctor`, always with what to do about it. */

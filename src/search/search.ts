@@ -88,7 +88,10 @@ function searchSnapshot(db: Database, req: SearchRequest, textDates = true): Sea
   // range matches, the words were incidental (a prompt asking how to append to today's note, in a vault with
   // no dated notes), and the search goes on without it rather than find nothing. Flags and the query
   // language's date filters stay hard.
-  if (q.textRange && lists.every((l) => l.length === 0)) return searchSnapshot(db, req, false);
+  if (q.textRange && lists.every((l) => l.length === 0)) {
+    const resp = searchSnapshot(db, req, false);
+    return { ...resp, datesIgnored: { ...(q.filters.after ? { after: q.filters.after } : {}), ...(q.filters.before ? { before: q.filters.before } : {}) } };
+  }
   const fused = fuseLists(rankers, lists, tuning);
   addSemantic(db, q.text, fused.sectionFused, tuning);
   if (tuning.semanticAddWeight > 0 && tuning.semanticWeight > 0) addSemanticNearest(db, store, q.text, fused, q.filters, tuning);

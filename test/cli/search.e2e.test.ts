@@ -189,6 +189,7 @@ describe('filters', () => {
     const fromText = hits(['LoRa modules 10 years ago', '-n', '50']);
     expect(fromText.length).toBeGreaterThan(0);
     expect(fromText.every((h) => !h.date.startsWith('2016'))).toBe(true);
+    expect(search(['LoRa modules 10 years ago']).stderr).toMatch(/no match dated from 2016-01-01 to before 2017-01-01 \(read from the query\); searched every date/);
     expect(hits(['LoRa modules', '--year', '2016', '-n', '50'])).toEqual([]);
   });
 });

@@ -116,6 +116,16 @@ describe('MCP search through the SDK client', () => {
     expect((await ok(client, 'search', { query: 'dataview' })).did_you_mean).toBeUndefined();
   });
 
+  it('says dates_ignored when a date read from the query left nothing, and searches every date', async () => {
+    // Nothing in the vault is dated ten years back: the words were incidental, the search finds the plugin notes.
+    const r = await ok(client, 'search', { query: 'dataview 10 years ago' });
+    expect(r.results.length).toBeGreaterThan(0);
+    expect(r.dates_ignored.after).toMatch(/^\d{4}-01-01$/);
+    expect((await ok(client, 'search', { query: 'dataview' })).dates_ignored).toBeUndefined();
+    // A date given as a parameter stays a filter.
+    expect((await ok(client, 'search', { query: 'dataview', after: '2100' })).results).toEqual([]);
+  });
+
   it('refuses huge string arguments of every tool and never echoes more than a short prefix', async () => {
     const long = 'q'.repeat(50_000);
     expect(await fails(client, 'file_history', { file_path: long })).toBe('file_path is 50000 characters long; at most 10000 are accepted');

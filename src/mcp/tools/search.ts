@@ -80,6 +80,7 @@ export const searchTool = defineTool({
       total: resp.total,
       offset,
       ...(resp.didYouMean ? { did_you_mean: echo(resp.didYouMean) } : {}),
+      ...(resp.datesIgnored ? { dates_ignored: resp.datesIgnored } : {}),
       results: resp.hits.map((h) => ({
         id: h.id,
         path: h.path,
