@@ -82,6 +82,12 @@ function okuriganaStem(kanji: string, kana: string): string | null {
   return kanji + (OKURIGANA === 'fold' ? (FOLD.get(kana) ?? kana) : kana);
 }
 
+/** Whether a word of the model is a kanji + okurigana word (it ends in hiragana). */
+export function isStem(w: string): boolean {
+  const c = w.charCodeAt(w.length - 1);
+  return c >= 0x3041 && c <= 0x3096;
+}
+
 /** The kanji runs a query splitter has to cut (for looking up every candidate piece at once). */
 export function longKanjiRuns(text: string): string[] {
   const runs: string[] = [];
