@@ -33,20 +33,13 @@ describe('semanticWords', () => {
     expect(semanticWords('ＧｉｔＬａｂ ｶﾀｶﾅ')).toEqual(['gitlab', 'カタカナ']);
   });
 
-  it('cuts long kanji runs with the splitter it is given, and drops single kanji without okurigana', () => {
+  it('cuts long kanji runs with the splitter it is given, and drops single kanji', () => {
     const split = (run: string) => (run === '情報共有会' ? ['情報', '共有', '会'] : [run]);
-    expect(semanticWords('情報共有会を開く', split)).toEqual(['情報', '共有', '開く']);
+    expect(semanticWords('情報共有会を開く', split)).toEqual(['情報', '共有']);
     // Intl.Segmenter by default: a long run comes back as words, none of them a single kanji.
     const words = semanticWords('個人情報保護方針');
     expect(words.join('')).not.toBe('');
     expect(words.every((w) => w.length > 1)).toBe(true);
-  });
-
-  it('keeps a single kanji with its first okurigana kana (生まれたら → 生ま), not with a particle (人が)', () => {
-    expect(semanticWords('子どもが生まれたら仕事から離れたい。人が休みの間に辞める')).toEqual(['子ど', '生ま', '仕事', '離れ', '休み', '辞め']);
-    expect(semanticWords('人が家で私の本を読む')).toEqual(['読む']);
-    // A kanji run before hiragana is cut as before: the kana is not part of it.
-    expect(longKanjiRuns('情報共有会を開く')).toEqual(['情報共有会']);
   });
 
   it('a query splitter takes the longest known word first', () => {

@@ -3,7 +3,7 @@
 import type { SectionText } from './types.js';
 import { dequantize, quantize } from './quantize.js';
 import type { SemanticStore } from './store.js';
-import { isStem, semanticWords, type KanjiSplitter } from './words.js';
+import { semanticWords, type KanjiSplitter } from './words.js';
 
 /** Word vectors looked up at once (json_each of a few thousand words is one statement). */
 const LOOKUP_BATCH = 5000;
@@ -64,7 +64,7 @@ export function textVector(words: string[], table: WordTable, dims: number): Flo
  * empty vector (it matches nothing), so that it is not looked at again by every sync.
  */
 export function embedSections(store: SemanticStore, sections: SectionText[], dims: number, split?: KanjiSplitter): Map<number, Buffer> {
-  const words = sections.map((s) => semanticWords(s.text, split).filter((w) => !isStem(w)));
+  const words = sections.map((s) => semanticWords(s.text, split));
   const table = lookUpWords(store, words.flat());
   const out = new Map<number, Buffer>();
   sections.forEach((s, i) => {

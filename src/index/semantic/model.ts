@@ -7,7 +7,7 @@ import { sectionRows } from './kernels.js';
 import { dequantize, quantize } from './quantize.js';
 import { SVD_DEFAULTS, truncatedEigen, type SvdOptions } from './svd.js';
 import type { SectionText, Trained, WordModel } from './types.js';
-import { forgetKanjiSplits, isStem, semanticWords, type KanjiSplitter } from './words.js';
+import { forgetKanjiSplits, semanticWords, type KanjiSplitter } from './words.js';
 
 export interface TrainOptions {
   /** Fewest sections to learn from: below it co-occurrence counts are too thin to mean anything. */
@@ -145,31 +145,14 @@ export function train(sections: Iterable<SectionText>, opts: TrainOptions = TRAI
   if (ids.length < opts.minSections) return null;
 
   // The vocabulary: words in ≥ minDf sections, the most widespread first (ties by the word: reproducible).
-  const byDf = (a: number, b: number) => df[b] - df[a] || (types[a] < types[b] ? -1 : 1);
-  const chosen = [...types.keys()].filter((t) => df[t] >= opts.minDf && !isStem(types[t]));
-  chosen.sort(byDf);
+  const chosen = [...types.keys()].filter((t) => df[t] >= opts.minDf);
+  chosen.sort((a, b) => df[b] - df[a] || (types[a] < types[b] ? -1 : 1));
   chosen.length = Math.min(chosen.length, opts.maxVocab);
   if (chosen.length < 2) return null;
-  const stemTypes = [...types.keys()].filter((t) => df[t] >= opts.minDf && isStem(types[t]));
-  stemTypes.sort(byDf);
-  stemTypes.length = Math.min(stemTypes.length, STEMS_MAX);
   const vocabOf = new Int32Array(types.length).fill(-1);
   chosen.forEach((t, v) => (vocabOf[t] = v));
-  const stemOf = new Int32Array(types.length).fill(-1);
-  stemTypes.forEach((t, v) => (stemOf[t] = v));
-  const stemDoc: number[] = [];
-  const stemId: number[] = [];
-  for (let dd = 0, i = 0; dd < ids.length; dd++)
-    for (; i < docs.start[dd + 1]; i++) {
-      const t = docs.words[i];
-      if (stemOf[t] >= 0) {
-        stemDoc.push(dd);
-        stemId.push(stemOf[t]);
-      }
-      docs.words[i] = vocabOf[t];
-    }
+  for (let i = 0; i < used; i++) docs.words[i] = vocabOf[docs.words[i]];
   const words = chosen.map((t) => types[t]);
-  const stems = { words: stemTypes.map((t) => types[t]), idf: Float32Array.from(stemTypes, (t) => Math.log(ids.length / df[t])), doc: Int32Array.from(stemDoc), id: Int32Array.from(stemId) };
   types.length = 0;
 
   // At most one dimension per 8 words: with as many dimensions as words, U's rows are orthonormal and
@@ -177,22 +160,13 @@ export function train(sections: Iterable<SectionText>, opts: TrainOptions = TRAI
   const k = Math.min(opts.svd.k, Math.max(2, Math.floor(chosen.length / 8)));
   const second = shared ? Helper.start(used * 128) : null;
   try {
-    return learn(docs, ids, df, chosen, words, k, opts, second, stems);
+    return learn(docs, ids, df, chosen, words, k, opts, second);
   } finally {
     second?.close();
   }
 }
 
-interface Stems {
-  words: string[];
-  idf: Float32Array;
-  doc: Int32Array;
-  id: Int32Array;
-}
-
-const STEMS_MAX = 5000;
-
-function learn(docs: Docs, ids: number[], df: Int32Array, chosen: number[], words: string[], k: number, opts: TrainOptions, helper: Helper | null, stems: Stems): Trained {
+function learn(docs: Docs, ids: number[], df: Int32Array, chosen: number[], words: string[], k: number, opts: TrainOptions, helper: Helper | null): Trained {
   const eig = truncatedEigen(ppmiMatrix(docs, chosen.length, opts.ppmi, helper), { ...opts.svd, k }, helper);
   const n = chosen.length;
   const dims = eig.k;
@@ -230,7 +204,6 @@ function learn(docs: Docs, ids: number[], df: Int32Array, chosen: number[], word
   const task = { op: 'sections' as const, docs: docs.words, docStart: docs.start, idf: idfShared, unit, dims, out, has };
   if (helper) helper.split({ ...task, from: 0, to: sections >> 1 }, { ...task, from: sections >> 1, to: sections });
   else sectionRows(docs.words, docs.start, idf, unit, dims, out, has, 0, sections);
-  foldInStems(model, stems, out, has, dims);
   const bytes = new Uint8Array(out.buffer);
   const sectionVectors = new Map<number, Buffer>();
   // Copied out of the shared block; empty: no word of the section is known.
@@ -241,52 +214,3 @@ function learn(docs: Docs, ids: number[], df: Int32Array, chosen: number[], word
 function int32(length: number, shared: boolean): Int32Array {
   return new Int32Array(shared ? new SharedArrayBuffer(length * 4) : new ArrayBuffer(length * 4));
 }
-
-/** A stem's vector: the mean unit vector of the sections it occurs in, less the mean of all sections. */
-function foldInStems(model: WordModel, stems: Stems, out: Int8Array, has: Uint8Array, dims: number): void {
-  const n = stems.words.length;
-  if (n === 0) return;
-  const unitOf = (d: number, into: Float64Array) => {
-    let norm = 0;
-    for (let c = 0; c < dims; c++) norm += (into[c] = out[d * dims + c]) ** 2;
-    const s = 1 / Math.sqrt(norm || 1);
-    for (let c = 0; c < dims; c++) into[c] *= s;
-  };
-  const unit = new Float64Array(dims);
-  const mean = new Float64Array(dims);
-  let sections = 0;
-  for (let d = 0; d < has.length; d++) {
-    if (!has[d]) continue;
-    unitOf(d, unit);
-    for (let c = 0; c < dims; c++) mean[c] += unit[c];
-    sections++;
-  }
-  for (let c = 0; c < dims; c++) mean[c] /= sections || 1;
-  const sum = new Float64Array(n * dims);
-  const count = new Float64Array(n);
-  let last = -1;
-  for (let p = 0; p < stems.doc.length; p++) {
-    const d = stems.doc[p];
-    if (!has[d]) continue;
-    if (d !== last) unitOf(d, unit);
-    last = d;
-    const o = stems.id[p] * dims;
-    for (let c = 0; c < dims; c++) sum[o + c] += unit[c];
-    count[stems.id[p]]++;
-  }
-  const idf = new Float32Array(model.words.length + n);
-  idf.set(model.idf);
-  for (let w = 0; w < n; w++) {
-    if (count[w] === 0) continue;
-    let norm = 0;
-    for (let c = 0; c < dims; c++) norm += (sum[w * dims + c] = sum[w * dims + c] / count[w] - FOLD_CENTER * mean[c]) ** 2;
-    if (norm === 0) continue;
-    const s = 1 / Math.sqrt(norm);
-    for (let c = 0; c < dims; c++) sum[w * dims + c] *= s;
-    model.vectors.push(quantize(sum, w * dims, dims));
-    idf[model.words.length] = stems.idf[w];
-    model.words.push(stems.words[w]);
-  }
-  model.idf = idf.subarray(0, model.words.length);
-}
-const FOLD_CENTER = 1;

@@ -3,7 +3,7 @@ import type { Database } from '../db.js';
 import type { SectionText, Trained } from './types.js';
 
 /** Bump when the words, the training or the vectors change: a model of another version is retrained. */
-export const SEMANTIC_VERSION = 4;
+export const SEMANTIC_VERSION = 3;
 const META_KEY = 'semantic_model';
 
 export interface SemanticState {

@@ -12,7 +12,7 @@
 import { ENGLISH_STOPWORDS } from '../../text/stopwords.js';
 
 /** Kanji runs (with 々), katakana runs (with ー), Latin/Greek/Cyrillic words with digits. */
-const RUN = /([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヵヶ]+)([\u3041-\u3096]?)|[\u30a1-\u30faー]+|[a-z0-9\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff][a-z0-9\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff_'-]*/g;
+const RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆ヵヶ]+|[\u30a1-\u30faー]+|[a-z0-9\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff][a-z0-9\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff_'-]*/g;
 const NUMBERISH = /^[0-9_'.-]+$|^[0-9]+[a-z]{0,2}$/;
 
 /** Splits a long kanji run into words; the index uses Intl.Segmenter, a query its vocabulary (see below). */
@@ -49,15 +49,11 @@ export function semanticWords(text: string, split: KanjiSplitter = segmentKanji)
   const norm = text.normalize('NFKC').toLowerCase();
   RUN.lastIndex = 0;
   for (let m = RUN.exec(norm); m; m = RUN.exec(norm)) {
-    // A kanji run is m[1], the hiragana after it (okurigana or a particle) m[2].
-    const w = m[1] ?? m[0];
+    const w = m[0];
     const c = w.charCodeAt(0);
     if (isKanji(c)) {
-      if (w.length === 1) {
-        const stem = okuriganaStem(w, m[2]);
-        if (stem) out.push(stem);
-      } else if (w.length === 2) out.push(w);
-      else for (const part of split(w)) if (part.length > 1) out.push(part);
+      if (w.length === 2) out.push(w);
+      else if (w.length > 2) for (const part of split(w)) if (part.length > 1) out.push(part);
     } else if (c >= 0x30a1 && c <= 0x30fc) {
       if (w.length >= 2 && !/^ー+$/.test(w)) out.push(w);
     } else if (w.length >= 2 && !NUMBERISH.test(w)) {
@@ -68,35 +64,12 @@ export function semanticWords(text: string, split: KanjiSplitter = segmentKanji)
   return out;
 }
 
-/** How a single kanji's okurigana is kept: 'off' drops the kanji, 'kana1' keeps kanji + first kana, 'fold' folds that kana to its row's u-sound. */
-export const OKURIGANA: 'off' | 'kana1' | 'fold' = 'kana1';
-/** First kana that are particles after a noun (人が, 家で, 私の), not okurigana. */
-const PARTICLES = new Set([...'はをへのでがともやよねに']);
-const ROWS = ['あいうえお', 'かきくけこ', 'がぎぐげご', 'さしすせそ', 'ざじずぜぞ', 'たちつてと', 'だぢづでど', 'なにぬねの', 'はひふへほ', 'ばびぶべぼ', 'ぱぴぷぺぽ', 'まみむめも', 'やゆよ', 'らりるれろ', 'わを'];
-const FOLD = new Map<string, string>();
-for (const row of ROWS) for (const ch of row) FOLD.set(ch, row === 'わを' ? 'う' : row === 'やゆよ' ? 'ゆ' : row[2]);
-
-/** The word of a single kanji followed by the hiragana `kana` ('' if none), or null (dropped). */
-function okuriganaStem(kanji: string, kana: string): string | null {
-  if (OKURIGANA === 'off' || !kana || PARTICLES.has(kana)) return null;
-  return kanji + (OKURIGANA === 'fold' ? (FOLD.get(kana) ?? kana) : kana);
-}
-
-/** Whether a word of the model is a kanji + okurigana word (it ends in hiragana). */
-export function isStem(w: string): boolean {
-  const c = w.charCodeAt(w.length - 1);
-  return c >= 0x3041 && c <= 0x3096;
-}
-
 /** The kanji runs a query splitter has to cut (for looking up every candidate piece at once). */
 export function longKanjiRuns(text: string): string[] {
   const runs: string[] = [];
   const norm = text.normalize('NFKC').toLowerCase();
   RUN.lastIndex = 0;
-  for (let m = RUN.exec(norm); m; m = RUN.exec(norm)) {
-    const run = m[1] ?? m[0];
-    if (isKanji(run.charCodeAt(0)) && run.length >= 3) runs.push(run);
-  }
+  for (let m = RUN.exec(norm); m; m = RUN.exec(norm)) if (isKanji(m[0].charCodeAt(0)) && m[0].length >= 3) runs.push(m[0]);
   return runs;
 }
 
