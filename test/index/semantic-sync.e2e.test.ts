@@ -1,7 +1,9 @@
 // The semantic model end to end: `tsm index` (the built CLI) trains it on a generated vault of a few
 // hundred sections, a paraphrase query finds its note only through co-occurrence, incremental edits get
 // vectors at once, `tsm status` reports it, and the watcher's background trainer retrains and stores.
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openReader, openWriter } from '../../src/index/db.js';
@@ -9,7 +11,7 @@ import { BackgroundTrainer } from '../../src/index/semantic/background.js';
 import { SemanticStore } from '../../src/index/semantic/store.js';
 import { search } from '../../src/search/search.js';
 import { semanticOrder } from '../../src/search/semantic.js';
-import { makeVault, tsm } from '../helpers/cli.js';
+import { cleanEnv, makeVault, ROOT, tsm } from '../helpers/cli.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
@@ -101,6 +103,54 @@ describe('semantic model', () => {
     expect(one.words.length).toBeGreaterThan(10);
     expect(one.sections.length).toBeGreaterThan(10);
     expect(two).toEqual(one);
+  });
+
+  it('trains the same model when the helper thread fails every task it is given (the calling thread does them)', () => {
+    // A copy of the built CLI whose helper worker (dist/svd-worker.js) answers every kernel task "failed"
+    // (flag 2) and every batch of texts `failed`: the training must fall back to this thread and learn the
+    // same vectors, byte for byte, as on one thread.
+    const pkg = mkdtempSync(join(tmpdir(), 'tsm-broken-helper-'));
+    cleanups.push(() => rmSync(pkg, { recursive: true, force: true }));
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(pkg, part), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
+    writeFileSync(
+      join(pkg, 'dist/svd-worker.js'),
+      `import { parentPort } from 'node:worker_threads';
+import { appendFileSync } from 'node:fs';
+let out = null;
+parentPort.on('message', (m) => {
+  if (m.setup) { out = m.setup; return; }
+  if (m.texts && out) {
+    out.port.postMessage({ batch: m.batch, newTypes: [], lens: new Int32Array(0), words: new Int32Array(0), failed: true });
+    Atomics.add(out.answered, 0, 1);
+    Atomics.notify(out.answered, 0);
+    return;
+  }
+  if (m.task && m.flag) {
+    appendFileSync(${JSON.stringify(join(pkg, 'failed-tasks'))}, 'x');
+    Atomics.store(m.flag, 0, 2);
+    Atomics.notify(m.flag, 0);
+  }
+});
+`,
+    );
+    const v = makeVault(generatedVault());
+    cleanups.push(v.cleanup);
+    const r = spawnSync(process.execPath, [join(pkg, 'bin/tsm'), 'index', '--vault', v.dir], {
+      env: cleanEnv({ TSM_TRAIN_THREADS: '2' }),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const broken = trainedModel(join(v.dir, '.tsm/index.db'));
+    const w = makeVault(generatedVault());
+    cleanups.push(w.cleanup);
+    expect(tsm(['index', '--vault', w.dir], { env: { TSM_TRAIN_THREADS: '1' } }).code).toBe(0);
+    const one = trainedModel(join(w.dir, '.tsm/index.db'));
+    expect(broken.sections.length).toBeGreaterThan(10);
+    expect(broken).toEqual(one);
+    // The broken helper was asked (and failed) the kernel tasks it was given.
+    expect(readFileSync(join(pkg, 'failed-tasks'), 'utf8').length).toBeGreaterThan(0);
   });
 
   it('is trained by `tsm index`, and a paraphrase finds its note only through co-occurrence', () => {
