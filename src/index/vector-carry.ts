@@ -18,6 +18,9 @@
 // part of the schema (no version bump): an index without it is the usual state, and nothing reads it
 // but this file. Its model column refers to embedding_models with ON DELETE CASCADE: an embedding job of
 // another model run in between (which deletes the old model, vectors.ts useModel) takes them with it.
+// Not covered: another writer's whole-vault sync (a second `--full`, a watcher's rescan) during a rebuild
+// gives the vectors back and drops the table before this rebuild has rewritten every note; the sections it
+// writes after that are embedded again (never given a wrong vector).
 import { hash } from 'node:crypto';
 import type { Database } from './db.js';
 import { SECTION_TEXT_SQL } from './vectors.js';
