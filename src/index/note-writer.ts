@@ -9,6 +9,7 @@ import { basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-
 import { ftsRows, noteFtsRow, type PreparedNote } from './fts-rows.js';
 import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from './schema.js';
 import { sectionId } from './section-ids.js';
+import { carryBack, hasCarriedVectors, stashVectors } from './vector-carry.js';
 
 export interface FileState {
   size: number;
@@ -256,11 +257,29 @@ export class NoteWriter {
     this.bulk = false;
   }
 
-  /** Removes every row (a `--full` rebuild), keeping the schema. */
+  /**
+   * Removes every row (a `--full` rebuild), keeping the schema. The neural vectors are set aside first, by
+   * what each section was embedded from (vector-carry.ts): `carryVectorsBack` returns them to the sections
+   * the rebuild writes with the same input.
+   */
   clearAll(): void {
+    stashVectors(this.db);
     this.db.exec(`INSERT INTO sections_fts (sections_fts) VALUES ('delete-all');
       INSERT INTO notes_fts (notes_fts) VALUES ('delete-all'); DELETE FROM cjk_df; DELETE FROM links; DELETE FROM sections; DELETE FROM note_tags;
       DELETE FROM note_aliases; DELETE FROM notes; DELETE FROM skipped_files; DELETE FROM warnings;`);
+  }
+
+  /**
+   * After a sync that wrote every note of the vault: sections with the input of a vector set aside by a
+   * rebuild (`clearAll`, or one killed on the way) get it back, and the rest is dropped. Returns how many.
+   */
+  carryVectorsBack(): number {
+    return carryBack(this.db);
+  }
+
+  /** Whether a rebuild left vectors to give back (a cheap check before taking a write transaction). */
+  hasCarriedVectors(): boolean {
+    return hasCarriedVectors(this.db);
   }
 
   /**

@@ -136,7 +136,10 @@ interface SyncRun {
   links: LinkWork;
 }
 
-/** `--full` empties the index; a rebuild (that or a fresh file) resolves every link and bulk-loads. */
+/**
+ * `--full` empties the index (setting the neural vectors aside, given back in `finish`); a rebuild (that or
+ * a fresh file) resolves every link and bulk-loads.
+ */
 function beginRebuild(writer: NoteWriter, full: boolean, fresh: boolean): boolean {
   if (!full && !fresh) return false;
   writer.inTransaction(() => {
@@ -313,7 +316,10 @@ function removeGone(run: SyncRun): void {
   }
 }
 
-/** Resolves links (all on a rebuild), records the scan's warnings and attachments, ends a bulk load. */
+/**
+ * Resolves links (all on a rebuild), records the scan's warnings and attachments, gives back the vectors a
+ * rebuild set aside, ends a bulk load.
+ */
 function finish(
   run: SyncRun,
   how: { rebuild: boolean; partial: boolean; scanWarnings: IndexWarning[]; attachments: string[] },
@@ -331,6 +337,9 @@ function finish(
     }
     writer.setMeta('last_sync', new Date().toISOString());
   });
+  // Vectors a rebuild set aside (or one killed before it got here) go back to the sections whose input is
+  // unchanged, once every note is written: not on a partial run, which would drop those of notes not yet rewritten.
+  if (!how.partial && writer.hasCarriedVectors()) writer.inTransaction(() => writer.carryVectorsBack());
   // After a rebuild, or one that was killed before it got here.
   if (writer.bulkLoadUnfinished()) writer.inTransaction(() => writer.finishBulkLoad());
 }

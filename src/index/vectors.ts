@@ -5,8 +5,11 @@ import type { Database } from './db.js';
 import { quantize } from './semantic/quantize.js';
 import { noteOfSection } from './section-ids.js';
 
-/** What a section is embedded as: its heading path, a line break, its text (the PPMI model reads the same). */
-const SECTION_TEXT_SQL = "s.heading_path || char(10) || s.text";
+/**
+ * What a section is embedded as: its heading path, a line break, its text (the PPMI model reads the same).
+ * vector-carry.ts keys the vectors a `--full` rebuild keeps by this same expression.
+ */
+export const SECTION_TEXT_SQL = "s.heading_path || char(10) || s.text";
 
 export interface SectionToEmbed {
   id: number;
