@@ -6,8 +6,12 @@
 // The graph: input_ids [batch, seq] → Gather from a [vocab, dim] table → × attention_mask → the output
 // `last_hidden_state` [batch, seq, dim], as an encoder's first output is named. Optional `token_type_ids`
 // input (added to the ids, so it must be all zeros for the result to match a model without it).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { loadEmbedder } from '../../src/embed/embedder.js';
+import type { Embedder } from '../../src/embed/types.js';
 
 // --- protobuf wire format: only what ModelProto needs -------------------------------------------------------
 
@@ -203,4 +207,26 @@ export function writeTinyModel(dir: string, o: TinyModelOptions = {}): { dir: st
     writeFileSync(join(dir, '1_Pooling', 'config.json'), JSON.stringify({ word_embedding_dimension: dim, pooling_mode_cls_token: o.pooling === 'cls', pooling_mode_mean_tokens: o.pooling === 'mean' }));
   }
   return { dir, dim, vocabSize };
+}
+
+/**
+ * For the tests of one file: a temporary folder (`root`, also room for the file's vaults) holding two tiny
+ * models — seeds 1 and 2, named apart, so their fingerprints differ — each loaded once before the tests
+ * (`embedder`, `other`) and closed, with the folder, after them.
+ */
+export function useTwoTinyModels(prefix: string): { readonly root: string; readonly embedder: Embedder; readonly other: Embedder } {
+  const state = { root: '', embedder: undefined as unknown as Embedder, other: undefined as unknown as Embedder };
+  beforeAll(async () => {
+    state.root = mkdtempSync(join(tmpdir(), prefix));
+    writeTinyModel(join(state.root, 'm1'), { seed: 1 });
+    writeTinyModel(join(state.root, 'm2'), { seed: 2, meta: { name: 'tsm-test/tiny-2' } });
+    state.embedder = await loadEmbedder(join(state.root, 'm1'));
+    state.other = await loadEmbedder(join(state.root, 'm2'));
+  });
+  afterAll(async () => {
+    await state.embedder?.close();
+    await state.other?.close();
+    if (state.root) rmSync(state.root, { recursive: true, force: true });
+  });
+  return state;
 }

@@ -2,12 +2,10 @@
 // with the tiny generated model (test/helpers/tiny-model.ts): every section gets vectors, a stopped run
 // resumes where it stopped, another model re-embeds and its vectors never meet the old query's, and a
 // query vector reorders or (neuralAdds) extends the lexical results; a vector of another model is ignored.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadEmbedder } from '../../src/embed/embedder.js';
-import type { Embedder } from '../../src/embed/types.js';
 import { openWriter, type Database } from '../../src/index/db.js';
 import { BackgroundEmbedding, embedPending } from '../../src/index/embed-job.js';
 import { syncVault } from '../../src/index/sync.js';
@@ -15,25 +13,9 @@ import { VectorStore } from '../../src/index/vectors.js';
 import { search } from '../../src/search/search.js';
 import type { TsmConfig } from '../../src/vault/config.js';
 import { indexFixtureVault } from '../helpers/fixture-vault.js';
-import { writeTinyModel } from '../helpers/tiny-model.js';
+import { useTwoTinyModels } from '../helpers/tiny-model.js';
 
-let root: string;
-let embedder: Embedder;
-let other: Embedder;
-
-beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'tsm-embedjob-'));
-  writeTinyModel(join(root, 'm1'), { seed: 1 });
-  writeTinyModel(join(root, 'm2'), { seed: 2, meta: { name: 'tsm-test/tiny-2' } });
-  embedder = await loadEmbedder(join(root, 'm1'));
-  other = await loadEmbedder(join(root, 'm2'));
-});
-
-afterAll(async () => {
-  await embedder?.close();
-  await other?.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const models = useTwoTinyModels('tsm-embedjob-');
 
 const WORDS = ['antenna', 'garden', 'compost', 'piano', 'oven', 'battery', 'melody', 'dough', 'tomato', 'charger'];
 
@@ -45,7 +27,7 @@ async function vault(name: string, notes = 12): Promise<{ cfg: TsmConfig; db: Da
       content: `# Note ${n}\n\n## About ${w}\n\n${w} ${w} and more ${w}\n\n## Other\n\nplain words here ${n}\n`,
     };
   }
-  const cfg = await indexFixtureVault(join(root, name), files);
+  const cfg = await indexFixtureVault(join(models.root, name), files);
   return { cfg, db: openWriter(cfg.db).db };
 }
 
@@ -55,34 +37,34 @@ describe('embedding job', () => {
     const sections = (db.prepare('SELECT count(*) FROM sections').pluck().get() as number);
     // Stopped after its first batch (of 5): what was committed stays, the rest is left.
     const stop = new AbortController();
-    const first = await embedPending(db, embedder, { batch: 5, onProgress: (done) => done >= 5 && stop.abort(), signal: stop.signal });
+    const first = await embedPending(db, models.embedder, { batch: 5, onProgress: (done) => done >= 5 && stop.abort(), signal: stop.signal });
     expect(first.stopped).toBe(true);
     expect(first.embedded).toBe(5);
     expect(first.remaining).toBe(sections - 5);
-    const second = await embedPending(db, embedder);
+    const second = await embedPending(db, models.embedder);
     expect(second.embedded).toBe(sections - 5);
     expect(second).toMatchObject({ remaining: 0, withVectors: sections, stopped: false });
-    expect((await embedPending(db, embedder)).embedded).toBe(0);
+    expect((await embedPending(db, models.embedder)).embedded).toBe(0);
 
     const store = new VectorStore(db);
-    expect(store.modelOf(embedder.fingerprint, embedder.spec.dims)).not.toBeNull();
+    expect(store.modelOf(models.embedder.fingerprint, models.embedder.spec.dims)).not.toBeNull();
     // Another model: its run replaces every vector, and the first model's are gone.
-    expect(other.fingerprint).not.toBe(embedder.fingerprint);
-    const again = await embedPending(db, other);
+    expect(models.other.fingerprint).not.toBe(models.embedder.fingerprint);
+    const again = await embedPending(db, models.other);
     expect(again.embedded).toBe(sections);
-    expect(store.modelId(embedder.fingerprint)).toBeNull();
+    expect(store.modelId(models.embedder.fingerprint)).toBeNull();
     db.close();
   });
 
   it('a model that fails on sections leaves them without vectors and goes on; the next run retries them', async () => {
     const { db } = await vault('v4', 6);
     const sections = db.prepare('SELECT count(*) FROM sections').pluck().get() as number;
-    const doomed = await loadEmbedder(join(root, 'm1'));
+    const doomed = await loadEmbedder(join(models.root, 'm1'));
     // Closed under the job after its first batch: every later section fails in the runtime.
     const s = await embedPending(db, doomed, { batch: 4, onProgress: (done) => void (done >= 4 && doomed.close()) });
     expect(s).toMatchObject({ embedded: 4, failed: sections - 4, remaining: sections - 4, stopped: false });
     expect(s.firstError).toBeTruthy();
-    const again = await embedPending(db, embedder); // same fingerprint: only the failed ones
+    const again = await embedPending(db, models.embedder); // same fingerprint: only the failed ones
     expect(again).toMatchObject({ embedded: sections - 4, failed: 0, remaining: 0 });
     db.close();
   });
@@ -90,11 +72,11 @@ describe('embedding job', () => {
   it('in the background: a sync that writes is followed by vectors for what it wrote', async () => {
     const { cfg, db } = await vault('v2', 4);
     const notices: string[] = [];
-    const bg = new BackgroundEmbedding(() => db, embedder, (m) => notices.push(m));
+    const bg = new BackgroundEmbedding(() => db, models.embedder, (m) => notices.push(m));
     bg.kick();
     bg.kick(); // while running: one more run after it, not a second at once
     await bg.idle();
-    const model = new VectorStore(db).modelId(embedder.fingerprint)!;
+    const model = new VectorStore(db).modelId(models.embedder.fingerprint)!;
     expect(new VectorStore(db).pendingCount(model)).toBe(0);
     writeFileSync(join(cfg.vault, 'notes', 'new.md'), '# New\n\nfresh antenna words\n');
     await syncVault(cfg, { db });
@@ -111,10 +93,10 @@ describe('embedding job', () => {
 describe('the neural ranker in search', () => {
   it('reorders the lexical results by default, may add notes with neuralAdds, and ignores another model’s vector', async () => {
     const { db } = await vault('v3', 20);
-    await embedPending(db, embedder);
+    await embedPending(db, models.embedder);
     const query = 'antenna';
     const plain = search(db, { query, limit: 10 });
-    const qv = { fingerprint: embedder.fingerprint, vector: await embedder.embedQuery(query) };
+    const qv = { fingerprint: models.embedder.fingerprint, vector: await models.embedder.embedQuery(query) };
     const neural = search(db, { query, limit: 10, queryVector: qv });
     // Reorder only: the same notes as the lexical search (their order may change).
     expect(neural.hits.map((h) => h.path).sort()).toEqual(plain.hits.map((h) => h.path).sort());
@@ -131,7 +113,7 @@ describe('the neural ranker in search', () => {
     expect(filtered.hits.every((h) => h.path.startsWith('notes/n1'))).toBe(true);
 
     // A vector of a model the index has no vectors of: exactly the lexical answer.
-    const foreign = { fingerprint: other.fingerprint, vector: await other.embedQuery(query) };
+    const foreign = { fingerprint: models.other.fingerprint, vector: await models.other.embedQuery(query) };
     expect(search(db, { query, limit: 10, queryVector: foreign, tuning: { neuralAdds: true } })).toEqual(plain);
     // Weight 0: off.
     expect(search(db, { query, limit: 10, queryVector: qv, tuning: { neuralWeight: 0 } })).toEqual(plain);

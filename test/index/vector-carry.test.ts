@@ -4,13 +4,10 @@
 // embedded again by the next job; a removed note's vectors are gone; vectors are never relabelled as another
 // model's; a vault without vectors is rebuilt as before; a rebuild killed on the way leaves its vectors to the
 // next sync that scans the whole vault (a partial one leaves them waiting), and one killed by SIGKILL too.
-import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadEmbedder } from '../../src/embed/embedder.js';
-import type { Embedder } from '../../src/embed/types.js';
+import { describe, expect, it } from 'vitest';
 import { openWriter, type Database as Db } from '../../src/index/db.js';
 import { embedPending } from '../../src/index/embed-job.js';
 import { NoteWriter } from '../../src/index/note-writer.js';
@@ -18,26 +15,10 @@ import { syncVault } from '../../src/index/sync.js';
 import { VectorStore } from '../../src/index/vectors.js';
 import { loadConfig, type TsmConfig } from '../../src/vault/config.js';
 import { tsm, writeFiles } from '../helpers/cli.js';
-import { writeTinyModel } from '../helpers/tiny-model.js';
+import { useTwoTinyModels } from '../helpers/tiny-model.js';
 import { runAndKillWhen } from '../resilience/processes.js';
 
-let root: string;
-let embedder: Embedder;
-let other: Embedder;
-
-beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'tsm-carry-'));
-  writeTinyModel(join(root, 'm1'), { seed: 1 });
-  writeTinyModel(join(root, 'm2'), { seed: 2, meta: { name: 'tsm-test/tiny-2' } });
-  embedder = await loadEmbedder(join(root, 'm1'));
-  other = await loadEmbedder(join(root, 'm2'));
-});
-
-afterAll(async () => {
-  await embedder?.close();
-  await other?.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const models = useTwoTinyModels('tsm-carry-');
 
 const WORDS = ['antenna', 'garden', 'compost', 'piano', 'oven', 'battery', 'melody', 'dough', 'tomato', 'charger'];
 
@@ -48,7 +29,7 @@ function noteText(n: number): string {
 
 /** A vault of `notes` notes (plus two with the same text: equal inputs), indexed; semantic off (not under test). */
 async function vault(name: string, notes = 12, extra: Record<string, string> = {}): Promise<TsmConfig> {
-  const dir = join(root, name);
+  const dir = join(models.root, name);
   const files: Record<string, string> = { '.tsm/config.json': JSON.stringify({ semantic: false }), ...extra };
   for (let n = 0; n < notes; n++) files[`notes/n${String(n).padStart(2, '0')}.md`] = noteText(n);
   files['twins/same.md'] = '# Twin\n\nthe very same words\n';
@@ -81,11 +62,11 @@ describe('vectors across tsm index --full', () => {
     const cfg = await vault('v1');
     const { db } = openWriter(cfg.db);
     try {
-      const first = await embedPending(db, embedder);
+      const first = await embedPending(db, models.embedder);
       const sections = count(db, 'SELECT count(*) FROM sections');
       expect(first).toMatchObject({ embedded: sections, remaining: 0 });
       const before = vectorsByInput(db);
-      const model = new VectorStore(db).modelId(embedder.fingerprint)!;
+      const model = new VectorStore(db).modelId(models.embedder.fingerprint)!;
       const oldIds = db.prepare('SELECT id FROM sections ORDER BY id').pluck().all();
 
       // One section changed (n01's "Other"), one note removed (n02), one note added; everything else as it was.
@@ -118,9 +99,9 @@ describe('vectors across tsm index --full', () => {
       expect(db.prepare('SELECT id FROM sections ORDER BY id').pluck().all()).not.toEqual(oldIds);
 
       // The next job embeds exactly what changed.
-      const next = await embedPending(db, embedder);
+      const next = await embedPending(db, models.embedder);
       expect(next).toMatchObject({ embedded: 2, remaining: 0, withVectors: now.length });
-      expect(new VectorStore(db).modelId(embedder.fingerprint)).toBe(model);
+      expect(new VectorStore(db).modelId(models.embedder.fingerprint)).toBe(model);
     } finally {
       db.close();
     }
@@ -130,17 +111,17 @@ describe('vectors across tsm index --full', () => {
     const cfg = await vault('v2', 6);
     const { db } = openWriter(cfg.db);
     try {
-      await embedPending(db, embedder);
-      const m1 = new VectorStore(db).modelId(embedder.fingerprint)!;
+      await embedPending(db, models.embedder);
+      const m1 = new VectorStore(db).modelId(models.embedder.fingerprint)!;
       await syncVault(cfg, { db, full: true });
       const sections = count(db, 'SELECT count(*) FROM sections');
       expect(count(db, `SELECT count(*) FROM section_vectors WHERE model = ${m1}`)).toBe(sections);
       // The other model finds nothing of its own: it embeds every section, and the first model's vectors go.
-      const m2run = await embedPending(db, other);
+      const m2run = await embedPending(db, models.other);
       expect(m2run).toMatchObject({ embedded: sections, remaining: 0 });
-      const m2 = new VectorStore(db).modelId(other.fingerprint)!;
+      const m2 = new VectorStore(db).modelId(models.other.fingerprint)!;
       expect(count(db, `SELECT count(*) FROM section_vectors WHERE model = ${m2}`)).toBe(sections);
-      expect(new VectorStore(db).modelId(embedder.fingerprint)).toBeNull();
+      expect(new VectorStore(db).modelId(models.embedder.fingerprint)).toBeNull();
     } finally {
       db.close();
     }
@@ -150,18 +131,18 @@ describe('vectors across tsm index --full', () => {
     const cfg = await vault('v3', 6);
     const { db } = openWriter(cfg.db);
     try {
-      await embedPending(db, embedder);
+      await embedPending(db, models.embedder);
       const sections = count(db, 'SELECT count(*) FROM sections');
       killedRebuild(db);
       expect(carryTable(db)).toBe(true);
       expect(count(db, 'SELECT count(*) FROM carried_vectors')).toBe(sections - 1); // the twins share one
       // Another model's job on the emptied index: it takes over the model table, and the first model's set-aside vectors go.
-      await embedPending(db, other);
+      await embedPending(db, models.other);
       expect(count(db, 'SELECT count(*) FROM carried_vectors')).toBe(0);
       await syncVault(cfg, { db });
       expect(carryTable(db)).toBe(false);
       expect(count(db, 'SELECT count(*) FROM section_vectors')).toBe(0);
-      expect(await embedPending(db, other)).toMatchObject({ embedded: sections, remaining: 0 });
+      expect(await embedPending(db, models.other)).toMatchObject({ embedded: sections, remaining: 0 });
     } finally {
       db.close();
     }
@@ -171,7 +152,7 @@ describe('vectors across tsm index --full', () => {
     const cfg = await vault('v4', 6);
     const { db } = openWriter(cfg.db);
     try {
-      await embedPending(db, embedder);
+      await embedPending(db, models.embedder);
       const before = vectorsByInput(db);
       killedRebuild(db);
       // The watcher's kind of sync, of one path: that note is written, the others are not back yet.
@@ -181,7 +162,7 @@ describe('vectors across tsm index --full', () => {
       await syncVault(cfg, { db });
       expect(carryTable(db)).toBe(false);
       expect(vectorsByInput(db)).toEqual(before);
-      expect((await embedPending(db, embedder)).embedded).toBe(0);
+      expect((await embedPending(db, models.embedder)).embedded).toBe(0);
     } finally {
       db.close();
     }
@@ -208,7 +189,7 @@ describe('vectors across tsm index --full', () => {
   });
 
   it('the built CLI: `tsm index --full --embed` embeds only what changed, and a SIGKILL mid-rebuild keeps the vectors for the next `tsm index`', async () => {
-    const dir = join(root, 'cli');
+    const dir = join(models.root, 'cli');
     const files: Record<string, string> = { '.tsm/config.json': JSON.stringify({ modelDir: '../m1', semantic: false }) };
     // Enough notes for a rebuild long enough to be killed in the middle (parsed in worker threads, written in batches).
     for (let n = 0; n < 1500; n++) files[`notes/${String(n).padStart(4, '0')}.md`] = `${noteText(n)}\n## More\n\n${'words of note '.repeat(40)}${n}\n`;
