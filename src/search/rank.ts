@@ -55,7 +55,7 @@ export interface Tuning {
   commonTermShare: number;
   /** The same, for the terms of the bigram rankers (which match on any one shared bigram). */
   bigramShare: number;
-  /** RRF weight per ranker (default 1). */
+  /** Fusion weight per ranker (default 1). */
   rankerWeights: Partial<Record<RankerName, number>>;
   /**
    * RRF weight of the semantic ranker (src/search/semantic.ts), which reorders the sections found; 0 = off.
@@ -99,7 +99,10 @@ export interface Tuning {
   headMode: 'vote' | 'refine';
   /** Query cutting switches (src/search/query-terms.ts). */
   cutter: CutterOptions;
-  /** RRF's k: smaller gives the first ranks of each list more weight over the later ones. */
+  /**
+   * RRF's k: under `rrf`, smaller gives the first ranks of each list more weight over the later ones; under
+   * score fusion only the scale (a list's first row counts 1 / (k + 1), as the semantic list's first does).
+   */
   rrfK: number;
   /** Weights of the note-level ranker's name (title, aliases, tags, path) and headings columns. */
   noteWeights: [number, number];

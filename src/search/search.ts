@@ -1,5 +1,5 @@
-// tsm's search: query → terms and filters → FTS5 rankers → RRF → recency × status → one hit per note →
-// snippets and related paths. Reads only; the index layer holds the SQL.
+// tsm's search: query → terms and filters → FTS5 rankers → fusion by score → recency × status → one hit
+// per note → snippets and related paths. Reads only; the index layer holds the SQL.
 import type { NoteType, SearchFilters, SearchHit, SearchResponse } from '../core/types.js';
 import type { Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
@@ -74,8 +74,8 @@ function byPlace(a: { path: string; ord: number }, b: { path: string; ord: numbe
 
 /**
  * One search, in its stages: the query (temporal expressions, filters, terms), the rankers, their fusion
- * (section lists by RRF, note-level lists as a credit per note), the scores (recency, status, file name,
- * one per note), then the page of hits.
+ * (section lists by score relative to their best, note-level lists as a credit per note), the scores
+ * (recency, status, file name, one per note), then the page of hits.
  */
 function searchSnapshot(db: Database, req: SearchRequest, textDates = true): SearchResponse {
   const now = req.now ?? new Date();
