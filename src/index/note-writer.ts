@@ -9,7 +9,7 @@ import { basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-
 import { ftsRows, noteFtsRow, type PreparedNote } from './fts-rows.js';
 import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from './schema.js';
 import { sectionId } from './section-ids.js';
-import { carryBack, hasCarriedVectors, stashVectors } from './vector-carry.js';
+import { carryBack, hasCarriedVectors, NoteVectors, stashVectors } from './vector-carry.js';
 
 export interface FileState {
   size: number;
@@ -27,11 +27,14 @@ const FTS_AUTOMERGE = 4;
 export class NoteWriter {
   private readonly s;
   private readonly cjkDf: CjkDocFrequencies;
+  /** Keeps the neural vectors of a rewritten note's unchanged sections (vector-carry.ts). */
+  private readonly vectors: NoteVectors;
   /** A bulk load is under way: cjk_df is refilled at its end instead of after every transaction. */
   private bulk: boolean;
 
   constructor(private readonly db: Database) {
     this.cjkDf = new CjkDocFrequencies(db);
+    this.vectors = new NoteVectors(db);
     this.bulk = this.bulkLoadUnfinished();
     this.s = {
       noteByPath: db.prepare('SELECT id FROM notes WHERE path = ?'),
@@ -98,8 +101,10 @@ export class NoteWriter {
   }
 
   /**
-   * Writes (or rewrites) one note; its id stays the same so links into it stay resolved. Returns the
-   * aliases it had before (links that resolved through one of them must be looked at again).
+   * Writes (or rewrites) one note; its id stays the same so links into it stay resolved. Sections whose
+   * embedded input (heading path and text) is unchanged keep their neural vectors, wherever they moved in
+   * the note; the others lose theirs and are embedded again by the next embedding job. Returns the aliases
+   * it had before (links that resolved through one of them must be looked at again).
    */
   writeNote(file: VaultFile, prepared: PreparedNote, hash: string): string[] {
     const { note, rows: fts } = prepared;
@@ -123,8 +128,10 @@ export class NoteWriter {
     };
     let id: number;
     let previousAliases: string[] = [];
+    let held = null;
     if (existing) {
       id = existing.id;
+      held = this.vectors.hold(id);
       previousAliases = this.clearNoteChildren(id);
       this.s.updateNote.run({ ...row, id });
     } else {
@@ -138,6 +145,7 @@ export class NoteWriter {
       return sid;
     });
     this.s.setSectionCount.run(sectionIds.length, id);
+    this.vectors.giveBack(id, held);
     for (const row of fts.sections) {
       this.s.insertFts.run(sectionIds[row.ord], row.head.words, row.body.words, row.head.cjk, row.body.cjk);
       if (!this.bulk) this.cjkDf.countRow(row.head.cjk, row.body.cjk, 1);

@@ -21,8 +21,19 @@
 // Not covered: another writer's whole-vault sync (a second `--full`, a watcher's rescan) during a rebuild
 // gives the vectors back and drops the table before this rebuild has rewritten every note; the sections it
 // writes after that are embedded again (never given a wrong vector).
+//
+// The same rule keeps vectors across an edit (`NoteVectors`, below): the note writer rewrites all of a
+// note's sections when the note changes, and the cascade took every one of their vectors, so one changed
+// paragraph had the embedding job embed the whole note again (~50–100 ms a 512-token window with a real
+// model, on every save under `tsm watch`). Inside the write of the note, before its old sections go, its
+// vectors are held in memory by the same key, and the sections written in their place get back those of
+// their exact input under the same model. A note without vectors costs one lookup of its section id range
+// in section_vectors (a rowid range: no rows, no key computed); a `--full` rebuild or a new note costs
+// nothing here (no old sections: the rebuild's vectors wait in carried_vectors instead).
 import { hash } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
 import type { Database } from './db.js';
+import { MAX_SECTIONS_PER_NOTE, sectionId } from './section-ids.js';
 import { SECTION_TEXT_SQL } from './vectors.js';
 
 const TABLE = 'carried_vectors';
@@ -89,4 +100,72 @@ export function carryBack(db: Database): number {
     .run().changes;
   db.exec(`DROP TABLE ${TABLE}`);
   return n;
+}
+
+/** A note's vectors while its sections are rewritten: the input's key (hex) → the vector, all of one model. */
+export interface HeldVectors {
+  model: number;
+  byKey: Map<string, Buffer>;
+}
+
+/**
+ * Keeps a note's vectors across the rewrite of its sections (an edit): `hold` before the old sections are
+ * deleted, `giveBack` once the new ones are written, in the same write transaction. Statements are
+ * prepared on first use, per connection (one instance per NoteWriter).
+ */
+export class NoteVectors {
+  private s: { held: Statement; keys: Statement; insert: Statement } | null = null;
+
+  constructor(private readonly db: Database) {}
+
+  /**
+   * The vectors of note `noteId`'s sections under the current model (the newest embedding_models row, as
+   * carryBack), by their input's key; null when it has none (the usual case for a vault without vectors:
+   * one range lookup on section_vectors' rowid, nothing hashed).
+   */
+  hold(noteId: number): HeldVectors | null {
+    const rows = this.statements().held.raw().all(...range(noteId)) as [Buffer, number, Buffer][];
+    if (rows.length === 0) return null;
+    const byKey = new Map<string, Buffer>();
+    for (const [key, , vec] of rows) byKey.set(key.toString('hex'), vec);
+    return { model: rows[0][1], byKey };
+  }
+
+  /**
+   * Gives each section of note `noteId` now written, that has no vector, the held vector of its exact input
+   * (same key), under the model it was made by. Returns how many sections got one.
+   */
+  giveBack(noteId: number, held: HeldVectors | null): number {
+    if (held === null) return 0;
+    const s = this.statements();
+    let n = 0;
+    for (const [id, key] of s.keys.raw().all(...range(noteId)) as [number, Buffer][]) {
+      const vec = held.byKey.get(key.toString('hex'));
+      if (vec !== undefined) n += s.insert.run(id, held.model, vec).changes;
+    }
+    return n;
+  }
+
+  private statements(): { held: Statement; keys: Statement; insert: Statement } {
+    if (this.s) return this.s;
+    useKeyFunction(this.db);
+    this.s = {
+      // section_vectors first (CROSS JOIN): its rowid range is the lookup; a note without vectors reads no row.
+      held: this.db.prepare(
+        `SELECT ${KEY_SQL}, v.model, v.vec FROM section_vectors v CROSS JOIN sections s ON s.id = v.id
+         WHERE v.id BETWEEN ? AND ? AND v.model = (SELECT max(id) FROM embedding_models)`,
+      ),
+      keys: this.db.prepare(
+        `SELECT s.id, ${KEY_SQL} FROM sections s
+         WHERE s.id BETWEEN ? AND ? AND NOT EXISTS (SELECT 1 FROM section_vectors v WHERE v.id = s.id)`,
+      ),
+      insert: this.db.prepare('INSERT OR IGNORE INTO section_vectors (id, model, vec) VALUES (?, ?, ?)'),
+    };
+    return this.s;
+  }
+}
+
+/** The section ids note `noteId` can hold (section-ids.ts), first and last. */
+function range(noteId: number): [number, number] {
+  return [sectionId(noteId, 0), sectionId(noteId, MAX_SECTIONS_PER_NOTE - 1)];
 }
