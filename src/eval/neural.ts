@@ -1,6 +1,6 @@
 // `npm run eval -- --model DIR`: the neural ranker in the eval (issue 17). The model is loaded once; each
 // set's cached index gets its sections' vectors by the same job as `tsm index --embed` (kept in the cached
-// index, so a second run embeds nothing: only a new model, or changed notes, are embedded again), and each
+// index, so a second run embeds nothing: only a new model, or changed sections, are embedded again), and each
 // query is embedded (once per run) and handed to search as the request's query vector, as a resident model
 // hands it to `tsm search`. A revision side is built with this harness, but this file is replaced there by
 // a stub when the revision has no vector store (builds.ts): such a side runs lexically.
