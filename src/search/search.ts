@@ -134,12 +134,10 @@ function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tu
   const analysed = queryTerms(req.syntax?.quoted.length ? [temporal.text, ...req.syntax.quoted].join(' ') : temporal.text, tuning.cutter);
   if (req.syntax?.prefixes.length) analysed.prefixes = req.syntax.prefixes.map(normalize);
   if (tuning.compoundSplit !== 'off') splitCompounds(db, analysed, tuning.compoundSplit);
-  // Neighbouring words written as one (`mind map` → `mindmap`) join the words only where the vault uses them.
-  if (analysed.joined?.length) {
-    const df = store.docFrequencies(analysed.joined, []);
-    for (const w of analysed.joined) if ((df.get(w) ?? 0) > 0) analysed.words.push(w);
-  }
   const share = termShares(analysed, store);
+  // Neighbouring words written as one (`mind map` → `mindmap`) join the words only where the vault uses them
+  // (looked up with the words' shares, which hold only terms some section has).
+  for (const w of analysed.joined ?? []) if (share.has(w)) analysed.words.push(w);
   // Date flags win over the text's range (filters.ts): the range is the text's only when it changed the filters.
   const flagsOnly = range ? buildFilters(req.flags ?? {}, null, now) : filters;
   const textRange = flagsOnly.after !== filters.after || flagsOnly.before !== filters.before;
@@ -409,12 +407,15 @@ function termCount(t: QueryTerms): number {
   return t.words.length + t.cjk.length + t.cjkSingles.length + t.cjkPieces.length;
 }
 
-/** Share of sections holding each query word and bigram (none looked up for a one-term query). */
+/**
+ * Share of sections holding each query word, joined word and bigram, for the terms some section holds (none
+ * looked up for a one-term query, which has no joined words either).
+ */
 function termShares(terms: QueryTerms, store: SectionSearch): Map<string, number> {
   const all = [...terms.words, ...terms.cjk];
   if (all.length <= 1) return new Map();
   const n = Math.max(1, store.indexedSections());
-  return new Map([...store.docFrequencies(terms.words, terms.cjk)].map(([t, df]) => [t, df / n]));
+  return new Map([...store.docFrequencies([...terms.words, ...(terms.joined ?? [])], terms.cjk)].map(([t, df]) => [t, df / n]));
 }
 
 /** The terms with only the bigrams held by at most `maxShare` of sections (all of them if none is). */
