@@ -1,7 +1,8 @@
 // npm run eval                      every set in eval/qrels/ with this checkout (nDCG@10, MRR@10, Recall@5 by kind, language)
 // npm run eval -- --compare A B     the same for two sides, with the paired per-query difference B − A
 // A side is a ranking variant (src/search/variants.ts) or a git revision, optionally `rev:variant`.
-// Options: --sets a,b (by set name), --qrels FILE [--vault DIR] (one set), --variant V (or TSM_RANK_VARIANT),
+// Options: --sets a,b (by set name), --qrels FILE [--vault DIR] (one set), --sealed (the sets of eval/sealed/
+// instead: never tuned on, run at the end of a round), --variant V (or TSM_RANK_VARIANT),
 // --tune JSON (extra tuning), --now YYYY-MM-DD (overrides the set's), --db FILE, --verbose, --json,
 // --model DIR (the neural ranker with this model folder: the sets' indexes are embedded, their vectors kept
 // in the cached index, and each query embedded; this checkout's sides only, a revision side stays lexical).
@@ -22,13 +23,14 @@ import { runQueries } from './run.js';
 import { cacheDir, defaultSets, loadSet, vaultDir, type QuerySet } from './sets.js';
 
 const USAGE =
-  'usage: npm run eval -- [--compare A B] [--sets NAMES] [--qrels FILE [--vault DIR]] [--variant V] [--tune JSON] [--model DIR] [--now YYYY-MM-DD] [--db FILE] [--verbose] [--json]\n';
+  'usage: npm run eval -- [--compare A B] [--sets NAMES] [--sealed] [--qrels FILE [--vault DIR]] [--variant V] [--tune JSON] [--model DIR] [--now YYYY-MM-DD] [--db FILE] [--verbose] [--json]\n';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     compare: { type: 'boolean', default: false },
     sets: { type: 'string' },
+    sealed: { type: 'boolean', default: false },
     vault: { type: 'string' },
     qrels: { type: 'string' },
     db: { type: 'string' },
@@ -118,11 +120,13 @@ async function main(): Promise<void> {
 
 function chooseSets(): QuerySet[] {
   if (values.qrels) {
+    if (values.sealed) throw new Error(`--sealed and --qrels: choose one\n${USAGE}`);
     const set = loadSet(values.qrels);
     return [values.vault ? { ...set, vault: { dir: resolve(values.vault) } } : set];
   }
   if (values.vault) throw new Error(`--vault needs --qrels FILE\n${USAGE}`);
-  const all = defaultSets(join(repoRoot, 'eval', 'qrels'));
+  // Sealed sets are kept out of the default run: a set every change is measured on is a set tuned on.
+  const all = defaultSets(join(repoRoot, 'eval', values.sealed ? 'sealed' : 'qrels'));
   if (!values.sets) return all;
   const names = values.sets.split(',');
   const unknown = names.filter((n) => !all.some((s) => s.name === n));

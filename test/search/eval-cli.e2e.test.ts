@@ -54,6 +54,8 @@ describe('npm run eval', () => {
   it('wrong invocations exit 1 with the fix named', () => {
     expect(run(['--compare', 'base'])).toMatchObject({ status: 1, stderr: expect.stringMatching(/--compare takes two sides/) });
     expect(run(['--sets', 'nope'])).toMatchObject({ status: 1, stderr: expect.stringMatching(/unknown set nope \(known: .*vault-example/) });
+    expect(run(['--sealed', '--qrels', set])).toMatchObject({ status: 1, stderr: expect.stringMatching(/--sealed and --qrels: choose one/) });
+    expect(run(['--sealed', '--sets', 'vault-example'])).toMatchObject({ status: 1, stderr: expect.stringMatching(/unknown set vault-example \(known: .*sealed/) });
     expect(run(['--qrels', set, '--variant', 'nope'])).toMatchObject({ status: 1, stderr: expect.stringMatching(/unknown ranking variant "nope"/) });
     expect(run(['--qrels', set, '--compare', 'base', 'not-a-rev-or-variant'])).toMatchObject({
       status: 1,

@@ -61,10 +61,16 @@ describe('eval: query sets and variants', () => {
     expect(() => variantTuning('base+nope')).toThrow(/unknown ranking variant "nope" \(known: base/);
   });
 
-  it('the shipped sets all load, pin a date and have graded queries of known kinds', async () => {
+  it('the shipped sets (run by default, and sealed) all load, pin a date and have graded queries of known kinds', async () => {
     const { defaultSets } = await import('../../src/eval/sets.js');
     const sets = defaultSets(join(__dirname, '..', '..', 'eval', 'qrels'));
     expect(sets.length).toBeGreaterThanOrEqual(3);
+    const sealed = defaultSets(join(__dirname, '..', '..', 'eval', 'sealed'));
+    expect(sealed.length).toBeGreaterThanOrEqual(2);
+    // A sealed set is never also in the default run (under another file name).
+    const names = new Set(sets.map((s) => s.name));
+    for (const s of sealed) expect(names.has(s.name), s.name).toBe(false);
+    sets.push(...sealed);
     for (const s of sets) {
       expect(s.now, s.name).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       for (const q of s.queries) {
