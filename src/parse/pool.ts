@@ -29,8 +29,8 @@ const BATCH_SIZE = 32;
  * waiting for the next batch (2 in flight left the parser idle ~40% of a build). Every batch a worker is
  * ahead waits parsed in memory until the writer takes it, so more costs memory and buys no speed: a full
  * handbook build (4,560 notes, one parser) took 12.1 s with 32 and with 8 (six interleaved runs each), and
- * its parse-phase peak RSS was 257–422 MB with 32 (ten runs, four above 360: the builds whose index peak
- * crossed 400 MB) against 269–322 with 8 (six runs).
+ * its parse-phase peak RSS was 257–422 MB with 32 (ten runs, three above 360; at 422 the whole build
+ * crossed its 400 MB bound) against 269–322 with 8 (six runs).
  */
 const IN_FLIGHT = 8;
 const MAX_DEFAULT_THREADS = 4;

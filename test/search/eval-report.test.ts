@@ -67,9 +67,13 @@ describe('eval: query sets and variants', () => {
     expect(sets.length).toBeGreaterThanOrEqual(3);
     const sealed = defaultSets(join(__dirname, '..', '..', 'eval', 'sealed'));
     expect(sealed.length).toBeGreaterThanOrEqual(2);
-    // A sealed set is never also in the default run (under another file name).
+    // A sealed set is never also in the default run, under its name or by its queries.
     const names = new Set(sets.map((s) => s.name));
-    for (const s of sealed) expect(names.has(s.name), s.name).toBe(false);
+    const asked = new Set(sets.flatMap((s) => s.queries.map((q) => q.query)));
+    for (const s of sealed) {
+      expect(names.has(s.name), s.name).toBe(false);
+      for (const q of s.queries) expect(asked.has(q.query), `${s.name}: ${q.query}`).toBe(false);
+    }
     sets.push(...sealed);
     for (const s of sets) {
       expect(s.now, s.name).toMatch(/^\d{4}-\d{2}-\d{2}$/);
