@@ -65,6 +65,9 @@ const STUB_NEURAL = `// Written by the eval harness: this revision predates the 
 export async function openNeural() {
   throw new Error('this revision has no neural ranker (no vector store): --model applies to this checkout only');
 }
+export async function openNeuralModule() {
+  throw new Error('this revision has no neural ranker (no vector store): --embedder applies to this checkout only');
+}
 `;
 
 /** Builds a revision with this checkout's eval harness; returns the path of its dist/eval.js. */

@@ -7,6 +7,8 @@
 // --model DIR (the neural ranker with this model folder: the sets' indexes are embedded, their vectors kept
 // in the cached index, and each query embedded; this checkout's sides only, a revision side stays lexical).
 // `npm run eval -- --model DIR --compare neural-off base` measures what the neural ranker adds.
+// --embedder FILE: the same with an encoder that is a JavaScript module (its loadEmbedder() gives an
+// Embedder), e.g. bench/use-lite/ (`node bench/use-lite/setup.mjs` installs it).
 // Indexes are built once per build and set and kept in the eval cache (TSM_EVAL_CACHE, else
 // os.tmpdir()/tsm-eval-cache), with the extracted corpora.
 import { spawnSync } from 'node:child_process';
@@ -18,12 +20,12 @@ import type { Tuning } from '../search/rank.js';
 import { variantTuning } from '../search/variants.js';
 import { buildRevision, indexSourceKey, parseSide, type Side } from './builds.js';
 import { formatCompare, formatRun, groups, pairedDiff, summarize, type QueryRow } from './report.js';
-import { openNeural, type NeuralEval } from './neural.js';
+import { openNeural, openNeuralModule, type NeuralEval } from './neural.js';
 import { runQueries } from './run.js';
 import { cacheDir, defaultSets, loadSet, vaultDir, type QuerySet } from './sets.js';
 
 const USAGE =
-  'usage: npm run eval -- [--compare A B] [--sets NAMES] [--sealed] [--qrels FILE [--vault DIR]] [--variant V] [--tune JSON] [--model DIR] [--now YYYY-MM-DD] [--db FILE] [--verbose] [--json]\n';
+  'usage: npm run eval -- [--compare A B] [--sets NAMES] [--sealed] [--qrels FILE [--vault DIR]] [--variant V] [--tune JSON] [--model DIR | --embedder FILE] [--now YYYY-MM-DD] [--db FILE] [--verbose] [--json]\n';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -40,6 +42,7 @@ const { values, positionals } = parseArgs({
     tune: { type: 'string' },
     variant: { type: 'string' },
     model: { type: 'string' },
+    embedder: { type: 'string' },
     // Internal: run one set and print its per-query rows as JSON (how a revision's build is asked).
     rows: { type: 'boolean', default: false },
   },
@@ -50,8 +53,9 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 let neural: NeuralEval | undefined;
 try {
-  if (values.model) {
-    neural = await openNeural(resolve(values.model));
+  if (values.model && values.embedder) throw new Error(`--model and --embedder: choose one\n${USAGE}`);
+  if (values.model || values.embedder) {
+    neural = values.model ? await openNeural(resolve(values.model)) : await openNeuralModule(resolve(values.embedder as string));
     process.stderr.write(`eval: neural ranker with ${neural.label}\n`);
   }
   await main();

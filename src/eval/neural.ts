@@ -4,7 +4,9 @@
 // query is embedded (once per run) and handed to search as the request's query vector, as a resident model
 // hands it to `tsm search`. A revision side is built with this harness, but this file is replaced there by
 // a stub when the revision has no vector store (builds.ts): such a side runs lexically.
+import { pathToFileURL } from 'node:url';
 import type { QueryVector } from '../embed/socket-protocol.js';
+import type { Embedder } from '../embed/types.js';
 import { openWriter } from '../index/db.js';
 import { embedPending } from '../index/embed-job.js';
 
@@ -19,7 +21,26 @@ export interface NeuralEval {
 
 export async function openNeural(modelDir: string): Promise<NeuralEval> {
   const { loadEmbedder } = await import('../embed/embedder.js');
-  const embedder = await loadEmbedder(modelDir);
+  return neuralEval(await loadEmbedder(modelDir));
+}
+
+/**
+ * `--embedder FILE`: an encoder that is not an ONNX model folder — a JavaScript module whose
+ * `loadEmbedder()` resolves to an Embedder (src/embed/types.ts), such as bench/use-lite/ (the one trained
+ * encoder the npm registry holds), for measuring the neural ranker where no model of our own can be had.
+ */
+export async function openNeuralModule(file: string): Promise<NeuralEval> {
+  const mod = (await import(pathToFileURL(file).href)) as { loadEmbedder?: () => Promise<Embedder> };
+  if (typeof mod.loadEmbedder !== 'function') throw new Error(`${file} exports no loadEmbedder(): see bench/use-lite/ for one that does`);
+  const embedder = await mod.loadEmbedder();
+  for (const key of ['embedQuery', 'embedPassage', 'close'] as const) {
+    if (typeof embedder?.[key] !== 'function') throw new Error(`${file}: loadEmbedder() gave no ${key}() (an Embedder of src/embed/types.ts is wanted)`);
+  }
+  if (typeof embedder.fingerprint !== 'string' || !(embedder.spec?.dims > 0)) throw new Error(`${file}: loadEmbedder() gave no fingerprint or spec.dims`);
+  return neuralEval(embedder);
+}
+
+function neuralEval(embedder: Embedder): NeuralEval {
   const vectors = new Map<string, Promise<QueryVector>>();
   return {
     label: `${embedder.spec.name} (${embedder.spec.dims} dims)`,
