@@ -6,6 +6,7 @@ import type { Database } from '../index/db.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { VectorStore } from '../index/vectors.js';
 import { search } from '../search/search.js';
+import { nearestNotes } from '../search/neural.js';
 import type { FilterFlags } from '../search/filters.js';
 import { parseQuery } from '../search/query-syntax.js';
 import type { TsmConfig } from '../vault/config.js';
@@ -62,7 +63,7 @@ function dateSpan(r: { after?: string; before?: string }): string {
  */
 async function askResident(cfg: TsmConfig, text: string, tuning: Partial<Tuning>, verbose: boolean): Promise<QueryVector | undefined> {
   // A resident process listens only when the vault has a model: no socket file, no model (one stat).
-  if (tuning.neuralWeight === 0 || !text.trim() || !existsSync(socketPath(cfg.vault))) {
+  if ((tuning.neuralWeight === 0 && tuning.neuralAddWeight === 0) || !text.trim() || !existsSync(socketPath(cfg.vault))) {
     if (verbose) writeErr('tsm: lexical search only: no resident process (tsm serve, tsm watch) with a model for this vault\n');
     return undefined;
   }
@@ -84,7 +85,13 @@ function vectorCoverage(db: Database, qv: QueryVector): string {
   const model = store.modelOf(qv.fingerprint, qv.vector.length);
   if (model === null) return 'the index holds no vectors of this model yet (the resident embeds them, or `tsm index --embed`): lexical search only';
   const c = store.counts(model);
-  return `neural ranker on: ${c.embedded} of ${c.sections} sections have vectors of this model`;
+  const listed = nearestNotes(db, qv, false);
+  const how = listed
+    ? `it may add the ${listed.length} nearest notes the resident listed`
+    : qv.nearest
+      ? "it reorders only: the resident's nearest notes are of another index file"
+      : 'it reorders only: the resident lists no nearest notes (its copy of the vectors is not read yet)';
+  return `neural ranker on: ${c.embedded} of ${c.sections} sections have vectors of this model; ${how}`;
 }
 
 async function buildFirstIndex(cfg: TsmConfig): Promise<void> {

@@ -5,7 +5,7 @@
 import type { TsmConfig } from '../vault/config.js';
 import { existsSync } from 'node:fs';
 import { modelDirFor } from './models.js';
-import type { QueryVector } from './socket-protocol.js';
+import type { NearestSource, QueryVector } from './socket-protocol.js';
 import { serveQueryVectors, type QueryServer } from './socket-server.js';
 import type { Embedder } from './types.js';
 
@@ -35,7 +35,10 @@ export interface ResidentEmbedder {
    * try every `everyMs` finds the other process gone (a watcher stopped while `tsm serve` goes on).
    */
   whenServing(everyMs: number, onClaimed: (server: QueryServer) => void): void;
+  /** The query's vector, with the vault's nearest notes when this process holds a copy of the index's vectors. */
   queryVector(text: string): Promise<QueryVector>;
+  /** The index's vectors changed (this process's embedding job stored some): read the copy again. */
+  vectorsStored(): void;
   close(): Promise<void>;
 }
 
@@ -46,7 +49,12 @@ export const CLAIM_EVERY_MS = 30_000;
  * Loads the vault's model and serves query vectors for it. Null when the vault names no model, or the model
  * cannot be loaded (the reason goes to `onNotice`: a resident process keeps working lexically).
  */
-export async function startResidentEmbedder(cfg: TsmConfig, onNotice: (message: string) => void): Promise<ResidentEmbedder | null> {
+export async function startResidentEmbedder(
+  cfg: TsmConfig,
+  onNotice: (message: string) => void,
+  /** The index's vectors in memory (index/vectors-in-memory.ts), for the notes the neural ranker may add. */
+  makeVectors?: () => NearestSource,
+): Promise<ResidentEmbedder | null> {
   let embedder: Embedder | null;
   try {
     embedder = await loadVaultEmbedder(cfg);
@@ -56,7 +64,13 @@ export async function startResidentEmbedder(cfg: TsmConfig, onNotice: (message: 
   }
   if (!embedder) return null;
   const e = embedder;
-  const queryVector = async (text: string): Promise<QueryVector> => ({ fingerprint: e.fingerprint, vector: await e.embedQuery(text) });
+  const vectors = makeVectors?.() ?? null;
+  vectors?.readSoon();
+  const queryVector = async (text: string): Promise<QueryVector> => {
+    const vector = await e.embedQuery(text);
+    const nearest = vectors?.nearest(e.fingerprint, vector);
+    return { fingerprint: e.fingerprint, vector, ...(nearest ? { nearest } : {}) };
+  };
   let server = await serveQueryVectors(cfg.vault, queryVector, onNotice);
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
@@ -84,9 +98,11 @@ export async function startResidentEmbedder(cfg: TsmConfig, onNotice: (message: 
       timer.unref();
     },
     queryVector,
+    vectorsStored: () => vectors?.readSoon(true),
     close: async () => {
       closed = true;
       if (timer) clearInterval(timer);
+      vectors?.close();
       await server?.close();
       await e.close();
     },

@@ -61,12 +61,12 @@ export function variantTuning(spec) {
 }
 `;
 
-const STUB_NEURAL = `// Written by the eval harness: this revision predates the neural ranker's vector store.
+const STUB_NEURAL = `// Written by the eval harness: this revision predates the resident's vectors in memory (the harness's neural.ts needs them).
 export async function openNeural() {
-  throw new Error('this revision has no neural ranker (no vector store): --model applies to this checkout only');
+  throw new Error('this revision predates the neural ranker as the eval now measures it: --model applies to this checkout only');
 }
 export async function openNeuralModule() {
-  throw new Error('this revision has no neural ranker (no vector store): --embedder applies to this checkout only');
+  throw new Error('this revision predates the neural ranker as the eval now measures it: --embedder applies to this checkout only');
 }
 `;
 
@@ -92,7 +92,7 @@ export function buildRevision(commit: string, repoRoot: string): string {
   for (const f of harness) copyFileSync(join(evalDir, f), join(dir, 'src', 'eval', f));
   const variants = join(dir, 'src', 'search', 'variants.ts');
   if (!existsSync(variants)) writeFileSync(variants, STUB_VARIANTS);
-  if (!existsSync(join(dir, 'src', 'index', 'embed-job.ts'))) writeFileSync(join(dir, 'src', 'eval', 'neural.ts'), STUB_NEURAL);
+  if (!existsSync(join(dir, 'src', 'index', 'vectors-in-memory.ts'))) writeFileSync(join(dir, 'src', 'eval', 'neural.ts'), STUB_NEURAL);
   const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
   if (build.status !== 0 || !existsSync(evalJs)) throw new Error(`building ${commit} failed (see above)`);
   writeFileSync(stampFile, want);

@@ -9,13 +9,18 @@ import type { QueryVector } from '../embed/socket-protocol.js';
 import type { Embedder } from '../embed/types.js';
 import { openWriter } from '../index/db.js';
 import { embedPending } from '../index/embed-job.js';
+import { VectorsInMemory } from '../index/vectors-in-memory.js';
 
 export interface NeuralEval {
   /** Name and fingerprint of the model, for the report. */
   readonly label: string;
   /** Gives every section of the index at `db` a vector of the model (what it lacks only). */
   embedIndex(db: string): Promise<void>;
-  queryVector(query: string): Promise<QueryVector>;
+  /**
+   * The query's vector as a resident process hands it to a search of the index at `db`: with the vault's
+   * nearest notes from a copy of that index's vectors in memory (the neural ranker's added notes).
+   */
+  queryVector(query: string, db: string): Promise<QueryVector>;
   close(): Promise<void>;
 }
 
@@ -42,6 +47,7 @@ export async function openNeuralModule(file: string): Promise<NeuralEval> {
 
 function neuralEval(embedder: Embedder): NeuralEval {
   const vectors = new Map<string, Promise<QueryVector>>();
+  const copies = new Map<string, VectorsInMemory>();
   return {
     label: `${embedder.spec.name} (${embedder.spec.dims} dims)`,
     async embedIndex(db: string) {
@@ -53,14 +59,25 @@ function neuralEval(embedder: Embedder): NeuralEval {
         writer.close();
       }
     },
-    queryVector(query: string) {
+    async queryVector(query: string, db: string) {
       let v = vectors.get(query);
       if (!v) {
         v = embedder.embedQuery(query).then((vector) => ({ fingerprint: embedder.fingerprint, vector }));
         vectors.set(query, v);
       }
-      return v;
+      let copy = copies.get(db);
+      if (!copy) {
+        copy = new VectorsInMemory(db);
+        copy.load();
+        copies.set(db, copy);
+      }
+      const qv = await v;
+      const nearest = copy.nearest(qv.fingerprint, qv.vector);
+      return nearest ? { ...qv, nearest } : qv;
     },
-    close: () => embedder.close(),
+    close: () => {
+      for (const c of copies.values()) c.close();
+      return embedder.close();
+    },
   };
 }

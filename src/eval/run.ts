@@ -30,7 +30,7 @@ export async function runQueries(queries: JudgedQuery[], o: RunOptions): Promise
   // before) gets it trained here, else it would rank exactly as the base (the ranker a no-op).
   if (({ ...DEFAULT_TUNING, ...o.tuning }.semanticWeight ?? 0) > 0) ensureSemanticModel(cfg.db);
   if (o.neural) await o.neural.embedIndex(cfg.db);
-  const vectors = o.neural ? await Promise.all(queries.map((j) => (o.neural as NeuralEval).queryVector(j.query))) : null;
+  const vectors = o.neural ? await Promise.all(queries.map((j) => (o.neural as NeuralEval).queryVector(j.query, cfg.db))) : null;
   const db = openReader(cfg.db);
   try {
     const now = o.now ? new Date(`${o.now}T12:00:00`) : new Date();

@@ -124,6 +124,8 @@ export class BackgroundEmbedding {
     private readonly db: () => Database | null,
     private readonly embedder: Embedder,
     private readonly onNotice: (message: string) => void = () => {},
+    /** After a run that stored vectors (a resident reads its copy of them again: vectors-in-memory.ts). */
+    private readonly onStored: () => void = () => {},
   ) {}
 
   kick(): void {
@@ -149,7 +151,10 @@ export class BackgroundEmbedding {
       if (!db) return;
       try {
         const s = await embedPending(db, this.embedder, { signal: this.stop.signal });
-        if (s.embedded > 0) this.onNotice(`embedded ${s.embedded} section${s.embedded === 1 ? '' : 's'} in ${s.seconds.toFixed(1)} s (${s.withVectors} of ${s.total} have vectors)`);
+        if (s.embedded > 0) {
+          this.onNotice(`embedded ${s.embedded} section${s.embedded === 1 ? '' : 's'} in ${s.seconds.toFixed(1)} s (${s.withVectors} of ${s.total} have vectors)`);
+          this.onStored();
+        }
         if (s.failed > 0) this.onNotice(`the embedding model failed on ${s.failed} section${s.failed === 1 ? '' : 's'} (${s.firstError}); they stay without vectors`);
       } catch (err) {
         this.onNotice(`embedding sections failed (${(err as Error).message ?? err}); search goes on with the vectors stored`);

@@ -136,7 +136,8 @@ export class SectionSearch {
 
   /**
    * These sections (found by other means than FTS5: the neural ranker's vectors) with the note fields
-   * ranking needs, those passing the filters only, in the order given.
+   * ranking needs, those passing the filters only, in the order given. An id the index no longer holds (a
+   * resident's copy of the vectors can be seconds old) is left out.
    */
   rankIds(ids: number[], filters: SearchFilters): RankedSection[] {
     if (ids.length === 0) return [];
@@ -145,7 +146,7 @@ export class SectionSearch {
       `SELECT f.rowid AS id, n.id AS noteId, 0 AS bm25, n.type AS type, n.status AS status, n.date AS date,
         n.date_source AS dateSource, n.path AS path, f.rowid - n.id * ${sectionId(1, 0)} AS ord
        FROM (SELECT value AS rowid FROM json_each(?)) f JOIN notes n ON n.id = ${noteOfSectionSql('f.rowid')}
-       WHERE n.section_count > 0${where}`,
+       WHERE n.section_count > 0 AND EXISTS (SELECT 1 FROM sections s WHERE s.id = f.rowid)${where}`,
     ).all(JSON.stringify(ids), ...params) as RankedSection[];
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => byId.get(id) ?? []);

@@ -110,33 +110,19 @@ export class VectorStore {
    * Every section with a vector of `model`, scored by its best chunk's cosine with the unit vector `q`;
    * the best `limit`, best first, one per note (a note by its best section) unless `perNote` is false.
    * Brute force over the model's vectors, no vector index: for 60k sections, reading the rows costs more
-   * than scoring them (~20 ms at 384 dimensions); the whole is ~0.1–0.2 s (docs/search.md has the bench).
-   * Only the ranker's neuralAdds variant pays it; the default reorders ≤ 30 sections (`cosines`).
+   * than scoring them (~20 ms at 384 dimensions); the whole is ~0.1–0.4 s (docs/search.md has the bench).
+   * Search pays it only under neuralAdds 'always'; a resident process scores its copy in memory instead
+   * (vectors-in-memory.ts), and without one the default reorders ≤ 30 sections (`cosines`).
    */
   nearest(model: number, q: Float32Array, limit: number, perNote = true): VectorHit[] {
-    const hits: VectorHit[] = [];
     // NOT INDEXED: one table scan in row id order (the index on model would fetch each row by id), and an
-    // index holds one model's vectors but for the moment a new one replaces the old. Rows come by section
-    // id, so a note's sections are consecutive: its best is kept without a map.
-    const rows = this.db.prepare('SELECT id, vec FROM section_vectors NOT INDEXED WHERE model = ?').raw().iterate(model) as Iterable<[number, Buffer]>;
-    let last: VectorHit | null = null;
-    for (const [id, vec] of rows) {
-      const cos = bestChunkCosine(q, vec);
-      if (cos === -Infinity) continue;
-      const noteId = noteOfSection(id);
-      if (perNote && last !== null && last.noteId === noteId) {
-        if (cos > last.cos) {
-          last.id = id;
-          last.cos = cos;
-        }
-        continue;
-      }
-      last = { id, noteId, cos };
-      hits.push(last);
-    }
-    // Equal cosines by section id: within one note that is its order; across notes it only breaks exact ties.
-    hits.sort((a, b) => b.cos - a.cos || a.id - b.id);
-    return hits.slice(0, limit);
+    // index holds one model's vectors but for the moment a new one replaces the old.
+    return nearestOf(this.rows(model), q, limit, perNote);
+  }
+
+  /** Every vector of `model` as [section id, blob], in section id order (a resident's copy: vectors-in-memory.ts). */
+  rows(model: number): IterableIterator<[number, Buffer]> {
+    return this.db.prepare('SELECT id, vec FROM section_vectors NOT INDEXED WHERE model = ?').raw().iterate(model) as IterableIterator<[number, Buffer]>;
   }
 
   /** The best-chunk cosine of these sections with `q` (sections without a vector of `model` are absent). */
@@ -153,6 +139,40 @@ export class VectorStore {
     }
     return out;
   }
+}
+
+/**
+ * How many notes a search's neural list brings at most (neuralAdds): the lexical rankers' depth. The
+ * resident's copy in memory answers this many (vectors-in-memory.ts), so both ways rank alike.
+ */
+export const NEAREST_NOTES = 300;
+
+/**
+ * Sections (rows in section id order) scored by their best chunk's cosine with the unit vector `q`; the best
+ * `limit`, best first, one per note (a note by its best section) unless `perNote` is false. The one ranking
+ * of the stored vectors and of a resident's copy of them.
+ */
+export function nearestOf(rows: Iterable<[number, Buffer]>, q: Float32Array, limit: number, perNote = true): VectorHit[] {
+  const hits: VectorHit[] = [];
+  // Rows come by section id, so a note's sections are consecutive: its best is kept without a map.
+  let last: VectorHit | null = null;
+  for (const [id, vec] of rows) {
+    const cos = bestChunkCosine(q, vec);
+    if (cos === -Infinity) continue;
+    const noteId = noteOfSection(id);
+    if (perNote && last !== null && last.noteId === noteId) {
+      if (cos > last.cos) {
+        last.id = id;
+        last.cos = cos;
+      }
+      continue;
+    }
+    last = { id, noteId, cos };
+    hits.push(last);
+  }
+  // Equal cosines by section id: within one note that is its order; across notes it only breaks exact ties.
+  hits.sort((a, b) => b.cos - a.cos || a.id - b.id);
+  return hits.slice(0, limit);
 }
 
 /** Chunk vectors as stored: per chunk, a float32 (little-endian) 1/norm, then the int8 vector. */

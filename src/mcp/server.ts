@@ -143,7 +143,9 @@ class ResidentModel {
   async start(): Promise<void> {
     const { configuredModel, startResidentEmbedder } = await import('../embed/query-embedder.js');
     if (this.closed || configuredModel(this.cfg) === null) return;
-    const resident = await startResidentEmbedder(this.cfg, (m) => this.log('warning', m));
+    const { VectorsInMemory } = await import('../index/vectors-in-memory.js');
+    const warn = (m: string) => this.log('warning', m);
+    const resident = await startResidentEmbedder(this.cfg, warn, () => new VectorsInMemory(this.cfg.db, warn));
     if (!resident) return;
     if (this.closed) return void (await resident.close());
     this.resident = resident;
@@ -155,7 +157,12 @@ class ResidentModel {
     resident.whenServing(CLAIM_EVERY_MS, (server) => {
       if (this.closed) return;
       if (!servingAtStart) this.log('info', `query vectors on ${server.path} (the process that answered before has stopped)`);
-      this.embedding = new BackgroundEmbedding(() => this.openWriter(), resident.embedder, (m) => this.log(/failed/.test(m) ? 'warning' : 'info', m));
+      this.embedding = new BackgroundEmbedding(
+        () => this.openWriter(),
+        resident.embedder,
+        (m) => this.log(/failed/.test(m) ? 'warning' : 'info', m),
+        () => resident.vectorsStored(),
+      );
       this.embedding.kick();
       this.timer = setInterval(() => this.embedding?.kick(), EMBED_CHECK_MS);
       this.timer.unref();

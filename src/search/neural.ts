@@ -3,19 +3,32 @@
 // vector of a model the index holds no vectors of (another fingerprint, another size) ranks nothing:
 // vectors of two models are never compared.
 import type { Database } from '../index/db.js';
-import { VectorStore } from '../index/vectors.js';
+import { NEAREST_NOTES, VectorStore } from '../index/vectors.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
+import { fileIdentity } from '../vault/file-kind.js';
 
 /**
- * Section ids best first: `candidates` reordered by cosine (those without a vector dropped), or, when
- * `candidates` is null, the best `depth` notes of the whole vault, each by its best section. Null when the
- * index has no vectors of the query vector's model.
+ * The vault's nearest notes (section ids best first, each note by its best section) for the neural
+ * ranker's added notes: the list the query vector brings when a resident made it for this very index file,
+ * else, when `scan`, read from every stored vector (0.1–0.4 s); null when neither (or no vectors of the
+ * vector's model).
  */
-export function neuralList(db: Database, qv: QueryVector, candidates: number[] | null, depth: number): number[] | null {
+export function nearestNotes(db: Database, qv: QueryVector, scan: boolean): number[] | null {
+  if (qv.nearest && qv.nearest.index === fileIdentity(db.name)) return qv.nearest.ids;
+  if (!scan) return null;
+  const store = new VectorStore(db);
+  const model = store.modelOf(qv.fingerprint, qv.vector.length);
+  return model === null ? null : store.nearest(model, qv.vector, NEAREST_NOTES).map((h) => h.id);
+}
+
+/**
+ * `candidates` reordered by cosine (those without a vector dropped). Null when the index has no vectors of
+ * the query vector's model.
+ */
+export function neuralList(db: Database, qv: QueryVector, candidates: number[]): number[] | null {
   const store = new VectorStore(db);
   const model = store.modelOf(qv.fingerprint, qv.vector.length);
   if (model === null) return null;
-  if (candidates === null) return store.nearest(model, qv.vector, depth).map((h) => h.id);
   const cos = store.cosines(model, qv.vector, candidates);
   // Equal cosines keep the candidates' (lexical) order: never ordered by row id.
   return candidates

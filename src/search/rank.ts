@@ -81,10 +81,14 @@ export interface Tuning {
   neuralDepth: number;
   /**
    * Whether the neural ranker may add notes the lexical rankers did not find: its list is then the best
-   * notes of the whole vault by cosine (brute force over every vector), not a reordering of the top
-   * `neuralDepth`. Off: unrestricted, the PPMI ranker ranked near-synonyms above the query's own words.
+   * notes of the whole vault by cosine (NEAREST_NOTES, each by its best section), not a reordering of the
+   * top `neuralDepth`. 'listed': when the query vector lists them (QueryVector.nearest, made by a resident
+   * process from its copy of the vectors in memory, for this index), else a reordering; 'always': read every
+   * vector from the index when the vector lists none (0.1–0.4 s a search: measuring only); 'never'.
    */
-  neuralAdds: boolean;
+  neuralAdds: 'never' | 'listed' | 'always';
+  /** RRF weight of the neural list when it adds notes (neuralWeight when it reorders); 0 = the neural ranker only reorders. */
+  neuralAddWeight: number;
   /** Weight of the head columns (heading path, title, aliases, path words) in the section rankers; body is 1. */
   headColumnWeight: number;
   /**
@@ -142,7 +146,8 @@ export const DEFAULT_TUNING: Tuning = {
   semanticAddWeight: 0,
   neuralWeight: 0.3,
   neuralDepth: 30,
-  neuralAdds: false,
+  neuralAdds: 'listed',
+  neuralAddWeight: 1,
   headColumnWeight: 0.5,
   recencyScope: 'all',
   headMode: 'vote',

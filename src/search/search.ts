@@ -17,7 +17,7 @@ import { applySyntax } from './constraints.js';
 import { didYouMean } from './did-you-mean.js';
 import type { ParsedQuery } from './query-syntax.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
-import { neuralList } from './neural.js';
+import { nearestNotes, neuralList } from './neural.js';
 
 export interface SearchRequest {
   query: string;
@@ -314,25 +314,27 @@ function addSemanticNearest(db: Database, store: SectionSearch, text: string, f:
 }
 
 /**
- * The neural ranker (issue 17) as one more RRF list at `neuralWeight`: by default a reordering of the best
- * `neuralDepth` sections of the lexical fusion; with `neuralAdds`, the vault's best notes by cosine (each by
- * its best section, the filters applied), which may bring notes no lexical ranker found.
+ * The neural ranker (issue 17) as one more RRF list: the vault's best notes by cosine (each by its best
+ * section, the filters applied) at `neuralAddWeight`, which may bring notes no lexical ranker found, when
+ * there is such a list (neuralAdds: a resident's, or read from the index); else a reordering of the best
+ * `neuralDepth` sections of the lexical fusion at `neuralWeight`.
  */
 function addNeural(db: Database, store: SectionSearch, qv: QueryVector, f: Fused, filters: SearchFilters, tuning: Tuning): void {
-  if (!(tuning.neuralWeight > 0)) return;
-  const top = tuning.neuralAdds ? null : [...f.sectionFused].sort((a, b) => b[1] - a[1]).slice(0, tuning.neuralDepth).map(([id]) => id);
-  const ids = neuralList(db, qv, top, RANKER_DEPTH);
-  if (!ids || ids.length === 0) return;
-  let list = ids;
-  if (tuning.neuralAdds) {
-    const known = ids.filter((id) => f.info.has(id));
-    const found = store.rankIds(ids.filter((id) => !f.info.has(id)), filters);
+  const nearest = tuning.neuralAdds !== 'never' && tuning.neuralAddWeight > 0 ? nearestNotes(db, qv, tuning.neuralAdds === 'always') : null;
+  if (nearest) {
+    const known = nearest.filter((id) => f.info.has(id));
+    const found = store.rankIds(nearest.filter((id) => !f.info.has(id)), filters);
     for (const r of found) f.info.set(r.id, r);
-    list = ids.filter((id) => f.info.has(id));
     // Shown like a section a lexical ranker found: a note it brings is shown by its best section.
     f.sectionLists.push([...known, ...found.map((r) => r.id)].map((id) => f.info.get(id) as RankedSection));
+    const list = nearest.filter((id) => f.info.has(id));
+    list.forEach((id, i) => f.sectionFused.set(id, (f.sectionFused.get(id) ?? 0) + tuning.neuralAddWeight / (tuning.rrfK + i + 1)));
+    return;
   }
-  list.forEach((id, i) => f.sectionFused.set(id, (f.sectionFused.get(id) ?? 0) + tuning.neuralWeight / (tuning.rrfK + i + 1)));
+  if (!(tuning.neuralWeight > 0)) return;
+  const top = [...f.sectionFused].sort((a, b) => b[1] - a[1]).slice(0, tuning.neuralDepth).map(([id]) => id);
+  const ids = neuralList(db, qv, top);
+  ids?.forEach((id, i) => f.sectionFused.set(id, (f.sectionFused.get(id) ?? 0) + tuning.neuralWeight / (tuning.rrfK + i + 1)));
 }
 
 /**

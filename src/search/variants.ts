@@ -59,12 +59,15 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'semantic-add-0.2': { semanticWeight: 1, semanticDepth: 100, semanticAddWeight: 0.2 },
   'semantic-add-0.5': { semanticWeight: 1, semanticDepth: 100, semanticAddWeight: 0.5 },
   // The neural ranker (issue 17): acts only with a query vector (`npm run eval -- --model DIR`).
-  'neural-off': { neuralWeight: 0 },
+  'neural-off': { neuralWeight: 0, neuralAddWeight: 0 },
   'neural-0.5': { neuralWeight: 0.5 },
   'neural-1': { neuralWeight: 1 },
   'neural-d50': { neuralDepth: 50 },
-  'neural-add-0.3': { neuralAdds: true, neuralWeight: 0.3 },
-  'neural-add-1': { neuralAdds: true, neuralWeight: 1 },
+  // Added notes: the default is 'listed' (a resident's list, which the eval's query vectors carry).
+  'neural-reorder': { neuralAdds: 'never' },
+  'neural-add-0.3': { neuralAdds: 'always', neuralAddWeight: 0.3 },
+  'neural-add-1': { neuralAdds: 'always', neuralAddWeight: 1 },
+  'neural-add-2': { neuralAdds: 'always', neuralAddWeight: 2 },
   'common-0.5': { commonTermShare: 0.5 },
   'recency-0.97': { recencyFloor: 0.97 },
   'recency-off': { halfLifeDays: { daily: 0, knowledge: 0, session: 0 } },

@@ -215,7 +215,8 @@ class VaultWatch {
     if (this.stopping) return;
     const { CLAIM_EVERY_MS, configuredModel, startResidentEmbedder } = await import('../embed/query-embedder.js');
     if (configuredModel(this.cfg) === null) return;
-    const resident = await startResidentEmbedder(this.cfg, this.notice);
+    const { VectorsInMemory } = await import('../index/vectors-in-memory.js');
+    const resident = await startResidentEmbedder(this.cfg, this.notice, () => new VectorsInMemory(this.cfg.db, this.notice));
     if (!resident) return;
     if (this.stopping) return void (await resident.close());
     this.resident = resident;
@@ -225,7 +226,7 @@ class VaultWatch {
     resident.whenServing(CLAIM_EVERY_MS, (server) => {
       if (this.stopping) return;
       this.notice(`embedding model ${resident.embedder.spec.name} loaded; query vectors on ${server.path}`);
-      this.embedding = new BackgroundEmbedding(() => (this.stopping ? null : this.db), resident.embedder, this.notice);
+      this.embedding = new BackgroundEmbedding(() => (this.stopping ? null : this.db), resident.embedder, this.notice, () => resident.vectorsStored());
       this.embedding.kick();
     });
   }

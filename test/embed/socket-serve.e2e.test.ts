@@ -54,6 +54,23 @@ describe('tsm serve with an embedding model', () => {
     expect(stderr).toBe('');
   });
 
+  it('adds the vault’s nearest notes from its copy of the vectors: to its own tools and to tsm search', async () => {
+    // garden.md holds no word of the query: only the neural ranker's added notes bring it.
+    await waitFor(async () => JSON.stringify(await ok(client, 'search', { query: 'antenna' })).includes('garden.md'), 20_000, 200);
+    const r = await tsmAsync(['search', '--vault', vault, '--verbose', 'antenna']);
+    expect(r.stderr).toMatch(/may add the 2 nearest notes the resident listed/);
+    expect(r.stdout).toContain('garden.md');
+    // Another index file of the same vault, with its own vectors: the resident's list is not of it (its ids
+    // could name other sections there), so the neural ranker only reorders.
+    const otherDb = join(root, 'other.db');
+    expect(tsm(['index', '--vault', vault, '--db', otherDb, '--embed'], { env: { TSM_CACHE_DIR: join(root, 'cache') } }).code).toBe(0);
+    const other = await tsmAsync(['search', '--vault', vault, '--db', otherDb, '--verbose', 'antenna']);
+    expect(other.stderr).toMatch(/neural ranker on: 3 of 3 sections .*reorders only: the resident's nearest notes are of another index file/);
+    expect(other.stdout).toContain('radio.md');
+    expect(other.stdout).not.toContain('garden.md');
+    expect(stderr).toBe('');
+  });
+
   it('closes its socket when the client goes away', async () => {
     expect(existsSync(socketPath(vault))).toBe(true);
     await client.close();

@@ -149,6 +149,26 @@ describe('query-embedding socket', () => {
     expect(await askQueryVector(other, 'x')).toEqual({ error: 'the vector has 3 bytes, not 4 × 4' });
   });
 
+  it('carries the resident’s nearest notes; a malformed list refuses the reply', async () => {
+    const vault = newVault();
+    const nearest = { index: '2049:1234', ids: [3 * 2 ** 20, 5 * 2 ** 20 + 2, 7000 * 2 ** 20] }; // ids past 2^31 too
+    const s = await serveQueryVectors(vault, async (text) => ({ ...(await embedWith(e1)(text)), nearest }));
+    cleanups.push(() => s?.close());
+    const r = await askQueryVector(vault, 'antenna');
+    if ('error' in r) throw new Error(r.error);
+    expect(r.nearest).toEqual(nearest);
+    const bad = async (field: string) => {
+      const v = newVault();
+      await rawServer(v, (sock) => sock.once('data', () => sock.end(`{"fingerprint":"f","dims":1,"vector":"AACAPw==","nearest":${field}}\n`)));
+      return askQueryVector(v, 'x');
+    };
+    expect(await bad('{"index":"1:2","ids":[1,2]}')).toMatchObject({ nearest: { index: '1:2', ids: [1, 2] } });
+    expect(await bad('{"ids":[1]}')).toEqual({ error: "the reply's nearest lacks index or ids" });
+    expect(await bad('{"index":"1:2","ids":[1.5]}')).toEqual({ error: "the reply's nearest holds an id that is not a section id" });
+    expect(await bad('{"index":"1:2","ids":[-1]}')).toEqual({ error: "the reply's nearest holds an id that is not a section id" });
+    expect(await bad(`{"index":"1:2","ids":[${Array(2001).fill(1).join(',')}]}`)).toEqual({ error: "the reply's nearest holds 2001 ids, more than 2000" });
+  });
+
   it('a stale socket file of a killed server: refused for the client, taken over by the next server', async () => {
     const vault = newVault();
     await leaveStaleSocket(vault);

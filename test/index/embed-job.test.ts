@@ -105,16 +105,16 @@ describe('the neural ranker in search', () => {
     expect(neural.hits[0].score).toBeGreaterThan(plain.hits[0].score);
 
     // Adding: notes without the word come in, ranked below the lexical matches at this weight.
-    const added = search(db, { query, limit: 20, queryVector: qv, tuning: { neuralAdds: true } });
+    const added = search(db, { query, limit: 20, queryVector: qv, tuning: { neuralAdds: 'always' } });
     expect(added.hits.length).toBeGreaterThan(plain.hits.length);
     expect(added.hits.slice(0, plain.hits.length).map((h) => h.path).sort()).toEqual(plain.hits.map((h) => h.path).sort());
     // …and filters hold for them as for every ranker.
-    const filtered = search(db, { query, limit: 20, queryVector: qv, tuning: { neuralAdds: true }, flags: { path: ['notes/n1'] } });
+    const filtered = search(db, { query, limit: 20, queryVector: qv, tuning: { neuralAdds: 'always' }, flags: { path: ['notes/n1'] } });
     expect(filtered.hits.every((h) => h.path.startsWith('notes/n1'))).toBe(true);
 
     // A vector of a model the index has no vectors of: exactly the lexical answer.
     const foreign = { fingerprint: models.other.fingerprint, vector: await models.other.embedQuery(query) };
-    expect(search(db, { query, limit: 10, queryVector: foreign, tuning: { neuralAdds: true } })).toEqual(plain);
+    expect(search(db, { query, limit: 10, queryVector: foreign, tuning: { neuralAdds: 'always' } })).toEqual(plain);
     // Weight 0: off.
     expect(search(db, { query, limit: 10, queryVector: qv, tuning: { neuralWeight: 0 } })).toEqual(plain);
     db.close();

@@ -74,6 +74,13 @@ describe('npm run eval -- --model', () => {
     const second = run(['--qrels', set, '--embedder', hashEmbedder]);
     expect(second.status, second.stderr).toBe(0);
     expect(second.stderr).not.toMatch(/embedded/);
+    // The default takes the added notes from a copy of the index's vectors in memory, as a resident does:
+    // the very ranking of reading every vector at search time (neural-add-1).
+    const same = run(['--qrels', set, '--embedder', hashEmbedder, '--compare', 'base', 'neural-add-1', '--json']);
+    expect(same.status, same.stderr).toBe(0);
+    expect(JSON.parse(same.stdout).overall).toMatchObject({ wins: 0, losses: 0 });
+    const sides = JSON.parse(same.stdout).sets.small;
+    expect(sides.a).toEqual(sides.b);
 
     expect(run(['--qrels', set, '--embedder', noEmbedder])).toMatchObject({ status: 1, stderr: expect.stringMatching(/exports no loadEmbedder\(\)/) });
     expect(run(['--qrels', set, '--embedder', hashEmbedder, '--model', model])).toMatchObject({

@@ -59,6 +59,12 @@ describe('resident model', () => {
     expect(asked.stderr).toMatch(/query vector from the resident model in \d+ ms \(tsm-test\/tiny@/);
     expect(asked.stderr).toMatch(/neural ranker on: 4 of 4 sections have vectors of this model/);
     expect(asked.stdout).toContain('radio.md');
+    // The watcher reads its copy of the vectors after its embedding run: the query vector then lists the
+    // vault's nearest notes, and a note without the query's word (garden.md) comes in through them.
+    let listed = asked;
+    await waitFor(async () => /may add the 2 nearest notes the resident listed/.test((listed = await verboseSearch(v, 'antenna')).stderr), 20_000, 200);
+    expect(listed.stdout).toContain('radio.md');
+    expect(listed.stdout).toContain('garden.md'); // no word of it says antenna: lexically it is never found
 
     writeFileSync(join(v, 'field.md'), '# Field test\n\nantenna on the hill\n');
     await waitFor(() => /embedded 1 section in/.test(w.stderr()), 20_000);
