@@ -57,6 +57,16 @@ describe('tsm serve with an embedding model', () => {
   it('adds the vault’s nearest notes from its copy of the vectors: to its own tools and to tsm search', async () => {
     // garden.md holds no word of the query: only the neural ranker's added notes bring it.
     await waitFor(async () => JSON.stringify(await ok(client, 'search', { query: 'antenna' })).includes('garden.md'), 20_000, 200);
+    // The warm prompt hook (hook_context) searches with the server's model and its copy of the vectors too.
+    const hook = await ok(client, 'hook_context', {
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'Can you check what my notes say about the antenna gain and its range?',
+      session_id: 's1',
+      cwd: vault,
+    });
+    const injected = (typeof hook === 'string' ? JSON.parse(hook) : hook).hookSpecificOutput.additionalContext as string;
+    expect(injected).toContain('radio.md');
+    expect(injected).toContain('garden.md');
     const r = await tsmAsync(['search', '--vault', vault, '--verbose', 'antenna']);
     expect(r.stderr).toMatch(/may add the 2 nearest notes the resident listed/);
     expect(r.stdout).toContain('garden.md');
