@@ -9,7 +9,7 @@ import { basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-
 import { ftsRows, noteFtsRow, type PreparedNote } from './fts-rows.js';
 import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from './schema.js';
 import { sectionId } from './section-ids.js';
-import { carryBack, hasCarriedVectors, NoteVectors, stashVectors } from './vector-carry.js';
+import { carryBack, carryBackTo, hasCarriedVectors, NoteVectors, stashNote, stashVectors } from './vector-carry.js';
 
 export interface FileState {
   size: number;
@@ -31,6 +31,8 @@ export class NoteWriter {
   private readonly vectors: NoteVectors;
   /** A bulk load is under way: cjk_df is refilled at its end instead of after every transaction. */
   private bulk: boolean;
+  /** Notes this writer wrote (one per sync): a partial sync gives them the vectors removed notes set aside. */
+  private readonly written = new Set<number>();
 
   constructor(private readonly db: Database) {
     this.cjkDf = new CjkDocFrequencies(db);
@@ -146,6 +148,7 @@ export class NoteWriter {
     });
     this.s.setSectionCount.run(sectionIds.length, id);
     this.vectors.giveBack(id, held);
+    this.written.add(id);
     for (const row of fts.sections) {
       this.s.insertFts.run(sectionIds[row.ord], row.head.words, row.body.words, row.head.cjk, row.body.cjk);
       if (!this.bulk) this.cjkDf.countRow(row.head.cjk, row.body.cjk, 1);
@@ -177,6 +180,8 @@ export class NoteWriter {
   removePath(path: string): boolean {
     const existing = this.s.noteByPath.get(path) as { id: number } | undefined;
     if (existing) {
+      // A renamed or moved note comes back as another path: its vectors wait for it (vector-carry.ts).
+      stashNote(this.db, existing.id);
       this.clearNoteChildren(existing.id);
       this.s.deleteNote.run(existing.id);
     }
@@ -285,7 +290,15 @@ export class NoteWriter {
     return carryBack(this.db);
   }
 
-  /** Whether a rebuild left vectors to give back (a cheap check before taking a write transaction). */
+  /**
+   * After a partial sync: the notes it wrote get the vectors set aside for their sections' inputs (a note
+   * renamed or moved within the batch); the rest wait for a later sync. Returns how many.
+   */
+  carryVectorsToWritten(): number {
+    return carryBackTo(this.db, this.written);
+  }
+
+  /** Whether vectors wait to be given back, set aside by a rebuild or by removed notes (a cheap check before taking a write transaction). */
   hasCarriedVectors(): boolean {
     return hasCarriedVectors(this.db);
   }

@@ -337,9 +337,11 @@ function finish(
     }
     writer.setMeta('last_sync', new Date().toISOString());
   });
-  // Vectors a rebuild set aside (or one killed before it got here) go back to the sections whose input is
-  // unchanged, once every note is written: not on a partial run, which would drop those of notes not yet rewritten.
-  if (!how.partial && writer.hasCarriedVectors()) writer.inTransaction(() => writer.carryVectorsBack());
+  // Vectors a rebuild set aside (or one killed before it got here), and those of removed notes, go back to
+  // the sections whose input is unchanged, once every note is written, and the rest are dropped. A partial
+  // run gives them only to the notes it wrote (a rename within a watcher's batch) and keeps the rest: it
+  // would drop those of notes not yet rewritten.
+  if (writer.hasCarriedVectors()) writer.inTransaction(() => (how.partial ? writer.carryVectorsToWritten() : writer.carryVectorsBack()));
   // After a rebuild, or one that was killed before it got here.
   if (writer.bulkLoadUnfinished()) writer.inTransaction(() => writer.finishBulkLoad());
 }

@@ -30,6 +30,10 @@
 // their exact input under the same model. A note without vectors costs one lookup of its section id range
 // in section_vectors (a rowid range: no rows, no key computed); a `--full` rebuild or a new note costs
 // nothing here (no old sections: the rebuild's vectors wait in carried_vectors instead).
+//
+// And across a move or rename (a removal and an addition): the removed note's vectors are set aside in
+// carried_vectors (`stashNote`), and the added note's sections of the same input get them back at the end of
+// the sync (`carryBackTo` for a partial one, which keeps the rest; `carryBack` for a whole scan, which drops it).
 import { hash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { Database } from './db.js';
@@ -58,14 +62,7 @@ function useKeyFunction(db: Database): void {
 export function stashVectors(db: Database): number {
   if (db.prepare('SELECT 1 FROM section_vectors LIMIT 1').get() === undefined) return 0;
   useKeyFunction(db);
-  // (key, model) first: the lookup of carryBack. Equal inputs under one model have equal vectors: one is kept.
-  // A table left by a killed rebuild is added to, not replaced: its vectors are still what they were.
-  db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (
-    key BLOB NOT NULL,
-    model INTEGER NOT NULL REFERENCES embedding_models(id) ON DELETE CASCADE,
-    vec BLOB NOT NULL,
-    PRIMARY KEY (key, model)
-  )`);
+  carriedTable(db);
   return db
     .prepare(
       `INSERT OR IGNORE INTO ${TABLE} (key, model, vec)
@@ -74,7 +71,60 @@ export function stashVectors(db: Database): number {
     .run().changes;
 }
 
-/** Whether vectors set aside by a rebuild wait to be given back. */
+/**
+ * The table where vectors wait. (key, model) first: the lookup of carryBack. Equal inputs under one model
+ * have equal vectors: one is kept. A table left by a killed rebuild (or by removals, stashNote) is added to,
+ * not replaced: its vectors are still what they were.
+ */
+function carriedTable(db: Database): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (
+    key BLOB NOT NULL,
+    model INTEGER NOT NULL REFERENCES embedding_models(id) ON DELETE CASCADE,
+    vec BLOB NOT NULL,
+    PRIMARY KEY (key, model)
+  )`);
+}
+
+/**
+ * Sets a removed note's vectors aside by their input's key, as a rebuild sets all of them aside (call it
+ * before the note's sections go, in the same transaction). A renamed or moved note is a removal and an
+ * addition: its sections come back under another note id with the same input, and get their vectors back
+ * (carryBackTo in the same sync, or carryBack at the next one that scans the whole vault) instead of being
+ * embedded again. A note without vectors costs one rowid range lookup. Returns how many were set aside.
+ */
+export function stashNote(db: Database, noteId: number): number {
+  const [first, last] = range(noteId);
+  if (db.prepare('SELECT 1 FROM section_vectors WHERE id BETWEEN ? AND ? LIMIT 1').get(first, last) === undefined) return 0;
+  useKeyFunction(db);
+  carriedTable(db);
+  return db
+    .prepare(
+      `INSERT OR IGNORE INTO ${TABLE} (key, model, vec)
+       SELECT ${KEY_SQL}, v.model, v.vec FROM section_vectors v CROSS JOIN sections s ON s.id = v.id WHERE v.id BETWEEN ? AND ?`,
+    )
+    .run(first, last).changes;
+}
+
+/**
+ * carryBack for the notes one partial sync wrote (a watcher's batch): their sections without a vector get
+ * the one set aside for their exact input under the current model. The table stays: what is not claimed may
+ * be of a note a later batch writes, and the next sync that scans the whole vault drops it. Returns how many.
+ */
+export function carryBackTo(db: Database, noteIds: Iterable<number>): number {
+  if (!hasCarriedVectors(db)) return 0;
+  useKeyFunction(db);
+  const give = db.prepare(
+    `INSERT INTO section_vectors (id, model, vec)
+     SELECT s.id, c.model, c.vec FROM sections s CROSS JOIN ${TABLE} c
+     WHERE s.id BETWEEN ? AND ? AND NOT EXISTS (SELECT 1 FROM section_vectors v WHERE v.id = s.id)
+       AND c.key = ${KEY_SQL} AND c.model = (SELECT max(id) FROM embedding_models)`,
+  );
+  let n = 0;
+  for (const id of noteIds) n += give.run(...range(id)).changes;
+  return n;
+}
+
+/** Whether vectors set aside by a rebuild (or by removed notes) wait to be given back. */
 export function hasCarriedVectors(db: Database): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(TABLE) !== undefined;
 }

@@ -4,7 +4,7 @@
 // break, text) is unchanged keep their vector's very bytes under its model, wherever they moved in the note;
 // a changed, renamed or new section has none and is the only thing the next job embeds; a note without
 // vectors is written as before.
-import { utimesSync, writeFileSync } from 'node:fs';
+import { renameSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openWriter, type Database as Db } from '../../src/index/db.js';
@@ -70,8 +70,8 @@ const byInput = (rs: Row[]) => new Map(rs.map((r) => [r.input, r]));
 const missing = (rs: Row[]) => rs.filter((r) => r.vec === null).map((r) => r.input);
 
 /** Syncs as `how` says: the whole vault (tsm index) or just the path (the watcher, --files-from-stdin). */
-async function sync(cfg: TsmConfig, db: Db, how: 'scan' | 'path', path = 'notes/long.md') {
-  return how === 'scan' ? syncVault(cfg, { db }) : syncVault(cfg, { db, paths: [path] });
+async function sync(cfg: TsmConfig, db: Db, how: 'scan' | 'path', paths: string | string[] = 'notes/long.md') {
+  return how === 'scan' ? syncVault(cfg, { db }) : syncVault(cfg, { db, paths: typeof paths === 'string' ? [paths] : paths });
 }
 
 describe.each(['scan', 'path'] as const)('vectors across an edit (%s sync)', (how) => {
@@ -154,6 +154,34 @@ describe.each(['scan', 'path'] as const)('vectors across an edit (%s sync)', (ho
       // The other note is untouched.
       expect(after.filter((r) => r.vec !== null).map((r) => r.input)).toEqual(['Other\nintro words', 'Other > Only\nsomething else entirely']);
       expect((await embedPending(db, models.embedder)).embedded).toBe(LONG.length + 1);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a moved or renamed file keeps its sections’ vectors (same input); what no note claims goes at the next whole scan', async () => {
+    const cfg = await vault(`move-${how}`);
+    const { db } = openWriter(cfg.db);
+    try {
+      await embedPending(db, models.embedder);
+      const before = byInput(rows(db));
+      const carried = () => db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'carried_vectors'").pluck().get();
+      // Moved to another folder under another file name; its title comes from its H1, so its inputs are unchanged.
+      renameSync(join(cfg.vault, 'notes/long.md'), join(cfg.vault, 'archive-long.md'));
+      expect(await sync(cfg, db, how, ['notes/long.md', 'archive-long.md'])).toMatchObject({ added: 1, removed: 1 });
+      const after = rows(db);
+      expect(missing(after)).toEqual([]);
+      for (const r of after) expect({ vec: r.vec, model: r.model }, r.input).toEqual({ vec: before.get(r.input)!.vec, model: before.get(r.input)!.model });
+      expect((await embedPending(db, models.embedder)).embedded).toBe(0);
+      // A whole scan drops what waited; a watcher's batch leaves it for a later note of the same input.
+      expect(carried()).toBe(how === 'scan' ? 0 : 1);
+      // Removed for good: nothing of it goes to a note of other text, and the next whole scan drops it.
+      unlinkSync(join(cfg.vault, 'notes/other.md'));
+      writeFileSync(join(cfg.vault, 'notes/new.md'), noteText('New', [['Only', 'not the same words']]));
+      await sync(cfg, db, how, ['notes/other.md', 'notes/new.md']);
+      expect(missing(rows(db)).sort()).toEqual(['New\nintro words', 'New > Only\nnot the same words']);
+      await syncVault(cfg, { db });
+      expect(carried()).toBe(0);
     } finally {
       db.close();
     }
