@@ -4,7 +4,7 @@
 // One connection, one exchange, one JSON line each way:
 //   → {"query": "how do I rotate the keys"}
 //   ← {"fingerprint": "<Embedder.fingerprint>", "dims": 256, "vector": "<base64 of dims float32, little-endian>",
-//      "nearest": {"index": "<dev:ino of the index>", "ids": [<section id>, …]}}
+//      "nearest": {"index": "<dev:ino/build of the index>", "ids": [<section id>, …]}}
 //   ← {"error": "…"}                                   (the server could not embed it)
 // Where: <vault>/.tsm/run/embed.sock (src/vault/embed-socket.ts), the folder 0700 and the socket 0600 (owner
 // only). Two vaults, two sockets. `tsm search` asks only when the socket file is there: a resident process
@@ -16,7 +16,7 @@ export { socketPath } from '../vault/embed-socket.js';
 
 /** A resident's nearest notes for a query: section ids best first, and the index file they are ids of. */
 export interface NearestList {
-  /** fileIdentity() of the index the ids come from: a search of any other index ignores them. */
+  /** Which index file, and which build of it, the ids come from (index/vectors-in-memory.ts listKey): a search of any other ignores them. */
   index: string;
   ids: number[];
 }

@@ -9,6 +9,7 @@ import { basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-
 import { ftsRows, noteFtsRow, type PreparedNote } from './fts-rows.js';
 import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from './schema.js';
 import { sectionId } from './section-ids.js';
+import { newGeneration } from './nearest-key.js';
 import { carryBack, carryBackTo, hasCarriedVectors, NoteVectors, stashNote, stashVectors } from './vector-carry.js';
 
 export interface FileState {
@@ -277,6 +278,8 @@ export class NoteWriter {
    */
   clearAll(): void {
     stashVectors(this.db);
+    // Section ids are handed out again: a resident's nearest list made before names other sections now.
+    newGeneration(this.db);
     this.db.exec(`INSERT INTO sections_fts (sections_fts) VALUES ('delete-all');
       INSERT INTO notes_fts (notes_fts) VALUES ('delete-all'); DELETE FROM cjk_df; DELETE FROM links; DELETE FROM sections; DELETE FROM note_tags;
       DELETE FROM note_aliases; DELETE FROM notes; DELETE FROM skipped_files; DELETE FROM warnings;`);

@@ -10,6 +10,7 @@
 import { statSync } from 'node:fs';
 import type { NearestList, NearestSource } from '../embed/socket-protocol.js';
 import { fileIdentity } from '../vault/file-kind.js';
+import { listKey } from './nearest-key.js';
 import { withIndexReader } from './open-reader.js';
 import { NEAREST_NOTES, nearestOf, VectorStore } from './vectors.js';
 
@@ -20,7 +21,7 @@ export const RELOAD_EVERY_MS = 10_000;
 interface Copy {
   fingerprint: string;
   dims: number;
-  /** fileIdentity of the index read. */
+  /** listKey of the index read. */
   index: string;
   /** The index's change stamp when it was read (indexStamp). */
   stamp: string;
@@ -55,13 +56,14 @@ export class VectorsInMemory implements NearestSource {
   load(): void {
     this.lastRead = performance.now();
     const stamp = indexStamp(this.file);
-    const index = fileIdentity(this.file);
-    if (index === null) {
+    if (fileIdentity(this.file) === null) {
       this.copy = null; // no index (yet): serve never makes one
       return;
     }
     try {
       this.copy = withIndexReader(this.file, (db) => {
+        const index = listKey(db);
+        if (index === null) return null;
         const store = new VectorStore(db);
         const held = store.heldModel();
         if (held === null || held.embedded === 0) return null;

@@ -5,16 +5,17 @@
 import type { Database } from '../index/db.js';
 import { NEAREST_NOTES, VectorStore } from '../index/vectors.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
-import { fileIdentity } from '../vault/file-kind.js';
+import { listKey } from '../index/nearest-key.js';
 
 /**
  * The vault's nearest notes (section ids best first, each note by its best section) for the neural
- * ranker's added notes: the list the query vector brings when a resident made it for this very index file,
+ * ranker's added notes: the list the query vector brings when a resident made it for this very index file
+ * and build of it (listKey),
  * else, when `scan`, read from every stored vector (0.1–0.4 s); null when neither (or no vectors of the
  * vector's model).
  */
 export function nearestNotes(db: Database, qv: QueryVector, scan: boolean): number[] | null {
-  if (qv.nearest && qv.nearest.index === fileIdentity(db.name)) return qv.nearest.ids;
+  if (qv.nearest && qv.nearest.index === listKey(db)) return qv.nearest.ids;
   if (!scan) return null;
   const store = new VectorStore(db);
   const model = store.modelOf(qv.fingerprint, qv.vector.length);

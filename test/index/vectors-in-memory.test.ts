@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openWriter, type Database } from '../../src/index/db.js';
+import { syncVault } from '../../src/index/sync.js';
 import { indexStamp, VectorsInMemory } from '../../src/index/vectors-in-memory.js';
 import { NEAREST_NOTES, VectorStore } from '../../src/index/vectors.js';
 import { search } from '../../src/search/search.js';
@@ -112,8 +113,16 @@ describe('vectors in memory', () => {
     // A list made for another index file: ignored.
     const foreign = { fingerprint: FINGERPRINT, vector: q, nearest: { ...nearest, index: '1:2' } };
     expect(search(db, { query: 'alpha', limit: 10, queryVector: foreign })).toEqual(reordered);
+    // The same file rebuilt (tsm index --full hands section ids out again): a list made before is ignored
+    // until the copy is read again.
+    await syncVault(cfg, { db, full: true });
+    expect(search(db, { query: 'alpha', limit: 10, queryVector: { fingerprint: FINGERPRINT, vector: q, nearest } }).hits.map((h) => h.path)).toEqual(['a.md']);
+    copy.load();
+    const fresh = copy.nearest(FINGERPRINT, q)!;
+    expect(fresh.index).not.toBe(nearest.index);
+    expect(search(db, { query: 'alpha', limit: 10, queryVector: { fingerprint: FINGERPRINT, vector: q, nearest: fresh } }).hits.map((h) => h.path)).toContain('b.md');
     // Ids of sections the index no longer holds (a copy seconds old): no hit, no error.
-    const gone = { fingerprint: FINGERPRINT, vector: q, nearest: { ...nearest, ids: [...nearest.ids.map((id) => id + 7), 999 * 2 ** 20] } };
+    const gone = { fingerprint: FINGERPRINT, vector: q, nearest: { ...fresh, ids: [...fresh.ids.map((id) => id + 7), 999 * 2 ** 20] } };
     expect(search(db, { query: 'alpha', limit: 10, queryVector: gone }).hits.map((h) => h.path)).toEqual(['a.md']);
   });
 
