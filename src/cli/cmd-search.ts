@@ -89,7 +89,7 @@ function vectorCoverage(db: Database, qv: QueryVector): string {
   const how = listed
     ? `it may add the ${listed.length} nearest notes the resident listed`
     : qv.nearest
-      ? "it reorders only: the resident's nearest notes are of another index file"
+      ? "it reorders only: the resident's nearest notes are of another index file, or of this one before a rebuild"
       : 'it reorders only: the resident lists no nearest notes (its copy of the vectors is not read yet)';
   return `neural ranker on: ${c.embedded} of ${c.sections} sections have vectors of this model; ${how}`;
 }

@@ -14,7 +14,6 @@ import { listKey } from './nearest-key.js';
 import { withIndexReader } from './open-reader.js';
 import { NEAREST_NOTES, nearestOf, VectorStore } from './vectors.js';
 
-
 /** The soonest a changed index is read again after the last read (a running embedding job commits often). */
 export const RELOAD_EVERY_MS = 10_000;
 
