@@ -27,26 +27,44 @@ import { cacheDir, defaultSets, loadSet, vaultDir, type QuerySet } from './sets.
 const USAGE =
   'usage: npm run eval -- [--compare A B] [--sets NAMES] [--sealed] [--qrels FILE [--vault DIR]] [--variant V] [--tune JSON] [--model DIR | --embedder FILE] [--now YYYY-MM-DD] [--db FILE] [--verbose] [--json]\n';
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    compare: { type: 'boolean', default: false },
-    sets: { type: 'string' },
-    sealed: { type: 'boolean', default: false },
-    vault: { type: 'string' },
-    qrels: { type: 'string' },
-    db: { type: 'string' },
-    json: { type: 'boolean', default: false },
-    verbose: { type: 'boolean', default: false },
-    now: { type: 'string' },
-    tune: { type: 'string' },
-    variant: { type: 'string' },
-    model: { type: 'string' },
-    embedder: { type: 'string' },
-    // Internal: run one set and print its per-query rows as JSON (how a revision's build is asked).
-    rows: { type: 'boolean', default: false },
-  },
-});
+// --help prints the usage; an unknown or malformed option is a one-line error with the usage, not a stack.
+const { values, positionals } = parseCommandLine();
+
+function parseCommandLine() {
+  if (process.argv.slice(2).some((a) => a === '--help' || a === '-h')) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
+  try {
+    return parseOptions();
+  } catch (err) {
+    process.stderr.write(`eval: ${(err as Error).message.split('. ')[0]}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+function parseOptions() {
+  return parseArgs({
+    allowPositionals: true,
+    options: {
+      compare: { type: 'boolean', default: false },
+      sets: { type: 'string' },
+      sealed: { type: 'boolean', default: false },
+      vault: { type: 'string' },
+      qrels: { type: 'string' },
+      db: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+      now: { type: 'string' },
+      tune: { type: 'string' },
+      variant: { type: 'string' },
+      model: { type: 'string' },
+      embedder: { type: 'string' },
+      // Internal: run one set and print its per-query rows as JSON (how a revision's build is asked).
+      rows: { type: 'boolean', default: false },
+    },
+  });
+}
 
 // dist/eval.js → the checkout it was built from.
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
