@@ -5,6 +5,7 @@ import { basename, dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { TsmError } from '../core/errors.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
+import { canMigrate, migrate } from './migrate.js';
 
 export type Database = BetterSqlite3.Database;
 
@@ -64,6 +65,15 @@ export function openWriter(path: string): OpenedIndex {
     }
     useWal(db);
     if (owner.kind === 'tsm' && owner.version === SCHEMA_VERSION) return { db, fresh: false };
+    // An older index whose change can be made exactly from what it holds keeps everything (its vectors too).
+    if (owner.kind === 'tsm' && owner.version !== null && canMigrate(owner.version, SCHEMA_VERSION)) {
+      const from = owner.version;
+      writeTransaction(db, () => {
+        migrate(db, from, SCHEMA_VERSION);
+        setSchemaVersion(db);
+      });
+      return { db, fresh: false };
+    }
     // Only a file that is provably tsm's (or holds nothing at all) is emptied and given the schema.
     if (owner.kind === 'tsm') dropAll(db);
     createSchema(db);
@@ -118,7 +128,7 @@ export function openReader(path: string, opts: { busyTimeoutMs?: number } = {}):
     db.close();
     throw new IndexError(
       'version',
-      `the index at ${path} has schema version ${version}, this tsm needs ${SCHEMA_VERSION}: run \`tsm index\` to rebuild it`,
+      `the index at ${path} has schema version ${version}, this tsm needs ${SCHEMA_VERSION}: run \`tsm index\` to ${canMigrate(version, SCHEMA_VERSION) ? 'update' : 'rebuild'} it`,
     );
   }
   return db;
@@ -190,8 +200,12 @@ function createSchema(db: Database): void {
   writeTransaction(db, () => {
     db.pragma(`application_id = ${TSM_APPLICATION_ID}`);
     db.exec(SCHEMA_SQL);
-    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+    setSchemaVersion(db);
   });
+}
+
+function setSchemaVersion(db: Database): void {
+  db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
 }
 
 function dropAll(db: Database): void {

@@ -5,6 +5,7 @@
 import type { ParsedNote } from '../core/types.js';
 import { analyze, type AnalyzedText } from '../text/analyze.js';
 import { MAX_SECTIONS_PER_NOTE } from './section-ids.js';
+import { frontmatterDescription } from '../parse/metadata.js';
 
 /** The full-text rows of one note: its sections' (by section order) and the note's own. */
 export interface NoteFtsRows {
@@ -24,7 +25,7 @@ export function prepareNote(path: string, parsed: ParsedNote): PreparedNote {
     note,
     rows: {
       sections: ftsRows(path, note.aliases, note.tags, note.sections),
-      note: noteFtsRow(path, note.title, note.aliases, note.tags, note.sections),
+      note: noteFtsRow(path, note.title, note.aliases, note.tags, note.sections, note.frontmatter),
     },
   };
 }
@@ -48,16 +49,24 @@ export function pathWords(path: string): string {
     .join(' ');
 }
 
-/** The note's own full-text row: its name (title, aliases, tags, path words) and its distinct headings. */
+/**
+ * The note's own full-text row: its name (title, aliases, tags, path words), and its distinct headings with
+ * its frontmatter `description` (or `summary`). A description says what the whole note is about, so it is
+ * evidence about the note, credited once per note like its headings, never repeated in every section; and
+ * its words are found at all (the frontmatter is not section text). Measured on the handbook, whose notes
+ * have one in 2,742 of 4,560: +0.004 ± 0.003 nDCG@10 over both sets (docs/search.md, section 2).
+ */
 export function noteFtsRow(
   path: string,
   title: string,
   aliases: readonly string[],
   tags: readonly string[],
   sections: readonly { heading: string }[],
+  frontmatter: Readonly<Record<string, unknown>>,
 ): NoteFtsRows['note'] {
   const headings = [...new Set(sections.map((s) => s.heading.trim()).filter((h) => h !== '' && h !== title.trim()))];
-  return { name: analyze([title, ...aliases, ...tags, pathWords(path)].join(' ')), headings: analyze(headings.join(' ')) };
+  const about = [...headings, frontmatterDescription(frontmatter)].filter(Boolean).join(' ');
+  return { name: analyze([title, ...aliases, ...tags, pathWords(path)].join(' ')), headings: analyze(about) };
 }
 
 /** The full-text rows of a note's sections, by section order. */

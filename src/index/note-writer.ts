@@ -49,7 +49,7 @@ export class NoteWriter {
         mtime_ms = @mtimeMs, ctime_ms = @ctimeMs, hash = @hash, indexed_at = @indexedAt WHERE id = @id`),
       touchNote: db.prepare('UPDATE notes SET size = ?, mtime_ms = ?, ctime_ms = ? WHERE path = ?'),
       sectionsOfNote: db.prepare('SELECT id, heading, heading_path AS headingPath, text FROM sections WHERE note_id = ? ORDER BY ord'),
-      pathAndAliases: db.prepare('SELECT path, title, aliases, tags FROM notes WHERE id = ?'),
+      pathAndAliases: db.prepare('SELECT path, title, aliases, tags, frontmatter FROM notes WHERE id = ?'),
       // Contentless FTS5: a row is removed by handing back exactly the values it was inserted with, which
       // also keeps the row count and column sizes bm25() normalises by in step (a contentless_delete
       // table's DELETE does not: scores drifted away from a clean build's with every update).
@@ -368,7 +368,7 @@ export class NoteWriter {
 
   /** Removes a note's sections, full-text rows, tags, aliases and links; returns the aliases it had. */
   private clearNoteChildren(id: number): string[] {
-    const note = this.s.pathAndAliases.get(id) as { path: string; title: string; aliases: string; tags: string };
+    const note = this.s.pathAndAliases.get(id) as { path: string; title: string; aliases: string; tags: string; frontmatter: string };
     const aliases = JSON.parse(note.aliases) as string[];
     const tags = JSON.parse(note.tags) as string[];
     const sections = this.s.sectionsOfNote.all(id) as { id: number; heading: string; headingPath: string; text: string }[];
@@ -376,7 +376,8 @@ export class NoteWriter {
       this.s.deleteFts.run(sections[row.ord].id, row.head.words, row.body.words, row.head.cjk, row.body.cjk);
       if (!this.bulk) this.cjkDf.countRow(row.head.cjk, row.body.cjk, -1);
     }
-    const nf = noteFtsRow(note.path, note.title, aliases, tags, sections);
+    // The frontmatter as stored is the JSON copy the row was made from (ParsedNote.frontmatter is JSON-safe).
+    const nf = noteFtsRow(note.path, note.title, aliases, tags, sections, JSON.parse(note.frontmatter) as Record<string, unknown>);
     this.s.deleteNoteFts.run(id, nf.name.words, nf.headings.words, nf.name.cjk, nf.headings.cjk);
     this.s.deleteSections.run(id);
     this.s.deleteTags.run(id);

@@ -1,12 +1,12 @@
 // The index schema. Bump SCHEMA_VERSION whenever a table or the way text is analysed changes: an index
 // of another version is rebuilt from the vault (markdown is the source of truth), never patched by guess.
 
-export const SCHEMA_VERSION = 11;
+export const SCHEMA_VERSION = 12;
 
 /**
  * The full-text columns, in table order (bm25() weights follow it): the one list the schema, the writer and
  * the rankers' column filters use. head_* hold the heading path and the note's aliases; body_* the section
- * text; name_* a note's title, aliases, tags and path words; headings_* its distinct headings.
+ * text; name_* a note's title, aliases, tags and path words; headings_* its distinct headings and description.
  */
 export const SECTION_FTS_COLUMNS = ['head_words', 'body_words', 'head_cjk', 'body_cjk'] as const;
 export const NOTE_FTS_COLUMNS = ['name_words', 'headings_words', 'name_cjk', 'headings_cjk'] as const;
@@ -79,7 +79,8 @@ CREATE VIRTUAL TABLE IF NOT EXISTS sections_fts USING fts5(
 );
 
 -- One row per note (rowid = notes.id), for rankers whose evidence is about the whole note: name_* hold the
--- title, aliases, tags and path words; headings_* every distinct heading. A few thousand short rows, so
+-- title, aliases, tags and path words; headings_* every distinct heading and the frontmatter description
+-- (fts-rows.ts noteFtsRow). A few thousand short rows, so
 -- ranking notes by their headings reads far less than ranking every section by its heading path.
 CREATE VIRTUAL TABLE IF NOT EXISTS notes_fts USING fts5(
   ${NOTE_FTS_COLUMNS.join(', ')},

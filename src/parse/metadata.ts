@@ -103,6 +103,15 @@ export function frontmatterAliases(fm: Frontmatter): string[] {
   return out;
 }
 
+/** Frontmatter `description` or `summary`: what the note is about, in the author's own sentence ('' when none). */
+export function frontmatterDescription(fm: Frontmatter): string {
+  for (const key of ['description', 'summary']) {
+    const text = listOf(fm[key]).join(' ').trim();
+    if (text) return text;
+  }
+  return '';
+}
+
 /** Case-insensitively unique, lower-cased, in first-seen order. */
 export function uniqueLower(items: Iterable<string>): string[] {
   const seen = new Set<string>();

@@ -1,0 +1,48 @@
+// Schema changes that can be made exactly from what the index already holds, in place, instead of the
+// rebuild another version gets (db.ts openWriter). A rebuild reads the whole vault again and drops every
+// stored vector: with a real embedding model that is hours of embedding for a large vault. A migration is
+// listed here only when its result is the very index a full build of the new version would write (the
+// same rows, so the same bm25() statistics), never a guess.
+import type { Database } from 'better-sqlite3';
+import { NOTE_FTS_COLUMNS } from './schema.js';
+import { noteFtsRow } from './fts-rows.js';
+
+/** Version → the step that brings an index of that version to the next. */
+const STEPS: Record<number, (db: Database) => void> = {
+  // 12: a note's row holds its frontmatter description beside its headings (fts-rows.ts noteFtsRow).
+  11: writeNoteRowsAgain,
+};
+
+/** Whether an index of `from` can be brought to `to` by the steps above. */
+export function canMigrate(from: number, to: number): boolean {
+  for (let v = from; v < to; v++) if (!STEPS[v]) return false;
+  return from < to;
+}
+
+/** Runs the steps from `from` to `to`; the caller holds the write transaction and sets the version. */
+export function migrate(db: Database, from: number, to: number): void {
+  for (let v = from; v < to; v++) STEPS[v](db);
+}
+
+/**
+ * Every note's row of notes_fts written again from the notes and sections tables: the title, aliases,
+ * tags, frontmatter and headings the row is made of are all stored there, as writeNote stored them.
+ */
+function writeNoteRowsAgain(db: Database): void {
+  db.exec("INSERT INTO notes_fts (notes_fts) VALUES ('delete-all')");
+  const insert = db.prepare(`INSERT INTO notes_fts (rowid, ${NOTE_FTS_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?)`);
+  const headings = db.prepare('SELECT heading FROM sections WHERE note_id = ? ORDER BY ord');
+  const notes = db.prepare('SELECT id, path, title, aliases, tags, frontmatter FROM notes ORDER BY id').all() as {
+    id: number;
+    path: string;
+    title: string;
+    aliases: string;
+    tags: string;
+    frontmatter: string;
+  }[];
+  for (const n of notes) {
+    const sections = headings.all(n.id) as { heading: string }[];
+    const row = noteFtsRow(n.path, n.title, JSON.parse(n.aliases) as string[], JSON.parse(n.tags) as string[], sections, JSON.parse(n.frontmatter) as Record<string, unknown>);
+    insert.run(n.id, row.name.words, row.headings.words, row.name.cjk, row.headings.cjk);
+  }
+}
