@@ -68,10 +68,16 @@ export function openWriter(path: string): OpenedIndex {
     // An older index whose change can be made exactly from what it holds keeps everything (its vectors too).
     if (owner.kind === 'tsm' && owner.version !== null && canMigrate(owner.version, SCHEMA_VERSION)) {
       const from = owner.version;
-      writeTransaction(db, () => {
-        migrate(db, from, SCHEMA_VERSION);
-        setSchemaVersion(db);
-      });
+      writeTransaction(
+        db,
+        () => {
+          // Another writer of this version may have migrated it since the version above was read.
+          if (schemaVersionOf(db) !== String(from)) return;
+          migrate(db, from, SCHEMA_VERSION);
+          setSchemaVersion(db);
+        },
+        { schemaChange: true },
+      );
       return { db, fresh: false };
     }
     // Only a file that is provably tsm's (or holds nothing at all) is emptied and given the schema.
@@ -197,11 +203,46 @@ function foreignError(path: string, tables: string[]): IndexError {
 
 function createSchema(db: Database): void {
   // One transaction: a run killed half way leaves no half schema (the mark and the tables come together).
-  writeTransaction(db, () => {
-    db.pragma(`application_id = ${TSM_APPLICATION_ID}`);
-    db.exec(SCHEMA_SQL);
-    setSchemaVersion(db);
-  });
+  writeTransaction(
+    db,
+    () => {
+      db.pragma(`application_id = ${TSM_APPLICATION_ID}`);
+      db.exec(SCHEMA_SQL);
+      setSchemaVersion(db);
+    },
+    { schemaChange: true },
+  );
+}
+
+function schemaVersionOf(db: Database): string | undefined {
+  return versionRead(db).get() as string | undefined;
+}
+
+/**
+ * A long-lived writer (`tsm watch`, `tsm serve`'s embedding) of one tsm version can outlive an upgrade: a
+ * newer (or older) tsm may migrate or rebuild the index under it, and rows written by the old code would
+ * then not be the rows the new one deletes (the full-text tables are contentless). So every write
+ * transaction first checks the version it was opened for: one read of `meta`, a few microseconds.
+ */
+function assertSchema(db: Database): void {
+  const version = schemaVersionOf(db);
+  if (version !== String(SCHEMA_VERSION)) {
+    throw new IndexError(
+      'version',
+      `the index at ${db.name} is now schema version ${version ?? 'none'} (another tsm changed it), and this process writes ${SCHEMA_VERSION}: ` +
+        'nothing was written; restart it with the tsm that changed the index (tsm --version)',
+    );
+  }
+}
+const versionReads = new WeakMap<Database, BetterSqlite3.Statement>();
+
+function versionRead(db: Database): BetterSqlite3.Statement {
+  let stmt = versionReads.get(db);
+  if (!stmt) {
+    stmt = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck();
+    versionReads.set(db, stmt);
+  }
+  return stmt;
 }
 
 function setSchemaVersion(db: Database): void {
@@ -213,11 +254,15 @@ function dropAll(db: Database): void {
     .prepare("SELECT type, name FROM sqlite_master WHERE type IN ('table') AND name NOT LIKE 'sqlite_%'")
     .all() as { type: string; name: string }[];
   db.pragma('foreign_keys = OFF');
-  writeTransaction(db, () => {
-    // FTS5 shadow tables go with their virtual table; drop virtual tables first.
-    for (const o of objects.filter((o) => o.name.endsWith('_fts'))) db.exec(`DROP TABLE IF EXISTS "${o.name}"`);
-    for (const o of objects.filter((o) => !o.name.includes('_fts'))) db.exec(`DROP TABLE IF EXISTS "${o.name}"`);
-  });
+  writeTransaction(
+    db,
+    () => {
+      // FTS5 shadow tables go with their virtual table; drop virtual tables first.
+      for (const o of objects.filter((o) => o.name.endsWith('_fts'))) db.exec(`DROP TABLE IF EXISTS "${o.name}"`);
+      for (const o of objects.filter((o) => !o.name.includes('_fts'))) db.exec(`DROP TABLE IF EXISTS "${o.name}"`);
+    },
+    { schemaChange: true },
+  );
   db.pragma('foreign_keys = ON');
 }
 
@@ -285,12 +330,14 @@ const WRITER_WAIT_MS = 10 * 60_000;
  * Runs `fn` in a BEGIN IMMEDIATE transaction. SQLite waits busy_timeout (10 s) for the write lock, which
  * another writer's long transaction (the end of a rebuild) can outlast: the BEGIN is then tried again
  * until WRITER_WAIT_MS, so any number of writers take turns instead of failing with "database is locked".
- * Only the BEGIN is retried; an error inside `fn` goes to the caller as it is.
+ * Only the BEGIN is retried; an error inside `fn` goes to the caller as it is. The index must still be of
+ * this tsm's schema (assertSchema), except for the transactions that make it so (`schemaChange`).
  */
-export function writeTransaction<T>(db: Database, fn: () => T): T {
+export function writeTransaction<T>(db: Database, fn: () => T, opts: { schemaChange?: boolean } = {}): T {
   const deadline = Date.now() + WRITER_WAIT_MS;
   const txn = db.transaction((began: { yes: boolean }) => {
     began.yes = true;
+    if (!opts.schemaChange) assertSchema(db);
     return fn();
   });
   for (;;) {

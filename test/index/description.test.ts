@@ -180,3 +180,24 @@ describe('an index of schema 11', () => {
     }
   });
 });
+
+describe('a writer that outlives a schema change', () => {
+  it('writes nothing once another tsm has changed the index schema under it, and says what to do', async () => {
+    const cfg = await vault('outlived');
+    const { db } = openWriter(cfg.db);
+    try {
+      const before = db.prepare('SELECT path, hash FROM notes ORDER BY path').all();
+      // A newer tsm migrates or rebuilds the file while this process keeps its connection.
+      const other = new Database(cfg.db);
+      other.prepare("UPDATE meta SET value = '13' WHERE key = 'schema_version'").run();
+      other.close();
+      writeFileSync(join(cfg.vault, 'fleet.md'), '# Fleet\n\nrewritten by hand\n');
+      await expect(syncVault(cfg, { db })).rejects.toThrow(
+        /is now schema version 13 \(another tsm changed it\), and this process writes 12: nothing was written; restart it/,
+      );
+      expect(db.prepare('SELECT path, hash FROM notes ORDER BY path').all()).toEqual(before);
+    } finally {
+      db.close();
+    }
+  });
+});
