@@ -39,7 +39,7 @@ function parseCommandLine() {
     return parseOptions();
   } catch (err) {
     process.stderr.write(`eval: ${(err as Error).message.split('. ')[0]}\n${USAGE}`);
-    process.exit(2);
+    process.exit(1);
   }
 }
 
