@@ -53,6 +53,11 @@ describe('npm run eval', () => {
 
   it('wrong invocations exit 1 with the fix named', () => {
     expect(run(['--compare', 'base'])).toMatchObject({ status: 1, stderr: expect.stringMatching(/--compare takes two sides/) });
+    // Unknown options: one line and the usage, never a stack trace; --help prints the usage and exits 0.
+    const bogus = run(['--bogus']);
+    expect(bogus).toMatchObject({ status: 1, stderr: expect.stringMatching(/^eval: Unknown option '--bogus'\nusage: npm run eval -- /) });
+    expect(bogus.stderr).not.toMatch(/\n\s+at /);
+    expect(run(['--help'])).toMatchObject({ status: 0, stdout: expect.stringMatching(/^usage: npm run eval -- \[--compare A B\]/), stderr: '' });
     expect(run(['--sets', 'nope'])).toMatchObject({ status: 1, stderr: expect.stringMatching(/unknown set nope \(known: .*vault-example/) });
     expect(run(['--sealed', '--qrels', set])).toMatchObject({ status: 1, stderr: expect.stringMatching(/--sealed and --qrels: choose one/) });
     expect(run(['--sealed', '--sets', 'vault-example'])).toMatchObject({ status: 1, stderr: expect.stringMatching(/unknown set vault-example \(known: .*sealed/) });
