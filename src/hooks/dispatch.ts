@@ -177,7 +177,10 @@ async function promptSubmit(ctx: Context, cfg: TsmConfig, deadline: Deadline): P
   const queryVector = ctx.req.queryVector ? await promptVector(ctx, ctx.req.queryVector, promptSearchText(ctx.payload.prompt), deadline) : undefined;
   const r = promptContext(cfg, ctx.payload.prompt, { deadline, now: ctx.req.now, sessionId: ctx.payload.sessionId, queryVector });
   if (r.kind === 'context') return r.output;
-  if (r.problem) log(ctx, r.problem);
+  // An index of another schema version (tsm upgraded mid-session): this prompt gets nothing, and the sync
+  // SessionStart would start migrates or rebuilds it in the background, so the next prompts find it.
+  if (r.otherSchema && (await startBackgroundSync(ctx, cfg))) log(ctx, `${r.problem} (a background \`tsm index\` started: the next prompts get results)`);
+  else if (r.problem) log(ctx, r.problem);
   return '';
 }
 
@@ -195,12 +198,13 @@ async function sessionStart(ctx: Context, cfg: TsmConfig, deadline: Deadline): P
   return '';
 }
 
-/** SessionStart: start the detached sync worker (src/hooks/background-sync.ts) unless one is not wanted. */
+/** Start the detached sync worker (src/hooks/background-sync.ts) unless one is not wanted: SessionStart, and a prompt that meets an index of another schema. */
 async function startBackgroundSync(ctx: Context, cfg: TsmConfig): Promise<boolean> {
   if (!ctx.req.detach || ctx.vault === null) return false;
   const { syncWanted } = await import('./background-sync.js');
   if (!syncWanted(cfg)) return false;
-  ctx.req.detach({ event: 'SessionStart', vault: ctx.vault, db: ctx.req.dbFlag, payload: essentialPayload(ctx.payload) });
+  // The worker dispatches on the payload's event: it is the SessionStart worker whichever hook starts it.
+  ctx.req.detach({ event: 'SessionStart', vault: ctx.vault, db: ctx.req.dbFlag, payload: essentialPayload({ ...ctx.payload, eventName: 'SessionStart' }) });
   return true;
 }
 

@@ -3,6 +3,7 @@
 // and the session-note layout (never remark, chokidar, the MCP SDK or the session writer).
 import type { SearchHit, SearchResponse } from '../core/types.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
+import { IndexError } from '../index/db.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { formatXml } from '../format/xml.js';
 import { search } from '../search/search.js';
@@ -31,8 +32,11 @@ export function promptSkipReason(prompt: string): string | null {
 
 export type PromptContextResult =
   | { kind: 'context'; output: string; hits: number }
-  /** `problem` is set when something went wrong that belongs in the hook log. */
-  | { kind: 'none'; problem?: string };
+  /**
+   * `problem` is set when something went wrong that belongs in the hook log; `otherSchema` when the index is
+   * of another schema version (tsm was upgraded or downgraded): a sync, not the prompt, can mend that.
+   */
+  | { kind: 'none'; problem?: string; otherSchema?: boolean };
 
 export interface PromptContextOptions {
   deadline: Deadline;
@@ -74,7 +78,13 @@ export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContex
       { busyTimeoutMs: deadline.remaining() },
     );
   const kept = (r: SearchResponse) => r.hits.filter((h) => sessionEcho(h, opts.sessionId) === null);
-  let resp = run(cfg.hookTopK);
+  let resp: SearchResponse;
+  try {
+    resp = run(cfg.hookTopK);
+  } catch (err) {
+    if (err instanceof IndexError && err.code === 'version') return { kind: 'none', problem: err.message, otherSchema: true };
+    throw err;
+  }
   if (kept(resp).length < resp.hits.length && !deadline.passed()) resp = run(cfg.hookTopK + ECHO_SPARE);
   if (deadline.passed()) return { kind: 'none', problem: late(deadline, 'after the search') };
   const hits = kept(resp)

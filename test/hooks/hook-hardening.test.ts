@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, copyVaultExample, type RunResult, TSM, tsm, tsmAsync, waitFor } from '../helpers/cli.js';
@@ -246,6 +247,35 @@ describe('SessionStart starts a detached incremental sync (first use without `ts
     expect(injected(after)).toContain('<knowledge_search');
     expect(logOf(v)).toMatch(/SessionStart: no index yet at .*: building it in the background/);
     expect(logOf(v)).toMatch(/background index: \d+ added/);
+  }, 60_000);
+
+  it('a prompt that meets an index of an older schema (tsm upgraded mid-session) gets nothing at once and starts the sync that updates it', async () => {
+    const v = join(work, 'upgraded');
+    copyVaultExample(v);
+    rmSync(join(v, '.tsm'), { recursive: true, force: true });
+    expect(tsm(['index'], { cwd: v }).code).toBe(0);
+    // vault-example has no frontmatter descriptions: its schema-12 index is exactly what schema 11 wrote.
+    const db = join(v, '.tsm', 'index.db');
+    const raw = new Database(db);
+    raw.prepare("UPDATE meta SET value = '11' WHERE key = 'schema_version'").run();
+    raw.close();
+    const schema = () => {
+      const conn = new Database(db, { readonly: true });
+      try {
+        return conn.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get();
+      } finally {
+        conn.close();
+      }
+    };
+    expect(schema()).toBe('11');
+    const env = { TSM_VAULT: v };
+    const first = tsm(['hook'], { cwd: work, env, input: payload({ cwd: work }) });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe('');
+    await waitFor(() => schema() === '12' && !existsSync(join(v, '.tsm', 'sync.lock')), 30_000);
+    const next = tsm(['hook'], { cwd: work, env, input: payload({ cwd: work }) });
+    expect(injected(next)).toContain('<knowledge_search');
+    expect(logOf(v)).toMatch(/UserPromptSubmit .*schema version 11, this tsm needs 12: run `tsm index` to update it \(a background `tsm index` started: the next prompts get results\)/);
   }, 60_000);
 
   it('a second session while a sync runs starts none; a project without a vault starts none and writes nothing', async () => {
