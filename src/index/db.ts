@@ -49,7 +49,16 @@ export interface OpenedIndex {
  * version is emptied and rebuilt; a file that is not a database (or is corrupt) is moved aside to
  * `<db>.corrupt-<time>` and a new one is created — markdown is the source of truth, so nothing is lost.
  */
-export function openWriter(path: string): OpenedIndex {
+export interface WriterOptions {
+  /**
+   * Why the index's schema may not be changed (migrated or rebuilt) now, or null: another process writes to
+   * it with the code of its own version (a `tsm watch` started before an upgrade), and would go on writing
+   * rows of its schema into the new one.
+   */
+  schemaChangeBlocked?: () => string | null;
+}
+
+export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex {
   try {
     mkdirSync(dirname(path), { recursive: true });
   } catch (err) {
@@ -65,6 +74,15 @@ export function openWriter(path: string): OpenedIndex {
     }
     useWal(db);
     if (owner.kind === 'tsm' && owner.version === SCHEMA_VERSION) return { db, fresh: false };
+    const blocked = owner.kind === 'tsm' ? (opts.schemaChangeBlocked?.() ?? null) : null;
+    if (blocked !== null) {
+      db.close();
+      throw new IndexError(
+        'version',
+        `the index at ${path} has schema version ${owner.kind === 'tsm' ? owner.version : '?'}, this tsm needs ${SCHEMA_VERSION}, and ${blocked}: ` +
+          'stop it, then run `tsm index` (or start `tsm watch` again), which updates the index',
+      );
+    }
     // An older index whose change can be made exactly from what it holds keeps everything (its vectors too).
     if (owner.kind === 'tsm' && owner.version !== null && canMigrate(owner.version, SCHEMA_VERSION)) {
       const from = owner.version;

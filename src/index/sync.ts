@@ -4,7 +4,8 @@ import { statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { IndexWarning, SyncSummary, VaultFile } from '../core/types.js';
 import type { ParseOptions } from '../parse/options.js';
-import type { TsmConfig } from '../vault/config.js';
+import { tsmDir, type TsmConfig } from '../vault/config.js';
+import { runningWatcher } from '../vault/watcher-pid.js';
 import { findOnDisk, hasNoteExtension, symlinkRefusal, vaultRelative } from '../vault/paths.js';
 import { createPathFilter, scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
@@ -71,7 +72,7 @@ export async function syncVault(cfg: TsmConfig, opts: SyncOptions = {}): Promise
  */
 async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary> {
   const started = performance.now();
-  const opened = opts.db ? { db: opts.db, fresh: false } : openWriter(cfg.db);
+  const opened = opts.db ? { db: opts.db, fresh: false } : openWriter(cfg.db, { schemaChangeBlocked: () => otherWatcher(cfg) });
   const writer = new NoteWriter(opened.db);
   try {
     const rebuild = beginRebuild(writer, Boolean(opts.full) && !opened.fresh, opened.fresh);
@@ -428,4 +429,10 @@ function statPaths(cfg: TsmConfig, paths: string[]): { files: VaultFile[]; warni
     }
   }
   return { files, warnings, missing };
+}
+
+/** A `tsm watch` of this vault other than this process (which writes the index with its own tsm's code), as a reason; or null. */
+function otherWatcher(cfg: TsmConfig): string | null {
+  const pid = runningWatcher(tsmDir(cfg));
+  return pid !== null && pid !== process.pid ? `\`tsm watch\` (pid ${pid}) writes to it` : null;
 }

@@ -3,6 +3,7 @@
 // handed back what it was given, so bm25() scores equal a clean build's), and an index of schema 11,
 // which had no descriptions, is brought to 12 in place (src/index/migrate.ts) — keeping its vectors —
 // into the very index a clean build writes.
+import { spawn } from 'node:child_process';
 import { rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -14,7 +15,8 @@ import { NOTE_FTS_COLUMNS } from '../../src/index/schema.js';
 import { syncVault } from '../../src/index/sync.js';
 import { frontmatterDescription } from '../../src/parse/metadata.js';
 import { search } from '../../src/search/search.js';
-import { loadConfig, type TsmConfig } from '../../src/vault/config.js';
+import { loadConfig, tsmDir, type TsmConfig } from '../../src/vault/config.js';
+import { watcherPidFile } from '../../src/vault/watcher-pid.js';
 import { writeFiles } from '../helpers/cli.js';
 import { useTwoTinyModels } from '../helpers/tiny-model.js';
 
@@ -162,6 +164,33 @@ describe('an index of schema 11', () => {
     } finally {
       db.close();
       cleanDb.close();
+    }
+  });
+
+  it('is left as it is while a `tsm watch` of the vault (started by the older tsm) writes to it', async () => {
+    const cfg = await vault('watched');
+    downgradeTo11(cfg.db);
+    // A live process that is not this one stands for the older watcher.
+    const watcher = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      writeFileSync(watcherPidFile(tsmDir(cfg)), String(watcher.pid));
+      await expect(syncVault(cfg)).rejects.toThrow(
+        new RegExp(`schema version 11, this tsm needs 12, and \`tsm watch\` \\(pid ${watcher.pid}\\) writes to it: stop it, then run \`tsm index\``),
+      );
+      const raw = new Database(cfg.db, { readonly: true });
+      expect(raw.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe('11');
+      raw.close();
+    } finally {
+      watcher.kill();
+      await new Promise((resolve) => watcher.once('exit', resolve));
+    }
+    // The watcher gone (its pid file left behind, as a killed one leaves it), the next sync updates the index.
+    await syncVault(cfg);
+    const db = openReader(cfg.db);
+    try {
+      expect(paths(db, 'zeppelin')).toEqual(['fleet.md']);
+    } finally {
+      db.close();
     }
   });
 
