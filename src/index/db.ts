@@ -90,7 +90,7 @@ export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex 
         db,
         () => {
           // Another writer of this version may have migrated it since the version above was read.
-          if (schemaVersionOf(db) !== String(from)) return;
+          if (schemaVersion(db) !== from) return;
           migrate(db, from, SCHEMA_VERSION);
           setSchemaVersion(db);
         },
@@ -200,10 +200,10 @@ function ownerOf(db: Database): Owner {
   return oldTsm ? { kind: 'tsm', version } : { kind: 'foreign', tables };
 }
 
+/** The schema version in `meta`, or null (none, or a `meta` table of another shape). */
 function schemaVersion(db: Database): number | null {
   try {
-    const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: unknown } | undefined;
-    const n = row ? Number(row.value) : NaN;
+    const n = Number(versionRead(db).get());
     return Number.isInteger(n) ? n : null;
   } catch {
     return null; // a `meta` table of another shape
@@ -232,10 +232,6 @@ function createSchema(db: Database): void {
   );
 }
 
-function schemaVersionOf(db: Database): string | undefined {
-  return versionRead(db).get() as string | undefined;
-}
-
 /**
  * A long-lived writer (`tsm watch`, `tsm serve`'s embedding) of one tsm version can outlive an upgrade: a
  * newer (or older) tsm may migrate or rebuild the index under it, and rows written by the old code would
@@ -243,8 +239,8 @@ function schemaVersionOf(db: Database): string | undefined {
  * transaction first checks the version it was opened for: one read of `meta`, a few microseconds.
  */
 function assertSchema(db: Database): void {
-  const version = schemaVersionOf(db);
-  if (version !== String(SCHEMA_VERSION)) {
+  const version = schemaVersion(db);
+  if (version !== SCHEMA_VERSION) {
     throw new IndexError(
       'version',
       `the index at ${db.name} is now schema version ${version ?? 'none'} (another tsm changed it), and this process writes ${SCHEMA_VERSION}: ` +
@@ -252,6 +248,7 @@ function assertSchema(db: Database): void {
     );
   }
 }
+/** One prepared read of the version per connection: every write transaction asks it (assertSchema). */
 const versionReads = new WeakMap<Database, BetterSqlite3.Statement>();
 
 function versionRead(db: Database): BetterSqlite3.Statement {
