@@ -152,6 +152,20 @@ export class SectionSearch {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
+  /**
+   * Links out of these notes that resolve to another note with sections: per link, the note and section
+   * it is written in and the note it points to (embeds and attachments aside: they resolve to no note).
+   */
+  outLinks(noteIds: number[]): { noteId: number; sectionId: number | null; targetId: number }[] {
+    if (noteIds.length === 0) return [];
+    return this.stmt(
+      `SELECT l.source_id AS noteId, l.section_id AS sectionId, l.target_id AS targetId
+       FROM links l JOIN notes t ON t.id = l.target_id
+       WHERE l.source_id IN (SELECT value FROM json_each(?)) AND l.target_id <> l.source_id AND t.section_count > 0
+       ORDER BY l.source_id, l.id`,
+    ).all(JSON.stringify(noteIds)) as { noteId: number; sectionId: number | null; targetId: number }[];
+  }
+
   /** These sections with their text, for choosing which one to show. */
   sectionTexts(ids: number[]): SectionText[] {
     return this.textsWhere('id', ids);

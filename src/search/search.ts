@@ -18,6 +18,7 @@ import { didYouMean } from './did-you-mean.js';
 import type { ParsedQuery } from './query-syntax.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
 import { nearestNotes, neuralList } from './neural.js';
+import { sectionId } from '../index/section-ids.js';
 
 export interface SearchRequest {
   query: string;
@@ -96,7 +97,9 @@ function searchSnapshot(db: Database, req: SearchRequest, textDates = true): Sea
   addSemantic(db, q.text, fused.sectionFused, tuning);
   if (tuning.semanticAddWeight > 0 && tuning.semanticWeight > 0) addSemanticNearest(db, store, q.text, fused, q.filters, tuning);
   if (req.queryVector) addNeural(db, store, req.queryVector, fused, q.filters, tuning);
-  const ranked = scoreResults(fused, terms, q.filters, tuning, now, Boolean(req.allSections));
+  const factor = noteFactor(terms, q.filters, tuning, now);
+  const ranked = scoreResults(fused, factor, tuning, Boolean(req.allSections));
+  if (tuning.linkWeight > 0 && !req.allSections) addLinked(store, fused.info, ranked, factor, q.filters, tuning);
   if (tuning.titleMatchBoost > 0) boostNamedNotes(store, ranked, q.text, tuning.titleMatchBoost);
 
   const truncated = lists.some((l) => l.length >= RANKER_DEPTH);
@@ -225,9 +228,10 @@ function fuseLists(rankers: Ranker[], lists: RankedSection[][], tuning: Tuning):
 
 type Scored = { id: number; noteId: number; score: number; path: string; ord: number };
 
-/** Fused scores × file name × recency × status; one result per note (its best section) unless allSections. */
-function scoreResults(f: Fused, terms: QueryTerms, filters: SearchFilters, tuning: Tuning, now: Date, allSections: boolean): Scored[] {
-  const { info, noteCredit } = f;
+/** A note's multiplier: file name × recency × status (the same for every section of the note). */
+type NoteFactor = (r: RankedSection) => number;
+
+function noteFactor(terms: QueryTerms, filters: SearchFilters, tuning: Tuning, now: Date): NoteFactor {
   // Recency where time was asked for: always for daily and session notes; for knowledge notes only with
   // a temporal expression or a date filter, unless the tuning applies it everywhere.
   const timeAsked = Boolean(filters.after || filters.before);
@@ -239,10 +243,15 @@ function scoreResults(f: Fused, terms: QueryTerms, filters: SearchFilters, tunin
     if (v === undefined) nameShares.set(path, (v = fileNameShare(terms.words, path)));
     return 1 + tuning.fileNameBoost * v;
   };
-  const factor = (r: RankedSection) =>
+  return (r) =>
     nameFactor(r.path) *
     (tuning.recencyScope === 'all' || timeAsked || r.type !== 'knowledge' ? noteRecency(r.type as NoteType, r.date, r.dateSource, now, tuning) : 1) *
     statusFactor(r.status, tuning);
+}
+
+/** Fused scores × the note's factor; one result per note (its best section) unless allSections. */
+function scoreResults(f: Fused, factor: NoteFactor, tuning: Tuning, allSections: boolean): Scored[] {
+  const { info, noteCredit } = f;
   const sectionScored = [...f.sectionFused].map(([id, rrf]) => {
     const r = info.get(id) as RankedSection;
     return { id, noteId: r.noteId, rrf, path: r.path, ord: r.ord };
@@ -363,6 +372,49 @@ function showBestBodySections<T extends { id: number; noteId: number }>(
   const sections = [...store.sectionTexts([...candidates]), ...(headingOnly.length ? store.sectionsOfNotes(headingOnly) : [])];
   const best = bestSectionPerNote(sections, terms);
   return page.map((p) => ({ ...p, id: best.get(p.noteId) ?? p.id }));
+}
+
+/**
+ * Link evidence (Tuning.linkWeight): a note the best notes link to is likely what they point the reader to
+ * (`engineering/workflow/code-review.md`, linked from a team's own code-review page, for `コードレビュー
+ * 承認`). Each of the first `linkDepth` notes passes `linkWeight` × its score to the notes it links to,
+ * shared among them (÷ their count ^ `linkNorm`, so a roundup note's hundred links each pass little); the
+ * credit is multiplied by the target's own factor (file name, recency, status), as its score is. A note
+ * reached only so joins the list, shown by the section that best covers the query. Measured: docs/search.md.
+ */
+function addLinked(store: SectionSearch, info: Map<number, RankedSection>, ranked: Scored[], factor: NoteFactor, filters: SearchFilters, tuning: Tuning): void {
+  const head = ranked.slice(0, tuning.linkDepth);
+  if (head.length === 0) return;
+  const bestSection = new Map(head.map((h) => [h.noteId, h.id]));
+  const targetsOf = new Map<number, Set<number>>();
+  for (const l of store.outLinks(head.map((h) => h.noteId))) {
+    if (tuning.linkScope === 'section' && l.sectionId !== bestSection.get(l.noteId)) continue;
+    let t = targetsOf.get(l.noteId);
+    if (!t) targetsOf.set(l.noteId, (t = new Set()));
+    t.add(l.targetId);
+  }
+  // Credits come from the scores before any is added: the order of the head does not matter.
+  const credit = new Map<number, number>();
+  for (const h of head) {
+    const targets = targetsOf.get(h.noteId);
+    if (!targets?.size) continue;
+    const share = (tuning.linkWeight * h.score) / Math.pow(targets.size, tuning.linkNorm);
+    for (const t of targets) credit.set(t, (credit.get(t) ?? 0) + share);
+  }
+  if (credit.size === 0) return;
+  const byNote = new Map(ranked.map((r) => [r.noteId, r]));
+  const missing: number[] = [];
+  for (const [noteId, c] of credit) {
+    const r = byNote.get(noteId);
+    if (r) r.score += c * factor(info.get(r.id) as RankedSection);
+    else if (tuning.linkAdd) missing.push(noteId);
+  }
+  // A note reached only by links passes the filters like any other, and stands for its first section.
+  for (const r of store.rankIds(missing.map((n) => sectionId(n, 0)), filters)) {
+    info.set(r.id, r);
+    ranked.push({ id: r.id, noteId: r.noteId, score: (credit.get(r.noteId) ?? 0) * factor(r), path: r.path, ord: r.ord });
+  }
+  ranked.sort(byScore);
 }
 
 /**

@@ -94,6 +94,19 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'semantic-1.5': { semanticWeight: 1.5 },
   'semantic-by-cos': { semanticFusion: 'best' },
   'semantic-by-cos-minmax': { semanticFusion: 'minmax' },
+  // Link evidence (on by default at 0.1 from the first 10 notes, note-wide, shared ÷ √targets).
+  'links-off': { linkWeight: 0 },
+  'links-0.2': { linkWeight: 0.2 },
+  'links-0.05': { linkWeight: 0.05 },
+  'links-0.15': { linkWeight: 0.15 },
+  'links-noadd': { linkAdd: false },
+  'links-norm0.75': { linkNorm: 0.75 },
+  'links-0.3': { linkWeight: 0.3 },
+  'links-0.5': { linkWeight: 0.5 },
+  'links-s-0.3': { linkWeight: 0.3, linkScope: 'section' },
+  'links-d5': { linkDepth: 5 },
+  'links-d20': { linkDepth: 20 },
+  'links-norm1': { linkNorm: 1 },
   'plain-cutter': { cutter: { dropHiragana: false, trimTails: false, splitScripts: false, joinPairs: false } },
 };
 
