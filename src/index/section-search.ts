@@ -3,6 +3,7 @@ import type { NoteType, SearchFilters } from '../core/types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Database } from './db.js';
 import { noteOfSection, noteOfSectionSql, ordOfSection, sectionId } from './section-ids.js';
+import { frontmatterDescription } from '../parse/metadata.js';
 
 export interface RankedSection {
   id: number;
@@ -29,6 +30,8 @@ export interface HitDetails {
   tags: string[];
   aliases: string[];
   frontmatter: Record<string, unknown>;
+  /** The note's frontmatter description (else summary), as the note-level row indexes it; '' for none. */
+  description: string;
   headingPath: string;
   startLine: number;
   endLine: number;
@@ -224,12 +227,13 @@ export class SectionSearch {
       `SELECT s.id, s.note_id AS noteId, n.path, n.title, n.type, n.status, n.date, n.tags, n.aliases, n.frontmatter,
         s.heading_path AS headingPath, s.start_line AS startLine, s.end_line AS endLine, s.text
        FROM sections s JOIN notes n ON n.id = s.note_id WHERE s.id IN (SELECT value FROM json_each(?))`,
-    ).all(JSON.stringify(ids)) as (Omit<HitDetails, 'tags' | 'aliases' | 'frontmatter'> & { tags: string; aliases: string; frontmatter: string })[];
+    ).all(JSON.stringify(ids)) as (Omit<HitDetails, 'tags' | 'aliases' | 'frontmatter' | 'description'> & { tags: string; aliases: string; frontmatter: string })[];
     return new Map(
-      rows.map((r) => [
-        r.id,
-        { ...r, tags: JSON.parse(r.tags) as string[], aliases: JSON.parse(r.aliases) as string[], frontmatter: JSON.parse(r.frontmatter) as Record<string, unknown> },
-      ]),
+      rows.map((r) => {
+        const frontmatter = JSON.parse(r.frontmatter) as Record<string, unknown>;
+        const details = { ...r, tags: JSON.parse(r.tags) as string[], aliases: JSON.parse(r.aliases) as string[], frontmatter };
+        return [r.id, { ...details, description: frontmatterDescription(frontmatter) }];
+      }),
     );
   }
 

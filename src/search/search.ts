@@ -3,8 +3,8 @@
 import type { NoteType, SearchFilters, SearchHit, SearchResponse } from '../core/types.js';
 import type { Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
-import { SectionSearch, type RankedSection } from '../index/section-search.js';
-import { bestSnippet } from './snippet.js';
+import { SectionSearch, type HitDetails, type RankedSection } from '../index/section-search.js';
+import { bestSnippet, holdsAnyTerm } from './snippet.js';
 import { bigrams, normalize } from '../text/normalize.js';
 import { buildFilters, type FilterFlags } from './filters.js';
 import { anyTermMatch, buildRankers, wordMatch, type Ranker } from './rankers.js';
@@ -524,12 +524,22 @@ function buildHits(
       endLine: d.endLine,
       date: d.date || null,
       tags: d.tags,
-      snippet: bestSnippet(d.text || d.headingPath, snippetTerms.length ? snippetTerms : [queryText], snippetChars),
+      snippet: snippetOf(d, snippetTerms.length ? snippetTerms : [queryText], snippetChars),
       related: related.get(p.id) ?? [],
       content: d.text,
       surprise: surpriseOf(d.frontmatter, p.score, nextScores[i]),
     };
   });
+}
+
+/**
+ * The hit's passage: from its section's text; from the note's description when only that holds a query term
+ * (a note found by its description, shown by a section that does not say the words).
+ */
+function snippetOf(d: HitDetails, terms: string[], chars: number): string {
+  const text = d.text || d.headingPath;
+  if (d.description && !holdsAnyTerm(text, terms) && holdsAnyTerm(d.description, terms)) return bestSnippet(d.description, terms, chars);
+  return bestSnippet(text, terms, chars);
 }
 
 /** Per hit: paths its section links to, then its note's frontmatter `related`, then the note's other links. */

@@ -173,6 +173,12 @@ function windowStart(cps: string[], spanStart: number, slack: number): number {
   return spanStart - wordStart <= slack ? snapStart(cps, wordStart, spanStart) : snapStart(cps, start, spanStart);
 }
 
+/** Whether the text holds one of the terms, matched as bestSnippet matches them. */
+export function holdsAnyTerm(text: string, terms: string[]): boolean {
+  const wanted = [...new Set(terms.map(normalizeTerm).filter(Boolean))];
+  return wanted.length > 0 && findMatches(markdownLine(head(text, MAX_SCAN_CHARS)), wanted).length > 0;
+}
+
 /**
  * The best passage of `text` for `terms` (normalised lower-case words or CJK bigrams), at most
  * `maxChars` characters, whitespace collapsed, markdown noise simplified, `…` where cut.

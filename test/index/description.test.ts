@@ -83,6 +83,23 @@ describe('a note found by its description', () => {
     }
   });
 
+  it('shows the description as the passage when only it says the words; the section text otherwise', async () => {
+    const cfg = await vault('snippet');
+    const db = openReader(cfg.db);
+    try {
+      const [byDescription] = search(db, { query: 'zeppelin', limit: 1 }).hits;
+      expect(byDescription.snippet).toBe('How we replaced the zeppelin fleet with gliders');
+      expect(byDescription.content).toBe('Some text about fleets.');
+      const [cjk] = search(db, { query: '堆肥', limit: 1 }).hits;
+      expect(cjk.snippet).toBe('庭の手入れと堆肥づくり');
+      // The section says a query word: its own passage, though the description says it too.
+      const fleets = search(db, { query: 'fleets', limit: 10 }).hits.find((h) => h.path === 'fleet.md');
+      expect(fleets?.snippet).not.toContain('zeppelin');
+    } finally {
+      db.close();
+    }
+  });
+
   it('an edited or removed description is taken out exactly: scores equal a clean build of the same files', async () => {
     const cfg = await vault('edit');
     const edited = FILES['fleet.md'].replace('zeppelin fleet with gliders', 'balloon fleet with kites');
