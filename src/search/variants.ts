@@ -107,6 +107,7 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'links-d5': { linkDepth: 5 },
   'links-d20': { linkDepth: 20 },
   'links-norm1': { linkNorm: 1 },
+  'links-norm0.25': { linkNorm: 0.25 },
   'plain-cutter': { cutter: { dropHiragana: false, trimTails: false, splitScripts: false, joinPairs: false } },
 };
 
