@@ -130,14 +130,12 @@ export interface Tuning {
   /**
    * Link evidence: each of the first `linkDepth` notes passes `linkWeight` × its score, shared among the
    * notes it links to (÷ their count ^ `linkNorm`), from the whole note or only its best section
-   * (`linkScope`); a note reached only so is added. 0 = off.
+   * (`linkScope`); it reorders the notes found, and adds none. 0 = off.
    */
   linkWeight: number;
   linkDepth: number;
   linkNorm: number;
   linkScope: 'note' | 'section';
-  /** Whether a note reached only by links joins the list (else link evidence only reorders). */
-  linkAdd: boolean;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -167,14 +165,13 @@ export const DEFAULT_TUNING: Tuning = {
   noteWeights: [1, 0.25],
   fileNameBoost: 0.1,
   titleMatchBoost: 0.5,
-  // Link evidence at 0.1 from the first 10 notes: +0.014 ± 0.004 nDCG@10 over 219 judged queries (60 wins,
+  // Link evidence at 0.1 from the first 10 notes: +0.013 ± 0.004 nDCG@10 over 219 judged queries (58 wins,
   // 38 losses), no set lower (handbook +0.036, its held-out twin +0.011, Hub held-out +0.009, Hub +0.001,
-  // vault-example +0.006); sealed sets +0.014 / +0.002 (docs/search.md).
+  // vault-example +0.001); sealed sets +0.014 / +0.002 (docs/search.md).
   linkWeight: 0.1,
   linkDepth: 10,
   linkNorm: 0.5,
   linkScope: 'note',
-  linkAdd: true,
   compoundSplit: 'off',
   // Score fusion: +0.018 ± 0.006 nDCG@10 over 219 judged queries (79 wins, 56 losses), every set up
   // (held-out handbook +0.015, handbook +0.005, held-out Hub +0.016, Hub +0.030, vault-example +0.028).

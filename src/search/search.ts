@@ -18,7 +18,6 @@ import { didYouMean } from './did-you-mean.js';
 import type { ParsedQuery } from './query-syntax.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
 import { nearestNotes, neuralList } from './neural.js';
-import { sectionId } from '../index/section-ids.js';
 
 export interface SearchRequest {
   query: string;
@@ -99,7 +98,7 @@ function searchSnapshot(db: Database, req: SearchRequest, textDates = true): Sea
   if (req.queryVector) addNeural(db, store, req.queryVector, fused, q.filters, tuning);
   const factor = noteFactor(terms, q.filters, tuning, now);
   const ranked = scoreResults(fused, factor, tuning, Boolean(req.allSections));
-  if (tuning.linkWeight > 0 && !req.allSections) addLinked(store, fused.info, ranked, factor, q.filters, tuning);
+  if (tuning.linkWeight > 0 && !req.allSections) addLinked(store, fused.info, ranked, factor, tuning);
   if (tuning.titleMatchBoost > 0) boostNamedNotes(store, ranked, q.text, tuning.titleMatchBoost);
 
   const truncated = lists.some((l) => l.length >= RANKER_DEPTH);
@@ -379,10 +378,11 @@ function showBestBodySections<T extends { id: number; noteId: number }>(
  * (`engineering/workflow/code-review.md`, linked from a team's own code-review page, for `コードレビュー
  * 承認`). Each of the first `linkDepth` notes passes `linkWeight` × its score to the notes it links to,
  * shared among them (÷ their count ^ `linkNorm`, so a roundup note's hundred links each pass little); the
- * credit is multiplied by the target's own factor (file name, recency, status), as its score is. A note
- * reached only so joins the list, shown by the section that best covers the query. Measured: docs/search.md.
+ * credit is multiplied by the target's own factor (file name, recency, status), as its score is. It only
+ * reorders: a linked note that holds none of the query's words is not added (adding them measured the
+ * same, and every result keeps saying the query's words somewhere). Measured: docs/search.md.
  */
-function addLinked(store: SectionSearch, info: Map<number, RankedSection>, ranked: Scored[], factor: NoteFactor, filters: SearchFilters, tuning: Tuning): void {
+function addLinked(store: SectionSearch, info: Map<number, RankedSection>, ranked: Scored[], factor: NoteFactor, tuning: Tuning): void {
   const head = ranked.slice(0, tuning.linkDepth);
   if (head.length === 0) return;
   const bestSection = new Map(head.map((h) => [h.noteId, h.id]));
@@ -402,19 +402,14 @@ function addLinked(store: SectionSearch, info: Map<number, RankedSection>, ranke
     for (const t of targets) credit.set(t, (credit.get(t) ?? 0) + share);
   }
   if (credit.size === 0) return;
-  const byNote = new Map(ranked.map((r) => [r.noteId, r]));
-  const missing: number[] = [];
-  for (const [noteId, c] of credit) {
-    const r = byNote.get(noteId);
-    if (r) r.score += c * factor(info.get(r.id) as RankedSection);
-    else if (tuning.linkAdd) missing.push(noteId);
+  let moved = false;
+  for (const r of ranked) {
+    const c = credit.get(r.noteId);
+    if (c === undefined) continue;
+    r.score += c * factor(info.get(r.id) as RankedSection);
+    moved = true;
   }
-  // A note reached only by links passes the filters like any other, and stands for its first section.
-  for (const r of store.rankIds(missing.map((n) => sectionId(n, 0)), filters)) {
-    info.set(r.id, r);
-    ranked.push({ id: r.id, noteId: r.noteId, score: (credit.get(r.noteId) ?? 0) * factor(r), path: r.path, ord: r.ord });
-  }
-  ranked.sort(byScore);
+  if (moved) ranked.sort(byScore);
 }
 
 /**

@@ -99,7 +99,6 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'links-0.2': { linkWeight: 0.2 },
   'links-0.05': { linkWeight: 0.05 },
   'links-0.15': { linkWeight: 0.15 },
-  'links-noadd': { linkAdd: false },
   'links-norm0.75': { linkNorm: 0.75 },
   'links-0.3': { linkWeight: 0.3 },
   'links-0.5': { linkWeight: 0.5 },
