@@ -173,10 +173,15 @@ function windowStart(cps: string[], spanStart: number, slack: number): number {
   return spanStart - wordStart <= slack ? snapStart(cps, wordStart, spanStart) : snapStart(cps, start, spanStart);
 }
 
+/** The text as passages are cut from it, and the distinct terms sought in it. */
+function prepared(text: string, terms: string[]): { plain: string; wanted: string[] } {
+  return { plain: markdownLine(head(text, MAX_SCAN_CHARS)), wanted: [...new Set(terms.map(normalizeTerm).filter(Boolean))] };
+}
+
 /** Whether the text holds one of the terms, matched as bestSnippet matches them. */
 export function holdsAnyTerm(text: string, terms: string[]): boolean {
-  const wanted = [...new Set(terms.map(normalizeTerm).filter(Boolean))];
-  return wanted.length > 0 && findMatches(markdownLine(head(text, MAX_SCAN_CHARS)), wanted).length > 0;
+  const { plain, wanted } = prepared(text, terms);
+  return wanted.length > 0 && findMatches(plain, wanted).length > 0;
 }
 
 /**
@@ -187,10 +192,9 @@ export function holdsAnyTerm(text: string, terms: string[]): boolean {
 export function bestSnippet(text: string, terms: string[], maxChars: number): string {
   const max = Math.floor(maxChars);
   if (!(max > 0)) return '';
-  const plain = markdownLine(head(text, MAX_SCAN_CHARS));
+  const { plain, wanted } = prepared(text, terms);
   const cps = Array.from(plain);
   if (cps.length <= max) return plain;
-  const wanted = [...new Set(terms.map(normalizeTerm).filter(Boolean))];
   const matches = wanted.length ? findMatches(plain, wanted) : [];
   if (matches.length === 0 || max < 3) return truncateText(plain, max);
 
