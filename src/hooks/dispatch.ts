@@ -177,9 +177,10 @@ async function promptSubmit(ctx: Context, cfg: TsmConfig, deadline: Deadline): P
   const queryVector = ctx.req.queryVector ? await promptVector(ctx, ctx.req.queryVector, promptSearchText(ctx.payload.prompt), deadline) : undefined;
   const r = promptContext(cfg, ctx.payload.prompt, { deadline, now: ctx.req.now, sessionId: ctx.payload.sessionId, queryVector });
   if (r.kind === 'context') return r.output;
-  // An index of another schema version (tsm upgraded mid-session): this prompt gets nothing, and the sync
-  // SessionStart would start migrates or rebuilds it in the background, so the next prompts find it.
-  if (r.otherSchema && (await startBackgroundSync(ctx, cfg))) log(ctx, `${r.problem} (a background \`tsm index\` started: the next prompts get results)`);
+  // An index an older tsm wrote (tsm upgraded mid-session): this prompt gets nothing, and the sync SessionStart
+  // would start updates it in the background, so the next prompts find it. An index of a newer tsm is not this
+  // tsm's to rebuild from a prompt (a newer tsm in another shell would rebuild it back): only logged.
+  if (r.olderSchema && (await startBackgroundSync(ctx, cfg))) log(ctx, `${r.problem} (a background \`tsm index\` started: the next prompts get results)`);
   else if (r.problem) log(ctx, r.problem);
   return '';
 }

@@ -33,10 +33,11 @@ export function promptSkipReason(prompt: string): string | null {
 export type PromptContextResult =
   | { kind: 'context'; output: string; hits: number }
   /**
-   * `problem` is set when something went wrong that belongs in the hook log; `otherSchema` when the index is
-   * of another schema version (tsm was upgraded or downgraded): a sync, not the prompt, can mend that.
+   * `problem` is set when something went wrong that belongs in the hook log; `olderSchema` when an older tsm
+   * wrote the index (tsm was upgraded mid-session): a sync, not the prompt, can update it. An index of a newer
+   * tsm is left to that tsm (or to the user's `tsm index`): a prompt never rebuilds it.
    */
-  | { kind: 'none'; problem?: string; otherSchema?: boolean };
+  | { kind: 'none'; problem?: string; olderSchema?: boolean };
 
 export interface PromptContextOptions {
   deadline: Deadline;
@@ -82,7 +83,7 @@ export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContex
   try {
     resp = run(cfg.hookTopK);
   } catch (err) {
-    if (err instanceof IndexError && err.code === 'version') return { kind: 'none', problem: err.message, otherSchema: true };
+    if (err instanceof IndexError && err.code === 'version') return { kind: 'none', problem: err.message, olderSchema: err.olderSchema };
     throw err;
   }
   if (kept(resp).length < resp.hits.length && !deadline.passed()) resp = run(cfg.hookTopK + ECHO_SPARE);

@@ -17,8 +17,15 @@ export class IndexError extends TsmError {
   constructor(
     readonly code: IndexErrorCode,
     message: string,
+    /** For 'version' from a reader: the schema version the file has (older or newer than SCHEMA_VERSION). */
+    readonly fileVersion?: number,
   ) {
     super(message);
+  }
+
+  /** A reader met an index an older tsm wrote: this tsm's `tsm index` updates it without loss of anything. */
+  get olderSchema(): boolean {
+    return this.code === 'version' && this.fileVersion !== undefined && this.fileVersion < SCHEMA_VERSION;
   }
 }
 
@@ -153,6 +160,7 @@ export function openReader(path: string, opts: { busyTimeoutMs?: number } = {}):
     throw new IndexError(
       'version',
       `the index at ${path} has schema version ${version}, this tsm needs ${SCHEMA_VERSION}: run \`tsm index\` to ${canMigrate(version, SCHEMA_VERSION) ? 'update' : 'rebuild'} it`,
+      version,
     );
   }
   return db;

@@ -278,6 +278,28 @@ describe('SessionStart starts a detached incremental sync (first use without `ts
     expect(logOf(v)).toMatch(/UserPromptSubmit .*schema version 11, this tsm needs 12: run `tsm index` to update it \(a background `tsm index` started: the next prompts get results\)/);
   }, 60_000);
 
+  it('a prompt that meets an index of a newer tsm gets nothing, logs why, and leaves the index to that tsm', async () => {
+    const v = join(work, 'newer');
+    copyVaultExample(v);
+    rmSync(join(v, '.tsm'), { recursive: true, force: true });
+    expect(tsm(['index'], { cwd: v }).code).toBe(0);
+    const db = join(v, '.tsm', 'index.db');
+    const raw = new Database(db);
+    raw.prepare("UPDATE meta SET value = '99' WHERE key = 'schema_version'").run();
+    raw.close();
+    const before = readFileSync(db);
+    const r = tsm(['hook'], { cwd: work, env: { TSM_VAULT: v }, input: payload({ cwd: work }) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    // A background sync would have taken the lock and rebuilt the file by now (the older-schema case above
+    // takes well under a second on vault-example).
+    await new Promise((res) => setTimeout(res, 1500));
+    expect(existsSync(join(v, '.tsm', 'sync.lock'))).toBe(false);
+    expect(readFileSync(db).equals(before)).toBe(true);
+    expect(logOf(v)).toMatch(/UserPromptSubmit .*schema version 99, this tsm needs \d+: run `tsm index` to rebuild it/);
+    expect(logOf(v)).not.toMatch(/a background `tsm index` started/);
+  }, 60_000);
+
   it('a second session while a sync runs starts none; a project without a vault starts none and writes nothing', async () => {
     const v = join(work, 'locked');
     copyVaultExample(v);
