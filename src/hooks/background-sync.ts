@@ -31,7 +31,8 @@ export async function runBackgroundSync(cfg: TsmConfig, log: (message: string) =
   try {
     await withFileLock(lockPath(cfg), { timeoutMs: 0, staleMs: SYNC_LOCK_STALE_MS }, async () => {
       const { syncVault } = await import('../index/sync.js');
-      const s = await syncVault(cfg);
+      // Nobody asked for this sync: an index a newer tsm wrote is left to it (the worker logs why).
+      const s = await syncVault(cfg, { keepNewer: true });
       if (s.added + s.updated + s.removed > 0) {
         log(`background index: ${s.added} added, ${s.updated} updated, ${s.removed} removed in ${s.seconds.toFixed(2)} s`);
       }

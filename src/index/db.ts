@@ -63,6 +63,12 @@ export interface WriterOptions {
    * rows of its schema into the new one.
    */
   schemaChangeBlocked?: () => string | null;
+  /**
+   * Leave an index a newer tsm wrote as it is (throw IndexError 'version') instead of rebuilding it: a sync
+   * nobody asked for (the hook's background worker) must not undo a newer tsm's index, which that tsm would
+   * then rebuild back. `tsm index` run by the user rebuilds it.
+   */
+  keepNewer?: boolean;
 }
 
 export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex {
@@ -81,6 +87,15 @@ export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex 
     }
     useWal(db);
     if (owner.kind === 'tsm' && owner.version === SCHEMA_VERSION) return { db, fresh: false };
+    if (opts.keepNewer && owner.kind === 'tsm' && owner.version !== null && owner.version > SCHEMA_VERSION) {
+      db.close();
+      throw new IndexError(
+        'version',
+        `the index at ${path} was written by a newer tsm (schema version ${owner.version}; this tsm writes ${SCHEMA_VERSION}): ` +
+          'left as it is; use that tsm, or run `tsm index` with this one to rebuild it',
+        owner.version,
+      );
+    }
     const blocked = owner.kind === 'tsm' ? (opts.schemaChangeBlocked?.() ?? null) : null;
     if (blocked !== null) {
       db.close();

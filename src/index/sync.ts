@@ -27,6 +27,8 @@ export interface SyncOptions {
   db?: Database;
   /** Leave a due retraining of the semantic model to the caller (the watcher's worker thread). */
   backgroundRetrain?: boolean;
+  /** Leave an index a newer tsm wrote as it is rather than rebuild it (WriterOptions.keepNewer): a sync nobody asked for. */
+  keepNewer?: boolean;
 }
 
 /** Batches at least this big are parsed in worker threads. */
@@ -72,7 +74,7 @@ export async function syncVault(cfg: TsmConfig, opts: SyncOptions = {}): Promise
  */
 async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary> {
   const started = performance.now();
-  const opened = opts.db ? { db: opts.db, fresh: false } : openWriter(cfg.db, { schemaChangeBlocked: () => otherWatcher(cfg) });
+  const opened = opts.db ? { db: opts.db, fresh: false } : openWriter(cfg.db, { schemaChangeBlocked: () => otherWatcher(cfg), keepNewer: opts.keepNewer });
   const writer = new NoteWriter(opened.db);
   try {
     const rebuild = beginRebuild(writer, Boolean(opts.full) && !opened.fresh, opened.fresh);

@@ -278,7 +278,7 @@ describe('SessionStart starts a detached incremental sync (first use without `ts
     expect(logOf(v)).toMatch(/UserPromptSubmit .*schema version 11, this tsm needs 12: run `tsm index` to update it \(a background `tsm index` started: the next prompts get results\)/);
   }, 60_000);
 
-  it('a prompt that meets an index of a newer tsm gets nothing, logs why, and leaves the index to that tsm', async () => {
+  it('an index of a newer tsm: a prompt gets nothing and a session start syncs nothing, both log why; tsm index rebuilds it', async () => {
     const v = join(work, 'newer');
     copyVaultExample(v);
     rmSync(join(v, '.tsm'), { recursive: true, force: true });
@@ -298,6 +298,13 @@ describe('SessionStart starts a detached incremental sync (first use without `ts
     expect(readFileSync(db).equals(before)).toBe(true);
     expect(logOf(v)).toMatch(/UserPromptSubmit .*schema version 99, this tsm needs \d+: run `tsm index` to rebuild it/);
     expect(logOf(v)).not.toMatch(/a background `tsm index` started/);
+    // A new session's background sync leaves it too, and says why; the user's own `tsm index` rebuilds it.
+    const start = tsm(['hook'], { cwd: work, env: { TSM_VAULT: v }, input: JSON.stringify({ cwd: work, hook_event_name: 'SessionStart', session_id: 's2' }) });
+    expect(start.code).toBe(0);
+    await waitFor(() => /written by a newer tsm/.test(logOf(v)) && !existsSync(join(v, '.tsm', 'sync.lock')), 30_000);
+    expect(readFileSync(db).equals(before)).toBe(true);
+    expect(tsm(['index'], { cwd: v }).code).toBe(0);
+    expect(injected(tsm(['hook'], { cwd: work, env: { TSM_VAULT: v }, input: payload({ cwd: work }) }))).toContain('<knowledge_search');
   }, 60_000);
 
   it('a second session while a sync runs starts none; a project without a vault starts none and writes nothing', async () => {
