@@ -249,16 +249,22 @@ describe('SessionStart starts a detached incremental sync (first use without `ts
     expect(logOf(v)).toMatch(/background index: \d+ added/);
   }, 60_000);
 
-  it('a prompt that meets an index of an older schema (tsm upgraded mid-session) gets nothing at once and starts the sync that updates it', async () => {
-    const v = join(work, 'upgraded');
+  /** A copy of vault-example indexed by this tsm, its index then marked as written with schema `version`. */
+  function indexedAsSchema(name: string, version: number): { v: string; db: string } {
+    const v = join(work, name);
     copyVaultExample(v);
     rmSync(join(v, '.tsm'), { recursive: true, force: true });
     expect(tsm(['index'], { cwd: v }).code).toBe(0);
-    // vault-example has no frontmatter descriptions: its schema-12 index is exactly what schema 11 wrote.
     const db = join(v, '.tsm', 'index.db');
     const raw = new Database(db);
-    raw.prepare("UPDATE meta SET value = '11' WHERE key = 'schema_version'").run();
+    raw.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(version));
     raw.close();
+    return { v, db };
+  }
+
+  it('a prompt that meets an index of an older schema (tsm upgraded mid-session) gets nothing at once and starts the sync that updates it', async () => {
+    // vault-example has no frontmatter descriptions: its schema-12 index is exactly what schema 11 wrote.
+    const { v, db } = indexedAsSchema('upgraded', 11);
     const schema = () => {
       const conn = new Database(db, { readonly: true });
       try {
@@ -279,14 +285,7 @@ describe('SessionStart starts a detached incremental sync (first use without `ts
   }, 60_000);
 
   it('an index of a newer tsm: a prompt gets nothing and a session start syncs nothing, both log why; tsm index rebuilds it', async () => {
-    const v = join(work, 'newer');
-    copyVaultExample(v);
-    rmSync(join(v, '.tsm'), { recursive: true, force: true });
-    expect(tsm(['index'], { cwd: v }).code).toBe(0);
-    const db = join(v, '.tsm', 'index.db');
-    const raw = new Database(db);
-    raw.prepare("UPDATE meta SET value = '99' WHERE key = 'schema_version'").run();
-    raw.close();
+    const { v, db } = indexedAsSchema('newer', 99);
     const before = readFileSync(db);
     const r = tsm(['hook'], { cwd: work, env: { TSM_VAULT: v }, input: payload({ cwd: work }) });
     expect(r.code).toBe(0);
