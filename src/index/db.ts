@@ -23,7 +23,7 @@ export class IndexError extends TsmError {
     super(message);
   }
 
-  /** A reader met an index an older tsm wrote: this tsm's `tsm index` updates it without loss of anything. */
+  /** A reader met an index an older tsm wrote: a sync of this tsm updates it (migrates it in place, or rebuilds it). */
   get olderSchema(): boolean {
     return this.code === 'version' && this.fileVersion !== undefined && this.fileVersion < SCHEMA_VERSION;
   }
@@ -85,8 +85,7 @@ export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex 
       db.close();
       throw foreignError(path, owner.tables);
     }
-    useWal(db);
-    if (owner.kind === 'tsm' && owner.version === SCHEMA_VERSION) return { db, fresh: false };
+    // Before anything is set on the file (its journal mode included): it is the newer tsm's.
     if (opts.keepNewer && owner.kind === 'tsm' && owner.version !== null && owner.version > SCHEMA_VERSION) {
       db.close();
       throw new IndexError(
@@ -96,6 +95,8 @@ export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex 
         owner.version,
       );
     }
+    useWal(db);
+    if (owner.kind === 'tsm' && owner.version === SCHEMA_VERSION) return { db, fresh: false };
     const blocked = owner.kind === 'tsm' ? (opts.schemaChangeBlocked?.() ?? null) : null;
     if (blocked !== null) {
       db.close();
