@@ -199,7 +199,7 @@ async function sessionStart(ctx: Context, cfg: TsmConfig, deadline: Deadline): P
   return '';
 }
 
-/** Start the detached sync worker (src/hooks/background-sync.ts) unless one is not wanted: SessionStart, and a prompt that meets an index of another schema. */
+/** Start the detached sync worker (src/hooks/background-sync.ts) unless one is not wanted: SessionStart, and a prompt that meets an index an older tsm wrote. */
 async function startBackgroundSync(ctx: Context, cfg: TsmConfig): Promise<boolean> {
   if (!ctx.req.detach || ctx.vault === null) return false;
   const { syncWanted } = await import('./background-sync.js');

@@ -51,11 +51,6 @@ export interface OpenedIndex {
   fresh: boolean;
 }
 
-/**
- * Opens the index for writing. A missing or empty file gets the schema; a file from another schema
- * version is emptied and rebuilt; a file that is not a database (or is corrupt) is moved aside to
- * `<db>.corrupt-<time>` and a new one is created — markdown is the source of truth, so nothing is lost.
- */
 export interface WriterOptions {
   /**
    * Why the index's schema may not be changed (migrated or rebuilt) now, or null: another process writes to
@@ -71,6 +66,12 @@ export interface WriterOptions {
   keepNewer?: boolean;
 }
 
+/**
+ * Opens the index for writing. A missing or empty file gets the schema; a file of an older schema version
+ * is migrated in place when its change can be made exactly (migrate.ts), else emptied and rebuilt, as is one
+ * of a newer version unless `keepNewer`; a file that is not a database (or is corrupt) is moved aside to
+ * `<db>.corrupt-<time>` and a new one is created — markdown is the source of truth, so nothing is lost.
+ */
 export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex {
   try {
     mkdirSync(dirname(path), { recursive: true });
