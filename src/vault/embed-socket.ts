@@ -1,8 +1,6 @@
 // `.tsm/run/embed.sock`: where a resident process with an embedding model (`tsm serve`, `tsm watch`) answers
 // query vectors for this vault (src/embed/socket-*.ts). Here, in the vault layer with the other files of
 // `.tsm/`, so `tsm search` can see whether one is there (a stat) without loading anything of src/embed/.
-import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TSM_DIR } from './config.js';
 
@@ -17,6 +15,10 @@ export function socketPath(vault: string): string {
   const inVault = join(vault, TSM_DIR, 'run', 'embed.sock');
   if (Buffer.byteLength(inVault) <= MAX_SOCKET_PATH) return inVault;
   const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+  // Loaded here, not imported: node:crypto costs a fresh process ~2 ms, and every `tsm search` and hook
+  // loads this module to stat the socket; only a vault with a long path needs the hash.
+  const { createHash } = process.getBuiltinModule('node:crypto');
+  const { tmpdir } = process.getBuiltinModule('node:os');
   const hash = createHash('sha256').update(vault).digest('hex').slice(0, 16);
   return join(tmpdir(), `tsm-${uid}`, `${hash}.sock`);
 }
