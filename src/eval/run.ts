@@ -28,7 +28,8 @@ export async function runQueries(queries: JudgedQuery[], o: RunOptions): Promise
   // The semantic ranker needs a trained model. A judged vault has no config: the sync trains it where the
   // default turns it on; a side that asks for the ranker anyway (a variant with the default off, as
   // before) gets it trained here, else it would rank exactly as the base (the ranker a no-op).
-  if (({ ...DEFAULT_TUNING, ...o.tuning }.semanticWeight ?? 0) > 0) ensureSemanticModel(cfg.db);
+  const t = { ...DEFAULT_TUNING, ...o.tuning };
+  if ((t.semanticWeight ?? 0) > 0 || (t.semanticNoteWeight ?? 0) > 0) ensureSemanticModel(cfg.db);
   if (o.neural) await o.neural.embedIndex(cfg.db);
   const vectors = o.neural ? await Promise.all(queries.map((j) => (o.neural as NeuralEval).queryVector(j.query, cfg.db))) : null;
   const db = openReader(cfg.db);

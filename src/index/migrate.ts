@@ -4,13 +4,16 @@
 // listed here only when its result is the very index a full build of the new version would write (the
 // same rows, so the same bm25() statistics), never a guess.
 import type { Database } from 'better-sqlite3';
-import { NOTE_FTS_COLUMNS } from './schema.js';
+import { NOTE_FTS_COLUMNS, SEMANTIC_NOTES_SQL } from './schema.js';
 import { noteFtsRow } from './fts-rows.js';
+import { SemanticStore } from './semantic/store.js';
 
 /** Version → the step that brings an index of that version to the next. */
 const STEPS: Record<number, (db: Database) => void> = {
   // 12: a note's row holds its frontmatter description beside its headings (fts-rows.ts noteFtsRow).
   11: writeNoteRowsAgain,
+  // 13: a vector per note, made from its sections' vectors (semantic/note-vectors.ts), as a build makes it.
+  12: addNoteVectors,
 };
 
 /** Whether an index of `from` can be brought to `to` by the steps above. */
@@ -45,4 +48,10 @@ function writeNoteRowsAgain(db: Database): void {
     const row = noteFtsRow(n.path, n.title, JSON.parse(n.aliases) as string[], JSON.parse(n.tags) as string[], sections, JSON.parse(n.frontmatter) as Record<string, unknown>);
     insert.run(n.id, row.name.words, row.headings.words, row.name.cjk, row.headings.cjk);
   }
+}
+
+/** The note vectors' table, filled from the section vectors the index holds (none without a model). */
+function addNoteVectors(db: Database): void {
+  db.exec(SEMANTIC_NOTES_SQL);
+  new SemanticStore(db).refreshNoteVectors();
 }

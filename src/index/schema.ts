@@ -1,7 +1,7 @@
 // The index schema. Bump SCHEMA_VERSION whenever a table or the way text is analysed changes: an index
 // of another version is rebuilt from the vault (markdown is the source of truth), never patched by guess.
 
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;
 
 /**
  * The full-text columns, in table order (bm25() weights follow it): the one list the schema, the writer and
@@ -10,6 +10,12 @@ export const SCHEMA_VERSION = 12;
  */
 export const SECTION_FTS_COLUMNS = ['head_words', 'body_words', 'head_cjk', 'body_cjk'] as const;
 export const NOTE_FTS_COLUMNS = ['name_words', 'headings_words', 'name_cjk', 'headings_cjk'] as const;
+
+/** The note vectors' table: in the schema, and made by the migration from schema 12 (migrate.ts). */
+export const SEMANTIC_NOTES_SQL = `CREATE TABLE IF NOT EXISTS semantic_notes (
+  id INTEGER PRIMARY KEY REFERENCES notes(id) ON DELETE CASCADE,
+  vec BLOB NOT NULL
+);`;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -112,6 +118,9 @@ CREATE TABLE IF NOT EXISTS semantic_sections (
   seq INTEGER NOT NULL,
   vec BLOB NOT NULL
 );
+-- One vector per note (rowid = notes.id; gone with its note): the mean of its sections' vectors weighted by
+-- their texts' lengths, a whole note's topic (semantic/note-vectors.ts), made again whenever they change.
+${SEMANTIC_NOTES_SQL}
 
 -- Neural embeddings (src/index/vectors.ts, issue 17): one row per section (gone with it, so a changed or
 -- deleted section drops its vectors on the sync path that drops its FTS rows); vec holds, per chunk, a

@@ -11,7 +11,7 @@ import { anyTermMatch, buildRankers, wordMatch, type Ranker } from './rankers.js
 import { bestSectionPerNote } from './display-section.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
 import { DEFAULT_TUNING, fileNameShare, fuse, listCredits, nameKey, noteRecency, RRF_K, statusFactor, type Tuning } from './rank.js';
-import { compoundWords, semanticNearest, semanticOrder } from './semantic.js';
+import { compoundWords, semanticNearest, semanticNoteOrder, semanticOrder, semanticQuery, type SemanticQuery } from './semantic.js';
 import { extractTemporal } from './temporal.js';
 import { applySyntax } from './constraints.js';
 import { didYouMean } from './did-you-mean.js';
@@ -93,9 +93,12 @@ function searchSnapshot(db: Database, req: SearchRequest, textDates = true): Sea
     return { ...resp, datesIgnored: { ...(q.filters.after ? { after: q.filters.after } : {}), ...(q.filters.before ? { before: q.filters.before } : {}) } };
   }
   const fused = fuseLists(rankers, lists, tuning);
-  addSemantic(db, q.text, fused.sectionFused, tuning);
-  if (tuning.semanticAddWeight > 0 && tuning.semanticWeight > 0) addSemanticNearest(db, store, q.text, fused, q.filters, tuning);
+  // The vault's own model (semantic.ts): one query vector for its section and note lists.
+  const sq = (tuning.semanticWeight > 0 || tuning.semanticNoteWeight > 0) && fused.sectionFused.size > 0 ? semanticQuery(db, q.text) : null;
+  if (sq) addSemantic(sq, fused.sectionFused, tuning);
+  if (sq && tuning.semanticAddWeight > 0 && tuning.semanticWeight > 0) addSemanticNearest(sq, store, fused, q.filters, tuning);
   if (req.queryVector) addNeural(db, store, req.queryVector, fused, q.filters, tuning);
+  if (sq && tuning.semanticNoteWeight > 0) addSemanticNotes(sq, fused, tuning);
   const factor = noteFactor(terms, q.filters, tuning, now);
   const ranked = scoreResults(fused, factor, tuning, Boolean(req.allSections));
   if (tuning.linkWeight > 0 && !req.allSections) addLinked(store, fused.info, ranked, factor, tuning);
@@ -296,12 +299,11 @@ function scoreResults(f: Fused, factor: NoteFactor, tuning: Tuning, allSections:
  * The semantic ranker reorders the best `semanticDepth` sections of the lexical fusion: their cosine order
  * is fused in as one more list at `semanticWeight`. (Sections it alone would find are never added.)
  */
-function addSemantic(db: Database, text: string, fused: Map<number, number>, tuning: Tuning): void {
-  if (!(tuning.semanticWeight > 0) || fused.size === 0) return;
+function addSemantic(sq: SemanticQuery, fused: Map<number, number>, tuning: Tuning): void {
+  if (!(tuning.semanticWeight > 0)) return;
   // Stable sort: equal scores keep the lists' order (row ids differ between builds of one vault).
   const top = [...fused].sort((a, b) => b[1] - a[1]).slice(0, tuning.semanticDepth).map(([id]) => id);
-  const order = semanticOrder(db, text, top);
-  if (!order) return;
+  const order = semanticOrder(sq, top);
   // By place, or (semanticFusion) by cosine relative to the best candidate's, as the lexical lists are fused.
   const credits = listCredits(order.map((o) => Math.max(0, o.cos)), tuning.semanticFusion, RRF_K);
   order.forEach(({ id }, i) => fused.set(id, (fused.get(id) ?? 0) + tuning.semanticWeight * credits[i]));
@@ -311,14 +313,38 @@ function addSemantic(db: Database, text: string, fused: Map<number, number>, tun
  * The vault's sections most like the query by cosine as one more RRF list at `semanticAddWeight`: it may
  * bring sections no lexical ranker found (shown like one a lexical ranker found).
  */
-function addSemanticNearest(db: Database, store: SectionSearch, text: string, f: Fused, filters: SearchFilters, tuning: Tuning): void {
-  const ids = semanticNearest(db, text, RANKER_DEPTH);
-  if (!ids || ids.length === 0) return;
+function addSemanticNearest(sq: SemanticQuery, store: SectionSearch, f: Fused, filters: SearchFilters, tuning: Tuning): void {
+  const ids = semanticNearest(sq, RANKER_DEPTH);
+  if (ids.length === 0) return;
   const found = store.rankIds(ids.filter((id) => !f.info.has(id)), filters);
   for (const r of found) f.info.set(r.id, r);
   f.sectionLists.push(found.map((r) => f.info.get(r.id) as RankedSection));
   const list = ids.filter((id) => f.info.has(id));
   list.forEach((id, i) => f.sectionFused.set(id, (f.sectionFused.get(id) ?? 0) + tuning.semanticAddWeight / (tuning.rrfK + i + 1)));
+}
+
+/**
+ * The note-level semantic list: the first `semanticNoteDepth` notes (by their best section's fused score
+ * and their note-level credit) reordered by the cosine of the query with each note's vector, a whole
+ * note's topic (index/semantic/note-vectors.ts), and credited once per note by place at
+ * `semanticNoteWeight`, as the heading ranker is. The sections' list (addSemantic) sees one section at a
+ * time; a note whose body as a whole is about the query's topic beats one that mentions its words in
+ * passing. It only reorders the notes found. Measured: docs/search.md 2b.
+ */
+function addSemanticNotes(sq: SemanticQuery, f: Fused, tuning: Tuning): void {
+  const best = new Map<number, { score: number; path: string; ord: number }>();
+  for (const [id, score] of f.sectionFused) {
+    const r = f.info.get(id) as RankedSection;
+    const b = best.get(r.noteId);
+    if (!b || score > b.score) best.set(r.noteId, { score, path: r.path, ord: 0 });
+  }
+  // Ties by path (row ids differ between builds of one vault).
+  const top = [...best]
+    .map(([note, b]) => ({ note, score: b.score + (f.noteCredit.get(note) ?? 0), path: b.path, ord: 0 }))
+    .sort(byScore)
+    .slice(0, tuning.semanticNoteDepth)
+    .map((n) => n.note);
+  semanticNoteOrder(sq, top).forEach(({ id }, i) => f.noteCredit.set(id, (f.noteCredit.get(id) ?? 0) + tuning.semanticNoteWeight / (RRF_K + i + 1)));
 }
 
 /**

@@ -9,6 +9,19 @@ import { cosineWithStored } from '../index/semantic/quantize.js';
 import { SemanticStore } from '../index/semantic/store.js';
 import { longKanjiRuns, runPieces, semanticWords, vocabularySplitter } from '../index/semantic/words.js';
 
+/** A query as the semantic model sees it: its unit vector, and the model's store to compare it with. */
+export interface SemanticQuery {
+  store: SemanticStore;
+  vector: Float32Array;
+}
+
+/** The query's vector, or null (no model, or no known word in the query). */
+export function semanticQuery(db: Database, query: string): SemanticQuery | null {
+  const store = new SemanticStore(db);
+  const vector = queryVector(store, query);
+  return vector ? { store, vector } : null;
+}
+
 /** The query's unit vector from the model's words, or null (no model, or no known word in the query). */
 function queryVector(store: SemanticStore, query: string): Float32Array | null {
   const state = store.state();
@@ -41,14 +54,18 @@ export function compoundWords(db: Database, pieces: readonly string[]): Map<stri
   return out;
 }
 
-/** The candidates best first by cosine with the query, with their cosines; null when the index has no model or the query no known word. */
-export function semanticOrder(db: Database, query: string, candidates: number[]): { id: number; cos: number }[] | null {
-  if (candidates.length === 0) return null;
-  const store = new SemanticStore(db);
-  const q = queryVector(store, query);
-  if (!q) return null;
-  const vectors = store.sectionVectors(candidates);
-  const scored = candidates.map((id, i) => ({ id, i, cos: vectors.has(id) ? cosineWithStored(q, vectors.get(id) as Buffer) : -2 }));
+/** The candidate sections best first by cosine with the query, with their cosines (those without a vector left out). */
+export function semanticOrder(q: SemanticQuery, candidates: number[]): { id: number; cos: number }[] {
+  return byCosine(q.vector, candidates, q.store.sectionVectors(candidates));
+}
+
+/** The candidate notes best first by the cosine of the query with their note vectors (note-vectors.ts). */
+export function semanticNoteOrder(q: SemanticQuery, noteIds: number[]): { id: number; cos: number }[] {
+  return byCosine(q.vector, noteIds, q.store.noteVectors(noteIds));
+}
+
+function byCosine(q: Float32Array, ids: number[], vectors: Map<number, Buffer>): { id: number; cos: number }[] {
+  const scored = ids.map((id, i) => ({ id, i, cos: vectors.has(id) ? cosineWithStored(q, vectors.get(id) as Buffer) : -2 }));
   // Equal cosines keep the candidates' order (which is the lexical rankers'): never ordered by row id.
   scored.sort((a, b) => b.cos - a.cos || a.i - b.i);
   return scored.filter((s) => s.cos > -2).map(({ id, cos }) => ({ id, cos }));
@@ -58,12 +75,10 @@ export function semanticOrder(db: Database, query: string, candidates: number[])
  * The `depth` sections of the whole vault most like the query by cosine, best first (ties by row id: a
  * measurement aid, every vector read); null without a model or a known query word.
  */
-export function semanticNearest(db: Database, query: string, depth: number): number[] | null {
-  const store = new SemanticStore(db);
-  const q = queryVector(store, query);
-  if (!q) return null;
+export function semanticNearest(sq: SemanticQuery, depth: number): number[] {
+  const q = sq.vector;
   const all: { id: number; cos: number }[] = [];
-  for (const r of store.allSectionVectors()) if (r.vec.length) all.push({ id: r.id, cos: cosineWithStored(q, r.vec) });
+  for (const r of sq.store.allSectionVectors()) if (r.vec.length) all.push({ id: r.id, cos: cosineWithStored(q, r.vec) });
   all.sort((a, b) => b.cos - a.cos || a.id - b.id);
   return all.slice(0, depth).map((r) => r.id);
 }

@@ -43,7 +43,13 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'common-0.1': { commonTermShare: 0.1 },
   // The semantic ranker (src/search/semantic.ts), on by default at weight 1 over the best 100: off, and
   // other weights and depths.
-  'semantic-off': { semanticWeight: 0 },
+  'semantic-off': { semanticWeight: 0, semanticNoteWeight: 0 },
+  // The note-level semantic list (on by default at weight 1 over the first 100 notes): off, other weights and depths.
+  'semnote-off': { semanticNoteWeight: 0 },
+  'semnote-0.5': { semanticNoteWeight: 0.5 },
+  'semnote-1.5': { semanticNoteWeight: 1.5 },
+  'semnote-d50': { semanticNoteDepth: 50 },
+  'semnote-d300': { semanticNoteDepth: 300 },
   'semantic-0.3': { semanticWeight: 0.3, semanticDepth: 30 },
   'semantic-0.3-d20': { semanticWeight: 0.3, semanticDepth: 20 },
   'semantic-0.3-d50': { semanticWeight: 0.3, semanticDepth: 50 },
@@ -76,12 +82,12 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   // best section, no note-level ranker, no multipliers but the status penalty, no learned ranker.
   plain: {
     fusion: 'rrf',
-    rankers: ['all-bigrams'], secondSection: 0, semanticWeight: 0, fileNameBoost: 0, titleMatchBoost: 0,
+    rankers: ['all-bigrams'], secondSection: 0, semanticWeight: 0, semanticNoteWeight: 0, fileNameBoost: 0, titleMatchBoost: 0,
     halfLifeDays: { daily: 0, knowledge: 0, session: 0 },
   },
   'plain-hc1': {
     fusion: 'rrf',
-    rankers: ['all-bigrams'], secondSection: 0, semanticWeight: 0, fileNameBoost: 0, titleMatchBoost: 0,
+    rankers: ['all-bigrams'], secondSection: 0, semanticWeight: 0, semanticNoteWeight: 0, fileNameBoost: 0, titleMatchBoost: 0,
     halfLifeDays: { daily: 0, knowledge: 0, session: 0 }, headColumnWeight: 1,
   },
   'split-add': { compoundSplit: 'add' },

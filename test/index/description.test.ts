@@ -1,7 +1,7 @@
 // A note's frontmatter `description` (or `summary`) in its note-level row (src/index/fts-rows.ts
 // noteFtsRow): its words are found, an edit or a removal takes them out exactly (the contentless table is
 // handed back what it was given, so bm25() scores equal a clean build's), and an index of schema 11,
-// which had no descriptions, is brought to 12 in place (src/index/migrate.ts) — keeping its vectors —
+// which had no descriptions, is brought to 12 (and on to 13) in place (src/index/migrate.ts) — keeping its vectors —
 // into the very index a clean build writes.
 import { spawn } from 'node:child_process';
 import { rmSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -124,7 +124,7 @@ describe('a note found by its description', () => {
   });
 });
 
-/** Makes a schema-12 index what schema 11 wrote: note rows without descriptions, version 11. */
+/** Makes a current index what schema 11 wrote: note rows without descriptions, no note vectors (schema 13), version 11. */
 function downgradeTo11(file: string): void {
   const db = new Database(file);
   try {
@@ -137,6 +137,7 @@ function downgradeTo11(file: string): void {
         const row = noteFtsRow(n.path, n.title, JSON.parse(n.aliases), JSON.parse(n.tags), headings.all(n.id) as { heading: string }[], {});
         insert.run(n.id, row.name.words, row.headings.words, row.name.cjk, row.headings.cjk);
       }
+      db.exec('DROP TABLE semantic_notes');
       db.prepare("UPDATE meta SET value = '11' WHERE key = 'schema_version'").run();
     })();
   } finally {
@@ -145,7 +146,7 @@ function downgradeTo11(file: string): void {
 }
 
 describe('an index of schema 11', () => {
-  it('is brought to 12 in place by the next writer: the descriptions are found, the vectors kept, the index equal to a clean build', async () => {
+  it('is brought to the current schema in place by the next writer: the descriptions are found, the vectors kept, the index equal to a clean build', async () => {
     const cfg = await vault('migrate');
     let vectors: Buffer[];
     {
@@ -162,12 +163,12 @@ describe('an index of schema 11', () => {
 
     // Readers refuse it, and say what to run.
     expect(() => openReader(cfg.db)).toThrow(IndexError);
-    expect(() => openReader(cfg.db)).toThrow(/schema version 11, this tsm needs 12: run `tsm index` to update it/);
+    expect(() => openReader(cfg.db)).toThrow(/schema version 11, this tsm needs 13: run `tsm index` to update it/);
 
     const opened = openWriter(cfg.db);
     try {
       expect(opened.fresh).toBe(false);
-      expect(opened.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe('12');
+      expect(opened.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe('13');
       expect(opened.db.prepare('SELECT vec FROM section_vectors ORDER BY id').pluck().all()).toEqual(vectors);
     } finally {
       opened.db.close();
@@ -192,7 +193,7 @@ describe('an index of schema 11', () => {
     try {
       writeFileSync(watcherPidFile(tsmDir(cfg)), String(watcher.pid));
       await expect(syncVault(cfg)).rejects.toThrow(
-        new RegExp(`schema version 11, this tsm needs 12, and \`tsm watch\` \\(pid ${watcher.pid}\\) writes to it: stop it, then run \`tsm index\``),
+        new RegExp(`schema version 11, this tsm needs 13, and \`tsm watch\` \\(pid ${watcher.pid}\\) writes to it: stop it, then run \`tsm index\``),
       );
       const raw = new Database(cfg.db, { readonly: true });
       expect(raw.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe('11');
@@ -216,7 +217,7 @@ describe('an index of schema 11', () => {
     const raw = new Database(cfg.db);
     raw.prepare("UPDATE meta SET value = '10' WHERE key = 'schema_version'").run();
     raw.close();
-    expect(() => openReader(cfg.db)).toThrow(/schema version 10, this tsm needs 12: run `tsm index` to rebuild it/);
+    expect(() => openReader(cfg.db)).toThrow(/schema version 10, this tsm needs 13: run `tsm index` to rebuild it/);
     const opened = openWriter(cfg.db);
     try {
       expect(opened.fresh).toBe(true);
@@ -235,11 +236,11 @@ describe('a writer that outlives a schema change', () => {
       const before = db.prepare('SELECT path, hash FROM notes ORDER BY path').all();
       // A newer tsm migrates or rebuilds the file while this process keeps its connection.
       const other = new Database(cfg.db);
-      other.prepare("UPDATE meta SET value = '13' WHERE key = 'schema_version'").run();
+      other.prepare("UPDATE meta SET value = '14' WHERE key = 'schema_version'").run();
       other.close();
       writeFileSync(join(cfg.vault, 'fleet.md'), '# Fleet\n\nrewritten by hand\n');
       await expect(syncVault(cfg, { db })).rejects.toThrow(
-        /is now schema version 13 \(another tsm changed it\), and this process writes 12: nothing was written; restart it/,
+        /is now schema version 14 \(another tsm changed it\), and this process writes 13: nothing was written; restart it/,
       );
       expect(db.prepare('SELECT path, hash FROM notes ORDER BY path').all()).toEqual(before);
     } finally {

@@ -9,8 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openReader, openWriter } from '../../src/index/db.js';
 import { BackgroundTrainer } from '../../src/index/semantic/background.js';
 import { SemanticStore } from '../../src/index/semantic/store.js';
+import { cosineWithStored, dequantize } from '../../src/index/semantic/quantize.js';
 import { search } from '../../src/search/search.js';
-import { semanticOrder } from '../../src/search/semantic.js';
+import { semanticOrder, semanticQuery } from '../../src/search/semantic.js';
 import { cleanEnv, makeVault, ROOT, tsm } from '../helpers/cli.js';
 
 const cleanups: (() => void)[] = [];
@@ -164,9 +165,9 @@ parentPort.on('message', (m) => {
     withReader(db, (reader) => {
       const ids = (reader.prepare('SELECT id FROM sections ORDER BY id').pluck().all() as number[]);
       const mixed = reader.prepare("SELECT s.id FROM sections s JOIN notes n ON n.id = s.note_id WHERE n.path = 'zz-mixed.md' AND s.heading = 'Evening'").pluck().get();
-      expect(semanticOrder(reader, 'gadget melody', ids)?.[0].id).toBe(mixed);
+      expect(semanticOrder(semanticQuery(reader, 'gadget melody')!, ids)[0].id).toBe(mixed);
       const now = new Date('2026-01-01');
-      const lexical = search(reader, { query: 'gadget melody', limit: 5, now, tuning: { semanticWeight: 0 } }).hits.map((h) => h.path);
+      const lexical = search(reader, { query: 'gadget melody', limit: 5, now, tuning: { semanticWeight: 0, semanticNoteWeight: 0 } }).hits.map((h) => h.path);
       expect(lexical).not.toContain('zz-mixed.md');
       // Weighted so that the cosine order decides: ranks 1 and 2 of one RRF list differ by w / (61 · 62), and
       // at w = 30 (0.008) a music section second by cosine and first lexically (2 / 61) came out on top once
@@ -214,6 +215,65 @@ parentPort.on('message', (m) => {
     c = counts(db);
     expect(c.state).toMatchObject({ kind: 'trained', embeddedSince: 0, sections: c.sections });
     expect(c.vectors).toBe(c.sections);
+  });
+
+  it('the note list ranks a note by its whole topic, and adds no note the text did not find', () => {
+    const { db } = indexedVault();
+    withReader(db, (reader) => {
+      const now = new Date('2026-01-01');
+      const paths = (query: string, tuning: object) => search(reader, { query, limit: 5, now, tuning: { semanticWeight: 0, secondSection: 0, ...tuning } }).hits.map((h) => h.path);
+      // zz-mixed.md says melody once, among device words: lexically below every music note.
+      expect(paths('gadget melody', { semanticNoteWeight: 0 })).not.toContain('zz-mixed.md');
+      // Its note vector is devices and music, the query's two topics: weighted so that the note cosine decides.
+      expect(paths('gadget melody', { semanticNoteWeight: 1000, semanticNoteDepth: 500 })[0]).toBe('zz-mixed.md');
+      // `gadget` alone matches no word of it: the note list reorders, it never adds.
+      expect(paths('gadget', { semanticNoteWeight: 1000, semanticNoteDepth: 500 })).not.toContain('zz-mixed.md');
+    });
+  });
+
+  it('keeps one vector per note in step with its sections: a training, an edit, a removal, --full, and the migration from schema 12', () => {
+    const { dir, db } = indexedVault();
+    /** Note vectors by note path, and the notes that have sections with vectors. */
+    const noteVecs = () =>
+      withReader(db, (r) => ({
+        byPath: new Map(
+          (r.prepare('SELECT n.path AS path, hex(v.vec) AS vec FROM semantic_notes v JOIN notes n ON n.id = v.id').all() as { path: string; vec: string }[]).map((x) => [x.path, x.vec]),
+        ),
+        rows: r.prepare('SELECT count(*) FROM semantic_notes').pluck().get() as number,
+        withVectors: r.prepare("SELECT count(DISTINCT s.note_id) FROM sections s JOIN semantic_sections v ON v.id = s.id WHERE length(v.vec) > 0").pluck().get() as number,
+        oneSection: r.prepare("SELECT hex(v.vec) FROM semantic_sections v JOIN sections s ON s.id = v.id JOIN notes n ON n.id = s.note_id WHERE n.path = 'zz-mixed.md' AND s.heading = 'Evening'").pluck().get() as string,
+      }));
+    let v = noteVecs();
+    expect(v.rows).toBe(41);
+    expect(v.withVectors).toBe(41);
+    // zz-mixed.md has one section with text: its note vector is that section's (up to int8 rounding).
+    const hex = (h: string | undefined) => Buffer.from(h ?? '', 'hex');
+    expect(cosineWithStored(dequantize(hex(v.oneSection)), hex(v.byPath.get('zz-mixed.md')))).toBeGreaterThan(0.999);
+    const before = v.byPath;
+
+    appendFileSync(join(dir, 'zz-mixed.md'), '\n## Later\n\nflour oven dough sugar bake recipe butter yeast flour oven dough sugar\n');
+    rmSync(join(dir, 'notes/n00.md'));
+    expect(tsm(['index', '--vault', dir]).code).toBe(0);
+    v = noteVecs();
+    expect(v.rows).toBe(40);
+    expect(v.byPath.has('notes/n00.md')).toBe(false);
+    expect(v.byPath.get('zz-mixed.md')).not.toBe(before.get('zz-mixed.md'));
+    expect(v.byPath.get('notes/n01.md')).toBe(before.get('notes/n01.md'));
+
+    // An index of schema 12 (no note vectors) is brought to 13 in place: the very rows a build writes.
+    const built = noteVecs().byPath;
+    const trainedAt = counts(db).state?.trainedAt;
+    const { db: w } = openWriter(db);
+    w.exec("DROP TABLE semantic_notes; UPDATE meta SET value = '12' WHERE key = 'schema_version'");
+    w.close();
+    expect(tsm(['index', '--vault', dir]).code).toBe(0);
+    expect(noteVecs().byPath).toEqual(built);
+    expect(counts(db).state?.trainedAt).toBe(trainedAt); // migrated, not rebuilt (a rebuild trains again)
+
+    expect(tsm(['index', '--full', '--vault', dir]).code).toBe(0);
+    v = noteVecs();
+    expect(v.rows).toBe(40);
+    expect(v.withVectors).toBe(40);
   });
 
   it('is off when the vault turns it off: nothing trained, and status says how to turn it on', () => {

@@ -1,5 +1,7 @@
 // The SQL of the semantic model: word vectors, section vectors and the model's state (meta 'semantic_model').
-import type { Database } from '../db.js';
+import type { Database } from 'better-sqlite3';
+import { noteOfSection } from '../section-ids.js';
+import { noteVector, type SectionVectorRow } from './note-vectors.js';
 import type { SectionText, Trained } from './types.js';
 
 /** Bump when the words, the training or the vectors change: a model of another version is retrained. */
@@ -80,14 +82,48 @@ export class SemanticStore {
     return new Map(rows.map((r) => [r.id, r.vec]));
   }
 
+  /** Vectors of these notes (by note id), for the note-level list of one search. */
+  noteVectors(ids: number[]): Map<number, Buffer> {
+    const rows = this.db
+      .prepare('SELECT id, vec FROM semantic_notes WHERE id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(ids)) as { id: number; vec: Buffer }[];
+    return new Map(rows.map((r) => [r.id, r.vec]));
+  }
+
+  /**
+   * The vectors of these notes (of every note when `noteIds` is omitted) made again from their sections'
+   * vectors (note-vectors.ts); a note none of whose sections has a vector has none. Called wherever section
+   * vectors are written, in the same transaction.
+   */
+  refreshNoteVectors(noteIds?: readonly number[]): void {
+    if (noteIds && noteIds.length === 0) return;
+    const where = noteIds ? 'WHERE s.note_id IN (SELECT value FROM json_each(?))' : '';
+    const args = noteIds ? [JSON.stringify([...new Set(noteIds)])] : [];
+    const rows = this.db
+      .prepare(`SELECT s.note_id AS noteId, length(s.text) AS len, v.vec AS vec FROM sections s JOIN semantic_sections v ON v.id = s.id ${where} ORDER BY s.note_id`)
+      .all(...args) as (SectionVectorRow & { noteId: number })[];
+    if (noteIds) this.db.prepare('DELETE FROM semantic_notes WHERE id IN (SELECT value FROM json_each(?))').run(...args);
+    else this.db.exec('DELETE FROM semantic_notes');
+    const put = this.db.prepare('INSERT INTO semantic_notes (id, vec) VALUES (?, ?)');
+    for (let i = 0; i < rows.length; ) {
+      let j = i;
+      while (j < rows.length && rows[j].noteId === rows[i].noteId) j++;
+      const vec = noteVector(rows.slice(i, j));
+      if (vec) put.run(rows[i].noteId, vec);
+      i = j;
+    }
+  }
+
   /** Every section's vector, for ranking the whole vault by cosine (the semantic ranker's additions). */
   allSectionVectors(): IterableIterator<{ id: number; vec: Buffer }> {
     return this.db.prepare('SELECT id, vec FROM semantic_sections').iterate() as IterableIterator<{ id: number; vec: Buffer }>;
   }
 
+  /** Stores section vectors, and makes their notes' vectors again. */
   putSectionVectors(vectors: Map<number, Buffer>, seq: number): void {
     const put = this.db.prepare('INSERT OR REPLACE INTO semantic_sections (id, seq, vec) VALUES (?, ?, ?)');
     for (const [id, vec] of vectors) put.run(id, seq, vec);
+    this.refreshNoteVectors([...vectors.keys()].map(noteOfSection));
   }
 
   /**
@@ -104,10 +140,11 @@ export class SemanticStore {
        WHERE EXISTS (SELECT 1 FROM sections WHERE id = @id) AND NOT EXISTS (SELECT 1 FROM semantic_sections WHERE id = @id)`,
     );
     for (const [id, vec] of t.sectionVectors) put.run({ id, vec });
+    this.refreshNoteVectors();
   }
 
   /** Forgets the model (a vault too small to learn from). */
   clear(): void {
-    this.db.exec('DELETE FROM semantic_words; DELETE FROM semantic_sections;');
+    this.db.exec('DELETE FROM semantic_words; DELETE FROM semantic_sections; DELETE FROM semantic_notes;');
   }
 }

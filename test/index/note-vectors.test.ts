@@ -1,0 +1,43 @@
+// A note's vector (semantic/note-vectors.ts): the mean of its sections' vectors weighted by their lengths.
+import { describe, expect, it } from 'vitest';
+import { noteVector } from '../../src/index/semantic/note-vectors.js';
+import { cosineWithStored, dequantize, quantize } from '../../src/index/semantic/quantize.js';
+
+const v = (...xs: number[]) => quantize(Float32Array.from(xs));
+
+describe('noteVector', () => {
+  it('is the section itself for a note of one section', () => {
+    const s = v(0.6, -0.8, 0);
+    expect(noteVector([{ len: 10, vec: s }])).toEqual(s);
+  });
+
+  it('weights each section by the length of its text: a long section outvotes a one-line one', () => {
+    const body = v(1, 0, 0);
+    const footer = v(0, 1, 0);
+    const q = Float32Array.from([1, 0, 0]);
+    const q2 = Float32Array.from([0, 1, 0]);
+    const note = noteVector([{ len: 900, vec: body }, { len: 100, vec: footer }]) as Buffer;
+    expect(cosineWithStored(q, note)).toBeGreaterThan(0.99);
+    expect(cosineWithStored(q2, note)).toBeLessThan(0.12);
+    // Equal lengths: halfway between.
+    const even = noteVector([{ len: 50, vec: body }, { len: 50, vec: footer }]) as Buffer;
+    expect(cosineWithStored(q, even)).toBeCloseTo(Math.SQRT1_2, 2);
+    expect(cosineWithStored(q2, even)).toBeCloseTo(Math.SQRT1_2, 2);
+  });
+
+  it('leaves out sections without a vector, and is null when no section has one', () => {
+    const s = v(0, 0, 1);
+    expect(noteVector([{ len: 500, vec: Buffer.alloc(0) }, { len: 5, vec: s }])).toEqual(s);
+    expect(noteVector([{ len: 500, vec: Buffer.alloc(0) }])).toBeNull();
+    expect(noteVector([])).toBeNull();
+    // Opposite sections cancel out: no direction, no vector.
+    expect(noteVector([{ len: 1, vec: v(1, 0) }, { len: 1, vec: v(-1, 0) }])).toBeNull();
+  });
+
+  it('gives an empty text the weight of one character, never none', () => {
+    const a = v(1, 0);
+    const b = v(0, 1);
+    const note = dequantize(noteVector([{ len: 0, vec: a }, { len: 0, vec: b }]) as Buffer);
+    expect(note[0]).toBeCloseTo(note[1], 5);
+  });
+});
