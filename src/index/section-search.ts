@@ -237,6 +237,16 @@ export class SectionSearch {
     );
   }
 
+  /** Titles and aliases of these notes: what the named-note refinement compares with the query. */
+  noteNames(noteIds: number[]): Map<number, { title: string; aliases: string[] }> {
+    const rows = this.stmt('SELECT id, title, aliases FROM notes WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(noteIds)) as {
+      id: number;
+      title: string;
+      aliases: string;
+    }[];
+    return new Map(rows.map((r) => [r.id, { title: r.title, aliases: JSON.parse(r.aliases) as string[] }]));
+  }
+
   private stmt(sql: string): Statement<unknown[]> {
     let s = this.cache.get(sql);
     if (!s) {

@@ -81,7 +81,9 @@ function tokenize(query: string): Token[] {
       tokens.push({ kind: 'or' });
       continue;
     }
-    const f = FILTER.exec(raw);
+    // The checks below run only where they can match: a regex of Unicode classes costs its first use
+    // ~0.4 ms to compile, on every `tsm search`.
+    const f = raw.includes(':') ? FILTER.exec(raw) : null;
     if (f && f[2] !== '') {
       tokens.push({ kind: 'filter', key: f[1].toLowerCase() as FilterKey, value: f[2] });
       continue;
@@ -91,7 +93,7 @@ function tokenize(query: string): Token[] {
       tokens.push({ kind: 'exclude', text: raw.slice(1) });
       continue;
     }
-    const pre = PREFIX.exec(raw);
+    const pre = raw.endsWith('*') ? PREFIX.exec(raw) : null;
     if (pre && !hasCjk(pre[1])) {
       tokens.push({ kind: 'prefix', text: pre[1] });
       continue;

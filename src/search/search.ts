@@ -444,14 +444,15 @@ function addLinked(store: SectionSearch, info: Map<number, RankedSection>, ranke
  * queries (+0.056 nDCG@10 on the Hub's keyword queries). Costs one read of 30 rows by id, and only for
  * queries of at most 6 words: a prompt never equals a title, so the prompt hook never pays for it.
  */
-function boostNamedNotes(store: SectionSearch, ranked: { id: number; score: number; path: string; ord: number }[], text: string, boost: number): void {
+function boostNamedNotes(store: SectionSearch, ranked: Scored[], text: string, boost: number): void {
   const key = nameKey(text);
   if (!key || key.split(' ').length > 6) return;
   const head = ranked.slice(0, 30);
-  const details = store.details(head.map((r) => r.id));
+  // Titles and aliases only: reading the 30 sections' details (their text, frontmatter) cost ~1 ms a search.
+  const names = store.noteNames(head.map((r) => r.noteId));
   let moved = false;
   for (const r of head) {
-    const d = details.get(r.id);
+    const d = names.get(r.noteId);
     if (!d) continue;
     if ([d.title, ...d.aliases].some((n) => nameKey(n) === key)) {
       r.score *= 1 + boost;
