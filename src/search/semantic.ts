@@ -5,7 +5,7 @@
 // vector. Costs three indexed reads: which query pieces are words, their vectors, the candidates' vectors.
 import type { Database } from '../index/db.js';
 import { lookUpWords, textVector } from '../index/semantic/embed.js';
-import { cosineWithStored } from '../index/semantic/quantize.js';
+import { cosinesWithStored, cosineWithStored } from '../index/semantic/quantize.js';
 import { SemanticStore } from '../index/semantic/store.js';
 import { longKanjiRuns, runPieces, semanticWords, vocabularySplitter } from '../index/semantic/words.js';
 
@@ -65,7 +65,8 @@ export function semanticNoteOrder(q: SemanticQuery, noteIds: number[]): { id: nu
 }
 
 function byCosine(q: Float32Array, ids: number[], vectors: Map<number, Buffer>): { id: number; cos: number }[] {
-  const scored = ids.map((id, i) => ({ id, i, cos: vectors.has(id) ? cosineWithStored(q, vectors.get(id) as Buffer) : -2 }));
+  const cos = cosinesWithStored(q, ids.map((id) => vectors.get(id)));
+  const scored = ids.map((id, i) => ({ id, i, cos: Number.isNaN(cos[i]) ? -2 : cos[i] }));
   // Equal cosines keep the candidates' order (which is the lexical rankers'): never ordered by row id.
   scored.sort((a, b) => b.cos - a.cos || a.i - b.i);
   return scored.filter((s) => s.cos > -2).map(({ id, cos }) => ({ id, cos }));

@@ -1,7 +1,7 @@
 // A note's vector (semantic/note-vectors.ts): the mean of its sections' vectors weighted by their lengths.
 import { describe, expect, it } from 'vitest';
 import { noteVector } from '../../src/index/semantic/note-vectors.js';
-import { cosineWithStored, dequantize, quantize } from '../../src/index/semantic/quantize.js';
+import { cosinesWithStored, cosineWithStored, dequantize, quantize } from '../../src/index/semantic/quantize.js';
 
 const v = (...xs: number[]) => quantize(Float32Array.from(xs));
 
@@ -39,5 +39,16 @@ describe('noteVector', () => {
     const b = v(0, 1);
     const note = dequantize(noteVector([{ len: 0, vec: a }, { len: 0, vec: b }]) as Buffer);
     expect(note[0]).toBeCloseTo(note[1], 5);
+  });
+});
+
+describe('cosinesWithStored', () => {
+  it('gives what cosineWithStored gives, vector by vector; NaN for a missing vector, 0 for an empty one', () => {
+    const q = Float32Array.from([0.6, 0.8, 0]);
+    const vs = [v(1, 0, 0), v(0.3, 0.4, -0.5), v(-1, -1, 1)];
+    const got = cosinesWithStored(q, [...vs, undefined, Buffer.alloc(0)]);
+    vs.forEach((b, i) => expect(got[i]).toBe(cosineWithStored(q, b)));
+    expect(got[3]).toBeNaN();
+    expect(got[4]).toBe(0);
   });
 });
