@@ -174,28 +174,46 @@ function windowStart(cps: string[], spanStart: number, slack: number): number {
 }
 
 /** The text as passages are cut from it, and the distinct terms sought in it. */
-function prepared(text: string, terms: string[]): { plain: string; wanted: string[] } {
-  return { plain: markdownLine(head(text, MAX_SCAN_CHARS)), wanted: [...new Set(terms.map(normalizeTerm).filter(Boolean))] };
+interface Prepared {
+  plain: string;
+  wanted: string[];
 }
 
-/** Whether the text holds one of the terms, matched as bestSnippet matches them. */
-export function holdsAnyTerm(text: string, terms: string[]): boolean {
-  const { plain, wanted } = prepared(text, terms);
-  return wanted.length > 0 && findMatches(plain, wanted).length > 0;
+function prepared(text: string, terms: string[]): Prepared {
+  return { plain: markdownLine(head(text, MAX_SCAN_CHARS)), wanted: [...new Set(terms.map(normalizeTerm).filter(Boolean))] };
 }
 
 /**
  * The best passage of `text` for `terms` (normalised lower-case words or CJK bigrams), at most
  * `maxChars` characters, whitespace collapsed, markdown noise simplified, `…` where cut.
- * Without terms or matches: the start of the text.
+ * Without terms or matches: the start of the text — or, when `instead` (a note's description) holds a
+ * term that `text` does not, the best passage of `instead`. Each text is prepared once: a hit's section
+ * prepared twice (once to see whether it holds a term) cost the prompt hook ~1 ms on the handbook.
  */
-export function bestSnippet(text: string, terms: string[], maxChars: number): string {
+export function bestSnippet(text: string, terms: string[], maxChars: number, instead?: string): string {
   const max = Math.floor(maxChars);
   if (!(max > 0)) return '';
-  const { plain, wanted } = prepared(text, terms);
+  const p = prepared(text, terms);
+  if (!instead) return passage(p, max);
+  const found = matchesIn(p);
+  if (found.length === 0) {
+    const q = prepared(instead, terms);
+    const there = matchesIn(q);
+    if (there.length > 0) return passage(q, max, there);
+  }
+  return passage(p, max, found);
+}
+
+function matchesIn({ plain, wanted }: Prepared): ReturnType<typeof findMatches> {
+  return wanted.length ? findMatches(plain, wanted) : [];
+}
+
+/** The passage of a prepared text; `found`: its matches, when already known. */
+function passage(p: Prepared, max: number, found?: ReturnType<typeof findMatches>): string {
+  const { plain } = p;
   const cps = Array.from(plain);
   if (cps.length <= max) return plain;
-  const matches = wanted.length ? findMatches(plain, wanted) : [];
+  const matches = found ?? matchesIn(p);
   if (matches.length === 0 || max < 3) return truncateText(plain, max);
 
   const span = bestSpan(matches, max - 2);
