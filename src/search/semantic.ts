@@ -5,7 +5,7 @@
 // vector. Costs three indexed reads: which query pieces are words, their vectors, the candidates' vectors.
 import type { Database } from '../index/db.js';
 import { lookUpWords, textVector } from '../index/semantic/embed.js';
-import { cosinesWithStored, cosineWithStored } from '../index/semantic/quantize.js';
+import { cosinesWithStored } from '../index/semantic/quantize.js';
 import { SemanticStore } from '../index/semantic/store.js';
 import { longKanjiRuns, runPieces, semanticWords, vocabularySplitter } from '../index/semantic/words.js';
 
@@ -79,7 +79,9 @@ function byCosine(q: Float32Array, ids: number[], vectors: Map<number, Buffer>):
 export function semanticNearest(sq: SemanticQuery, depth: number): number[] {
   const q = sq.vector;
   const all: { id: number; cos: number }[] = [];
-  for (const r of sq.store.allSectionVectors()) if (r.vec.length) all.push({ id: r.id, cos: cosineWithStored(q, r.vec) });
+  const rows = [...sq.store.allSectionVectors()].filter((r) => r.vec.length);
+  const cos = cosinesWithStored(q, rows.map((r) => r.vec));
+  rows.forEach((r, i) => all.push({ id: r.id, cos: cos[i] }));
   all.sort((a, b) => b.cos - a.cos || a.id - b.id);
   return all.slice(0, depth).map((r) => r.id);
 }

@@ -35,16 +35,9 @@ export function dequantize(b: Uint8Array, out: Float32Array = new Float32Array(b
   return out;
 }
 
-/** Cosine of a unit float vector and a stored one. */
+/** Cosine of a unit float vector and a stored one (0 for an empty one). */
 export function cosineWithStored(unit: Float32Array, b: Uint8Array): number {
-  let dot = 0;
-  let norm = 0;
-  for (let i = 0; i < b.length; i++) {
-    const x = (b[i] << 24) >> 24;
-    dot += unit[i] * x;
-    norm += x * x;
-  }
-  return norm > 0 ? dot / Math.sqrt(norm) : 0;
+  return cosinesWithStored(unit, [b])[0];
 }
 
 /**
