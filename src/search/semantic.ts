@@ -1,8 +1,9 @@
 // The semantic ranker: the query's vector (the idf-weighted mean of its words' vectors, learned from the
-// vault by src/index/semantic/) against the vectors of the sections the lexical rankers found, by cosine.
-// It only reorders what they found: unrestricted, it ranked near-synonyms of common words above the
-// sections that hold the query's words (issue 14's finding), and scoring every section would read every
-// vector. Costs three indexed reads: which query pieces are words, their vectors, the candidates' vectors.
+// vault by src/index/semantic/) against the vectors of the sections the lexical rankers found, and of
+// their notes (note-vectors.ts), by cosine. It only reorders what they found: unrestricted, it ranked
+// near-synonyms of common words above the sections that hold the query's words (issue 14's finding), and
+// scoring every section would read every vector. Costs four indexed reads: which query pieces are words,
+// their vectors, the candidate sections' vectors, the candidate notes' vectors.
 import type { Database } from '../index/db.js';
 import { lookUpWords, textVector } from '../index/semantic/embed.js';
 import { cosinesWithStored } from '../index/semantic/quantize.js';
@@ -74,7 +75,7 @@ function byCosine(q: Float32Array, ids: number[], vectors: Map<number, Buffer>):
 
 /**
  * The `depth` sections of the whole vault most like the query by cosine, best first (ties by row id: a
- * measurement aid, every vector read); null without a model or a known query word.
+ * measurement aid, every vector read).
  */
 export function semanticNearest(sq: SemanticQuery, depth: number): number[] {
   const q = sq.vector;
