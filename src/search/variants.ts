@@ -50,6 +50,8 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'semnote-1.5': { semanticNoteWeight: 1.5 },
   'semnote-d50': { semanticNoteDepth: 50 },
   'semnote-d300': { semanticNoteDepth: 300 },
+  'semantic-0.5-d100': { semanticWeight: 0.5, semanticDepth: 100 },
+  'semantic-1.5-d100': { semanticWeight: 1.5, semanticDepth: 100 },
   'semantic-0.3': { semanticWeight: 0.3, semanticDepth: 30 },
   'semantic-0.3-d20': { semanticWeight: 0.3, semanticDepth: 20 },
   'semantic-0.3-d50': { semanticWeight: 0.3, semanticDepth: 50 },
