@@ -67,10 +67,12 @@ export function semanticNoteOrder(q: SemanticQuery, noteIds: number[]): { id: nu
 
 function byCosine(q: Float32Array, ids: number[], vectors: Map<number, Buffer>): { id: number; cos: number }[] {
   const cos = cosinesWithStored(q, ids.map((id) => vectors.get(id)));
-  const scored = ids.map((id, i) => ({ id, i, cos: Number.isNaN(cos[i]) ? -2 : cos[i] }));
-  // Equal cosines keep the candidates' order (which is the lexical rankers'): never ordered by row id.
-  scored.sort((a, b) => b.cos - a.cos || a.i - b.i);
-  return scored.filter((s) => s.cos > -2).map(({ id, cos }) => ({ id, cos }));
+  // Places, not objects, are sorted (a search's first sort runs unoptimised). Equal cosines keep the
+  // candidates' order (which is the lexical rankers'): never ordered by row id. No vector: left out.
+  const at: number[] = [];
+  for (let i = 0; i < ids.length; i++) if (!Number.isNaN(cos[i])) at.push(i);
+  at.sort((a, b) => cos[b] - cos[a] || a - b);
+  return at.map((i) => ({ id: ids[i], cos: cos[i] }));
 }
 
 /**
