@@ -1,5 +1,6 @@
-// tsm's search: query → terms and filters → FTS5 rankers → fusion by score → recency × status → one hit
-// per note → link evidence → snippets and related paths. Reads only; the index layer holds the SQL.
+// tsm's search: query → terms and filters → FTS5 rankers → fusion by score → the vault model's section and
+// note lists (and a resident model's neural list) → recency × status → one hit per note → link evidence →
+// snippets and related paths. Reads only; the index layer holds the SQL.
 import type { NoteType, SearchFilters, SearchHit, SearchResponse } from '../core/types.js';
 import type { Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
