@@ -179,6 +179,7 @@ interface Prepared {
   wanted: string[];
 }
 
+/** A text prepared for bestSnippet: markdown simplified, the head MAX_SCAN_CHARS scanned. */
 function prepared(text: string, terms: string[]): Prepared {
   return { plain: markdownLine(head(text, MAX_SCAN_CHARS)), wanted: [...new Set(terms.map(normalizeTerm).filter(Boolean))] };
 }
