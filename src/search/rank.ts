@@ -3,6 +3,7 @@ import type { NoteType } from '../core/types.js';
 import { DEFAULT_HALF_LIVES, type TsmConfig } from '../vault/config.js';
 import { isStale, recencyFactor } from './recency.js';
 import { normalize } from '../text/normalize.js';
+import { letterOrNumberRuns } from '../text/unicode.js';
 import { ageInDays } from './dates.js';
 import { DEFAULT_CUTS, type CutterOptions } from './query-terms.js';
 import type { RankerName } from './rankers.js';
@@ -217,11 +218,11 @@ export function statusFactor(status: string | null, t: Tuning): number {
 export function fileNameShare(queryWords: readonly string[], path: string): number {
   if (queryWords.length === 0) return 0;
   const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
-  const words = new Set(normalize(base).split(/[^\p{L}\p{N}]+/u));
+  const words = new Set(letterOrNumberRuns(normalize(base)));
   return queryWords.filter((w) => words.has(w)).length / queryWords.length;
 }
 
 /** Text reduced for an exact name comparison: NFKC, lower case, runs of anything but letters and digits → one space. */
 export function nameKey(text: string): string {
-  return normalize(text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return letterOrNumberRuns(normalize(text)).join(' ');
 }

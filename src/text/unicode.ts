@@ -137,8 +137,14 @@ export function singleCodePoint(ch: string): number {
   return cp;
 }
 
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const ASCII_LETTER_OR_NUMBER_RUN = /[A-Za-z0-9]+/g;
+
 /** The maximal runs of letters and numbers in the text, in order, as a global regex match of them would return. */
 export function letterOrNumberRuns(text: string): string[] {
+  // ASCII text (most file names, titles and English queries) by a plain class, matched natively: a
+  // fresh process runs the loop below unoptimised, ~0.3 ms for a search's few hundred file names.
+  if (ASCII_ONLY.test(text)) return text.match(ASCII_LETTER_OR_NUMBER_RUN) ?? [];
   const runs: string[] = [];
   let start = -1;
   for (let i = 0; i < text.length; ) {

@@ -276,6 +276,14 @@ describe('rewritten functions match their old regex implementations on random te
 
   it('letterOrNumberRuns (the query word scanner)', () => {
     forRandomTexts(9, (s) => JSON.stringify(letterOrNumberRuns(s)) === JSON.stringify(s.match(OLD.word) ?? []));
+    // ASCII text takes a shorter path: every ASCII code point, and text with one non-ASCII one.
+    const ascii = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i));
+    const next = rng(11);
+    for (let i = 0; i < RUNS; i++) {
+      let s = Array.from({ length: Math.floor(next() * 40) }, () => ascii[Math.floor(next() * 128)]).join('');
+      if (i % 4 === 0) s += 'é';
+      expect(letterOrNumberRuns(s)).toEqual(s.match(OLD.word) ?? []);
+    }
   });
 
   it('isHiragana, hasCjk, cjkRuns and stripCjk', () => {
