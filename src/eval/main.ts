@@ -191,7 +191,11 @@ function rounded(s: ReturnType<typeof summarize>) {
 function printQuery(r: QueryRow, set: QuerySet): void {
   const j = set.queries.find((q) => q.query === r.query);
   process.stderr.write(`${r.ndcg10.toFixed(2)}  [${r.kind}/${r.lang}] ${r.query.slice(0, 70)}\n`);
-  for (const p of (r.top ?? []).slice(0, 5)) process.stderr.write(`      ${j?.relevant[p] ? `[${j.relevant[p]}]` : '   '} ${p}\n`);
+  const top = r.top ?? [];
+  for (const p of top) process.stderr.write(`      ${j?.relevant[p] ? `[${j.relevant[p]}]` : '   '} ${p}\n`);
+  // The judged notes the first ten missed: what a change would have to bring up.
+  const missed = Object.entries(j?.relevant ?? {}).filter(([p, g]) => g > 0 && !top.includes(p));
+  for (const [p, g] of missed) process.stderr.write(`    - [${g}] ${p}\n`);
 }
 
 /** The queries whose nDCG@10 moved, largest move first, with both top fives. */

@@ -27,6 +27,22 @@ describe('npm run eval', () => {
     expect(r.stdout).toMatch(/^small \(base, now 2026-11-22\)\n\s+group\s+n\s+nDCG@10\s+MRR@10\s+Recall@5\n\s+all\s+3\s+\d\.\d{3}/);
   });
 
+  it('--verbose lists each query\'s first ten, graded, then the judged notes they missed', () => {
+    const r = run(['--qrels', set, '--verbose']);
+    expect(r.status, r.stderr).toBe(0);
+    const shipped = JSON.parse(readFileSync(set, 'utf8')).queries[0] as { query: string; relevant: Record<string, number> };
+    const block = r.stderr.split(/\n(?=\d\.\d\d {2}\[)/).find((b) => b.includes(`] ${shipped.query}`)) as string;
+    expect(block).toBeDefined();
+    const shown = [...block.matchAll(/^ {6}(?:\[(\d)\]| {3}) (\S.*)$/gm)].map((m) => ({ grade: m[1], path: m[2] }));
+    const missed = [...block.matchAll(/^ {4}- \[(\d)\] (\S.*)$/gm)].map((m) => m[2]);
+    expect(shown.length).toBeGreaterThan(5);
+    expect(shown.length).toBeLessThanOrEqual(10);
+    for (const h of shown) expect(h.grade ? Number(h.grade) : 0).toBe(shipped.relevant[h.path] ?? 0);
+    // Every judged note is either among the ten or listed as missed, once.
+    const judged = Object.keys(shipped.relevant).filter((p) => shipped.relevant[p] > 0).sort();
+    expect([...shown.filter((h) => h.grade).map((h) => h.path), ...missed].sort()).toEqual(judged);
+  });
+
   it('--compare prints both sides and the paired difference per group, then over all sets', () => {
     const r = run(['--qrels', set, '--compare', 'base', 'no-head']);
     expect(r.status, r.stderr).toBe(0);
