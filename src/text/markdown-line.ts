@@ -18,10 +18,13 @@ function wikilinkText(target: string, alias: string | undefined): string {
   return [page, ...headings].map((p) => p.trim()).filter(Boolean).join(' > ');
 }
 
-/** Markdown with link syntax, emphasis markers, fences, heading and quote markers removed; lines kept. */
-export function simplifyMarkdown(md: string): string {
-  const text = md
-    .replace(/\r\n?/g, '\n')
+/**
+ * Markdown with raw HTML, link syntax, emphasis markers, fences, heading and quote markers removed; lines
+ * kept. `keepHtml`: raw HTML stays as written (for text that is nothing else: dropHtml).
+ */
+export function simplifyMarkdown(md: string, keepHtml = false): string {
+  const lf = md.replace(/\r\n?/g, '\n');
+  const text = (keepHtml ? lf : dropHtml(lf))
     .replace(FENCE_LINE, '')
     .replace(TABLE_RULE, '')
     .replace(HEADING_MARK, '')
@@ -31,6 +34,75 @@ export function simplifyMarkdown(md: string): string {
     .replace(INLINE_CODE, (_m, _ticks: string, code: string) => code)
     .replace(STRONG, '');
   return stripEmphasis(text);
+}
+
+const FENCE_OPEN = /^[ \t]{0,3}(`{3,}|~{3,})/;
+// A tag as CommonMark's raw HTML reads one (`<td align="left">`, `</a>`, `<br/>`), never an autolink
+// (`<https://…>`, `<a@b.c>`: no space, / or > after the name).
+const HTML_TAG = /<(\/?)([A-Za-z][A-Za-z0-9-]*)(?:\s[^<>]*)?\/?>/g;
+// Tags inside a line of text; any other tag (br, p, div, td, li …) stands between words.
+const PHRASING_TAGS = new Set(
+  'a abbr b bdi bdo button cite code data del dfn em font i ins kbd mark q s samp small span strong sub sup time u var'.split(' '),
+);
+
+/**
+ * Raw HTML as a reader sees it rendered: comments (over lines too) hidden, tags dropped and the text
+ * between them kept; a tag that breaks text (`<br>`, `<td>`) leaves a space. Fenced code and code spans
+ * are kept as written: a note about HTML shows its examples. Lines are kept.
+ */
+export function dropHtml(md: string): string {
+  if (md.indexOf('<') === -1) return md;
+  const lines = md.split('\n');
+  let fence: string | null = null;
+  let inComment = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const open = FENCE_OPEN.exec(line);
+    if (!inComment && open) {
+      if (fence === null) fence = open[1];
+      else if (open[1][0] === fence[0] && open[1].length >= fence.length && line.trim() === open[1]) fence = null;
+      continue;
+    }
+    if (fence !== null || (!inComment && line.indexOf('<') === -1)) continue;
+    let out = '';
+    let pos = 0;
+    while (pos < line.length) {
+      if (inComment) {
+        const end = line.indexOf('-->', pos);
+        if (end === -1) break;
+        inComment = false;
+        pos = end + 3;
+        continue;
+      }
+      const comment = line.indexOf('<!--', pos);
+      const tick = line.indexOf('`', pos);
+      const next = comment === -1 ? tick : tick === -1 ? comment : Math.min(comment, tick);
+      if (next === -1) {
+        out += dropTags(line.slice(pos));
+        break;
+      }
+      out += dropTags(line.slice(pos, next));
+      if (next === comment) {
+        inComment = true;
+        pos = next + 4;
+        continue;
+      }
+      // A code span, up to the same run of backticks (or the line's end), as written.
+      let after = next;
+      while (line.charCodeAt(after) === 0x60) after++;
+      const close = line.indexOf(line.slice(next, after), after);
+      const end = close === -1 ? line.length : close + (after - next);
+      out += line.slice(next, end);
+      pos = end;
+    }
+    lines[i] = out;
+  }
+  return lines.join('\n');
+}
+
+function dropTags(s: string): string {
+  if (s.indexOf('<') === -1) return s;
+  return s.replace(HTML_TAG, (_m, _slash: string, name: string) => (PHRASING_TAGS.has(name.toLowerCase()) ? '' : ' '));
 }
 
 // A lone * or _ hugging a word on one side only is emphasis, not snake_case or arithmetic. Openers were
@@ -100,9 +172,13 @@ export function collapseWhitespace(s: string): string {
   return s.replace(/\s+/gu, ' ').trim();
 }
 
-/** Markdown as one line of plain text. */
+/**
+ * Markdown as one line of plain text. Text that is all hidden HTML (a template's commented-out lines)
+ * keeps it: a snippet that shows nothing would not say why its note matched.
+ */
 export function markdownLine(md: string): string {
-  return collapseWhitespace(simplifyMarkdown(md));
+  const line = collapseWhitespace(simplifyMarkdown(md));
+  return line === '' && md.indexOf('<') !== -1 ? collapseWhitespace(simplifyMarkdown(md, true)) : line;
 }
 
 const BLOCK_START = /^[ \t]*(?:[-*+][ \t]|\d+[.)][ \t]|\|)/;

@@ -21,6 +21,28 @@ describe('simplifyMarkdown / markdownLine', () => {
     expect(markdownLine(md)).toBe(plain);
   });
 
+  // Raw HTML as Obsidian renders it: comments hidden, tags gone, their text kept; code as written.
+  it.each([
+    ['Links: [GitHub](https://x) or [<button id=HH>Open in Obsidian</button>](obsidian://show-plugin?id=x)', 'Links: GitHub or Open in Obsidian'],
+    ['<span class="git-footer">Edit In GitHub</span>', 'Edit In GitHub'],
+    ['one<br>two<br/>three', 'one two three'],
+    ['<table><tr><td>1</td><td>2</td></tr></table>', '1 2'],
+    ['<b>bold</b>, <a href="/x">link</a>.', 'bold, link.'],
+    ['before <!-- hidden --> after', 'before after'],
+    ['before\n<!--\n- [[Publish sites]]: <https://>\n-->\nafter', 'before after'],
+    ['left <!-- never closed\nstill hidden', 'left'],
+    // Nothing but hidden HTML: shown as written rather than as nothing.
+    ['<!-- - GitHub: [{{title}}](https://github.com/{{title}}/) ^github-->\n<!--\n### Plugins\n-->', '<!-- - GitHub: {{title}} ^github--> <!-- Plugins -->'],
+    ['<br>', '<br>'],
+    ['use `<div>` and ``a <!-- b`` here', 'use <div> and a <!-- b here'],
+    ['```html\n<div class="a">x</div>\n<!-- kept -->\n```\n<p>shown</p>', '<div class="a">x</div> <!-- kept --> shown'],
+    ['~~~\n<br>\n~~~', '<br>'],
+    ['see <https://example.com> or <me@example.com>', 'see <https://example.com> or <me@example.com>'],
+    ['a < b and c > d, 2<3, <未定>', 'a < b and c > d, 2<3, <未定>'],
+  ])('HTML %j → %j', (md, plain) => {
+    expect(markdownLine(md)).toBe(plain);
+  });
+
   it('keeps line structure in simplifyMarkdown', () => {
     expect(simplifyMarkdown('a **b**\nc')).toBe('a b\nc');
   });
