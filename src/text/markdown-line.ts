@@ -38,12 +38,18 @@ export function simplifyMarkdown(md: string, keepHtml = false): string {
 
 const FENCE_OPEN = /^[ \t]{0,3}(`{3,}|~{3,})/;
 // A tag as CommonMark's raw HTML reads one (`<td align="left">`, `</a>`, `<br/>`), never an autolink
-// (`<https://…>`, `<a@b.c>`: no space, / or > after the name).
-const HTML_TAG = /<(\/?)([A-Za-z][A-Za-z0-9-]*)(?:\s[^<>]*)?\/?>/g;
+// (`<https://…>`, `<a@b.c>`: no space, / or > after the name). Group 2: the name; group 3: attributes.
+const HTML_TAG = /<(\/?)([A-Za-z][A-Za-z0-9-]*)(\s[^<>]*)?\/?>/g;
 // Tags inside a line of text; any other tag (br, p, div, td, li …) stands between words.
 const PHRASING_TAGS = new Set(
   'a abbr b bdi bdo button cite code data del dfn em font i ins kbd mark q s samp small span strong sub sup time u var'.split(' '),
 );
+// Elements written in notes as HTML. A bare `<path>`, `<name>` or `<tags>` in prose is far more often a
+// placeholder than an element, so a tag without attributes is markup only when its name is one of these.
+const HTML_ELEMENTS = new Set([
+  ...PHRASING_TAGS,
+  ...'address article aside audio blockquote br caption center col colgroup dd details div dl dt figcaption figure footer h1 h2 h3 h4 h5 h6 header hr iframe img li main nav ol p picture pre section summary sup svg table tbody td tfoot th thead tr ul video'.split(' '),
+]);
 
 /**
  * Raw HTML as a reader sees it rendered: comments (over lines too) hidden, tags dropped and the text
@@ -102,7 +108,11 @@ export function dropHtml(md: string): string {
 
 function dropTags(s: string): string {
   if (s.indexOf('<') === -1) return s;
-  return s.replace(HTML_TAG, (_m, _slash: string, name: string) => (PHRASING_TAGS.has(name.toLowerCase()) ? '' : ' '));
+  return s.replace(HTML_TAG, (tag: string, _slash: string, name: string, attributes: string | undefined) => {
+    const lower = name.toLowerCase();
+    if (!HTML_ELEMENTS.has(lower) && !attributes?.trim()) return tag;
+    return PHRASING_TAGS.has(lower) ? '' : ' ';
+  });
 }
 
 // A lone * or _ hugging a word on one side only is emphasis, not snake_case or arithmetic. Openers were

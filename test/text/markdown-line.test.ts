@@ -39,6 +39,9 @@ describe('simplifyMarkdown / markdownLine', () => {
     ['~~~\n<br>\n~~~', '<br>'],
     ['see <https://example.com> or <me@example.com>', 'see <https://example.com> or <me@example.com>'],
     ['a < b and c > d, 2<3, <未定>', 'a < b and c > d, 2<3, <未定>'],
+    // A bare unknown name is a placeholder, not an element; attributes make any name markup.
+    ['run tsm index <path> on <tags>, then </tags>', 'run tsm index <path> on <tags>, then </tags>'],
+    ['<svg viewBox="0 0 1 1"><path d="M0 0"/></svg>icon', 'icon'],
   ])('HTML %j → %j', (md, plain) => {
     expect(markdownLine(md)).toBe(plain);
   });
