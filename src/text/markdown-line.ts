@@ -2,7 +2,9 @@
 // design: a snippet only needs to read well, and nothing here can produce broken output.
 import { isLetterOrNumber, isLowercaseLetter, isSpace } from './unicode.js';
 
-const FENCE_LINE = /^[ \t]{0,3}(?:`{3,}|~{3,}).*$/gm;
+// A code fence's opening or closing line; FENCE_OPEN's group 1 is its run of ` or ~.
+const FENCE_OPEN = /^[ \t]{0,3}(`{3,}|~{3,})/;
+const FENCE_LINE = new RegExp(`${FENCE_OPEN.source}.*$`, 'gm');
 // Table delimiter rows and thematic breaks: only dashes, colons and pipes.
 const TABLE_RULE = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/gm;
 const HEADING_MARK = /^[ \t]{0,3}#{1,6}[ \t]+/gm;
@@ -36,7 +38,6 @@ export function simplifyMarkdown(md: string, keepHtml = false): string {
   return stripEmphasis(text);
 }
 
-const FENCE_OPEN = /^[ \t]{0,3}(`{3,}|~{3,})/;
 // A tag as CommonMark's raw HTML reads one (`<td align="left">`, `</a>`, `<br/>`), never an autolink
 // (`<https://…>`, `<a@b.c>`: no space, / or > after the name). Group 2: the name; group 3: attributes.
 const HTML_TAG = /<(\/?)([A-Za-z][A-Za-z0-9-]*)(\s[^<>]*)?\/?>/g;
@@ -48,7 +49,7 @@ const PHRASING_TAGS = new Set(
 // placeholder than an element, so a tag without attributes is markup only when its name is one of these.
 const HTML_ELEMENTS = new Set([
   ...PHRASING_TAGS,
-  ...'address article aside audio blockquote br caption center col colgroup dd details div dl dt figcaption figure footer h1 h2 h3 h4 h5 h6 header hr iframe img li main nav ol p picture pre section summary sup svg table tbody td tfoot th thead tr ul video'.split(' '),
+  ...'address article aside audio blockquote br caption center col colgroup dd details div dl dt figcaption figure footer h1 h2 h3 h4 h5 h6 header hr iframe img li main nav ol p picture pre section summary svg table tbody td tfoot th thead tr ul video'.split(' '),
 ]);
 
 /**
