@@ -9,6 +9,10 @@ const FENCE_LINE = new RegExp(`${FENCE_OPEN.source}.*$`, 'gm');
 const TABLE_RULE = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/gm;
 const HEADING_MARK = /^[ \t]{0,3}#{1,6}[ \t]+/gm;
 const QUOTE_MARK = /^[ \t]{0,3}(?:>[ \t]?)+/gm;
+// Obsidian's callout line (`> [!warning]- Title`, its quote marker gone): shown as its title, else its type.
+const CALLOUT = /^\[!([A-Za-z0-9_-]+)\][+-]?[ \t]*(.*)$/gm;
+// Obsidian's block id (`… ^my-block` ending a line): a link target, not shown.
+const BLOCK_ID = /[ \t]+\^[A-Za-z0-9-]+[ \t]*$/gm;
 const WIKILINK = /!?\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]/g;
 const MD_LINK = /!?\[([^\[\]\n]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g;
 const INLINE_CODE = /(`+)([^`\n]+?)\1/g;
@@ -21,8 +25,8 @@ function wikilinkText(target: string, alias: string | undefined): string {
 }
 
 /**
- * Markdown with raw HTML, link syntax, emphasis markers, fences, heading and quote markers removed; lines
- * kept. `keepHtml`: raw HTML stays as written (for text that is nothing else: dropHtml).
+ * Markdown with raw HTML, link syntax, emphasis markers, fences, heading and quote markers, callout
+ * markers and block ids removed; lines kept. `keepHtml`: raw HTML stays as written (for text that is nothing else: dropHtml).
  */
 export function simplifyMarkdown(md: string, keepHtml = false): string {
   const lf = md.replace(/\r\n?/g, '\n');
@@ -31,6 +35,8 @@ export function simplifyMarkdown(md: string, keepHtml = false): string {
     .replace(TABLE_RULE, '')
     .replace(HEADING_MARK, '')
     .replace(QUOTE_MARK, '')
+    .replace(CALLOUT, (_m, type: string, title: string) => title || type)
+    .replace(BLOCK_ID, '')
     .replace(WIKILINK, (_m, target: string, alias: string | undefined) => wikilinkText(target, alias))
     .replace(MD_LINK, (_m, label: string) => label)
     .replace(INLINE_CODE, (_m, _ticks: string, code: string) => code)

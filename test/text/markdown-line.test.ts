@@ -16,6 +16,11 @@ describe('simplifyMarkdown / markdownLine', () => {
     ['```ts\nconst x = 1;\n```', 'const x = 1;'],
     ['| a | b |\n|---|:--:|\n| 1 | 2 |', '| a | b | | 1 | 2 |'],
     ['### heading-like line', 'heading-like line'],
+    // Obsidian: callouts show their title (else their type), block ids are not shown.
+    ['> [!warning]- Mind the voltage\n> 3.3 V only', 'Mind the voltage 3.3 V only'],
+    ['> [!tip]\n> short range', 'tip short range'],
+    ['- GitHub: linem-davton ^github\n- Website: site ^website', '- GitHub: linem-davton - Website: site'],
+    ['x^2 and a ^ b stay', 'x^2 and a ^ b stay'],
     ['  lots \n\n of\t\twhitespace  ', 'lots of whitespace'],
   ])('%j → %j', (md, plain) => {
     expect(markdownLine(md)).toBe(plain);
