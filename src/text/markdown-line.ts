@@ -13,6 +13,8 @@ const QUOTE_MARK = /^[ \t]{0,3}(?:>[ \t]?)+/gm;
 const CALLOUT = /^\[!([A-Za-z0-9_-]+)\][+-]?[ \t]*(.*)$/gm;
 // Obsidian's block id (`… ^my-block` ending a line): a link target, not shown.
 const BLOCK_ID = /[ \t]+\^[A-Za-z0-9-]+[ \t]*$/gm;
+// An autolink (`<https://example.com>`): shown as its address.
+const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*)>/g;
 const WIKILINK = /!?\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]/g;
 const MD_LINK = /!?\[([^\[\]\n]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g;
 const INLINE_CODE = /(`+)([^`\n]+?)\1/g;
@@ -25,7 +27,7 @@ function wikilinkText(target: string, alias: string | undefined): string {
 }
 
 /**
- * Markdown with raw HTML, link syntax, emphasis markers, fences, heading and quote markers, callout
+ * Markdown with raw HTML, link syntax (autolinks too), emphasis markers, fences, heading and quote markers, callout
  * markers and block ids removed; lines kept. `keepHtml`: raw HTML stays as written (for text that is nothing else: dropHtml).
  */
 export function simplifyMarkdown(md: string, keepHtml = false): string {
@@ -39,6 +41,7 @@ export function simplifyMarkdown(md: string, keepHtml = false): string {
     .replace(BLOCK_ID, '')
     .replace(WIKILINK, (_m, target: string, alias: string | undefined) => wikilinkText(target, alias))
     .replace(MD_LINK, (_m, label: string) => label)
+    .replace(AUTOLINK, '$1')
     .replace(INLINE_CODE, (_m, _ticks: string, code: string) => code)
     .replace(STRONG, '');
   return stripEmphasis(text);

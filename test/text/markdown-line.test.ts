@@ -35,6 +35,7 @@ describe('simplifyMarkdown / markdownLine', () => {
     ['<b>bold</b>, <a href="/x">link</a>.', 'bold, link.'],
     ['before <!-- hidden --> after', 'before after'],
     ['before\n<!--\n- [[Publish sites]]: <https://>\n-->\nafter', 'before after'],
+    ['Website: <https://github.com/x> and <obsidian://open?vault=v>', 'Website: https://github.com/x and obsidian://open?vault=v'],
     ['left <!-- never closed\nstill hidden', 'left'],
     // Nothing but hidden HTML: shown as written rather than as nothing.
     ['<!-- - GitHub: [{{title}}](https://github.com/{{title}}/) ^github-->\n<!--\n### Plugins\n-->', '<!-- - GitHub: {{title}} ^github--> <!-- Plugins -->'],
@@ -42,7 +43,7 @@ describe('simplifyMarkdown / markdownLine', () => {
     ['use `<div>` and ``a <!-- b`` here', 'use <div> and a <!-- b here'],
     ['```html\n<div class="a">x</div>\n<!-- kept -->\n```\n<p>shown</p>', '<div class="a">x</div> <!-- kept --> shown'],
     ['~~~\n<br>\n~~~', '<br>'],
-    ['see <https://example.com> or <me@example.com>', 'see <https://example.com> or <me@example.com>'],
+    ['see <https://example.com/a?b=1> or <me@example.com>', 'see https://example.com/a?b=1 or <me@example.com>'],
     ['a < b and c > d, 2<3, <未定>', 'a < b and c > d, 2<3, <未定>'],
     // A bare unknown name is a placeholder, not an element; attributes make any name markup.
     ['run tsm index <path> on <tags>, then </tags>', 'run tsm index <path> on <tags>, then </tags>'],
