@@ -79,6 +79,12 @@ export interface Tuning {
    */
   semanticAddWeight: number;
   /**
+   * A date range read from the query's text: its notes first, then the rest of the vault when they do not
+   * fill the page ('first', the default), or only its notes ('filter', as before 2026-11-27; still the rest
+   * when none of them matches).
+   */
+  textRangeMode: 'first' | 'filter';
+  /**
    * RRF weight of the neural ranker (issue 17): the cosine of the query's vector (SearchRequest.queryVector,
    * made by a resident model) with the sections' stored vectors. Acts only when a query vector is given,
    * which only happens with a model configured; 0 = off. Not measured here (no real model can be
@@ -166,6 +172,7 @@ export const DEFAULT_TUNING: Tuning = {
   semanticNoteWeight: 1,
   semanticNoteDepth: 100,
   semanticAddWeight: 0,
+  textRangeMode: 'first',
   neuralWeight: 0.3,
   neuralDepth: 30,
   neuralAdds: 'listed',

@@ -77,22 +77,67 @@ function byPlace(a: { path: string; ord: number }, b: { path: string; ord: numbe
  * One search, in its stages: the query (temporal expressions, filters, terms), the rankers, their fusion
  * (section lists by score relative to their best, note-level lists as a credit per note), the scores
  * (recency, status, file name, one per note), then the page of hits.
+ *
+ * A date range read from the text ("last week", "先週") is what the query asks about first, not all it
+ * may want: its notes come first, ranked among themselves as under a filter, and when they do not fill the
+ * page the rest of the vault follows them, ranked without it (their scores scaled below the range's last). "what did I decide last week about the
+ * antenna" found last week's daily note and nothing else; the antenna note now follows it. When no note of
+ * the range matches, the words were incidental (a prompt asking how to append to today's note, in a vault
+ * with no dated notes): the result says so (`datesIgnored`). Flags and the query language's date filters
+ * stay hard. Measured: docs/search.md, section 1.
  */
-function searchSnapshot(db: Database, req: SearchRequest, textDates = true): SearchResponse {
+function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const now = req.now ?? new Date();
   const tuning: Tuning = { ...DEFAULT_TUNING, ...req.tuning };
   const store = new SectionSearch(db);
-  const q = prepareQuery(req, db, store, tuning, now, textDates);
-  if (!anyTermMatch(q.terms)) return { query: req.query, total: 0, hits: [], filters: q.filters };
-  const { rankers, lists, terms } = runRankers(store, q, tuning);
-  // A date range read from the text ("today's daily note", "先週") narrows the search; when no note of that
-  // range matches, the words were incidental (a prompt asking how to append to today's note, in a vault with
-  // no dated notes), and the search goes on without it rather than find nothing. Flags and the query
-  // language's date filters stay hard.
-  if (q.textRange && lists.every((l) => l.length === 0)) {
-    const resp = searchSnapshot(db, req, false);
-    return { ...resp, datesIgnored: { ...(q.filters.after ? { after: q.filters.after } : {}), ...(q.filters.before ? { before: q.filters.before } : {}) } };
+  const offset = Math.max(0, req.offset ?? 0);
+  const wanted = offset + Math.max(0, req.limit);
+  const first = rankAll(db, store, req, tuning, now, true);
+  let run = first;
+  let datesIgnored: SearchResponse['datesIgnored'];
+  const fill = tuning.textRangeMode === 'filter' ? first.ranked.length === 0 : first.ranked.length < wanted;
+  if (first.q.textRange && first.searched && fill) {
+    const rest = rankAll(db, store, req, tuning, now, false);
+    const shown = new Set(first.ranked.map((r) => r.noteId));
+    const others = rest.ranked.filter((r) => !shown.has(r.noteId));
+    // Scores stay in order: the others are scaled to start at the last score of the range's notes.
+    const floor = first.ranked.at(-1)?.score;
+    const scale = floor !== undefined && others.length > 0 && others[0].score > floor ? floor / others[0].score : 1;
+    run = {
+      ...rest,
+      ranked: [...first.ranked, ...(scale === 1 ? others : others.map((r) => ({ ...r, score: Math.min(floor as number, r.score * scale) })))],
+      sectionLists: [...first.sectionLists, ...rest.sectionLists],
+    };
+    const { after, before } = first.q.filters;
+    if (first.ranked.length === 0) datesIgnored = { ...(after ? { after } : {}), ...(before ? { before } : {}) };
   }
+  const { q, ranked, terms, sectionLists } = run;
+  const page0 = ranked.slice(offset, wanted);
+  const page = req.allSections ? page0 : showBestBodySections(store, terms, page0, sectionLists);
+  const nextScores = page.map((_, i) => ranked[offset + i + 1]?.score ?? 0);
+  const hits = buildHits(db, store, page, nextScores, offset, terms, q.text, req.snippetChars ?? 300);
+  // The range's notes and the rest are two rankings: a note of the range may be in no list of the rest's.
+  return { query: req.query, total: Math.max(ranked.length, run.total()), hits, filters: datesIgnored ? run.q.filters : first.q.filters, ...(datesIgnored ? { datesIgnored } : {}) };
+}
+
+interface RankedRun {
+  q: PreparedQuery;
+  /** Whether the query had a term to search for at all. */
+  searched: boolean;
+  terms: QueryTerms;
+  /** One entry per note (or section), best first. */
+  ranked: Scored[];
+  /** The section-level lists, for choosing the section that shows a note. */
+  sectionLists: RankedSection[][];
+  /** Notes (or sections) holding a query word, before the cut; never fewer than the results ranked. */
+  total: () => number;
+}
+
+/** The query's results, every one ranked: the stages of searchSnapshot up to the page. */
+function rankAll(db: Database, store: SectionSearch, req: SearchRequest, tuning: Tuning, now: Date, textDates: boolean): RankedRun {
+  const q = prepareQuery(req, db, store, tuning, now, textDates);
+  if (!anyTermMatch(q.terms)) return { q, searched: false, terms: q.terms, ranked: [], sectionLists: [], total: () => 0 };
+  const { rankers, lists, terms } = runRankers(store, q, tuning);
   const fused = fuseLists(rankers, lists, tuning);
   // The vault's own model (semantic.ts): one query vector for its section and note lists.
   const sq = (tuning.semanticWeight > 0 || tuning.semanticNoteWeight > 0) && fused.sectionFused.size > 0 ? semanticQuery(db, q.text) : null;
@@ -104,17 +149,12 @@ function searchSnapshot(db: Database, req: SearchRequest, textDates = true): Sea
   const ranked = scoreResults(fused, factor, tuning, Boolean(req.allSections));
   if (tuning.linkWeight > 0 && !req.allSections) addLinked(store, fused.info, ranked, factor, tuning);
   if (tuning.titleMatchBoost > 0) boostNamedNotes(store, ranked, q.text, tuning.titleMatchBoost);
-
   const truncated = lists.some((l) => l.length >= RANKER_DEPTH);
-  // total: notes (or sections) holding a query word; never fewer than the results ranked.
-  const words = truncated ? wordMatch(terms) : null;
-  const total = words ? Math.max(ranked.length, store.count(words, q.filters, !req.allSections)) : ranked.length;
-  const offset = Math.max(0, req.offset ?? 0);
-  let page = ranked.slice(offset, offset + Math.max(0, req.limit));
-  if (!req.allSections) page = showBestBodySections(store, terms, page, fused.sectionLists);
-  const nextScores = page.map((_, i) => ranked[offset + i + 1]?.score ?? 0);
-  const hits = buildHits(db, store, page, nextScores, offset, terms, q.text, req.snippetChars ?? 300);
-  return { query: req.query, total, hits, filters: q.filters };
+  const total = () => {
+    const words = truncated ? wordMatch(terms) : null;
+    return words ? Math.max(ranked.length, store.count(words, q.filters, !req.allSections)) : ranked.length;
+  };
+  return { q, searched: true, terms, ranked, sectionLists: fused.sectionLists, total };
 }
 
 interface PreparedQuery {

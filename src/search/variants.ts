@@ -46,6 +46,7 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'semantic-off': { semanticWeight: 0, semanticNoteWeight: 0 },
   // The note-level semantic list (on by default at weight 1 over the first 100 notes): off, other weights and depths.
   'semnote-off': { semanticNoteWeight: 0 },
+  'range-filter': { textRangeMode: 'filter' },
   'semnote-0.5': { semanticNoteWeight: 0.5 },
   'semnote-1.5': { semanticNoteWeight: 1.5 },
   'semnote-d50': { semanticNoteDepth: 50 },

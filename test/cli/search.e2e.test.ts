@@ -173,12 +173,24 @@ describe('filters', () => {
     }
   });
 
-  it('temporal expressions in the query become date filters; explicit flags win', () => {
+  it('a temporal expression puts the notes of its range first, then the rest when they do not fill the page; explicit flags win', () => {
+    const inOctober = (h: { date: string }) => h.date >= '2026-10-01' && h.date < '2026-11-01';
     const lastMonth = hits(['先月のLoRa関連のメモ', '-n', '50']);
-    expect(lastMonth.length).toBeGreaterThan(0);
-    for (const h of lastMonth) expect(h.date >= '2026-10-01' && h.date < '2026-11-01').toBe(true);
+    const firstOther = lastMonth.findIndex((h) => !inOctober(h));
+    expect(firstOther).toBeGreaterThan(0);
+    expect(lastMonth.slice(firstOther).some(inOctober)).toBe(false);
+    // A page the range fills holds only its notes, in the order they had under a filter.
+    expect(hits(['先月のLoRa関連のメモ', '-n', String(firstOther)])).toEqual(lastMonth.slice(0, firstOther));
+    // Last week (Nov 9–15) has one note on the antenna; the antenna note itself follows it.
+    const lastWeek = hits(['what did I decide last week about the antenna', '-n', '5']).map((h) => h.path);
+    expect(lastWeek[0]).toBe('daily/2026-11-15.md');
+    expect(lastWeek).toContain('knowledge/hardware/antenna.md');
     const flagWins = hits(['先月のLoRa関連のメモ', '--year', '2026', '-n', '50']);
     expect(flagWins.some((h) => h.date < '2026-10-01')).toBe(true);
+    // A flag's range is a filter, whatever it leaves out.
+    const flagged = hits(['LoRa', '--after', '2026-10-01', '--before', '2026-11-01', '-n', '50']);
+    expect(flagged.length).toBeGreaterThan(0);
+    expect(flagged.every(inOctober)).toBe(true);
     const plain = search(['13月の予定', '-f', 'json']);
     expect(plain.code).toBe(0);
   });
