@@ -79,12 +79,13 @@ function byPlace(a: { path: string; ord: number }, b: { path: string; ord: numbe
  * (recency, status, file name, one per note), then the page of hits.
  *
  * A date range read from the text ("last week", "先週") is what the query asks about first, not all it
- * may want: its notes come first, ranked among themselves as under a filter, and when they do not fill the
- * page the rest of the vault follows them, ranked without it (their scores scaled below the range's last). "what did I decide last week about the
- * antenna" found last week's daily note and nothing else; the antenna note now follows it. When no note of
- * the range matches, the words were incidental (a prompt asking how to append to today's note, in a vault
- * with no dated notes): the result says so (`datesIgnored`). Flags and the query language's date filters
- * stay hard. Measured: docs/search.md, section 1.
+ * may want: its notes come first, ranked among themselves as under a filter, and when they do not fill
+ * the page the rest of the vault follows them, ranked without it (their scores scaled below the range's
+ * last). "what did I decide last week about the antenna" found last week's daily note and nothing else;
+ * the antenna note now follows it. When no note of the range matches, the words were incidental (a prompt
+ * asking how to append to today's note, in a vault with no dated notes): the result says so
+ * (`datesIgnored`). Flags and the query language's date filters stay hard. Measured: docs/search.md,
+ * section 1.
  */
 function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const now = req.now ?? new Date();
@@ -166,7 +167,7 @@ interface PreparedQuery {
   terms: QueryTerms;
   /** Each term's share of the indexed sections. */
   share: Map<string, number>;
-  /** Whether the date filters came from the text alone (no date flag): a range the search may drop. */
+  /** Whether the date filters came from the text alone (no date flag): a range whose notes come first, not a filter. */
   textRange: boolean;
 }
 
