@@ -48,6 +48,8 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   writeErr(`tsm: ${resp.total} results for ${JSON.stringify(query)}\n`);
   if (resp.didYouMean) writeErr(`tsm: did you mean: ${resp.didYouMean}\n`);
   if (resp.datesIgnored) writeErr(`tsm: no match dated ${dateSpan(resp.datesIgnored)} (read from the query); searched every date\n`);
+  const first = resp.datesFirst;
+  if (first) writeErr(`tsm: ${first.notes} ${first.notes === 1 ? 'match' : 'matches'} dated ${dateSpan(first)} (read from the query) first, then other dates\n`);
 }
 
 /** `from 2026-11-22 to before 2026-11-23`, or one side of it. */

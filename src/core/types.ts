@@ -205,6 +205,8 @@ export interface SearchResponse {
   didYouMean?: string;
   /** A date range read from the query's text that no matching note fell in, so the search ran without it. */
   datesIgnored?: { after?: string; before?: string };
+  /** A date range read from the query's text whose `notes` (or sections) come first, followed by other dates'. */
+  datesFirst?: { after?: string; before?: string; notes: number };
 }
 
 /** One finding of `tsm doctor`, always with what to do about it. */

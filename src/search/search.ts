@@ -96,6 +96,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const first = rankAll(db, store, req, tuning, now, true);
   let run = first;
   let datesIgnored: SearchResponse['datesIgnored'];
+  let datesFirst: SearchResponse['datesFirst'];
   const fill = tuning.textRangeMode === 'filter' ? first.ranked.length === 0 : first.ranked.length < wanted;
   if (first.q.textRange && first.searched && fill) {
     const rest = rankAll(db, store, req, tuning, now, false);
@@ -110,7 +111,9 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
       sectionLists: [...first.sectionLists, ...rest.sectionLists],
     };
     const { after, before } = first.q.filters;
-    if (first.ranked.length === 0) datesIgnored = { ...(after ? { after } : {}), ...(before ? { before } : {}) };
+    const span = { ...(after ? { after } : {}), ...(before ? { before } : {}) };
+    if (first.ranked.length === 0) datesIgnored = span;
+    else if (others.length > 0) datesFirst = { ...span, notes: first.ranked.length };
   }
   const { q, ranked, terms, sectionLists } = run;
   const page0 = ranked.slice(offset, wanted);
@@ -118,7 +121,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const nextScores = page.map((_, i) => ranked[offset + i + 1]?.score ?? 0);
   const hits = buildHits(db, store, page, nextScores, offset, terms, q.text, req.snippetChars ?? 300);
   // The range's notes and the rest are two rankings: a note of the range may be in no list of the rest's.
-  return { query: req.query, total: Math.max(ranked.length, run.total()), hits, filters: datesIgnored ? run.q.filters : first.q.filters, ...(datesIgnored ? { datesIgnored } : {}) };
+  return { query: req.query, total: Math.max(ranked.length, run.total()), hits, filters: datesIgnored ? run.q.filters : first.q.filters, ...(datesIgnored ? { datesIgnored } : {}), ...(datesFirst ? { datesFirst } : {}) };
 }
 
 interface RankedRun {

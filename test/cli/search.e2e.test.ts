@@ -185,6 +185,10 @@ describe('filters', () => {
     const lastWeek = hits(['what did I decide last week about the antenna', '-n', '5']).map((h) => h.path);
     expect(lastWeek[0]).toBe('daily/2026-11-15.md');
     expect(lastWeek).toContain('knowledge/hardware/antenna.md');
+    expect(search(['what did I decide last week about the antenna', '-n', '5']).stderr).toMatch(
+      /tsm: 1 match dated from 2026-11-09 to before 2026-11-16 \(read from the query\) first, then other dates/,
+    );
+    expect(search(['先月のLoRa関連のメモ', '-n', String(firstOther)]).stderr).not.toMatch(/first, then other dates/);
     const flagWins = hits(['先月のLoRa関連のメモ', '--year', '2026', '-n', '50']);
     expect(flagWins.some((h) => h.date < '2026-10-01')).toBe(true);
     // A flag's range is a filter, whatever it leaves out.

@@ -124,6 +124,7 @@ describe('MCP search through the SDK client', () => {
     expect((await ok(client, 'search', { query: 'dataview' })).dates_ignored).toBeUndefined();
     // A date given as a parameter stays a filter.
     expect((await ok(client, 'search', { query: 'dataview', after: '2100' })).results).toEqual([]);
+    expect(r.dates_first).toBeUndefined();
   });
 
   it('refuses huge string arguments of every tool and never echoes more than a short prefix', async () => {

@@ -30,6 +30,19 @@ describe('search', () => {
     expect(lora.preview).toMatch(/quarter-wave whip antenna/);
   });
 
+  it('puts the notes of a date range read from the query first, and says so when other dates follow', async () => {
+    // Yesterday (2026-11-20) has one note on the distance display; the session that fixed it follows.
+    const r = await ok(s.client, 'search', { query: 'distance display yesterday' });
+    expect(r.results[0].path).toBe('daily/2026-11-20.md');
+    expect(r.results.length).toBeGreaterThan(1);
+    expect(r.results.slice(1).every((x: any) => x.date !== '2026-11-20')).toBe(true);
+    expect(r.dates_first).toEqual({ after: '2026-11-20', before: '2026-11-21', notes: 1 });
+    // A date parameter is a filter: nothing else follows.
+    const only = await ok(s.client, 'search', { query: 'distance display', after: '2026-11-20', before: '2026-11-21' });
+    expect(only.results.map((x: any) => x.path)).toEqual(['daily/2026-11-20.md']);
+    expect(only.dates_first).toBeUndefined();
+  });
+
   it('keeps previews within 120 characters for long sections', async () => {
     const r = await ok(s.client, 'search', { query: 'distance display haversine', limit: 20 });
     expect(r.results.length).toBeGreaterThan(0);

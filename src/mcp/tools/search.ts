@@ -81,6 +81,7 @@ export const searchTool = defineTool({
       offset,
       ...(resp.didYouMean ? { did_you_mean: echo(resp.didYouMean) } : {}),
       ...(resp.datesIgnored ? { dates_ignored: resp.datesIgnored } : {}),
+      ...(resp.datesFirst ? { dates_first: resp.datesFirst } : {}),
       results: resp.hits.map((h) => ({
         id: h.id,
         path: h.path,
