@@ -261,6 +261,11 @@ describe('tsm related, doctor, init, --version', () => {
     expect(run(['frobnicate']).status).toBe(2);
   });
 
+  it('the fast bundle is ASCII, so V8 holds its source as a one-byte string (scripts/build.mjs)', () => {
+    const bytes = readFileSync(join(ROOT, 'dist/tsm.cjs'));
+    expect(bytes.findIndex((b) => b > 0x7f)).toBe(-1);
+  });
+
   it('a damaged or foreign V8 code cache is ignored, and the next search writes a good one', () => {
     // A copy of the package, so this test's cache does not race the other tests' launcher.
     const pkg = mkdtempSync(join(tmpdir(), 'tsm-pkg-'));
