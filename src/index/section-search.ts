@@ -4,6 +4,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Database } from './db.js';
 import { noteOfSection, noteOfSectionSql, ordOfSection, sectionId } from './section-ids.js';
 import { frontmatterDescription } from '../parse/metadata.js';
+import { ascending } from '../core/order.js';
 
 export interface RankedSection {
   id: number;
@@ -134,7 +135,7 @@ export class SectionSearch {
       const n = this.notes.get(r.noteId);
       if (n) out.push({ id: r.id, noteId: r.noteId, bm25: r.bm25, type: n.type, status: n.status, date: n.date, dateSource: n.dateSource, path: n.path, ord: r.ord });
     }
-    return out.sort((a, b) => a.bm25 - b.bm25 || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord));
+    return out.sort((a, b) => ascending(a.bm25, b.bm25) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord));
   }
 
   /**

@@ -6,6 +6,7 @@ import type { Database } from '../index/db.js';
 import { NEAREST_NOTES, VectorStore } from '../index/vectors.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
 import { listKey } from '../index/nearest-key.js';
+import { descending } from '../core/order.js';
 
 /**
  * The vault's nearest notes (section ids best first, each note by its best section) for the neural
@@ -35,6 +36,6 @@ export function neuralList(db: Database, qv: QueryVector, candidates: number[]):
   return candidates
     .map((id, i) => ({ id, i, cos: cos.get(id) }))
     .filter((c): c is { id: number; i: number; cos: number } => c.cos !== undefined)
-    .sort((a, b) => b.cos - a.cos || a.i - b.i)
+    .sort((a, b) => descending(a.cos, b.cos) || a.i - b.i)
     .map((c) => c.id);
 }

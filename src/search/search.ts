@@ -19,6 +19,7 @@ import { didYouMean } from './did-you-mean.js';
 import type { ParsedQuery } from './query-syntax.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
 import { nearestNotes, neuralList } from './neural.js';
+import { descending } from '../core/order.js';
 
 export interface SearchRequest {
   query: string;
@@ -66,7 +67,7 @@ export function search(db: Database, req: SearchRequest): SearchResponse {
 
 /** Best first; ties by path and section order, never by row id (ids differ between builds of one vault). */
 function byScore(a: { score: number; path: string; ord: number }, b: { score: number; path: string; ord: number }): number {
-  return b.score - a.score || byPlace(a, b);
+  return descending(a.score, b.score) || byPlace(a, b);
 }
 
 function byPlace(a: { path: string; ord: number }, b: { path: string; ord: number }): number {
@@ -310,7 +311,7 @@ function scoreResults(f: Fused, factor: NoteFactor, tuning: Tuning, allSections:
     const r = info.get(id) as RankedSection;
     sectionScored.push({ id, noteId, rrf: 0, path: r.path, ord: r.ord });
   }
-  sectionScored.sort((a, b) => b.rrf - a.rrf || byPlace(a, b));
+  sectionScored.sort((a, b) => descending(a.rrf, b.rrf) || byPlace(a, b));
 
   let ranked: Scored[];
   if (allSections) {
@@ -402,7 +403,7 @@ function addSemanticNotes(sq: SemanticQuery, f: Fused, tuning: Tuning): void {
 function topKeys(m: Map<number, number>, k: number): number[] {
   const keys = keysFrom(m, k);
   const at = new Map(keys.map((key, i) => [key, i]));
-  return keys.sort((a, b) => (m.get(b) as number) - (m.get(a) as number) || (at.get(a) as number) - (at.get(b) as number)).slice(0, k);
+  return keys.sort((a, b) => descending(m.get(a) as number, m.get(b) as number) || (at.get(a) as number) - (at.get(b) as number)).slice(0, k);
 }
 
 /** The keys whose values are at least the k-th highest, in the map's order (all of them when k ≥ the size). */
@@ -435,7 +436,7 @@ function addNeural(db: Database, store: SectionSearch, qv: QueryVector, f: Fused
     return;
   }
   if (!(tuning.neuralWeight > 0)) return;
-  const top = [...f.sectionFused].sort((a, b) => b[1] - a[1]).slice(0, tuning.neuralDepth).map(([id]) => id);
+  const top = [...f.sectionFused].sort((a, b) => descending(a[1], b[1])).slice(0, tuning.neuralDepth).map(([id]) => id);
   const ids = neuralList(db, qv, top);
   ids?.forEach((id, i) => f.sectionFused.set(id, (f.sectionFused.get(id) ?? 0) + tuning.neuralWeight / (tuning.rrfK + i + 1)));
 }

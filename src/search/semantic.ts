@@ -9,6 +9,7 @@ import { lookUpWords, textVector } from '../index/semantic/embed.js';
 import { cosinesWithStored } from '../index/semantic/quantize.js';
 import { SemanticStore } from '../index/semantic/store.js';
 import { longKanjiRuns, runPieces, semanticWords, vocabularySplitter } from '../index/semantic/words.js';
+import { descending } from '../core/order.js';
 
 /** A query as the semantic model sees it: its unit vector, and the model's store to compare it with. */
 export interface SemanticQuery {
@@ -71,7 +72,7 @@ function byCosine(q: Float32Array, ids: number[], vectors: Map<number, Buffer>):
   // candidates' order (which is the lexical rankers'): never ordered by row id. No vector: left out.
   const at: number[] = [];
   for (let i = 0; i < ids.length; i++) if (!Number.isNaN(cos[i])) at.push(i);
-  at.sort((a, b) => cos[b] - cos[a] || a - b);
+  at.sort((a, b) => descending(cos[a], cos[b]) || a - b);
   return at.map((i) => ({ id: ids[i], cos: cos[i] }));
 }
 
@@ -85,6 +86,6 @@ export function semanticNearest(sq: SemanticQuery, depth: number): number[] {
   const rows = [...sq.store.allSectionVectors()].filter((r) => r.vec.length);
   const cos = cosinesWithStored(q, rows.map((r) => r.vec));
   rows.forEach((r, i) => all.push({ id: r.id, cos: cos[i] }));
-  all.sort((a, b) => b.cos - a.cos || a.id - b.id);
+  all.sort((a, b) => descending(a.cos, b.cos) || a.id - b.id);
   return all.slice(0, depth).map((r) => r.id);
 }

@@ -48,10 +48,27 @@ describe('cosinesWithStored', () => {
     const vs = [v(1, 0, 0), v(0.3, 0.4, -0.5), v(-1, -1, 1)];
     const got = cosinesWithStored(q, [...vs, undefined, Buffer.alloc(0)]);
     const dot = (u: Float32Array) => u.reduce((sum, x, i) => sum + x * q[i], 0);
-    vs.forEach((b, i) => expect(got[i]).toBeCloseTo(dot(dequantize(b)), 6));
-    expect(got[0]).toBeCloseTo(0.6, 6);
+    // The query is scaled to integers (quantize.ts): a cosine moves by < 1e-5.
+    vs.forEach((b, i) => expect(got[i]).toBeCloseTo(dot(dequantize(b)), 5));
+    expect(got[0]).toBeCloseTo(0.6, 5);
     expect(cosineWithStored(q, vs[1])).toBe(got[1]);
     expect(got[3]).toBeNaN();
     expect(got[4]).toBe(0);
+  });
+
+  it('matches the floating-point cosine at the model\'s 128 dimensions and beyond (the query scaled to integers)', () => {
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+    for (const dims of [128, 384, 1024]) {
+      const q = new Float32Array(dims).map(() => rnd());
+      const n = Math.hypot(...q);
+      q.forEach((x, i) => (q[i] = x / n));
+      const vs = Array.from({ length: 50 }, () => quantize(new Float32Array(dims).map(() => rnd())));
+      const got = cosinesWithStored(q, vs);
+      vs.forEach((b, i) => {
+        const u = dequantize(b);
+        expect(got[i]).toBeCloseTo(u.reduce((sum, x, j) => sum + x * q[j], 0), 5);
+      });
+    }
   });
 });

@@ -44,10 +44,19 @@ export function cosineWithStored(unit: Float32Array, b: Uint8Array): number {
  * cosineWithStored of each stored vector (NaN for a missing one; 0 for an empty one), in one call: a
  * search's 100–200 candidates run in code V8 has not optimised yet, and one loop over all of them is
  * optimised on the way (on-stack replacement) where a call per vector never is: 0.9 ms instead of 1.8 for
- * 200 × 128 dimensions in a fresh process.
+ * 200 × 128 dimensions in a fresh process. The query is scaled to integers first, so that the products
+ * and sums stay small integers: before the loop is optimised, each floating-point step allocated a heap
+ * number (~0.4 MB a search, a tenth of what a prompt hook allocates) and ran slower (1.6 → 1.2 ms,
+ * median of fresh processes). A cosine moves by < 1e-5; the int8 storage moves it by ~0.005.
  */
 export function cosinesWithStored(unit: Float32Array, stored: readonly (Uint8Array | undefined)[]): Float64Array {
   const out = new Float64Array(stored.length);
+  let max = 0;
+  for (let i = 0; i < unit.length; i++) max = Math.max(max, Math.abs(unit[i]));
+  // |q[i] · x| ≤ 2^30 / (128 · dims) · 127 summed over the dimensions stays under 2^30 (V8's small integers).
+  const scale = max > 0 ? Math.floor(2 ** 30 / (128 * Math.max(1, unit.length))) / max : 0;
+  const q = new Int32Array(unit.length);
+  for (let i = 0; i < unit.length; i++) q[i] = Math.round(unit[i] * scale);
   for (let k = 0; k < stored.length; k++) {
     const b = stored[k];
     if (!b) {
@@ -58,10 +67,10 @@ export function cosinesWithStored(unit: Float32Array, stored: readonly (Uint8Arr
     let norm = 0;
     for (let i = 0; i < b.length; i++) {
       const x = (b[i] << 24) >> 24;
-      dot += unit[i] * x;
+      dot += q[i] * x;
       norm += x * x;
     }
-    out[k] = norm > 0 ? dot / Math.sqrt(norm) : 0;
+    out[k] = norm > 0 && scale > 0 ? dot / scale / Math.sqrt(norm) : 0;
   }
   return out;
 }
