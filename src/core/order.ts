@@ -5,11 +5,6 @@
 // ~6.6 MB, which the garbage collector then scavenges. A comparison allocates nothing. The order is the
 // same as the subtraction's (NaN, which no score is, compares equal in both).
 
-/** −1, 0 or 1 as x is below, equal to or above y: `sort((a, b) => ascending(a.x, b.x))`. */
-export function ascending(x: number, y: number): number {
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
 /** −1, 0 or 1 as x is above, equal to or below y: `sort((a, b) => descending(a.score, b.score))`. */
 export function descending(x: number, y: number): number {
   return x > y ? -1 : x < y ? 1 : 0;

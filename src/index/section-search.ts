@@ -4,7 +4,6 @@ import type { Statement } from 'better-sqlite3';
 import type { Database } from './db.js';
 import { noteOfSection, noteOfSectionSql, ordOfSection, sectionId } from './section-ids.js';
 import { frontmatterDescription } from '../parse/metadata.js';
-import { ascending } from '../core/order.js';
 
 export interface RankedSection {
   id: number;
@@ -116,8 +115,8 @@ export class SectionSearch {
   }
 
   /**
-   * Ranked rows with their notes' fields, best first, ties by path and section order. Rows of notes
-   * without sections (or gone) are dropped.
+   * Ranked rows (in bm25 order, as topRows gives them) with their notes' fields, best first, ties by path
+   * and section order. Rows of notes without sections (or gone) are dropped.
    */
   private withNoteFields(rows: { id: number; noteId: number; ord: number; bm25: number }[]): RankedSection[] {
     if (rows.length === 0) return [];
@@ -135,7 +134,14 @@ export class SectionSearch {
       const n = this.notes.get(r.noteId);
       if (n) out.push({ id: r.id, noteId: r.noteId, bm25: r.bm25, type: n.type, status: n.status, date: n.date, dateSource: n.dateSource, path: n.path, ord: r.ord });
     }
-    return out.sort((a, b) => ascending(a.bm25, b.bm25) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord));
+    // Only the ties need ordering: sorting all ~300 rows by bm25 again cost a search ~0.3 ms in cold code.
+    for (let i = 0; i < out.length; ) {
+      let j = i + 1;
+      while (j < out.length && out[j].bm25 === out[i].bm25) j++;
+      if (j - i > 1) out.splice(i, j - i, ...out.slice(i, j).sort(byPathAndOrd));
+      i = j;
+    }
+    return out;
   }
 
   /**
@@ -328,4 +334,8 @@ export function readVarint(buf: Uint8Array): number | null {
     if ((byte & 0x80) === 0) return v;
   }
   return null;
+}
+
+function byPathAndOrd(a: { path: string; ord: number }, b: { path: string; ord: number }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord;
 }

@@ -300,42 +300,53 @@ function noteFactor(terms: QueryTerms, filters: SearchFilters, tuning: Tuning, n
 /** Fused scores × the note's factor; one result per note (its best section) unless allSections. */
 function scoreResults(f: Fused, factor: NoteFactor, tuning: Tuning, allSections: boolean): Scored[] {
   const { info, noteCredit } = f;
-  const sectionScored = [...f.sectionFused].map(([id, rrf]) => {
+  type Fusing = Scored & { rrf: number };
+  const scoredOf = (id: number, rrf: number): Fusing => {
     const r = info.get(id) as RankedSection;
-    return { id, noteId: r.noteId, rrf, path: r.path, ord: r.ord };
-  });
+    return { id, noteId: r.noteId, rrf, path: r.path, ord: r.ord, score: 0 };
+  };
   // Notes matched only through their titles still appear, shown by their first matching section.
-  const bodyNotes = new Set(sectionScored.map((s) => s.noteId));
-  for (const [noteId, id] of f.noteFallback) {
-    if (bodyNotes.has(noteId)) continue;
-    const r = info.get(id) as RankedSection;
-    sectionScored.push({ id, noteId, rrf: 0, path: r.path, ord: r.ord });
-  }
-  sectionScored.sort((a, b) => descending(a.rrf, b.rrf) || byPlace(a, b));
+  const fallbacks: Fusing[] = [];
+  const bodyNotes = new Set<number>();
+  f.sectionFused.forEach((_, id) => bodyNotes.add((info.get(id) as RankedSection).noteId));
+  f.noteFallback.forEach((id, noteId) => {
+    if (!bodyNotes.has(noteId)) fallbacks.push(scoredOf(id, 0));
+  });
 
-  let ranked: Scored[];
+  let ranked: Fusing[];
   if (allSections) {
-    ranked = sectionScored.map((s) => ({
-      ...s,
-      score: (s.rrf + (noteCredit.get(s.noteId) ?? 0)) * factor(info.get(s.id) as RankedSection),
-    }));
+    ranked = [];
+    f.sectionFused.forEach((rrf, id) => ranked.push(scoredOf(id, rrf)));
+    ranked.push(...fallbacks);
+    for (const s of ranked) s.score = (s.rrf + (noteCredit.get(s.noteId) ?? 0)) * factor(info.get(s.id) as RankedSection);
   } else {
     // A note ranks by its best section, plus a share of its second best (a note that answers the query in
-    // two places beats one that mentions it once), plus its note-level credit; it is shown by its best section.
-    const best = new Map<number, Scored>();
-    const seconds = new Set<number>();
-    for (const s of sectionScored) {
+    // two places beats one that mentions it once), plus its note-level credit; it is shown by its best
+    // section (the first in section order among equals). One pass, not a sort of every section found.
+    const best = new Map<number, Fusing>();
+    const second = new Map<number, number>();
+    const consider = (s: Fusing) => {
       const b = best.get(s.noteId);
-      if (!b) best.set(s.noteId, { ...s, score: s.rrf });
-      else if (!seconds.has(s.noteId)) {
-        seconds.add(s.noteId);
-        b.score += tuning.secondSection * s.rrf;
+      if (!b) {
+        best.set(s.noteId, s);
+        return;
       }
+      let other = s.rrf;
+      if (s.rrf > b.rrf || (s.rrf === b.rrf && s.ord < b.ord)) {
+        best.set(s.noteId, s);
+        other = b.rrf;
+      }
+      const was = second.get(s.noteId);
+      if (was === undefined || other > was) second.set(s.noteId, other);
+    };
+    f.sectionFused.forEach((rrf, id) => consider(scoredOf(id, rrf)));
+    for (const s of fallbacks) consider(s);
+    ranked = [...best.values()];
+    for (const b of ranked) {
+      const s2 = second.get(b.noteId);
+      const score = s2 === undefined ? b.rrf : b.rrf + tuning.secondSection * s2;
+      b.score = (score + (noteCredit.get(b.noteId) ?? 0)) * factor(info.get(b.id) as RankedSection);
     }
-    ranked = [...best.values()].map((b) => ({
-      ...b,
-      score: (b.score + (noteCredit.get(b.noteId) ?? 0)) * factor(info.get(b.id) as RankedSection),
-    }));
   }
   ranked.sort(byScore);
   return ranked;
@@ -380,13 +391,14 @@ function addSemanticNearest(sq: SemanticQuery, store: SectionSearch, f: Fused, f
 function addSemanticNotes(sq: SemanticQuery, f: Fused, tuning: Tuning): void {
   const best = new Map<number, number>();
   const first = new Map<number, RankedSection>();
-  for (const [id, score] of f.sectionFused) {
+  // forEach, not for…of over entries: in a fresh process each entry would allocate a pair and a result.
+  f.sectionFused.forEach((score, id) => {
     const r = f.info.get(id) as RankedSection;
     const b = best.get(r.noteId);
     if (b === undefined || score > b) best.set(r.noteId, score);
     if (!first.has(r.noteId)) first.set(r.noteId, r);
-  }
-  for (const [note, score] of best) best.set(note, score + (f.noteCredit.get(note) ?? 0));
+  });
+  best.forEach((score, note) => best.set(note, score + (f.noteCredit.get(note) ?? 0)));
   // Ties by path (row ids differ between builds of one vault): every note tied at the cut is sorted in.
   const top = keysFrom(best, tuning.semanticNoteDepth)
     .map((note) => ({ note, score: best.get(note) as number, path: (first.get(note) as RankedSection).path, ord: 0 }))
@@ -413,7 +425,9 @@ function keysFrom(m: Map<number, number>, k: number): number[] {
   const values = Float64Array.from(m.values()).sort();
   const cut = values[values.length - k];
   const out: number[] = [];
-  for (const [key, v] of m) if (v >= cut) out.push(key);
+  m.forEach((v, key) => {
+    if (v >= cut) out.push(key);
+  });
   return out;
 }
 

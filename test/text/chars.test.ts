@@ -8,6 +8,16 @@ describe('charLength', () => {
     expect(charLength('😀😀')).toBe(2);
     expect(charLength('\ud800x')).toBe(2);
   });
+
+  it('counts as `for…of` does, lone and paired surrogates anywhere included', () => {
+    let seed = 5;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const units = ['a', '日', '\ud83d', '\ude00', '\udbff', '\udc00', ' ', '😀'];
+    for (let t = 0; t < 2000; t++) {
+      const s = Array.from({ length: Math.floor(next() * 12) }, () => units[Math.floor(next() * units.length)]).join('');
+      expect(charLength(s)).toBe([...s].length);
+    }
+  });
 });
 
 describe('isWordChar / isJoining', () => {
