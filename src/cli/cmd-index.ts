@@ -46,7 +46,7 @@ async function embed(cfg: TsmConfig, threads: number): Promise<EmbedSummary> {
   }
   const { openWriter } = await import('../index/db.js');
   const { embedPending } = await import('../index/embed-job.js');
-  const { db } = openWriter(cfg.db);
+  const { db } = openWriter(cfg.db, { vault: cfg.vault });
   const bar = progressBar('embedding');
   try {
     const s = await embedPending(db, embedder, { onProgress: (done, total) => bar.update(done, total) });

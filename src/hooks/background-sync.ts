@@ -29,7 +29,7 @@ export function syncWanted(cfg: TsmConfig): boolean {
 /** The worker's side: the sync, under the lock; a worker that finds the lock taken does nothing. */
 export async function runBackgroundSync(cfg: TsmConfig, log: (message: string) => void): Promise<void> {
   try {
-    await withFileLock(lockPath(cfg), { timeoutMs: 0, staleMs: SYNC_LOCK_STALE_MS }, async () => {
+    await withFileLock(lockPath(cfg), { vault: cfg.vault, timeoutMs: 0, staleMs: SYNC_LOCK_STALE_MS }, async () => {
       const { syncVault } = await import('../index/sync.js');
       // Nobody asked for this sync: an index a newer tsm wrote is left to it (the worker logs why).
       const s = await syncVault(cfg, { keepNewer: true });

@@ -1,6 +1,7 @@
 // Hooks fail open: a problem never reaches Claude Code's screen, it goes to one line in
 // <vault>/.tsm/hook.log (created on demand), or to stderr when there is no log to write to.
-import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { appendFileSync, renameSync, statSync } from 'node:fs';
+import { makeVaultFolder } from '../vault/folders.js';
 import { join } from 'node:path';
 import { oneLineEscape } from '../format/escape.js';
 import { TSM_DIR } from '../vault/config.js';
@@ -37,7 +38,7 @@ export function writeHookLog(vault: string | null, line: string, stderr: (s: str
       // plain file (or none yet) is written to.
       const kind = fileKind(path, { lstat: true });
       if (kind !== 'file' && kind !== 'absent') throw new Error('not a plain file');
-      mkdirSync(join(vault, TSM_DIR), { recursive: true });
+      makeVaultFolder(vault, join(vault, TSM_DIR));
       rotateIfLarge(path);
       appendFileSync(path, line);
       return true;

@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { TsmError } from '../core/errors.js';
+import { isExplained, TsmError } from '../core/errors.js';
+import { makeVaultFolder } from '../vault/folders.js';
+import { isInside } from '../vault/paths.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 import { canMigrate, migrate } from './migrate.js';
 
@@ -64,6 +66,12 @@ export interface WriterOptions {
    * then rebuild back. `tsm index` run by the user rebuilds it.
    */
   keepNewer?: boolean;
+  /**
+   * The vault, when the index lies inside it (its default place, `<vault>/.tsm/`): the index's folder is then
+   * made only inside a vault that exists (src/vault/folders.ts), so a sync that outlives its vault never
+   * brings it back. An index elsewhere (`--db`) gets its folder made as asked.
+   */
+  vault?: string;
 }
 
 /**
@@ -74,8 +82,10 @@ export interface WriterOptions {
  */
 export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex {
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    if (opts.vault !== undefined && isInside(opts.vault, dirname(path))) makeVaultFolder(opts.vault, dirname(path));
+    else mkdirSync(dirname(path), { recursive: true });
   } catch (err) {
+    if (isExplained(err)) throw err;
     throw new IndexError('io', `cannot create the index folder ${dirname(path)}: ${(err as Error).message}`);
   }
   let db: Database;

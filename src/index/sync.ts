@@ -74,7 +74,7 @@ export async function syncVault(cfg: TsmConfig, opts: SyncOptions = {}): Promise
  */
 async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary> {
   const started = performance.now();
-  const opened = opts.db ? { db: opts.db, fresh: false } : openWriter(cfg.db, { schemaChangeBlocked: () => otherWatcher(cfg), keepNewer: opts.keepNewer });
+  const opened = opts.db ? { db: opts.db, fresh: false } : openWriter(cfg.db, { vault: cfg.vault, schemaChangeBlocked: () => otherWatcher(cfg), keepNewer: opts.keepNewer });
   const writer = new NoteWriter(opened.db);
   try {
     const rebuild = beginRebuild(writer, Boolean(opts.full) && !opened.fresh, opened.fresh);

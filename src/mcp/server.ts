@@ -199,7 +199,7 @@ class ResidentModel {
       } catch {
         return null;
       }
-      this.writer = openWriter(this.cfg.db).db;
+      this.writer = openWriter(this.cfg.db, { vault: this.cfg.vault }).db;
       this.writerFile = identity;
     }
     return this.writer;

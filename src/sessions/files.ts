@@ -1,12 +1,16 @@
 // File helpers for ingest: atomic writes and byte-exact reads of a growing file.
 
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { makeVaultFolder } from '../vault/folders.js';
 
-/** Writes via a temp file in the same folder and a rename, so readers never see half a file. */
-export function writeFileAtomic(path: string, content: string): void {
-  mkdirSync(dirname(path), { recursive: true });
+/**
+ * Writes via a temp file in the same folder and a rename, so readers never see half a file; the folder is
+ * made inside `vault` if missing, never the vault itself (src/vault/folders.ts).
+ */
+export function writeFileAtomic(vault: string, path: string, content: string): void {
+  makeVaultFolder(vault, dirname(path));
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     writeFileSync(temp, content);

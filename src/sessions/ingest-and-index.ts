@@ -35,9 +35,9 @@ export async function ingestSession(cfg: TsmConfig, transcriptPath: string): Pro
   const stateDir = ingestStateDir(cfg);
   const lock = join(stateDir, `${createHash('sha256').update(transcript).digest('hex').slice(0, 16)}.lock`);
   const { ingestTranscript } = await import('./ingest.js');
-  return withFileLock(lock, { timeoutMs: LOCK_TIMEOUT_MS }, () => {
+  return withFileLock(lock, { vault: cfg.vault, timeoutMs: LOCK_TIMEOUT_MS }, () => {
     const before = notesIn(cfg.sessionsDir, cfg.extensions);
-    const r = ingestTranscript(transcript, { sessionsDir: cfg.sessionsDir, stateDir, answerChars: cfg.answerChars });
+    const r = ingestTranscript(transcript, { vault: cfg.vault, sessionsDir: cfg.sessionsDir, stateDir, answerChars: cfg.answerChars });
     const after = new Set(notesIn(cfg.sessionsDir, cfg.extensions));
     const removed = before.filter((name) => !after.has(name)).map((name) => join(cfg.sessionsDir, name));
     return { transcript, sessionId: r.sessionId, notePath: r.notePath, changed: r.changed, prompts: r.prompts, removed, kept: r.kept };

@@ -17,6 +17,8 @@ import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, sessionNoteName } 
 import { applyTranscriptLines, sliceModel } from './transcript.js';
 
 export interface IngestOptions {
+  /** The vault: the folders below are made inside it, never it (src/vault/folders.ts). */
+  vault: string;
   /** Absolute folder the session notes go to. */
   sessionsDir: string;
   /** Absolute folder for ingest state, e.g. `<vault>/.tsm/sessions`. */
@@ -182,12 +184,12 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
   const sessionsDir = resolve(opts.sessionsDir);
   const notes = (loaded && sameSession ? loaded.notes : []).map((n) => ({ ...n, path: resolve(sessionsDir, n.path) }));
   const placed = hasContent(view)
-    ? writeNotes(view, notes, sessionsDir, answerChars)
+    ? writeNotes(opts.vault, view, notes, sessionsDir, answerChars)
     : { changed: false, notePath: notes.at(-1)?.path ?? join(sessionsDir, sessionNoteName(view)) };
 
   const stored = notes.map((n) => ({ ...n, path: relative(sessionsDir, n.path) }));
   const nextState: IngestState = { version: STATE_VERSION, transcriptPath: path, offset: offset + consumed, firstLine, notes: stored, model };
-  writeFileAtomic(statePath, JSON.stringify(nextState));
+  writeFileAtomic(opts.vault, statePath, JSON.stringify(nextState));
 
   return {
     sessionId: view.sessionId,
@@ -204,7 +206,7 @@ const now = () => new Date().toISOString();
  * Writes the session's current note, updating `notes` in place. The note written to is the last one not
  * kept; if its file is gone or no longer what tsm wrote, it is kept (left alone) first.
  */
-function writeNotes(view: SessionModel, notes: WrittenNote[], sessionsDir: string, answerChars: number): { changed: boolean; notePath: string } {
+function writeNotes(vault: string, view: SessionModel, notes: WrittenNote[], sessionsDir: string, answerChars: number): { changed: boolean; notePath: string } {
   const last = notes.at(-1);
   if (notes.some((n) => n.kept === 'deleted')) return { changed: false, notePath: last?.path ?? '' };
   let active = last && !last.kept ? last : undefined;
@@ -237,10 +239,10 @@ function writeNotes(view: SessionModel, notes: WrittenNote[], sessionsDir: strin
     // A file tsm has no record of writing sits where the note goes (a lost state, or the user's own file):
     // it is left alone, recorded, and the session goes on in the next note.
     notes.push({ path: target, sha256: '', firstPrompt: from, lastPrompt: from - 1, kept: 'edited', keptSince: now() });
-    return writeNotes(view, notes, sessionsDir, answerChars);
+    return writeNotes(vault, view, notes, sessionsDir, answerChars);
   }
   if (readTextOrNull(target) !== content) {
-    writeFileAtomic(target, content);
+    writeFileAtomic(vault, target, content);
     changed = true;
   }
   if (active && active.path !== target) {

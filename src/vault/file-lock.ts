@@ -1,14 +1,17 @@
 // A lock file, so two hook processes never ingest the same transcript at once (Stop and a detached
 // SessionEnd can overlap; the later one must not be overwritten by the earlier one's older view).
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TsmError } from '../core/errors.js';
+import { makeVaultFolder } from './folders.js';
 
 export class LockTimeoutError extends TsmError {
   override name = 'LockTimeoutError';
 }
 
 export interface LockOptions {
+  /** The vault the lock's folder is made in (folders.ts: never the vault itself). */
+  vault: string;
   /** Give up after this long (ms). */
   timeoutMs: number;
   /** A lock older than this (ms) is left over from a crash and is taken over. */
@@ -20,7 +23,7 @@ const DEFAULT_STALE_MS = 120_000;
 
 /** Runs `fn` holding `<path>` (created exclusively, holding our pid); always releases it. */
 export async function withFileLock<T>(path: string, opts: LockOptions, fn: () => Promise<T> | T): Promise<T> {
-  mkdirSync(dirname(path), { recursive: true });
+  makeVaultFolder(opts.vault, dirname(path));
   const end = Date.now() + opts.timeoutMs;
   while (!tryAcquire(path, opts.staleMs ?? DEFAULT_STALE_MS)) {
     if (Date.now() >= end) throw new LockTimeoutError(`${path} is held by another tsm process`);

@@ -243,7 +243,7 @@ class VaultWatch {
 
   private openIndex(): Database {
     this.db?.close();
-    this.db = openWriter(this.cfg.db).db;
+    this.db = openWriter(this.cfg.db, { vault: this.cfg.vault }).db;
     this.dbFile = fileIdentity(this.cfg.db);
     return this.db;
   }

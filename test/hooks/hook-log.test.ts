@@ -41,6 +41,14 @@ describe('hook log', () => {
     expect(writeHookLog(dir, 'blocked\n', (s) => errors.push(s))).toBe(false);
     expect(errors).toEqual(['tsm hook: no vault\n', 'tsm hook: blocked\n']);
   });
+
+  it('never brings back a vault deleted meanwhile: the line goes to stderr, no folder is made', () => {
+    const gone = join(dir, 'vault');
+    const errors: string[] = [];
+    expect(writeHookLog(gone, 'late\n', (s) => errors.push(s))).toBe(false);
+    expect(existsSync(gone)).toBe(false);
+    expect(errors).toEqual(['tsm hook: late\n']);
+  });
 });
 
 describe('resolveHookVault', () => {

@@ -41,7 +41,7 @@ beforeAll(async () => {
   const vault = join(root, 'vault');
   copyVaultExample(vault);
   cfg = loadConfig({ vaultFlag: vault, env: {} });
-  const opts = { sessionsDir: cfg.sessionsDir, stateDir: join(vault, '.tsm', 'sessions') };
+  const opts = { vault, sessionsDir: cfg.sessionsDir, stateDir: join(vault, '.tsm', 'sessions') };
   for (const name of REAL) ingestTranscript(join(FIXTURES, name), opts);
   ingestTranscript(session(S1, '2026-11-20', [[SX, '調べてみます。少しお待ちください。']]), opts);
   ingestTranscript(session(S2, '2026-11-21', [[SX, 'ノートを探しましたが、見つかりませんでした。']]), opts);

@@ -15,7 +15,8 @@ let transcript: string;
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'tsm-kept-'));
-  opts = { sessionsDir: join(root, 'vault', 'sessions'), stateDir: join(root, 'vault', '.tsm', 'sessions') };
+  mkdirSync(join(root, 'vault'));
+  opts = { vault: join(root, 'vault'), sessionsDir: join(root, 'vault', 'sessions'), stateDir: join(root, 'vault', '.tsm', 'sessions') };
   transcript = join(root, `${ID}.jsonl`);
   writeFileSync(transcript, '');
 });
@@ -127,7 +128,7 @@ describe('ingest keeps what the user changed', () => {
     turn('first question', 'first answer');
     ingestTranscript(transcript, opts);
     renameSync(join(root, 'vault'), join(root, 'moved'));
-    opts = { sessionsDir: join(root, 'moved', 'sessions'), stateDir: join(root, 'moved', '.tsm', 'sessions') };
+    opts = { vault: join(root, 'moved'), sessionsDir: join(root, 'moved', 'sessions'), stateDir: join(root, 'moved', '.tsm', 'sessions') };
     turn('second question', 'second answer');
     const b = ingestTranscript(transcript, opts);
     expect(b).toMatchObject({ notePath: join(opts.sessionsDir, '2026-05-20-proj-bbbbbbbb.md'), changed: true, kept: [] });

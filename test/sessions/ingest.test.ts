@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
-import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingestTranscript, type IngestOptions } from '../../src/sessions/ingest.js';
@@ -14,7 +14,8 @@ let opts: IngestOptions;
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'tsm-ingest-'));
-  opts = { sessionsDir: join(root, 'vault', 'sessions'), stateDir: join(root, 'vault', '.tsm', 'sessions') };
+  mkdirSync(join(root, 'vault'));
+  opts = { vault: join(root, 'vault'), sessionsDir: join(root, 'vault', 'sessions'), stateDir: join(root, 'vault', '.tsm', 'sessions') };
 });
 
 afterEach(() => {
@@ -39,7 +40,7 @@ function oneShot(bytes: Buffer): string {
   try {
     const path = join(fresh, 'session.jsonl');
     writeFileSync(path, bytes);
-    const result = ingestTranscript(path, { sessionsDir: join(fresh, 's'), stateDir: join(fresh, 'st') });
+    const result = ingestTranscript(path, { vault: fresh, sessionsDir: join(fresh, 's'), stateDir: join(fresh, 'st') });
     return readFileSync(result.notePath, 'utf8');
   } finally {
     rmSync(fresh, { recursive: true, force: true });
@@ -93,6 +94,7 @@ describe('ingestTranscript', () => {
       if (multiByte > 0) cuts.push(multiByte + 1);
       for (const cut of cuts) {
         rmSync(join(root, 'vault'), { recursive: true, force: true });
+        mkdirSync(join(root, 'vault'));
         const path = transcriptFile(bytes.subarray(0, cut), 'growing.jsonl');
         ingestTranscript(path, opts);
         appendFileSync(path, bytes.subarray(cut));

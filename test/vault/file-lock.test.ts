@@ -15,7 +15,7 @@ describe('withFileLock', () => {
     const lock = join(dir, 'sub', 'x.lock');
     const events: string[] = [];
     const job = (name: string) =>
-      withFileLock(lock, { timeoutMs: 5000 }, async () => {
+      withFileLock(lock, { vault: dir, timeoutMs: 5000 }, async () => {
         events.push(`${name}+`);
         await new Promise((r) => setTimeout(r, 60));
         events.push(`${name}-`);
@@ -28,21 +28,21 @@ describe('withFileLock', () => {
 
   it('releases the lock when the work throws', async () => {
     const lock = join(dir, 'x.lock');
-    await expect(withFileLock(lock, { timeoutMs: 1000 }, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(withFileLock(lock, { vault: dir, timeoutMs: 1000 }, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(existsSync(lock)).toBe(false);
   });
 
   it('gives up after the timeout while a live process holds it', async () => {
     const lock = join(dir, 'x.lock');
     writeFileSync(lock, String(process.pid));
-    await expect(withFileLock(lock, { timeoutMs: 100 }, () => 1)).rejects.toThrow(LockTimeoutError);
+    await expect(withFileLock(lock, { vault: dir, timeoutMs: 100 }, () => 1)).rejects.toThrow(LockTimeoutError);
     expect(existsSync(lock)).toBe(true);
   });
 
   it('takes over a lock whose process is gone', async () => {
     const lock = join(dir, 'x.lock');
     writeFileSync(lock, '2147483646'); // no such pid
-    expect(await withFileLock(lock, { timeoutMs: 1000 }, () => 'mine')).toBe('mine');
+    expect(await withFileLock(lock, { vault: dir, timeoutMs: 1000 }, () => 'mine')).toBe('mine');
   });
 
   it('takes over a lock older than staleMs', async () => {
@@ -50,7 +50,7 @@ describe('withFileLock', () => {
     writeFileSync(lock, String(process.pid));
     const old = new Date(Date.now() - 600_000);
     utimesSync(lock, old, old);
-    expect(await withFileLock(lock, { timeoutMs: 1000, staleMs: 60_000 }, () => 'mine')).toBe('mine');
+    expect(await withFileLock(lock, { vault: dir, timeoutMs: 1000, staleMs: 60_000 }, () => 'mine')).toBe('mine');
   });
 });
 
