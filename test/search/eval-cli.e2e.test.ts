@@ -1,13 +1,14 @@
 // `npm run eval` through the built dist/eval.js: a judged set on vault-example, --compare of two variants,
 // and the errors a wrong invocation gets. A private eval cache, so the shared one is never touched.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanEnv, ROOT } from '../helpers/cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'tsm-eval-e2e-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 const env = cleanEnv({ TSM_EVAL_CACHE: join(work, 'cache') });
 const evalJs = join(ROOT, 'dist', 'eval.js');
 const run = (args: string[]) => spawnSync(process.execPath, [evalJs, ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { formatCompare, groups, pairedDiff, type QueryRow } from '../../src/eval/report.js';
 import { loadSet } from '../../src/eval/sets.js';
 import { RANK_VARIANTS, variantTuning } from '../../src/search/variants.js';
@@ -36,6 +36,7 @@ describe('eval: paired comparison', () => {
 
 describe('eval: query sets and variants', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tsm-qrels-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   it('reads a set with its vault and date, and a bare array of queries', () => {
     const f = join(dir, 'one.json');
     writeFileSync(f, JSON.stringify({ name: 'one', vault: { dir: 'vault-example' }, now: '2026-11-22', queries: [{ query: 'x', relevant: { 'a.md': 2 } }] }));
