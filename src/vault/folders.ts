@@ -28,9 +28,13 @@ export function makeVaultFolder(vault: string, dir: string): void {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') continue;
-      if (code === 'ENOENT') throw new FolderGoneError(`${root} no longer exists: nothing was written there`);
+      if (code === 'ENOENT') throw gone(root);
       throw err;
     }
   }
-  if (parts.length === 0 && !existsSync(root)) throw new FolderGoneError(`${root} no longer exists: nothing was written there`);
+  if (parts.length === 0 && !existsSync(root)) throw gone(root);
+}
+
+function gone(root: string): FolderGoneError {
+  return new FolderGoneError(`${root} does not exist (deleted or moved?): nothing was written there`);
 }

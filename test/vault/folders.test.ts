@@ -27,7 +27,7 @@ describe('makeVaultFolder', () => {
   it('never makes the vault itself: a vault deleted meanwhile stays deleted', () => {
     const vault = join(root, 'gone');
     expect(() => makeVaultFolder(vault, join(vault, '.tsm'))).toThrow(FolderGoneError);
-    expect(() => makeVaultFolder(vault, vault)).toThrow(/no longer exists/);
+    expect(() => makeVaultFolder(vault, vault)).toThrow(/does not exist \(deleted or moved\?\)/);
     expect(existsSync(vault)).toBe(false);
   });
 
