@@ -8,6 +8,7 @@ import { dequantize, quantize } from './quantize.js';
 import { SVD_DEFAULTS, truncatedEigen, type SvdOptions } from './svd.js';
 import type { SectionText, Trained, WordModel } from './types.js';
 import { forgetKanjiSplits, semanticWords, type KanjiSplitter } from './words.js';
+import { collectGarbage } from './collect-garbage.js';
 
 export interface TrainOptions {
   /** Fewest sections to learn from: below it co-occurrence counts are too thin to mean anything. */
@@ -44,6 +45,8 @@ const READ_BATCH = 256;
  * took ~1.4 s on one thread; a vault under ~4,000 sections of its size never starts one.
  */
 const READ_HELPER_WORDS = 200_000;
+/** Words read after which a full collection before the matrix is worth its ~50 ms (collect-garbage.ts). */
+const GC_AFTER_WORDS = 1_000_000;
 
 /** Learns from the sections, or returns null when they are too few. */
 export function train(sections: Iterable<SectionText>, opts: TrainOptions = TRAIN_DEFAULTS, split?: KanjiSplitter): Trained | null {
@@ -143,6 +146,8 @@ export function train(sections: Iterable<SectionText>, opts: TrainOptions = TRAI
   typeIds.clear();
   forgetKanjiSplits();
   if (ids.length < opts.minSections) return null;
+  // The texts read are garbage now; collected before the matrix is built, they no longer add to the peak.
+  if (used >= GC_AFTER_WORDS) collectGarbage();
 
   // The vocabulary: words in ≥ minDf sections, the most widespread first (ties by the word: reproducible).
   const chosen = [...types.keys()].filter((t) => df[t] >= opts.minDf);
