@@ -184,6 +184,17 @@ describe('private spans across content blocks', () => {
 });
 
 describe('redactSecrets on any mix (property)', () => {
+  it('found by it: a password after an already redacted one is still redacted, and twice is once', () => {
+    // Seed -1196919021: the reach from `mysql` stopped at the redacted value and never saw the second -p.
+    expect(redactSecrets('mysql -p[REDACTED]mysql -phunter2x ')).toBe('mysql -p[REDACTED]mysql -p[REDACTED] ');
+    const once = redactSecrets('DB_PASS=mysql -p[REDACTED]mysql -ppassword: ');
+    expect(redactSecrets(once)).toBe(once);
+    expect(redactSecrets('redis-cli -a [REDACTED] x -a s3cret')).toBe('redis-cli -a [REDACTED] x -a [REDACTED]');
+    expect(redactSecrets('docker login -p [REDACTED] x -p s3cret')).toBe('docker login -p [REDACTED] x -p [REDACTED]');
+    // One rule's match hid the next (mysql took `sshpass` for a password): the rules run until nothing changes.
+    expect(redactSecrets('docker login -p mysql -psshpass -p s3cret ')).toBe('docker login -p [REDACTED] -p[REDACTED] -p [REDACTED] ');
+  });
+
   it('is idempotent and never changes the line count', async () => {
     const fc = (await import('fast-check')).default;
     const piece = fc.constantFrom(
