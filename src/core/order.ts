@@ -9,3 +9,8 @@
 export function descending(x: number, y: number): number {
   return x > y ? -1 : x < y ? 1 : 0;
 }
+
+/** Path, then section order: how results with equal scores are ordered, never by row id (ids differ between builds). */
+export function byPlace(a: { path: string; ord: number }, b: { path: string; ord: number }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord;
+}

@@ -4,6 +4,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Database } from './db.js';
 import { noteOfSection, noteOfSectionSql, ordOfSection, sectionId } from './section-ids.js';
 import { frontmatterDescription } from '../parse/metadata.js';
+import { byPlace } from '../core/order.js';
 
 export interface RankedSection {
   id: number;
@@ -138,7 +139,7 @@ export class SectionSearch {
     for (let i = 0; i < out.length; ) {
       let j = i + 1;
       while (j < out.length && out[j].bm25 === out[i].bm25) j++;
-      if (j - i > 1) out.splice(i, j - i, ...out.slice(i, j).sort(byPathAndOrd));
+      if (j - i > 1) out.splice(i, j - i, ...out.slice(i, j).sort(byPlace));
       i = j;
     }
     return out;
@@ -334,8 +335,4 @@ export function readVarint(buf: Uint8Array): number | null {
     if ((byte & 0x80) === 0) return v;
   }
   return null;
-}
-
-function byPathAndOrd(a: { path: string; ord: number }, b: { path: string; ord: number }): number {
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord;
 }

@@ -19,7 +19,7 @@ import { didYouMean } from './did-you-mean.js';
 import type { ParsedQuery } from './query-syntax.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
 import { nearestNotes, neuralList } from './neural.js';
-import { descending } from '../core/order.js';
+import { byPlace, descending } from '../core/order.js';
 
 export interface SearchRequest {
   query: string;
@@ -68,10 +68,6 @@ export function search(db: Database, req: SearchRequest): SearchResponse {
 /** Best first; ties by path and section order, never by row id (ids differ between builds of one vault). */
 function byScore(a: { score: number; path: string; ord: number }, b: { score: number; path: string; ord: number }): number {
   return descending(a.score, b.score) || byPlace(a, b);
-}
-
-function byPlace(a: { path: string; ord: number }, b: { path: string; ord: number }): number {
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.ord - b.ord;
 }
 
 /**
