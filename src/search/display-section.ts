@@ -8,8 +8,13 @@ import type { QueryTerms } from './query-terms.js';
  * Per note, the section with the best body score: each query word, CJK piece (×2: a whole word) and
  * bigram found adds its saturated count, lightly normalised by length. Notes none of whose sections
  * match keep the ranking's choice (absent from the result).
+ *
+ * A note in `leadNotes` (its title or an alias holds every query term: namesEveryTerm) is shown by its
+ * lead, the first of its candidate sections with any text. Every section of such a note is about the query,
+ * and the body score then prefers whichever short section repeats a word of the title: for `LoRa`, the
+ * LoRa module guide showed its `参考` list of links (`dog-tracker-lora-competitors`) instead of its overview.
  */
-export function bestSectionPerNote(sections: SectionText[], terms: QueryTerms): Map<number, number> {
+export function bestSectionPerNote(sections: SectionText[], terms: QueryTerms, leadNotes: ReadonlySet<number> = new Set()): Map<number, number> {
   const weighted: [string, number][] = [
     ...terms.words.map((w): [string, number] => [w, 1]),
     ...terms.cjkPieces.map((p): [string, number] => [p, 2]),
@@ -17,7 +22,13 @@ export function bestSectionPerNote(sections: SectionText[], terms: QueryTerms): 
     ...terms.cjkSingles.map((c): [string, number] => [c, 0.5]),
   ];
   const best = new Map<number, { id: number; score: number }>();
+  const leads = new Map<number, SectionText>();
+  const scores = new Map<number, number>();
   for (const s of sections) {
+    if (leadNotes.has(s.noteId) && s.text.trim() !== '') {
+      const lead = leads.get(s.noteId);
+      if (!lead || s.ord < lead.ord) leads.set(s.noteId, s);
+    }
     const text = normalize(s.text);
     let score = 0;
     for (const [term, weight] of weighted) {
@@ -25,11 +36,41 @@ export function bestSectionPerNote(sections: SectionText[], terms: QueryTerms): 
       if (tf) score += (weight * tf) / (tf + 1.2);
     }
     if (score === 0) continue;
+    scores.set(s.id, score);
     score /= 1 + 0.25 * Math.log1p(text.length / 500);
     const b = best.get(s.noteId);
     if (!b || score > b.score) best.set(s.noteId, { id: s.id, score });
   }
-  return new Map([...best].map(([noteId, b]) => [noteId, b.id]));
+  const shown = new Map([...best].map(([noteId, b]) => [noteId, b.id]));
+  // The lead stands for the note only when it says one of the query's words itself; a lead that does not
+  // (a note on 技適 that opens on why it was written) leaves the section that does.
+  for (const [noteId, lead] of leads) if (scores.has(lead.id)) shown.set(noteId, lead.id);
+  return shown;
+}
+
+/**
+ * Whether one of these names (a note's title and aliases) holds every term of the query: each word as a
+ * whole Latin word (`lora` in `LoRa通信モジュール選定ガイド`, `spellcheck` in `finnish-spellcheck`, not `art`
+ * in `start`), each CJK piece anywhere. A query of no words or pieces names nothing.
+ */
+export function namesEveryTerm(names: readonly string[], terms: QueryTerms): boolean {
+  const words = [...terms.words, ...(terms.prefixes ?? [])];
+  if (words.length + terms.cjkPieces.length + terms.cjkSingles.length === 0) return false;
+  return names.some((name) => {
+    const n = normalize(name);
+    return words.every((w, i) => hasWord(n, w, i >= terms.words.length)) && [...terms.cjkPieces, ...terms.cjkSingles].every((p) => n.includes(p));
+  });
+}
+
+const ASCII_WORD_CHAR = /[a-z0-9]/;
+
+/** `word` in `text` between characters that are not ASCII letters or digits; `prefix`: only its start needs one. */
+function hasWord(text: string, word: string, prefix: boolean): boolean {
+  for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + 1)) {
+    const after = text[i + word.length];
+    if (!ASCII_WORD_CHAR.test(text[i - 1] ?? ' ') && (prefix || !ASCII_WORD_CHAR.test(after ?? ' '))) return true;
+  }
+  return false;
 }
 
 function occurrences(text: string, term: string, cap: number): number {

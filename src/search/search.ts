@@ -9,7 +9,7 @@ import { bestSnippet } from './snippet.js';
 import { bigrams, normalize } from '../text/normalize.js';
 import { buildFilters, type FilterFlags } from './filters.js';
 import { anyTermMatch, buildRankers, wordMatch, type Ranker } from './rankers.js';
-import { bestSectionPerNote } from './display-section.js';
+import { bestSectionPerNote, namesEveryTerm } from './display-section.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
 import { DEFAULT_TUNING, fileNameShare, fuse, listCredits, nameKey, noteRecency, RRF_K, statusFactor, type Tuning } from './rank.js';
 import { compoundWords, semanticNearest, semanticNoteOrder, semanticOrder, semanticQuery, type SemanticQuery } from './semantic.js';
@@ -464,18 +464,25 @@ function showBestBodySections<T extends { id: number; noteId: number }>(
 ): T[] {
   if (page.length === 0) return page;
   const onPage = new Set(page.map((p) => p.noteId));
-  const found = new Set<number>();
+  const found = new Map<number, RankedSection['type']>();
   const candidates = new Set<number>();
   for (const list of sectionLists) {
     for (const r of list) {
       if (!onPage.has(r.noteId)) continue;
-      found.add(r.noteId);
+      found.set(r.noteId, r.type);
       candidates.add(r.id);
     }
   }
   const headingOnly = [...onPage].filter((n) => !found.has(n));
   const sections = [...store.sectionTexts([...candidates]), ...(headingOnly.length ? store.sectionsOfNotes(headingOnly) : [])];
-  const best = bestSectionPerNote(sections, terms);
+  // A session note's title is its first prompt, and its lead that prompt: it keeps the section that answers.
+  const named = [...found].filter(([, type]) => type !== 'session').map(([noteId]) => noteId);
+  const names = named.length ? store.noteNames(named) : new Map<number, { title: string; aliases: string[] }>();
+  const leadNotes = new Set(named.filter((n) => {
+    const d = names.get(n);
+    return d !== undefined && namesEveryTerm([d.title, ...d.aliases], terms);
+  }));
+  const best = bestSectionPerNote(sections, terms, leadNotes);
   return page.map((p) => ({ ...p, id: best.get(p.noteId) ?? p.id }));
 }
 

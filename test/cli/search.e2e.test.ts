@@ -80,6 +80,19 @@ describe('golden outputs on vault-example', () => {
   }
 });
 
+describe('the section a hit shows', () => {
+  it('a note whose title holds the query shows its lead, not a link list that repeats a word of it', () => {
+    const [first] = hits(['LoRa', '-n', '1']);
+    expect(first.path).toBe('knowledge/lora/lora-module-guide.md');
+    expect(first.section).toBe('LoRa通信モジュール選定ガイド > 概要');
+  });
+  it('a note whose title holds only part of the query shows a section on the rest', () => {
+    const guide = hits(['LoRa 消費電力', '-n', '10']).find((h) => h.path === 'knowledge/lora/lora-module-guide.md');
+    expect(guide?.section).not.toBe('LoRa通信モジュール選定ガイド > 概要');
+    expect(guide?.section).toMatch(/^LoRa通信モジュール選定ガイド > /);
+  });
+});
+
 describe('formats', () => {
   it('text output has no ANSI colours in a pipe', () => {
     expect(search(['LoRa']).stdout).not.toMatch(/\x1b\[/);

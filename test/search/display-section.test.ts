@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bestSectionPerNote } from '../../src/search/display-section.js';
+import { bestSectionPerNote, namesEveryTerm } from '../../src/search/display-section.js';
 import { queryTerms } from '../../src/search/query-terms.js';
 
 describe('bestSectionPerNote', () => {
@@ -15,5 +15,41 @@ describe('bestSectionPerNote', () => {
   });
   it('leaves notes with no matching section to the ranking', () => {
     expect(bestSectionPerNote(sections, queryTerms('SX1262')).has(20)).toBe(false);
+  });
+});
+
+describe('a note its title names: its lead section', () => {
+  // The LoRa module guide as vault-example/ has it: a short link list repeats `lora` in a file name.
+  const guide = [
+    { id: 1, noteId: 10, ord: 0, text: '' },
+    { id: 2, noteId: 10, ord: 1, text: `首輪側に載せる LoRa 通信モジュールの選定基準と、評価した3候補の比較をまとめる。${'前提条件と測定の手順が続く。'.repeat(60)}` },
+    { id: 3, noteId: 10, ord: 2, text: '工事設計認証を取得済みのモジュールであることが最優先。' },
+    { id: 4, noteId: 10, ord: 3, text: '- [[dog-tracker-lora-competitors]]\n- [[lora-spreading-factor|拡散率のメモ]]' },
+  ];
+  const title = ['LoRa通信モジュール選定ガイド', 'LoRa module guide'];
+
+  it('shows the first section with text when the title holds every term and the lead says one', () => {
+    const terms = queryTerms('LoRa');
+    expect(bestSectionPerNote(guide, terms).get(10)).toBe(4); // by body score alone: the link list
+    expect(namesEveryTerm(title, terms)).toBe(true);
+    expect(bestSectionPerNote(guide, terms, new Set([10])).get(10)).toBe(2);
+    expect(bestSectionPerNote(guide, queryTerms('LoRa モジュール'), new Set([10])).get(10)).toBe(2);
+  });
+
+  it('keeps the best body section when the lead says none of the words', () => {
+    const note = [
+      { id: 5, noteId: 30, ord: 0, text: '個人で作って人に使ってもらうときに何が問題になるかの整理。' },
+      { id: 6, noteId: 30, ord: 1, text: '技適のないモジュールを日本国内で送信させると違反。技適マークを確認する。' },
+    ];
+    expect(bestSectionPerNote(note, queryTerms('技適'), new Set([30])).get(30)).toBe(6);
+  });
+
+  it('asks every word of the query, as a whole Latin word', () => {
+    expect(namesEveryTerm(title, queryTerms('LoRa 消費電力'))).toBe(false);
+    expect(namesEveryTerm(['Finnish Spellcheck'], queryTerms('spellcheck'))).toBe(true);
+    expect(namesEveryTerm(['finnish-spellcheck'], queryTerms('spellcheck'))).toBe(true);
+    expect(namesEveryTerm(['Start here'], queryTerms('art'))).toBe(false);
+    expect(namesEveryTerm(['Backup plugins'], queryTerms('backup plugins'))).toBe(true);
+    expect(namesEveryTerm(['Backup plugins'], queryTerms('the'))).toBe(false);
   });
 });
