@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 import type { Database } from '../index/db.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
-import { semanticStatus } from '../index/semantic/refresh.js';
+import { semanticStatus, tooSmallBecause } from '../index/semantic/refresh.js';
 import { VectorStore } from '../index/vectors.js';
 import { keptNotes, type KeptNote } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
@@ -57,7 +57,11 @@ export function keptLine(kept: KeptNote[]): string {
 function semanticLine({ state, retrainDue }: ReturnType<typeof semanticStatus>): string {
   const due = retrainDue ? '; retrain due (`tsm index` or a running `tsm watch` does it)' : '';
   if (!state) return `no model${due}`;
-  if (state.kind === 'too-small') return `off: ${state.sections} sections are too few to learn from${due}`;
+  if (state.kind === 'too-small') {
+    return tooSmallBecause(state) === 'sections'
+      ? `off: ${state.sections} sections are too few to learn from${due}`
+      : `off: ${state.sections} sections, but too few words it learns from (kanji compounds, katakana and Latin words; docs/search.md, 2b)${due}`;
+  }
   return `${state.words} words × ${state.dims} dims from ${state.sections} sections (${state.trainedAt.slice(0, 10)}), ${state.embeddedSince} sections embedded since${due}`;
 }
 

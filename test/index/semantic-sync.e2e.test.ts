@@ -304,6 +304,32 @@ parentPort.on('message', (m) => {
     expect(json(tsm(['search', 'phone', '--vault', v.dir, '-f', 'json'])).map((h: { path: string }) => h.path)).toEqual(['a.md']);
   });
 
+  it('a vault of enough sections but no words it learns (Hangul) says so, and a sync does not train again until it has grown', () => {
+    const next = rng(7);
+    const syllable = () => String.fromCharCode(0xac00 + Math.floor(next() * 400));
+    const para = () => Array.from({ length: 40 }, () => syllable() + syllable() + syllable()).join(' ');
+    const files: Record<string, string> = { ...SEMANTIC_ON };
+    for (let n = 0; n < 80; n++) files[`n${n}.md`] = `# 노트 ${n}\n\n${[1, 2, 3, 4].map((k) => `## 부분 ${k}\n\n${para()}\n`).join('\n')}`;
+    const v = makeVault(files);
+    cleanups.push(v.cleanup);
+    const db = join(v.dir, '.tsm/index.db');
+    expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+    const first = counts(db).state;
+    expect(first).toMatchObject({ kind: 'too-small' });
+    expect(first?.sections).toBeGreaterThanOrEqual(300);
+    expect(tsm(['status', '--vault', v.dir]).stdout).toMatch(/^semantic {2}off: \d+ sections, but too few words it learns from .*\)$/m);
+    // An edit syncs the note and leaves the state as it was (a training would write a new trainedAt).
+    appendFileSync(join(v.dir, 'n3.md'), `\n${para()}\n`);
+    expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+    expect(counts(db).state).toEqual(first);
+    // A fifth more sections: tried again (and still no model).
+    for (let n = 80; n < 100; n++) writeFileSync(join(v.dir, `n${n}.md`), `# 노트 ${n}\n\n${[1, 2, 3, 4].map((k) => `## 부분 ${k}\n\n${para()}\n`).join('\n')}`);
+    expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+    const again = counts(db).state;
+    expect(again).toMatchObject({ kind: 'too-small' });
+    expect(again?.sections).toBeGreaterThan(first?.sections ?? 0);
+  });
+
   it('the background trainer retrains from its own snapshot and re-embeds what changed meanwhile', async () => {
     const { db: path } = indexedVault();
     const { db } = openWriter(path);
