@@ -1,13 +1,16 @@
 // Which section of a note a hit shows: the one whose own text covers the query best. The ranking already
 // chose the note (with heading and title evidence); this only picks what to show of it.
 import type { SectionText } from '../index/section-search.js';
+import { externalLinkLabels } from '../text/markdown-line.js';
 import { normalize } from '../text/normalize.js';
 import type { QueryTerms } from './query-terms.js';
 
 /**
  * Per note, the section with the best body score: each query word, CJK piece (×2: a whole word) and
- * bigram found adds its saturated count, lightly normalised by length. Notes none of whose sections
- * match keep the ranking's choice (absent from the result).
+ * bigram found adds its saturated count, lightly normalised by length, in the text as a reader sees it
+ * (externalLinkLabels: a web link's label, not its URL; a badge's alt text, not the repository in its address:
+ * the QuickAdd plugin's note showed its four badges, whose URLs say `quickadd`, instead of what it does).
+ * Notes none of whose sections match keep the ranking's choice (absent from the result).
  *
  * A note in `leadNotes` (its title or an alias holds every query term: namesEveryTerm) is shown by its
  * lead, the first of its candidate sections with any text. Every section of such a note is about the query,
@@ -29,7 +32,7 @@ export function bestSectionPerNote(sections: SectionText[], terms: QueryTerms, l
       const lead = leads.get(s.noteId);
       if (!lead || s.ord < lead.ord) leads.set(s.noteId, s);
     }
-    const text = normalize(s.text);
+    const text = normalize(externalLinkLabels(s.text));
     let score = 0;
     for (const [term, weight] of weighted) {
       const tf = occurrences(text, term, 8);

@@ -20,6 +20,28 @@ const MD_LINK = /!?\[([^\[\]\n]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g;
 const INLINE_CODE = /(`+)([^`\n]+?)\1/g;
 const STRONG = /\*\*|__|~~|==/g;
 
+// A link destination with a scheme (`https:`, `obsidian:`, `mailto:`), optionally in angle brackets.
+const EXTERNAL_DESTINATION = /^\]\(\s*<?[A-Za-z][A-Za-z0-9+.-]{1,31}:/;
+
+/**
+ * Images and links that leave the vault as their label (an image's alt text, a link's text), without the
+ * address: a reader sees neither the URL nor the words in it. A link to a note (`[筐体メモ](collar%20enclosure.md)`,
+ * `(/handbook/finance/expenses/)`) keeps its target, which names that note as a wikilink's target does.
+ * A badge inside a link (`[![alt](img)](url)`) takes a second round. Everything else is kept as written.
+ */
+export function externalLinkLabels(md: string): string {
+  if (md.indexOf('](') === -1) return md;
+  let text = md;
+  for (let round = 0; round < 3; round++) {
+    const next = text.replace(MD_LINK, (m: string, label: string) =>
+      m.startsWith('!') || EXTERNAL_DESTINATION.test(m.slice(label.length + 1)) ? label : m,
+    );
+    if (next === text) break;
+    text = next;
+  }
+  return text;
+}
+
 function wikilinkText(target: string, alias: string | undefined): string {
   if (alias !== undefined && alias.trim() !== '') return alias;
   const [page, ...headings] = target.split('#');

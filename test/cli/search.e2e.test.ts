@@ -86,6 +86,22 @@ describe('the section a hit shows', () => {
     expect(first.path).toBe('knowledge/lora/lora-module-guide.md');
     expect(first.section).toBe('LoRa通信モジュール選定ガイド > 概要');
   });
+  it('an Obsidian Hub plugin note shows what the plugin does, not the badges whose URLs name it', () => {
+    const badges = ['downloads', 'manifest-json/v', 'issues', 'stars'].map((b) => `![GitHub ${b}](https://img.shields.io/github/${b}/chhoumann/quickadd)`);
+    const v = makeVault({
+      '.obsidian/app.json': '{}',
+      'Plugins/quickadd.md': `---\naliases:\n- QuickAdd\n---\n\n${badges.join('\n')}\n\n# QuickAdd\n\nPlugin ID: \`quickadd\`\nLinks: [GitHub repository](https://github.com/chhoumann/quickadd)\n\nQuickly add new pages or content to your vault.\n`,
+      'Plugins/other.md': '# Other\n\nA plugin that has nothing to do with capture.\n',
+    });
+    onExit.push(v.cleanup);
+    for (const query of ['quickadd', 'add new pages with quickadd']) {
+      const r = tsm(['search', query, '-f', 'json', '-n', '1', '--vault', v.dir], { env: ENV });
+      expect(r.code, r.stderr).toBe(0);
+      const [first] = JSON.parse(r.stdout);
+      expect(first.path).toBe('Plugins/quickadd.md');
+      expect(first.snippet).toMatch(/^Plugin ID: quickadd/);
+    }
+  });
   it('a note whose title holds only part of the query shows a section on the rest', () => {
     const guide = hits(['LoRa 消費電力', '-n', '10']).find((h) => h.path === 'knowledge/lora/lora-module-guide.md');
     expect(guide?.section).not.toBe('LoRa通信モジュール選定ガイド > 概要');

@@ -53,3 +53,24 @@ describe('a note its title names: its lead section', () => {
     expect(namesEveryTerm(['Backup plugins'], queryTerms('the'))).toBe(false);
   });
 });
+
+describe('the text a reader sees', () => {
+  // An Obsidian Hub plugin note: badges before the H1, whose URLs hold the plugin's id, then what it does.
+  const plugin = [
+    {
+      id: 1,
+      noteId: 40,
+      ord: 0,
+      text: ['downloads', 'manifest-json/v', 'issues', 'stars'].map((b) => `![GitHub ${b}](https://img.shields.io/github/${b}/chhoumann/quickadd)`).join('\n'),
+    },
+    { id: 2, noteId: 40, ord: 1, text: 'Plugin ID: `quickadd`\nLinks: [GitHub repository](https://github.com/chhoumann/quickadd)\n\nQuickly add new pages or content to your vault.' },
+  ];
+
+  it('counts no word that only a link or image address holds', () => {
+    expect(bestSectionPerNote(plugin, queryTerms('quickadd hotkey capture')).get(40)).toBe(2);
+  });
+
+  it('takes a lead only where the reader sees a word of the query', () => {
+    expect(bestSectionPerNote(plugin, queryTerms('QuickAdd'), new Set([40])).get(40)).toBe(2);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstSentence, markdownLine, simplifyMarkdown } from '../../src/text/markdown-line.js';
+import { externalLinkLabels, firstSentence, markdownLine, simplifyMarkdown } from '../../src/text/markdown-line.js';
 
 describe('simplifyMarkdown / markdownLine', () => {
   it.each([
@@ -99,5 +99,21 @@ describe('firstSentence', () => {
     expect(firstSentence('See [[guide|the guide]] for **details**. More.')).toBe('See the guide for details.');
     expect(firstSentence('')).toBe('');
     expect(firstSentence('   \n  ')).toBe('');
+  });
+});
+
+describe('externalLinkLabels', () => {
+  it.each([
+    ['[the guide](https://example.com/a_(b)) here', 'the guide here'],
+    ['[mail](<mailto:me@example.com>) and [open](obsidian://show-plugin?id=quickadd)', 'mail and open'],
+    ['![diagram](img/x.png)', 'diagram'],
+    ['[筐体メモ](collar%20enclosure.md) and [expenses](/handbook/finance/expenses/)', '[筐体メモ](collar%20enclosure.md) and [expenses](/handbook/finance/expenses/)'],
+    ['[![badge](https://img.shields.io/x)](notes/a.md)', '[badge](notes/a.md)'],
+    ['![GitHub stars](https://img.shields.io/github/stars/u/quickadd "stars")', 'GitHub stars'],
+    ['[![badge](https://img.shields.io/x)](https://github.com/u/r)', 'badge'],
+    ['[[lora-guide|the guide]] and <https://example.com> and **bold**', '[[lora-guide|the guide]] and <https://example.com> and **bold**'],
+    ['no links at all', 'no links at all'],
+  ])('%s', (md, out) => {
+    expect(externalLinkLabels(md)).toBe(out);
   });
 });
