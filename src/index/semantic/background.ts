@@ -9,6 +9,7 @@ import { train, TRAIN_DEFAULTS } from './model.js';
 import type { Trained } from './types.js';
 import { retrainDue, storeTrained } from './refresh.js';
 import { SemanticStore } from './store.js';
+import { collectGarbage } from './collect-garbage.js';
 
 /** The bundled worker entry (src/index/semantic/train-worker.ts). */
 export const TRAIN_WORKER = 'semantic-worker.js';
@@ -139,6 +140,10 @@ export class BackgroundTrainer {
 
   private start(): void {
     this.running = true;
+    // What the batch that made the training due left behind is collected before the worker adds its own
+    // heap: a watcher that took in a copy of the whole handbook at once peaked at 904–937 MB RSS with the
+    // training, 733–738 MB with this collection (docs/watch.md); ~50–150 ms once per retraining.
+    collectGarbage();
     const { result, stop } = trainInWorker(this.dbPath);
     this.stopWorker = stop;
     result.then(
