@@ -1,4 +1,4 @@
-// npm run eval                      every set in eval/qrels/ with this checkout (nDCG@10, MRR@10, Recall@5 by kind, language)
+// npm run eval                      every set in eval/qrels/ with this checkout (nDCG@10, MRR@10, Recall@5, Shown@5 by kind, language)
 // npm run eval -- --compare A B     the same for two sides, with the paired per-query difference B − A
 // A side is a ranking variant (src/search/variants.ts) or a git revision, optionally `rev:variant`.
 // Options: --sets a,b (by set name), --qrels FILE [--vault DIR] (one set), --sealed (the sets of eval/sealed/
@@ -185,7 +185,7 @@ async function runSide(side: Side, set: QuerySet, tune: Partial<Tuning>): Promis
 
 function rounded(s: ReturnType<typeof summarize>) {
   const r = (x: number) => Math.round(x * 1000) / 1000;
-  return { n: s.n, ndcg10: r(s.ndcg10), mrr10: r(s.mrr10), recall5: r(s.recall5) };
+  return { n: s.n, ndcg10: r(s.ndcg10), mrr10: r(s.mrr10), recall5: r(s.recall5), shown5: r(s.shown5) };
 }
 
 function printQuery(r: QueryRow, set: QuerySet): void {

@@ -8,6 +8,8 @@ export interface QueryRow {
   ndcg10: number;
   mrr10: number;
   recall5: number;
+  /** Share of the first five hits whose snippet shows a word of the query (metrics.ts shownAt). */
+  shown5: number;
   /** The ranked paths (top 10), for --verbose and for reading differences. */
   top?: string[];
 }
@@ -17,6 +19,7 @@ export interface Summary {
   ndcg10: number;
   mrr10: number;
   recall5: number;
+  shown5: number;
 }
 
 /** The groups a set is reported by: all, each kind, each language. */
@@ -34,6 +37,7 @@ export function summarize(rows: QueryRow[]): Summary {
     ndcg10: mean(rows.map((r) => r.ndcg10)),
     mrr10: mean(rows.map((r) => r.mrr10)),
     recall5: mean(rows.map((r) => r.recall5)),
+    shown5: mean(rows.map((r) => r.shown5)),
   };
 }
 
@@ -74,10 +78,10 @@ const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(3)}`
 
 /** One set's scores, a line per group. */
 export function formatRun(title: string, rows: QueryRow[]): string {
-  const lines = [title, `  ${'group'.padEnd(11)}${'n'.padStart(4)}  nDCG@10  MRR@10  Recall@5`];
+  const lines = [title, `  ${'group'.padEnd(11)}${'n'.padStart(4)}  nDCG@10  MRR@10  Recall@5  Shown@5`];
   for (const [g, rs] of groups(rows)) {
     const s = summarize(rs);
-    lines.push(`  ${g.padEnd(11)}${String(s.n).padStart(4)}  ${f3(s.ndcg10).padStart(7)}  ${f3(s.mrr10).padStart(6)}  ${f3(s.recall5).padStart(8)}`);
+    lines.push(`  ${g.padEnd(11)}${String(s.n).padStart(4)}  ${f3(s.ndcg10).padStart(7)}  ${f3(s.mrr10).padStart(6)}  ${f3(s.recall5).padStart(8)}  ${f3(s.shown5).padStart(7)}`);
   }
   return lines.join('\n');
 }
@@ -86,7 +90,7 @@ export function formatRun(title: string, rows: QueryRow[]): string {
 export function formatCompare(title: string, a: QueryRow[], b: QueryRow[]): string {
   const lines = [
     title,
-    `  ${'group'.padEnd(11)}${'n'.padStart(4)}  nDCG@10 A→B    MRR@10 A→B     Recall@5 A→B   ΔnDCG@10 (B−A) ± SE   W/L/T`,
+    `  ${'group'.padEnd(11)}${'n'.padStart(4)}  nDCG@10 A→B    MRR@10 A→B     Recall@5 A→B   ΔnDCG@10 (B−A) ± SE   W/L/T      Shown@5 A→B`,
   ];
   const bByQuery = new Map(b.map((r) => [r.query, r]));
   for (const [g, ra] of groups(a)) {
@@ -95,7 +99,7 @@ export function formatCompare(title: string, a: QueryRow[], b: QueryRow[]): stri
     const sb = summarize(rb);
     const p = pairedDiff(ra, rb);
     lines.push(
-      `  ${g.padEnd(11)}${String(sa.n).padStart(4)}  ${f3(sa.ndcg10)}→${f3(sb.ndcg10)}  ${f3(sa.mrr10)}→${f3(sb.mrr10)}  ${f3(sa.recall5)}→${f3(sb.recall5)}   ${signed(p.mean)} ± ${f3(p.se)}       ${p.wins}/${p.losses}/${p.ties}`,
+      `  ${g.padEnd(11)}${String(sa.n).padStart(4)}  ${f3(sa.ndcg10)}→${f3(sb.ndcg10)}  ${f3(sa.mrr10)}→${f3(sb.mrr10)}  ${f3(sa.recall5)}→${f3(sb.recall5)}   ${signed(p.mean)} ± ${f3(p.se)}       ${`${p.wins}/${p.losses}/${p.ties}`.padEnd(9)}  ${f3(sa.shown5)}→${f3(sb.shown5)}`,
     );
   }
   return lines.join('\n');

@@ -5,7 +5,8 @@ import { syncVault } from '../index/sync.js';
 import { DEFAULT_TUNING, type Tuning } from '../search/rank.js';
 import { search } from '../search/search.js';
 import { loadConfig } from '../vault/config.js';
-import { mrrAt, ndcgAt, recallAt } from './metrics.js';
+import { mrrAt, ndcgAt, queryProbes, recallAt, shownAt } from './metrics.js';
+import { queryTerms } from '../search/query-terms.js';
 import type { QueryRow } from './report.js';
 import type { NeuralEval } from './neural.js';
 import type { JudgedQuery } from './sets.js';
@@ -45,6 +46,7 @@ export async function runQueries(queries: JudgedQuery[], o: RunOptions): Promise
         ...(vectors ? { queryVector: vectors[i] } : {}),
       });
       const ranked = resp.hits.map((h) => h.path);
+      const terms = queryTerms(j.query);
       return {
         query: j.query,
         kind: j.kind ?? 'all',
@@ -52,6 +54,11 @@ export async function runQueries(queries: JudgedQuery[], o: RunOptions): Promise
         ndcg10: ndcgAt(ranked, j.relevant, 10),
         mrr10: mrrAt(ranked, j.relevant, 10),
         recall5: recallAt(ranked, j.relevant, 5),
+        shown5: shownAt(
+          resp.hits.map((h) => h.snippet),
+          queryProbes(terms.words, terms.cjk),
+          5,
+        ),
         top: ranked,
       };
     });

@@ -25,7 +25,7 @@ describe('npm run eval', () => {
   it('scores one set by group, on the date the set pins', () => {
     const r = run(['--qrels', set]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^small \(base, now 2026-11-22\)\n\s+group\s+n\s+nDCG@10\s+MRR@10\s+Recall@5\n\s+all\s+3\s+\d\.\d{3}/);
+    expect(r.stdout).toMatch(/^small \(base, now 2026-11-22\)\n\s+group\s+n\s+nDCG@10\s+MRR@10\s+Recall@5\s+Shown@5\n\s+all\s+3\s+\d\.\d{3}\s+\d\.\d{3}\s+\d\.\d{3}\s+\d\.\d{3}\n/);
   });
 
   it('--verbose lists each query\'s first ten, graded, then the judged notes they missed', () => {
@@ -48,7 +48,7 @@ describe('npm run eval', () => {
     const r = run(['--qrels', set, '--compare', 'base', 'no-head']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('small: A = base, B = no-head');
-    expect(r.stdout).toMatch(/\n\s+all\s+3\s+\d\.\d{3}→\d\.\d{3}\s+\d\.\d{3}→\d\.\d{3}\s+\d\.\d{3}→\d\.\d{3}\s+[+−]\d\.\d{3} ± \d\.\d{3}\s+\d+\/\d+\/\d+/);
+    expect(r.stdout).toMatch(/\n\s+all\s+3\s+\d\.\d{3}→\d\.\d{3}\s+\d\.\d{3}→\d\.\d{3}\s+\d\.\d{3}→\d\.\d{3}\s+[+−]\d\.\d{3} ± \d\.\d{3}\s+\d+\/\d+\/\d+\s+\d\.\d{3}→\d\.\d{3}\n/);
     expect(r.stdout).toMatch(/all sets \(3 queries\): ΔnDCG@10 [+−]\d\.\d{3} ± \d\.\d{3}, W\/L\/T \d+\/\d+\/\d+/);
   });
 

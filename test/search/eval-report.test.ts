@@ -6,7 +6,7 @@ import { formatCompare, groups, pairedDiff, type QueryRow } from '../../src/eval
 import { loadSet } from '../../src/eval/sets.js';
 import { RANK_VARIANTS, variantTuning } from '../../src/search/variants.js';
 
-const row = (query: string, ndcg10: number, kind = 'keyword', lang = 'en'): QueryRow => ({ query, kind, lang, ndcg10, mrr10: ndcg10, recall5: ndcg10 });
+const row = (query: string, ndcg10: number, kind = 'keyword', lang = 'en'): QueryRow => ({ query, kind, lang, ndcg10, mrr10: ndcg10, recall5: ndcg10, shown5: 1 });
 
 describe('eval: paired comparison', () => {
   it('gives the mean difference B − A, its standard error and wins/losses/ties, matching queries by text', () => {
