@@ -8,7 +8,7 @@ import { VectorStore } from '../index/vectors.js';
 import { search } from '../search/search.js';
 import { nearestNotes } from '../search/neural.js';
 import type { FilterFlags } from '../search/filters.js';
-import { parseQuery } from '../search/query-syntax.js';
+import { parseQuery, ranksBy } from '../search/query-syntax.js';
 import type { TsmConfig } from '../vault/config.js';
 import { configFrom, referenceNow, useColor } from './args.js';
 import { UsageError } from './run.js';
@@ -47,6 +47,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   writeOut(await render(resp, argv, cfg, now));
   writeErr(`tsm: ${resp.total} results for ${JSON.stringify(query)}\n`);
   if (resp.didYouMean) writeErr(`tsm: did you mean: ${resp.didYouMean}\n`);
+  if (query.trim() !== '' && !ranksBy(syntax)) writeErr(`tsm: ${JSON.stringify(query)} has nothing to rank by (filters and exclusions only): add a word to search for\n`);
   if (resp.datesIgnored) writeErr(`tsm: no match dated ${dateSpan(resp.datesIgnored)} (read from the query); searched every date\n`);
   const first = resp.datesFirst;
   if (first) writeErr(`tsm: ${first.notes} ${first.notes === 1 ? 'match' : 'matches'} dated ${dateSpan(first)} (read from the query) first, then other dates\n`);

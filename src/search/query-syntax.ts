@@ -104,6 +104,11 @@ function tokenize(query: string): Token[] {
 }
 
 /** Parses any string; never throws. */
+/** Whether the query holds anything to rank by (free text, a phrase, a prefix): filters and exclusions alone do not. */
+export function ranksBy(q: ParsedQuery): boolean {
+  return q.text.trim() !== '' || q.quoted.length > 0 || q.prefixes.length > 0;
+}
+
 export function parseQuery(query: string): ParsedQuery {
   const tokens = tokenize(query);
   const operators = tokens.some((t, i) => t.kind !== 'word' && (t.kind !== 'or' || isOrBetween(tokens, i)));

@@ -109,6 +109,18 @@ describe('the section a hit shows', () => {
   });
 });
 
+describe('a query with nothing to rank by', () => {
+  it('filters or exclusions alone find nothing, and stderr says what to add', () => {
+    for (const query of ['tag:hardware', '-LoRa', 'tag:hardware -antenna']) {
+      const r = search([query]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe(`no results for ${JSON.stringify(query)}\n`);
+      expect(r.stderr).toContain(`tsm: ${JSON.stringify(query)} has nothing to rank by (filters and exclusions only): add a word to search for\n`);
+    }
+    for (const query of ['tag:hardware antenna', '"LoRa"', 'lora*', 'zzqx']) expect(search([query]).stderr).not.toMatch(/nothing to rank by/);
+  });
+});
+
 describe('formats', () => {
   it('text output has no ANSI colours in a pipe', () => {
     expect(search(['LoRa']).stdout).not.toMatch(/\x1b\[/);
