@@ -116,6 +116,15 @@ describe('MCP search through the SDK client', () => {
     expect((await ok(client, 'search', { query: 'dataview' })).did_you_mean).toBeUndefined();
   });
 
+  it('says in note that a query of filters or exclusions only has nothing to rank by', async () => {
+    for (const query of ['type:knowledge', '-dataview']) {
+      const r = await ok(client, 'search', { query });
+      expect(r.results).toEqual([]);
+      expect(r.note).toBe('the query has nothing to rank by (filters and exclusions only): add a word to search for');
+    }
+    expect((await ok(client, 'search', { query: 'plugin type:knowledge' })).note).toBeUndefined();
+  });
+
   it('says dates_ignored when a date read from the query left nothing, and searches every date', async () => {
     // Nothing in the vault is dated ten years back: the words were incidental, the search finds the plugin notes.
     const r = await ok(client, 'search', { query: 'dataview 10 years ago' });

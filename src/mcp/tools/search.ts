@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { NOTE_TYPES } from '../../core/types.js';
 import { truncateText } from '../../text/chars.js';
-import { parseQuery, type ParsedQuery } from '../../search/query-syntax.js';
+import { parseQuery, ranksBy, type ParsedQuery } from '../../search/query-syntax.js';
 import { search } from '../../search/search.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, PREVIEW_CHARS, preview, roundScore, type ToolContext } from '../tool.js';
@@ -30,7 +30,8 @@ export const searchTool = defineTool({
     'Query language: "quoted phrase" must appear; -word or -"phrase" drops notes holding it; a OR b needs one of',
     'them; sync* matches words starting with sync; tag:x (also tag:x/y), path:x, type:x, status:x filter like the',
     'parameters. Other words rank: a result need not hold them all.',
-    'No matches gives an empty results list, with did_you_mean when a word of the query is unknown to the notes.',
+    'No matches gives an empty results list, with did_you_mean when a word of the query is unknown to the notes;',
+    'a query of filters or exclusions only (tag:x alone) ranks nothing and says so in note.',
   ].join(' '),
   inputSchema: {
     query: z.string().describe('keywords or a question'),
@@ -74,9 +75,13 @@ export const searchTool = defineTool({
         tuning: tuningOf(ctx.cfg),
       }),
     );
+    const notes = [
+      given.length > MAX_QUERY_CHARS ? `the query has ${given.length} characters; its first ${MAX_QUERY_CHARS} were searched` : '',
+      ranksBy(syntax) ? '' : 'the query has nothing to rank by (filters and exclusions only): add a word to search for',
+    ].filter(Boolean);
     return {
       query: echo(given),
-      ...(given.length > MAX_QUERY_CHARS ? { note: `the query has ${given.length} characters; its first ${MAX_QUERY_CHARS} were searched` } : {}),
+      ...(notes.length ? { note: notes.join('; ') } : {}),
       total: resp.total,
       offset,
       ...(resp.didYouMean ? { did_you_mean: echo(resp.didYouMean) } : {}),
