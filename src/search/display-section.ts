@@ -26,7 +26,7 @@ export function bestSectionPerNote(sections: SectionText[], terms: QueryTerms, l
   ];
   const best = new Map<number, { id: number; score: number }>();
   const leads = new Map<number, SectionText>();
-  const scores = new Map<number, number>();
+  const matched = new Set<number>();
   for (const s of sections) {
     if (leadNotes.has(s.noteId) && s.text.trim() !== '') {
       const lead = leads.get(s.noteId);
@@ -39,7 +39,7 @@ export function bestSectionPerNote(sections: SectionText[], terms: QueryTerms, l
       if (tf) score += (weight * tf) / (tf + 1.2);
     }
     if (score === 0) continue;
-    scores.set(s.id, score);
+    matched.add(s.id);
     score /= 1 + 0.25 * Math.log1p(text.length / 500);
     const b = best.get(s.noteId);
     if (!b || score > b.score) best.set(s.noteId, { id: s.id, score });
@@ -47,7 +47,7 @@ export function bestSectionPerNote(sections: SectionText[], terms: QueryTerms, l
   const shown = new Map([...best].map(([noteId, b]) => [noteId, b.id]));
   // The lead stands for the note only when it says one of the query's words itself; a lead that does not
   // (a note on 技適 that opens on why it was written) leaves the section that does.
-  for (const [noteId, lead] of leads) if (scores.has(lead.id)) shown.set(noteId, lead.id);
+  for (const [noteId, lead] of leads) if (matched.has(lead.id)) shown.set(noteId, lead.id);
   return shown;
 }
 
