@@ -11,7 +11,7 @@ import { canMigrate, migrate } from './migrate.js';
 
 export type Database = BetterSqlite3.Database;
 
-export type IndexErrorCode = 'missing' | 'corrupt' | 'version' | 'readonly' | 'io' | 'foreign' | 'busy';
+export type IndexErrorCode = 'missing' | 'corrupt' | 'version' | 'readonly' | 'io' | 'foreign' | 'busy' | 'statement';
 
 /** A problem with the index file itself, with a message that tells the user what to do. */
 export class IndexError extends TsmError {
@@ -347,10 +347,15 @@ export function asIndexError(err: unknown, path: string): unknown {
         'io',
         `cannot read or write the index at ${path} (${detail}; a full disk or a file size limit?). It keeps every note written before; run \`tsm index\` again once the cause is fixed`,
       );
+    case 'statement':
+      return new IndexError(
+        'statement',
+        `the index at ${path} could not run a statement (${detail}): the index is not at fault; this is a bug in tsm, please report it with the command you ran`,
+      );
   }
 }
 
-type SqliteErrorKind = 'corrupt' | 'full' | 'readonly-folder' | 'readonly' | 'busy' | 'io';
+type SqliteErrorKind = 'corrupt' | 'full' | 'readonly-folder' | 'readonly' | 'busy' | 'io' | 'statement';
 
 /**
  * What a SQLite (or file system) error code means, in one table for every caller: opening for writing,
@@ -363,6 +368,9 @@ const SQLITE_ERRORS: [RegExp, SqliteErrorKind][] = [
   [/^SQLITE_READONLY_(DIRECTORY|CANTINIT)$/, 'readonly-folder'],
   [/^(SQLITE_READONLY|SQLITE_PERM$|SQLITE_CANTOPEN|SQLITE_AUTH$|EACCES$|EPERM$|EROFS$)/, 'readonly'],
   [/^SQLITE_(BUSY|LOCKED)/, 'busy'],
+  // SQLITE_ERROR (and its extended codes) is a statement SQLite would not run: tsm's own query, not the
+  // file or the disk. Before, it fell under 'io', and a query of 16 phrases told the user to re-index.
+  [/^SQLITE_ERROR/, 'statement'],
   [/^SQLITE_/, 'io'],
 ];
 

@@ -304,13 +304,18 @@ function filterParts(f: SearchFilters, level: 'section' | 'note'): { parts: stri
     parts.push('n.date < ?');
     params.push(f.before);
   }
-  for (const m of f.sectionMatches ?? []) {
-    parts.push(
-      level === 'section'
-        ? 'f.rowid IN (SELECT rowid FROM sections_fts WHERE sections_fts MATCH ?)'
-        : `n.id IN (SELECT ${noteOfSectionSql('rowid')} FROM sections_fts WHERE sections_fts MATCH ?)`,
-    );
-    params.push(m);
+  const required = f.sectionMatches ?? [];
+  if (level === 'section' && required.length) {
+    // One MATCH for every required group: the section must hold each. (One subquery a group stopped
+    // SQLite's planner at 16 of them: "unable to use function MATCH in the requested context".)
+    parts.push('f.rowid IN (SELECT rowid FROM sections_fts WHERE sections_fts MATCH ?)');
+    params.push(required.length === 1 ? required[0] : required.map((m) => `(${m})`).join(' AND '));
+  } else {
+    // A note needs each group in one of its sections, not all in one.
+    for (const m of required) {
+      parts.push(`n.id IN (SELECT ${noteOfSectionSql('rowid')} FROM sections_fts WHERE sections_fts MATCH ?)`);
+      params.push(m);
+    }
   }
   if (f.excludeMatch) {
     parts.push(`n.id NOT IN (SELECT ${noteOfSectionSql('rowid')} FROM sections_fts WHERE sections_fts MATCH ?)`);

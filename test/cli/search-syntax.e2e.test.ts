@@ -33,6 +33,16 @@ describe('tsm search query language', () => {
     expect(paths('"engine copies" OR "query block"').sort()).toEqual(['knowledge/dataview.md', 'knowledge/sync.md']);
   });
 
+  it('holds any number of quoted phrases (16 once failed with a false disk error)', () => {
+    const many = (phrase: string, n: number) => Array.from({ length: n }, () => phrase).join(' ');
+    expect(paths(many('"sync engine"', 20))).toEqual(['knowledge/sync.md']);
+    // Each must hold: 19 that do and one that does not find nothing, and say so without an error.
+    expect(paths(`${many('"sync engine"', 19)} "query block"`)).toEqual([]);
+    const r = tsm(['search', '--vault', vault.dir, many('"sync engine" "engine copies"', 10)]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/cannot read or write|full disk/);
+  });
+
   it('matches a trailing * as a prefix', () => {
     expect(paths('datav*').sort()).toEqual(['knowledge/dataview.md', 'knowledge/sync.md']);
     expect(paths('datav')).toEqual([]);
