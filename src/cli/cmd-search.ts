@@ -1,5 +1,5 @@
 // tsm search: rank the vault's sections for a query and print them as text, JSON, XML or markdown.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchResponse } from '../core/types.js';
 import type { Database } from '../index/db.js';
@@ -10,6 +10,7 @@ import { nearestNotes } from '../search/neural.js';
 import type { FilterFlags } from '../search/filters.js';
 import { parseQuery, ranksBy } from '../search/query-syntax.js';
 import type { TsmConfig } from '../vault/config.js';
+import { readRegularFile } from '../vault/file-kind.js';
 import { configFrom, referenceNow, useColor } from './args.js';
 import { UsageError } from './run.js';
 import { isTerminal, writeErr, writeOut } from './stdio.js';
@@ -117,9 +118,9 @@ async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: 
       const contents = new Map<string, string>();
       for (const hit of resp.hits.slice(0, n)) {
         try {
-          contents.set(hit.path, readFileSync(join(cfg.vault, hit.path), 'utf8'));
+          contents.set(hit.path, readRegularFile(join(cfg.vault, hit.path)));
         } catch {
-          // deleted since it was indexed: the hit stays, without file content
+          // deleted since it was indexed, or no longer a regular file: the hit stays, without file content
         }
       }
       return withNewline(formatJson(resp, { full: Boolean(argv.full), contents }));

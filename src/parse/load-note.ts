@@ -1,8 +1,9 @@
 // Reading one vault file for the parser: size and binary checks before parsing, a content hash for
 // change detection, and every filesystem failure mapped to `gone` or `skipped` instead of thrown.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import type { ParsedNote, VaultFile } from '../core/types.js';
+import { NOT_REGULAR, openRegularFile } from '../vault/file-kind.js';
 import type { ParseOptions } from './options.js';
 import { parseNote } from './parse-note.js';
 
@@ -48,10 +49,9 @@ type ReadResult =
 
 /** The whole file, unless its size (checked before reading, and again after) is over the limit. */
 function readFileLimited(absPath: string, maxBytes: number): ReadResult {
-  const fd = openSync(absPath, 'r');
+  const fd = openRegularFile(absPath);
   try {
     const st = fstatSync(fd);
-    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     if (st.size > maxBytes) return tooBig(st.size, maxBytes);
     // The file may grow between stat and read: read in steps and stop past the limit.
     let buf = Buffer.allocUnsafe(Math.max(st.size, 1));
@@ -95,6 +95,7 @@ function failure(err: unknown): LoadResult {
   if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'gone' };
   const reasons: Record<string, string> = {
     EISDIR: 'is a directory',
+    ENOTREGULAR: NOT_REGULAR,
     EACCES: 'permission denied',
     EPERM: 'permission denied',
     ELOOP: 'too many symbolic links',

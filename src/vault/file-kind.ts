@@ -1,7 +1,7 @@
 // What kind of thing is at a path, asked before opening it. Opening a FIFO blocks the whole process
 // until some other process opens its other end (a JS timer cannot fire meanwhile), and a device or a
 // socket is never a note, a config or an index. Everything tsm opens on a fast path asks here first.
-import { lstatSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, statSync } from 'node:fs';
 
 export type FileKind = 'absent' | 'file' | 'directory' | 'other';
 
@@ -26,5 +26,37 @@ export function fileIdentity(path: string): string | null {
     return `${st.dev}:${st.ino}`;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Opens `path` for reading only if it is a regular file, and returns the descriptor. The open does not
+ * block (O_NONBLOCK: a FIFO opens at once instead of waiting for a writer; a regular file reads as it
+ * always does) and the check is made on the open descriptor, so a note replaced by a FIFO or a device
+ * after it was indexed, or between a check and the read, can never hang the process. Throws EISDIR for
+ * a folder and ENOTREGULAR for anything else that is not a regular file.
+ */
+export function openRegularFile(path: string): number {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (st.isFile()) return fd;
+    const dir = st.isDirectory();
+    throw Object.assign(new Error(dir ? 'is a directory' : NOT_REGULAR), { code: dir ? 'EISDIR' : 'ENOTREGULAR' });
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+export const NOT_REGULAR = 'not a regular file (a pipe, a socket or a device)';
+
+/** A regular file's whole text (UTF-8), opened as openRegularFile opens it. */
+export function readRegularFile(path: string): string {
+  const fd = openRegularFile(path);
+  try {
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
   }
 }

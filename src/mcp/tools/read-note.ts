@@ -1,8 +1,8 @@
 // read_note: a note's current file text with line numbers, or a window of it. Only indexed notes, only
 // inside the vault (symlinks out of it refused).
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { stripControls } from '../../text/controls.js';
+import { readRegularFile } from '../../vault/file-kind.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, RESULT_CHAR_BUDGET } from '../tool.js';
 import { realPathInVault, vaultRelative } from '../vault-path.js';
@@ -37,7 +37,7 @@ export const readNoteTool = defineTool({
     const real = realPathInVault(vault, note.path);
     let content: string;
     try {
-      content = stripControls(readFileSync(real, 'utf8'));
+      content = stripControls(readRegularFile(real));
     } catch (err) {
       throw new ToolError(`cannot read ${note.path}: ${(err as Error).message}`);
     }
