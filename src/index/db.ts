@@ -1,9 +1,10 @@
 // Opening the SQLite index: pragmas, schema version, and what to do with a file that is not a usable index.
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, readSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { isExplained, TsmError } from '../core/errors.js';
+import { openRegularFile } from '../vault/file-kind.js';
 import { makeVaultFolder } from '../vault/folders.js';
 import { isInside } from '../vault/paths.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
@@ -77,8 +78,9 @@ export interface WriterOptions {
 /**
  * Opens the index for writing. A missing or empty file gets the schema; a file of an older schema version
  * is migrated in place when its change can be made exactly (migrate.ts), else emptied and rebuilt, as is one
- * of a newer version unless `keepNewer`; a file that is not a database (or is corrupt) is moved aside to
- * `<db>.corrupt-<time>` and a new one is created — markdown is the source of truth, so nothing is lost.
+ * of a newer version unless `keepNewer`; a file of tsm's that is not a usable database (corrupt) is moved
+ * aside to `<db>.corrupt-<time>` and a new one is created — markdown is the source of truth, so nothing is
+ * lost; any other file is refused (`replaceable`).
  */
 export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex {
   try {
@@ -140,6 +142,7 @@ export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex 
     if (err instanceof IndexError) throw err;
     const kind = sqliteErrorKind(err);
     if (kind === 'corrupt') {
+      if (!replaceable(path)) throw notAnIndex(path);
       const aside = `${path}.corrupt-${Date.now()}`;
       moveAside(path, aside);
       db = connect(path, false);
@@ -410,6 +413,7 @@ export function writeTransaction<T>(db: Database, fn: () => T, opts: { schemaCha
 
 /** Moves a damaged index out of the way (kept as `<db>.corrupt-<time>`, never deleted) so it can be rebuilt. */
 export function moveCorruptAside(path: string): void {
+  if (!replaceable(path)) throw notAnIndex(path);
   const aside = `${path}.corrupt-${Date.now()}`;
   moveAside(path, aside);
   process.stderr.write(`tsm: the index was damaged; moved it to ${aside} and rebuilt it\n`);
@@ -424,8 +428,41 @@ function moveAside(path: string, aside: string): void {
   for (const suffix of ['-wal', '-shm']) rmSync(path + suffix, { force: true });
 }
 
+/**
+ * Whether a file SQLite cannot use may be moved aside and replaced by a new index: only one that is tsm's —
+ * its header carries tsm's mark (an index damaged past its first page), or it lies in a `.tsm` folder,
+ * tsm's own place. `--db` can name any file, and a user's file there is never moved: `--db README.md` used to
+ * turn the note into an index (its text kept only as `README.md.corrupt-<time>`).
+ */
+function replaceable(path: string): boolean {
+  if (basename(dirname(path)) === '.tsm') return true;
+  let fd: number;
+  try {
+    fd = openRegularFile(path);
+  } catch {
+    return false;
+  }
+  try {
+    const head = Buffer.alloc(72);
+    const n = readSync(fd, head, 0, head.length, 0);
+    return n === head.length && head.toString('latin1', 0, 16) === 'SQLite format 3\0' && head.readUInt32BE(68) === TSM_APPLICATION_ID;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function notAnIndex(path: string): IndexError {
+  return new IndexError(
+    'foreign',
+    `${path} is not a tsm index (not a database tsm wrote); tsm leaves it as it is: give --db a new file name, or the index of a vault`,
+  );
+}
+
 function describe(err: unknown, path: string): IndexError {
   const kind = sqliteErrorKind(err);
+  if (kind === 'corrupt' && !replaceable(path)) return notAnIndex(path);
   if (kind === 'corrupt') {
     return new IndexError('corrupt', `the index at ${path} is not a usable database: run \`tsm index\` to rebuild it`);
   }

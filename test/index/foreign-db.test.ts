@@ -1,6 +1,6 @@
 // `--db` may name any file: tsm rebuilds only databases that are provably its own and refuses, leaving
 // every byte in place, a database of another application (issue: one with a `meta` table lost all tables).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -77,11 +77,34 @@ describe('a database that is tsm own, or free to use', () => {
     conn.close();
   });
 
-  it('a file that is not a database at all is moved aside, never deleted', () => {
-    const db = join(vault.dir, 'junk.db');
-    writeFileSync(db, 'not sqlite\n'.repeat(100));
+  it('a file that is not a database at all is refused, untouched: a note named by --db stays a note', () => {
+    // It used to be moved aside and replaced by an index: `--db README.md` turned the note into SQLite.
+    for (const [name, content] of [['README.md', '# Read me\n\nmy own words\n'], ['junk.db', 'not sqlite\n'.repeat(100)]] as const) {
+      const file = join(vault.dir, name);
+      writeFileSync(file, content);
+      for (const args of [['index'], ['index', '--full'], ['search', 'needle'], ['status']]) {
+        const r = tsm([...args, '--vault', vault.dir, '--db', file], { cwd: vault.dir });
+        expect(r.code, `${name}: ${args.join(' ')}`).toBe(1);
+        expect(r.stderr).toMatch(/is not a tsm index \(not a database tsm wrote\); tsm leaves it as it is: give --db a new file name/);
+        expect(r.stderr).not.toMatch(/\n\s+at /);
+      }
+      expect(readFileSync(file, 'utf8')).toBe(content);
+      expect(readdirSync(vault.dir).filter((f) => f.startsWith(`${name}.corrupt-`))).toEqual([]);
+    }
+  });
+
+  it('an index of its own damaged past its first page is moved aside, never deleted, and rebuilt', () => {
+    const db = join(vault.dir, 'mine.db');
+    expect(tsm(['index', '--vault', vault.dir, '--db', db], { cwd: vault.dir }).code).toBe(0);
+    // Keep the header (tsm's mark), damage everything after it.
+    const bytes = readFileSync(db);
+    bytes.fill(0x5a, 100);
+    writeFileSync(db, bytes);
+    rmSync(`${db}-wal`, { force: true });
+    rmSync(`${db}-shm`, { force: true });
     const r = tsm(['index', '--vault', vault.dir, '--db', db], { cwd: vault.dir });
-    expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/moved it to .*junk\.db\.corrupt-\d+/);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/moved it to .*mine\.db\.corrupt-\d+/);
+    expect(tsm(['search', 'needle', '--vault', vault.dir, '--db', db, '--ids'], { cwd: vault.dir }).stdout.trim()).not.toBe('');
   });
 });
