@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchResponse } from '../core/types.js';
 import type { Database } from '../index/db.js';
+import { INCOMPLETE_INDEX_NOTE } from '../index/build-state.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { VectorStore } from '../index/vectors.js';
 import { search } from '../search/search.js';
@@ -52,6 +53,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (resp.datesIgnored) writeErr(`tsm: no match dated ${dateSpan(resp.datesIgnored)} (read from the query); searched every date\n`);
   const first = resp.datesFirst;
   if (first) writeErr(`tsm: ${first.notes} ${first.notes === 1 ? 'match' : 'matches'} dated ${dateSpan(first)} (read from the query) first, then other dates\n`);
+  if (resp.indexIncomplete) writeErr(`tsm: ${INCOMPLETE_INDEX_NOTE}\n`);
 }
 
 /** `from 2026-11-22 to before 2026-11-23`, or one side of it. */

@@ -207,6 +207,8 @@ export interface SearchResponse {
   datesIgnored?: { after?: string; before?: string };
   /** A date range read from the query's text whose `notes` (or sections) come first, followed by other dates'. */
   datesFirst?: { after?: string; before?: string; notes: number };
+  /** A build of the whole index is under way (or was stopped): the index holds only some notes. */
+  indexIncomplete?: true;
 }
 
 /** One finding of `tsm doctor`, always with what to do about it. */

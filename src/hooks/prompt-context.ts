@@ -3,6 +3,7 @@
 // and the session-note layout (never remark, chokidar, the MCP SDK or the session writer).
 import type { SearchHit, SearchResponse } from '../core/types.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
+import { INCOMPLETE_INDEX_NOTE } from '../index/build-state.js';
 import { IndexError } from '../index/db.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { formatXml } from '../format/xml.js';
@@ -86,6 +87,9 @@ export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContex
     if (err instanceof IndexError && err.code === 'version') return { kind: 'none', problem: err.message, olderSchema: err.olderSchema };
     throw err;
   }
+  // A prompt during a first build (or a `--full`) would get the few notes written so far, ranked as if
+  // they were all there is: it gets nothing, and the log says why.
+  if (resp.indexIncomplete) return { kind: 'none', problem: `${INCOMPLETE_INDEX_NOTE}; nothing injected` };
   if (kept(resp).length < resp.hits.length && !deadline.passed()) resp = run(cfg.hookTopK + ECHO_SPARE);
   if (deadline.passed()) return { kind: 'none', problem: late(deadline, 'after the search') };
   const hits = kept(resp)

@@ -3,6 +3,7 @@
 // writeTransaction, so a second writer waits its turn instead of failing on a lock upgrade or a long lock).
 import type { ParsedNote, VaultFile } from '../core/types.js';
 import { normalize } from '../text/normalize.js';
+import { buildUnfinished, FTS_TABLES } from './build-state.js';
 import { CjkDocFrequencies } from './cjk-df.js';
 import { writeTransaction, type Database } from './db.js';
 import { basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
@@ -21,7 +22,6 @@ export interface FileState {
 }
 
 const PENDING_LINKS = 'links_pending';
-const FTS_TABLES = ['sections_fts', 'notes_fts'] as const;
 /** FTS5's default: merge once a level holds this many segments. */
 const FTS_AUTOMERGE = 4;
 
@@ -256,9 +256,9 @@ export class NoteWriter {
     this.bulk = true;
   }
 
-  /** Whether a bulk load is unfinished: merging is still off. */
+  /** Whether a bulk load is unfinished: merging is still off (build-state.ts, which readers ask too). */
   bulkLoadUnfinished(): boolean {
-    return FTS_TABLES.some((t) => this.db.prepare(`SELECT v FROM ${t}_config WHERE k = 'automerge'`).pluck().get() === 0);
+    return buildUnfinished(this.db);
   }
 
   /** Merges each full-text index into one segment, turns incremental merging back on, fills cjk_df. */

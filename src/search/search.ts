@@ -3,6 +3,7 @@
 // snippets and related paths. Reads only; the index layer holds the SQL.
 import type { NoteType, SearchFilters, SearchHit, SearchResponse } from '../core/types.js';
 import type { Database } from '../index/db.js';
+import { buildUnfinished } from '../index/build-state.js';
 import { NoteReader } from '../index/note-reader.js';
 import { SectionSearch, type HitDetails, type RankedSection } from '../index/section-search.js';
 import { bestSnippet } from './snippet.js';
@@ -118,7 +119,16 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const nextScores = page.map((_, i) => ranked[offset + i + 1]?.score ?? 0);
   const hits = buildHits(db, store, page, nextScores, offset, terms, q.text, req.snippetChars ?? 300);
   // The range's notes and the rest are two rankings: a note of the range may be in no list of the rest's.
-  return { query: req.query, total: Math.max(ranked.length, run.total()), hits, filters: datesIgnored ? run.q.filters : first.q.filters, ...(datesIgnored ? { datesIgnored } : {}), ...(datesFirst ? { datesFirst } : {}) };
+  return {
+    query: req.query,
+    total: Math.max(ranked.length, run.total()),
+    hits,
+    filters: datesIgnored ? run.q.filters : first.q.filters,
+    ...(datesIgnored ? { datesIgnored } : {}),
+    ...(datesFirst ? { datesFirst } : {}),
+    // A search during a first build or a `--full` found only the notes written so far: say so.
+    ...(buildUnfinished(db) ? { indexIncomplete: true as const } : {}),
+  };
 }
 
 interface RankedRun {

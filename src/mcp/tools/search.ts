@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { NOTE_TYPES } from '../../core/types.js';
 import { truncateText } from '../../text/chars.js';
 import { parseQuery, ranksBy, type ParsedQuery } from '../../search/query-syntax.js';
+import { INCOMPLETE_INDEX_NOTE } from '../../index/build-state.js';
 import { search } from '../../search/search.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, PREVIEW_CHARS, preview, roundScore, type ToolContext } from '../tool.js';
@@ -78,6 +79,7 @@ export const searchTool = defineTool({
     const notes = [
       given.length > MAX_QUERY_CHARS ? `the query has ${given.length} characters; its first ${MAX_QUERY_CHARS} were searched` : '',
       ranksBy(syntax) ? '' : 'the query has nothing to rank by (filters and exclusions only): add a word to search for',
+      resp.indexIncomplete ? INCOMPLETE_INDEX_NOTE : '',
     ].filter(Boolean);
     return {
       query: echo(given),

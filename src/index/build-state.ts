@@ -1,0 +1,19 @@
+// Whether a build of the whole index is under way: a first build, a `tsm index --full`, or one of them
+// stopped before its end. Such a build writes its full-text rows with FTS5's incremental merging off and
+// turns it back on as its last step (note-writer.ts, beginBulkLoad / finishBulkLoad), so "merging is off"
+// is the mark, kept in the index itself: a reader sees it without any lock, and a build killed on the way
+// leaves it until the next sync finishes the build. Until then the index holds only the notes written so
+// far, and a search of it may miss any note.
+import type { Database } from './db.js';
+
+/** The full-text tables a build loads in bulk. */
+export const FTS_TABLES = ['sections_fts', 'notes_fts'] as const;
+
+/** True while (or after a stopped) build of the whole index: the notes are not all in it. */
+export function buildUnfinished(db: Database): boolean {
+  return FTS_TABLES.some((t) => db.prepare(`SELECT v FROM ${t}_config WHERE k = 'automerge'`).pluck().get() === 0);
+}
+
+/** What a search of such an index says, on every surface. */
+export const INCOMPLETE_INDEX_NOTE =
+  'the index is being built (a first build or `tsm index --full` is under way, or one was stopped): results may miss notes until it ends (run `tsm index` if none is running)';
