@@ -55,6 +55,14 @@ export function buildSections(input: SectionInput): ParsedSection[] {
       bodyTo,
     });
   }
+  // A note with no text and no heading (only frontmatter, or an empty file) is still a note: one empty
+  // section carries its title, aliases and path (and the note-level row its description) into the
+  // rankers. Without one it was indexed yet never found, even by its exact title (89 of the handbook's
+  // `_index.md` pages hold only a title and a description).
+  if (out.length === 0) {
+    const line = Math.min(input.leadStart, Math.max(0, lines.length - 1)) + 1;
+    out.push({ heading: '', level: 0, headingPath: title, startLine: line, endLine: line, text: '', chunk: 0 });
+  }
   return out;
 }
 

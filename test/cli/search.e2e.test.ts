@@ -322,6 +322,22 @@ describe('queries that must not break', () => {
     }
   });
 
+  it('a note that holds only frontmatter is found by its title, aliases and description', () => {
+    // It had no section, so it was indexed and never found, even by its exact title.
+    const v = makeVault({
+      'entity/_index.md': '---\ntitle: Walrus Handbook\naliases: [Tusk Guide]\ndescription: everything about narwhals\n---\n',
+      'empty.md': '',
+      'other.md': '# Other\n\nA walrus is mentioned once here.\n',
+    });
+    onExit.push(v.cleanup);
+    expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+    const first = (q: string) => (JSON.parse(tsm(['search', q, '--vault', v.dir, '-f', 'json']).stdout) as { path: string; snippet: string }[])[0];
+    expect(first('Walrus Handbook').path).toBe('entity/_index.md');
+    expect(first('Tusk Guide').path).toBe('entity/_index.md');
+    expect(first('narwhals')).toMatchObject({ path: 'entity/_index.md', snippet: 'everything about narwhals' });
+    expect(first('empty').path).toBe('empty.md');
+  });
+
   it('TSM_NOW must be a date', () => {
     const r = search(['LoRa'], { TSM_NOW: 'soon' });
     expect(r.code).toBe(1);

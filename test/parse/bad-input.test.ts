@@ -42,21 +42,26 @@ describe('bad input never throws and loses nothing', () => {
     expect(note.sections[0].text).toBe(md('---', '- just', '- a list', '---', 'body'));
   });
 
-  it('frontmatter only: one note, no sections', () => {
+  it('frontmatter only: one note with one empty section, so its title finds it', () => {
     const note = parse(md('---', 'title: Only FM', 'tags: [a]', '---', ''), 'fm.md');
     expect(note.title).toBe('Only FM');
     expect(note.tags).toEqual(['a']);
-    expect(note.sections).toEqual([]);
+    expect(note.sections).toEqual([{ heading: '', level: 0, headingPath: 'Only FM', startLine: 5, endLine: 5, text: '', chunk: 0 }]);
     expect(note.warnings).toEqual([]);
   });
 
-  it('empty and whitespace-only files: a note with no sections', () => {
+  it('empty and whitespace-only files: a note with one empty section under its title', () => {
     for (const text of ['', '\n\n', '   \t\n  ']) {
       const note = parse(text, 'empty.md');
-      expect(note.sections).toEqual([]);
+      expect(note.sections).toEqual([{ heading: '', level: 0, headingPath: 'empty', startLine: 1, endLine: 1, text: '', chunk: 0 }]);
       expect(note.links).toEqual([]);
       expect(note.title).toBe('empty');
     }
+  });
+
+  it('a note with text or a heading gets no extra empty section', () => {
+    expect(parse(md('---', 'title: T', '---', '', 'words'), 'a.md').sections.map((x) => x.text)).toEqual(['words']);
+    expect(parse(md('---', 'title: T', '---', '## Empty heading'), 'b.md').sections.map((x) => x.heading)).toEqual(['Empty heading']);
   });
 
   it('invalid UTF-8: decoded with replacement characters and a warning', () => {
