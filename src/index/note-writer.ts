@@ -19,6 +19,8 @@ export interface FileState {
   ctimeMs: number;
   hash: string | null;
   skipped: boolean;
+  /** Parse it again even though its file is unchanged (it was written by an older parser's rules). */
+  reread?: boolean;
 }
 
 const PENDING_LINKS = 'links_pending';
@@ -390,14 +392,19 @@ export class NoteWriter {
 /** What the index knows of every file: notes and skipped files (reads only: a reader's connection will do). */
 export function fileStatesOf(db: Database): Map<string, FileState> {
   const out = new Map<string, FileState>();
-  for (const r of db.prepare('SELECT path, size, mtime_ms, ctime_ms, hash FROM notes').iterate() as Iterable<{
+  for (const r of db.prepare('SELECT path, size, mtime_ms, ctime_ms, hash, section_count = 0 AS sectionless FROM notes').iterate() as Iterable<{
     path: string;
     size: number;
     mtime_ms: number;
     ctime_ms: number;
     hash: string;
+    sectionless: number;
   }>) {
-    out.set(r.path, { size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, hash: r.hash, skipped: false });
+    const state: FileState = { size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, hash: r.hash, skipped: false };
+    // Written before every note had a section (an older tsm gave a note of frontmatter only none, so it was
+    // never found): parse it again, once.
+    if (r.sectionless) state.reread = true;
+    out.set(r.path, state);
   }
   for (const r of db.prepare('SELECT path, size, mtime_ms, ctime_ms FROM skipped_files').iterate() as Iterable<{
     path: string;

@@ -159,9 +159,9 @@ function planChanges(states: Map<string, FileState>, files: VaultFile[], missing
   let unchanged = 0;
   for (const f of files) {
     const st = states.get(f.path);
-    if (st && sameStat(st, f)) unchanged++;
+    if (st && sameStat(st, f) && !st.reread) unchanged++;
     // A new time alone (a checkout, a copy, a sync tool) is found out by the hash, before any parsing.
-    else toLoad.push(st && !st.skipped && st.hash ? { ...f, knownHash: st.hash } : f);
+    else toLoad.push(st && !st.skipped && st.hash && !st.reread ? { ...f, knownHash: st.hash } : f);
   }
   const gone = missing ? missing.filter((p) => states.has(p)) : [...states.keys()].filter((p) => !seen(files, p));
   return { states, toLoad, unchanged, gone };
