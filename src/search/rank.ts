@@ -139,8 +139,14 @@ export interface Tuning {
   fusion: Fusion;
   /** How the semantic ranker's list is fused: by place, or by cosine relative to the best candidate's. */
   semanticFusion: Fusion;
-  /** A note whose title or an alias is the whole query: score × (1 + titleMatchBoost) among the first 30. 0 = off. */
+  /**
+   * A note whose title or an alias is the whole query: first (`titleMatchFirst`: above the first note's score
+   * × (1 + titleMatchBoost)), else its score × (1 + titleMatchBoost). 0 = off.
+   */
   titleMatchBoost: number;
+  /** How deep the named-note check reads the ranked notes (0: all of them). */
+  titleMatchDepth: number;
+  titleMatchFirst: boolean;
   /**
    * Link evidence: each of the first `linkDepth` notes passes `linkWeight` × its score, shared among the
    * notes it links to (÷ their count ^ `linkNorm`), from the whole note or only its best section
@@ -185,6 +191,8 @@ export const DEFAULT_TUNING: Tuning = {
   noteWeights: [1, 0.25],
   fileNameBoost: 0.1,
   titleMatchBoost: 0.5,
+  titleMatchDepth: 0,
+  titleMatchFirst: true,
   // Link evidence at 0.1 from the first 10 notes: +0.013 ± 0.004 nDCG@10 over 219 judged queries (58 wins,
   // 38 losses), no set lower (handbook +0.036, its held-out twin +0.011, Hub held-out +0.009, Hub +0.001,
   // vault-example +0.001); sealed sets +0.014 / +0.002 (docs/search.md).

@@ -30,6 +30,7 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'fname-0': { fileNameBoost: 0 },
   'title-0': { titleMatchBoost: 0 },
   'title-0.2': { titleMatchBoost: 0.2 },
+  'named-30': { titleMatchDepth: 30, titleMatchFirst: false },
   'fname-0.2': { fileNameBoost: 0.2 },
   'fname-0.05': { fileNameBoost: 0.05 },
   'second-0.15': { secondSection: 0.15 },

@@ -347,6 +347,23 @@ describe('queries that must not break', () => {
     expect(first('Walrus Handbook').path).toBe('entity/_index.md');
   });
 
+  it('a note whose title is the whole query comes first, however far down its words rank it', () => {
+    // The Obsidian Hub's `Obsidian Sync` concept note ranked 68th, behind every `*-sync` plugin note, and
+    // the named-note refinement read only the first 30.
+    // A long note whose text never says `sync`: its title's one word counts for little against a long body.
+    const filler = Array.from({ length: 1500 }, (_, i) => ['river', 'stone', 'cloud', 'field', 'alpha', 'omega'][(i * 7) % 6]).join(' ');
+    const files: Record<string, string> = { 'concepts/Obsidian Sync.md': `# Obsidian Sync\n\n${filler}\n` };
+    // `obsidian` in every note: too common to rank by, so the query ranks by `sync` alone.
+    for (let i = 0; i < 60; i++) files[`plugins/plugin-${i}-sync.md`] = `# Plugin ${i} Sync\n\nAn Obsidian plugin to sync your vault: sync notes with sync ${i}.\n`;
+    const v = makeVault(files);
+    onExit.push(v.cleanup);
+    expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+    const paths = (q: string) => (JSON.parse(tsm(['search', q, '--vault', v.dir, '-f', 'json', '-n', '100']).stdout) as { path: string }[]).map((h) => h.path);
+    expect(paths('Obsidian Sync')[0]).toBe('concepts/Obsidian Sync.md');
+    expect(paths('obsidian-sync')[0]).toBe('concepts/Obsidian Sync.md'); // compared by letters and digits
+    expect(paths('sync')[0]).not.toBe('concepts/Obsidian Sync.md'); // a word of the title is not its name
+  });
+
   it('TSM_NOW must be a date', () => {
     const r = search(['LoRa'], { TSM_NOW: 'soon' });
     expect(r.code).toBe(1);
