@@ -90,12 +90,27 @@ export class GuardedStdioTransport implements Transport {
     return this.write(message);
   }
 
+  /**
+   * Resolves at stdout's next 'drain': one promise, and one listener, for every write made while stdout is
+   * full. A listener per write passed Node's limit of 10 when many answers were pending (50 concurrent
+   * searches) and printed a MaxListenersExceededWarning on stderr.
+   */
+  private drained: Promise<void> | null = null;
+
+  /**
+   * Writes at once, in call order: stdout keeps every line even when it is over its buffer size, so no line
+   * waits in a queue of ours or is dropped. Only the caller waits, until stdout has drained.
+   */
   private write(message: unknown): Promise<void> {
     if (this.closed) return Promise.resolve();
-    return new Promise((resolve) => {
-      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.stdout.once('drain', resolve);
+    if (this.stdout.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    this.drained ??= new Promise((resolve) => {
+      this.stdout.once('drain', () => {
+        this.drained = null;
+        resolve();
+      });
     });
+    return this.drained;
   }
 
   async close(): Promise<void> {

@@ -165,3 +165,29 @@ describe('MCP search through the SDK client', () => {
     }
   });
 });
+
+describe('many answers pending at once', () => {
+  // 120 notes that all match: a search with limit 100 answers about 30 kB, more than stdout's 16 kB buffer.
+  const many = useIndexedVault(
+    Object.fromEntries([
+      ['.tsm/.keep', ''],
+      ...Array.from({ length: 120 }, (_, i) => [`knowledge/radio-${i}.md`, `# Radio ${i}\n\nThe antenna of board ${i} and its LoRa module, measured on bench ${i}.\n`]),
+    ]),
+  );
+
+  it('answers 50 concurrent searches in full with nothing on stderr', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [TSM, 'serve', '--vault', many.dir], env: cleanEnv() as Record<string, string>, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+    const client = new Client({ name: 'tsm-pending', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const answers = await Promise.all(Array.from({ length: 50 }, () => ok(client, 'search', { query: 'antenna LoRa', limit: 100 })));
+      for (const a of answers) expect(a.results).toHaveLength(100);
+      // A 'drain' listener per pending answer passed Node's limit of 10: a MaxListenersExceededWarning.
+      expect(stderr).toBe('');
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});

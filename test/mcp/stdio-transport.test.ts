@@ -47,6 +47,33 @@ describe('GuardedStdioTransport', () => {
     expect(s.errors).toHaveLength(1);
   });
 
+  it('keeps many answers written to a full stdout in order, waiting on one drain listener', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough({ highWaterMark: 64 }); // nobody reads yet: full after the first answer
+    const t = new GuardedStdioTransport(stdin, stdout);
+    await t.start();
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => void warnings.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      let settled = 0;
+      const sent = Array.from({ length: 100 }, (_, id) => t.send({ jsonrpc: '2.0', id, result: { text: 'x'.repeat(100) } }).then(() => void settled++));
+      await tick();
+      expect(stdout.listenerCount('drain'), 'one listener for all the waiting writes').toBeLessThanOrEqual(1);
+      expect(settled, 'the writers wait while stdout is full').toBeLessThan(100);
+      let out = '';
+      stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      await Promise.all(sent);
+      await tick();
+      const ids = out.split('\n').filter(Boolean).map((l) => JSON.parse(l).id);
+      expect(ids).toEqual(Array.from({ length: 100 }, (_, id) => id));
+      expect(stdout.listenerCount('drain')).toBe(0);
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('sends nothing after close, and closes once', async () => {
     const s = setup();
     let closed = 0;
