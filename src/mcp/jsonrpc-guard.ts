@@ -2,8 +2,9 @@
 // answers nothing to a line it cannot parse or validate (it only calls onerror), and closes the whole
 // transport — so the server exits — when one line passes 10 MB. Here every line gets an answer or a
 // message: too large, nested too deep, not JSON, not JSON-RPC each become a JSON-RPC error with the
-// request's id when one can be found (JSON-RPC 2.0 §5: `null` when it cannot).
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+// request's id when one can be found (JSON-RPC 2.0 §5: `null` when it cannot), and a request of an MCP
+// method whose params have the wrong shape an "Invalid params" error.
+import { ClientRequestSchema, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /** Longest line read. An MCP tool call is a few kilobytes (a search query is cut at 10,000 characters). */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -21,6 +22,14 @@ export const ID_TAIL_CHARS = 1024;
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
+export const INVALID_PARAMS = -32602;
+
+/**
+ * The SDK's schema of each request an MCP client may send, by method. The SDK checks a request's params
+ * with it only inside the method's handler, and answers a mismatch (`"arguments": null` in tools/call) as
+ * -32603 with zod's multi-line dump of the issues; here it is -32602 with one line.
+ */
+const REQUEST_SCHEMAS = new Map<string, (typeof ClientRequestSchema.options)[number]>(ClientRequestSchema.options.map((schema) => [schema.shape.method.value, schema]));
 
 export type RequestId = string | number;
 
@@ -55,7 +64,38 @@ export function checkLine(line: string): Checked {
     const what = Array.isArray(value) ? 'a batch (an array) is not accepted: send one message per line' : 'not a JSON-RPC 2.0 message';
     return { ok: false, reply: reply(id, INVALID_REQUEST, `Invalid Request: ${what}`) };
   }
+  const problem = paramsProblem(parsed.data);
+  if (problem !== null) return { ok: false, reply: reply(id, INVALID_PARAMS, `Invalid params: ${problem}`) };
   return { ok: true, message: parsed.data };
+}
+
+/** What is wrong with a request's params for its method, in one line; null when they fit (or it is no MCP request). */
+export function paramsProblem(message: JSONRPCMessage): string | null {
+  const schema = 'method' in message && 'id' in message ? REQUEST_SCHEMAS.get(message.method) : undefined;
+  if (!schema) return null;
+  const parsed = schema.safeParse(message);
+  if (parsed.success) return null;
+  const issue = parsed.error.issues[0];
+  const at = issue.path.map(String).join('.') || 'the request';
+  const text =
+    issue.code === 'invalid_type'
+      ? `${at} must be ${withArticle(issue.expected === 'record' ? 'object' : issue.expected)} (got ${kindOf(valueAt(message, issue.path))})`
+      : `${at}: ${issue.message}`;
+  return text.replace(/\s+/g, ' ').slice(0, 300);
+}
+
+function valueAt(value: unknown, path: PropertyKey[]): unknown {
+  return path.reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined), value);
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  return withArticle(Array.isArray(value) ? 'array' : typeof value);
+}
+
+function withArticle(kind: string): string {
+  return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
 }
 
 /** The answer to a line longer than MAX_MESSAGE_BYTES, of which `head` is the beginning and `tail` the end. */

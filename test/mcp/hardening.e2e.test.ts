@@ -46,8 +46,13 @@ describe('tsm serve on hostile stdin', () => {
       [`{"jsonrpc":"2.0","id":"${'i'.repeat(100_000)}","method":"ping"}`, null, -32600], // a 100 kB id
       ['{"jsonrpc":"2.0","id":16,"method":"no/such/method"}', 16, -32601],
       [`{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"get_sections","arguments":{"ids":[${Array(200_000).fill(1).join(',')}]}}}`, 17, 0],
+      ['{"jsonrpc":"2.0","id":18,"method":"tools/call","params":{"name":"search","arguments":null}}', 18, -32602],
+      ['{"jsonrpc":"2.0","id":19,"method":"tools/call","params":{"name":"hook_context","arguments":"LoRa"}}', 19, -32602],
     ];
     for (const [line] of cases) s.send(line);
+    // A blank line carries no message in newline-delimited JSON-RPC: skipped, no answer (the SDK's reader answers none either).
+    s.send('');
+    s.send('  \r');
     s.send('{"jsonrpc":"2.0","id":99,"method":"ping"}');
     await waitFor(() => s.replies.some((r) => r.id === 99) && s.replies.filter((r) => 'error' in r || r.id === 17).length >= cases.length, 20_000);
     for (const [line, id, code] of cases) {
@@ -56,6 +61,10 @@ describe('tsm serve on hostile stdin', () => {
       expect(JSON.stringify(reply).length, 'nothing big is echoed').toBeLessThan(2000);
     }
     expect(s.replies.find((r) => r.id === 17).result).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/at most 50 ids/) }] });
+    expect(s.replies.find((r) => r.id === 18).error.message).toBe('Invalid params: params.arguments must be an object (got null)');
+    expect(s.replies.find((r) => r.id === 19).error.message).toBe('Invalid params: params.arguments must be an object (got a string)');
+    // Only the three lines without a usable id were answered with id null: the blank lines got nothing.
+    expect(s.replies.filter((r) => r.id === null)).toHaveLength(3);
     expect(s.replies.find((r) => r.id === 99)).toEqual({ jsonrpc: '2.0', id: 99, result: {} });
     expect(s.stderr()).toMatch(/refused a message: Invalid Request: message longer than/);
     const exited = new Promise((r) => s.child.on('close', r));

@@ -37,6 +37,31 @@ describe('checkLine', () => {
     expect(checkLine(`{"jsonrpc":"2.0","id":1,"method":"x","params":{"s":"${'['.repeat(500)}"}}`).ok).toBe(true);
   });
 
+  it('answers a request whose params do not fit its MCP method with invalid params, in one line', () => {
+    for (const [line, message] of [
+      ['{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":null}}', 'params.arguments must be an object (got null)'],
+      ['{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search","arguments":"LoRa"}}', 'params.arguments must be an object (got a string)'],
+      ['{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"arguments":{}}}', 'params.name must be a string (got nothing)'],
+      ['{"jsonrpc":"2.0","id":5,"method":"tools/call"}', 'params must be an object (got nothing)'],
+    ] as const) {
+      const c = checkLine(line);
+      expect(c.ok, line).toBe(false);
+      if (!c.ok) expect(c.reply, line).toEqual({ jsonrpc: '2.0', id: JSON.parse(line).id, error: { code: -32602, message: `Invalid params: ${message}` } });
+    }
+    const level = checkLine('{"jsonrpc":"2.0","id":6,"method":"logging/setLevel","params":{"level":"loud"}}');
+    expect(level.ok).toBe(false);
+    if (!level.ok) expect(level.reply.error.message).toMatch(/^Invalid params: params\.level: [^\n]+$/);
+    // Params that fit, methods the SDK has no schema for, and notifications pass to the SDK.
+    for (const line of [
+      '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"search","arguments":{"query":"x"}}}',
+      '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"hook_context"}}',
+      '{"jsonrpc":"2.0","id":10,"method":"no/such/method","params":{"a":null}}',
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+    ]) {
+      expect(checkLine(line).ok, line).toBe(true);
+    }
+  });
+
   it('refuses an id longer than the limit without echoing it', () => {
     const c = checkLine(`{"jsonrpc":"2.0","id":"${'x'.repeat(MAX_ID_CHARS + 1)}","method":"ping"}`);
     expect(c.ok).toBe(false);
