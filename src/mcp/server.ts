@@ -14,7 +14,7 @@ import type { TsmConfig } from '../vault/config.js';
 import { createContext } from './context.js';
 import { errorMessage, ToolError } from './errors.js';
 import { GuardedStdioTransport } from './stdio-transport.js';
-import type { Tool, ToolContext } from './tool.js';
+import { argumentSchema, declaredArguments, type Tool, type ToolContext } from './tool.js';
 import { TOOLS } from './tools/index.js';
 import { fileIdentity } from '../vault/file-kind.js';
 
@@ -43,7 +43,8 @@ const CUT_BY_TOOL = new Set(['query', 'prompt']);
 export const MAX_ERROR_CHARS = 1_000;
 
 /** Runs one tool and turns its outcome into a tool result; a failure is an `isError` result, never a crash. */
-export async function callTool(tool: Tool, args: Record<string, unknown>, ctx: ToolContext, log: Log = stderrLog): Promise<CallToolResult> {
+export async function callTool(tool: Tool, given: Record<string, unknown>, ctx: ToolContext, log: Log = stderrLog): Promise<CallToolResult> {
+  const args = declaredArguments(tool, given);
   try {
     for (const [name, value] of Object.entries(args)) {
       if (typeof value === 'string' && value.length > MAX_ARGUMENT_CHARS && !CUT_BY_TOOL.has(name)) {
@@ -71,7 +72,7 @@ export function createServer(ctx: ToolContext, log: Log = stderrLog): McpServer 
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.inputSchema,
+        inputSchema: argumentSchema(tool),
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
       (args: Record<string, unknown>) => callTool(tool, args, ctx, log),

@@ -1,6 +1,6 @@
 // What every MCP tool is: a name, a description written for the model, a zod input shape, and a
 // function from validated arguments to a JSON-able result (or markdown text).
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { NoteRecord, SectionRecord } from '../core/types.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
 import type { Database } from '../index/db.js';
@@ -41,6 +41,22 @@ export function defineTool<S extends z.ZodRawShape>(spec: {
   run(args: z.objectOutputType<S, z.ZodTypeAny>, ctx: ToolContext): unknown;
 }): Tool {
   return spec as unknown as Tool;
+}
+
+/**
+ * The schema the SDK checks a tool's arguments with and lists (tools/list) as its JSON Schema. Fields a
+ * tool does not declare are accepted, since clients add their own (and hook_context must never fail), so
+ * the object passes them through, which the SDK lists as `additionalProperties: true`. A plain z.object
+ * strips them silently yet is listed as `additionalProperties: false`: a schema refusing what is accepted.
+ * callTool hands the tool only its declared fields (declaredArguments).
+ */
+export function argumentSchema(tool: Tool): z.ZodTypeAny {
+  return z.object(tool.inputSchema).passthrough();
+}
+
+/** The arguments `tool` declares; anything else a client sent is ignored, never refused. */
+export function declaredArguments(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([name]) => Object.hasOwn(tool.inputSchema, name)));
 }
 
 /** Limits are clamped, never errors (docs/mcp.md). Non-numbers and NaN take the default. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/vault/config.js';
-import { call, fails } from './client.js';
+import { call, fails, ok } from './client.js';
 import { connect, serveTestVault, type Served } from './setup.js';
 
 const TOOL_NAMES = ['search', 'get_sections', 'read_note', 'timeline', 'recent_context', 'session_trace', 'file_history', 'related', 'retrieve_memory', 'hook_context'];
@@ -42,6 +42,15 @@ describe('tsm MCP server: tool list', () => {
     expect(required.search).toEqual(['query']);
     expect(required.get_sections).toEqual(['ids']);
     expect(required.timeline).toEqual(['anchor']);
+  });
+
+  it('accepts fields a tool does not declare, ignores them, and its listed schema says so', async () => {
+    const { tools } = await s.client.listTools();
+    for (const t of tools) expect(t.inputSchema.additionalProperties, t.name).toBe(true);
+    const plain = await ok(s.client, 'read_note', { path: 'knowledge/lora.md' });
+    // Ignored whatever they hold: a string past the 10,000-character argument limit is not refused.
+    expect(await ok(s.client, 'read_note', { path: 'knowledge/lora.md', extra: 1, client_meta: 'x'.repeat(50_000) })).toEqual(plain);
+    expect(await ok(s.client, 'search', { query: 'antenna', extra: { nested: true } })).toEqual(await ok(s.client, 'search', { query: 'antenna' }));
   });
 
   it('tells the model how the tools chain, in the server instructions', async () => {
