@@ -14,7 +14,7 @@ import type { TsmConfig } from '../vault/config.js';
 import { createContext } from './context.js';
 import { errorMessage, ToolError } from './errors.js';
 import { GuardedStdioTransport } from './stdio-transport.js';
-import { argumentSchema, declaredArguments, type Tool, type ToolContext } from './tool.js';
+import { argumentSchema, declaredArguments, InvalidArgument, type Tool, type ToolContext } from './tool.js';
 import { TOOLS } from './tools/index.js';
 import { fileIdentity } from '../vault/file-kind.js';
 
@@ -42,22 +42,34 @@ const CUT_BY_TOOL = new Set(['query', 'prompt']);
 /** Longest error message: messages quote the argument they refuse, and a refused argument may be huge. */
 export const MAX_ERROR_CHARS = 1_000;
 
-/** Runs one tool and turns its outcome into a tool result; a failure is an `isError` result, never a crash. */
+/**
+ * Runs one tool and turns its outcome into a tool result; a failure is an `isError` result, never a crash,
+ * or for a fail-open tool its failOpen answer.
+ */
 export async function callTool(tool: Tool, given: Record<string, unknown>, ctx: ToolContext, log: Log = stderrLog): Promise<CallToolResult> {
   const args = declaredArguments(tool, given);
   try {
     for (const [name, value] of Object.entries(args)) {
+      // Only a fail-open tool's schema lets a bad value through this far (argumentSchema); the SDK's own
+      // message for the others reads the same.
+      if (value instanceof InvalidArgument) throw new ToolError(`Input validation error: ${name}: ${value.message}`);
       if (typeof value === 'string' && value.length > MAX_ARGUMENT_CHARS && !CUT_BY_TOOL.has(name)) {
         throw new ToolError(`${name} is ${value.length} characters long; at most ${MAX_ARGUMENT_CHARS} are accepted`);
       }
     }
-    const out = await tool.run(args, ctx);
-    return { content: [{ type: 'text', text: typeof out === 'string' ? out : JSON.stringify(out) }] };
+    return textResult(await tool.run(args, ctx));
   } catch (err) {
     const { message, explained } = errorMessage(err);
     if (!explained) log(`${tool.name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    return { content: [{ type: 'text', text: truncateText(message.slice(0, 2 * MAX_ERROR_CHARS), MAX_ERROR_CHARS) }], isError: true };
+    const short = truncateText(message.slice(0, 2 * MAX_ERROR_CHARS), MAX_ERROR_CHARS);
+    if (tool.failOpen) return textResult(await tool.failOpen(short, args, ctx));
+    return { content: [{ type: 'text', text: short }], isError: true };
   }
+}
+
+/** A string is sent as is (markdown); anything else as compact JSON. */
+function textResult(out: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: typeof out === 'string' ? out : JSON.stringify(out) }] };
 }
 
 export function createServer(ctx: ToolContext, log: Log = stderrLog): McpServer {

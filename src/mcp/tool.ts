@@ -30,6 +30,12 @@ export interface Tool {
   inputSchema: z.ZodRawShape;
   /** A string is sent as is (markdown); anything else as compact JSON. */
   run(args: Record<string, unknown>, ctx: ToolContext): unknown;
+  /**
+   * For a tool that must never answer with an error (hook_context: Claude Code's prompt hook fails open):
+   * its answer in place of any error, bad arguments included, given the error's message. It reports the
+   * problem itself. Its parameters must all be optional (argumentSchema).
+   */
+  failOpen?(problem: string, args: Record<string, unknown>, ctx: ToolContext): unknown;
 }
 
 /** Keeps the argument types of `run` tied to the schema while the server sees one plain Tool type. */
@@ -39,6 +45,7 @@ export function defineTool<S extends z.ZodRawShape>(spec: {
   description: string;
   inputSchema: S;
   run(args: z.objectOutputType<S, z.ZodTypeAny>, ctx: ToolContext): unknown;
+  failOpen?(problem: string, args: Record<string, unknown>, ctx: ToolContext): unknown;
 }): Tool {
   return spec as unknown as Tool;
 }
@@ -49,9 +56,26 @@ export function defineTool<S extends z.ZodRawShape>(spec: {
  * the object passes them through, which the SDK lists as `additionalProperties: true`. A plain z.object
  * strips them silently yet is listed as `additionalProperties: false`: a schema refusing what is accepted.
  * callTool hands the tool only its declared fields (declaredArguments).
+ *
+ * The SDK answers arguments that fail this schema with an error result before callTool runs. A fail-open
+ * tool must answer those too, so each of its fields catches a bad value as an InvalidArgument, which
+ * callTool turns into the error its failOpen answers. The listed schema is the field's own (a caught
+ * field is listed as its inner type), except that it counts as optional: hence failOpen tools take
+ * optional fields only.
  */
 export function argumentSchema(tool: Tool): z.ZodTypeAny {
-  return z.object(tool.inputSchema).passthrough();
+  const shape = tool.failOpen
+    ? Object.fromEntries(Object.entries(tool.inputSchema).map(([name, field]) => [name, field.catch(({ error }: { error: z.ZodError }) => new InvalidArgument(error))]))
+    : tool.inputSchema;
+  return z.object(shape).passthrough();
+}
+
+/** A fail-open tool's argument that did not fit its schema, in place of the value (argumentSchema). */
+export class InvalidArgument {
+  readonly message: string;
+  constructor(error: z.ZodError) {
+    this.message = error.issues.map((i) => i.message).join('; ');
+  }
 }
 
 /** The arguments `tool` declares; anything else a client sent is ignored, never refused. */

@@ -112,6 +112,33 @@ describe('hook_context (the warm prompt hook)', () => {
     expect(sources(r.text).length).toBeGreaterThan(0);
   });
 
+  it('answers {} to bad arguments too, logs why in hook.log, and still lists them as strings', async () => {
+    const { tools } = await warm.listTools();
+    const schema = tools.find((t) => t.name === 'hook_context')?.inputSchema as any;
+    for (const name of ['hook_event_name', 'prompt', 'session_id', 'cwd', 'source']) expect(schema.properties[name].type, name).toBe('string');
+    expect(schema.required).toBeUndefined();
+    const log = join(vault, '.tsm', 'hook.log');
+    rmSync(log, { force: true });
+    for (const args of [
+      { prompt: 123 },
+      { prompt: 'LoRa module', session_id: 'x'.repeat(20_000) },
+      { ...hookInput('LoRa モジュールの選定基準'), cwd: { dir: vault } },
+      { ...hookInput('LoRa モジュールの選定基準'), hook_event_name: ['UserPromptSubmit'] },
+    ]) {
+      const r = await call(warm, 'hook_context', args);
+      expect([r.isError, r.text], JSON.stringify(args).slice(0, 80)).toEqual([false, '{}']);
+    }
+    const logged = readFileSync(log, 'utf8');
+    expect(logged).toMatch(/UserPromptSubmit: hook_context: Input validation error: prompt: Expected string, received number; nothing injected\n/);
+    expect(logged).toMatch(/UserPromptSubmit session=xxxxxxxx: hook_context: session_id is 20000 characters long; at most 10000 are accepted; nothing injected\n/);
+    expect(logged).toMatch(/hook_context: Input validation error: cwd: /);
+    expect(logged).toMatch(/hook_context: Input validation error: hook_event_name: /);
+    // A field it does not take is ignored: the prompt is answered as without it.
+    const extra = await call(warm, 'hook_context', { ...hookInput('antenna gain'), extra: 'field' });
+    expect(extra.text).toBe(await commandHook('antenna gain'));
+    expect(servers[0].stderr()).toBe('');
+  });
+
   it('stays read-only: events that write session notes answer {} and write nothing', async () => {
     const before = readdirSync(join(vault, 'sessions')).sort();
     for (const event of ['Stop', 'SessionEnd', 'PreCompact', 'PreToolUse']) {

@@ -114,6 +114,37 @@ describe('callTool', () => {
     expect(logs[0]).toMatch(/^broken: TypeError: cannot read x of undefined\n\s+at /);
   });
 
+  it("answers a fail-open tool's failure with its failOpen answer, given the message (a bug's stack still logged)", async () => {
+    const { callTool } = await import('../../src/mcp/server.js');
+    const { createContext } = await import('../../src/mcp/context.js');
+    const { ToolError } = await import('../../src/mcp/errors.js');
+    const ctx = createContext(loadConfig({ vaultFlag: process.cwd(), env: {} }));
+    const logs: string[] = [];
+    const problems: string[] = [];
+    const tool = (fail: () => never) => ({
+      name: 'open',
+      title: 'Open',
+      description: '',
+      inputSchema: {},
+      run: fail,
+      failOpen: (problem: string) => {
+        problems.push(problem);
+        return '{}';
+      },
+    });
+    const bad = tool(() => {
+      throw new ToolError('cwd is wrong');
+    });
+    expect(await callTool(bad, {}, ctx, (l) => logs.push(l))).toEqual({ content: [{ type: 'text', text: '{}' }] });
+    const bug = tool(() => {
+      throw new TypeError('x is undefined');
+    });
+    expect(await callTool(bug, {}, ctx, (l) => logs.push(l))).toEqual({ content: [{ type: 'text', text: '{}' }] });
+    expect(problems).toEqual(['cwd is wrong', 'internal error: x is undefined']);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatch(/^open: TypeError: x is undefined/);
+  });
+
   it('sends strings as they are and everything else as compact JSON', async () => {
     const { callTool } = await import('../../src/mcp/server.js');
     const { createContext } = await import('../../src/mcp/context.js');

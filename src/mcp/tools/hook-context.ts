@@ -3,8 +3,8 @@
 // `tsm hook` (handleHook: the skip rules, the vault, the session's own notes left out, the deadline, the
 // hook log) and returns what `tsm hook` prints, so the two paths cannot drift apart (with a vault embedding
 // model, the one difference: the server's model embeds the prompt for the neural ranker). It never fails: every
-// problem is the empty answer, which lets the prompt through with nothing injected (an `isError` result
-// would also let it through, but Claude Code reports it as a hook error).
+// problem, bad arguments included (failOpen), is the empty answer, which lets the prompt through with nothing
+// injected (an `isError` result would also let it through, but Claude Code reports it as a hook error).
 //
 // The empty answer is `{}`, a hook output with no fields, not the empty text: measured on 2.1.118 and
 // 2.1.331, an mcp_tool hook that answers '' adds the line "UserPromptSubmit hook success: UserPromptSubmit
@@ -15,8 +15,10 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { Deadline } from '../../hooks/deadline.js';
 import { handleHook } from '../../hooks/dispatch.js';
+import { formatLogLine, writeHookLog } from '../../hooks/hook-log.js';
+import { resolveHookVault } from '../../hooks/hook-vault.js';
 import { TSM_DIR } from '../../vault/config.js';
-import { defineTool } from '../tool.js';
+import { defineTool, type ToolContext } from '../tool.js';
 
 /**
  * The events this tool answers: the ones whose answer is context and whose work only reads. Stop,
@@ -29,6 +31,25 @@ export const HOOK_TOOL_EVENTS = ['UserPromptSubmit', 'SessionStart'] as const;
 
 /** The answer that injects nothing. */
 export const NO_CONTEXT = '{}';
+
+/** What `tsm hook` would have written to stderr (only that its log could not be written), as this server's line. */
+function serverStderr(text: string): void {
+  process.stderr.write(text.replace(/^tsm hook:/gm, 'tsm serve: hook_context:'));
+}
+
+/**
+ * The vault whose hook.log records this call's problems: the server's own when it holds .tsm/, else the
+ * hook's rule from the call's cwd (as run() has handleHook find it); null when there is none.
+ */
+function hookVault(args: Record<string, unknown>, ctx: ToolContext): string | null {
+  const served = existsSync(join(ctx.cfg.vault, TSM_DIR));
+  const cwd = typeof args.cwd === 'string' && args.cwd !== '' ? args.cwd : process.cwd();
+  try {
+    return resolveHookVault({ vaultFlag: served ? ctx.cfg.vault : undefined, env: process.env, cwd });
+  } catch {
+    return null;
+  }
+}
 
 export const hookContextTool = defineTool({
   name: 'hook_context',
@@ -72,13 +93,20 @@ export const hookContextTool = defineTool({
         // The server's own model, when the vault has one: the one thing the warm path adds to the cold.
         ...(queryVector ? { queryVector } : {}),
       });
-      // What the command hook would have written to stderr: only that its log could not be written.
-      if (out.stderr) process.stderr.write(out.stderr.replace(/^tsm hook:/gm, 'tsm serve: hook_context:'));
+      if (out.stderr) serverStderr(out.stderr);
       const answer = out.exitCode === 0 && !out.timedOut ? out.stdout.trim() : '';
       return answer === '' ? NO_CONTEXT : answer;
     } catch (err) {
       process.stderr.write(`tsm serve: hook_context: ${err instanceof Error ? err.message : String(err)}\n`);
       return NO_CONTEXT;
     }
+  },
+  // What run() never sees: an argument of the wrong type, or a string other than the prompt past the
+  // server's argument limit. The hook fails open on these too: nothing injected, the reason in hook.log.
+  failOpen(problem, args, ctx) {
+    const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+    const event = text(args.hook_event_name) ?? 'UserPromptSubmit';
+    writeHookLog(hookVault(args, ctx), formatLogLine(event, text(args.session_id), `hook_context: ${problem}; nothing injected`), serverStderr);
+    return NO_CONTEXT;
   },
 });
