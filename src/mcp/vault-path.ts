@@ -1,5 +1,6 @@
 // Path arguments from a model are untrusted: each is resolved against the vault and must stay inside
-// it — lexically (no `..` or absolute path out) and on disk (no symlink out, checked with realpath).
+// it — lexically (no `..` or absolute path out) and on disk, by the indexer's symlink policy (a symlinked
+// folder is followed, a symlinked file must lead inside the vault or such a folder; checked with realpath).
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isInside } from '../vault/paths.js';

@@ -53,6 +53,17 @@ describe('realPathInVault', () => {
     expect(realPathInVault(vault, 'up/outside.md')).toBe(realpathSync(join(root, 'outside.md')));
   });
 
+  it('serves a symlinked file only when it leads inside the vault or a symlinked folder on its own path (docs/mcp.md)', () => {
+    mkdirSync(join(root, 'shelf'));
+    writeFileSync(join(root, 'shelf', 'n.md'), 'n');
+    symlinkSync(join(root, 'shelf'), join(vault, 'shelf'));
+    symlinkSync(join(root, 'shelf', 'n.md'), join(root, 'shelf', 'alias.md'));
+    symlinkSync(join(root, 'shelf', 'n.md'), join(vault, 'elsewhere.md'));
+    expect(realPathInVault(vault, 'shelf/n.md')).toBe(realpathSync(join(root, 'shelf', 'n.md')));
+    expect(realPathInVault(vault, 'shelf/alias.md')).toBe(realpathSync(join(root, 'shelf', 'n.md')));
+    expect(() => realPathInVault(vault, 'elsewhere.md')).toThrow(/leads outside the vault through a symlink/);
+  });
+
   it('finds a note whose name is NFD on disk by its NFC path', () => {
     writeFileSync(join(vault, 'notes', '\u30d5\u309a\u30ed\u30b7\u3099\u30a7\u30af\u30c8.md'), 'nfd');
     expect(realPathInVault(vault, 'notes/\u30d7\u30ed\u30b8\u30a7\u30af\u30c8.md')).toBe(
