@@ -1,6 +1,7 @@
 // Shared argv → config plumbing for the commands.
 import { loadConfig, type TsmConfig } from '../vault/config.js';
 import { UserError } from './run.js';
+import { writeOut } from './stdio.js';
 
 /**
  * The config for a command's --vault / --db. `cwdIsVault`: this command may make the current directory a
@@ -41,5 +42,5 @@ export function referenceNow(env: NodeJS.ProcessEnv = process.env): Date {
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  writeOut(`${JSON.stringify(value, null, 2)}\n`);
 }

@@ -15,6 +15,7 @@ import { ingestStateDir } from '../sessions/ingest-and-index.js';
 import { embeddingChecks } from '../embed/status.js';
 import { configFrom, printJson } from './args.js';
 import { keptLine } from './cmd-status.js';
+import { writeOut } from './stdio.js';
 
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
@@ -67,10 +68,10 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (argv.json) {
     printJson({ vault: cfg.vault, db: cfg.db, project: projectDir, ok: errors === 0, prompt_hook: promptHook, problems });
   } else if (problems.length === 0) {
-    process.stdout.write(`prompt hook: ${promptHook}\nall checks passed\n`);
+    writeOut(`prompt hook: ${promptHook}\nall checks passed\n`);
   } else {
-    process.stdout.write(`prompt hook: ${promptHook}\n`);
-    for (const p of problems) process.stdout.write(`${p.severity.padEnd(7)} ${p.check}: ${p.message}\n        fix: ${p.fix}\n`);
+    writeOut(`prompt hook: ${promptHook}\n`);
+    for (const p of problems) writeOut(`${p.severity.padEnd(7)} ${p.check}: ${p.message}\n        fix: ${p.fix}\n`);
   }
   if (errors) process.exitCode = 1;
 }

@@ -7,6 +7,7 @@ import type { TsmConfig } from '../vault/config.js';
 import { configFrom, printJson } from './args.js';
 import { progressBar } from './progress.js';
 import { UsageError, UserError } from './run.js';
+import { writeErr, writeOut } from './stdio.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   const cfg = configFrom(argv, { cwdIsVault: true });
@@ -22,7 +23,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   bar.end();
   if (!argv.json) {
     const s = summary;
-    process.stdout.write(
+    writeOut(
       `${s.added} added, ${s.updated} updated, ${s.removed} removed, ${s.unchanged} unchanged, ${s.skipped} skipped` +
         ` in ${s.seconds.toFixed(2)} s${s.warnings ? ` (${s.warnings} warnings: tsm status)` : ''}\n`,
     );
@@ -52,7 +53,7 @@ async function embed(cfg: TsmConfig, threads: number): Promise<EmbedSummary> {
     const s = await embedPending(db, embedder, { onProgress: (done, total) => bar.update(done, total) });
     bar.end();
     // On a TTY the bar showed the way; elsewhere (a log, a CI job) this one line is the whole report.
-    process.stderr.write(
+    writeErr(
       `embedded ${s.embedded} section${s.embedded === 1 ? '' : 's'} in ${s.seconds.toFixed(2)} s; ${s.withVectors} of ${s.total} have vectors` +
         `${s.remaining ? ` (${s.remaining} left: run \`tsm index --embed\` again)` : ''}\n` +
         (s.failed ? `the model failed on ${s.failed} section${s.failed === 1 ? '' : 's'}: ${s.firstError}\n` : ''),

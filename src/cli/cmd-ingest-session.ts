@@ -7,6 +7,7 @@ import type { TsmConfig } from '../vault/config.js';
 import { isInside, vaultRelative } from '../vault/paths.js';
 import { configFrom, printJson } from './args.js';
 import { UserError } from './run.js';
+import { writeErr, writeOut } from './stdio.js';
 
 interface Row {
   transcript: string;
@@ -23,7 +24,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const cfg = configFrom(argv);
   const args = ((argv.transcripts as unknown[] | undefined) ?? []).map(String);
   const { files, problems } = findTranscripts(args, process.cwd());
-  for (const p of problems) process.stderr.write(`tsm: ${p.arg}: ${p.message}\n`);
+  for (const p of problems) writeErr(`tsm: ${p.arg}: ${p.message}\n`);
   if (files.length === 0) throw new UserError('no transcripts to ingest');
 
   const rows: Row[] = [];
@@ -44,15 +45,15 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (argv.json) {
     printJson({ transcripts: rows, index: summary });
   } else {
-    for (const r of rows) process.stdout.write(`${line(r)}\n`);
+    for (const r of rows) writeOut(`${line(r)}\n`);
   }
   if (!isInside(cfg.vault, cfg.sessionsDir)) {
-    process.stderr.write(`tsm: the sessions folder ${cfg.sessionsDir} is outside the vault, so its notes are not indexed\n`);
+    writeErr(`tsm: the sessions folder ${cfg.sessionsDir} is outside the vault, so its notes are not indexed\n`);
   } else if (summary) {
-    process.stderr.write(`tsm: index: ${summary.added} added, ${summary.updated} updated, ${summary.removed} removed\n`);
+    writeErr(`tsm: index: ${summary.added} added, ${summary.updated} updated, ${summary.removed} removed\n`);
   }
   const failed = rows.filter((r) => r.error !== null);
-  for (const r of failed) process.stderr.write(`tsm: ${r.transcript}: ${r.error}\n`);
+  for (const r of failed) writeErr(`tsm: ${r.transcript}: ${r.error}\n`);
   if (failed.length > 0 || problems.length > 0) process.exitCode = 1;
 }
 

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defaultConfigText, TSM_DIR } from '../vault/config.js';
 import { UsageError } from './run.js';
+import { writeErr } from './stdio.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   if (argv.shared && !argv.claude) throw new UsageError('--shared goes with --claude: `tsm init --claude --shared`');
@@ -22,10 +23,10 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     writeFileSync(gitignore, '*\n!.gitignore\n!config.json\n');
     created.push(gitignore);
   }
-  process.stderr.write(created.length ? `tsm: created ${created.join(', ')}\n` : `tsm: ${dir} already set up\n`);
+  writeErr(created.length ? `tsm: created ${created.join(', ')}\n` : `tsm: ${dir} already set up\n`);
   if (argv.claude) {
     const { wireClaudeCode } = await import('../hooks/claude-setup.js');
     const changes = wireClaudeCode(process.env.CLAUDE_PROJECT_DIR || process.cwd(), vault, { shared: argv.shared === true });
-    for (const c of changes) process.stderr.write(`tsm: ${c}\n`);
+    for (const c of changes) writeErr(`tsm: ${c}\n`);
   }
 }

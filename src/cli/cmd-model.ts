@@ -10,7 +10,7 @@ import { ConfigError, DEFAULT_MODEL, loadConfig } from '../vault/config.js';
 import { printJson } from './args.js';
 import { progressBar } from './progress.js';
 import { UsageError } from './run.js';
-import { writeErr } from './stdio.js';
+import { writeErr, writeOut } from './stdio.js';
 
 /**
  * The model settings: --model / --model-dir, else the vault's config (TSM_MODEL, TSM_MODEL_DIR,
@@ -68,13 +68,13 @@ function list(argv: Record<string, unknown>): void {
   const lines = rows.map((r) => `${r.selected ? '*' : ' '} ${r.id.padEnd(32)} ${String(r.dims).padStart(4)}-d  ${r.pulled ? 'pulled ' : 'not pulled'}  ${r.note}`);
   if (settings.modelDir !== null) lines.push(`* ${settings.modelDir} (your folder${current.model.ok ? '' : `: ${current.model.problem}`})`);
   lines.push('', current.runtime ? `runtime: ${ORT_PACKAGE} ${current.runtime.version} (${current.runtime.dir})` : `runtime: not installed; run \`tsm model setup\``);
-  process.stdout.write(lines.join('\n') + '\n');
+  writeOut(lines.join('\n') + '\n');
 }
 
 function path(argv: Record<string, unknown>): void {
   const s = embeddingStatus(modelSettings(argv));
   if (argv.json) printJson(s.model);
-  else process.stdout.write(`${s.model.dir}\n`);
+  else writeOut(`${s.model.dir}\n`);
   if (!s.model.ok) {
     writeErr(`tsm: ${s.model.problem}\n`);
     process.exitCode = 1;
@@ -111,21 +111,21 @@ async function pull(argv: Record<string, unknown>): Promise<void> {
   const got = r.files.filter((f) => f.outcome === 'downloaded');
   const mb = (got.reduce((n, f) => n + f.bytes, 0) / 1e6).toFixed(1);
   if (argv.json) printJson(r);
-  else process.stdout.write(`${id} @ ${r.commit.slice(0, 12)} in ${dest}: ${got.length} files downloaded (${mb} MB), ${r.files.length - got.length} already there\n`);
+  else writeOut(`${id} @ ${r.commit.slice(0, 12)} in ${dest}: ${got.length} files downloaded (${mb} MB), ${r.files.length - got.length} already there\n`);
 }
 
 async function setup(argv: Record<string, unknown>): Promise<void> {
   const dir = runtimeDir();
   if (argv['dry-run']) {
-    process.stdout.write(`ONNXRUNTIME_NODE_INSTALL=skip npm ${setupArgs(dir).join(' ')}\n`);
+    writeOut(`ONNXRUNTIME_NODE_INSTALL=skip npm ${setupArgs(dir).join(' ')}\n`);
     return;
   }
   const before = embeddingStatus(modelSettings(argv)).runtime;
   if (before && !argv.force) {
-    process.stdout.write(`${ORT_PACKAGE} ${before.version} is already there (${before.dir}); \`tsm model setup --force\` installs it again\n`);
+    writeOut(`${ORT_PACKAGE} ${before.version} is already there (${before.dir}); \`tsm model setup --force\` installs it again\n`);
     return;
   }
   writeErr(`tsm: installing ${ORT_PACKAGE}@${ORT_VERSION} (a 114 MB download, about 50 MB once the other platforms' binaries are removed) into ${dir}\n`);
   const found = await setupRuntime({ force: argv.force === true });
-  process.stdout.write(`${ORT_PACKAGE} ${found.version} installed in ${found.dir}\n`);
+  writeOut(`${ORT_PACKAGE} ${found.version} installed in ${found.dir}\n`);
 }

@@ -3,6 +3,7 @@ import { NoteReader } from '../index/note-reader.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { configFrom, printJson } from './args.js';
 import { UsageError, UserError } from './run.js';
+import { writeOut } from './stdio.js';
 
 export function run(argv: Record<string, unknown>): void {
   const cfg = configFrom(argv);
@@ -31,7 +32,7 @@ export function run(argv: Record<string, unknown>): void {
   }
   out.push('', `backlinks (${shownOf(backlinks.length, found.backlinks.length)})`);
   for (const l of backlinks) out.push(`  ${l.sourcePath}${l.line ? `:${l.line}` : ''}  ${l.kind}`);
-  process.stdout.write(out.join('\n') + '\n');
+  writeOut(out.join('\n') + '\n');
 }
 
 /** "3" when the whole list is shown, "3 of 12" when -n cut it. */

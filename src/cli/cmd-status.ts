@@ -10,6 +10,7 @@ import { ingestStateDir } from '../sessions/ingest-and-index.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { configFrom, printJson } from './args.js';
+import { writeOut } from './stdio.js';
 
 export function run(argv: Record<string, unknown>): void {
   const cfg = configFrom(argv);
@@ -45,7 +46,7 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
   ];
   for (const w of warnings) lines.push(`  ! ${w.path}: ${w.message}`);
   if (s.warnings > warnings.length) lines.push(`  … ${s.warnings - warnings.length} more (tsm doctor --json lists all)`);
-  process.stdout.write(lines.join('\n') + '\n');
+  writeOut(lines.join('\n') + '\n');
 }
 
 /** Session notes tsm no longer writes because their user edited or deleted them (src/sessions/ingest.ts). */

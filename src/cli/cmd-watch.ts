@@ -6,6 +6,7 @@ import { watchVault, WatchError } from '../watch/watch-vault.js';
 import { configFrom } from './args.js';
 import { progressBar } from './progress.js';
 import { UsageError, UserError } from './run.js';
+import { writeErr } from './stdio.js';
 
 const MAX_DEBOUNCE_MS = 60_000;
 
@@ -19,7 +20,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   }
   const pidWritten = tryWritePid(dir);
 
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const log = (line: string) => writeErr(`${line}\n`);
   const controller = new AbortController();
   let signals = 0;
   const onSignal = (name: NodeJS.Signals) => {

@@ -1,6 +1,7 @@
-// The standard output streams through plain fs calls for the fast path (search, hook, errors). process.stdout
-// and process.stderr are stream objects whose first use loads Node's stream, net and tty
-// modules: about 3 ms of every search and more of every prompt hook, for one write. (Reading stdin: see
+// The standard output streams through plain fs calls, for every command. process.stdout and process.stderr
+// are stream objects whose first use loads Node's stream, net and tty modules: about 3 ms of every search
+// and more of every prompt hook, for one write. And a stream whose reader went away (`tsm doctor | head -1`)
+// emits an 'error' event nobody handles: a stack trace instead of a quiet stop. (Reading stdin: see
 // readStdinWithin in hook-args.ts.)
 import { writeSync } from 'node:fs';
 
