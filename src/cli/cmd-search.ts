@@ -47,7 +47,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     });
   });
   writeOut(await render(resp, argv, cfg, now));
-  writeErr(`tsm: ${resp.total} results for ${JSON.stringify(query)}\n`);
+  writeErr(`tsm: ${resp.total} result${resp.total === 1 ? '' : 's'} for ${JSON.stringify(query)}\n`);
   if (resp.didYouMean) writeErr(`tsm: did you mean: ${resp.didYouMean}\n`);
   if (query.trim() !== '' && !ranksBy(syntax)) writeErr(`tsm: ${JSON.stringify(query)} has nothing to rank by (filters and exclusions only): add a word to search for\n`);
   if (resp.datesIgnored) writeErr(`tsm: no match dated ${dateSpan(resp.datesIgnored)} (read from the query); searched every date\n`);

@@ -50,9 +50,12 @@ function formatHit(hit: SearchHit, paint: Paint): string {
   return lines.join('\n');
 }
 
-/** One block per hit, separated by blank lines; `no results for "query"` when there are none. */
+/**
+ * One block per hit, separated by blank lines; nothing when there are none: stdout carries only results, and
+ * `tsm search` says "0 results" (and any did-you-mean) on stderr, so `tsm search … | wc -l` counts no line.
+ */
 export function formatText(resp: SearchResponse, opts: { color: boolean }): string {
-  if (resp.hits.length === 0) return `no results for "${oneLine(resp.query)}"`;
+  if (resp.hits.length === 0) return '';
   const paint = painter(opts.color);
   return resp.hits.map((hit) => formatHit(hit, paint)).join('\n\n');
 }

@@ -30,8 +30,8 @@ describe('formatText', () => {
     expect(out).toBe('1. [daily] d/x.md:42 score 0.012 (draft)\n   X > Y\n      the snip\n   related: a.md, b.md');
   });
 
-  it('zero hits is one short line', () => {
-    expect(formatText(response('lora "module"', []), { color: true })).toBe('no results for "lora "module""');
+  it('zero hits prints nothing (the count goes to stderr)', () => {
+    expect(formatText(response('lora "module"', []), { color: true })).toBe('');
   });
 
   it('indents every line of a multi-line snippet and omits an empty one', () => {
