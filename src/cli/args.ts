@@ -1,6 +1,8 @@
 // Shared argv → config plumbing for the commands.
+import { isExplained } from '../core/errors.js';
+import { vaultRelative } from '../mcp/vault-path.js';
 import { loadConfig, type TsmConfig } from '../vault/config.js';
-import { UserError } from './run.js';
+import { UsageError, UserError } from './run.js';
 import { writeOut } from './stdio.js';
 
 /**
@@ -39,6 +41,19 @@ export function referenceNow(env: NodeJS.ProcessEnv = process.env): Date {
   const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T12:00:00` : v);
   if (Number.isNaN(d.getTime())) throw new UserError(`TSM_NOW must be an ISO date like 2026-11-22 (got "${v}")`);
   return d;
+}
+
+/**
+ * A vault path the user typed (`tsm related`'s note, `--path`, `path:`), read as the MCP tools read theirs
+ * (src/mcp/vault-path.ts): NFC, as the index keeps paths (macOS tab completion types NFD), from the vault
+ * root. One that leads out of the vault is a usage error, as a bad `type:` is.
+ */
+export function typedVaultPath(vault: string, input: string, name: string): string {
+  try {
+    return vaultRelative(vault, input, name);
+  } catch (err) {
+    throw isExplained(err) ? new UsageError((err as Error).message) : err;
+  }
 }
 
 export function printJson(value: unknown): void {

@@ -1,7 +1,7 @@
 // tsm related <note>: outgoing links and backlinks.
 import { NoteReader } from '../index/note-reader.js';
 import { withIndexReader } from '../index/open-reader.js';
-import { configFrom, printJson } from './args.js';
+import { configFrom, printJson, typedVaultPath } from './args.js';
 import { UsageError, UserError } from './run.js';
 import { writeOut } from './stdio.js';
 
@@ -11,7 +11,8 @@ export function run(argv: Record<string, unknown>): void {
   if (limit !== Infinity && (!Number.isInteger(limit) || limit < 1)) {
     throw new UsageError(`--limit takes a whole number of links, 1 or more (got ${argv.limit})`);
   }
-  const ref = String(argv.note ?? '');
+  const ref = typedVaultPath(cfg.vault, String(argv.note ?? ''), 'the note');
+  if (ref === '' || ref.endsWith('/')) throw new UsageError(`"${String(argv.note)}" names a folder, not a note: give a note's vault path or name`);
   const found = withIndexReader(cfg.db, (db) => {
     const reader = new NoteReader(db, cfg.db);
     const note = reader.findNote(ref);

@@ -12,7 +12,7 @@ import type { FilterFlags } from '../search/filters.js';
 import { parseQuery, ranksBy } from '../search/query-syntax.js';
 import type { TsmConfig } from '../vault/config.js';
 import { readRegularFile } from '../vault/file-kind.js';
-import { configFrom, referenceNow, useColor } from './args.js';
+import { configFrom, referenceNow, typedVaultPath, useColor } from './args.js';
 import { UsageError } from './run.js';
 import { isTerminal, writeErr, writeOut } from './stdio.js';
 import { tuningOf, type Tuning } from '../search/rank.js';
@@ -27,6 +27,9 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const now = referenceNow();
   if (!existsSync(cfg.db)) await buildFirstIndex(cfg);
   const syntax = parseQuery(query);
+  // Path filters, as the MCP search tool takes them (NFC, from the vault root).
+  const paths = (argv.path as string[] | undefined)?.map((p) => typedVaultPath(cfg.vault, p, '--path'));
+  if (syntax.filters.path) syntax.filters.path = syntax.filters.path.map((p) => typedVaultPath(cfg.vault, p, 'path:'));
   const tuning = tuningOf(cfg);
   const queryVector = await askResident(cfg, syntax.text, tuning, Boolean(argv.verbose));
 
@@ -38,7 +41,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       syntax,
       queryVector,
       suggest: true,
-      flags: argv as FilterFlags,
+      flags: { ...argv, path: paths } as FilterFlags,
       limit,
       allSections: Boolean(argv['all-sections']),
       snippetChars: cfg.snippetChars,

@@ -97,11 +97,16 @@ describe('tsm search query language', () => {
   });
 
   it('reads user text as text, never as FTS5 syntax', () => {
-    for (const q of ['"NEAR(a b)" OR "x AND"', '-"*" tag:"a b"', 'path:"../.." body_words:x', '"" OR ""', '-']) {
+    for (const q of ['"NEAR(a b)" OR "x AND"', '-"*" tag:"a b"', 'path:"x/.." body_words:x', '"" OR ""', '-']) {
       const r = tsm(['search', '--vault', vault.dir, '-f', 'json', '--', q]);
       expect(r.code, `${q}: ${r.stderr}`).toBe(0);
       expect(Array.isArray(JSON.parse(r.stdout))).toBe(true);
     }
+    // A path out of the vault is refused as the MCP tools refuse it, with the fix, as a usage error.
+    const out = tsm(['search', '--vault', vault.dir, '-f', 'json', '--', 'path:"../.." body_words:x']);
+    expect(out.code).toBe(2);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toMatch(/^tsm: path: is outside the vault: \.\.\/\.\. \(give a path relative to the vault root/);
   });
 
   it('names the fix for a bad type: value', () => {
