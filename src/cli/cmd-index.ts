@@ -1,9 +1,11 @@
 // tsm index: bring the index in step with the vault and print what changed.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { NotTaken } from '../core/types.js';
 import type { EmbedSummary } from '../index/embed-job.js';
 import { syncVault } from '../index/sync.js';
 import type { TsmConfig } from '../vault/config.js';
+import { gitWorkTreeRoot } from '../vault/paths.js';
 import { configFrom, printJson } from './args.js';
 import { progressBar } from './progress.js';
 import { UsageError, UserError } from './run.js';
@@ -16,11 +18,15 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const summary = await syncVault(cfg, {
     full: Boolean(argv.full),
     paths,
+    // A relative path names a note from the vault root; failing that, from where the command runs (a user in
+    // a subfolder), then from the git work tree's root (what `git diff --name-only` prints, from anywhere).
+    pathBases: [process.cwd(), gitWorkTreeRoot(cfg.vault)].filter((b): b is string => b !== null),
     onProgress: (done, total) => {
       if (total >= 50) bar.update(done, total);
     },
   });
   bar.end();
+  if (summary.notTaken?.length) writeErr(notTakenLine(summary.notTaken, paths?.length ?? 0));
   if (!argv.json) {
     const s = summary;
     writeOut(
@@ -72,6 +78,18 @@ function threadsOf(value: unknown): number {
   return n;
 }
 
+/** How many listed paths were not taken, the first few with their reason: a typo or a wrong folder shows at once. */
+function notTakenLine(notTaken: NotTaken[], listed: number): string {
+  const shown = notTaken.slice(0, NOT_TAKEN_SHOWN).map((n) => `${n.path}: ${n.reason}`);
+  const more = notTaken.length > shown.length ? `; … and ${notTaken.length - shown.length} more (--json lists all)` : '';
+  const rule = notTaken.some((n) => n.reason === 'not found')
+    ? '\ntsm: a relative path is read from the vault root, else from the current folder, else from the root of the git work tree holding the vault'
+    : '';
+  return `tsm: ${notTaken.length} of ${listed} listed path${listed === 1 ? '' : 's'} not taken: ${shown.join('; ')}${more}${rule}\n`;
+}
+
+const NOT_TAKEN_SHOWN = 5;
+
 function readPathsFromStdin(): string[] {
   let text = '';
   try {
@@ -81,6 +99,35 @@ function readPathsFromStdin(): string[] {
   }
   return text
     .split(/\r?\n/)
-    .map((l) => l.trim())
+    .map((l) => unquoteGitPath(l.trim()))
     .filter(Boolean);
 }
+
+/**
+ * git prints a path holding a non-ASCII character, a quote, a backslash or a control character in C quotes,
+ * its bytes in octal (`"caf\303\251.md"`; core.quotePath, on by default): every Japanese file name. A line in
+ * double quotes is read that way; no note's name both starts and ends with `"` (it ends in its extension).
+ */
+function unquoteGitPath(line: string): string {
+  if (line.length < 2 || !line.startsWith('"') || !line.endsWith('"')) return line;
+  const body = line.slice(1, -1);
+  const escape = /\\(?:([0-3][0-7]{2})|([abtnvfr"\\]))/y;
+  const parts: Buffer[] = [];
+  let plain = ''; // whole UTF-16 runs, so a character outside the BMP is never split
+  for (let i = 0; i < body.length; ) {
+    if (body[i] !== '\\') {
+      plain += body[i++];
+      continue;
+    }
+    escape.lastIndex = i;
+    const m = escape.exec(body);
+    if (!m) return line; // not git's quoting after all: the line as it is
+    parts.push(Buffer.from(plain, 'utf8'), Buffer.from([m[1] !== undefined ? parseInt(m[1], 8) : GIT_ESCAPES[m[2]]]));
+    plain = '';
+    i = escape.lastIndex;
+  }
+  parts.push(Buffer.from(plain, 'utf8'));
+  return Buffer.concat(parts).toString('utf8');
+}
+
+const GIT_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };

@@ -134,6 +134,16 @@ export interface SyncSummary {
   skipped: number;
   warnings: number;
   seconds: number;
+  /** A run over listed paths (`--files-from-stdin`): the listed paths it did not take, and why. */
+  notTaken?: NotTaken[];
+}
+
+/** A path listed to `tsm index --files-from-stdin` that names no note of the vault. */
+export interface NotTaken {
+  /** As listed. */
+  path: string;
+  /** outside the vault, not a note, ignored, not found, …: what the user can act on. */
+  reason: string;
 }
 
 export interface IndexStatus {

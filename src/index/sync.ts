@@ -1,12 +1,12 @@
 // Brings the index in step with the vault: stat first, hash when size/mtime/ctime changed, parse what really
 // changed (in worker threads for big batches), one transaction per note, purge what is gone, re-resolve links.
 import { statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
-import type { IndexWarning, SyncSummary, VaultFile } from '../core/types.js';
+import { isAbsolute, resolve } from 'node:path';
+import type { IndexWarning, NotTaken, SyncSummary, VaultFile } from '../core/types.js';
 import type { ParseOptions } from '../parse/options.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
-import { findOnDisk, hasNoteExtension, symlinkRefusal, vaultRelative } from '../vault/paths.js';
+import { existsNoFollow, findOnDisk, hasNoteExtension, symlinkRefusal, vaultRelative } from '../vault/paths.js';
 import { createPathFilter, scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
 import { asIndexError, IndexError, moveCorruptAside, openWriter, type Database } from './db.js';
@@ -20,6 +20,11 @@ export interface SyncOptions {
   full?: boolean;
   /** Check only these paths (absolute or vault-relative); others are left as they are. */
   paths?: string[];
+  /**
+   * Folders a relative path of `paths` may also be relative to, tried in order when it names neither a file
+   * nor an indexed note from the vault root (`--files-from-stdin`: the current folder, the git repository's root).
+   */
+  pathBases?: string[];
   onProgress?: (done: number, total: number) => void;
   /** Parser threads for big batches (default: one per core but the writer's, at least 1, at most 4). */
   threads?: number;
@@ -79,15 +84,25 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
   try {
     const rebuild = beginRebuild(writer, Boolean(opts.full) && !opened.fresh, opened.fresh);
     const partial = opts.paths !== undefined && !rebuild;
+    const states = writer.fileStates();
     const listing = partial
-      ? { ...statPaths(cfg, opts.paths ?? []), attachments: [] as string[] }
-      : { ...scanVault(cfg.vault, { extensions: cfg.extensions }), missing: [] as string[] };
-    const plan = planChanges(writer.fileStates(), listing.files, partial ? listing.missing : null);
+      ? { ...statPaths(cfg, opts.paths ?? [], opts.pathBases ?? [], states), attachments: [] as string[], warnings: [] as IndexWarning[] }
+      : { ...scanVault(cfg.vault, { extensions: cfg.extensions }), missing: [] as string[], notTaken: undefined };
+    const plan = planChanges(states, listing.files, partial ? listing.missing : null);
     const run: SyncRun = {
       cfg,
       writer,
       plan,
-      summary: { added: 0, updated: 0, removed: 0, unchanged: plan.unchanged, skipped: 0, warnings: 0, seconds: 0 },
+      summary: {
+        added: 0,
+        updated: 0,
+        removed: 0,
+        unchanged: plan.unchanged,
+        skipped: 0,
+        warnings: 0,
+        seconds: 0,
+        ...(listing.notTaken ? { notTaken: listing.notTaken } : {}),
+      },
       links: new LinkWork(writer, plan.gone.length > 0),
     };
     await loadAndWrite(run, opts);
@@ -397,40 +412,74 @@ function seen(files: VaultFile[], path: string): boolean {
 
 /**
  * `--files-from-stdin` and the watcher: stat just these paths, by the rules a full scan applies
- * (src/vault/paths.ts): the same vault-relative form, extensions, skipped folders, symlink policy.
+ * (src/vault/paths.ts): the same vault-relative form, extensions, skipped folders, symlink policy. A listed
+ * path that names no note and no indexed note is not taken, with the reason (the CLI reports them); one
+ * that names an indexed note that is gone or now ignored is missing (removed from the index).
  */
-function statPaths(cfg: TsmConfig, paths: string[]): { files: VaultFile[]; warnings: IndexWarning[]; missing: string[] } {
+function statPaths(
+  cfg: TsmConfig,
+  paths: string[],
+  bases: string[],
+  states: Map<string, FileState>,
+): { files: VaultFile[]; missing: string[]; notTaken: NotTaken[] } {
   const files: VaultFile[] = [];
-  const warnings: IndexWarning[] = [];
   const missing: string[] = [];
+  const notTaken: NotTaken[] = [];
   const indexable = createPathFilter(cfg.vault, { extensions: cfg.extensions });
+  const gone = (given: string, rel: string, reason: string) => {
+    if (states.has(rel)) missing.push(rel);
+    else notTaken.push({ path: given, reason });
+  };
   for (const given of paths) {
-    const rel = isAbsolute(given) ? vaultRelative(cfg.vault, given) : vaultRelative(cfg.vault, join(cfg.vault, given));
+    const rel = vaultRelative(cfg.vault, locate(cfg.vault, given, bases, states));
     if (rel === null) {
-      warnings.push({ path: given, message: 'outside the vault: ignored' });
+      notTaken.push({ path: given, reason: 'outside the vault' });
       continue;
     }
-    if (!hasNoteExtension(rel.slice(rel.lastIndexOf('/') + 1), cfg.extensions)) continue;
+    if (!hasNoteExtension(rel.slice(rel.lastIndexOf('/') + 1), cfg.extensions)) {
+      notTaken.push({ path: given, reason: `not a note (${cfg.extensions.join(', ')})` });
+      continue;
+    }
     if (!indexable(rel)) {
-      missing.push(rel); // ignored now (e.g. .tsmignore changed): forget it if it was indexed
+      gone(given, rel, 'ignored (.tsmignore, .gitignore or a skipped folder)'); // ignored now: forget it if it was indexed
       continue;
     }
     // The index's path is NFC; the file's name on disk may be NFD (created on macOS, or by its tools).
     const abs = findOnDisk(cfg.vault, rel);
-    if (abs === null || symlinkRefusal(cfg.vault, abs, cfg.extensions) !== null) {
-      missing.push(rel);
+    if (abs === null) {
+      gone(given, rel, 'not found');
+      continue;
+    }
+    const refused = symlinkRefusal(cfg.vault, abs, cfg.extensions);
+    if (refused !== null) {
+      gone(given, rel, refused.replace(/: skipped$/, ''));
       continue;
     }
     try {
       const st = statSync(abs);
       if (st.isFile()) {
         files.push({ path: rel, absPath: abs, size: st.size, mtimeMs: Math.floor(st.mtimeMs), ctimeMs: Math.floor(st.ctimeMs) });
-      } else missing.push(rel);
+      } else gone(given, rel, 'not a file');
     } catch {
-      missing.push(rel);
+      gone(given, rel, 'not found');
     }
   }
-  return { files, warnings, missing };
+  return { files, missing, notTaken };
+}
+
+/**
+ * Where a listed path lies: an absolute path as it is; a relative one from the vault root, else from each
+ * of `bases` in turn, the first under which it names something on disk or a note the index holds (a
+ * deleted note is still listed by `git diff --name-only`). Named nowhere: from the vault root.
+ */
+function locate(vault: string, given: string, bases: string[], states: Map<string, FileState>): string {
+  if (isAbsolute(given)) return given;
+  const candidates = [vault, ...bases].map((base) => resolve(base, given));
+  const named = candidates.find((abs) => {
+    const rel = vaultRelative(vault, abs);
+    return rel === null ? existsNoFollow(abs) : states.has(rel) || findOnDisk(vault, rel) !== null;
+  });
+  return named ?? candidates[0];
 }
 
 /** A `tsm watch` of this vault other than this process (which writes the index with its own tsm's code), as a reason; or null. */

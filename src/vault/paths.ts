@@ -120,6 +120,18 @@ function allowedRoots(vault: string, absDir: string): string[] {
   return roots;
 }
 
+/**
+ * The root of the git work tree holding `dir`: the nearest folder at or above it with a `.git` entry (a
+ * folder, or the file of a worktree or submodule), or null. `git diff --name-only` prints paths from there,
+ * wherever it runs.
+ */
+export function gitWorkTreeRoot(dir: string): string | null {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (existsNoFollow(join(d, '.git'))) return d;
+    if (dirname(d) === d) return null;
+  }
+}
+
 /** True when `child` is `parent` or lies below it (after resolving `..`). */
 export function isInside(parent: string, child: string): boolean {
   const rel = relative(resolve(parent), resolve(child));

@@ -72,6 +72,40 @@ describe('tsm index and status', () => {
     expect(paths(dir, 'dos')).toEqual([]);
   });
 
+  it('--files-from-stdin takes what `git diff --name-only` prints for a vault inside a repository, from any folder', () => {
+    // repo/.git (all tsm looks for), the vault in repo/notes: git prints paths from the repository's root,
+    // non-ASCII names in C quotes with octal bytes, and a deleted note too.
+    const repo = vault({ '.git/HEAD': 'ref: refs/heads/main\n', 'notes/a.md': 'one', 'notes/sub dir/Delta Δ.md': 'two', 'notes/日本.md': 'three', 'src/x.ts': 'x' });
+    const notes = join(repo, 'notes');
+    tsm(['index', '--vault', notes]);
+    writeFileSync(join(notes, 'sub dir/Delta Δ.md'), 'two, edited');
+    writeFileSync(join(notes, '日本.md'), 'three, edited');
+    unlinkSync(join(notes, 'a.md'));
+    const gitSays = 'notes/a.md\n"notes/sub dir/Delta \\316\\224.md"\n"notes/\\346\\227\\245\\346\\234\\254.md"\nsrc/x.ts\n';
+    const r = tsm(['index', '--files-from-stdin', '--json'], { cwd: notes, input: gitSays });
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r)).toMatchObject({ updated: 2, removed: 1, notTaken: [{ path: 'src/x.ts', reason: 'outside the vault' }] });
+    expect(r.stderr).toBe('tsm: 1 of 4 listed paths not taken: src/x.ts: outside the vault\n');
+    // A user in a subfolder lists paths from there.
+    writeFileSync(join(notes, 'sub dir/Delta Δ.md'), 'two, edited again');
+    const sub = tsm(['index', '--files-from-stdin'], { cwd: join(notes, 'sub dir'), input: 'Delta Δ.md\n' });
+    expect(sub.stdout).toMatch(/^0 added, 1 updated, 0 removed/);
+    expect(sub.stderr).toBe('');
+  });
+
+  it('--files-from-stdin says which listed paths it did not take, and why', () => {
+    const dir = vault({ 'a.md': 'one', '.tsmignore': 'drafts/\n', 'drafts/d.md': 'draft', 'notes.txt': 'text' });
+    tsm(['index', '--vault', dir]);
+    const r = tsm(['index', '--vault', dir, '--files-from-stdin'], { input: '/etc/passwd\nnope.md\nnotes.txt\ndrafts/d.md\na.md\n' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^0 added, 0 updated, 0 removed, 1 unchanged, 0 skipped/);
+    expect(r.stderr).toBe(
+      'tsm: 4 of 5 listed paths not taken: /etc/passwd: outside the vault; nope.md: not found; notes.txt: not a note (.md); ' +
+        'drafts/d.md: ignored (.tsmignore, .gitignore or a skipped folder)\n' +
+        'tsm: a relative path is read from the vault root, else from the current folder, else from the root of the git work tree holding the vault\n',
+    );
+  });
+
   it('a vault that does not exist is a clear error with exit 1', () => {
     const r = tsm(['index', '--vault', '/no/such/vault']);
     expect(r.code).toBe(1);

@@ -33,9 +33,9 @@ function warnings(): Record<string, string> {
   return Object.fromEntries(status.warningList.map((w) => [w.path, w.message]));
 }
 
-const index = (args: string[] = [], input?: string) => {
+const index = (args: string[] = [], input?: string, stderr = '') => {
   const r = tsm(['index', ...args], { cwd: vault, input });
-  expect(r.stderr).toBe('');
+  expect(r.stderr).toBe(stderr);
   expect(r.code).toBe(0);
   return r;
 };
@@ -64,7 +64,11 @@ describe('symlinks: one policy for indexing and serving', () => {
 
   it('applies the same policy to single paths (the watcher, --files-from-stdin)', () => {
     index();
-    index(['--files-from-stdin'], 'passwd.md\nsecret.md\nlinked/shared.md\nalias.md\n');
+    index(
+      ['--files-from-stdin'],
+      'passwd.md\nsecret.md\nlinked/shared.md\nalias.md\n',
+      'tsm: 2 of 4 listed paths not taken: passwd.md: symlink to a file that is not a note; secret.md: symlink to a file outside the vault\n',
+    );
     expect(indexed()).toEqual(['alias.md', 'linked/inner-out.md', 'linked/shared.md', 'real.md']);
   });
 
@@ -123,7 +127,12 @@ describe('file names', () => {
     writeFileSync(join(vault, 'sub', '.cache', 'x.md'), '# Cache\n');
     index();
     expect(indexed()).toEqual(['.hidden.md', 'real.md']);
-    index(['--files-from-stdin'], '.github/PULL_REQUEST_TEMPLATE.md\nsub/.cache/x.md\n');
+    const ignored = 'ignored (.tsmignore, .gitignore or a skipped folder)';
+    index(
+      ['--files-from-stdin'],
+      '.github/PULL_REQUEST_TEMPLATE.md\nsub/.cache/x.md\n',
+      `tsm: 2 of 2 listed paths not taken: .github/PULL_REQUEST_TEMPLATE.md: ${ignored}; sub/.cache/x.md: ${ignored}\n`,
+    );
     expect(indexed()).toEqual(['.hidden.md', 'real.md']);
   });
 });
