@@ -18,8 +18,10 @@ export function parseFastArgs(args: string[], specs: Record<string, OptionSpec>,
     throw new UsageError(parseErrorMessage(err as NodeJS.ErrnoException, specs, positional));
   }
   const out: Record<string, unknown> = {};
+  // An option's value may be a marked word too (`--path -drafts/`, `-n -5`): the value is the word.
+  const unmark = (v: unknown): unknown => (typeof v === 'string' ? (words.get(v) ?? v) : Array.isArray(v) ? v.map(unmark) : v);
   for (const [name, s] of Object.entries(specs)) {
-    const v = (parsed.values as Record<string, unknown>)[name];
+    const v = unmark((parsed.values as Record<string, unknown>)[name]);
     if (v === undefined) {
       if (s.default !== undefined) out[name] = s.default;
       continue;
@@ -41,15 +43,16 @@ export function parseFastArgs(args: string[], specs: Record<string, OptionSpec>,
 
 /**
  * `tsm search sync -dataview`: a word that starts with one `-` and is not a short option (`-f`, `-n`,
- * `-fjson`, `-n5`) is a query word — an exclusion in the query language — not an unknown option. Such words
- * stand in for themselves behind a marker no argument can hold; after `--`, everything is a word anyway.
+ * `-fjson`, `-n5`) is a query word — an exclusion in the query language (`-x`, `-dataview`), or text (`-5`,
+ * a minus sign) — not an unknown option. Such words stand in for themselves behind a marker no argument can
+ * hold; after `--`, everything is a word anyway. (`-h` never gets here: main.ts sends any --help/-h to yargs.)
  */
 function markDashWords(args: string[], specs: Record<string, OptionSpec>): { args: string[]; words: Map<string, string> } {
   const shorts = new Set(Object.values(specs).flatMap((s) => (s.alias ? [s.alias] : [])));
   const words = new Map<string, string>();
   const end = args.indexOf('--');
   const marked = args.map((a, i) => {
-    if ((end !== -1 && i > end) || !/^-[^-\d]/.test(a) || a.length < 3 || shorts.has(a[1])) return a;
+    if ((end !== -1 && i > end) || !/^-[^-]/.test(a) || shorts.has(a[1])) return a;
     const marker = `\u0000${words.size}`;
     words.set(marker, a);
     return marker;

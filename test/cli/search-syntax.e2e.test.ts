@@ -26,6 +26,11 @@ describe('tsm search query language', () => {
     // Unquoted, as a shell passes it: a word that is not a short option (-f, -n) is a query word.
     expect(paths('sync', 'engine', '-dataview')).toEqual(['knowledge/engines.md']);
     expect(paths('sync', '-dataview', 'engine', '-n', '5')).toEqual(['knowledge/engines.md']);
+    // One letter or a digit after the dash too (an exclusion, a minus sign): as if the query were quoted.
+    for (const w of ['-x', '-a', '-v', '-2', '-5']) expect(paths('sync', 'engine', w)).toEqual(paths(`sync engine ${w}`));
+    // and as an option's value, the word itself
+    expect(paths('sync', '--path', '-x/')).toEqual([]);
+    expect(tsm(['search', '--vault', vault.dir, 'sync', '-n', '-5']).stderr).toMatch(/--limit takes a whole number of results, 1 or more \(got -5\)/);
     expect(paths('plugin -"query block"')).toEqual(['daily/2026-01-01.md']);
   });
 
