@@ -120,6 +120,7 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
 }
 
 function fixFor(message: string): string {
+  if (/not a type tsm knows/.test(message)) return 'set `type:` to daily, knowledge or session, or remove it (tags can carry your own kinds)';
   if (/yaml|frontmatter/i.test(message)) return 'correct the YAML between the `---` lines';
   if (/utf-?8/i.test(message)) return 'save the file as UTF-8';
   if (/binary/i.test(message)) return 'rename it (not .md) or add it to .tsmignore';

@@ -26,6 +26,20 @@ export function noteType(fm: Frontmatter, path: string, opts: ParseOptions): Not
   return 'knowledge';
 }
 
+/**
+ * A frontmatter `type` that is none of tsm's (`meeting`, a typo) falls back to the folder and name rules
+ * above; the note says so, or a `--type` filter would miss it with no clue why. An empty `type:` is a
+ * template's blank, not a choice: no warning.
+ */
+export function unknownTypeWarning(fm: Frontmatter, indexedAs: NoteType): string | null {
+  const value = fm.type;
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return null;
+  const declared = scalarText(value);
+  if (declared !== null && (NOTE_TYPES as readonly string[]).includes(declared.toLowerCase())) return null;
+  const what = declared === null ? `is ${Array.isArray(value) ? 'a list' : 'a mapping'},` : `${JSON.stringify(declared.length > 40 ? `${declared.slice(0, 40)}…` : declared)} is`;
+  return `frontmatter: type ${what} not a type tsm knows (${NOTE_TYPES.join(', ')}): indexed as ${indexedAs}`;
+}
+
 /** Frontmatter `status`, trimmed and lower-cased; null when absent or empty. */
 export function noteStatus(fm: Frontmatter): string | null {
   return scalarText(fm.status)?.toLowerCase() || null;

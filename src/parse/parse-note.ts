@@ -13,6 +13,7 @@ import {
   noteTitle,
   noteType,
   uniqueLower,
+  unknownTypeWarning,
 } from './metadata.js';
 import type { ParseOptions } from './options.js';
 import { buildSections, type NoteHeading } from './sections.js';
@@ -82,11 +83,14 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
   const inlineTags: string[] = [];
   const links = scanLinksAndTags(lines, lineKinds, headings, sectionOfLine, inlineTags);
   links.push(...relatedLinks(frontmatter.related));
+  const type = noteType(frontmatter, src.path, opts);
+  const typeWarning = unknownTypeWarning(frontmatter, type);
+  if (typeWarning) warnings.push(typeWarning);
 
   return {
     path: src.path,
     title,
-    type: noteType(frontmatter, src.path, opts),
+    type,
     status: noteStatus(frontmatter),
     ...noteDate(frontmatter, src.path, src.mtimeMs),
     tags: uniqueLower([...frontmatterTags(frontmatter), ...inlineTags]),

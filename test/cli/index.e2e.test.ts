@@ -213,6 +213,15 @@ describe('bad input: indexing goes on, a warning is recorded, nothing is lost', 
     tsm(['index', '--vault', dir]);
     expect(json(tsm(['status', '--vault', dir, '--json'])).warnings).toBe(0);
   });
+
+  it('a frontmatter type tsm does not know is a warning in status and doctor, saying what the note became', () => {
+    const dir = vault({ 'm.md': '---\ntype: meeting\n---\n# Standup\n\nnotes' });
+    tsm(['index', '--vault', dir]);
+    const message = 'frontmatter: type "meeting" is not a type tsm knows (daily, knowledge, session): indexed as knowledge';
+    expect(tsm(['status', '--vault', dir]).stdout).toContain(`  ! m.md: ${message}\n`);
+    const problem = json(tsm(['doctor', '--vault', dir, '--json'])).problems.find((p: { check: string }) => p.check === 'notes');
+    expect(problem).toMatchObject({ severity: 'warning', message: `m.md: ${message}`, fix: expect.stringMatching(/^set `type:` to daily, knowledge or session/) });
+  });
 });
 
 describe('tsm related, doctor, init, --version', () => {

@@ -75,6 +75,20 @@ describe('note fields', () => {
     expect(type('notes/x.md')).toBe('knowledge');
   });
 
+  it('type: one tsm does not know is a warning that says what the note was indexed as', () => {
+    const warnings = (path: string, fm: string) => parse(md('---', fm, '---', 'x'), path, opts).warnings;
+    expect(warnings('notes/m.md', 'type: meeting')).toEqual([
+      'frontmatter: type "meeting" is not a type tsm knows (daily, knowledge, session): indexed as knowledge',
+    ]);
+    expect(warnings('daily/m.md', 'type: Meeting')).toEqual([
+      'frontmatter: type "Meeting" is not a type tsm knows (daily, knowledge, session): indexed as daily',
+    ]);
+    expect(warnings('notes/m.md', 'type: [a, b]')).toEqual([
+      'frontmatter: type is a list, not a type tsm knows (daily, knowledge, session): indexed as knowledge',
+    ]);
+    for (const fm of ['type: Session', 'type: daily', 'type:', 'type: ""', 'title: x']) expect(warnings('notes/m.md', fm)).toEqual([]);
+  });
+
   it('status: lower-cased and trimmed; null when absent or empty', () => {
     expect(parse(md('---', 'status: "  Archived "', '---')).status).toBe('archived');
     expect(parse(md('---', 'status: ""', '---')).status).toBeNull();
