@@ -40,13 +40,13 @@ export function parseYaml(text: string): YamlResult {
     value = yamlParse(text);
   } catch (err) {
     const message = errorMessage(err);
-    if (!/duplicated mapping key/i.test(message)) return { ok: false, error: message };
+    if (!/duplicated mapping key/i.test(message)) return { ok: false, error: yamlProblem(message) };
     // A repeated key is a slip, not a reason to drop the whole block: the last value wins, as in JSON.
     try {
       value = yamlParse(text, { json: true });
-      warnings.push(`frontmatter: ${firstLine(message)} (the last value is kept)`);
+      warnings.push(`frontmatter: ${yamlProblem(message)} (the last value is kept)`);
     } catch (again) {
-      return { ok: false, error: errorMessage(again) };
+      return { ok: false, error: yamlProblem(errorMessage(again)) };
     }
   }
   if (value === undefined || value === null) return { ok: true, data: {}, warnings };
@@ -106,6 +106,14 @@ export function toJsonSafe(value: unknown, depth: number, budget: { nodes: numbe
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * js-yaml's message as one clean line: its first line ends in ":" before the lines that quote the YAML and
+ * point at the column ("… at line 2, column 3:\n    b: [\n    ^"), which a one-line warning drops.
+ */
+function yamlProblem(message: string): string {
+  return firstLine(message).replace(/:\s*$/, '');
 }
 
 export function firstLine(text: string): string {
