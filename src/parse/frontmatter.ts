@@ -110,10 +110,14 @@ function errorMessage(err: unknown): string {
 
 /**
  * js-yaml's message as one clean line: its first line ends in ":" before the lines that quote the YAML and
- * point at the column ("… at line 2, column 3:\n    b: [\n    ^"), which a one-line warning drops.
+ * point at the column ("… at line 2, column 3:\n    b: [\n    ^"), which a one-line warning drops. Its line
+ * counts from the YAML's first line, the file's second (after `---`): the warning gives the file's line,
+ * the one an editor shows.
  */
 function yamlProblem(message: string): string {
-  return firstLine(message).replace(/:\s*$/, '');
+  return firstLine(message)
+    .replace(/:\s*$/, '')
+    .replace(/\bat line (\d+)/, (_, n: string) => `at line ${Number(n) + 1}`);
 }
 
 export function firstLine(text: string): string {

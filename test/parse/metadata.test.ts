@@ -55,14 +55,15 @@ describe('frontmatter', () => {
   it('keeps the last value of a repeated key, with a warning', () => {
     const note = parse(md('---', 'status: draft', 'status: Current', '---', 'x'), 'd.md');
     expect(note.status).toBe('current');
-    expect(note.warnings).toEqual(['frontmatter: duplicated mapping key at line 2, column 1 (the last value is kept)']);
+    // the file's line 3, where the second `status:` is
+    expect(note.warnings).toEqual(['frontmatter: duplicated mapping key at line 3, column 1 (the last value is kept)']);
   });
 
   it('a YAML error is one line that ends cleanly, without the colon js-yaml puts before its excerpt', () => {
     expect(parse(md('---', 'a: 1', '  b: 2', '---', 'x'), 'c.md').warnings).toEqual([
-      'malformed YAML frontmatter, indexed as text: bad indentation of a mapping entry at line 2, column 4',
+      'malformed YAML frontmatter, indexed as text: bad indentation of a mapping entry at line 3, column 4',
     ]);
-    expect(parse(md('---', 'title: [x', '---', 'x'), 'a.md').warnings[0]).toMatch(/flow collection at line 2, column 1$/);
+    expect(parse(md('---', 'title: [x', '---', 'x'), 'a.md').warnings[0]).toMatch(/flow collection at line 3, column 1$/);
   });
 });
 
