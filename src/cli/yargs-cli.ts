@@ -2,6 +2,7 @@
 // so no command pays for another's dependencies.
 import yargs, { type Argv, type Options } from 'yargs';
 import { VERSION } from '../core/version.js';
+import { isCjkCodePoint } from '../text/unicode.js';
 import { HOOK_OPTIONS, SEARCH_OPTIONS, VAULT_OPTIONS, type OptionSpec } from './options.js';
 import { runCommand, UsageError } from './run.js';
 import { unknownOptionMessage } from './suggest.js';
@@ -13,6 +14,52 @@ function withOptions(y: Argv, specs: Record<string, OptionSpec>): Argv {
 
 const vaultOptions = (y: Argv) => withOptions(y, VAULT_OPTIONS);
 
+/** [command, what it does] for each command's --help. */
+const EXAMPLES = {
+  index: [
+    ['$0 index', 'index new and changed notes'],
+    ['$0 index --embed', 'index, then embed what lacks a vector'],
+    ['git diff --name-only | $0 index --files-from-stdin', 'check only these files'],
+  ],
+  search: [
+    ['$0 search LoRa モジュール', 'keywords'],
+    ['$0 search -f json --type knowledge --recent 3m "antenna gain"', 'JSON, filtered'],
+  ],
+  model: [
+    ['$0 model setup', 'install the ONNX runtime (once per user)'],
+    ['$0 model pull', 'download the configured model (cl-nagoya/ruri-v3-30m by default)'],
+    ['$0 model pull intfloat/multilingual-e5-small', 'download the English-heavy alternative'],
+  ],
+} as const satisfies Record<string, readonly (readonly [string, string])[]>;
+
+/**
+ * A command's examples, each a `# what it does` line above the command on a line of its own. yargs lays
+ * an example and its description out in two columns, the command's at most half the width, and wrapped
+ * the command inside it: copying the first line of `git diff --name-only | tsm index` dropped
+ * `--files-from-stdin`. One column wraps only past the help's width, which helpWrap keeps wide enough.
+ */
+function withExamples(y: Argv, examples: readonly (readonly [string, string])[]): Argv {
+  for (const [command, what] of examples) y = y.example(`# ${what}`, '').example(command, '');
+  return y;
+}
+
+/** Columns a line takes in a terminal: CJK characters take two. */
+function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text) width += isCjkCodePoint(ch.codePointAt(0)!) ? 2 : 1;
+  return width;
+}
+
+/**
+ * The width yargs wraps the help at: the terminal's, at most 100, and never narrower than the longest
+ * example line (with yargs' indent of 2 on each side), so that no example is cut in two: on a narrower
+ * terminal the line runs on and the terminal folds it, which copying undoes.
+ */
+export function helpWrap(columns: number | undefined): number {
+  const longest = Math.max(...Object.values(EXAMPLES).flatMap((rows) => rows.flatMap(([command, what]) => [displayWidth(command.replace(/\$0/g, 'tsm')), displayWidth(`# ${what}`)])));
+  return Math.max(longest + 4, Math.min(100, columns || 100));
+}
+
 export async function runYargs(argv: string[]): Promise<void> {
   const cli = yargs(argv)
     .scriptName('tsm')
@@ -22,25 +69,23 @@ export async function runYargs(argv: string[]): Promise<void> {
       'index',
       'bring the index in step with the vault',
       (y) =>
-        vaultOptions(y)
+        withExamples(vaultOptions(y), EXAMPLES.index)
           .option('full', { type: 'boolean', default: false, describe: 're-read every file (a clean rebuild)' })
           .option('files-from-stdin', { type: 'boolean', default: false, describe: 'check only the paths read from stdin, one per line' })
           .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' })
           .option('embed', { type: 'boolean', default: false, describe: "then give sections vectors of the vault's model (resumable)" })
-          .option('threads', { type: 'number', describe: 'with --embed: model threads (default 1)' })
-          .example('$0 index', 'index new and changed notes')
-          .example('$0 index --embed', 'index, then embed what lacks a vector')
-          .example('git diff --name-only | $0 index --files-from-stdin', 'check only these files'),
+          .option('threads', { type: 'number', describe: 'with --embed: model threads (default 1)' }),
       (a) => runCommand(() => import('./cmd-index.js'), a),
     )
     .command(
       'search <query..>',
       'search the vault (builds the index first when none exists)',
       (y) =>
-        withOptions(y, SEARCH_OPTIONS)
-          .positional('query', { type: 'string', array: true, describe: 'free text: keywords or a whole prompt' })
-          .example('$0 search LoRa モジュール', 'keywords')
-          .example('$0 search -f json --type knowledge --recent 3m "antenna gain"', 'JSON, filtered'),
+        withExamples(withOptions(y, SEARCH_OPTIONS), EXAMPLES.search).positional('query', {
+          type: 'string',
+          array: true,
+          describe: 'free text: keywords or a whole prompt',
+        }),
       (a) => runCommand(() => import('./cmd-search.js'), a),
     )
     .command(
@@ -99,7 +144,7 @@ export async function runYargs(argv: string[]): Promise<void> {
       'model <action> [name]',
       'the neural embedding model and its runtime: list, path, pull, setup (docs/embeddings.md)',
       (y) =>
-        vaultOptions(y)
+        withExamples(vaultOptions(y), EXAMPLES.model)
           .positional('action', { type: 'string', choices: ['list', 'path', 'pull', 'setup'], describe: 'list the models; print the model folder; download a model; install the ONNX runtime' })
           .positional('name', { type: 'string', describe: 'pull: a Hugging Face model id (default: the configured model)' })
           .option('model', { type: 'string', describe: 'model id (default: "model" in .tsm/config.json, $TSM_MODEL, or cl-nagoya/ruri-v3-30m)' })
@@ -107,10 +152,7 @@ export async function runYargs(argv: string[]): Promise<void> {
           .option('revision', { type: 'string', describe: 'pull: branch, tag or commit (default: main)' })
           .option('force', { type: 'boolean', default: false, describe: 'pull: download again; setup: install again' })
           .option('dry-run', { type: 'boolean', default: false, describe: 'setup: print the npm command instead of running it' })
-          .option('json', { type: 'boolean', default: false })
-          .example('$0 model setup', 'install the ONNX runtime (once per user)')
-          .example('$0 model pull', 'download the configured model (cl-nagoya/ruri-v3-30m by default)')
-          .example('$0 model pull intfloat/multilingual-e5-small', 'download the English-heavy alternative'),
+          .option('json', { type: 'boolean', default: false }),
       (a) => runCommand(() => import('./cmd-model.js'), a),
     )
     .command(
@@ -124,7 +166,7 @@ export async function runYargs(argv: string[]): Promise<void> {
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .wrap(Math.min(100, process.stdout.columns || 100))
+    .wrap(helpWrap(process.stdout.columns))
     // Throw, never report here: parseAsync then rejects once and the catch below reports once (reporting in
     // both printed every error twice), and a usage error stops the command instead of letting it run.
     .fail((msg, err) => {

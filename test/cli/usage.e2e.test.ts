@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { helpWrap } from '../../src/cli/yargs-cli.js';
 import { makeVault, ROOT, tsm } from '../helpers/cli.js';
 
 const NOTES = {
@@ -80,6 +81,18 @@ describe('small things users hit', () => {
     const s = tsm(['status', '--jsno'], { cwd: marked.dir });
     expect(s.code).toBe(2);
     expect(s.stderr).toContain('did you mean --json?');
+  });
+
+  it('--help prints each example command whole on a line of its own, at any terminal width', () => {
+    const lines = (cmd: string) => tsm([cmd, '--help']).stdout.split('\n').map((l) => l.trim());
+    expect(lines('index')).toContain('git diff --name-only | tsm index --files-from-stdin');
+    expect(lines('index')).toContain('# check only these files');
+    expect(lines('search')).toContain('tsm search -f json --type knowledge --recent 3m "antenna gain"');
+    expect(lines('model')).toContain('tsm model pull intfloat/multilingual-e5-small');
+    // yargs wraps at helpWrap(the terminal's columns): never narrower than that longest example and its indent
+    const longest = 'tsm search -f json --type knowledge --recent 3m "antenna gain"'.length + 4;
+    for (const columns of [20, 40, 60]) expect(helpWrap(columns)).toBeGreaterThanOrEqual(longest);
+    expect([helpWrap(80), helpWrap(200), helpWrap(undefined)]).toEqual([80, 100, 100]);
   });
 
   it('--version prints the package version', () => {
