@@ -140,8 +140,8 @@ export interface Tuning {
   /** How the semantic ranker's list is fused: by place, or by cosine relative to the best candidate's. */
   semanticFusion: Fusion;
   /**
-   * A note whose title or an alias is the whole query: first (`titleMatchFirst`: above the first note's score
-   * × (1 + titleMatchBoost)), else its score × (1 + titleMatchBoost). 0 = off.
+   * A note whose title or an alias is the whole query: its score × (1 + titleMatchBoost), and with
+   * `titleMatchFirst` at least just above the first note's. 0 = off.
    */
   titleMatchBoost: number;
   /** How deep the named-note check reads the ranked notes (0: all of them). */

@@ -556,7 +556,10 @@ function boostNamedNotes(store: SectionSearch, ranked: Scored[], text: string, t
     const d = names.get(r.noteId);
     if (!d) continue;
     if ([d.title, ...d.aliases].some((n) => nameKey(n) === key)) {
-      r.score = tuning.titleMatchFirst ? top * (1 + tuning.titleMatchBoost) + r.score : r.score * (1 + tuning.titleMatchBoost);
+      // × 1.5 as before; one that this leaves below the first note is put just above it (its own score
+      // keeps two named notes in order), so a score stays what it was wherever the multiplier did the job.
+      const boosted = r.score * (1 + tuning.titleMatchBoost);
+      r.score = tuning.titleMatchFirst ? Math.max(boosted, top + r.score * 1e-3) : boosted;
       moved = true;
     }
   }
