@@ -1,7 +1,7 @@
 // Shared argv → config plumbing for the commands.
 import { isExplained } from '../core/errors.js';
-import { vaultRelative } from '../mcp/vault-path.js';
 import { loadConfig, type TsmConfig } from '../vault/config.js';
+import { typedVaultPath as vaultPathTyped } from '../vault/paths.js';
 import { UsageError, UserError } from './run.js';
 import { writeOut } from './stdio.js';
 
@@ -44,13 +44,13 @@ export function referenceNow(env: NodeJS.ProcessEnv = process.env): Date {
 }
 
 /**
- * A vault path the user typed (`tsm related`'s note, `--path`, `path:`), read as the MCP tools read theirs
- * (src/mcp/vault-path.ts): NFC, as the index keeps paths (macOS tab completion types NFD), from the vault
- * root. One that leads out of the vault is a usage error, as a bad `type:` is.
+ * A vault path the user typed (`tsm related`'s note, `--path`, `path:`), read by the vault's rule for typed
+ * paths (src/vault/paths.ts), as the MCP tools read theirs: NFC, from the vault root. One that leads out of
+ * the vault is a usage error, as a bad `type:` is.
  */
 export function typedVaultPath(vault: string, input: string, name: string): string {
   try {
-    return vaultRelative(vault, input, name);
+    return vaultPathTyped(vault, input, name);
   } catch (err) {
     throw isExplained(err) ? new UsageError((err as Error).message) : err;
   }

@@ -3,25 +3,15 @@
 // folder is followed, a symlinked file must lead inside the vault or such a folder; checked with realpath).
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isInside } from '../vault/paths.js';
-import { findOnDisk, leadsInside, vaultRelative as vaultPathOf } from '../vault/paths.js';
+import { findOnDisk, isInside, leadsInside, typedVaultPath } from '../vault/paths.js';
 import { ToolError } from './errors.js';
 
 /**
- * A path argument as a vault-relative, `/`-separated, NFC path ('' for the vault itself). Relative
- * paths are taken from the vault root; absolute ones must lie inside the vault.
+ * A path argument as a vault-relative, `/`-separated, NFC path ('' for the vault itself): the vault
+ * layer's rule for a typed path (src/vault/paths.ts typedVaultPath), which the CLI follows too.
  */
 export function vaultRelative(vault: string, input: string, param = 'path'): string {
-  const given = input.trim();
-  if (given === '') throw new ToolError(`${param} must not be empty`);
-  if (given.includes('\0')) throw new ToolError(`${param} must not contain NUL characters`);
-  const abs = resolve(vault, given);
-  if (!isInside(vault, abs)) {
-    throw new ToolError(`${param} is outside the vault: ${given} (give a path relative to the vault root, like the paths search returns)`);
-  }
-  const rel = vaultPathOf(resolve(vault), abs) ?? ''; // null: the vault itself
-  // A trailing slash matters for prefixes ("daily/" is not "daily-old/").
-  return rel !== '' && /[\\/]$/.test(given) ? `${rel}/` : rel;
+  return typedVaultPath(vault, input, param);
 }
 
 /**

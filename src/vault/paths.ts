@@ -2,6 +2,7 @@
 // which folders are never entered, how an NFC path is found on disk, and which symlinks lead to notes.
 // The scanner, the watcher, `--files-from-stdin` and the MCP tools all decide through these.
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { TsmError } from '../core/errors.js';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** Folders never indexed nor watched, wherever they are (besides every folder whose name starts with '.'). */
@@ -19,6 +20,25 @@ export function isSkippedFolder(name: string): boolean {
 export function hasNoteExtension(name: string, extensions: string[]): boolean {
   const lower = name.toLowerCase();
   return extensions.some((ext) => lower.endsWith(ext) && lower.length > ext.length);
+}
+
+/**
+ * A path a user or a model typed (`tsm related`'s note, `--path`, `path:`, an MCP `path`) as a
+ * vault-relative, `/`-separated, NFC path ('' for the vault itself): relative paths are read from the vault
+ * root, absolute ones must lie inside the vault, and the index's NFC form is used whatever form was typed
+ * (macOS tab completion types NFD). A trailing slash is kept: "daily/" is a prefix that "daily-old/" is not.
+ * Throws an explained error (the CLI reports it as a usage error, MCP as a tool error).
+ */
+export function typedVaultPath(vault: string, input: string, param = 'path'): string {
+  const given = input.trim();
+  if (given === '') throw new TsmError(`${param} must not be empty`);
+  if (given.includes('\0')) throw new TsmError(`${param} must not contain NUL characters`);
+  const abs = resolve(vault, given);
+  if (!isInside(vault, abs)) {
+    throw new TsmError(`${param} is outside the vault: ${given} (give a path relative to the vault root, like the paths search returns)`);
+  }
+  const rel = vaultRelative(resolve(vault), abs) ?? ''; // null: the vault itself
+  return rel !== '' && /[\\/]$/.test(given) ? `${rel}/` : rel;
 }
 
 /**
