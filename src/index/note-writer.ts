@@ -9,7 +9,7 @@ import { writeTransaction, type Database } from './db.js';
 import { basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
 import { ftsRows, noteFtsRow, type PreparedNote } from './fts-rows.js';
 import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from './schema.js';
-import { sectionId } from './section-ids.js';
+import { MAX_SECTIONS_PER_NOTE, ordOfSection, sectionId } from './section-ids.js';
 import { newGeneration } from './nearest-key.js';
 import { carryBack, carryBackTo, hasCarriedVectors, NoteVectors, stashNote, stashVectors } from './vector-carry.js';
 
@@ -24,6 +24,8 @@ export interface FileState {
 }
 
 const PENDING_LINKS = 'links_pending';
+/** meta: the highest note id the index has held; new notes get ids above it (insertNote). */
+const ID_FLOOR = 'note_id_floor';
 /** FTS5's default: merge once a level holds this many segments. */
 const FTS_AUTOMERGE = 4;
 
@@ -43,9 +45,16 @@ export class NoteWriter {
     this.bulk = this.bulkLoadUnfinished();
     this.s = {
       noteByPath: db.prepare('SELECT id FROM notes WHERE path = ?'),
-      insertNote: db.prepare(`INSERT INTO notes (path, basename, title, type, status, date, date_source, tags, aliases,
-        frontmatter, size, mtime_ms, ctime_ms, hash, indexed_at) VALUES (@path, @basename, @title, @type, @status, @date,
+      // An explicit id above every id the index ever held (ID_FLOOR): a new note never takes a removed
+      // note's id, so the removed note's section ids name nothing rather than the new note's sections.
+      insertNote: db.prepare(`INSERT INTO notes (id, path, basename, title, type, status, date, date_source, tags, aliases,
+        frontmatter, size, mtime_ms, ctime_ms, hash, indexed_at) VALUES (
+        max(coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '${ID_FLOOR}'), 0), coalesce((SELECT max(id) FROM notes), 0)) + 1,
+        @path, @basename, @title, @type, @status, @date,
         @dateSource, @tags, @aliases, @frontmatter, @size, @mtimeMs, @ctimeMs, @hash, @indexedAt)`),
+      raiseIdFloor: db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('${ID_FLOOR}',
+        max(coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '${ID_FLOOR}'), 0), coalesce((SELECT max(id) FROM notes), 0)))`),
+      sectionSlots: db.prepare('SELECT min(id) AS first, count(*) AS n FROM sections WHERE note_id = ?'),
       updateNote: db.prepare(`UPDATE notes SET title = @title, type = @type, status = @status, date = @date,
         date_source = @dateSource, tags = @tags, aliases = @aliases, frontmatter = @frontmatter, size = @size,
         mtime_ms = @mtimeMs, ctime_ms = @ctimeMs, hash = @hash, indexed_at = @indexedAt WHERE id = @id`),
@@ -134,8 +143,10 @@ export class NoteWriter {
     let id: number;
     let previousAliases: string[] = [];
     let held = null;
+    let base = 0;
     if (existing) {
       id = existing.id;
+      base = this.nextSectionBase(id, note.sections.length);
       held = this.vectors.hold(id);
       previousAliases = this.clearNoteChildren(id);
       this.s.updateNote.run({ ...row, id });
@@ -145,7 +156,7 @@ export class NoteWriter {
     this.s.deleteSkipped.run(file.path);
 
     const sectionIds = note.sections.map((sec, ord) => {
-      const sid = sectionId(id, ord);
+      const sid = sectionId(id, base + ord);
       this.s.insertSection.run(sid, id, ord, sec.heading, sec.level, sec.headingPath, sec.startLine, sec.endLine, sec.chunk, sec.text);
       return sid;
     });
@@ -168,6 +179,19 @@ export class NoteWriter {
     return previousAliases;
   }
 
+  /**
+   * Where a rewritten note's sections start among its 2^20 section ids: after its old ones. Section ids are
+   * handed to MCP clients (`get_sections`, `timeline`) and are documented to name nothing once their note is
+   * re-indexed; written again from slot 0, an old id named whatever section now sat at its place (a model
+   * asking for "概要" got the text of a section inserted above it). Back to 0 only once the ids run out.
+   */
+  private nextSectionBase(noteId: number, sections: number): number {
+    const old = this.s.sectionSlots.get(noteId) as { first: number | null; n: number };
+    if (old.first === null) return 0;
+    const next = ordOfSection(old.first) + old.n;
+    return next + sections <= MAX_SECTIONS_PER_NOTE ? next : 0;
+  }
+
   /** Same content, new stat: cheaper than a rewrite. */
   touchNote(file: VaultFile): void {
     this.s.touchNote.run(file.size, Math.floor(file.mtimeMs), Math.floor(file.ctimeMs ?? 0), file.path);
@@ -186,6 +210,7 @@ export class NoteWriter {
       // A renamed or moved note comes back as another path: its vectors wait for it (vector-carry.ts).
       stashNote(this.db, existing.id);
       this.clearNoteChildren(existing.id);
+      this.s.raiseIdFloor.run();
       this.s.deleteNote.run(existing.id);
     }
     const skipped = this.s.deleteSkipped.run(path).changes > 0;
@@ -280,6 +305,8 @@ export class NoteWriter {
    */
   clearAll(): void {
     stashVectors(this.db);
+    // The rebuild's notes get new ids (insertNote), so no old section id names a section of another note.
+    this.s.raiseIdFloor.run();
     // Section ids are handed out again: a resident's nearest list made before names other sections now.
     newGeneration(this.db);
     this.db.exec(`INSERT INTO sections_fts (sections_fts) VALUES ('delete-all');

@@ -59,7 +59,7 @@ CREATE TABLE IF NOT EXISTS note_aliases (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS note_aliases_alias ON note_aliases(alias);
 
--- id = note_id × 2^20 + ord (section-ids.ts): the note of an FTS match is its rowid >> 20.
+-- id = note_id × 2^20 + slot (section-ids.ts; slot = the note's base + ord): the note of an FTS match is its rowid >> 20.
 CREATE TABLE IF NOT EXISTS sections (
   id INTEGER PRIMARY KEY,
   note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,

@@ -2,6 +2,7 @@
 import type { NoteType, SearchFilters } from '../core/types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Database } from './db.js';
+import { NOTE_FTS_COLUMNS } from './schema.js';
 import { noteOfSection, noteOfSectionSql, ordOfSection, sectionId } from './section-ids.js';
 import { frontmatterDescription } from '../parse/metadata.js';
 import { byPlace } from '../core/order.js';
@@ -78,21 +79,36 @@ export class SectionSearch {
 
   /**
    * Notes matching an FTS5 expression over their own row (name and headings), best first; each stands
-   * for its first section (`id`), which is how fusion meets it.
+   * for its first section (`id`), which is how fusion meets it. A rewritten note's sections start past
+   * its old ones (note-writer.ts nextSectionBase): the first is the note's lowest section id.
    */
   rankNotes(match: string, weights: ColumnWeights, filters: SearchFilters, limit: number): RankedSection[] {
     const { where, params } = filterSql(filters, 'note');
     const bm25 = `bm25(notes_fts, ${weights.join(', ')})`;
     if (where) {
       return this.stmt(
-        `SELECT n.id * ${sectionId(1, 0)} AS id, n.id AS noteId, ${bm25} AS bm25,
+        `SELECT (SELECT min(s.id) FROM sections s WHERE s.note_id = n.id) AS id, n.id AS noteId, ${bm25} AS bm25,
           n.type AS type, n.status AS status, n.date AS date, n.date_source AS dateSource, n.path AS path, 0 AS ord
         FROM notes_fts f JOIN notes n ON n.id = f.rowid
         WHERE notes_fts MATCH ? AND n.section_count > 0${where} ORDER BY bm25, n.path LIMIT ?`,
       ).all(match, ...params, limit) as RankedSection[];
     }
     const top = this.topRows(`SELECT rowid AS id, ${bm25} AS bm25 FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25 LIMIT ?`, match, limit);
-    return this.withNoteFields(top.map((t) => ({ id: sectionId(t.id, 0), noteId: t.id, ord: 0, bm25: t.bm25 }))).slice(0, limit);
+    const first = this.firstSections(top.map((t) => t.id));
+    const rows = top.flatMap((t) => {
+      const id = first.get(t.id);
+      return id === undefined ? [] : [{ id, noteId: t.id, ord: 0, bm25: t.bm25 }];
+    });
+    return this.withNoteFields(rows).slice(0, limit);
+  }
+
+  /** Each note's first section id (its lowest), for notes that have sections. */
+  private firstSections(noteIds: number[]): Map<number, number> {
+    if (noteIds.length === 0) return new Map();
+    const rows = this.stmt(
+      'SELECT note_id AS noteId, min(id) AS id FROM sections WHERE note_id IN (SELECT value FROM json_each(?)) GROUP BY note_id',
+    ).all(JSON.stringify(noteIds)) as { noteId: number; id: number }[];
+    return new Map(rows.map((r) => [r.noteId, r.id]));
   }
 
   /**
@@ -246,6 +262,18 @@ export class SectionSearch {
   }
 
   /** Titles and aliases of these notes: what the named-note refinement compares with the query. */
+  /**
+   * The notes whose name columns best match an FTS5 expression (the named-note lookup: the query as a phrase
+   * of them), at most `limit`: by bm25 over the name columns alone, so the shortest names holding the
+   * phrase — a name that *is* the phrase above all — come first, not the lowest row ids.
+   */
+  notesByName(match: string, limit: number): number[] {
+    const weights = NOTE_FTS_COLUMNS.map((c) => (c.startsWith('name_') ? 1 : 0)).join(', ');
+    return this.stmt(`SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts, ${weights}) LIMIT ?`)
+      .pluck()
+      .all(match, limit) as number[];
+  }
+
   noteNames(noteIds: number[]): Map<number, { title: string; aliases: string[] }> {
     const rows = this.stmt('SELECT id, title, aliases FROM notes WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(noteIds)) as {
       id: number;

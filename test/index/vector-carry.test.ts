@@ -172,7 +172,8 @@ describe('vectors across tsm index --full', () => {
     const cfg = await vault('v5', 6);
     const { db } = openWriter(cfg.db);
     try {
-      const rows = () => db.prepare('SELECT id, heading_path, text FROM sections ORDER BY id').all();
+      // By note and order, not by id: a rebuild gives its notes new ids (no old section id names a new section).
+      const rows = () => db.prepare('SELECT n.path, s.ord, s.heading_path, s.text FROM sections s JOIN notes n ON n.id = s.note_id ORDER BY n.path, s.ord').all();
       const before = rows();
       killedRebuild(db);
       expect(carryTable(db)).toBe(false);
