@@ -9,21 +9,23 @@ import { anyOf, quote } from './fts-query.js';
 import type { ParsedQuery } from './query-syntax.js';
 import { CJK_COLUMNS, WORD_COLUMNS } from './rankers.js';
 
+const SECTION_COLUMNS = { words: WORD_COLUMNS, cjk: CJK_COLUMNS };
+
 /**
  * A phrase as an FTS5 expression over a section's columns: its Latin words as one phrase of the word
  * columns, each CJK run as a phrase of its bigrams in the CJK columns (a lone CJK character as a bigram
  * prefix). The index keeps the two scripts in separate columns, so a phrase that mixes them needs each
  * part, not their order. Null when the phrase holds no word at all.
  */
-export function phraseMatch(phrase: string): string | null {
+export function phraseMatch(phrase: string, columns: { words: readonly string[]; cjk: readonly string[] } = SECTION_COLUMNS): string | null {
   const norm = normalize(phrase);
   const parts: string[] = [];
   const words = letterOrNumberRuns(stripCjk(norm)).filter((w) => !hasCjk(w));
-  if (words.length) parts.push(`{${WORD_COLUMNS.join(' ')}} : ${quote(words.join(' '))}`);
+  if (words.length) parts.push(`{${columns.words.join(' ')}} : ${quote(words.join(' '))}`);
   for (const run of cjkRuns(norm)) {
     const grams = bigrams(run);
     const match = grams.length === 1 && Array.from(run).length === 1 ? `${quote(run)}*` : quote(grams.join(' '));
-    parts.push(`{${CJK_COLUMNS.join(' ')}} : ${match}`);
+    parts.push(`{${columns.cjk.join(' ')}} : ${match}`);
   }
   if (parts.length === 0) return null;
   return parts.length === 1 ? parts[0] : parts.map((p) => `(${p})`).join(' AND ');
@@ -38,9 +40,9 @@ export function applySyntax(filters: SearchFilters, q: ParsedQuery, now: Date): 
   const also = buildFilters(flags, null, now);
   if (Object.keys(also).length) out.also = also;
   // A side without a word (`x OR *`) could be met by anything: its group constrains nothing.
-  const required = q.required.map((group) => group.map(phraseMatch)).flatMap((ms) => (ms.includes(null) ? [] : [anyOf(ms) as string]));
+  const required = q.required.map((group) => group.map((p) => phraseMatch(p))).flatMap((ms) => (ms.includes(null) ? [] : [anyOf(ms) as string]));
   if (required.length) out.sectionMatches = required;
-  const excluded = anyOf(q.excluded.map(phraseMatch));
+  const excluded = anyOf(q.excluded.map((p) => phraseMatch(p)));
   if (excluded) out.excludeMatch = excluded;
   return out;
 }

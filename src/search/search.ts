@@ -9,13 +9,13 @@ import { SectionSearch, type HitDetails, type RankedSection } from '../index/sec
 import { bestSnippet } from './snippet.js';
 import { bigrams, normalize } from '../text/normalize.js';
 import { buildFilters, type FilterFlags } from './filters.js';
-import { anyTermMatch, buildRankers, wordMatch, type Ranker } from './rankers.js';
+import { anyTermMatch, buildRankers, NAME_CJK_COLUMNS, NAME_WORD_COLUMNS, wordMatch, type Ranker } from './rankers.js';
 import { bestSectionPerNote, namesEveryTerm } from './display-section.js';
 import { queryTerms, type QueryTerms } from './query-terms.js';
 import { DEFAULT_TUNING, fileNameShare, fuse, listCredits, nameKey, noteRecency, RRF_K, statusFactor, type Tuning } from './rank.js';
 import { compoundWords, semanticNearest, semanticNoteOrder, semanticOrder, semanticQuery, type SemanticQuery } from './semantic.js';
 import { extractTemporal } from './temporal.js';
-import { applySyntax } from './constraints.js';
+import { applySyntax, phraseMatch } from './constraints.js';
 import { didYouMean } from './did-you-mean.js';
 import type { ParsedQuery } from './query-syntax.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
@@ -540,31 +540,40 @@ function addLinked(store: SectionSearch, info: Map<number, RankedSection>, ranke
  * names a note (`templater`, `Obsidian Sync`) wants that note, as Obsidian's quick switcher puts it first.
  * Measured: × 1.5 among the first 30 won 4 queries and lost none of 129 judged (+0.056 nDCG@10 on the Hub's
  * keyword queries); but the Hub's concept notes named by the query ranked lower than 30 (`Obsidian Sync`
- * 68th, behind every `*-sync` plugin; `Websites` 301st), so every ranked note is read and a named one goes
- * first (no judged query moved: 0/0/219). Costs one read of the ranked notes' titles and aliases, and only
- * for queries of at most 6 words (a Japanese prompt without spaces or punctuation is one word, and pays).
+ * 68th, behind every `*-sync` plugin; `Websites` 301st), so the named notes are looked up by name — the
+ * query as a phrase of the notes' name columns, at most 20, then their titles and aliases compared — and
+ * one that ranked goes first (no judged query moved: 0/0/219). Reading every ranked note's names instead
+ * cost ~1 ms a search on the handbook (a Japanese prompt without spaces counts as one word). Only for
+ * queries of at most 6 words.
  */
 function boostNamedNotes(store: SectionSearch, ranked: Scored[], text: string, tuning: Tuning): void {
   const key = nameKey(text);
   if (!key || key.split(' ').length > 6 || ranked.length === 0) return;
-  const head = tuning.titleMatchDepth > 0 ? ranked.slice(0, tuning.titleMatchDepth) : ranked;
-  // Titles and aliases only: reading the 30 sections' details (their text, frontmatter) cost ~1 ms a search.
-  const names = store.noteNames(head.map((r) => r.noteId));
+  // The first 30 (the rule's old reach) and the notes looked up by name.
+  const candidates = new Set(ranked.slice(0, tuning.titleMatchDepth > 0 ? tuning.titleMatchDepth : 30).map((r) => r.noteId));
+  if (tuning.titleMatchDepth === 0) {
+    const match = phraseMatch(text, { words: NAME_WORD_COLUMNS, cjk: NAME_CJK_COLUMNS });
+    if (match) for (const id of store.notesByName(match, NAMED_LOOKUP)) candidates.add(id);
+  }
+  if (candidates.size === 0) return;
+  const names = store.noteNames([...candidates]);
+  const named = new Set([...names].filter(([, d]) => [d.title, ...d.aliases].some((n) => nameKey(n) === key)).map(([id]) => id));
+  if (named.size === 0) return;
   const top = ranked[0].score;
   let moved = false;
-  for (const r of head) {
-    const d = names.get(r.noteId);
-    if (!d) continue;
-    if ([d.title, ...d.aliases].some((n) => nameKey(n) === key)) {
-      // × 1.5 as before; one that this leaves below the first note is put just above it (its own score
-      // keeps two named notes in order), so a score stays what it was wherever the multiplier did the job.
-      const boosted = r.score * (1 + tuning.titleMatchBoost);
-      r.score = tuning.titleMatchFirst ? Math.max(boosted, top + r.score * 1e-3) : boosted;
-      moved = true;
-    }
+  for (const r of ranked) {
+    if (!named.has(r.noteId)) continue;
+    // × 1.5 as before; one that this leaves below the first note is put just above it (its own score
+    // keeps two named notes in order), so a score stays what it was wherever the multiplier did the job.
+    const boosted = r.score * (1 + tuning.titleMatchBoost);
+    r.score = tuning.titleMatchFirst ? Math.max(boosted, top + r.score * 1e-3) : boosted;
+    moved = true;
   }
   if (moved) ranked.sort(byScore);
 }
+
+/** Notes looked up by name (a phrase of their name columns) before their titles are compared with the query. */
+const NAMED_LOOKUP = 20;
 
 /** Compound CJK pieces as the vault's words (Tuning.compoundSplit), in place. */
 function splitCompounds(db: Database, t: QueryTerms, mode: 'add' | 'replace'): void {
