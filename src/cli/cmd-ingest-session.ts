@@ -61,7 +61,8 @@ function line(r: Row): string {
   if (r.error !== null) return `${r.transcript}: failed (${r.error})`;
   const deleted = r.kept.find((k) => k.reason === 'deleted');
   if (deleted) return `${r.transcript}: ${deleted.note} was deleted, so tsm writes nothing more for this session`;
-  if (r.note === null) return `${r.transcript}: no prompts yet, no note written`;
+  // A file with no prompt line: a session that has not had one yet, or no Claude Code transcript at all.
+  if (r.note === null) return `${r.transcript}: no prompt in it (a session with none yet, or not a Claude Code transcript), no note written`;
   const prompts = `${r.prompts} prompt${r.prompts === 1 ? '' : 's'}`;
   const edited = r.kept.filter((k) => k.reason === 'edited').map((k) => k.note);
   const left = edited.length > 0 ? `; left alone, edited since tsm wrote it: ${edited.join(', ')}` : '';

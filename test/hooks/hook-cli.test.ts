@@ -230,6 +230,14 @@ describe('tsm ingest-session', () => {
     expect(json.index).toBeNull();
   });
 
+  it('says a file with no prompt may not be a transcript at all, and writes nothing', () => {
+    const notes = join(work, 'notes.md');
+    writeFileSync(notes, '# Not a transcript\n\nJust markdown.\n');
+    const r = tsm(['ingest-session', notes], { cwd: vault });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${notes}: no prompt in it (a session with none yet, or not a Claude Code transcript), no note written\n`);
+  });
+
   it('reports a missing transcript and exits 1, still ingesting the others', () => {
     const t = join(work, 'other.jsonl');
     cpSync(join(FIXTURES, 'synthetic-nasty-values.jsonl'), t);
