@@ -56,6 +56,14 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (resp.datesIgnored) writeErr(`tsm: no match dated ${dateSpan(resp.datesIgnored)} (read from the query); searched every date\n`);
   const first = resp.datesFirst;
   if (first) writeErr(`tsm: ${first.notes} ${first.notes === 1 ? 'match' : 'matches'} dated ${dateSpan(first)} (read from the query) first, then other dates\n`);
+  const only = resp.datesOnly;
+  if (only) {
+    writeErr(
+      resp.total > 0
+        ? `tsm: ${JSON.stringify(query)} names only dates: the notes dated ${dateSpan(only)}, newest first\n`
+        : `tsm: no note dated ${dateSpan(only)} (${JSON.stringify(query)} names only dates)\n`,
+    );
+  }
   if (resp.indexIncomplete) writeErr(`tsm: ${INCOMPLETE_INDEX_NOTE}\n`);
 }
 

@@ -58,7 +58,7 @@ const MAX_RELATED = 5;
 export function search(db: Database, req: SearchRequest): SearchResponse {
   return db.transaction(() => {
     const resp = searchSnapshot(db, req);
-    if (req.suggest && resp.total === 0) {
+    if (req.suggest && resp.total === 0 && !resp.datesOnly) {
       const hint = didYouMean(db, req.syntax ? [req.syntax.text, ...req.syntax.quoted].join(' ') : req.query, req.query);
       if (hint) resp.didYouMean = hint;
     }
@@ -108,8 +108,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
       ranked: [...first.ranked, ...(scale === 1 ? others : others.map((r) => ({ ...r, score: Math.min(floor as number, r.score * scale) })))],
       sectionLists: [...first.sectionLists, ...rest.sectionLists],
     };
-    const { after, before } = first.q.filters;
-    const span = { ...(after ? { after } : {}), ...(before ? { before } : {}) };
+    const span = dateSpanOf(first.q.filters);
     if (first.ranked.length === 0) datesIgnored = span;
     else if (others.length > 0) datesFirst = { ...span, notes: first.ranked.length };
   }
@@ -126,15 +125,37 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     filters: datesIgnored ? run.q.filters : first.q.filters,
     ...(datesIgnored ? { datesIgnored } : {}),
     ...(datesFirst ? { datesFirst } : {}),
+    ...(first.datesOnly ? { datesOnly: dateSpanOf(first.q.filters) } : {}),
     // A search during a first build or a `--full` found only the notes written so far: say so.
     ...(buildUnfinished(db) ? { indexIncomplete: true as const } : {}),
   };
+}
+
+/**
+ * A query that names only dates (`yesterday`, `先週`, "what did I do last week", whose other words are all
+ * stopwords) has nothing to rank by, and found nothing while its did-you-mean offered `3 days go` for
+ * `3 days ago`. It lists the notes of its range instead, newest first (daily notes are what such a query
+ * asks for), each shown by its opening section; scores fall by place as a list's do under fusion.
+ */
+function datedNotes(store: SectionSearch, q: PreparedQuery): RankedRun {
+  const { list, total } = store.notesByDate(q.filters, DATED_NOTES);
+  const ranked = list.map((r, i) => ({ id: r.id, noteId: r.noteId, score: 1 / (RRF_K + 1 + i), path: r.path, ord: r.ord }));
+  return { q, searched: false, datesOnly: true, terms: q.terms, ranked, sectionLists: [], total: () => total };
+}
+
+/** The most notes a date-only query lists (a year of daily notes and more). */
+const DATED_NOTES = 1000;
+
+function dateSpanOf({ after, before }: SearchFilters): { after?: string; before?: string } {
+  return { ...(after ? { after } : {}), ...(before ? { before } : {}) };
 }
 
 interface RankedRun {
   q: PreparedQuery;
   /** Whether the query had a term to search for at all. */
   searched: boolean;
+  /** The query named only dates: `ranked` is its range's notes, newest first. */
+  datesOnly?: boolean;
   terms: QueryTerms;
   /** One entry per note (or section), best first. */
   ranked: Scored[];
@@ -147,7 +168,10 @@ interface RankedRun {
 /** The query's results, every one ranked: the stages of searchSnapshot up to the page. */
 function rankAll(db: Database, store: SectionSearch, req: SearchRequest, tuning: Tuning, now: Date, textDates: boolean): RankedRun {
   const q = prepareQuery(req, db, store, tuning, now, textDates);
-  if (!anyTermMatch(q.terms)) return { q, searched: false, terms: q.terms, ranked: [], sectionLists: [], total: () => 0 };
+  if (!anyTermMatch(q.terms)) {
+    if (q.textRange && textDates && !req.allSections) return datedNotes(store, q);
+    return { q, searched: false, terms: q.terms, ranked: [], sectionLists: [], total: () => 0 };
+  }
   const { rankers, lists, terms } = runRankers(store, q, tuning);
   const fused = fuseLists(rankers, lists, tuning);
   // The vault's own model (semantic.ts): one query vector for its section and note lists.

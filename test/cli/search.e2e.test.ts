@@ -366,6 +366,24 @@ describe('queries that must not break', () => {
     expect(paths('sync')[0]).not.toBe('concepts/Obsidian Sync.md'); // a word of the title is not its name
   });
 
+  it('a query that names only dates lists that range\'s notes, newest first, and suggests nothing', () => {
+    // It found nothing, and `3 days ago` got "did you mean: 3 days go".
+    const paths = (q: string) => {
+      const r = search([q, '-f', 'json'], ENV);
+      expect(r.code, r.stderr).toBe(0);
+      return { paths: (JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path), stderr: r.stderr };
+    };
+    const yesterday = paths('yesterday');
+    expect(yesterday.paths).toEqual(['daily/2026-11-21.md']);
+    expect(yesterday.stderr).toContain('tsm: "yesterday" names only dates: the notes dated from 2026-11-21 to before 2026-11-22, newest first');
+    const month = paths('this month');
+    expect(month.paths.filter((p) => p.startsWith('daily/'))).toEqual(['daily/2026-11-21.md', 'daily/2026-11-19.md', 'daily/2026-11-15.md']);
+    const none = paths('3 days ago');
+    expect(none.stderr).not.toMatch(/did you mean/);
+    // A word to rank by keeps the ranking: the range's matches first, then the rest.
+    expect(paths('LoRa yesterday').stderr).not.toMatch(/names only dates/);
+  });
+
   it('TSM_NOW must be a date', () => {
     const r = search(['LoRa'], { TSM_NOW: 'soon' });
     expect(r.code).toBe(1);
