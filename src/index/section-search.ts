@@ -2,7 +2,6 @@
 import type { NoteType, SearchFilters } from '../core/types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Database } from './db.js';
-import { NOTE_FTS_COLUMNS } from './schema.js';
 import { noteOfSection, noteOfSectionSql, ordOfSection, sectionId } from './section-ids.js';
 import { frontmatterDescription } from '../parse/metadata.js';
 import { byPlace } from '../core/order.js';
@@ -279,15 +278,20 @@ export class SectionSearch {
 
   /** Titles and aliases of these notes: what the named-note refinement compares with the query. */
   /**
-   * The notes whose name columns best match an FTS5 expression (the named-note lookup: the query as a phrase
-   * of them), at most `limit`: by bm25 over the name columns alone, so the shortest names holding the
-   * phrase — a name that *is* the phrase above all — come first, not the lowest row ids.
+   * The notes that may be named by a query (the named-note lookup): those whose name columns match an FTS5
+   * expression (the query as a phrase) and whose title is at most `maxTitleChars` long, at most `limit` of
+   * them, and those with an alias equal to `alias` (aliases are stored normalised). Their names are then
+   * compared exactly (search.ts boostNamedNotes). The title's length, not bm25, picks them: a name column
+   * holds path words and tags too, and in the handbook 570 names start with `gitlab`; the notes titled
+   * `GitLab` were not among the 20 best by bm25.
    */
-  notesByName(match: string, limit: number): number[] {
-    const weights = NOTE_FTS_COLUMNS.map((c) => (c.startsWith('name_') ? 1 : 0)).join(', ');
-    return this.stmt(`SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts, ${weights}) LIMIT ?`)
+  notesByName(match: string, maxTitleChars: number, alias: string, limit: number): number[] {
+    return this.stmt(
+      `SELECT n.id FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND length(n.title) <= ?
+       UNION SELECT note_id FROM note_aliases WHERE alias = ? LIMIT ?`,
+    )
       .pluck()
-      .all(match, limit) as number[];
+      .all(match, maxTitleChars, alias, limit) as number[];
   }
 
   noteNames(noteIds: number[]): Map<number, { title: string; aliases: string[] }> {

@@ -577,7 +577,9 @@ function boostNamedNotes(store: SectionSearch, ranked: Scored[], text: string, t
   const candidates = new Set(ranked.slice(0, tuning.titleMatchDepth > 0 ? tuning.titleMatchDepth : 30).map((r) => r.noteId));
   if (tuning.titleMatchDepth === 0) {
     const match = phraseMatch(text, { words: NAME_WORD_COLUMNS, cjk: NAME_CJK_COLUMNS });
-    if (match) for (const id of store.notesByName(match, NAMED_LOOKUP)) candidates.add(id);
+    // A title whose letters and digits are the query's is not much longer than it (spaces, dashes, an emoji).
+    const maxTitle = 2 * key.length + 8;
+    if (match) for (const id of store.notesByName(match, maxTitle, normalize(text.trim()), NAMED_LOOKUP)) candidates.add(id);
   }
   if (candidates.size === 0) return;
   const names = store.noteNames([...candidates]);
@@ -596,8 +598,8 @@ function boostNamedNotes(store: SectionSearch, ranked: Scored[], text: string, t
   if (moved) ranked.sort(byScore);
 }
 
-/** Notes looked up by name (a phrase of their name columns) before their titles are compared with the query. */
-const NAMED_LOOKUP = 20;
+/** Most notes looked up by name (a phrase of their name columns, a title not much longer) before their titles are compared. */
+const NAMED_LOOKUP = 200;
 
 /** Compound CJK pieces as the vault's words (Tuning.compoundSplit), in place. */
 function splitCompounds(db: Database, t: QueryTerms, mode: 'add' | 'replace'): void {

@@ -366,6 +366,19 @@ describe('queries that must not break', () => {
     expect(paths('sync')[0]).not.toBe('concepts/Obsidian Sync.md'); // a word of the title is not its name
   });
 
+  it('finds the note named by the query among many whose names start with it', () => {
+    // The handbook has 570 notes whose names start with `gitlab`; the ones titled `GitLab` were not among the
+    // 20 best of a lookup by bm25 over the name columns (their path words make their names long).
+    const filler = Array.from({ length: 1500 }, (_, i) => ['river', 'stone', 'cloud', 'field'][(i * 7) % 4]).join(' ');
+    const files: Record<string, string> = { 'a/deep/folder/of/many/words/walrus.md': `---\ntitle: Walrus\n---\n\n${filler}\n` };
+    for (let i = 0; i < 60; i++) files[`w/walrus-${i}.md`] = `# Walrus ${i}\n\nThe walrus ${i}: walrus facts, walrus tusks.\n`;
+    const v = makeVault(files);
+    onExit.push(v.cleanup);
+    expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+    const r = tsm(['search', 'Walrus', '--vault', v.dir, '-f', 'json', '-n', '3']);
+    expect((JSON.parse(r.stdout) as { path: string }[])[0].path).toBe('a/deep/folder/of/many/words/walrus.md');
+  });
+
   it('a query that names only dates lists that range\'s notes, newest first, and suggests nothing', () => {
     // It found nothing, and `3 days ago` got "did you mean: 3 days go".
     const paths = (q: string) => {
