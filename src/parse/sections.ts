@@ -60,8 +60,8 @@ export function buildSections(input: SectionInput): ParsedSection[] {
   // rankers. Without one it was indexed yet never found, even by its exact title (89 of the handbook's
   // `_index.md` pages hold only a title and a description).
   if (out.length === 0) {
-    const line = Math.min(input.leadStart, Math.max(0, lines.length - 1)) + 1;
-    out.push({ heading: '', level: 0, headingPath: title, startLine: line, endLine: line, text: '', chunk: 0 });
+    // Line 1: the note's first line (its frontmatter), always inside the file, where an editor opens it.
+    out.push({ heading: '', level: 0, headingPath: title, startLine: 1, endLine: 1, text: '', chunk: 0 });
   }
   return out;
 }

@@ -143,6 +143,9 @@ export function loadConfig(input: ConfigInput = {}): TsmConfig {
     model: nonEmpty('TSM_MODEL', env.TSM_MODEL || pick('model', DEFAULTS.model)),
     modelDir: optionalDir('TSM_MODEL_DIR', env.TSM_MODEL_DIR || pick('modelDir', DEFAULTS.modelDir), vault),
   };
+  // An index named like a note (`--db notes.md`) would be written over a note, or become a binary "note".
+  const noteLike = cfg.extensions.find((e) => cfg.db.toLowerCase().endsWith(e));
+  if (noteLike) throw new ConfigError(`the index cannot be a note: ${cfg.db} ends in ${noteLike}; give --db (or TSM_DB) another name`);
   return cfg;
 }
 

@@ -85,12 +85,27 @@ describe('a database that is tsm own, or free to use', () => {
       for (const args of [['index'], ['index', '--full'], ['search', 'needle'], ['status']]) {
         const r = tsm([...args, '--vault', vault.dir, '--db', file], { cwd: vault.dir });
         expect(r.code, `${name}: ${args.join(' ')}`).toBe(1);
-        expect(r.stderr).toMatch(/is not a tsm index \(not a database tsm wrote\); tsm leaves it as it is: give --db a new file name/);
+        expect(r.stderr).toMatch(
+          name.endsWith('.md') ? /the index cannot be a note: .*README\.md ends in \.md/ : /is not a tsm index \(not a database tsm wrote\); tsm leaves it as it is: give --db a new file name/,
+        );
         expect(r.stderr).not.toMatch(/\n\s+at /);
       }
       expect(readFileSync(file, 'utf8')).toBe(content);
       expect(readdirSync(vault.dir).filter((f) => f.startsWith(`${name}.corrupt-`))).toEqual([]);
     }
+  });
+
+  it('an index named like a note is refused, whether the note exists, is empty or not there yet', () => {
+    const empty = join(vault.dir, 'blank.md');
+    writeFileSync(empty, '');
+    for (const db of [empty, join(vault.dir, 'a.md'), join(vault.dir, 'new-index.md')]) {
+      const r = tsm(['index', '--vault', vault.dir, '--db', db], { cwd: vault.dir });
+      expect(r.code, db).toBe(1);
+      expect(r.stderr).toMatch(/the index cannot be a note: .* ends in \.md; give --db \(or TSM_DB\) another name/);
+    }
+    expect(readFileSync(empty, 'utf8')).toBe('');
+    expect(readFileSync(join(vault.dir, 'a.md'), 'utf8')).toBe('# Alpha\n\nneedle text\n');
+    expect(readdirSync(vault.dir)).not.toContain('new-index.md');
   });
 
   it('an index of its own damaged past its first page is moved aside, never deleted, and rebuilt', () => {

@@ -46,7 +46,7 @@ describe('bad input never throws and loses nothing', () => {
     const note = parse(md('---', 'title: Only FM', 'tags: [a]', '---', ''), 'fm.md');
     expect(note.title).toBe('Only FM');
     expect(note.tags).toEqual(['a']);
-    expect(note.sections).toEqual([{ heading: '', level: 0, headingPath: 'Only FM', startLine: 5, endLine: 5, text: '', chunk: 0 }]);
+    expect(note.sections).toEqual([{ heading: '', level: 0, headingPath: 'Only FM', startLine: 1, endLine: 1, text: '', chunk: 0 }]);
     expect(note.warnings).toEqual([]);
   });
 
