@@ -212,13 +212,13 @@ export class SectionSearch {
   /** How many distinct notes (or sections) match, after filters. */
   /**
    * The notes the filters let through (a date range read from the query among them), newest first, at most
-   * `limit`, each with its first section (its lowest id), and how many there are: a query that names only
-   * dates lists them (search.ts datedNotes).
+   * `limit`, each with its first section that has text (a daily note's H1 has none: shown, it said only the
+   * date), and how many there are: a query that names only dates lists them (search.ts datedNotes).
    */
   notesByDate(filters: SearchFilters, limit: number): { list: RankedSection[]; total: number } {
     const { where, params } = filterSql(filters, 'note');
     const list = this.stmt(
-      `SELECT (SELECT min(s.id) FROM sections s WHERE s.note_id = n.id) AS id, n.id AS noteId, 0 AS bm25, n.type AS type,
+      `SELECT (SELECT s.id FROM sections s WHERE s.note_id = n.id ORDER BY s.text = '', s.ord LIMIT 1) AS id, n.id AS noteId, 0 AS bm25, n.type AS type,
         n.status AS status, n.date AS date, n.date_source AS dateSource, n.path AS path, 0 AS ord
        FROM notes n WHERE n.section_count > 0${where} ORDER BY n.date DESC, n.path LIMIT ?`,
     ).all(...params, limit) as RankedSection[];

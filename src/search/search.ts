@@ -114,7 +114,8 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   }
   const { q, ranked, terms, sectionLists } = run;
   const page0 = ranked.slice(offset, wanted);
-  const page = req.allSections ? page0 : showBestBodySections(store, terms, page0, sectionLists);
+  // A date-only list has no words to choose a section by: each note keeps its first section with text.
+  const page = req.allSections || run.datesOnly ? page0 : showBestBodySections(store, terms, page0, sectionLists);
   const nextScores = page.map((_, i) => ranked[offset + i + 1]?.score ?? 0);
   const hits = buildHits(db, store, page, nextScores, offset, terms, q.text, req.snippetChars ?? 300);
   // The range's notes and the rest are two rankings: a note of the range may be in no list of the rest's.
@@ -132,19 +133,16 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
 }
 
 /**
- * A query that names only dates (`yesterday`, `先週`, "what did I do last week", whose other words are all
- * stopwords) has nothing to rank by, and found nothing while its did-you-mean offered `3 days go` for
+ * A query that names only dates (`yesterday`, `先週`, `last week`) has nothing to rank by, and found nothing while its did-you-mean offered `3 days go` for
  * `3 days ago`. It lists the notes of its range instead, newest first (daily notes are what such a query
- * asks for), each shown by its opening section; scores fall by place as a list's do under fusion.
+ * asks for), each shown by its first section with text; scores fall by place as a list's do under fusion.
+ * Only the page asked for is read (offset + limit), and `total` counts the whole range.
  */
-function datedNotes(store: SectionSearch, q: PreparedQuery): RankedRun {
-  const { list, total } = store.notesByDate(q.filters, DATED_NOTES);
+function datedNotes(store: SectionSearch, q: PreparedQuery, wanted: number): RankedRun {
+  const { list, total } = store.notesByDate(q.filters, wanted);
   const ranked = list.map((r, i) => ({ id: r.id, noteId: r.noteId, score: 1 / (RRF_K + 1 + i), path: r.path, ord: r.ord }));
   return { q, searched: false, datesOnly: true, terms: q.terms, ranked, sectionLists: [], total: () => total };
 }
-
-/** The most notes a date-only query lists (a year of daily notes and more). */
-const DATED_NOTES = 1000;
 
 function dateSpanOf({ after, before }: SearchFilters): { after?: string; before?: string } {
   return { ...(after ? { after } : {}), ...(before ? { before } : {}) };
@@ -169,7 +167,7 @@ interface RankedRun {
 function rankAll(db: Database, store: SectionSearch, req: SearchRequest, tuning: Tuning, now: Date, textDates: boolean): RankedRun {
   const q = prepareQuery(req, db, store, tuning, now, textDates);
   if (!anyTermMatch(q.terms)) {
-    if (q.textRange && textDates && !req.allSections) return datedNotes(store, q);
+    if (q.textRange && textDates) return datedNotes(store, q, Math.max(0, req.offset ?? 0) + Math.max(0, req.limit));
     return { q, searched: false, terms: q.terms, ranked: [], sectionLists: [], total: () => 0 };
   }
   const { rankers, lists, terms } = runRankers(store, q, tuning);

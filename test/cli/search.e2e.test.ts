@@ -393,6 +393,14 @@ describe('queries that must not break', () => {
     expect(month.paths.filter((p) => p.startsWith('daily/'))).toEqual(['daily/2026-11-21.md', 'daily/2026-11-19.md', 'daily/2026-11-15.md']);
     const none = paths('3 days ago');
     expect(none.stderr).not.toMatch(/did you mean/);
+    // Shown by its first section with text, not the daily note's bare date heading.
+    expect((JSON.parse(search(['yesterday', '-f', 'json'], ENV).stdout) as { snippet: string }[])[0].snippet).toContain('TrailPaw');
+    // --all-sections lists the same notes (it found nothing); -n cuts the list, total counts the range.
+    const sections = search(['yesterday', '--all-sections', '-f', 'json'], ENV);
+    expect((JSON.parse(sections.stdout) as { path: string }[]).map((h) => h.path)).toEqual(['daily/2026-11-21.md']);
+    const cut = search(['this month', '-n', '1', '--ids'], ENV);
+    expect(cut.stdout.trim().split('\n')).toHaveLength(1);
+    expect(cut.stderr).toMatch(new RegExp(`tsm: ${month.paths.length} results for "this month"`));
     // A word to rank by keeps the ranking: the range's matches first, then the rest.
     expect(paths('LoRa yesterday').stderr).not.toMatch(/names only dates/);
   });
