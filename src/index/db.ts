@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { isExplained, TsmError } from '../core/errors.js';
-import { openRegularFile } from '../vault/file-kind.js';
+import { fileKind, openRegularFile } from '../vault/file-kind.js';
 import { makeVaultFolder } from '../vault/folders.js';
 import { isInside } from '../vault/paths.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
@@ -83,6 +83,8 @@ export interface WriterOptions {
  * lost; any other file is refused (`replaceable`).
  */
 export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex {
+  // A folder or a FIFO named by --db: say so (SQLite said "disk I/O error" or "unable to open database file").
+  checkIndexFiles(path);
   try {
     if (opts.vault !== undefined && isInside(opts.vault, dirname(path))) makeVaultFolder(opts.vault, dirname(path));
     else mkdirSync(dirname(path), { recursive: true });
@@ -408,6 +410,16 @@ export function writeTransaction<T>(db: Database, fn: () => T, opts: { schemaCha
     } catch (err) {
       if (began.yes || sqliteErrorKind(err) !== 'busy' || Date.now() >= deadline) throw err;
     }
+  }
+}
+
+/** Throws an IndexError when the index or its -wal/-shm is there but is not a plain file (readers and writers). */
+export function checkIndexFiles(path: string): void {
+  for (const p of [path, `${path}-wal`, `${path}-shm`]) {
+    const kind = fileKind(p);
+    // An absent index is the opener's to report or create; absent companions are normal.
+    if (kind === 'file' || kind === 'absent') continue;
+    throw new IndexError('io', `${p} is not a plain file (a folder, FIFO or device?): move it aside and run \`tsm index\``);
   }
 }
 

@@ -1,7 +1,6 @@
 // The one way a surface (CLI, hooks, MCP) reads the index: open, run, close, with every SQLite error
 // turned into an IndexError that names the fix. Surfaces never write the open/try/finally/close block.
-import { fileKind } from '../vault/file-kind.js';
-import { asIndexError, IndexError, openReader, type Database } from './db.js';
+import { asIndexError, checkIndexFiles, openReader, type Database } from './db.js';
 
 export interface ReaderOptions {
   /** Upper bound of a wait on a locked index (SQLite's busy_timeout); default 10 s. */
@@ -22,15 +21,5 @@ export function withIndexReader<T>(path: string, fn: (db: Database) => T, opts: 
     throw asIndexError(err, path);
   } finally {
     db.close();
-  }
-}
-
-/** Throws an IndexError when the index or its -wal/-shm is there but is not a plain file. */
-function checkIndexFiles(path: string): void {
-  for (const p of [path, `${path}-wal`, `${path}-shm`]) {
-    const kind = fileKind(p);
-    // An absent index is openReader's to report ("no index: run `tsm index`"); absent companions are normal.
-    if (kind === 'file' || kind === 'absent') continue;
-    throw new IndexError('io', `${p} is not a plain file (a folder, FIFO or device?): move it aside and run \`tsm index\``);
   }
 }

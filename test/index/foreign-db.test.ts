@@ -1,6 +1,7 @@
 // `--db` may name any file: tsm rebuilds only databases that are provably its own and refuses, leaving
 // every byte in place, a database of another application (issue: one with a `meta` table lost all tables).
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -92,6 +93,20 @@ describe('a database that is tsm own, or free to use', () => {
       }
       expect(readFileSync(file, 'utf8')).toBe(content);
       expect(readdirSync(vault.dir).filter((f) => f.startsWith(`${name}.corrupt-`))).toEqual([]);
+    }
+  });
+
+  it('a folder or a FIFO named by --db is refused by name, for writers as for readers', () => {
+    const dir = join(vault.dir, 'a-folder.db');
+    mkdirSync(dir);
+    const fifo = join(vault.dir, 'a-fifo.db');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    for (const db of [dir, fifo]) {
+      for (const args of [['index'], ['search', 'needle']]) {
+        const r = tsm([...args, '--vault', vault.dir, '--db', db], { cwd: vault.dir, timeoutMs: 15_000 });
+        expect(r.code, `${db}: ${args[0]}`).toBe(1);
+        expect(r.stderr).toMatch(/is not a plain file \(a folder, FIFO or device\?\): move it aside/);
+      }
     }
   });
 
