@@ -54,6 +54,8 @@ export interface Tuning {
   secondSection: number;
   /** A query term held by more than this share of sections is too common to drive ranking (dropped). */
   commonTermShare: number;
+  /** Queries of at most this many words and CJK pieces keep their common terms too (0: every query prunes). */
+  keepCommonUpTo: number;
   /** The same, for the terms of the bigram rankers (which match on any one shared bigram). */
   bigramShare: number;
   /** Fusion weight per ranker (default 1). */
@@ -166,6 +168,7 @@ export const DEFAULT_TUNING: Tuning = {
   rankerWeights: {},
   secondSection: 0.3,
   commonTermShare: 0.25,
+  keepCommonUpTo: 0,
   bigramShare: 0.1,
   // Weight 1 over the best 100 sections: Obsidian Hub +0.042 ± 0.016 nDCG@10 (20 wins, 5 losses),
   // handbook +0.007 ± 0.013 (21/15); 0.3 over 20 moved neither (−0.002, +0.007); over the best 300, or

@@ -220,7 +220,7 @@ function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tu
   // Date flags win over the text's range (filters.ts): the range is the text's only when it changed the filters.
   const flagsOnly = range ? buildFilters(req.flags ?? {}, null, now) : filters;
   const textRange = flagsOnly.after !== filters.after || flagsOnly.before !== filters.before;
-  return { text: temporal.text, filters, analysed, terms: pruneTerms(analysed, share, tuning.commonTermShare), share, textRange };
+  return { text: temporal.text, filters, analysed, terms: pruneTerms(analysed, share, tuning.commonTermShare, tuning.keepCommonUpTo), share, textRange };
 }
 
 interface RankerRun {
@@ -638,8 +638,9 @@ function rarerBigrams(terms: QueryTerms, share: Map<string, number>, maxShare: n
 }
 
 /** Drops terms so common they only add noise and time; caps long prompts to their rarest terms. */
-function pruneTerms(terms: QueryTerms, share: Map<string, number>, commonShare: number): QueryTerms {
+function pruneTerms(terms: QueryTerms, share: Map<string, number>, commonShare: number, keepUpTo = 0): QueryTerms {
   if (share.size === 0) return terms;
+  if (terms.words.length + terms.cjkPieces.length <= keepUpTo) return terms;
   const keep = (list: string[], max: number) => {
     const rare = list.filter((t) => (share.get(t) ?? 0) <= commonShare);
     const chosen = rare.length ? rare : list;

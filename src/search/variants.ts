@@ -42,6 +42,8 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'phrase-w1.5': { rankerWeights: { 'all-phrases': 1.5 } },
   'recency-0.9': { recencyFloor: 0.9 },
   'common-0.1': { commonTermShare: 0.1 },
+  'keep-common-2': { keepCommonUpTo: 2 },
+  'keep-common-4': { keepCommonUpTo: 4 },
   // The semantic ranker (src/search/semantic.ts), on by default at weight 1 over the best 100: off, and
   // other weights and depths.
   'semantic-off': { semanticWeight: 0, semanticNoteWeight: 0 },
