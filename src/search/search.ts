@@ -167,7 +167,8 @@ interface RankedRun {
 function rankAll(db: Database, store: SectionSearch, req: SearchRequest, tuning: Tuning, now: Date, textDates: boolean): RankedRun {
   const q = prepareQuery(req, db, store, tuning, now, textDates);
   if (!anyTermMatch(q.terms)) {
-    if (q.textRange && textDates) return datedNotes(store, q, Math.max(0, req.offset ?? 0) + Math.max(0, req.limit));
+    // Dates only: the range's notes (the flags' range when a date flag won over the text's, as it does).
+    if (q.datesInText) return datedNotes(store, q, Math.max(0, req.offset ?? 0) + Math.max(0, req.limit));
     return { q, searched: false, terms: q.terms, ranked: [], sectionLists: [], total: () => 0 };
   }
   const { rankers, lists, terms } = runRankers(store, q, tuning);
@@ -201,6 +202,8 @@ interface PreparedQuery {
   share: Map<string, number>;
   /** Whether the date filters came from the text alone (no date flag): a range whose notes come first, not a filter. */
   textRange: boolean;
+  /** Whether the text named a date at all (its range may have lost to a date flag). */
+  datesInText: boolean;
 }
 
 /** Temporal expressions become a date range, flags and the query language's operators filters, the rest terms. */
@@ -220,7 +223,8 @@ function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tu
   // Date flags win over the text's range (filters.ts): the range is the text's only when it changed the filters.
   const flagsOnly = range ? buildFilters(req.flags ?? {}, null, now) : filters;
   const textRange = flagsOnly.after !== filters.after || flagsOnly.before !== filters.before;
-  return { text: temporal.text, filters, analysed, terms: pruneTerms(analysed, share, tuning.commonTermShare, tuning.keepCommonUpTo), share, textRange };
+  const datesInText = range !== null;
+  return { text: temporal.text, filters, analysed, terms: pruneTerms(analysed, share, tuning.commonTermShare, tuning.keepCommonUpTo), share, textRange, datesInText };
 }
 
 interface RankerRun {

@@ -398,6 +398,12 @@ describe('queries that must not break', () => {
     // --all-sections lists the same notes (it found nothing); -n cuts the list, total counts the range.
     const sections = search(['yesterday', '--all-sections', '-f', 'json'], ENV);
     expect((JSON.parse(sections.stdout) as { path: string }[]).map((h) => h.path)).toEqual(['daily/2026-11-21.md']);
+    // A date flag wins over the text's date, as it always does: the flag's range is listed (it found nothing).
+    const flagged = search(['yesterday', '--after', '2026-11-15', '-f', 'json'], ENV);
+    const flaggedDates = (JSON.parse(flagged.stdout) as { date: string }[]).map((h) => h.date);
+    expect(flaggedDates.length).toBeGreaterThan(1);
+    expect(flaggedDates.every((d) => d >= '2026-11-15')).toBe(true);
+    expect(flagged.stderr).toContain('names only dates: the notes dated from 2026-11-15, newest first');
     const cut = search(['this month', '-n', '1', '--ids'], ENV);
     expect(cut.stdout.trim().split('\n')).toHaveLength(1);
     expect(cut.stderr).toMatch(new RegExp(`tsm: ${month.paths.length} results for "this month"`));
