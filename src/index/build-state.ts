@@ -11,7 +11,9 @@ export const FTS_TABLES = ['sections_fts', 'notes_fts'] as const;
 
 /** True while (or after a stopped) build of the whole index: the notes are not all in it. */
 export function buildUnfinished(db: Database): boolean {
-  return FTS_TABLES.some((t) => db.prepare(`SELECT v FROM ${t}_config WHERE k = 'automerge'`).pluck().get() === 0);
+  // One statement for both tables: every search asks (the prompt hook's path included).
+  const sql = FTS_TABLES.map((t) => `SELECT 1 FROM ${t}_config WHERE k = 'automerge' AND v = 0`).join(' UNION ALL ');
+  return db.prepare(`SELECT EXISTS (${sql})`).pluck().get() === 1;
 }
 
 /** What a search of such an index says, on every surface. */

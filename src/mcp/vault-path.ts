@@ -3,16 +3,8 @@
 // folder is followed, a symlinked file must lead inside the vault or such a folder; checked with realpath).
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { findOnDisk, isInside, leadsInside, typedVaultPath } from '../vault/paths.js';
+import { findOnDisk, isInside, leadsInside } from '../vault/paths.js';
 import { ToolError } from './errors.js';
-
-/**
- * A path argument as a vault-relative, `/`-separated, NFC path ('' for the vault itself): the vault
- * layer's rule for a typed path (src/vault/paths.ts typedVaultPath), which the CLI follows too.
- */
-export function vaultRelative(vault: string, input: string, param = 'path'): string {
-  return typedVaultPath(vault, input, param);
-}
 
 /**
  * The real location of a vault file, found by its NFC path whatever form its name has on disk. The

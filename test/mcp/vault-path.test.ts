@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { realPathInVault, vaultRelative } from '../../src/mcp/vault-path.js';
+import { realPathInVault } from '../../src/mcp/vault-path.js';
+import { typedVaultPath as vaultRelative } from '../../src/vault/paths.js';
 
 let root: string;
 let vault: string;

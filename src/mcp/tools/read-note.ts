@@ -5,7 +5,8 @@ import { stripControls } from '../../text/controls.js';
 import { readRegularFile } from '../../vault/file-kind.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, RESULT_CHAR_BUDGET } from '../tool.js';
-import { realPathInVault, vaultRelative } from '../vault-path.js';
+import { realPathInVault } from '../vault-path.js';
+import { typedVaultPath } from '../../vault/paths.js';
 import { findIndexedNote } from './note-lookup.js';
 
 export const DEFAULT_LINES = 400;
@@ -30,7 +31,7 @@ export const readNoteTool = defineTool({
   },
   run(args, ctx) {
     const vault = ctx.cfg.vault;
-    const rel = vaultRelative(vault, args.path);
+    const rel = typedVaultPath(vault, args.path);
     if (rel === '' || rel.endsWith('/')) throw new ToolError(`path names a folder, not a note: ${args.path}`);
     const note = ctx.withIndex((_db, reader) => findIndexedNote(reader, rel));
     if (!note) throw new ToolError(`note not indexed: ${rel} (use a path from search results; run \`tsm index\` if the note is new)`);

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { ToolError } from '../errors.js';
 import { defineTool } from '../tool.js';
-import { realPathInVault, vaultRelative } from '../vault-path.js';
+import { realPathInVault } from '../vault-path.js';
+import { typedVaultPath } from '../../vault/paths.js';
 import { findIndexedNote } from './note-lookup.js';
 
 export const relatedTool = defineTool({
@@ -19,7 +20,7 @@ export const relatedTool = defineTool({
     path: z.string().describe('vault-relative note path, e.g. "knowledge/lora.md"'),
   },
   run(args, ctx) {
-    const rel = vaultRelative(ctx.cfg.vault, args.path);
+    const rel = typedVaultPath(ctx.cfg.vault, args.path);
     if (rel === '' || rel.endsWith('/')) throw new ToolError(`path names a folder, not a note: ${args.path}`);
     return ctx.withIndex((_db, reader) => {
       const note = findIndexedNote(reader, rel);

@@ -7,7 +7,7 @@ import { INCOMPLETE_INDEX_NOTE } from '../../index/build-state.js';
 import { search } from '../../search/search.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, PREVIEW_CHARS, preview, roundScore, type ToolContext } from '../tool.js';
-import { vaultRelative } from '../vault-path.js';
+import { typedVaultPath } from '../../vault/paths.js';
 import { tuningOf } from '../../search/rank.js';
 
 export const MAX_SEARCH_LIMIT = 100;
@@ -56,7 +56,7 @@ export const searchTool = defineTool({
       type: args.type ? [args.type] : undefined,
       status: args.status?.trim() ? [args.status.trim()] : undefined,
       tag: args.tag?.trim() ? [args.tag.trim()] : undefined,
-      path: args.path?.trim() ? [vaultRelative(ctx.cfg.vault, args.path)] : undefined,
+      path: args.path?.trim() ? [typedVaultPath(ctx.cfg.vault, args.path)] : undefined,
       after: args.after?.trim() || undefined,
       before: args.before?.trim() || undefined,
     };
@@ -107,7 +107,7 @@ export const searchTool = defineTool({
 /** A tool's query in the query language, its `path:` values confined to the vault like a `path` argument. */
 export function parseToolQuery(query: string, ctx: ToolContext): ParsedQuery {
   const syntax = parseQuery(query);
-  if (syntax.filters.path) syntax.filters.path = syntax.filters.path.map((p) => vaultRelative(ctx.cfg.vault, p, 'path:'));
+  if (syntax.filters.path) syntax.filters.path = syntax.filters.path.map((p) => typedVaultPath(ctx.cfg.vault, p, 'path:'));
   return syntax;
 }
 
