@@ -96,7 +96,9 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   let datesIgnored: SearchResponse['datesIgnored'];
   let datesFirst: SearchResponse['datesFirst'];
   const fill = tuning.textRangeMode === 'filter' ? first.ranked.length === 0 : first.ranked.length < wanted;
-  if (first.q.textRange && first.searched && fill) {
+  // A query of written days only (`2026-07-18`) whose range holds no note searches them as words.
+  const daysAsWords = first.datesOnly && first.ranked.length === 0 && first.q.writtenDays;
+  if (first.q.textRange && (first.searched || daysAsWords) && fill) {
     const rest = rankAll(db, store, req, tuning, now, false);
     const shown = new Set(first.ranked.map((r) => r.noteId));
     const others = rest.ranked.filter((r) => !shown.has(r.noteId));
@@ -126,7 +128,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     filters: datesIgnored ? run.q.filters : first.q.filters,
     ...(datesIgnored ? { datesIgnored } : {}),
     ...(datesFirst ? { datesFirst } : {}),
-    ...(first.datesOnly ? { datesOnly: dateSpanOf(first.q.filters) } : {}),
+    ...(first.datesOnly && !datesIgnored ? { datesOnly: dateSpanOf(first.q.filters) } : {}),
     // A search during a first build or a `--full` found only the notes written so far: say so.
     ...(buildUnfinished(db) ? { indexIncomplete: true as const } : {}),
   };
@@ -204,6 +206,8 @@ interface PreparedQuery {
   textRange: boolean;
   /** Whether the text named a date at all (its range may have lost to a date flag). */
   datesInText: boolean;
+  /** Whether the text wrote a day out (`2026-07-18`, `7月18日`), which is also words (`textWithDays`). */
+  writtenDays: boolean;
 }
 
 /** Temporal expressions become a date range, flags and the query language's operators filters, the rest terms. */
@@ -211,9 +215,12 @@ function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tu
   // The query language's operators only add constraints and terms: free text ranks as it always has.
   const temporal = extractTemporal(req.syntax?.text ?? req.query, now);
   const range = textDates ? temporal.range : null;
+  // Looking past the range, a day written out is words again: `antenna 2026-07-18` finds the day's note by
+  // its title when no note of that day holds `antenna`.
+  const text = textDates ? temporal.text : temporal.textWithDays;
   let filters = buildFilters(req.flags ?? {}, range, now);
   if (req.syntax) filters = applySyntax(filters, req.syntax, now);
-  const analysed = queryTerms(req.syntax?.quoted.length ? [temporal.text, ...req.syntax.quoted].join(' ') : temporal.text, tuning.cutter);
+  const analysed = queryTerms(req.syntax?.quoted.length ? [text, ...req.syntax.quoted].join(' ') : text, tuning.cutter);
   if (req.syntax?.prefixes.length) analysed.prefixes = req.syntax.prefixes.map(normalize);
   if (tuning.compoundSplit !== 'off') splitCompounds(db, analysed, tuning.compoundSplit);
   const share = termShares(analysed, store);
@@ -224,7 +231,8 @@ function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tu
   const flagsOnly = range ? buildFilters(req.flags ?? {}, null, now) : filters;
   const textRange = flagsOnly.after !== filters.after || flagsOnly.before !== filters.before;
   const datesInText = range !== null;
-  return { text: temporal.text, filters, analysed, terms: pruneTerms(analysed, share, tuning.commonTermShare, tuning.keepCommonUpTo), share, textRange, datesInText };
+  const writtenDays = temporal.textWithDays !== temporal.text;
+  return { text, filters, analysed, terms: pruneTerms(analysed, share, tuning.commonTermShare, tuning.keepCommonUpTo), share, textRange, datesInText, writtenDays };
 }
 
 interface RankerRun {

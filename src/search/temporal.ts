@@ -11,22 +11,21 @@ import {
   yearRange,
   type DateRange,
 } from './dates.js';
+import { DAY_RE, DAY_SPAN_RE, dayRangeOf, daySpanOf, MONTH_RE, monthIndex } from './day-expressions.js';
 
 export interface TemporalResult {
   /** The query with the expressions removed. */
   text: string;
+  /**
+   * The query with only the relative expressions removed: days written out (`2026-07-18`, `7月18日`) stay,
+   * as words a note may hold (a daily note's title), for a search that looks past the range.
+   */
+  textWithDays: string;
   range: DateRange | null;
 }
 
-type Rule = { re: RegExp; range: (m: RegExpMatchArray, now: Date) => DateRange | null };
-
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-const MONTH_RE = `(${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)`;
-
-function monthIndex(name: string): number {
-  const n = name.toLowerCase();
-  return MONTHS.findIndex((m) => m.startsWith(n.slice(0, 3)));
-}
+/** `written`: a day written out, which a note may hold as text. */
+type Rule = { re: RegExp; range: (m: RegExpMatchArray, now: Date) => DateRange | null; written?: boolean };
 
 function recentDays(days: number, now: Date): DateRange {
   return { after: ymd(addDays(now, -days)) };
@@ -49,6 +48,9 @@ function unitAgo(n: number, unit: string, now: Date): DateRange | null {
 
 // Longest, most specific patterns first. English patterns need word boundaries; Japanese ones do not.
 const RULES: Rule[] = [
+  // Days the user names (day-expressions.ts): a span of two, then one.
+  { re: DAY_SPAN_RE, range: daySpanOf },
+  { re: DAY_RE, range: dayRangeOf, written: true },
   { re: /\b(\d{1,3}) (days?|weeks?|months?|years?) ago\b/i, range: (m, now) => unitAgo(Number(m[1]), m[2].toLowerCase(), now) },
   { re: /(?<!\d)(\d{1,3})\s*(日|週間|ヶ月|か月|カ月|ヵ月|ケ月|年)前/, range: (m, now) => unitAgo(Number(m[1]), m[2], now) },
   { re: /\bthe day before yesterday\b|一昨日|おととい/i, range: (_m, now) => dayRange(addDays(now, -2)) },
@@ -92,8 +94,10 @@ const ANY_RULE =
 
 /** Finds temporal expressions; the first that matches sets the range, and every one found leaves the text. */
 export function extractTemporal(query: string, now: Date): TemporalResult {
-  if (!ANY_RULE.test(query)) return { text: query.replace(/\s+/g, ' ').trim(), range: null };
+  const plain = query.replace(/\s+/g, ' ').trim();
+  if (!ANY_RULE.test(query)) return { text: plain, textWithDays: plain, range: null };
   let text = query;
+  let withDays = query;
   let range: DateRange | null = null;
   for (const rule of RULES) {
     const m = text.match(rule.re);
@@ -102,6 +106,8 @@ export function extractTemporal(query: string, now: Date): TemporalResult {
     if (!r) continue;
     range ??= r;
     text = text.slice(0, m.index) + ' ' + text.slice((m.index ?? 0) + m[0].length);
+    if (!rule.written) withDays = withDays.replace(m[0], ' ');
   }
-  return { text: text.replace(/\s+/g, ' ').trim(), range };
+  const tidy = (t: string) => t.replace(/\s+/g, ' ').trim();
+  return { text: tidy(text), textWithDays: tidy(withDays), range };
 }

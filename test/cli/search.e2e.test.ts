@@ -411,6 +411,29 @@ describe('queries that must not break', () => {
     expect(paths('LoRa yesterday').stderr).not.toMatch(/names only dates/);
   });
 
+  it('a day written out is a date range, and still words when its range holds no match', () => {
+    const run = (q: string) => {
+      const r = search([q, '-f', 'json', '-n', '5'], ENV);
+      expect(r.code, r.stderr).toBe(0);
+      return { paths: (JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path), stderr: r.stderr };
+    };
+    // The day alone lists its notes, as `yesterday` does; so does a span of days.
+    const day = run('2026-07-18');
+    expect(day.paths).toEqual(['daily/2026-07-18.md']);
+    expect(day.stderr).toContain('"2026-07-18" names only dates: the notes dated from 2026-07-18 to before 2026-07-19');
+    expect(run('from July 1 to July 20').stderr).toContain('the notes dated from 2026-07-01 to before 2026-07-21');
+    // No note of that day holds `antenna`: the search looks past the range with the day as words again, and
+    // the day's note, titled by the date, still comes first (as before days were read as dates).
+    const antenna = run('antenna 2026-07-18');
+    expect(antenna.paths[0]).toBe('daily/2026-07-18.md');
+    expect(antenna.stderr).toMatch(/no match dated from 2026-07-18 to before 2026-07-19 \(read from the query\); searched every date/);
+    // A day no note is dated: its words are searched, not an empty list.
+    const undated = run('2026-07-19');
+    expect(undated.paths.length).toBeGreaterThan(0);
+    expect(undated.stderr).not.toMatch(/names only dates/);
+    expect(undated.stderr).toMatch(/no match dated from 2026-07-19/);
+  });
+
   it('TSM_NOW must be a date', () => {
     const r = search(['LoRa'], { TSM_NOW: 'soon' });
     expect(r.code).toBe(1);

@@ -38,12 +38,55 @@ describe('extractTemporal', () => {
     });
   }
 
+  // Days written out, and spans of two (day-expressions.ts). Without a year, the latest such day by now.
+  const days: [string, string, { after?: string; before?: string }][] = [
+    ['2026-07-18', '', { after: '2026-07-18', before: '2026-07-19' }],
+    ['what did I do on 2026/7/18', 'what did I do on', { after: '2026-07-18', before: '2026-07-19' }],
+    ['2026.07.18 meeting', 'meeting', { after: '2026-07-18', before: '2026-07-19' }],
+    ['7月18日のアンテナ', 'のアンテナ', { after: '2026-07-18', before: '2026-07-19' }],
+    ['2025年7月18日の会議', 'の会議', { after: '2025-07-18', before: '2025-07-19' }],
+    ['12月25日', '', { after: '2025-12-25', before: '2025-12-26' }],
+    ['July 18 antenna', 'antenna', { after: '2026-07-18', before: '2026-07-19' }],
+    ['jul. 18th, 2025 meeting', 'meeting', { after: '2025-07-18', before: '2025-07-19' }],
+    ['18th of July 2024', '', { after: '2024-07-18', before: '2024-07-19' }],
+    ['notes from 18 July', 'notes from', { after: '2026-07-18', before: '2026-07-19' }],
+    ['dec 25', '', { after: '2025-12-25', before: '2025-12-26' }],
+    ['between 2026-07-01 and 2026-07-20 antenna', 'antenna', { after: '2026-07-01', before: '2026-07-21' }],
+    ['from March 3 to March 10', '', { after: '2026-03-03', before: '2026-03-11' }],
+    ['July 1 - July 20 antenna', 'antenna', { after: '2026-07-01', before: '2026-07-21' }],
+    ['7月1日〜7月20日の作業', 'の作業', { after: '2026-07-01', before: '2026-07-21' }],
+    ['7月1日から7月20日まで', '', { after: '2026-07-01', before: '2026-07-21' }],
+    ['December 20 to January 5', '', { after: '2025-12-20', before: '2026-01-06' }],
+    ['2026-07-20 to 2026-07-01', '', { after: '2026-07-01', before: '2026-07-21' }],
+    // `A and B` without `between` names two days: the first one counts, the second stays text.
+    ['2026-07-01 and 2026-07-20', 'and 2026-07-20', { after: '2026-07-01', before: '2026-07-02' }],
+  ];
+  for (const [query, text, range] of days) {
+    it(`a day written out: ${query}`, () => {
+      const r = extractTemporal(query, now);
+      expect(r.range).toEqual(range);
+      expect(r.text).toBe(text);
+    });
+  }
+
+  it('a single day stays in textWithDays (a note may hold it); a span and relative words do not', () => {
+    expect(extractTemporal('antenna 2026-07-18 last week', now)).toMatchObject({ text: 'antenna', textWithDays: 'antenna 2026-07-18' });
+    expect(extractTemporal('7月18日のアンテナ', now).textWithDays).toBe('7月18日のアンテナ');
+    expect(extractTemporal('antenna from July 1 to July 20', now).textWithDays).toBe('antenna');
+  });
+
+  it('what is no day stays text', () => {
+    for (const q of ['2026-02-30', '2026-13-01', 'version 1.2026-07-18', 'ticket 123-2026-07-18', 'you may need 5 cats', 'March 2025', '7月32日']) {
+      expect(extractTemporal(q, now)).toMatchObject({ text: q, range: null });
+    }
+  });
+
   it('an impossible month (13月) stays plain text', () => {
-    expect(extractTemporal('13月の予定', now)).toEqual({ text: '13月の予定', range: null });
+    expect(extractTemporal('13月の予定', now)).toMatchObject({ text: '13月の予定', range: null });
   });
 
   it('a query without time words is unchanged', () => {
-    expect(extractTemporal('LoRa モジュール', now)).toEqual({ text: 'LoRa モジュール', range: null });
+    expect(extractTemporal('LoRa モジュール', now)).toEqual({ text: 'LoRa モジュール', textWithDays: 'LoRa モジュール', range: null });
   });
 });
 
@@ -55,6 +98,7 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
     'last week', '先週', 'this week', '今週', 'last month', '先月', 'this month', '今月', 'last year', '去年', '昨年',
     'this year', '今年', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年始', '年明け',
     'in September', 'in sept 2024', 'in dec', '2025年3月の', '3月に', 'in 2024', '2023年の',
+    '2026-07-18', '7月18日', 'July 18', '18 July', 'from 2026-07-01 to 2026-07-20',
   ];
   for (const e of expressions) {
     it(`finds "${e}" inside a longer query`, () => {
@@ -62,6 +106,6 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
     });
   }
   it('a query with no temporal expression keeps its text', () => {
-    expect(extractTemporal('  LoRa   アンテナの 選び方 ', now)).toEqual({ text: 'LoRa アンテナの 選び方', range: null });
+    expect(extractTemporal('  LoRa   アンテナの 選び方 ', now)).toEqual({ text: 'LoRa アンテナの 選び方', textWithDays: 'LoRa アンテナの 選び方', range: null });
   });
 });

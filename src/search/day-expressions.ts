@@ -1,0 +1,92 @@
+// Calendar days written in a query (`2026-07-18`, `7月18日`, `July 18`, `18 July 2026`) and ranges of two of
+// them (`from 2026-07-01 to 2026-07-20`, `between March 3 and March 10`, `7月1日〜7月20日`,
+// `7月1日から7月20日まで`). temporal.ts reads them before its relative expressions: a day the user names is
+// what the query asks about. Written without a year, a day is the latest one on or before "now", as a
+// month name alone is (`lastMonthNamed`).
+import { addDays, ymd, type DateRange } from './dates.js';
+
+export const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+/** A month's name or its usual abbreviation (`may` only whole: it is also an everyday word). */
+export const MONTH_RE = `(${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)`;
+
+export function monthIndex(name: string): number {
+  const n = name.toLowerCase();
+  return MONTHS.findIndex((m) => m.startsWith(n.slice(0, 3)));
+}
+
+const ORDINAL = '(?:st|nd|rd|th)?';
+/** One day, in the forms above; the capture groups are read by `dayOf`. */
+const DAY_FORMS: { re: string; parts: (m: string[]) => [year: string | undefined, month: number, day: string] }[] = [
+  // 2026-07-18, 2026/07/18, 2026.7.18 — not inside a longer run of digits and dashes.
+  { re: '(?<![\\d./-])(\\d{4})[-/.](\\d{1,2})[-/.](\\d{1,2})(?![\\d])', parts: (m) => [m[0], Number(m[1]), m[2]] },
+  // 2026年7月18日, 7月18日
+  { re: '(?:(\\d{4})年)?(?<!\\d)(\\d{1,2})月(\\d{1,2})日', parts: (m) => [m[0], Number(m[1]), m[2]] },
+  // July 18, Jul. 18th, July 18, 2026
+  { re: `\\b${MONTH_RE}\\.? (\\d{1,2})${ORDINAL}(?:,? (\\d{4}))?\\b`, parts: (m) => [m[2], monthIndex(m[0]) + 1, m[1]] },
+  // 18 July, 18th of July 2026
+  { re: `\\b(\\d{1,2})${ORDINAL} (?:of )?${MONTH_RE}\\b\\.?(?: (\\d{4})\\b)?`, parts: (m) => [m[2], monthIndex(m[1]) + 1, m[0]] },
+];
+
+/** Groups each form takes in a combined expression (its own, plus the one around it). */
+const GROUPS = DAY_FORMS.map((f) => new RegExp(`${f.re}|`).exec('')!.length - 1);
+const DAY_SRC = DAY_FORMS.map((f) => `(${f.re})`).join('|');
+const DAY_GROUPS = GROUPS.reduce((n, g) => n + g + 1, 0);
+
+interface Day {
+  date: Date;
+  /** Whether the year was written. */
+  year: boolean;
+}
+
+/** The day written in `groups` (the captures of one DAY_SRC), or null when it names no real date. */
+function dayOf(groups: (string | undefined)[], now: Date): Day | null {
+  let at = 0;
+  for (let f = 0; f < DAY_FORMS.length; f++) {
+    const whole = groups[at];
+    const own = groups.slice(at + 1, at + 1 + GROUPS[f]) as string[];
+    at += GROUPS[f] + 1;
+    if (whole === undefined) continue;
+    const [year, month, day] = DAY_FORMS[f].parts(own);
+    const date = realDay(year === undefined ? undefined : Number(year), month, Number(day), now);
+    return date && { date, year: year !== undefined };
+  }
+  return null;
+}
+
+function realDay(year: number | undefined, month: number, day: number, now: Date): Date | null {
+  if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31)) return null;
+  const at = (y: number) => new Date(y, month - 1, day);
+  let d = at(year ?? now.getFullYear());
+  // 2026-02-30 is no day: Date would roll it into March.
+  if (d.getMonth() !== month - 1) return null;
+  if (year === undefined && d.getTime() > now.getTime()) d = at(now.getFullYear() - 1);
+  return d.getMonth() === month - 1 ? d : null;
+}
+
+/** One day, as a half-open range. */
+export const DAY_RE = new RegExp(DAY_SRC, 'i');
+
+export function dayRangeOf(m: RegExpMatchArray, now: Date): DateRange | null {
+  const d = dayOf(m.slice(1), now);
+  return d ? { after: ymd(d.date), before: ymd(addDays(d.date, 1)) } : null;
+}
+
+/** Two days and what joins them: `from A to B`, `between A and B`, `A – B`, `A〜B`, `AからBまで`. */
+export const DAY_SPAN_RE = new RegExp(
+  `(?:\\b(?:from|between) )?(?:${DAY_SRC})\\s*(?:\\b(?:to|and|until|till|through|thru)\\b|[-–—~〜～]|から)\\s*(?:${DAY_SRC})(?:まで)?`,
+  'i',
+);
+
+/** The days from the first to the second, both included (written backwards, the same days). */
+export function daySpanOf(m: RegExpMatchArray, now: Date): DateRange | null {
+  // `between A and B` needs its `between`; `A and B` alone is two days named, not a span.
+  if (/\band\b/i.test(m[0]) && !/^between\b/i.test(m[0])) return null;
+  const a = dayOf(m.slice(1, 1 + DAY_GROUPS), now);
+  const b = dayOf(m.slice(1 + DAY_GROUPS), now);
+  if (!a || !b) return null;
+  let from = a.date;
+  // `December 20 to January 5`: a start written without a year that falls after its end is the year before.
+  if (from > b.date && !a.year) from = new Date(from.getFullYear() - 1, from.getMonth(), from.getDate());
+  const [first, last] = from <= b.date ? [from, b.date] : [b.date, from];
+  return { after: ymd(first), before: ymd(addDays(last, 1)) };
+}
