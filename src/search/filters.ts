@@ -89,6 +89,10 @@ export function buildFilters(flags: FilterFlags, textRange: DateRange | null, no
     range = intersect(range, { before: parseDateFlag('before', flags.before).start });
     explicit = true;
   }
+  // Flags whose days do not meet (`--after 2026-07 --before 2026-03`) are a mistake, not a search that finds nothing.
+  if (explicit && range.after && range.before && range.after >= range.before) {
+    throw new FilterError(`the date flags leave no day: from ${range.after} to before ${range.before} (check --after, --before, --year and --recent)`);
+  }
   if (!explicit && textRange) range = textRange;
   if (range.after) f.after = range.after;
   if (range.before) f.before = range.before;
