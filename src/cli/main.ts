@@ -39,8 +39,9 @@ async function main(argv: string[]): Promise<void> {
     writeOut(`${VERSION}\n`); // yargs costs ~80 ms to load for one line
     return;
   }
-  // Without a command, yargs would only say "name a command": a mistyped --version deserves better.
-  const unknown = command === null ? argv.find((a) => a.startsWith('-') && !KNOWN_OPTIONS.has(a.replace(/^-+/, '').replace(/=.*$/s, ''))) : undefined;
+  // Without a command, yargs would only say "name a command": a mistyped --version deserves better. A
+  // first word that is no option is a mistyped command, which yargs-cli.ts names instead.
+  const unknown = command === null && argv[0]?.startsWith('-') ? argv.find((a) => a.startsWith('-') && !KNOWN_OPTIONS.has(a.replace(/^-+/, '').replace(/=.*$/s, ''))) : undefined;
   if (unknown !== undefined) throw new UsageError(unknownOptionMessage(unknown, ['help', 'version']));
   if (argv[0] === 'search' && !wantsHelp) {
     const args = parseFastArgs(argv.slice(1), SEARCH_OPTIONS, 'query');

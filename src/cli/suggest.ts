@@ -34,3 +34,12 @@ export function unknownOptionMessage(option: string, knownLong: readonly string[
   const guess = option.startsWith('--') || name.length > 1 ? closest(name, knownLong) : null;
   return `unknown option ${option}${guess ? ` (did you mean --${guess}?)` : ''}`;
 }
+
+/**
+ * The message for a first word that is no command (`tsm bogus --vault v1`): the command is what is wrong,
+ * not the options after it, which only mean something to a command.
+ */
+export function unknownCommandMessage(typed: string, commands: readonly string[]): string {
+  const guess = closest(typed, commands);
+  return `unknown command ${typed}${guess ? ` (did you mean ${guess}?)` : ''}; the commands: ${commands.join(', ')}`;
+}

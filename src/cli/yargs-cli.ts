@@ -5,7 +5,8 @@ import { VERSION } from '../core/version.js';
 import { isCjkCodePoint } from '../text/unicode.js';
 import { HOOK_OPTIONS, SEARCH_OPTIONS, VAULT_OPTIONS, type OptionSpec } from './options.js';
 import { runCommand, UsageError } from './run.js';
-import { unknownOptionMessage } from './suggest.js';
+import { commandOf, COMMANDS } from './hook-args.js';
+import { unknownCommandMessage, unknownOptionMessage } from './suggest.js';
 
 function withOptions(y: Argv, specs: Record<string, OptionSpec>): Argv {
   for (const [name, s] of Object.entries(specs)) y = y.option(name, s as Options);
@@ -163,7 +164,6 @@ export async function runYargs(argv: string[]): Promise<void> {
     )
     .demandCommand(1, 'name a command: tsm --help lists them')
     .strict()
-    .recommendCommands()
     .help()
     .alias('h', 'help')
     .wrap(helpWrap(process.stdout.columns))
@@ -183,10 +183,15 @@ const ALL_OPTIONS = [...new Set(['help', 'version', 'json', 'full', 'files-from-
 function unknownArgumentsMessage(msg: string, argv: string[]): string | null {
   const m = /^Unknown arguments?: (.+)$/s.exec(msg);
   if (!m) return null;
-  return m[1]
-    .split(', ')
+  const unknown = m[1].split(', ');
+  const typedAsOption = (a: string) => argv.find((t) => t === `--${a}` || t.startsWith(`--${a}=`) || t === `-${a}`);
+  // No command named: the first word that is no option is the mistyped command, and the options are
+  // unknown only because no command took them (`--vault` is every command's).
+  const word = commandOf(argv) === null ? unknown.find((a) => !typedAsOption(a)) : undefined;
+  if (word !== undefined) return unknownCommandMessage(word, COMMANDS);
+  return unknown
     .map((a) => {
-      const typed = argv.find((t) => t === `--${a}` || t.startsWith(`--${a}=`) || t === `-${a}`);
+      const typed = typedAsOption(a);
       return typed ? unknownOptionMessage(typed, ALL_OPTIONS) : `unexpected argument "${a}"`;
     })
     .join('; ');

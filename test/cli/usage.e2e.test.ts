@@ -83,6 +83,18 @@ describe('small things users hit', () => {
     expect(s.stderr).toContain('did you mean --json?');
   });
 
+  it('an unknown command is named as such, with the closest command, never its options', () => {
+    const b = tsm(['bogus', '--vault', marked.dir], { cwd: marked.dir });
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/^tsm: unknown command bogus; the commands: index, search, status/);
+    expect(b.stderr).not.toContain('--vault');
+    for (const args of [['statsu'], ['statsu', '--json'], ['--vault', marked.dir, 'statsu']]) {
+      const r = tsm(args, { cwd: marked.dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain('unknown command statsu (did you mean status?)');
+    }
+  });
+
   it('--help prints each example command whole on a line of its own, at any terminal width', () => {
     const lines = (cmd: string) => tsm([cmd, '--help']).stdout.split('\n').map((l) => l.trim());
     expect(lines('index')).toContain('git diff --name-only | tsm index --files-from-stdin');
