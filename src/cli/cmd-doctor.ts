@@ -8,7 +8,7 @@ import { pendingChanges } from '../index/sync.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
 import { hookLogPath } from '../hooks/hook-log.js';
-import { markedVaultAbove, tsmDir, type TsmConfig } from '../vault/config.js';
+import { markedVaultAbove, tsmDir, TSM_DIR, unknownConfigKeys, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { keptNotes } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
@@ -32,6 +32,15 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   } catch (err) {
     if (!(err instanceof IndexError)) throw err;
     problems.push({ check: 'index', severity: 'error', message: err.message, fix: 'run `tsm index`' });
+  }
+  const unknownKeys = unknownConfigKeys(cfg.vault);
+  if (unknownKeys.length) {
+    problems.push({
+      check: 'config',
+      severity: 'warning',
+      message: `${join(cfg.vault, TSM_DIR, 'config.json')} has setting${unknownKeys.length === 1 ? '' : 's'} tsm does not know, which change nothing: ${unknownKeys.join(', ')}`,
+      fix: 'correct the name or remove the key (the config.json `tsm init` writes for a new vault lists every setting)',
+    });
   }
   const kept = keptNotes(ingestStateDir(cfg), cfg.sessionsDir);
   if (kept.length) {

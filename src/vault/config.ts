@@ -121,6 +121,12 @@ export function loadConfig(input: ConfigInput = {}): TsmConfig {
   const vault = resolveVault(input);
   const file = readConfigFile(join(vault, TSM_DIR, 'config.json'));
   const pick = <T>(key: string, fallback: T): T => (key in file ? (file[key] as T) : fallback);
+  // An environment variable is text and wins over the file, whose values are JSON: "300" in the file is a
+  // string where a number belongs (an error), TSM_HOOK_TOP_K=7 is how a shell writes a number.
+  const envInt = (envName: string, key: keyof typeof DEFAULTS, min: number, max: number): number => {
+    const text = env[envName];
+    return text !== undefined ? int(envName, text.trim() === '' ? text : Number(text), min, max, text) : int(key, pick(key, DEFAULTS[key]), min, max);
+  };
 
   const cfg: TsmConfig = {
     vault,
@@ -132,11 +138,11 @@ export function loadConfig(input: ConfigInput = {}): TsmConfig {
     dailyFolders: stringList('dailyFolders', pick('dailyFolders', DEFAULTS.dailyFolders)),
     sessionFolders: stringList('sessionFolders', pick('sessionFolders', DEFAULTS.sessionFolders)),
     maxFileBytes: int('maxFileBytes', pick('maxFileBytes', DEFAULTS.maxFileBytes), 1, 1 << 30),
-    snippetBudget: int('TSM_SNIPPET_BUDGET', env.TSM_SNIPPET_BUDGET ?? pick('snippetBudget', DEFAULTS.snippetBudget), 0, 1_000_000),
+    snippetBudget: envInt('TSM_SNIPPET_BUDGET', 'snippetBudget', 0, 1_000_000),
     snippetChars: int('snippetChars', pick('snippetChars', DEFAULTS.snippetChars), 20, 100_000),
-    hookTopK: int('TSM_HOOK_TOP_K', env.TSM_HOOK_TOP_K ?? pick('hookTopK', DEFAULTS.hookTopK), 1, 50),
-    hookTimeoutMs: int('TSM_HOOK_TIMEOUT_MS', env.TSM_HOOK_TIMEOUT_MS ?? pick('hookTimeoutMs', DEFAULTS.hookTimeoutMs), 50, 60_000),
-    sessionsDir: resolve(vault, String(env.TSM_SESSIONS_DIR || pick('sessionsDir', DEFAULTS.sessionsDir))),
+    hookTopK: envInt('TSM_HOOK_TOP_K', 'hookTopK', 1, 50),
+    hookTimeoutMs: envInt('TSM_HOOK_TIMEOUT_MS', 'hookTimeoutMs', 50, 60_000),
+    sessionsDir: resolve(vault, env.TSM_SESSIONS_DIR || folder('sessionsDir', pick('sessionsDir', DEFAULTS.sessionsDir))),
     answerChars: int('answerChars', pick('answerChars', DEFAULTS.answerChars), 0, 1_000_000),
     halfLifeDays: halfLives(pick('halfLifeDays', DEFAULTS.halfLifeDays)),
     semantic: bool('semantic', pick('semantic', DEFAULTS.semantic)),
@@ -149,6 +155,21 @@ export function loadConfig(input: ConfigInput = {}): TsmConfig {
   return cfg;
 }
 
+/**
+ * Keys of the vault's config.json that tsm does not read (a typo like "hookTopk", or a setting another
+ * version knows): `tsm doctor` warns about them. Not an error: a config written for a newer tsm must
+ * not stop an older one.
+ */
+export function unknownConfigKeys(vault: string): string[] {
+  const file = readConfigFile(join(vault, TSM_DIR, 'config.json'));
+  const unknown = Object.keys(file).filter((k) => !(k in DEFAULTS));
+  const half = file.halfLifeDays;
+  if (half !== null && typeof half === 'object' && !Array.isArray(half)) {
+    unknown.push(...Object.keys(half).filter((k) => !(k in DEFAULTS.halfLifeDays)).map((k) => `halfLifeDays.${k}`));
+  }
+  return unknown;
+}
+
 function readConfigFile(path: string): Record<string, unknown> {
   const kind = fileKind(path);
   if (kind === 'absent') return {};
@@ -156,7 +177,8 @@ function readConfigFile(path: string): Record<string, unknown> {
   if (kind !== 'file') throw new ConfigError(`${path}: not a plain file; move it aside and run \`tsm init\` to write a new one`);
   let data: unknown;
   try {
-    data = parseJsonc(readFileSync(path, 'utf8'));
+    // A byte order mark is how Notepad and other Windows editors start a UTF-8 file: not part of the JSON.
+    data = parseJsonc(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''));
   } catch (err) {
     throw new ConfigError(`${path}: not valid JSON (${(err as Error).message})`);
   }
@@ -183,12 +205,18 @@ function optionalDir(name: string, value: unknown, vault: string): string | null
   return isAbsolute(value) ? value : resolve(vault, value);
 }
 
-function int(name: string, value: unknown, min: number, max: number): number {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`);
+/** `shown`: the value as the user wrote it, when it was text read as a number (an environment variable). */
+function int(name: string, value: unknown, min: number, max: number, shown: unknown = value): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(shown)})`);
   }
-  return n;
+  return value;
+}
+
+/** A folder setting relative to the vault. */
+function folder(name: string, value: unknown): string {
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  throw new ConfigError(`${name} must be a folder path relative to the vault, like "sessions" (got ${JSON.stringify(value)})`);
 }
 
 function stringList(name: string, value: unknown): string[] {
@@ -199,7 +227,7 @@ function stringList(name: string, value: unknown): string[] {
 }
 
 function halfLives(value: unknown): TsmConfig['halfLifeDays'] {
-  if (value === null || typeof value !== 'object') {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new ConfigError(`halfLifeDays must be an object like {"daily": 60} (got ${JSON.stringify(value)})`);
   }
   const v = value as Record<string, unknown>;

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, defaultConfigText, loadConfig, resolveVault } from '../../src/vault/config.js';
+import { ConfigError, defaultConfigText, loadConfig, resolveVault, unknownConfigKeys } from '../../src/vault/config.js';
 import { isInside } from '../../src/vault/paths.js';
 import { parseJsonc } from '../../src/vault/jsonc.js';
 
@@ -66,6 +66,45 @@ describe('config', () => {
     expect(() => loadConfig({ vaultFlag: v, env: {} })).toThrow(/extensions must be a list/);
     writeFileSync(join(v, '.tsm/config.json'), '{ not json');
     expect(() => loadConfig({ vaultFlag: v, env: {} })).toThrow(/config.json: not valid JSON/);
+  });
+
+  it('every key is type-checked: a value of the wrong JSON type names its setting, never becomes text', () => {
+    const v = tmp();
+    mkdirSync(join(v, '.tsm'));
+    const bad = (json: string, message: RegExp) => {
+      writeFileSync(join(v, '.tsm/config.json'), json);
+      expect(() => loadConfig({ vaultFlag: v, env: {} }), json).toThrow(message);
+    };
+    bad('{"sessionsDir": {"a": 1}}', /sessionsDir must be a folder path/);
+    bad('{"sessionsDir": ""}', /sessionsDir must be a folder path/);
+    bad('{"sessionsDir": 5}', /sessionsDir must be a folder path/);
+    bad('{"halfLifeDays": [1, 2]}', /halfLifeDays must be an object/);
+    bad('{"chunkChars": "300"}', /chunkChars must be a whole number from 200 to 1000000 \(got "300"\)/);
+    bad('{"hookTopK": "7"}', /^hookTopK must be a whole number/);
+    // Environment variables are text: a number written in one is a number.
+    writeFileSync(join(v, '.tsm/config.json'), '{}');
+    const cfg = loadConfig({ vaultFlag: v, env: { TSM_HOOK_TOP_K: ' 7', TSM_SESSIONS_DIR: 'logs' } });
+    expect(cfg.hookTopK).toBe(7);
+    expect(cfg.sessionsDir).toBe(join(v, 'logs'));
+    expect(() => loadConfig({ vaultFlag: v, env: { TSM_HOOK_TOP_K: '' } })).toThrow(/TSM_HOOK_TOP_K must be a whole number .*\(got ""\)/);
+  });
+
+  it('a config.json starting with a UTF-8 byte order mark (Windows editors) is read', () => {
+    const v = tmp();
+    mkdirSync(join(v, '.tsm'));
+    writeFileSync(join(v, '.tsm/config.json'), '\uFEFF// comment\n{ "hookTopK": 9 }\n');
+    expect(loadConfig({ vaultFlag: v, env: {} }).hookTopK).toBe(9);
+  });
+
+  it('keys tsm does not know are listed (doctor warns), not refused', () => {
+    const v = tmp();
+    mkdirSync(join(v, '.tsm'));
+    writeFileSync(join(v, '.tsm/config.json'), '{ "hookTopk": 3, "chunkChars": 500, "halfLifeDays": {"daily": 5, "knowlege": 9} }');
+    expect(loadConfig({ vaultFlag: v, env: {} }).chunkChars).toBe(500);
+    expect(unknownConfigKeys(v)).toEqual(['hookTopk', 'halfLifeDays.knowlege']);
+    expect(unknownConfigKeys(tmp())).toEqual([]);
+    writeFileSync(join(v, '.tsm/config.json'), defaultConfigText());
+    expect(unknownConfigKeys(v)).toEqual([]);
   });
 
   it('the commented default config parses and round-trips to the defaults', () => {
