@@ -2,25 +2,31 @@
 // in the local (personal) scope unless --shared asks for the files a team commits.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { defaultConfigText, TSM_DIR } from '../vault/config.js';
-import { UsageError } from './run.js';
+import { defaultConfigText, resolveVault, TSM_DIR } from '../vault/config.js';
+import { fileKind } from '../vault/file-kind.js';
+import { UsageError, UserError } from './run.js';
 import { writeErr } from './stdio.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   if (argv.shared && !argv.claude) throw new UsageError('--shared goes with --claude: `tsm init --claude --shared`');
-  const vault = resolve(typeof argv.vault === 'string' ? argv.vault : process.env.TSM_VAULT || process.cwd());
+  // A named vault must exist, as for every other command: `--vault ~/notse` creating a folder tree would
+  // hide the typo. Without a name, the current folder is the vault, as the user means by running it there.
+  const flag = typeof argv.vault === 'string' ? argv.vault : undefined;
+  const vault = flag === undefined && !process.env.TSM_VAULT ? resolve(process.cwd()) : resolveVault({ vaultFlag: flag, env: process.env });
   const dir = join(vault, TSM_DIR);
-  mkdirSync(dir, { recursive: true });
+  const kind = fileKind(dir);
+  if (kind !== 'absent' && kind !== 'directory') throw new UserError(`${dir} is a file, not tsm's folder: move it aside and run \`tsm init\` again`);
+  if (kind === 'absent') fsStep('create', dir, () => mkdirSync(dir));
   const config = join(dir, 'config.json');
   const created: string[] = [];
   if (!existsSync(config)) {
-    writeFileSync(config, defaultConfigText());
+    fsStep('write', config, () => writeFileSync(config, defaultConfigText()));
     created.push(config);
   }
   const gitignore = join(dir, '.gitignore');
   if (!existsSync(gitignore)) {
     // The index and logs are derived from the notes; only the config is worth committing.
-    writeFileSync(gitignore, '*\n!.gitignore\n!config.json\n');
+    fsStep('write', gitignore, () => writeFileSync(gitignore, '*\n!.gitignore\n!config.json\n'));
     created.push(gitignore);
   }
   writeErr(created.length ? `tsm: created ${created.join(', ')}\n` : `tsm: ${dir} already set up\n`);
@@ -28,5 +34,25 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     const { wireClaudeCode } = await import('../hooks/claude-setup.js');
     const changes = wireClaudeCode(process.env.CLAUDE_PROJECT_DIR || process.cwd(), vault, { shared: argv.shared === true });
     for (const c of changes) writeErr(`tsm: ${c}\n`);
+  }
+}
+
+/** What to do about a file system error init meets: they are the user's folder's, not bugs in tsm. */
+const FS_FIXES: Record<string, string> = {
+  EACCES: 'you may not write there: check the permissions of the folder, or run `tsm init` in a vault you own',
+  EPERM: 'you may not write there: check the permissions of the folder, or run `tsm init` in a vault you own',
+  EROFS: 'the disk is read-only: keep the vault on a writable disk',
+  ENOSPC: 'the disk is full: free some space and run `tsm init` again',
+  EDQUOT: 'your disk quota is used up: free some space and run `tsm init` again',
+};
+
+/** Runs one file system step; an error with a code becomes one line naming the path and the fix. */
+function fsStep(what: 'create' | 'write', path: string, fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (typeof code !== 'string') throw err;
+    throw new UserError(`cannot ${what} ${path} (${code}): ${FS_FIXES[code] ?? 'check that path, then run `tsm init` again'}`);
   }
 }

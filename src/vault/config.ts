@@ -95,8 +95,10 @@ export function resolveVault(input: ConfigInput): string {
   const given = input.vaultFlag ?? (env.TSM_VAULT || undefined);
   if (given !== undefined) {
     const dir = resolve(cwd, given);
-    if (!existsSync(dir)) throw new ConfigError(`vault not found: ${dir}`);
-    if (!statSync(dir).isDirectory()) throw new ConfigError(`vault is not a folder: ${dir}`);
+    // Never created here (`tsm init --vault` included): a typo in a path must not become a new vault.
+    const named = input.vaultFlag !== undefined ? '--vault' : '$TSM_VAULT';
+    if (!existsSync(dir)) throw new ConfigError(`vault not found: ${dir} (correct ${named}, or create the folder first)`);
+    if (!statSync(dir).isDirectory()) throw new ConfigError(`vault is not a folder: ${dir} (correct ${named})`);
     return dir;
   }
   const marked = markedVaultAbove(cwd);

@@ -1,0 +1,56 @@
+// `tsm init` on folders that are not what it expects: a named vault must exist (it is never created), and
+// file system errors are one `tsm: …` line with the fix, exit 1, never a stack trace.
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeVault, ROOT, TSM, tsm } from '../helpers/cli.js';
+
+function expectOneLine(r: { code: number | null; stdout: string; stderr: string }, message: RegExp): void {
+  expect(r.code, r.stderr).toBe(1);
+  expect(r.stderr).toMatch(message);
+  expect(r.stderr).toMatch(/^tsm: [^\n]*\n$/); // one line: no stack trace
+  expect(r.stderr).not.toMatch(/\s+at /);
+}
+
+describe('tsm init', () => {
+  it('refuses a --vault or $TSM_VAULT that does not exist, creating nothing; the current folder still works', () => {
+    const v = makeVault({});
+    try {
+      expectOneLine(tsm(['init', '--vault', join(v.dir, 'typo/deep/notes')], { cwd: v.dir }), /vault not found: .*typo\/deep\/notes \(correct --vault/);
+      expectOneLine(tsm(['init'], { cwd: v.dir, env: { TSM_VAULT: join(v.dir, 'gone') } }), /vault not found: .*gone \(correct \$TSM_VAULT/);
+      expect(readdirSync(v.dir)).toEqual([]);
+      const r = tsm(['init'], { cwd: v.dir });
+      expect(r.code, r.stderr).toBe(0);
+      expect(existsSync(join(v.dir, '.tsm/config.json'))).toBe(true);
+    } finally {
+      v.cleanup();
+    }
+  });
+
+  it('a --vault that is a file, or a .tsm that is a file: one line naming the fix', () => {
+    const v = makeVault({ 'note.md': '# n\n', 'w/.tsm': 'not a folder' });
+    try {
+      expectOneLine(tsm(['init', '--vault', join(v.dir, 'note.md')], { cwd: v.dir }), /vault is not a folder: .*note\.md/);
+      expectOneLine(tsm(['init', '--vault', join(v.dir, 'w')], { cwd: v.dir }), /w\/\.tsm is a file, not tsm's folder: move it aside/);
+    } finally {
+      v.cleanup();
+    }
+  });
+
+  // Root may write anywhere: the read-only case needs another user (runuser, as root), else it is skipped.
+  const runuser = process.getuid?.() === 0 && spawnSync('runuser', ['-u', 'nobody', '--', 'true']).status === 0;
+  it.skipIf(!runuser)('a folder the user may not write: one line naming the permissions, no stack trace', () => {
+    const v = makeVault({});
+    try {
+      const ro = join(v.dir, 'ro');
+      mkdirSync(ro);
+      chmodSync(v.dir, 0o755);
+      chmodSync(ro, 0o555);
+      const r = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, TSM, 'init', '--vault', ro], { cwd: ROOT, encoding: 'utf8' });
+      expectOneLine({ code: r.status, stdout: r.stdout, stderr: r.stderr }, /cannot create .*ro\/\.tsm \(EACCES\): you may not write there: check the permissions/);
+    } finally {
+      v.cleanup();
+    }
+  });
+});
