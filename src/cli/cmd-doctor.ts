@@ -15,6 +15,7 @@ import { ingestStateDir } from '../sessions/ingest-and-index.js';
 import { embeddingChecks } from '../embed/status.js';
 import { configFrom, printJson } from './args.js';
 import { keptLine } from './cmd-status.js';
+import { oneLine } from '../text/controls.js';
 import { writeOut } from './stdio.js';
 
 
@@ -77,12 +78,24 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (argv.json) {
     printJson({ vault: cfg.vault, db: cfg.db, project: projectDir, ok: errors === 0, prompt_hook: promptHook, problems });
   } else if (problems.length === 0) {
-    writeOut(`prompt hook: ${promptHook}\nall checks passed\n`);
+    writeOut(`prompt hook: ${oneLine(promptHook)}\nall checks passed\n`);
   } else {
-    writeOut(`prompt hook: ${promptHook}\n`);
-    for (const p of problems) writeOut(`${p.severity.padEnd(7)} ${p.check}: ${p.message}\n        fix: ${p.fix}\n`);
+    writeOut(`prompt hook: ${oneLine(promptHook)}\n`);
+    for (const p of problems) writeOut(`${p.severity.padEnd(7)} ${p.check}: ${textMessage(p.message)}\n        fix: ${oneLine(p.fix)}\n`);
   }
   if (errors) process.exitCode = 1;
+}
+
+/** Where a message goes on to lines of its own in the text output (the hook.log lines it quotes). */
+const DETAIL_BREAK = '\n          ';
+
+/**
+ * A message as the text output prints it: messages quote file names, link targets and log lines, which
+ * may hold terminal escapes or a newline; each line is shown as search shows note text, so none can
+ * forge a line of doctor's (the JSON output keeps them exact).
+ */
+function textMessage(message: string): string {
+  return message.split(DETAIL_BREAK).map(oneLine).join(DETAIL_BREAK);
 }
 
 /** Lists doctor prints in full up to these lengths; past them it says how many more there are. */
@@ -164,7 +177,7 @@ function hookLogChecks(cfg: TsmConfig): Problem[] {
     {
       check: 'hooks',
       severity: 'warning',
-      message: `${recent.length} hook problem${recent.length === 1 ? '' : 's'} in the last ${RECENT_LOG_DAYS} days in ${path}${part}:\n          ${shown.map((l) => l.trim()).join('\n          ')}`,
+      message: `${recent.length} hook problem${recent.length === 1 ? '' : 's'} in the last ${RECENT_LOG_DAYS} days in ${path}${part}:${DETAIL_BREAK}${shown.map((l) => l.trim()).join(DETAIL_BREAK)}`,
       fix: needsIndex ? 'run `tsm index` in the vault (or keep `tsm watch` running)' : `each line names its cause; the whole log is ${path}`,
     },
   ];

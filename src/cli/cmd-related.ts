@@ -4,6 +4,7 @@ import { withIndexReader } from '../index/open-reader.js';
 import { configFrom, printJson, typedVaultPath } from './args.js';
 import { UsageError, UserError } from './run.js';
 import { writeOut } from './stdio.js';
+import { oneLine } from '../text/controls.js';
 
 export function run(argv: Record<string, unknown>): void {
   const cfg = configFrom(argv);
@@ -12,13 +13,13 @@ export function run(argv: Record<string, unknown>): void {
     throw new UsageError(`--limit takes a whole number of links, 1 or more (got ${argv.limit})`);
   }
   const ref = typedVaultPath(cfg.vault, String(argv.note ?? ''), 'the note');
-  if (ref === '' || ref.endsWith('/')) throw new UsageError(`"${String(argv.note)}" names a folder, not a note: give a note's vault path or name`);
+  if (ref === '' || ref.endsWith('/')) throw new UsageError(`"${oneLine(String(argv.note))}" names a folder, not a note: give a note's vault path or name`);
   const found = withIndexReader(cfg.db, (db) => {
     const reader = new NoteReader(db, cfg.db);
     const note = reader.findNote(ref);
     return note ? { note, outgoing: reader.outgoingLinks(note.id), backlinks: reader.backlinks(note.id) } : null;
   });
-  if (!found) throw new UserError(`no indexed note matches "${ref}"`);
+  if (!found) throw new UserError(`no indexed note matches "${oneLine(ref)}"`);
   const { note } = found;
   const outgoing = found.outgoing.slice(0, limit);
   const backlinks = found.backlinks.slice(0, limit);
@@ -26,13 +27,14 @@ export function run(argv: Record<string, unknown>): void {
     printJson({ path: note.path, title: note.title, outgoing, backlinks });
     return;
   }
-  const out = [`${note.path}  (${note.title})`, '', `outgoing (${shownOf(outgoing.length, found.outgoing.length)})`];
+  // Paths, titles, link targets come from the notes: shown as search shows them (src/text/controls.ts).
+  const out = [`${oneLine(note.path)}  (${oneLine(note.title)})`, '', `outgoing (${shownOf(outgoing.length, found.outgoing.length)})`];
   for (const l of outgoing) {
     const where = l.line ? `:${l.line}` : ' (frontmatter)';
-    out.push(`  ${l.targetPath ?? `${l.target}  [unresolved]`}${l.heading ? `#${l.heading}` : ''}  ${l.kind}${where}`);
+    out.push(`  ${l.targetPath !== null ? oneLine(l.targetPath) : `${oneLine(l.target)}  [unresolved]`}${l.heading ? `#${oneLine(l.heading)}` : ''}  ${l.kind}${where}`);
   }
   out.push('', `backlinks (${shownOf(backlinks.length, found.backlinks.length)})`);
-  for (const l of backlinks) out.push(`  ${l.sourcePath}${l.line ? `:${l.line}` : ''}  ${l.kind}`);
+  for (const l of backlinks) out.push(`  ${oneLine(l.sourcePath)}${l.line ? `:${l.line}` : ''}  ${l.kind}`);
   writeOut(out.join('\n') + '\n');
 }
 

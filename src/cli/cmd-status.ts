@@ -9,6 +9,7 @@ import { keptNotes, type KeptNote } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
+import { oneLine } from '../text/controls.js';
 import { configFrom, printJson } from './args.js';
 import { writeOut } from './stdio.js';
 
@@ -32,8 +33,8 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
     return;
   }
   const lines = [
-    `vault     ${cfg.vault}`,
-    `index     ${cfg.db} (${formatBytes(s.indexBytes)}, schema ${s.schemaVersion})`,
+    `vault     ${oneLine(cfg.vault)}`,
+    `index     ${oneLine(cfg.db)} (${formatBytes(s.indexBytes)}, schema ${s.schemaVersion})`,
     `notes     ${s.notes} (daily ${s.byType.daily}, knowledge ${s.byType.knowledge}, session ${s.byType.session})`,
     `sections  ${s.sections}`,
     `links     ${s.links} (${s.unresolvedLinks} unresolved)`,
@@ -44,7 +45,8 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
     `last sync ${s.lastSync ?? 'never'}`,
     `watcher   ${watcherPid ? `running (pid ${watcherPid})` : 'not running'}`,
   ];
-  for (const w of warnings) lines.push(`  ! ${w.path}: ${w.message}`);
+  // Paths and messages come from file names: shown as search shows them (src/text/controls.ts).
+  for (const w of warnings) lines.push(`  ! ${oneLine(w.path)}: ${oneLine(w.message)}`);
   if (s.warnings > warnings.length) lines.push(`  … ${s.warnings - warnings.length} more (tsm doctor --json lists all)`);
   writeOut(lines.join('\n') + '\n');
 }

@@ -2,6 +2,7 @@
 // A hook never exits 2 (Claude Code erases the user's prompt on exit 2): main.ts marks a hook run with
 // setHookMode(), and fail() then reports a usage error with exit 1.
 import { isExplained, isUsageError, TsmError } from '../core/errors.js';
+import { stripControls } from '../text/controls.js';
 import { writeErr } from './stdio.js';
 
 /** The command line itself is wrong: exit 2 with a pointer to --help. */
@@ -34,10 +35,11 @@ export function setHookMode(): void {
 export function fail(err: unknown): void {
   const e = err instanceof Error ? err : new Error(String(err));
   if (isUsageError(e)) {
-    writeErr(`tsm: ${e.message}\n${hookMode ? '' : 'Run `tsm --help` for usage.\n'}`);
+    writeErr(`tsm: ${stripControls(e.message)}\n${hookMode ? '' : 'Run `tsm --help` for usage.\n'}`);
     process.exitCode = hookMode ? 1 : 2;
     return;
   }
-  writeErr(isExplained(e) ? `tsm: ${e.message}\n` : `tsm: ${e.stack ?? e.message}\n`);
+  // A message may echo what the user typed or a vault's file name: no terminal escape reaches stderr.
+  writeErr(isExplained(e) ? `tsm: ${stripControls(e.message)}\n` : `tsm: ${e.stack ?? e.message}\n`);
   process.exitCode = 1;
 }

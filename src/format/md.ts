@@ -1,9 +1,9 @@
 // Seed 003's markdown tool result (`retrieve_memory`, `-f md`), in the vault's words: a summary per
 // result, and the section text only where the detail level says it is worth the tokens.
 import type { SearchHit, SearchResponse } from '../core/types.js';
-import { stripControls } from '../text/controls.js';
+import { oneLine, stripControls } from '../text/controls.js';
 import { truncateText } from '../text/chars.js';
-import { collapseWhitespace, firstSentence } from '../text/markdown-line.js';
+import { firstSentence } from '../text/markdown-line.js';
 import { relativeTime } from './relative-time.js';
 
 export type DetailLevel = 'auto' | 'none' | 'low' | 'high';
@@ -33,10 +33,6 @@ export function includesDetails(detail: DetailLevel, position: number, surprise:
 function normalisedScore(score: number, top: number): string {
   const ratio = top > 0 && Number.isFinite(top) && Number.isFinite(score) ? score / top : 0;
   return Math.min(1, Math.max(0, ratio)).toFixed(2);
-}
-
-function oneLine(s: string): string {
-  return collapseWhitespace(stripControls(s));
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;

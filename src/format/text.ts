@@ -1,8 +1,7 @@
 // Human-readable output for a shell (`tsm search`, the default format). Colours are the caller's
 // decision (TTY, NO_COLOR); note text is cleaned so a note cannot send escape sequences to a terminal.
 import { STALE_STATUSES, type SearchHit, type SearchResponse } from '../core/types.js';
-import { collapseWhitespace } from '../text/markdown-line.js';
-import { stripControls } from '../text/controls.js';
+import { oneLine, stripControls } from '../text/controls.js';
 
 type Paint = (code: string, s: string) => string;
 
@@ -20,11 +19,6 @@ const INDENT = '   ';
 
 function painter(color: boolean): Paint {
   return color ? (code, s) => `\u001b[${code}m${s}\u001b[0m` : (_code, s) => s;
-}
-
-/** A note-derived value on one line, safe for a terminal. */
-function oneLine(s: string): string {
-  return collapseWhitespace(stripControls(s));
 }
 
 function isStale(status: string): boolean {

@@ -3,6 +3,8 @@
 // sequences (colours in command output) and other control characters are removed, and a lone UTF-16
 // surrogate (possible in JSON input) becomes U+FFFD.
 
+import { collapseWhitespace } from './markdown-line.js';
+
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-Z\\-_]/g;
 /** C0 controls except tab and newline, DEL and C1 controls: what a terminal would interpret. */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
@@ -14,4 +16,14 @@ export function stripControls(text: string): string {
     .replace(ANSI, '')
     .replace(CONTROL, '')
     .replace(LONE_SURROGATE, '\ufffd');
+}
+
+/**
+ * A value shown on one line of terminal output (a path, a title, a link target, a typed name): cleaned by
+ * stripControls, and every run of whitespace (a newline in a file name included) one space, so no value
+ * can move the cursor, colour the screen or forge a line of its own. Search's text and md formats and
+ * the text output of status, doctor and related all show values this way; their JSON stays exact.
+ */
+export function oneLine(text: string): string {
+  return collapseWhitespace(stripControls(text));
 }

@@ -1,0 +1,54 @@
+// Text output of status, doctor and related shows file names, link targets and the typed note name as
+// `search -f text` shows note text (src/text/controls.ts): no terminal escape, no forged line. JSON stays exact.
+import { describe, expect, it } from 'vitest';
+import { tsm, useIndexedVault } from '../helpers/cli.js';
+
+const EVIL = 'evil\u001b[2J\u001b[31mRED\nFAKE: line.md';
+const ESC = 'esc\u001b[31mname.md';
+const vault = useIndexedVault({
+  [EVIL]: '---\ntitle: A\ntitle: B\n---\n# evil\n\nbody\n', // the duplicate key makes a warning naming the file
+  [ESC]: '# esc\n\nLinks back to [[link]].\n',
+  'link.md': '# link\n\nSee [[\u001b[31mredlink]] and [[esc\u001b[31mname]].\n',
+});
+
+/** No control character but newline, and no line that starts as a forged one. */
+function expectClean(out: string): void {
+  expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  expect(out).not.toMatch(/^FAKE/m);
+}
+
+describe('terminal output never carries control characters from the vault or the command line', () => {
+  it('status lists the warning with the file name cleaned', () => {
+    const r = tsm(['status', '--vault', vault.dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expectClean(r.stdout);
+    expect(r.stdout).toContain('  ! evilRED FAKE: line.md: frontmatter');
+    expect(JSON.parse(tsm(['status', '--json', '--vault', vault.dir]).stdout).warningList[0].path).toBe(EVIL);
+  });
+
+  it('doctor shows the warning and the unresolved link cleaned', () => {
+    const r = tsm(['doctor', '--vault', vault.dir]);
+    expectClean(r.stdout);
+    expect(r.stdout).toContain('warning notes: evilRED FAKE: line.md: frontmatter');
+    expect(r.stdout).toContain('links to "redlink"');
+    const json = JSON.parse(tsm(['doctor', '--json', '--vault', vault.dir]).stdout);
+    expect(json.problems.some((p: { message: string }) => p.message.includes('"\u001b[31mredlink"'))).toBe(true);
+  });
+
+  it('related shows paths and targets cleaned; its error echoes the typed name cleaned', () => {
+    const r = tsm(['related', 'link.md', '--vault', vault.dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expectClean(r.stdout);
+    expect(r.stdout).toContain('  redlink  [unresolved]  wikilink:3');
+    expect(r.stdout).toContain('  escname.md  wikilink:3');
+    const json = JSON.parse(tsm(['related', 'link.md', '--json', '--vault', vault.dir]).stdout);
+    expect(json.outgoing.map((l: { target: string }) => l.target)).toContain('\u001b[31mredlink');
+    const back = tsm(['related', ESC, '--vault', vault.dir]);
+    expectClean(back.stdout);
+    expect(back.stdout).toMatch(/^escname\.md {2}\(esc\)$/m);
+    const missing = tsm(['related', 'zz\u001b[31mQ\nFAKE: x', '--vault', vault.dir]);
+    expect(missing.code).toBe(1);
+    expectClean(missing.stderr);
+    expect(missing.stderr).toBe('tsm: no indexed note matches "zzQ FAKE: x"\n');
+  });
+});
