@@ -25,3 +25,28 @@ export function isExplained(err: unknown): err is TsmError {
 export function isUsageError(err: unknown): boolean {
   return isExplained(err) && (err as TsmError).kind === 'usage';
 }
+
+/** How many of an ambiguous name's matches a message lists. */
+const AMBIGUOUS_LISTED = 10;
+
+/**
+ * One wording for a name that fits several things (a note name in `tsm related` and the MCP tools, a
+ * session id prefix in `session_trace`): `note "x" is ambiguous: it names 2 notes (a/x.md, b/x.md); give
+ * its vault path`. Never a silent pick of one of them.
+ */
+export function ambiguousMessage(name: string, verb: string, noun: string, matches: readonly string[], fix: string): string {
+  const listed = matches.slice(0, AMBIGUOUS_LISTED).join(', ');
+  const more = matches.length > AMBIGUOUS_LISTED ? ` … and ${matches.length - AMBIGUOUS_LISTED} more` : '';
+  return `${name} is ambiguous: it ${verb} ${matches.length} ${noun} (${listed}${more}); ${fix}`;
+}
+
+/** A note name (a file name or a title) that fits more than one note. */
+export class AmbiguousNoteError extends TsmError {
+  override name = 'AmbiguousNoteError';
+  constructor(
+    typed: string,
+    readonly paths: readonly string[],
+  ) {
+    super(ambiguousMessage(`note "${typed}"`, 'names', 'notes', paths, 'give its vault path'));
+  }
+}

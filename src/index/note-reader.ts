@@ -2,6 +2,8 @@
 import { statSync } from 'node:fs';
 import type { IndexStatus, IndexWarning, LinkRecord, NoteRecord, NoteType, SectionRecord } from '../core/types.js';
 import type { Database } from './db.js';
+import { AmbiguousNoteError } from '../core/errors.js';
+import { basenameKey } from './resolve-link.js';
 
 /** A link that names no note is unresolved unless it names an attachment (an image, a PDF, a canvas). */
 const NOT_ATTACHMENT = 'NOT EXISTS (SELECT 1 FROM attachments a WHERE a.key = l.target_key)';
@@ -31,6 +33,11 @@ interface SectionRow {
   start_line: number;
   end_line: number;
   text: string;
+}
+
+/** A title as a name the user types: NFC, lower case (Unicode, not only ASCII). */
+function nameKey(title: string): string {
+  return title.normalize('NFC').toLowerCase();
 }
 
 export function toNote(r: NoteRow): NoteRecord {
@@ -84,14 +91,28 @@ export class NoteReader {
     return new Map(rows.map((r) => [r.id, toNote(r)]));
   }
 
-  /** Finds a note by vault path, path without extension, or unique file name / title. */
+  /**
+   * Finds a note by vault path, path without extension, or file name / title. Names compare as the user
+   * reads them: in NFC (a title typed on macOS may be stored decomposed, or the other way round) and
+   * case-insensitively beyond ASCII (`über straße` is `Über Straße`), which SQLite's lower() is not: so
+   * file names go by their stored key (basenameKey: NFKC, lower case) and titles are compared here, over
+   * the (id, title) column pairs only. A name that fits several notes throws AmbiguousNoteError listing
+   * them: picking one would answer about a note the user did not mean.
+   */
   findNote(ref: string): NoteRecord | null {
     const exact = this.noteByPath(ref) ?? this.noteByPath(`${ref}.md`);
     if (exact) return exact;
-    const rows = this.db
-      .prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE basename = lower(?) OR lower(title) = lower(?) ORDER BY length(path) LIMIT 2`)
-      .all(ref.replace(/\.md$/i, '').split('/').pop() ?? ref, ref) as NoteRow[];
-    return rows.length ? toNote(rows[0]) : null;
+    const ids = new Set(
+      (this.db.prepare('SELECT id FROM notes WHERE basename = ?').all(basenameKey(ref)) as { id: number }[]).map((r) => r.id),
+    );
+    const wanted = nameKey(ref);
+    for (const r of this.db.prepare('SELECT id, title FROM notes').iterate() as Iterable<{ id: number; title: string }>) {
+      if (nameKey(r.title) === wanted) ids.add(r.id);
+    }
+    if (ids.size === 0) return null;
+    const notes = [...this.notesByIds([...ids]).values()].sort((a, b) => a.path.length - b.path.length || (a.path < b.path ? -1 : 1));
+    if (notes.length > 1) throw new AmbiguousNoteError(ref, notes.map((n) => n.path));
+    return notes[0];
   }
 
   sectionsByIds(ids: number[]): SectionRecord[] {

@@ -1,6 +1,7 @@
 // session_trace: one Claude Code session, prompt by prompt, with what the agent did for each — read
 // back from the session note `tsm ingest-session` (or the hooks) wrote.
 import { z } from 'zod';
+import { ambiguousMessage } from '../../core/errors.js';
 import type { NoteRecord } from '../../core/types.js';
 import { truncateText } from '../../text/chars.js';
 import { collapseWhitespace } from '../../text/markdown-line.js';
@@ -11,7 +12,6 @@ import { defineTool, preview, withinBudget } from '../tool.js';
 export const MIN_SESSION_PREFIX = 8;
 const PROMPT_CHARS = 300;
 const ANSWER_CHARS = 200;
-const MAX_AMBIGUOUS_LISTED = 10;
 
 export const sessionTraceTool = defineTool({
   name: 'session_trace',
@@ -39,8 +39,7 @@ export const sessionTraceTool = defineTool({
       if (notes.length === 0) throw new ToolError(`session not found: ${id}`);
       const ids = [...new Set(notes.map(sessionIdOf))];
       if (ids.length > 1) {
-        const listed = ids.slice(0, MAX_AMBIGUOUS_LISTED).join(', ');
-        throw new ToolError(`session id "${id}" is ambiguous: it starts ${ids.length} sessions (${listed}); give more characters`);
+        throw new ToolError(ambiguousMessage(`session id "${id}"`, 'starts', 'sessions', ids, 'give more characters'));
       }
       // One session may span several notes (e.g. its project folder was renamed): read them in date order.
       const first = notes[0];

@@ -1,0 +1,46 @@
+// `tsm related <name>`: a title or file name typed as the user reads it finds its note whatever the
+// Unicode form it was stored in (NFD from macOS) and whatever its case (beyond ASCII); a name that fits
+// several notes is an error listing them, never a silent pick.
+import { describe, expect, it } from 'vitest';
+import { tsm, useIndexedVault } from '../helpers/cli.js';
+
+const vault = useIndexedVault({
+  'nfd.md': `---\ntitle: ${'Café Gründung'.normalize('NFD')}\n---\n# body\n\ntext\n`,
+  'street.md': '---\ntitle: Über Straße\n---\n# body\n\ntext\n',
+  'a/twin.md': '# one twin\n\ntext\n',
+  'b/twin.md': '# other twin\n\ntext\n',
+  'dup-1.md': '---\ntitle: Same Title\n---\nx\n',
+  'dup-2.md': '---\ntitle: same title\n---\ny\n',
+});
+
+const related = (name: string) => tsm(['related', name, '--json', '--vault', vault.dir]);
+
+describe('tsm related finds a note by name as the user types it', () => {
+  it('a title stored in NFD is found by its NFC spelling, and the other way round', () => {
+    for (const typed of ['Café Gründung'.normalize('NFC'), 'café gründung'.normalize('NFD')]) {
+      const r = related(typed);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).path).toBe('nfd.md');
+    }
+  });
+
+  it('case differences beyond ASCII do not matter', () => {
+    const r = related('über straße');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).path).toBe('street.md');
+    expect(JSON.parse(related('ÜBER STRASSE'.replace('SS', 'ß')).stdout).path).toBe('street.md');
+  });
+
+  it('a name several notes have is an error listing them; a path picks one', () => {
+    for (const [name, paths] of [
+      ['twin', 'a/twin.md, b/twin.md'],
+      ['SAME TITLE', 'dup-1.md, dup-2.md'],
+    ]) {
+      const r = related(name);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`tsm: note "${name}" is ambiguous: it names 2 notes (${paths}); give its vault path\n`);
+    }
+    expect(JSON.parse(related('b/twin').stdout).path).toBe('b/twin.md');
+  });
+});
