@@ -32,7 +32,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     problems.push(...withIndexReader(cfg.db, (db) => indexChecks(cfg, db, new NoteReader(db, cfg.db))));
   } catch (err) {
     if (!(err instanceof IndexError)) throw err;
-    problems.push({ check: 'index', severity: 'error', message: err.message, fix: 'run `tsm index`' });
+    problems.push({ check: 'index', severity: 'error', message: err.message, fix: err.fix });
   }
   const unknownKeys = unknownConfigKeys(cfg.vault);
   if (unknownKeys.length) {

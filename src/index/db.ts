@@ -30,7 +30,29 @@ export class IndexError extends TsmError {
   get olderSchema(): boolean {
     return this.code === 'version' && this.fileVersion !== undefined && this.fileVersion < SCHEMA_VERSION;
   }
+
+  /**
+   * What fixes it, in a line of its own (`tsm doctor`'s "fix:"): `tsm index` cannot help with a file tsm
+   * refuses to touch or a folder it may not write, so the fix follows from the kind of problem.
+   */
+  get fix(): string {
+    return INDEX_FIXES[this.code](this);
+  }
 }
+
+const INDEX_FIXES: Record<IndexErrorCode, (e: IndexError) => string> = {
+  missing: () => 'run `tsm index`',
+  corrupt: () => 'run `tsm index --full` to rebuild it (the notes are the source: nothing is lost)',
+  version: (e) =>
+    e.fileVersion !== undefined && e.fileVersion > SCHEMA_VERSION
+      ? 'use the newer tsm that wrote it, or run `tsm index` with this one to rebuild it'
+      : 'run `tsm index` (once no other tsm process is writing the index), which updates it',
+  readonly: () => 'make the index file and its folder writable for you, or give --db (or TSM_DB) an index of your own',
+  io: () => 'remove the cause the message names (a full disk, a folder or pipe where the index belongs), then run `tsm index`',
+  foreign: () => 'give --db (or TSM_DB) a new file name, or the index of a vault: tsm leaves this file as it is',
+  busy: () => 'wait for the other writer (`tsm index`, `tsm watch`) to finish, or stop one that hangs',
+  statement: () => 'nothing in the index to fix: report it as a bug in tsm, with the command you ran',
+};
 
 const BUSY_TIMEOUT_MS = 10_000;
 
