@@ -416,21 +416,29 @@ export class NoteWriter {
   }
 }
 
+const DATE_TITLE = '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T00:00:00.000Z';
+
 /** What the index knows of every file: notes and skipped files (reads only: a reader's connection will do). */
 export function fileStatesOf(db: Database): Map<string, FileState> {
   const out = new Map<string, FileState>();
-  for (const r of db.prepare('SELECT path, size, mtime_ms, ctime_ms, hash, section_count = 0 AS sectionless FROM notes').iterate() as Iterable<{
+  // DATE_TITLE: a title an older tsm took from `title: 2024-01-02` in its ISO form (2024-01-02T00:00:00.000Z).
+  const sql = `SELECT path, size, mtime_ms, ctime_ms, hash, section_count = 0 AS sectionless, title GLOB '${DATE_TITLE}' AS date_title FROM notes`;
+  for (const r of db.prepare(sql).iterate() as Iterable<{
     path: string;
     size: number;
     mtime_ms: number;
     ctime_ms: number;
     hash: string;
     sectionless: number;
+    date_title: number;
   }>) {
     const state: FileState = { size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, hash: r.hash, skipped: false };
     // Written before every note had a section (an older tsm gave a note of frontmatter only none, so it was
     // never found): parse it again, once.
     if (r.sectionless) state.reread = true;
+    // Titled by the ISO form of a YAML date (an older tsm): parse it again once, to be titled as written. A
+    // note whose title is that very text in quotes is parsed again at each sync, a cost too small to track.
+    if (r.date_title) state.reread = true;
     out.set(r.path, state);
   }
   for (const r of db.prepare('SELECT path, size, mtime_ms, ctime_ms FROM skipped_files').iterate() as Iterable<{

@@ -55,8 +55,18 @@ export function parseYaml(text: string): YamlResult {
   }
   const budget = { nodes: MAX_NODES };
   const data = toJsonSafe(value, 0, budget) as Record<string, unknown>;
+  // A title is text a person reads: YAML reads `title: 2024-01-02` as a timestamp, whose ISO form
+  // (2024-01-02T00:00:00.000Z) is not what was written. Other keys keep the ISO form, which dates are read from.
+  const title = (value as Record<string, unknown>).title;
+  if (title instanceof Date && !Number.isNaN(title.getTime()) && 'title' in data) data.title = yamlDateText(title);
   if (budget.nodes < 0) warnings.push(`frontmatter: too large or too deeply nested, cut at ${MAX_NODES} values`);
   return { ok: true, data, warnings };
+}
+
+/** A YAML timestamp as written: a date alone (midnight UTC, as YAML reads one) as YYYY-MM-DD, else ISO. */
+function yamlDateText(date: Date): string {
+  const iso = date.toISOString();
+  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
 }
 
 /** YAML aliases can expand exponentially when copied; the JSON copy stops here. */

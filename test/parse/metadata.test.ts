@@ -33,6 +33,16 @@ describe('frontmatter', () => {
     expect(JSON.parse(JSON.stringify(result.ok && result.data))).toEqual(result.ok && result.data);
   });
 
+  it('a YAML date used as a title is the date as written, not its ISO timestamp', () => {
+    expect(parseYaml('title: 2024-01-02\ndate: 2024-01-02')).toEqual({
+      ok: true,
+      warnings: [],
+      data: { title: '2024-01-02', date: '2024-01-02T00:00:00.000Z' },
+    });
+    expect(parseYaml('title: 2024-01-02T10:30:00Z')).toMatchObject({ data: { title: '2024-01-02T10:30:00.000Z' } });
+    expect(parse(md('---', 'title: 2024-01-02', '---', 'body')).title).toBe('2024-01-02');
+  });
+
   it('keeps a __proto__ key as data', () => {
     const result = parseYaml('__proto__: {polluted: true}\nx: 1');
     expect(result.ok).toBe(true);
