@@ -2,6 +2,7 @@
 // to actions, then a table of the most relevant recent notes by composite score. Pure: data in, markdown out.
 import type { NoteType } from '../core/types.js';
 import { relativeTime } from '../format/relative-time.js';
+import { oneLine as cleanLine } from '../text/controls.js';
 import { recencyFactor, recentScore, SESSION_START_PRESET } from '../search/recency.js';
 
 export interface IntentItem {
@@ -148,8 +149,9 @@ function localDate(ms: number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
+/** One line for the model, cleaned as the prompt hook's XML and search output clean text (no escapes, no \x01). */
 function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = cleanLine(text);
   const chars = [...flat];
   return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
 }

@@ -133,6 +133,11 @@ describe('renderRecentContext', () => {
     expect(row.split(/(?<!\\)\|/).length).toBe(6);
   });
 
+  it('carries no control characters from file names or titles, as the prompt hook\'s XML does not', () => {
+    const md = renderRecentContext({ ...base, intents: [], notes: [note('x\u0001y\u001b[31m.md', 'knowledge', 1, null, 'T\u001b[2Jitle\u0007')] });
+    expect(md.split('\n').at(-1)).toBe('| yesterday | knowledge | xy.md | Title |');
+  });
+
   it('shortens long intents and titles', () => {
     const md = renderRecentContext({ ...base, intents: [intent('x'.repeat(300), 1, 1)], notes: [note('n.md', 'daily', 1, null, 'y'.repeat(300))] });
     expect(md).toContain(`"${'x'.repeat(59)}…"`);
