@@ -96,21 +96,22 @@ export class NoteReader {
    * reads them: in NFC (a title typed on macOS may be stored decomposed, or the other way round) and
    * case-insensitively beyond ASCII (`über straße` is `Über Straße`), which SQLite's lower() is not: so
    * file names go by their stored key (basenameKey: NFKC, lower case) and titles are compared here, over
-   * the (id, title) column pairs only. A name that fits several notes throws AmbiguousNoteError listing
-   * them: picking one would answer about a note the user did not mean.
+   * the (id, title) column pairs only. A file name wins over a title; a name that fits several notes (of
+   * the same kind) throws AmbiguousNoteError listing them: picking one would answer about a note the user
+   * did not mean.
    */
   findNote(ref: string): NoteRecord | null {
     const exact = this.noteByPath(ref) ?? this.noteByPath(`${ref}.md`);
     if (exact) return exact;
-    const ids = new Set(
-      (this.db.prepare('SELECT id FROM notes WHERE basename = ?').all(basenameKey(ref)) as { id: number }[]).map((r) => r.id),
-    );
+    // A file name before a title, as Obsidian resolves [[name]]: a note named `foo.md` is what `foo` names,
+    // even when another note is titled `Foo`.
+    const byFile = (this.db.prepare('SELECT id FROM notes WHERE basename = ?').all(basenameKey(ref)) as { id: number }[]).map((r) => r.id);
     const wanted = nameKey(ref);
-    for (const r of this.db.prepare('SELECT id, title FROM notes').iterate() as Iterable<{ id: number; title: string }>) {
-      if (nameKey(r.title) === wanted) ids.add(r.id);
-    }
-    if (ids.size === 0) return null;
-    const notes = [...this.notesByIds([...ids]).values()].sort((a, b) => a.path.length - b.path.length || (a.path < b.path ? -1 : 1));
+    const ids = byFile.length
+      ? byFile
+      : (this.db.prepare('SELECT id, title FROM notes').all() as { id: number; title: string }[]).filter((r) => nameKey(r.title) === wanted).map((r) => r.id);
+    if (ids.length === 0) return null;
+    const notes = [...this.notesByIds(ids).values()].sort((a, b) => a.path.length - b.path.length || (a.path < b.path ? -1 : 1));
     if (notes.length > 1) throw new AmbiguousNoteError(ref, notes.map((n) => n.path));
     return notes[0];
   }

@@ -11,6 +11,8 @@ const vault = useIndexedVault({
   'b/twin.md': '# other twin\n\ntext\n',
   'dup-1.md': '---\ntitle: Same Title\n---\nx\n',
   'dup-2.md': '---\ntitle: same title\n---\ny\n',
+  'plan.md': '# The plan\n\ntext\n',
+  'other.md': '---\ntitle: Plan\n---\nz\n',
 });
 
 const related = (name: string) => tsm(['related', name, '--json', '--vault', vault.dir]);
@@ -42,5 +44,12 @@ describe('tsm related finds a note by name as the user types it', () => {
       expect(r.stderr).toBe(`tsm: note "${name}" is ambiguous: it names 2 notes (${paths}); give its vault path\n`);
     }
     expect(JSON.parse(related('b/twin').stdout).path).toBe('b/twin.md');
+  });
+
+  it('a file name wins over another note\'s title, as Obsidian resolves [[name]]', () => {
+    const r = related('plan');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).path).toBe('plan.md');
+    expect(JSON.parse(related('The Plan').stdout).path).toBe('plan.md');
   });
 });
