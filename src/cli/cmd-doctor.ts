@@ -39,7 +39,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     problems.push({
       check: 'config',
       severity: 'warning',
-      message: `${join(cfg.vault, TSM_DIR, 'config.json')} has setting${unknownKeys.length === 1 ? '' : 's'} tsm does not know, which change nothing: ${unknownKeys.join(', ')}`,
+      message: `${join(cfg.vault, TSM_DIR, 'config.json')} has ${unknownKeys.length === 1 ? 'a setting' : 'settings'} tsm does not know, which change${unknownKeys.length === 1 ? 's' : ''} nothing: ${unknownKeys.join(', ')}`,
       fix: 'correct the name or remove the key (the config.json `tsm init` writes for a new vault lists every setting)',
     });
   }
