@@ -6,8 +6,9 @@ import type { IndexWarning, NotTaken, SyncSummary, VaultFile } from '../core/typ
 import type { ParseOptions } from '../parse/options.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
-import { existsNoFollow, findOnDisk, hasNoteExtension, symlinkRefusal, vaultRelative } from '../vault/paths.js';
-import { createPathFilter, scanVault } from '../vault/scan.js';
+import { createNoteLookup, type NoteAt } from '../vault/note-at.js';
+import { existsNoFollow, findOnDisk, hasNoteExtension, vaultRelative } from '../vault/paths.js';
+import { scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
 import { asIndexError, IndexError, moveCorruptAside, openWriter, type Database } from './db.js';
 import { fileStatesOf, NoteWriter, type FileState } from './note-writer.js';
@@ -152,6 +153,14 @@ interface SyncRun {
   plan: SyncPlan;
   summary: SyncSummary;
   links: LinkWork;
+  /** Whether a path names a note now, by the listing's rules (made when first needed). */
+  noteAt?: (rel: string) => NoteAt;
+}
+
+/** True when `path` names a note on disk now, by the rules that listed the files (src/vault/note-at.ts). */
+function noteOnDisk(run: SyncRun, path: string): boolean {
+  run.noteAt ??= createNoteLookup(run.cfg.vault, run.cfg.extensions);
+  return run.noteAt(path).file !== undefined;
 }
 
 /**
@@ -233,7 +242,7 @@ function apply(run: SyncRun, file: VaultFile, result: PreparedLoad): void {
   const prev = run.plan.states.get(file.path);
   // Another writer (the watcher, a second `tsm index`) may have indexed a newer version since this run
   // read the file: write only what is still on disk, so an older read never overwrites a newer one.
-  if (result.kind === 'gone' ? isFile(file.absPath) : !unchangedOnDisk(file)) return;
+  if (result.kind === 'gone' ? noteOnDisk(run, file.path) : !unchangedOnDisk(file)) return;
   if (result.kind === 'gone') {
     if (writer.removePath(file.path)) {
       summary.removed++;
@@ -318,13 +327,12 @@ async function loadAndWrite(run: SyncRun, opts: SyncOptions): Promise<void> {
 
 /** Forgets what is no longer listed, unless it was created again since the scan. */
 function removeGone(run: SyncRun): void {
-  const { cfg, writer, summary, links } = run;
-  let indexable: ((rel: string) => boolean) | undefined;
+  const { writer, summary, links } = run;
   for (const path of run.plan.gone) {
     // Created again since the scan (an editor that deletes and rewrites): another writer has it or will.
-    indexable ??= createPathFilter(cfg.vault, { extensions: cfg.extensions });
-    const onDisk = findOnDisk(cfg.vault, path);
-    if (onDisk !== null && isFile(onDisk) && indexable(path)) continue;
+    // Asked by the listing's own rules: a file there that they refuse (a symlink out of the vault, a second
+    // path to a folder) is not a note, and the text indexed under its path must go.
+    if (noteOnDisk(run, path)) continue;
     links.write(() => {
       if (writer.removePath(path)) {
         summary.removed++;
@@ -362,14 +370,6 @@ function finish(
   if (writer.hasCarriedVectors()) writer.inTransaction(() => (how.partial ? writer.carryVectorsToWritten() : writer.carryVectorsBack()));
   // After a rebuild, or one that was killed before it got here.
   if (writer.bulkLoadUnfinished()) writer.inTransaction(() => writer.finishBulkLoad());
-}
-
-function isFile(abs: string): boolean {
-  try {
-    return statSync(abs).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** The file still has the size and time it had when this run listed it. */
@@ -412,7 +412,8 @@ function seen(files: VaultFile[], path: string): boolean {
 
 /**
  * `--files-from-stdin` and the watcher: stat just these paths, by the rules a full scan applies
- * (src/vault/paths.ts): the same vault-relative form, extensions, skipped folders, symlink policy. A listed
+ * (src/vault/note-at.ts): the same vault-relative form, extensions, skipped folders, symlink policy, one
+ * path per folder. A listed
  * path that names no note and no indexed note is not taken, with the reason (the CLI reports them); one
  * that names an indexed note that is gone or now ignored is missing (removed from the index).
  */
@@ -425,11 +426,7 @@ function statPaths(
   const files: VaultFile[] = [];
   const missing: string[] = [];
   const notTaken: NotTaken[] = [];
-  const indexable = createPathFilter(cfg.vault, { extensions: cfg.extensions });
-  const gone = (given: string, rel: string, reason: string) => {
-    if (states.has(rel)) missing.push(rel);
-    else notTaken.push({ path: given, reason });
-  };
+  const noteAt = createNoteLookup(cfg.vault, cfg.extensions);
   for (const given of paths) {
     const rel = vaultRelative(cfg.vault, locate(cfg.vault, given, bases, states));
     if (rel === null) {
@@ -440,29 +437,10 @@ function statPaths(
       notTaken.push({ path: given, reason: `not a note (${cfg.extensions.join(', ')})` });
       continue;
     }
-    if (!indexable(rel)) {
-      gone(given, rel, 'ignored (.tsmignore, .gitignore or a skipped folder)'); // ignored now: forget it if it was indexed
-      continue;
-    }
-    // The index's path is NFC; the file's name on disk may be NFD (created on macOS, or by its tools).
-    const abs = findOnDisk(cfg.vault, rel);
-    if (abs === null) {
-      gone(given, rel, 'not found');
-      continue;
-    }
-    const refused = symlinkRefusal(cfg.vault, abs, cfg.extensions);
-    if (refused !== null) {
-      gone(given, rel, refused.replace(/: skipped$/, ''));
-      continue;
-    }
-    try {
-      const st = statSync(abs);
-      if (st.isFile()) {
-        files.push({ path: rel, absPath: abs, size: st.size, mtimeMs: Math.floor(st.mtimeMs), ctimeMs: Math.floor(st.ctimeMs) });
-      } else gone(given, rel, 'not a file');
-    } catch {
-      gone(given, rel, 'not found');
-    }
+    const found = noteAt(rel);
+    if (found.file) files.push(found.file);
+    else if (states.has(rel)) missing.push(rel); // ignored, refused or gone now: forget it
+    else notTaken.push({ path: given, reason: found.reason });
   }
   return { files, missing, notTaken };
 }

@@ -141,6 +141,21 @@ function allowedRoots(vault: string, absDir: string): string[] {
 }
 
 /**
+ * True when a folder between the vault and `absDir` (inclusive) is a symlink. Without one the path is a real
+ * folder of the vault, which the scan's first pass always walks under that path (src/vault/scan.ts).
+ */
+export function symlinkedFolderOnWay(vault: string, absDir: string): boolean {
+  for (let dir = absDir; dir.length > vault.length && dirname(dir) !== dir; dir = dirname(dir)) {
+    try {
+      if (lstatSync(dir).isSymbolicLink()) return true;
+    } catch {
+      return false; // vanished: the file below is gone too
+    }
+  }
+  return false;
+}
+
+/**
  * The root of the git work tree holding `dir`: the nearest folder at or above it with a `.git` entry (a
  * folder, or the file of a worktree or submodule), or null. `git diff --name-only` prints paths from there,
  * wherever it runs.

@@ -9,6 +9,8 @@ export { ALWAYS_SKIPPED } from './paths.js';
 
 export interface ScanOptions {
   extensions: string[];
+  /** Walk the folders only (no file is listed or stat'ed): which path each folder is entered under. */
+  foldersOnly?: boolean;
 }
 
 export interface ScanResult {
@@ -16,6 +18,11 @@ export interface ScanResult {
   /** Vault-relative paths of files that are not notes but links may name (`image.png`, `board.canvas`). */
   attachments: string[];
   warnings: IndexWarning[];
+  /**
+   * Real path of every folder walked → the vault-relative path it was walked under ('' for the root): a
+   * folder reachable by several paths (a symlink to a folder of the vault, a loop) is walked under one.
+   */
+  folders: Map<string, string>;
 }
 
 interface Matcher {
@@ -28,7 +35,7 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
   const files: VaultFile[] = [];
   const attachments: string[] = [];
   const warnings: IndexWarning[] = [];
-  const visited = new Set<string>();
+  const visited = new Map<string, string>();
   const rootMatchers: Matcher[] = [];
   const rootTsmIgnore = readRules(join(vault, '.tsmignore'));
   if (rootTsmIgnore) rootMatchers.push({ base: '', rules: rootTsmIgnore });
@@ -47,7 +54,7 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
       warnings.push({ path: relDir || '.', message: 'symlink loop or repeated folder: followed once, skipped here' });
       return;
     }
-    visited.add(real);
+    visited.set(real, relDir);
 
     let entries: Dirent[];
     try {
@@ -89,6 +96,8 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
         if (isSkippedFolder(name) || isIgnored(here, rel, true)) continue;
         if (entry.isSymbolicLink()) deferred.push([abs, rel, here]);
         else walk(abs, rel, here);
+      } else if (opts.foldersOnly) {
+        continue;
       } else if (isFile && !hasNoteExtension(name, opts.extensions)) {
         // Names only (no stat, no read): enough to tell a link to an attachment from a broken one.
         if (name.lastIndexOf('.') > 0 && !isIgnored(here, rel, false)) attachments.push(rel);
@@ -124,7 +133,7 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
   while (deferred.length) walk(...(deferred.shift() as [string, string, Matcher[]]));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   attachments.sort();
-  return { files, attachments, warnings };
+  return { files, attachments, warnings, folders: visited };
 }
 
 /**

@@ -1,7 +1,7 @@
 // The vault's path rules, through real `tsm index` runs (full scans and --files-from-stdin, which is how
 // the watcher applies its batches): symlinks, Unicode normalisation, backslashes, names that are not
 // UTF-8, dot-folders. Each case comes from an adversarial pass that found it mishandled.
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -76,6 +76,76 @@ describe('symlinks: one policy for indexing and serving', () => {
     symlinkSync(join(root.dir, 'outside/passwd'), join(root.dir, 'outside/notes/pw.md'));
     index();
     expect(indexed()).not.toContain('linked/pw.md');
+  });
+});
+
+describe('a path the listing refuses leaves the index, whatever it held before', () => {
+  // Before, the sync's last look before forgetting a path (findOnDisk + a stat that follows links) found a
+  // file there and kept the note: a note replaced by a link out kept its old text, found by search, until
+  // `--full`; a second path to a folder stayed indexed twice.
+  const plan = () => join(vault, 'daily', 'plan.md');
+  beforeEach(() => {
+    mkdirSync(join(vault, 'daily'));
+    writeFileSync(plan(), '# Plan\n\noldplanword\n');
+    index();
+    expect(indexed()).toEqual(['daily/plan.md', 'real.md']);
+    rmSync(plan());
+    symlinkSync(join(root.dir, 'outside/secret.md'), plan());
+  });
+
+  it('a note replaced by a symlink out of the vault: tsm index removes it', () => {
+    expect(index().stdout).toMatch(/^0 added, 0 updated, 1 removed/);
+    expect(indexed()).toEqual(['real.md']);
+    expect(tsm(['search', 'oldplanword', '-f', 'json'], { cwd: vault }).stdout).toBe('[]\n');
+  });
+
+  it('the same through single paths (the watcher, --files-from-stdin)', () => {
+    expect(index(['--files-from-stdin'], 'daily/plan.md\n').stdout).toMatch(/^0 added, 0 updated, 1 removed/);
+    expect(indexed()).toEqual(['real.md']);
+  });
+});
+
+describe('a second path to a folder of the vault is not a second copy of its notes', () => {
+  beforeEach(() => {
+    mkdirSync(join(vault, 'knowledge', 'lora'), { recursive: true });
+    writeFileSync(join(vault, 'knowledge', 'lora', 'guide.md'), '# Guide\n\nguideword\n');
+  });
+
+  it('single paths follow the scan: the note is taken under the path the scan walks, not the link', () => {
+    symlinkSync('knowledge/lora', join(vault, 'lora-link'));
+    index([], undefined, '');
+    expect(indexed()).toEqual(['knowledge/lora/guide.md', 'real.md']);
+    writeFileSync(join(vault, 'knowledge', 'lora', 'guide.md'), '# Guide\n\nguideword edited\n');
+    // What the watcher hands over for one edit below a linked folder: the event under both paths.
+    index(
+      ['--files-from-stdin'],
+      'knowledge/lora/guide.md\nlora-link/guide.md\n',
+      'tsm: 1 of 2 listed paths not taken: lora-link/guide.md: symlink loop or repeated folder: its notes are indexed under knowledge/lora/\n',
+    );
+    expect(indexed()).toEqual(['knowledge/lora/guide.md', 'real.md']);
+  });
+
+  it('tsm index removes the duplicate an index already holds', () => {
+    // The index of a real copy, then the copy replaced by a link to the folder it copied: as an older
+    // watcher left it.
+    mkdirSync(join(vault, 'lora-link'));
+    writeFileSync(join(vault, 'lora-link', 'guide.md'), '# Guide\n\nguideword\n');
+    index();
+    expect(indexed()).toEqual(['knowledge/lora/guide.md', 'lora-link/guide.md', 'real.md']);
+    rmSync(join(vault, 'lora-link'), { recursive: true });
+    symlinkSync('knowledge/lora', join(vault, 'lora-link'));
+    expect(index().stdout).toMatch(/^0 added, 0 updated, 1 removed/);
+    expect(indexed()).toEqual(['knowledge/lora/guide.md', 'real.md']);
+  });
+
+  it('a folder only a link leads to (its real path is skipped) is indexed under the link', () => {
+    mkdirSync(join(vault, '.hidden'));
+    writeFileSync(join(vault, '.hidden', 'kept.md'), '# Kept\n\nkeptword\n');
+    symlinkSync('.hidden', join(vault, 'shown'));
+    index();
+    expect(indexed()).toEqual(['knowledge/lora/guide.md', 'real.md', 'shown/kept.md']);
+    writeFileSync(join(vault, '.hidden', 'kept.md'), '# Kept\n\nkeptword edited\n');
+    expect(index(['--files-from-stdin'], 'shown/kept.md\n').stdout).toMatch(/^0 added, 1 updated/);
   });
 });
 

@@ -1,9 +1,9 @@
 // `tsm watch` and the vault's path rules (src/vault/paths.ts): NFD names as macOS writes them, edits that
 // keep size and mtime, symlinks out of the vault, dot-folders. Checked through `tsm search`.
-import { mkdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { searchPaths, startWatch, token, useWatchVaults, waitForSearch } from './watch-process.js';
+import { indexChanges, searchPaths, startWatch, token, useWatchVaults, waitForSearch, waitForValue } from './watch-process.js';
 
 const { vault } = useWatchVaults();
 const NFC = '\u30d7\u30ed\u30b8\u30a7\u30af\u30c8'; // プロジェクト
@@ -51,5 +51,33 @@ describe('tsm watch: path rules', () => {
     writeFileSync(join(dir, 'b.md'), `# B\n\n${shown}\n`);
     await waitForSearch(dir, shown, ['b.md']);
     expect(await searchPaths(dir, secret)).toEqual([]);
+  });
+
+  it('drops a note replaced by a symlink out of the vault (ln -sfn), as a fresh build has none', async () => {
+    const old = token('oldplan');
+    const dir = vault({ 'daily/plan.md': `# Plan\n\n${old}\n`, 'a.md': '# A\n' });
+    const outside = vault({ 'secret.md': `# S\n\n${token('secret')}\n` });
+    await startWatch(dir);
+    await waitForSearch(dir, old, ['daily/plan.md']);
+    // ln -sfn: the link is made aside and renamed over the note.
+    symlinkSync(join(outside, 'secret.md'), join(dir, 'daily', 'plan.tmp'));
+    renameSync(join(dir, 'daily', 'plan.tmp'), join(dir, 'daily', 'plan.md'));
+    await waitForSearch(dir, old, []);
+    expect(indexChanges(dir)).toEqual({ added: 0, updated: 0, removed: 0 });
+  });
+
+  it('indexes a note below a symlink to a folder of the vault once, under its real path', async () => {
+    const first = token('guide');
+    const dir = vault({ 'knowledge/lora/guide.md': `# Guide\n\n${first}\n` });
+    symlinkSync('knowledge/lora', join(dir, 'lora-link'));
+    const w = await startWatch(dir);
+    await waitForSearch(dir, first, ['knowledge/lora/guide.md']);
+    const edited = token('edited');
+    writeFileSync(join(dir, 'knowledge/lora/guide.md'), `# Guide\n\n${edited}\n`);
+    await waitForSearch(dir, edited, ['knowledge/lora/guide.md']);
+    // chokidar reports the edit under both paths; only the scan's path is taken.
+    await waitForValue(() => /lora-link\/guide\.md/.test(w.stderr()), true);
+    expect(await searchPaths(dir, edited)).toEqual(['knowledge/lora/guide.md']);
+    expect(indexChanges(dir)).toEqual({ added: 0, updated: 0, removed: 0 });
   });
 });

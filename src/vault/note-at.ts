@@ -1,0 +1,63 @@
+// Whether one vault path names a note, decided by the rules of the full scan (src/vault/scan.ts) and the
+// path rules (src/vault/paths.ts): extensions, skipped and ignored folders, the symlink policy, and the
+// scan's "followed once" rule for a folder reachable by several paths. The watcher's batches,
+// `--files-from-stdin`, and a sync's last look before it forgets a path all ask here, so a path is a note
+// for them exactly when a full scan would list it.
+import { realpathSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { VaultFile } from '../core/types.js';
+import { findOnDisk, symlinkedFolderOnWay, symlinkRefusal } from './paths.js';
+import { createPathFilter, scanVault } from './scan.js';
+
+/** The note a path names (with its stat), or why it names none. */
+export type NoteAt = { file: VaultFile; reason?: undefined } | { file?: undefined; reason: string };
+
+/**
+ * A lookup for one sync: the ignore rules it reads and the folder walk it may make are kept for its life.
+ * `rel` is vault-relative and NFC, with a note extension.
+ */
+export function createNoteLookup(vault: string, extensions: string[]): (rel: string) => NoteAt {
+  const indexable = createPathFilter(vault, { extensions });
+  let owners: Map<string, string> | null = null;
+  // The path each real folder is walked under. Only needed below a symlinked folder, and then walked once
+  // per lookup (folders only, no file stat'ed): on 601 folders of 4,501 notes 18–75 ms, against 42–123 ms
+  // for the full scan; a vault without symlinked folders never pays it.
+  const walkedAs = (real: string): string | undefined => {
+    owners ??= scanVault(vault, { extensions, foldersOnly: true }).folders;
+    return owners.get(real);
+  };
+  return (rel) => {
+    if (!indexable(rel)) return { reason: 'ignored (.tsmignore, .gitignore or a skipped folder)' };
+    // The index's path is NFC; the file's name on disk may be NFD (created on macOS, or by its tools).
+    const abs = findOnDisk(vault, rel);
+    if (abs === null) return { reason: 'not found' };
+    const absDir = dirname(abs);
+    if (symlinkedFolderOnWay(vault, absDir)) {
+      let real: string;
+      try {
+        real = realpathSync(absDir);
+      } catch {
+        return { reason: 'not found' };
+      }
+      const relDir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+      const owner = walkedAs(real);
+      if (owner !== relDir) {
+        return {
+          reason:
+            owner === undefined
+              ? 'in a folder the scan does not enter'
+              : `symlink loop or repeated folder: its notes are indexed under ${owner === '' ? 'the vault root' : `${owner}/`}`,
+        };
+      }
+    }
+    const refused = symlinkRefusal(vault, abs, extensions);
+    if (refused !== null) return { reason: refused.replace(/: skipped$/, '') };
+    try {
+      const st = statSync(abs);
+      if (!st.isFile()) return { reason: 'not a file' };
+      return { file: { path: rel, absPath: abs, size: st.size, mtimeMs: Math.floor(st.mtimeMs), ctimeMs: Math.floor(st.ctimeMs) } };
+    } catch {
+      return { reason: 'not found' };
+    }
+  };
+}
