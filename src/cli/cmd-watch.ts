@@ -1,6 +1,6 @@
 // tsm watch: index, then keep the index in step with the vault until SIGINT/SIGTERM.
 import { tsmDir } from '../vault/config.js';
-import { removeWatcherPid, runningWatcher, writeWatcherPid } from '../vault/watcher-pid.js';
+import { removeWatcherPid, runningWatcher, stalePidAdvice, writeWatcherPid } from '../vault/watcher-pid.js';
 import { formatBatchLine, formatInitialLine } from '../watch/report.js';
 import { watchVault, WatchError } from '../watch/watch-vault.js';
 import { configFrom } from './args.js';
@@ -16,7 +16,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const dir = tsmDir(cfg);
   const other = runningWatcher(dir);
   if (other !== null && other !== process.pid) {
-    throw new UserError(`a watcher already runs for ${cfg.vault} (pid ${other}); stop it first`);
+    throw new UserError(`a watcher already runs for ${cfg.vault} (pid ${other}); stop it first, or, ${stalePidAdvice(dir)}`);
   }
   const pidWritten = tryWritePid(dir);
 
@@ -44,6 +44,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       debounceMs,
       poll: Boolean(argv.poll),
       signal: controller.signal,
+      pidDir: pidWritten ? dir : undefined,
       onInitialProgress: (done, total) => {
         if (total >= 50) bar.update(done, total);
       },

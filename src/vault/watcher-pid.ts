@@ -1,38 +1,86 @@
-// `.tsm/watch.pid`: tells `tsm status` (and a second `tsm watch`) whether a watcher runs for this vault.
-import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+// `.tsm/watch.pid`: tells `tsm status`, `tsm doctor`, the hooks' background sync and a second `tsm watch`
+// whether a watcher runs for this vault.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { makeVaultFolder } from './folders.js';
 
 export function watcherPidFile(tsmDir: string): string {
   return join(tsmDir, 'watch.pid');
 }
 
-/** The pid of a live watcher, or null (a stale file from a killed watcher counts as none). */
+/**
+ * The pid of a live watcher, or null: a stale file from a killed watcher counts as none, and so, where the
+ * OS shows command lines (Linux), does one whose pid now belongs to another program (reused after a
+ * `kill -9` or a reboot): before, such a file stopped `tsm watch` from starting until removed by hand.
+ */
 export function runningWatcher(tsmDir: string): number | null {
+  const pid = recordedPid(tsmDir);
+  if (pid === null) return null;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return null;
+  }
+  return runsTsmWatch(pid) === false ? null : pid;
+}
+
+/** How to clear a pid file that may be stale (its pid reused by a program this OS does not let tsm tell apart). */
+export function stalePidAdvice(tsmDir: string): string {
+  return `if none runs (its pid reused after a crash or a reboot), remove ${watcherPidFile(tsmDir)}`;
+}
+
+/** Records this process as the vault's watcher. Never makes the vault's folder itself (src/vault/folders.ts). */
+export function writeWatcherPid(tsmDir: string): void {
+  makeVaultFolder(dirname(tsmDir), tsmDir);
+  writeFileSync(watcherPidFile(tsmDir), `${process.pid}\n`);
+}
+
+/**
+ * A running watcher's check that it is still on record (`.tsm/` deleted under it, which it rebuilds):
+ * writes its pid again unless the file holds it or another live watcher's. True when it wrote; a vault that
+ * is gone, or a folder it may not write, is left alone.
+ */
+export function restoreWatcherPid(tsmDir: string): boolean {
+  if (recordedPid(tsmDir) === process.pid || runningWatcher(tsmDir) !== null) return false;
+  try {
+    writeWatcherPid(tsmDir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Removes the pid file, only if it is this process's (another watcher may have started since). */
+export function removeWatcherPid(tsmDir: string): void {
+  try {
+    if (recordedPid(tsmDir) === process.pid) rmSync(watcherPidFile(tsmDir));
+  } catch {
+    // already gone
+  }
+}
+
+function recordedPid(tsmDir: string): number | null {
   let pid: number;
   try {
     pid = Number.parseInt(readFileSync(watcherPidFile(tsmDir), 'utf8'), 10);
   } catch {
     return null;
   }
-  if (!Number.isInteger(pid) || pid <= 0) return null;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
-  }
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
 }
 
-export function writeWatcherPid(tsmDir: string): void {
-  const file = watcherPidFile(tsmDir);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${process.pid}\n`);
-}
-
-export function removeWatcherPid(tsmDir: string): void {
+/**
+ * Whether `pid` runs `tsm watch`, by its command line (`node …/bin/tsm watch …`, `node …/dist/tsm.cjs
+ * watch`); null where the OS does not show it (no /proc: macOS, Windows; /proc hidden or not mounted), and
+ * the caller then goes by the pid alone.
+ */
+function runsTsmWatch(pid: number): boolean | null {
+  let raw: string;
   try {
-    if (Number.parseInt(readFileSync(watcherPidFile(tsmDir), 'utf8'), 10) === process.pid) rmSync(watcherPidFile(tsmDir));
+    raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
   } catch {
-    // already gone
+    return null;
   }
+  const args = raw.split('\0');
+  return args.includes('watch') && args.some((a) => /(^|[\\/])tsm(\.cjs)?$/.test(a));
 }

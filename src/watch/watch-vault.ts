@@ -14,6 +14,7 @@ import { classifyEvent, handlesAdvice, vaultRelative, type WatchEventName } from
 import { POLL_INTERVAL_MS, VaultFsWatcher } from './fs-watcher.js';
 import type { BatchReport } from './report.js';
 import { fileIdentity } from '../vault/file-kind.js';
+import { restoreWatcherPid, watcherPidFile } from '../vault/watcher-pid.js';
 
 export interface WatchOptions {
   /** Quiet time that closes a batch of events. */
@@ -27,6 +28,8 @@ export interface WatchOptions {
   onBatch?: (report: BatchReport) => void;
   /** Things the user should know that do not stop the watcher (fallback to polling, a failed batch). */
   onNotice?: (message: string) => void;
+  /** The `.tsm/` folder whose `watch.pid` names this process: written again should it go (src/vault/watcher-pid.ts). */
+  pidDir?: string;
 }
 
 export interface ReadyInfo {
@@ -41,7 +44,10 @@ export class WatchError extends Error {
   override name = 'WatchError';
 }
 
-/** How often the vault folder's existence is checked (its removal may produce no event at all). */
+/**
+ * How often the vault folder's existence is checked (its removal may produce no event at all), and that the
+ * pid file still names this watcher (one small read).
+ */
 const VAULT_CHECK_MS = 1000;
 const MAX_RETRY_MS = 30_000;
 
@@ -93,7 +99,7 @@ class VaultWatch {
   }
 
   async run(): Promise<void> {
-    const vaultTimer = setInterval(() => this.failIfVaultGone(), VAULT_CHECK_MS);
+    const vaultTimer = setInterval(() => this.failIfVaultGone() || this.keepPidFile(), VAULT_CHECK_MS);
     try {
       if (await this.startWatching()) await this.initialSyncAndServe();
     } finally {
@@ -185,6 +191,7 @@ class VaultWatch {
         this.notice(`the index file ${this.cfg.db} was deleted or replaced; rebuilding it`);
         writer = this.openIndex();
         batch = { paths: [], rescanReasons: ['the index file was replaced'] };
+        this.keepPidFile(); // `.tsm/` itself may have gone with it
       }
       summary =
         batch.rescanReasons.length > 0
@@ -256,6 +263,15 @@ class VaultWatch {
       this.queue.requestRescan('polling started');
       this.debouncer.poke();
     }, 2 * POLL_INTERVAL_MS);
+  }
+
+  /**
+   * `.tsm/` deleted under a running watcher takes `watch.pid` with it: without it, `tsm status` and
+   * `tsm doctor` said no watcher ran, a second `tsm watch` started, and the hooks started syncs.
+   */
+  private keepPidFile(): void {
+    const dir = this.opts.pidDir;
+    if (dir !== undefined && !this.stopping && restoreWatcherPid(dir)) this.notice(`${watcherPidFile(dir)} was gone; written again`);
   }
 
   private failIfVaultGone(): boolean {

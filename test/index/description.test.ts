@@ -188,8 +188,8 @@ describe('an index of schema 11', () => {
   it('is left as it is while a `tsm watch` of the vault (started by the older tsm) writes to it', async () => {
     const cfg = await vault('watched');
     downgradeTo11(cfg.db);
-    // A live process that is not this one stands for the older watcher.
-    const watcher = spawn('sleep', ['60'], { stdio: 'ignore' });
+    // A live process that is not this one, with a watcher's command line, stands for the older watcher.
+    const watcher = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)', '/opt/tsm/bin/tsm', 'watch'], { stdio: 'ignore' });
     try {
       writeFileSync(watcherPidFile(tsmDir(cfg)), String(watcher.pid));
       await expect(syncVault(cfg)).rejects.toThrow(

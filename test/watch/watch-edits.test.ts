@@ -1,5 +1,6 @@
 // `tsm watch` end to end: what editors do to single notes, checked through `tsm search`.
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tsm } from '../helpers/cli.js';
@@ -13,7 +14,14 @@ import {
   useWatchVaults,
 } from './watch-process.js';
 
-const { vault } = useWatchVaults();
+const { vault, later } = useWatchVaults();
+
+/** A live process whose command line is a watcher's (`node …/bin/tsm watch`), stopped after the test. */
+function standInWatcher(): ChildProcess {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)', '/opt/tsm/bin/tsm', 'watch'], { stdio: 'ignore' });
+  later(() => child.kill());
+  return child;
+}
 
 describe('tsm watch: start and stop', () => {
   it('indexes what is there, shows in tsm status, and exits 0 on SIGTERM', async () => {
@@ -57,6 +65,47 @@ describe('tsm watch: start and stop', () => {
     const second = tsm(['watch', '--vault', dir]);
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(new RegExp(`already runs .*pid ${first.child.pid}`));
+  });
+
+  it('keeps its pid file when .tsm/ is deleted under it, and never removes another watcher\'s', async () => {
+    const dir = vault({ 'a.md': '# A\n' });
+    const w = await startWatch(dir);
+    const watcher = () => (JSON.parse(tsm(['status', '--vault', dir, '--json']).stdout) as { watcher: { pid: number } | null }).watcher?.pid;
+    rmSync(join(dir, '.tsm'), { recursive: true });
+    // Found gone by the watcher's timer, not by an event (none comes from .tsm/).
+    await waitForValue(() => existsSync(join(dir, '.tsm', 'watch.pid')), true, 5000);
+    const word = token('after');
+    writeFileSync(join(dir, 'b.md'), `# B\n\n${word}\n`);
+    await waitForSearch(dir, word, ['b.md']);
+    expect(watcher()).toBe(w.child.pid);
+    const second = tsm(['watch', '--vault', dir]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(new RegExp(`already runs .*pid ${w.child.pid}`));
+
+    // Another live watcher on record (one started while the file was gone): left as it is, also on exit.
+    const other = standInWatcher();
+    writeFileSync(join(dir, '.tsm', 'watch.pid'), `${other.pid}\n`);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await w.stop('SIGTERM')).toBe(0);
+    expect(readFileSync(join(dir, '.tsm', 'watch.pid'), 'utf8')).toBe(`${other.pid}\n`);
+    expect(w.stderr()).toMatch(/watch\.pid was gone; written again/);
+  });
+
+  it('starts when its pid file names a live process that is not a watcher (pid reused)', async () => {
+    const dir = vault({ 'a.md': '# A\n' });
+    const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
+    later(() => sleeper.kill());
+    writeFileSync(join(dir, '.tsm', 'watch.pid'), `${sleeper.pid}\n`);
+    if (process.platform === 'linux') {
+      const w = await startWatch(dir);
+      expect((JSON.parse(tsm(['status', '--vault', dir, '--json']).stdout) as { watcher: { pid: number } }).watcher.pid).toBe(w.child.pid);
+    }
+    // A process that may be a watcher: refused, with the way out should the file be stale.
+    const other = standInWatcher();
+    writeFileSync(join(dir, '.tsm', 'watch.pid'), `${other.pid}\n`);
+    const r = tsm(['watch', '--vault', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`(pid ${other.pid}); stop it first, or, if none runs (its pid reused after a crash or a reboot), remove ${join(dir, '.tsm', 'watch.pid')}`);
   });
 
   it('rejects a bad --debounce as a usage error', () => {
