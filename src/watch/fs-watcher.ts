@@ -1,5 +1,6 @@
 // The chokidar side of `tsm watch`: native file-system events, and polling when the OS runs out of
 // watch handles (or when asked for, e.g. on network drives where native events never arrive).
+import type { Stats } from 'node:fs';
 import type { FSWatcher } from 'chokidar';
 import { createIgnoredTest, watchFailureKind, type WatchEventName } from './classify.js';
 import { createLoopTest } from './symlink-loop.js';
@@ -69,6 +70,11 @@ export class VaultFsWatcher {
       w.on('all', (event, path) => {
         if (this.current === w && !this.closed && EVENTS.has(event)) this.opts.onEvent(event as WatchEventName, path);
       });
+      if (poll) {
+        w.on('raw', (event, path, details) => {
+          if (this.current === w && !this.closed && event === 'change' && statusOnlyChange(details)) this.opts.onEvent('change', path);
+        });
+      }
       w.on('error', (raw) => {
         const err = raw instanceof Error ? raw : new Error(String(raw));
         if (failedOver) return; // the rest of the burst from a watcher that is being replaced
@@ -96,4 +102,18 @@ export class VaultFsWatcher {
       this.opts.onError(failure instanceof Error ? failure : new Error(String(failure)));
     }
   }
+}
+
+/**
+ * A poll that saw a file's status change (ctime) where chokidar's poller reports nothing: it reports a
+ * change only for a new size or an mtime that moved forward (node_modules/chokidar/handler.js), so an edit
+ * that keeps the size and sets the mtime back or keeps it (rsync -a, cp -p, a restore from a backup) went
+ * unseen under `--poll`, while native events and `tsm index` see it by its ctime. Node's poller already
+ * compares ctime (libuv's uv_fs_poll) and hands both stats to chokidar's 'raw' event: no stat is added.
+ */
+function statusOnlyChange(details: unknown): boolean {
+  const { curr, prev } = (details ?? {}) as { curr?: Stats; prev?: Stats };
+  if (!curr || !prev || curr.mtimeMs === 0) return false; // not a poll's stats, or the file is gone
+  const chokidarReports = curr.size !== prev.size || curr.mtimeMs > prev.mtimeMs;
+  return !chokidarReports && curr.ctimeMs !== prev.ctimeMs && curr.isFile();
 }

@@ -1,5 +1,5 @@
 // The chokidar layer against real file-system events in temporary folders.
-import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -96,6 +96,26 @@ describe('VaultFsWatcher (polling)', () => {
     await waitFor(() => has(seen, 'change', 'a.md'), 10_000);
     rmSync(join(dir, 'b.md'));
     await waitFor(() => has(seen, 'unlink', 'b.md'), 10_000);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('VaultFsWatcher (polling, status change only)', () => {
+  it('reports an edit that keeps the size and sets the same mtime back (rsync -a, cp -p)', async () => {
+    const time = new Date('2026-01-01T00:00:00Z');
+    const { dir, seen, errors } = await startIn({ 'a.md': 'version one' }, true);
+    utimesSync(join(dir, 'a.md'), time, time);
+    let probes = 0;
+    await waitFor(() => {
+      if (seen.some((s) => s.rel.startsWith('probe'))) return true;
+      writeFileSync(join(dir, `probe${probes++}.md`), 'p');
+      return false;
+    }, 10_000, 500);
+    seen.length = 0;
+    writeFileSync(join(dir, 'a.md'), 'version two');
+    utimesSync(join(dir, 'a.md'), time, time);
+    await waitFor(() => has(seen, 'change', 'a.md'), 10_000);
+    expect(seen.filter((s) => s.rel === 'a.md')).toEqual([{ event: 'change', rel: 'a.md' }]);
     expect(errors).toEqual([]);
   });
 });

@@ -39,6 +39,20 @@ describe('tsm watch: path rules', () => {
     await waitForSearch(dir, after, ['a.md']);
   });
 
+  it('sees an edit that keeps size and mtime under --poll too', async () => {
+    const before = token('pollaaaa');
+    const after = token('pollbbbb');
+    const dir = vault({ 'a.md': `# A\n\n${before}\n` });
+    const time = new Date('2026-01-01T00:00:00Z');
+    utimesSync(join(dir, 'a.md'), time, time);
+    const w = await startWatch(dir, ['--poll']);
+    // After the catch-up rescan that follows the poller's start, only the poller can see the edit.
+    await waitForValue(() => /rescan: polling started/.test(w.stderr()), true);
+    writeFileSync(join(dir, 'a.md'), `# A\n\n${after}\n`);
+    utimesSync(join(dir, 'a.md'), time, time);
+    await waitForSearch(dir, after, ['a.md']);
+  });
+
   it('never indexes a symlink out of the vault, nor notes in dot-folders', async () => {
     const secret = token('secret');
     const shown = token('shown');
