@@ -87,6 +87,35 @@ function urlPasswordKept(head: string, pw: string): boolean {
   return /^\d{1,5}(?:\/|$)/.test(pw) && (user.includes('.') || user === 'localhost');
 }
 
+// Credentials inside URLs: scheme://user:password@host. The password may hold `/` and `@`: it runs to the
+// last `@` followed by a host name within PASSWORD_REACH characters of the same word. Found head by head,
+// each looked at once over a bounded reach: the old single regex (`:(\S*)(@host)`) rescanned the rest of a
+// space-less line for every `scheme://host:`, quadratic — a 2 MB pasted JSON line of `http://localhost:8080/…`
+// URLs kept the Stop hook busy past Claude Code's 30 s kill (0.94 MB: 8.7 s; now a few ms).
+// Bounds: a scheme of 32 characters, a user of 256, a password of 512, a host of 253 (DNS's own limit).
+const URL_HEAD = /\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@]{0,256}:/gi;
+const PASSWORD_REACH = 512;
+const URL_PASSWORD = new RegExp(`(\\S{0,${PASSWORD_REACH}})(@[A-Za-z0-9.-]{1,253}(?=[/:?#\\s"'\`)\\]]|$))`, 'y');
+
+function redactUrlCredentials(text: string): string {
+  const out: string[] = [];
+  let from = 0;
+  URL_HEAD.lastIndex = 0;
+  for (let m = URL_HEAD.exec(text); m; m = URL_HEAD.exec(text)) {
+    const head = m[0];
+    URL_PASSWORD.lastIndex = m.index + head.length;
+    const p = URL_PASSWORD.exec(text);
+    // No password (`http://localhost:8080/x`): go on right after the head, so a later URL of the same
+    // line is still looked at.
+    if (p === null || urlPasswordKept(head, p[1])) continue;
+    out.push(text.slice(from, m.index), head, REDACTED, p[2]);
+    from = URL_PASSWORD.lastIndex;
+    URL_HEAD.lastIndex = from;
+  }
+  out.push(text.slice(from));
+  return out.join('');
+}
+
 const SECRET_RULES: SecretRule[] = [
   // PEM private keys, also when the block was cut before its END line (gitleaks private-key).
   {
@@ -95,12 +124,6 @@ const SECRET_RULES: SecretRule[] = [
   },
   // PuTTY private key files, header to MAC (or to the end when cut).
   { pattern: /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)/g, replace: whole },
-  // Credentials inside URLs: scheme://user:password@host. The password may hold `/` and `@`: it runs to the
-  // last `@` of the word that is followed by a host name (greedy, so one backtrack, never a rescan).
-  {
-    pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)(\S*)(@[A-Za-z0-9.-]+(?=[/:?#\s"'`)\]]|$))/gim,
-    replace: (m, head: string, pw: string, rest: string) => (urlPasswordKept(head, pw) ? m : `${head}${REDACTED}${rest}`),
-  },
   // Webhook URLs are credentials in themselves: Slack, Discord.
   { pattern: /\b(https:\/\/hooks\.slack\.com\/)(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g, replace: afterHead },
   { pattern: /\b(https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/)\d+\/[A-Za-z0-9_-]+/g, replace: afterHead },
@@ -234,7 +257,12 @@ const TYPE_LIKE = /^[A-Za-z_][\w.]*(?:<.*>|\[\])?[?!]?$/;
 // key, separator, value. The key is an identifier-ish run (dots and dashes for YAML paths and --flags);
 // the value a quoted string or a run up to whitespace or punctuation that ends a value in code.
 const ASSIGNMENT =
-  /(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)(["']?)([ \t]*)(:=|=|:)([ \t]*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:[^\s"'`,;&|)}\]]|&(?!&))+)/g;
+  /(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)(["']?)([ \t]*)(:=|=|:)([ \t]*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:[^\s"'`,;&|)}\]]|&(?!&))+)/y;
+// ASSIGNMENT's key and separator alone: every key is found by this, and only a secret one has its value read
+// (ASSIGNMENT, at the same place). Reading every key's value, then going back to right after the key (a value
+// may itself be `key=value`), was quadratic in a space-less run of `a:b:c:…` (a MAC-address dump of 120 KB
+// took 7.3 s); the scan is now linear, short of a long run of secret keys (`password:password:…`).
+const KEY_OP = /(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)(["']?)([ \t]*)(:=|=|:)/g;
 
 /** The replacement for one `key op value` match, and where the text it replaces ends. */
 function redactAssignment(m: RegExpExecArray, text: string): { text: string; end: number } {
@@ -279,18 +307,19 @@ function redactAssignment(m: RegExpExecArray, text: string): { text: string; end
 function redactAssignments(text: string): string {
   const out: string[] = [];
   let from = 0;
-  ASSIGNMENT.lastIndex = 0;
-  for (let m = ASSIGNMENT.exec(text); m; m = ASSIGNMENT.exec(text)) {
+  KEY_OP.lastIndex = 0;
+  for (let k = KEY_OP.exec(text); k; k = KEY_OP.exec(text)) {
+    // Nothing redacted: go on right after the key and its operator (KEY_OP's lastIndex), so a value that is
+    // itself `key=value` (`Endpoint=…;AccountKey=…`) is still looked at.
+    if (!isSecretKey(k[1])) continue;
+    ASSIGNMENT.lastIndex = k.index;
+    const m = ASSIGNMENT.exec(text);
+    if (m === null) continue;
     const r = redactAssignment(m, text);
-    if (r.text === m[0]) {
-      // Nothing redacted: go on right after the key and its operator, so a value that is itself
-      // `key=value` (`Endpoint=…;AccountKey=…`) is still looked at.
-      ASSIGNMENT.lastIndex = m.index + m[1].length + m[2].length + m[3].length + m[4].length;
-      continue;
-    }
+    if (r.text === m[0]) continue;
     out.push(text.slice(from, m.index), r.text);
     from = r.end;
-    ASSIGNMENT.lastIndex = r.end;
+    KEY_OP.lastIndex = r.end;
   }
   out.push(text.slice(from));
   return out.join('');
@@ -326,7 +355,7 @@ export function redactSecrets(text: string): string {
 const MAX_PASSES = 6;
 
 function redactOnce(text: string): string {
-  let out = text;
+  let out = redactUrlCredentials(text);
   for (const rule of SECRET_RULES) {
     out = out.replace(rule.pattern, rule.replace as (substring: string, ...args: unknown[]) => string);
   }
