@@ -26,6 +26,8 @@ export interface HookRequest {
   cwd: string;
   /** The prompt hook's deadline; default: $TSM_HOOK_TIMEOUT_MS from the start of the process. */
   deadline?: Deadline;
+  /** The session-note hooks' deadline (Stop, PreCompact, SessionEnd); default: INGEST_DEADLINE_MS from the start of the process. */
+  ingestDeadline?: Deadline;
   now?: Date;
   /**
    * SessionEnd: start the detached ingest; SessionStart: start a detached `tsm index`. Absent → SessionEnd's
@@ -47,6 +49,14 @@ export interface HookRequest {
  * with one background passage (50–100 ms) first (docs/embeddings.md); the hook's own deadline is 1,500 ms.
  */
 export const PROMPT_VECTOR_MS = 250;
+
+/**
+ * Deadline of the hooks that write session notes (Stop, PreCompact, and SessionEnd's detached worker), from
+ * the start of the process: their waits (another ingest of the transcript, another writer of the index) give
+ * up there. Claude Code kills Stop and PreCompact at 30 s (HOOK_TIMEOUT_S), which would lose the note too;
+ * 20 s leaves room for the work done after the waits.
+ */
+export const INGEST_DEADLINE_MS = 20_000;
 
 export interface HookOutcome {
   stdout: string;
@@ -236,12 +246,18 @@ function transcriptOf(ctx: Context): string | null {
   return transcript;
 }
 
-/** Stop / PreCompact / SessionEnd: the transcript into its session note, then that note into the index. */
+/**
+ * Stop / PreCompact / SessionEnd: the transcript into its session note, then that note into the index, each
+ * wait bounded by the ingest deadline. A note written but not indexed in time is indexed by the vault's next
+ * sync (`tsm index`, `tsm watch`, SessionStart's background sync): the file changed, so any sync reads it.
+ */
 async function ingest(ctx: Context, cfg: TsmConfig): Promise<string> {
   const transcript = transcriptOf(ctx);
   if (transcript === null) return '';
   const { ingestSession, indexSessionNotes } = await import('../sessions/ingest-and-index.js');
-  const result = await ingestSession(cfg, transcript);
+  const deadline = ctx.req.ingestDeadline ?? new Deadline(INGEST_DEADLINE_MS);
+  const limit = { waitUntil: Date.now() + deadline.remaining() };
+  const result = await ingestSession(cfg, transcript, limit);
   if (!result.changed) return '';
   // Building (or rebuilding) a whole index inside a hook could take minutes: leave that to `tsm index`.
   const { withIndexReader } = await import('../index/open-reader.js');
@@ -252,7 +268,12 @@ async function ingest(ctx: Context, cfg: TsmConfig): Promise<string> {
     log(ctx, `wrote ${result.notePath}; not indexed: ${err.message}`);
     return '';
   }
-  await indexSessionNotes(cfg, [result]);
+  try {
+    await indexSessionNotes(cfg, [result], limit);
+  } catch (err) {
+    if (!isExplained(err)) throw err;
+    log(ctx, `wrote ${result.notePath}; not indexed: ${err.message}`);
+  }
   return '';
 }
 

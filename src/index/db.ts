@@ -95,6 +95,12 @@ export interface WriterOptions {
    * brings it back. An index elsewhere (`--db`) gets its folder made as asked.
    */
   vault?: string;
+  /**
+   * Give up waiting for the write lock at this time (`Date.now()` ms), over every wait of the connection
+   * (SQLite's busy_timeout and writeTransaction's retries): a caller with a deadline of its own (the Stop
+   * hook). Default: WRITER_WAIT_MS from each BEGIN.
+   */
+  waitUntil?: number;
 }
 
 /**
@@ -116,7 +122,8 @@ export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex 
   }
   let db: Database;
   try {
-    db = connect(path, false);
+    db = connect(path, false, opts.waitUntil === undefined ? BUSY_TIMEOUT_MS : busyFor(opts.waitUntil));
+    if (opts.waitUntil !== undefined) waitLimits.set(db, opts.waitUntil);
     const owner = ownerOf(db);
     if (owner.kind === 'foreign') {
       db.close();
@@ -419,7 +426,8 @@ const WRITER_WAIT_MS = 10 * 60_000;
  * this tsm's schema (assertSchema), except for the transactions that make it so (`schemaChange`).
  */
 export function writeTransaction<T>(db: Database, fn: () => T, opts: { schemaChange?: boolean } = {}): T {
-  const deadline = Date.now() + WRITER_WAIT_MS;
+  const limit = waitLimits.get(db);
+  const deadline = limit ?? Date.now() + WRITER_WAIT_MS;
   const txn = db.transaction((began: { yes: boolean }) => {
     began.yes = true;
     if (!opts.schemaChange) assertSchema(db);
@@ -427,12 +435,29 @@ export function writeTransaction<T>(db: Database, fn: () => T, opts: { schemaCha
   });
   for (;;) {
     const began = { yes: false };
+    // A caller's limit: SQLite's own wait (which blocks the process) ends with it too.
+    if (limit !== undefined) db.pragma(`busy_timeout = ${busyFor(limit)}`);
     try {
       return txn.immediate(began);
     } catch (err) {
-      if (began.yes || sqliteErrorKind(err) !== 'busy' || Date.now() >= deadline) throw err;
+      if (began.yes || sqliteErrorKind(err) !== 'busy') throw err;
+      if (Date.now() < deadline) continue;
+      if (limit === undefined) throw err;
+      throw new IndexError(
+        'busy',
+        `the index at ${db.name} stayed locked by another writer (\`tsm index\`, \`tsm watch\`) past this run's deadline: ` +
+          'what was not indexed is indexed by the next `tsm index`, a running `tsm watch` or the next session\'s start',
+      );
     }
   }
+}
+
+/** The `waitUntil` of connections opened with one (openWriter): writeTransaction gives up there. */
+const waitLimits = new WeakMap<Database, number>();
+
+/** SQLite's busy_timeout for a wait that must end at `until`: what is left of it, at most BUSY_TIMEOUT_MS. */
+function busyFor(until: number): number {
+  return Math.max(0, Math.min(BUSY_TIMEOUT_MS, until - Date.now()));
 }
 
 /** Throws an IndexError when the index or its -wal/-shm is there but is not a plain file (readers and writers). */

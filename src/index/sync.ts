@@ -35,6 +35,8 @@ export interface SyncOptions {
   backgroundRetrain?: boolean;
   /** Leave an index a newer tsm wrote as it is rather than rebuild it (WriterOptions.keepNewer): a sync nobody asked for. */
   keepNewer?: boolean;
+  /** Give up waiting for the index's write lock at this time (Date.now() ms): WriterOptions.waitUntil. */
+  waitUntil?: number;
 }
 
 /** Batches at least this big are parsed in worker threads. */
@@ -80,7 +82,7 @@ export async function syncVault(cfg: TsmConfig, opts: SyncOptions = {}): Promise
  */
 async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary> {
   const started = performance.now();
-  const opened = opts.db ? { db: opts.db, fresh: false } : openWriter(cfg.db, { vault: cfg.vault, schemaChangeBlocked: () => otherWatcher(cfg), keepNewer: opts.keepNewer });
+  const opened = opts.db ? { db: opts.db, fresh: false } : openWriter(cfg.db, { vault: cfg.vault, schemaChangeBlocked: () => otherWatcher(cfg), keepNewer: opts.keepNewer, waitUntil: opts.waitUntil });
   const writer = new NoteWriter(opened.db);
   try {
     const rebuild = beginRebuild(writer, Boolean(opts.full) && !opened.fresh, opened.fresh);

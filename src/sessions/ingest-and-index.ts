@@ -29,13 +29,19 @@ export function ingestStateDir(cfg: TsmConfig): string {
   return join(tsmDir(cfg), 'sessions');
 }
 
+/** Waits of a caller with a deadline (the Stop hook): they give up at this time (`Date.now()` ms). */
+export interface WaitLimit {
+  waitUntil?: number;
+}
+
 /** Ingests one transcript into its session note (incrementally), holding a per-transcript lock. */
-export async function ingestSession(cfg: TsmConfig, transcriptPath: string): Promise<SessionIngest> {
+export async function ingestSession(cfg: TsmConfig, transcriptPath: string, limit: WaitLimit = {}): Promise<SessionIngest> {
   const transcript = resolve(transcriptPath);
   const stateDir = ingestStateDir(cfg);
   const lock = join(stateDir, `${createHash('sha256').update(transcript).digest('hex').slice(0, 16)}.lock`);
   const { ingestTranscript } = await import('./ingest.js');
-  return withFileLock(lock, { vault: cfg.vault, timeoutMs: LOCK_TIMEOUT_MS }, () => {
+  const timeoutMs = limit.waitUntil === undefined ? LOCK_TIMEOUT_MS : Math.max(0, Math.min(LOCK_TIMEOUT_MS, limit.waitUntil - Date.now()));
+  return withFileLock(lock, { vault: cfg.vault, timeoutMs }, () => {
     const before = notesIn(cfg.sessionsDir, cfg.extensions);
     const r = ingestTranscript(transcript, { vault: cfg.vault, sessionsDir: cfg.sessionsDir, stateDir, answerChars: cfg.answerChars });
     const after = new Set(notesIn(cfg.sessionsDir, cfg.extensions));
@@ -44,12 +50,16 @@ export async function ingestSession(cfg: TsmConfig, transcriptPath: string): Pro
   });
 }
 
-/** Brings these session notes (and removed ones) into the index; builds the index if there is none. */
-export async function indexSessionNotes(cfg: TsmConfig, ingests: SessionIngest[]): Promise<SyncSummary | null> {
+/**
+ * Brings these session notes (and removed ones) into the index; builds the index if there is none. With a
+ * limit, a write lock held past it throws IndexError 'busy': the notes stay written, and the next sync of
+ * the vault (`tsm index`, `tsm watch`, SessionStart's background sync) indexes them, as it does any changed file.
+ */
+export async function indexSessionNotes(cfg: TsmConfig, ingests: SessionIngest[], limit: WaitLimit = {}): Promise<SyncSummary | null> {
   const paths = [...new Set(ingests.filter((i) => i.changed).flatMap((i) => [i.notePath, ...i.removed]))];
   if (paths.length === 0) return null;
   const { syncVault } = await import('../index/sync.js');
-  return syncVault(cfg, { paths });
+  return syncVault(cfg, { paths, waitUntil: limit.waitUntil });
 }
 
 function notesIn(dir: string, extensions: string[]): string[] {

@@ -59,12 +59,25 @@ export function isLockHeld(path: string, staleMs = DEFAULT_STALE_MS): boolean {
   return !isStale(path, staleMs);
 }
 
-/** Stale: its process is gone, or it is older than any ingest takes. */
+/**
+ * How long a lock may hold no pid: its holder writes the pid right after creating the file, so an empty (or
+ * garbled) lock older than this was left by a process that died in between, or whose write failed (a full
+ * disk). Such a lock was taken for held until staleMs (120 s): every Stop of those two minutes waited its
+ * whole lock timeout.
+ */
+const PIDLESS_MS = 2_000;
+
+/**
+ * Stale: its process is gone, it never got a pid, or it is older than any ingest takes. A pid reused by
+ * another live process cannot be told from its holder (no portable start time): such a lock stays until
+ * staleMs, and a waiter with a deadline (the Stop hook) gives up at its deadline.
+ */
 function isStale(path: string, staleMs: number): boolean {
   try {
-    if (Date.now() - statSync(path).mtimeMs > staleMs) return true;
+    const age = Date.now() - statSync(path).mtimeMs;
+    if (age > staleMs) return true;
     const pid = Number(readFileSync(path, 'utf8'));
-    if (!Number.isInteger(pid) || pid <= 0) return false; // being written right now
+    if (!Number.isInteger(pid) || pid <= 0) return age > PIDLESS_MS; // being written right now, unless it is old
     process.kill(pid, 0);
     return false;
   } catch (err) {

@@ -45,6 +45,20 @@ describe('withFileLock', () => {
     expect(await withFileLock(lock, { vault: dir, timeoutMs: 1000 }, () => 'mine')).toBe('mine');
   });
 
+  it('takes over an empty lock left by a holder that died before writing its pid', async () => {
+    const lock = join(dir, 'x.lock');
+    writeFileSync(lock, '');
+    const old = new Date(Date.now() - 5_000);
+    utimesSync(lock, old, old);
+    expect(await withFileLock(lock, { vault: dir, timeoutMs: 1000 }, () => 'mine')).toBe('mine');
+  });
+
+  it('waits for an empty lock just created (its holder is writing its pid)', async () => {
+    const lock = join(dir, 'x.lock');
+    writeFileSync(lock, '');
+    await expect(withFileLock(lock, { vault: dir, timeoutMs: 100 }, () => 1)).rejects.toThrow(LockTimeoutError);
+  });
+
   it('takes over a lock older than staleMs', async () => {
     const lock = join(dir, 'x.lock');
     writeFileSync(lock, String(process.pid));
