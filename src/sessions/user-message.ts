@@ -16,6 +16,19 @@ const PLUMBING_TAGS = [
 
 const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
 
+/**
+ * Context an IDE integration (VS Code, JetBrains) adds to the user's message as text blocks of their own:
+ * the file open in the editor, the lines selected (a selection of a .env holds its secrets). Not what the
+ * user typed: they made the note's title `proj: <ide_opened_file>The user opened the file …`, copied the
+ * selection into the note and into SessionStart's recent intents. Dropped wherever they are; an opening
+ * tag never closed drops the rest of its block only (when in doubt, write less).
+ */
+const IDE_CONTEXT = /<(ide_opened_file|ide_selection)>[\s\S]*?(?:<\/\1>|$)/g;
+
+export function stripIdeContext(text: string): string {
+  return text.replace(IDE_CONTEXT, '');
+}
+
 function tagContent(text: string, tag: string): string | null {
   const m = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(text);
   return m ? m[1] : null;
@@ -25,15 +38,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The text of a user message: text blocks joined, images marked, tool results never included. */
+/** The text of a user message: text blocks joined, images marked, tool results and IDE context never included. */
 export function userText(content: UserContent): string {
-  if (typeof content === 'string') return content;
+  if (typeof content === 'string') return stripIdeContext(content);
   if (!Array.isArray(content)) return '';
   const parts: string[] = [];
   for (const block of content) {
-    if (typeof block === 'string') parts.push(block);
-    else if (isRecord(block) && block.type === 'text' && typeof block.text === 'string') {
-      if (!INTERRUPTED.test(block.text.trim())) parts.push(block.text);
+    const text = typeof block === 'string' ? block : isRecord(block) && block.type === 'text' && typeof block.text === 'string' ? block.text : null;
+    if (text !== null) {
+      // Block by block, so that a block of IDE context left unclosed cannot hide the typed prompt after it.
+      const typed = stripIdeContext(text);
+      if (typed.trim() !== '' && !INTERRUPTED.test(typed.trim())) parts.push(typed);
     } else if (isRecord(block) && block.type === 'image') parts.push('[image]');
   }
   return parts.join('\n\n');
