@@ -76,13 +76,16 @@ interface SecretRule {
 
 const hasDigit = (s: string) => /\d/.test(s);
 const whole = () => REDACTED;
-/** Keeps group 1 (what leads to the secret) and redacts the rest of the match (once: a second pass keeps it). */
-const afterHead = (m: string, head: string) => (m.startsWith(REDACTED, head.length) ? m : `${head}${REDACTED}`);
+/**
+ * Keeps group 1 (what leads to the secret) and redacts the rest of the match (once: a second pass keeps it),
+ * unless the rest is no secret: a reference or a placeholder (`Bearer $GITHUB_TOKEN`, `--password <pw>`).
+ */
+const afterHead = (m: string, head: string) => (m.startsWith(REDACTED, head.length) || notASecret(m.slice(head.length)) ? m : `${head}${REDACTED}`);
 
 /** `scheme://x:y@` where y is no password: empty, a reference, already redacted, or a port and a path
  * (`http://localhost:5173/@vite/client`: the part before `:` is a host, not a user). */
 function urlPasswordKept(head: string, pw: string): boolean {
-  if (pw === '' || pw.startsWith('$') || pw.startsWith(REDACTED)) return true;
+  if (pw === '' || notASecret(pw) || pw.startsWith(REDACTED)) return true;
   const user = head.slice(head.indexOf('//') + 2, -1);
   return /^\d{1,5}(?:\/|$)/.test(pw) && (user.includes('.') || user === 'localhost');
 }
@@ -131,7 +134,8 @@ const SECRET_RULES: SecretRule[] = [
   { pattern: /([?&]sig=)[A-Za-z0-9%+/=]{16,}/g, replace: afterHead },
   // HTTP Authorization headers, whatever the scheme.
   {
-    pattern: /\b((?:Proxy-)?Authorization["']?\s*[:=]\s*["']?(?:(?:Basic|Bearer|Token|Digest|Negotiate)\s+)?)([^\s"',;]{8,})/gi,
+    // The value stops before a backtick (inline code: `Authorization: Bearer x`) and a sentence's last dot.
+    pattern: /\b((?:Proxy-)?Authorization["']?\s*[:=]\s*["']?(?:(?:Basic|Bearer|Token|Digest|Negotiate)\s+)?)([^\s"'`,;]{7,}[^\s"'`,;.])/gi,
     replace: afterHead,
   },
   // Cookie headers: the whole header value (session ids are credentials).
@@ -149,7 +153,7 @@ const SECRET_RULES: SecretRule[] = [
   { pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport|mysqlsh)\b[^\n|;&]{0,200}?\s-p)(?!\[REDACTED)([^\s'"`-][^\s'"`]*|'[^'\n]*'|"[^"\n]*")/g, replace: afterHead },
   {
     pattern: /((?:^|\s)(?:-u|--user|--proxy-user)[ \t]*=?[ \t]*["']?[^\s:"'`]+:)([^\s"'`]+)/g,
-    replace: (m, head: string, pw: string) => (pw.startsWith('$') ? m : `${head}${REDACTED}`),
+    replace: (m, head: string, pw: string) => (notASecret(pw) ? m : `${head}${REDACTED}`),
   },
   { pattern: /(\bsshpass\b(?:[ \t]+-[a-oq-zA-Z]\S*)*[ \t]+-p[ \t]*)(?!\[REDACTED)([^\s`]+)/g, replace: afterHead },
   { pattern: /(\bredis-cli\b[^\n|;&]{0,200}?\s-a[ \t]+)(?!\[REDACTED)([^\s`]+)/g, replace: afterHead },
@@ -213,12 +217,16 @@ const KEY_OWNERS = new Set([
   'api', 'access', 'secret', 'private', 'signing', 'encryption', 'master', 'client', 'account', 'storage', 'app',
   'auth', 'license', 'service', 'shared', 'hmac', 'jwt', 'session', 'consumer', 'subscription', 'admin', 'root',
   'crypto', 'cipher', 'aes', 'ssh', 'gpg', 'pgp', 'webhook', 'sharedaccess', 'primary', 'secondary', 'instrumentation',
+  // Supabase's SUPABASE_SERVICE_ROLE_KEY and SUPABASE_ANON_KEY.
+  'role', 'anon',
 ]);
 /** Words that may follow a secret word without changing what the key holds. */
 const QUALIFIERS = new Set([
   'key', 'value', 'val', 'str', 'string', 'raw', 'plain', 'plaintext', 'text', 'b64', 'base64', 'enc', 'encrypted',
   'hex', 'prod', 'production', 'dev', 'staging', 'stage', 'test', 'live', 'old', 'new', 'current', 'main', 'default',
   'confirm', 'confirmation', 'again', 'repeat', 'secret', 'token', 'pass', 'word', 'id', 'v1', 'v2',
+  // Rails' SECRET_KEY_BASE; a password's hash or digest is a credential too (it can be cracked offline).
+  'base', 'hash', 'hashed', 'digest',
 ]);
 
 /** Long keywords that also count at the end of a run-together word: PGPASSWORD, MYSQLPASSWD, APPSECRET. */
@@ -249,7 +257,20 @@ export function isSecretKey(key: string): boolean {
 }
 
 /** Values that say "no secret here": references, placeholders, empty and literal values. */
-const NOT_A_SECRET = /^(?:\$|%[A-Za-z_]|process\.env|os\.environ|os\.getenv|env\.|getenv|ENV\[|<[^>]*>$|\*+$|x{3,}$|\.{3}$|…$|true$|false$|null$|nil$|none$|undefined$|yes$|no$|on$|off$|~$|\[REDACTED)/i;
+// (`$NAME`, `${…}`, `$(…)` are references; `$2b$12$…`, a bcrypt hash, is not.)
+const NOT_A_SECRET = /^(?:\$[A-Za-z_{(]|%[A-Za-z_]|process\.env|os\.environ|os\.getenv|env\.|getenv|ENV\[|<[^>]*>$|\*+$|x{3,}$|\.{3}$|…$|true$|false$|null$|nil$|none$|undefined$|yes$|no$|on$|off$|~$|\[REDACTED)/i;
+
+/**
+ * Whether a value is no secret (NOT_A_SECRET), for every rule: the assignments and the headers, flags and
+ * command lines (afterHead). In one piece only: `Cookie: $C; sid=abc123` still holds a secret.
+ */
+function notASecret(value: string): boolean {
+  const v = value.trim();
+  return v !== '' && !/[\s;&|]/.test(v) && NOT_A_SECRET.test(v);
+}
+
+/** A placeholder that may hold spaces, where a value starts: `password=<your password>`. */
+const PLACEHOLDER = /<[A-Za-z_][^<>\n]{0,60}>/y;
 /** Type names: `password: string`, `token: Option<String>`, `secret: SecretStr` are declarations. */
 const TYPE_NAMES = /^(?:string|str|number|int|integer|float|double|bool|boolean|bytes|any|unknown|object|char|text|varchar|u?int\d*|i\d+|usize|void)\b/i;
 const TYPE_LIKE = /^[A-Za-z_][\w.]*(?:<.*>|\[\])?[?!]?$/;
@@ -273,6 +294,8 @@ function redactAssignment(m: RegExpExecArray, text: string): { text: string; end
   const quoted = value.startsWith('"') || value.startsWith("'");
   const bare = quoted ? value.slice(1, -1) : value;
   if (bare.trim() === '' || NOT_A_SECRET.test(bare.trim())) return keep;
+  PLACEHOLDER.lastIndex = end - value.length;
+  if (!quoted && PLACEHOLDER.test(text)) return keep;
   // `password == x`, `token => …` are comparisons and arrows; `//` starts a comment or a path, `{`/`(` an
   // object or a call.
   if (!quoted && /^(?:[=>]|\/\/|[({[])/.test(bare)) return keep;
