@@ -19,6 +19,25 @@ export function trimAtBoundary(text: string, max: number): string {
   return head + ELLIPSIS;
 }
 
+/**
+ * What a session note keeps of a long prompt or answer: its head, cut at a boundary (trimAtBoundary), and a
+ * line saying how much of how much was kept. One rule for both. `total` is the whole text's length when
+ * `text` is already a head of it (a prompt is cut before it is redacted).
+ */
+export function keptHead(text: string, max: number, total = charCount(text)): string {
+  if (total <= max && text.length <= max) return text;
+  const head = trimAtBoundary(text, max);
+  if (head === text && total <= max) return text;
+  return `${head}\n\n(${charCount(head).toLocaleString('en-US')} of ${total.toLocaleString('en-US')} characters kept)`;
+}
+
+/** Characters (code points), not UTF-16 units. */
+export function charCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
 function lastMatchEnd(text: string, pattern: RegExp): number {
   let end = -1;
   for (const m of text.matchAll(pattern)) end = (m.index ?? 0) + m[0].length;

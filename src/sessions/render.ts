@@ -4,7 +4,7 @@
 // note-format.ts's.
 
 import { actionLine } from './action-line.js';
-import { firstLine, headingText, safeBlock, trimAtBoundary } from './markdown.js';
+import { firstLine, headingText, keptHead, safeBlock } from './markdown.js';
 import { UNKNOWN_PROJECT, type SessionModel, type SessionPrompt } from './model.js';
 import { ACTIONS_SECTION, ANSWER_SECTION, promptHeading, sessionNameId } from './note-format.js';
 import { renderFrontmatter } from './yaml.js';
@@ -98,6 +98,6 @@ function renderPrompt(prompt: SessionPrompt, answerChars: number): string {
   const out = [`## ${promptHeading(prompt.n, headingText(firstLine(prompt.text, HEADING_CHARS)))}`];
   if (prompt.text !== '') out.push('', safeBlock(prompt.text));
   if (prompt.actions.length > 0) out.push('', `### ${ACTIONS_SECTION}`, '', ...prompt.actions.map(actionLine));
-  if (prompt.answer !== '') out.push('', `### ${ANSWER_SECTION}`, '', safeBlock(trimAtBoundary(prompt.answer, answerChars)));
+  if (prompt.answer !== '') out.push('', `### ${ANSWER_SECTION}`, '', safeBlock(keptHead(prompt.answer, answerChars)));
   return out.join('\n');
 }

@@ -187,7 +187,9 @@ describe('ingestTranscript', () => {
     const result = ingestTranscript(transcriptFile(bytesOf(PLAN)), { ...opts, answerChars: 60 });
     const note = readFileSync(result.notePath, 'utf8');
     const answer = note.slice(note.indexOf('### Answer') + '### Answer'.length, note.indexOf('## 2.')).trim();
-    expect(Array.from(answer).length).toBeLessThanOrEqual(61);
+    const [head, count] = answer.split('\n\n');
+    expect(Array.from(head).length).toBeLessThanOrEqual(61);
+    expect(count).toMatch(/^\(\d+ of [\d,]+ characters kept\)$/);
   });
 
   it('reports a missing transcript clearly', () => {
