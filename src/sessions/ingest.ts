@@ -14,6 +14,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { readRange, readTextOrNull, splitLines, writeFileAtomic } from './files.js';
 import type { SessionModel } from './model.js';
 import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, sessionNoteName } from './render.js';
+import { NAME_ID_LENGTHS, sessionIdOfNote } from './note-format.js';
 import { applyTranscriptLines, sliceModel } from './transcript.js';
 
 export interface IngestOptions {
@@ -233,11 +234,16 @@ function writeNotes(vault: string, view: SessionModel, notes: WrittenNote[], ses
     // The first note's name follows `started`: if an earlier start turned up, it moves (when the new name is free).
     const wanted = join(sessionsDir, sessionNoteName(view));
     target = active && active.path !== wanted && !freeFor(wanted, content) ? active.path : wanted;
-  } else target = active?.path ?? join(dirname(notes[0].path), firstName.replace(/\.md$/i, `-${part + 1}.md`));
+    if (!active) target = firstOfSession(NAME_ID_LENGTHS.map((n) => join(sessionsDir, sessionNoteName(view, n))), view.sessionId, content);
+  } else {
+    const names = [join(dirname(notes[0].path), firstName.replace(/\.md$/i, `-${part + 1}.md`))];
+    names.push(...NAME_ID_LENGTHS.slice(1).map((n) => join(sessionsDir, sessionNoteName(view, n).replace(/\.md$/i, `-${part + 1}.md`))));
+    target = active?.path ?? firstOfSession(names, view.sessionId, content);
+  }
 
   if (!active && !freeFor(target, content)) {
-    // A file tsm has no record of writing sits where the note goes (a lost state, or the user's own file):
-    // it is left alone, recorded, and the session goes on in the next note.
+    // A note of this session tsm has no record of writing sits where the note goes (a lost state, or a copy
+    // the user made): it is left alone, recorded, and the session goes on in the next note.
     notes.push({ path: target, sha256: '', firstPrompt: from, lastPrompt: from - 1, kept: 'edited', keptSince: now() });
     return writeNotes(vault, view, notes, sessionsDir, answerChars);
   }
@@ -268,6 +274,20 @@ const promptSha = (model: SessionModel, n: number): string | undefined => {
 function continueFrom(kept: WrittenNote, view: SessionModel): number {
   const grew = kept.lastPromptSha !== undefined && kept.lastPrompt >= 0 && promptSha(view, kept.lastPrompt) !== kept.lastPromptSha;
   return grew ? kept.lastPrompt : kept.lastPrompt + 1;
+}
+
+/**
+ * Where a new note of this session goes: the first of `paths` that is free, or holds a note of this session
+ * (which is then left alone, the caller's concern). A file at the others is not this session's — another
+ * session whose id starts with the same 8 characters, or the user's own file — and is passed by: it is
+ * neither "edited" by anyone nor a note the session continues. All taken: the first (as before).
+ */
+function firstOfSession(paths: string[], sessionId: string, content: string): string {
+  for (const path of [...new Set(paths)]) {
+    const text = readTextOrNull(path);
+    if (text === null || text === content || sessionIdOfNote(text) === sessionId) return path;
+  }
+  return paths[0];
 }
 
 /** Whether `content` may go to `path`: nothing is there, or exactly this content already is. */

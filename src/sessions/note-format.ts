@@ -11,18 +11,51 @@
 import type { SectionRecord } from '../core/types.js';
 import { parseActionLine, type ActionLine } from './action-line.js';
 
-/** The session id as a note's file name carries it: its first 8 letters and digits, lower case. */
-export function sessionNameId(sessionId: string): string {
-  return sessionId.normalize('NFC').toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 8) || 'session';
+/** A session id's letters and digits, lower case. */
+const alnumId = (sessionId: string) => sessionId.normalize('NFC').toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * The session id as a note's file name carries it: its first `length` letters and digits, lower case. 8 as a
+ * rule; a session whose 8 are another session's (or a file not of this session sits at its name) is named by
+ * 16, then 32 — a UUID's all (ingest.ts). Names already written stay as they are.
+ */
+export function sessionNameId(sessionId: string, length = 8): string {
+  return alnumId(sessionId).slice(0, length) || 'session';
 }
+
+/** The name-id lengths a session's note may be written with, in the order they are tried. */
+export const NAME_ID_LENGTHS = [8, 16, 32];
 
 /**
  * Whether a vault path is one of this session's notes: `…-<name id>.md`, or a continuation `…-<name id>-<n>.md`
- * (render.ts's sessionNoteName, ingest.ts's continuation names).
+ * (render.ts's sessionNoteName, ingest.ts's continuation names), the name id being 8 or more of its letters
+ * and digits.
  */
 export function isNoteOfSession(path: string, sessionId: string): boolean {
   const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1).toLowerCase();
-  return new RegExp(`-${sessionNameId(sessionId)}(?:-\\d+)?\\.md$`).test(name);
+  if (!name.endsWith('.md')) return false;
+  const full = alnumId(sessionId) || 'session';
+  const base = name.slice(0, -3);
+  return [base, base.replace(/-\d+$/, '')].some((stem) => {
+    const id = stem.slice(stem.lastIndexOf('-') + 1);
+    return id.length >= Math.min(8, full.length) && full.startsWith(id);
+  });
+}
+
+/**
+ * The session a note's frontmatter names (`session_id`, written by render.ts as a YAML double-quoted
+ * string), or null for a file that names none: a user's own note, or another kind of file.
+ */
+export function sessionIdOfNote(text: string): string | null {
+  const fm = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
+  const m = fm ? /^session_id:[ \t]*(.*?)[ \t]*$/m.exec(fm[1]) : null;
+  if (!m) return null;
+  try {
+    const value: unknown = m[1].startsWith('"') ? JSON.parse(m[1]) : m[1].replace(/^'(.*)'$/, '$1');
+    return typeof value === 'string' && value !== '' ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The names of a prompt's sub-sections (level 3). */

@@ -44,11 +44,11 @@ function localDate(iso: string | null): string | null {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
-/** `YYYY-MM-DD-<project>-<first 8 of session id>.md`, dated by `started`. */
-export function sessionNoteName(model: SessionModel): string {
+/** `YYYY-MM-DD-<project>-<first 8 of session id>.md` (or more of the id: note-format.ts), dated by `started`. */
+export function sessionNoteName(model: SessionModel, idLength?: number): string {
   const date = localDate(model.started) ?? localDate(model.ended) ?? 'undated';
   const project = slugify(model.project, UNKNOWN_PROJECT);
-  const id = sessionNameId(model.sessionId);
+  const id = sessionNameId(model.sessionId, idLength);
   return `${date}-${project}-${id}.md`;
 }
 

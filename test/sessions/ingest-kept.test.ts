@@ -102,16 +102,32 @@ describe('ingest keeps what the user changed', () => {
     expect(keptNotes(opts.stateDir, opts.sessionsDir)).toMatchObject([{ sessionId: ID, path: a.notePath, reason: 'deleted' }]);
   });
 
-  it('does not overwrite a file it has no record of writing (lost state), and still records the session', () => {
+  it('does not overwrite a note of this session it has no record of writing (lost state), and still records the session', () => {
     turn('first question', 'first answer');
     const a = ingestTranscript(transcript, opts);
-    writeFileSync(a.notePath, '# my own note that happens to have this name\n');
+    const edited = read('2026-05-20-proj-bbbbbbbb.md').replace('first answer', 'first answer, and my note on it');
+    writeFileSync(a.notePath, edited);
     rmSync(opts.stateDir, { recursive: true });
     const b = ingestTranscript(transcript, opts);
-    expect(read('2026-05-20-proj-bbbbbbbb.md')).toBe('# my own note that happens to have this name\n');
+    expect(read('2026-05-20-proj-bbbbbbbb.md')).toBe(edited);
     expect(b.notePath).toBe(join(opts.sessionsDir, '2026-05-20-proj-bbbbbbbb-2.md'));
     expect(read('2026-05-20-proj-bbbbbbbb-2.md')).toContain('first answer');
     expect(b.kept).toMatchObject([{ path: a.notePath, reason: 'edited' }]);
+  });
+
+  it("passes by the user's own file at the note's name: not this session's, so neither 'edited' nor continued", () => {
+    mkdirSync(opts.sessionsDir, { recursive: true });
+    const mine = '# my own note that happens to have this name\n';
+    writeFileSync(join(opts.sessionsDir, '2026-05-20-proj-bbbbbbbb.md'), mine);
+    turn('first question', 'first answer');
+    const b = ingestTranscript(transcript, opts);
+    expect(read('2026-05-20-proj-bbbbbbbb.md')).toBe(mine);
+    expect(b.notePath).toBe(join(opts.sessionsDir, '2026-05-20-proj-bbbbbbbb00004000.md'));
+    expect(frontmatterOf(read('2026-05-20-proj-bbbbbbbb00004000.md'))).not.toHaveProperty('continues');
+    expect(b.kept).toEqual([]);
+    expect(keptNotes(opts.stateDir, opts.sessionsDir)).toEqual([]);
+    turn('second question', 'second answer');
+    expect(ingestTranscript(transcript, opts)).toMatchObject({ notePath: b.notePath, changed: true, kept: [] });
   });
 
   it('adopts a note that is exactly what it would write after losing its state, and updates it from then on', () => {
