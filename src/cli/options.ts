@@ -36,4 +36,9 @@ export const SEARCH_OPTIONS: Record<string, OptionSpec> = {
   verbose: { type: 'boolean', default: false, describe: 'say on stderr whether the neural ranker took part, and why not' },
 };
 
-export const HOOK_OPTIONS: Record<string, OptionSpec> = { ...VAULT_OPTIONS };
+// A hook looks for .tsm/ only (src/hooks/hook-vault.ts): Claude Code runs it in every project, and a folder
+// that merely holds .obsidian/ has not asked for tsm.
+export const HOOK_OPTIONS: Record<string, OptionSpec> = {
+  ...VAULT_OPTIONS,
+  vault: { type: 'string', describe: "vault folder (default: $TSM_VAULT, else the nearest folder holding .tsm/ at or above the payload's cwd; none: the hook does nothing)" },
+};
