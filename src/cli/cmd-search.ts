@@ -56,6 +56,10 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (resp.datesIgnored) writeErr(`tsm: no match dated ${dateSpan(resp.datesIgnored)} (read from the query); searched every date\n`);
   const first = resp.datesFirst;
   if (first) writeErr(`tsm: ${first.notes} ${first.notes === 1 ? 'match' : 'matches'} dated ${dateSpan(first)} (read from the query) first, then other dates\n`);
+  const listed = resp.datesListed;
+  if (listed) {
+    writeErr(`tsm: no note dated ${dateSpan(listed)} (read from the query) holds its words: the ${listed.notes} ${listed.notes === 1 ? 'note' : 'notes'} of those dates first, newest first, then other dates\n`);
+  }
   const only = resp.datesOnly;
   if (only) {
     writeErr(

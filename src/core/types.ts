@@ -217,6 +217,11 @@ export interface SearchResponse {
   datesIgnored?: { after?: string; before?: string };
   /** A date range read from the query's text whose `notes` (or sections) come first, followed by other dates'. */
   datesFirst?: { after?: string; before?: string; notes: number };
+  /**
+   * A date range read from a query of a word or two that no note of the range holds ("summarize last
+   * week"): the range's `notes` are listed first, newest first, then other dates' matches.
+   */
+  datesListed?: { after?: string; before?: string; notes: number };
   /** The query named only dates (nothing else to rank by): the hits are that range's notes, newest first. */
   datesOnly?: { after?: string; before?: string };
   /** A build of the whole index is under way (or was stopped): the index holds only some notes. */

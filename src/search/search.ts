@@ -8,6 +8,7 @@ import { NoteReader } from '../index/note-reader.js';
 import { SectionSearch, type HitDetails, type RankedSection } from '../index/section-search.js';
 import { bestSnippet } from './snippet.js';
 import { bigrams, normalize } from '../text/normalize.js';
+import { ENGLISH_STOPWORDS } from '../text/stopwords.js';
 import { buildFilters, type FilterFlags } from './filters.js';
 import { anyTermMatch, buildRankers, NAME_CJK_COLUMNS, NAME_WORD_COLUMNS, wordMatch, type Ranker } from './rankers.js';
 import { bestSectionPerNote, namesEveryTerm } from './display-section.js';
@@ -98,26 +99,40 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const fill = tuning.textRangeMode === 'filter' ? first.ranked.length === 0 : first.ranked.length < wanted;
   // A query of written days only (`2026-07-18`) whose range holds no note searches them as words.
   const daysAsWords = first.datesOnly && first.ranked.length === 0 && first.q.writtenDays;
+  let datesListed: SearchResponse['datesListed'];
+  let listedNotes: Set<number> | null = null;
   if (first.q.textRange && (first.searched || daysAsWords) && fill) {
     const rest = rankAll(db, store, req, tuning, now, false);
-    const shown = new Set(first.ranked.map((r) => r.noteId));
+    // A word or two that no note of the range holds ("summarize last week", "what did I do yesterday",
+    // "昨日の作業を続けて") ask about the range itself: its notes come first, newest first, as for a query
+    // of dates only. More words are a question of their own, whose dates were incidental ("how do I
+    // append to today's daily note with QuickAdd"): the search runs without the range, as before.
+    const listed = first.searched && first.ranked.length === 0 && queryTermCount(first.q.analysed) <= LIST_RANGE_MAX_TERMS
+      ? datedNotes(store, first.q, wanted)
+      : null;
+    const lead = listed && listed.ranked.length > 0 ? listed : first;
+    const shown = new Set(lead.ranked.map((r) => r.noteId));
     const others = rest.ranked.filter((r) => !shown.has(r.noteId));
     // Scores stay in order: the others are scaled to start at the last score of the range's notes.
-    const floor = first.ranked.at(-1)?.score;
+    const floor = lead.ranked.at(-1)?.score;
     const scale = floor !== undefined && others.length > 0 && others[0].score > floor ? floor / others[0].score : 1;
     run = {
       ...rest,
-      ranked: [...first.ranked, ...(scale === 1 ? others : others.map((r) => ({ ...r, score: Math.min(floor as number, r.score * scale) })))],
+      ranked: [...lead.ranked, ...(scale === 1 ? others : others.map((r) => ({ ...r, score: Math.min(floor as number, r.score * scale) })))],
       sectionLists: [...first.sectionLists, ...rest.sectionLists],
     };
     const span = dateSpanOf(first.q.filters);
-    if (first.ranked.length === 0) datesIgnored = span;
+    if (lead === listed) {
+      datesListed = { ...span, notes: listed.total() };
+      listedNotes = shown;
+    } else if (first.ranked.length === 0) datesIgnored = span;
     else if (others.length > 0) datesFirst = { ...span, notes: first.ranked.length };
   }
   const { q, ranked, terms, sectionLists } = run;
   const page0 = ranked.slice(offset, wanted);
   // A date-only list has no words to choose a section by: each note keeps its first section with text.
-  const page = req.allSections || run.datesOnly ? page0 : showBestBodySections(store, terms, page0, sectionLists);
+  const chosen = req.allSections || run.datesOnly ? page0 : showBestBodySections(store, terms, page0, sectionLists);
+  const page = listedNotes ? chosen.map((p, i) => (listedNotes.has(p.noteId) ? page0[i] : p)) : chosen;
   const nextScores = page.map((_, i) => ranked[offset + i + 1]?.score ?? 0);
   const hits = buildHits(db, store, page, nextScores, offset, terms, q.text, req.snippetChars ?? 300);
   // The range's notes and the rest are two rankings: a note of the range may be in no list of the rest's.
@@ -128,6 +143,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     filters: datesIgnored ? run.q.filters : first.q.filters,
     ...(datesIgnored ? { datesIgnored } : {}),
     ...(datesFirst ? { datesFirst } : {}),
+    ...(datesListed ? { datesListed } : {}),
     ...(first.datesOnly && !datesIgnored ? { datesOnly: dateSpanOf(first.q.filters) } : {}),
     // A search during a first build or a `--full` found only the notes written so far: say so.
     ...(buildUnfinished(db) ? { indexIncomplete: true as const } : {}),
@@ -144,6 +160,17 @@ function datedNotes(store: SectionSearch, q: PreparedQuery, wanted: number): Ran
   const { list, total } = store.notesByDate(q.filters, wanted);
   const ranked = list.map((r, i) => ({ id: r.id, noteId: r.noteId, score: 1 / (RRF_K + 1 + i), path: r.path, ord: r.ord }));
   return { q, searched: false, datesOnly: true, terms: q.terms, ranked, sectionLists: [], total: () => total };
+}
+
+/** Most query terms for which a range that holds none of them is listed (searchSnapshot). */
+const LIST_RANGE_MAX_TERMS = 2;
+
+/**
+ * Words and CJK pieces of the query, as a reader counts them (a CJK piece is one term, not its bigrams);
+ * stopwords, which a query of nothing else keeps to search with ("what did I do"), count for none.
+ */
+function queryTermCount(t: QueryTerms): number {
+  return t.words.filter((w) => !ENGLISH_STOPWORDS.has(w)).length + t.cjkPieces.length + t.cjkSingles.length;
 }
 
 function dateSpanOf({ after, before }: SearchFilters): { after?: string; before?: string } {

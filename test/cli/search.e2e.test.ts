@@ -411,6 +411,29 @@ describe('queries that must not break', () => {
     expect(paths('LoRa yesterday').stderr).not.toMatch(/names only dates/);
   });
 
+  it('a word or two no note of the range holds list the range first; a longer question searches every date', () => {
+    const run = (q: string) => {
+      const r = search([q, '-f', 'json', '-n', '5'], ENV);
+      expect(r.code, r.stderr).toBe(0);
+      return { paths: (JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path), stderr: r.stderr };
+    };
+    // "summarize" and 作業 are in no note of the range: these found nothing, or ranked other dates by `do`.
+    for (const [q, first] of [
+      ['summarize last week', 'daily/2026-11-15.md'],
+      ['what did I do yesterday?', 'daily/2026-11-21.md'],
+      ['昨日の作業を続けて', 'daily/2026-11-21.md'],
+    ]) {
+      const r = run(q);
+      expect(r.paths[0], q).toBe(first);
+      expect(r.stderr).toMatch(/holds its words: the \d+ notes? of those dates first, newest first, then other dates/);
+    }
+    // Three words the range does not hold are a question of their own: its dates were incidental.
+    const long = run('sourdough starter hydration yesterday');
+    expect(long.paths[0]).toBe('knowledge/personal/cooking/sourdough.md');
+    expect(long.stderr).toMatch(/searched every date/);
+    // MCP carries it as dates_listed (the same response field).
+  });
+
   it('a day written out is a date range, and still words when its range holds no match', () => {
     const run = (q: string) => {
       const r = search([q, '-f', 'json', '-n', '5'], ENV);
@@ -422,11 +445,15 @@ describe('queries that must not break', () => {
     expect(day.paths).toEqual(['daily/2026-07-18.md']);
     expect(day.stderr).toContain('"2026-07-18" names only dates: the notes dated from 2026-07-18 to before 2026-07-19');
     expect(run('from July 1 to July 20').stderr).toContain('the notes dated from 2026-07-01 to before 2026-07-21');
-    // No note of that day holds `antenna`: the search looks past the range with the day as words again, and
-    // the day's note, titled by the date, still comes first (as before days were read as dates).
+    // No note of that day holds `antenna`: one word, so the day's note is listed first.
     const antenna = run('antenna 2026-07-18');
     expect(antenna.paths[0]).toBe('daily/2026-07-18.md');
-    expect(antenna.stderr).toMatch(/no match dated from 2026-07-18 to before 2026-07-19 \(read from the query\); searched every date/);
+    expect(antenna.stderr).toMatch(/no note dated from 2026-07-18 to before 2026-07-19 \(read from the query\) holds its words/);
+    // Three words, none in that day's note: the search looks past the range with the day as words again,
+    // and the day's note, titled by the date, still comes first (as before days were read as dates).
+    const whip = run('antenna whip choice 2026-07-18');
+    expect(whip.paths[0]).toBe('daily/2026-07-18.md');
+    expect(whip.stderr).toMatch(/no match dated from 2026-07-18 to before 2026-07-19 \(read from the query\); searched every date/);
     // A day no note is dated: its words are searched, not an empty list.
     const undated = run('2026-07-19');
     expect(undated.paths.length).toBeGreaterThan(0);

@@ -89,6 +89,7 @@ export const searchTool = defineTool({
       ...(resp.didYouMean ? { did_you_mean: echo(resp.didYouMean) } : {}),
       ...(resp.datesIgnored ? { dates_ignored: resp.datesIgnored } : {}),
       ...(resp.datesFirst ? { dates_first: resp.datesFirst } : {}),
+      ...(resp.datesListed ? { dates_listed: resp.datesListed } : {}),
       ...(resp.datesOnly ? { dates_only: resp.datesOnly } : {}),
       results: resp.hits.map((h) => ({
         id: h.id,
