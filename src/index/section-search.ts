@@ -44,6 +44,9 @@ export interface SectionText {
   id: number;
   noteId: number;
   ord: number;
+  /** The section's own heading ('' for a note's lead before any heading), and its level (0 for none). */
+  heading: string;
+  level: number;
   text: string;
 }
 
@@ -205,7 +208,7 @@ export class SectionSearch {
   private textsWhere(column: 'id' | 'note_id', values: number[]): SectionText[] {
     if (values.length === 0) return [];
     return this.stmt(
-      `SELECT id, note_id AS noteId, ord, text FROM sections WHERE ${column} IN (SELECT value FROM json_each(?)) ORDER BY note_id, ord`,
+      `SELECT id, note_id AS noteId, ord, heading, level, text FROM sections WHERE ${column} IN (SELECT value FROM json_each(?)) ORDER BY note_id, ord`,
     ).all(JSON.stringify(values)) as SectionText[];
   }
 

@@ -6,8 +6,9 @@ import { normalize } from '../text/normalize.js';
 import type { QueryTerms } from './query-terms.js';
 
 /**
- * Per note, the section with the best body score: each query word, CJK piece (×2: a whole word) and
- * bigram found adds its saturated count, lightly normalised by length, in the text as a reader sees it
+ * Per note, the section with the best score over its own heading and text: each query word, CJK piece (×2:
+ * a whole word) and bigram found adds its saturated count, lightly normalised by length, in the text as a
+ * reader sees it
  * (externalLinkLabels: a web link's label, not its URL; a badge's alt text, not the repository in its address:
  * the QuickAdd plugin's note showed its four badges, whose URLs say `quickadd`, instead of what it does).
  * Notes none of whose sections match keep the ranking's choice (absent from the result).
@@ -17,7 +18,12 @@ import type { QueryTerms } from './query-terms.js';
  * and the body score then prefers whichever short section repeats a word of the title: for `LoRa`, the
  * LoRa module guide showed its `参考` list of links (`dog-tracker-lora-competitors`) instead of its overview.
  */
-export function bestSectionPerNote(sections: SectionText[], terms: QueryTerms, leadNotes: ReadonlySet<number> = new Set()): Map<number, number> {
+export function bestSectionPerNote(
+  sections: SectionText[],
+  terms: QueryTerms,
+  leadNotes: ReadonlySet<number> = new Set(),
+  sessionNotes: ReadonlySet<number> = new Set(),
+): Map<number, number> {
   const weighted: [string, number][] = [
     ...terms.words.map((w): [string, number] => [w, 1]),
     ...terms.cjkPieces.map((p): [string, number] => [p, 2]),
@@ -32,7 +38,14 @@ export function bestSectionPerNote(sections: SectionText[], terms: QueryTerms, l
       const lead = leads.get(s.noteId);
       if (!lead || s.ord < lead.ord) leads.set(s.noteId, s);
     }
-    const text = normalize(externalLinkLabels(s.text));
+    // Its own heading is read with its text: `Sleep current is too high` is about `current` though its
+    // list never says the word, and a sibling that mentions it in passing (`Notes on tools`) was shown.
+    // Not the heading path, nor an H1: the note's title heads every section alike, and an H1 is mostly
+    // that title (it drew "Which GPS module…" to the comparison note's introduction, from its Candidates).
+    // A session note's headings are the prompts typed in it: they would draw it to the request, not the
+    // section that answers it (sessionEcho in the hook drops such a hit).
+    const heading = s.level >= 2 && !sessionNotes.has(s.noteId) ? s.heading : '';
+    const text = normalize(`${heading}\n${externalLinkLabels(s.text)}`);
     let score = 0;
     for (const [term, weight] of weighted) {
       const tf = occurrences(text, term, 8);

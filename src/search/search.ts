@@ -553,7 +553,8 @@ function showBestBodySections<T extends { id: number; noteId: number }>(
     const d = names.get(n);
     return d !== undefined && namesEveryTerm([d.title, ...d.aliases], terms);
   }));
-  const best = bestSectionPerNote(sections, terms, leadNotes);
+  const sessionNotes = new Set([...found].filter(([, type]) => type === 'session').map(([noteId]) => noteId));
+  const best = bestSectionPerNote(sections, terms, leadNotes, sessionNotes);
   return page.map((p) => ({ ...p, id: best.get(p.noteId) ?? p.id }));
 }
 
