@@ -105,9 +105,9 @@ export async function handleHook(req: HookRequest): Promise<HookOutcome> {
 
 async function run(ctx: Context, name: string): Promise<string> {
   const { req, payload } = ctx;
-  // Cheapest checks first: a skipped prompt costs no file system access at all.
+  // Cheapest checks first: a skipped prompt costs no file system access, and loads no search code.
   if (ctx.event === 'UserPromptSubmit' && payload.prompt !== null) {
-    const { promptSkipReason } = await import('./prompt-context.js');
+    const { promptSkipReason } = await import('./prompt-skip.js');
     if (promptSkipReason(payload.prompt) !== null) return '';
   }
   try {

@@ -15,21 +15,10 @@ import { hookOutput, MAX_HOOK_OUTPUT } from './output.js';
 import { tuningOf } from '../search/rank.js';
 import { headAndTail } from '../text/chars.js';
 
-/** Prompts shorter than this (in characters) are not searched. */
-export const MIN_PROMPT_CHARS = 3;
 /** Longest `query` attribute: a pasted page would otherwise fill the whole injection. */
 export const MAX_QUERY_ATTR_CHARS = 200;
 /** Longest text searched: the head and tail of a long prompt carry its question. */
 export const MAX_SEARCH_CHARS = 4000;
-
-/** Why a prompt is not searched, or null when it is. */
-export function promptSkipReason(prompt: string): string | null {
-  const text = prompt.trim();
-  if ([...text].length < MIN_PROMPT_CHARS) return `shorter than ${MIN_PROMPT_CHARS} characters`;
-  if (text.startsWith('/')) return 'a slash command';
-  if (text.startsWith('<')) return 'starts with <';
-  return null;
-}
 
 export type PromptContextResult =
   | { kind: 'context'; output: string; hits: number }

@@ -69,6 +69,11 @@ describe('UserPromptSubmit', () => {
     ['a slash command after spaces', '   /help'],
     ['XML-like input', '<command-name>LoRa</command-name>'],
     ['empty', ''],
+    ['an acknowledgement', 'ok, thanks!'],
+    ['a Japanese acknowledgement', 'ありがとうございます'],
+    ['only a fenced code block', '```c\nint main(){return 0;}\n```'],
+    ['a one-line shell command', '!git status'],
+    ['a one-line # note', '# always use pnpm'],
   ])('skips a prompt that is %s, with no output and no log', async (_why, text) => {
     const out = await handleHook(request(prompt(text)));
     silent(out);

@@ -82,6 +82,20 @@ describe('tsm hook UserPromptSubmit', () => {
     }
   });
 
+  it('injects nothing for acknowledgements, code alone, ! and # lines, but searches a prompt with another word', () => {
+    // Each of these injected 1–5 unrelated notes of vault-example before they were skipped.
+    const skipped = [
+      'ok, thanks!', 'continue', 'go ahead', 'done?', 'fix it', 'try again', 'looks good, commit it',
+      'ありがとう', 'なるほど', 'よろしく', '続けて', 'OK です',
+      '```c\nint main(){return 0;}\n```', '!git status', '# always use pnpm',
+    ];
+    for (const prompt of skipped) expect(hook(promptPayload(prompt)), prompt).toMatchObject({ code: 0, stdout: '' });
+    for (const prompt of ['continue the antenna test', 'thanks, now check the LoRa range', 'ありがとう、アンテナの利得は？']) {
+      expect(elements(parseXml(context(hook(promptPayload(prompt)), 'UserPromptSubmit')), 'result').length, prompt).toBeGreaterThan(0);
+    }
+    expect(logOf(vault)).not.toMatch(/acknowledgement|fenced/);
+  });
+
   it('honours the event argument when the payload has none', () => {
     const { hook_event_name: _drop, ...payload } = promptPayload('antenna gain');
     context(hook(payload, { args: ['UserPromptSubmit'] }), 'UserPromptSubmit');
