@@ -12,6 +12,7 @@ import type { FilterFlags } from '../search/filters.js';
 import { parseQuery, ranksBy } from '../search/query-syntax.js';
 import type { TsmConfig } from '../vault/config.js';
 import { readRegularFile } from '../vault/file-kind.js';
+import { queryEcho } from '../text/chars.js';
 import { configFrom, referenceNow, typedVaultPath, useColor } from './args.js';
 import { UsageError } from './run.js';
 import { isTerminal, writeErr, writeOut } from './stdio.js';
@@ -50,9 +51,11 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     });
   });
   writeOut(await render(resp, argv, cfg, now));
-  writeErr(`tsm: ${resp.total} result${resp.total === 1 ? '' : 's'} for ${JSON.stringify(query)}\n`);
-  if (resp.didYouMean) writeErr(`tsm: did you mean: ${resp.didYouMean}\n`);
-  if (query.trim() !== '' && !ranksBy(syntax)) writeErr(`tsm: ${JSON.stringify(query)} has nothing to rank by (filters and exclusions only): add a word to search for\n`);
+  // The query as every line below quotes it: cut to QUERY_ECHO_CHARS, as MCP and the hook echo it.
+  const quoted = JSON.stringify(queryEcho(query));
+  writeErr(`tsm: ${resp.total} result${resp.total === 1 ? '' : 's'} for ${quoted}\n`);
+  if (resp.didYouMean) writeErr(`tsm: did you mean: ${queryEcho(resp.didYouMean)}\n`);
+  if (query.trim() !== '' && !ranksBy(syntax)) writeErr(`tsm: ${quoted} has nothing to rank by (filters and exclusions only): add a word to search for\n`);
   if (resp.datesIgnored) writeErr(`tsm: no match dated ${dateSpan(resp.datesIgnored)} (read from the query); searched every date\n`);
   const first = resp.datesFirst;
   if (first) writeErr(`tsm: ${first.notes} ${first.notes === 1 ? 'match' : 'matches'} dated ${dateSpan(first)} (read from the query) first, then other dates\n`);
@@ -64,8 +67,8 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (only) {
     writeErr(
       resp.total > 0
-        ? `tsm: ${JSON.stringify(query)} names only dates: the notes dated ${dateSpan(only)}, newest first\n`
-        : `tsm: no note dated ${dateSpan(only)} (${JSON.stringify(query)} names only dates)\n`,
+        ? `tsm: ${quoted} names only dates: the notes dated ${dateSpan(only)}, newest first\n`
+        : `tsm: no note dated ${dateSpan(only)} (${quoted} names only dates)\n`,
     );
   }
   if (resp.indexIncomplete) writeErr(`tsm: ${INCOMPLETE_INDEX_NOTE}\n`);

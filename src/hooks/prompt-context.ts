@@ -13,10 +13,8 @@ import type { TsmConfig } from '../vault/config.js';
 import type { Deadline } from './deadline.js';
 import { hookOutput, MAX_HOOK_OUTPUT } from './output.js';
 import { tuningOf } from '../search/rank.js';
-import { headAndTail } from '../text/chars.js';
+import { headAndTail, queryEcho } from '../text/chars.js';
 
-/** Longest `query` attribute: a pasted page would otherwise fill the whole injection. */
-export const MAX_QUERY_ATTR_CHARS = 200;
 /** Longest text searched: the head and tail of a long prompt carry its question. */
 export const MAX_SEARCH_CHARS = 4000;
 
@@ -85,7 +83,7 @@ export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContex
     .slice(0, cfg.hookTopK)
     .map((h, i) => ({ ...h, rank: i + 1 }));
   if (hits.length === 0) return { kind: 'none' };
-  const shown = { ...resp, hits, query: shortened(prompt.trim().replace(/\s+/g, ' '), MAX_QUERY_ATTR_CHARS) };
+  const shown = { ...resp, hits, query: queryEcho(prompt) }; // a pasted page would otherwise fill the injection
   return fitOutput(shown, cfg.snippetBudget);
 }
 
@@ -105,9 +103,4 @@ function late(deadline: Deadline, when: string): string {
 /** The text of a prompt that is searched (and embedded): a long prompt's head and tail carry its question. */
 export function promptSearchText(prompt: string): string {
   return headAndTail(prompt.trim(), MAX_SEARCH_CHARS);
-}
-
-function shortened(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }

@@ -110,3 +110,26 @@ export function headAndTail(text: string, max: number): string {
   if (/[\uDC00-\uDFFF]/.test(text[tail])) tail++;
   return `${text.slice(0, head)}\n${text.slice(tail)}`;
 }
+
+/**
+ * Longest echo of a query, in characters, wherever tsm quotes one back: `tsm search`'s stderr lines, the MCP
+ * tools' `query` and `did_you_mean`, the prompt hook's `query` attribute. Whoever sent the query has it: a
+ * 30 KB pasted prompt echoed whole (`tsm: 1119 results for "…30 KB…"`) buried the line around it.
+ */
+export const QUERY_ECHO_CHARS = 200;
+
+/**
+ * A query as echoed: runs of whitespace (newlines included) as one space, at most QUERY_ECHO_CHARS
+ * characters, ending with `…` when cut (at a word boundary where there is one). Reads only its first
+ * 4 × QUERY_ECHO_CHARS UTF-16 units (at least QUERY_ECHO_CHARS + 1 characters), so a 5 MB query costs what a
+ * short one does.
+ */
+export function queryEcho(text: string): string {
+  let head = text.slice(0, 4 * QUERY_ECHO_CHARS);
+  if (head.length < text.length && /[\uD800-\uDBFF]/.test(head[head.length - 1])) head = head.slice(0, -1);
+  const flat = head.replace(/\s+/g, ' ').trim();
+  // A window that was mostly whitespace flattens to under the cap: the cut must still show.
+  const cut = head.length < text.length && /\S/.test(text.slice(head.length));
+  if (cut && charLength(flat) < QUERY_ECHO_CHARS) return `${flat}${ELLIPSIS}`;
+  return truncateText(flat, QUERY_ECHO_CHARS);
+}

@@ -276,6 +276,20 @@ describe('queries that must not break', () => {
     expect(search([]).code).toBe(2);
   });
 
+  it('stderr quotes a 30 KB query (and a suggestion made of it) by its first 200 characters, as MCP and the hook do', () => {
+    // Each line used to quote the whole query: `tsm: 1119 results for "<30 KB prompt>"`.
+    const quotedIn = (line: string) => JSON.parse(/"(?:[^"\\]|\\.)*"/.exec(line)?.[0] ?? '""') as string;
+    const counted = search([`antenaa ${'qwzxv\n'.repeat(5000)}`]);
+    const lines = counted.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^tsm: 0 results for "antenaa qwzxv qwzxv .*…"$/);
+    expect([...quotedIn(lines[0])]).toHaveLength(200);
+    expect(lines[1]).toMatch(/^tsm: did you mean: antenna qwzxv .*…$/);
+    expect([...lines[1].slice('tsm: did you mean: '.length)].length).toBeLessThanOrEqual(200);
+    const unranked = search(['-zzqx '.repeat(5000)]).stderr.trimEnd().split('\n');
+    expect(unranked[1]).toMatch(/^tsm: "-zzqx -zzqx .*…" has nothing to rank by/);
+    for (const line of [...lines, ...unranked]) expect(line.length).toBeLessThan(300);
+  });
+
   it('Japanese-only, English-only and mixed queries find the notes that answer them', () => {
     expect(hits(['技適'])[0].path).toBe('knowledge/regulatory/giteki.md');
     expect(hits(['spreading factor airtime'])[0].path).toBe('knowledge/lora/lora-spreading-factor.md');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../../src/hooks/deadline.js';
 import { handleHook } from '../../src/hooks/dispatch.js';
+import { queryEcho } from '../../src/text/chars.js';
 import { child, elements, parseXml, textOf } from '../format/xml-tree.js';
 import { makeIndexedVault, type TestNote } from './fixture-index.js';
 import { injected, logLines, prompt, request, silent, state, useFreshVault } from './hook-harness.js';
@@ -93,6 +94,7 @@ describe('UserPromptSubmit', () => {
     const xml = parseXml(injected(out));
     expect([...xml.attrs.query].length).toBeLessThanOrEqual(200);
     expect(xml.attrs.query.endsWith('…')).toBe(true);
+    expect(xml.attrs.query).toBe(queryEcho(text)); // the echo rule of tsm search and the MCP tools
   });
 
   it('drops results rather than go over 10,000 characters when the snippet budget is huge', async () => {

@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { cleanEnv, TSM, tsm, useIndexedVault, waitFor } from '../helpers/cli.js';
 import { SYNTAX_VAULT } from '../helpers/syntax-vault.js';
 import { call, fails, ok } from './client.js';
+import { queryEcho } from '../../src/text/chars.js';
 
 const vault = useIndexedVault(SYNTAX_VAULT);
 
@@ -87,6 +88,7 @@ describe('MCP search through the SDK client', () => {
     const r = await ok(client, 'search', { query });
     expect(Array.from(r.query as string).length).toBe(200);
     expect(r.query.endsWith('…')).toBe(true);
+    expect(r.query).toBe(queryEcho(query)); // the echo rule of tsm search and the prompt hook
     expect(r.note).toMatch(/1000009 characters; its first 10000 were searched/);
     const short = await ok(client, 'search', { query: 'dataview' });
     expect(short.query).toBe('dataview');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { charLength, isJoining, isWordChar, truncateText } from '../../src/text/chars.js';
+import { charLength, isJoining, isWordChar, QUERY_ECHO_CHARS, queryEcho, truncateText } from '../../src/text/chars.js';
 
 describe('charLength', () => {
   it('counts code points', () => {
@@ -69,5 +69,33 @@ describe('truncateText', () => {
   it('is never longer than the limit', () => {
     const text = 'Lorem ipsum dolor sit amet, 日本語 consectetur 😀 adipiscing elit';
     for (let n = 0; n < 70; n++) expect(charLength(truncateText(text, n))).toBeLessThanOrEqual(Math.max(0, n));
+  });
+});
+
+describe('queryEcho', () => {
+  it('keeps a short query, its whitespace runs as one space', () => {
+    expect(QUERY_ECHO_CHARS).toBe(200);
+    expect(queryEcho('LoRa antenna')).toBe('LoRa antenna');
+    expect(queryEcho('  LoRa\n\n  antenna\t ')).toBe('LoRa antenna');
+    expect(queryEcho('')).toBe('');
+  });
+
+  it('cuts a long one to 200 characters ending with …, at a word end where there is one', () => {
+    const echo = queryEcho(`${'antenna '.repeat(5000)}end`);
+    expect([...echo].length).toBeLessThanOrEqual(200);
+    expect(echo).toMatch(/^antenna( antenna)*…$/);
+    expect([...queryEcho('x'.repeat(1_000_000))]).toHaveLength(200);
+    expect([...queryEcho('日本語'.repeat(1000))]).toHaveLength(200);
+  });
+
+  it('never splits a surrogate pair and counts an emoji as one character', () => {
+    const echo = queryEcho('😀'.repeat(1000));
+    expect([...echo]).toHaveLength(200);
+    expect(echo.endsWith('😀…')).toBe(true);
+  });
+
+  it('shows the cut when what it read was mostly whitespace', () => {
+    expect(queryEcho(`LoRa${' '.repeat(5000)}antenna`)).toBe('LoRa…');
+    expect(queryEcho(`LoRa${' '.repeat(5000)}`)).toBe('LoRa');
   });
 });

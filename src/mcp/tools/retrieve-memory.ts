@@ -5,7 +5,8 @@ import { DETAIL_LEVELS, formatMarkdown, KEY_MOMENT_SURPRISE, type DetailLevel } 
 import { search } from '../../search/search.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool } from '../tool.js';
-import { echo, MAX_QUERY_CHARS, parseToolQuery } from './search.js';
+import { MAX_QUERY_CHARS, parseToolQuery } from './search.js';
+import { queryEcho } from '../../text/chars.js';
 import { tuningOf } from '../../search/rank.js';
 
 export const MAX_MEMORIES = 20;
@@ -37,7 +38,7 @@ export const retrieveMemoryTool = defineTool({
     const resp = ctx.withIndex((db) =>
       search(db, { query, syntax, ...(queryVector ? { queryVector } : {}), suggest: true, limit, snippetChars: ctx.cfg.snippetChars, now, tuning: tuningOf(ctx.cfg) }),
     );
-    const text = formatMarkdown({ ...resp, query: echo(query) }, { detail: args.detail ?? 'auto', now });
-    return resp.didYouMean ? `${text} Did you mean: ${echo(resp.didYouMean)}?` : text;
+    const text = formatMarkdown({ ...resp, query: queryEcho(query) }, { detail: args.detail ?? 'auto', now });
+    return resp.didYouMean ? `${text} Did you mean: ${queryEcho(resp.didYouMean)}?` : text;
   },
 });

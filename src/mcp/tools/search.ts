@@ -1,7 +1,7 @@
 // search: the entry point. Ranked index entries with short previews; details come from get_sections.
 import { z } from 'zod';
 import { NOTE_TYPES } from '../../core/types.js';
-import { truncateText } from '../../text/chars.js';
+import { queryEcho } from '../../text/chars.js';
 import { parseQuery, ranksBy, type ParsedQuery } from '../../search/query-syntax.js';
 import { INCOMPLETE_INDEX_NOTE } from '../../index/build-state.js';
 import { search } from '../../search/search.js';
@@ -13,8 +13,6 @@ import { tuningOf } from '../../search/rank.js';
 export const MAX_SEARCH_LIMIT = 100;
 /** Longest query text searched; a longer one is cut (a pasted log must not cost seconds), and the result says so. */
 export const MAX_QUERY_CHARS = 10_000;
-/** Longest part of the query echoed back in the result: the model sent it, it needs no copy of a pasted log. */
-export const QUERY_ECHO_CHARS = 200;
 const MAX_OFFSET = 10_000;
 
 export const searchTool = defineTool({
@@ -82,11 +80,11 @@ export const searchTool = defineTool({
       resp.indexIncomplete ? INCOMPLETE_INDEX_NOTE : '',
     ].filter(Boolean);
     return {
-      query: echo(given),
+      query: queryEcho(given),
       ...(notes.length ? { note: notes.join('; ') } : {}),
       total: resp.total,
       offset,
-      ...(resp.didYouMean ? { did_you_mean: echo(resp.didYouMean) } : {}),
+      ...(resp.didYouMean ? { did_you_mean: queryEcho(resp.didYouMean) } : {}),
       ...(resp.datesIgnored ? { dates_ignored: resp.datesIgnored } : {}),
       ...(resp.datesFirst ? { dates_first: resp.datesFirst } : {}),
       ...(resp.datesListed ? { dates_listed: resp.datesListed } : {}),
@@ -110,9 +108,4 @@ export function parseToolQuery(query: string, ctx: ToolContext): ParsedQuery {
   const syntax = parseQuery(query);
   if (syntax.filters.path) syntax.filters.path = syntax.filters.path.map((p) => typedVaultPath(ctx.cfg.vault, p, 'path:'));
   return syntax;
-}
-
-/** The query as echoed: at most QUERY_ECHO_CHARS characters (the slice first, so a 4 MB query is not split whole). */
-export function echo(text: string): string {
-  return truncateText(text.slice(0, 2 * QUERY_ECHO_CHARS + 2), QUERY_ECHO_CHARS);
 }
