@@ -6,7 +6,11 @@
 // Bare words rank (a note need not hold all of them: the more, the better, as ever). The operators add
 // constraints: a quoted phrase must appear; `a OR b` needs one of its sides; an excluded word or phrase
 // drops every note that holds it. Phrases and OR sides also rank, like bare words.
+//
+// Pasted text is not written in this language: what looks like an operator but cannot be meant stays text
+// (operator-text.ts: `-e` of a command, `type:module`, a path out of the vault, a query of a paragraph).
 import { hasCjk } from '../text/normalize.js';
+import { filterValue, isFlagLike, LONG_QUERY_CHARS, longQueryNotice } from './operator-text.js';
 
 export const FILTER_KEYS = ['tag', 'path', 'type', 'status'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
@@ -26,6 +30,13 @@ export interface ParsedQuery {
   filters: Partial<Record<FilterKey, string[]>>;
   /** Whether any operator was found (false: `text` is the query as given). */
   operators: boolean;
+  /** Words that looked like operators but were read as text, and why: for stderr (CLI) and the result's note (MCP). */
+  notices: string[];
+}
+
+export interface ParseOptions {
+  /** The vault's root: `path:` values are confined to it (vault-relative, NFC); one outside it is text. */
+  vault?: string;
 }
 
 type Token =
@@ -61,14 +72,23 @@ function pieces(query: string): { raw: string; quoted: string | null; lead: stri
   return out;
 }
 
-function tokenize(query: string): Token[] {
+function tokenize(query: string, opts: ParseOptions, notices: string[]): Token[] {
   const tokens: Token[] = [];
+  /** A `key:value` as a filter, or as the word it was typed as when its value cannot be meant. */
+  const filter = (raw: string, key: FilterKey, value: string) => {
+    const v = filterValue(key, value, opts.vault);
+    if ('value' in v) tokens.push({ kind: 'filter', key, value: v.value });
+    else {
+      notices.push(v.notice);
+      tokens.push({ kind: 'word', text: raw });
+    }
+  };
   for (const p of pieces(query)) {
     if (p.quoted !== null) {
       const text = p.quoted.trim();
       const key = p.lead.slice(0, -1).toLowerCase();
       if ((FILTER_KEYS as readonly string[]).includes(key)) {
-        if (text) tokens.push({ kind: 'filter', key: key as FilterKey, value: text });
+        if (text) filter(p.raw, key as FilterKey, text);
       } else if (p.lead.endsWith(':')) {
         tokens.push({ kind: 'word', text: p.raw });
       } else if (text) {
@@ -85,11 +105,12 @@ function tokenize(query: string): Token[] {
     // ~0.4 ms to compile, on every `tsm search`.
     const f = raw.includes(':') ? FILTER.exec(raw) : null;
     if (f && f[2] !== '') {
-      tokens.push({ kind: 'filter', key: f[1].toLowerCase() as FilterKey, value: f[2] });
+      filter(raw, f[1].toLowerCase() as FilterKey, f[2]);
       continue;
     }
-    // `-word` excludes; a dash before a digit is a minus sign (-5), a lone dash is punctuation.
-    if (raw.length > 1 && raw[0] === '-' && raw[1] !== '-' && !/\d/.test(raw[1])) {
+    // `-word` excludes; a dash before a digit is a minus sign (-5), a lone dash is punctuation, `--flag`
+    // and a one-letter flag (`-e`, which no search ever holds: isFlagLike) are text.
+    if (raw.length > 1 && raw[0] === '-' && raw[1] !== '-' && !/\d/.test(raw[1]) && !isFlagLike(raw.slice(1))) {
       tokens.push({ kind: 'exclude', text: raw.slice(1) });
       continue;
     }
@@ -103,16 +124,19 @@ function tokenize(query: string): Token[] {
   return tokens;
 }
 
-/** Parses any string; never throws. */
 /** Whether the query holds anything to rank by (free text, a phrase, a prefix): filters and exclusions alone do not. */
 export function ranksBy(q: ParsedQuery): boolean {
   return q.text.trim() !== '' || q.quoted.length > 0 || q.prefixes.length > 0;
 }
 
-export function parseQuery(query: string): ParsedQuery {
-  const tokens = tokenize(query);
+/** Parses any string; never throws. */
+export function parseQuery(query: string, opts: ParseOptions = {}): ParsedQuery {
+  const notices: string[] = [];
+  const tokens = tokenize(query, opts, notices);
   const operators = tokens.some((t, i) => t.kind !== 'word' && (t.kind !== 'or' || isOrBetween(tokens, i)));
-  if (!operators) return { text: query, quoted: [], required: [], excluded: [], prefixes: [], filters: {}, operators: false };
+  // A pasted paragraph is text through and through (operator-text.ts): said only when it held an operator.
+  if (operators && query.length > LONG_QUERY_CHARS) return plainText(query, [longQueryNotice(query.length)]);
+  if (!operators) return plainText(query, notices);
 
   const text: string[] = [];
   const quoted: string[] = [];
@@ -158,7 +182,11 @@ export function parseQuery(query: string): ParsedQuery {
         break;
     }
   }
-  return { text: text.join(' '), quoted, required, excluded, prefixes, filters, operators: true };
+  return { text: text.join(' '), quoted, required, excluded, prefixes, filters, operators: true, notices };
+}
+
+function plainText(query: string, notices: string[]): ParsedQuery {
+  return { text: query, quoted: [], required: [], excluded: [], prefixes: [], filters: {}, operators: false, notices };
 }
 
 function isSide(t: Token | undefined): boolean {

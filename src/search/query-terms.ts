@@ -41,13 +41,21 @@ export interface CutterOptions {
  */
 export const DEFAULT_CUTS: CutterOptions = { dropHiragana: true, trimTails: true, splitScripts: true, joinPairs: true };
 
+/**
+ * A one-letter word (`e`, `x`, not `5`) is never searched: it is in nearly every note, and in a pasted
+ * command it is a flag (`-e collar`). The query language follows this rule too (`-e` is no exclusion).
+ */
+export function isLoneLetter(w: string): boolean {
+  return w.length === 1 && !/\d/.test(w);
+}
+
 export function queryTerms(text: string, cut: CutterOptions = DEFAULT_CUTS): QueryTerms {
   const norm = normalize(text);
   const words: string[] = [];
   const allWords = letterOrNumberRuns(stripCjk(norm)).filter((w) => !hasCjk(w));
   for (const w of allWords) {
     if (ENGLISH_STOPWORDS.has(w)) continue;
-    if (w.length === 1 && !/\d/.test(w)) continue;
+    if (isLoneLetter(w)) continue;
     if (!words.includes(w)) words.push(w);
   }
   // A query made only of filler ("what is it") still searches for its words.

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { applySyntax, phraseMatch } from '../../src/search/constraints.js';
 import { editDistance, nearTerms } from '../../src/search/did-you-mean.js';
+import { LONG_QUERY_CHARS, longQueryNotice } from '../../src/search/operator-text.js';
 import { parseQuery } from '../../src/search/query-syntax.js';
 
 describe('parseQuery', () => {
   it('gives a query without operators back untouched', () => {
     for (const q of ['sync engines', '  spaced   out  ', 'e-mail -5 degrees', 'OR alone OR', '"unterminated', 'tag: x', 'it\'s 5* s*', '消費電力を教えて']) {
-      expect(parseQuery(q)).toEqual({ text: q, quoted: [], required: [], excluded: [], prefixes: [], filters: {}, operators: false });
+      expect(parseQuery(q)).toEqual({ text: q, quoted: [], required: [], excluded: [], prefixes: [], filters: {}, operators: false, notices: [] });
     }
   });
 
@@ -31,12 +32,58 @@ describe('parseQuery', () => {
 
   it('joins a chain of ORs into one group, and an OR without two sides is a word', () => {
     expect(parseQuery('a OR b OR "c d" e').required).toEqual([['a', 'b', 'c d']]);
-    const dangling = parseQuery('a OR -b');
+    const dangling = parseQuery('a OR -bb');
     expect(dangling.required).toEqual([]);
-    expect(dangling.excluded).toEqual(['b']);
+    expect(dangling.excluded).toEqual(['bb']);
     expect(dangling.text).toBe('a OR');
     // lower-case or is an ordinary (stop) word
     expect(parseQuery('a or b').operators).toBe(false);
+  });
+});
+
+describe('parseQuery on pasted text', () => {
+  it('reads a one-letter flag or a --flag as text, and still excludes a word', () => {
+    const cmd = 'how do I flash the collar firmware with pio run -e collar -t upload';
+    expect(parseQuery(cmd)).toMatchObject({ text: cmd, operators: false, excluded: [], notices: [] });
+    for (const q of ['build --save-dev -x', 'a -. -e.g -é', 'node --inspect']) expect(parseQuery(q).operators).toBe(false);
+    // a word of two letters or more, or of CJK, is an exclusion as documented
+    expect(parseQuery('sync -plugin -ab -電').excluded).toEqual(['plugin', 'ab', '電']);
+    expect(parseQuery('sync -e -plugin')).toMatchObject({ text: 'sync -e', excluded: ['plugin'] });
+  });
+
+  it('reads type: with a value that is no note type as words, and says so', () => {
+    const q = parseQuery('package.json type:module plugin build');
+    expect(q).toMatchObject({ text: 'package.json type:module plugin build', operators: false, filters: {} });
+    expect(q.notices).toEqual(['type:module is not a note type (daily, knowledge, session): searched as words']);
+    expect(parseQuery('antenna type:Daily,knowledge')).toMatchObject({ filters: { type: ['Daily,knowledge'] }, notices: [] });
+    expect(parseQuery('x type:"daily, blog"').notices).toHaveLength(1);
+  });
+
+  it('confines path: to the vault: a path out of it, absolute or with a drive letter is words', () => {
+    const vault = '/home/me/vault';
+    expect(parseQuery('antenna path:knowledge/', { vault }).filters).toEqual({ path: ['knowledge/'] });
+    expect(parseQuery(`antenna path:${vault}/daily/`, { vault }).filters).toEqual({ path: ['daily/'] });
+    for (const p of ['C:\\Users\\me\\vault', '../x', '/etc', 'd:/notes', '\\\\server\\share']) {
+      const q = parseQuery(`path:${p} sync`, { vault });
+      expect(q, p).toMatchObject({ text: `path:${p} sync`, operators: false, filters: {} });
+      expect(q.notices, p).toEqual([`path:${p} is not a folder of the vault (give one relative to the vault root, like knowledge/): searched as words`]);
+    }
+    // a drive path names no folder of any vault; without a vault, other paths are the caller's to confine
+    expect(parseQuery('path:C:\\x sync').operators).toBe(false);
+    expect(parseQuery('path:../x sync').filters).toEqual({ path: ['../x'] });
+  });
+
+  it(`reads a query longer than ${LONG_QUERY_CHARS} characters as plain text, and says so when it held operators`, () => {
+    const prose = 'the collar firmware sync fails after the upload and the logs say nothing useful '.repeat(3);
+    expect(prose.length).toBeGreaterThan(LONG_QUERY_CHARS);
+    const pasted = `${prose} -dataview "quoted words" type:daily tag:x`;
+    expect(parseQuery(pasted)).toMatchObject({ text: pasted, operators: false, excluded: [], filters: {} });
+    expect(parseQuery(pasted).notices).toEqual([longQueryNotice(pasted.length)]);
+    expect(parseQuery(prose).notices).toEqual([]);
+    // up to the limit, the query language applies
+    const typed = `${'x'.repeat(LONG_QUERY_CHARS - 10)} -dataview`;
+    expect(typed.length).toBe(LONG_QUERY_CHARS);
+    expect(parseQuery(typed).excluded).toEqual(['dataview']);
   });
 });
 

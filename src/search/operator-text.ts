@@ -1,0 +1,68 @@
+// When a word that looks like an operator of the query language is text. People paste real text into
+// `tsm search` and agents pass a user's prompt to MCP `search`: shell commands (`pio run -e collar`),
+// config (`type:module`), logs (`status:404`), Windows paths (`path:C:\Users\…`). Read as operators, these
+// dropped the very notes asked for, or failed the search. As `13月` stays text for temporal expressions,
+// an operator whose value cannot be meant stays text; when it could be meant, it applies, and the reader
+// is told (`notices`) whenever a word was read as text that looked like an operator.
+import { sep } from 'node:path';
+import { isExplained } from '../core/errors.js';
+import { NOTE_TYPES } from '../core/types.js';
+import { cjkRuns, hasCjk, normalize, stripCjk } from '../text/normalize.js';
+import { letterOrNumberRuns } from '../text/unicode.js';
+import { typedVaultPath } from '../vault/paths.js';
+import { isLoneLetter } from './query-terms.js';
+
+/**
+ * Longest query (in UTF-16 units) read in the query language; a longer one is plain text. Query-language
+ * queries are keywords plus operators: the judged keyword queries have at most 28 characters, the longest
+ * query in docs/search.md's examples 120. A pasted prompt is longer: the judged prompts' median is 101
+ * characters (no operator in any of them), a pasted prompt or log runs to kilobytes, and there every quote,
+ * `-word` or `type:` is incidental (an 18 KB prompt found nothing). 200 keeps any typed query whole and
+ * reads a paragraph as text; a long query is still filtered by the flags (`--tag`) or the tool's parameters.
+ */
+export const LONG_QUERY_CHARS = 200;
+
+export function longQueryNotice(chars: number): string {
+  return `the query's ${chars} characters were read as plain text: the query language (quotes, -word, OR, tag:, path:, type:, status:, word*) applies to queries of up to ${LONG_QUERY_CHARS} characters; filter a long one with the tag, path, type and status options`;
+}
+
+/**
+ * Whether `-text` excludes nothing one could mean: a word of one letter (`-e`, `-t`: flags of a pasted
+ * command) is never searched (query-terms.ts), and punctuation (`-.`) is no word at all. Such a `-x` is text.
+ */
+export function isFlagLike(text: string): boolean {
+  const norm = normalize(text);
+  if (hasCjk(norm) && cjkRuns(norm).length > 0) return false;
+  return letterOrNumberRuns(stripCjk(norm)).every(isLoneLetter);
+}
+
+export type FilterValue = { value: string } | { notice: string };
+
+/**
+ * A `key:value` found in the query: the value to filter by, or why it is text. `type:` takes note types
+ * only (`type:module` in "package.json type:module" is text, not an error); `path:` takes a folder of the
+ * vault, so an absolute path outside it, a Windows drive path or one leading out of the vault is text.
+ * Without `vault`, `path:` values are kept as typed (the caller confines them).
+ */
+export function filterValue(key: string, value: string, vault?: string): FilterValue {
+  const asText = (why: string): FilterValue => ({ notice: `${key}:${value} ${why}: searched as words` });
+  if (key === 'type') {
+    // A list as the --type flag takes it (buildFilters): `type:daily,knowledge`.
+    const types = value
+      .split(',')
+      .map((t) => t.trim().toLowerCase())
+      .filter(Boolean);
+    return types.length > 0 && types.every((t) => (NOTE_TYPES as readonly string[]).includes(t)) ? { value } : asText(`is not a note type (${NOTE_TYPES.join(', ')})`);
+  }
+  if (key !== 'path') return { value };
+  const outside = asText('is not a folder of the vault (give one relative to the vault root, like knowledge/)');
+  // A drive or network path names no folder of a vault on Linux or macOS; on Windows the vault check below reads it.
+  if (sep === '/' && /^([A-Za-z]:|\\\\)/.test(value)) return outside;
+  if (vault === undefined) return { value };
+  try {
+    return { value: typedVaultPath(vault, value, 'path:') };
+  } catch (err) {
+    if (isExplained(err)) return outside;
+    throw err;
+  }
+}
