@@ -13,17 +13,20 @@ import { typedVaultPath } from '../vault/paths.js';
 import { isLoneLetter } from './query-terms.js';
 
 /**
- * Longest query (in UTF-16 units) read in the query language; a longer one is plain text. Query-language
- * queries are keywords plus operators: the judged keyword queries have at most 28 characters, the longest
- * query in docs/search.md's examples 120. A pasted prompt is longer: the judged prompts' median is 101
- * characters (no operator in any of them), a pasted prompt or log runs to kilobytes, and there every quote,
- * `-word` or `type:` is incidental (an 18 KB prompt found nothing). 200 keeps any typed query whole and
- * reads a paragraph as text; a long query is still filtered by the flags (`--tag`) or the tool's parameters.
+ * Most characters of plain words (the words besides operators) in a query read in the query language;
+ * with more, the query is pasted text and all of it is plain text. Counted over the plain words, not the
+ * whole query, so that a long query of operators (an agent's `"a b" OR "c d" OR …`, twenty phrases) still
+ * applies. Query-language queries are keywords plus operators: the judged keyword queries have at most 28
+ * characters. A pasted prompt is prose: the judged prompts' median is 101 characters (no operator in any
+ * of them), a pasted prompt or log runs to kilobytes, and there every quote, `-word` or `type:` is
+ * incidental (an 18 KB prompt found nothing). 200 (some 30 English words) keeps a typed question with an
+ * operator whole and reads a paragraph as text; a long query is still filtered by the flags (`--tag`) or
+ * the tool's parameters.
  */
-export const LONG_QUERY_CHARS = 200;
+export const LONG_TEXT_CHARS = 200;
 
-export function longQueryNotice(chars: number): string {
-  return `the query's ${chars} characters were read as plain text: the query language (quotes, -word, OR, tag:, path:, type:, status:, word*) applies to queries of up to ${LONG_QUERY_CHARS} characters; filter a long one with the tag, path, type and status options`;
+export function longTextNotice(chars: number): string {
+  return `the query was read as plain text: its ${chars} characters of words besides operators make it a pasted text (the query language — quotes, -word, OR, tag:, path:, type:, status:, word* — applies up to ${LONG_TEXT_CHARS}); filter a long query with the tag, path, type and status options`;
 }
 
 /**

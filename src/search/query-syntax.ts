@@ -10,7 +10,7 @@
 // Pasted text is not written in this language: what looks like an operator but cannot be meant stays text
 // (operator-text.ts: `-e` of a command, `type:module`, a path out of the vault, a query of a paragraph).
 import { hasCjk } from '../text/normalize.js';
-import { filterValue, isFlagLike, LONG_QUERY_CHARS, longQueryNotice } from './operator-text.js';
+import { filterValue, isFlagLike, LONG_TEXT_CHARS, longTextNotice } from './operator-text.js';
 
 export const FILTER_KEYS = ['tag', 'path', 'type', 'status'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
@@ -135,7 +135,8 @@ export function parseQuery(query: string, opts: ParseOptions = {}): ParsedQuery 
   const tokens = tokenize(query, opts, notices);
   const operators = tokens.some((t, i) => t.kind !== 'word' && (t.kind !== 'or' || isOrBetween(tokens, i)));
   // A pasted paragraph is text through and through (operator-text.ts): said only when it held an operator.
-  if (operators && query.length > LONG_QUERY_CHARS) return plainText(query, [longQueryNotice(query.length)]);
+  const plain = operators ? tokens.reduce((n, t) => n + (t.kind === 'word' ? t.text.length + 1 : 0), -1) : 0;
+  if (plain > LONG_TEXT_CHARS) return plainText(query, [longTextNotice(plain)]);
   if (!operators) return plainText(query, notices);
 
   const text: string[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applySyntax, phraseMatch } from '../../src/search/constraints.js';
 import { editDistance, nearTerms } from '../../src/search/did-you-mean.js';
-import { LONG_QUERY_CHARS, longQueryNotice } from '../../src/search/operator-text.js';
+import { LONG_TEXT_CHARS, longTextNotice } from '../../src/search/operator-text.js';
 import { parseQuery } from '../../src/search/query-syntax.js';
 
 describe('parseQuery', () => {
@@ -73,17 +73,18 @@ describe('parseQuery on pasted text', () => {
     expect(parseQuery('path:../x sync').filters).toEqual({ path: ['../x'] });
   });
 
-  it(`reads a query longer than ${LONG_QUERY_CHARS} characters as plain text, and says so when it held operators`, () => {
-    const prose = 'the collar firmware sync fails after the upload and the logs say nothing useful '.repeat(3);
-    expect(prose.length).toBeGreaterThan(LONG_QUERY_CHARS);
+  it(`reads a query with more than ${LONG_TEXT_CHARS} characters of plain words as plain text, and says so when it held operators`, () => {
+    const prose = 'the collar firmware sync fails after the upload and the logs say nothing useful '.repeat(3).trim();
+    expect(prose.length).toBeGreaterThan(LONG_TEXT_CHARS);
     const pasted = `${prose} -dataview "quoted words" type:daily tag:x`;
     expect(parseQuery(pasted)).toMatchObject({ text: pasted, operators: false, excluded: [], filters: {} });
-    expect(parseQuery(pasted).notices).toEqual([longQueryNotice(pasted.length)]);
+    expect(parseQuery(pasted).notices).toEqual([longTextNotice(prose.length)]);
     expect(parseQuery(prose).notices).toEqual([]);
-    // up to the limit, the query language applies
-    const typed = `${'x'.repeat(LONG_QUERY_CHARS - 10)} -dataview`;
-    expect(typed.length).toBe(LONG_QUERY_CHARS);
+    // up to the limit, the query language applies; operators themselves do not count (an agent's long OR chain)
+    const typed = `${'x'.repeat(LONG_TEXT_CHARS)} -dataview`;
     expect(parseQuery(typed).excluded).toEqual(['dataview']);
+    const chain = Array.from({ length: 30 }, (_, i) => `"phrase number ${i}"`).join(' OR ');
+    expect(parseQuery(`${chain} tag:x`).required[0]).toHaveLength(30);
   });
 });
 
