@@ -6,7 +6,7 @@ import type { Database } from '../index/db.js';
 import { INCOMPLETE_INDEX_NOTE } from '../index/build-state.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { VectorStore } from '../index/vectors.js';
-import { search } from '../search/search.js';
+import { searchWithNotices } from '../search/query-notices.js';
 import { nearestNotes } from '../search/neural.js';
 import type { FilterFlags } from '../search/filters.js';
 import { parseQuery, ranksBy } from '../search/query-syntax.js';
@@ -27,17 +27,17 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit takes a whole number of results, 1 or more (got ${argv.limit})`);
   const now = referenceNow();
   if (!existsSync(cfg.db)) await buildFirstIndex(cfg);
-  const syntax = parseQuery(query);
+  // `path:` in the query is confined to the vault by the parser (a path outside it is text).
+  const syntax = parseQuery(query, { vault: cfg.vault });
   // Path filters, as the MCP search tool takes them (NFC, from the vault root).
   const paths = (argv.path as string[] | undefined)?.map((p) => typedVaultPath(cfg.vault, p, '--path'));
-  if (syntax.filters.path) syntax.filters.path = syntax.filters.path.map((p) => typedVaultPath(cfg.vault, p, 'path:'));
   const tuning = tuningOf(cfg);
   const queryVector = await askResident(cfg, syntax.text, tuning, Boolean(argv.verbose));
 
   // A damaged page met mid-search becomes an IndexError that says how to fix it.
-  const resp: SearchResponse = withIndexReader(cfg.db, (db) => {
+  const { resp, notices } = withIndexReader(cfg.db, (db) => {
     if (queryVector && argv.verbose) writeErr(`tsm: ${vectorCoverage(db, queryVector)}\n`);
-    return search(db, {
+    return searchWithNotices(db, {
       query,
       syntax,
       queryVector,
@@ -55,6 +55,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const quoted = JSON.stringify(queryEcho(query));
   writeErr(`tsm: ${resp.total} result${resp.total === 1 ? '' : 's'} for ${quoted}\n`);
   if (resp.didYouMean) writeErr(`tsm: did you mean: ${queryEcho(resp.didYouMean)}\n`);
+  for (const n of notices) writeErr(`tsm: ${n}\n`);
   if (query.trim() !== '' && !ranksBy(syntax)) writeErr(`tsm: ${quoted} has nothing to rank by (filters and exclusions only): add a word to search for\n`);
   if (resp.datesIgnored) writeErr(`tsm: no match dated ${dateSpan(resp.datesIgnored)} (read from the query); searched every date\n`);
   const first = resp.datesFirst;

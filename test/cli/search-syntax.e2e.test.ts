@@ -107,17 +107,21 @@ describe('tsm search query language', () => {
       expect(r.code, `${q}: ${r.stderr}`).toBe(0);
       expect(Array.isArray(JSON.parse(r.stdout))).toBe(true);
     }
-    // A path out of the vault is refused as the MCP tools refuse it, with the fix, as a usage error.
+    // A path out of the vault filters nothing out of it: it is words (pasted text), and stderr names the fix.
     const out = tsm(['search', '--vault', vault.dir, '-f', 'json', '--', 'path:"../.." body_words:x']);
-    expect(out.code).toBe(2);
-    expect(out.stdout).toBe('');
-    expect(out.stderr).toMatch(/^tsm: path: is outside the vault: \.\.\/\.\. \(give a path relative to the vault root/);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toMatch(/^tsm: path:\.\.\/\.\. is not a folder of the vault \(give one relative to the vault root, like knowledge\/\): searched as words$/m);
+    // the --path flag is deliberate: still a usage error
+    expect(tsm(['search', '--vault', vault.dir, 'sync', '--path', '../..']).code).toBe(2);
   });
 
-  it('names the fix for a bad type: value', () => {
+  it('names the fix for a type: value that is no note type, and searches it as words', () => {
     const r = tsm(['search', '--vault', vault.dir, 'plugin type:blog']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/type takes daily, knowledge, session \(got "blog"\)/);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^tsm: type:blog is not a note type \(daily, knowledge, session\): searched as words$/m);
+    expect(paths('plugin type:blog').sort()).toEqual(paths('plugin').sort());
+    // the --type flag is deliberate: still a usage error
+    expect(tsm(['search', '--vault', vault.dir, 'plugin', '--type', 'blog']).stderr).toMatch(/--type takes daily, knowledge, session \(got "blog"\)/);
   });
 
   it('is not read in the prompt hook, where quotes and dashes are punctuation', () => {

@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { NOTE_TYPES } from '../../core/types.js';
 import { queryEcho } from '../../text/chars.js';
 import { parseQuery, ranksBy, type ParsedQuery } from '../../search/query-syntax.js';
+import { LONG_TEXT_CHARS } from '../../search/operator-text.js';
 import { INCOMPLETE_INDEX_NOTE } from '../../index/build-state.js';
-import { search } from '../../search/search.js';
+import { searchWithNotices } from '../../search/query-notices.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, PREVIEW_CHARS, preview, roundScore, type ToolContext } from '../tool.js';
 import { typedVaultPath } from '../../vault/paths.js';
@@ -28,7 +29,7 @@ export const searchTool = defineTool({
     'with the ids to read the sections in full; timeline to see what surrounds one; read_note for the whole file.',
     'Query language: "quoted phrase" must appear; -word or -"phrase" drops notes holding it; a OR b needs one of',
     'them; sync* matches words starting with sync; tag:x (also tag:x/y), path:x, type:x, status:x filter like the',
-    'parameters. Other words rank: a result need not hold them all.',
+    `parameters (a value that is none, like type:module, is a word). A query with over ${LONG_TEXT_CHARS} characters of words besides operators is pasted text: plain text throughout. Other words rank: a result need not hold them all.`,
     'No matches gives an empty results list, with did_you_mean when a word of the query is unknown to the notes;',
     'a query of filters or exclusions only (tag:x alone) ranks nothing and says so in note.',
   ].join(' '),
@@ -60,8 +61,8 @@ export const searchTool = defineTool({
     };
     // The server's own model, when the vault has one: the vector of the words that rank (operators left out).
     const queryVector = await ctx.queryVector?.(syntax.text);
-    const resp = ctx.withIndex((db) =>
-      search(db, {
+    const { resp, notices: said } = ctx.withIndex((db) =>
+      searchWithNotices(db, {
         query,
         syntax,
         ...(queryVector ? { queryVector } : {}),
@@ -77,6 +78,7 @@ export const searchTool = defineTool({
     const notes = [
       given.length > MAX_QUERY_CHARS ? `the query has ${given.length} characters; its first ${MAX_QUERY_CHARS} were searched` : '',
       ranksBy(syntax) ? '' : 'the query has nothing to rank by (filters and exclusions only): add a word to search for',
+      ...said,
       resp.indexIncomplete ? INCOMPLETE_INDEX_NOTE : '',
     ].filter(Boolean);
     return {
@@ -103,9 +105,7 @@ export const searchTool = defineTool({
   },
 });
 
-/** A tool's query in the query language, its `path:` values confined to the vault like a `path` argument. */
+/** A tool's query in the query language, its `path:` values confined to the vault (one outside it is text). */
 export function parseToolQuery(query: string, ctx: ToolContext): ParsedQuery {
-  const syntax = parseQuery(query);
-  if (syntax.filters.path) syntax.filters.path = syntax.filters.path.map((p) => typedVaultPath(ctx.cfg.vault, p, 'path:'));
-  return syntax;
+  return parseQuery(query, { vault: ctx.cfg.vault });
 }

@@ -1,0 +1,32 @@
+// What `tsm search` (on stderr) and MCP `search` (in the result's note) say about how the query language
+// read a query: words read as text that looked like operators (query-syntax.ts), and filters of the query
+// that left no match. `http status:404 publish` used to find nothing and say nothing: the reader could not
+// tell that `status:404` had become a filter.
+import type { Database } from '../index/db.js';
+import type { SearchResponse } from '../core/types.js';
+import { FILTER_KEYS } from './query-syntax.js';
+import { search, type SearchRequest } from './search.js';
+
+/** Searches, and says what the query language did that the reader may not have meant. */
+export function searchWithNotices(db: Database, req: SearchRequest): { resp: SearchResponse; notices: string[] } {
+  const resp = search(db, req);
+  const notices = [...(req.syntax?.notices ?? [])];
+  const emptied = emptiedByFilters(db, req, resp);
+  if (emptied) notices.push(emptied);
+  return { resp, notices };
+}
+
+/**
+ * When nothing matched and the query has filters of its own, whether the same search without them finds
+ * notes: then they are what emptied it, and the notice names them. One more search, only for an empty result.
+ */
+function emptiedByFilters(db: Database, req: SearchRequest, resp: SearchResponse): string | null {
+  const syntax = req.syntax;
+  if (resp.total > 0 || !syntax) return null;
+  const named = FILTER_KEYS.flatMap((k) => (syntax.filters[k] ?? []).map((v) => `${k}:${/\s/.test(v) ? JSON.stringify(v) : v}`));
+  if (named.length === 0) return null;
+  const without = search(db, { ...req, syntax: { ...syntax, filters: {} }, limit: 1, offset: 0, suggest: false });
+  if (without.total === 0) return null;
+  const them = named.length === 1 ? 'it' : 'them';
+  return `${named.join(' ')} (read from the query as ${named.length === 1 ? 'a filter' : 'filters'}) left no match; without ${them}, ${without.total} result${without.total === 1 ? '' : 's'} (to search ${them} as words, write ${them} without the colon)`;
+}
