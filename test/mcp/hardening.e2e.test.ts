@@ -113,11 +113,27 @@ describe('MCP search through the SDK client', () => {
     expect(japanese.results.map((x: any) => x.path)).toEqual(['knowledge/dataview.md']);
   });
 
-  it('confines path: in the query to the vault like the path parameter', async () => {
-    expect(await fails(client, 'search', { query: 'plugin path:../../etc' })).toMatch(/path: is outside the vault/);
+  it('confines path: in the query to the vault: a path out of it, like a type: that is no note type, is words, said in note', async () => {
+    const out = await ok(client, 'search', { query: 'plugin path:../../etc' });
+    expect(out.results.length).toBeGreaterThan(0);
+    expect(out.note).toBe('path:../../etc is not a folder of the vault (give one relative to the vault root, like knowledge/): searched as words');
+    expect(await fails(client, 'search', { query: 'plugin', path: '../../etc' })).toMatch(/path is outside the vault/);
     const inside = await ok(client, 'search', { query: `plugin path:${vault.dir}/knowledge/` });
     expect(inside.results.map((x: any) => x.path)).toEqual(['knowledge/dataview.md']);
-    expect(await fails(client, 'search', { query: 'plugin type:blog' })).toMatch(/^type takes daily, knowledge, session/);
+    // `type:module` in a pasted prompt used to fail the call with "type takes daily, knowledge, session"
+    const typed = await ok(client, 'search', { query: 'package.json type:module plugin build' });
+    expect(typed.results.length).toBeGreaterThan(0);
+    expect(typed.note).toBe('type:module is not a note type (daily, knowledge, session): searched as words');
+  });
+
+  it('says in note which filter of the query left no match, and reads a pasted prompt as plain text', async () => {
+    const r = await ok(client, 'search', { query: 'plugin status:404' });
+    expect(r.results).toEqual([]);
+    expect(r.note).toMatch(/^status:404 \(read from the query as a filter\) left no match; without it, \d+ results? \(to search it as words/);
+    const prompt = `${'Which plugin lists my notes, and how do I configure it with a query block? '.repeat(3)}-dataview type:daily`;
+    const pasted = await ok(client, 'search', { query: prompt });
+    expect(pasted.results.map((x: any) => x.path)).toContain('knowledge/dataview.md');
+    expect(pasted.note).toMatch(/^the query was read as plain text: its \d+ characters of words besides operators/);
   });
 
   it('says did_you_mean when nothing matches', async () => {
