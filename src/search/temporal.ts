@@ -31,6 +31,16 @@ function recentDays(days: number, now: Date): DateRange {
   return { after: ymd(addDays(now, -days)) };
 }
 
+/** The `n` units up to today, today included: `n` days or weeks of days, or from the same day `n` months or years back. */
+function rollingSpan(n: number, unit: string, now: Date): DateRange | null {
+  if (!Number.isFinite(n) || n < 1 || n > 1000) return null;
+  const u = unit.toLowerCase();
+  if (/^(day|日)/.test(u)) return { after: ymd(addDays(now, -(n - 1))) };
+  if (/^(week|週)/.test(u)) return { after: ymd(addDays(now, -(7 * n - 1))) };
+  if (/^(year)/.test(u)) return { after: ymd(new Date(now.getFullYear() - n, now.getMonth(), now.getDate())) };
+  return { after: ymd(new Date(now.getFullYear(), now.getMonth() - n, now.getDate())) };
+}
+
 function unitAgo(n: number, unit: string, now: Date): DateRange | null {
   if (!Number.isFinite(n) || n < 0 || n > 1000) return null;
   if (/^(day|日)/.test(unit)) return dayRange(addDays(now, -n));
@@ -56,6 +66,12 @@ const RULES: Rule[] = [
   { re: /\bthe day before yesterday\b|一昨日|おととい/i, range: (_m, now) => dayRange(addDays(now, -2)) },
   { re: /\byesterday\b|昨日/i, range: (_m, now) => dayRange(addDays(now, -1)) },
   { re: /\btoday\b|今日|本日/i, range: (_m, now) => dayRange(now) },
+  // Rolling spans up to today ("the last 7 days", "past week", 過去3日, ここ2週間): unlike `last week`, the
+  // calendar week before this one.
+  { re: /\b(?:last|past) (\d{1,3}) (days?|weeks?|months?)\b|(?:過去|ここ)(\d{1,3})\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月)/i, range: (m, now) => rollingSpan(Number(m[1] ?? m[3]), m[2] ?? m[4], now) },
+  { re: /\bpast (week|month|year)\b/i, range: (m, now) => rollingSpan(1, m[1], now) },
+  { re: /先々週/, range: (_m, now) => ({ after: ymd(addDays(startOfWeek(now), -14)), before: ymd(addDays(startOfWeek(now), -7)) }) },
+  { re: /先々月/, range: (_m, now) => ({ after: ymd(addMonths(now, -2)), before: ymd(addMonths(now, -1)) }) },
   { re: /\blast week\b|先週/i, range: (_m, now) => ({ after: ymd(addDays(startOfWeek(now), -7)), before: ymd(startOfWeek(now)) }) },
   { re: /\bthis week\b|今週/i, range: (_m, now) => ({ after: ymd(startOfWeek(now)) }) },
   { re: /\blast month\b|先月/i, range: (_m, now) => ({ after: ymd(addMonths(now, -1)), before: ymd(startOfMonth(now)) }) },
@@ -90,7 +106,7 @@ const RULES: Rule[] = [
  * fresh process's time).
  */
 const ANY_RULE =
-  /\d|yesterday|today|week|month|year|recently|lately|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|昨日|今日|本日|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け/i;
+  /\d|yesterday|today|week|month|year|recently|lately|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|昨日|今日|本日|先々|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け/i;
 
 /** Finds temporal expressions; the first that matches sets the range, and every one found leaves the text. */
 export function extractTemporal(query: string, now: Date): TemporalResult {

@@ -29,6 +29,16 @@ describe('extractTemporal', () => {
     ['in March antenna', 'antenna', { after: '2026-03-01', before: '2026-04-01' }],
     ['年末の振り返り', 'の振り返り', { after: '2025-12-15', before: '2026-01-01' }],
     ['年始の目標', 'の目標', { after: '2026-01-01', before: '2026-01-16' }],
+    // Rolling spans up to today (now is Sunday 2026-11-22), and the week or month before last.
+    ['notes from the last 7 days', 'notes from the', { after: '2026-11-16' }],
+    ['past 2 weeks antenna', 'antenna', { after: '2026-11-09' }],
+    ['what changed in the past week', 'what changed in the', { after: '2026-11-16' }],
+    ['past month', '', { after: '2026-10-22' }],
+    ['last 3 months', '', { after: '2026-08-22' }],
+    ['過去3日のメモ', 'のメモ', { after: '2026-11-20' }],
+    ['ここ2週間の作業', 'の作業', { after: '2026-11-09' }],
+    ['先々週のアンテナ', 'のアンテナ', { after: '2026-11-02', before: '2026-11-09' }],
+    ['先々月の決算', 'の決算', { after: '2026-09-01', before: '2026-10-01' }],
   ];
   for (const [query, text, range] of cases) {
     it(`${query}`, () => {
@@ -99,6 +109,7 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
     'this year', '今年', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年始', '年明け',
     'in September', 'in sept 2024', 'in dec', '2025年3月の', '3月に', 'in 2024', '2023年の',
     '2026-07-18', '7月18日', 'July 18', '18 July', 'from 2026-07-01 to 2026-07-20',
+    'last 7 days', 'past week', '過去3日', 'ここ2週間', '先々週', '先々月',
   ];
   for (const e of expressions) {
     it(`finds "${e}" inside a longer query`, () => {
