@@ -4,17 +4,22 @@
 import type { Database } from '../index/db.js';
 import { Vocabulary, type VocabularyTerm } from '../index/vocabulary.js';
 import { normalize } from '../text/normalize.js';
+import { ENGLISH_STOPWORDS } from '../text/stopwords.js';
 import { letterOrNumberRuns } from '../text/unicode.js';
 import { columnMatch } from './fts-query.js';
 import { queryTerms } from './query-terms.js';
-import { WORD_COLUMNS } from './rankers.js';
+import { BODY_WORD_COLUMNS, WORD_COLUMNS } from './rankers.js';
 
 /** Words looked at per query: a pasted paragraph that matched nothing is not worth a scan per word. */
 const MAX_WORDS = 8;
 /** Stems whose written words are looked at. */
 const MAX_CANDIDATES = 8;
-/** Sections read to find how a stem is written. */
-const SAMPLE_SECTIONS = 5;
+/**
+ * Sections read to find how a stem is written, among those whose text holds it: with 5, and headings
+ * counted, the Hub's `templat` (600 sections) showed no written word near `templatr`, and `templatey`
+ * (one note) was offered instead of `templater` (66).
+ */
+const SAMPLE_SECTIONS = 20;
 const LATIN_WORD = /^[a-z][a-z0-9_'-]*$/;
 
 /**
@@ -25,7 +30,9 @@ export function didYouMean(db: Database, text: string, shown = text): string | n
   const vocab = new Vocabulary(db);
   const replaced = new Map<string, string>();
   for (const word of queryTerms(text).words.slice(0, MAX_WORDS)) {
-    if (word.length < 3 || !LATIN_WORD.test(word)) continue;
+    // A stopword (`thanks`) is searched only when nothing else is left: no note needs it, and the nearest
+    // word to one is another (`than`).
+    if (word.length < 3 || !LATIN_WORD.test(word) || ENGLISH_STOPWORDS.has(word)) continue;
     if (vocab.matches(columnMatch(WORD_COLUMNS, [word]) as string)) continue;
     // Terms sharing the first letter, or starting with the second (a first letter typed twice or too many).
     const firsts = [...new Set([word[0], word[1]])];
@@ -78,21 +85,34 @@ function stemDistance(word: string, stem: string, limit: number): number {
   return best;
 }
 
-/** Of the words the notes write for these stems, the one nearest to what the user typed (within the limit). */
+/**
+ * Of the words the notes write for these stems, the one nearest to what the user typed (within the limit);
+ * among equally near ones, the one written most often in the sections read, then the nearer stem's.
+ */
 function nearestWritten(vocab: Vocabulary, stems: string[], typed: string): string | null {
   const limit = editLimit(typed);
-  let best: { word: string; cost: number; rank: number } | null = null;
+  const seen = new Map<string, { cost: number; rank: number; count: number }>();
   stems.forEach((stem, rank) => {
-    for (const text of vocab.sectionTexts(columnMatch(WORD_COLUMNS, [stem]) as string, SAMPLE_SECTIONS)) {
+    for (const text of vocab.sectionTexts(columnMatch(BODY_WORD_COLUMNS, [stem]) as string, SAMPLE_SECTIONS)) {
       for (const w of letterOrNumberRuns(normalize(text))) {
-        if (w === typed || !w.startsWith(stem.slice(0, Math.max(1, stem.length - 1)))) continue;
+        if (w === typed || ENGLISH_STOPWORDS.has(w) || !w.startsWith(stem.slice(0, Math.max(1, stem.length - 1)))) continue;
+        const known = seen.get(w);
+        if (known) {
+          known.count++;
+          continue;
+        }
         const cost = editDistance(typed, w, limit);
-        if (cost > limit) continue;
-        if (!best || cost < best.cost || (cost === best.cost && rank < best.rank)) best = { word: w, cost, rank };
+        if (cost <= limit) seen.set(w, { cost, rank, count: 1 });
       }
     }
   });
-  return (best as { word: string } | null)?.word ?? null;
+  let best: [string, { cost: number; rank: number; count: number }] | null = null;
+  for (const entry of seen) {
+    const [, c] = entry;
+    const b = best?.[1];
+    if (!b || c.cost < b.cost || (c.cost === b.cost && (c.count > b.count || (c.count === b.count && c.rank < b.rank)))) best = entry;
+  }
+  return best?.[0] ?? null;
 }
 
 /** Optimal string alignment distance (a swap of neighbours costs 1), stopping early past `max`. */

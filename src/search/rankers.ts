@@ -99,6 +99,8 @@ export function wordMatch(t: QueryTerms): string | null {
 
 /** A section's word and CJK columns, for the other FTS5 expressions over sections (constraints.ts, did-you-mean.ts). */
 export const WORD_COLUMNS = WORDS;
+/** The body's word column alone: where a section's text (not its headings) holds a word. */
+export const BODY_WORD_COLUMNS = [BODY_WORDS];
 export const CJK_COLUMNS = CJK;
 /** A note's name columns (title, aliases, tags, path words), for looking a note up by its name (search.ts). */
 export const NAME_WORD_COLUMNS = [NAME_WORDS];
