@@ -15,16 +15,31 @@ export function monthIndex(name: string): number {
 }
 
 const ORDINAL = '(?:st|nd|rd|th)?';
+const MONTH_FULL_RE = `(${MONTHS.join('|')})`;
+
+/**
+ * The month a written name stands for (1–12), or 0 when the word is more likely an everyday one: `may`
+ * only as `May`; an abbreviation only capitalised or with its dot (`Sep 2`, `dec. 25`, not `1 sep 2
+ * items`, `top 10 dec values`).
+ */
+function monthOfName(token: string, dotted: boolean): number {
+  const lower = token.toLowerCase();
+  const full = MONTHS.includes(lower);
+  if (lower === 'may' ? token[0] !== 'M' : !full && !dotted && token[0] !== token[0].toUpperCase()) return 0;
+  return monthIndex(token) + 1;
+}
+
 /** One day, in the forms above; the capture groups are read by `dayOf`. */
 const DAY_FORMS: { re: string; parts: (m: string[]) => [year: string | undefined, month: number, day: string] }[] = [
-  // 2026-07-18, 2026/07/18, 2026.7.18 — not inside a longer run of digits and dashes.
-  { re: '(?<![\\d./-])(\\d{4})[-/.](\\d{1,2})[-/.](\\d{1,2})(?![\\d])', parts: (m) => [m[0], Number(m[1]), m[2]] },
+  // 2026-07-18, 2026/07/18 — not inside a word, a version (`v2026-07-18`, `1.2026-07-18`) or a longer run
+  // of digits and dashes. Not with dots: `IntelliJ 2024.1.2` is a version.
+  { re: '(?<![A-Za-z\\d./_-])(\\d{4})[-/](\\d{1,2})[-/](\\d{1,2})(?![\\d])', parts: (m) => [m[0], Number(m[1]), m[2]] },
   // 2026年7月18日, 7月18日
   { re: '(?:(\\d{4})年)?(?<!\\d)(\\d{1,2})月(\\d{1,2})日', parts: (m) => [m[0], Number(m[1]), m[2]] },
   // July 18, Jul. 18th, July 18, 2026
-  { re: `\\b${MONTH_RE}\\.? (\\d{1,2})${ORDINAL}(?:,? (\\d{4}))?\\b`, parts: (m) => [m[2], monthIndex(m[0]) + 1, m[1]] },
-  // 18 July, 18th of July 2026
-  { re: `\\b(\\d{1,2})${ORDINAL} (?:of )?${MONTH_RE}\\b\\.?(?: (\\d{4})\\b)?`, parts: (m) => [m[2], monthIndex(m[1]) + 1, m[0]] },
+  { re: `\\b${MONTH_RE}(\\.?) (\\d{1,2})${ORDINAL}(?:,? (\\d{4}))?\\b`, parts: (m) => [m[3], monthOfName(m[0], m[1] === '.'), m[2]] },
+  // 18 July, 18th of July 2026 — whole month names only (`10 dec` is more often not a day).
+  { re: `\\b(\\d{1,2})${ORDINAL} (?:of )?${MONTH_FULL_RE}\\b(?: (\\d{4})\\b)?`, parts: (m) => [m[2], monthOfName(m[1], false), m[0]] },
 ];
 
 /** Groups each form takes in a combined expression (its own, plus the one around it). */
@@ -89,4 +104,23 @@ export function daySpanOf(m: RegExpMatchArray, now: Date): DateRange | null {
   if (from > b.date && !a.year) from = new Date(from.getFullYear() - 1, from.getMonth(), from.getDate());
   const [first, last] = from <= b.date ? [from, b.date] : [b.date, from];
   return { after: ymd(first), before: ymd(addDays(last, 1)) };
+}
+
+/**
+ * A day and a later day of the same month (`July 10-20`, `July 10 to 20`, `7月1日〜18日`): read after the
+ * spans of two whole days, which it would otherwise cut short (`July 10` alone, `-20` left as text).
+ */
+export const DAY_SHORT_SPAN_RE = new RegExp(
+  `(?:\\b(?:from|between) )?(?:${DAY_SRC})\\s*(?:\\b(?:to|until|till|through|thru)\\b|[-–—~〜～]|から)\\s*(\\d{1,2})(?:st|nd|rd|th|日)?(?:まで)?(?![\\d/.:-]|\\s*[月年])`,
+  'i',
+);
+
+export function dayShortSpanOf(m: RegExpMatchArray, now: Date): DateRange | null {
+  if (/\band\b/i.test(m[0]) && !/^between\b/i.test(m[0])) return null;
+  const a = dayOf(m.slice(1, 1 + DAY_GROUPS), now);
+  const last = Number(m[1 + DAY_GROUPS]);
+  if (!a || !(last > a.date.getDate() && last <= 31)) return null;
+  const end = new Date(a.date.getFullYear(), a.date.getMonth(), last);
+  if (end.getMonth() !== a.date.getMonth()) return null;
+  return { after: ymd(a.date), before: ymd(addDays(end, 1)) };
 }

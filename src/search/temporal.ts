@@ -11,7 +11,7 @@ import {
   yearRange,
   type DateRange,
 } from './dates.js';
-import { DAY_RE, DAY_SPAN_RE, dayRangeOf, daySpanOf, MONTH_RE, monthIndex } from './day-expressions.js';
+import { DAY_RE, DAY_SHORT_SPAN_RE, DAY_SPAN_RE, dayRangeOf, dayShortSpanOf, daySpanOf, MONTH_RE, monthIndex } from './day-expressions.js';
 
 export interface TemporalResult {
   /** The query with the expressions removed. */
@@ -60,6 +60,7 @@ function unitAgo(n: number, unit: string, now: Date): DateRange | null {
 const RULES: Rule[] = [
   // Days the user names (day-expressions.ts): a span of two, then one.
   { re: DAY_SPAN_RE, range: daySpanOf },
+  { re: DAY_SHORT_SPAN_RE, range: dayShortSpanOf },
   { re: DAY_RE, range: dayRangeOf, written: true },
   { re: /\b(\d{1,3}) (days?|weeks?|months?|years?) ago\b/i, range: (m, now) => unitAgo(Number(m[1]), m[2].toLowerCase(), now) },
   { re: /(?<!\d)(\d{1,3})\s*(日|週間|ヶ月|か月|カ月|ヵ月|ケ月|年)前/, range: (m, now) => unitAgo(Number(m[1]), m[2], now) },
@@ -97,7 +98,8 @@ const RULES: Rule[] = [
     re: /(?:(\d{4})年)?(?<!\d)(1[0-2]|[1-9])月(?:の|に|中)/,
     range: (m, now) => (m[1] ? monthRange(Number(m[1]), Number(m[2]) - 1) : lastMonthNamed(Number(m[2]) - 1, now)),
   },
-  { re: /\bin (\d{4})\b|(\d{4})年(?:の|に)/i, range: (m) => yearRange(Number(m[1] ?? m[2])) },
+  // `in 2025`, not the start of a version or a day (`in 2026.3.15`, `in 2026-07-18`).
+  { re: /\bin (\d{4})\b(?![.\/-]\d)|(\d{4})年(?:の|に)/i, range: (m) => yearRange(Number(m[1] ?? m[2])) },
 ];
 
 /**

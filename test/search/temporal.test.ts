@@ -52,7 +52,6 @@ describe('extractTemporal', () => {
   const days: [string, string, { after?: string; before?: string }][] = [
     ['2026-07-18', '', { after: '2026-07-18', before: '2026-07-19' }],
     ['what did I do on 2026/7/18', 'what did I do on', { after: '2026-07-18', before: '2026-07-19' }],
-    ['2026.07.18 meeting', 'meeting', { after: '2026-07-18', before: '2026-07-19' }],
     ['7月18日のアンテナ', 'のアンテナ', { after: '2026-07-18', before: '2026-07-19' }],
     ['2025年7月18日の会議', 'の会議', { after: '2025-07-18', before: '2025-07-19' }],
     ['12月25日', '', { after: '2025-12-25', before: '2025-12-26' }],
@@ -60,9 +59,15 @@ describe('extractTemporal', () => {
     ['jul. 18th, 2025 meeting', 'meeting', { after: '2025-07-18', before: '2025-07-19' }],
     ['18th of July 2024', '', { after: '2024-07-18', before: '2024-07-19' }],
     ['notes from 18 July', 'notes from', { after: '2026-07-18', before: '2026-07-19' }],
-    ['dec 25', '', { after: '2025-12-25', before: '2025-12-26' }],
+    ['dec. 25', '', { after: '2025-12-25', before: '2025-12-26' }],
     ['between 2026-07-01 and 2026-07-20 antenna', 'antenna', { after: '2026-07-01', before: '2026-07-21' }],
     ['from March 3 to March 10', '', { after: '2026-03-03', before: '2026-03-11' }],
+    // A day and a later day of its month.
+    ['sleep current July 10-20', 'sleep current', { after: '2026-07-10', before: '2026-07-21' }],
+    ['July 10 to 20', '', { after: '2026-07-10', before: '2026-07-21' }],
+    ['7月1日〜18日', '', { after: '2026-07-01', before: '2026-07-19' }],
+    ['May 20', '', { after: '2026-05-20', before: '2026-05-21' }],
+    ['Dec 25', '', { after: '2025-12-25', before: '2025-12-26' }],
     ['July 1 - July 20 antenna', 'antenna', { after: '2026-07-01', before: '2026-07-21' }],
     ['7月1日〜7月20日の作業', 'の作業', { after: '2026-07-01', before: '2026-07-21' }],
     ['7月1日から7月20日まで', '', { after: '2026-07-01', before: '2026-07-21' }],
@@ -86,7 +91,12 @@ describe('extractTemporal', () => {
   });
 
   it('what is no day stays text', () => {
-    for (const q of ['2026-02-30', '2026-13-01', 'version 1.2026-07-18', 'ticket 123-2026-07-18', 'you may need 5 cats', 'March 2025', '7月32日']) {
+    // Versions (CalVer, IntelliJ), addresses, and everyday words beside a number are no days: `may`
+    // only as `May`, a month's abbreviation only capitalised or with its dot, a day first only with a
+    // whole month name.
+    for (const q of ['2026-02-30', '2026-13-01', 'version 1.2026-07-18', 'ticket 123-2026-07-18', 'you may need 5 cats', 'March 2025', '7月32日',
+      'IntelliJ 2024.1.2', 'node v2026.7.18', 'ip 1024.10.10', 'I may 3 times', 'top 10 dec values', '1 sep 2 items', 'section 5 of may', 'run 2 aug',
+      'tuning sourdough may 20', 'daily/2026-07-18.md', 'build error in 2026.3.15']) {
       expect(extractTemporal(q, now)).toMatchObject({ text: q, range: null });
     }
   });
