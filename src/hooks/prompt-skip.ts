@@ -13,7 +13,6 @@ export function promptSkipReason(prompt: string): string | null {
   if (text.startsWith('/')) return 'a slash command';
   if (text.startsWith('<')) return 'starts with <';
   if (isShellLine(text)) return 'a shell command (! as in bash mode)';
-  if (isMemoryLine(text)) return 'a one-line # note (the old memory shortcut)';
   if (isAcknowledgement(text)) return 'an acknowledgement';
   if (isOnlyCode(text)) return 'only a fenced code block';
   return null;
@@ -27,16 +26,6 @@ export function promptSkipReason(prompt: string): string | null {
  */
 function isShellLine(text: string): boolean {
   return text.startsWith('!') && text[1] !== '!' && !text.includes('\n');
-}
-
-/**
- * `# always use pnpm`: Claude Code's memory shortcut up to 2.0.x (2.0.12 has it and never runs the prompt
- * hooks for it; 2.0.76 and 2.1.331 have none, and send the line to the model as a prompt). A one-line
- * instruction to remember, not a question for the notes. `#123 fails` (no space) and a pasted markdown
- * page (a second line) are searched.
- */
-function isMemoryLine(text: string): boolean {
-  return /^#\s/.test(text) && !text.includes('\n');
 }
 
 /** An opening or closing fence: up to 3 spaces, then 3 or more backticks or tildes. */

@@ -74,7 +74,6 @@ describe('UserPromptSubmit', () => {
     ['a Japanese acknowledgement', 'ありがとうございます'],
     ['only a fenced code block', '```c\nint main(){return 0;}\n```'],
     ['a one-line shell command', '!git status'],
-    ['a one-line # note', '# always use pnpm'],
   ])('skips a prompt that is %s, with no output and no log', async (_why, text) => {
     const out = await handleHook(request(prompt(text)));
     silent(out);

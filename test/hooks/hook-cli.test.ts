@@ -82,12 +82,12 @@ describe('tsm hook UserPromptSubmit', () => {
     }
   });
 
-  it('injects nothing for acknowledgements, code alone, ! and # lines, but searches a prompt with another word', () => {
+  it('injects nothing for acknowledgements, code alone and ! lines, but searches a prompt with another word', () => {
     // Each of these injected 1–5 unrelated notes of vault-example before they were skipped.
     const skipped = [
       'ok, thanks!', 'continue', 'go ahead', 'done?', 'fix it', 'try again', 'looks good, commit it',
       'ありがとう', 'なるほど', 'よろしく', '続けて', 'OK です',
-      '```c\nint main(){return 0;}\n```', '!git status', '# always use pnpm',
+      '```c\nint main(){return 0;}\n```', '!git status',
     ];
     for (const prompt of skipped) expect(hook(promptPayload(prompt)), prompt).toMatchObject({ code: 0, stdout: '' });
     for (const prompt of ['continue the antenna test', 'thanks, now check the LoRa range', 'ありがとう、アンテナの利得は？']) {

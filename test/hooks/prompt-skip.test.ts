@@ -73,16 +73,18 @@ describe('code only', () => {
 });
 
 describe('shell and memory prefixes', () => {
-  it('skips a one-line !command and a one-line # note', () => {
+  it('skips a one-line !command', () => {
     expect(promptSkipReason('!git status')).toBe('a shell command (! as in bash mode)');
     expect(promptSkipReason('  ! ls -la')).toBe('a shell command (! as in bash mode)');
-    expect(promptSkipReason('# always use pnpm')).toBe('a one-line # note (the old memory shortcut)');
   });
 
   it.each([
     '!!! the LoRa range is wrong again',
     '!git status\nwhy is the antenna file modified?',
     '#123 fails on the collar board',
+    // A `#` line reaches the hook only where it is an ordinary prompt (no memory shortcut since 2.0.76).
+    '# of retries for the LoRa join',
+    '# always use pnpm',
     '# Antenna test plan\n\nWhat did we measure last week?',
   ])('searches %j', (text) => {
     expect(promptSkipReason(text)).toBeNull();
