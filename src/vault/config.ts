@@ -121,7 +121,19 @@ export function markedVaultAbove(dir: string): string | null {
 export function loadConfig(input: ConfigInput = {}): TsmConfig {
   const env = input.env ?? process.env;
   const vault = resolveVault(input);
-  const file = readConfigFile(join(vault, TSM_DIR, 'config.json'));
+  const configPath = join(vault, TSM_DIR, 'config.json');
+  const file = readConfigFile(configPath);
+  try {
+    return settings(input, env, vault, file);
+  } catch (err) {
+    // A setting of the file is named with the file, so that the line says where to correct it (an
+    // environment variable's error names the variable).
+    if (err instanceof ConfigError && !/^TSM_/.test(err.message)) throw new ConfigError(`${configPath}: ${err.message}; correct it there`);
+    throw err;
+  }
+}
+
+function settings(input: ConfigInput, env: NodeJS.ProcessEnv, vault: string, file: Record<string, unknown>): TsmConfig {
   const pick = <T>(key: string, fallback: T): T => (key in file ? (file[key] as T) : fallback);
   // An environment variable is text and wins over the file, whose values are JSON: "300" in the file is a
   // string where a number belongs (an error), TSM_HOOK_TOP_K=7 is how a shell writes a number.
