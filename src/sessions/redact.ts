@@ -269,8 +269,14 @@ function notASecret(value: string): boolean {
   return v !== '' && !/[\s;&|]/.test(v) && NOT_A_SECRET.test(v);
 }
 
-/** A placeholder that may hold spaces, where a value starts: `password=<your password>`. */
+/**
+ * A placeholder that may hold spaces, where a value starts: `password=<your password>`. It must be the whole
+ * value: what follows it ends a value (VALUE_REST matches nothing there). `password=<b>hunter2</b>` and
+ * `password=<REDACTED>actualpw123` are secrets behind a tag.
+ */
 const PLACEHOLDER = /<[A-Za-z_][^<>\n]{0,60}>/y;
+/** The rest of an unquoted value, as ASSIGNMENT reads one. */
+const VALUE_REST = /(?:[^\s"'`,;&|)}\]]|&(?!&))*/y;
 /** Type names: `password: string`, `token: Option<String>`, `secret: SecretStr` are declarations. */
 const TYPE_NAMES = /^(?:string|str|number|int|integer|float|double|bool|boolean|bytes|any|unknown|object|char|text|varchar|u?int\d*|i\d+|usize|void)\b/i;
 const TYPE_LIKE = /^[A-Za-z_][\w.]*(?:<.*>|\[\])?[?!]?$/;
@@ -294,8 +300,18 @@ function redactAssignment(m: RegExpExecArray, text: string): { text: string; end
   const quoted = value.startsWith('"') || value.startsWith("'");
   const bare = quoted ? value.slice(1, -1) : value;
   if (bare.trim() === '' || NOT_A_SECRET.test(bare.trim())) return keep;
-  PLACEHOLDER.lastIndex = end - value.length;
-  if (!quoted && PLACEHOLDER.test(text)) return keep;
+  // Where an unquoted value really ends, when it runs past what ASSIGNMENT read (a placeholder with spaces
+  // followed by more).
+  let valueEnd = end;
+  if (!quoted) {
+    PLACEHOLDER.lastIndex = end - value.length;
+    if (PLACEHOLDER.test(text)) {
+      VALUE_REST.lastIndex = PLACEHOLDER.lastIndex;
+      VALUE_REST.exec(text);
+      if (VALUE_REST.lastIndex === PLACEHOLDER.lastIndex) return keep; // the placeholder is the whole value
+      valueEnd = Math.max(end, VALUE_REST.lastIndex);
+    }
+  }
   // `password == x`, `token => …` are comparisons and arrows; `//` starts a comment or a path, `{`/`(` an
   // object or a call.
   if (!quoted && /^(?:[=>]|\/\/|[({[])/.test(bare)) return keep;
@@ -317,7 +333,7 @@ function redactAssignment(m: RegExpExecArray, text: string): { text: string; end
   }
   const redacted = quoted ? `${value[0]}${REDACTED}${value[0]}` : REDACTED;
   const head = `${key}${keyQuote}${space1}${op}${space2}`;
-  if (quoted || !yamlLine) return { text: head + redacted, end };
+  if (quoted || !yamlLine) return { text: head + redacted, end: valueEnd };
   // YAML `password: correct horse battery` : the rest of the line is the value (a trailing comment stays).
   // A sentence after a label is prose, not a value: "Token: a unit of text the model reads."
   const lineEnd = text.indexOf('\n', end);

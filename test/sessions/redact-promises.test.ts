@@ -14,6 +14,16 @@ describe('keys whose name says they are secret', () => {
   ])('%s', (text, redacted) => expect(redactSecrets(text)).toBe(redacted));
 });
 
+describe('a value that only starts with a placeholder', () => {
+  it.each([
+    ['password=<b>hunter2</b>', `password=${REDACTED}`],
+    ['DB_PASSWORD=<pw>Tr0ub4dor&3', `DB_PASSWORD=${REDACTED}`],
+    ['password=<REDACTED>actualpw123', `password=${REDACTED}`],
+    ['secret=<abc>def', `secret=${REDACTED}`],
+    ['password=<your password>Secr3t! and more', `password=${REDACTED} and more`],
+  ])('%s', (text, redacted) => expect(redactSecrets(text)).toBe(redacted));
+});
+
 describe('references and placeholders stay', () => {
   it.each([
     'curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com',
@@ -22,6 +32,9 @@ describe('references and placeholders stay', () => {
     'use `Authorization: Bearer <token>` and then retry.',
     '--password <password>',
     'password=<your password>',
+    'password=<token>',
+    'password=<token>, then run it',
+    'password=<your password> and run it',
     'mysql -u root -p$DB_PASS',
     'sshpass -p $PW ssh host',
     'docker login -u me -p $TOKEN',
