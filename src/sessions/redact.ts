@@ -257,8 +257,9 @@ export function isSecretKey(key: string): boolean {
 }
 
 /** Values that say "no secret here": references, placeholders, empty and literal values. */
-// (`$NAME`, `${…}`, `$(…)` are references; `$2b$12$…`, a bcrypt hash, is not.)
-const NOT_A_SECRET = /^(?:\$[A-Za-z_{(]|%[A-Za-z_]|process\.env|os\.environ|os\.getenv|env\.|getenv|ENV\[|<[^>]*>$|\*+$|x{3,}$|\.{3}$|…$|true$|false$|null$|nil$|none$|undefined$|yes$|no$|on$|off$|~$|\[REDACTED)/i;
+// (`$NAME`, `${…}`, `$(…)` are references; a crypt-format hash, `$<id>$…` — bcrypt `$2b$12$…`, argon2
+// `$argon2id$v=19$…`, yescrypt `$y$…`, Apache `$apr1$…` — is not.)
+const NOT_A_SECRET = /^(?:\$(?![A-Za-z0-9-]+\$)[A-Za-z_{(]|%[A-Za-z_]|process\.env|os\.environ|os\.getenv|env\.|getenv|ENV\[|<[^>]*>$|\*+$|x{3,}$|\.{3}$|…$|true$|false$|null$|nil$|none$|undefined$|yes$|no$|on$|off$|~$|\[REDACTED)/i;
 
 /**
  * Whether a value is no secret (NOT_A_SECRET), for every rule: the assignments and the headers, flags and
@@ -277,6 +278,8 @@ function notASecret(value: string): boolean {
 const PLACEHOLDER = /<[A-Za-z_][^<>\n]{0,60}>/y;
 /** The rest of an unquoted value, as ASSIGNMENT reads one. */
 const VALUE_REST = /(?:[^\s"'`,;&|)}\]]|&(?!&))*/y;
+/** A crypt-format hash (`$argon2id$v=19$m=65536,t=3,p=4$salt$hash`): its commas are part of it. */
+const CRYPT_HASH = /\$[A-Za-z0-9-]+\$(?:[^\s"'`,;&|)}\]]|,(?=[^\s"'`,;&|)}\]]))*/y;
 /** Type names: `password: string`, `token: Option<String>`, `secret: SecretStr` are declarations. */
 const TYPE_NAMES = /^(?:string|str|number|int|integer|float|double|bool|boolean|bytes|any|unknown|object|char|text|varchar|u?int\d*|i\d+|usize|void)\b/i;
 const TYPE_LIKE = /^[A-Za-z_][\w.]*(?:<.*>|\[\])?[?!]?$/;
@@ -301,7 +304,7 @@ function redactAssignment(m: RegExpExecArray, text: string): { text: string; end
   const bare = quoted ? value.slice(1, -1) : value;
   if (bare.trim() === '' || NOT_A_SECRET.test(bare.trim())) return keep;
   // Where an unquoted value really ends, when it runs past what ASSIGNMENT read (a placeholder with spaces
-  // followed by more).
+  // followed by more, a crypt hash with commas).
   let valueEnd = end;
   if (!quoted) {
     PLACEHOLDER.lastIndex = end - value.length;
@@ -311,6 +314,8 @@ function redactAssignment(m: RegExpExecArray, text: string): { text: string; end
       if (VALUE_REST.lastIndex === PLACEHOLDER.lastIndex) return keep; // the placeholder is the whole value
       valueEnd = Math.max(end, VALUE_REST.lastIndex);
     }
+    CRYPT_HASH.lastIndex = end - value.length;
+    if (CRYPT_HASH.test(text)) valueEnd = Math.max(valueEnd, CRYPT_HASH.lastIndex);
   }
   // `password == x`, `token => …` are comparisons and arrows; `//` starts a comment or a path, `{`/`(` an
   // object or a call.

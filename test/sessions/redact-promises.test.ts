@@ -11,6 +11,11 @@ describe('keys whose name says they are secret', () => {
     ['SUPABASE_ANON_KEY=abcd1234xyz', `SUPABASE_ANON_KEY=${REDACTED}`],
     ['PASSWORD_HASH=$2b$12$R9h/cIPz0gi.URNNX3kh2O', `PASSWORD_HASH=${REDACTED}`], // a bcrypt hash is no `$NAME`
     ['https://u:$2b$x@h.example.com/', `https://u:${REDACTED}@h.example.com/`],
+    // crypt-format hashes (`$<id>$…`) are no `$NAME` either, and their commas are part of them
+    ['PASSWORD_HASH=$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$Rdescudv', `PASSWORD_HASH=${REDACTED}`],
+    ['password_hash: $y$j9T$F5Jx5fExrKuPp53xLKQ..1$X3DX6M94c7o', `password_hash: ${REDACTED}`],
+    ['hashed_password=$apr1$r31.....$HqJZimcKQFAMYayBlzkrA/', `hashed_password=${REDACTED}`],
+    ['f(password=$argon2id$v=19$m=1,t=3,p=4$c2FsdA$aGFzaA, x=1)', `f(password=${REDACTED}, x=1)`],
   ])('%s', (text, redacted) => expect(redactSecrets(text)).toBe(redacted));
 });
 
@@ -35,6 +40,9 @@ describe('references and placeholders stay', () => {
     'password=<token>',
     'password=<token>, then run it',
     'password=<your password> and run it',
+    'PASSWORD=$GITHUB_TOKEN',
+    'TOKEN=${TOKEN}',
+    'password=$(cat file)',
     'mysql -u root -p$DB_PASS',
     'sshpass -p $PW ssh host',
     'docker login -u me -p $TOKEN',
