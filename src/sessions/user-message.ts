@@ -21,13 +21,18 @@ const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
  * Context an IDE integration (VS Code, JetBrains) adds to the user's message as text blocks of their own:
  * the file open in the editor, the lines selected (a selection of a .env holds its secrets). Not what the
  * user typed: they made the note's title `proj: <ide_opened_file>The user opened the file …`, copied the
- * selection into the note and into SessionStart's recent intents. Dropped wherever they are; an opening
- * tag never closed drops the rest of its block only (when in doubt, write less).
+ * selection into the note and into SessionStart's recent intents. A closed pair is dropped wherever it is;
+ * an opening tag never closed drops the rest of its block only when the block starts with it (as the
+ * integrations write it: when in doubt, write less). An unclosed tag inside typed text is text: "why does
+ * the <ide_selection> tag show up?" is the prompt, whole.
  */
-const IDE_CONTEXT = /<(ide_opened_file|ide_selection)>[\s\S]*?(?:<\/\1>|$)/g;
+const IDE_TAG = '<(?:ide_opened_file|ide_selection)>';
+/** A closed pair; its content never holds another opening tag, so a typed tag before a real pair stays. */
+const IDE_PAIR = new RegExp(`<(ide_opened_file|ide_selection)>(?:(?!${IDE_TAG})[\\s\\S])*?</\\1>`, 'g');
+const IDE_UNCLOSED_BLOCK = new RegExp(`^\\s*${IDE_TAG}[\\s\\S]*$`);
 
 export function stripIdeContext(text: string): string {
-  return text.replace(IDE_CONTEXT, '');
+  return text.replace(IDE_PAIR, '').replace(IDE_UNCLOSED_BLOCK, '');
 }
 
 function tagContent(text: string, tag: string): string | null {

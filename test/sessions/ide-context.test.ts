@@ -27,6 +27,15 @@ describe('IDE context blocks', () => {
     expect(prompt([{ type: 'text', text: '<ide_selection>The user selected API_KEY=abc' }, { type: 'text', text: 'check this' }])).toBe('check this');
   });
 
+  it('left unclosed inside typed text are text: the prompt stays whole', () => {
+    const typed = 'why does the <ide_selection> tag show up in my LoRa notes?';
+    expect(prompt(typed)).toBe(typed);
+    expect(prompt([{ type: 'text', text: typed }])).toBe(typed);
+    expect(prompt(`  <ide_opened_file>The user opened the file /x/.env`)).toBeNull();
+    // A closed pair after a typed tag is dropped; the typed text before it stays.
+    expect(prompt(`what is <ide_selection> here? ${SELECTED}`)).toBe('what is <ide_selection> here?');
+  });
+
   it('other tags the user typed stay', () => {
     expect(prompt('what does <ide_thing> mean in the log?')).toBe('what does <ide_thing> mean in the log?');
   });
