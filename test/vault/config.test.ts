@@ -82,7 +82,7 @@ describe('config', () => {
     bad('{"chunkChars": "300"}', /chunkChars must be a whole number from 200 to 1000000 \(got "300"\)/);
     // The line names the file to correct (tsm doctor cannot run past a bad setting).
     bad('{"chunkChars": "300"}', /\.tsm\/config\.json: chunkChars must be .*; correct it there$/);
-    bad('{"hookTopK": "7"}', /^hookTopK must be a whole number/);
+    bad('{"hookTopK": "7"}', /config\.json: hookTopK must be a whole number/);
     // Environment variables are text: a number written in one is a number.
     writeFileSync(join(v, '.tsm/config.json'), '{}');
     const cfg = loadConfig({ vaultFlag: v, env: { TSM_HOOK_TOP_K: ' 7', TSM_SESSIONS_DIR: 'logs' } });
