@@ -11,6 +11,16 @@ export class ConfigError extends TsmError {
   override name = 'ConfigError';
 }
 
+/** A setting's value that is not what it must be; `setting` is its name (a config.json key, or `TSM_…`). */
+class SettingError extends ConfigError {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export interface TsmConfig {
   vault: string;
   db: string;
@@ -128,7 +138,7 @@ export function loadConfig(input: ConfigInput = {}): TsmConfig {
   } catch (err) {
     // A setting of the file is named with the file, so that the line says where to correct it (an
     // environment variable's error names the variable).
-    if (err instanceof ConfigError && !/^TSM_/.test(err.message)) throw new ConfigError(`${configPath}: ${err.message}; correct it there`);
+    if (err instanceof SettingError && err.setting.split('.')[0] in file) throw new ConfigError(`${configPath}: ${err.message}; correct it there`);
     throw err;
   }
 }
@@ -204,25 +214,25 @@ function readConfigFile(path: string): Record<string, unknown> {
 
 function bool(name: string, value: unknown): boolean {
   if (typeof value === 'boolean') return value;
-  throw new ConfigError(`${name} must be true or false (got ${JSON.stringify(value)})`);
+  throw new SettingError(name, `${name} must be true or false (got ${JSON.stringify(value)})`);
 }
 
 function nonEmpty(name: string, value: unknown): string {
   if (typeof value === 'string' && value.trim() !== '') return value.trim();
-  throw new ConfigError(`${name} must be a model name like "${DEFAULT_MODEL}" (got ${JSON.stringify(value)})`);
+  throw new SettingError(name, `${name} must be a model name like "${DEFAULT_MODEL}" (got ${JSON.stringify(value)})`);
 }
 
 /** A folder setting: null stays null, a relative path is taken from the vault (the config file lives there). */
 function optionalDir(name: string, value: unknown, vault: string): string | null {
   if (value === null || value === undefined || value === '') return null;
-  if (typeof value !== 'string') throw new ConfigError(`${name} must be a folder path or null (got ${JSON.stringify(value)})`);
+  if (typeof value !== 'string') throw new SettingError(name, `${name} must be a folder path or null (got ${JSON.stringify(value)})`);
   return isAbsolute(value) ? value : resolve(vault, value);
 }
 
 /** `shown`: the value as the user wrote it, when it was text read as a number (an environment variable). */
 function int(name: string, value: unknown, min: number, max: number, shown: unknown = value): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(shown)})`);
+    throw new SettingError(name, `${name} must be a whole number from ${min} to ${max} (got ${JSON.stringify(shown)})`);
   }
   return value;
 }
@@ -230,19 +240,19 @@ function int(name: string, value: unknown, min: number, max: number, shown: unkn
 /** A folder setting relative to the vault. */
 function folder(name: string, value: unknown): string {
   if (typeof value === 'string' && value.trim() !== '') return value;
-  throw new ConfigError(`${name} must be a folder path relative to the vault, like "sessions" (got ${JSON.stringify(value)})`);
+  throw new SettingError(name, `${name} must be a folder path relative to the vault, like "sessions" (got ${JSON.stringify(value)})`);
 }
 
 function stringList(name: string, value: unknown): string[] {
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v === '')) {
-    throw new ConfigError(`${name} must be a list of non-empty strings (got ${JSON.stringify(value)})`);
+    throw new SettingError(name, `${name} must be a list of non-empty strings (got ${JSON.stringify(value)})`);
   }
   return value as string[];
 }
 
 function halfLives(value: unknown): TsmConfig['halfLifeDays'] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ConfigError(`halfLifeDays must be an object like {"daily": 60} (got ${JSON.stringify(value)})`);
+    throw new SettingError('halfLifeDays', `halfLifeDays must be an object like {"daily": 60} (got ${JSON.stringify(value)})`);
   }
   const v = value as Record<string, unknown>;
   const d = DEFAULTS.halfLifeDays;
