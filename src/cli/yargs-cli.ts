@@ -177,7 +177,8 @@ export async function runYargs(argv: string[]): Promise<void> {
   await cli.parseAsync();
 }
 
-const ALL_OPTIONS = [...new Set(['help', 'version', 'json', 'full', 'files-from-stdin', 'claude', 'debounce', 'poll', 'limit', 'model', 'model-dir', 'revision', 'force', 'dry-run', ...Object.keys(SEARCH_OPTIONS)])];
+/** Every option some command above declares (an unknown one is matched against them all): keep it in step. */
+const ALL_OPTIONS = [...new Set(['help', 'version', 'json', 'full', 'files-from-stdin', 'embed', 'threads', 'claude', 'shared', 'debounce', 'poll', 'limit', 'model', 'model-dir', 'revision', 'force', 'dry-run', ...Object.keys(SEARCH_OPTIONS)])];
 
 /** yargs says "Unknown argument: versoin"; tsm says which option was probably meant. */
 function unknownArgumentsMessage(msg: string, argv: string[]): string | null {

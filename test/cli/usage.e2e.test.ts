@@ -81,6 +81,16 @@ describe('small things users hit', () => {
     const s = tsm(['status', '--jsno'], { cwd: marked.dir });
     expect(s.code).toBe(2);
     expect(s.stderr).toContain('did you mean --json?');
+    // Every command's own options are offered, not only the shared ones.
+    for (const [args, meant] of [
+      [['index', '--embd'], '--embed'],
+      [['index', '--embed', '--thread', '2'], '--threads'],
+      [['init', '--claude', '--sharde'], '--shared'],
+    ] as const) {
+      const r2 = tsm([...args], { cwd: marked.dir });
+      expect(r2.code).toBe(2);
+      expect(r2.stderr).toContain(`did you mean ${meant}?`);
+    }
   });
 
   it('an unknown command is named as such, with the closest command, never its options', () => {
