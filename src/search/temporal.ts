@@ -110,9 +110,22 @@ const RULES: Rule[] = [
 const ANY_RULE =
   /\d|yesterday|today|week|month|year|recently|lately|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|昨日|今日|本日|先々|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け/i;
 
+/**
+ * Full-width ASCII (U+FF01–U+FF5E) as ASCII, as NFKC writes it: a Japanese IME in full-width mode types
+ * `３日前`, `過去３日`, `７月１８日`, and the rules' `\d` and `/` match ASCII only, so those stayed words (the
+ * terms are NFKC-folded anyway, so the text left over searches the same). One UTF-16 unit for one, so match
+ * offsets hold.
+ */
+function foldFullWidth(query: string): string {
+  return query.replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+}
+
 /** Finds temporal expressions; the first that matches sets the range, and every one found leaves the text. */
-export function extractTemporal(query: string, now: Date): TemporalResult {
-  const plain = query.replace(/\s+/g, ' ').trim();
+export function extractTemporal(typed: string, now: Date): TemporalResult {
+  const query = foldFullWidth(typed);
+  const tidy = (t: string) => t.replace(/\s+/g, ' ').trim();
+  // Without a date the text is the user's own, full-width letters and all.
+  const plain = tidy(typed);
   if (!ANY_RULE.test(query)) return { text: plain, textWithDays: plain, range: null };
   let text = query;
   let withDays = query;
@@ -126,6 +139,6 @@ export function extractTemporal(query: string, now: Date): TemporalResult {
     text = text.slice(0, m.index) + ' ' + text.slice((m.index ?? 0) + m[0].length);
     if (!rule.written) withDays = withDays.replace(m[0], ' ');
   }
-  const tidy = (t: string) => t.replace(/\s+/g, ' ').trim();
+  if (!range) return { text: plain, textWithDays: plain, range: null };
   return { text: tidy(text), textWithDays: tidy(withDays), range };
 }

@@ -105,6 +105,27 @@ describe('extractTemporal', () => {
     expect(extractTemporal('13月の予定', now)).toMatchObject({ text: '13月の予定', range: null });
   });
 
+  // A Japanese IME in full-width mode types full-width digits: they are the same dates.
+  const fullWidth: [string, string, { after?: string; before?: string }][] = [
+    ['３日前の会議', 'の会議', { after: '2026-11-19', before: '2026-11-20' }],
+    ['過去３日のメモ', 'のメモ', { after: '2026-11-20' }],
+    ['１週間前', '', { after: '2026-11-09', before: '2026-11-16' }],
+    ['７月１８日のアンテナ', 'のアンテナ', { after: '2026-07-18', before: '2026-07-19' }],
+    ['２０２６／７／１８', '', { after: '2026-07-18', before: '2026-07-19' }],
+    ['７月１日〜７月２０日', '', { after: '2026-07-01', before: '2026-07-21' }],
+  ];
+  for (const [query, text, range] of fullWidth) {
+    it(`full-width: ${query}`, () => {
+      const r = extractTemporal(query, now);
+      expect(r.range).toEqual(range);
+      expect(r.text).toBe(text);
+    });
+  }
+
+  it('full-width letters without a date are left as typed', () => {
+    expect(extractTemporal('ＬｏＲａ　１３月の予定', now)).toEqual({ text: 'ＬｏＲａ １３月の予定', textWithDays: 'ＬｏＲａ １３月の予定', range: null });
+  });
+
   it('a query without time words is unchanged', () => {
     expect(extractTemporal('LoRa モジュール', now)).toEqual({ text: 'LoRa モジュール', textWithDays: 'LoRa モジュール', range: null });
   });
