@@ -66,6 +66,33 @@ describe('splitAtScriptChange', () => {
     expect(splitAtScriptChange('選び方')).toEqual(['選び方']);
     expect(splitAtScriptChange('データ分類')).toEqual(['データ分類']);
   });
+  it('reads the prolonged sound mark in the script of the sound it lengthens', () => {
+    expect(splitAtScriptChange('はーい')).toEqual(['はーい']);
+    expect(splitAtScriptChange('えーとサーバー')).toEqual(['えーと', 'サーバー']);
+    expect(splitAtScriptChange('ユーザーが')).toEqual(['ユーザー', 'が']);
+  });
+});
+
+describe('the prolonged sound mark ー is no term of its own', () => {
+  // As a one-character term it is a bigram prefix that every section with a long katakana vowel matches.
+  it('after hiragana it belongs to the hiragana word, dropped as such when a content word is left', () => {
+    const t = queryTerms('えーと、サーバーの設定');
+    expect(t.cjkSingles).toEqual([]);
+    expect(t.cjkPieces).toEqual(['サーバー', '設定']);
+  });
+  it('alone after a cut it is dropped', () => {
+    expect(queryTerms('ちょっと待ってー').cjkSingles).toEqual(['待']);
+    expect(queryTerms('ー').cjkSingles).toEqual([]);
+  });
+  it('a hiragana-only prompt with ー is searched by its own bigrams, as any hiragana-only prompt', () => {
+    const t = queryTerms('はーい');
+    expect(t.cjkSingles).toEqual([]);
+    expect(t.cjk).toEqual(['はー', 'ーい']);
+  });
+  it('trimInflection reads ー after hiragana as hiragana', () => {
+    expect(trimInflection('すごーい')).toBe('すごーい');
+    expect(trimInflection('サーバー')).toBe('サーバー');
+  });
 });
 
 describe('trimInflection', () => {
