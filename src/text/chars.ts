@@ -41,12 +41,39 @@ export function isWordChar(ch: string | undefined): boolean {
   return (isLetterOrNumber(cp) || isMark(cp) || cp === 0x2019) && !isCjkChar(ch); // ’
 }
 
+const ZWJ = 0x200d;
+
 /** Combining marks and joiners: never cut just before one. `ch` is one code point. */
 export function isJoining(ch: string | undefined): boolean {
   if (ch === undefined) return false;
   const cp = singleCodePoint(ch);
   // Half-width (semi-)voiced sound marks, zero-width joiner, emoji presentation selector.
-  return isMark(cp) || cp === 0xff9e || cp === 0xff9f || cp === 0x200d || cp === 0xfe0f;
+  return isMark(cp) || cp === 0xff9e || cp === 0xff9f || cp === ZWJ || cp === 0xfe0f;
+}
+
+/** Emoji skin tones (👍🏽) and tag characters (the flags of England, Scotland, Wales): part of the emoji before them. */
+function extendsEmoji(ch: string | undefined): boolean {
+  const cp = ch === undefined ? -1 : singleCodePoint(ch);
+  return (cp >= 0x1f3fb && cp <= 0x1f3ff) || (cp >= 0xe0020 && cp <= 0xe007f);
+}
+
+function isRegionalIndicator(ch: string | undefined): boolean {
+  const cp = ch === undefined ? -1 : singleCodePoint(ch);
+  return cp >= 0x1f1e6 && cp <= 0x1f1ff;
+}
+
+/**
+ * Whether a cut between cps[i - 1] and cps[i] splits what a reader sees as one character: before a mark,
+ * joiner or skin tone, just after a zero-width joiner (👨‍👩‍👧 cut after 👨‍ shows a man, and its rest a girl where
+ * a family was), or between the two regional indicators of a flag (🇯🇵 cut shows a J and a P).
+ */
+function splitsCluster(cps: string[], i: number): boolean {
+  if (i <= 0 || i >= cps.length) return false;
+  if (isJoining(cps[i]) || extendsEmoji(cps[i]) || singleCodePoint(cps[i - 1]) === ZWJ) return true;
+  if (!isRegionalIndicator(cps[i]) || !isRegionalIndicator(cps[i - 1])) return false;
+  let run = 0;
+  while (i - 1 - run >= 0 && isRegionalIndicator(cps[i - 1 - run])) run++;
+  return run % 2 === 1;
 }
 
 /** How far a cut may move to reach a word boundary before it gives up and cuts inside the word. */
@@ -62,7 +89,7 @@ export function snapEnd(cps: string[], end: number, floor = 0): number {
     while (back > floor && back > end - MAX_WORD_SHIFT && insideWord(back)) back--;
     if (!insideWord(back) && back > floor) e = back;
   }
-  while (e > floor && isJoining(cps[e])) e--;
+  while (e > floor && splitsCluster(cps, e)) e--;
   while (e > floor && /\s/u.test(cps[e - 1])) e--;
   return e;
 }
@@ -77,7 +104,7 @@ export function snapStart(cps: string[], start: number, ceiling = cps.length): n
     while (fwd < ceiling && fwd < start + MAX_WORD_SHIFT && insideWord(fwd)) fwd++;
     if (!insideWord(fwd) && fwd < ceiling) s = fwd;
   }
-  while (s < ceiling && isJoining(cps[s])) s++;
+  while (s < ceiling && splitsCluster(cps, s)) s++;
   while (s < ceiling && /\s/u.test(cps[s])) s++;
   return s;
 }

@@ -82,6 +82,18 @@ describe('bestSnippet', () => {
     }
   });
 
+  it('opens and closes the window outside an emoji sequence (a family, a flag)', () => {
+    const family = '👨\u200d👩\u200d👧\u200d👦';
+    const text = '前置き'.repeat(50) + `🎉${family}🇯🇵テスト` + '後書き'.repeat(50);
+    for (let n = 10; n < 40; n++) {
+      const s = bestSnippet(text, ['テス'], n);
+      // Never a sequence's tail: no joiner or a lone regional indicator after the opening `…`.
+      expect(s, `${n}: ${s}`).not.toMatch(/^…(\u200d|👩|👧|👦|🇵)/u);
+      expect(s, `${n}: ${s}`).not.toMatch(/\u200d…$/u);
+    }
+    expect(bestSnippet(text, ['テス'], 20)).toBe('…🇯🇵テスト後書き後書き後書き後書き後…');
+  });
+
   it('returns an empty string for a zero or invalid limit', () => {
     expect(bestSnippet(EN, ['lora'], 0)).toBe('');
     expect(bestSnippet(EN, ['lora'], Number.NaN)).toBe('');

@@ -60,6 +60,17 @@ describe('truncateText', () => {
     expect(cut).not.toMatch(/e…$/);
   });
 
+  it('never cuts an emoji sequence a reader sees as one character', () => {
+    const family = '👨\u200d👩\u200d👧\u200d👦';
+    for (let n = 6; n <= 12; n++) expect(truncateText(`あああああ${family}${family}`, n), `${n}`).toBe('あああああ…');
+    expect(truncateText(`あああああ${family}${family}`, 13)).toBe(`あああああ${family}…`);
+    // The two regional indicators of a flag.
+    expect(truncateText('あいうえお🇯🇵🇯🇵', 7)).toBe('あいうえお…');
+    expect(truncateText('あいうえお🇯🇵🇯🇵', 8)).toBe('あいうえお🇯🇵…');
+    // A skin tone modifier stays with its emoji.
+    expect(truncateText('あいうえお👍🏽👍🏽', 7)).toBe('あいうえお…');
+  });
+
   it('handles tiny and zero limits', () => {
     expect(truncateText('hello world', 1)).toBe('…');
     expect(truncateText('hello world', 0)).toBe('');
