@@ -12,8 +12,9 @@ export function noteTitle(fm: Frontmatter, firstH1: string | null, path: string)
   return stem(path);
 }
 
-const DATE_PREFIX = /^\d{4}-\d{2}-\d{2}/;
-const DATE_IN_NAME = /(\d{4})-(\d{2})-(\d{2})/;
+// `2026-07-18`, and as Japanese notes write a day, `2026年7月18日` (file names compared in NFKC: `２０２６年…`).
+const DATE_PREFIX = /^(?:\d{4}-\d{2}-\d{2}|\d{4}年\d{1,2}月\d{1,2}日)/;
+const DATE_IN_NAME = /(\d{4})-(\d{2})-(\d{2})|(\d{4})年(\d{1,2})月(\d{1,2})日/;
 
 /** Frontmatter `type` when valid; else daily/session folders, a dated file name; else knowledge. */
 export function noteType(fm: Frontmatter, path: string, opts: ParseOptions): NoteType {
@@ -21,7 +22,7 @@ export function noteType(fm: Frontmatter, path: string, opts: ParseOptions): Not
   if (declared && (NOTE_TYPES as readonly string[]).includes(declared)) return declared as NoteType;
   const folders = path.split('/').slice(0, -1).map((f) => f.toLowerCase());
   const inAny = (names: string[]) => names.some((n) => folders.includes(n.toLowerCase()));
-  if (inAny(opts.dailyFolders) || DATE_PREFIX.test(fileName(path))) return 'daily';
+  if (inAny(opts.dailyFolders) || DATE_PREFIX.test(fileName(path).normalize('NFKC'))) return 'daily';
   if (inAny(opts.sessionFolders)) return 'session';
   return 'knowledge';
 }
@@ -56,13 +57,17 @@ export function noteDate(fm: Frontmatter, path: string, mtimeMs: number): NoteDa
     const date = dateOf(fm[key]);
     if (date) return { date, dateSource: 'frontmatter' };
   }
-  const named = DATE_IN_NAME.exec(fileName(path));
-  if (named && validDate(+named[1], +named[2], +named[3])) return { date: named[0], dateSource: 'filename' };
+  const named = DATE_IN_NAME.exec(fileName(path).normalize('NFKC'));
+  if (named) {
+    const [y, m, d] = named[1] ? [+named[1], +named[2], +named[3]] : [+named[4], +named[5], +named[6]];
+    if (validDate(y, m, d)) return { date: ymd(y, m, d), dateSource: 'filename' };
+  }
   const t = new Date(Number.isFinite(mtimeMs) ? mtimeMs : 0);
   return { date: ymd(t.getFullYear(), t.getMonth() + 1, t.getDate()), dateSource: 'mtime' };
 }
 
-const FLEXIBLE_DATE = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?![0-9])/;
+// 2024-01-02, 2024/1/2, 2024.1.2, and 2024年1月2日 as Japanese notes write it (read in NFKC: full-width digits too).
+const FLEXIBLE_DATE = /^(\d{4})(?:[-/.](\d{1,2})[-/.](\d{1,2})(?![0-9])|年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日)/;
 
 /**
  * A YYYY-MM-DD from a frontmatter value. js-yaml turns timestamps into Dates, which the JSON-safe copy
@@ -73,9 +78,10 @@ function dateOf(value: unknown): string | null {
     return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10);
   }
   if (typeof value !== 'string') return null;
-  const m = FLEXIBLE_DATE.exec(value.trim());
-  if (!m || !validDate(+m[1], +m[2], +m[3])) return null;
-  return ymd(+m[1], +m[2], +m[3]);
+  const m = FLEXIBLE_DATE.exec(value.normalize('NFKC').trim());
+  if (!m) return null;
+  const [y, mo, d] = [+m[1], +(m[2] ?? m[4]), +(m[3] ?? m[5])];
+  return validDate(y, mo, d) ? ymd(y, mo, d) : null;
 }
 
 function validDate(y: number, m: number, d: number): boolean {

@@ -130,6 +130,21 @@ describe('note fields', () => {
     expect(date('')).toEqual(['2024-03-05', 'mtime']);
   });
 
+  it('date: a day as Japanese notes write it (2024年1月2日, full-width digits), in frontmatter and file names', () => {
+    const date = (fm: string, path = 'n.md') => {
+      const n = parse(fm ? md('---', fm, '---') : '', path);
+      return [n.date, n.dateSource, n.type];
+    };
+    expect(date('date: 2024年1月2日')).toEqual(['2024-01-02', 'frontmatter', 'knowledge']);
+    expect(date('created: 2024年 12月 31日（火）')).toEqual(['2024-12-31', 'frontmatter', 'knowledge']);
+    expect(date('date: ２０２４－０１－０２')).toEqual(['2024-01-02', 'frontmatter', 'knowledge']);
+    expect(date('date: 2024年2月30日\ncreated: 2020-01-01')).toEqual(['2020-01-01', 'frontmatter', 'knowledge']);
+    expect(date('', '日記/2022年7月8日.md')).toEqual(['2022-07-08', 'filename', 'daily']);
+    expect(date('', '日記/２０２２年７月８日（金）.md')).toEqual(['2022-07-08', 'filename', 'daily']);
+    expect(date('', 'notes/議事録 2022年7月8日.md')).toEqual(['2022-07-08', 'filename', 'knowledge']);
+    expect(date('', 'notes/2022年の目標.md')).toEqual(['2024-03-05', 'mtime', 'knowledge']);
+  });
+
   it('aliases: list or string, deduplicated', () => {
     expect(parse(md('---', 'aliases: [One, Two, One]', '---')).aliases).toEqual(['One', 'Two']);
     expect(parse(md('---', 'alias: Solo Name', '---')).aliases).toEqual(['Solo Name']);
