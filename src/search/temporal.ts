@@ -98,6 +98,9 @@ const RULES: Rule[] = [
     re: /(?:(\d{4})年)?(?<!\d)(1[0-2]|[1-9])月(?:の|に|中)/,
     range: (m, now) => (m[1] ? monthRange(Number(m[1]), Number(m[2]) - 1) : lastMonthNamed(Number(m[2]) - 1, now)),
   },
+  // 2025年3月 with no particle after it (`2025年3月 議事録`): the year makes it a month. Not `2025年3月期`, a
+  // fiscal year that ends that month.
+  { re: /(?<!\d)(\d{4})年(1[0-2]|[1-9])月(?![\d日期])/, range: (m) => monthRange(Number(m[1]), Number(m[2]) - 1) },
   // `in 2025`, not the start of a version or a day (`in 2026.3.15`, `in 2026-07-18`).
   { re: /\bin (\d{4})\b(?![.\/-]\d)|(\d{4})年(?:の|に)/i, range: (m) => yearRange(Number(m[1] ?? m[2])) },
 ];

@@ -39,6 +39,9 @@ describe('extractTemporal', () => {
     ['ここ2週間の作業', 'の作業', { after: '2026-11-09' }],
     ['先々週のアンテナ', 'のアンテナ', { after: '2026-11-02', before: '2026-11-09' }],
     ['先々月の決算', 'の決算', { after: '2026-09-01', before: '2026-10-01' }],
+    ['2025年3月の議事録', '議事録', { after: '2025-03-01', before: '2025-04-01' }],
+    ['2025年3月 議事録', '議事録', { after: '2025-03-01', before: '2025-04-01' }],
+    ['議事録 2025年12月', '議事録', { after: '2025-12-01', before: '2026-01-01' }],
   ];
   for (const [query, text, range] of cases) {
     it(`${query}`, () => {
@@ -103,6 +106,8 @@ describe('extractTemporal', () => {
 
   it('an impossible month (13月) stays plain text', () => {
     expect(extractTemporal('13月の予定', now)).toMatchObject({ text: '13月の予定', range: null });
+    expect(extractTemporal('2025年13月 予定', now)).toMatchObject({ range: null });
+    expect(extractTemporal('2025年3月期 決算', now)).toMatchObject({ text: '2025年3月期 決算', range: null });
   });
 
   // A Japanese IME in full-width mode types full-width digits: they are the same dates.
@@ -138,7 +143,7 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
     '3 weeks ago', '10日前', 'the day before yesterday', '一昨日', 'おととい', 'Yesterday', '昨日', 'TODAY', '今日', '本日',
     'last week', '先週', 'this week', '今週', 'last month', '先月', 'this month', '今月', 'last year', '去年', '昨年',
     'this year', '今年', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年始', '年明け',
-    'in September', 'in sept 2024', 'in dec', '2025年3月の', '3月に', 'in 2024', '2023年の',
+    'in September', 'in sept 2024', 'in dec', '2025年3月の', '2025年3月', '3月に', 'in 2024', '2023年の',
     '2026-07-18', '7月18日', 'July 18', '18 July', 'from 2026-07-01 to 2026-07-20',
     'last 7 days', 'past week', '過去3日', 'ここ2週間', '先々週', '先々月',
   ];
