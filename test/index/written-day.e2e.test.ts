@@ -1,0 +1,46 @@
+// A day written as Japanese notes write it (2026年7月18日) or in full-width digits dates a note; an older tsm
+// dated such a note by its file's mtime. The next sync parses those notes again (their files unchanged), so
+// an existing index gets their dates without --full, and a sync after that reads nothing again.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeVault, tsm } from '../helpers/cli.js';
+
+describe('days written in Japanese, in an index an older tsm wrote', () => {
+  it('are read by the next `tsm index`, once', () => {
+    const v = makeVault({
+      'meeting.md': '---\ndate: 2026年7月18日\n---\n# 定例\n\n議事録\n',
+      'wide.md': '---\ncreated: ２０２６-０７-１９\n---\n# 幅\n\n全角の日付\n',
+      '2026年7月20日.md': '# 日記\n\n晴れ\n',
+      'plain.md': '# plain\n\nno date at all\n',
+    });
+    try {
+      expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+      const path = join(v.dir, '.tsm/index.db');
+      const rows = () => {
+        const db = new Database(path, { readonly: true });
+        const out = db.prepare('SELECT path, type, date, date_source AS src FROM notes ORDER BY path').all();
+        db.close();
+        return out;
+      };
+      const dated = [
+        { path: '2026年7月20日.md', type: 'daily', date: '2026-07-20', src: 'filename' },
+        { path: 'meeting.md', type: 'knowledge', date: '2026-07-18', src: 'frontmatter' },
+        { path: 'wide.md', type: 'knowledge', date: '2026-07-19', src: 'frontmatter' },
+      ];
+      expect(rows().filter((r) => (r as { path: string }).path !== 'plain.md')).toEqual(dated);
+      // What an older tsm left: those notes dated by mtime, the dated file name typed knowledge.
+      const db = new Database(path);
+      db.prepare("UPDATE notes SET date = '2000-01-01', date_source = 'mtime', type = 'knowledge' WHERE path <> 'plain.md'").run();
+      db.close();
+      const first = tsm(['index', '--vault', v.dir, '--json']);
+      expect(first.code, first.stderr).toBe(0);
+      expect(JSON.parse(first.stdout)).toMatchObject({ updated: 3, added: 0 });
+      expect(rows().filter((r) => (r as { path: string }).path !== 'plain.md')).toEqual(dated);
+      // Read once: an mtime-dated note without such a day is never read again for it.
+      expect(JSON.parse(tsm(['index', '--vault', v.dir, '--json']).stdout)).toMatchObject({ updated: 0, added: 0 });
+    } finally {
+      v.cleanup();
+    }
+  });
+});
