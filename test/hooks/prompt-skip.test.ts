@@ -16,7 +16,7 @@ describe('acknowledgements', () => {
   it.each([
     'Thanks!', 'thank you so much 🙏', 'LGTM 👍', 'Yes, please.', 'OK, go on', 'ok and then commit', 'Perfect — ship it!',
     'ｏｋ、ｔｈａｎｋｓ', 'ありがとうございます！！', 'はい、お願いします。', 'よろしくお願いします', '了解しました', 'OKです',
-    '承知しました', 'いいね！', '完璧です', '続行', '進めてください', 'オッケー', 'うん、続けて',
+    '承知しました', 'いいね！', '完璧です', '続行', '進めてください', 'オッケー', 'うん、続けて', 'はーい', 'りょうかいです！',
   ])('skips %j (case, width, punctuation and emoji aside)', (text) => {
     expect(isAcknowledgement(text)).toBe(true);
   });
