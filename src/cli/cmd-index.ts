@@ -12,6 +12,8 @@ import { UsageError, UserError } from './run.js';
 import { writeErr, writeOut } from './stdio.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
+  // Checked before the sync, which can take a while: a bad --threads said so only after it.
+  const threads = argv.embed ? threadsOf(argv.threads) : noThreads(argv.threads);
   const cfg = configFrom(argv, { cwdIsVault: true });
   const paths = argv['files-from-stdin'] ? readPathsFromStdin() : undefined;
   const bar = progressBar('indexing');
@@ -34,7 +36,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
         ` in ${s.seconds.toFixed(2)} s${s.warnings ? ` (${s.warnings} warnings: tsm status)` : ''}\n`,
     );
   }
-  const embedded = argv.embed ? await embed(cfg, threadsOf(argv.threads)) : undefined;
+  const embedded = argv.embed ? await embed(cfg, threads) : undefined;
   if (argv.json) printJson({ vault: cfg.vault, db: cfg.db, ...summary, ...(embedded ? { embedding: embedded } : {}) });
 }
 
@@ -70,6 +72,12 @@ async function embed(cfg: TsmConfig, threads: number): Promise<EmbedSummary> {
     db.close();
     await embedder.close();
   }
+}
+
+/** --threads without --embed: it sets the model's threads, and nothing else reads it (it was ignored). */
+function noThreads(value: unknown): number {
+  if (value !== undefined) throw new UsageError('--threads sets the embedding model\'s threads: use it with --embed (indexing needs no setting)');
+  return 1;
 }
 
 function threadsOf(value: unknown): number {

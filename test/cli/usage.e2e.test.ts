@@ -68,6 +68,24 @@ describe('small things users hit', () => {
     expect(r.stderr).toMatch(/--limit takes a whole number of results, 1 or more/);
   });
 
+  it('tsm index --threads is checked before the sync, and is refused without --embed', () => {
+    // A vault never indexed: a refused command leaves it without an index.
+    const v = makeVault({ ...NOTES, '.tsm/.keep': '' });
+    try {
+      const alone = tsm(['index', '--threads', '2'], { cwd: v.dir });
+      expect(alone.code).toBe(2);
+      expect(alone.stdout).toBe('');
+      expect(alone.stderr).toMatch(/--threads sets the embedding model's threads: use it with --embed/);
+      const bad = tsm(['index', '--embed', '--threads', '0'], { cwd: v.dir });
+      expect(bad.code).toBe(2);
+      expect(bad.stdout).toBe('');
+      expect(bad.stderr).toMatch(/--threads takes a whole number from 1 to 64/);
+      expect(existsSync(join(v.dir, '.tsm/index.db'))).toBe(false);
+    } finally {
+      v.cleanup();
+    }
+  });
+
   it('an unknown option names the closest one, with balanced quotes', () => {
     const r = tsm(['search', 'LoRa', '--limt', '3'], { cwd: marked.dir });
     expect(r.code).toBe(2);
