@@ -15,6 +15,42 @@ function withOptions(y: Argv, specs: Record<string, OptionSpec>): Argv {
 
 const vaultOptions = (y: Argv) => withOptions(y, VAULT_OPTIONS);
 
+const JSON_OPTION: Record<string, OptionSpec> = { json: { type: 'boolean', default: false, describe: 'print JSON' } };
+
+/**
+ * Each command's own options (beside VAULT_OPTIONS), declared once: the builders below add them, and a
+ * mistyped option is matched against all of them (ALL_OPTIONS).
+ */
+const COMMAND_OPTIONS = {
+  index: {
+    full: { type: 'boolean', default: false, describe: 're-read every file (a clean rebuild)' },
+    'files-from-stdin': { type: 'boolean', default: false, describe: 'check only the paths read from stdin, one per line' },
+    json: { type: 'boolean', default: false, describe: 'print the summary as JSON' },
+    embed: { type: 'boolean', default: false, describe: "then give sections vectors of the vault's model (resumable)" },
+    threads: { type: 'number', describe: 'with --embed: model threads (default 1)' },
+  },
+  related: {
+    limit: { alias: 'n', type: 'number', describe: 'links to show in each list (default: all)' },
+    ...JSON_OPTION,
+  },
+  init: {
+    claude: { type: 'boolean', default: false, describe: "also wire tsm into this project's Claude Code (your local settings)" },
+    shared: { type: 'boolean', default: false, describe: 'with --claude: write the files a team commits (.claude/settings.json, .mcp.json) instead' },
+  },
+  watch: {
+    debounce: { type: 'number', default: 150, describe: 'milliseconds to gather events into one batch' },
+    poll: { type: 'boolean', default: false, describe: 'poll for changes (network drives, container mounts)' },
+  },
+  model: {
+    model: { type: 'string', describe: 'model id (default: "model" in .tsm/config.json, $TSM_MODEL, or cl-nagoya/ruri-v3-30m)' },
+    'model-dir': { type: 'string', describe: 'a model folder of your own (default: "modelDir" in .tsm/config.json or $TSM_MODEL_DIR)' },
+    revision: { type: 'string', describe: 'pull: branch, tag or commit (default: main)' },
+    force: { type: 'boolean', default: false, describe: 'pull: download again; setup: install again' },
+    'dry-run': { type: 'boolean', default: false, describe: 'setup: print the npm command instead of running it' },
+    ...JSON_OPTION,
+  },
+} as const satisfies Record<string, Record<string, OptionSpec>>;
+
 /** [command, what it does] for each command's --help. */
 const EXAMPLES = {
   index: [
@@ -70,12 +106,7 @@ export async function runYargs(argv: string[]): Promise<void> {
       'index',
       'bring the index in step with the vault',
       (y) =>
-        withExamples(vaultOptions(y), EXAMPLES.index)
-          .option('full', { type: 'boolean', default: false, describe: 're-read every file (a clean rebuild)' })
-          .option('files-from-stdin', { type: 'boolean', default: false, describe: 'check only the paths read from stdin, one per line' })
-          .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' })
-          .option('embed', { type: 'boolean', default: false, describe: "then give sections vectors of the vault's model (resumable)" })
-          .option('threads', { type: 'number', describe: 'with --embed: model threads (default 1)' }),
+withOptions(withExamples(vaultOptions(y), EXAMPLES.index), COMMAND_OPTIONS.index),
       (a) => runCommand(() => import('./cmd-index.js'), a),
     )
     .command(
@@ -92,41 +123,37 @@ export async function runYargs(argv: string[]): Promise<void> {
     .command(
       'status',
       'counts, index size, last sync and warnings',
-      (y) => vaultOptions(y).option('json', { type: 'boolean', default: false }),
+      (y) => withOptions(vaultOptions(y), JSON_OPTION),
       (a) => runCommand(() => import('./cmd-status.js'), a),
     )
     .command(
       'doctor',
       'check the index and its wiring; every problem comes with its fix',
-      (y) => vaultOptions(y).option('json', { type: 'boolean', default: false }),
+      (y) => withOptions(vaultOptions(y), JSON_OPTION),
       (a) => runCommand(() => import('./cmd-doctor.js'), a),
     )
     .command(
       'related <note>',
       'outgoing links and backlinks of a note',
       (y) =>
-        vaultOptions(y)
-          .positional('note', { type: 'string', describe: 'vault path, path without .md, or note name' })
-          .option('limit', { alias: 'n', type: 'number', describe: 'links to show in each list (default: all)' })
-          .option('json', { type: 'boolean', default: false }),
+        withOptions(vaultOptions(y), COMMAND_OPTIONS.related).positional('note', {
+          type: 'string',
+          describe: 'vault path, path without .md, or note name',
+        }),
       (a) => runCommand(() => import('./cmd-related.js'), a),
     )
     .command(
       'init',
       'create .tsm/ with a commented config.json',
       (y) =>
-        vaultOptions(y)
-          .option('claude', { type: 'boolean', default: false, describe: "also wire tsm into this project's Claude Code (your local settings)" })
-          .option('shared', { type: 'boolean', default: false, describe: 'with --claude: write the files a team commits (.claude/settings.json, .mcp.json) instead' }),
+withOptions(vaultOptions(y), COMMAND_OPTIONS.init),
       (a) => runCommand(() => import('./cmd-init.js'), a),
     )
     .command(
       'watch',
       'index, then keep the index in step with every change',
       (y) =>
-        vaultOptions(y)
-          .option('debounce', { type: 'number', default: 150, describe: 'milliseconds to gather events into one batch' })
-          .option('poll', { type: 'boolean', default: false, describe: 'poll for changes (network drives, container mounts)' }),
+withOptions(vaultOptions(y), COMMAND_OPTIONS.watch),
       (a) => runCommand(() => import('./cmd-watch.js'), a),
     )
     .command(
@@ -138,22 +165,16 @@ export async function runYargs(argv: string[]): Promise<void> {
     .command(
       'ingest-session <transcripts..>',
       'turn Claude Code transcripts (.jsonl files or folders) into session notes',
-      (y) => vaultOptions(y).option('json', { type: 'boolean', default: false }),
+      (y) => withOptions(vaultOptions(y), JSON_OPTION),
       (a) => runCommand(() => import('./cmd-ingest-session.js'), a),
     )
     .command(
       'model <action> [name]',
       'the neural embedding model and its runtime: list, path, pull, setup (docs/embeddings.md)',
       (y) =>
-        withExamples(vaultOptions(y), EXAMPLES.model)
+        withExamples(withOptions(vaultOptions(y), COMMAND_OPTIONS.model), EXAMPLES.model)
           .positional('action', { type: 'string', choices: ['list', 'path', 'pull', 'setup'], describe: 'list the models; print the model folder; download a model; install the ONNX runtime' })
-          .positional('name', { type: 'string', describe: 'pull: a Hugging Face model id (default: the configured model)' })
-          .option('model', { type: 'string', describe: 'model id (default: "model" in .tsm/config.json, $TSM_MODEL, or cl-nagoya/ruri-v3-30m)' })
-          .option('model-dir', { type: 'string', describe: 'a model folder of your own (default: "modelDir" in .tsm/config.json or $TSM_MODEL_DIR)' })
-          .option('revision', { type: 'string', describe: 'pull: branch, tag or commit (default: main)' })
-          .option('force', { type: 'boolean', default: false, describe: 'pull: download again; setup: install again' })
-          .option('dry-run', { type: 'boolean', default: false, describe: 'setup: print the npm command instead of running it' })
-          .option('json', { type: 'boolean', default: false }),
+          .positional('name', { type: 'string', describe: 'pull: a Hugging Face model id (default: the configured model)' }),
       (a) => runCommand(() => import('./cmd-model.js'), a),
     )
     .command(
@@ -177,8 +198,10 @@ export async function runYargs(argv: string[]): Promise<void> {
   await cli.parseAsync();
 }
 
-/** Every option some command above declares (an unknown one is matched against them all): keep it in step. */
-const ALL_OPTIONS = [...new Set(['help', 'version', 'json', 'full', 'files-from-stdin', 'embed', 'threads', 'claude', 'shared', 'debounce', 'poll', 'limit', 'model', 'model-dir', 'revision', 'force', 'dry-run', ...Object.keys(SEARCH_OPTIONS)])];
+/** Every option some command declares: what an unknown one is matched against. */
+const ALL_OPTIONS = [
+  ...new Set(['help', 'version', ...Object.keys(SEARCH_OPTIONS), ...Object.keys(HOOK_OPTIONS), ...Object.values(COMMAND_OPTIONS).flatMap((o) => Object.keys(o))]),
+];
 
 /** yargs says "Unknown argument: versoin"; tsm says which option was probably meant. */
 function unknownArgumentsMessage(msg: string, argv: string[]): string | null {
