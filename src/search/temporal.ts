@@ -65,11 +65,13 @@ const RULES: Rule[] = [
   { re: /\b(\d{1,3}) (days?|weeks?|months?|years?) ago\b/i, range: (m, now) => unitAgo(Number(m[1]), m[2].toLowerCase(), now) },
   { re: /(?<!\d)(\d{1,3})\s*(日|週間|ヶ月|か月|カ月|ヵ月|ケ月|年)前/, range: (m, now) => unitAgo(Number(m[1]), m[2], now) },
   { re: /\bthe day before yesterday\b|一昨日|おととい/i, range: (_m, now) => dayRange(addDays(now, -2)) },
-  { re: /\byesterday\b|昨日/i, range: (_m, now) => dayRange(addDays(now, -1)) },
-  { re: /\btoday\b|今日|本日/i, range: (_m, now) => dayRange(now) },
-  // Rolling spans up to today ("the last 7 days", "past week", 過去3日, ここ2週間): unlike `last week`, the
+  // きのう as typed before conversion, not inside a word of kana (ひきのうち); 昨晩 and 昨夜 are yesterday's
+  // evening, 今朝 today's morning. (Not きょう: 勉強 typed べんきょう holds it.)
+  { re: /\byesterday\b|昨日|(?<![ぁ-ゖ])きのう|昨晩|昨夜/i, range: (_m, now) => dayRange(addDays(now, -1)) },
+  { re: /\btoday\b|今日|本日|今朝/i, range: (_m, now) => dayRange(now) },
+  // Rolling spans up to today ("the last 7 days", "past week", 過去3日, ここ2週間, 直近1週間): unlike `last week`, the
   // calendar week before this one.
-  { re: /\b(?:last|past) (\d{1,3}) (days?|weeks?|months?)\b|(?:過去|ここ)(\d{1,3})\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月)/i, range: (m, now) => rollingSpan(Number(m[1] ?? m[3]), m[2] ?? m[4], now) },
+  { re: /\b(?:last|past) (\d{1,3}) (days?|weeks?|months?)\b|(?:過去|ここ|直近)の?(\d{1,3})\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月)/i, range: (m, now) => rollingSpan(Number(m[1] ?? m[3]), m[2] ?? m[4], now) },
   { re: /\bpast (week|month|year)\b/i, range: (m, now) => rollingSpan(1, m[1], now) },
   { re: /先々週/, range: (_m, now) => ({ after: ymd(addDays(startOfWeek(now), -14)), before: ymd(addDays(startOfWeek(now), -7)) }) },
   { re: /先々月/, range: (_m, now) => ({ after: ymd(addMonths(now, -2)), before: ymd(addMonths(now, -1)) }) },
@@ -111,7 +113,7 @@ const RULES: Rule[] = [
  * fresh process's time).
  */
 const ANY_RULE =
-  /\d|yesterday|today|week|month|year|recently|lately|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|昨日|今日|本日|先々|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け/i;
+  /\d|yesterday|today|week|month|year|recently|lately|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|昨日|きのう|昨晩|昨夜|今日|本日|今朝|先々|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け/i;
 
 /**
  * Full-width ASCII (U+FF01–U+FF5E) as ASCII, as NFKC writes it: a Japanese IME in full-width mode types

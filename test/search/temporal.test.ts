@@ -37,6 +37,11 @@ describe('extractTemporal', () => {
     ['last 3 months', '', { after: '2026-08-22' }],
     ['過去3日のメモ', 'のメモ', { after: '2026-11-20' }],
     ['ここ2週間の作業', 'の作業', { after: '2026-11-09' }],
+    ['直近1週間の障害', 'の障害', { after: '2026-11-16' }],
+    ['直近の3日', '', { after: '2026-11-20' }],
+    ['きのうの作業', 'の作業', { after: '2026-11-21', before: '2026-11-22' }],
+    ['昨晩のデプロイ', 'のデプロイ', { after: '2026-11-21', before: '2026-11-22' }],
+    ['今朝のメモ', 'のメモ', { after: '2026-11-22', before: '2026-11-23' }],
     ['先々週のアンテナ', 'のアンテナ', { after: '2026-11-02', before: '2026-11-09' }],
     ['先々月の決算', 'の決算', { after: '2026-09-01', before: '2026-10-01' }],
     ['2025年3月の議事録', '議事録', { after: '2025-03-01', before: '2025-04-01' }],
@@ -145,13 +150,18 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
     'this year', '今年', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年始', '年明け',
     'in September', 'in sept 2024', 'in dec', '2025年3月の', '2025年3月', '3月に', 'in 2024', '2023年の',
     '2026-07-18', '7月18日', 'July 18', '18 July', 'from 2026-07-01 to 2026-07-20',
-    'last 7 days', 'past week', '過去3日', 'ここ2週間', '先々週', '先々月',
+    'last 7 days', 'past week', '過去3日', 'ここ2週間', '先々週', '先々月', 'きのう', '昨晩', '昨夜', '今朝', '直近2週間',
   ];
   for (const e of expressions) {
     it(`finds "${e}" inside a longer query`, () => {
       expect(extractTemporal(`antenna ${e} メモ`, now).range).not.toBeNull();
     });
   }
+  it('きのう inside a word of kana, and きょう (勉強 typed べんきょう), are no days', () => {
+    expect(extractTemporal('ひきのうち', now).range).toBeNull();
+    expect(extractTemporal('べんきょうのメモ', now).range).toBeNull();
+  });
+
   it('a query with no temporal expression keeps its text', () => {
     expect(extractTemporal('  LoRa   アンテナの 選び方 ', now)).toEqual({ text: 'LoRa アンテナの 選び方', textWithDays: 'LoRa アンテナの 選び方', range: null });
   });
