@@ -4,8 +4,8 @@
 // listed here only when its result is the very index a full build of the new version would write (the
 // same rows, so the same bm25() statistics), never a guess.
 import type { Database } from 'better-sqlite3';
-import { NOTE_FTS_COLUMNS, SEMANTIC_NOTES_SQL } from './schema.js';
-import { noteFtsRow } from './fts-rows.js';
+import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS, SEMANTIC_NOTES_SQL } from './schema.js';
+import { ftsRows, noteFtsRow } from './fts-rows.js';
 import { SemanticStore } from './semantic/store.js';
 
 /** Version → the step that brings an index of that version to the next. */
@@ -14,6 +14,8 @@ const STEPS: Record<number, (db: Database) => void> = {
   11: writeNoteRowsAgain,
   // 13: a vector per note, made from its sections' vectors (semantic/note-vectors.ts), as a build makes it.
   12: addNoteVectors,
+  // 14: the text is analysed with C++, C# and F# spelled as words (normalize.ts searchText): every full-text row again.
+  13: writeFtsRowsAgain,
 };
 
 /** Whether an index of `from` can be brought to `to` by the steps above. */
@@ -54,4 +56,22 @@ function writeNoteRowsAgain(db: Database): void {
 function addNoteVectors(db: Database): void {
   db.exec(SEMANTIC_NOTES_SQL);
   new SemanticStore(db).refreshNoteVectors();
+}
+
+/**
+ * Every full-text row written again from the notes and sections tables, as writeNote writes them, after a
+ * change to how text is analysed (analyze.ts). cjk_df is left as it is: the CJK columns are cut as before.
+ */
+function writeFtsRowsAgain(db: Database): void {
+  db.exec("INSERT INTO sections_fts (sections_fts) VALUES ('delete-all')");
+  const insert = db.prepare(`INSERT INTO sections_fts (rowid, ${SECTION_FTS_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?)`);
+  const sectionsOf = db.prepare('SELECT id, heading_path AS headingPath, text FROM sections WHERE note_id = ? ORDER BY ord');
+  for (const n of db.prepare('SELECT id, path, aliases, tags FROM notes ORDER BY id').all() as { id: number; path: string; aliases: string; tags: string }[]) {
+    const sections = sectionsOf.all(n.id) as { id: number; headingPath: string; text: string }[];
+    for (const row of ftsRows(n.path, JSON.parse(n.aliases) as string[], JSON.parse(n.tags) as string[], sections)) {
+      insert.run(sections[row.ord].id, row.head.words, row.body.words, row.head.cjk, row.body.cjk);
+    }
+  }
+  writeNoteRowsAgain(db);
+  db.exec("INSERT INTO sections_fts (sections_fts) VALUES ('optimize'); INSERT INTO notes_fts (notes_fts) VALUES ('optimize')");
 }

@@ -2,7 +2,7 @@
 // text is never FTS5 syntax here either: each phrase is cut into words and CJK runs the way the index
 // cuts text, and every piece is a quoted string.
 import type { SearchFilters } from '../core/types.js';
-import { bigrams, cjkRuns, hasCjk, normalize, stripCjk } from '../text/normalize.js';
+import { bigrams, cjkRuns, hasCjk, searchText, stripCjk } from '../text/normalize.js';
 import { letterOrNumberRuns } from '../text/unicode.js';
 import { buildFilters, type FilterFlags } from './filters.js';
 import { anyOf, quote } from './fts-query.js';
@@ -18,7 +18,7 @@ const SECTION_COLUMNS = { words: WORD_COLUMNS, cjk: CJK_COLUMNS };
  * part, not their order. Null when the phrase holds no word at all.
  */
 export function phraseMatch(phrase: string, columns: { words: readonly string[]; cjk: readonly string[] } = SECTION_COLUMNS): string | null {
-  const norm = normalize(phrase);
+  const norm = searchText(phrase);
   const parts: string[] = [];
   const words = letterOrNumberRuns(stripCjk(norm)).filter((w) => !hasCjk(w));
   if (words.length) parts.push(`{${columns.words.join(' ')}} : ${quote(words.join(' '))}`);

@@ -3,7 +3,7 @@
 // text is matched by bigrams, where a typo has no single nearest word.
 import type { Database } from '../index/db.js';
 import { Vocabulary, type VocabularyTerm } from '../index/vocabulary.js';
-import { normalize } from '../text/normalize.js';
+import { normalize, searchText } from '../text/normalize.js';
 import { ENGLISH_STOPWORDS } from '../text/stopwords.js';
 import { letterOrNumberRuns } from '../text/unicode.js';
 import { columnMatch } from './fts-query.js';
@@ -94,7 +94,7 @@ function nearestWritten(vocab: Vocabulary, stems: string[], typed: string): stri
   const seen = new Map<string, { cost: number; rank: number; count: number }>();
   stems.forEach((stem, rank) => {
     for (const text of vocab.sectionTexts(columnMatch(BODY_WORD_COLUMNS, [stem]) as string, SAMPLE_SECTIONS)) {
-      for (const w of letterOrNumberRuns(normalize(text))) {
+      for (const w of letterOrNumberRuns(searchText(text))) {
         if (w === typed || ENGLISH_STOPWORDS.has(w) || !w.startsWith(stem.slice(0, Math.max(1, stem.length - 1)))) continue;
         const known = seen.get(w);
         if (known) {

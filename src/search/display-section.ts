@@ -2,7 +2,7 @@
 // chose the note (with heading and title evidence); this only picks what to show of it.
 import type { SectionText } from '../index/section-search.js';
 import { externalLinkLabels } from '../text/markdown-line.js';
-import { normalize } from '../text/normalize.js';
+import { normalize, searchText } from '../text/normalize.js';
 import type { QueryTerms } from './query-terms.js';
 
 /**
@@ -45,7 +45,7 @@ export function bestSectionPerNote(
     // A session note's headings are the prompts typed in it: they would draw it to the request, not the
     // section that answers it (sessionEcho in the hook drops such a hit).
     const heading = s.level >= 2 && !sessionNotes.has(s.noteId) ? s.heading : '';
-    const text = normalize(`${heading}\n${externalLinkLabels(s.text)}`);
+    const text = searchText(`${heading}\n${externalLinkLabels(s.text)}`);
     let score = 0;
     for (const [term, weight] of weighted) {
       const tf = occurrences(text, term, 8);

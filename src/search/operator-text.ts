@@ -7,7 +7,7 @@
 import { sep } from 'node:path';
 import { isExplained } from '../core/errors.js';
 import { NOTE_TYPES } from '../core/types.js';
-import { cjkRuns, hasCjk, normalize, stripCjk } from '../text/normalize.js';
+import { cjkRuns, hasCjk, searchText, stripCjk } from '../text/normalize.js';
 import { letterOrNumberRuns } from '../text/unicode.js';
 import { typedVaultPath } from '../vault/paths.js';
 import { isLoneLetter } from './query-terms.js';
@@ -34,7 +34,7 @@ export function longTextNotice(chars: number): string {
  * command) is never searched (query-terms.ts), and punctuation (`-.`) is no word at all. Such a `-x` is text.
  */
 export function isFlagLike(text: string): boolean {
-  const norm = normalize(text);
+  const norm = searchText(text);
   if (hasCjk(norm) && cjkRuns(norm).length > 0) return false;
   return letterOrNumberRuns(stripCjk(norm)).every(isLoneLetter);
 }

@@ -1,6 +1,6 @@
 // Query-side analysis: the terms a query is searched by. Cut the same way the index cuts text
 // (src/text), minus filler words, so that filler never drives the ranking.
-import { bigrams, cjkRuns, hasCjk, isHiragana, normalize, stripCjk } from '../text/normalize.js';
+import { bigrams, cjkRuns, hasCjk, isHiragana, searchText, stripCjk } from '../text/normalize.js';
 import { KATAKANA_CLASS, letterOrNumberRuns } from '../text/unicode.js';
 import { ENGLISH_STOPWORDS, JAPANESE_FILLERS, JAPANESE_PARTICLES } from '../text/stopwords.js';
 
@@ -51,7 +51,7 @@ export function isLoneLetter(w: string): boolean {
 }
 
 export function queryTerms(text: string, cut: CutterOptions = DEFAULT_CUTS): QueryTerms {
-  const norm = normalize(text);
+  const norm = searchText(text);
   const words: string[] = [];
   const allWords = letterOrNumberRuns(stripCjk(norm)).filter((w) => !hasCjk(w));
   for (const w of allWords) {

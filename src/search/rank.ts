@@ -2,7 +2,7 @@
 import type { NoteType } from '../core/types.js';
 import { DEFAULT_HALF_LIVES, type TsmConfig } from '../vault/config.js';
 import { isStale, recencyFactor } from './recency.js';
-import { normalize } from '../text/normalize.js';
+import { normalize, searchText } from '../text/normalize.js';
 import { letterOrNumberRuns } from '../text/unicode.js';
 import { ageInDays } from './dates.js';
 import { DEFAULT_CUTS, type CutterOptions } from './query-terms.js';
@@ -236,7 +236,7 @@ export function statusFactor(status: string | null, t: Tuning): number {
 export function fileNameShare(queryWords: readonly string[], path: string): number {
   if (queryWords.length === 0) return 0;
   const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
-  const words = new Set(letterOrNumberRuns(normalize(base)));
+  const words = new Set(letterOrNumberRuns(searchText(base)));
   return queryWords.filter((w) => words.has(w)).length / queryWords.length;
 }
 

@@ -1,6 +1,6 @@
 // The passage of a section that best shows why it matched: the window of at most maxChars
 // characters covering the most distinct query terms.
-import { hasCjk } from '../text/normalize.js';
+import { hasCjk, SYMBOL_SPELLINGS } from '../text/normalize.js';
 import { isMark } from '../text/unicode.js';
 import { ELLIPSIS, charLength, isWordChar, snapEnd, snapStart, truncateText } from '../text/chars.js';
 import { markdownLine } from '../text/markdown-line.js';
@@ -181,7 +181,13 @@ interface Prepared {
 
 /** A text prepared for bestSnippet: markdown simplified, the head MAX_SCAN_CHARS scanned. */
 function prepared(text: string, terms: string[]): Prepared {
-  return { plain: markdownLine(head(text, MAX_SCAN_CHARS)), wanted: [...new Set(terms.map(normalizeTerm).filter(Boolean))] };
+  const wanted = terms.map(normalizeTerm).filter(Boolean);
+  // `cpp` is how the index reads `C++` (normalize.ts searchText): the text shows the symbol.
+  for (const t of [...wanted]) {
+    const symbol = SYMBOL_SPELLINGS.get(t);
+    if (symbol) wanted.push(symbol);
+  }
+  return { plain: markdownLine(head(text, MAX_SCAN_CHARS)), wanted: [...new Set(wanted)] };
 }
 
 /**

@@ -1,5 +1,5 @@
 // Index-side analysis: what goes into the FTS columns for a piece of text.
-import { normalize } from './normalize.js';
+import { searchText } from './normalize.js';
 import { isCjkCodePoint } from './unicode.js';
 
 export interface AnalyzedText {
@@ -45,7 +45,7 @@ const utf16 = new TextDecoder('utf-16le');
  * cost: a full build analyses every section on the thread that writes the index.
  */
 export function analyze(text: string): AnalyzedText {
-  const norm = normalize(text);
+  const norm = searchText(text);
   const n = norm.length;
   // A bigram per character plus a space: at most three units per unit of input.
   if (cjkUnits.length < 3 * n + 1) cjkUnits = new Uint16Array(3 * n + 1024);

@@ -6,6 +6,28 @@ export function normalize(text: string): string {
   return text.normalize('NFKC').toLowerCase();
 }
 
+/**
+ * Language names the word tokenizer would cut to one letter (`c++` and `c#` are both `c`, and a one-letter
+ * word is never searched: query-terms.ts), spelled as words: the index and every query cut them alike, so
+ * `C++` finds C++ notes, not every note with a `c`, and `cpp` finds them too. Not after a letter or digit
+ * (`abc#`), nor before one (`c#x`); `c++17` is `cpp 17`.
+ */
+const SYMBOL_NAMES = /(?<![\p{L}\p{N}_])([cf])(\+\+|#)(?![\p{L}_+#])/gu;
+const SPELLED: Record<string, string> = { 'c++': 'cpp', 'c#': 'csharp', 'f#': 'fsharp' };
+
+/** The symbols' spelled names (SYMBOL_NAMES) → how notes write them: what a snippet shows as a match of `cpp`. */
+export const SYMBOL_SPELLINGS: ReadonlyMap<string, string> = new Map(Object.entries(SPELLED).map(([symbol, word]) => [word, symbol]));
+
+/** Normalised text as it is searched: normalize(), and the language names of SYMBOL_NAMES spelled as words. */
+export function searchText(text: string): string {
+  const norm = normalize(text);
+  if (!norm.includes('+') && !norm.includes('#')) return norm;
+  return norm.replace(SYMBOL_NAMES, (m: string, _l: string, _s: string, at: number) => {
+    const word = SPELLED[m] ?? m;
+    return /[\p{N}]/u.test(norm.charAt(at + m.length)) ? `${word} ` : word;
+  });
+}
+
 // Han (incl. 々〆〇), Hiragana, Katakana (incl. the prolonged sound mark), Hangul. Explicit ranges rather
 // than Script= property escapes, which V8 rebuilds from ICU at every compilation (see ./unicode.ts).
 const CJK_CHAR = new RegExp(`[${CJK_CLASS}]`, 'u');

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, copyVaultExample, type RunResult, TSM, tsm, tsmAsync, waitFor } from '../helpers/cli.js';
 import { holdLock, release } from './hook-harness.js';
+import { SCHEMA_VERSION } from '../../src/index/schema.js';
 
 let work: string;
 let vault: string;
@@ -281,10 +282,10 @@ describe('SessionStart starts a detached incremental sync (first use without `ts
     const first = tsm(['hook'], { cwd: work, env, input: payload({ cwd: work }) });
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('');
-    await waitFor(() => schema() === '13' && !existsSync(join(v, '.tsm', 'sync.lock')), 30_000);
+    await waitFor(() => schema() === String(SCHEMA_VERSION) && !existsSync(join(v, '.tsm', 'sync.lock')), 30_000);
     const next = tsm(['hook'], { cwd: work, env, input: payload({ cwd: work }) });
     expect(injected(next)).toContain('<knowledge_search');
-    expect(logOf(v)).toMatch(/UserPromptSubmit .*schema version 12, this tsm needs 13: run `tsm index` to update it \(a background `tsm index` started: the next prompts get results\)/);
+    expect(logOf(v)).toContain(`schema version 12, this tsm needs ${SCHEMA_VERSION}: run \`tsm index\` to update it (a background \`tsm index\` started: the next prompts get results)`);
   }, 60_000);
 
   it('an index of a newer tsm: a prompt gets nothing and a session start syncs nothing, both log why; tsm index rebuilds it', async () => {

@@ -1,7 +1,7 @@
 // A note's frontmatter `description` (or `summary`) in its note-level row (src/index/fts-rows.ts
 // noteFtsRow): its words are found, an edit or a removal takes them out exactly (the contentless table is
 // handed back what it was given, so bm25() scores equal a clean build's), and an index of schema 11,
-// which had no descriptions, is brought to 12 (and on to 13) in place (src/index/migrate.ts) — keeping its vectors —
+// which had no descriptions, is brought to 12 (and on to the current schema) in place (src/index/migrate.ts) — keeping its vectors —
 // into the very index a clean build writes.
 import { spawn } from 'node:child_process';
 import { rmSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { openReader, openWriter, IndexError, type Database as Db } from '../../src/index/db.js';
 import { embedPending } from '../../src/index/embed-job.js';
 import { noteFtsRow } from '../../src/index/fts-rows.js';
-import { NOTE_FTS_COLUMNS } from '../../src/index/schema.js';
+import { NOTE_FTS_COLUMNS, SCHEMA_VERSION } from '../../src/index/schema.js';
 import { syncVault } from '../../src/index/sync.js';
 import { frontmatterDescription } from '../../src/parse/metadata.js';
 import { search } from '../../src/search/search.js';
@@ -163,12 +163,12 @@ describe('an index of schema 11', () => {
 
     // Readers refuse it, and say what to run.
     expect(() => openReader(cfg.db)).toThrow(IndexError);
-    expect(() => openReader(cfg.db)).toThrow(/schema version 11, this tsm needs 13: run `tsm index` to update it/);
+    expect(() => openReader(cfg.db)).toThrow(`schema version 11, this tsm needs ${SCHEMA_VERSION}: run \`tsm index\` to update it`);
 
     const opened = openWriter(cfg.db);
     try {
       expect(opened.fresh).toBe(false);
-      expect(opened.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe('13');
+      expect(opened.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe(String(SCHEMA_VERSION));
       expect(opened.db.prepare('SELECT vec FROM section_vectors ORDER BY id').pluck().all()).toEqual(vectors);
     } finally {
       opened.db.close();
@@ -193,7 +193,7 @@ describe('an index of schema 11', () => {
     try {
       writeFileSync(watcherPidFile(tsmDir(cfg)), String(watcher.pid));
       await expect(syncVault(cfg)).rejects.toThrow(
-        new RegExp(`schema version 11, this tsm needs 13, and \`tsm watch\` \\(pid ${watcher.pid}\\) writes to it: stop it, then run \`tsm index\``),
+        new RegExp(`schema version 11, this tsm needs ${SCHEMA_VERSION}, and \`tsm watch\` \\(pid ${watcher.pid}\\) writes to it: stop it, then run \`tsm index\``),
       );
       const raw = new Database(cfg.db, { readonly: true });
       expect(raw.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe('11');
@@ -217,7 +217,7 @@ describe('an index of schema 11', () => {
     const raw = new Database(cfg.db);
     raw.prepare("UPDATE meta SET value = '10' WHERE key = 'schema_version'").run();
     raw.close();
-    expect(() => openReader(cfg.db)).toThrow(/schema version 10, this tsm needs 13: run `tsm index` to rebuild it/);
+    expect(() => openReader(cfg.db)).toThrow(`schema version 10, this tsm needs ${SCHEMA_VERSION}: run \`tsm index\` to rebuild it`);
     const opened = openWriter(cfg.db);
     try {
       expect(opened.fresh).toBe(true);
@@ -236,11 +236,11 @@ describe('a writer that outlives a schema change', () => {
       const before = db.prepare('SELECT path, hash FROM notes ORDER BY path').all();
       // A newer tsm migrates or rebuilds the file while this process keeps its connection.
       const other = new Database(cfg.db);
-      other.prepare("UPDATE meta SET value = '14' WHERE key = 'schema_version'").run();
+      other.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION + 1));
       other.close();
       writeFileSync(join(cfg.vault, 'fleet.md'), '# Fleet\n\nrewritten by hand\n');
       await expect(syncVault(cfg, { db })).rejects.toThrow(
-        /is now schema version 14 \(another tsm changed it\), and this process writes 13: nothing was written; restart it/,
+        `is now schema version ${SCHEMA_VERSION + 1} (another tsm changed it), and this process writes ${SCHEMA_VERSION}: nothing was written; restart it`,
       );
       expect(db.prepare('SELECT path, hash FROM notes ORDER BY path').all()).toEqual(before);
     } finally {

@@ -1,0 +1,166 @@
+// C++, C# and F# are searched as words (src/text/normalize.ts searchText): the word tokenizer cut each to
+// `c` or `f`, and a one-letter word is never searched, so `C++` found every note with a `c` (a plain C
+// note first). An index of schema 13, which cut them so, is brought to the current schema in place,
+// keeping its vectors, into the very index a clean build writes.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { openReader, openWriter, type Database as Db } from '../../src/index/db.js';
+import { embedPending } from '../../src/index/embed-job.js';
+import { ftsRows, noteFtsRow } from '../../src/index/fts-rows.js';
+import { NOTE_FTS_COLUMNS, SCHEMA_VERSION, SECTION_FTS_COLUMNS } from '../../src/index/schema.js';
+import { syncVault } from '../../src/index/sync.js';
+import { search } from '../../src/search/search.js';
+import { bestSnippet } from '../../src/search/snippet.js';
+import { searchText } from '../../src/text/normalize.js';
+import { loadConfig, type TsmConfig } from '../../src/vault/config.js';
+import { writeFiles } from '../helpers/cli.js';
+import { useTwoTinyModels } from '../helpers/tiny-model.js';
+
+describe('searchText', () => {
+  it.each([
+    ['C++ templates', 'cpp templates'],
+    ['Learn C# and F#.', 'learn csharp and fsharp.'],
+    ['C++17 and C++20', 'cpp 17 and cpp 20'],
+    ['(c++)', '(cpp)'],
+    ['ｃ＋＋', 'cpp'],
+  ])('%j → %j', (text, searched) => {
+    expect(searchText(text)).toBe(searched);
+  });
+
+  it.each(['abc#', 'c#x', 'c+', 'a + b', '#c', 'x++', 'g++', 'c ++', 'issue #12', 'c++x'])('leaves %j as normalize() has it', (text) => {
+    expect(searchText(text)).toBe(text.normalize('NFKC').toLowerCase());
+  });
+});
+
+const models = useTwoTinyModels('tsm-symbols-');
+
+const FILES: Record<string, string> = {
+  '.tsm/config.json': JSON.stringify({ semantic: false }),
+  'cpp.md': '# C++ templates\n\nVariadic templates in C++ need care.\n',
+  'cs.md': '# C# async\n\nawait in C# tasks.\n',
+  'c.md': '# Plain C\n\nA C program with malloc, and a c) item.\n',
+  'fs.md': '# Pipelines\n\nF# pipes values with |>.\n',
+};
+
+async function vault(name: string): Promise<TsmConfig> {
+  const dir = join(models.root, name);
+  rmSync(dir, { recursive: true, force: true });
+  writeFiles(dir, FILES);
+  const cfg = loadConfig({ vaultFlag: dir, env: {} });
+  await syncVault(cfg);
+  return cfg;
+}
+
+const paths = (db: Db, query: string) => search(db, { query, limit: 10 }).hits.map((h) => h.path);
+
+const MATCHES = ['cpp', 'csharp', 'fsharp', 'c', 'templates', 'program'];
+
+/** Every section row's bm25() for each match, by path and order: equal rows and statistics give equal scores. */
+function allScores(db: Db): Record<string, Record<string, number>> {
+  const sql = `SELECT n.path || ':' || s.ord AS at, bm25(sections_fts) AS s FROM sections_fts f JOIN sections s ON s.id = f.rowid
+    JOIN notes n ON n.id = s.note_id WHERE sections_fts MATCH ? ORDER BY at`;
+  return Object.fromEntries(
+    MATCHES.map((m) => [m, Object.fromEntries((db.prepare(sql).all(m) as { at: string; s: number }[]).map((r) => [r.at, Number(r.s.toFixed(9))]))]),
+  );
+}
+
+describe('C++, C# and F# in search', () => {
+  it('are found as themselves, by their symbols or spelled out, and a snippet shows the symbol', async () => {
+    const cfg = await vault('search');
+    const db = openReader(cfg.db);
+    try {
+      expect(paths(db, 'C++')).toEqual(['cpp.md']);
+      expect(paths(db, 'cpp')).toEqual(['cpp.md']);
+      expect(paths(db, 'C#')).toEqual(['cs.md']);
+      expect(paths(db, 'F#')).toEqual(['fs.md']);
+      expect(paths(db, '"C# tasks"')).toEqual(['cs.md']);
+      expect(paths(db, 'c program')).toEqual(['c.md']);
+    } finally {
+      db.close();
+    }
+    expect(bestSnippet('Long text first. '.repeat(10) + 'Variadic templates in C++ need care.', ['cpp'], 40)).toContain('C++');
+  });
+});
+
+describe('an index of schema 13', () => {
+  it('is brought to the current schema in place: C++ is found, the vectors kept, the index equal to a clean build', async () => {
+    const cfg = await vault('migrate');
+    let vectors: Buffer[];
+    {
+      const { db } = openWriter(cfg.db);
+      try {
+        await embedPending(db, models.embedder);
+        vectors = db.prepare('SELECT vec FROM section_vectors ORDER BY id').pluck().all() as Buffer[];
+        expect(vectors.length).toBeGreaterThan(0);
+      } finally {
+        db.close();
+      }
+    }
+    downgradeTo13(cfg.db);
+    const old = new Database(cfg.db, { readonly: true });
+    try {
+      // What schema 13 had: `c++` cut to `c`, no `cpp` anywhere.
+      expect(old.prepare("SELECT count(*) FROM sections_fts WHERE sections_fts MATCH 'body_words: cpp'").pluck().get()).toBe(0);
+    } finally {
+      old.close();
+    }
+    const opened = openWriter(cfg.db);
+    try {
+      expect(opened.fresh).toBe(false);
+      expect(opened.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe(String(SCHEMA_VERSION));
+      expect(opened.db.prepare('SELECT vec FROM section_vectors ORDER BY id').pluck().all()).toEqual(vectors);
+    } finally {
+      opened.db.close();
+    }
+    const clean = await vault('migrate-clean');
+    const db = openReader(cfg.db);
+    const cleanDb = openReader(clean.db);
+    try {
+      expect(paths(db, 'C++')).toEqual(['cpp.md']);
+      expect(allScores(db)).toEqual(allScores(cleanDb));
+    } finally {
+      db.close();
+      cleanDb.close();
+    }
+  });
+});
+
+/** Makes a current index what schema 13 wrote: its text analysed with `+` and `#` cutting words, version 13. */
+function downgradeTo13(file: string): void {
+  const db = new Database(file);
+  const cut = (t: string) => t.replace(/[+#]/g, ' ');
+  try {
+    const notes = db.prepare('SELECT id, path, title, aliases, tags, frontmatter FROM notes').all() as {
+      id: number;
+      path: string;
+      title: string;
+      aliases: string;
+      tags: string;
+      frontmatter: string;
+    }[];
+    const sectionsOf = db.prepare('SELECT id, heading, heading_path AS headingPath, text FROM sections WHERE note_id = ? ORDER BY ord');
+    const insertSection = db.prepare(`INSERT INTO sections_fts (rowid, ${SECTION_FTS_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?)`);
+    const insertNote = db.prepare(`INSERT INTO notes_fts (rowid, ${NOTE_FTS_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?)`);
+    db.transaction(() => {
+      db.exec("INSERT INTO sections_fts (sections_fts) VALUES ('delete-all'); INSERT INTO notes_fts (notes_fts) VALUES ('delete-all')");
+      for (const n of notes) {
+        const sections = (sectionsOf.all(n.id) as { id: number; heading: string; headingPath: string; text: string }[]).map((s) => ({
+          ...s,
+          heading: cut(s.heading),
+          headingPath: cut(s.headingPath),
+          text: cut(s.text),
+        }));
+        const aliases = JSON.parse(n.aliases) as string[];
+        const tags = JSON.parse(n.tags) as string[];
+        for (const row of ftsRows(n.path, aliases, tags, sections)) insertSection.run(sections[row.ord].id, row.head.words, row.body.words, row.head.cjk, row.body.cjk);
+        const own = noteFtsRow(n.path, cut(n.title), aliases, tags, sections, JSON.parse(n.frontmatter) as Record<string, unknown>);
+        insertNote.run(n.id, own.name.words, own.headings.words, own.name.cjk, own.headings.cjk);
+      }
+      db.prepare("UPDATE meta SET value = '13' WHERE key = 'schema_version'").run();
+    })();
+  } finally {
+    db.close();
+  }
+}
