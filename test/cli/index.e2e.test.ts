@@ -332,6 +332,21 @@ describe('tsm related, doctor, init, --version', () => {
     expect(readFileSync(cache).equals(rewritten)).toBe(true); // accepted: left alone
     // Other commands reach their lazily loaded modules from the cached bundle too.
     expect(run(['status', '--vault', dir, '--json']).status).toBe(0);
+
+    // The cache names the Node that wrote it. V8 alone took Node 20.20.2's cache on 20.19.0 (the same V8
+    // version) and every command crashed: a cache whose first line names another Node, or one without that
+    // line (as before the key), is never handed to V8, and the next search writes this Node's.
+    const newline = rewritten.indexOf(0x0a);
+    const key = rewritten.subarray(0, newline + 1).toString('latin1');
+    expect(key).toMatch(new RegExp(`^tsm-v8cache ${process.version.replace(/\./g, '\\.')} ${process.arch} `));
+    const data = rewritten.subarray(newline + 1);
+    for (const foreign of [Buffer.concat([Buffer.from(key.replace(process.version, 'v20.0.0'), 'latin1'), data]), data]) {
+      writeFileSync(cache, foreign);
+      const r = run(['search', 'lora', '--vault', dir, '-f', 'json']);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toBe(first.stdout);
+      expect(readFileSync(cache).subarray(0, newline + 1).toString('latin1')).toBe(key);
+    }
   });
 });
 
