@@ -34,6 +34,9 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     const { wireClaudeCode } = await import('../hooks/claude-setup.js');
     const changes = wireClaudeCode(process.env.CLAUDE_PROJECT_DIR || process.cwd(), vault, { shared: argv.shared === true });
     for (const c of changes) writeErr(`tsm: ${c}\n`);
+    // The hooks and the MCP server run `tsm` by name: wired without it on PATH, none of them can run.
+    const { NOT_ON_PATH_FIX, onPath } = await import('../hooks/claude-check.js');
+    if (!onPath('tsm', process.env)) writeErr(`tsm: warning: \`tsm\` is not on PATH, and Claude Code runs the hooks and \`tsm serve\` by that name: ${NOT_ON_PATH_FIX}\n`);
   }
 }
 

@@ -165,7 +165,7 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
       check: 'claude',
       severity: 'error',
       message: '`tsm` is not on PATH, so Claude Code cannot run the hooks',
-      fix: 'install tsm globally (`npm install -g the-space-memory`, or `npm link` in a checkout), or put the absolute path of bin/tsm in "command"',
+      fix: NOT_ON_PATH_FIX,
     });
   }
   return problems;
@@ -260,11 +260,21 @@ export function shellWords(line: string): string[] {
   return words;
 }
 
-/** Whether an executable called `name` is on PATH. */
+/** What to do when Claude Code cannot find `tsm` by name (`tsm doctor`, `tsm init --claude`). */
+export const NOT_ON_PATH_FIX =
+  'install tsm globally (`npm install -g the-space-memory`, or `npm link` in a checkout), or put the absolute path of bin/tsm in "command"';
+
+/**
+ * Whether an executable called `name` is on PATH, as a shell outside npm sees it: under `npx` or an npm
+ * script (npm_command set) the node_modules/.bin folders npm put in front are left out, since Claude Code,
+ * started from the user's shell, does not have them (`npx tsm init --claude` with tsm installed only in
+ * the project found itself there and wired hooks that could not run).
+ */
 export function onPath(name: string, env: NodeJS.ProcessEnv): boolean {
   const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
+  const fromNpm = (dir: string) => env.npm_command !== undefined && /[\\/]node_modules[\\/]\.bin[\\/]?$/.test(dir);
   for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
+    if (dir === '' || fromNpm(dir)) continue;
     for (const ext of exts) {
       try {
         accessSync(join(dir, name + ext), constants.X_OK);

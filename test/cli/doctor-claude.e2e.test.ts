@@ -34,6 +34,7 @@ describe('tsm init --claude', () => {
     const local = tsm(['init', '--claude', '--vault', vault], { cwd: project, env });
     expect(local.code).toBe(0);
     expect(local.stderr).toContain('settings.local.json: tsm hooks added');
+    expect(local.stderr).not.toContain('not on PATH');
     expect(existsSync(join(project, '.claude', 'settings.json'))).toBe(false);
     expect(existsSync(join(project, '.mcp.json'))).toBe(false);
     const config = JSON.parse(readFileSync(join(root, 'claude', '.claude.json'), 'utf8'));
@@ -44,6 +45,24 @@ describe('tsm init --claude', () => {
     expect(JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')).hooks.Stop[0].hooks[0].command).toBe(`tsm hook --vault ${vault}`);
     expect(JSON.parse(readFileSync(join(project, '.mcp.json'), 'utf8')).mcpServers.tsm.args).toEqual(['serve', '--vault', vault]);
     expect(shared.stderr).toMatch(/settings\.local\.json runs tsm hooks too/);
+  });
+
+  it('warns when `tsm` is not on PATH, as Claude Code will see it (not the node_modules/.bin npx adds)', () => {
+    const warning = /^tsm: warning: `tsm` is not on PATH, and Claude Code runs the hooks and `tsm serve` by that name: install tsm globally/m;
+    const bare = { ...env, PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(delimiter) };
+    const r = tsm(['init', '--claude', '--vault', vault], { cwd: project, env: bare });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(warning);
+    // `npx tsm init --claude` with tsm installed in the project only: npm put its node_modules/.bin on PATH.
+    const local = join(project, 'node_modules', '.bin');
+    mkdirSync(local, { recursive: true });
+    symlinkSync(TSM, join(local, 'tsm'));
+    const npx = { ...bare, PATH: [local, bare.PATH].join(delimiter), npm_command: 'exec' };
+    expect(tsm(['init', '--claude', '--vault', vault], { cwd: project, env: npx }).stderr).toMatch(warning);
+    const problems = JSON.parse(tsm(['doctor', '--json'], { cwd: project, env: npx }).stdout).problems as { message: string }[];
+    expect(problems.map((p) => p.message)).toContain('`tsm` is not on PATH, so Claude Code cannot run the hooks');
+    // The same folder on the user's own PATH (no npm around): found.
+    expect(tsm(['init', '--claude', '--vault', vault], { cwd: project, env: { ...npx, npm_command: undefined } }).stderr).not.toMatch(warning);
   });
 
   it('--shared without --claude is a usage error', () => {
