@@ -3,10 +3,11 @@
 // (source maps, the V8 code cache of the Node that packed it, the eval and bench bundles, tests, sources,
 // vault copies, indexes).
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertBuilt, ROOT } from '../helpers/cli.js';
+import { assertBuilt, cleanEnv, ROOT, TSM } from '../helpers/cli.js';
 
 function packedFiles(): string[] {
   assertBuilt();
@@ -56,5 +57,28 @@ describe('npm pack', () => {
         p.endsWith('.tgz'),
     );
     expect(stray).toEqual([]);
+  });
+});
+
+describe('the Node versions tsm runs on', () => {
+  it('package.json "engines" names them, and the launcher refuses any other with one line', () => {
+    // Node 22.0-22.2 have no process.getBuiltinModule (a text search and every SessionStart hook threw);
+    // yargs 18, a dependency, asks for ^20.19.0 || ^22.12.0 || >=23.
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+    expect(pkg.engines.node).toBe('^20.19.0 || >=22.12.0');
+    const dir = mkdtempSync(join(tmpdir(), 'tsm-node-'));
+    try {
+      const fake = join(dir, 'fake-node.cjs');
+      writeFileSync(fake, "Object.defineProperty(process, 'versions', { value: { ...process.versions, node: process.env.FAKE_NODE } });\n");
+      const run = (version: string) => spawnSync(process.execPath, ['--require', fake, TSM, '--version'], { env: cleanEnv({ FAKE_NODE: version }), encoding: 'utf8' });
+      for (const old of ['18.20.4', '20.18.3', '21.7.3', '22.0.0', '22.11.0']) {
+        const r = run(old);
+        expect(r.status, old).toBe(1);
+        expect(r.stderr).toMatch(/^tsm: needs Node\.js 20\.19 or later on 20\.x, or 22\.12 or later \(this is v[\d.]+\)\n$/);
+      }
+      for (const ok of ['20.19.0', '22.12.0', '24.1.0']) expect(run(ok).status, ok).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
