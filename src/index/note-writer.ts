@@ -2,6 +2,7 @@
 // Callers group calls into transactions with `inTransaction` (BEGIN IMMEDIATE through db.ts's
 // writeTransaction, so a second writer waits its turn instead of failing on a lock upgrade or a long lock).
 import type { ParsedNote, VaultFile } from '../core/types.js';
+import { OLD_BINARY_REASON } from '../text/decode.js';
 import { normalize } from '../text/normalize.js';
 import { buildUnfinished, FTS_TABLES } from './build-state.js';
 import { CjkDocFrequencies } from './cjk-df.js';
@@ -452,13 +453,17 @@ export function fileStatesOf(db: Database): Map<string, FileState> {
     if (r.written_day) state.reread = true;
     out.set(r.path, state);
   }
-  for (const r of db.prepare('SELECT path, size, mtime_ms, ctime_ms FROM skipped_files').iterate() as Iterable<{
+  for (const r of db.prepare('SELECT path, size, mtime_ms, ctime_ms, reason = ? AS binary FROM skipped_files').iterate(OLD_BINARY_REASON) as Iterable<{
     path: string;
     size: number;
     mtime_ms: number;
     ctime_ms: number;
+    binary: number;
   }>) {
-    out.set(r.path, { size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, hash: null, skipped: true });
+    const state: FileState = { size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, hash: null, skipped: true };
+    // Skipped as binary by an older tsm, which did not read UTF-16 (half NUL bytes): read it again, once.
+    if (r.binary) state.reread = true;
+    out.set(r.path, state);
   }
   return out;
 }

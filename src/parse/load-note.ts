@@ -6,6 +6,7 @@ import type { ParsedNote, VaultFile } from '../core/types.js';
 import { NOT_REGULAR, openRegularFile } from '../vault/file-kind.js';
 import type { ParseOptions } from './options.js';
 import { parseNote } from './parse-note.js';
+import { BINARY_REASON, decodeNoteBytes, encodingOf } from '../text/decode.js';
 
 export type LoadResult =
   | { kind: 'note'; note: ParsedNote; hash: string }
@@ -35,11 +36,14 @@ export function loadNote(file: VaultFile, opts: ParseOptions): LoadResult {
   }
   const hash = hashBytes(bytes);
   if (hash === file.knownHash) return { kind: 'unchanged', hash };
-  const probe = bytes.subarray(0, BINARY_PROBE);
-  if (probe.indexOf(0) !== -1) return { kind: 'skipped', reason: 'binary file (NUL bytes in the first 8 KB)', hash };
-  const { text, valid } = decodeUtf8(bytes);
+  const encoding = encodingOf(bytes);
+  // UTF-16 text is half NUL bytes: only its byte order mark tells it from a binary file.
+  if (encoding === 'utf-8' && bytes.subarray(0, BINARY_PROBE).indexOf(0) !== -1) {
+    return { kind: 'skipped', reason: BINARY_REASON, hash };
+  }
+  const { text, valid } = decodeNoteBytes(bytes);
   const note = parseNote({ path: file.path, content: text, mtimeMs }, opts);
-  if (!valid) note.warnings.unshift('invalid UTF-8: undecodable bytes replaced with U+FFFD');
+  if (!valid) note.warnings.unshift(`invalid ${encoding === 'utf-8' ? 'UTF-8' : encoding.toUpperCase()}: undecodable bytes replaced with U+FFFD`);
   return { kind: 'note', note, hash };
 }
 
@@ -76,18 +80,6 @@ function readFileLimited(absPath: string, maxBytes: number): ReadResult {
 
 function tooBig(size: number, maxBytes: number): ReadResult {
   return { kind: 'skipped', reason: `file too large (${size} bytes > ${maxBytes})`, hash: null };
-}
-
-const strictDecoder = new TextDecoder('utf-8', { fatal: true });
-const lenientDecoder = new TextDecoder('utf-8');
-
-/** UTF-8 text with a BOM removed; invalid sequences become U+FFFD and `valid` is false. */
-function decodeUtf8(bytes: Uint8Array): { text: string; valid: boolean } {
-  try {
-    return { text: strictDecoder.decode(bytes), valid: true };
-  } catch {
-    return { text: lenientDecoder.decode(bytes), valid: false };
-  }
 }
 
 function failure(err: unknown): LoadResult {

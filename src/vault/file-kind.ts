@@ -2,6 +2,7 @@
 // until some other process opens its other end (a JS timer cannot fire meanwhile), and a device or a
 // socket is never a note, a config or an index. Everything tsm opens on a fast path asks here first.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { decodeNoteBytes } from '../text/decode.js';
 
 export type FileKind = 'absent' | 'file' | 'directory' | 'other';
 
@@ -51,11 +52,11 @@ export function openRegularFile(path: string): number {
 
 export const NOT_REGULAR = 'not a regular file (a pipe, a socket or a device)';
 
-/** A regular file's whole text (UTF-8), opened as openRegularFile opens it. */
+/** A regular file's whole text (UTF-8, or UTF-16 with a BOM, as notes are read), opened as openRegularFile opens it. */
 export function readRegularFile(path: string): string {
   const fd = openRegularFile(path);
   try {
-    return readFileSync(fd, 'utf8');
+    return decodeNoteBytes(readFileSync(fd)).text;
   } finally {
     closeSync(fd);
   }

@@ -80,6 +80,27 @@ describe('bad input never throws and loses nothing', () => {
     expect(note.warnings).toEqual([]);
   });
 
+  it('UTF-16 with a byte order mark (little and big endian): decoded, not skipped as binary', () => {
+    const text = '\uFEFF---\ntitle: Wide\n---\n# H\nutf16 body 日本語\n';
+    const le = Buffer.from(text, 'utf16le');
+    const be = Buffer.from(le).swap16();
+    for (const [name, bytes] of [['le.md', le], ['be.md', be]] as const) {
+      const result = loadNote(fileOf(name, bytes), DEFAULT_PARSE_OPTIONS);
+      const note = noteOf(result);
+      expect(note.title).toBe('Wide');
+      expect(note.sections.map((s) => s.text)).toEqual(['utf16 body 日本語']);
+      expect(note.warnings).toEqual([]);
+      expect(result.kind === 'note' && result.hash).toBe(hashBytes(bytes));
+    }
+    // a lone surrogate is replaced, with a warning naming the encoding
+    const bad = Buffer.concat([Buffer.from('\uFEFFok ', 'utf16le'), Buffer.from([0x00, 0xd8]), Buffer.from(' end', 'utf16le')]);
+    const note = noteOf(loadNote(fileOf('bad16.md', bad), DEFAULT_PARSE_OPTIONS));
+    expect(note.sections[0].text).toBe('ok \uFFFD end');
+    expect(note.warnings).toEqual([expect.stringMatching(/invalid UTF-16LE/)]);
+    // NUL bytes without a UTF-16 BOM are still a binary file
+    expect(loadNote(fileOf('nobom.md', Buffer.from('no bom', 'utf16le')), DEFAULT_PARSE_OPTIONS).kind).toBe('skipped');
+  });
+
   it('CRLF file: right line numbers, no carriage returns', () => {
     const note = noteOf(loadNote(fileOf('crlf.md', '# A\r\none\r\n\r\n## B\r\ntwo #tag\r\n'), DEFAULT_PARSE_OPTIONS));
     expect(outline(note)).toEqual(['1-2 A', '4-5 A > B']);
