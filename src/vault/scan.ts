@@ -142,21 +142,28 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
  * maps to the name kept. Null when there are none (the usual case: one pass, no allocation per entry).
  */
 function normalizationTwins(entries: Dirent[]): Map<string, string> | null {
+  // Only a name that is not NFC can be the twin of another; ASCII is always NFC (one test, no allocation).
+  // The name it collides with may be anything, NFC Latin-1 (`café`, whose é is U+00E9) or ASCII (`K`,
+  // the NFC form of the Kelvin sign U+212A): it is looked up among all the entries.
   let byNfc: Map<string, string[]> | null = null;
   for (const e of entries) {
+    if (!/[^\u0000-\u007f]/.test(e.name)) continue;
     const nfc = e.name.normalize('NFC');
-    if (nfc === e.name && !/[^\u0000-\u02ff]/.test(e.name)) continue; // no character that composes: cannot collide
+    if (nfc === e.name) continue;
     byNfc ??= new Map();
     const list = byNfc.get(nfc);
     if (list) list.push(e.name);
     else byNfc.set(nfc, [e.name]);
   }
+  if (!byNfc) return null;
+  const names = new Set(entries.map((e) => e.name));
   let twins: Map<string, string> | null = null;
-  for (const [nfc, names] of byNfc ?? []) {
-    if (names.length < 2) continue;
-    const keep = names.includes(nfc) ? nfc : [...names].sort()[0];
+  for (const [nfc, notNfc] of byNfc) {
+    const all = names.has(nfc) ? [nfc, ...notNfc] : notNfc;
+    if (all.length < 2) continue;
+    const keep = names.has(nfc) ? nfc : [...all].sort()[0];
     twins ??= new Map();
-    for (const n of names) if (n !== keep) twins.set(n, keep);
+    for (const n of all) if (n !== keep) twins.set(n, keep);
   }
   return twins;
 }

@@ -61,6 +61,17 @@ describe('scanVault', () => {
     expect(scanVault(v, opts).files.map((f) => f.path)).toEqual(['café #1 ノート.md']);
   });
 
+  it('NFC/NFD twins are found whatever the NFC name holds: Latin-1 (é is U+00E9), ASCII (K for the Kelvin sign)', () => {
+    const v = vault({ 'café.md': 'nfc', 'cafe\u0301.md': 'nfd', 'K.md': 'k', '\u212A.md': 'kelvin', 'nai\u0308ve.md': 'alone' });
+    const r = scanVault(v, opts);
+    expect(r.files.map((f) => [f.path, f.absPath.slice(v.length + 1)])).toEqual([
+      ['K.md', 'K.md'],
+      ['café.md', 'café.md'],
+      ['naïve.md', 'nai\u0308ve.md'],
+    ]);
+    expect(r.warnings.map((w) => w.path).sort()).toEqual(['K.md (not NFC)', 'café.md (not NFC)']);
+  });
+
   it('follows symlinks once and survives a symlink loop', () => {
     const v = vault({ 'real/a.md': 'x' });
     symlinkSync(join(v, 'real'), join(v, 'link'));
