@@ -144,10 +144,15 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
 function fixFor(message: string): string {
   if (/not a type tsm knows/.test(message)) return 'set `type:` to daily, knowledge or session, or remove it (tags can carry your own kinds)';
   if (/yaml|frontmatter/i.test(message)) return 'correct the YAML between the `---` lines';
-  if (/utf-?8/i.test(message)) return 'save the file as UTF-8';
+  // Before the encodings: the name, not the text, is what is wrong.
+  if (/file name is not valid UTF-8|only in Unicode normalization/.test(message)) return 'rename the file (a name of valid UTF-8, in NFC), or add it to .tsmignore';
+  if (/invalid UTF-(8|16)/i.test(message)) return 'save the file as UTF-8';
   if (/binary/i.test(message)) return 'rename it (not .md) or add it to .tsmignore';
   if (/large|size/i.test(message)) return 'split the file, raise maxFileBytes in .tsm/config.json, or add it to .tsmignore';
-  if (/symlink/i.test(message)) return 'remove the looping symlink or add it to .tsmignore';
+  if (/permission denied|EACCES|EPERM/.test(message)) return 'give your user read permission (chmod u+r, and u+x for a folder), or add it to .tsmignore';
+  if (/symlink loop or repeated folder/.test(message)) return 'remove the looping symlink or add it to .tsmignore';
+  if (/broken symlink/.test(message)) return 'point the symlink at an existing note, remove it, or add it to .tsmignore';
+  if (/symlink to a file/.test(message)) return 'copy the file into the vault instead of linking to it, or add the link to .tsmignore';
   return 'see the message; edit the note, then run `tsm index`';
 }
 

@@ -60,7 +60,7 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
     try {
       entries = readdirSync(absDir, { withFileTypes: true });
     } catch (err) {
-      warnings.push({ path: relDir || '.', message: `cannot read folder: ${(err as NodeJS.ErrnoException).code ?? err}` });
+      warnings.push({ path: relDir || '.', message: `cannot read folder: ${folderError(err)}` });
       return;
     }
     const gitignore = readRules(join(absDir, '.gitignore'));
@@ -166,6 +166,13 @@ function normalizationTwins(entries: Dirent[]): Map<string, string> | null {
     for (const n of all) if (n !== keep) twins.set(n, keep);
   }
   return twins;
+}
+
+/** Why a folder cannot be read, in words (the code kept for the rest: ENOTDIR, EIO…). */
+function folderError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return code ?? String(err);
 }
 
 function readRules(path: string): Ignore | null {

@@ -1,6 +1,6 @@
 // `tsm doctor` on an index it cannot use: the fix line follows from the problem (before, it always said
 // `tsm index`, which cannot help with a file tsm refuses to touch); and config.json keys tsm does not know.
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,6 +45,48 @@ describe('tsm doctor', () => {
       expect(index?.fix).toMatch(/make the index file and its folder writable/);
     } finally {
       chmodSync(join(v.dir, '.tsm'), 0o755);
+      v.cleanup();
+    }
+  });
+
+  it('a skipped file gets the fix for its own cause: a bad name, a broken link, a link out, a loop, no permission', () => {
+    const v = makeVault({ 'ok.md': '# ok\n', 'café.md': 'nfc', 'cafe\u0301.md': 'nfd', 'folder/x.md': 'x' });
+    try {
+      writeFileSync(Buffer.concat([Buffer.from(join(v.dir, 'bad')), Buffer.from([0xff]), Buffer.from('name.md')]), 'x');
+      symlinkSync(join(v.dir, 'nowhere.md'), join(v.dir, 'broken.md'));
+      symlinkSync('/etc/hostname', join(v.dir, 'host.md'));
+      symlinkSync(v.dir, join(v.dir, 'folder/loop'));
+      chmodSync(v.dir, 0o755);
+      const asNobody = process.getuid?.() === 0 && runuser;
+      if (asNobody) {
+        chmodSync(join(v.dir, 'folder'), 0o700);
+        spawnSync('chown', ['-R', 'nobody', v.dir]);
+        writeFileSync(join(v.dir, 'locked.md'), 'x');
+        chmodSync(join(v.dir, 'locked.md'), 0o000);
+        chmodSync(join(v.dir, 'folder'), 0o000);
+      }
+      const run = (args: string[]) =>
+        asNobody
+          ? spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, TSM, ...args], { cwd: ROOT, encoding: 'utf8' })
+          : spawnSync(process.execPath, [TSM, ...args], { cwd: ROOT, encoding: 'utf8' });
+      expect(run(['index', '--vault', v.dir]).status).toBe(0);
+      const fixes = Object.fromEntries(
+        problems(run(['doctor', '--json', '--vault', v.dir]).stdout)
+          .filter((p) => p.check === 'notes')
+          .map((p) => [p.message.slice(0, p.message.indexOf(':')), p.fix]),
+      );
+      expect(fixes['bad\ufffdname.md']).toMatch(/^rename the file/);
+      expect(fixes['café.md (not NFC)']).toMatch(/^rename the file/);
+      expect(fixes['broken.md']).toMatch(/^point the symlink at an existing note/);
+      expect(fixes['host.md']).toMatch(/^copy the file into the vault/);
+      if (asNobody) {
+        expect(fixes['locked.md']).toMatch(/^give your user read permission/);
+        expect(fixes['folder']).toMatch(/^give your user read permission/);
+      } else {
+        expect(fixes['folder/loop']).toMatch(/^remove the looping symlink/);
+      }
+    } finally {
+      spawnSync('chmod', ['-R', 'u+rwx', v.dir]);
       v.cleanup();
     }
   });
