@@ -5,6 +5,7 @@ import type { NotTaken } from '../core/types.js';
 import type { EmbedSummary } from '../index/embed-job.js';
 import { syncVault } from '../index/sync.js';
 import type { TsmConfig } from '../vault/config.js';
+import { oneLine } from '../text/controls.js';
 import { gitWorkTreeRoot } from '../vault/paths.js';
 import { configFrom, printJson } from './args.js';
 import { progressBar } from './progress.js';
@@ -88,7 +89,8 @@ function threadsOf(value: unknown): number {
 
 /** How many listed paths were not taken, the first few with their reason: a typo or a wrong folder shows at once. */
 function notTakenLine(notTaken: NotTaken[], listed: number): string {
-  const shown = notTaken.slice(0, NOT_TAKEN_SHOWN).map((n) => `${n.path}: ${n.reason}`);
+  // A path as it was listed: one that holds escape sequences or newlines must not move the cursor or forge a line.
+  const shown = notTaken.slice(0, NOT_TAKEN_SHOWN).map((n) => `${oneLine(n.path)}: ${n.reason}`);
   const more = notTaken.length > shown.length ? `; … and ${notTaken.length - shown.length} more (--json lists all)` : '';
   const rule = notTaken.some((n) => n.reason === 'not found')
     ? '\ntsm: a relative path is read from the vault root, else from the current folder, else from the root of the git work tree holding the vault'

@@ -72,6 +72,15 @@ describe('tsm index and status', () => {
     expect(paths(dir, 'dos')).toEqual([]);
   });
 
+  it('--files-from-stdin: a listed path it does not take is shown on stderr without its control characters', () => {
+    const dir = vault({ 'a.md': '# A\n' });
+    tsm(['index', '--vault', dir]);
+    const r = tsm(['index', '--vault', dir, '--files-from-stdin'], { input: 'gone\u001b[2J\u001b]0;x\u0007.md\n' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^tsm: 1 of 1 listed path not taken: gone.*\.md: not found\n/);
+    expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+  });
+
   it('--files-from-stdin takes what `git diff --name-only` prints for a vault inside a repository, from any folder', () => {
     // repo/.git (all tsm looks for), the vault in repo/notes: git prints paths from the repository's root,
     // non-ASCII names in C quotes with octal bytes, and a deleted note too.
