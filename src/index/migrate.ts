@@ -14,7 +14,8 @@ const STEPS: Record<number, (db: Database) => void> = {
   11: writeNoteRowsAgain,
   // 13: a vector per note, made from its sections' vectors (semantic/note-vectors.ts), as a build makes it.
   12: addNoteVectors,
-  // 14: the text is analysed with C++, C# and F# spelled as words (normalize.ts searchText): every full-text row again.
+  // 14: the text is analysed with C++, C# and F# spelled as words (normalize.ts searchText), and a section's
+  // head holds at most HEAD_NAMES of the note's aliases and tags (fts-rows.ts): every full-text row again.
   13: writeFtsRowsAgain,
 };
 
