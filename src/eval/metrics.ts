@@ -1,6 +1,6 @@
 // Ranking metrics over graded judgements: nDCG@k (gain 2^g − 1), MRR@k, Recall@k; and one display measure,
 // Shown@k: how many of the first k hits show a word of the query in their snippet.
-import { searchText } from '../text/normalize.js';
+import { normalize } from '../text/normalize.js';
 
 export type Judgements = Record<string, number>;
 
@@ -43,7 +43,7 @@ export function shownAt(snippets: readonly string[], probes: readonly string[], 
   const top = snippets.slice(0, k);
   if (top.length === 0 || probes.length === 0) return 0;
   return top.filter((s) => {
-    const text = searchText(s);
+    const text = normalize(s);
     return probes.some((p) => text.includes(p));
   }).length / top.length;
 }
