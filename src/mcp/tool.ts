@@ -111,6 +111,16 @@ export function withinBudget<T, S>(items: T[], short: (item: T) => S, budget = R
   });
 }
 
+/** How many of `items`, from the first, fit in `budget` characters of JSON. */
+export function countWithin(items: unknown[], budget: number): number {
+  let used = 0;
+  for (let i = 0; i < items.length; i++) {
+    used += JSON.stringify(items[i]).length + 1;
+    if (used > budget) return i;
+  }
+  return items.length;
+}
+
 /** Seed 002: previews are enough to judge relevance and cheap on tokens. */
 export const PREVIEW_CHARS = 120;
 

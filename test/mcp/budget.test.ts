@@ -28,6 +28,21 @@ const sessionBody = [
   ]).flat(),
 ].join('\n');
 
+// A map of content linking to 3,000 notes, and 600 notes linking back to it (the Obsidian Hub's plugin list
+// gave `related` 682,000 characters).
+const hubLinks = Array.from({ length: 3000 }, (_, i) => `- [[plugins/plugin-number-${i}|Plugin number ${i}]]`).join('\n');
+const linkers = Object.fromEntries(
+  Array.from({ length: 600 }, (_, i) => [`linkers/linker-${String(i).padStart(3, '0')}.md`, { type: 'knowledge' as const, date: '2026-01-01', body: `# Linker ${i}\n\nSee [[moc]] and [[moc]] again.\n` }]),
+);
+// 60 daily notes of many headings each: timeline's days_before/days_after (the Hub's roundups gave 146,000).
+const days = Object.fromEntries(
+  Array.from({ length: 60 }, (_, i) => {
+    const date = new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10);
+    const body = [`# ${date}: a long title for the day of many roundup headings`, '', ...Array.from({ length: 14 }, (_, k) => [`## Heading ${k} of the day ${date}, also rather long`, '', `Walrus text ${k}.`, '']).flat()].join('\n');
+    return [`daily/${date}.md`, { type: 'daily' as const, date, body }];
+  }),
+);
+
 let fx: Fixture;
 let client: Client;
 let close: () => Promise<void>;
@@ -40,6 +55,9 @@ beforeAll(async () => {
       frontmatter: { session_id: 'abcdef12-3456-7890-abcd-ef1234567890', project: 'proj' },
       body: sessionBody,
     },
+    'moc.md': { type: 'knowledge', date: '2026-01-01', body: `# MOC\n\n${hubLinks}\n` },
+    ...linkers,
+    ...days,
   });
   ({ client, close } = await connect(fx.cfg));
 });
@@ -79,5 +97,18 @@ describe('result size', () => {
     const last = r.prompts.at(-1);
     expect(last).toEqual({ n: 120, id: expect.any(Number), omitted: true });
     expect(JSON.stringify(r).length).toBeLessThan(RESULT_CHAR_BUDGET + 5000);
+  });
+
+  it('related keeps both lists within the budget and counts what it left out', async () => {
+    const r = await ok(client, 'related', { path: 'moc.md' });
+    expect(JSON.stringify(r).length).toBeLessThanOrEqual(RESULT_CHAR_BUDGET + 1000);
+    expect(r.outgoing.length).toBeGreaterThan(50);
+    expect(r.backlinks.length).toBeGreaterThan(50);
+    expect(r.outgoing.length + r.outgoing_omitted).toBe(3000);
+    expect(r.backlinks.length + r.backlinks_omitted).toBe(1200);
+    expect(r.outgoing[0]).toMatchObject({ target: 'plugins/plugin-number-0', path: null });
+    const small = await ok(client, 'related', { path: 'linkers/linker-000.md' });
+    expect(small).not.toHaveProperty('outgoing_omitted');
+    expect(small.outgoing).toHaveLength(2);
   });
 });

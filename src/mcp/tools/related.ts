@@ -1,7 +1,7 @@
 // related: a note's place in the link graph — what it links to and what links to it.
 import { z } from 'zod';
 import { ToolError } from '../errors.js';
-import { defineTool } from '../tool.js';
+import { countWithin, defineTool, RESULT_CHAR_BUDGET } from '../tool.js';
 import { realPathInVault } from '../vault-path.js';
 import { typedVaultPath } from '../../vault/paths.js';
 import { findIndexedNote } from './note-lookup.js';
@@ -14,7 +14,9 @@ export const relatedTool = defineTool({
     'resolved vault path or null when the target is not in the vault) and backlinks (notes linking to it). Use it to',
     'widen from one relevant note to its neighbours, then read them with read_note. path is a vault-relative note',
     'path (or a unique note name). Returns {path, title, outgoing:[{path, target, kind, heading, line}],',
-    'backlinks:[{path, kind, line}]}; a note that is not indexed is an error.',
+    'backlinks:[{path, kind, line}]}; a note that is not indexed is an error. A note of thousands of links (a map of',
+    `content) gives the first ones, by line and by path, within about ${RESULT_CHAR_BUDGET / 1000}k characters, and counts the rest in`,
+    'outgoing_omitted / backlinks_omitted (read_note shows the note\'s own links in its text).',
   ].join(' '),
   inputSchema: {
     path: z.string().describe('vault-relative note path, e.g. "knowledge/lora.md"'),
@@ -26,17 +28,28 @@ export const relatedTool = defineTool({
       const note = findIndexedNote(reader, rel);
       if (!note) throw new ToolError(`note not indexed: ${rel} (use a path from search results)`);
       realPathInVault(ctx.cfg.vault, note.path);
+      const outgoing = reader.outgoingLinks(note.id).map((l) => ({
+        path: l.targetPath,
+        target: l.target,
+        kind: l.kind,
+        heading: l.heading,
+        line: l.line,
+      }));
+      const backlinks = reader.backlinks(note.id).map((l) => ({ path: l.sourcePath, kind: l.kind, line: l.line }));
+      // A map of content links to thousands of notes (the Obsidian Hub's plugin list: 2,920 links, 682,000
+      // characters). Each list may take half the budget, and what one leaves the other.
+      const half = RESULT_CHAR_BUDGET / 2;
+      const outSize = JSON.stringify(outgoing).length;
+      const backSize = JSON.stringify(backlinks).length;
+      const keepOut = countWithin(outgoing, Math.max(half, RESULT_CHAR_BUDGET - backSize));
+      const keepBack = countWithin(backlinks, Math.max(half, RESULT_CHAR_BUDGET - Math.min(outSize, half)));
       return {
         path: note.path,
         title: note.title,
-        outgoing: reader.outgoingLinks(note.id).map((l) => ({
-          path: l.targetPath,
-          target: l.target,
-          kind: l.kind,
-          heading: l.heading,
-          line: l.line,
-        })),
-        backlinks: reader.backlinks(note.id).map((l) => ({ path: l.sourcePath, kind: l.kind, line: l.line })),
+        outgoing: outgoing.slice(0, keepOut),
+        ...(keepOut < outgoing.length ? { outgoing_omitted: outgoing.length - keepOut } : {}),
+        backlinks: backlinks.slice(0, keepBack),
+        ...(keepBack < backlinks.length ? { backlinks_omitted: backlinks.length - keepBack } : {}),
       };
     });
   },
