@@ -111,6 +111,32 @@ export function withinBudget<T, S>(items: T[], short: (item: T) => S, budget = R
   });
 }
 
+/**
+ * withinBudget for the two sides of an anchor (`before` ends next to it, `after` starts next to it): every
+ * item takes its short form, then the nearest, alternating sides, take their full form while the whole
+ * (short forms included) fits in `budget`. Returns the characters the lists take too.
+ */
+export function nearestWithinBudget<T, S>(
+  before: T[],
+  after: T[],
+  short: (item: T) => S,
+  budget: number,
+): { before: (T | S)[]; after: (T | S)[]; used: number } {
+  const b: (T | S)[] = before.map(short);
+  const a: (T | S)[] = after.map(short);
+  let used = [...b, ...a].reduce((n: number, x) => n + JSON.stringify(x).length + 1, 0);
+  for (let d = 0; d < Math.max(before.length, after.length); d++) {
+    for (const [list, items, i] of [[b, before, before.length - 1 - d], [a, after, d]] as const) {
+      if (i < 0 || i >= items.length) continue;
+      const extra = JSON.stringify(items[i]).length - JSON.stringify(list[i]).length;
+      if (used + extra > budget) return { before: b, after: a, used };
+      list[i] = items[i];
+      used += extra;
+    }
+  }
+  return { before: b, after: a, used };
+}
+
 /** How many of `items`, from the first, fit in `budget` characters of JSON. */
 export function countWithin(items: unknown[], budget: number): number {
   let used = 0;

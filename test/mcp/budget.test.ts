@@ -111,4 +111,17 @@ describe('result size', () => {
     expect(small).not.toHaveProperty('outgoing_omitted');
     expect(small.outgoing).toHaveLength(2);
   });
+
+  it('timeline keeps the days nearest the anchor whole and gives farther ones without their sections', async () => {
+    const search = await ok(client, 'search', { query: 'walrus', path: 'daily/2026-01-30', limit: 1 });
+    const r = await ok(client, 'timeline', { anchor: search.results[0].id, before: 50, after: 50 });
+    expect(JSON.stringify(r).length).toBeLessThanOrEqual(RESULT_CHAR_BUDGET + 500);
+    expect(r.days_before).toHaveLength(29);
+    expect(r.days_after).toHaveLength(30);
+    expect(r.days_before.at(-1).date).toBe('2026-01-29');
+    expect(r.days_before.at(-1).sections.length).toBeGreaterThan(0);
+    expect(r.days_after[0].sections.length).toBeGreaterThan(0);
+    expect(r.days_before[0]).toEqual({ path: 'daily/2026-01-01.md', date: '2026-01-01', sections: [], sections_omitted: 12 });
+    expect(r.days_after.at(-1)).toMatchObject({ sections: [], sections_omitted: 12 });
+  });
 });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { NoteRecord, SectionRecord } from '../../core/types.js';
 import type { NoteReader } from '../../index/note-reader.js';
 import { ToolError } from '../errors.js';
-import { clampInt, defineTool, fullSection, preview, sectionEntry } from '../tool.js';
+import { clampInt, defineTool, fullSection, nearestWithinBudget, preview, RESULT_CHAR_BUDGET, sectionEntry } from '../tool.js';
 
 export const MAX_NEIGHBOURS = 50;
 /** Headings listed per neighbouring day: enough to choose from, few enough to stay cheap. */
@@ -19,6 +19,8 @@ export const timelineTool = defineTool({
     'note, also the neighbouring daily notes (days_before/days_after: {path, title, date, preview, sections:[{id,',
     'section}]}), to follow what happened on the days around. Use get_sections with the ids to read neighbours in full.',
     `before/after: how many neighbours on each side (default 5, at most ${MAX_NEIGHBOURS}). An unknown anchor is an error.`,
+    `The answer stays within about ${RESULT_CHAR_BUDGET / 1000}k characters: past that, the neighbours farthest from the anchor come`,
+    'without their preview, and the farthest days as {path, date, sections: [], sections_omitted} (the count of their sections).',
   ].join(' '),
   inputSchema: {
     anchor: z.number().int().describe('section id to centre on'),
@@ -34,15 +36,28 @@ export const timelineTool = defineTool({
       if (!anchor || !note) throw new ToolError(`anchor section not found: ${args.anchor} (use an id from search results)`);
       const sections = reader.sectionsOfNote(note.id);
       const at = sections.findIndex((s) => s.id === anchor.id);
-      const result: Record<string, unknown> = {
-        anchor: fullSection(anchor, note),
-        before: sections.slice(Math.max(0, at - before), at).map(sectionEntry),
-        after: sections.slice(at + 1, at + 1 + after).map(sectionEntry),
-      };
+      const full = fullSection(anchor, note);
+      // 50 neighbours and 50 days of a dozen headings each on either side: the Obsidian Hub's roundups gave
+      // 146,000 characters. Nearest first, what fits stays whole.
+      let left = RESULT_CHAR_BUDGET - JSON.stringify(full).length;
+      const near = nearestWithinBudget(
+        sections.slice(Math.max(0, at - before), at).map(sectionEntry),
+        sections.slice(at + 1, at + 1 + after).map(sectionEntry),
+        ({ preview: _, ...rest }) => rest,
+        left,
+      );
+      left -= near.used;
+      const result: Record<string, unknown> = { anchor: full, before: near.before, after: near.after };
       if (note.type === 'daily' && note.date) {
         const days = reader.neighbourDays(note.date, before, after);
-        result.days_before = days.before.map((d) => daySummary(reader, d));
-        result.days_after = days.after.map((d) => daySummary(reader, d));
+        const summaries = nearestWithinBudget(
+          days.before.map((d) => daySummary(reader, d)),
+          days.after.map((d) => daySummary(reader, d)),
+          (d) => ({ path: d.path, date: d.date, sections: [], sections_omitted: d.sections.length }),
+          left,
+        );
+        result.days_before = summaries.before;
+        result.days_after = summaries.after;
       }
       return result;
     });
