@@ -208,6 +208,11 @@ export interface SearchResponse {
   query: string;
   /** Distinct hits before the top-k cut. */
   total: number;
+  /**
+   * The hits ranked, after the top-k cut: those an offset reaches (at most `total`). A common word's
+   * `total` counts every note holding it, of which only the best few hundred are ranked.
+   */
+  ranked?: number;
   hits: SearchHit[];
   /** Filters applied, including those derived from temporal expressions. */
   filters: SearchFilters;

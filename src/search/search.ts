@@ -101,6 +101,8 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const daysAsWords = first.datesOnly && first.ranked.length === 0 && first.q.writtenDays;
   let datesListed: SearchResponse['datesListed'];
   let listedNotes: Set<number> | null = null;
+  // The results an offset can reach, when not all ranked: a list of dates reads only the page asked for.
+  let reachable: (() => number) | null = null;
   if (first.q.textRange && (first.searched || daysAsWords) && fill) {
     const rest = rankAll(db, store, req, tuning, now, false);
     // A word or two that no note of the range holds ("summarize last week", "what did I do yesterday",
@@ -125,6 +127,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     if (lead === listed) {
       datesListed = { ...span, notes: listed.total() };
       listedNotes = shown;
+      reachable = () => listed.total() + others.length;
     } else if (first.ranked.length === 0) datesIgnored = span;
     else if (others.length > 0) datesFirst = { ...span, notes: first.ranked.length };
   }
@@ -136,9 +139,11 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   const nextScores = page.map((_, i) => ranked[offset + i + 1]?.score ?? 0);
   const hits = buildHits(db, store, page, nextScores, offset, terms, q.text, req.snippetChars ?? 300);
   // The range's notes and the rest are two rankings: a note of the range may be in no list of the rest's.
+  const total = Math.max(ranked.length, run.total());
   return {
     query: req.query,
-    total: Math.max(ranked.length, run.total()),
+    total,
+    ranked: Math.min(total, reachable ? reachable() : run.datesOnly ? run.total() : ranked.length),
     hits,
     filters: datesIgnored ? run.q.filters : first.q.filters,
     ...(datesIgnored ? { datesIgnored } : {}),

@@ -31,7 +31,8 @@ export const searchTool = defineTool({
     'them; sync* matches words starting with sync; tag:x (also tag:x/y), path:x, type:x, status:x filter like the',
     `parameters (a value that is none, like type:module, is a word). A query with over ${LONG_TEXT_CHARS} characters of words besides operators is pasted text: plain text throughout. Other words rank: a result need not hold them all.`,
     'No matches gives an empty results list, with did_you_mean when a word of the query is unknown to the notes;',
-    'a query of filters or exclusions only (tag:x alone) ranks nothing and says so in note.',
+    'a query of filters or exclusions only (tag:x alone) ranks nothing and says so in note. total counts every note',
+    'holding a query word; of a common word\'s thousands only the best few hundred are ranked, and the last page says so in note.',
   ].join(' '),
   inputSchema: {
     query: z.string().describe('keywords or a question'),
@@ -80,6 +81,11 @@ export const searchTool = defineTool({
       ranksBy(syntax) ? '' : 'the query has nothing to rank by (filters and exclusions only): add a word to search for',
       ...said,
       resp.indexIncomplete ? INCOMPLETE_INDEX_NOTE : '',
+      // `total` counts every note holding a word; a common word's are ranked only so far (the top-k cut):
+      // the page that reaches the end says so, where paging on would otherwise stop without a word.
+      resp.ranked !== undefined && resp.ranked < resp.total && offset + limit >= resp.ranked
+        ? `only the best ${resp.ranked} of the ${resp.total} matches are ranked, so no page goes past them: narrow the query (rarer words, a "phrase", type, tag, path or after/before) to reach others`
+        : '',
     ].filter(Boolean);
     return {
       query: queryEcho(given),
