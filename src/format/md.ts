@@ -64,22 +64,44 @@ function summary(hit: SearchHit): string {
   return sentence === '' ? section : `${section} — ${sentence}`;
 }
 
-function formatHit(hit: SearchHit, position: number, top: number, opts: { detail: DetailLevel; now: Date }): string {
+/** Said where a result's details were cut or left out for the answer's size (`detailBudget`). */
+const CUT_NOTE = '*(details cut: the answer reached its size limit; read the section with search and get_sections)*';
+const LEFT_OUT = '**Details:** left out: the answer reached its size limit (read the section with search and get_sections)';
+
+function formatHit(hit: SearchHit, position: number, top: number, opts: FormatOptions, budget: { left: number }): string {
   const flags = [`rank: ${hit.rank}`, `score: ${normalisedScore(hit.score, top)}`];
   if (hit.surprise >= KEY_MOMENT_SURPRISE) flags.push('key moment');
   const when = hit.date === null ? 'unknown' : oneLine(relativeTime(hit.date, opts.now));
   const lines = [`## Result ${position} [${flags.join(', ')}]`, `**When:** ${when}`, `**Summary:** ${summary(hit)}`];
   const details = containedMarkdown(hit.content);
   if (details !== '' && includesDetails(opts.detail, position, hit.surprise)) {
-    lines.push('', '**Details:**', details);
+    const length = Array.from(details).length;
+    if (length <= budget.left) lines.push('', '**Details:**', details);
+    else if (budget.left >= MIN_CUT_DETAILS) lines.push('', '**Details:**', containedMarkdown(truncateText(hit.content, budget.left)), CUT_NOTE);
+    else lines.push('', LEFT_OUT);
+    budget.left = Math.max(0, budget.left - length);
   }
   return lines.join('\n');
 }
 
+/** A cut shorter than this is no use: the details are left out instead. */
+const MIN_CUT_DETAILS = 200;
+
+export interface FormatOptions {
+  detail: DetailLevel;
+  now: Date;
+  /**
+   * Characters of section text all details together may carry (retrieve_memory: an MCP result's size);
+   * past it a result's details are cut, then left out, and say so. Unlimited by default.
+   */
+  detailBudget?: number;
+}
+
 /** Seed 003's format; `now` anchors the relative times. */
-export function formatMarkdown(resp: SearchResponse, opts: { detail: DetailLevel; now: Date }): string {
+export function formatMarkdown(resp: SearchResponse, opts: FormatOptions): string {
   if (!DETAIL_LEVELS.includes(opts.detail)) throw new RangeError(`unknown detail level: ${String(opts.detail)}`);
   if (resp.hits.length === 0) return `No results found for "${oneLine(resp.query)}".`;
   const top = Math.max(...resp.hits.map((h) => (Number.isFinite(h.score) ? h.score : 0)));
-  return resp.hits.map((hit, i) => formatHit(hit, i + 1, top, opts)).join('\n\n');
+  const budget = { left: opts.detailBudget ?? Infinity };
+  return resp.hits.map((hit, i) => formatHit(hit, i + 1, top, opts, budget)).join('\n\n');
 }

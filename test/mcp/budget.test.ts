@@ -43,6 +43,11 @@ const days = Object.fromEntries(
   }),
 );
 
+// 20 notes of one long section each (Japanese, about a token a character): retrieve_memory with detail high.
+const recalls = Object.fromEntries(
+  Array.from({ length: 20 }, (_, i) => [`recall/r${String(i).padStart(2, '0')}.md`, { type: 'knowledge' as const, date: '2026-01-01', body: `# Recall ${i}\n\nNarwhal ${i}. ${'海氷と一角獣の観察記録を詳しく書いた長い段落。'.repeat(200)}\n` }]),
+);
+
 let fx: Fixture;
 let client: Client;
 let close: () => Promise<void>;
@@ -58,6 +63,7 @@ beforeAll(async () => {
     'moc.md': { type: 'knowledge', date: '2026-01-01', body: `# MOC\n\n${hubLinks}\n` },
     ...linkers,
     ...days,
+    ...recalls,
   });
   ({ client, close } = await connect(fx.cfg));
 });
@@ -123,5 +129,14 @@ describe('result size', () => {
     expect(r.days_after[0].sections.length).toBeGreaterThan(0);
     expect(r.days_before[0]).toEqual({ path: 'daily/2026-01-01.md', date: '2026-01-01', sections: [], sections_omitted: 12 });
     expect(r.days_after.at(-1)).toMatchObject({ sections: [], sections_omitted: 12 });
+  });
+
+  it('retrieve_memory keeps its details within the budget and says where it cut them', async () => {
+    const md = await ok(client, 'retrieve_memory', { query: 'narwhal', limit: 20, detail: 'high' });
+    expect(md.match(/^## Result /gm)).toHaveLength(20);
+    expect(md.length).toBeLessThanOrEqual(RESULT_CHAR_BUDGET + 20 * 400);
+    expect(md.match(/^\*\*Details:\*\*$/gm)?.length).toBeGreaterThanOrEqual(4);
+    expect(md).toContain('*(details cut: the answer reached its size limit; read the section with search and get_sections)*');
+    expect(md).toContain('**Details:** left out: the answer reached its size limit');
   });
 });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DETAIL_LEVELS, formatMarkdown, KEY_MOMENT_SURPRISE, type DetailLevel } from '../../format/md.js';
 import { search } from '../../search/search.js';
 import { ToolError } from '../errors.js';
-import { clampInt, defineTool } from '../tool.js';
+import { clampInt, defineTool, RESULT_CHAR_BUDGET } from '../tool.js';
 import { MAX_QUERY_CHARS, parseToolQuery } from './search.js';
 import { queryEcho } from '../../text/chars.js';
 import { tuningOf } from '../../search/rank.js';
@@ -21,7 +21,7 @@ export const retrieveMemoryTool = defineTool({
     `when they are key moments, surprise ≥ ${KEY_MOMENT_SURPRISE}), "none", "low" (only the first, if a key moment),`,
     '"high" (all). The query takes search\'s query language ("phrase", -word, a OR b, prefix*, tag:/path:/type:/status:).',
     'Prefer search + get_sections when you need ids, paths or filters.',
-    `limit: default 5, at most ${MAX_MEMORIES}.`,
+    `limit: default 5, at most ${MAX_MEMORIES}. Details past about ${RESULT_CHAR_BUDGET / 1000}k characters in all are cut or left out, and say so.`,
   ].join(' '),
   inputSchema: {
     query: z.string().describe('what to recall: keywords or a question'),
@@ -38,7 +38,7 @@ export const retrieveMemoryTool = defineTool({
     const resp = ctx.withIndex((db) =>
       search(db, { query, syntax, ...(queryVector ? { queryVector } : {}), suggest: true, limit, snippetChars: ctx.cfg.snippetChars, now, tuning: tuningOf(ctx.cfg) }),
     );
-    const text = formatMarkdown({ ...resp, query: queryEcho(query) }, { detail: args.detail ?? 'auto', now });
+    const text = formatMarkdown({ ...resp, query: queryEcho(query) }, { detail: args.detail ?? 'auto', now, detailBudget: RESULT_CHAR_BUDGET });
     return resp.didYouMean ? `${text} Did you mean: ${queryEcho(resp.didYouMean)}?` : text;
   },
 });
