@@ -48,6 +48,25 @@ const recalls = Object.fromEntries(
   Array.from({ length: 20 }, (_, i) => [`recall/r${String(i).padStart(2, '0')}.md`, { type: 'knowledge' as const, date: '2026-01-01', body: `# Recall ${i}\n\nNarwhal ${i}. ${'海氷と一角獣の観察記録を詳しく書いた長い段落。'.repeat(200)}\n` }]),
 );
 
+// 25 sessions of 20 prompts reading src/geo/geo.c each, and 25 notes mentioning it in 20 sections: file_history.
+const geoSessions = Object.fromEntries(
+  Array.from({ length: 25 }, (_, i) => [
+    `sessions/geo-${String(i).padStart(2, '0')}.md`,
+    {
+      type: 'session' as const,
+      date: `2026-10-${String(i + 1).padStart(2, '0')}`,
+      frontmatter: { session_id: `${String(i).padStart(8, '0')}-geo0-0000-0000-000000000000`, project: 'geo' },
+      body: [`# geo: session ${i}`, '', ...Array.from({ length: 20 }, (_, k) => [`## ${k + 1}. 距離の計算を見直して ${k}`, '', `距離の計算を見直して、${'境界条件も確認して。'.repeat(10)}`, '', '### Actions', '', '- Read src/geo/geo.c', '', '### Answer', '', '見ました。', '']).flat()].join('\n'),
+    },
+  ]),
+);
+const geoNotes = Object.fromEntries(
+  Array.from({ length: 25 }, (_, i) => [
+    `geo/note-${String(i).padStart(2, '0')}.md`,
+    { type: 'knowledge' as const, date: `2026-09-${String(i + 1).padStart(2, '0')}`, body: [`# Geo note ${i}`, '', ...Array.from({ length: 20 }, (_, k) => [`## 測地計算の節 ${k}`, '', `src/geo/geo.c の測地計算について。${'緯度と経度の扱い。'.repeat(8)}`, '']).flat()].join('\n') },
+  ]),
+);
+
 let fx: Fixture;
 let client: Client;
 let close: () => Promise<void>;
@@ -64,6 +83,8 @@ beforeAll(async () => {
     ...linkers,
     ...days,
     ...recalls,
+    ...geoSessions,
+    ...geoNotes,
   });
   ({ client, close } = await connect(fx.cfg));
 });
@@ -138,5 +159,14 @@ describe('result size', () => {
     expect(md.match(/^\*\*Details:\*\*$/gm)?.length).toBeGreaterThanOrEqual(4);
     expect(md).toContain('*(details cut: the answer reached its size limit; read the section with search and get_sections)*');
     expect(md).toContain('**Details:** left out: the answer reached its size limit');
+  });
+
+  it('file_history keeps sessions and notes together within the budget', async () => {
+    const r = await ok(client, 'file_history', { file_path: 'src/geo/geo.c', limit: 50 });
+    expect(r.sessions).toHaveLength(25);
+    expect(r.notes).toHaveLength(25);
+    expect(r.sessions[0].touches).toHaveLength(20);
+    expect(JSON.stringify(r).length).toBeLessThanOrEqual(RESULT_CHAR_BUDGET + 25 * 250);
+    expect(r.notes.at(-1)).toMatchObject({ sections: [], sections_omitted: 20 });
   });
 });

@@ -7,7 +7,7 @@ import { bestSnippet } from '../../search/snippet.js';
 import type { NoteReader } from '../../index/note-reader.js';
 import { ToolError } from '../errors.js';
 import { fileTouch, samePath, sessionPrompts } from '../session-note.js';
-import { clampInt, defineTool, PREVIEW_CHARS, preview, withinBudget } from '../tool.js';
+import { clampInt, defineTool, PREVIEW_CHARS, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
 
 export const MAX_FILE_HISTORY = 50;
 /** Touches listed per session; the rest are counted. */
@@ -57,10 +57,13 @@ export const fileHistoryTool = defineTool({
           if (n) others.push(n);
         }
       }
+      // One budget for both lists: the notes get what the sessions leave (each had its own, twice the size).
+      const listed = withinBudget(sessions, (x) => ({ ...x, touches: [], touches_omitted: x.touches.length }));
+      const left = Math.max(0, RESULT_CHAR_BUDGET - JSON.stringify(listed).length);
       return {
         file_path: file,
-        sessions: withinBudget(sessions, (x) => ({ ...x, touches: [], touches_omitted: x.touches.length })),
-        notes: withinBudget(others, (x) => ({ ...x, sections: [], sections_omitted: x.sections.length })),
+        sessions: listed,
+        notes: withinBudget(others, (x) => ({ ...x, sections: [], sections_omitted: x.sections.length }), left),
       };
     });
   },
