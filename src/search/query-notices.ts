@@ -13,7 +13,20 @@ export function searchWithNotices(db: Database, req: SearchRequest): { resp: Sea
   const notices = [...(req.syntax?.notices ?? [])];
   const emptied = emptiedByFilters(db, req, resp);
   if (emptied) notices.push(emptied);
+  const end = rankedEnd(resp, req);
+  if (end) notices.push(end);
   return { resp, notices };
+}
+
+/**
+ * Said by the page that reaches the end of the ranked results before `total`: `total` counts every note
+ * holding a query word, of which only the best few hundred are ranked (the rankers' depth). `plugin` on the
+ * Obsidian Hub counted 6,031 and ranked 325; pages past them came back empty, `-n 10000` printed 325,
+ * both without a word.
+ */
+function rankedEnd(resp: SearchResponse, req: SearchRequest): string | null {
+  if (resp.ranked === undefined || resp.ranked >= resp.total || (req.offset ?? 0) + req.limit < resp.ranked) return null;
+  return `only the best ${resp.ranked} of the ${resp.total} matches are ranked, so no page goes past them: narrow the query (rarer words, a "phrase", type, tag, path or a date) to reach others`;
 }
 
 /**

@@ -41,7 +41,7 @@ describe('search pages', () => {
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.length).toBeLessThan(700);
     expect(last.note).toBe(
-      `only the best ${seen.length} of the 700 matches are ranked, so no page goes past them: narrow the query (rarer words, a "phrase", type, tag, path or after/before) to reach others`,
+      `only the best ${seen.length} of the 700 matches are ranked, so no page goes past them: narrow the query (rarer words, a "phrase", type, tag, path or a date) to reach others`,
     );
     const past = await ok(client, 'search', { query: 'walrus', limit: 10, offset: 5000 });
     expect(past.results).toEqual([]);

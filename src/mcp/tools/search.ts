@@ -81,11 +81,6 @@ export const searchTool = defineTool({
       ranksBy(syntax) ? '' : 'the query has nothing to rank by (filters and exclusions only): add a word to search for',
       ...said,
       resp.indexIncomplete ? INCOMPLETE_INDEX_NOTE : '',
-      // `total` counts every note holding a word; a common word's are ranked only so far (the top-k cut):
-      // the page that reaches the end says so, where paging on would otherwise stop without a word.
-      resp.ranked !== undefined && resp.ranked < resp.total && offset + limit >= resp.ranked
-        ? `only the best ${resp.ranked} of the ${resp.total} matches are ranked, so no page goes past them: narrow the query (rarer words, a "phrase", type, tag, path or after/before) to reach others`
-        : '',
     ].filter(Boolean);
     return {
       query: queryEcho(given),
