@@ -67,6 +67,17 @@ const geoNotes = Object.fromEntries(
   ]),
 );
 
+// 100 notes of long Japanese folder, file and heading names: search with limit 100.
+const longNamed = Object.fromEntries(
+  Array.from({ length: 100 }, (_, i) => [
+    `${'観測記録の保管庫'.repeat(4)}/${'セイウチ観察の詳細な記録'.repeat(3)}-${String(i).padStart(3, '0')}.md`,
+    { type: 'knowledge' as const, date: '2026-01-01', body: `# ${'北極海のセイウチ観察についての長い見出し'.repeat(3)} ${i}
+
+セイウチ ${i}。${'海氷の上で休む群れの様子。'.repeat(20)}
+` },
+  ]),
+);
+
 let fx: Fixture;
 let client: Client;
 let close: () => Promise<void>;
@@ -85,6 +96,7 @@ beforeAll(async () => {
     ...recalls,
     ...geoSessions,
     ...geoNotes,
+    ...longNamed,
   });
   ({ client, close } = await connect(fx.cfg));
 });
@@ -94,6 +106,15 @@ afterAll(async () => {
 });
 
 describe('result size', () => {
+  it('search keeps its results within the budget: past it, a result is its id, path and score', async () => {
+    const r = await ok(client, 'search', { query: 'セイウチ', limit: 100 });
+    expect(r.results).toHaveLength(100);
+    expect(JSON.stringify(r.results).length).toBeLessThanOrEqual(RESULT_CHAR_BUDGET + 2_000);
+    expect(r.results[0].preview).toBeTruthy();
+    expect(Object.keys(r.results.at(-1)).sort()).toEqual(['id', 'path', 'score']);
+    expect(r.results.every((x: any) => typeof x.id === 'number' && x.path)).toBe(true);
+  });
+
   it('get_sections cuts texts past the budget and marks them, keeping every id', async () => {
     const search = await ok(client, 'search', { query: 'antennas', limit: 50 });
     expect(search.total).toBe(1); // one hit per note by default

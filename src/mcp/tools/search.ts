@@ -7,7 +7,7 @@ import { LONG_TEXT_CHARS } from '../../search/operator-text.js';
 import { INCOMPLETE_INDEX_NOTE } from '../../index/build-state.js';
 import { searchWithNotices } from '../../search/query-notices.js';
 import { ToolError } from '../errors.js';
-import { clampInt, defineTool, PREVIEW_CHARS, preview, roundScore, type ToolContext } from '../tool.js';
+import { clampInt, defineTool, PREVIEW_CHARS, preview, roundScore, withinBudget, type ToolContext } from '../tool.js';
 import { typedVaultPath } from '../../vault/paths.js';
 import { tuningOf } from '../../search/rank.js';
 
@@ -92,16 +92,21 @@ export const searchTool = defineTool({
       ...(resp.datesFirst ? { dates_first: resp.datesFirst } : {}),
       ...(resp.datesListed ? { dates_listed: resp.datesListed } : {}),
       ...(resp.datesOnly ? { dates_only: resp.datesOnly } : {}),
-      results: resp.hits.map((h) => ({
-        id: h.id,
-        path: h.path,
-        section: h.section,
-        type: h.type,
-        status: h.status,
-        date: h.date,
-        score: roundScore(h.score),
-        preview: preview(h.snippet),
-      })),
+      // 100 results of long CJK paths and headings came to over 40,000 characters, about a token each, past what
+      // Claude Code accepts: past the budget a result is its id, path and score (get_sections reads it).
+      results: withinBudget(
+        resp.hits.map((h) => ({
+          id: h.id,
+          path: h.path,
+          section: h.section,
+          type: h.type,
+          status: h.status,
+          date: h.date,
+          score: roundScore(h.score),
+          preview: preview(h.snippet),
+        })),
+        ({ id, path, score }) => ({ id, path, score }),
+      ),
     };
   },
 });
