@@ -7,7 +7,7 @@ import { LONG_TEXT_CHARS } from '../../search/operator-text.js';
 import { INCOMPLETE_INDEX_NOTE } from '../../index/build-state.js';
 import { searchWithNotices } from '../../search/query-notices.js';
 import { ToolError } from '../errors.js';
-import { clampInt, defineTool, PREVIEW_CHARS, preview, roundScore, withinBudget, type ToolContext } from '../tool.js';
+import { clampInt, defineTool, PREVIEW_CHARS, preview, RESULT_CHAR_BUDGET, roundScore, withinBudget, type ToolContext } from '../tool.js';
 import { typedVaultPath } from '../../vault/paths.js';
 import { tuningOf } from '../../search/rank.js';
 
@@ -33,6 +33,7 @@ export const searchTool = defineTool({
     'No matches gives an empty results list, with did_you_mean when a word of the query is unknown to the notes;',
     'a query of filters or exclusions only (tag:x alone) ranks nothing and says so in note. total counts every note',
     'holding a query word; of a common word\'s thousands only the best few hundred are ranked, and the last page says so in note.',
+    `Results past about ${RESULT_CHAR_BUDGET / 1000}k characters come as {id, path, score} (get_sections reads them).`,
   ].join(' '),
   inputSchema: {
     query: z.string().describe('keywords or a question'),
