@@ -106,10 +106,18 @@ afterAll(async () => {
 });
 
 describe('result size', () => {
+  it('recent_context keeps its entries within the budget: past it, an entry is its id, path, date and score', async () => {
+    const r = await ok(client, 'recent_context', { type: 'knowledge', limit: 100 });
+    expect(r).toHaveLength(100);
+    expect(JSON.stringify(r).length).toBeLessThanOrEqual(RESULT_CHAR_BUDGET);
+    expect(r[0].preview).toBeTruthy();
+    expect(Object.keys(r.at(-1)).sort()).toEqual(['date', 'id', 'path', 'score']);
+  });
+
   it('search keeps its results within the budget: past it, a result is its id, path and score', async () => {
     const r = await ok(client, 'search', { query: 'セイウチ', limit: 100 });
     expect(r.results).toHaveLength(100);
-    expect(JSON.stringify(r.results).length).toBeLessThanOrEqual(RESULT_CHAR_BUDGET + 2_000);
+    expect(JSON.stringify(r.results).length).toBeLessThanOrEqual(RESULT_CHAR_BUDGET);
     expect(r.results[0].preview).toBeTruthy();
     expect(Object.keys(r.results.at(-1)).sort()).toEqual(['id', 'path', 'score']);
     expect(r.results.every((x: any) => typeof x.id === 'number' && x.path)).toBe(true);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { NOTE_TYPES, type NoteRecord, type NoteType, type SectionRecord } from '../../core/types.js';
 import { compositeScore } from '../recency.js';
 import { sessionPrompts } from '../session-note.js';
-import { clampInt, defineTool, preview } from '../tool.js';
+import { clampInt, defineTool, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
 
 export const MAX_RECENT = 100;
 
@@ -16,7 +16,7 @@ export const recentContextTool = defineTool({
     'lately. Returns a JSON array (best first) of {id, path, title, type, status, date, section, score, preview}, one',
     'entry per note, scored 0.6 × recency (7-day half-life) + 0.4 × type weight (session 1.0, daily 0.67, knowledge',
     '0.5). For a session note the entry is its latest prompt. Follow up with get_sections (ids), session_trace or',
-    `read_note. limit: default 30, at most ${MAX_RECENT}.`,
+    `read_note. limit: default 30, at most ${MAX_RECENT}. Entries past about ${RESULT_CHAR_BUDGET / 1000}k characters come as {id, path, date, score}.`,
   ].join(' '),
   inputSchema: {
     type: z.enum(NOTE_TYPES).optional().describe('only notes of this type'),
@@ -33,7 +33,9 @@ export const recentContextTool = defineTool({
         .map((note) => ({ note, score: compositeScore(note.type, note.date, now, note.status) }))
         .sort((a, b) => b.score - a.score || b.note.date.localeCompare(a.note.date) || b.note.mtimeMs - a.note.mtimeMs)
         .slice(0, limit);
-      return scored.map(({ note, score }) => {
+      // As search's: 100 entries of long CJK paths and headings pass what Claude Code accepts; past the
+      // budget an entry is its id, path, date and score.
+      const entries = scored.map(({ note, score }) => {
         const s = representative(note, reader.sectionsOfNote(note.id));
         return {
           id: s?.id ?? null,
@@ -47,6 +49,7 @@ export const recentContextTool = defineTool({
           preview: s ? preview(s.text || s.heading) : '',
         };
       });
+      return withinBudget(entries, ({ id, path, date, score }) => ({ id, path, date, score }));
     });
   },
 });
