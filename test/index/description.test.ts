@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openReader, openWriter, IndexError, type Database as Db } from '../../src/index/db.js';
-import { embedPending } from '../../src/index/embed-job.js';
 import { noteFtsRow } from '../../src/index/fts-rows.js';
 import { NOTE_FTS_COLUMNS, SCHEMA_VERSION } from '../../src/index/schema.js';
 import { syncVault } from '../../src/index/sync.js';
@@ -18,6 +17,7 @@ import { search } from '../../src/search/search.js';
 import { loadConfig, tsmDir, type TsmConfig } from '../../src/vault/config.js';
 import { watcherPidFile } from '../../src/vault/watcher-pid.js';
 import { writeFiles } from '../helpers/cli.js';
+import { embedAll, expectMigratedInPlace } from '../helpers/migration.js';
 import { useTwoTinyModels } from '../helpers/tiny-model.js';
 
 const models = useTwoTinyModels('tsm-description-');
@@ -148,31 +148,14 @@ function downgradeTo11(file: string): void {
 describe('an index of schema 11', () => {
   it('is brought to the current schema in place by the next writer: the descriptions are found, the vectors kept, the index equal to a clean build', async () => {
     const cfg = await vault('migrate');
-    let vectors: Buffer[];
-    {
-      const { db } = openWriter(cfg.db);
-      try {
-        await embedPending(db, models.embedder);
-        vectors = db.prepare('SELECT vec FROM section_vectors ORDER BY id').pluck().all() as Buffer[];
-        expect(vectors.length).toBeGreaterThan(0);
-      } finally {
-        db.close();
-      }
-    }
+    const vectors = await embedAll(cfg.db, models.embedder);
     downgradeTo11(cfg.db);
 
     // Readers refuse it, and say what to run.
     expect(() => openReader(cfg.db)).toThrow(IndexError);
     expect(() => openReader(cfg.db)).toThrow(`schema version 11, this tsm needs ${SCHEMA_VERSION}: run \`tsm index\` to update it`);
 
-    const opened = openWriter(cfg.db);
-    try {
-      expect(opened.fresh).toBe(false);
-      expect(opened.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe(String(SCHEMA_VERSION));
-      expect(opened.db.prepare('SELECT vec FROM section_vectors ORDER BY id').pluck().all()).toEqual(vectors);
-    } finally {
-      opened.db.close();
-    }
+    expectMigratedInPlace(cfg.db, vectors);
     const clean = await vault('migrate-clean');
     const db = openReader(cfg.db);
     const cleanDb = openReader(clean.db);

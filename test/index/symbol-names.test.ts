@@ -6,16 +6,16 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openReader, openWriter, type Database as Db } from '../../src/index/db.js';
-import { embedPending } from '../../src/index/embed-job.js';
+import { openReader, type Database as Db } from '../../src/index/db.js';
 import { ftsRows, noteFtsRow } from '../../src/index/fts-rows.js';
-import { NOTE_FTS_COLUMNS, SCHEMA_VERSION, SECTION_FTS_COLUMNS } from '../../src/index/schema.js';
+import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from '../../src/index/schema.js';
 import { syncVault } from '../../src/index/sync.js';
 import { search } from '../../src/search/search.js';
 import { bestSnippet } from '../../src/search/snippet.js';
 import { searchText } from '../../src/text/normalize.js';
 import { loadConfig, type TsmConfig } from '../../src/vault/config.js';
 import { writeFiles } from '../helpers/cli.js';
+import { embedAll, expectMigratedInPlace } from '../helpers/migration.js';
 import { useTwoTinyModels } from '../helpers/tiny-model.js';
 
 describe('searchText', () => {
@@ -87,17 +87,7 @@ describe('C++, C# and F# in search', () => {
 describe('an index of schema 13', () => {
   it('is brought to the current schema in place: C++ is found, the vectors kept, the index equal to a clean build', async () => {
     const cfg = await vault('migrate');
-    let vectors: Buffer[];
-    {
-      const { db } = openWriter(cfg.db);
-      try {
-        await embedPending(db, models.embedder);
-        vectors = db.prepare('SELECT vec FROM section_vectors ORDER BY id').pluck().all() as Buffer[];
-        expect(vectors.length).toBeGreaterThan(0);
-      } finally {
-        db.close();
-      }
-    }
+    const vectors = await embedAll(cfg.db, models.embedder);
     downgradeTo13(cfg.db);
     const old = new Database(cfg.db, { readonly: true });
     try {
@@ -106,14 +96,7 @@ describe('an index of schema 13', () => {
     } finally {
       old.close();
     }
-    const opened = openWriter(cfg.db);
-    try {
-      expect(opened.fresh).toBe(false);
-      expect(opened.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe(String(SCHEMA_VERSION));
-      expect(opened.db.prepare('SELECT vec FROM section_vectors ORDER BY id').pluck().all()).toEqual(vectors);
-    } finally {
-      opened.db.close();
-    }
+    expectMigratedInPlace(cfg.db, vectors);
     const clean = await vault('migrate-clean');
     const db = openReader(cfg.db);
     const cleanDb = openReader(clean.db);
