@@ -29,7 +29,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const cfg = configFrom({ ...argv, vault: vaultFlag });
   const problems: Problem[] = [];
   try {
-    problems.push(...withIndexReader(cfg.db, (db) => indexChecks(cfg, db, new NoteReader(db, cfg.db))));
+    problems.push(...withIndexReader(cfg.db, (db) => indexChecks(cfg, db, new NoteReader(db, cfg.db)), { tsmDir: tsmDir(cfg) }));
   } catch (err) {
     if (!(err instanceof IndexError)) throw err;
     problems.push({ check: 'index', severity: 'error', message: err.message, fix: err.fix });

@@ -1,6 +1,7 @@
 // tsm related <note>: outgoing links and backlinks.
 import { NoteReader } from '../index/note-reader.js';
 import { withIndexReader } from '../index/open-reader.js';
+import { tsmDir } from '../vault/config.js';
 import { configFrom, printJson, typedVaultPath } from './args.js';
 import { UsageError, UserError } from './run.js';
 import { writeOut } from './stdio.js';
@@ -18,7 +19,7 @@ export function run(argv: Record<string, unknown>): void {
     const reader = new NoteReader(db, cfg.db);
     const note = reader.findNote(ref);
     return note ? { note, outgoing: reader.outgoingLinks(note.id), backlinks: reader.backlinks(note.id) } : null;
-  });
+  }, { tsmDir: tsmDir(cfg) });
   if (!found) throw new UserError(`no indexed note matches "${oneLine(ref)}"`);
   const { note } = found;
   const outgoing = found.outgoing.slice(0, limit);

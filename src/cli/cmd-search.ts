@@ -10,7 +10,7 @@ import { searchWithNotices } from '../search/query-notices.js';
 import { nearestNotes } from '../search/neural.js';
 import type { FilterFlags } from '../search/filters.js';
 import { parseQuery, ranksBy } from '../search/query-syntax.js';
-import type { TsmConfig } from '../vault/config.js';
+import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { readRegularFile } from '../vault/file-kind.js';
 import { queryEcho } from '../text/chars.js';
 import { configFrom, referenceNow, typedVaultPath, useColor } from './args.js';
@@ -49,7 +49,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       now,
       tuning,
     });
-  });
+  }, { tsmDir: tsmDir(cfg) });
   writeOut(await render(resp, argv, cfg, now));
   // The query as every line below quotes it: cut to QUERY_ECHO_CHARS, as MCP and the hook echo it.
   const quoted = JSON.stringify(queryEcho(query));

@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import { isExplained } from '../core/errors.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
-import { loadConfig, type TsmConfig } from '../vault/config.js';
+import { loadConfig, tsmDir, type TsmConfig } from '../vault/config.js';
 import { fileKind } from '../vault/file-kind.js';
 import { Deadline } from './deadline.js';
 import { DETACHED_ENV } from './detach.js';
@@ -262,7 +262,7 @@ async function ingest(ctx: Context, cfg: TsmConfig): Promise<string> {
   // Building (or rebuilding) a whole index inside a hook could take minutes: leave that to `tsm index`.
   const { withIndexReader } = await import('../index/open-reader.js');
   try {
-    withIndexReader(cfg.db, () => undefined);
+    withIndexReader(cfg.db, () => undefined, { tsmDir: tsmDir(cfg) });
   } catch (err) {
     if (!isExplained(err)) throw err;
     log(ctx, `wrote ${result.notePath}; not indexed: ${err.message}`);

@@ -9,7 +9,7 @@ import { withIndexReader } from '../index/open-reader.js';
 import { formatXml } from '../format/xml.js';
 import { search } from '../search/search.js';
 import { isNoteOfSession, sessionPathPart } from '../sessions/note-format.js';
-import type { TsmConfig } from '../vault/config.js';
+import { tsmDir, type TsmConfig } from '../vault/config.js';
 import type { Deadline } from './deadline.js';
 import { hookOutput, MAX_HOOK_OUTPUT } from './output.js';
 import { tuningOf } from '../search/rank.js';
@@ -64,7 +64,7 @@ export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContex
     withIndexReader(
       cfg.db,
       (db) => search(db, { query: promptSearchText(prompt), limit, ...(opts.queryVector ? { queryVector: opts.queryVector } : {}), snippetChars: cfg.snippetChars, tuning: tuningOf(cfg), now: opts.now }),
-      { busyTimeoutMs: deadline.remaining() },
+      { busyTimeoutMs: deadline.remaining(), tsmDir: tsmDir(cfg) },
     );
   const kept = (r: SearchResponse) => r.hits.filter((h) => sessionEcho(h, opts.sessionId) === null);
   let resp: SearchResponse;

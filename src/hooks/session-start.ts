@@ -4,7 +4,7 @@ import type { NoteRecord, SectionRecord } from '../core/types.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
 import { sessionPrompts } from '../sessions/note-format.js';
-import type { TsmConfig } from '../vault/config.js';
+import { tsmDir, type TsmConfig } from '../vault/config.js';
 import type { Deadline } from './deadline.js';
 import { hookOutput } from './output.js';
 import { limitsFor, renderRecentContext, type IntentItem, type NoteItem } from './recent-context.js';
@@ -34,7 +34,7 @@ export function sessionStartContext(cfg: TsmConfig, opts: SessionStartOptions): 
       const intents = reader.recentNotes(SESSION_CANDIDATES, 'session').flatMap((note) => intentsOf(note, reader.sectionsOfNote(note.id)));
       return renderRecentContext({ vault: cfg.vault, project: opts.project, intents, notes, now, limits: limitsFor(opts.source) });
     },
-    { busyTimeoutMs: opts.deadline.remaining() },
+    { busyTimeoutMs: opts.deadline.remaining(), tsmDir: tsmDir(cfg) },
   );
   if (opts.deadline.passed()) {
     return { kind: 'none', problem: `deadline of ${opts.deadline.ms} ms passed while reading recent context; nothing injected` };

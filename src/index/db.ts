@@ -144,11 +144,7 @@ export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex 
     const blocked = owner.kind === 'tsm' ? (opts.schemaChangeBlocked?.() ?? null) : null;
     if (blocked !== null) {
       db.close();
-      throw new IndexError(
-        'version',
-        `the index at ${path} has schema version ${owner.kind === 'tsm' ? owner.version : '?'}, this tsm needs ${SCHEMA_VERSION}, and ${blocked}: ` +
-          'stop it, then run `tsm index` (or start `tsm watch` again), which updates the index',
-      );
+      throw schemaChangeBlockedError(path, owner.kind === 'tsm' ? owner.version : null, blocked);
     }
     // An older index whose change can be made exactly from what it holds keeps everything (its vectors too).
     if (owner.kind === 'tsm' && owner.version !== null && canMigrate(owner.version, SCHEMA_VERSION)) {
@@ -186,6 +182,20 @@ export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex 
     if (e instanceof IndexError) throw e;
     throw new IndexError('io', `cannot open the index ${path}: ${(err as Error).message}`);
   }
+}
+
+/**
+ * An index of another schema version that this tsm may not change now: `blocked` says who writes to it (a
+ * `tsm watch` started by another tsm). Said alike by a writer that would change it and by a reader that
+ * meets it (open-reader.ts), whose plain "run `tsm index`" would only be refused.
+ */
+export function schemaChangeBlockedError(path: string, version: number | null, blocked: string): IndexError {
+  return new IndexError(
+    'version',
+    `the index at ${path} has schema version ${version ?? '?'}, this tsm needs ${SCHEMA_VERSION}, and ${blocked}: ` +
+      'stop it, then run `tsm index` (or start `tsm watch` again), which updates the index',
+    version ?? undefined,
+  );
 }
 
 /**

@@ -1,10 +1,17 @@
 // The one way a surface (CLI, hooks, MCP) reads the index: open, run, close, with every SQLite error
 // turned into an IndexError that names the fix. Surfaces never write the open/try/finally/close block.
-import { asIndexError, checkIndexFiles, openReader, type Database } from './db.js';
+import { asIndexError, checkIndexFiles, IndexError, openReader, schemaChangeBlockedError, type Database } from './db.js';
+import { runningWatcher } from '../vault/watcher-pid.js';
 
 export interface ReaderOptions {
   /** Upper bound of a wait on a locked index (SQLite's busy_timeout); default 10 s. */
   busyTimeoutMs?: number;
+  /**
+   * The vault's `.tsm/` folder, where a running `tsm watch` is on record. An index of an older schema is
+   * updated by the next `tsm index`, unless a watcher started by the older tsm writes to it (`tsm index`
+   * then leaves it as it is, db.ts openWriter): the reader's message then names the watcher to stop.
+   */
+  tsmDir?: string;
 }
 
 /**
@@ -14,7 +21,12 @@ export interface ReaderOptions {
  */
 export function withIndexReader<T>(path: string, fn: (db: Database) => T, opts: ReaderOptions = {}): T {
   checkIndexFiles(path);
-  const db = openReader(path, opts);
+  let db: Database;
+  try {
+    db = openReader(path, opts);
+  } catch (err) {
+    throw opts.tsmDir !== undefined && err instanceof IndexError && err.olderSchema ? withWatcher(err, path, opts.tsmDir) : err;
+  }
   try {
     return fn(db);
   } catch (err) {
@@ -22,4 +34,10 @@ export function withIndexReader<T>(path: string, fn: (db: Database) => T, opts: 
   } finally {
     db.close();
   }
+}
+
+/** An older-schema error as it stands, or, while a `tsm watch` of the vault runs, one that says to stop it first. */
+function withWatcher(err: IndexError, path: string, tsmDir: string): IndexError {
+  const pid = runningWatcher(tsmDir);
+  return pid !== null && pid !== process.pid ? schemaChangeBlockedError(path, err.fileVersion ?? null, `\`tsm watch\` (pid ${pid}) writes to it`) : err;
 }

@@ -4,7 +4,7 @@
 import type { QueryVector } from '../embed/socket-protocol.js';
 import { NoteReader } from '../index/note-reader.js';
 import { withIndexReader } from '../index/open-reader.js';
-import type { TsmConfig } from '../vault/config.js';
+import { tsmDir, type TsmConfig } from '../vault/config.js';
 import type { ToolContext } from './tool.js';
 
 export function createContext(
@@ -15,7 +15,7 @@ export function createContext(
     cfg,
     now: opts.now ?? (() => new Date()),
     // withIndexReader closes the connection and turns SQLite errors into IndexErrors that name the fix.
-    withIndex: (fn) => withIndexReader(cfg.db, (db) => fn(db, new NoteReader(db, cfg.db))),
+    withIndex: (fn) => withIndexReader(cfg.db, (db) => fn(db, new NoteReader(db, cfg.db)), { tsmDir: tsmDir(cfg) }),
     ...(opts.queryVector ? { queryVector: opts.queryVector } : {}),
   };
 }
