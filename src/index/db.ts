@@ -226,6 +226,17 @@ export function openReader(path: string, opts: { busyTimeoutMs?: number } = {}):
     db.close();
     throw new IndexError('missing', `the index at ${path} is empty: run \`tsm index\``);
   }
+  if (version > SCHEMA_VERSION) {
+    db.close();
+    // Not "run `tsm index`": with the newer tsm on PATH it changes nothing, and with this one it rebuilds the
+    // index the newer tsm wrote (dropping its vectors), which that tsm then migrates or rebuilds back.
+    throw new IndexError(
+      'version',
+      `the index at ${path} was written by a newer tsm (schema version ${version}; this tsm reads ${SCHEMA_VERSION}): ` +
+        'use that tsm (restart a `tsm serve` or a Claude Code session started before it was installed), or run `tsm index` with this one to rebuild it',
+      version,
+    );
+  }
   if (version !== SCHEMA_VERSION) {
     db.close();
     throw new IndexError(

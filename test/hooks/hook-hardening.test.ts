@@ -299,7 +299,7 @@ describe('SessionStart starts a detached incremental sync (first use without `ts
     await new Promise((res) => setTimeout(res, 1500));
     expect(existsSync(join(v, '.tsm', 'sync.lock'))).toBe(false);
     expect(readFileSync(db).equals(before)).toBe(true);
-    expect(logOf(v)).toMatch(/UserPromptSubmit .*schema version 99, this tsm needs \d+: run `tsm index` to rebuild it/);
+    expect(logOf(v)).toMatch(/UserPromptSubmit .*was written by a newer tsm \(schema version 99; this tsm reads \d+\): use that tsm .*, or run `tsm index` with this one to rebuild it/);
     expect(logOf(v)).not.toMatch(/a background `tsm index` started/);
     // A new session's background sync leaves it too, and says why; the user's own `tsm index` rebuilds it.
     const start = tsm(['hook'], { cwd: work, env: { TSM_VAULT: v }, input: JSON.stringify({ cwd: work, hook_event_name: 'SessionStart', session_id: 's2' }) });

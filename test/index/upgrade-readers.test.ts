@@ -81,3 +81,16 @@ describe('a reader meeting an index of an older schema', () => {
     expect(readerError().message).toMatch(/: run `tsm index` to update it$/);
   });
 });
+
+describe('a reader meeting an index of a newer schema', () => {
+  it('says to use the newer tsm (restarting a server that outlived the upgrade) before rebuilding it with this one', () => {
+    setVersion(SCHEMA_VERSION + 1);
+    const e = readerError({ tsmDir: tsmDir(cfg) });
+    expect(e.message).toBe(
+      `the index at ${cfg.db} was written by a newer tsm (schema version ${SCHEMA_VERSION + 1}; this tsm reads ${SCHEMA_VERSION}): ` +
+        'use that tsm (restart a `tsm serve` or a Claude Code session started before it was installed), or run `tsm index` with this one to rebuild it',
+    );
+    expect(e.olderSchema).toBe(false);
+    expect(e.fix).toBe('use the newer tsm that wrote it, or run `tsm index` with this one to rebuild it');
+  });
+});
