@@ -190,12 +190,12 @@ export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex 
  * meets it (open-reader.ts), whose plain "run `tsm index`" would only be refused.
  */
 export function schemaChangeBlockedError(path: string, version: number | null, blocked: string): IndexError {
-  return new IndexError(
-    'version',
-    `the index at ${path} has schema version ${version ?? '?'}, this tsm needs ${SCHEMA_VERSION}, and ${blocked}: ` +
-      'stop it, then run `tsm index` (or start `tsm watch` again), which updates the index',
-    version ?? undefined,
-  );
+  const prefix = `the index at ${path} has schema version ${version ?? '?'}, this tsm needs ${SCHEMA_VERSION}, and ${blocked}: `;
+  // A newer tsm's watcher: this tsm would rebuild its index (dropping its vectors), not update it.
+  if (version !== null && version > SCHEMA_VERSION) {
+    return new IndexError('version', `${prefix}it is a newer tsm's index: use that tsm, or stop the watcher, then run \`tsm index\` with this one to rebuild it`, version);
+  }
+  return new IndexError('version', `${prefix}stop it, then run \`tsm index\` (or start \`tsm watch\` again), which updates the index`, version ?? undefined);
 }
 
 /**

@@ -94,3 +94,14 @@ describe('a reader meeting an index of a newer schema', () => {
     expect(e.fix).toBe('use the newer tsm that wrote it, or run `tsm index` with this one to rebuild it');
   });
 });
+
+describe('a writer meeting an index of a newer schema under a running watcher', () => {
+  it('does not say that `tsm index` updates it: this tsm would rebuild the newer index', async () => {
+    setVersion(SCHEMA_VERSION + 1);
+    writeFileSync(watcherPidFile(tsmDir(cfg)), `${watcher.pid}\n`);
+    await expect(syncVault(cfg)).rejects.toThrow(
+      `the index at ${cfg.db} has schema version ${SCHEMA_VERSION + 1}, this tsm needs ${SCHEMA_VERSION}, and \`tsm watch\` (pid ${watcher.pid}) writes to it: ` +
+        "it is a newer tsm's index: use that tsm, or stop the watcher, then run `tsm index` with this one to rebuild it",
+    );
+  });
+});
