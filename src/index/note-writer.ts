@@ -418,18 +418,23 @@ export class NoteWriter {
 }
 
 const DATE_TITLE = '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T00:00:00.000Z';
-/** A day as Japanese notes write it, or in full-width digits, in the file name or a frontmatter date (metadata.ts noteDate). */
-const WRITTEN_DAY_SQL = [
-  "path GLOB '*[0-9０-９]年*月*日*'",
-  ...['date', 'updated', 'created'].map((k) => `json_extract(frontmatter, '$.${k}') GLOB '*[０-９年]*'`),
-].join(' OR ');
+/**
+ * A day an older tsm did not read (metadata.ts noteDate reads both in NFKC now): as Japanese notes write it, or
+ * with full-width digits or separators (２０２６-０７-１８, 2026－07－18, 2026／07／18). In the file name of a note
+ * it dated by mtime; in a frontmatter date of one it did not date by frontmatter (a frontmatter date outranks
+ * the file name's).
+ */
+const FULL_WIDTH_YMD = `'*${'[0-9０-９]'.repeat(4)}[-－]${'[0-9０-９]'.repeat(2)}[-－]${'[0-9０-９]'.repeat(2)}*'`;
+const WRITTEN_DAY_SQL =
+  `(date_source = 'mtime' AND (path GLOB '*[0-9０-９]年*月*日*' OR (path GLOB ${FULL_WIDTH_YMD} AND path GLOB '*[０-９－]*')))` +
+  ` OR (date_source <> 'frontmatter' AND (${['date', 'updated', 'created'].map((k) => `json_extract(frontmatter, '$.${k}') GLOB '*[０-９年－／．]*'`).join(' OR ')}))`;
 
 /** What the index knows of every file: notes and skipped files (reads only: a reader's connection will do). */
 export function fileStatesOf(db: Database): Map<string, FileState> {
   const out = new Map<string, FileState>();
   // DATE_TITLE: a title an older tsm took from `title: 2024-01-02` in its ISO form (2024-01-02T00:00:00.000Z).
   const sql = `SELECT path, size, mtime_ms, ctime_ms, hash, section_count = 0 AS sectionless, title GLOB '${DATE_TITLE}' AS date_title,
-    date_source = 'mtime' AND (${WRITTEN_DAY_SQL}) AS written_day FROM notes`;
+    (${WRITTEN_DAY_SQL}) AS written_day FROM notes`;
   for (const r of db.prepare(sql).iterate() as Iterable<{
     path: string;
     size: number;
@@ -447,9 +452,9 @@ export function fileStatesOf(db: Database): Map<string, FileState> {
     // Titled by the ISO form of a YAML date (an older tsm): parse it again once, to be titled as written. A
     // note whose title is that very text in quotes is parsed again at each sync, a cost too small to track.
     if (r.date_title) state.reread = true;
-    // Dated by its file's mtime though its name or its date/updated/created holds a day an older tsm did not
-    // read (2026年7月18日, full-width digits): parse it again, once; one still undated (an impossible day)
-    // is parsed again at each sync, as above.
+    // Dated by its file's mtime (or name) though its name (or its date/updated/created) holds a day an older
+    // tsm did not read (2026年7月18日, full-width digits or separators): parse it again, once; one still not
+    // dated so (an impossible day) is parsed again at each sync, as above.
     if (r.written_day) state.reread = true;
     out.set(r.path, state);
   }

@@ -43,4 +43,46 @@ describe('days written in Japanese, in an index an older tsm wrote', () => {
       v.cleanup();
     }
   });
+
+  it('are read again too when the day is in a file name of full-width digits, or in a frontmatter date that outranks the file name', () => {
+    const v = makeVault({
+      '２０２６-０７-２１.md': '# 全角の日記\n\n曇り\n',
+      '2026－07－22.md': '# 全角のハイフン\n\n雨\n',
+      'slashes.md': '---\nupdated: 2026／07／23\n---\n# 全角のスラッシュ\n\n風\n',
+      '2026-07-01 plan.md': '---\ndate: 2026年7月24日\n---\n# 計画\n\n日付は本文の方\n',
+      '第１回.md': '# 第１回\n\n日付ではない全角数字\n',
+    });
+    try {
+      expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+      const path = join(v.dir, '.tsm/index.db');
+      const rows = () => {
+        const db = new Database(path, { readonly: true });
+        const out = db.prepare('SELECT path, type, date, date_source AS src FROM notes ORDER BY path').all();
+        db.close();
+        return out;
+      };
+      const clean = rows();
+      expect(clean).toEqual(
+        expect.arrayContaining([
+          { path: '２０２６-０７-２１.md', type: 'daily', date: '2026-07-21', src: 'filename' },
+          { path: '2026－07－22.md', type: 'daily', date: '2026-07-22', src: 'filename' },
+          { path: 'slashes.md', type: 'knowledge', date: '2026-07-23', src: 'frontmatter' },
+          { path: '2026-07-01 plan.md', type: 'daily', date: '2026-07-24', src: 'frontmatter' },
+        ]),
+      );
+      // What an older tsm left: the full-width names and the slashes dated by mtime and typed knowledge,
+      // the plan dated by its file name.
+      const db = new Database(path);
+      db.prepare("UPDATE notes SET date = '2000-01-01', date_source = 'mtime', type = 'knowledge' WHERE path IN ('２０２６-０７-２１.md', '2026－07－22.md', 'slashes.md')").run();
+      db.prepare("UPDATE notes SET date = '2026-07-01', date_source = 'filename' WHERE path = '2026-07-01 plan.md'").run();
+      db.close();
+      const first = tsm(['index', '--vault', v.dir, '--json']);
+      expect(first.code, first.stderr).toBe(0);
+      expect(JSON.parse(first.stdout)).toMatchObject({ updated: 4, added: 0 });
+      expect(rows()).toEqual(clean);
+      expect(JSON.parse(tsm(['index', '--vault', v.dir, '--json']).stdout)).toMatchObject({ updated: 0, added: 0 });
+    } finally {
+      v.cleanup();
+    }
+  });
 });
