@@ -73,6 +73,8 @@ interface Context {
   vault: string | null;
   stderr: string[];
   timedOut: boolean;
+  /** SessionStart started the background sync (src/hooks/background-sync.ts). */
+  syncStarted?: boolean;
 }
 
 /**
@@ -133,7 +135,8 @@ async function run(ctx: Context, name: string): Promise<string> {
       return withDeadline(ctx, deadline, () => promptSubmit(ctx, cfg, deadline));
     case 'SessionStart':
       if (detached) return backgroundSync(ctx, cfg);
-      if ((await startBackgroundSync(ctx, cfg)) && fileKind(cfg.db) === 'absent') {
+      ctx.syncStarted = await startBackgroundSync(ctx, cfg);
+      if (ctx.syncStarted && fileKind(cfg.db) === 'absent') {
         const { awaitFirstBuild } = await import('./background-sync.js');
         if (!(await awaitFirstBuild(cfg, deadline))) {
           log(ctx, `no index yet at ${cfg.db}: building it in the background; prompts get results once it is done`);
@@ -198,15 +201,28 @@ async function promptSubmit(ctx: Context, cfg: TsmConfig, deadline: Deadline): P
 async function sessionStart(ctx: Context, cfg: TsmConfig, deadline: Deadline): Promise<string> {
   const { sessionStartContext } = await import('./session-start.js');
   const cwd = ctx.payload.cwd;
-  const r = sessionStartContext(cfg, {
-    source: ctx.payload.source,
-    project: cwd ? basename(cwd.replace(/[\\/]+$/, '')) || null : null,
-    deadline,
-    now: ctx.req.now,
-  });
+  let r: ReturnType<typeof sessionStartContext>;
+  try {
+    r = sessionStartContext(cfg, {
+      source: ctx.payload.source,
+      project: cwd ? basename(cwd.replace(/[\\/]+$/, '')) || null : null,
+      deadline,
+      now: ctx.req.now,
+    });
+  } catch (err) {
+    // An index an older tsm wrote (tsm upgraded between sessions): the sync this hook started updates it.
+    if (!ctx.syncStarted || !isOlderSchema(err)) throw err;
+    log(ctx, `${err.message} (a background \`tsm index\` started: the next prompts get results)`);
+    return '';
+  }
   if (r.kind === 'context') return r.output;
   if (r.problem) log(ctx, r.problem);
   return '';
+}
+
+/** An IndexError of an index an older tsm wrote (told apart without loading db.ts and SQLite). */
+function isOlderSchema(err: unknown): err is Error {
+  return err instanceof Error && (err as { olderSchema?: unknown }).olderSchema === true;
 }
 
 /** Start the detached sync worker (src/hooks/background-sync.ts) unless one is not wanted: SessionStart, and a prompt that meets an index an older tsm wrote. */

@@ -288,6 +288,26 @@ describe('SessionStart starts a detached incremental sync (first use without `ts
     expect(logOf(v)).toContain(`schema version 12, this tsm needs ${SCHEMA_VERSION}: run \`tsm index\` to update it (a background \`tsm index\` started: the next prompts get results)`);
   }, 60_000);
 
+  it('a session start that meets an index of an older schema logs that the sync it started updates it, not only "run `tsm index`"', async () => {
+    const { v, db } = indexedAsSchema('upgraded-start', 12);
+    const schema = () => {
+      const conn = new Database(db, { readonly: true });
+      try {
+        return conn.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get();
+      } finally {
+        conn.close();
+      }
+    };
+    const env = { TSM_VAULT: v };
+    const r = tsm(['hook'], { cwd: work, env, input: JSON.stringify({ cwd: work, hook_event_name: 'SessionStart', source: 'startup', session_id: 's1' }) });
+    expect(r.code).toBe(0);
+    await waitFor(() => schema() === String(SCHEMA_VERSION) && !existsSync(join(v, '.tsm', 'sync.lock')), 30_000);
+    expect(logOf(v)).toContain(
+      `SessionStart session=s1: the index at ${db} has schema version 12, this tsm needs ${SCHEMA_VERSION}: run \`tsm index\` to update it (a background \`tsm index\` started: the next prompts get results)`,
+    );
+    expect(injected(tsm(['hook'], { cwd: work, env, input: payload({ cwd: work }) }))).toContain('<knowledge_search');
+  }, 60_000);
+
   it('an index of a newer tsm: a prompt gets nothing and a session start syncs nothing, both log why; tsm index rebuilds it', async () => {
     const { v, db } = indexedAsSchema('newer', 99);
     const before = readFileSync(db);
