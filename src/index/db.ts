@@ -149,6 +149,8 @@ export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex 
     // An older index whose change can be made exactly from what it holds keeps everything (its vectors too).
     if (owner.kind === 'tsm' && owner.version !== null && canMigrate(owner.version, SCHEMA_VERSION)) {
       const from = owner.version;
+      const started = performance.now();
+      let migrated = false;
       writeTransaction(
         db,
         () => {
@@ -156,13 +158,34 @@ export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex 
           if (schemaVersion(db) !== from) return;
           migrate(db, from, SCHEMA_VERSION);
           setSchemaVersion(db);
+          migrated = true;
         },
         { schemaChange: true },
       );
+      // Seconds of a sync that reads nothing new: said, so they are not taken for a slow sync.
+      const seconds = ((performance.now() - started) / 1000).toFixed(2);
+      if (migrated) {
+        const vectors = storedVectors(db);
+        const kept = vectors > 0 ? ` (its ${vectors} stored vector${vectors === 1 ? '' : 's'} kept)` : '';
+        process.stderr.write(`tsm: updated the index at ${path} from schema version ${from} to ${SCHEMA_VERSION} in place in ${seconds} s${kept}\n`);
+      }
       return { db, fresh: false };
     }
     // Only a file that is provably tsm's (or holds nothing at all) is emptied and given the schema.
-    if (owner.kind === 'tsm') dropAll(db);
+    if (owner.kind === 'tsm') {
+      // A rebuild reads every note again and drops every stored vector (hours of embedding with a model): said.
+      const vectors = storedVectors(db);
+      const why =
+        owner.version !== null && owner.version > SCHEMA_VERSION
+          ? `was written by a newer tsm (schema version ${owner.version}; this tsm writes ${SCHEMA_VERSION})`
+          : `has schema version ${owner.version ?? 'none'}, which this tsm (schema version ${SCHEMA_VERSION}) cannot update in place`;
+      process.stderr.write(
+        `tsm: the index at ${path} ${why}: rebuilding it from the notes` +
+          (vectors > 0 ? `; ${vectors === 1 ? 'its 1 stored vector is' : `its ${vectors} stored vectors are`} dropped (\`tsm index --embed\` makes them again)` : '') +
+          '\n',
+      );
+      dropAll(db);
+    }
     createSchema(db);
     return { db, fresh: true };
   } catch (err) {
@@ -352,6 +375,15 @@ function versionRead(db: Database): BetterSqlite3.Statement {
 
 function setSchemaVersion(db: Database): void {
   db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+}
+
+/** Section vectors the index holds (none in a table an older schema did not have). */
+function storedVectors(db: Database): number {
+  try {
+    return Number(db.prepare('SELECT count(*) FROM section_vectors').pluck().get());
+  } catch {
+    return 0;
+  }
 }
 
 function dropAll(db: Database): void {

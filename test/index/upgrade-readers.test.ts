@@ -2,13 +2,14 @@
 // schema version, met right after an upgrade or a downgrade: the fix it names must be one that works.
 // An older index under a running `tsm watch` of the vault (started by the older tsm) is not updated by
 // `tsm index`, which leaves it as it is while the watcher writes (db.ts openWriter): the reader says to stop
-// the watcher first, as `tsm index` itself does.
+// the watcher first, as `tsm index` itself does. And a writer that changes the index's schema says what it
+// did: a migration in place (seconds of a sync that reads nothing new), or a rebuild, which drops the vectors.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IndexError } from '../../src/index/db.js';
 import { withIndexReader } from '../../src/index/open-reader.js';
 import { SCHEMA_VERSION } from '../../src/index/schema.js';
@@ -102,6 +103,46 @@ describe('a writer meeting an index of a newer schema under a running watcher', 
     await expect(syncVault(cfg)).rejects.toThrow(
       `the index at ${cfg.db} has schema version ${SCHEMA_VERSION + 1}, this tsm needs ${SCHEMA_VERSION}, and \`tsm watch\` (pid ${watcher.pid}) writes to it: ` +
         "it is a newer tsm's index: use that tsm, or stop the watcher, then run `tsm index` with this one to rebuild it",
+    );
+  });
+});
+
+describe('a writer that changes the schema', () => {
+  /** What `fn` writes on stderr. */
+  async function stderrOf(fn: () => Promise<unknown>): Promise<string> {
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      await fn();
+    } finally {
+      spy.mockRestore();
+    }
+    return written.join('');
+  }
+
+  it('says it updated the index in place, and says nothing once it is current', async () => {
+    rmSync(watcherPidFile(tsmDir(cfg)), { force: true });
+    setVersion(SCHEMA_VERSION - 1);
+    expect(await stderrOf(() => syncVault(cfg))).toMatch(
+      new RegExp(`^tsm: updated the index at ${cfg.db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} from schema version ${SCHEMA_VERSION - 1} to ${SCHEMA_VERSION} in place in \\d+\\.\\d\\d s\n$`),
+    );
+    expect(await stderrOf(() => syncVault(cfg))).toBe('');
+  });
+
+  it('says it rebuilds an index of a newer tsm, and that its vectors are dropped', async () => {
+    rmSync(watcherPidFile(tsmDir(cfg)), { force: true });
+    const raw = new Database(cfg.db);
+    const section = raw.prepare('SELECT id FROM sections LIMIT 1').pluck().get();
+    const model = raw.prepare("INSERT INTO embedding_models (fingerprint, dims) VALUES ('test', 1)").run().lastInsertRowid;
+    raw.prepare("INSERT INTO section_vectors (id, model, vec) VALUES (?, ?, x'00000000')").run(section, model);
+    raw.close();
+    setVersion(SCHEMA_VERSION + 1);
+    expect(await stderrOf(() => syncVault(cfg))).toBe(
+      `tsm: the index at ${cfg.db} was written by a newer tsm (schema version ${SCHEMA_VERSION + 1}; this tsm writes ${SCHEMA_VERSION}): ` +
+        'rebuilding it from the notes; its 1 stored vector is dropped (`tsm index --embed` makes them again)\n',
     );
   });
 });
