@@ -2,7 +2,7 @@
 // through one long-lived writer connection, one batch at a time, until the signal aborts.
 import { statSync } from 'node:fs';
 import type { SyncSummary } from '../core/types.js';
-import { openWriter, type Database } from '../index/db.js';
+import { IndexError, openWriter, type Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
 import { BackgroundEmbedding } from '../index/embed-job.js';
 import { BackgroundTrainer } from '../index/semantic/background.js';
@@ -198,6 +198,13 @@ class VaultWatch {
           ? await syncVault(this.cfg, { db: writer, backgroundRetrain: true })
           : await syncVault(this.cfg, { db: writer, paths: batch.paths, backgroundRetrain: true });
     } catch (err) {
+      if (err instanceof IndexError && err.code === 'version') {
+        // Another tsm migrated or rebuilt the index under this watcher (db.ts assertSchema): no retry can ever
+        // write to it. Retrying on would keep `watch.pid`, and with it the hooks' sync and a new `tsm watch`, away.
+        this.fatal = new WatchError(`${err.message}; stopped watching`);
+        this.stop();
+        return;
+      }
       this.queue.putBack(batch);
       this.failures++;
       const delay = Math.min(MAX_RETRY_MS, 1000 * 2 ** (this.failures - 1));

@@ -109,6 +109,21 @@ describe('tsm watch: stopping', () => {
     expect(noteCount(dir)).toBe(601);
   });
 
+  it('stops (exit 1, its pid file removed) once another tsm changed the index to another schema, instead of retrying forever', async () => {
+    const dir = vault({ 'a.md': note(token('before')) });
+    const w = await startWatch(dir);
+    // What another tsm's migration leaves: the index of another schema version (db.ts assertSchema).
+    const Database = requireCjs('better-sqlite3') as typeof import('better-sqlite3');
+    const db = new Database(join(dir, '.tsm/index.db'));
+    db.prepare("UPDATE meta SET value = '999' WHERE key = 'schema_version'").run();
+    db.close();
+    writeFileSync(join(dir, 'b.md'), note(token('after')));
+    expect(await w.exited).toBe(1);
+    expect(w.stderr()).toMatch(/tsm: the index at .* is now schema version 999 \(another tsm changed it\), .*nothing was written; restart it with the tsm that changed the index \(tsm --version\); stopped watching/);
+    expect(w.stderr()).not.toMatch(/retrying/);
+    expect(existsSync(join(dir, '.tsm/watch.pid'))).toBe(false);
+  });
+
   it('says so and exits 1 when the vault folder disappears, keeping the index', async () => {
     const word = token('kept');
     const parent = mkdtempSync(join(tmpdir(), 'tsm-gone-'));
