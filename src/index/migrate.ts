@@ -7,6 +7,7 @@ import type { Database } from 'better-sqlite3';
 import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS, SEMANTIC_NOTES_SQL } from './schema.js';
 import { ftsRows, noteFtsRow } from './fts-rows.js';
 import { SemanticStore } from './semantic/store.js';
+import { CjkDocFrequencies } from './cjk-df.js';
 
 /** Version → the step that brings an index of that version to the next. */
 const STEPS: Record<number, (db: Database) => void> = {
@@ -61,7 +62,8 @@ function addNoteVectors(db: Database): void {
 
 /**
  * Every full-text row written again from the notes and sections tables, as writeNote writes them, after a
- * change to how text is analysed (analyze.ts). cjk_df is left as it is: the CJK columns are cut as before.
+ * change to how text is analysed (analyze.ts), and cjk_df counted again from them, as a build's end counts it:
+ * the CJK columns are cut as before, but a head no longer holds a note's aliases and tags past HEAD_NAMES.
  */
 function writeFtsRowsAgain(db: Database): void {
   db.exec("INSERT INTO sections_fts (sections_fts) VALUES ('delete-all')");
@@ -75,4 +77,5 @@ function writeFtsRowsAgain(db: Database): void {
   }
   writeNoteRowsAgain(db);
   db.exec("INSERT INTO sections_fts (sections_fts) VALUES ('optimize'); INSERT INTO notes_fts (notes_fts) VALUES ('optimize')");
+  new CjkDocFrequencies(db).refill();
 }

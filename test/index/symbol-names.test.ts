@@ -10,6 +10,7 @@ import { openReader, type Database as Db } from '../../src/index/db.js';
 import { ftsRows, noteFtsRow } from '../../src/index/fts-rows.js';
 import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from '../../src/index/schema.js';
 import { syncVault } from '../../src/index/sync.js';
+import { CjkDocFrequencies } from '../../src/index/cjk-df.js';
 import { search } from '../../src/search/search.js';
 import { bestSnippet } from '../../src/search/snippet.js';
 import { searchText } from '../../src/text/normalize.js';
@@ -107,6 +108,54 @@ describe('an index of schema 13', () => {
       db.close();
       cleanDb.close();
     }
+  });
+});
+
+describe('an index of schema 13 with a note of more than HEAD_NAMES aliases and tags', () => {
+  it('gets the document frequencies of the CJK terms a clean build has, not those of the heads schema 13 wrote', async () => {
+    const cities = ['東京', '大阪', '京都', '神戸', '横浜', '札幌', '仙台', '広島', '福岡', '那覇', '金沢', '新潟', '長野', '静岡', '岐阜', '奈良'];
+    const names = [...cities, ...cities.map((c) => `${c}駅`), ...cities.map((c) => `${c}港`)]; // 48 > HEAD_NAMES
+    const files = {
+      '.tsm/config.json': JSON.stringify({ semantic: false }),
+      'cities.md': `---\ntags: [${names.map((n) => `"${n}"`).join(', ')}]\naliases: [${names.map((n) => `"${n}市"`).join(', ')}]\n---\n# 都市\n\n## 一\n\n本文\n\n## 二\n\n本文\n`,
+      'trip.md': '# 旅行\n\n奈良港と岐阜駅へ行った。\n',
+    };
+    const dir = join(models.root, 'cjk-heads');
+    rmSync(dir, { recursive: true, force: true });
+    writeFiles(dir, files);
+    const cfg = loadConfig({ vaultFlag: dir, env: {} });
+    await syncVault(cfg);
+    const cjkDf = (file: string) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return db.prepare('SELECT term, doc FROM cjk_df ORDER BY term').all();
+      } finally {
+        db.close();
+      }
+    };
+    const clean = cjkDf(cfg.db);
+    // What schema 13 wrote: every alias and tag in every section's head (as one name each, the same words),
+    // and cjk_df counting them.
+    const db = new Database(cfg.db);
+    try {
+      db.transaction(() => {
+        const n = db.prepare("SELECT id, path, aliases, tags FROM notes WHERE path = 'cities.md'").get() as { id: number; path: string; aliases: string; tags: string };
+        const sections = db.prepare('SELECT id, heading_path AS headingPath, text FROM sections WHERE note_id = ? ORDER BY ord').all(n.id) as { id: number; headingPath: string; text: string }[];
+        const del = db.prepare(`INSERT INTO sections_fts (sections_fts, rowid, ${SECTION_FTS_COLUMNS.join(', ')}) VALUES ('delete', ?, ?, ?, ?, ?)`);
+        const ins = db.prepare(`INSERT INTO sections_fts (rowid, ${SECTION_FTS_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?)`);
+        const aliases = JSON.parse(n.aliases) as string[];
+        const tags = JSON.parse(n.tags) as string[];
+        for (const row of ftsRows(n.path, aliases, tags, sections)) del.run(sections[row.ord].id, row.head.words, row.body.words, row.head.cjk, row.body.cjk);
+        for (const row of ftsRows(n.path, [aliases.join(' ')], [tags.join(' ')], sections)) ins.run(sections[row.ord].id, row.head.words, row.body.words, row.head.cjk, row.body.cjk);
+        new CjkDocFrequencies(db).refill();
+        db.prepare("UPDATE meta SET value = '13' WHERE key = 'schema_version'").run();
+      })();
+    } finally {
+      db.close();
+    }
+    expect(cjkDf(cfg.db)).not.toEqual(clean);
+    openWriter(cfg.db).db.close();
+    expect(cjkDf(cfg.db)).toEqual(clean);
   });
 });
 
