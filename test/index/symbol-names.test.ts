@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openReader, type Database as Db } from '../../src/index/db.js';
+import { openReader, openWriter, type Database as Db } from '../../src/index/db.js';
 import { ftsRows, noteFtsRow } from '../../src/index/fts-rows.js';
 import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from '../../src/index/schema.js';
 import { syncVault } from '../../src/index/sync.js';
