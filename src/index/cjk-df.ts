@@ -3,7 +3,7 @@
 // other write transaction adds what its inserted rows hold and subtracts what its deleted rows held.
 // (Asking sections_vocab again instead reads each term's whole doclist: ~0.3 s for one big note.)
 import { isCjkCodePoint } from '../text/unicode.js';
-import type { Database } from './db.js';
+import type { Database } from 'better-sqlite3';
 
 /** A term of the CJK columns as analyze() cuts them: a bigram of CJK characters, or one alone. */
 export function isCjkTerm(term: string): boolean {
