@@ -1,5 +1,5 @@
 // Text normalisation shared by the index and the query path, so both always cut text the same way.
-import { CJK_CLASS, HIRAGANA_CLASS } from './unicode.js';
+import { CJK_CLASS, HIRAGANA_CLASS, isCjkCodePoint, isLetterOrNumber } from './unicode.js';
 
 /** NFKC + lower case: full-width ASCII becomes ASCII, half-width katakana becomes full-width. */
 export function normalize(text: string): string {
@@ -9,10 +9,13 @@ export function normalize(text: string): string {
 /**
  * Language names the word tokenizer would cut to one letter (`c++` and `c#` are both `c`, and a one-letter
  * word is never searched: query-terms.ts), spelled as words: the index and every query cut them alike, so
- * `C++` finds C++ notes, not every note with a `c`, and `cpp` finds them too. Not after a letter or digit
- * (`abc#`), nor before one (`c#x`); `c++17` is `cpp 17`.
+ * `C++` finds C++ notes, not every note with a `c`, and `cpp` finds them too. Not after a letter, digit or
+ * `_` (`abc#`), nor before a letter, `_`, `+` or `#` (`c#x`), CJK aside (`日本語のc#と`, whose runs the index
+ * cuts apart); before a digit, a word of its own (`c++17`
+ * is `cpp 17`). Neighbours are read from the range tables of unicode.ts, not with `\p{…}` escapes: those
+ * cost a search or a hook ~10 ms (README, Performance).
  */
-const SYMBOL_NAMES = /(?<![\p{L}\p{N}_])([cf])(\+\+|#)(?![\p{L}_+#])/gu;
+const SYMBOL_NAMES = /[cf](?:\+\+|#)/g;
 const SPELLED: Record<string, string> = { 'c++': 'cpp', 'c#': 'csharp', 'f#': 'fsharp' };
 
 /** The symbols' spelled names (SYMBOL_NAMES) → how notes write them: what a snippet shows as a match of `cpp`. */
@@ -22,10 +25,30 @@ export const SYMBOL_SPELLINGS: ReadonlyMap<string, string> = new Map(Object.entr
 export function searchText(text: string): string {
   const norm = normalize(text);
   if (!norm.includes('+') && !norm.includes('#')) return norm;
-  return norm.replace(SYMBOL_NAMES, (m: string, _l: string, _s: string, at: number) => {
+  return norm.replace(SYMBOL_NAMES, (m: string, at: number) => {
+    const before = at > 0 ? codePointBefore(norm, at) : -1;
+    if (before === 0x5f || wordChar(before)) return m;
+    const after = norm.codePointAt(at + m.length) ?? -1;
+    const digit = after >= 0x30 && after <= 0x39;
+    if (!digit && (after === 0x5f || after === 0x2b || after === 0x23 || wordChar(after))) return m;
     const word = SPELLED[m] ?? m;
-    return /[\p{N}]/u.test(norm.charAt(at + m.length)) ? `${word} ` : word;
+    return digit ? `${word} ` : word;
   });
+}
+
+/** A letter or number the word tokenizer joins to `c`: not a CJK character, whose runs the index cuts apart. */
+function wordChar(cp: number): boolean {
+  return cp >= 0 && isLetterOrNumber(cp) && !isCjkCodePoint(cp);
+}
+
+/** The code point that ends just before index `i` (a surrogate pair read whole). */
+function codePointBefore(s: string, i: number): number {
+  const low = s.charCodeAt(i - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && i >= 2) {
+    const high = s.charCodeAt(i - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return s.codePointAt(i - 2) as number;
+  }
+  return low;
 }
 
 // Han (incl. 々〆〇), Hiragana, Katakana (incl. the prolonged sound mark), Hangul. Explicit ranges rather

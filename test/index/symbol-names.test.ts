@@ -26,11 +26,13 @@ describe('searchText', () => {
     ['C++17 and C++20', 'cpp 17 and cpp 20'],
     ['(c++)', '(cpp)'],
     ['ｃ＋＋', 'cpp'],
+    ['日本語のc#と漢字', '日本語のcsharpと漢字'],
+    ['f#/c++', 'fsharp/cpp'],
   ])('%j → %j', (text, searched) => {
     expect(searchText(text)).toBe(searched);
   });
 
-  it.each(['abc#', 'c#x', 'c+', 'a + b', '#c', 'x++', 'g++', 'c ++', 'issue #12', 'c++x'])('leaves %j as normalize() has it', (text) => {
+  it.each(['abc#', 'c#x', 'c+', 'a + b', '#c', 'x++', 'g++', 'c ++', 'issue #12', 'c++x', 'éc++', '𝑎c#', '_c#', 'c#_', 'c++#', 'c#é', '2c++'])('leaves %j as normalize() has it', (text) => {
     expect(searchText(text)).toBe(text.normalize('NFKC').toLowerCase());
   });
 });
