@@ -2,7 +2,7 @@
 // chose the note (with heading and title evidence); this only picks what to show of it.
 import type { SectionText } from '../index/section-search.js';
 import { externalLinkLabels } from '../text/markdown-line.js';
-import { normalize, searchText } from '../text/normalize.js';
+import { searchText } from '../text/normalize.js';
 import type { QueryTerms } from './query-terms.js';
 
 /**
@@ -73,7 +73,8 @@ export function namesEveryTerm(names: readonly string[], terms: QueryTerms): boo
   const words = [...terms.words, ...(terms.prefixes ?? [])];
   if (words.length + terms.cjkPieces.length + terms.cjkSingles.length === 0) return false;
   return names.some((name) => {
-    const n = normalize(name);
+    // As the terms were cut (searchText): `cpp` is in a title written `C++ templates`.
+    const n = searchText(name);
     return words.every((w, i) => hasWord(n, w, i >= terms.words.length)) && [...terms.cjkPieces, ...terms.cjkSingles].every((p) => n.includes(p));
   });
 }

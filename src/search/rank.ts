@@ -2,7 +2,7 @@
 import type { NoteType } from '../core/types.js';
 import { DEFAULT_HALF_LIVES, type TsmConfig } from '../vault/config.js';
 import { isStale, recencyFactor } from './recency.js';
-import { normalize, searchText } from '../text/normalize.js';
+import { searchText } from '../text/normalize.js';
 import { letterOrNumberRuns } from '../text/unicode.js';
 import { ageInDays } from './dates.js';
 import { DEFAULT_CUTS, type CutterOptions } from './query-terms.js';
@@ -240,7 +240,10 @@ export function fileNameShare(queryWords: readonly string[], path: string): numb
   return queryWords.filter((w) => words.has(w)).length / queryWords.length;
 }
 
-/** Text reduced for an exact name comparison: NFKC, lower case, runs of anything but letters and digits → one space. */
+/**
+ * Text reduced for an exact name comparison: NFKC, lower case, C++/C#/F# spelled as words (searchText: `C++`
+ * does not name a note titled `C#` or `C`), runs of anything but letters and digits → one space.
+ */
 export function nameKey(text: string): string {
-  return letterOrNumberRuns(normalize(text)).join(' ');
+  return letterOrNumberRuns(searchText(text)).join(' ');
 }

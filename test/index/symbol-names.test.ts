@@ -12,6 +12,9 @@ import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from '../../src/index/schema.js
 import { syncVault } from '../../src/index/sync.js';
 import { CjkDocFrequencies } from '../../src/index/cjk-df.js';
 import { search } from '../../src/search/search.js';
+import { namesEveryTerm } from '../../src/search/display-section.js';
+import { queryTerms } from '../../src/search/query-terms.js';
+import { nameKey } from '../../src/search/rank.js';
 import { bestSnippet } from '../../src/search/snippet.js';
 import { searchText } from '../../src/text/normalize.js';
 import { loadConfig, type TsmConfig } from '../../src/vault/config.js';
@@ -84,6 +87,30 @@ describe('C++, C# and F# in search', () => {
       db.close();
     }
     expect(bestSnippet('Long text first. '.repeat(10) + 'Variadic templates in C++ need care.', ['cpp'], 40)).toContain('C++');
+  });
+});
+
+describe('C++, C# and F# in note names', () => {
+  it('name the notes of that name only: a note titled C# is not named by `C++`', async () => {
+    expect(new Set(['C', 'C++', 'C#', 'F#', 'F'].map(nameKey)).size).toBe(5);
+    expect(namesEveryTerm(['C++ tips'], queryTerms('C++ tips'))).toBe(true);
+    expect(namesEveryTerm(['C# tips'], queryTerms('C++ tips'))).toBe(false);
+    const dir = join(models.root, 'named');
+    rmSync(dir, { recursive: true, force: true });
+    writeFiles(dir, {
+      '.tsm/config.json': JSON.stringify({ semantic: false }),
+      'csharp.md': '# C#\n\nLINQ and async in C#. Calling into C++ code needs P/Invoke.\n',
+      'templates.md': '# Templates\n\nC++ templates, C++ concepts and C++ move semantics in modern C++.\n',
+    });
+    const cfg = loadConfig({ vaultFlag: dir, env: {} });
+    await syncVault(cfg);
+    const db = openReader(cfg.db);
+    try {
+      expect(paths(db, 'C++')).toEqual(['templates.md', 'csharp.md']);
+      expect(paths(db, 'C#')).toEqual(['csharp.md']);
+    } finally {
+      db.close();
+    }
   });
 });
 
