@@ -2,6 +2,7 @@
 // Callers group calls into transactions with `inTransaction` (BEGIN IMMEDIATE through db.ts's
 // writeTransaction, so a second writer waits its turn instead of failing on a lock upgrade or a long lock).
 import type { ParsedNote, VaultFile } from '../core/types.js';
+import { noteDate } from '../parse/metadata.js';
 import { OLD_BINARY_REASON } from '../text/decode.js';
 import { normalize } from '../text/normalize.js';
 import { buildUnfinished, FTS_TABLES } from './build-state.js';
@@ -419,10 +420,12 @@ export class NoteWriter {
 
 const DATE_TITLE = '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T00:00:00.000Z';
 /**
- * A day an older tsm did not read (metadata.ts noteDate reads both in NFKC now): as Japanese notes write it, or
- * with full-width digits or separators (２０２６-０７-１８, 2026－07－18, 2026／07／18). In the file name of a note
- * it dated by mtime; in a frontmatter date of one it did not date by frontmatter (a frontmatter date outranks
- * the file name's).
+ * Where a day an older tsm did not read may be (metadata.ts noteDate reads both in NFKC now): as Japanese notes
+ * write it, or with full-width digits or separators (２０２６-０７-１８, 2026－07－18, 2026／07／18). In the path of a
+ * note it dated by mtime; in a frontmatter date of one it did not date by frontmatter (a frontmatter date
+ * outranks the file name's). Only a sieve, cheap in SQL: noteDate itself says whether the note is dated
+ * otherwise now (fileStatesOf), or `1年生の月曜日.md`, `2024年/3月/日報.md` and `date: 2024年度` were read again at
+ * every sync.
  */
 const FULL_WIDTH_YMD = `'*${'[0-9０-９]'.repeat(4)}[-－]${'[0-9０-９]'.repeat(2)}[-－]${'[0-9０-９]'.repeat(2)}*'`;
 const WRITTEN_DAY_SQL =
@@ -434,7 +437,7 @@ export function fileStatesOf(db: Database): Map<string, FileState> {
   const out = new Map<string, FileState>();
   // DATE_TITLE: a title an older tsm took from `title: 2024-01-02` in its ISO form (2024-01-02T00:00:00.000Z).
   const sql = `SELECT path, size, mtime_ms, ctime_ms, hash, section_count = 0 AS sectionless, title GLOB '${DATE_TITLE}' AS date_title,
-    (${WRITTEN_DAY_SQL}) AS written_day FROM notes`;
+    date_source, CASE WHEN (${WRITTEN_DAY_SQL}) THEN frontmatter END AS written_day_fm FROM notes`;
   for (const r of db.prepare(sql).iterate() as Iterable<{
     path: string;
     size: number;
@@ -443,7 +446,8 @@ export function fileStatesOf(db: Database): Map<string, FileState> {
     hash: string;
     sectionless: number;
     date_title: number;
-    written_day: number;
+    date_source: string;
+    written_day_fm: string | null;
   }>) {
     const state: FileState = { size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, hash: r.hash, skipped: false };
     // Written before every note had a section (an older tsm gave a note of frontmatter only none, so it was
@@ -453,9 +457,11 @@ export function fileStatesOf(db: Database): Map<string, FileState> {
     // note whose title is that very text in quotes is parsed again at each sync, a cost too small to track.
     if (r.date_title) state.reread = true;
     // Dated by its file's mtime (or name) though its name (or its date/updated/created) holds a day an older
-    // tsm did not read (2026年7月18日, full-width digits or separators): parse it again, once; one still not
-    // dated so (an impossible day) is parsed again at each sync, as above.
-    if (r.written_day) state.reread = true;
+    // tsm did not read (2026年7月18日, full-width digits or separators): parse it again, once. noteDate decides,
+    // so a name or value that only looks like one (an impossible day, 月曜日) is not read again at every sync.
+    if (r.written_day_fm !== null && noteDate(JSON.parse(r.written_day_fm) as Record<string, unknown>, r.path, r.mtime_ms).dateSource !== r.date_source) {
+      state.reread = true;
+    }
     out.set(r.path, state);
   }
   for (const r of db.prepare('SELECT path, size, mtime_ms, ctime_ms, reason = ? AS binary FROM skipped_files').iterate(OLD_BINARY_REASON) as Iterable<{

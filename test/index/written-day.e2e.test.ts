@@ -85,4 +85,21 @@ describe('days written in Japanese, in an index an older tsm wrote', () => {
       v.cleanup();
     }
   });
+
+  it('are not read again at every sync where a name or a date only looks like one', () => {
+    const v = makeVault({
+      '1年生の月曜日.md': '# 月曜\n\n一年生\n',
+      '2024年/03月/日報.md': '# 日報\n\n作業\n',
+      '2026年2月30日.md': '# ない日\n\n二月三十日\n',
+      'fiscal.md': '---\ndate: 2024年度\n---\n# 年度\n\n予算\n',
+    });
+    try {
+      expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+      const again = tsm(['index', '--vault', v.dir, '--json']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({ updated: 0, added: 0, unchanged: 4 });
+    } finally {
+      v.cleanup();
+    }
+  });
 });
