@@ -3,6 +3,8 @@
 // original escapes, and each rewritten function against its old regex implementation, kept here as the
 // oracle, on seeded random strings. A failure after a Node upgrade most likely means a new Unicode
 // version: regenerate the tables with `node scripts/gen-unicode-data.mjs`.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isJoining, isWordChar } from '../../src/text/chars.js';
 import { firstSentence, sentenceEnd, simplifyMarkdown, stripEmphasis } from '../../src/text/markdown-line.js';
@@ -235,6 +237,20 @@ const CLUSTER_FOCUS = [
   ...['\ud800', '\udc00', '😀', '\u{1d167}'],
 ];
 const CJK_FOCUS = ['日', '本', 'あ', 'ア', 'ー', '々', '〆', '〇', 'ｱ', '한', '\u1100', '\u3099', '\ud840\udc00', '𛀁', 'a', ' ', '・'];
+
+describe('src/text', () => {
+  // Every search and prompt hook runs it: a property escape there is ICU's set built at each compilation
+  // (searchText had one today: ~0.4 ms a process whose text holds + or #).
+  it('holds no regex with a Unicode property escape', () => {
+    const dir = join(__dirname, '../../src/text');
+    const found = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').map((line, i) => ({ at: `${f}:${i + 1}`, line })))
+      .filter(({ line }) => !/^\s*(\/\/|\*|\/\*)/.test(line) && /\\p\{/.test(line))
+      .map(({ at }) => at);
+    expect(found).toEqual([]);
+  });
+});
 
 describe('rewritten functions match their old regex implementations on random text', () => {
   it('stripEmphasis and simplifyMarkdown', () => {
