@@ -26,6 +26,11 @@ export function syncWanted(cfg: TsmConfig): boolean {
   return runningWatcher(tsmDir(cfg)) === null && !isLockHeld(lockPath(cfg), SYNC_LOCK_STALE_MS);
 }
 
+/** Whether a live background sync of the vault holds the lock (a first build, when there is no index yet). */
+export function syncLockHeld(cfg: TsmConfig): boolean {
+  return isLockHeld(lockPath(cfg), SYNC_LOCK_STALE_MS);
+}
+
 /** The worker's side: the sync, under the lock; a worker that finds the lock taken does nothing. */
 export async function runBackgroundSync(cfg: TsmConfig, log: (message: string) => void): Promise<void> {
   try {

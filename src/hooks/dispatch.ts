@@ -136,7 +136,9 @@ async function run(ctx: Context, name: string): Promise<string> {
     case 'SessionStart':
       if (detached) return backgroundSync(ctx, cfg);
       ctx.syncStarted = await startBackgroundSync(ctx, cfg);
-      if (ctx.syncStarted && fileKind(cfg.db) === 'absent') {
+      // Another session's SessionStart may have started the first build a moment ago (sessions opened
+      // together): this one waits for it too, rather than log "no index" and leave its first prompt empty.
+      if (fileKind(cfg.db) === 'absent' && (ctx.syncStarted || (await syncRunning(cfg)))) {
         const { awaitFirstBuild } = await import('./background-sync.js');
         if (!(await awaitFirstBuild(cfg, deadline))) {
           log(ctx, `no index yet at ${cfg.db}: building it in the background; prompts get results once it is done`);
@@ -201,14 +203,28 @@ async function promptSubmit(ctx: Context, cfg: TsmConfig, deadline: Deadline): P
 async function sessionStart(ctx: Context, cfg: TsmConfig, deadline: Deadline): Promise<string> {
   const { sessionStartContext } = await import('./session-start.js');
   const cwd = ctx.payload.cwd;
-  let r: ReturnType<typeof sessionStartContext>;
-  try {
-    r = sessionStartContext(cfg, {
+  const read = () =>
+    sessionStartContext(cfg, {
       source: ctx.payload.source,
       project: cwd ? basename(cwd.replace(/[\\/]+$/, '')) || null : null,
       deadline,
       now: ctx.req.now,
     });
+  let r: ReturnType<typeof sessionStartContext>;
+  try {
+    try {
+      r = read();
+    } catch (err) {
+      // The index a first build (another session's background sync) has only just created, still empty:
+      // wait for that build as for one this hook started, then read it.
+      if (!isMissingIndex(err) || !(await syncRunning(cfg))) throw err;
+      const { awaitFirstBuild } = await import('./background-sync.js');
+      if (!(await awaitFirstBuild(cfg, deadline))) {
+        log(ctx, `no index yet at ${cfg.db}: building it in the background; prompts get results once it is done`);
+        return '';
+      }
+      r = read();
+    }
   } catch (err) {
     // An index an older tsm wrote (tsm upgraded between sessions): the sync this hook started updates it.
     if (!ctx.syncStarted || !isOlderSchema(err)) throw err;
@@ -218,6 +234,11 @@ async function sessionStart(ctx: Context, cfg: TsmConfig, deadline: Deadline): P
   if (r.kind === 'context') return r.output;
   if (r.problem) log(ctx, r.problem);
   return '';
+}
+
+/** An IndexError 'missing': no index file, or one holding no tables yet (told apart without loading db.ts). */
+function isMissingIndex(err: unknown): boolean {
+  return err instanceof Error && err.name === 'IndexError' && (err as { code?: unknown }).code === 'missing';
 }
 
 /** An IndexError of an index an older tsm wrote (told apart without loading db.ts and SQLite). */
@@ -233,6 +254,12 @@ async function startBackgroundSync(ctx: Context, cfg: TsmConfig): Promise<boolea
   // The worker dispatches on the payload's event: it is the SessionStart worker whichever hook starts it.
   ctx.req.detach({ event: 'SessionStart', vault: ctx.vault, db: ctx.req.dbFlag, payload: essentialPayload({ ...ctx.payload, eventName: 'SessionStart' }) });
   return true;
+}
+
+/** Whether a background sync of the vault (another session's) holds its lock now. */
+async function syncRunning(cfg: TsmConfig): Promise<boolean> {
+  const { syncLockHeld } = await import('./background-sync.js');
+  return syncLockHeld(cfg);
 }
 
 /** The detached SessionStart worker. */
