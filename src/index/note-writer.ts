@@ -26,6 +26,8 @@ export interface FileState {
 }
 
 const PENDING_LINKS = 'links_pending';
+/** The pid of the process whose build of the whole index is under way (beginBulkLoad → finishBulkLoad). */
+const BULK_LOAD_PID = 'bulk_load_pid';
 /** meta: the highest note id the index has held; new notes get ids above it (insertNote). */
 const ID_FLOOR = 'note_id_floor';
 /** FTS5's default: merge once a level holds this many segments. */
@@ -282,7 +284,25 @@ export class NoteWriter {
    */
   beginBulkLoad(): void {
     for (const t of FTS_TABLES) this.db.prepare(`INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0)`).run();
+    this.s.setMeta.run(BULK_LOAD_PID, String(process.pid));
     this.bulk = true;
+  }
+
+  /**
+   * Whether the unfinished bulk load is another live process's build, still going (a `tsm index --full`
+   * next to a hook's or a watcher's sync): that build ends it, not this run. One that was stopped (its pid
+   * gone) is finished by the next run.
+   */
+  bulkLoadRunningElsewhere(): boolean {
+    const row = this.s.getMeta.get(BULK_LOAD_PID) as { value: string } | undefined;
+    const pid = Number(row?.value);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'EPERM';
+    }
   }
 
   /** Whether a bulk load is unfinished: merging is still off (build-state.ts, which readers ask too). */
@@ -297,6 +317,7 @@ export class NoteWriter {
       this.db.prepare(`INSERT INTO ${t} (${t}, rank) VALUES ('automerge', ${FTS_AUTOMERGE})`).run();
     }
     this.cjkDf.refill();
+    this.s.deleteMeta.run(BULK_LOAD_PID);
     this.bulk = false;
   }
 

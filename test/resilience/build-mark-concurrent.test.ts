@@ -1,0 +1,67 @@
+// A `tsm index --full` (or a first build) marks the index as being built until its last step, so a search
+// meanwhile says it may miss notes and the prompt hook injects nothing (src/index/build-state.ts). Any
+// other sync that ended during the build — a Stop hook's one-note sync, a watcher's batch, SessionStart's
+// background `tsm index` — took the mark for a stopped build's and ended it: seen on the Obsidian Hub,
+// a Stop hook 1.5 s into a 10 s `--full`, then `tsm search` gave 111 of 155 results without a word and the
+// prompt hook injected them. The building process is recorded with the mark now (meta `bulk_load_pid`):
+// while it lives, only it ends the build; once it is gone (killed), the next sync ends it as before.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, makeVault, tsm } from '../helpers/cli.js';
+
+let vault: { dir: string; cleanup: () => void };
+let other: ChildProcess | undefined;
+const db = () => join(vault.dir, '.tsm', 'index.db');
+
+/** The mark a build sets at its start (note-writer.ts beginBulkLoad), by process `pid`. */
+function markBuildBy(pid: number): void {
+  const conn = new Database(db());
+  conn.exec("INSERT INTO sections_fts (sections_fts, rank) VALUES ('automerge', 0)");
+  conn.exec("INSERT INTO notes_fts (notes_fts, rank) VALUES ('automerge', 0)");
+  conn.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('bulk_load_pid', ?)").run(String(pid));
+  conn.close();
+}
+
+const incomplete = () => /the index is being built/.test(tsm(['search', '--vault', vault.dir, 'antenna']).stderr);
+
+beforeAll(() => {
+  assertBuilt();
+  vault = makeVault({
+    'knowledge/antenna.md': '# Antenna\n\nThe quarter-wave whip antenna gives the best range.\n',
+    'knowledge/battery.md': '# Battery\n\nThe battery lasts three days with the antenna on.\n',
+  });
+  expect(tsm(['index', '--vault', vault.dir]).code).toBe(0);
+});
+afterEach(() => {
+  other?.kill('SIGKILL');
+  other = undefined;
+});
+afterAll(() => vault.cleanup());
+
+describe("another sync during a build of the whole index", () => {
+  it('leaves the mark of a build whose process still runs', async () => {
+    other = spawn('sleep', ['60']);
+    markBuildBy(other.pid!);
+    expect(incomplete()).toBe(true);
+    // A hook's sync of one note, and a whole-vault incremental sync, while that build runs.
+    const r = tsm(['index', '--vault', vault.dir, '--files-from-stdin'], { input: 'knowledge/antenna.md\n' });
+    expect(r.code).toBe(0);
+    expect(tsm(['index', '--vault', vault.dir]).code).toBe(0);
+    expect(incomplete()).toBe(true);
+  });
+
+  it('ends the mark of a build whose process is gone (killed)', async () => {
+    other = spawn('sleep', ['60']);
+    const pid = other.pid!;
+    markBuildBy(pid);
+    other.kill('SIGKILL');
+    await new Promise((r) => other!.once('exit', r));
+    expect(tsm(['index', '--vault', vault.dir]).code).toBe(0);
+    expect(incomplete()).toBe(false);
+    const conn = new Database(db(), { readonly: true });
+    expect(conn.prepare("SELECT value FROM meta WHERE key = 'bulk_load_pid'").get()).toBeUndefined();
+    conn.close();
+  });
+});
