@@ -6,6 +6,26 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeVault, tsm } from '../helpers/cli.js';
 
+/** Every note's path, type, date and where the date came from, by path. */
+function datesOf(path: string): unknown[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare('SELECT path, type, date, date_source AS src FROM notes ORDER BY path').all();
+  } finally {
+    db.close();
+  }
+}
+
+/** Leaves the index as an older tsm wrote it: these statements, on the index's own rows. */
+function asOlderTsm(path: string, ...statements: string[]): void {
+  const db = new Database(path);
+  try {
+    for (const sql of statements) db.prepare(sql).run();
+  } finally {
+    db.close();
+  }
+}
+
 describe('days written in Japanese, in an index an older tsm wrote', () => {
   it('are read by the next `tsm index`, once', () => {
     const v = makeVault({
@@ -17,12 +37,7 @@ describe('days written in Japanese, in an index an older tsm wrote', () => {
     try {
       expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
       const path = join(v.dir, '.tsm/index.db');
-      const rows = () => {
-        const db = new Database(path, { readonly: true });
-        const out = db.prepare('SELECT path, type, date, date_source AS src FROM notes ORDER BY path').all();
-        db.close();
-        return out;
-      };
+      const rows = () => datesOf(path);
       const dated = [
         { path: '2026年7月20日.md', type: 'daily', date: '2026-07-20', src: 'filename' },
         { path: 'meeting.md', type: 'knowledge', date: '2026-07-18', src: 'frontmatter' },
@@ -30,9 +45,7 @@ describe('days written in Japanese, in an index an older tsm wrote', () => {
       ];
       expect(rows().filter((r) => (r as { path: string }).path !== 'plain.md')).toEqual(dated);
       // What an older tsm left: those notes dated by mtime, the dated file name typed knowledge.
-      const db = new Database(path);
-      db.prepare("UPDATE notes SET date = '2000-01-01', date_source = 'mtime', type = 'knowledge' WHERE path <> 'plain.md'").run();
-      db.close();
+      asOlderTsm(path, "UPDATE notes SET date = '2000-01-01', date_source = 'mtime', type = 'knowledge' WHERE path <> 'plain.md'");
       const first = tsm(['index', '--vault', v.dir, '--json']);
       expect(first.code, first.stderr).toBe(0);
       expect(JSON.parse(first.stdout)).toMatchObject({ updated: 3, added: 0 });
@@ -55,12 +68,7 @@ describe('days written in Japanese, in an index an older tsm wrote', () => {
     try {
       expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
       const path = join(v.dir, '.tsm/index.db');
-      const rows = () => {
-        const db = new Database(path, { readonly: true });
-        const out = db.prepare('SELECT path, type, date, date_source AS src FROM notes ORDER BY path').all();
-        db.close();
-        return out;
-      };
+      const rows = () => datesOf(path);
       const clean = rows();
       expect(clean).toEqual(
         expect.arrayContaining([
@@ -72,10 +80,11 @@ describe('days written in Japanese, in an index an older tsm wrote', () => {
       );
       // What an older tsm left: the full-width names and the slashes dated by mtime and typed knowledge,
       // the plan dated by its file name.
-      const db = new Database(path);
-      db.prepare("UPDATE notes SET date = '2000-01-01', date_source = 'mtime', type = 'knowledge' WHERE path IN ('２０２６-０７-２１.md', '2026－07－22.md', 'slashes.md')").run();
-      db.prepare("UPDATE notes SET date = '2026-07-01', date_source = 'filename' WHERE path = '2026-07-01 plan.md'").run();
-      db.close();
+      asOlderTsm(
+        path,
+        "UPDATE notes SET date = '2000-01-01', date_source = 'mtime', type = 'knowledge' WHERE path IN ('２０２６-０７-２１.md', '2026－07－22.md', 'slashes.md')",
+        "UPDATE notes SET date = '2026-07-01', date_source = 'filename' WHERE path = '2026-07-01 plan.md'",
+      );
       const first = tsm(['index', '--vault', v.dir, '--json']);
       expect(first.code, first.stderr).toBe(0);
       expect(JSON.parse(first.stdout)).toMatchObject({ updated: 4, added: 0 });
