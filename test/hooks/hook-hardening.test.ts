@@ -265,18 +265,21 @@ describe('SessionStart starts a detached incremental sync (first use without `ts
     return { v, db };
   }
 
+  /** The schema version an index file holds now. */
+  function schemaOf(db: string): unknown {
+    const conn = new Database(db, { readonly: true });
+    try {
+      return conn.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get();
+    } finally {
+      conn.close();
+    }
+  }
+
   it('a prompt that meets an index of an older schema (tsm upgraded mid-session) gets nothing at once and starts the sync that updates it', async () => {
     // vault-example is too small for the semantic model: its index without the note vectors' table is
     // exactly what schema 12 wrote.
     const { v, db } = indexedAsSchema('upgraded', 12);
-    const schema = () => {
-      const conn = new Database(db, { readonly: true });
-      try {
-        return conn.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get();
-      } finally {
-        conn.close();
-      }
-    };
+    const schema = () => schemaOf(db);
     expect(schema()).toBe('12');
     const env = { TSM_VAULT: v };
     const first = tsm(['hook'], { cwd: work, env, input: payload({ cwd: work }) });
@@ -290,14 +293,7 @@ describe('SessionStart starts a detached incremental sync (first use without `ts
 
   it('a session start that meets an index of an older schema logs that the sync it started updates it, not only "run `tsm index`"', async () => {
     const { v, db } = indexedAsSchema('upgraded-start', 12);
-    const schema = () => {
-      const conn = new Database(db, { readonly: true });
-      try {
-        return conn.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get();
-      } finally {
-        conn.close();
-      }
-    };
+    const schema = () => schemaOf(db);
     const env = { TSM_VAULT: v };
     const r = tsm(['hook'], { cwd: work, env, input: JSON.stringify({ cwd: work, hook_event_name: 'SessionStart', source: 'startup', session_id: 's1' }) });
     expect(r.code).toBe(0);
