@@ -158,6 +158,17 @@ const SECRET_RULES: SecretRule[] = [
   { pattern: /(\bsshpass\b(?:[ \t]+-[a-oq-zA-Z]\S*)*[ \t]+-p[ \t]*)(?!\[REDACTED)([^\s`]+)/g, replace: afterHead },
   { pattern: /(\bredis-cli\b[^\n|;&]{0,200}?\s-a[ \t]+)(?!\[REDACTED)([^\s`]+)/g, replace: afterHead },
   { pattern: /(\blogin\b[^\n|;&]{0,200}?\s-p[ \t]+)(?!\[REDACTED)([^\s`-][^\s`]*)/g, replace: afterHead },
+  // Config setters take the key and its value as two words: `aws configure set aws_secret_access_key V`,
+  // `npm config set //registry/:_authToken V`, `git config --global github.token V`, `poetry config
+  // pypi-token.pypi V`, `dotnet user-secrets set "Api:Secret" V`. A key is secret when a part of its dotted,
+  // colon or slash path is (`max_tokens`, `region` are not). Only after a setter (`config set`, `git config`…):
+  // "the config token is …" is prose.
+  {
+    pattern: /(\b(?:(?:config|configure|user-secrets)[ \t]+set|(?:npm|pnpm|yarn|git|poetry|bundle|composer|pip|hg)[ \t]+config(?:[ \t]+set)?)(?:[ \t]+--?[A-Za-z][\w-]*)*[ \t]+(["']?)([^\s"'`=-][^\s"'`=]*)\2[ \t]+)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g,
+    replace: (m: string, head: string, _q: string, key: string) => (key.split(/[.:/]+/).some(isSecretKey) ? afterHead(m, head) : m),
+  },
+  // `gh secret set NAME --body V`: the body is the secret, whatever the name.
+  { pattern: /(\bgh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:--body|-b)(?:[ \t]+|=))(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g, replace: afterHead },
   // Secrets passed as command-line flags: --password hunter2, --token … (the '=' form is an assignment).
   {
     pattern: /(--?(?:password|passwd|pass|pwd|token|api[-_]?key|secret|client[-_]secret|auth[-_]token|access[-_]token)[ \t]+)([^\s`-][^\s`]*)/gi,

@@ -106,3 +106,31 @@ describe('redactForNote', () => {
     expect(redactForNote('a <private>sk-ant-api03-Zx8vQ2mN7pL4kR9tW1yB6cH3</private> password=x1')).toBe(`a  password=${REDACTED}`);
   });
 });
+
+describe('redactSecrets: config setters (key and value as two words)', () => {
+  it('redacts the value of a secret key set through a config command', () => {
+    const cases: [string, string][] = [
+      ['aws configure set aws_secret_access_key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'aws configure set aws_secret_access_key [REDACTED]'],
+      ['aws configure set default.aws_session_token IQoJb3JpZ2luX2VjEJr//////////wEaCX', 'aws configure set default.aws_session_token [REDACTED]'],
+      ['npm config set //registry.example.com/:_authToken 8b2e9f40-1c3d-4e5f-a6b7-c8d9e0f1a2b3', 'npm config set //registry.example.com/:_authToken [REDACTED]'],
+      ['yarn config set npmAuthToken 8b2e9f40-1c3d-4e5f-a6b7-c8d9e0f1a2b3', 'yarn config set npmAuthToken [REDACTED]'],
+      ['git config --global github.token 8b2e9f401c3d4e5fa6b7c8d9e0f1a2b3', 'git config --global github.token [REDACTED]'],
+      ['poetry config pypi-token.pypi s3cretValue99', 'poetry config pypi-token.pypi [REDACTED]'],
+      ['dotnet user-secrets set "Api:Secret" s3cretValue99', 'dotnet user-secrets set "Api:Secret" [REDACTED]'],
+      ['gh secret set API_KEY --body s3cretValue99', 'gh secret set API_KEY --body [REDACTED]'],
+    ];
+    for (const [input, expected] of cases) expect(redactSecrets(input)).toBe(expected);
+  });
+
+  it('keeps other keys, references, reads and prose', () => {
+    for (const text of [
+      'aws configure set region us-east-1',
+      'npm config set max_tokens 4096',
+      'aws configure set aws_secret_access_key $AWS_SECRET_ACCESS_KEY',
+      'npm config get _authToken',
+      'git config --global --unset github.token',
+      'git config user.name Alice',
+      'the config token is stale',
+    ]) expect(redactSecrets(text)).toBe(text);
+  });
+});
