@@ -80,14 +80,44 @@ function applyUser(model: SessionModel, entry: Json): void {
   const results = toolResultBlocks(content);
   if (results.length > 0) {
     applyToolResults(model, results, entry.toolUseResult);
+    // Refusing a tool use, the user may type what to do instead: Claude Code hands that text to the model
+    // inside the tool result. It is what the user asked from then on, so it is the next prompt.
+    for (const feedback of results.map(rejectionFeedback)) {
+      const text = feedback === null ? null : promptFromUserText(feedback);
+      if (text !== null) addPrompt(model, text, entry);
+    }
     return;
   }
   // Expanded skill/command bodies, caveats and compaction summaries are generated, not typed.
   if (entry.isMeta === true || entry.isCompactSummary === true) return;
   const text = promptFromUserText(userText(content));
   if (text === null) return;
+  addPrompt(model, text, entry);
+}
+
+function addPrompt(model: SessionModel, text: string, entry: Json): void {
   const n = model.prompts.filter((p) => p.n > 0).length + 1;
   model.prompts.push({ n, text, timestamp: nonEmpty(entry.timestamp), actions: [], answer: '', answerMessageId: null });
+}
+
+/** Claude Code's words around what the user typed when refusing a tool use (the text follows the colon). */
+const REJECTED_WITH_FEEDBACK = /^The user doesn't want to proceed with this tool use\.[^\n]*?the user said:\n/;
+/** AskUserQuestion's "chat about this" answer comes the same way, but its text is Claude Code's, not typed. */
+const GENERATED_FEEDBACK = /^The user wants to clarify these questions\./;
+
+/** What the user typed when refusing this tool use, or null. */
+function rejectionFeedback(block: Json): string | null {
+  const content = block.content;
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((b) => (isRecord(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('\n')
+        : '';
+  const m = REJECTED_WITH_FEEDBACK.exec(text);
+  if (!m) return null;
+  const feedback = text.slice(m[0].length).trim();
+  return feedback === '' || GENERATED_FEEDBACK.test(feedback) ? null : feedback;
 }
 
 function applyToolResults(model: SessionModel, results: Json[], toolUseResult: unknown): void {

@@ -364,3 +364,41 @@ describe('promptFromUserText', () => {
     expect(promptFromUserText('<div> is not centered, why?')).toBe('<div> is not centered, why?');
   });
 });
+
+describe('a tool use refused with a reason', () => {
+  const REJECTED =
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n";
+  const entry = (type: string, content: unknown, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ type, sessionId: 's', cwd: '/home/me/app', message: { role: type, content }, ...extra });
+  const session = (result: unknown) => [
+    entry('user', 'remove the build folder'),
+    entry('assistant', [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'rm -rf build' } }]),
+    entry('user', [{ type: 'tool_result', tool_use_id: 't1', content: result, is_error: true }], { toolUseResult: 'User rejected tool use' }),
+    entry('assistant', [{ type: 'tool_use', id: 't2', name: 'Bash', input: { command: 'rm -rf build/cache' } }]),
+    entry('user', [{ type: 'tool_result', tool_use_id: 't2', content: '', is_error: false }]),
+    entry('assistant', [{ type: 'text', text: 'Removed build/cache only.' }]),
+  ];
+  it('keeps what the user typed as the next prompt, with what was done after it', () => {
+    const model = applyTranscriptLines(null, (session(REJECTED + 'no, only delete build/cache and keep the rest')), 'f');
+    expect(model.prompts.map((p) => [p.n, p.text, p.actions.map((a) => `${a.summary} ${a.exitStatus}`), p.answer])).toEqual([
+      [1, 'remove the build folder', ['rm -rf build error'], ''],
+      [2, 'no, only delete build/cache and keep the rest', ['rm -rf build/cache ok'], 'Removed build/cache only.'],
+    ]);
+  });
+
+  it('reads the reason from text blocks too, and redacts it like any prompt', () => {
+    const model = applyTranscriptLines(null, (session([{ type: 'text', text: REJECTED + 'use password=hunter2x9 instead' }])), 'f');
+    expect(model.prompts.map((p) => p.text)).toEqual(['remove the build folder', 'use password=[REDACTED] instead']);
+  });
+
+  it('adds no prompt for a plain refusal or for the text Claude Code writes itself', () => {
+    for (const result of [
+      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.",
+      REJECTED + 'The user wants to clarify these questions.\n    This means they may have additional information, context or questions for you.',
+      'Error: the user said: no',
+    ]) {
+      const model = applyTranscriptLines(null, (session(result)), 'f');
+      expect(model.prompts.map((p) => p.text)).toEqual(['remove the build folder']);
+    }
+  });
+});
