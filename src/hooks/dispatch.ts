@@ -138,13 +138,7 @@ async function run(ctx: Context, name: string): Promise<string> {
       ctx.syncStarted = await startBackgroundSync(ctx, cfg);
       // Another session's SessionStart may have started the first build a moment ago (sessions opened
       // together): this one waits for it too, rather than log "no index" and leave its first prompt empty.
-      if (fileKind(cfg.db) === 'absent' && (ctx.syncStarted || (await syncRunning(cfg)))) {
-        const { awaitFirstBuild } = await import('./background-sync.js');
-        if (!(await awaitFirstBuild(cfg, deadline))) {
-          log(ctx, `no index yet at ${cfg.db}: building it in the background; prompts get results once it is done`);
-          return '';
-        }
-      }
+      if (fileKind(cfg.db) === 'absent' && (ctx.syncStarted || (await syncRunning(cfg))) && !(await firstBuildDone(ctx, cfg, deadline))) return '';
       return withDeadline(ctx, deadline, () => sessionStart(ctx, cfg, deadline));
     case 'SessionEnd':
       if (req.detach && !detached) {
@@ -218,11 +212,7 @@ async function sessionStart(ctx: Context, cfg: TsmConfig, deadline: Deadline): P
       // The index a first build (another session's background sync) has only just created, still empty:
       // wait for that build as for one this hook started, then read it.
       if (!isMissingIndex(err) || !(await syncRunning(cfg))) throw err;
-      const { awaitFirstBuild } = await import('./background-sync.js');
-      if (!(await awaitFirstBuild(cfg, deadline))) {
-        log(ctx, `no index yet at ${cfg.db}: building it in the background; prompts get results once it is done`);
-        return '';
-      }
+      if (!(await firstBuildDone(ctx, cfg, deadline))) return '';
       r = read();
     }
   } catch (err) {
@@ -254,6 +244,14 @@ async function startBackgroundSync(ctx: Context, cfg: TsmConfig): Promise<boolea
   // The worker dispatches on the payload's event: it is the SessionStart worker whichever hook starts it.
   ctx.req.detach({ event: 'SessionStart', vault: ctx.vault, db: ctx.req.dbFlag, payload: essentialPayload({ ...ctx.payload, eventName: 'SessionStart' }) });
   return true;
+}
+
+/** Waits within the deadline for the first build a background sync is making; says so in the log when it is not done. */
+async function firstBuildDone(ctx: Context, cfg: TsmConfig, deadline: Deadline): Promise<boolean> {
+  const { awaitFirstBuild } = await import('./background-sync.js');
+  if (await awaitFirstBuild(cfg, deadline)) return true;
+  log(ctx, `no index yet at ${cfg.db}: building it in the background; prompts get results once it is done`);
+  return false;
 }
 
 /** Whether a background sync of the vault (another session's) holds its lock now. */
