@@ -29,7 +29,7 @@ describe('tsm MCP server: tool list', () => {
     expect(params).toEqual({
       search: ['after', 'before', 'limit', 'offset', 'path', 'query', 'status', 'tag', 'type'],
       get_sections: ['ids'],
-      read_note: ['from_line', 'lines', 'path'],
+      read_note: ['from_line', 'lines', 'path', 'version'],
       timeline: ['after', 'anchor', 'before'],
       recent_context: ['limit', 'type'],
       session_trace: ['session_id'],

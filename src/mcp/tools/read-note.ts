@@ -1,5 +1,8 @@
 // read_note: a note's current file text with line numbers, or a window of it. Only indexed notes, only
-// inside the vault (symlinks out of it refused).
+// inside the vault (symlinks out of it refused). Each answer carries the version of the text it came from, and a
+// call that passes it back is refused once the note has changed: page 2 of an edited note is not page 2 of
+// the text page 1 came from (lines inserted above it repeat or skip lines, without a word).
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { stripControls } from '../../text/controls.js';
 import { readRegularFile } from '../../vault/file-kind.js';
@@ -20,14 +23,16 @@ export const readNoteTool = defineTool({
     'when the whole note or the exact source lines around a section matter. path is the vault-relative path from',
     'search results (a path without .md or a unique note name also works). from_line (1-based) and lines pick a',
     `window: by default ${DEFAULT_LINES} lines from the start, at most ${MAX_LINES} (and about ${RESULT_CHAR_BUDGET / 1000}k characters).`,
-    'Returns {path, title, type, status, date, from_line, to_line, total_lines, text} plus next_from_line when more',
-    'follows: call again from there to continue. Paths outside the vault',
-    'or not in the index are errors.',
+    'Returns {path, title, type, status, date, from_line, to_line, total_lines, version, text} plus next_from_line when',
+    'more follows: to continue, call again with from_line = next_from_line and the version you got; if the note has',
+    'changed since, that call is an error (read it again from the start). Paths outside the vault or not in the index',
+    'are errors.',
   ].join(' '),
   inputSchema: {
     path: z.string().describe('vault-relative note path, e.g. "knowledge/lora.md"'),
     from_line: z.number().optional().describe('first line to return, 1-based (default 1)'),
     lines: z.number().optional().describe(`how many lines (default ${DEFAULT_LINES}, at most ${MAX_LINES})`),
+    version: z.string().optional().describe('the version of an earlier page of this note, when continuing it: refused if the note changed since'),
   },
   run(args, ctx) {
     const vault = ctx.cfg.vault;
@@ -41,6 +46,12 @@ export const readNoteTool = defineTool({
       content = stripControls(readRegularFile(real));
     } catch (err) {
       throw new ToolError(`cannot read ${note.path}: ${(err as Error).message}`);
+    }
+    const version = textVersion(content);
+    if (args.version !== undefined && args.version !== version) {
+      throw new ToolError(
+        `${note.path} changed since the page of version ${args.version} was read (now ${version}): its lines may have moved, so this page would not continue that one; read it again from the start (from_line 1, without version)`,
+      );
     }
     const all = content.endsWith('\n') ? content.slice(0, -1).split('\n') : content.split('\n');
     const total = content === '' ? 0 : all.length;
@@ -64,8 +75,17 @@ export const readNoteTool = defineTool({
       from_line: from,
       to_line: line - 1,
       total_lines: total,
+      version,
       ...(line <= total ? { next_from_line: line } : {}),
       text: out.join('\n'),
     };
   },
 });
+
+/**
+ * The version of a note's text: the first 12 hex digits of its sha1 (48 bits; two edits of one note
+ * colliding is not a worry). The text as served, so anything that changes a page changes it.
+ */
+export function textVersion(text: string): string {
+  return createHash('sha1').update(text).digest('hex').slice(0, 12);
+}
