@@ -14,7 +14,7 @@ import type { TsmConfig } from '../vault/config.js';
 import { createContext } from './context.js';
 import { errorMessage, ToolError } from './errors.js';
 import { GuardedStdioTransport } from './stdio-transport.js';
-import { argumentSchema, declaredArguments, InvalidArgument, type Tool, type ToolContext } from './tool.js';
+import { argumentSchema, declaredArguments, InvalidArgument, WithNotice, type Tool, type ToolContext } from './tool.js';
 import { TOOLS } from './tools/index.js';
 import { fileIdentity } from '../vault/file-kind.js';
 
@@ -67,9 +67,10 @@ export async function callTool(tool: Tool, given: Record<string, unknown>, ctx: 
   }
 }
 
-/** A string is sent as is (markdown); anything else as compact JSON. */
+/** A string is sent as is (markdown); anything else as compact JSON; a WithNotice as two such items. */
 function textResult(out: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: typeof out === 'string' ? out : JSON.stringify(out) }] };
+  const item = (x: unknown) => ({ type: 'text' as const, text: typeof x === 'string' ? x : JSON.stringify(x) });
+  return { content: out instanceof WithNotice ? [item(out.result), item(out.notice)] : [item(out)] };
 }
 
 export function createServer(ctx: ToolContext, log: Log = stderrLog): McpServer {

@@ -38,6 +38,17 @@ export interface Tool {
   failOpen?(problem: string, args: Record<string, unknown>, ctx: ToolContext): unknown;
 }
 
+/**
+ * An answer of two text items: `result`, what the tool always answers, then `notice` beside it. A client that
+ * reads the first item gets what it always got (get_sections' array stays an array); the model reads both.
+ */
+export class WithNotice {
+  constructor(
+    readonly result: unknown,
+    readonly notice: unknown,
+  ) {}
+}
+
 /** Keeps the argument types of `run` tied to the schema while the server sees one plain Tool type. */
 export function defineTool<S extends z.ZodRawShape>(spec: {
   name: string;

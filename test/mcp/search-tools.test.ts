@@ -112,11 +112,17 @@ describe('search', () => {
 });
 
 describe('get_sections', () => {
-  it('returns full sections with note metadata in the order asked, omitting missing ids', async () => {
+  it('returns full sections with note metadata in the order asked, omitting missing ids and naming them beside', async () => {
     const antenna = await s.sectionId('knowledge/lora.md', 'Antenna');
     const range = await s.sectionId('daily/2026-11-19.md', 'Range test');
-    const r = await ok(s.client, 'get_sections', { ids: [range, 999_999, antenna, range] });
+    const answer = await call(s.client, 'get_sections', { ids: [range, 999_999, antenna, range] });
+    const r = answer.json;
     expect(r.map((x: any) => x.id)).toEqual([range, antenna]);
+    expect(answer.notice).toEqual({
+      not_found: [999_999],
+      note: '1 of the 3 ids is not in the index: their notes were re-indexed since (edited, removed, or rebuilt by `tsm index --full`), or the ids never existed; search again for their current ids',
+    });
+    expect((await call(s.client, 'get_sections', { ids: [antenna] })).notice).toBeUndefined();
     expect(r[1]).toEqual({
       id: antenna,
       path: 'knowledge/lora.md',
@@ -132,8 +138,12 @@ describe('get_sections', () => {
     });
   });
 
-  it('gives an empty array when no id exists', async () => {
-    expect(await ok(s.client, 'get_sections', { ids: [999_998, -1, 0] })).toEqual([]);
+  it('gives an empty array when no id exists, and says they are gone', async () => {
+    const r = await call(s.client, 'get_sections', { ids: [999_998, -1, 0] });
+    expect(r.json).toEqual([]);
+    expect(r.notice.not_found).toEqual([999_998, -1, 0]);
+    expect(r.notice.note).toMatch(/^these ids are not in the index: .*; search again for their current ids$/);
+    expect((await call(s.client, 'get_sections', { ids: [999_998] })).notice.note).toMatch(/^this id is not in the index/);
   });
 
   it('accepts 50 ids and refuses none, 51, or ids that are not integers', async () => {

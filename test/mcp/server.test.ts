@@ -152,5 +152,12 @@ describe('callTool', () => {
     const tool = (out: unknown) => ({ name: 't', title: 't', description: '', inputSchema: {}, run: () => out });
     expect(await callTool(tool('## md'), {}, ctx)).toEqual({ content: [{ type: 'text', text: '## md' }] });
     expect(await callTool(tool({ a: [1, null] }), {}, ctx)).toEqual({ content: [{ type: 'text', text: '{"a":[1,null]}' }] });
+    const { WithNotice } = await import('../../src/mcp/tool.js');
+    expect(await callTool(tool(new WithNotice([], { not_found: [7] })), {}, ctx)).toEqual({
+      content: [
+        { type: 'text', text: '[]' },
+        { type: 'text', text: '{"not_found":[7]}' },
+      ],
+    });
   });
 });

@@ -1,5 +1,5 @@
 // Section ids given to an MCP client stay valid until their note is re-indexed; after that `get_sections`
-// leaves them out and `timeline` says the anchor is gone (docs/mcp.md). They were positions (note id ×
+// leaves them out, naming them in a second item, and `timeline` says the anchor is gone (docs/mcp.md). They were positions (note id ×
 // 2^20 + order) handed out again: after an edit that inserted a section, an old id returned the new
 // section at its place; after `tsm index --full`, a section of another note; after a removed note's id
 // went to the next new note, that note's sections. Through the built `tsm serve` and the SDK client.
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { cleanEnv, makeVault, TSM, tsm } from '../helpers/cli.js';
-import { fails, ok } from './client.js';
+import { call, fails, ok } from './client.js';
 
 let vault: { dir: string; cleanup: () => void };
 let client: Client;
@@ -49,7 +49,10 @@ describe('section ids after their note is re-indexed', () => {
     expect((await ok(client, 'get_sections', { ids: [overview] }))[0].text).toContain('overview of the walrus');
     writeFileSync(join(vault.dir, 'guide.md'), '# Guide\n\n## Inserted\n\nA new first part.\n\n## Overview\n\nThe overview of the walrus guide.\n\n## Details\n\nWalrus details here.\n');
     index();
-    expect(await ok(client, 'get_sections', { ids: [overview] })).toEqual([]);
+    const gone = await call(client, 'get_sections', { ids: [overview] });
+    expect(gone.json).toEqual([]);
+    expect(gone.notice.not_found).toEqual([overview]);
+    expect(gone.notice.note).toMatch(/re-indexed .*search again/);
     expect(await fails(client, 'timeline', { anchor: overview })).toMatch(/^anchor section not found/);
     const again = await idOf('guide.md', 'Overview');
     expect(again).not.toBe(overview);

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ToolError } from '../errors.js';
 import { truncateText } from '../../text/chars.js';
-import { defineTool, fullSection, RESULT_CHAR_BUDGET } from '../tool.js';
+import { defineTool, fullSection, RESULT_CHAR_BUDGET, WithNotice } from '../tool.js';
 
 export const MAX_IDS = 50;
 
@@ -12,7 +12,9 @@ export const getSectionsTool = defineTool({
   description: [
     `Fetch the full markdown text of up to ${MAX_IDS} sections by id (ids come from search, timeline, recent_context,`,
     'session_trace or file_history). Returns a JSON array, in the order of the ids given, of',
-    '{id, path, title, type, status, date, tags, section, line, end_line, text}; ids that no longer exist are left out.',
+    '{id, path, title, type, status, date, tags, section, line, end_line, text}. Ids that no longer exist (their note',
+    'was re-indexed since) are left out of it, and a second item {not_found: [ids], note} names them: search again for',
+    'their current ids.',
     `Texts beyond about ${RESULT_CHAR_BUDGET / 1000}k characters in all are cut and marked truncated: true (ask for those ids again).`,
     'line/end_line are the lines of the section in its file: pass them to read_note to see the exact source with',
     'line numbers.',
@@ -32,10 +34,14 @@ export const getSectionsTool = defineTool({
       const sections = new Map(reader.sectionsByIds(ids).map((s) => [s.id, s]));
       const notes = reader.notesByIds([...new Set([...sections.values()].map((s) => s.noteId))]);
       let left = RESULT_CHAR_BUDGET;
-      return ids.flatMap((id) => {
+      const notFound: number[] = [];
+      const found = ids.flatMap((id) => {
         const s = sections.get(id);
         const n = s && notes.get(s.noteId);
-        if (!s || !n) return [];
+        if (!s || !n) {
+          notFound.push(id);
+          return [];
+        }
         const entry: ReturnType<typeof fullSection> & { truncated?: true } = fullSection(s, n);
         // Past the budget, texts are cut (marked truncated) so the whole answer still reaches the model.
         const length = Array.from(entry.text).length;
@@ -46,6 +52,14 @@ export const getSectionsTool = defineTool({
         left = Math.max(0, left - length);
         return [entry];
       });
+      // Left out of the array, which clients read as sections, and named beside it: an empty array alone
+      // could not tell "these ids are gone" from "there was nothing".
+      return notFound.length === 0 ? found : new WithNotice(found, { not_found: notFound, note: notFoundNote(notFound.length, ids.length) });
     });
   },
 });
+
+function notFoundNote(missing: number, asked: number): string {
+  const which = missing === asked ? (asked === 1 ? 'this id is' : 'these ids are') : `${missing} of the ${asked} ids ${missing === 1 ? 'is' : 'are'}`;
+  return `${which} not in the index: their notes were re-indexed since (edited, removed, or rebuilt by \`tsm index --full\`), or the ids never existed; search again for their current ids`;
+}
