@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { NoteRecord, SectionRecord } from '../../core/types.js';
 import type { NoteReader } from '../../index/note-reader.js';
 import { ToolError } from '../errors.js';
-import { clampInt, defineTool, fullSection, nearestWithinBudget, preview, RESULT_CHAR_BUDGET, sectionEntry } from '../tool.js';
+import { clampInt, defineTool, fullSection, nearestWithinBudget, preview, RESULT_CHAR_BUDGET, sectionEntry, textWithin } from '../tool.js';
 
 export const MAX_NEIGHBOURS = 50;
 /** Headings listed per neighbouring day: enough to choose from, few enough to stay cheap. */
@@ -20,7 +20,8 @@ export const timelineTool = defineTool({
     'section}]}), to follow what happened on the days around. Use get_sections with the ids to read neighbours in full.',
     `before/after: how many neighbours on each side (default 5, at most ${MAX_NEIGHBOURS}). An unknown anchor is an error.`,
     `The answer stays within about ${RESULT_CHAR_BUDGET / 1000}k characters: past that, the neighbours farthest from the anchor come`,
-    'without their preview, and the farthest days as {path, date, sections: [], sections_omitted} (the count of their sections).',
+    'without their preview, and the farthest days as {path, date, sections: [], sections_omitted} (the count of their sections);',
+    'an anchor too long for it comes with its text cut and truncated: true (read_note from its line to end_line has it whole).',
   ].join(' '),
   inputSchema: {
     anchor: z.number().int().describe('section id to centre on'),
@@ -36,26 +37,25 @@ export const timelineTool = defineTool({
       if (!anchor || !note) throw new ToolError(`anchor section not found: ${args.anchor} (use an id from search results)`);
       const sections = reader.sectionsOfNote(note.id);
       const at = sections.findIndex((s) => s.id === anchor.id);
-      const full = fullSection(anchor, note);
-      // 50 neighbours and 50 days of a dozen headings each on either side: the Obsidian Hub's roundups gave
-      // 146,000 characters. Nearest first, what fits stays whole.
+      const neighbours = {
+        before: sections.slice(Math.max(0, at - before), at).map(sectionEntry),
+        after: sections.slice(at + 1, at + 1 + after).map(sectionEntry),
+      };
+      const nearDays = note.type === 'daily' && note.date ? reader.neighbourDays(note.date, before, after) : null;
+      const days = nearDays && { before: nearDays.before.map((d) => daySummary(reader, d)), after: nearDays.after.map((d) => daySummary(reader, d)) };
+      // The anchor first, whole when it fits beside the short forms of everything else, else its text cut
+      // to fit (truncated: true; read_note has it whole). Then 50 neighbours and 50 days of a dozen headings
+      // each on either side (the Obsidian Hub's roundups gave 146,000 characters): nearest first, what fits
+      // stays whole.
+      const shortest =
+        jsonChars([...neighbours.before, ...neighbours.after].map(shortNeighbour)) + (days ? jsonChars([...days.before, ...days.after].map(shortDay)) : 0);
+      const full = textWithin(fullSection(anchor, note), RESULT_CHAR_BUDGET - shortest);
       let left = RESULT_CHAR_BUDGET - JSON.stringify(full).length;
-      const near = nearestWithinBudget(
-        sections.slice(Math.max(0, at - before), at).map(sectionEntry),
-        sections.slice(at + 1, at + 1 + after).map(sectionEntry),
-        ({ preview: _, ...rest }) => rest,
-        left,
-      );
+      const near = nearestWithinBudget(neighbours.before, neighbours.after, shortNeighbour, left);
       left -= near.used;
       const result: Record<string, unknown> = { anchor: full, before: near.before, after: near.after };
-      if (note.type === 'daily' && note.date) {
-        const days = reader.neighbourDays(note.date, before, after);
-        const summaries = nearestWithinBudget(
-          days.before.map((d) => daySummary(reader, d)),
-          days.after.map((d) => daySummary(reader, d)),
-          (d) => ({ path: d.path, date: d.date, sections: [], sections_omitted: d.sections.length }),
-          left,
-        );
+      if (days) {
+        const summaries = nearestWithinBudget(days.before, days.after, shortDay, left);
         result.days_before = summaries.before;
         result.days_after = summaries.after;
       }
@@ -63,6 +63,19 @@ export const timelineTool = defineTool({
     });
   },
 });
+
+/** Characters of the items' JSON, as nearestWithinBudget counts them. */
+function jsonChars(items: unknown[]): number {
+  return items.reduce((n: number, x) => n + JSON.stringify(x).length + 1, 0);
+}
+
+function shortNeighbour({ preview: _, ...rest }: ReturnType<typeof sectionEntry>) {
+  return rest;
+}
+
+function shortDay(d: ReturnType<typeof daySummary>) {
+  return { path: d.path, date: d.date, sections: [], sections_omitted: d.sections.length };
+}
 
 function daySummary(reader: NoteReader, note: NoteRecord) {
   const sections = reader.sectionsOfNote(note.id);
