@@ -1,7 +1,7 @@
 // tsm hook [event]: the Claude Code hook handler (docs/claude-code.md). Reads one JSON object on stdin,
 // prints at most one JSON object, exits 0 (or 1 for unusable stdin) — never 2, which would erase the
 // user's prompt. main.ts routes every argument list that names `hook`, or carries a payload, here.
-import { DETACHED_ENV, PAYLOAD_ENV, spawnDetachedHook } from '../hooks/detach.js';
+import { DETACHED_ENV, detachFromHere, PAYLOAD_ENV } from '../hooks/detach.js';
 import { handleHook, type HookOutcome } from '../hooks/dispatch.js';
 import { readStdinWithin } from './hook-args.js';
 import { writeErr, writeOut } from './stdio.js';
@@ -39,9 +39,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       argWarning: ignored.length ? `ignored arguments: ${ignored.map((a) => JSON.stringify(a)).join(' ')}` : undefined,
       env,
       cwd: process.cwd(),
-      detach: (req) => {
-        spawnDetachedHook({ ...req, execPath: process.execPath, script: process.argv[1], env, cwd: process.cwd() });
-      },
+      detach: detachFromHere(env, process.cwd()),
     });
     exitNow ||= outcome.timedOut === true;
   } catch (err) {

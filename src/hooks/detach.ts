@@ -19,6 +19,17 @@ export interface DetachRequest {
   cwd: string;
 }
 
+/**
+ * The `detach` of a hook request (src/hooks/dispatch.ts) made in this process: the worker is this process's
+ * own tsm script under this node. `tsm hook` and `tsm serve`'s hook_context both use it, so the warm prompt
+ * hook starts the same background sync the command hook does (an index an older tsm wrote).
+ */
+export function detachFromHere(env: NodeJS.ProcessEnv, cwd: string): (req: Pick<DetachRequest, 'event' | 'vault' | 'db' | 'payload'>) => void {
+  return (req) => {
+    spawnDetachedHook({ ...req, execPath: process.execPath, script: process.argv[1], env, cwd });
+  };
+}
+
 /** Starts the worker without waiting for it (stdio ignored, own process group, unref'd); returns its pid. */
 export function spawnDetachedHook(req: DetachRequest): number | undefined {
   const args = [req.script, 'hook', req.event, '--vault', req.vault, ...(req.db ? ['--db', req.db] : [])];

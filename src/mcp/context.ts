@@ -9,7 +9,7 @@ import type { ToolContext } from './tool.js';
 
 export function createContext(
   cfg: TsmConfig,
-  opts: { now?: () => Date; queryVector?: (text: string) => Promise<QueryVector | undefined> } = {},
+  opts: { now?: () => Date; queryVector?: (text: string) => Promise<QueryVector | undefined>; detachHook?: ToolContext['detachHook'] } = {},
 ): ToolContext {
   return {
     cfg,
@@ -17,5 +17,6 @@ export function createContext(
     // withIndexReader closes the connection and turns SQLite errors into IndexErrors that name the fix.
     withIndex: (fn) => withIndexReader(cfg.db, (db) => fn(db, new NoteReader(db, cfg.db)), { tsmDir: tsmDir(cfg) }),
     ...(opts.queryVector ? { queryVector: opts.queryVector } : {}),
+    ...(opts.detachHook ? { detachHook: opts.detachHook } : {}),
   };
 }

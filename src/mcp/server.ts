@@ -11,6 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../core/version.js';
 import { truncateText } from '../text/chars.js';
 import type { TsmConfig } from '../vault/config.js';
+import { detachFromHere } from '../hooks/detach.js';
 import { createContext } from './context.js';
 import { errorMessage, ToolError } from './errors.js';
 import { GuardedStdioTransport } from './stdio-transport.js';
@@ -104,7 +105,10 @@ export async function serveStdio(cfg: TsmConfig): Promise<void> {
     // Something wrong goes to stderr; progress (vectors stored) to the client's log, like "ready" below.
     level === 'warning' ? stderrLog(line) : void server.server.sendLoggingMessage({ level, logger: 'tsm', data: line }).catch(() => {}),
   );
-  const server = createServer(createContext(cfg, { queryVector: (text) => resident.queryVector(text) }));
+  const server = createServer(
+    // detachHook: hook_context starts the background sync `tsm hook` would (an index an older tsm wrote).
+    createContext(cfg, { queryVector: (text) => resident.queryVector(text), detachHook: detachFromHere(process.env, process.cwd()) }),
+  );
   const transport = new GuardedStdioTransport();
   let closing = false;
   const shutdown = () => {

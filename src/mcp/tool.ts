@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { NoteRecord, SectionRecord } from '../core/types.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
+import type { HookRequest } from '../hooks/dispatch.js';
 import type { Database } from '../index/db.js';
 import type { NoteReader } from '../index/note-reader.js';
 import { truncateText } from '../text/chars.js';
@@ -21,6 +22,11 @@ export interface ToolContext {
    * withIndex, whose callback is synchronous.
    */
   queryVector?(text: string): Promise<QueryVector | undefined>;
+  /**
+   * How hook_context starts `tsm hook`'s detached background sync (detachFromHere): given by `tsm serve`
+   * only, whose process runs the tsm script; absent, no sync is started (in-process tests).
+   */
+  detachHook?: HookRequest['detach'];
 }
 
 export interface Tool {

@@ -2,12 +2,13 @@
 // mcp_tool hook drives it, must answer exactly what the built `tsm hook` prints for the same payload, and
 // answer `{}` (nothing injected, never an error) whatever goes wrong.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { cleanEnv, copyVaultExample, TSM, tsm, tsmAsync } from '../helpers/cli.js';
+import Database from 'better-sqlite3';
+import { cleanEnv, copyVaultExample, TSM, tsm, tsmAsync, waitFor } from '../helpers/cli.js';
 import { call } from './client.js';
 
 /** The session of vault-example's session note (sessions/2026-11-19-dog-tracker-fw-3f9a2c1e.md). */
@@ -166,6 +167,24 @@ describe('hook_context (the warm prompt hook)', () => {
     expect([r.isError, r.text]).toEqual([false, '{}']);
     expect(readFileSync(join(bare, '.tsm', 'hook.log'), 'utf8')).toMatch(/UserPromptSubmit session=s1: no index at .*run `tsm index` first/);
     expect(stderr()).not.toMatch(/hook_context/);
+  });
+
+  it('an index an older tsm wrote: the prompt gets {} and starts the background `tsm index`, as the command hook does', async () => {
+    const old = join(root, 'old-schema');
+    copyVaultExample(old);
+    expect(tsm(['index', '--vault', old]).code).toBe(0);
+    const db = new Database(join(old, '.tsm', 'index.db'));
+    db.prepare("UPDATE meta SET value = '1' WHERE key = 'schema_version'").run();
+    db.close();
+    const { client } = await serve(['--vault', old], { cwd: root });
+    const first = await call(client, 'hook_context', hookInput('LoRa モジュールの選定基準を教えて', 's4', old));
+    expect([first.isError, first.text]).toEqual([false, '{}']);
+    const log = join(old, '.tsm', 'hook.log');
+    expect(readFileSync(log, 'utf8')).toMatch(/UserPromptSubmit session=s4: .*schema version 1.* \(a background `tsm index` started: the next prompts get results\)\n/);
+    // The server's warm path gave `tsm serve` no way to start it: prompts got {} until a SessionStart or `tsm index`.
+    await waitFor(async () => sources((await call(client, 'hook_context', hookInput('LoRa モジュールの選定基準を教えて', 's4', old))).text).length > 0, 30_000, 200);
+    await waitFor(() => !existsSync(join(old, '.tsm', 'sync.lock')), 30_000);
+    expect(readFileSync(log, 'utf8')).toMatch(/SessionStart session=s4: background index: \d+ added/);
   });
 
   // (With no vault at all `tsm serve` does not start: Claude Code's "server not connected", covered by

@@ -80,7 +80,7 @@ export const hookContextTool = defineTool({
         ([, v]) => typeof v === 'string' && v !== '',
       ),
     );
-    const queryVector = ctx.queryVector;
+    const { queryVector, detachHook } = ctx;
     try {
       const out = await handleHook({
         stdin: JSON.stringify(payload),
@@ -92,6 +92,10 @@ export const hookContextTool = defineTool({
         now: ctx.now(),
         // The server's own model, when the vault has one: the one thing the warm path adds to the cold.
         ...(queryVector ? { queryVector } : {}),
+        // The background sync `tsm hook` starts, from the same rule (dispatch.ts, startBackgroundSync): at
+        // SessionStart, and on a prompt that meets an index an older tsm wrote (without it, prompts got
+        // nothing until the next command-hook SessionStart or `tsm index`).
+        ...(detachHook ? { detach: detachHook } : {}),
       });
       if (out.stderr) serverStderr(out.stderr);
       const answer = out.exitCode === 0 && !out.timedOut ? out.stdout.trim() : '';
