@@ -119,6 +119,9 @@ function redactUrlCredentials(text: string): string {
   return out.join('');
 }
 
+/** Config keys set to a user and a password, as two words (Poetry's and Composer's `http-basic.<repo>`). */
+const CREDENTIAL_PAIR_KEYS = new Set(['http-basic']);
+
 const SECRET_RULES: SecretRule[] = [
   // PEM private keys, also when the block was cut before its END line (gitleaks private-key).
   {
@@ -162,10 +165,20 @@ const SECRET_RULES: SecretRule[] = [
   // `npm config set //registry/:_authToken V`, `git config --global github.token V`, `poetry config
   // pypi-token.pypi V`, `dotnet user-secrets set "Api:Secret" V`. A key is secret when a part of its dotted,
   // colon or slash path is (`max_tokens`, `region` are not). Only after a setter (`config set`, `git config`…):
-  // "the config token is …" is prose.
+  // "the config token is …" is prose. A credential-pair key takes a user and a password (`poetry config
+  // http-basic.myrepo alice PW`, composer's the same): the second word is the secret, the user stays; a
+  // user alone (the tool then asks for the password) is no secret. The word after a one-value key is read
+  // too (so that the pair's password can be), and written back as it was.
   {
-    pattern: /(\b(?:(?:config|configure|user-secrets)[ \t]+set|(?:npm|pnpm|yarn|git|poetry|bundle|composer|pip|hg)[ \t]+config(?:[ \t]+set)?)(?:[ \t]+--?[A-Za-z][\w-]*)*[ \t]+(["']?)([^\s"'`=-][^\s"'`=]*)\2[ \t]+)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g,
-    replace: (m: string, head: string, _q: string, key: string) => (key.split(/[.:/]+/).some(isSecretKey) ? afterHead(m, head) : m),
+    pattern: /(\b(?:(?:config|configure|user-secrets)[ \t]+set|(?:npm|pnpm|yarn|git|poetry|bundle|composer|pip|hg)[ \t]+config(?:[ \t]+set)?)(?:[ \t]+--?[A-Za-z][\w-]*)*[ \t]+(["']?)([^\s"'`=-][^\s"'`=]*)\2[ \t]+)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)(?:([ \t]+)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*))?/g,
+    replace: (m: string, head: string, _q: string, key: string, value: string, space?: string, second?: string) => {
+      const parts = key.split(/[.:/]+/);
+      const rest = second === undefined ? '' : `${space}${second}`;
+      if (parts.some((p) => CREDENTIAL_PAIR_KEYS.has(p.toLowerCase()))) {
+        return second === undefined ? m : head + value + afterHead(rest, space as string);
+      }
+      return parts.some(isSecretKey) ? afterHead(head + value, head) + rest : m;
+    },
   },
   // `gh secret set NAME --body V`: the body is the secret, whatever the name.
   { pattern: /(\bgh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:--body|-b)(?:[ \t]+|=))(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g, replace: afterHead },

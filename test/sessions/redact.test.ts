@@ -134,3 +134,24 @@ describe('redactSecrets: config setters (key and value as two words)', () => {
     ]) expect(redactSecrets(text)).toBe(text);
   });
 });
+
+describe('redactSecrets: a user and a password after a config setter', () => {
+  it('redacts the password of a credential-pair key and keeps the user name', () => {
+    const cases: [string, string][] = [
+      ['poetry config http-basic.myrepo alice S3cretPass', 'poetry config http-basic.myrepo alice [REDACTED]'],
+      ['poetry config http-basic.pypi __token__ "pypi value 9"', 'poetry config http-basic.pypi __token__ [REDACTED]'],
+      ['composer config --global http-basic.repo.example.org bob hunter2x && composer install', 'composer config --global http-basic.repo.example.org bob [REDACTED] && composer install'],
+    ];
+    for (const [input, expected] of cases) expect(redactSecrets(input)).toBe(expected);
+  });
+
+  it('keeps a user given alone (the tool asks for the password), a reference, and what follows a one-value key', () => {
+    for (const text of [
+      'poetry config http-basic.myrepo alice',
+      'poetry config http-basic.myrepo alice $REPO_PASSWORD',
+      'git config user.name Alice && make',
+    ]) expect(redactSecrets(text)).toBe(text);
+    expect(redactSecrets('git config --global github.token 8b2e9f401c3d && make')).toBe('git config --global github.token [REDACTED] && make');
+  });
+});
+
