@@ -309,21 +309,28 @@ const TYPE_NAMES = /^(?:string|str|number|int|integer|float|double|bool|boolean|
 const TYPE_LIKE = /^[A-Za-z_][\w.]*(?:<.*>|\[\])?[?!]?$/;
 
 // key, separator, value. The key is an identifier-ish run (dots and dashes for YAML paths and --flags);
-// the value a quoted string or a run up to whitespace or punctuation that ends a value in code.
+// the value a quoted string or a run up to whitespace or punctuation that ends a value in code. `==` is
+// HTTPie's query-parameter item (`http GET host token==V`); `===` and a `==` with a space after it are
+// comparisons, read as `=` and a value starting with `=` (kept).
 const ASSIGNMENT =
-  /(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)(["']?)([ \t]*)(:=|=|:)([ \t]*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:[^\s"'`,;&|)}\]]|&(?!&))+)/y;
+  /(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)(["']?)([ \t]*)(:=|==(?=[^\s=])|=|:)([ \t]*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:[^\s"'`,;&|)}\]]|&(?!&))+)/y;
 // ASSIGNMENT's key and separator alone: every key is found by this, and only a secret one has its value read
 // (ASSIGNMENT, at the same place). Reading every key's value, then going back to right after the key (a value
 // may itself be `key=value`), was quadratic in a space-less run of `a:b:c:…` (a MAC-address dump of 120 KB
 // took 7.3 s); the scan is now linear, short of a long run of secret keys (`password:password:…`).
-const KEY_OP = /(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)(["']?)([ \t]*)(:=|=|:)/g;
+const KEY_OP = /(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)(["']?)([ \t]*)(:=|==(?=[^\s=])|=|:)/g;
 
 /** The replacement for one `key op value` match, and where the text it replaces ends. */
 function redactAssignment(m: RegExpExecArray, text: string): { text: string; end: number } {
-  const [match, key, keyQuote, space1, op, space2, value] = m;
-  const end = m.index + match.length;
-  const keep = { text: match, end };
+  const [, key, keyQuote, space1, op, space2] = m;
+  const valueStart = m.index + m[0].length - m[6].length;
+  const inQuery = op === '=' && (text[m.index - 1] === '?' || text[m.index - 1] === '&');
+  const value = valueEnding(m[6], op, inQuery);
+  const end = valueStart + value.length;
+  const keep = { text: text.slice(m.index, end), end };
   if (!isSecretKey(key)) return keep;
+  // `token ==abc`: a comparison, spaced unevenly (an HTTPie item is one shell word).
+  if (op === '==' && space1 !== '') return keep;
   const quoted = value.startsWith('"') || value.startsWith("'");
   const bare = quoted ? value.slice(1, -1) : value;
   if (bare.trim() === '' || NOT_A_SECRET.test(bare.trim())) return keep;
@@ -358,7 +365,8 @@ function redactAssignment(m: RegExpExecArray, text: string): { text: string; end
     // In code, a bare word after the key is a variable, a call or a type: `password = form.password`,
     // `token = getToken()`. A secret there has a digit or a symbol, or is quoted.
     const word = /^[A-Za-z_][\w.]*\(?$/.test(bare) && !hasDigit(bare);
-    if (!yamlLine && !envLine && !envName && (word || /^[A-Za-z_][\w.]*\(/.test(bare))) return keep;
+    // (A query parameter's value is text, never code.)
+    if (!yamlLine && !envLine && !envName && !inQuery && (word || /^[A-Za-z_][\w.]*\(/.test(bare))) return keep;
   }
   const redacted = quoted ? `${value[0]}${REDACTED}${value[0]}` : REDACTED;
   const head = `${key}${keyQuote}${space1}${op}${space2}`;
@@ -370,6 +378,22 @@ function redactAssignment(m: RegExpExecArray, text: string): { text: string; end
   const valueText = line.replace(/[ \t]+#.*$/, '');
   if (/\s/.test(valueText.trim()) && /[.!?]$/.test(valueText.trim())) return keep;
   return { text: head + redacted, end: m.index + head.length + valueText.length };
+}
+
+/**
+ * Where an unquoted value read by ASSIGNMENT ends, given its operator. A URL's query parameter or a form
+ * field (`inQuery`: `?api_key=V&user=me`, the key follows `?` or `&`) ends at `&` or
+ * `#`, which a value there cannot hold unescaped (`%26`): `&user=me` is the next parameter, not part of the
+ * secret. Elsewhere `&` stays in the value (`Password=Tr0ub4dor&3`). An HTTPie item's value (`==`) does not
+ * end in `:` (`if token==None:` is Python).
+ */
+function valueEnding(value: string, op: string, inQuery: boolean): string {
+  if (value.startsWith('"') || value.startsWith("'")) return value;
+  if (inQuery) {
+    const cut = value.search(/[&#]/);
+    return cut === -1 ? value : value.slice(0, cut);
+  }
+  return op === '==' ? value.replace(/:$/, '') : value;
 }
 
 function redactAssignments(text: string): string {
@@ -384,7 +408,7 @@ function redactAssignments(text: string): string {
     const m = ASSIGNMENT.exec(text);
     if (m === null) continue;
     const r = redactAssignment(m, text);
-    if (r.text === m[0]) continue;
+    if (r.text === text.slice(m.index, r.end)) continue;
     out.push(text.slice(from, m.index), r.text);
     from = r.end;
     KEY_OP.lastIndex = r.end;

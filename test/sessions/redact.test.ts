@@ -155,3 +155,35 @@ describe('redactSecrets: a user and a password after a config setter', () => {
   });
 });
 
+describe('redactSecrets: HTTPie request items', () => {
+  it('redacts the value of a secret query parameter item (name==value)', () => {
+    expect(redactSecrets('http GET example.com token==abc123secret')).toBe('http GET example.com token==[REDACTED]');
+    expect(redactSecrets('http GET example.com api_key==abc123secret page==2')).toBe('http GET example.com api_key==[REDACTED] page==2');
+    expect(redactSecrets('https api.test access_token=="a b 9"')).toBe('https api.test access_token=="[REDACTED]"');
+  });
+
+  it('redacts header items, quoted or not', () => {
+    expect(redactSecrets("http POST api.test Authorization:'Bearer abc123secretxyz' name=bob")).toBe(`http POST api.test Authorization:'Bearer ${REDACTED}' name=bob`);
+    expect(redactSecrets('http api.test X-API-Key:abc123secret')).toBe(`http api.test X-API-Key:${REDACTED}`);
+  });
+
+  it('keeps comparisons in code', () => {
+    for (const text of ['if token==expected_token:', 'if (token === undefined) return', 'token == abc123', 'if token==None:']) {
+      expect(redactSecrets(text)).toBe(text);
+    }
+  });
+});
+
+describe('redactSecrets: URL query parameters', () => {
+  it('redacts only the value of a secret parameter; the parameters after it stay', () => {
+    expect(redactSecrets('https://x.test/a?api_key=SECRET&user=me')).toBe(`https://x.test/a?api_key=${REDACTED}&user=me`);
+    expect(redactSecrets("curl 'https://x.test/b?token=abc1&page=2#frag'")).toBe(`curl 'https://x.test/b?token=${REDACTED}&page=2#frag'`);
+    expect(redactSecrets('https://x.test/c?q=lora&access_token=abc1&password=p2&x=1')).toBe(
+      `https://x.test/c?q=lora&access_token=${REDACTED}&password=${REDACTED}&x=1`,
+    );
+  });
+
+  it('still redacts a value holding & outside a query', () => {
+    expect(redactSecrets('Password=Tr0ub4dor&3 is set')).toBe(`Password=${REDACTED} is set`);
+  });
+});
