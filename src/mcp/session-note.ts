@@ -47,7 +47,7 @@ export function promptFiles(
     if (!how) continue;
     const list = lists[how];
     if (list !== null && !list.some((f) => samePath(f, action.subject))) continue;
-    if (action.status === 'error') continue;
+    if (action.status === 'error' || action.status === 'refused') continue;
     if (!out[how].includes(action.subject)) out[how].push(action.subject);
   }
   return out;

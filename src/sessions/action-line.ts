@@ -2,7 +2,7 @@
 // (- Read `src/a.c`, - Bash `make` → error) and parseActionLine() reads it back, as well as hand-written
 // lines (- Read src/a.c, - Bash `make` (exit 1)).
 import { inlineCode, trimAtBoundary } from './markdown.js';
-import type { SessionAction } from './model.js';
+import type { ExitStatus, SessionAction } from './model.js';
 
 const ACTION_CHARS = 160;
 
@@ -12,13 +12,13 @@ export interface ActionLine {
   subject: string;
   /** Grep/Glob search scope (`in <path>`). */
   scope?: string;
-  status?: 'ok' | 'error';
+  status?: ExitStatus;
   /** The line without its list marker, as the note shows it. */
   text: string;
 }
 
 const LIST_ITEM = /^\s{0,3}[-*+]\s+(.*\S)\s*$/;
-const ARROW_STATUS = /\s*→\s*(ok|error)\s*$/;
+const ARROW_STATUS = /\s*→\s*(ok|error|refused)\s*$/;
 const EXIT_STATUS = /\s*\(exit(?: status| code)?:?\s*(-?\d+)\)\s*$/i;
 
 /** A CommonMark code span at the start of `s`: its content and the rest, or null when `s` has none. */
@@ -58,7 +58,7 @@ export function parseActionLine(line: string): ActionLine | null {
   let status: ActionLine['status'];
   const arrow = ARROW_STATUS.exec(rest);
   const exit = arrow ? null : EXIT_STATUS.exec(rest);
-  if (arrow) status = arrow[1] as 'ok' | 'error';
+  if (arrow) status = arrow[1] as ExitStatus;
   else if (exit) status = Number(exit[1]) === 0 ? 'ok' : 'error';
   const statusMatch = arrow ?? exit;
   if (statusMatch) rest = rest.slice(0, statusMatch.index);
@@ -98,7 +98,8 @@ export function actionLine(action: SessionAction): string {
   if (action.summary !== '') line += ` ${code(action.summary)}`;
   const searchTool = action.tool === 'Grep' || action.tool === 'Glob';
   if (searchTool && action.path) line += ` in ${code(action.path)}`;
+  // Commands say how they ended; other tools only when they did not succeed.
   if (action.command !== undefined && action.exitStatus) line += ` → ${action.exitStatus}`;
-  else if (action.exitStatus === 'error') line += ' → error';
+  else if (action.exitStatus === 'error' || action.exitStatus === 'refused') line += ` → ${action.exitStatus}`;
   return line;
 }

@@ -1,6 +1,8 @@
 // The session model: what a transcript is folded into (transcript.ts) and what a note is rendered from
 // (render.ts). Types and constructors only, so every session module can import it without a cycle.
 
+export type ExitStatus = 'ok' | 'error' | 'refused';
+
 export interface SessionAction {
   tool: string;
   /** The action's subject on one line: path, command, pattern, query or description ('' for name-only tools). */
@@ -9,8 +11,11 @@ export interface SessionAction {
   path?: string;
   /** Bash: the whole command (cleaned, bounded). */
   command?: string;
-  /** Set once the tool's result line has been seen. */
-  exitStatus?: 'ok' | 'error';
+  /**
+   * Set once the tool's result line has been seen. `refused`: the user declined the tool use, so it never
+   * ran (not in the files and commands lists).
+   */
+  exitStatus?: ExitStatus;
   /** The `tool_use` id, so a result arriving later (even in a later ingest) finds its action. */
   toolUseId?: string;
 }
@@ -36,7 +41,7 @@ export interface SessionModel {
   started: string | null;
   ended: string | null;
   prompts: SessionPrompt[];
-  /** Derived from the actions: files read / edited successfully, distinct Bash commands (one line each). */
+  /** Derived from the actions: files read / edited successfully, distinct Bash commands that ran (one line each). */
   filesRead: string[];
   filesEdited: string[];
   commands: string[];

@@ -100,20 +100,30 @@ function addPrompt(model: SessionModel, text: string, entry: Json): void {
   model.prompts.push({ n, text, timestamp: nonEmpty(entry.timestamp), actions: [], answer: '', answerMessageId: null });
 }
 
-/** Claude Code's words around what the user typed when refusing a tool use (the text follows the colon). */
-const REJECTED_WITH_FEEDBACK = /^The user doesn't want to proceed with this tool use\.[^\n]*?the user said:\n/;
+/**
+ * How Claude Code's tool result starts when the user refused the tool use (declined the permission prompt),
+ * alone or followed by what the user typed instead (the text after the colon); the line's `toolUseResult` is
+ * then "User rejected tool use". Claude Code's own check for a refused call reads the same two.
+ */
+const REFUSAL = "The user doesn't want to proceed with this tool use.";
+const REFUSED_LINE = 'User rejected tool use';
+const REJECTED_WITH_FEEDBACK = new RegExp(`^${REFUSAL.replace(/[.]/g, '\\.')}[^\\n]*?the user said:\\n`);
 /** AskUserQuestion's "chat about this" answer comes the same way, but its text is Claude Code's, not typed. */
 const GENERATED_FEEDBACK = /^The user wants to clarify these questions\./;
 
+/** A tool result's text: a string, or its text blocks joined. */
+function resultText(block: Json): string {
+  const content = block.content;
+  return typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content.map((b) => (isRecord(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('\n')
+      : '';
+}
+
 /** What the user typed when refusing this tool use, or null. */
 function rejectionFeedback(block: Json): string | null {
-  const content = block.content;
-  const text =
-    typeof content === 'string'
-      ? content
-      : Array.isArray(content)
-        ? content.map((b) => (isRecord(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('\n')
-        : '';
+  const text = resultText(block);
   const m = REJECTED_WITH_FEEDBACK.exec(text);
   if (!m) return null;
   const feedback = text.slice(m[0].length).trim();
@@ -130,7 +140,10 @@ function applyToolResults(model: SessionModel, results: Json[], toolUseResult: u
     const id = nonEmpty(block.tool_use_id);
     const action = id ? findAction(model, id) : null;
     if (!action) continue;
-    action.exitStatus = block.is_error === true || lineFailed ? 'error' : 'ok';
+    // A refusal is an error result saying so (Claude Code's own test: its text, or the line's toolUseResult).
+    const refused =
+      block.is_error === true && (resultText(block).startsWith(REFUSAL) || (results.length === 1 && toolUseResult === REFUSED_LINE));
+    action.exitStatus = refused ? 'refused' : block.is_error === true || lineFailed ? 'error' : 'ok';
   }
 }
 
@@ -192,11 +205,14 @@ function distinct(values: Iterable<string>): string[] {
 
 function deriveLists(model: SessionModel): void {
   const actions = model.prompts.flatMap((p) => p.actions);
-  const succeeded = (a: SessionAction) => a.exitStatus !== 'error' && a.path !== undefined && a.path !== '';
+  // A refused tool use never ran: its file is not read or edited, its command not run. A failed command did
+  // run (it is listed); a failed read or edit touched nothing.
+  const ran = (a: SessionAction) => a.exitStatus !== 'refused';
+  const succeeded = (a: SessionAction) => ran(a) && a.exitStatus !== 'error' && a.path !== undefined && a.path !== '';
   model.filesRead = distinct(actions.filter((a) => READ_TOOLS.has(a.tool) && succeeded(a)).map((a) => a.path as string));
   model.filesEdited = distinct(actions.filter((a) => EDIT_TOOLS.has(a.tool) && succeeded(a)).map((a) => a.path as string));
   model.commands = distinct(
-    actions.filter((a) => a.command !== undefined && a.command !== '').map((a) => commandSummary(a.command as string)),
+    actions.filter((a) => ran(a) && a.command !== undefined && a.command !== '').map((a) => commandSummary(a.command as string)),
   );
 }
 

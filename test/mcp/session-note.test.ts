@@ -54,7 +54,7 @@ describe('sessionPrompts', () => {
 describe('promptFiles', () => {
   const prompt = sessionPrompts([
     sec(2, '1. Go', 'Go.', `${T} > 1. Go`, 1),
-    sec(3, 'Actions', ['- Read `a.c`', '- Read `a.c`', '- Edit `b.c` → error', '- Edit `c.c`', '- Write `d.md`', '- Grep `x` in `src`', '- Bash `cat e.c`'].join('\n'), `${T} > 1. Go > Actions`, 3),
+    sec(3, 'Actions', ['- Read `a.c`', '- Read `a.c`', '- Edit `b.c` → error', '- Edit `f.c` → refused', '- Edit `c.c`', '- Write `d.md`', '- Grep `x` in `src`', '- Bash `cat e.c`'].join('\n'), `${T} > 1. Go > Actions`, 3),
   ])[0];
 
   it('keeps the file actions the frontmatter lists as done', () => {

@@ -7,6 +7,8 @@ describe('parseActionLine', () => {
     expect(parseActionLine('- Read `src/a.c`')).toEqual({ tool: 'Read', subject: 'src/a.c', text: 'Read `src/a.c`' });
     expect(parseActionLine('- Bash `npm test` → error')).toMatchObject({ tool: 'Bash', subject: 'npm test', status: 'error' });
     expect(parseActionLine('- Bash `make` → ok')).toMatchObject({ tool: 'Bash', subject: 'make', status: 'ok' });
+    expect(parseActionLine('- Bash `rm -rf build` → refused')).toMatchObject({ tool: 'Bash', subject: 'rm -rf build', status: 'refused' });
+    expect(parseActionLine('- Edit `src/a.ts` → refused')).toMatchObject({ tool: 'Edit', subject: 'src/a.ts', status: 'refused' });
     expect(parseActionLine('- Grep `foo|bar` in `src`')).toMatchObject({ tool: 'Grep', subject: 'foo|bar', scope: 'src' });
     expect(parseActionLine('- Glob in `src`')).toMatchObject({ tool: 'Glob', subject: '', scope: 'src' });
     expect(parseActionLine('- TodoWrite')).toEqual({ tool: 'TodoWrite', subject: '', text: 'TodoWrite' });
@@ -37,7 +39,7 @@ describe('parseActionLine', () => {
       }),
     );
     fc.assert(
-      fc.property(text, fc.constantFrom<'ok' | 'error'>('ok', 'error'), (command, status) => {
+      fc.property(text, fc.constantFrom<'ok' | 'error' | 'refused'>('ok', 'error', 'refused'), (command, status) => {
         const line = actionLine({ tool: 'Bash', summary: command, command, exitStatus: status });
         expect(parseActionLine(line)).toMatchObject({ tool: 'Bash', subject: command, status });
       }),

@@ -33,7 +33,7 @@ describe('session note: render → parse round trip', () => {
     const word = fc.stringMatching(/^[A-Za-z0-9 ./#-]{1,30}$/).map((s) => s.trim() || 'x');
     const action = fc.oneof(
       fc.record({ tool: fc.constantFrom('Read', 'Edit', 'Write'), summary: word }).map((a) => ({ ...a, path: a.summary })),
-      fc.record({ tool: fc.constant('Bash'), summary: word, exitStatus: fc.constantFrom<'ok' | 'error'>('ok', 'error') }).map((a) => ({ ...a, command: a.summary })),
+      fc.record({ tool: fc.constant('Bash'), summary: word, exitStatus: fc.constantFrom<'ok' | 'error' | 'refused'>('ok', 'error', 'refused') }).map((a) => ({ ...a, command: a.summary })),
     );
     const prompt = fc.record({ text: word, actions: fc.array(action, { maxLength: 4 }), answer: fc.oneof(fc.constant(''), word) });
     fc.assert(

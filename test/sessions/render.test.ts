@@ -184,6 +184,8 @@ describe('rendering details', () => {
     expect(actionLine({ tool: 'Read', summary: 'src/a.ts', path: 'src/a.ts', exitStatus: 'ok' })).toBe('- Read `src/a.ts`');
     expect(actionLine({ tool: 'Edit', summary: 'src/a.ts', path: 'src/a.ts', exitStatus: 'error' })).toBe('- Edit `src/a.ts` → error');
     expect(actionLine({ tool: 'Bash', summary: 'npm test', command: 'npm test', exitStatus: 'ok' })).toBe('- Bash `npm test` → ok');
+    expect(actionLine({ tool: 'Bash', summary: 'rm -rf build', command: 'rm -rf build', exitStatus: 'refused' })).toBe('- Bash `rm -rf build` → refused');
+    expect(actionLine({ tool: 'Edit', summary: 'src/a.ts', path: 'src/a.ts', exitStatus: 'refused' })).toBe('- Edit `src/a.ts` → refused');
     expect(actionLine({ tool: 'Bash', summary: 'npm test', command: 'npm test' })).toBe('- Bash `npm test`');
     expect(actionLine({ tool: 'Grep', summary: 'foo`bar', path: 'src' })).toBe('- Grep ``foo`bar`` in `src`');
     expect(actionLine({ tool: 'TodoWrite', summary: '' })).toBe('- TodoWrite');

@@ -381,7 +381,7 @@ describe('a tool use refused with a reason', () => {
   it('keeps what the user typed as the next prompt, with what was done after it', () => {
     const model = applyTranscriptLines(null, (session(REJECTED + 'no, only delete build/cache and keep the rest')), 'f');
     expect(model.prompts.map((p) => [p.n, p.text, p.actions.map((a) => `${a.summary} ${a.exitStatus}`), p.answer])).toEqual([
-      [1, 'remove the build folder', ['rm -rf build error'], ''],
+      [1, 'remove the build folder', ['rm -rf build refused'], ''],
       [2, 'no, only delete build/cache and keep the rest', ['rm -rf build/cache ok'], 'Removed build/cache only.'],
     ]);
   });
@@ -400,5 +400,52 @@ describe('a tool use refused with a reason', () => {
       const model = applyTranscriptLines(null, (session(result)), 'f');
       expect(model.prompts.map((p) => p.text)).toEqual(['remove the build folder']);
     }
+  });
+});
+
+describe('a refused tool use', () => {
+  // Claude Code's own line for a refusal (2.x): the tool_result is an error whose text starts with "The user
+  // doesn't want to proceed with this tool use.", and the line's toolUseResult says "User rejected tool use";
+  // an interrupted turn follows with "[Request interrupted by user for tool use]".
+  const REFUSED =
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+  const entry = (type: string, content: unknown, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ type, sessionId: 's', cwd: '/home/me/app', message: { role: type, content }, ...extra });
+  const lines = (toolUseResult: unknown, content: unknown = REFUSED) => [
+    entry('user', 'clean up and show me the status'),
+    entry('assistant', [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'git status' } }]),
+    entry('user', [{ type: 'tool_result', tool_use_id: 't1', content: 'clean', is_error: false }]),
+    entry('assistant', [{ type: 'tool_use', id: 't2', name: 'Bash', input: { command: 'cat missing.txt' } }]),
+    entry('user', [{ type: 'tool_result', tool_use_id: 't2', content: 'cat: missing.txt: No such file', is_error: true }]),
+    entry('assistant', [{ type: 'tool_use', id: 't3', name: 'Bash', input: { command: 'rm -rf build' } }]),
+    entry('user', [{ type: 'tool_result', tool_use_id: 't3', content, is_error: true }], toolUseResult === undefined ? {} : { toolUseResult }),
+    entry('user', [{ type: 'text', text: '[Request interrupted by user for tool use]' }]),
+    entry('assistant', [{ type: 'tool_use', id: 't4', name: 'Edit', input: { file_path: '/home/me/app/src/a.ts', old_string: 'a', new_string: 'b' } }]),
+    entry('user', [{ type: 'tool_result', tool_use_id: 't4', content: REFUSED, is_error: true }], { toolUseResult: 'User rejected tool use' }),
+  ];
+
+  it('is left out of commands and files (it never ran) and marked refused in the actions; a failed command stays', () => {
+    for (const [toolUseResult, content] of [
+      ['User rejected tool use', REFUSED],
+      [undefined, REFUSED],
+      ['User rejected tool use', [{ type: 'text', text: REFUSED }]],
+      ['User rejected tool use', "The user doesn't want to proceed with this tool use."],
+    ] as const) {
+      const model = applyTranscriptLines(null, lines(toolUseResult, content), 'f');
+      expect(model.commands).toEqual(['git status', 'cat missing.txt']);
+      expect(model.filesEdited).toEqual([]);
+      expect(model.prompts[0].actions.map((a) => `${a.summary} ${a.exitStatus}`)).toEqual([
+        'git status ok',
+        'cat missing.txt error',
+        'rm -rf build refused',
+        'src/a.ts refused',
+      ]);
+    }
+  });
+
+  it('is a refusal only when the result is an error saying so', () => {
+    const model = applyTranscriptLines(null, lines('Error: exit 1', 'rm: cannot remove build: Permission denied'), 'f');
+    expect(model.commands).toContain('rm -rf build');
+    expect(model.prompts[0].actions[2].exitStatus).toBe('error');
   });
 });
