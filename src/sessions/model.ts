@@ -30,6 +30,12 @@ export interface SessionPrompt {
   answer: string;
   /** `message.id` of the message `answer` came from: later lines of the same message extend it. */
   answerMessageId?: string | null;
+  /**
+   * Files a subagent of this prompt read or edited (its Read/Edit/Write… tool uses, streamed as
+   * `agent_progress`): in the frontmatter's file lists, not among the actions, where the Task line stands
+   * for the agent's work.
+   */
+  agentFiles?: SessionAction[];
 }
 
 export interface SessionModel {

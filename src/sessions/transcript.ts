@@ -43,7 +43,37 @@ function applyEntry(model: SessionModel, entry: Json, fallbackSessionId: string)
   if (entry.isSidechain === true) return; // a subagent's own conversation, not this session's
   if (entry.type === 'user') applyUser(model, entry);
   else if (entry.type === 'assistant') applyAssistant(model, entry);
-  // system, progress, file-history-snapshot, summary, queue operations, unknown types: metadata only.
+  else if (entry.type === 'progress') applyAgentProgress(model, entry);
+  // system, other progress, file-history-snapshot, summary, queue operations, unknown types: metadata only.
+}
+
+/**
+ * A subagent's (Task tool) messages as Claude Code streams them into the session's own transcript (2.1.38:
+ * `progress` lines, `data.type` "agent_progress", `data.message` one message of the agent, `parentToolUseID`
+ * the Task call). The files it read or edited were looked at or changed for this session, so they go into
+ * files_read / files_edited (what `file_history` asks of a session); its other tool uses (`ls`, `git log`…)
+ * stay out, as its whole transcript (`agent-*.jsonl`, `isSidechain`) does.
+ */
+function applyAgentProgress(model: SessionModel, entry: Json): void {
+  const data = isRecord(entry.data) ? entry.data : null;
+  const agentMessage = data?.type === 'agent_progress' && isRecord(data.message) ? data.message : null;
+  const message = agentMessage ? messageOf(agentMessage) : null;
+  if (!agentMessage || !message) return;
+  if (agentMessage.type === 'user') {
+    applyToolResults(model, toolResultBlocks(message.content as UserContent), agentMessage.toolUseResult);
+    return;
+  }
+  if (agentMessage.type !== 'assistant' || !Array.isArray(message.content)) return;
+  const taskId = nonEmpty(entry.parentToolUseID);
+  const prompt = (taskId === null ? undefined : model.prompts.find((p) => p.actions.some((a) => a.toolUseId === taskId))) ?? currentPrompt(model);
+  for (const block of message.content) {
+    const name = isRecord(block) && block.type === 'tool_use' ? nonEmpty(block.name) : null;
+    if (name === null || !(READ_TOOLS.has(name) || EDIT_TOOLS.has(name))) continue;
+    const id = nonEmpty(block.id) ?? undefined;
+    const files = (prompt.agentFiles ??= []);
+    if (id && files.some((a) => a.toolUseId === id)) continue; // the same block written twice
+    files.push(describeToolUse(name, isRecord(block.input) ? block.input : {}, model.cwd, id));
+  }
 }
 
 function noteSessionFacts(model: SessionModel, entry: Json, fallbackSessionId: string): void {
@@ -147,10 +177,12 @@ function applyToolResults(model: SessionModel, results: Json[], toolUseResult: u
   }
 }
 
+/** The action (or a subagent's file action) of a tool use id, the latest prompts first. */
 function findAction(model: SessionModel, toolUseId: string): SessionAction | null {
   for (let p = model.prompts.length - 1; p >= 0; p--) {
-    const actions = model.prompts[p].actions;
-    for (let a = actions.length - 1; a >= 0; a--) if (actions[a].toolUseId === toolUseId) return actions[a];
+    for (const actions of [model.prompts[p].agentFiles ?? [], model.prompts[p].actions]) {
+      for (let a = actions.length - 1; a >= 0; a--) if (actions[a].toolUseId === toolUseId) return actions[a];
+    }
   }
   return null;
 }
@@ -204,7 +236,8 @@ function distinct(values: Iterable<string>): string[] {
 }
 
 function deriveLists(model: SessionModel): void {
-  const actions = model.prompts.flatMap((p) => p.actions);
+  // A prompt's subagent files follow its own actions (agentFiles holds file tools only: no commands).
+  const actions = model.prompts.flatMap((p) => [...p.actions, ...(p.agentFiles ?? [])]);
   // A refused tool use never ran: its file is not read or edited, its command not run. A failed command did
   // run (it is listed); a failed read or edit touched nothing.
   const ran = (a: SessionAction) => a.exitStatus !== 'refused';

@@ -131,6 +131,14 @@ describe('real transcript: Claude Code 2.1.38 session with a plan subagent', () 
     expect(model.commands.every((c) => !c.includes('\n'))).toBe(true);
   });
 
+  it("counts the files the Plan agent read (agent_progress) as the session's, without listing its tool uses as actions", () => {
+    // The agent read the project folder itself (EISDIR), mix.exs (a sibling call failed, then again: ok),
+    // .beads/issues.jsonl and config/config.exs; its Bash commands are not the session's commands.
+    expect(model.filesRead).toEqual(['mix.exs', '.beads/issues.jsonl', 'config/config.exs']);
+    expect(model.commands.some((c) => c.startsWith('ls -la') || c.startsWith('git log'))).toBe(false);
+    expect(JSON.stringify(model)).not.toContain('defmodule Spotter');
+  });
+
   it('dates the session from its first line, a SessionStart progress event', () => {
     expect(model.started).toBe('2026-02-10T21:54:15.897Z');
     expect(model.gitBranch).toBe('master');
@@ -447,5 +455,54 @@ describe('a refused tool use', () => {
     const model = applyTranscriptLines(null, lines('Error: exit 1', 'rm: cannot remove build: Permission denied'), 'f');
     expect(model.commands).toContain('rm -rf build');
     expect(model.prompts[0].actions[2].exitStatus).toBe('error');
+  });
+});
+
+describe("a subagent's files (agent_progress lines)", () => {
+  // The shape Claude Code 2.1.38 writes (claude-code-2.1.38-plan-subagent-session.jsonl, lines 36-56):
+  // the Task call, then one progress line per message of the agent, parentToolUseID naming the call.
+  const base = { sessionId: 's', cwd: '/home/me/app' };
+  const line = (o: Record<string, unknown>) => JSON.stringify({ ...base, ...o });
+  const progress = (type: 'assistant' | 'user', content: unknown[]) =>
+    line({
+      type: 'progress',
+      parentToolUseID: 'toolu_task',
+      toolUseID: 'agent_msg_1',
+      data: { type: 'agent_progress', agentId: 'a1', prompt: 'look around', normalizedMessages: [], message: { type, message: { role: type, content } } },
+    });
+  const lines = [
+    line({ type: 'user', message: { role: 'user', content: 'plan the change' } }),
+    line({ type: 'assistant', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_task', name: 'Task', input: { subagent_type: 'Explore', description: 'Find the parser' } }] } }),
+    progress('assistant', [{ type: 'tool_use', id: 'a_r1', name: 'Read', input: { file_path: '/home/me/app/src/parse.ts' } }]),
+    progress('user', [{ type: 'tool_result', tool_use_id: 'a_r1', content: '1→export function parse() {}' }]),
+    progress('assistant', [{ type: 'tool_use', id: 'a_r2', name: 'Read', input: { file_path: '/home/me/app/src/missing.ts' } }]),
+    progress('user', [{ type: 'tool_result', tool_use_id: 'a_r2', content: 'File does not exist.', is_error: true }]),
+    progress('assistant', [{ type: 'tool_use', id: 'a_b1', name: 'Bash', input: { command: 'ls src' } }]),
+    progress('user', [{ type: 'tool_result', tool_use_id: 'a_b1', content: 'parse.ts' }]),
+    progress('assistant', [{ type: 'tool_use', id: 'a_e1', name: 'Edit', input: { file_path: '/home/me/app/src/parse.ts', old_string: 'a', new_string: 'b' } }]),
+    progress('user', [{ type: 'tool_result', tool_use_id: 'a_e1', content: 'ok' }]),
+    line({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_task', content: [{ type: 'text', text: 'The parser is in src/parse.ts' }] }] } }),
+    line({ type: 'assistant', message: { id: 'm2', role: 'assistant', content: [{ type: 'text', text: 'Found it.' }] } }),
+  ];
+
+  it('lists what the agent read and edited in files_read / files_edited, not its commands or its failed reads', () => {
+    const model = applyTranscriptLines(null, lines, 'f');
+    expect(model.filesRead).toEqual(['src/parse.ts']);
+    expect(model.filesEdited).toEqual(['src/parse.ts']);
+    expect(model.commands).toEqual([]);
+    expect(model.prompts[0].actions.map((a) => a.summary)).toEqual(['Explore: Find the parser']);
+  });
+
+  it('gives the same lists when the lines arrive in several ingests (a result after its call)', () => {
+    let model = null;
+    for (const l of lines) model = applyTranscriptLines(model, [l], 'f');
+    expect(model?.filesRead).toEqual(['src/parse.ts']);
+    expect(model?.filesEdited).toEqual(['src/parse.ts']);
+  });
+
+  it('leaves a progress line of another kind, or without a message, alone', () => {
+    const other = line({ type: 'progress', parentToolUseID: 'toolu_task', data: { type: 'hook_progress', message: { type: 'assistant', message: { content: [{ type: 'tool_use', id: 'x', name: 'Read', input: { file_path: '/etc/hosts' } }] } } } });
+    const model = applyTranscriptLines(null, [...lines.slice(0, 2), other, line({ type: 'progress', data: { type: 'agent_progress' } })], 'f');
+    expect(model.filesRead).toEqual([]);
   });
 });
