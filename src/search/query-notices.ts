@@ -26,7 +26,27 @@ export function searchWithNotices(db: Database, req: SearchRequest): { resp: Sea
  */
 function rankedEnd(resp: SearchResponse, req: SearchRequest): string | null {
   if (resp.ranked === undefined || resp.ranked >= resp.total || (req.offset ?? 0) + req.limit < resp.ranked) return null;
-  return `only the best ${resp.ranked} of the ${resp.total} matches are ranked, so no page goes past them: narrow the query (rarer words, a "phrase", type, tag, path or a date) to reach others`;
+  return `only the best ${resp.ranked} of the ${resp.total} matches are ranked, so no page goes past them: narrow the query (${narrowings(resp, req)}) to reach others`;
+}
+
+/**
+ * The ways to narrow a query that it does not use yet: `walrus 2026-03-05` or `--after 2026-03` was told
+ * to narrow "by a date" it already had. Rarer words always help; the rest are left out once the query or
+ * its flags use them (a date read from the text counts, whether it filtered or came first).
+ */
+function narrowings(resp: SearchResponse, req: SearchRequest): string {
+  const f = resp.filters;
+  const has = (k: 'types' | 'tags' | 'pathPrefixes') => Boolean(f[k]?.length || f.also?.[k]?.length);
+  const dated = Boolean(f.after || f.before || resp.datesIgnored || resp.datesOnly);
+  const ways = [
+    'rarer words',
+    req.syntax?.quoted.length ? '' : 'a "phrase"',
+    has('types') ? '' : 'type',
+    has('tags') ? '' : 'tag',
+    has('pathPrefixes') ? '' : 'path',
+    dated ? '' : 'a date',
+  ].filter(Boolean);
+  return ways.length === 1 ? ways[0] : `${ways.slice(0, -1).join(', ')} or ${ways.at(-1)}`;
 }
 
 /**
