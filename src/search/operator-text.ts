@@ -1,5 +1,5 @@
 // When a word that looks like an operator of the query language is text. People paste real text into
-// `tsm search` and agents pass a user's prompt to MCP `search`: shell commands (`pio run -e collar`),
+// `tsm search` and agents pass a user's prompt to MCP `search`: shell commands (`pio run -e collar`, `rm -rf build`),
 // config (`type:module`), logs (`status:404`), Windows paths (`path:C:\Users\…`). Read as operators, these
 // dropped the very notes asked for, or failed the search. As `13月` stays text for temporal expressions,
 // an operator whose value cannot be meant stays text; when it could be meant, it applies, and the reader
@@ -37,6 +37,43 @@ export function isFlagLike(text: string): boolean {
   const norm = searchText(text);
   if (hasCjk(norm) && cjkRuns(norm).length > 0) return false;
   return letterOrNumberRuns(stripCjk(norm)).every(isLoneLetter);
+}
+
+/**
+ * Shell commands a query pastes with their flags (`rm -rf build`, `ls -la`, `git commit -am`): names that are
+ * no everyday English word, so that `find notes -old` or `make tea -sugar` keep their exclusions.
+ */
+const SHELL_COMMANDS = new Set(
+  'apt awk brew cargo chmod chown cp curl docker du df gcc git grep kubectl ln ls mkdir mv npm npx pio pip pip3 pnpm ps python python3 rg rm rmdir rsync scp sed ssh sudo tar tsm unzip wget xargs yarn zip'.split(' '),
+);
+
+/** A group of one-letter flags, as a command takes them (`-rf`, `-la`, `-xzvf`, `-fsSL`). */
+const FLAG_GROUP = /^-[A-Za-z]{2,4}$/;
+
+/**
+ * Reads a query's pieces, in order, for the flags of a pasted shell command: a `-group` right after a
+ * command of SHELL_COMMANDS (`rm -rf`), after its subcommand (`git commit -am`, `docker run -it`) or after
+ * another of its flags (`ls -l -a`). `rm -rf build` excluded every note holding `rf` (the very note with
+ * that command, and every RF note); Obsidian and web search read `-word` as an exclusion, and that holds
+ * everywhere else. Returns, for each piece that is such a flag, its command (else null).
+ */
+export function commandFlags(pieces: readonly string[]): (string | null)[] {
+  let command: string | null = null;
+  // Whether a subcommand may come next (only right after the command itself).
+  let sub = false;
+  return pieces.map((p) => {
+    const dashed = command !== null && p.startsWith('-') && (FLAG_GROUP.test(p) || p.startsWith('--') || isFlagLike(p.slice(1)));
+    const of = dashed && FLAG_GROUP.test(p) ? command : null;
+    if (SHELL_COMMANDS.has(p)) [command, sub] = [p, true];
+    else if (dashed) sub = false;
+    else if (sub && /^[a-z][a-z0-9-]*$/.test(p)) sub = false;
+    else command = null;
+    return of;
+  });
+}
+
+export function commandFlagNotice(flag: string, command: string): string {
+  return `${flag} after ${command} is read as the command's flag, not an exclusion: searched as words (to leave out notes holding ${flag.slice(1)}, put ${flag} before the command)`;
 }
 
 export type FilterValue = { value: string } | { notice: string };

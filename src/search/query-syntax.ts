@@ -10,7 +10,7 @@
 // Pasted text is not written in this language: what looks like an operator but cannot be meant stays text
 // (operator-text.ts: `-e` of a command, `type:module`, a path out of the vault, a query of a paragraph).
 import { hasCjk } from '../text/normalize.js';
-import { filterValue, isFlagLike, LONG_TEXT_CHARS, longTextNotice } from './operator-text.js';
+import { commandFlagNotice, commandFlags, filterValue, isFlagLike, LONG_TEXT_CHARS, longTextNotice } from './operator-text.js';
 
 export const FILTER_KEYS = ['tag', 'path', 'type', 'status'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
@@ -83,7 +83,9 @@ function tokenize(query: string, opts: ParseOptions, notices: string[]): Token[]
       tokens.push({ kind: 'word', text: raw });
     }
   };
-  for (const p of pieces(query)) {
+  const all = pieces(query);
+  const flagOf = commandFlags(all.map((p) => p.raw));
+  for (const [at, p] of all.entries()) {
     if (p.quoted !== null) {
       const text = p.quoted.trim();
       const key = p.lead.slice(0, -1).toLowerCase();
@@ -109,7 +111,14 @@ function tokenize(query: string, opts: ParseOptions, notices: string[]): Token[]
       continue;
     }
     // `-word` excludes; a dash before a digit is a minus sign (-5), a lone dash is punctuation, `--flag`
-    // and a one-letter flag (`-e`, which no search ever holds: isFlagLike) are text.
+    // and a one-letter flag (`-e`, which no search ever holds: isFlagLike) are text, and so is a group of
+    // flags after a shell command (`rm -rf`: commandFlags), which is said.
+    const command = flagOf[at];
+    if (command) {
+      notices.push(commandFlagNotice(raw, command));
+      tokens.push({ kind: 'word', text: raw });
+      continue;
+    }
     if (raw.length > 1 && raw[0] === '-' && raw[1] !== '-' && !/\d/.test(raw[1]) && !isFlagLike(raw.slice(1))) {
       tokens.push({ kind: 'exclude', text: raw.slice(1) });
       continue;

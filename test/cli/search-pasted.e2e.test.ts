@@ -11,6 +11,9 @@ const vault = useIndexedVault({
   'knowledge/flags.md': ['# Collar flags', '', 'The e and t switches of the collar firmware upload.', ''].join('\n'),
   'knowledge/esm.md': ['---', 'status: current', '---', '# ESM packages', '', 'Set "type": "module" in package.json before the plugin build.', ''].join('\n'),
   'knowledge/publish.md': ['# Publishing', '', 'The http server answers 404 when publish runs before the build.', ''].join('\n'),
+  // A note holding the command pasted below, and a note holding one of its flags as a word.
+  'knowledge/cleanup.md': ['# Cleanup', '', 'To start over, rm -rf build and run the build again.', ''].join('\n'),
+  'knowledge/rf.md': ['# RF front end', '', 'The RF switch of the collar.', ''].join('\n'),
   'daily/2026-01-05.md': ['# 2026-01-05', '', 'Tried the vault sync on the antenna notes.', ''].join('\n'),
 });
 
@@ -27,6 +30,16 @@ describe('tsm search on pasted text', () => {
     expect(r.paths).toContain('knowledge/flags.md');
     // a deliberate exclusion still drops its notes
     expect(run('collar firmware -switches').paths).toEqual(['knowledge/build-setup.md']);
+  });
+
+  it('reads the flags of a pasted shell command as text, and says so', () => {
+    // `-rf` was an exclusion: the note holding the very command was left out
+    const r = run('rm -rf build');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.paths[0]).toBe('knowledge/cleanup.md');
+    expect(r.stderr).toMatch(/^tsm: -rf after rm is read as the command's flag, not an exclusion: searched as words/m);
+    // written apart from a command, `-rf` excludes
+    expect(run('collar -rf').paths.sort()).toEqual(['knowledge/build-setup.md', 'knowledge/flags.md']);
   });
 
   it('reads type:module as words and says so, instead of failing as if --type had been given', () => {

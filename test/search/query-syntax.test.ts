@@ -51,6 +51,22 @@ describe('parseQuery on pasted text', () => {
     expect(parseQuery('sync -e -plugin')).toMatchObject({ text: 'sync -e', excluded: ['plugin'] });
   });
 
+  it('reads a group of flags after a shell command as text, says so, and still excludes elsewhere', () => {
+    const flag = (f: string, c: string) => `${f} after ${c} is read as the command's flag, not an exclusion: searched as words (to leave out notes holding ${f.slice(1)}, put ${f} before the command)`;
+    expect(parseQuery('rm -rf build')).toMatchObject({ text: 'rm -rf build', operators: false, excluded: [], notices: [flag('-rf', 'rm')] });
+    expect(parseQuery('ls -la')).toMatchObject({ operators: false, notices: [flag('-la', 'ls')] });
+    // after a subcommand, and on through the command's other flags
+    expect(parseQuery('git commit -am "fix the build"')).toMatchObject({ text: 'git commit -am', excluded: [], quoted: ['fix the build'] });
+    expect(parseQuery('docker run --rm -it ubuntu tar -xzvf a.tgz sudo ls -l -ah')).toMatchObject({ operators: false, excluded: [] });
+    expect(parseQuery('docker run --rm -it ubuntu tar -xzvf a.tgz sudo ls -l -ah').notices).toEqual([flag('-it', 'docker'), flag('-xzvf', 'tar'), flag('-ah', 'ls')]);
+    // a word, a command's argument, no known command, or the flag first: an exclusion as documented
+    expect(parseQuery('rm -rf build -old').excluded).toEqual(['old']);
+    expect(parseQuery('ls -plugin -rf rm x').excluded).toEqual(['plugin', 'rf']);
+    expect(parseQuery('find notes -old').excluded).toEqual(['old']);
+    expect(parseQuery('sync -dataview').excluded).toEqual(['dataview']);
+    expect(parseQuery('rm "x" -rf').excluded).toEqual(['rf']);
+  });
+
   it('reads type: with a value that is no note type as words, and says so', () => {
     const q = parseQuery('package.json type:module plugin build');
     expect(q).toMatchObject({ text: 'package.json type:module plugin build', operators: false, filters: {} });
