@@ -231,6 +231,16 @@ export interface SearchResponse {
   datesOnly?: { after?: string; before?: string };
   /** A build of the whole index is under way (or was stopped): the index holds only some notes. */
   indexIncomplete?: true;
+  /** Dates of the query's text that its range does not show, for a notice (search/query-notices.ts). */
+  datesUnread?: DatesUnread;
+}
+
+/** Dates written in a query's text that do not make its date range. */
+export interface DatesUnread {
+  /** Expressions read as dates apart from the range (`2026-03-05` after `2026-03-01`): the range is the first's. */
+  apart?: { counted: string; apart: string[]; cover: { after?: string; before?: string } };
+  /** Days that name no date (`2026-02-30`): searched as words. */
+  noDays?: string[];
 }
 
 /** One finding of `tsm doctor`, always with what to do about it. */

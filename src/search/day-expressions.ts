@@ -53,8 +53,8 @@ interface Day {
   year: boolean;
 }
 
-/** The day written in `groups` (the captures of one DAY_SRC), or null when it names no real date. */
-function dayOf(groups: (string | undefined)[], now: Date): Day | null {
+/** The year (when written), month (1–12, or 0 for a word that is no month) and day written in `groups` (the captures of one DAY_SRC). */
+function partsOf(groups: (string | undefined)[]): { year: number | undefined; month: number; day: number } | null {
   let at = 0;
   for (let f = 0; f < DAY_FORMS.length; f++) {
     const whole = groups[at];
@@ -62,20 +62,49 @@ function dayOf(groups: (string | undefined)[], now: Date): Day | null {
     at += GROUPS[f] + 1;
     if (whole === undefined) continue;
     const [year, month, day] = DAY_FORMS[f].parts(own);
-    const date = realDay(year === undefined ? undefined : Number(year), month, Number(day), now);
-    return date && { date, year: year !== undefined };
+    return { year: year === undefined ? undefined : Number(year), month, day: Number(day) };
   }
   return null;
 }
 
+/** The day written in `groups` (the captures of one DAY_SRC), or null when it names no real date. */
+function dayOf(groups: (string | undefined)[], now: Date): Day | null {
+  const p = partsOf(groups);
+  const date = p && realDay(p.year, p.month, p.day, now);
+  return date ? { date, year: p?.year !== undefined } : null;
+}
+
+function inCalendarRange(month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
 function realDay(year: number | undefined, month: number, day: number, now: Date): Date | null {
-  if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31)) return null;
+  if (!inCalendarRange(month, day)) return null;
   const at = (y: number) => new Date(y, month - 1, day);
-  let d = at(year ?? now.getFullYear());
   // 2026-02-30 is no day: Date would roll it into March.
-  if (d.getMonth() !== month - 1) return null;
-  if (year === undefined && d.getTime() > now.getTime()) d = at(now.getFullYear() - 1);
-  return d.getMonth() === month - 1 ? d : null;
+  if (year !== undefined) return at(year).getMonth() === month - 1 ? at(year) : null;
+  // Without a year, the latest such day by now: `Feb 29` in 2026 is 2024's (a leap year comes within 8 years).
+  for (let y = now.getFullYear(); y >= now.getFullYear() - 8; y--) {
+    const d = at(y);
+    if (d.getMonth() === month - 1 && d.getTime() <= now.getTime()) return d;
+  }
+  return null;
+}
+
+const DAY_RE_ALL = new RegExp(DAY_SRC, 'gi');
+
+/**
+ * The days written in `text` whose month and day are each possible but name no date together
+ * (`2026-02-30`, `April 31`, `2月30日`): a slip of the writer. They stay text, as every non-day does, but are
+ * said: `from 2026-02-30 to 2026-03-02` was searched as words without a word about why.
+ */
+export function impossibleDays(text: string, now: Date): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(DAY_RE_ALL)) {
+    const p = partsOf(m.slice(1));
+    if (p && inCalendarRange(p.month, p.day) && !realDay(p.year, p.month, p.day, now)) out.push(m[0]);
+  }
+  return out;
 }
 
 /** One day, as a half-open range. */

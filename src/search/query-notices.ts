@@ -4,6 +4,7 @@
 // tell that `status:404` had become a filter.
 import type { Database } from '../index/db.js';
 import type { SearchResponse } from '../core/types.js';
+import { ymd } from './dates.js';
 import { FILTER_KEYS } from './query-syntax.js';
 import { search, type SearchRequest } from './search.js';
 
@@ -13,9 +14,35 @@ export function searchWithNotices(db: Database, req: SearchRequest): { resp: Sea
   const notices = [...(req.syntax?.notices ?? [])];
   const emptied = emptiedByFilters(db, req, resp);
   if (emptied) notices.push(emptied);
+  notices.push(...datesUnread(resp));
   const end = rankedEnd(resp, req);
   if (end) notices.push(end);
   return { resp, notices };
+}
+
+/**
+ * Dates of the text that the range does not show. `2026-03-01 and 2026-03-05` searched March 1 alone, and
+ * `from 2026-02-30 to 2026-03-02` searched its words, both without a word.
+ */
+function datesUnread(resp: SearchResponse): string[] {
+  const out: string[] = [];
+  for (const d of resp.datesUnread?.noDays ?? []) out.push(`${d} is no date: searched as words`);
+  const apart = resp.datesUnread?.apart;
+  if (apart) {
+    const them = apart.apart.map((a) => JSON.stringify(a)).join(', ');
+    const { after, before } = apart.cover;
+    const span = after && before ? `from ${after} to ${lastDay(before)}` : after ? `since ${after}` : '';
+    out.push(
+      `only the first date of the query, ${JSON.stringify(apart.counted)}, sets its range, not ${them} (${apart.apart.length === 1 ? 'a date' : 'dates'} apart from it)${span ? `: to cover ${apart.apart.length === 1 ? 'both' : 'them all'}, write ${JSON.stringify(span)}` : ''}; or search each`,
+    );
+  }
+  return out;
+}
+
+/** The day before `before` (an exclusive end, YYYY-MM-DD): the last day a span `from A to B` includes. */
+function lastDay(before: string): string {
+  const [y, m, d] = before.split('-').map(Number);
+  return ymd(new Date(y, m - 1, d - 1));
 }
 
 /**

@@ -1,7 +1,7 @@
 // tsm's search: query → terms and filters → FTS5 rankers → fusion by score → the vault model's section and
 // note lists (and a resident model's neural list) → recency × status → one hit per note → link evidence →
 // snippets and related paths. Reads only; the index layer holds the SQL.
-import type { NoteType, SearchFilters, SearchHit, SearchResponse } from '../core/types.js';
+import type { DatesUnread, NoteType, SearchFilters, SearchHit, SearchResponse } from '../core/types.js';
 import type { Database } from '../index/db.js';
 import { buildUnfinished } from '../index/build-state.js';
 import { NoteReader } from '../index/note-reader.js';
@@ -150,6 +150,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     ...(datesFirst ? { datesFirst } : {}),
     ...(datesListed ? { datesListed } : {}),
     ...(first.datesOnly && !datesIgnored ? { datesOnly: dateSpanOf(first.q.filters) } : {}),
+    ...(first.q.datesUnread ? { datesUnread: first.q.datesUnread } : {}),
     // A search during a first build or a `--full` found only the notes written so far: say so.
     ...(buildUnfinished(db) ? { indexIncomplete: true as const } : {}),
   };
@@ -240,6 +241,8 @@ interface PreparedQuery {
   datesInText: boolean;
   /** Whether the text wrote a day out (`2026-07-18`, `7月18日`), which is also words (`textWithDays`). */
   writtenDays: boolean;
+  /** Dates of the text its range does not show: days of no date, and (when the text's range counts) dates apart from it. */
+  datesUnread?: DatesUnread;
 }
 
 /** Temporal expressions become a date range, flags and the query language's operators filters, the rest terms. */
@@ -264,7 +267,11 @@ function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tu
   const textRange = flagsOnly.after !== filters.after || flagsOnly.before !== filters.before;
   const datesInText = range !== null;
   const writtenDays = temporal.textWithDays !== temporal.text;
-  return { text, filters, analysed, terms: pruneTerms(analysed, share, tuning.commonTermShare, tuning.keepCommonUpTo), share, textRange, datesInText, writtenDays };
+  // Dates apart from the range are news only when the text's range is the one used (a date flag wins).
+  const { apart, noDays } = temporal.unread ?? {};
+  const unread = { ...(apart && textRange ? { apart } : {}), ...(noDays ? { noDays } : {}) };
+  const datesUnread = unread.apart || unread.noDays ? unread : undefined;
+  return { text, filters, analysed, terms: pruneTerms(analysed, share, tuning.commonTermShare, tuning.keepCommonUpTo), share, textRange, datesInText, writtenDays, datesUnread };
 }
 
 interface RankerRun {

@@ -1,4 +1,5 @@
 // Temporal expressions in a query ("last week", "先月の", "3日前") become a date range and leave the text.
+import type { DatesUnread } from '../core/types.js';
 import {
   addDays,
   addMonths,
@@ -11,7 +12,7 @@ import {
   yearRange,
   type DateRange,
 } from './dates.js';
-import { DAY_RE, DAY_SHORT_SPAN_RE, DAY_SPAN_RE, dayRangeOf, dayShortSpanOf, daySpanOf, MONTH_RE, monthIndex } from './day-expressions.js';
+import { DAY_RE, DAY_SHORT_SPAN_RE, DAY_SPAN_RE, dayRangeOf, dayShortSpanOf, daySpanOf, impossibleDays, MONTH_RE, monthIndex } from './day-expressions.js';
 
 export interface TemporalResult {
   /** The query with the expressions removed. */
@@ -22,10 +23,12 @@ export interface TemporalResult {
    */
   textWithDays: string;
   range: DateRange | null;
+  /** What else the text says about dates that the range does not show (only when there is something). */
+  unread?: DatesUnread;
 }
 
 /** `written`: a day written out, which a note may hold as text. */
-type Rule = { re: RegExp; range: (m: RegExpMatchArray, now: Date) => DateRange | null; written?: boolean };
+type Rule = { re: RegExp; range: (m: RegExpMatchArray, now: Date) => DateRange | null; written?: boolean; all?: RegExp };
 
 function recentDays(days: number, now: Date): DateRange {
   return { after: ymd(addDays(now, -days)) };
@@ -125,25 +128,104 @@ function foldFullWidth(query: string): string {
   return query.replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
 }
 
-/** Finds temporal expressions; the first that matches sets the range, and every one found leaves the text. */
+/**
+ * Finds temporal expressions: the first that matches sets the range, and every one found leaves the text
+ * (a day written out stays in `textWithDays`). A later one whose range meets or overlaps it widens it to
+ * both (`yesterday and today`); one apart from it (`2026-03-01 and 2026-03-05`) is said (`unread.apart`),
+ * and a day written out apart stays text. A day that names no date (`2026-02-30`) is text, and said, and
+ * so is a span of it with another day (`from 2026-02-30 to 2026-03-02` is not read as March 2).
+ */
 export function extractTemporal(typed: string, now: Date): TemporalResult {
   const query = foldFullWidth(typed);
   const tidy = (t: string) => t.replace(/\s+/g, ' ').trim();
   // Without a date the text is the user's own, full-width letters and all.
   const plain = tidy(typed);
   if (!ANY_RULE.test(query)) return { text: plain, textWithDays: plain, range: null };
-  let text = query;
-  let withDays = query;
-  let range: DateRange | null = null;
+  const noDays = /\d/.test(query) ? impossibleDays(query, now) : [];
+  // What the rules read: the query, each expression found blanked out (same length, so places hold), and
+  // a span holding a day of no date hidden, so that the day beside it is not read alone.
+  let seen = noDays.length ? hideSpans(query, noDays) : query;
+  const found: Found[] = [];
   for (const rule of RULES) {
-    const m = text.match(rule.re);
-    if (!m) continue;
-    const r = rule.range(m, now);
-    if (!r) continue;
-    range ??= r;
-    text = text.slice(0, m.index) + ' ' + text.slice((m.index ?? 0) + m[0].length);
-    if (!rule.written) withDays = withDays.replace(m[0], ' ');
+    if (!rule.re.test(seen)) continue;
+    // Every match of the rule (`2026-03-01 and 2026-03-05`), each blanked before the next is looked for.
+    const all = (rule.all ??= new RegExp(rule.re.source, `${rule.re.flags}g`));
+    all.lastIndex = 0;
+    for (let m = all.exec(seen); m; m = all.exec(seen)) {
+      const r = rule.range(m, now);
+      if (!r) continue;
+      const at = m.index;
+      found.push({ at, end: at + m[0].length, expr: tidy(m[0]), range: r, written: Boolean(rule.written) });
+      seen = blank(seen, at, at + m[0].length);
+    }
   }
-  if (!range) return { text: plain, textWithDays: plain, range: null };
-  return { text: tidy(text), textWithDays: tidy(withDays), range };
+  const unread: DatesUnread = noDays.length ? { noDays } : {};
+  if (found.length === 0) return { text: plain, textWithDays: plain, range: null, ...(noDays.length ? { unread } : {}) };
+  const { range, apart } = joinRanges(found);
+  // A day written out apart from the range stays words a note may hold (`2026-03-05`, a daily note's title).
+  const text = removed(query, found.filter((f) => !(f.written && apart.includes(f))));
+  const withDays = removed(query, found.filter((f) => !f.written));
+  if (apart.length) unread.apart = { counted: found[0].expr, apart: apart.map((f) => f.expr), cover: found.map((f) => f.range).reduce(union) };
+  return { text: tidy(text), textWithDays: tidy(withDays), range, ...(unread.apart || unread.noDays ? { unread } : {}) };
+}
+
+/**
+ * A word that joins two dates (`yesterday and today`, `先週と今週`): it goes with them, or `and`, the only
+ * word left, was searched for and the range's notes were not listed.
+ */
+const JOINER = /^\s*(?:,?\s*\b(?:and|or)\b|[,&、・とや]|および|及び|又は|または)\s*$/i;
+
+/** `query` without the expressions `gone`, and without a joining word between two of them. */
+function removed(query: string, gone: Found[]): string {
+  const sorted = [...gone].sort((a, b) => a.at - b.at);
+  let t = query;
+  sorted.forEach((f, i) => {
+    t = blank(t, f.at, f.end);
+    const next = sorted[i + 1];
+    if (next && JOINER.test(query.slice(f.end, next.at))) t = blank(t, f.end, next.at);
+  });
+  return t;
+}
+
+type Found = { at: number; end: number; expr: string; range: DateRange; written: boolean };
+
+function blank(t: string, from: number, to: number): string {
+  return t.slice(0, from) + ' '.repeat(to - from) + t.slice(to);
+}
+
+/** The query with `days` and every span (`A to B`, `A〜B`) holding one of them replaced by filler no rule reads. */
+function hideSpans(query: string, days: string[]): string {
+  const hide = (t: string, re: RegExp) => t.replace(re, (m) => (days.some((d) => m.includes(d)) ? '\u0001'.repeat(m.length) : m));
+  const spans = hide(hide(query, new RegExp(DAY_SPAN_RE.source, 'gi')), new RegExp(DAY_SHORT_SPAN_RE.source, 'gi'));
+  return days.reduce((t, d) => t.split(d).join('\u0001'.repeat(d.length)), spans);
+}
+
+const OPEN_END = '9999-12-31';
+
+/** Whether two ranges share a day or one ends where the other starts (`yesterday`, `today`). */
+function meet(a: DateRange, b: DateRange): boolean {
+  return (a.after ?? '') <= (b.before ?? OPEN_END) && (b.after ?? '') <= (a.before ?? OPEN_END);
+}
+
+/** The days of both ranges and any between them. */
+function union(a: DateRange, b: DateRange): DateRange {
+  const after = a.after && b.after ? (a.after < b.after ? a.after : b.after) : undefined;
+  const before = a.before && b.before ? (a.before > b.before ? a.before : b.before) : undefined;
+  return { ...(after ? { after } : {}), ...(before ? { before } : {}) };
+}
+
+/** The first range, widened by every later one that meets it (directly or through another); the rest are apart. */
+function joinRanges(found: Found[]): { range: DateRange; apart: Found[] } {
+  let range = found[0].range;
+  let rest = found.slice(1);
+  for (let grew = true; grew; ) {
+    grew = false;
+    rest = rest.filter((f) => {
+      if (!meet(range, f.range)) return true;
+      range = union(range, f.range);
+      grew = true;
+      return false;
+    });
+  }
+  return { range, apart: rest };
 }

@@ -475,6 +475,29 @@ describe('queries that must not break', () => {
     expect(undated.stderr).toMatch(/no match dated from 2026-07-19/);
   });
 
+  it('two dates of a query: both when they meet, else the first and a notice; a day of no date is said', () => {
+    const run = (q: string) => {
+      const r = search([q, '-f', 'json', '-n', '5'], ENV);
+      expect(r.code, r.stderr).toBe(0);
+      return { paths: (JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path), stderr: r.stderr };
+    };
+    // `yesterday` was dropped: the range was the day before's alone.
+    const both = run('the day before yesterday and yesterday');
+    expect(both.stderr).toContain('names only dates: the notes dated from 2026-11-20 to before 2026-11-22');
+    expect(both.paths[0]).toBe('daily/2026-11-21.md');
+    const apart = run('2026-07-18 and 2026-11-15');
+    expect(apart.paths[0]).toBe('daily/2026-07-18.md');
+    expect(apart.stderr).toContain(
+      'tsm: only the first date of the query, "2026-07-18", sets its range, not "2026-11-15" (a date apart from it): to cover both, write "from 2026-07-18 to 2026-11-15"; or search each',
+    );
+    // The second day stays words: its note, titled by the date, follows the first day's.
+    expect(apart.paths).toContain('daily/2026-11-15.md');
+    // A day that names no date is text, and the span it starts is not read as its other day.
+    const impossible = run('from 2026-02-30 to 2026-07-18');
+    expect(impossible.stderr).toContain('tsm: 2026-02-30 is no date: searched as words');
+    expect(impossible.stderr).not.toMatch(/dated from 2026-07-18/);
+  });
+
   it('TSM_NOW must be a date', () => {
     const r = search(['LoRa'], { TSM_NOW: 'soon' });
     expect(r.code).toBe(1);

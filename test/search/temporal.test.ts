@@ -81,8 +81,10 @@ describe('extractTemporal', () => {
     ['7月1日から7月20日まで', '', { after: '2026-07-01', before: '2026-07-21' }],
     ['December 20 to January 5', '', { after: '2025-12-20', before: '2026-01-06' }],
     ['2026-07-20 to 2026-07-01', '', { after: '2026-07-01', before: '2026-07-21' }],
-    // `A and B` without `between` names two days: the first one counts, the second stays text.
+    // `A and B` without `between` names two days: the first one counts, the second stays text (and is said).
     ['2026-07-01 and 2026-07-20', 'and 2026-07-20', { after: '2026-07-01', before: '2026-07-02' }],
+    // Two days that meet are both read, with the word that joins them.
+    ['2026-07-01 and 2026-07-02 antenna', 'antenna', { after: '2026-07-01', before: '2026-07-03' }],
   ];
   for (const [query, text, range] of days) {
     it(`a day written out: ${query}`, () => {
@@ -107,6 +109,41 @@ describe('extractTemporal', () => {
       'tuning sourdough may 20', 'daily/2026-07-18.md', 'build error in 2026.3.15']) {
       expect(extractTemporal(q, now)).toMatchObject({ text: q, range: null });
     }
+  });
+
+  it('two expressions whose ranges meet or overlap are both read; one apart is said, the first counting', () => {
+    // Sunday 2026-11-22: yesterday was the 21st. `today` was dropped, and `and`, left alone, was searched.
+    expect(extractTemporal('notes from yesterday and today', now)).toEqual({ text: 'notes from', textWithDays: 'notes from', range: { after: '2026-11-21', before: '2026-11-23' } });
+    expect(extractTemporal('昨日と今日のメモ', now)).toMatchObject({ text: 'のメモ', range: { after: '2026-11-21', before: '2026-11-23' } });
+    // last week (Nov 9–15) within this month; the day before yesterday meets yesterday only through today
+    expect(extractTemporal('last week and this month', now).range).toEqual({ after: '2026-11-01' });
+    expect(extractTemporal('today, the day before yesterday, yesterday', now)).toMatchObject({ text: '', range: { after: '2026-11-20', before: '2026-11-23' } });
+    expect(extractTemporal('2026-07-01 and 2026-07-20', now).unread).toEqual({
+      apart: { counted: '2026-07-01', apart: ['2026-07-20'], cover: { after: '2026-07-01', before: '2026-07-21' } },
+    });
+    // a relative expression apart leaves the text as before; the first by rule order (days first) counts
+    expect(extractTemporal('antenna last week 2026-07-18', now)).toMatchObject({
+      text: 'antenna',
+      range: { after: '2026-07-18', before: '2026-07-19' },
+      unread: { apart: { counted: '2026-07-18', apart: ['last week'], cover: { after: '2026-07-18', before: '2026-11-16' } } },
+    });
+    expect(extractTemporal('yesterday', now).unread).toBeUndefined();
+  });
+
+  it('a day of no date is said, and the span it is in is not read as its other day', () => {
+    expect(extractTemporal('from 2026-02-30 to 2026-03-02', now)).toEqual({
+      text: 'from 2026-02-30 to 2026-03-02',
+      textWithDays: 'from 2026-02-30 to 2026-03-02',
+      range: null,
+      unread: { noDays: ['2026-02-30'] },
+    });
+    expect(extractTemporal('2月30日〜3月2日の作業', now)).toMatchObject({ range: null, unread: { noDays: ['2月30日'] } });
+    expect(extractTemporal('April 31 antenna yesterday', now)).toMatchObject({ text: 'April 31 antenna', range: { after: '2026-11-21' }, unread: { noDays: ['April 31'] } });
+    // what is no day for another reason (a version, a month 13, a lower-case abbreviation) is not remarked on
+    for (const q of ['2026-13-01', 'version 1.2026-02-30', 'feb 30 items', '7月32日']) expect(extractTemporal(q, now).unread, q).toBeUndefined();
+    // Feb 29 without a year is the latest one, not no date
+    expect(extractTemporal('Feb 29', now)).toMatchObject({ range: { after: '2024-02-29', before: '2024-03-01' } });
+    expect(extractTemporal('2026-02-29', now).unread).toEqual({ noDays: ['2026-02-29'] });
   });
 
   it('an impossible month (13月) stays plain text', () => {
