@@ -68,9 +68,11 @@ const RULES: Rule[] = [
   { re: /\b(\d{1,3}) (days?|weeks?|months?|years?) ago\b/i, range: (m, now) => unitAgo(Number(m[1]), m[2].toLowerCase(), now) },
   { re: /(?<!\d)(\d{1,3})\s*(日|週間|ヶ月|か月|カ月|ヵ月|ケ月|年)前/, range: (m, now) => unitAgo(Number(m[1]), m[2], now) },
   { re: /\bthe day before yesterday\b|一昨日|おととい/i, range: (_m, now) => dayRange(addDays(now, -2)) },
-  // きのう as typed before conversion, not inside a word of kana (ひきのうち); 昨晩 and 昨夜 are yesterday's
-  // evening, 今朝 today's morning. (Not きょう: 勉強 typed べんきょう holds it.)
-  { re: /\byesterday\b|昨日|(?<![ぁ-ゖ])きのう|昨晩|昨夜/i, range: (_m, now) => dayRange(addDays(now, -1)) },
+  // きのう as typed before conversion, only as a word: at the start, after a space or punctuation, or after a
+  // particle (私はきのう). After a word (検索きのう, メモきのう, LoRaきのう) it is more likely 機能 typed
+  // unconverted, and inside a word of kana (ひきのうち) or after の (この機能) no day. 昨晩 and 昨夜 are
+  // yesterday's evening, 今朝 today's morning. (Not きょう: 勉強 typed べんきょう holds it.)
+  { re: /\byesterday\b|昨日|(?<=^|[\s!-/:-@[-`{-~、。，．・「」『』（）【】〜～…]|[はがをにでともへや])きのう|昨晩|昨夜/i, range: (_m, now) => dayRange(addDays(now, -1)) },
   { re: /\btoday\b|今日|本日|今朝/i, range: (_m, now) => dayRange(now) },
   // Rolling spans up to today ("the last 7 days", "past week", 過去3日, ここ2週間, 直近1週間): unlike `last week`, the
   // calendar week before this one.

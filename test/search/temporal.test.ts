@@ -196,6 +196,12 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
   }
   it('きのう inside a word of kana, and きょう (勉強 typed べんきょう), are no days', () => {
     expect(extractTemporal('ひきのうち', now).range).toBeNull();
+    // right after a word it is more likely 機能 typed unconverted (検索機能), as after の (この機能)
+    for (const q of ['検索きのう', 'メモきのうを使う', 'LoRaきのう', 'このきのう']) expect(extractTemporal(q, now).range, q).toBeNull();
+    // as a word: at the start, after a space, punctuation or a particle
+    for (const q of ['きのうの作業', 'LoRa きのう', '作業、きのう終えた', '私はきのう書いた', '「きのう」のメモ']) {
+      expect(extractTemporal(q, now).range, q).toEqual({ after: '2026-11-21', before: '2026-11-22' });
+    }
     expect(extractTemporal('べんきょうのメモ', now).range).toBeNull();
   });
 
