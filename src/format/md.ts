@@ -1,5 +1,8 @@
 // Seed 003's markdown tool result (`retrieve_memory`, `-f md`), in the vault's words: a summary per
-// result, and the section text only where the detail level says it is worth the tokens.
+// result, and the section text only where the detail level says it is worth the tokens. Each result also
+// names its note (`**Source:**` path and line): the seed's memories have no file, and it leaves out only
+// internal ids; without the path neither a reader of `tsm search -f md` nor a model (read_note, related)
+// could open the note a result came from.
 import type { SearchHit, SearchResponse } from '../core/types.js';
 import { oneLine, stripControls } from '../text/controls.js';
 import { truncateText } from '../text/chars.js';
@@ -64,6 +67,16 @@ function summary(hit: SearchHit): string {
   return sentence === '' ? section : `${section} — ${sentence}`;
 }
 
+/**
+ * A path as a code span, so that markdown leaves it as written (`_`, `*`, `[` are common in file names):
+ * fenced by one more backtick than its longest run, padded when it starts or ends with one.
+ */
+function codeSpan(text: string): string {
+  const fence = '`'.repeat(Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length)) + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
 /** Said where a result's details were cut or left out for the answer's size (`detailBudget`). */
 const CUT_NOTE = '*(details cut: the answer reached its size limit; read the section with search and get_sections)*';
 const LEFT_OUT = '**Details:** left out: the answer reached its size limit (read the section with search and get_sections)';
@@ -72,7 +85,7 @@ function formatHit(hit: SearchHit, position: number, top: number, opts: FormatOp
   const flags = [`rank: ${hit.rank}`, `score: ${normalisedScore(hit.score, top)}`];
   if (hit.surprise >= KEY_MOMENT_SURPRISE) flags.push('key moment');
   const when = hit.date === null ? 'unknown' : oneLine(relativeTime(hit.date, opts.now));
-  const lines = [`## Result ${position} [${flags.join(', ')}]`, `**When:** ${when}`, `**Summary:** ${summary(hit)}`];
+  const lines = [`## Result ${position} [${flags.join(', ')}]`, `**When:** ${when}`, `**Summary:** ${summary(hit)}`, `**Source:** ${codeSpan(oneLine(hit.path))} line ${hit.line}`];
   const details = containedMarkdown(hit.content);
   if (details !== '' && includesDetails(opts.detail, position, hit.surprise)) {
     const length = Array.from(details).length;

@@ -49,6 +49,18 @@ describe('formatMarkdown', () => {
     surprises.forEach((s, i) => expect(includesDetails(detail, i + 1, s)).toBe(expected.includes(i + 1)));
   });
 
+  it("names each result's note and line, as a code span markdown leaves as written", () => {
+    const md = formatMarkdown(
+      response('q', [hit({ path: 'knowledge/my_notes/*draft*.md', line: 7 }), hit({ path: 'a `tick`.md', line: 1 }), hit({ path: '`x`.md', line: 2 })]),
+      { detail: 'none', now: NOW },
+    );
+    expect(md.split('\n').filter((l) => l.startsWith('**Source:**'))).toEqual([
+      '**Source:** `knowledge/my_notes/*draft*.md` line 7',
+      '**Source:** ``a `tick`.md`` line 1',
+      '**Source:** `` `x`.md `` line 2',
+    ]);
+  });
+
   it('writes When as a relative time, or unknown without a date', () => {
     const md = formatMarkdown(response('q', [hit({ date: '2026-03-13' }), hit({ date: null }), hit({ date: 'someday' })]), { detail: 'none', now: NOW });
     expect(md.split('\n').filter((l) => l.startsWith('**When:**'))).toEqual(['**When:** 2 days ago', '**When:** unknown', '**When:** someday']);
