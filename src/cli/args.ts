@@ -9,11 +9,12 @@ import { writeOut } from './stdio.js';
  * The config for a command's --vault / --db. `cwdIsVault`: this command may make the current directory a
  * vault when none is named or marked (`tsm index`, `tsm watch`); for every other command that is an error.
  */
-export function configFrom(argv: Record<string, unknown>, opts: { cwdIsVault?: boolean } = {}): TsmConfig {
+export function configFrom(argv: Record<string, unknown>, opts: { cwdIsVault?: boolean; skipFile?: boolean } = {}): TsmConfig {
   return loadConfig({
     vaultFlag: typeof argv.vault === 'string' ? argv.vault : undefined,
     dbFlag: typeof argv.db === 'string' ? argv.db : undefined,
     cwdIsVault: opts.cwdIsVault,
+    skipFile: opts.skipFile,
   });
 }
 

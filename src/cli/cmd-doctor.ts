@@ -8,7 +8,7 @@ import { pendingChanges } from '../index/sync.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
 import { hookLogPath } from '../hooks/hook-log.js';
-import { markedVaultAbove, tsmDir, TSM_DIR, unknownConfigKeys, type TsmConfig } from '../vault/config.js';
+import { ConfigFileError, markedVaultAbove, tsmDir, TSM_DIR, unknownConfigKeys, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { keptNotes } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
@@ -26,15 +26,15 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const setup = await import('../hooks/claude-check.js');
   let vaultFlag = typeof argv.vault === 'string' ? argv.vault : undefined;
   if (vaultFlag === undefined && !process.env.TSM_VAULT && markedVaultAbove(process.cwd()) === null) vaultFlag = setup.wiredVault(projectDir) ?? undefined;
-  const cfg = configFrom({ ...argv, vault: vaultFlag });
-  const problems: Problem[] = [];
+  const { cfg, badConfig } = doctorConfig({ ...argv, vault: vaultFlag });
+  const problems: Problem[] = badConfig ? [badConfig] : [];
   try {
     problems.push(...withIndexReader(cfg.db, (db) => indexChecks(cfg, db, new NoteReader(db, cfg.db)), { tsmDir: tsmDir(cfg) }));
   } catch (err) {
     if (!(err instanceof IndexError)) throw err;
     problems.push({ check: 'index', severity: 'error', message: err.message, fix: err.fix });
   }
-  const unknownKeys = unknownConfigKeys(cfg.vault);
+  const unknownKeys = badConfig ? [] : unknownConfigKeys(cfg.vault);
   if (unknownKeys.length) {
     problems.push({
       check: 'config',
@@ -84,6 +84,28 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     for (const p of problems) writeOut(`${p.severity.padEnd(7)} ${p.check}: ${textMessage(p.message)}\n        fix: ${oneLine(p.fix)}\n`);
   }
   if (errors) process.exitCode = 1;
+}
+
+/**
+ * The vault's settings, and the finding when its config.json is bad: then the checks run with the defaults
+ * (and the environment). Doctor stopped at a bad config.json with its one line, as every command does, and
+ * checked nothing else.
+ */
+function doctorConfig(argv: Record<string, unknown>): { cfg: TsmConfig; badConfig: Problem | null } {
+  try {
+    return { cfg: configFrom(argv), badConfig: null };
+  } catch (err) {
+    if (!(err instanceof ConfigFileError)) throw err;
+    return {
+      cfg: configFrom(argv, { skipFile: true }),
+      badConfig: {
+        check: 'config',
+        severity: 'error',
+        message: `${err.message} (every tsm command stops at it; the checks below used the default settings)`,
+        fix: `correct ${err.configFile} (\`tsm init\` in an empty folder writes a commented config.json that lists every setting), then run \`tsm doctor\` again`,
+      },
+    };
+  }
 }
 
 /** Where a message goes on to lines of its own in the text output (the hook.log lines it quotes). */

@@ -11,6 +11,20 @@ export class ConfigError extends TsmError {
   override name = 'ConfigError';
 }
 
+/**
+ * The vault's config.json cannot be read, or holds a bad setting; `configFile` is its path. Every command
+ * stops at it, but `tsm doctor`, which reports it as one finding and checks the rest with the defaults.
+ */
+export class ConfigFileError extends ConfigError {
+  override name = 'ConfigFileError';
+  constructor(
+    readonly configFile: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** A setting's value that is not what it must be; `setting` is its name (a config.json key, or `TSM_…`). */
 class SettingError extends ConfigError {
   constructor(
@@ -88,6 +102,8 @@ export interface ConfigInput {
    * create an index (`tsm index`, `tsm watch`) set this: running them is the deliberate act.
    */
   cwdIsVault?: boolean;
+  /** Read no config.json: the defaults and the environment (`tsm doctor`, once it has reported the file bad). */
+  skipFile?: boolean;
 }
 
 /** Folders whose presence makes a folder a vault: tsm's own, and Obsidian's. */
@@ -132,13 +148,13 @@ export function loadConfig(input: ConfigInput = {}): TsmConfig {
   const env = input.env ?? process.env;
   const vault = resolveVault(input);
   const configPath = join(vault, TSM_DIR, 'config.json');
-  const file = readConfigFile(configPath);
+  const file = input.skipFile ? {} : readConfigFile(configPath);
   try {
     return settings(input, env, vault, file);
   } catch (err) {
     // A setting of the file is named with the file, so that the line says where to correct it (an
     // environment variable's error names the variable).
-    if (err instanceof SettingError && err.setting.split('.')[0] in file) throw new ConfigError(`${configPath}: ${err.message}; correct it there`);
+    if (err instanceof SettingError && err.setting.split('.')[0] in file) throw new ConfigFileError(configPath, `${configPath}: ${err.message}; correct it there`);
     throw err;
   }
 }
@@ -198,16 +214,16 @@ function readConfigFile(path: string): Record<string, unknown> {
   const kind = fileKind(path);
   if (kind === 'absent') return {};
   // Reading a FIFO would block until something writes to it: a hook must never wait on its config.
-  if (kind !== 'file') throw new ConfigError(`${path}: not a plain file; move it aside and run \`tsm init\` to write a new one`);
+  if (kind !== 'file') throw new ConfigFileError(path, `${path}: not a plain file; move it aside and run \`tsm init\` to write a new one`);
   let data: unknown;
   try {
     // A byte order mark is how Notepad and other Windows editors start a UTF-8 file: not part of the JSON.
     data = parseJsonc(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''));
   } catch (err) {
-    throw new ConfigError(`${path}: not valid JSON (${(err as Error).message})`);
+    throw new ConfigFileError(path, `${path}: not valid JSON (${(err as Error).message})`);
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    throw new ConfigError(`${path}: must hold a JSON object`);
+    throw new ConfigFileError(path, `${path}: must hold a JSON object`);
   }
   return data as Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
 // `tsm doctor` on an index it cannot use: the fix line follows from the problem (before, it always said
-// `tsm index`, which cannot help with a file tsm refuses to touch); and config.json keys tsm does not know.
+// `tsm index`, which cannot help with a file tsm refuses to touch); a bad config.json, reported among the other
+// checks; and config.json keys tsm does not know.
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -87,6 +88,35 @@ describe('tsm doctor', () => {
       }
     } finally {
       spawnSync('chmod', ['-R', 'u+rwx', v.dir]);
+      v.cleanup();
+    }
+  });
+
+  it('a bad config.json is one finding: the other checks still run, with the default settings', () => {
+    // Doctor stopped at it with one line on stderr and checked nothing else.
+    const v = makeVault({ 'a.md': '# a\n\nSee [[missing-note]].\n' });
+    try {
+      expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+      for (const [config, said] of [
+        ['{ "chunkChars": "big" }', /config\.json: chunkChars must be a whole number from 200 to 1000000 \(got "big"\); correct it there/],
+        ['{ not json', /config\.json: not valid JSON/],
+      ] as const) {
+        writeFileSync(join(v.dir, '.tsm/config.json'), config);
+        const r = tsm(['doctor', '--json', '--vault', v.dir]);
+        expect(r.code, r.stderr).toBe(1);
+        expect(r.stderr).toBe('');
+        const found = problems(r.stdout);
+        const finding = found.find((p) => p.check === 'config');
+        expect(finding?.message).toMatch(said);
+        expect(finding?.message).toMatch(/the checks below used the default settings/);
+        expect(finding?.fix).toContain(join(v.dir, '.tsm/config.json'));
+        // the index checks ran: the unresolved link is reported
+        expect(found.some((p) => p.check === 'links' && p.message.includes('missing-note'))).toBe(true);
+        const text = tsm(['doctor', '--vault', v.dir]);
+        expect(text.stdout).toMatch(/^error   config: .*config\.json: /m);
+        expect(text.stdout).toMatch(/^warning links: a\.md:3 links to "missing-note"/m);
+      }
+    } finally {
       v.cleanup();
     }
   });

@@ -80,7 +80,7 @@ describe('config', () => {
     bad('{"sessionsDir": 5}', /sessionsDir must be a folder path/);
     bad('{"halfLifeDays": [1, 2]}', /halfLifeDays must be an object/);
     bad('{"chunkChars": "300"}', /chunkChars must be a whole number from 200 to 1000000 \(got "300"\)/);
-    // The line names the file to correct (tsm doctor cannot run past a bad setting).
+    // The line names the file to correct (tsm doctor reports it and checks the rest with the defaults).
     bad('{"chunkChars": "300"}', /\.tsm\/config\.json: chunkChars must be .*; correct it there$/);
     bad('{"hookTopK": "7"}', /config\.json: hookTopK must be a whole number/);
     // Environment variables are text: a number written in one is a number.
