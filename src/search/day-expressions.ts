@@ -91,8 +91,6 @@ function realDay(year: number | undefined, month: number, day: number, now: Date
   return null;
 }
 
-const DAY_RE_ALL = new RegExp(DAY_SRC, 'gi');
-
 /**
  * The days written in `text` whose month and day are each possible but name no date together
  * (`2026-02-30`, `April 31`, `2月30日`): a slip of the writer. They stay text, as every non-day does, but are
@@ -100,15 +98,20 @@ const DAY_RE_ALL = new RegExp(DAY_SRC, 'gi');
  */
 export function impossibleDays(text: string, now: Date): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(DAY_RE_ALL)) {
+  // Only the 29th to the 31st can be missing from a month: without one, the day expression need not run
+  // (it costs a fresh process ~1.7 ms to compile).
+  if (!/(?<!\d)(?:29|30|31)(?!\d)/.test(text)) return out;
+  // exec, not matchAll: matchAll runs a copy of the expression, which a fresh process compiles again.
+  DAY_RE.lastIndex = 0;
+  for (let m = DAY_RE.exec(text); m; m = DAY_RE.exec(text)) {
     const p = partsOf(m.slice(1));
     if (p && inCalendarRange(p.month, p.day) && !realDay(p.year, p.month, p.day, now)) out.push(m[0]);
   }
   return out;
 }
 
-/** One day, as a half-open range. */
-export const DAY_RE = new RegExp(DAY_SRC, 'i');
+/** One day, as a half-open range. Global, as the other day expressions: temporal.ts reads every match. */
+export const DAY_RE = new RegExp(DAY_SRC, 'gi');
 
 export function dayRangeOf(m: RegExpMatchArray, now: Date): DateRange | null {
   const d = dayOf(m.slice(1), now);
@@ -118,7 +121,7 @@ export function dayRangeOf(m: RegExpMatchArray, now: Date): DateRange | null {
 /** Two days and what joins them: `from A to B`, `between A and B`, `A – B`, `A〜B`, `AからBまで`. */
 export const DAY_SPAN_RE = new RegExp(
   `(?:\\b(?:from|between) )?(?:${DAY_SRC})\\s*(?:\\b(?:to|and|until|till|through|thru)\\b|[-–—~〜～]|から)\\s*(?:${DAY_SRC})(?:まで)?`,
-  'i',
+  'gi',
 );
 
 /** The days from the first to the second, both included (written backwards, the same days). */
@@ -141,7 +144,7 @@ export function daySpanOf(m: RegExpMatchArray, now: Date): DateRange | null {
  */
 export const DAY_SHORT_SPAN_RE = new RegExp(
   `(?:\\b(?:from|between) )?(?:${DAY_SRC})\\s*(?:\\b(?:to|until|till|through|thru)\\b|[-–—~〜～]|から)\\s*(\\d{1,2})(?:st|nd|rd|th|日)?(?:まで)?(?![\\d/.:-]|\\s*[月年])`,
-  'i',
+  'gi',
 );
 
 export function dayShortSpanOf(m: RegExpMatchArray, now: Date): DateRange | null {

@@ -28,7 +28,8 @@ export interface TemporalResult {
 }
 
 /** `written`: a day written out, which a note may hold as text. */
-type Rule = { re: RegExp; range: (m: RegExpMatchArray, now: Date) => DateRange | null; written?: boolean; all?: RegExp };
+/** `digits`: every match holds a digit (the day expressions, the largest: see extractTemporal). */
+type Rule = { re: RegExp; range: (m: RegExpMatchArray, now: Date) => DateRange | null; written?: boolean; digits?: boolean };
 
 function recentDays(days: number, now: Date): DateRange {
   return { after: ymd(addDays(now, -days)) };
@@ -60,56 +61,57 @@ function unitAgo(n: number, unit: string, now: Date): DateRange | null {
 }
 
 // Longest, most specific patterns first. English patterns need word boundaries; Japanese ones do not.
+// Every expression is global (g): extractTemporal reads every match of each.
 const RULES: Rule[] = [
   // Days the user names (day-expressions.ts): a span of two, then one.
-  { re: DAY_SPAN_RE, range: daySpanOf },
-  { re: DAY_SHORT_SPAN_RE, range: dayShortSpanOf },
-  { re: DAY_RE, range: dayRangeOf, written: true },
-  { re: /\b(\d{1,3}) (days?|weeks?|months?|years?) ago\b/i, range: (m, now) => unitAgo(Number(m[1]), m[2].toLowerCase(), now) },
-  { re: /(?<!\d)(\d{1,3})\s*(日|週間|ヶ月|か月|カ月|ヵ月|ケ月|年)前/, range: (m, now) => unitAgo(Number(m[1]), m[2], now) },
-  { re: /\bthe day before yesterday\b|一昨日|おととい/i, range: (_m, now) => dayRange(addDays(now, -2)) },
+  { re: DAY_SPAN_RE, range: daySpanOf, digits: true },
+  { re: DAY_SHORT_SPAN_RE, range: dayShortSpanOf, digits: true },
+  { re: DAY_RE, range: dayRangeOf, written: true, digits: true },
+  { re: /\b(\d{1,3}) (days?|weeks?|months?|years?) ago\b/gi, range: (m, now) => unitAgo(Number(m[1]), m[2].toLowerCase(), now) },
+  { re: /(?<!\d)(\d{1,3})\s*(日|週間|ヶ月|か月|カ月|ヵ月|ケ月|年)前/g, range: (m, now) => unitAgo(Number(m[1]), m[2], now) },
+  { re: /\bthe day before yesterday\b|一昨日|おととい/gi, range: (_m, now) => dayRange(addDays(now, -2)) },
   // きのう as typed before conversion, only as a word: at the start, after a space or punctuation, or after a
   // particle (私はきのう). After a word (検索きのう, メモきのう, LoRaきのう) it is more likely 機能 typed
   // unconverted, and inside a word of kana (ひきのうち) or after の (この機能) no day. 昨晩 and 昨夜 are
   // yesterday's evening, 今朝 today's morning. (Not きょう: 勉強 typed べんきょう holds it.)
-  { re: /\byesterday\b|昨日|(?<=^|[\s!-/:-@[-`{-~、。，．・「」『』（）【】〜～…]|[はがをにでともへや])きのう|昨晩|昨夜/i, range: (_m, now) => dayRange(addDays(now, -1)) },
-  { re: /\btoday\b|今日|本日|今朝/i, range: (_m, now) => dayRange(now) },
+  { re: /\byesterday\b|昨日|(?<=^|[\s!-/:-@[-`{-~、。，．・「」『』（）【】〜～…]|[はがをにでともへや])きのう|昨晩|昨夜/gi, range: (_m, now) => dayRange(addDays(now, -1)) },
+  { re: /\btoday\b|今日|本日|今朝/gi, range: (_m, now) => dayRange(now) },
   // Rolling spans up to today ("the last 7 days", "past week", 過去3日, ここ2週間, 直近1週間): unlike `last week`, the
   // calendar week before this one.
-  { re: /\b(?:last|past) (\d{1,3}) (days?|weeks?|months?)\b|(?:過去|ここ|直近)の?(\d{1,3})\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月)/i, range: (m, now) => rollingSpan(Number(m[1] ?? m[3]), m[2] ?? m[4], now) },
-  { re: /\bpast (week|month|year)\b/i, range: (m, now) => rollingSpan(1, m[1], now) },
-  { re: /先々週/, range: (_m, now) => ({ after: ymd(addDays(startOfWeek(now), -14)), before: ymd(addDays(startOfWeek(now), -7)) }) },
-  { re: /先々月/, range: (_m, now) => ({ after: ymd(addMonths(now, -2)), before: ymd(addMonths(now, -1)) }) },
-  { re: /\blast week\b|先週/i, range: (_m, now) => ({ after: ymd(addDays(startOfWeek(now), -7)), before: ymd(startOfWeek(now)) }) },
-  { re: /\bthis week\b|今週/i, range: (_m, now) => ({ after: ymd(startOfWeek(now)) }) },
-  { re: /\blast month\b|先月/i, range: (_m, now) => ({ after: ymd(addMonths(now, -1)), before: ymd(startOfMonth(now)) }) },
-  { re: /\bthis month\b|今月/i, range: (_m, now) => ({ after: ymd(startOfMonth(now)) }) },
-  { re: /\blast year\b|去年|昨年/i, range: (_m, now) => yearRange(now.getFullYear() - 1) },
-  { re: /\bthis year\b|今年/i, range: (_m, now) => ({ after: `${now.getFullYear()}-01-01` }) },
-  { re: /半年前/, range: (_m, now) => unitAgo(6, 'ヶ月', now) },
-  { re: /\brecently\b|\blately\b|最近|ここ最近/i, range: (_m, now) => recentDays(30, now) },
+  { re: /\b(?:last|past) (\d{1,3}) (days?|weeks?|months?)\b|(?:過去|ここ|直近)の?(\d{1,3})\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月)/gi, range: (m, now) => rollingSpan(Number(m[1] ?? m[3]), m[2] ?? m[4], now) },
+  { re: /\bpast (week|month|year)\b/gi, range: (m, now) => rollingSpan(1, m[1], now) },
+  { re: /先々週/g, range: (_m, now) => ({ after: ymd(addDays(startOfWeek(now), -14)), before: ymd(addDays(startOfWeek(now), -7)) }) },
+  { re: /先々月/g, range: (_m, now) => ({ after: ymd(addMonths(now, -2)), before: ymd(addMonths(now, -1)) }) },
+  { re: /\blast week\b|先週/gi, range: (_m, now) => ({ after: ymd(addDays(startOfWeek(now), -7)), before: ymd(startOfWeek(now)) }) },
+  { re: /\bthis week\b|今週/gi, range: (_m, now) => ({ after: ymd(startOfWeek(now)) }) },
+  { re: /\blast month\b|先月/gi, range: (_m, now) => ({ after: ymd(addMonths(now, -1)), before: ymd(startOfMonth(now)) }) },
+  { re: /\bthis month\b|今月/gi, range: (_m, now) => ({ after: ymd(startOfMonth(now)) }) },
+  { re: /\blast year\b|去年|昨年/gi, range: (_m, now) => yearRange(now.getFullYear() - 1) },
+  { re: /\bthis year\b|今年/gi, range: (_m, now) => ({ after: `${now.getFullYear()}-01-01` }) },
+  { re: /半年前/g, range: (_m, now) => unitAgo(6, 'ヶ月', now) },
+  { re: /\brecently\b|\blately\b|最近|ここ最近/gi, range: (_m, now) => recentDays(30, now) },
   {
-    re: /(昨年|去年)?の?年末/,
+    re: /(昨年|去年)?の?年末/g,
     range: (_m, now) => {
       const y = now.getMonth() === 11 && now.getDate() >= 15 ? now.getFullYear() : now.getFullYear() - 1;
       return { after: `${y}-12-15`, before: `${y + 1}-01-01` };
     },
   },
-  { re: /年始|年明け/, range: (_m, now) => ({ after: `${now.getFullYear()}-01-01`, before: `${now.getFullYear()}-01-16` }) },
+  { re: /年始|年明け/g, range: (_m, now) => ({ after: `${now.getFullYear()}-01-01`, before: `${now.getFullYear()}-01-16` }) },
   {
-    re: new RegExp(`\\bin ${MONTH_RE}(?: (\\d{4}))?\\b`, 'i'),
+    re: new RegExp(`\\bin ${MONTH_RE}(?: (\\d{4}))?\\b`, 'gi'),
     range: (m, now) => (m[2] ? monthRange(Number(m[2]), monthIndex(m[1])) : lastMonthNamed(monthIndex(m[1]), now)),
   },
   {
     // 2025年3月 / 3月の / 3月に — a month number 1–12 only; 13月 stays plain text.
-    re: /(?:(\d{4})年)?(?<!\d)(1[0-2]|[1-9])月(?:の|に|中)/,
+    re: /(?:(\d{4})年)?(?<!\d)(1[0-2]|[1-9])月(?:の|に|中)/g,
     range: (m, now) => (m[1] ? monthRange(Number(m[1]), Number(m[2]) - 1) : lastMonthNamed(Number(m[2]) - 1, now)),
   },
   // 2025年3月 with no particle after it (`2025年3月 議事録`): the year makes it a month. Not `2025年3月期`, a
   // fiscal year that ends that month.
-  { re: /(?<!\d)(\d{4})年(1[0-2]|[1-9])月(?![\d日期])/, range: (m) => monthRange(Number(m[1]), Number(m[2]) - 1) },
+  { re: /(?<!\d)(\d{4})年(1[0-2]|[1-9])月(?![\d日期])/g, range: (m) => monthRange(Number(m[1]), Number(m[2]) - 1) },
   // `in 2025`, not the start of a version or a day (`in 2026.3.15`, `in 2026-07-18`).
-  { re: /\bin (\d{4})\b(?![.\/-]\d)|(\d{4})年(?:の|に)/i, range: (m) => yearRange(Number(m[1] ?? m[2])) },
+  { re: /\bin (\d{4})\b(?![.\/-]\d)|(\d{4})年(?:の|に)/gi, range: (m) => yearRange(Number(m[1] ?? m[2])) },
 ];
 
 /**
@@ -149,12 +151,17 @@ export function extractTemporal(typed: string, now: Date): TemporalResult {
   let seen = noDays.length ? hideSpans(query, noDays) : query;
   const found: Found[] = [];
   for (const rule of RULES) {
-    if (!rule.re.test(seen)) continue;
-    // Every match of the rule (`2026-03-01 and 2026-03-05`), each blanked before the next is looked for.
-    const all = (rule.all ??= new RegExp(rule.re.source, `${rule.re.flags}g`));
+    // Every match of the rule (`2026-03-01 and 2026-03-05`, all rules are global), each blanked before the
+    // next is looked for.
+    const all = rule.re;
     all.lastIndex = 0;
-    for (let m = all.exec(seen); m; m = all.exec(seen)) {
+    // Looked for again only while the rest of the text holds what a rule needs: V8 compiles an expression
+    // run a second time to machine code, ~1 ms for the day expressions in a fresh process.
+    const again = () => (rule.digits ? /\d/ : ANY_RULE).test(seen.slice(all.lastIndex));
+    for (let m = all.exec(seen); m; m = again() ? all.exec(seen) : null) {
       const r = rule.range(m, now);
+      // (A rule without the g flag would find this match again and again.)
+      if (!r && !all.global) break;
       if (!r) continue;
       const at = m.index;
       found.push({ at, end: at + m[0].length, expr: tidy(m[0]), range: r, written: Boolean(rule.written) });
@@ -198,7 +205,7 @@ function blank(t: string, from: number, to: number): string {
 /** The query with `days` and every span (`A to B`, `A〜B`) holding one of them replaced by filler no rule reads. */
 function hideSpans(query: string, days: string[]): string {
   const hide = (t: string, re: RegExp) => t.replace(re, (m) => (days.some((d) => m.includes(d)) ? '\u0001'.repeat(m.length) : m));
-  const spans = hide(hide(query, new RegExp(DAY_SPAN_RE.source, 'gi')), new RegExp(DAY_SHORT_SPAN_RE.source, 'gi'));
+  const spans = hide(hide(query, DAY_SPAN_RE), DAY_SHORT_SPAN_RE);
   return days.reduce((t, d) => t.split(d).join('\u0001'.repeat(d.length)), spans);
 }
 
