@@ -1,8 +1,7 @@
 // get_sections: the full text of sections picked from search (or timeline, session_trace…) by id.
 import { z } from 'zod';
 import { ToolError } from '../errors.js';
-import { truncateText } from '../../text/chars.js';
-import { defineTool, fullSection, RESULT_CHAR_BUDGET, WithNotice } from '../tool.js';
+import { defineTool, fullSection, RESULT_CHAR_BUDGET, textWithin, WithNotice } from '../tool.js';
 
 export const MAX_IDS = 50;
 
@@ -33,24 +32,25 @@ export const getSectionsTool = defineTool({
     return ctx.withIndex((_db, reader) => {
       const sections = new Map(reader.sectionsByIds(ids).map((s) => [s.id, s]));
       const notes = reader.notesByIds([...new Set([...sections.values()].map((s) => s.noteId))]);
-      let left = RESULT_CHAR_BUDGET;
       const notFound: number[] = [];
-      const found = ids.flatMap((id) => {
+      const entries = ids.flatMap((id) => {
         const s = sections.get(id);
         const n = s && notes.get(s.noteId);
         if (!s || !n) {
           notFound.push(id);
           return [];
         }
-        const entry: ReturnType<typeof fullSection> & { truncated?: true } = fullSection(s, n);
-        // Past the budget, texts are cut (marked truncated) so the whole answer still reaches the model.
-        const length = Array.from(entry.text).length;
-        if (length > left) {
-          entry.text = left > 0 ? truncateText(entry.text, left) : '';
-          entry.truncated = true;
-        }
-        left = Math.max(0, left - length);
-        return [entry];
+        return [fullSection(s, n)];
+      });
+      // Past the budget, texts are cut (marked truncated) so the whole answer still reaches the model. The
+      // budget counts the answer's JSON, every entry's fields and escapes included: counting the texts'
+      // characters alone, 50 short sections of long paths passed it by a few thousand.
+      const bare = entries.map((e) => JSON.stringify({ ...e, text: '', truncated: true }).length);
+      let left = RESULT_CHAR_BUDGET - bare.reduce((n, b) => n + b + 1, 1);
+      const found = entries.map((entry, i) => {
+        const fitted = textWithin(entry, bare[i] + Math.max(0, left));
+        left -= JSON.stringify(fitted).length - bare[i];
+        return fitted;
       });
       // Left out of the array, which clients read as sections, and named beside it: an empty array alone
       // could not tell "these ids are gone" from "there was nothing".
