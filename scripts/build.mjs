@@ -7,7 +7,9 @@
 //   chokidar, yargs, the MCP SDK) load only in the commands that use them. tsm.cjs reaches them through
 //   the imports LAZY names, which stay real imports of dist/lazy/ files.
 //
-// better-sqlite3's JavaScript is bundled; its native addon stays in node_modules (src/index/db.ts).
+// better-sqlite3's JavaScript is bundled; its native addon stays in node_modules (src/index/db.ts). So
+// package.json's "dependencies" holds better-sqlite3 alone and every bundled package is a devDependency
+// (test/cli/pack.e2e.test.ts checks): listed there, each was downloaded by every install and never read.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

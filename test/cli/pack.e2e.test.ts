@@ -1,9 +1,10 @@
 // What `npm pack` puts in the package a user installs: everything the installed CLI loads (the launcher,
 // the fast bundle, every lazily imported module and chunk, the worker scripts), and nothing it never reads
 // (source maps, the V8 code cache of the Node that packed it, the eval and bench bundles, tests, sources,
-// vault copies, indexes).
+// vault copies, indexes); and "dependencies" lists only the packages it loads from node_modules.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +23,23 @@ function relativeImports(file: string): string[] {
   const code = readFileSync(join(ROOT, file), 'utf8');
   const specs = [...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|__tsmImport\()"(\.\.?\/[^"]+)"/g)].map((m) => m[1]);
   return specs.map((s) => posix.normalize(posix.join(posix.dirname(file), s)));
+}
+
+/** The package a bare specifier names: `@scope/name/…` → `@scope/name`, `name/…` → `name`. */
+const packageOf = (spec: string): string => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+
+/** Packages a shipped module loads from node_modules at run time: require(), import(), `from`, require.resolve(). */
+function runtimeLoads(file: string): string[] {
+  const code = readFileSync(join(ROOT, file), 'utf8');
+  // Double quotes only: esbuild writes every import it leaves in that way; comments it keeps as written.
+  const specs = [...code.matchAll(/(?:\b(?:require|import)|\.resolve)\(\s*"([\w@][\w@./-]*)"|\bfrom\s*"([\w@][\w@./-]*)"/g)].map((m) => m[1] ?? m[2]);
+  return specs.filter((s) => !s.startsWith('node:') && !builtinModules.includes(packageOf(s))).map(packageOf);
+}
+
+/** Packages esbuild bundled into a shipped module, from its source map (written next to it, not shipped). */
+function bundledPackages(file: string): string[] {
+  const map = JSON.parse(readFileSync(join(ROOT, `${file}.map`), 'utf8')) as { sources: string[] };
+  return map.sources.flatMap((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(s)?.[1] ?? []);
 }
 
 describe('npm pack', () => {
@@ -43,6 +61,22 @@ describe('npm pack', () => {
     }
     expect(missing).toEqual([]);
     expect(relativeImports('dist/tsm.cjs').length).toBeGreaterThan(0); // the pattern still sees the lazy imports
+  });
+
+  it('"dependencies" lists only packages the installed CLI loads from node_modules (the rest are bundled)', () => {
+    // A bundled package listed there was downloaded by every install and never read: with the 11 of them,
+    // `npm install -g` of the tarball added 235 packages and 67 MB; with better-sqlite3 alone, 39 and 33 MB.
+    const modules = files.filter((p) => /^dist\/.*\.(c?js)$/.test(p));
+    const loaded = new Set(modules.flatMap(runtimeLoads));
+    const bundled = new Set(modules.flatMap(bundledPackages));
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const unused = Object.keys(pkg.dependencies ?? {})
+      .filter((name) => !loaded.has(name))
+      .map((name) => `${name}: ${bundled.has(name) ? 'bundled into dist/' : 'not imported by dist/'}, never loaded from node_modules: move it to devDependencies`);
+    expect(unused).toEqual([]);
+    // The patterns still see both kinds: better-sqlite3's addon is resolved in node_modules, yargs is bundled.
+    expect(loaded).toContain('better-sqlite3');
+    expect(bundled).toContain('yargs');
   });
 
   it('ships nothing the installed CLI never reads', () => {
