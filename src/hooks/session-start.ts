@@ -1,6 +1,7 @@
 // SessionStart: read recent session notes (their prompts and action counts) and recent notes from the
 // index, and render them as the compact "recent context" block. Sessions of other projects are left out.
 import type { NoteRecord, SectionRecord } from '../core/types.js';
+import { buildUnfinished, INCOMPLETE_INDEX_NOTE } from '../index/build-state.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
 import { sessionPrompts } from '../sessions/note-format.js';
@@ -29,6 +30,9 @@ export function sessionStartContext(cfg: TsmConfig, opts: SessionStartOptions): 
   const markdown = withIndexReader(
     cfg.db,
     (db) => {
+      // During a build of the whole index (or after one was stopped) the newest notes it has are only the
+      // first ones the build wrote, shown as if they were the vault's latest: nothing, as the prompt hook does.
+      if (buildUnfinished(db)) return null;
       const reader = new NoteReader(db, cfg.db);
       const notes = reader.recentNotes(NOTE_CANDIDATES).map(toNoteItem);
       const intents = reader.recentNotes(SESSION_CANDIDATES, 'session').flatMap((note) => intentsOf(note, reader.sectionsOfNote(note.id)));
@@ -39,6 +43,7 @@ export function sessionStartContext(cfg: TsmConfig, opts: SessionStartOptions): 
   if (opts.deadline.passed()) {
     return { kind: 'none', problem: `deadline of ${opts.deadline.ms} ms passed while reading recent context; nothing injected` };
   }
+  if (markdown === null) return { kind: 'none', problem: `${INCOMPLETE_INDEX_NOTE}; nothing injected` };
   return markdown === '' ? { kind: 'none' } : { kind: 'context', output: hookOutput('SessionStart', markdown) };
 }
 

@@ -3,7 +3,9 @@
 // hook injected such results (256 of 4,559 handbook notes) and `tsm search` returned 0–3 results with no
 // word said. The build's own mark (FTS5 merging off until its last step, src/index/build-state.ts) now
 // makes the prompt hook inject nothing and log why, and `tsm search` and MCP `search` say the results may
-// miss notes. The mark is set here as a build sets it, on a whole index; the next `tsm index` ends it.
+// miss notes; SessionStart, which showed the newest notes of the half-built index as the vault's recent
+// context, shows none. The mark is set here as a build sets it, on a whole index; the next `tsm index` ends it.
+import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -34,11 +36,12 @@ beforeAll(() => {
 });
 afterAll(() => vault.cleanup());
 
-const prompt = (text: string) =>
+const hook = (payload: Record<string, unknown>) =>
   tsm(['hook'], {
     cwd: vault.dir,
-    input: JSON.stringify({ session_id: 's1', transcript_path: join(vault.dir, 'none.jsonl'), cwd: vault.dir, hook_event_name: 'UserPromptSubmit', prompt: text }),
+    input: JSON.stringify({ session_id: 's1', transcript_path: join(vault.dir, 'none.jsonl'), cwd: vault.dir, ...payload }),
   });
+const prompt = (text: string) => hook({ hook_event_name: 'UserPromptSubmit', prompt: text });
 
 describe('an index whose whole build has not ended', () => {
   it('tsm search gives what it has and says the results may miss notes', () => {
@@ -67,6 +70,24 @@ describe('an index whose whole build has not ended', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(readFileSync(join(vault.dir, '.tsm', 'hook.log'), 'utf8')).toMatch(/the index is being built .*; nothing injected/);
+  });
+
+  it('SessionStart shows no recent context (the newest notes of a half-built index) and logs why', async () => {
+    // A build still running (its process lives), so the background sync this SessionStart starts leaves the mark.
+    const builder = spawn('sleep', ['60']);
+    try {
+      const conn = new Database(db());
+      conn.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('bulk_load_pid', ?)").run(String(builder.pid));
+      conn.close();
+      rmSync(join(vault.dir, '.tsm', 'hook.log'), { force: true });
+      const r = hook({ hook_event_name: 'SessionStart', source: 'startup' });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('');
+      expect(readFileSync(join(vault.dir, '.tsm', 'hook.log'), 'utf8')).toMatch(/SessionStart.*the index is being built .*; nothing injected/);
+    } finally {
+      builder.kill('SIGKILL');
+      await new Promise((r) => builder.once('exit', r)); // reaped: a zombie's pid still answers kill(pid, 0)
+    }
   });
 
   it('once `tsm index` ends the build, all of it is said and injected as before', () => {
