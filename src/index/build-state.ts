@@ -2,8 +2,8 @@
 // stopped before its end. Such a build writes its full-text rows with FTS5's incremental merging off and
 // turns it back on as its last step (note-writer.ts, beginBulkLoad / finishBulkLoad), so "merging is off"
 // is the mark, kept in the index itself: a reader sees it without any lock, and a build killed on the way
-// leaves it until the next sync finishes the build. Until then the index holds only the notes written so
-// far, and a search of it may miss any note.
+// leaves it until the next sync of the whole vault finishes the build (note-writer.ts, mayEndBulkLoad).
+// Until then the index holds only the notes written so far, and a search of it may miss any note.
 import type { Database } from './db.js';
 
 /** The full-text tables a build loads in bulk. */

@@ -42,6 +42,8 @@ export class NoteWriter {
   private bulk: boolean;
   /** Notes this writer wrote (one per sync): a partial sync gives them the vectors removed notes set aside. */
   private readonly written = new Set<number>();
+  /** The builder the index named when this run began (its own, once it begins a bulk load): mayEndBulkLoad. */
+  private builderSeen: string | null;
 
   constructor(private readonly db: Database) {
     this.cjkDf = new CjkDocFrequencies(db);
@@ -96,6 +98,7 @@ export class NoteWriter {
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
       deleteMeta: db.prepare('DELETE FROM meta WHERE key = ?'),
     };
+    this.builderSeen = this.builder();
   }
 
   inTransaction<T>(fn: () => T): T {
@@ -284,25 +287,31 @@ export class NoteWriter {
    */
   beginBulkLoad(): void {
     for (const t of FTS_TABLES) this.db.prepare(`INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0)`).run();
-    this.s.setMeta.run(BULK_LOAD_PID, String(process.pid));
+    this.builderSeen = String(process.pid);
+    this.s.setMeta.run(BULK_LOAD_PID, this.builderSeen);
     this.bulk = true;
   }
 
   /**
-   * Whether the unfinished bulk load is another live process's build, still going (a `tsm index --full`
-   * next to a hook's or a watcher's sync): that build ends it, not this run. One that was stopped (its pid
-   * gone) is finished by the next run.
+   * Whether this run ends the unfinished bulk load. Its own build, yes: the mark is set with the index's
+   * emptying, so the run that set it last has written every note since. Another process's build is left to
+   * it while it runs: a hook's one-note sync during a `tsm index --full` ended it (searches took the
+   * half-built index for a whole one), and so did a `--full` that a second `--full` had emptied the index
+   * under (2,927 of the handbook's 4,559 notes were in it). A stopped build (its process gone) is ended by
+   * a run that listed the whole vault (`listedAll`) after it, so wrote every note the build did not get to:
+   * a Stop hook's one-note sync ended one with 864 of 4,559 notes in the index.
    */
-  bulkLoadRunningElsewhere(): boolean {
+  mayEndBulkLoad(listedAll: boolean): boolean {
+    const builder = this.builder();
+    if (builder !== this.builderSeen) return false; // another build began (emptied the index) after this run
+    if (builder === String(process.pid)) return true;
+    return listedAll && !builderRuns(builder);
+  }
+
+  /** The mark's builder (meta bulk_load_pid), or null: none, or an older tsm's build that did not record one. */
+  private builder(): string | null {
     const row = this.s.getMeta.get(BULK_LOAD_PID) as { value: string } | undefined;
-    const pid = Number(row?.value);
-    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (err) {
-      return (err as NodeJS.ErrnoException).code === 'EPERM';
-    }
+    return row?.value ?? null;
   }
 
   /** Whether a bulk load is unfinished: merging is still off (build-state.ts, which readers ask too). */
@@ -498,4 +507,16 @@ export function fileStatesOf(db: Database): Map<string, FileState> {
     out.set(r.path, state);
   }
   return out;
+}
+
+/** Whether the process a build mark names still runs (a pid another user's process holds counts). */
+function builderRuns(builder: string | null): boolean {
+  const pid = Number(builder);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -370,10 +370,8 @@ function finish(
   // run gives them only to the notes it wrote (a rename within a watcher's batch) and keeps the rest: it
   // would drop those of notes not yet rewritten.
   if (writer.hasCarriedVectors()) writer.inTransaction(() => (how.partial ? writer.carryVectorsToWritten() : writer.carryVectorsBack()));
-  // After a rebuild, or one that was killed before it got here; not another process's build still running
-  // (a hook's one-note sync during a `tsm index --full` ended it, and searches then took the half-built
-  // index for a whole one).
-  if (writer.bulkLoadUnfinished() && (how.rebuild || !writer.bulkLoadRunningElsewhere())) writer.inTransaction(() => writer.finishBulkLoad());
+  // This run's rebuild, or one that was stopped before it got here (note-writer.ts, mayEndBulkLoad).
+  if (writer.bulkLoadUnfinished() && writer.mayEndBulkLoad(!how.partial)) writer.inTransaction(() => writer.finishBulkLoad());
 }
 
 /** The file still has the size and time it had when this run listed it. */

@@ -4,12 +4,16 @@
 // background `tsm index` — took the mark for a stopped build's and ended it: seen on the Obsidian Hub,
 // a Stop hook 1.5 s into a 10 s `--full`, then `tsm search` gave 111 of 155 results without a word and the
 // prompt hook injected them. The building process is recorded with the mark now (meta `bulk_load_pid`):
-// while it lives, only it ends the build; once it is gone (killed), the next sync ends it as before.
+// while it lives, only it ends the build; once it is gone (killed), the next sync that lists the whole
+// vault ends it. Two more ways the mark was ended early, on a copy of the handbook (4,559 notes): a
+// `--full` ended the mark of a second `--full` begun 7 s after it, which had emptied the index again (2,927
+// notes in it, and searches said nothing for 20 s); and a Stop hook's one-note sync ended the mark of a
+// `--full` killed with 864 notes written.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, makeVault, tsm } from '../helpers/cli.js';
+import { assertBuilt, cleanEnv, makeVault, TSM, tsm } from '../helpers/cli.js';
 
 let vault: { dir: string; cleanup: () => void };
 let other: ChildProcess | undefined;
@@ -52,16 +56,48 @@ describe("another sync during a build of the whole index", () => {
     expect(incomplete()).toBe(true);
   });
 
-  it('ends the mark of a build whose process is gone (killed)', async () => {
+  it('ends the mark of a build whose process is gone (killed) at the next sync of the whole vault, not of a few notes', async () => {
     other = spawn('sleep', ['60']);
     const pid = other.pid!;
     markBuildBy(pid);
     other.kill('SIGKILL');
     await new Promise((r) => other!.once('exit', r));
+    // The build wrote only some notes: one note's sync does not write the rest.
+    expect(tsm(['index', '--vault', vault.dir, '--files-from-stdin'], { input: 'knowledge/antenna.md\n' }).code).toBe(0);
+    expect(incomplete()).toBe(true);
     expect(tsm(['index', '--vault', vault.dir]).code).toBe(0);
     expect(incomplete()).toBe(false);
     const conn = new Database(db(), { readonly: true });
     expect(conn.prepare("SELECT value FROM meta WHERE key = 'bulk_load_pid'").get()).toBeUndefined();
     conn.close();
   });
+});
+
+describe('two builds of the whole index at once', () => {
+  it('the first to end leaves the mark of the one that emptied the index after it began', async () => {
+    const notes: Record<string, string> = {};
+    for (let i = 0; i < 1500; i++) notes[`notes/n${i}.md`] = `# Note ${i}\n\nThe relay ${i} keeps the collar antenna in range of base ${i % 7}.\n`;
+    const big = makeVault(notes);
+    try {
+      const bigDb = join(big.dir, '.tsm', 'index.db');
+      expect(tsm(['index', '--vault', big.dir]).code).toBe(0);
+      const first = spawn(process.execPath, [TSM, 'index', '--full', '--vault', big.dir], { env: cleanEnv(), stdio: 'ignore' });
+      const firstExit = new Promise<number | null>((r) => first.once('exit', (code) => r(code)));
+      other = spawn('sleep', ['60']);
+      // What a second `--full` does at its start (beginRebuild), here while the first still writes: it
+      // empties the index and takes the mark. The emptying is left out: the mark is what is tested.
+      const conn = new Database(bigDb, { timeout: 20_000 });
+      let taken = false;
+      for (let tries = 0; tries < 2000 && !taken; tries++) {
+        taken = conn.prepare("UPDATE meta SET value = ? WHERE key = 'bulk_load_pid' AND value = ?").run(String(other.pid), String(first.pid)).changes === 1;
+        if (!taken) await new Promise((r) => setTimeout(r, 5));
+      }
+      conn.close();
+      expect(taken, 'the first build ended before its mark was seen: make the vault bigger').toBe(true);
+      expect(await firstExit).toBe(0);
+      expect(/the index is being built/.test(tsm(['search', '--vault', big.dir, 'relay']).stderr)).toBe(true);
+    } finally {
+      big.cleanup();
+    }
+  }, 60_000);
 });
