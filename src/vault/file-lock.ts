@@ -37,16 +37,47 @@ export async function withFileLock<T>(path: string, opts: LockOptions, fn: () =>
 }
 
 function tryAcquire(path: string, staleMs: number): boolean {
+  if (create(path)) return true;
+  if (isStale(path, staleMs)) takeOver(path, staleMs);
+  return false;
+}
+
+/** Creates `path` exclusively, holding our pid; false when it exists. */
+function create(path: string): boolean {
+  let fd: number;
   try {
-    const fd = openSync(path, 'wx');
-    writeSync(fd, String(process.pid));
-    closeSync(fd);
-    return true;
+    fd = openSync(path, 'wx');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return false;
   }
-  if (isStale(path, staleMs)) rmSync(path, { force: true });
-  return false;
+  try {
+    writeSync(fd, String(process.pid));
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * Removes a stale lock, one waiter at a time: two waiters that judged it stale at once each removed it, the
+ * later removing the lock the earlier had just taken, and both held it (test/vault/file-lock-race.test.ts).
+ * The waiter holding `<path>.takeover` (a lock of the same kind) judges the lock again and removes it only
+ * if still stale; the others try again later. That guard is held for a stat and a remove: one left by a
+ * process killed in between is stale by the same rules, and is removed without a guard of its own (two
+ * waiters racing there need that kill within those microseconds first).
+ */
+function takeOver(path: string, staleMs: number): void {
+  const guard = `${path}.takeover`;
+  if (!create(guard)) {
+    if (isStale(guard, staleMs)) rmSync(guard, { force: true });
+    return;
+  }
+  try {
+    if (isStale(path, staleMs)) rmSync(path, { force: true });
+  } finally {
+    rmSync(guard, { force: true });
+  }
 }
 
 /** True when `path` is a lock some live tsm process holds (a lock left by a crash does not count). */
