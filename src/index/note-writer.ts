@@ -5,6 +5,7 @@ import type { ParsedNote, VaultFile } from '../core/types.js';
 import { noteDate } from '../parse/metadata.js';
 import { OLD_BINARY_REASON } from '../text/decode.js';
 import { normalize } from '../text/normalize.js';
+import { ownStamp, stampRuns } from '../vault/process-stamp.js';
 import { buildUnfinished, FTS_TABLES } from './build-state.js';
 import { CjkDocFrequencies } from './cjk-df.js';
 import { writeTransaction, type Database } from './db.js';
@@ -26,7 +27,7 @@ export interface FileState {
 }
 
 const PENDING_LINKS = 'links_pending';
-/** The pid of the process whose build of the whole index is under way (beginBulkLoad → finishBulkLoad). */
+/** The process whose build of the whole index is under way (beginBulkLoad → finishBulkLoad): its stamp, vault/process-stamp.ts. */
 const BULK_LOAD_PID = 'bulk_load_pid';
 /** meta: the highest note id the index has held; new notes get ids above it (insertNote). */
 const ID_FLOOR = 'note_id_floor';
@@ -287,7 +288,7 @@ export class NoteWriter {
    */
   beginBulkLoad(): void {
     for (const t of FTS_TABLES) this.db.prepare(`INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0)`).run();
-    this.builderSeen = String(process.pid);
+    this.builderSeen = ownStamp();
     this.s.setMeta.run(BULK_LOAD_PID, this.builderSeen);
     this.bulk = true;
   }
@@ -304,8 +305,8 @@ export class NoteWriter {
   mayEndBulkLoad(listedAll: boolean): boolean {
     const builder = this.builder();
     if (builder !== this.builderSeen) return false; // another build began (emptied the index) after this run
-    if (builder === String(process.pid)) return true;
-    return listedAll && !builderRuns(builder);
+    if (builder === ownStamp()) return true;
+    return listedAll && (builder === null || !stampRuns(builder));
   }
 
   /** The mark's builder (meta bulk_load_pid), or null: none, or an older tsm's build that did not record one. */
@@ -507,16 +508,4 @@ export function fileStatesOf(db: Database): Map<string, FileState> {
     out.set(r.path, state);
   }
   return out;
-}
-
-/** Whether the process a build mark names still runs (a pid another user's process holds counts). */
-function builderRuns(builder: string | null): boolean {
-  const pid = Number(builder);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -4,6 +4,7 @@ import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from '
 import { dirname } from 'node:path';
 import { TsmError } from '../core/errors.js';
 import { makeVaultFolder } from './folders.js';
+import { ownStamp, stampPid, stampRuns } from './process-stamp.js';
 
 export class LockTimeoutError extends TsmError {
   override name = 'LockTimeoutError';
@@ -21,7 +22,7 @@ export interface LockOptions {
 const POLL_MS = 25;
 const DEFAULT_STALE_MS = 120_000;
 
-/** Runs `fn` holding `<path>` (created exclusively, holding our pid); always releases it. */
+/** Runs `fn` holding `<path>` (created exclusively, holding our process's stamp: process-stamp.ts); always releases it. */
 export async function withFileLock<T>(path: string, opts: LockOptions, fn: () => Promise<T> | T): Promise<T> {
   makeVaultFolder(opts.vault, dirname(path));
   const end = Date.now() + opts.timeoutMs;
@@ -42,7 +43,7 @@ function tryAcquire(path: string, staleMs: number): boolean {
   return false;
 }
 
-/** Creates `path` exclusively, holding our pid; false when it exists. */
+/** Creates `path` exclusively, holding our stamp; false when it exists. */
 function create(path: string): boolean {
   let fd: number;
   try {
@@ -52,7 +53,7 @@ function create(path: string): boolean {
     return false;
   }
   try {
-    writeSync(fd, String(process.pid));
+    writeSync(fd, ownStamp());
   } finally {
     closeSync(fd);
   }
@@ -99,19 +100,20 @@ export function isLockHeld(path: string, staleMs = DEFAULT_STALE_MS): boolean {
 const PIDLESS_MS = 2_000;
 
 /**
- * Stale: its process is gone, it never got a pid, or it is older than any ingest takes. A pid reused by
- * another live process cannot be told from its holder (no portable start time): such a lock stays until
- * staleMs, and a waiter with a deadline (the Stop hook) gives up at its deadline.
+ * Stale: its process is gone (or its pid is another process's now, where the stamp tells: Linux), it
+ * never got a pid, or it is older than any ingest takes. Where a reused pid cannot be told from its holder,
+ * such a lock stays until staleMs, and a waiter with a deadline (the Stop hook) gives up at its deadline.
  */
 function isStale(path: string, staleMs: number): boolean {
+  let age: number;
+  let stamp: string;
   try {
-    const age = Date.now() - statSync(path).mtimeMs;
+    age = Date.now() - statSync(path).mtimeMs;
     if (age > staleMs) return true;
-    const pid = Number(readFileSync(path, 'utf8'));
-    if (!Number.isInteger(pid) || pid <= 0) return age > PIDLESS_MS; // being written right now, unless it is old
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+    stamp = readFileSync(path, 'utf8');
+  } catch {
+    return false; // gone since (released): nothing to take over
   }
+  if (stampPid(stamp) === null) return age > PIDLESS_MS; // being written right now, unless it is old
+  return !stampRuns(stamp);
 }

@@ -10,10 +10,12 @@
 // notes in it, and searches said nothing for 20 s); and a Stop hook's one-note sync ended the mark of a
 // `--full` killed with 864 notes written.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanEnv, makeVault, TSM, tsm } from '../helpers/cli.js';
+import { runAndKillWhen } from './processes.js';
 
 let vault: { dir: string; cleanup: () => void };
 let other: ChildProcess | undefined;
@@ -38,8 +40,11 @@ beforeAll(() => {
   });
   expect(tsm(['index', '--vault', vault.dir]).code).toBe(0);
 });
-afterEach(() => {
-  other?.kill('SIGKILL');
+afterEach(async () => {
+  if (other && other.exitCode === null && other.signalCode === null) {
+    other.kill('SIGKILL');
+    await new Promise((r) => other!.once('exit', r)); // reaped: a zombie's pid still answers kill(pid, 0)
+  }
   other = undefined;
 });
 afterAll(() => vault.cleanup());
@@ -73,31 +78,53 @@ describe("another sync during a build of the whole index", () => {
   });
 });
 
-describe('two builds of the whole index at once', () => {
-  it('the first to end leaves the mark of the one that emptied the index after it began', async () => {
+describe('builds of the whole index of 1,500 notes', () => {
+  let big: { dir: string; cleanup: () => void };
+  const bigDb = () => join(big.dir, '.tsm', 'index.db');
+  beforeAll(() => {
     const notes: Record<string, string> = {};
     for (let i = 0; i < 1500; i++) notes[`notes/n${i}.md`] = `# Note ${i}\n\nThe relay ${i} keeps the collar antenna in range of base ${i % 7}.\n`;
-    const big = makeVault(notes);
-    try {
-      const bigDb = join(big.dir, '.tsm', 'index.db');
-      expect(tsm(['index', '--vault', big.dir]).code).toBe(0);
-      const first = spawn(process.execPath, [TSM, 'index', '--full', '--vault', big.dir], { env: cleanEnv(), stdio: 'ignore' });
-      const firstExit = new Promise<number | null>((r) => first.once('exit', (code) => r(code)));
-      other = spawn('sleep', ['60']);
-      // What a second `--full` does at its start (beginRebuild), here while the first still writes: it
-      // empties the index and takes the mark. The emptying is left out: the mark is what is tested.
-      const conn = new Database(bigDb, { timeout: 20_000 });
-      let taken = false;
-      for (let tries = 0; tries < 2000 && !taken; tries++) {
-        taken = conn.prepare("UPDATE meta SET value = ? WHERE key = 'bulk_load_pid' AND value = ?").run(String(other.pid), String(first.pid)).changes === 1;
-        if (!taken) await new Promise((r) => setTimeout(r, 5));
-      }
-      conn.close();
-      expect(taken, 'the first build ended before its mark was seen: make the vault bigger').toBe(true);
-      expect(await firstExit).toBe(0);
-      expect(/the index is being built/.test(tsm(['search', '--vault', big.dir, 'relay']).stderr)).toBe(true);
-    } finally {
-      big.cleanup();
+    big = makeVault(notes);
+    expect(tsm(['index', '--vault', big.dir]).code).toBe(0);
+  });
+  afterAll(() => big.cleanup());
+  const bigIncomplete = () => /the index is being built/.test(tsm(['search', '--vault', big.dir, 'relay']).stderr);
+
+  it('the first of two to end leaves the mark of the one that emptied the index after it began', async () => {
+    const first = spawn(process.execPath, [TSM, 'index', '--full', '--vault', big.dir], { env: cleanEnv(), stdio: 'ignore' });
+    const firstExit = new Promise<number | null>((r) => first.once('exit', (code) => r(code)));
+    other = spawn('sleep', ['60']);
+    // What a second `--full` does at its start (beginRebuild), here while the first still writes: it
+    // empties the index and takes the mark. The emptying is left out: the mark is what is tested.
+    const conn = new Database(bigDb(), { timeout: 20_000 });
+    let taken = false;
+    for (let tries = 0; tries < 2000 && !taken; tries++) {
+      const mark = conn.prepare("SELECT value FROM meta WHERE key = 'bulk_load_pid'").pluck().get() as string | undefined;
+      taken = mark?.split(' ')[0] === String(first.pid) && conn.prepare("UPDATE meta SET value = ? WHERE key = 'bulk_load_pid' AND value = ?").run(String(other.pid), mark).changes === 1;
+      if (!taken) await new Promise((r) => setTimeout(r, 5));
     }
+    conn.close();
+    expect(taken, 'the first build ended before its mark was seen: make the vault bigger').toBe(true);
+    expect(await firstExit).toBe(0);
+    expect(bigIncomplete()).toBe(true);
+  }, 60_000);
+
+  // A build killed (its mark left), its pid then given to another process: by the pid alone the build was
+  // taken for running, and its mark kept, until the next rebuild.
+  it.skipIf(!existsSync('/proc/self/stat'))('a sync ends the mark of a killed build whose pid another process has now (Linux: by its start time)', async () => {
+    expect(tsm(['index', '--vault', big.dir]).code).toBe(0); // ends the previous case's mark
+    expect(bigIncomplete()).toBe(false);
+    const reader = new Database(bigDb(), { readonly: true });
+    const mark = () => reader.prepare("SELECT value FROM meta WHERE key = 'bulk_load_pid'").pluck().get() as string | undefined;
+    const killed = await runAndKillWhen(['index', '--full', '--vault', big.dir], () => mark() !== undefined);
+    const recorded = mark();
+    reader.close();
+    expect(killed.killed && recorded !== undefined, 'the build ended before its mark was seen').toBe(true);
+    other = spawn('sleep', ['60']);
+    const conn = new Database(bigDb());
+    conn.prepare("UPDATE meta SET value = ? WHERE key = 'bulk_load_pid'").run(recorded!.replace(/^\d+/, String(other.pid)));
+    conn.close();
+    expect(tsm(['index', '--vault', big.dir]).code).toBe(0);
+    expect(bigIncomplete()).toBe(false);
   }, 60_000);
 });

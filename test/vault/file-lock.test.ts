@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -37,6 +38,27 @@ describe('withFileLock', () => {
     writeFileSync(lock, String(process.pid));
     await expect(withFileLock(lock, { vault: dir, timeoutMs: 100 }, () => 1)).rejects.toThrow(LockTimeoutError);
     expect(existsSync(lock)).toBe(true);
+  });
+
+  it('waits for a lock its live holder took (its stamp read back as held)', async () => {
+    const lock = join(dir, 'x.lock');
+    await withFileLock(lock, { vault: dir, timeoutMs: 1000 }, async () => {
+      await expect(withFileLock(lock, { vault: dir, timeoutMs: 100 }, () => 1)).rejects.toThrow(LockTimeoutError);
+    });
+  });
+
+  // A holder killed (a hook at Claude Code's 30 s limit), its pid then given to another process: by the pid
+  // alone the lock was taken for held until staleMs (120 s; 6 h for the sync lock).
+  it.skipIf(!existsSync('/proc/self/stat'))('takes over a lock whose pid another process has now (Linux: by its start time)', async () => {
+    const lock = join(dir, 'x.lock');
+    const recorded = await withFileLock(lock, { vault: dir, timeoutMs: 1000 }, () => readFileSync(lock, 'utf8'));
+    const other = spawn('sleep', ['30']);
+    try {
+      writeFileSync(lock, recorded.replace(String(process.pid), String(other.pid)));
+      expect(await withFileLock(lock, { vault: dir, timeoutMs: 1000 }, () => 'mine')).toBe('mine');
+    } finally {
+      other.kill('SIGKILL');
+    }
   });
 
   it('takes over a lock whose process is gone', async () => {
