@@ -5,7 +5,7 @@ import type { ParsedNote, VaultFile } from '../core/types.js';
 import { noteDate } from '../parse/metadata.js';
 import { OLD_BINARY_REASON } from '../text/decode.js';
 import { normalize } from '../text/normalize.js';
-import { ownStamp, stampRuns } from '../vault/process-stamp.js';
+import { holderRuns, lockPid } from '../vault/process-start.js';
 import { buildUnfinished, FTS_TABLES } from './build-state.js';
 import { CjkDocFrequencies } from './cjk-df.js';
 import { writeTransaction, type Database } from './db.js';
@@ -27,8 +27,14 @@ export interface FileState {
 }
 
 const PENDING_LINKS = 'links_pending';
-/** The process whose build of the whole index is under way (beginBulkLoad → finishBulkLoad): its stamp, vault/process-stamp.ts. */
+/** The pid of the process whose build of the whole index is under way (beginBulkLoad → finishBulkLoad). */
 const BULK_LOAD_PID = 'bulk_load_pid';
+/**
+ * That build, `PID@SINCE` (SINCE: when it began, epoch ms): a process with its pid that started later is not
+ * the builder (vault/process-start.ts). A key of its own, so that an older tsm still reads bulk_load_pid as
+ * a pid; it names the pid too, since an older tsm leaves it behind when it ends a mark.
+ */
+const BULK_LOAD_SINCE = 'bulk_load_since';
 /** meta: the highest note id the index has held; new notes get ids above it (insertNote). */
 const ID_FLOOR = 'note_id_floor';
 /** FTS5's default: merge once a level holds this many segments. */
@@ -45,6 +51,8 @@ export class NoteWriter {
   private readonly written = new Set<number>();
   /** The builder the index named when this run began (its own, once it begins a bulk load): mayEndBulkLoad. */
   private builderSeen: string | null;
+  /** The mark this writer set (beginBulkLoad), if it did: a pid alone may be a killed build's, reused by this process. */
+  private ownBuild: string | null = null;
 
   constructor(private readonly db: Database) {
     this.cjkDf = new CjkDocFrequencies(db);
@@ -288,8 +296,9 @@ export class NoteWriter {
    */
   beginBulkLoad(): void {
     for (const t of FTS_TABLES) this.db.prepare(`INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0)`).run();
-    this.builderSeen = ownStamp();
-    this.s.setMeta.run(BULK_LOAD_PID, this.builderSeen);
+    this.builderSeen = this.ownBuild = `${process.pid}@${Date.now()}`;
+    this.s.setMeta.run(BULK_LOAD_PID, String(process.pid));
+    this.s.setMeta.run(BULK_LOAD_SINCE, this.builderSeen);
     this.bulk = true;
   }
 
@@ -305,14 +314,24 @@ export class NoteWriter {
   mayEndBulkLoad(listedAll: boolean): boolean {
     const builder = this.builder();
     if (builder !== this.builderSeen) return false; // another build began (emptied the index) after this run
-    if (builder === ownStamp()) return true;
-    return listedAll && (builder === null || !stampRuns(builder));
+    if (builder !== null && builder === this.ownBuild) return true;
+    const pid = builder === null ? null : lockPid(builder.split('@')[0]);
+    const since = builder?.split('@')[1];
+    // This process's pid, not this writer's build: an earlier run of this process that failed on the way (a
+    // watcher's), or a dead build whose pid this process has now. Neither is building.
+    if (pid === process.pid) return listedAll;
+    return listedAll && (pid === null || !holderRuns(pid, since ? Number(since) : null));
   }
 
-  /** The mark's builder (meta bulk_load_pid), or null: none, or an older tsm's build that did not record one. */
+  /**
+   * The mark's builder, `PID@SINCE` (meta bulk_load_since, when it names bulk_load_pid's pid; else `PID` alone: an older tsm's build),
+   * or null: none, or an older tsm's build that did not record one.
+   */
   private builder(): string | null {
-    const row = this.s.getMeta.get(BULK_LOAD_PID) as { value: string } | undefined;
-    return row?.value ?? null;
+    const pid = this.s.getMeta.get(BULK_LOAD_PID) as { value: string } | undefined;
+    const since = this.s.getMeta.get(BULK_LOAD_SINCE) as { value: string } | undefined;
+    if (pid === undefined) return null;
+    return since !== undefined && since.value.startsWith(`${pid.value}@`) ? since.value : pid.value;
   }
 
   /** Whether a bulk load is unfinished: merging is still off (build-state.ts, which readers ask too). */
@@ -328,6 +347,7 @@ export class NoteWriter {
     }
     this.cjkDf.refill();
     this.s.deleteMeta.run(BULK_LOAD_PID);
+    this.s.deleteMeta.run(BULK_LOAD_SINCE);
     this.bulk = false;
   }
 

@@ -4,7 +4,7 @@ import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from '
 import { dirname } from 'node:path';
 import { TsmError } from '../core/errors.js';
 import { makeVaultFolder } from './folders.js';
-import { ownStamp, stampPid, stampRuns } from './process-stamp.js';
+import { holderRuns, lockPid } from './process-start.js';
 
 export class LockTimeoutError extends TsmError {
   override name = 'LockTimeoutError';
@@ -22,7 +22,7 @@ export interface LockOptions {
 const POLL_MS = 25;
 const DEFAULT_STALE_MS = 120_000;
 
-/** Runs `fn` holding `<path>` (created exclusively, holding our process's stamp: process-stamp.ts); always releases it. */
+/** Runs `fn` holding `<path>` (created exclusively, holding our pid); always releases it. */
 export async function withFileLock<T>(path: string, opts: LockOptions, fn: () => Promise<T> | T): Promise<T> {
   makeVaultFolder(opts.vault, dirname(path));
   const end = Date.now() + opts.timeoutMs;
@@ -43,7 +43,7 @@ function tryAcquire(path: string, staleMs: number): boolean {
   return false;
 }
 
-/** Creates `path` exclusively, holding our stamp; false when it exists. */
+/** Creates `path` exclusively, holding our pid; false when it exists. */
 function create(path: string): boolean {
   let fd: number;
   try {
@@ -53,7 +53,7 @@ function create(path: string): boolean {
     return false;
   }
   try {
-    writeSync(fd, ownStamp());
+    writeSync(fd, String(process.pid));
   } finally {
     closeSync(fd);
   }
@@ -100,20 +100,23 @@ export function isLockHeld(path: string, staleMs = DEFAULT_STALE_MS): boolean {
 const PIDLESS_MS = 2_000;
 
 /**
- * Stale: its process is gone (or its pid is another process's now, where the stamp tells: Linux), it
+ * Stale: its process is gone (or its pid is another process's now, where /proc tells: Linux), it
  * never got a pid, or it is older than any ingest takes. Where a reused pid cannot be told from its holder,
  * such a lock stays until staleMs, and a waiter with a deadline (the Stop hook) gives up at its deadline.
  */
 function isStale(path: string, staleMs: number): boolean {
-  let age: number;
-  let stamp: string;
+  let taken: number;
+  let text: string;
   try {
-    age = Date.now() - statSync(path).mtimeMs;
-    if (age > staleMs) return true;
-    stamp = readFileSync(path, 'utf8');
+    taken = statSync(path).mtimeMs;
+    text = readFileSync(path, 'utf8');
   } catch {
     return false; // gone since (released): nothing to take over
   }
-  if (stampPid(stamp) === null) return age > PIDLESS_MS; // being written right now, unless it is old
-  return !stampRuns(stamp);
+  const age = Date.now() - taken;
+  if (age > staleMs) return true;
+  const pid = lockPid(text);
+  if (pid === null) return age > PIDLESS_MS; // being written right now, unless it is old
+  // The lock's time is when its holder wrote it: a process with its pid that started later is not the holder.
+  return !holderRuns(pid, taken);
 }

@@ -40,22 +40,27 @@ describe('withFileLock', () => {
     expect(existsSync(lock)).toBe(true);
   });
 
-  it('waits for a lock its live holder took (its stamp read back as held)', async () => {
+  it('waits for a lock its live holder took, which holds its bare pid (as an older tsm reads it)', async () => {
     const lock = join(dir, 'x.lock');
     await withFileLock(lock, { vault: dir, timeoutMs: 1000 }, async () => {
+      expect(readFileSync(lock, 'utf8')).toBe(String(process.pid));
       await expect(withFileLock(lock, { vault: dir, timeoutMs: 100 }, () => 1)).rejects.toThrow(LockTimeoutError);
     });
   });
 
   // A holder killed (a hook at Claude Code's 30 s limit), its pid then given to another process: by the pid
   // alone the lock was taken for held until staleMs (120 s; 6 h for the sync lock).
-  it.skipIf(!existsSync('/proc/self/stat'))('takes over a lock whose pid another process has now (Linux: by its start time)', async () => {
+  it.skipIf(!existsSync('/proc/self/stat'))('takes over a lock whose pid another process has now (Linux: it started after the lock)', async () => {
     const lock = join(dir, 'x.lock');
-    const recorded = await withFileLock(lock, { vault: dir, timeoutMs: 1000 }, () => readFileSync(lock, 'utf8'));
     const other = spawn('sleep', ['30']);
     try {
-      writeFileSync(lock, recorded.replace(String(process.pid), String(other.pid)));
+      writeFileSync(lock, String(other.pid));
+      const minuteAgo = new Date(Date.now() - 60_000);
+      utimesSync(lock, minuteAgo, minuteAgo); // taken a minute ago, by a process gone since
       expect(await withFileLock(lock, { vault: dir, timeoutMs: 1000 }, () => 'mine')).toBe('mine');
+      // The same pid in a lock taken after it started is its own: held.
+      writeFileSync(lock, String(other.pid));
+      await expect(withFileLock(lock, { vault: dir, timeoutMs: 100 }, () => 1)).rejects.toThrow(LockTimeoutError);
     } finally {
       other.kill('SIGKILL');
     }
