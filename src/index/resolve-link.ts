@@ -1,6 +1,7 @@
-// Resolves a link as written to a vault note, the way Obsidian does: exact path, then unique basename
-// (nearest to the source when several share it), then alias. Markdown links also try Hugo-style
-// folder pages (`x/` → `x/_index.md`, `x/index.md`, `x/README.md`) and site-absolute paths.
+// Resolves a link as written to a vault note: exact path, then unique basename (the source's own folder,
+// else the shortest path, when several share it), as Obsidian does; then alias, which Obsidian does not (a
+// bare `[[alias]]` is unresolved there) but which names the note all the same. Markdown links also try
+// Hugo-style folder pages (`x/` → `x/_index.md`, `x/index.md`, `x/README.md`) and site-absolute paths.
 import { posix } from 'node:path';
 import type { LinkKind } from '../core/types.js';
 import { normalize } from '../text/normalize.js';
@@ -88,17 +89,17 @@ function resolveName(t: string, sourcePath: string, notes: NoteLookup): string |
   return null;
 }
 
-/** Among notes sharing a name: the one whose path ends like the link, else nearest to the source, else shortest. */
+/**
+ * Among notes sharing a name, the one Obsidian picks (1.13.7's getFirstLinkpathDest, observed and published in
+ * pvliesdonk/markdown-vault-mcp#1380): of those whose path ends like the link (whole folder names), the one
+ * in the source's own folder, else the shortest path. A shared ancestor folder counts for nothing: from
+ * `zzzz/deep/x.md`, `[[Note]]` is `b/Note.md`, not `zzzz/Note.md`. (An exact vault path won before this.)
+ */
 function nearest(paths: string[], sourcePath: string, t: string): string {
-  const want = t.replace(NOTE_EXT, '').toLowerCase();
-  const suffixed = paths.filter((p) => p.replace(NOTE_EXT, '').toLowerCase().endsWith(want));
+  const want = `/${t.replace(NOTE_EXT, '').toLowerCase()}`;
+  const suffixed = paths.filter((p) => `/${p.replace(NOTE_EXT, '').toLowerCase()}`.endsWith(want));
   const pool = suffixed.length ? suffixed : paths;
-  const srcParts = sourcePath.split('/');
-  const shared = (p: string) => {
-    const parts = p.split('/');
-    let i = 0;
-    while (i < parts.length - 1 && i < srcParts.length - 1 && parts[i] === srcParts[i]) i++;
-    return i;
-  };
-  return [...pool].sort((a, b) => shared(b) - shared(a) || a.length - b.length || (a < b ? -1 : 1))[0];
+  const dir = posix.dirname(sourcePath);
+  const own = pool.filter((p) => posix.dirname(p) === dir);
+  return [...(own.length ? own : pool)].sort((a, b) => a.length - b.length || (a < b ? -1 : 1))[0];
 }

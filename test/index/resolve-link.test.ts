@@ -46,6 +46,21 @@ describe('resolveLink', () => {
     expect(resolveLink('wikilink', 'notes', 'b/today.md', notes)).toBe('b/notes.md');
     expect(resolveLink('wikilink', 'a/notes', 'b/today.md', notes)).toBe('a/notes.md');
   });
+  // Obsidian 1.13.7's own choice (app.metadataCache.getFirstLinkpathDest, observed and published in
+  // pvliesdonk/markdown-vault-mcp#1380): an exact vault path, else the source's own folder, else the shortest
+  // path; a shared ancestor folder counts for nothing.
+  it('ambiguous basename: exact path, else the same folder, else the shortest path, as Obsidian picks', () => {
+    const withRoot = lookup(['Note.md', 'zzzz/Note.md', 'a/b/Note.md', 'b/Note.md']);
+    expect(resolveLink('wikilink', 'Note', 'a/b/src.md', withRoot)).toBe('Note.md');
+    const noRoot = lookup(['zzzz/Note.md', 'a/b/Note.md', 'b/Note.md']);
+    expect(resolveLink('wikilink', 'Note', 'src.md', noRoot)).toBe('b/Note.md');
+    expect(resolveLink('wikilink', 'Note', 'a/b/src.md', noRoot)).toBe('a/b/Note.md');
+    expect(resolveLink('wikilink', 'Note', 'zzzz/deep/src.md', noRoot)).toBe('b/Note.md');
+    expect(resolveLink('wikilink', 'Note', 'a/b/c/src.md', lookup(['a/b/Note.md', 'zz/Note.md']))).toBe('zz/Note.md');
+  });
+  it('a folder in the link matches whole folder names', () => {
+    expect(resolveLink('wikilink', 'b/Note', 'src.md', lookup(['ab/Note.md', 'x/b/Note.md']))).toBe('x/b/Note.md');
+  });
   it('relative markdown links', () => {
     expect(resolveLink('markdown', '../hardware/antenna.md', 'knowledge/lora/lora-module-guide.md', notes)).toBe(
       'knowledge/hardware/antenna.md',
