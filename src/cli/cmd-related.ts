@@ -32,7 +32,14 @@ export function run(argv: Record<string, unknown>): void {
   const out = [`${oneLine(note.path)}  (${oneLine(note.title)})`, '', `outgoing (${shownOf(outgoing.length, found.outgoing.length)})`];
   for (const l of outgoing) {
     const where = l.line ? `:${l.line}` : ' (frontmatter)';
-    out.push(`  ${l.targetPath !== null ? oneLine(l.targetPath) : `${oneLine(l.target)}  [unresolved]`}${l.heading ? `#${oneLine(l.heading)}` : ''}  ${l.kind}${where}`);
+    const heading = l.heading ? `#${oneLine(l.heading)}` : '';
+    const to =
+      l.targetPath !== null
+        ? `${oneLine(l.targetPath)}${heading}`
+        : l.attachmentPath !== null
+          ? `${oneLine(l.attachmentPath)}${heading}  [attachment]`
+          : `${oneLine(l.target)}${heading}  [unresolved]`;
+    out.push(`  ${to}  ${l.kind}${where}`);
   }
   out.push('', `backlinks (${shownOf(backlinks.length, found.backlinks.length)})`);
   for (const l of backlinks) out.push(`  ${oneLine(l.sourcePath)}${l.line ? `:${l.line}` : ''}  ${l.kind}`);

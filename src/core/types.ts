@@ -115,6 +115,8 @@ export interface LinkRecord {
   sourcePath: string;
   /** Resolved vault path, or null when the target is not in the vault. */
   targetPath: string | null;
+  /** When no note: the vault path of the attachment it names (`![[image.png]]`, `[[board.canvas]]`), else null. */
+  attachmentPath: string | null;
   target: string;
   heading: string | null;
   text: string | null;

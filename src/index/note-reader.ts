@@ -7,6 +7,9 @@ import { basenameKey } from './resolve-link.js';
 
 /** A link that names no note is unresolved unless it names an attachment (an image, a PDF, a canvas). */
 const NOT_ATTACHMENT = 'NOT EXISTS (SELECT 1 FROM attachments a WHERE a.key = l.target_key)';
+/** The attachment such a link names: the one at the path written, else the shortest path of that name. */
+const ATTACHMENT_PATH = `CASE WHEN l.target_id IS NULL THEN (SELECT a.path FROM attachments a WHERE a.key = l.target_key
+  ORDER BY lower(a.path) = lower(l.target) DESC, length(a.path), a.path LIMIT 1) END`;
 import { SCHEMA_VERSION } from './schema.js';
 
 interface NoteRow {
@@ -192,7 +195,8 @@ export class NoteReader {
 
   outgoingLinks(noteId: number): LinkRecord[] {
     return this.linkRows(
-      `SELECT l.kind, s.path AS source, t.path AS target_path, l.target, l.heading, l.text, l.line
+      `SELECT l.kind, s.path AS source, t.path AS target_path, ${ATTACHMENT_PATH} AS attachment_path,
+              l.target, l.heading, l.text, l.line
        FROM links l JOIN notes s ON s.id = l.source_id LEFT JOIN notes t ON t.id = l.target_id
        WHERE l.source_id = ? ORDER BY l.line IS NULL, l.line, l.id`,
       noteId,
@@ -201,7 +205,7 @@ export class NoteReader {
 
   backlinks(noteId: number): LinkRecord[] {
     return this.linkRows(
-      `SELECT l.kind, s.path AS source, t.path AS target_path, l.target, l.heading, l.text, l.line
+      `SELECT l.kind, s.path AS source, t.path AS target_path, NULL AS attachment_path, l.target, l.heading, l.text, l.line
        FROM links l JOIN notes s ON s.id = l.source_id JOIN notes t ON t.id = l.target_id
        WHERE l.target_id = ? AND l.source_id != l.target_id ORDER BY s.path, l.line`,
       noteId,
@@ -222,7 +226,7 @@ export class NoteReader {
 
   unresolvedLinks(limit: number): LinkRecord[] {
     return this.linkRows(
-      `SELECT l.kind, s.path AS source, NULL AS target_path, l.target, l.heading, l.text, l.line
+      `SELECT l.kind, s.path AS source, NULL AS target_path, NULL AS attachment_path, l.target, l.heading, l.text, l.line
        FROM links l JOIN notes s ON s.id = l.source_id WHERE l.target_id IS NULL AND ${NOT_ATTACHMENT}
        ORDER BY s.path, l.line LIMIT ?`,
       limit,
@@ -275,6 +279,7 @@ export class NoteReader {
       kind: LinkRecord['kind'];
       source: string;
       target_path: string | null;
+      attachment_path: string | null;
       target: string;
       heading: string | null;
       text: string | null;
@@ -284,6 +289,7 @@ export class NoteReader {
       kind: r.kind,
       sourcePath: r.source,
       targetPath: r.target_path,
+      attachmentPath: r.attachment_path,
       target: r.target,
       heading: r.heading,
       text: r.text,

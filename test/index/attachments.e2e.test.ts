@@ -33,3 +33,33 @@ it('links to existing attachments resolve; a missing one stays unresolved; delet
   expect(status()).toMatchObject({ links: 5, unresolvedLinks: 1 });
   expect(tsm(['doctor'], { cwd: v.dir }).stdout).toContain('image.png');
 });
+
+it('tsm related names the attachment a link shows, and says unresolved only of what the vault lacks', () => {
+  expect(tsm(['index'], { cwd: v.dir }).code).toBe(0);
+  const text = tsm(['related', 'note.md'], { cwd: v.dir }).stdout;
+  expect(text).toContain('  assets/image.png  [attachment]  embed:3\n');
+  expect(text).toContain('  boards/board.canvas  [attachment]  wikilink:3\n');
+  expect(text).toContain('  docs/spec.pdf  [attachment]  wikilink:3\n');
+  expect(text).toContain('  missing.png  [unresolved]  embed:3\n');
+  expect(text).toContain('  Other.md  wikilink:3\n');
+  const json = JSON.parse(tsm(['related', 'note.md', '--json'], { cwd: v.dir }).stdout) as {
+    outgoing: { target: string; targetPath: string | null; attachmentPath: string | null }[];
+  };
+  expect(json.outgoing.map((l) => [l.target, l.targetPath, l.attachmentPath])).toEqual([
+    ['image.png', null, 'assets/image.png'],
+    ['board.canvas', null, 'boards/board.canvas'],
+    ['Spec.pdf', null, 'docs/spec.pdf'],
+    ['missing.png', null, null],
+    ['Other', 'Other.md', null],
+  ]);
+});
+
+it('of two attachments of one name, the one at the path the link writes, else the shortest path', () => {
+  writeFileSync(join(v.dir, 'image.png'), 'a second image.png, at the root');
+  writeFileSync(join(v.dir, 'note.md'), '# Note\n\n![[image.png]] ![[assets/image.png]] ![[a.pdf#page=3]]\n');
+  writeFileSync(join(v.dir, 'a.pdf'), '%PDF-1.4');
+  expect(tsm(['index'], { cwd: v.dir }).code).toBe(0);
+  const text = tsm(['related', 'note.md'], { cwd: v.dir }).stdout;
+  expect(text).toContain('  image.png  [attachment]  embed:3\n  assets/image.png  [attachment]  embed:3\n');
+  expect(text).toContain('  a.pdf#page=3  [attachment]  embed:3\n');
+});

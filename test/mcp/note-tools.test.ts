@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { indexFixtureVault } from '../helpers/fixture-vault.js';
 import { fails, ok } from './client.js';
-import { serveTestVault, type Served } from './setup.js';
+import { connect, serveTestVault, type Served } from './setup.js';
 
 let s: Served;
 beforeAll(async () => {
@@ -86,6 +88,30 @@ describe('related', () => {
       { path: null, target: 'nowhere', kind: 'wikilink', heading: null, line: 7 },
     ]);
     expect(r.backlinks).toEqual([{ path: 'knowledge/lora.md', kind: 'wikilink', line: 11 }]);
+  });
+
+  it('names the attachment a link shows (an image, a PDF, a canvas) when no note is its target', async () => {
+    const vault = mkdtempSync(join(tmpdir(), 'tsm-mcp-attach-'));
+    try {
+      const cfg = await indexFixtureVault(vault, {
+        'note.md': { content: '# Note\n\n![[image.png]] [[board.canvas]] [[gone.png]]\n' },
+        'assets/image.png': { content: 'png' },
+        'board.canvas': { content: '{"nodes":[]}' },
+      });
+      const served = await connect(cfg);
+      try {
+        const r = await ok(served.client, 'related', { path: 'note.md' });
+        expect(r.outgoing).toEqual([
+          { path: null, attachment: 'assets/image.png', target: 'image.png', kind: 'embed', heading: null, line: 3 },
+          { path: null, attachment: 'board.canvas', target: 'board.canvas', kind: 'wikilink', heading: null, line: 3 },
+          { path: null, target: 'gone.png', kind: 'wikilink', heading: null, line: 3 },
+        ]);
+      } finally {
+        await served.close();
+      }
+    } finally {
+      rmSync(vault, { recursive: true, force: true });
+    }
   });
 
   it('gives empty lists for a note without links', async () => {

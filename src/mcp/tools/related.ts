@@ -11,9 +11,10 @@ export const relatedTool = defineTool({
   title: 'Links of a note',
   description: [
     "A note's links: outgoing (wikilinks, embeds, markdown links and frontmatter related entries, each with the",
-    'resolved vault path or null when the target is not in the vault) and backlinks (notes linking to it). Use it to',
+    'resolved note path, or null when no note is the target: then attachment is the path of the image, PDF or canvas it',
+    'names, if any) and backlinks (notes linking to it). Use it to',
     'widen from one relevant note to its neighbours, then read them with read_note. path is a vault-relative note',
-    'path (or a unique note name). Returns {path, title, outgoing:[{path, target, kind, heading, line}],',
+    'path (or a unique note name). Returns {path, title, outgoing:[{path, attachment?, target, kind, heading, line}],',
     'backlinks:[{path, kind, line}]}; a note that is not indexed is an error. A note of thousands of links (a map of',
     `content) gives the first ones, by line and by path, within about ${RESULT_CHAR_BUDGET / 1000}k characters, and counts the rest in`,
     'outgoing_omitted / backlinks_omitted (read_note shows the note\'s own links in its text).',
@@ -30,6 +31,7 @@ export const relatedTool = defineTool({
       realPathInVault(ctx.cfg.vault, note.path);
       const outgoing = reader.outgoingLinks(note.id).map((l) => ({
         path: l.targetPath,
+        ...(l.attachmentPath !== null ? { attachment: l.attachmentPath } : {}),
         target: l.target,
         kind: l.kind,
         heading: l.heading,
