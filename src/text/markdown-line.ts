@@ -61,12 +61,23 @@ export function simplifyMarkdown(md: string, keepHtml = false): string {
     .replace(QUOTE_MARK, '')
     .replace(CALLOUT, (_m, type: string, title: string) => title || type)
     .replace(BLOCK_ID, '')
-    .replace(WIKILINK, (_m, target: string, alias: string | undefined) => wikilinkText(target, alias))
-    .replace(MD_LINK, (_m, label: string) => label)
-    .replace(AUTOLINK, '$1')
-    .replace(INLINE_CODE, (_m, _ticks: string, code: string) => code)
-    .replace(STRONG, '');
-  return stripEmphasis(text);
+    .replace(WIKILINK, (_m, target: string, alias: string | undefined) => wikilinkText(target, alias));
+  return stripEmphasis(
+    linkLabels(text)
+      .replace(AUTOLINK, '$1')
+      .replace(INLINE_CODE, (_m, _ticks: string, code: string) => code)
+      .replace(STRONG, ''),
+  );
+}
+
+/** Every markdown link and image as its label; a linked image (`[![alt](img)](url)`) takes a second round. */
+function linkLabels(text: string): string {
+  for (let round = 0; round < 3; round++) {
+    const next = text.replace(MD_LINK, (_m, label: string) => label);
+    if (next === text) break;
+    text = next;
+  }
+  return text;
 }
 
 // A tag as CommonMark's raw HTML reads one (`<td align="left">`, `</a>`, `<br/>`), never an autolink

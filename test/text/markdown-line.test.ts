@@ -9,6 +9,8 @@ describe('simplifyMarkdown / markdownLine', () => {
     ['see [[lora-guide|the guide]]', 'see the guide'],
     ['see [[lora-guide#Battery life]]', 'see lora-guide > Battery life'],
     ['embed ![[chart.png]]', 'embed chart.png'],
+    // A linked image (a badge, a screenshot that opens full size) is its alt text: no `[](…)` is left of it.
+    ['[![badge](https://img.shields.io/x)](https://github.com/u/r) and [![](shot.png)](https://x/shot.png) end', 'badge and end'],
     ['**bold** and __strong__ and *em* and _em_ and ~~gone~~ and ==mark==', 'bold and strong and em and em and gone and mark'],
     ['snake_case_name and 2 * 3 = 6 and a*b', 'snake_case_name and 2 * 3 = 6 and a*b'],
     ['`inline code` stays', 'inline code stays'],
