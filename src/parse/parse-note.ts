@@ -17,7 +17,7 @@ import {
 } from './metadata.js';
 import type { ParseOptions } from './options.js';
 import { buildSections, type NoteHeading } from './sections.js';
-import { scanInline } from './inline-scan.js';
+import { CodeSpans, scanInline } from './inline-scan.js';
 import { LINE_TEXT, scanBlocks } from './structure.js';
 
 export function parseNote(src: NoteSource, opts: ParseOptions): ParsedNote {
@@ -177,7 +177,7 @@ function scanLinksAndTags(
 
 /**
  * Obsidian comments, `%% … %%` in a line or over several, are hidden in Obsidian: their text is blanked
- * out of the note's text lines (code blocks keep theirs), so it is neither indexed nor shown in snippets,
+ * out of the note's text lines (code blocks and code spans keep theirs: `%%` in a guide), so it is neither indexed nor shown in snippets,
  * and tags or links inside them do not count. A `%%` left open runs to the end of the note, as in
  * Obsidian. Lines keep their numbers. Returns the lines that begin inside a comment (no heading there),
  * or null when the note has none.
@@ -192,8 +192,10 @@ function blankComments(lines: string[], lineKinds: Uint8Array, bodyStart: number
     else starts ??= new Set();
     let out = '';
     let pos = 0;
+    const spans = new CodeSpans(line);
     for (;;) {
-      const at = line.indexOf('%%', pos);
+      // Inside a comment the next `%%` closes it; outside, one in a code span is code (`%%` in a guide).
+      const at = open ? line.indexOf('%%', pos) : commentMarkOutsideCode(line, pos, spans);
       if (at === -1) {
         if (!open) out += line.slice(pos);
         break;
@@ -205,6 +207,20 @@ function blankComments(lines: string[], lineKinds: Uint8Array, bodyStart: number
     lines[i] = out.trimEnd();
   }
   return starts;
+}
+
+/**
+ * The first `%%` at or after `from` that is not inside an inline code span, or -1 (the code spans of
+ * inline-scan.ts: an unclosed backtick run is literal text).
+ */
+function commentMarkOutsideCode(line: string, from: number, spans: CodeSpans): number {
+  let i = from;
+  for (;;) {
+    const mark = line.indexOf('%%', i);
+    const tick = line.indexOf('`', i);
+    if (mark === -1 || tick === -1 || mark < tick) return mark;
+    i = spans.skip(tick);
+  }
 }
 
 /** The best-effort note when parsing failed: metadata from the path, the text as one lead section. */

@@ -34,3 +34,30 @@ describe('Obsidian %% comments %%', () => {
     expect(note.tags).toEqual([]);
   });
 });
+
+describe('%% inside inline code', () => {
+  it('is code, not a comment: the rest of the note stays (the Hub\'s Markdown Syntax guide lost 55 lines)', () => {
+    const note = parse(
+      md(
+        '# Comments guide',
+        'Wrap text in `%%` to hide it, as in `%% Comments %%`, or ``a `%%` b``.',
+        '## After',
+        'The gazelle text stays, with #visibletag and [[Linked]].',
+        'Yet %% a real `comment` %% is hidden.',
+      ),
+    );
+    const text = note.sections.map((s) => s.text).join('\n');
+    expect(text).toContain('Wrap text in `%%` to hide it, as in `%% Comments %%`, or ``a `%%` b``.');
+    expect(text).toContain('The gazelle text stays');
+    expect(note.sections.map((s) => s.heading)).toContain('After');
+    expect(note.tags).toEqual(['visibletag']);
+    expect(note.links.map((l) => l.target)).toEqual(['Linked']);
+    expect(text).toContain('Yet  is hidden.');
+    expect(text).not.toContain('real');
+  });
+
+  it('an unclosed backtick is a backtick: the %% after it opens a comment', () => {
+    const note = parse(md('# T', 'a ` tick %% hidden %% shown', 'next'));
+    expect(note.sections.map((s) => s.text).join('\n')).toContain('a ` tick  shown');
+  });
+});
