@@ -177,25 +177,29 @@ function scanLinksAndTags(
 
 /**
  * Obsidian comments, `%% … %%` in a line or over several, are hidden in Obsidian: their text is blanked
- * out of the note's text lines (code blocks and code spans keep theirs: `%%` in a guide), so it is neither indexed nor shown in snippets,
- * and tags or links inside them do not count. A `%%` left open runs to the end of the note, as in
- * Obsidian. Lines keep their numbers. Returns the lines that begin inside a comment (no heading there),
- * or null when the note has none.
+ * out of the note's lines, so it is neither indexed nor shown in snippets, and tags or links inside them do
+ * not count. A `%%` in a code block or a code span is code (`%%` in a guide) and opens nothing; but a code
+ * block inside an open comment is hidden with it, as Obsidian hides an Excalidraw drawing's
+ * `compressed-json` (thousands of characters of base64 that would otherwise be indexed as the note's text).
+ * A `%%` left open runs to the end of the note, as in Obsidian. Lines keep their numbers. Returns the lines
+ * that begin inside a comment (no heading there), or null when the note has none.
  */
 function blankComments(lines: string[], lineKinds: Uint8Array, bodyStart: number): Set<number> | null {
   let starts: Set<number> | null = null;
   let open = false;
   for (let i = bodyStart; i < lines.length; i++) {
     const line = lines[i];
-    if (lineKinds[i] !== LINE_TEXT || (!open && line.indexOf('%%') === -1)) continue;
+    const text = lineKinds[i] === LINE_TEXT;
+    if (!open && (!text || line.indexOf('%%') === -1)) continue;
     if (open) (starts ??= new Set()).add(i);
     else starts ??= new Set();
     let out = '';
     let pos = 0;
     const spans = new CodeSpans(line);
     for (;;) {
-      // Inside a comment the next `%%` closes it; outside, one in a code span is code (`%%` in a guide).
-      const at = open ? line.indexOf('%%', pos) : commentMarkOutsideCode(line, pos, spans);
+      // Inside a comment the next `%%` closes it; outside, one in a code span is code (`%%` in a guide),
+      // and so is any in a code block: the rest of a code line that closes a comment is kept as it is.
+      const at = open ? line.indexOf('%%', pos) : text ? commentMarkOutsideCode(line, pos, spans) : -1;
       if (at === -1) {
         if (!open) out += line.slice(pos);
         break;

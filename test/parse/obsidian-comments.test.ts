@@ -61,3 +61,40 @@ describe('%% inside inline code', () => {
     expect(note.sections.map((s) => s.text).join('\n')).toContain('a ` tick  shown');
   });
 });
+
+describe('a code block inside a comment', () => {
+  it('is hidden with it: an Excalidraw drawing indexes its text elements, not its compressed JSON', () => {
+    const blob = 'N4KAkARALgngDgUwgLgAQQQDwMYEMA2AlgCYBOuA7hADTgQBuCpAzoQPYB2KAbCatIEMA';
+    const note = parse(
+      md(
+        '---',
+        'excalidraw-plugin: parsed',
+        '---',
+        '# Text Elements',
+        'Hello walrus world ^abc123',
+        '',
+        '%%',
+        '# Drawing',
+        '```compressed-json',
+        blob,
+        blob,
+        '```',
+        '%%',
+        'After the drawing #shown',
+      ),
+    );
+    const text = note.sections.map((s) => s.text).join('\n');
+    expect(text).toContain('Hello walrus world');
+    expect(text).toContain('After the drawing #shown');
+    expect(text).not.toMatch(/N4KAk|compressed-json|Drawing/);
+    expect(note.sections.map((s) => s.heading)).toEqual(['Text Elements']);
+    expect(note.tags).toEqual(['shown']);
+  });
+
+  it('a %% inside a code block outside any comment stays code and opens none', () => {
+    const note = parse(md('# T', '```markdown', '%%', 'template text', '```', 'after'));
+    const text = note.sections.map((s) => s.text).join('\n');
+    expect(text).toContain('%%\ntemplate text');
+    expect(text).toContain('after');
+  });
+});
