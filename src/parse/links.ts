@@ -1,5 +1,5 @@
-// Links as written: the target, `#heading` and display text of wikilinks, markdown links to local
-// files and frontmatter `related:` entries. Resolving them against the vault is the index's job.
+// Links as written: the target, `#heading` and display text of wikilinks, markdown links to local files,
+// frontmatter `related:` entries and properties whose value is a wikilink. Resolving them is the index's job.
 import type { LinkKind, ParsedLink } from '../core/types.js';
 
 export interface LinkParts {
@@ -70,6 +70,28 @@ export function relatedLinks(value: unknown): ParsedLink[] {
     if (parts && parts.target !== '') out.push(link('related', parts, null, null));
   };
   visit(value, 0);
+  return out;
+}
+
+/**
+ * Links in the other properties, as Obsidian (1.4+) reads them: a string that is one whole `[[wikilink]]`
+ * (`up: "[[Parent]]"`), or such an item of a list (`sources: ["[[A]]", "[[B]]"]`), shows in the target's
+ * backlinks. Any other text is not a link (`author: Jane`, `summary: "see [[X]]"`), nor is a nested mapping.
+ */
+export function propertyLinks(frontmatter: Record<string, unknown>): ParsedLink[] {
+  const out: ParsedLink[] = [];
+  const visit = (v: unknown): void => {
+    if (typeof v !== 'string') return;
+    const wiki = WIKILINK_WHOLE.exec(v.trim());
+    // One link, not "[[A]] and [[B]]" (which the pattern takes whole).
+    const parts = wiki && !/\[\[|\]\]/.test(wiki[1]) ? parseWikilinkContent(wiki[1]) : null;
+    if (parts && parts.target !== '') out.push(link('related', parts, null, null));
+  };
+  for (const [key, value] of Object.entries(frontmatter)) {
+    if (key === 'related') continue; // relatedLinks: paths as well
+    if (Array.isArray(value)) value.forEach(visit);
+    else visit(value);
+  }
   return out;
 }
 

@@ -4,7 +4,7 @@ import type { NoteSource, ParsedLink, ParsedNote } from '../core/types.js';
 import { findFrontmatter, firstLine, parseYaml } from './frontmatter.js';
 import { atxHeadingSource, headingPlainText, setextHeadingSource } from './heading-text.js';
 import { isBlankLine, splitLines } from './lines.js';
-import { link, markdownLinkTarget, parseWikilinkContent, relatedLinks } from './links.js';
+import { link, markdownLinkTarget, parseWikilinkContent, propertyLinks, relatedLinks } from './links.js';
 import {
   frontmatterAliases,
   frontmatterTags,
@@ -82,7 +82,7 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
   });
   const inlineTags: string[] = [];
   const links = scanLinksAndTags(lines, lineKinds, headings, sectionOfLine, inlineTags);
-  links.push(...relatedLinks(frontmatter.related));
+  links.push(...relatedLinks(frontmatter.related), ...propertyLinks(frontmatter));
   const type = noteType(frontmatter, src.path, opts);
   const typeWarning = unknownTypeWarning(frontmatter, type);
   if (typeWarning) warnings.push(typeWarning);

@@ -127,6 +127,32 @@ describe('links as written', () => {
     ]);
   });
 
+  // Obsidian (1.4+) takes a property whose value is a quoted wikilink as a link: it shows in the target's
+  // backlinks and in the graph (`up: "[[Parent]]"`, `source: ["[[A]]", "[[B]]"]`). Other text is not a link.
+  it('reads a wikilink that is the whole value of any other property, or of an item of its list', () => {
+    const note = parse(
+      md(
+        '---',
+        'up: "[[Parent Note]]"',
+        'sources: ["[[Book A#Ch 2|A]]", "[[Book B]]", "plain text"]',
+        'author: Jane Doe',
+        'summary: "see [[Not A Whole Value]] here"',
+        'pair: "[[Two]] and [[Links]]"',
+        'related: "[[Rel]]"',
+        'nested: {a: "[[Too Deep]]"}',
+        '---',
+        'body',
+      ),
+      'p.md',
+    );
+    expect(brief(note.links)).toEqual([
+      ['related', 'Rel', null, null, null, null],
+      ['related', 'Parent Note', null, null, null, null],
+      ['related', 'Book A', 'Ch 2', 'A', null, null],
+      ['related', 'Book B', null, null, null, null],
+    ]);
+  });
+
   it('skips empty and unterminated wikilinks, and takes the innermost of nested ones', () => {
     const note = parse(md('[[]] [[|alias only]] [[open', 'close]] [[ok]] [[outer [[inner]] rest]]'), 'e.md');
     expect(note.links.map((l) => l.target)).toEqual(['ok', 'inner']);
