@@ -59,6 +59,7 @@ export function parseYaml(text: string): YamlResult {
   // (2024-01-02T00:00:00.000Z) is not what was written. Other keys keep the ISO form, which dates are read from.
   const title = (value as Record<string, unknown>).title;
   if (title instanceof Date && !Number.isNaN(title.getTime()) && 'title' in data) data.title = yamlDateText(title);
+  keepOffsetTimestamps(text, value as Record<string, unknown>, data);
   if (budget.nodes < 0) warnings.push(`frontmatter: too large or too deeply nested, cut at ${MAX_NODES} values`);
   return { ok: true, data, warnings };
 }
@@ -67,6 +68,21 @@ export function parseYaml(text: string): YamlResult {
 function yamlDateText(date: Date): string {
   const iso = date.toISOString();
   return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
+}
+
+// A YAML timestamp with a UTC offset, as a top-level value is written (`created: 2024-03-05T08:30:00+09:00`).
+const OFFSET_TIMESTAMP = /^([A-Za-z_][\w-]*)[ \t]*:[ \t]+(\d{4}-\d\d?-\d\d?(?:[Tt]|[ \t]+)\d\d?:\d\d:\d\d(?:\.\d*)?[ \t]*[+-]\d\d?(?::\d\d)?)[ \t]*(?:#.*)?$/gm;
+
+/**
+ * A top-level timestamp with a UTC offset keeps the text written: its ISO form is in UTC, whose day is
+ * not the writer's (Templater's `2024-03-05T08:30:00+09:00`, a morning in Tokyo, is the 4th in UTC), and
+ * the note's date is read from that day. (Without an offset js-yaml reads the time as UTC: the day stays.)
+ */
+function keepOffsetTimestamps(yaml: string, value: Record<string, unknown>, data: Record<string, unknown>): void {
+  for (const m of yaml.matchAll(OFFSET_TIMESTAMP)) {
+    const key = m[1];
+    if (value[key] instanceof Date && key in data) data[key] = m[2];
+  }
 }
 
 /** YAML aliases can expand exponentially when copied; the JSON copy stops here. */

@@ -71,7 +71,8 @@ const FLEXIBLE_DATE = /^(\d{4})(?:[-/.](\d{1,2})[-/.](\d{1,2})(?![0-9])|年\s*(\
 
 /**
  * A YYYY-MM-DD from a frontmatter value. js-yaml turns timestamps into Dates, which the JSON-safe copy
- * holds as ISO strings in UTC, so the date part of those is the UTC date.
+ * holds as ISO strings in UTC: their date part is the day written (a time without an offset is read as
+ * UTC), except with an offset, which the copy keeps as written (frontmatter.ts keepOffsetTimestamps).
  */
 function dateOf(value: unknown): string | null {
   if (value instanceof Date) {

@@ -43,6 +43,14 @@ describe('frontmatter', () => {
     expect(parse(md('---', 'title: 2024-01-02', '---', 'body')).title).toBe('2024-01-02');
   });
 
+  it('a timestamp with a UTC offset is kept as written: its day is the writer\'s', () => {
+    expect(parseYaml('created: 2024-03-05T08:30:00+09:00 # Templater\nlist: [2024-03-05T08:30:00+09:00]')).toEqual({
+      ok: true,
+      warnings: [],
+      data: { created: '2024-03-05T08:30:00+09:00', list: ['2024-03-04T23:30:00.000Z'] },
+    });
+  });
+
   it('keeps a __proto__ key as data', () => {
     const result = parseYaml('__proto__: {polluted: true}\nx: 1');
     expect(result.ok).toBe(true);
@@ -119,7 +127,11 @@ describe('note fields', () => {
       return [n.date, n.dateSource];
     };
     expect(date('date: 2024-01-02')).toEqual(['2024-01-02', 'frontmatter']);
-    expect(date('date: 2024-01-02T23:30:00+09:00')).toEqual(['2024-01-02', 'frontmatter']); // UTC date part
+    expect(date('date: 2024-01-02T23:30:00+09:00')).toEqual(['2024-01-02', 'frontmatter']);
+    // The day as written, not the UTC day: 08:30 in Tokyo is the 4th in UTC, 23:30 in New York the 6th.
+    expect(date('created: 2024-03-05T08:30:00+09:00')).toEqual(['2024-03-05', 'frontmatter']);
+    expect(date('date: 2024-03-05 23:30:00 -05:00')).toEqual(['2024-03-05', 'frontmatter']);
+    expect(date('date: 2024-03-05T23:30:00Z')).toEqual(['2024-03-05', 'frontmatter']);
     expect(date('date: "2024-01-02T23:30:00-05:00"')).toEqual(['2024-01-02', 'frontmatter']); // as written
     expect(date('date: 2024/1/2')).toEqual(['2024-01-02', 'frontmatter']);
     expect(date('date: not a date\nupdated: 2023-12-31\ncreated: 2020-01-01')).toEqual(['2023-12-31', 'frontmatter']);
