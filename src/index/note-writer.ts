@@ -3,6 +3,7 @@
 // writeTransaction, so a second writer waits its turn instead of failing on a lock upgrade or a long lock).
 import type { ParsedNote, VaultFile } from '../core/types.js';
 import { noteDate } from '../parse/metadata.js';
+import { PARSE_VERSION } from '../parse/version.js';
 import { OLD_BINARY_REASON } from '../text/decode.js';
 import { normalize } from '../text/normalize.js';
 import { holderRuns, lockPid } from '../vault/process-start.js';
@@ -27,6 +28,8 @@ export interface FileState {
 }
 
 const PENDING_LINKS = 'links_pending';
+/** The PARSE_VERSION that last read every note (src/parse/version.ts): set by a sync that listed the whole vault. */
+const PARSE_VERSION_KEY = 'parse_version';
 /** The pid of the process whose build of the whole index is under way (beginBulkLoad → finishBulkLoad). */
 const BULK_LOAD_PID = 'bulk_load_pid';
 /**
@@ -128,6 +131,11 @@ export class NoteWriter {
   /** What the index knows of every file: notes and skipped files. */
   fileStates(): Map<string, FileState> {
     return fileStatesOf(this.db);
+  }
+
+  /** Records that every note was read by this tsm's reading (a sync that listed the whole vault). */
+  markParsed(): void {
+    this.s.setMeta.run(PARSE_VERSION_KEY, String(PARSE_VERSION));
   }
 
   /**
@@ -486,6 +494,8 @@ const WRITTEN_DAY_SQL =
 /** What the index knows of every file: notes and skipped files (reads only: a reader's connection will do). */
 export function fileStatesOf(db: Database): Map<string, FileState> {
   const out = new Map<string, FileState>();
+  // Read by an older tsm (or one stopped before it had read every note again): read every note again, once.
+  const outdated = parseOutdated(db);
   // DATE_TITLE: a title an older tsm took from `title: 2024-01-02` in its ISO form (2024-01-02T00:00:00.000Z).
   const sql = `SELECT path, size, mtime_ms, ctime_ms, hash, section_count = 0 AS sectionless, title GLOB '${DATE_TITLE}' AS date_title,
     date_source, CASE WHEN (${WRITTEN_DAY_SQL}) THEN frontmatter END AS written_day_fm FROM notes`;
@@ -501,6 +511,7 @@ export function fileStatesOf(db: Database): Map<string, FileState> {
     written_day_fm: string | null;
   }>) {
     const state: FileState = { size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, hash: r.hash, skipped: false };
+    if (outdated) state.reread = true;
     // Written before every note had a section (an older tsm gave a note of frontmatter only none, so it was
     // never found): parse it again, once.
     if (r.sectionless) state.reread = true;
@@ -528,4 +539,10 @@ export function fileStatesOf(db: Database): Map<string, FileState> {
     out.set(r.path, state);
   }
   return out;
+}
+
+/** Whether the index's notes were read by another version of the reading than this tsm's (src/parse/version.ts). */
+export function parseOutdated(db: Database): boolean {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(PARSE_VERSION_KEY) as { value: string } | undefined;
+  return row?.value !== String(PARSE_VERSION);
 }
