@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { RESULT_CHAR_BUDGET } from '../../src/mcp/tool.js';
@@ -78,12 +80,16 @@ const longNamed = Object.fromEntries(
   ]),
 );
 
+// One line past the budget (a minified export, a pasted log): a 5 MB line came back whole, 5,000,297 characters.
+const longLine = Array.from({ length: 6000 }, (_, i) => `word${i}`).join(' ');
+
 let fx: Fixture;
 let client: Client;
 let close: () => Promise<void>;
 beforeAll(async () => {
   fx = await buildFixture({
     'big.md': { type: 'knowledge', date: '2026-01-01', body: bigBody },
+    'oneline.md': { type: 'knowledge', date: '2026-01-01', body: `${longLine}\nThe second line.\n` },
     'sessions/long.md': {
       type: 'session',
       date: '2026-11-20',
@@ -145,6 +151,20 @@ describe('result size', () => {
     expect(r.to_line).toBeLessThan(r.total_lines);
     const next = await ok(client, 'read_note', { path: 'big.md', from_line: r.next_from_line });
     expect(next.text.startsWith(`${r.next_from_line}\t`)).toBe(true);
+  });
+
+  it('read_note cuts a line longer than the budget, marks it, and goes on at the next line', async () => {
+    const first = await ok(client, 'read_note', { path: 'oneline.md' });
+    const at = readFileSync(join(fx.vault, 'oneline.md'), 'utf8').split('\n').indexOf(longLine) + 1;
+    expect(first).toMatchObject({ to_line: at - 1, next_from_line: at }); // the lines before it, then a stop
+    const r = await ok(client, 'read_note', { path: 'oneline.md', from_line: at, version: first.version });
+    expect(JSON.stringify(r).length).toBeLessThanOrEqual(RESULT_CHAR_BUDGET + 500);
+    expect(r).toMatchObject({ from_line: at, to_line: at, next_from_line: at + 1, truncated: true });
+    expect(r.text.startsWith(`${at}\tword0 word1 `)).toBe(true);
+    expect(r.text.endsWith('…')).toBe(true);
+    const next = await ok(client, 'read_note', { path: 'oneline.md', from_line: r.next_from_line, version: r.version });
+    expect(next.text).toBe(`${at + 1}\tThe second line.`);
+    expect(next.truncated).toBeUndefined();
   });
 
   it('session_trace gives later prompts of a huge session in short form', async () => {

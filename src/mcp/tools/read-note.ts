@@ -4,6 +4,7 @@
 // the text page 1 came from (lines inserted above it repeat or skip lines, without a word).
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { truncateText } from '../../text/chars.js';
 import { stripControls } from '../../text/controls.js';
 import { readRegularFile } from '../../vault/file-kind.js';
 import { ToolError } from '../errors.js';
@@ -22,7 +23,8 @@ export const readNoteTool = defineTool({
     'Read an indexed note as it is on disk now, with line numbers ("12\\ttext"). Use it after search/get_sections',
     'when the whole note or the exact source lines around a section matter. path is the vault-relative path from',
     'search results (a path without .md or a unique note name also works). from_line (1-based) and lines pick a',
-    `window: by default ${DEFAULT_LINES} lines from the start, at most ${MAX_LINES} (and about ${RESULT_CHAR_BUDGET / 1000}k characters).`,
+    `window: by default ${DEFAULT_LINES} lines from the start, at most ${MAX_LINES} (and about ${RESULT_CHAR_BUDGET / 1000}k characters;`,
+    'a single line longer than that comes cut, with truncated: true).',
     'Returns {path, title, type, status, date, from_line, to_line, total_lines, version, text} plus next_from_line when',
     'more follows: to continue, call again with from_line = next_from_line and the version you got; if the note has',
     'changed since, that call is an error (read it again from the start). Paths outside the vault or not in the index',
@@ -60,9 +62,19 @@ export const readNoteTool = defineTool({
     const out: string[] = [];
     let chars = 0;
     let line = from;
+    let truncated = false;
     for (; line <= total && line < from + count; line++) {
       const numbered = `${line}\t${all[line - 1]}`;
       if (out.length > 0 && chars + numbered.length > RESULT_CHAR_BUDGET) break;
+      if (numbered.length > RESULT_CHAR_BUDGET) {
+        // A line longer than the whole budget, alone in its page, is cut: a 5 MB one-line note came back
+        // whole (5,000,297 characters, far past what a client accepts). Its text is in the note's sections,
+        // which are split near chunkChars: search and get_sections reach the rest.
+        out.push(truncateText(numbered.slice(0, RESULT_CHAR_BUDGET + 1), RESULT_CHAR_BUDGET));
+        truncated = true;
+        line++;
+        break;
+      }
       out.push(numbered);
       chars += numbered.length + 1;
     }
@@ -78,6 +90,7 @@ export const readNoteTool = defineTool({
       version,
       ...(line <= total ? { next_from_line: line } : {}),
       text: out.join('\n'),
+      ...(truncated ? { truncated: true } : {}),
     };
   },
 });
