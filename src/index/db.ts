@@ -1,5 +1,5 @@
 // Opening the SQLite index: pragmas, schema version, and what to do with a file that is not a usable index.
-import { closeSync, existsSync, mkdirSync, readSync, renameSync, rmSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, readSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -118,7 +118,10 @@ export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex 
     else mkdirSync(dirname(path), { recursive: true });
   } catch (err) {
     if (isExplained(err)) throw err;
-    throw new IndexError('io', `cannot create the index folder ${dirname(path)}: ${(err as Error).message}`);
+    // A vault on a read-only disk or in a folder of someone else's can still be indexed and searched, elsewhere.
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    const fix = ['EROFS', 'EACCES', 'EPERM'].includes(code) ? ': give --db (or TSM_DB) an index file in a folder you can write' : '';
+    throw new IndexError(fix === '' ? 'io' : 'readonly', `cannot create the index folder ${dirname(path)}: ${(err as Error).message}${fix}`);
   }
   let db: Database;
   try {
@@ -422,6 +425,12 @@ export function asIndexError(err: unknown, path: string): unknown {
       );
     case 'readonly':
     case 'readonly-folder':
+      if (unwritableFolder(path) === 'read-only') {
+        return new IndexError(
+          'readonly',
+          `cannot write the index at ${path}: its folder ${dirname(path)} is on a read-only file system (${detail}): remount it writable, or give --db (or TSM_DB) an index of your own`,
+        );
+      }
       return new IndexError('readonly', `cannot write the index at ${path} (${detail}): check the permissions of the file and its folder`);
     case 'busy':
       return new IndexError(
@@ -572,18 +581,35 @@ function notAnIndex(path: string): IndexError {
   );
 }
 
+/**
+ * Why the index's folder cannot be written, if it cannot: a read-only file system (EROFS) or no permission.
+ * SQLite does not tell them apart: on a read-only mount it gives SQLITE_CANTOPEN, the code of any file it
+ * cannot open, and the message said only `unable to open database file`.
+ */
+function unwritableFolder(path: string): 'read-only' | 'permission' | null {
+  try {
+    accessSync(dirname(path), constants.W_OK);
+    return null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'EROFS' ? 'read-only' : code === 'EACCES' || code === 'EPERM' ? 'permission' : null;
+  }
+}
+
 function describe(err: unknown, path: string): IndexError {
   const kind = sqliteErrorKind(err);
   if (kind === 'corrupt' && !replaceable(path)) return notAnIndex(path);
   if (kind === 'corrupt') {
     return new IndexError('corrupt', `the index at ${path} is not a usable database: run \`tsm index\` to rebuild it`);
   }
-  if (kind === 'readonly-folder') {
+  const folder = kind === 'readonly' || kind === 'readonly-folder' ? unwritableFolder(path) : null;
+  if (kind === 'readonly-folder' || folder !== null) {
     // WAL: even a reader keeps a small <db>-shm file next to the index, which needs a writable folder.
+    const [why, fix] = folder === 'read-only' ? ['is on a read-only file system', 'remount it writable'] : ['is not writable for you', 'make the folder writable'];
     return new IndexError(
       'readonly',
-      `cannot read the index at ${path}: its folder ${dirname(path)} is not writable for you, and SQLite needs to keep a ` +
-        `small ${basename(path)}-shm file there while reading; make the folder writable, or use an index of your own (--db)`,
+      `cannot read the index at ${path}: its folder ${dirname(path)} ${why}, and SQLite needs to keep a ` +
+        `small ${basename(path)}-shm file there while reading; ${fix}, or use an index of your own (--db)`,
     );
   }
   if (kind === 'readonly') return new IndexError('readonly', `cannot open the index at ${path}: ${(err as Error).message}`);

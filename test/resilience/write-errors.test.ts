@@ -125,6 +125,43 @@ describe('write errors', { timeout: 90_000 }, () => {
     await expectSameAsClean(vault.dir, vault.db, big, 'index without the limit');
   });
 
+  it('a read-only file system: every command names it and the fix, hooks stay silent', (ctx) => {
+    // A vault on a read-only mount (a backup, a container's read-only volume): SQLite gives SQLITE_CANTOPEN,
+    // not the READONLY_* codes of a folder without write permission, and search, status and index said only
+    // `cannot open the index at …: unable to open database file`.
+    const mountPoint = mkdtempSync(join(tmpdir(), 'tsm-ro-'));
+    const db = join(mountPoint, 'index.db');
+    try {
+      try {
+        execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mountPoint], { stdio: 'pipe' });
+      } catch (err) {
+        console.log(`skipped "read-only file system": cannot mount a tmpfs here (needs root): ${(err as Error).message.split('\n')[0]}`);
+        ctx.skip();
+        return;
+      }
+      copyFileSync(small.db, db);
+      const roVault = join(mountPoint, 'notes'); // a vault there has no `.tsm/` yet, and none can be made
+      mkdirSync(roVault);
+      writeFileSync(join(roVault, 'a.md'), '# A\n\nLoRa notes on a read-only disk.\n');
+      execFileSync('mount', ['-o', 'remount,ro', mountPoint]);
+      expectClearMessage(tsm(['index', '--vault', roVault]), 'index of a vault on a read-only file system', /read-only file system.*--db/);
+      for (const args of [['search', '-f', 'json', 'LoRa'], ['status'], ['index']]) {
+        const r = tsm([...args, '--vault', vault.dir, '--db', db]);
+        expectClearMessage(r, `${args[0]} on a read-only file system`, /read-only file system.*(remount|--db)/);
+      }
+      const hook = runTsm(['hook', '--vault', vault.dir, '--db', db], { input: promptPayload(vault.dir) });
+      expect(hook.code, hook.stderr).toBe(0);
+      expect(hook.stdout).toBe('');
+    } finally {
+      try {
+        execFileSync('umount', [mountPoint], { stdio: 'pipe' });
+      } catch {
+        // not mounted (skipped)
+      }
+      rmSync(mountPoint, { recursive: true, force: true });
+    }
+  });
+
   describe('no permission to write', () => {
     // Permission bits do not stop root: as root, the commands run as "nobody" instead.
     const asRoot = process.getuid?.() === 0;
