@@ -90,6 +90,8 @@ beforeAll(async () => {
   fx = await buildFixture({
     'big.md': { type: 'knowledge', date: '2026-01-01', body: bigBody },
     'oneline.md': { type: 'knowledge', date: '2026-01-01', body: `${longLine}\nThe second line.\n` },
+    // 30,000 characters of two UTF-16 units each: a cut by units would split one.
+    'emoji-line.md': { type: 'knowledge', date: '2026-01-01', body: `${'🦭'.repeat(30_000)}\n` },
     'sessions/long.md': {
       type: 'session',
       date: '2026-11-20',
@@ -165,6 +167,14 @@ describe('result size', () => {
     const next = await ok(client, 'read_note', { path: 'oneline.md', from_line: r.next_from_line, version: r.version });
     expect(next.text).toBe(`${at + 1}\tThe second line.`);
     expect(next.truncated).toBeUndefined();
+  });
+
+  it('read_note cuts a long line of emoji at a character, never inside a surrogate pair', async () => {
+    const first = await ok(client, 'read_note', { path: 'emoji-line.md', lines: 1000 });
+    const page = first.truncated ? first : await ok(client, 'read_note', { path: 'emoji-line.md', from_line: first.next_from_line, version: first.version });
+    expect(page.truncated).toBe(true);
+    expect(page.text.endsWith('🦭…')).toBe(true);
+    expect(page.text.isWellFormed?.() ?? !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(page.text)).toBe(true);
   });
 
   it('session_trace gives later prompts of a huge session in short form', async () => {

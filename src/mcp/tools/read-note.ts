@@ -70,7 +70,9 @@ export const readNoteTool = defineTool({
         // A line longer than the whole budget, alone in its page, is cut: a 5 MB one-line note came back
         // whole (5,000,297 characters, far past what a client accepts). Its text is in the note's sections,
         // which are split near chunkChars: search and get_sections reach the rest.
-        out.push(truncateText(numbered.slice(0, RESULT_CHAR_BUDGET + 1), RESULT_CHAR_BUDGET));
+        // Its first 4 × budget UTF-16 units hold more than budget characters, so the cut (at a character) is
+        // truncateText's, never in a surrogate pair, and reading them costs what a page does.
+        out.push(truncateText(numbered.slice(0, 4 * RESULT_CHAR_BUDGET), RESULT_CHAR_BUDGET));
         truncated = true;
         line++;
         break;
