@@ -65,7 +65,10 @@ export const readNoteTool = defineTool({
     let truncated = false;
     for (; line <= total && line < from + count; line++) {
       const numbered = `${line}\t${all[line - 1]}`;
-      if (out.length > 0 && chars + numbered.length > RESULT_CHAR_BUDGET) break;
+      // Counted as the answer's JSON holds it (the tab, quotes and backslashes escaped, the newline joining
+      // it to the next as `\n`): counted as characters, a page of 2,000 short lines took 27,303.
+      const cost = JSON.stringify(numbered).length;
+      if (out.length > 0 && chars + cost > RESULT_CHAR_BUDGET) break;
       if (numbered.length > RESULT_CHAR_BUDGET) {
         // A line longer than the whole budget, alone in its page, is cut: a 5 MB one-line note came back
         // whole (5,000,297 characters, far past what a client accepts). Its text is in the note's sections,
@@ -78,7 +81,7 @@ export const readNoteTool = defineTool({
         break;
       }
       out.push(numbered);
-      chars += numbered.length + 1;
+      chars += cost;
     }
     return {
       path: note.path,
