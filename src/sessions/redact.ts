@@ -121,6 +121,8 @@ function redactUrlCredentials(text: string): string {
 
 /** Config keys set to a user and a password, as two words (Poetry's and Composer's `http-basic.<repo>`). */
 const CREDENTIAL_PAIR_KEYS = new Set(['http-basic']);
+/** A shell word that starts with these is an operator, a redirection or a comment, not an argument. */
+const SHELL_WORD_BREAK = /^[;&|<>()#]/;
 
 const SECRET_RULES: SecretRule[] = [
   // PEM private keys, also when the block was cut before its END line (gitleaks private-key).
@@ -175,7 +177,10 @@ const SECRET_RULES: SecretRule[] = [
       const parts = key.split(/[.:/]+/);
       const rest = second === undefined ? '' : `${space}${second}`;
       if (parts.some((p) => CREDENTIAL_PAIR_KEYS.has(p.toLowerCase()))) {
-        return second === undefined ? m : head + value + afterHead(rest, space as string);
+        // The command ends at a shell operator or comment: what follows is no password (`alice && poetry
+        // install` redacted `&&`, `alice; echo hi` redacted `echo`).
+        if (second === undefined || /[;&|]$/.test(value) || SHELL_WORD_BREAK.test(second)) return m;
+        return head + value + afterHead(rest, space as string);
       }
       return parts.some(isSecretKey) ? afterHead(head + value, head) + rest : m;
     },

@@ -149,6 +149,12 @@ describe('redactSecrets: a user and a password after a config setter', () => {
     for (const text of [
       'poetry config http-basic.myrepo alice',
       'poetry config http-basic.myrepo alice $REPO_PASSWORD',
+      // the command ends there: what follows is the next command, a redirection or a comment
+      'poetry config http-basic.myrepo alice && poetry install',
+      'poetry config http-basic.myrepo alice; echo done',
+      'poetry config http-basic.myrepo alice | tee log',
+      'poetry config http-basic.myrepo alice > out.txt',
+      'poetry config http-basic.myrepo alice # asks for the password',
       'git config user.name Alice && make',
     ]) expect(redactSecrets(text)).toBe(text);
     expect(redactSecrets('git config --global github.token 8b2e9f401c3d && make')).toBe('git config --global github.token [REDACTED] && make');
