@@ -22,7 +22,9 @@ export function searchWithNotices(db: Database, req: SearchRequest): { resp: Sea
 
 /**
  * Dates of the text that the range does not show. `2026-03-01 and 2026-03-05` searched March 1 alone, and
- * `from 2026-02-30 to 2026-03-02` searched its words, both without a word.
+ * `from 2026-02-30 to 2026-03-02` searched its words, both without a word. The date that counts is the first
+ * the rules read (a day written out before `yesterday`), not always the first written: the notice names it,
+ * never "the first date of the query" (`yesterday and 2026-01-05` counts 2026-01-05).
  */
 function datesUnread(resp: SearchResponse): string[] {
   const out: string[] = [];
@@ -33,7 +35,7 @@ function datesUnread(resp: SearchResponse): string[] {
     const { after, before } = apart.cover;
     const span = after && before ? `from ${after} to ${lastDay(before)}` : after ? `since ${after}` : '';
     out.push(
-      `only the first date of the query, ${JSON.stringify(apart.counted)}, sets its range, not ${them} (${apart.apart.length === 1 ? 'a date' : 'dates'} apart from it)${span ? `: to cover ${apart.apart.length === 1 ? 'both' : 'them all'}, write ${JSON.stringify(span)}` : ''}; or search each`,
+      `the query's date range is ${JSON.stringify(apart.counted)} alone, not ${them} (${apart.apart.length === 1 ? 'a date' : 'dates'} apart from it)${span ? `: to cover ${apart.apart.length === 1 ? 'both' : 'them all'}, write ${JSON.stringify(span)}` : ''}; or search each`,
     );
   }
   return out;

@@ -488,8 +488,12 @@ describe('queries that must not break', () => {
     const apart = run('2026-07-18 and 2026-11-15');
     expect(apart.paths[0]).toBe('daily/2026-07-18.md');
     expect(apart.stderr).toContain(
-      'tsm: only the first date of the query, "2026-07-18", sets its range, not "2026-11-15" (a date apart from it): to cover both, write "from 2026-07-18 to 2026-11-15"; or search each',
+      'tsm: the query\'s date range is "2026-07-18" alone, not "2026-11-15" (a date apart from it): to cover both, write "from 2026-07-18 to 2026-11-15"; or search each',
     );
+    // The day written out counts before `yesterday`, though written after it: the notice names which.
+    const later = run('yesterday antenna and 2026-07-18');
+    expect(later.stderr).toContain('tsm: the query\'s date range is "2026-07-18" alone, not "yesterday" (a date apart from it)');
+    expect(later.stderr).not.toMatch(/first date of the query/);
     // The second day stays words: its note, titled by the date, follows the first day's.
     expect(apart.paths).toContain('daily/2026-11-15.md');
     // A day that names no date is text, and the span it starts is not read as its other day.
