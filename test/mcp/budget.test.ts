@@ -90,6 +90,8 @@ beforeAll(async () => {
   fx = await buildFixture({
     'big.md': { type: 'knowledge', date: '2026-01-01', body: bigBody },
     'oneline.md': { type: 'knowledge', date: '2026-01-01', body: `${longLine}\nThe second line.\n` },
+    // 15,000 characters, each escaped in JSON: twice the budget as the answer holds it.
+    'quotes-line.md': { type: 'knowledge', date: '2026-01-01', body: `${'"'.repeat(15_000)}\n` },
     // 30,000 characters of two UTF-16 units each: a cut by units would split one.
     'emoji-line.md': { type: 'knowledge', date: '2026-01-01', body: `${'🦭'.repeat(30_000)}\n` },
     'sessions/long.md': {
@@ -167,6 +169,15 @@ describe('result size', () => {
     const next = await ok(client, 'read_note', { path: 'oneline.md', from_line: r.next_from_line, version: r.version });
     expect(next.text).toBe(`${at + 1}\tThe second line.`);
     expect(next.truncated).toBeUndefined();
+  });
+
+  it('read_note cuts a line within the budget as the answer holds it (escapes counted)', async () => {
+    const first = await ok(client, 'read_note', { path: 'quotes-line.md', lines: 1000 });
+    const page = first.truncated ? first : await ok(client, 'read_note', { path: 'quotes-line.md', from_line: first.next_from_line, version: first.version });
+    expect(page.truncated).toBe(true);
+    expect(JSON.stringify(page.text).length).toBeLessThanOrEqual(RESULT_CHAR_BUDGET);
+    expect(JSON.stringify(page.text).length).toBeGreaterThan(RESULT_CHAR_BUDGET - 100);
+    expect(page.text.endsWith('"…')).toBe(true);
   });
 
   it('read_note cuts a long line of emoji at a character, never inside a surrogate pair', async () => {

@@ -4,17 +4,18 @@
 // the text page 1 came from (lines inserted above it repeat or skip lines, without a word).
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { truncateText } from '../../text/chars.js';
 import { stripControls } from '../../text/controls.js';
 import { readRegularFile } from '../../vault/file-kind.js';
 import { ToolError } from '../errors.js';
-import { clampInt, defineTool, RESULT_CHAR_BUDGET } from '../tool.js';
+import { clampInt, defineTool, RESULT_CHAR_BUDGET, textWithin } from '../tool.js';
 import { realPathInVault } from '../vault-path.js';
 import { typedVaultPath } from '../../vault/paths.js';
 import { findIndexedNote } from './note-lookup.js';
 
 export const DEFAULT_LINES = 400;
 export const MAX_LINES = 2000;
+/** What textWithin counts of a cut line beside the line's own JSON string: `{"text":…,"truncated":true}`. */
+const LINE_ENTRY_CHARS = JSON.stringify({ text: '', truncated: true }).length - 2;
 
 export const readNoteTool = defineTool({
   name: 'read_note',
@@ -69,13 +70,14 @@ export const readNoteTool = defineTool({
       // it to the next as `\n`): counted as characters, a page of 2,000 short lines took 27,303.
       const cost = JSON.stringify(numbered).length;
       if (out.length > 0 && chars + cost > RESULT_CHAR_BUDGET) break;
-      if (numbered.length > RESULT_CHAR_BUDGET) {
+      if (cost > RESULT_CHAR_BUDGET) {
         // A line longer than the whole budget, alone in its page, is cut: a 5 MB one-line note came back
         // whole (5,000,297 characters, far past what a client accepts). Its text is in the note's sections,
         // which are split near chunkChars: search and get_sections reach the rest.
-        // Its first 4 × budget UTF-16 units hold more than budget characters, so the cut (at a character) is
-        // truncateText's, never in a surrogate pair, and reading them costs what a page does.
-        out.push(truncateText(numbered.slice(0, 4 * RESULT_CHAR_BUDGET), RESULT_CHAR_BUDGET));
+        // Cut as its JSON counts, as the lines above are (textWithin: at a character, never in a surrogate
+        // pair): counted as characters, a line of 15,000 quotes was served whole, 30,005 in JSON. Its first
+        // 4 × budget UTF-16 units are more than the cut keeps, and reading them costs what a page does.
+        out.push(textWithin({ text: numbered.slice(0, 4 * RESULT_CHAR_BUDGET) }, RESULT_CHAR_BUDGET + LINE_ENTRY_CHARS).text);
         truncated = true;
         line++;
         break;
