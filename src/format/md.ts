@@ -6,6 +6,7 @@
 import type { SearchHit, SearchResponse } from '../core/types.js';
 import { oneLine, stripControls } from '../text/controls.js';
 import { truncateText } from '../text/chars.js';
+import { codeSpan } from '../text/code-span.js';
 import { firstSentence } from '../text/markdown-line.js';
 import { relativeTime } from './relative-time.js';
 
@@ -65,16 +66,6 @@ function summary(hit: SearchHit): string {
   const section = oneLine(hit.section);
   const sentence = truncateText(oneLine(firstSentence(hit.content) || hit.snippet), SUMMARY_CHARS);
   return sentence === '' ? section : `${section} — ${sentence}`;
-}
-
-/**
- * A path as a code span, so that markdown leaves it as written (`_`, `*`, `[` are common in file names):
- * fenced by one more backtick than its longest run, padded when it starts or ends with one.
- */
-function codeSpan(text: string): string {
-  const fence = '`'.repeat(Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length)) + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
 }
 
 /** Said where a result's details were cut or left out for the answer's size (`detailBudget`). */

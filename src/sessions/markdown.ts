@@ -1,5 +1,6 @@
 // Markdown building blocks for session notes: transcript text is untrusted, so nothing in it may add a
 // heading, swallow the rest of the note, or leave a code fence open.
+import { codeSpan } from '../text/code-span.js';
 import { stripControls } from '../text/controls.js';
 
 const ELLIPSIS = '…';
@@ -71,11 +72,7 @@ export function headingText(text: string): string {
 
 /** An inline code span, on one line, that holds `text` whatever backticks it contains. */
 export function inlineCode(raw: string): string {
-  const text = inlineText(raw);
-  const longestRun = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
-  const fence = '`'.repeat(longestRun + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') || text.trim() === '' ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
+  return codeSpan(inlineText(raw));
 }
 
 // Container prefixes (block quotes, list markers) under which a heading would still be a heading.
