@@ -31,11 +31,16 @@ const EXTERNAL_DESTINATION = /^\]\(\s*<?[A-Za-z][A-Za-z0-9+.-]{1,31}:/;
  */
 export function externalLinkLabels(md: string): string {
   if (md.indexOf('](') === -1) return md;
-  let text = md;
+  return linkLabels(md, (m, label) => m.startsWith('!') || EXTERNAL_DESTINATION.test(m.slice(label.length + 1)));
+}
+
+/**
+ * The markdown links and images `which` picks (every one by default) as their labels, in rounds: a linked
+ * image (`[![alt](img)](url)`) takes a second, after its image.
+ */
+function linkLabels(text: string, which: (match: string, label: string) => boolean = () => true): string {
   for (let round = 0; round < 3; round++) {
-    const next = text.replace(MD_LINK, (m: string, label: string) =>
-      m.startsWith('!') || EXTERNAL_DESTINATION.test(m.slice(label.length + 1)) ? label : m,
-    );
+    const next = text.replace(MD_LINK, (m: string, label: string) => (which(m, label) ? label : m));
     if (next === text) break;
     text = next;
   }
@@ -68,16 +73,6 @@ export function simplifyMarkdown(md: string, keepHtml = false): string {
       .replace(INLINE_CODE, (_m, _ticks: string, code: string) => code)
       .replace(STRONG, ''),
   );
-}
-
-/** Every markdown link and image as its label; a linked image (`[![alt](img)](url)`) takes a second round. */
-function linkLabels(text: string): string {
-  for (let round = 0; round < 3; round++) {
-    const next = text.replace(MD_LINK, (_m, label: string) => label);
-    if (next === text) break;
-    text = next;
-  }
-  return text;
 }
 
 // A tag as CommonMark's raw HTML reads one (`<td align="left">`, `</a>`, `<br/>`), never an autolink
