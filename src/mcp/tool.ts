@@ -120,7 +120,7 @@ export const RESULT_CHAR_BUDGET = 24_000;
  */
 export function withinBudget<T, S>(items: T[], short: (item: T) => S, budget = RESULT_CHAR_BUDGET): (T | S)[] {
   const shorts = items.map(short);
-  let used = shorts.reduce((n: number, x) => n + JSON.stringify(x).length + 1, 1);
+  let used = 1 + jsonChars(shorts);
   let whole = 0;
   for (; whole < items.length; whole++) {
     const extra = JSON.stringify(items[whole]).length - JSON.stringify(shorts[whole]).length;
@@ -128,6 +128,11 @@ export function withinBudget<T, S>(items: T[], short: (item: T) => S, budget = R
     used += extra;
   }
   return items.map((item, i) => (i < whole ? item : shorts[i]));
+}
+
+/** Characters of the items' JSON in a list: each item and its comma (the brackets are the caller's). */
+export function jsonChars(items: unknown[]): number {
+  return items.reduce((n: number, x) => n + JSON.stringify(x).length + 1, 0);
 }
 
 /**
@@ -143,7 +148,7 @@ export function nearestWithinBudget<T, S>(
 ): { before: (T | S)[]; after: (T | S)[]; used: number } {
   const b: (T | S)[] = before.map(short);
   const a: (T | S)[] = after.map(short);
-  let used = [...b, ...a].reduce((n: number, x) => n + JSON.stringify(x).length + 1, 0);
+  let used = jsonChars([...b, ...a]);
   for (let d = 0; d < Math.max(before.length, after.length); d++) {
     for (const [list, items, i] of [[b, before, before.length - 1 - d], [a, after, d]] as const) {
       if (i < 0 || i >= items.length) continue;

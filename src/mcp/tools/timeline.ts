@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { NoteRecord, SectionRecord } from '../../core/types.js';
 import type { NoteReader } from '../../index/note-reader.js';
 import { ToolError } from '../errors.js';
-import { clampInt, defineTool, fullSection, nearestWithinBudget, preview, RESULT_CHAR_BUDGET, sectionEntry, textWithin } from '../tool.js';
+import { clampInt, defineTool, fullSection, jsonChars, nearestWithinBudget, preview, RESULT_CHAR_BUDGET, sectionEntry, textWithin } from '../tool.js';
 
 export const MAX_NEIGHBOURS = 50;
 /** Headings listed per neighbouring day: enough to choose from, few enough to stay cheap. */
@@ -63,11 +63,6 @@ export const timelineTool = defineTool({
     });
   },
 });
-
-/** Characters of the items' JSON, as nearestWithinBudget counts them. */
-function jsonChars(items: unknown[]): number {
-  return items.reduce((n: number, x) => n + JSON.stringify(x).length + 1, 0);
-}
 
 function shortNeighbour({ preview: _, ...rest }: ReturnType<typeof sectionEntry>) {
   return rest;
