@@ -41,7 +41,8 @@ export function isFlagLike(text: string): boolean {
 
 /**
  * Shell commands a query pastes with their flags (`rm -rf build`, `ls -la`, `git commit -am`): names that are
- * no everyday English word, so that `find notes -old` or `make tea -sugar` keep their exclusions.
+ * seldom everyday English words before a `-word` (`apt` and `zip` are words, but `an apt -old` is no query
+ * anyone writes), so that `find notes -old` or `make tea -sugar` keep their exclusions.
  */
 const SHELL_COMMANDS = new Set(
   'apt awk brew cargo chmod chown cp curl docker du df gcc git grep kubectl ln ls mkdir mv npm npx pio pip pip3 pnpm ps python python3 rg rm rmdir rsync scp sed ssh sudo tar tsm unzip wget xargs yarn zip'.split(' '),

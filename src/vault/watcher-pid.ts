@@ -3,6 +3,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { makeVaultFolder } from './folders.js';
+import { holderRuns } from './process-start.js';
 
 export function watcherPidFile(tsmDir: string): string {
   return join(tsmDir, 'watch.pid');
@@ -15,12 +16,7 @@ export function watcherPidFile(tsmDir: string): string {
  */
 export function runningWatcher(tsmDir: string): number | null {
   const pid = recordedPid(tsmDir);
-  if (pid === null) return null;
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return null;
-  }
+  if (pid === null || !holderRuns(pid, null)) return null;
   return runsTsmWatch(pid) === false ? null : pid;
 }
 
