@@ -3,7 +3,6 @@
 // writeTransaction, so a second writer waits its turn instead of failing on a lock upgrade or a long lock).
 import type { ParsedNote, VaultFile } from '../core/types.js';
 import { noteDate } from '../parse/metadata.js';
-import { PARSE_VERSION } from '../parse/version.js';
 import { OLD_BINARY_REASON } from '../text/decode.js';
 import { normalize } from '../text/normalize.js';
 import { holderRuns, lockPid } from '../vault/process-start.js';
@@ -15,6 +14,7 @@ import { ftsRows, noteFtsRow, type PreparedNote } from './fts-rows.js';
 import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from './schema.js';
 import { MAX_SECTIONS_PER_NOTE, ordOfSection, sectionId } from './section-ids.js';
 import { newGeneration } from './nearest-key.js';
+import { ensureReadingTable, olderReadingSql, readingStatement } from './note-reading.js';
 import { carryBack, carryBackTo, hasCarriedVectors, NoteVectors, stashNote, stashVectors } from './vector-carry.js';
 
 export interface FileState {
@@ -25,11 +25,11 @@ export interface FileState {
   skipped: boolean;
   /** Parse it again even though its file is unchanged (it was written by an older parser's rules). */
   reread?: boolean;
+  /** Its rows were written by an older version of the reading (note-reading.ts): reread, and counted as such. */
+  olderReading?: boolean;
 }
 
 const PENDING_LINKS = 'links_pending';
-/** The PARSE_VERSION that last read every note (src/parse/version.ts): set by a sync that listed the whole vault. */
-const PARSE_VERSION_KEY = 'parse_version';
 /** The pid of the process whose build of the whole index is under way (beginBulkLoad → finishBulkLoad). */
 const BULK_LOAD_PID = 'bulk_load_pid';
 /**
@@ -56,8 +56,12 @@ export class NoteWriter {
   private builderSeen: string | null;
   /** The mark this writer set (beginBulkLoad), if it did: a pid alone may be a killed build's, reused by this process. */
   private ownBuild: string | null = null;
+  /** Records that this tsm's reading wrote a note (note-reading.ts). */
+  private readonly recordReading: (id: number, indexedAt: string) => void;
 
   constructor(private readonly db: Database) {
+    ensureReadingTable(db);
+    this.recordReading = readingStatement(db);
     this.cjkDf = new CjkDocFrequencies(db);
     this.vectors = new NoteVectors(db);
     this.bulk = this.bulkLoadUnfinished();
@@ -133,11 +137,6 @@ export class NoteWriter {
     return fileStatesOf(this.db);
   }
 
-  /** Records that every note was read by this tsm's reading (a sync that listed the whole vault). */
-  markParsed(): void {
-    this.s.setMeta.run(PARSE_VERSION_KEY, String(PARSE_VERSION));
-  }
-
   /**
    * Writes (or rewrites) one note; its id stays the same so links into it stay resolved. Sections whose
    * embedded input (heading path and text) is unchanged keep their neural vectors, wherever they moved in
@@ -185,6 +184,7 @@ export class NoteWriter {
       return sid;
     });
     this.s.setSectionCount.run(sectionIds.length, id);
+    this.recordReading(id, row.indexedAt);
     this.vectors.giveBack(id, held);
     this.written.add(id);
     for (const row of fts.sections) {
@@ -494,11 +494,11 @@ const WRITTEN_DAY_SQL =
 /** What the index knows of every file: notes and skipped files (reads only: a reader's connection will do). */
 export function fileStatesOf(db: Database): Map<string, FileState> {
   const out = new Map<string, FileState>();
-  // Read by an older tsm (or one stopped before it had read every note again): read every note again, once.
-  const outdated = parseOutdated(db);
+  // Written by an older reading (an older tsm, or one running beside this one since): read again, once.
+  const older = olderReadingSql(db);
   // DATE_TITLE: a title an older tsm took from `title: 2024-01-02` in its ISO form (2024-01-02T00:00:00.000Z).
   const sql = `SELECT path, size, mtime_ms, ctime_ms, hash, section_count = 0 AS sectionless, title GLOB '${DATE_TITLE}' AS date_title,
-    date_source, CASE WHEN (${WRITTEN_DAY_SQL}) THEN frontmatter END AS written_day_fm FROM notes`;
+    date_source, CASE WHEN (${WRITTEN_DAY_SQL}) THEN frontmatter END AS written_day_fm, ${older.column} FROM notes n ${older.join}`;
   for (const r of db.prepare(sql).iterate() as Iterable<{
     path: string;
     size: number;
@@ -509,9 +509,10 @@ export function fileStatesOf(db: Database): Map<string, FileState> {
     date_title: number;
     date_source: string;
     written_day_fm: string | null;
+    older_reading: number;
   }>) {
     const state: FileState = { size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, hash: r.hash, skipped: false };
-    if (outdated) state.reread = true;
+    if (r.older_reading) state.reread = state.olderReading = true;
     // Written before every note had a section (an older tsm gave a note of frontmatter only none, so it was
     // never found): parse it again, once.
     if (r.sectionless) state.reread = true;
@@ -541,8 +542,3 @@ export function fileStatesOf(db: Database): Map<string, FileState> {
   return out;
 }
 
-/** Whether the index's notes were read by another version of the reading than this tsm's (src/parse/version.ts). */
-export function parseOutdated(db: Database): boolean {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(PARSE_VERSION_KEY) as { value: string } | undefined;
-  return row?.value !== String(PARSE_VERSION);
-}

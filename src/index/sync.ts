@@ -11,7 +11,7 @@ import { existsNoFollow, findOnDisk, hasNoteExtension, vaultRelative } from '../
 import { scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
 import { asIndexError, IndexError, moveCorruptAside, openWriter, type Database } from './db.js';
-import { fileStatesOf, NoteWriter, parseOutdated, type FileState } from './note-writer.js';
+import { fileStatesOf, NoteWriter, type FileState } from './note-writer.js';
 import type { PreparedLoad } from './prepared-load.js';
 import { basenameKey } from './resolve-link.js';
 import { hasSemanticModel, refreshSemantic } from './semantic/refresh.js';
@@ -88,11 +88,9 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     const rebuild = beginRebuild(writer, Boolean(opts.full) && !opened.fresh, opened.fresh);
     const partial = opts.paths !== undefined && !rebuild;
     const states = writer.fileStates();
-    // Notes an older tsm read (src/parse/version.ts): read again, once, by this run if it lists them all.
-    const notes = partial || rebuild ? 0 : [...states.values()].filter((st) => !st.skipped).length;
-    if (notes > 0 && parseOutdated(opened.db)) {
-      process.stderr.write(`tsm: the index holds notes as an older tsm read them: reading all ${notes} again, once\n`);
-    }
+    // Notes an older tsm read (src/index/note-reading.ts): read again, once, by this run if it lists them all.
+    const older = partial || rebuild ? 0 : [...states.values()].filter((st) => st.olderReading).length;
+    if (older > 0) process.stderr.write(`tsm: the index holds ${older} notes as an older tsm read them: reading them again, once\n`);
     const listing = partial
       ? { ...statPaths(cfg, opts.paths ?? [], opts.pathBases ?? [], states), attachments: [] as string[], warnings: [] as IndexWarning[] }
       : { ...scanVault(cfg.vault, { extensions: cfg.extensions }), missing: [] as string[], notTaken: undefined };
@@ -364,7 +362,6 @@ function finish(
     if (how.rebuild || pending?.all) writer.resolveLinks(null);
     else if (pending || links.setChanged || links.keys.size > 0) writer.resolveLinks(new Set([...links.keys, ...(pending?.keys ?? [])]));
     if (!how.partial) {
-      writer.markParsed();
       writer.syncAttachments(how.attachments);
       writer.pruneWarnings();
       for (const w of how.scanWarnings) writer.replaceWarnings(w.path, [w.message]);

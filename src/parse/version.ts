@@ -1,8 +1,8 @@
 // The version of how tsm reads a note. An index keeps what an older tsm read from each note until the file
 // changes: a fix to the reading (`%%` inside inline code hid the rest of a note; a property `up: "[[Parent]]"`
 // was no link; a timestamp with an offset took the UTC day) reached a note only when it was edited, or at
-// `tsm index --full`. The index records the version that last read every note (meta `parse_version`), and
-// a sync that lists the whole vault reads every note again, once, when it differs (src/index/note-writer.ts
+// `tsm index --full`. The index records the version that wrote each note (src/index/note-reading.ts), and a
+// sync that lists the whole vault reads again, once, the notes an older one wrote (src/index/note-writer.ts
 // fileStatesOf). Bump it with any change that makes the same file give other rows: text, sections, titles,
 // dates, tags or links.
 //

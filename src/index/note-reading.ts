@@ -1,0 +1,52 @@
+// Which version of the reading (src/parse/version.ts) wrote each note's rows, so that a sync of the whole vault
+// reads again, once, the notes an older reading wrote (note-writer.ts fileStatesOf). Kept per note, with the
+// note's indexed_at as this tsm wrote it: an older tsm writes notes without touching this table, and its
+// writes must still be found. A whole-index mark (meta parse_version, before this) said "read by this tsm"
+// after this tsm's sync, and what an older `tsm watch` or `--full` wrote next (checked on the Obsidian Hub:
+// 154 rows read as the older tsm read them, after both had run) stayed so until the files changed; a newer
+// tsm's mark was taken for an older one's: every note read again and the mark lowered, at each turn of two
+// versions used by turns. Here an older tsm's rewrite gives the note another indexed_at (its insert: no
+// record; its `--full`: new note ids), and a record of a newer reading is left alone.
+//
+// Not part of the schema (no version bump, as carried_vectors in vector-carry.ts): an older tsm of the same
+// schema would rebuild an index of a newer schema version, dropping its vectors. Its rows go with their
+// notes (ON DELETE CASCADE), with an older tsm's deletes too. ~25 bytes a note.
+import { PARSE_VERSION } from '../parse/version.js';
+import { writeTransaction, type Database } from './db.js';
+
+const TABLE = 'note_reading';
+
+function hasTable(db: Database): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(TABLE) !== undefined;
+}
+
+/** Makes the table if the index has none (a writer's connection; an older tsm's index, or a fresh one). */
+export function ensureReadingTable(db: Database): void {
+  if (hasTable(db)) return;
+  writeTransaction(db, () =>
+    db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (
+      note_id INTEGER PRIMARY KEY REFERENCES notes(id) ON DELETE CASCADE,
+      version INTEGER NOT NULL,
+      indexed_at TEXT NOT NULL
+    )`),
+  );
+}
+
+/** Records that this tsm's reading wrote note `id` at `indexedAt` (its notes.indexed_at), in the note's transaction. */
+export function readingStatement(db: Database): (id: number, indexedAt: string) => void {
+  const stmt = db.prepare(`INSERT OR REPLACE INTO ${TABLE} (note_id, version, indexed_at) VALUES (?, ${PARSE_VERSION}, ?)`);
+  return (id, indexedAt) => void stmt.run(id, indexedAt);
+}
+
+/**
+ * For a `SELECT … FROM notes n` (fileStatesOf): the join and a column `older_reading`, true for a note an
+ * older reading wrote (no record, an older version, or another indexed_at than recorded: rewritten since by
+ * a tsm that keeps no record). A newer version's record is not older: an older tsm leaves such a note as it is.
+ */
+export function olderReadingSql(db: Database): { join: string; column: string } {
+  if (!hasTable(db)) return { join: '', column: '1 AS older_reading' };
+  return {
+    join: `LEFT JOIN ${TABLE} r ON r.note_id = n.id`,
+    column: `(r.note_id IS NULL OR r.indexed_at IS NOT n.indexed_at OR r.version < ${PARSE_VERSION}) AS older_reading`,
+  };
+}
