@@ -14,7 +14,7 @@ import { ftsRows, noteFtsRow, type PreparedNote } from './fts-rows.js';
 import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from './schema.js';
 import { MAX_SECTIONS_PER_NOTE, ordOfSection, sectionId } from './section-ids.js';
 import { newGeneration } from './nearest-key.js';
-import { ensureReadingTable, olderReadingSql, readingStatement } from './note-reading.js';
+import { ensureReadingTable, linksResolvedByOlder, olderReadingSql, readingStatement, recordLinksResolved } from './note-reading.js';
 import { carryBack, carryBackTo, hasCarriedVectors, NoteVectors, stashNote, stashVectors } from './vector-carry.js';
 
 export interface FileState {
@@ -271,6 +271,18 @@ export class NoteWriter {
 
   setMeta(key: string, value: string): void {
     this.s.setMeta.run(key, value);
+  }
+
+  /** Whether links may have been resolved by an older tsm's rules since this tsm's last sync (note-reading.ts). */
+  linksResolvedByOlder(): boolean {
+    return linksResolvedByOlder(this.db);
+  }
+
+  /** Ends a sync: its time (meta last_sync), and, when `linksAsRuled`, that links are as this tsm's rules resolve them. */
+  markSynced(linksAsRuled: boolean): void {
+    const at = new Date().toISOString();
+    this.s.setMeta.run('last_sync', at);
+    if (linksAsRuled) recordLinksResolved(this.db, at);
   }
 
   /**

@@ -359,14 +359,17 @@ function finish(
   writer.inTransaction(() => {
     // Pending work includes what a killed or concurrent sync left: resolving it converges on a clean build.
     const pending = writer.takePendingLinks();
-    if (how.rebuild || pending?.all) writer.resolveLinks(null);
+    // Links an older tsm resolved since this tsm's last sync (note-reading.ts): all again, by a sync of the whole vault.
+    const olderLinks = writer.linksResolvedByOlder();
+    const all = how.rebuild || pending?.all || (olderLinks && !how.partial);
+    if (all) writer.resolveLinks(null);
     else if (pending || links.setChanged || links.keys.size > 0) writer.resolveLinks(new Set([...links.keys, ...(pending?.keys ?? [])]));
     if (!how.partial) {
       writer.syncAttachments(how.attachments);
       writer.pruneWarnings();
       for (const w of how.scanWarnings) writer.replaceWarnings(w.path, [w.message]);
     }
-    writer.setMeta('last_sync', new Date().toISOString());
+    writer.markSynced(all || !olderLinks);
   });
   // Vectors a rebuild set aside (or one killed before it got here), and those of removed notes, go back to
   // the sections whose input is unchanged, once every note is written, and the rest are dropped. A partial

@@ -112,3 +112,47 @@ describe('notes an older tsm read', () => {
     expect(readAgain()).toEqual([true, true]);
   });
 });
+
+describe('links an older tsm resolved', () => {
+  // An older tsm re-resolves links by its rules at its syncs, also those of notes it does not write (on the
+  // Obsidian Hub, an old `tsm watch` that added and removed notes moved 7 links of notes it never wrote), and
+  // writes meta last_sync. Here: a link of a.md pointed elsewhere, as older rules might, by such a sync.
+  const linkTarget = (): string | null => {
+    const conn = new Database(db(), { readonly: true });
+    const t = conn
+      .prepare("SELECT t.path FROM links l JOIN notes n ON n.id = l.source_id LEFT JOIN notes t ON t.id = l.target_id WHERE n.path = 'a.md'")
+      .pluck()
+      .get() as string | null;
+    conn.close();
+    return t;
+  };
+  function resolvedElsewhere(byAnotherSync: boolean): void {
+    const conn = new Database(db());
+    conn.prepare("UPDATE links SET target_id = (SELECT id FROM notes WHERE path = 'a.md') WHERE source_id = (SELECT id FROM notes WHERE path = 'a.md')").run();
+    if (byAnotherSync) conn.prepare("UPDATE meta SET value = '2026-11-27T16:00:00.000Z' WHERE key = 'last_sync'").run();
+    conn.close();
+  }
+  beforeEach(() => {
+    writeFileSync(join(vault.dir, 'a.md'), '# Alpha\n\nThe walrus, see [[c]].\n');
+    expect(index().code).toBe(0);
+    expect(linkTarget()).toBe('b/c.md');
+  });
+
+  it('are resolved again, all of them, by the next sync of the whole vault, and once only', () => {
+    resolvedElsewhere(true);
+    expect(JSON.parse(index().stdout)).toMatchObject({ updated: 0 });
+    expect(linkTarget()).toBe('b/c.md');
+    // Done: the next sync resolves no link it has no reason to (a link set wrong by hand stays so).
+    resolvedElsewhere(false);
+    index();
+    expect(linkTarget()).toBe('a.md');
+  });
+
+  it('a sync of listed paths leaves that to the next sync of the whole vault', () => {
+    resolvedElsewhere(true);
+    writeFileSync(join(vault.dir, 'b', 'c.md'), '# Gamma\n\nThe seal, edited.\n');
+    expect(JSON.parse(index(['--files-from-stdin'], 'b/c.md\n').stdout)).toMatchObject({ updated: 1 });
+    index();
+    expect(linkTarget()).toBe('b/c.md');
+  });
+});
