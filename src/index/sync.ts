@@ -358,6 +358,7 @@ function finish(
   const { writer, links } = run;
   writer.inTransaction(() => {
     // Pending work includes what a killed or concurrent sync left: resolving it converges on a clean build.
+    writer.flushReadings();
     const pending = writer.takePendingLinks();
     // Links an older tsm resolved since this tsm's last sync (note-reading.ts): all again, by a sync of the whole vault.
     const olderLinks = writer.linksResolvedByOlder();
