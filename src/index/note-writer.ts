@@ -30,8 +30,6 @@ export interface FileState {
 }
 
 const PENDING_LINKS = 'links_pending';
-/** Notes whose reading is recorded at once (NoteWriter.unrecorded). */
-const READING_BATCH = 512;
 /** The pid of the process whose build of the whole index is under way (beginBulkLoad → finishBulkLoad). */
 const BULK_LOAD_PID = 'bulk_load_pid';
 /**
@@ -61,9 +59,10 @@ export class NoteWriter {
   /** Records that this tsm's reading wrote a note (note-reading.ts). */
   private readonly recordReading: (id: number, indexedAt: string) => void;
   /**
-   * Notes written whose reading is not recorded yet: recorded a batch at a time (flushReadings). One row a
-   * note, written between each note's sections and full-text rows, left 10,503 free pages in a build of the
-   * handbook (its index 222 instead of 179 MB, +1 s), against ~1,300 recorded in batches.
+   * Notes written in the running transaction whose reading is not recorded yet: recorded at the end of the
+   * transaction (flushReadings), the notes' own, so no other writer ever sees a note without its record. One
+   * row a note, written between each note's sections and full-text rows, left 10,503 free pages in a build
+   * of the handbook (its index 222 instead of 179 MB, +1 s), against ~1,300 recorded a transaction at a time.
    */
   private readonly unrecorded: [number, string][] = [];
 
@@ -192,7 +191,7 @@ export class NoteWriter {
       return sid;
     });
     this.s.setSectionCount.run(sectionIds.length, id);
-    if (this.unrecorded.push([id, row.indexedAt]) >= READING_BATCH) this.flushReadings();
+    this.unrecorded.push([id, row.indexedAt]);
     this.vectors.giveBack(id, held);
     this.written.add(id);
     for (const row of fts.sections) {
@@ -281,11 +280,7 @@ export class NoteWriter {
     this.s.setMeta.run(key, value);
   }
 
-  /**
-   * Records the reading of the notes written since the last call (in the running transaction). A sync that
-   * stops before it leaves at most a batch of notes without a record: read again by the next sync of the
-   * whole vault, as notes of an older reading are.
-   */
+  /** Records the reading of the notes written in the running transaction: call it last in that transaction. */
   flushReadings(): void {
     for (const [id, at] of this.unrecorded) this.recordReading(id, at);
     this.unrecorded.length = 0;

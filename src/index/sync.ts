@@ -219,6 +219,7 @@ class LinkWork {
       this.txnChanged = false;
       this.txnKeys = [];
       fn();
+      this.writer.flushReadings();
       if (this.txnChanged) this.writer.addPendingLinks(this.txnKeys);
     });
   }
@@ -358,7 +359,6 @@ function finish(
   const { writer, links } = run;
   writer.inTransaction(() => {
     // Pending work includes what a killed or concurrent sync left: resolving it converges on a clean build.
-    writer.flushReadings();
     const pending = writer.takePendingLinks();
     // Links an older tsm resolved since this tsm's last sync (note-reading.ts): all again, by a sync of the whole vault.
     const olderLinks = writer.linksResolvedByOlder();
