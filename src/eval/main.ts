@@ -22,7 +22,7 @@ import { buildRevision, indexSourceKey, parseSide, type Side } from './builds.js
 import { formatCompare, formatRun, groups, pairedDiff, summarize, type QueryRow } from './report.js';
 import { openNeural, openNeuralModule, type NeuralEval } from './neural.js';
 import { runQueries } from './run.js';
-import { cacheDir, defaultSets, loadSet, vaultDir, type QuerySet } from './sets.js';
+import { cacheDir, defaultSets, loadSet, vaultAvailable, vaultDir, type QuerySet } from './sets.js';
 
 const USAGE =
   'usage: npm run eval -- [--compare A B] [--sets NAMES] [--sealed] [--qrels FILE [--vault DIR]] [--variant V] [--tune JSON] [--model DIR | --embedder FILE] [--now YYYY-MM-DD] [--db FILE] [--verbose] [--json]\n';
@@ -149,7 +149,11 @@ function chooseSets(): QuerySet[] {
   if (values.vault) throw new Error(`--vault needs --qrels FILE\n${USAGE}`);
   // Sealed sets are kept out of the default run: a set every change is measured on is a set tuned on.
   const all = defaultSets(join(repoRoot, 'eval', values.sealed ? 'sealed' : 'qrels'));
-  if (!values.sets) return all;
+  if (!values.sets) {
+    const missing = all.filter((s) => !vaultAvailable(s, repoRoot));
+    for (const s of missing) process.stderr.write(`eval: ${s.name} left out: its corpus ${'tarball' in s.vault ? s.vault.tarball : ''} is not here (eval/qrels/README.md says how to make it; TSM_CORPORA names its folder)\n`);
+    return all.filter((s) => !missing.includes(s));
+  }
   const names = values.sets.split(',');
   const unknown = names.filter((n) => !all.some((s) => s.name === n));
   if (unknown.length) throw new Error(`unknown set ${unknown.join(', ')} (known: ${all.map((s) => s.name).join(', ')})`);

@@ -62,9 +62,7 @@ export function vaultDir(set: QuerySet, repoRoot: string): string {
   const { tarball, root } = set.vault;
   const target = join(cacheDir(), 'vaults', root);
   if (existsSync(target)) return target;
-  const candidates = [process.env.TSM_CORPORA, join(repoRoot, '..', 'shared', 'corpora'), join(repoRoot, '..', '..', 'shared', 'corpora')]
-    .filter((d): d is string => Boolean(d))
-    .map((d) => join(d, tarball));
+  const candidates = corpusCandidates(tarball, repoRoot);
   const found = candidates.find((c) => existsSync(c));
   if (!found) throw new Error(`${set.name}: corpus ${tarball} not found (looked in ${candidates.join(', ')}); set TSM_CORPORA to its folder`);
   // Extract beside the target and rename, so that an interrupted extraction never passes for a vault.
@@ -78,4 +76,23 @@ export function vaultDir(set: QuerySet, repoRoot: string): string {
   renameSync(join(part, root), target);
   rmSync(part, { recursive: true, force: true });
   return target;
+}
+
+/** Where a corpus tarball is looked for: TSM_CORPORA, then ../shared/corpora beside the repository (or its worktree). */
+function corpusCandidates(tarball: string, repoRoot: string): string[] {
+  return [process.env.TSM_CORPORA, join(repoRoot, '..', 'shared', 'corpora'), join(repoRoot, '..', '..', 'shared', 'corpora')]
+    .filter((d): d is string => Boolean(d))
+    .map((d) => join(d, tarball));
+}
+
+/**
+ * Whether a set's vault can be had here: a repository folder always; a corpus when it is extracted in the
+ * cache or its tarball is found. The Obsidian Help sets' corpora are made from a clone of their public
+ * repository (eval/qrels/README.md), not shipped with the shared corpora: a default run leaves them out
+ * where they are missing, and says so.
+ */
+export function vaultAvailable(set: QuerySet, repoRoot: string): boolean {
+  if ('dir' in set.vault) return true;
+  if (existsSync(join(cacheDir(), 'vaults', set.vault.root))) return true;
+  return corpusCandidates(set.vault.tarball, repoRoot).some((c) => existsSync(c));
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -76,6 +76,8 @@ describe('eval: query sets and variants', () => {
       for (const q of s.queries) expect(asked.has(q.query), `${s.name}: ${q.query}`).toBe(false);
     }
     sets.push(...sealed);
+    // The paired set (eval/paired/): another set's needs asked in the other language, run with --qrels.
+    sets.push(...defaultSets(join(__dirname, '..', '..', 'eval', 'paired')));
     for (const s of sets) {
       expect(s.now, s.name).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       for (const q of s.queries) {
@@ -83,6 +85,32 @@ describe('eval: query sets and variants', () => {
         expect(Object.values(q.relevant).some((g) => g === 2), `${s.name}: ${q.query} has a grade 2`).toBe(true);
       }
       expect(new Set(s.queries.map((q) => q.query)).size, `${s.name}: queries unique`).toBe(s.queries.length);
+    }
+  });
+});
+
+describe('eval: sets whose corpus is not here', () => {
+  it('a corpus is available when extracted in the cache or its tarball is found; a repository folder always', async () => {
+    const { vaultAvailable } = await import('../../src/eval/sets.js');
+    const cache = mkdtempSync(join(tmpdir(), 'tsm-eval-cache-'));
+    const corpora = mkdtempSync(join(tmpdir(), 'tsm-corpora-'));
+    const saved = { cache: process.env.TSM_EVAL_CACHE, corpora: process.env.TSM_CORPORA };
+    process.env.TSM_EVAL_CACHE = cache;
+    process.env.TSM_CORPORA = corpora;
+    try {
+      const root = mkdtempSync(join(tmpdir(), 'tsm-repo-'));
+      const set = (vault: object) => ({ name: 'x', file: '/x.json', vault, queries: [] }) as never;
+      expect(vaultAvailable(set({ dir: 'vault-example' }), root)).toBe(true);
+      expect(vaultAvailable(set({ tarball: 'help.tar.gz', root: 'help' }), root)).toBe(false);
+      writeFileSync(join(corpora, 'help.tar.gz'), '');
+      expect(vaultAvailable(set({ tarball: 'help.tar.gz', root: 'help' }), root)).toBe(true);
+      mkdirSync(join(cache, 'vaults', 'other'), { recursive: true });
+      expect(vaultAvailable(set({ tarball: 'other.tar.gz', root: 'other' }), root)).toBe(true);
+    } finally {
+      for (const [k, v] of [['TSM_EVAL_CACHE', saved.cache], ['TSM_CORPORA', saved.corpora]] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
     }
   });
 });
