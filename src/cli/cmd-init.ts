@@ -1,7 +1,7 @@
 // tsm init: create .tsm/ with a commented config (never overwriting one); --claude wires Claude Code too,
 // in the local (personal) scope unless --shared asks for the files a team commits.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { defaultConfigText, resolveVault, TSM_DIR } from '../vault/config.js';
 import { fileKind } from '../vault/file-kind.js';
 import { UsageError, UserError } from './run.js';
@@ -9,10 +9,10 @@ import { writeErr } from './stdio.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   if (argv.shared && !argv.claude) throw new UsageError('--shared goes with --claude: `tsm init --claude --shared`');
-  // A named vault must exist, as for every other command: `--vault ~/notse` creating a folder tree would
-  // hide the typo. Without a name, the current folder is the vault, as the user means by running it there.
-  const flag = typeof argv.vault === 'string' ? argv.vault : undefined;
-  const vault = flag === undefined && !process.env.TSM_VAULT ? resolve(process.cwd()) : resolveVault({ vaultFlag: flag, env: process.env });
+  // The vault every other command would use here (a named one must exist: `--vault ~/notse` creating a
+  // folder tree would hide the typo), else the current folder, as `tsm index` takes it. Run in a project
+  // kept inside a vault, a .tsm/ made in the project would become its nearest vault and hide the notes.
+  const vault = resolveVault({ vaultFlag: typeof argv.vault === 'string' ? argv.vault : undefined, env: process.env, cwdIsVault: true });
   const dir = join(vault, TSM_DIR);
   const kind = fileKind(dir);
   if (kind !== 'absent' && kind !== 'directory') throw new UserError(`${dir} is a file, not tsm's folder: move it aside and run \`tsm init\` again`);

@@ -99,7 +99,7 @@ export interface ConfigInput {
   cwd?: string;
   /**
    * Without a named or marked vault, take the current directory. Only commands whose purpose is to
-   * create an index (`tsm index`, `tsm watch`) set this: running them is the deliberate act.
+   * create an index (`tsm index`, `tsm watch`, `tsm init`) set this: running them is the deliberate act.
    */
   cwdIsVault?: boolean;
   /** Read no config.json: the defaults and the environment (`tsm doctor`, once it has reported the file bad). */

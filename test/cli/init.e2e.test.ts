@@ -38,6 +38,28 @@ describe('tsm init', () => {
     }
   });
 
+  it('in a folder below a vault, sets up that vault instead of starting a new one inside it', () => {
+    // A project kept inside the vault (README: "or keep projects inside the vault") must keep using it:
+    // a .tsm/ made in the project would be the nearest vault of every command and hook run there.
+    const v = makeVault({ '.tsm/index.db-placeholder': '', 'projects/foo/x.md': '# x\n', 'obs/.obsidian/app.json': '{}', 'obs/sub/y.md': '# y\n' });
+    try {
+      const r = tsm(['init'], { cwd: join(v.dir, 'projects/foo') });
+      expect(r.code, r.stderr).toBe(0);
+      expect(existsSync(join(v.dir, 'projects/foo/.tsm')), r.stderr).toBe(false);
+      expect(existsSync(join(v.dir, '.tsm/config.json'))).toBe(true);
+      expect(r.stderr).toContain(join(v.dir, '.tsm/config.json'));
+      // An Obsidian vault above: its root gets the .tsm/, which the hooks look for.
+      expect(tsm(['init'], { cwd: join(v.dir, 'obs/sub') }).code).toBe(0);
+      expect(existsSync(join(v.dir, 'obs/sub/.tsm'))).toBe(false);
+      expect(existsSync(join(v.dir, 'obs/.tsm/config.json'))).toBe(true);
+      // Asked for by name, a vault inside a vault is made.
+      expect(tsm(['init', '--vault', '.'], { cwd: join(v.dir, 'projects/foo') }).code).toBe(0);
+      expect(existsSync(join(v.dir, 'projects/foo/.tsm/config.json'))).toBe(true);
+    } finally {
+      v.cleanup();
+    }
+  });
+
   // Root may write anywhere: the read-only case needs another user (runuser, as root), else it is skipped.
   const runuser = process.getuid?.() === 0 && spawnSync('runuser', ['-u', 'nobody', '--', 'true']).status === 0;
   it.skipIf(!runuser)('a folder the user may not write: one line naming the permissions, no stack trace', () => {
