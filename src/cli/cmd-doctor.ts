@@ -8,7 +8,7 @@ import { pendingChanges } from '../index/sync.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
 import { hookLogPath } from '../hooks/hook-log.js';
-import { ConfigFileError, markedVaultAbove, tsmDir, TSM_DIR, unknownConfigKeys, type TsmConfig } from '../vault/config.js';
+import { ConfigFileError, tsmDir, TSM_DIR, unknownConfigKeys, vaultAboveCwd, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { keptNotes } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
@@ -25,7 +25,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const projectDir = process.env.CLAUDE_PROJECT_DIR || process.cwd();
   const setup = await import('../hooks/claude-check.js');
   let vaultFlag = typeof argv.vault === 'string' ? argv.vault : undefined;
-  if (vaultFlag === undefined && !process.env.TSM_VAULT && markedVaultAbove(process.cwd()) === null) vaultFlag = setup.wiredVault(projectDir) ?? undefined;
+  if (vaultFlag === undefined && !process.env.TSM_VAULT && vaultAboveCwd(process.cwd()) === null) vaultFlag = setup.wiredVault(projectDir) ?? undefined;
   const { cfg, badConfig } = doctorConfig({ ...argv, vault: vaultFlag });
   const problems: Problem[] = badConfig ? [badConfig] : [];
   try {

@@ -1,5 +1,5 @@
 // Where the vault and index are, and every tunable: env vars over <vault>/.tsm/config.json over defaults.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
 
@@ -127,17 +127,39 @@ export function resolveVault(input: ConfigInput): string {
     if (!statSync(dir).isDirectory()) throw new ConfigError(`vault is not a folder: ${dir} (correct ${named})`);
     return dir;
   }
-  const marked = markedVaultAbove(cwd);
+  const marked = vaultAboveCwd(cwd, env);
   if (marked !== null) return marked;
   if (input.cwdIsVault) return cwd;
   throw new ConfigError(
-    `no vault here: neither ${cwd} nor a folder above it holds .tsm/ or .obsidian/. ` +
+    `no vault here: neither ${shellCwd(cwd, env) ?? cwd} nor a folder above it holds .tsm/ or .obsidian/. ` +
       'Run `tsm init` (or `tsm index`) in your notes folder, or name it with --vault DIR or $TSM_VAULT',
   );
 }
 
+/**
+ * The vault the current folder `cwd` is in: the nearest marked folder at or above it as the shell names it
+ * ($PWD), else at or above its real path. The OS gives a process its folder's real path: in `~/notes/ext`,
+ * a symlink to a folder elsewhere that the vault indexes as its own, the real path is outside the vault,
+ * and `tsm search` said "no vault here" while `tsm index` and `tsm watch` made a second vault there.
+ */
+export function vaultAboveCwd(cwd: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const shell = shellCwd(cwd, env);
+  return (shell !== null ? markedVaultAbove(shell) : null) ?? markedVaultAbove(cwd);
+}
+
+/** $PWD when it is another name (through symlinks) of the folder `cwd`, else null. */
+function shellCwd(cwd: string, env: NodeJS.ProcessEnv): string | null {
+  const pwd = env.PWD;
+  if (!pwd || !isAbsolute(pwd) || resolve(pwd) === resolve(cwd)) return null;
+  try {
+    return realpathSync(pwd) === realpathSync(cwd) ? resolve(pwd) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The nearest folder at or above `dir` holding a vault marker (VAULT_MARKERS), or null. */
-export function markedVaultAbove(dir: string): string | null {
+function markedVaultAbove(dir: string): string | null {
   for (let d = resolve(dir); ; d = dirname(d)) {
     if (VAULT_MARKERS.some((m) => fileKind(join(d, m)) === 'directory')) return d;
     if (dirname(d) === d) return null;

@@ -1,0 +1,46 @@
+// Which vault a command run in a folder uses, as a user with several vaults and projects meets it: the
+// built CLI in temporary folders (README, "Configuration and where the index lives").
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeVault, tsm } from '../helpers/cli.js';
+
+describe('the vault of the current folder', () => {
+  it('a folder reached through a symlink in the vault is in that vault, as the shell names it ($PWD)', () => {
+    const v = makeVault({ 'notes/a.md': '# A\n\nalpha\n', 'elsewhere/ext/e.md': '# Ext\n\ngamma\n' });
+    try {
+      const vault = join(v.dir, 'notes');
+      const real = join(v.dir, 'elsewhere/ext');
+      symlinkSync(real, join(vault, 'ext'));
+      expect(tsm(['index'], { cwd: vault }).code).toBe(0);
+      // `cd ~/notes/ext`: the process's folder is the real one, outside the vault; the shell's is inside.
+      const here = { cwd: real, env: { PWD: join(vault, 'ext') } };
+      const found = tsm(['search', 'gamma', '--ids'], here);
+      expect(found.code, found.stderr).toBe(0);
+      expect(found.stdout).not.toBe('');
+      expect(tsm(['status', '--json'], here).stdout).toContain(`"vault": ${JSON.stringify(vault)}`);
+      expect(tsm(['index'], here).code).toBe(0);
+      expect(existsSync(join(real, '.tsm')), 'a second vault made in the link target').toBe(false);
+      // $PWD naming another folder (a stale one) is not believed: the real folder is still not a vault.
+      mkdirSync(join(v.dir, 'other'));
+      const stale = tsm(['search', 'gamma'], { cwd: real, env: { PWD: join(v.dir, 'other') } });
+      expect(stale.code).toBe(1);
+      expect(stale.stderr).toMatch(/no vault here: neither .*elsewhere\/ext nor/);
+    } finally {
+      v.cleanup();
+    }
+  });
+
+  it('a symlink to a folder inside a vault still finds that vault by its real path', () => {
+    const v = makeVault({ 'notes/.tsm/keep': '', 'notes/proj/p.md': '# P\n\nbeta\n' });
+    try {
+      symlinkSync(join(v.dir, 'notes/proj'), join(v.dir, 'proj-link'));
+      const here = { cwd: join(v.dir, 'proj-link'), env: { PWD: join(v.dir, 'proj-link') } };
+      expect(tsm(['index'], here).code).toBe(0);
+      expect(tsm(['status', '--json'], here).stdout).toContain(`"vault": ${JSON.stringify(join(v.dir, 'notes'))}`);
+      expect(existsSync(join(v.dir, 'notes/proj/.tsm'))).toBe(false);
+    } finally {
+      v.cleanup();
+    }
+  });
+});
