@@ -3,7 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
-import { TSM_DIR } from '../vault/config.js';
+import { TSM_DIR, userPath } from '../vault/config.js';
 
 export interface HookVaultInput {
   vaultFlag?: string;
@@ -21,7 +21,7 @@ export class HookVaultError extends TsmError {
 export function resolveHookVault(input: HookVaultInput): string | null {
   const given = input.vaultFlag ?? (input.env.TSM_VAULT || undefined);
   if (given !== undefined) {
-    const dir = resolve(input.cwd, given);
+    const dir = userPath(input.cwd, given, input.env);
     if (!isDir(dir)) throw new HookVaultError(`vault not found: ${dir}`);
     return dir;
   }

@@ -1,5 +1,6 @@
 // Where the vault and index are, and every tunable: env vars over <vault>/.tsm/config.json over defaults.
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import type * as Os from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
 
@@ -120,7 +121,7 @@ export function resolveVault(input: ConfigInput): string {
   const cwd = resolve(input.cwd ?? process.cwd());
   const given = input.vaultFlag ?? (env.TSM_VAULT || undefined);
   if (given !== undefined) {
-    const dir = resolve(cwd, given);
+    const dir = userPath(cwd, given, env);
     // Never created here (`tsm init --vault` included): a typo in a path must not become a new vault.
     const named = input.vaultFlag !== undefined ? '--vault' : '$TSM_VAULT';
     if (!existsSync(dir)) throw new ConfigError(`vault not found: ${dir} (correct ${named}, or create the folder first)`);
@@ -158,6 +159,18 @@ function shellCwd(cwd: string, env: NodeJS.ProcessEnv): string | null {
   }
 }
 
+/**
+ * A path the user wrote (--vault, --db, TSM_*, a folder setting), absolute: `~` and `~/…` are the home
+ * folder, a relative path is read from `base`. No shell expands `~` in Claude Code's settings.json `env`,
+ * an .mcp.json's `args`, a config.json or `--vault=~/notes`: TSM_DB=~/tsm.db made a folder named `~` in
+ * the current folder, and TSM_VAULT=~/notes was "vault not found: <project>/~/notes".
+ */
+export function userPath(base: string, path: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (!/^~(?=$|[\\/])/.test(path)) return resolve(base, path);
+  // Loaded here, not imported: search and hook load only what they use (scripts/build.mjs checks it).
+  return resolve(base, (env.HOME || (process.getBuiltinModule('node:os') as typeof Os).homedir()) + path.slice(1));
+}
+
 /** The nearest folder at or above `dir` holding a vault marker (VAULT_MARKERS), or null. */
 function markedVaultAbove(dir: string): string | null {
   for (let d = resolve(dir); ; d = dirname(d)) {
@@ -192,7 +205,7 @@ function settings(input: ConfigInput, env: NodeJS.ProcessEnv, vault: string, fil
 
   const cfg: TsmConfig = {
     vault,
-    db: resolve(input.cwd ?? process.cwd(), input.dbFlag ?? (env.TSM_DB || join(vault, TSM_DIR, 'index.db'))),
+    db: userPath(input.cwd ?? process.cwd(), input.dbFlag ?? (env.TSM_DB || join(vault, TSM_DIR, 'index.db')), env),
     extensions: stringList('extensions', pick('extensions', DEFAULTS.extensions)).map((e) =>
       e.startsWith('.') ? e.toLowerCase() : `.${e.toLowerCase()}`,
     ),
@@ -204,12 +217,12 @@ function settings(input: ConfigInput, env: NodeJS.ProcessEnv, vault: string, fil
     snippetChars: int('snippetChars', pick('snippetChars', DEFAULTS.snippetChars), 20, 100_000),
     hookTopK: envInt('TSM_HOOK_TOP_K', 'hookTopK', 1, 50),
     hookTimeoutMs: envInt('TSM_HOOK_TIMEOUT_MS', 'hookTimeoutMs', 50, 60_000),
-    sessionsDir: resolve(vault, env.TSM_SESSIONS_DIR || folder('sessionsDir', pick('sessionsDir', DEFAULTS.sessionsDir))),
+    sessionsDir: userPath(vault, env.TSM_SESSIONS_DIR || folder('sessionsDir', pick('sessionsDir', DEFAULTS.sessionsDir)), env),
     answerChars: int('answerChars', pick('answerChars', DEFAULTS.answerChars), 0, 1_000_000),
     halfLifeDays: halfLives(pick('halfLifeDays', DEFAULTS.halfLifeDays)),
     semantic: bool('semantic', pick('semantic', DEFAULTS.semantic)),
     model: nonEmpty('TSM_MODEL', env.TSM_MODEL || pick('model', DEFAULTS.model)),
-    modelDir: optionalDir('TSM_MODEL_DIR', env.TSM_MODEL_DIR || pick('modelDir', DEFAULTS.modelDir), vault),
+    modelDir: optionalDir('TSM_MODEL_DIR', env.TSM_MODEL_DIR || pick('modelDir', DEFAULTS.modelDir), vault, env),
   };
   // An index named like a note (`--db notes.md`) would be written over a note, or become a binary "note".
   const noteLike = cfg.extensions.find((e) => cfg.db.toLowerCase().endsWith(e));
@@ -261,10 +274,10 @@ function nonEmpty(name: string, value: unknown): string {
 }
 
 /** A folder setting: null stays null, a relative path is taken from the vault (the config file lives there). */
-function optionalDir(name: string, value: unknown, vault: string): string | null {
+function optionalDir(name: string, value: unknown, vault: string, env: NodeJS.ProcessEnv): string | null {
   if (value === null || value === undefined || value === '') return null;
   if (typeof value !== 'string') throw new SettingError(name, `${name} must be a folder path or null (got ${JSON.stringify(value)})`);
-  return isAbsolute(value) ? value : resolve(vault, value);
+  return userPath(vault, value, env);
 }
 
 /** `shown`: the value as the user wrote it, when it was text read as a number (an environment variable). */

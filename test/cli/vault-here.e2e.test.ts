@@ -1,6 +1,6 @@
 // Which vault a command run in a folder uses, as a user with several vaults and projects meets it: the
 // built CLI in temporary folders (README, "Configuration and where the index lives").
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeVault, tsm } from '../helpers/cli.js';
@@ -41,6 +41,29 @@ describe('the vault of the current folder', () => {
       expect(existsSync(join(v.dir, 'notes/proj/.tsm'))).toBe(false);
     } finally {
       v.cleanup();
+    }
+  });
+
+  it('~ in a path no shell expanded (settings.json env, .mcp.json args, --vault=~/…) is the home folder', () => {
+    const home = makeVault({ 'notes/a.md': '# A\n\nalpha\n', 'project/.keep': '' });
+    try {
+      const cwd = join(home.dir, 'project');
+      const env = { HOME: home.dir, TSM_VAULT: '~/notes', TSM_DB: '~/indexes/notes.db' };
+      const indexed = tsm(['index'], { cwd, env });
+      expect(indexed.code, indexed.stderr).toBe(0);
+      expect(existsSync(join(home.dir, 'indexes/notes.db'))).toBe(true);
+      expect(readdirSync(cwd), 'a folder named ~ made in the current folder').toEqual(['.keep']);
+      const found = tsm(['search', 'alpha', '--ids', '--vault=~/notes', '--db=~/indexes/notes.db'], { cwd, env: { HOME: home.dir } });
+      expect(found.code, found.stderr).toBe(0);
+      expect(found.stdout).not.toBe('');
+      // The prompt hook, with TSM_VAULT from Claude Code's settings.json (its index in the vault's .tsm/).
+      expect(tsm(['index', '--vault', join(home.dir, 'notes')]).code).toBe(0);
+      const payload = { hook_event_name: 'UserPromptSubmit', prompt: 'alpha', cwd, session_id: 's1' };
+      const hook = tsm(['hook'], { cwd, env: { HOME: home.dir, TSM_VAULT: '~/notes' }, input: JSON.stringify(payload) });
+      expect(hook.code).toBe(0);
+      expect(hook.stdout).toContain('a.md');
+    } finally {
+      home.cleanup();
     }
   });
 });
