@@ -227,6 +227,11 @@ function settings(input: ConfigInput, env: NodeJS.ProcessEnv, vault: string, fil
   // An index named like a note (`--db notes.md`) would be written over a note, or become a binary "note".
   const noteLike = cfg.extensions.find((e) => cfg.db.toLowerCase().endsWith(e));
   if (noteLike) throw new ConfigError(`the index cannot be a note: ${cfg.db} ends in ${noteLike}; give --db (or TSM_DB) another name`);
+  // `--db ~/indexes` meant as the folder to keep it in: the index's own check would say "move it aside".
+  const named = input.dbFlag !== undefined ? '--db' : env.TSM_DB ? 'TSM_DB' : null;
+  if (named !== null && fileKind(cfg.db) === 'directory') {
+    throw new ConfigError(`the index must be a file, and ${cfg.db} is a folder: give ${named} a file name, like ${join(cfg.db, 'index.db')}`);
+  }
   return cfg;
 }
 

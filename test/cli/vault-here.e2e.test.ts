@@ -66,4 +66,22 @@ describe('the vault of the current folder', () => {
       home.cleanup();
     }
   });
+
+  it('--db or $TSM_DB naming a folder: the fix is a file name in it, not moving the folder aside', () => {
+    const v = makeVault({ 'notes/a.md': '# A\n\nalpha\n', 'indexes/keep.txt': 'mine' });
+    try {
+      const dir = join(v.dir, 'indexes');
+      for (const [args, env, named] of [
+        [['--db', dir], {}, '--db'],
+        [[], { TSM_DB: dir }, 'TSM_DB'],
+      ] as const) {
+        const r = tsm(['search', 'alpha', '--vault', join(v.dir, 'notes'), ...args], { env });
+        expect(r.code).toBe(1);
+        expect(r.stderr).toBe(`tsm: the index must be a file, and ${dir} is a folder: give ${named} a file name, like ${join(dir, 'index.db')}\n`);
+      }
+      expect(readdirSync(dir)).toEqual(['keep.txt']);
+    } finally {
+      v.cleanup();
+    }
+  });
 });

@@ -105,7 +105,8 @@ describe('a database that is tsm own, or free to use', () => {
       for (const args of [['index'], ['search', 'needle']]) {
         const r = tsm([...args, '--vault', vault.dir, '--db', db], { cwd: vault.dir, timeoutMs: 15_000 });
         expect(r.code, `${db}: ${args[0]}`).toBe(1);
-        expect(r.stderr).toMatch(/is not a plain file \(a folder, FIFO or device\?\): move it aside/);
+        // A folder named by --db is where the user meant to keep the index: the fix is a file in it.
+        expect(r.stderr).toMatch(db === dir ? /is a folder: give --db a file name, like .*a-folder\.db\/index\.db/ : /is not a plain file \(a folder, FIFO or device\?\): move it aside/);
       }
     }
   });
