@@ -2,9 +2,14 @@
 // design: a snippet only needs to read well, and nothing here can produce broken output.
 import { isLetterOrNumber, isLowercaseLetter, isSpace } from './unicode.js';
 
-// A code fence's opening or closing line; FENCE_OPEN's group 1 is its run of ` or ~.
-const FENCE_OPEN = /^[ \t]{0,3}(`{3,}|~{3,})/;
-const FENCE_LINE = new RegExp(`${FENCE_OPEN.source}.*$`, 'gm');
+// A code fence's opening or closing line, also inside a blockquote or callout (`> ```md`, as the callout's
+// example shows its code): group 1 is the quote markers, group 2 the run of ` or ~, group 3 the rest.
+const FENCE_OPEN = /^((?:[ \t]{0,3}>[ \t]?)*)[ \t]{0,3}(`{3,}|~{3,})(.*)$/;
+// Code held out of the rewriting below (holdCode) is this mark, its index, and END_HELD: private-use
+// characters, so no rule of markdown or emphasis touches it.
+const HELD = '\uE000';
+const END_HELD = '\uE001';
+const HELD_MARK = /\uE000(\d+)\uE001/g;
 // Table delimiter rows and thematic breaks: only dashes, colons and pipes.
 const TABLE_RULE = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/gm;
 const HEADING_MARK = /^[ \t]{0,3}#{1,6}[ \t]+/gm;
@@ -59,20 +64,82 @@ function wikilinkText(target: string, alias: string | undefined): string {
  */
 export function simplifyMarkdown(md: string, keepHtml = false): string {
   const lf = md.replace(/\r\n?/g, '\n');
-  const text = (keepHtml ? lf : dropHtml(lf))
-    .replace(FENCE_LINE, '')
+  const held: string[] = [];
+  const text = holdCode(keepHtml ? lf : dropHtml(lf), held)
     .replace(TABLE_RULE, '')
     .replace(HEADING_MARK, '')
     .replace(QUOTE_MARK, '')
     .replace(CALLOUT, (_m, type: string, title: string) => title || type)
     .replace(BLOCK_ID, '')
     .replace(WIKILINK, (_m, target: string, alias: string | undefined) => wikilinkText(target, alias));
-  return stripEmphasis(
-    linkLabels(text)
-      .replace(AUTOLINK, '$1')
-      .replace(INLINE_CODE, (_m, _ticks: string, code: string) => code)
-      .replace(STRONG, ''),
-  );
+  const plain = stripEmphasis(linkLabels(text).replace(AUTOLINK, '$1').replace(STRONG, ''));
+  return held.length === 0 ? plain : plain.replace(HELD_MARK, (_m, i: string) => held[Number(i)]);
+}
+
+/** The fence a line opens or closes (its run of ` or ~, and the quote markers before it), or null. */
+function fenceOf(line: string): { quotes: number; run: string; rest: string } | null {
+  const m = FENCE_OPEN.exec(line);
+  if (m === null || (m[2][0] === '`' && m[3].includes('`'))) return null; // a backtick fence's info has none
+  return { quotes: quoteCount(m[1]), run: m[2], rest: m[3] };
+}
+
+const QUOTE_PREFIX = /^(?:[ \t]{0,3}>[ \t]?)*/;
+
+function quoteCount(prefix: string): number {
+  return prefix.split('>').length - 1;
+}
+
+/**
+ * A reader of fenced code, line by line: each line is a fence line (opening or closing), a line of code
+ * (without the quote markers of a quoted fence, as a reader sees it), or text (null). A fence closes on
+ * the same character, at least as many, nothing after; a quoted one also where its quote ends.
+ */
+function fenceReader(): (line: string) => 'fence' | { code: string } | null {
+  let open: { quotes: number; run: string } | null = null;
+  return (line) => {
+    const fence = fenceOf(line);
+    if (open !== null && open.quotes > 0 && quoteCount(QUOTE_PREFIX.exec(line)![0]) < open.quotes) open = null;
+    if (open === null) {
+      if (fence === null) return null;
+      open = fence;
+      return 'fence';
+    }
+    if (fence !== null && fence.run[0] === open.run[0] && fence.run.length >= open.run.length && fence.rest.trim() === '') {
+      open = null;
+      return 'fence';
+    }
+    return { code: unquote(line, open.quotes) };
+  };
+}
+
+/** The line without its first `quotes` blockquote markers. */
+function unquote(line: string, quotes: number): string {
+  let out = line;
+  for (let q = 0; q < quotes; q++) {
+    const m = /^[ \t]{0,3}>[ \t]?/.exec(out);
+    if (m === null) break;
+    out = out.slice(m[0].length);
+  }
+  return out;
+}
+
+/**
+ * Code as a reader sees it, written out and never read as markdown: each code span's text and each line
+ * of fenced code is put in `held` and replaced by a mark (a line of a note about markdown shows
+ * `[[#Heading]]` or `** **` as written, not as a link or emphasis); fence lines are dropped.
+ */
+function holdCode(md: string, held: string[]): string {
+  if (md.indexOf('`') === -1 && md.indexOf('~~~') === -1) return md;
+  const hold = (code: string): string => `${HELD}${held.push(code) - 1}${END_HELD}`;
+  const lines = md.split('\n');
+  const read = fenceReader();
+  for (let i = 0; i < lines.length; i++) {
+    const line = read(lines[i]);
+    if (line === 'fence') lines[i] = '';
+    else if (line !== null) lines[i] = hold(line.code);
+    else if (lines[i].indexOf('`') !== -1) lines[i] = lines[i].replace(INLINE_CODE, (_m, _ticks: string, code: string) => hold(code));
+  }
+  return lines.join('\n');
 }
 
 // A tag as CommonMark's raw HTML reads one (`<td align="left">`, `</a>`, `<br/>`), never an autolink
@@ -97,17 +164,11 @@ const HTML_ELEMENTS = new Set([
 export function dropHtml(md: string): string {
   if (md.indexOf('<') === -1) return md;
   const lines = md.split('\n');
-  let fence: string | null = null;
+  const read = fenceReader();
   let inComment = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const open = FENCE_OPEN.exec(line);
-    if (!inComment && open) {
-      if (fence === null) fence = open[1];
-      else if (open[1][0] === fence[0] && open[1].length >= fence.length && line.trim() === open[1]) fence = null;
-      continue;
-    }
-    if (fence !== null || (!inComment && line.indexOf('<') === -1)) continue;
+    if (!inComment && (read(line) !== null || line.indexOf('<') === -1)) continue;
     let out = '';
     let pos = 0;
     while (pos < line.length) {

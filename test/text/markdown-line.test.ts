@@ -54,6 +54,22 @@ describe('simplifyMarkdown / markdownLine', () => {
     expect(markdownLine(md)).toBe(plain);
   });
 
+  // Code is shown as written, never read as markdown: a note about markdown syntax shows its examples.
+  it.each([
+    ['For example, `[[#Setup]]` links to [[#Setup]].', 'For example, [[#Setup]] links to Setup.'],
+    ['| Bold | `** **` | `**text**` | **text** |', '| Bold | ** ** | **text** | text |'],
+    ['`![[chart.png|100]]` and `[a](b.md)` and `<https://x.y>`', '![[chart.png|100]] and [a](b.md) and <https://x.y>'],
+    ['_`snake_case`_ and [`tsm`](https://example.com)', 'snake_case and tsm'],
+    ['```md\n# Heading 1\n> [!tip] Title\n==mark== ^id\n---\n```', '# Heading 1 > [!tip] Title ==mark== ^id ---'],
+    // A callout's example: the fence is quoted, and its code is shown without the quote markers.
+    ['> [!example] Try it\n> ```md\n> **bold**\n> ```\n> done', 'Try it **bold** done'],
+    // A quoted fence ends with its quote; what follows is text again.
+    ['> ```\n> a_b\nafter **c**', 'a_b after c'],
+    ['~~~\n[[x]]\n~~~\n[[y]]', '[[x]] y'],
+  ])('code %j → %j', (md, plain) => {
+    expect(markdownLine(md)).toBe(plain);
+  });
+
   it('keeps line structure in simplifyMarkdown', () => {
     expect(simplifyMarkdown('a **b**\nc')).toBe('a b\nc');
   });

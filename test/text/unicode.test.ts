@@ -252,10 +252,14 @@ describe('src/text', () => {
   });
 });
 
+// Code spans and fenced code are shown as written now (markdown-line.test.ts), which the old regex
+// pipeline did not do; the rewrite's equivalence is checked on text without them.
+const withoutCode = (s: string) => s.replace(/`/g, '').replace(/~{3,}/g, '~~');
+
 describe('rewritten functions match their old regex implementations on random text', () => {
   it('stripEmphasis and simplifyMarkdown', () => {
     forRandomTexts(1, (s) => stripEmphasis(s) === oldStripEmphasis(s), EMPHASIS_FOCUS);
-    forRandomTexts(2, (s) => simplifyMarkdown(s) === oldPlainText.simplify(s), EMPHASIS_FOCUS);
+    forRandomTexts(2, (s) => simplifyMarkdown(withoutCode(s)) === oldPlainText.simplify(withoutCode(s)), EMPHASIS_FOCUS);
   });
 
   it('sentenceEnd and firstSentence', () => {
@@ -263,7 +267,7 @@ describe('rewritten functions match their old regex implementations on random te
       const m = OLD.sentenceEnd.exec(s);
       return sentenceEnd(s) === (m ? m.index + m[0].length : -1);
     }, SENTENCE_FOCUS);
-    forRandomTexts(4, (s) => firstSentence(s) === oldPlainText.first(s), SENTENCE_FOCUS);
+    forRandomTexts(4, (s) => firstSentence(withoutCode(s)) === oldPlainText.first(withoutCode(s)), SENTENCE_FOCUS);
   });
 
   it('isWordChar and isJoining, on single code points and on other strings', () => {
