@@ -20,7 +20,7 @@ const CALLOUT = /^\[!([A-Za-z0-9_-]+)\][+-]?[ \t]*(.*)$/gm;
 const BLOCK_ID = /[ \t]+\^[A-Za-z0-9-]+[ \t]*$/gm;
 // An autolink (`<https://example.com>`): shown as its address.
 const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*)>/g;
-const WIKILINK = /!?\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]/g;
+const WIKILINK = /(!?)\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]/g;
 const MD_LINK = /!?\[([^\[\]\n]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g;
 const INLINE_CODE = /(`+)([^`\n]+?)\1/g;
 const STRONG = /\*\*|__|~~|==/g;
@@ -45,16 +45,36 @@ export function externalLinkLabels(md: string): string {
  */
 function linkLabels(text: string, which: (match: string, label: string) => boolean = () => true): string {
   for (let round = 0; round < 3; round++) {
-    const next = text.replace(MD_LINK, (m: string, label: string) => (which(m, label) ? label : m));
+    const next = text.replace(MD_LINK, (m: string, label: string) => {
+      if (!which(m, label)) return m;
+      return m.startsWith('!') ? withoutSize(label) : label;
+    });
     if (next === text) break;
     text = next;
   }
   return text;
 }
 
-function wikilinkText(target: string, alias: string | undefined): string {
-  if (alias !== undefined && alias.trim() !== '') return alias;
+// Obsidian's image size after an image's alt text or embed (`![[chart.png|640x480]]`, `![alt|100](…)`), not shown.
+const IMAGE_SIZE = /(?:^|\|)[ \t]*\d+(?:[ \t]*x[ \t]*\d+)?[ \t]*$/;
+// A file that is not a note (`chart.png`, `board.canvas`, `doc.pdf`): its last segment has another extension.
+const FILE_NOT_NOTE = /\.(?!(?:md|markdown)$)[A-Za-z][A-Za-z0-9]{0,7}$/i;
+
+function withoutSize(label: string): string {
+  return label.replace(IMAGE_SIZE, '');
+}
+
+/**
+ * A wikilink as Obsidian shows it: its alias, else its target and headings. An embedded file (an image, a PDF,
+ * a canvas) shows as its name: what follows `#` (`#icon`, `#page=3`) is no heading, and a size is no alias.
+ */
+function wikilinkText(bang: string, target: string, alias: string | undefined): string {
   const [page, ...headings] = target.split('#');
+  if (bang === '!' && FILE_NOT_NOTE.test(page.trim())) {
+    const alt = withoutSize(alias ?? '').trim();
+    return alt !== '' ? alt : page.trim();
+  }
+  if (alias !== undefined && alias.trim() !== '') return alias;
   return [page, ...headings].map((p) => p.trim()).filter(Boolean).join(' > ');
 }
 
@@ -71,7 +91,7 @@ export function simplifyMarkdown(md: string, keepHtml = false): string {
     .replace(QUOTE_MARK, '')
     .replace(CALLOUT, (_m, type: string, title: string) => title || type)
     .replace(BLOCK_ID, '')
-    .replace(WIKILINK, (_m, target: string, alias: string | undefined) => wikilinkText(target, alias));
+    .replace(WIKILINK, (_m, bang: string, target: string, alias: string | undefined) => wikilinkText(bang, target, alias));
   const plain = stripEmphasis(linkLabels(text).replace(AUTOLINK, '$1').replace(STRONG, ''));
   return held.length === 0 ? plain : plain.replace(HELD_MARK, (_m, i: string) => held[Number(i)]);
 }

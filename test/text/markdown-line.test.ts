@@ -9,6 +9,13 @@ describe('simplifyMarkdown / markdownLine', () => {
     ['see [[lora-guide|the guide]]', 'see the guide'],
     ['see [[lora-guide#Battery life]]', 'see lora-guide > Battery life'],
     ['embed ![[chart.png]]', 'embed chart.png'],
+    // An embedded file shows as its name: `#icon` is no heading of it, and a size is no alias (Obsidian's syntax).
+    ['- ![[lucide-cog.svg#icon]] [[sync-settings|Sync settings]]', '- lucide-cog.svg Sync settings'],
+    ['![[photo.jpg#outline|100]], ![[photo.jpg|640x480]], ![[photo.jpg|a cat|100]]', 'photo.jpg, photo.jpg, a cat'],
+    ['![[board.canvas]] and ![[doc.pdf#page=3]], but [[doc.pdf#page=3]]', 'board.canvas and doc.pdf, but doc.pdf > page=3'],
+    // A note's embed keeps its headings, a dotted note name included.
+    ['![[guide#Battery life]] and ![[Release 1.5#Changes]]', 'guide > Battery life and Release 1.5 > Changes'],
+    ['see ![250](https://x.y/photo.jpg) and ![a cat|100x145](https://x.y/photo.jpg) and [50](https://x.y)', 'see and a cat and 50'],
     // A linked image (a badge, a screenshot that opens full size) is its alt text: no `[](…)` is left of it.
     ['[![badge](https://img.shields.io/x)](https://github.com/u/r) and [![](shot.png)](https://x/shot.png) end', 'badge and end'],
     ['**bold** and __strong__ and *em* and _em_ and ~~gone~~ and ==mark==', 'bold and strong and em and em and gone and mark'],
