@@ -16,6 +16,7 @@ import { embeddingChecks } from '../embed/status.js';
 import { configFrom, printJson } from './args.js';
 import { keptLine } from './cmd-status.js';
 import { oneLine } from '../text/controls.js';
+import { namesFileNotNote } from '../text/markdown-line.js';
 import { writeOut } from './stdio.js';
 
 
@@ -151,7 +152,7 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
       check: 'links',
       severity: 'warning',
       message: `${l.sourcePath}${l.line ? `:${l.line}` : ''} links to "${l.target}", which is not in the vault`,
-      fix: 'create that note, or correct the link',
+      fix: namesFileNotNote(l.target) ? 'add that file to the vault, or correct the link' : 'create that note, or correct the link',
     });
   }
   problems.push(...more('links', totals.unresolvedLinks, links.length));

@@ -60,6 +60,11 @@ const IMAGE_SIZE = /(?:^|\|)[ \t]*\d+(?:[ \t]*x[ \t]*\d+)?[ \t]*$/;
 // A file that is not a note (`chart.png`, `board.canvas`, `doc.pdf`): its last segment has another extension.
 const FILE_NOT_NOTE = /\.(?!(?:md|markdown)$)[A-Za-z][A-Za-z0-9]{0,7}$/i;
 
+/** Whether a link's target (without its `#…`) names a file that is not a note: `chart.png`, `board.canvas`. */
+export function namesFileNotNote(target: string): boolean {
+  return FILE_NOT_NOTE.test(target.trim());
+}
+
 function withoutSize(label: string): string {
   return label.replace(IMAGE_SIZE, '');
 }
@@ -70,7 +75,7 @@ function withoutSize(label: string): string {
  */
 function wikilinkText(bang: string, target: string, alias: string | undefined): string {
   const [page, ...headings] = target.split('#');
-  if (bang === '!' && FILE_NOT_NOTE.test(page.trim())) {
+  if (bang === '!' && namesFileNotNote(page)) {
     const alt = withoutSize(alias ?? '').trim();
     return alt !== '' ? alt : page.trim();
   }

@@ -121,6 +121,21 @@ describe('tsm doctor', () => {
     }
   });
 
+  it('a missing attachment is not a note to create', () => {
+    // An image the vault lacks (`![[lucide-cog.svg#icon]]`) said "create that note".
+    const v = makeVault({ 'a.md': '# a\n\n![[lucide-cog.svg#icon]] Settings, ![[chart.png|100]] and [[missing-note]].\n' });
+    try {
+      expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+      const found = problems(tsm(['doctor', '--json', '--vault', v.dir]).stdout).filter((p) => p.check === 'links');
+      const fixOf = (target: string) => found.find((p) => p.message.includes(`"${target}"`))?.fix;
+      expect(fixOf('lucide-cog.svg')).toBe('add that file to the vault, or correct the link');
+      expect(fixOf('chart.png')).toBe('add that file to the vault, or correct the link');
+      expect(fixOf('missing-note')).toBe('create that note, or correct the link');
+    } finally {
+      v.cleanup();
+    }
+  });
+
   it('warns about config.json keys tsm does not know, naming them', () => {
     const v = makeVault({ 'a.md': '# a\n' });
     try {
