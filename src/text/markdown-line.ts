@@ -22,7 +22,11 @@ const BLOCK_ID = /[ \t]+\^[A-Za-z0-9-]+[ \t]*$/gm;
 const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*)>/g;
 const WIKILINK = /(!?)\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]/g;
 const MD_LINK = /!?\[([^\[\]\n]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g;
-const INLINE_CODE = /(`+)([^`\n]+?)\1/g;
+// A backslash escape (`\*`, `\[`: group 1, the character shown) or a code span (group 3, its text), whichever
+// starts first: an escaped backtick opens no span, and a span's backslashes are text. `\|` stays as it is,
+// for a wikilink in a table (`[[a\|b]]`) to keep its alias; ESCAPED_PIPE shows it as `|` after the links.
+const ESCAPE_OR_CODE = /\\([!-\/:-@\[-`{}~^_])|(`+)([^`\n]+?)\2/g;
+const ESCAPED_PIPE = /\\\|/g;
 const STRONG = /\*\*|__|~~|==/g;
 
 // A link destination with a scheme (`https:`, `obsidian:`, `mailto:`), optionally in angle brackets.
@@ -74,7 +78,8 @@ function withoutSize(label: string): string {
  * a canvas) shows as its name: what follows `#` (`#icon`, `#page=3`) is no heading, and a size is no alias.
  */
 function wikilinkText(bang: string, target: string, alias: string | undefined): string {
-  const [page, ...headings] = target.split('#');
+  // A wikilink in a table escapes its pipe (`[[a\|b]]`): the backslash is none of the target.
+  const [page, ...headings] = (alias === undefined ? target : target.replace(/\\$/, '')).split('#');
   if (bang === '!' && namesFileNotNote(page)) {
     const alt = withoutSize(alias ?? '').trim();
     return alt !== '' ? alt : page.trim();
@@ -96,7 +101,8 @@ export function simplifyMarkdown(md: string, keepHtml = false): string {
     .replace(QUOTE_MARK, '')
     .replace(CALLOUT, (_m, type: string, title: string) => title || type)
     .replace(BLOCK_ID, '')
-    .replace(WIKILINK, (_m, bang: string, target: string, alias: string | undefined) => wikilinkText(bang, target, alias));
+    .replace(WIKILINK, (_m, bang: string, target: string, alias: string | undefined) => wikilinkText(bang, target, alias))
+    .replace(ESCAPED_PIPE, '|');
   const plain = stripEmphasis(linkLabels(text).replace(AUTOLINK, '$1').replace(STRONG, ''));
   return held.length === 0 ? plain : plain.replace(HELD_MARK, (_m, i: string) => held[Number(i)]);
 }
@@ -151,10 +157,11 @@ function unquote(line: string, quotes: number): string {
 /**
  * Code as a reader sees it, written out and never read as markdown: each code span's text and each line
  * of fenced code is put in `held` and replaced by a mark (a line of a note about markdown shows
- * `[[#Heading]]` or `** **` as written, not as a link or emphasis); fence lines are dropped.
+ * `[[#Heading]]` or `** **` as written, not as a link or emphasis); fence lines are dropped. A backslash
+ * escape is held the same way, as the character it shows (`\[\[x\]\]` is `[[x]]`, no link).
  */
 function holdCode(md: string, held: string[]): string {
-  if (md.indexOf('`') === -1 && md.indexOf('~~~') === -1) return md;
+  if (md.indexOf('`') === -1 && md.indexOf('~~~') === -1 && md.indexOf('\\') === -1) return md;
   const hold = (code: string): string => `${HELD}${held.push(code) - 1}${END_HELD}`;
   const lines = md.split('\n');
   const read = fenceReader();
@@ -162,7 +169,7 @@ function holdCode(md: string, held: string[]): string {
     const line = read(lines[i]);
     if (line === 'fence') lines[i] = '';
     else if (line !== null) lines[i] = hold(line.code);
-    else if (lines[i].indexOf('`') !== -1) lines[i] = lines[i].replace(INLINE_CODE, (_m, _ticks: string, code: string) => hold(code));
+    else lines[i] = lines[i].replace(ESCAPE_OR_CODE, (_m, escaped: string | undefined, _ticks: string, code: string) => hold(escaped ?? code));
   }
   return lines.join('\n');
 }

@@ -73,6 +73,12 @@ describe('simplifyMarkdown / markdownLine', () => {
     // A quoted fence ends with its quote; what follows is text again.
     ['> ```\n> a_b\nafter **c**', 'a_b after c'],
     ['~~~\n[[x]]\n~~~\n[[y]]', '[[x]] y'],
+    // Backslash escapes show their character, which is then no markup (a code span's backslashes are text).
+    ['using the \\[\\[double brackets\\]\\] and \\*stars\\*', 'using the [[double brackets]] and *stars*'],
+    ['> quote\n\\- Doug Engelbart, 1961\n\\# not a heading', 'quote - Doug Engelbart, 1961 # not a heading'],
+    ['`a\\*b` and \\`not code\\` and C:\\Users and \\\\', 'a\\*b and `not code` and C:\\Users and \\'],
+    // A table escapes the pipe of its wikilinks; elsewhere in it `\|` shows as `|`.
+    ['| [[Embed files]] | ![[photo.jpg\\|100]] | [[notes/Tags\\|Tags]] | a \\| b |', '| Embed files | photo.jpg | Tags | a | b |'],
   ])('code %j → %j', (md, plain) => {
     expect(markdownLine(md)).toBe(plain);
   });
@@ -83,7 +89,8 @@ describe('simplifyMarkdown / markdownLine', () => {
 
   it('treats letters and numbers of any script as word characters around * and _', () => {
     expect(markdownLine('*café* and _日本語_ and naïve_name and x*𝐚*y and ٣*٤')).toBe('café and 日本語 and naïve_name and x*𝐚*y and ٣*٤');
-    expect(simplifyMarkdown('\\*escaped* and *\u3000spaced*')).toBe('\\*escaped and *\u3000spaced');
+    // The escaped * is shown without its backslash, and is no marker; the lone closer after it goes.
+    expect(simplifyMarkdown('\\*escaped* and *\u3000spaced*')).toBe('*escaped and *\u3000spaced');
   });
 
   it('keeps unbalanced or stray markup as text instead of failing', () => {
