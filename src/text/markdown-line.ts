@@ -12,6 +12,8 @@ const END_HELD = '\uE001';
 const HELD_MARK = /\uE000(\d+)\uE001/g;
 // Table delimiter rows and thematic breaks: only dashes, colons and pipes.
 const TABLE_RULE = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/gm;
+// A thematic break of stars or underscores (`***`, `_ _ _`), which emphasis stripping would leave as a `*`.
+const THEMATIC_BREAK = /^[ \t]{0,3}([*_-])(?:[ \t]*\1){2,}[ \t]*$/gm;
 const HEADING_MARK = /^[ \t]{0,3}#{1,6}[ \t]+/gm;
 const QUOTE_MARK = /^[ \t]{0,3}(?:>[ \t]?)+/gm;
 // Obsidian's callout line (`> [!warning]- Title`, its quote marker gone): shown as its title, else its type.
@@ -97,6 +99,7 @@ export function simplifyMarkdown(md: string, keepHtml = false): string {
   const held: string[] = [];
   const text = holdCode(keepHtml ? lf : dropHtml(lf), held)
     .replace(TABLE_RULE, '')
+    .replace(THEMATIC_BREAK, '')
     .replace(HEADING_MARK, '')
     .replace(QUOTE_MARK, '')
     .replace(CALLOUT, (_m, type: string, title: string) => title || type)

@@ -25,6 +25,9 @@ describe('simplifyMarkdown / markdownLine', () => {
     ['```ts\nconst x = 1;\n```', 'const x = 1;'],
     ['| a | b |\n|---|:--:|\n| 1 | 2 |', '| a | b | | 1 | 2 |'],
     ['### heading-like line', 'heading-like line'],
+    // Thematic breaks are a line, not text: `***` was shown as `*`.
+    ['above\n***\n* * *\n- - -\n___\nbelow', 'above below'],
+    ['- item\n* item', '- item * item'],
     // Obsidian: callouts show their title (else their type), block ids are not shown.
     ['> [!warning]- Mind the voltage\n> 3.3 V only', 'Mind the voltage 3.3 V only'],
     ['> [!tip]\n> short range', 'tip short range'],

@@ -90,6 +90,7 @@ const oldPlainText = (() => {
       .replace(/\r\n?/g, '\n')
       .replace(FENCE_LINE, '')
       .replace(TABLE_RULE, '')
+      .replace(/^[ \t]{0,3}([*_-])(?:[ \t]*\1){2,}[ \t]*$/gm, '') // thematic breaks, a line rule added since
       .replace(HEADING_MARK, '')
       .replace(QUOTE_MARK, '')
       .replace(WIKILINK, (_m, target: string, alias: string | undefined) => wikilinkText(target, alias))
