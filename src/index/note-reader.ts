@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import type { IndexStatus, IndexWarning, LinkRecord, NoteRecord, NoteType, SectionRecord } from '../core/types.js';
 import type { Database } from './db.js';
 import { AmbiguousNoteError } from '../core/errors.js';
-import { basenameKey } from './resolve-link.js';
+import { aliasKey, basenameKey } from './resolve-link.js';
 
 /** A link that names no note is unresolved unless it names an attachment (an image, a PDF, a canvas). */
 const NOT_ATTACHMENT = 'NOT EXISTS (SELECT 1 FROM attachments a WHERE a.key = l.target_key)';
@@ -95,11 +95,13 @@ export class NoteReader {
   }
 
   /**
-   * Finds a note by vault path, path without extension, or file name / title. Names compare as the user
+   * Finds a note by vault path, path without extension, or file name / title / alias. Names compare as the user
    * reads them: in NFC (a title typed on macOS may be stored decomposed, or the other way round) and
    * case-insensitively beyond ASCII (`über straße` is `Über Straße`), which SQLite's lower() is not: so
    * file names go by their stored key (basenameKey: NFKC, lower case) and titles are compared here, over
-   * the (id, title) column pairs only. A file name wins over a title; a name that fits several notes (of
+   * the (id, title) column pairs only. A file name wins over a title, a title over an alias (which tsm
+   * resolves links by too: `[[Sync Icon]]`, `getting-started/sync-your-notes-across-devices`, as the
+   * Obsidian Help keeps old names); a name that fits several notes (of
    * the same kind) throws AmbiguousNoteError listing them: picking one would answer about a note the user
    * did not mean.
    */
@@ -110,9 +112,12 @@ export class NoteReader {
     // even when another note is titled `Foo`.
     const byFile = (this.db.prepare('SELECT id FROM notes WHERE basename = ?').all(basenameKey(ref)) as { id: number }[]).map((r) => r.id);
     const wanted = nameKey(ref);
-    const ids = byFile.length
+    let ids = byFile.length
       ? byFile
       : (this.db.prepare('SELECT id, title FROM notes').all() as { id: number; title: string }[]).filter((r) => nameKey(r.title) === wanted).map((r) => r.id);
+    if (ids.length === 0) {
+      ids = (this.db.prepare('SELECT note_id FROM note_aliases WHERE alias = ?').all(aliasKey(ref)) as { note_id: number }[]).map((r) => r.note_id);
+    }
     if (ids.length === 0) return null;
     const notes = [...this.notesByIds(ids).values()].sort((a, b) => a.path.length - b.path.length || (a.path < b.path ? -1 : 1));
     if (notes.length > 1) throw new AmbiguousNoteError(ref, notes.map((n) => n.path));

@@ -30,6 +30,11 @@ export function basenameKey(path: string): string {
   return targetKey(path);
 }
 
+/** The key a name is looked up by among the notes' aliases (stored normalised: note-writer.ts). */
+export function aliasKey(name: string): string {
+  return normalize(name.replace(NOTE_EXT, ''));
+}
+
 export function resolveLink(kind: LinkKind, target: string, sourcePath: string, notes: NoteLookup): string | null {
   const t = target.trim();
   if (t === '') return sourcePath; // [[#heading]]: a link into the note itself
@@ -84,7 +89,7 @@ function resolveName(t: string, sourcePath: string, notes: NoteLookup): string |
     if (sameName.length === 1) return sameName[0];
     if (sameName.length > 1) return nearest(sameName, sourcePath, t);
   }
-  const aliased = notes.byAlias(normalize(t.replace(NOTE_EXT, '')));
+  const aliased = notes.byAlias(aliasKey(t));
   if (aliased.length >= 1) return nearest(aliased, sourcePath, t);
   return null;
 }

@@ -13,6 +13,10 @@ const vault = useIndexedVault({
   'dup-2.md': '---\ntitle: same title\n---\ny\n',
   'plan.md': '# The plan\n\ntext\n',
   'other.md': '---\ntitle: Plan\n---\nz\n',
+  'guides/Sync status.md': '---\naliases:\n  - Sync Icon\n  - getting-started/sync-status\n  - The plan\n---\n# Sync status\n\ntext\n',
+  'ref.md': '# ref\n\nSee [[Sync Icon]].\n',
+  'alias-1.md': '---\naliases: [Shared Alias]\n---\nx\n',
+  'alias-2.md': '---\naliases: [shared alias]\n---\ny\n',
 });
 
 const related = (name: string) => tsm(['related', name, '--json', '--vault', vault.dir]);
@@ -51,5 +55,20 @@ describe('tsm related finds a note by name as the user types it', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).path).toBe('plan.md');
     expect(JSON.parse(related('The Plan').stdout).path).toBe('plan.md');
+  });
+
+  it('an alias names its note, as it does in a link (after file names and titles)', () => {
+    for (const name of ['Sync Icon', 'sync icon', 'getting-started/sync-status']) {
+      const r = related(name);
+      expect(r.code, r.stderr).toBe(0);
+      const found = JSON.parse(r.stdout);
+      expect(found.path).toBe('guides/Sync status.md');
+      expect(found.backlinks.map((b: { sourcePath: string }) => b.sourcePath)).toEqual(['ref.md']);
+    }
+    // A title wins over another note's alias.
+    expect(JSON.parse(related('The plan').stdout).path).toBe('plan.md');
+    const r = related('Shared Alias');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('tsm: note "Shared Alias" is ambiguous: it names 2 notes (alias-1.md, alias-2.md); give its vault path\n');
   });
 });

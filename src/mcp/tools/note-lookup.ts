@@ -1,5 +1,5 @@
 // A note named by a model: its exact vault path, the path without `.md`, or — for a bare name without
-// folders — a unique file name or title (as `tsm related` accepts). A path with folders never falls
+// folders — a unique file name, title or alias (as `tsm related` accepts). A path with folders never falls
 // back to a same-named note in another folder.
 import type { NoteRecord } from '../../core/types.js';
 import type { NoteReader } from '../../index/note-reader.js';
