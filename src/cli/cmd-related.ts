@@ -20,7 +20,9 @@ export function run(argv: Record<string, unknown>): void {
     const note = reader.findNote(ref);
     return note ? { note, outgoing: reader.outgoingLinks(note.id), backlinks: reader.backlinks(note.id) } : null;
   }, { tsmDir: tsmDir(cfg) });
-  if (!found) throw new UserError(`no indexed note matches "${oneLine(ref)}"`);
+  if (!found) {
+    throw new UserError(`no indexed note matches "${oneLine(ref)}": give its vault path, file name, title or alias (\`tsm search\` finds it by its words)`);
+  }
   const { note } = found;
   const outgoing = found.outgoing.slice(0, limit);
   const backlinks = found.backlinks.slice(0, limit);

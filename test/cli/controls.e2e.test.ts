@@ -49,6 +49,6 @@ describe('terminal output never carries control characters from the vault or the
     const missing = tsm(['related', 'zz\u001b[31mQ\nFAKE: x', '--vault', vault.dir]);
     expect(missing.code).toBe(1);
     expectClean(missing.stderr);
-    expect(missing.stderr).toBe('tsm: no indexed note matches "zzQ FAKE: x"\n');
+    expect(missing.stderr).toBe('tsm: no indexed note matches "zzQ FAKE: x": give its vault path, file name, title or alias (`tsm search` finds it by its words)\n');
   });
 });
