@@ -16,7 +16,8 @@ const TABLE_RULE = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t
 const THEMATIC_BREAK = /^[ \t]{0,3}([*_-])(?:[ \t]*\1){2,}[ \t]*$/gm;
 const HEADING_MARK = /^[ \t]{0,3}#{1,6}[ \t]+/gm;
 const QUOTE_MARK = /^[ \t]{0,3}(?:>[ \t]?)+/gm;
-// Obsidian's callout line (`> [!warning]- Title`, its quote marker gone): shown as its title, else its type.
+// Obsidian's callout line (`> [!warning]- Title`, its quote marker gone): shown as its title, else its type
+// as Obsidian titles it (`[!NOTE]` and `[!note]` are "Note").
 const CALLOUT = /^\[!([A-Za-z0-9_-]+)\][+-]?[ \t]*(.*)$/gm;
 // Obsidian's block id (`… ^my-block` ending a line): a link target, not shown.
 const BLOCK_ID = /[ \t]+\^[A-Za-z0-9-]+[ \t]*$/gm;
@@ -102,7 +103,7 @@ export function simplifyMarkdown(md: string, keepHtml = false): string {
     .replace(THEMATIC_BREAK, '')
     .replace(HEADING_MARK, '')
     .replace(QUOTE_MARK, '')
-    .replace(CALLOUT, (_m, type: string, title: string) => title || type)
+    .replace(CALLOUT, (_m, type: string, title: string) => title || type[0].toUpperCase() + type.slice(1).toLowerCase())
     .replace(BLOCK_ID, '')
     .replace(WIKILINK, (_m, bang: string, target: string, alias: string | undefined) => wikilinkText(bang, target, alias))
     .replace(ESCAPED_PIPE, '|');

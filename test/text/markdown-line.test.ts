@@ -30,7 +30,8 @@ describe('simplifyMarkdown / markdownLine', () => {
     ['- item\n* item', '- item * item'],
     // Obsidian: callouts show their title (else their type), block ids are not shown.
     ['> [!warning]- Mind the voltage\n> 3.3 V only', 'Mind the voltage 3.3 V only'],
-    ['> [!tip]\n> short range', 'tip short range'],
+    ['> [!tip]\n> short range', 'Tip short range'],
+    ['> [!NOTE]\n> loud', 'Note loud'],
     ['- GitHub: linem-davton ^github\n- Website: site ^website', '- GitHub: linem-davton - Website: site'],
     ['x^2 and a ^ b stay', 'x^2 and a ^ b stay'],
     ['  lots \n\n of\t\twhitespace  ', 'lots of whitespace'],
