@@ -28,7 +28,9 @@ const MD_LINK = /!?\[([^\[\]\n]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g;
 // A backslash escape (`\*`, `\[`: group 1, the character shown) or a code span (group 3, its text), whichever
 // starts first: an escaped backtick opens no span, and a span's backslashes are text. `\|` stays as it is,
 // for a wikilink in a table (`[[a\|b]]`) to keep its alias; ESCAPED_PIPE shows it as `|` after the links.
-const ESCAPE_OR_CODE = /\\([!-\/:-@\[-`{}~^_])|(`+)([^`\n]+?)\2/g;
+// A span opens and closes with whole runs of the same length, so it may hold shorter or longer ones
+// (`` `code` ``, `` ``` ``); a run is whole when no backtick is next to it (one escaped before it is text).
+const ESCAPE_OR_CODE = /\\([!-\/:-@\[-`{}~^_])|(?<=^|[^`]|\\`)(`+)(?!`)(.+?)(?<!`)\2(?!`)/g;
 const ESCAPED_PIPE = /\\\|/g;
 const STRONG = /\*\*|__|~~|==/g;
 
@@ -158,6 +160,11 @@ function unquote(line: string, quotes: number): string {
   return out;
 }
 
+/** A code span's text as CommonMark shows it: one space off each end when both have one (`` `` `x` `` ``). */
+function spanText(code: string): string {
+  return code.length > 2 && code.startsWith(' ') && code.endsWith(' ') && code.trim() !== '' ? code.slice(1, -1) : code;
+}
+
 /**
  * Code as a reader sees it, written out and never read as markdown: each code span's text and each line
  * of fenced code is put in `held` and replaced by a mark (a line of a note about markdown shows
@@ -173,7 +180,7 @@ function holdCode(md: string, held: string[]): string {
     const line = read(lines[i]);
     if (line === 'fence') lines[i] = '';
     else if (line !== null) lines[i] = hold(line.code);
-    else lines[i] = lines[i].replace(ESCAPE_OR_CODE, (_m, escaped: string | undefined, _ticks: string, code: string) => hold(escaped ?? code));
+    else lines[i] = lines[i].replace(ESCAPE_OR_CODE, (_m, escaped: string | undefined, _ticks: string, code: string) => hold(escaped ?? spanText(code)));
   }
   return lines.join('\n');
 }

@@ -77,6 +77,9 @@ describe('simplifyMarkdown / markdownLine', () => {
     // A quoted fence ends with its quote; what follows is text again.
     ['> ```\n> a_b\nafter **c**', 'a_b after c'],
     ['~~~\n[[x]]\n~~~\n[[y]]', '[[x]] y'],
+    // A span holds backticks of other run lengths; an unmatched run is text.
+    ['`**bold**` or `` `code` `` and | `` ``` `` | and ``a`b``', '**bold** or `code` and | ``` | and a`b'],
+    ['``` x ` and ``y`', '``` x and ``y'], // the lone runs pair up: ` and ``y` is a span
     // Backslash escapes show their character, which is then no markup (a code span's backslashes are text).
     ['using the \\[\\[double brackets\\]\\] and \\*stars\\*', 'using the [[double brackets]] and *stars*'],
     ['> quote\n\\- Doug Engelbart, 1961\n\\# not a heading', 'quote - Doug Engelbart, 1961 # not a heading'],
