@@ -30,7 +30,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const { cfg, badConfig } = doctorConfig({ ...argv, vault: vaultFlag });
   const problems: Problem[] = badConfig ? [badConfig] : [];
   try {
-    problems.push(...withIndexReader(cfg.db, (db) => indexChecks(cfg, db, new NoteReader(db, cfg.db)), { tsmDir: tsmDir(cfg) }));
+    problems.push(...withIndexReader(cfg.db, (db) => indexChecks(cfg, db, new NoteReader(db, cfg.db)), { tsmDir: tsmDir(cfg), vault: cfg.vault }));
   } catch (err) {
     if (!(err instanceof IndexError)) throw err;
     problems.push({ check: 'index', severity: 'error', message: err.message, fix: err.fix });

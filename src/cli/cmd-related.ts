@@ -19,7 +19,7 @@ export function run(argv: Record<string, unknown>): void {
     const reader = new NoteReader(db, cfg.db);
     const note = reader.findNote(ref);
     return note ? { note, outgoing: reader.outgoingLinks(note.id), backlinks: reader.backlinks(note.id) } : null;
-  }, { tsmDir: tsmDir(cfg) });
+  }, { tsmDir: tsmDir(cfg), vault: cfg.vault });
   if (!found) {
     throw new UserError(`no indexed note matches "${oneLine(ref)}": give its vault path, file name, title or alias (\`tsm search\` finds it by its words)`);
   }

@@ -49,7 +49,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       now,
       tuning,
     });
-  }, { tsmDir: tsmDir(cfg) });
+  }, { tsmDir: tsmDir(cfg), vault: cfg.vault });
   writeOut(await render(resp, argv, cfg, now));
   // The query as every line below quotes it: cut to QUERY_ECHO_CHARS, as MCP and the hook echo it.
   const quoted = JSON.stringify(queryEcho(query));

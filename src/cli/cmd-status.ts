@@ -15,7 +15,7 @@ import { writeOut } from './stdio.js';
 
 export function run(argv: Record<string, unknown>): void {
   const cfg = configFrom(argv);
-  withIndexReader(cfg.db, (db) => report(cfg, db, argv), { tsmDir: tsmDir(cfg) });
+  withIndexReader(cfg.db, (db) => report(cfg, db, argv), { tsmDir: tsmDir(cfg), vault: cfg.vault });
 }
 
 function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): void {

@@ -12,6 +12,7 @@
 // Indexes are built once per build and set and kept in the eval cache (TSM_EVAL_CACHE, else
 // os.tmpdir()/tsm-eval-cache), with the extracted corpora.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -163,7 +164,10 @@ function chooseSets(): QuerySet[] {
 function dbFor(set: QuerySet, buildKey: string): string {
   const dir = join(cacheDir(), 'index');
   mkdirSync(dir, { recursive: true });
-  return join(dir, `${set.name}-${buildKey}.db`);
+  // By the vault's folder too: an index holds one vault's notes (src/index/index-vault.ts), and two checkouts
+  // (worktrees) have two `vault-example/` folders.
+  const vault = createHash('sha1').update(vaultDir(set, repoRoot)).digest('hex').slice(0, 8);
+  return join(dir, `${set.name}-${vault}-${buildKey}.db`);
 }
 
 /** One side on one set: this checkout in this process, a revision by its own build. */

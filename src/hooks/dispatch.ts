@@ -303,7 +303,7 @@ async function ingest(ctx: Context, cfg: TsmConfig): Promise<string> {
   // Building (or rebuilding) a whole index inside a hook could take minutes: leave that to `tsm index`.
   const { withIndexReader } = await import('../index/open-reader.js');
   try {
-    withIndexReader(cfg.db, () => undefined, { tsmDir: tsmDir(cfg) });
+    withIndexReader(cfg.db, () => undefined, { tsmDir: tsmDir(cfg), vault: cfg.vault });
   } catch (err) {
     if (!isExplained(err)) throw err;
     log(ctx, `wrote ${result.notePath}; not indexed: ${err.message}`);

@@ -64,7 +64,7 @@ export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContex
     withIndexReader(
       cfg.db,
       (db) => search(db, { query: promptSearchText(prompt), limit, ...(opts.queryVector ? { queryVector: opts.queryVector } : {}), snippetChars: cfg.snippetChars, tuning: tuningOf(cfg), now: opts.now }),
-      { busyTimeoutMs: deadline.remaining(), tsmDir: tsmDir(cfg) },
+      { busyTimeoutMs: deadline.remaining(), tsmDir: tsmDir(cfg), vault: cfg.vault },
     );
   const kept = (r: SearchResponse) => r.hits.filter((h) => sessionEcho(h, opts.sessionId) === null);
   let resp: SearchResponse;

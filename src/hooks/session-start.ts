@@ -38,7 +38,7 @@ export function sessionStartContext(cfg: TsmConfig, opts: SessionStartOptions): 
       const intents = reader.recentNotes(SESSION_CANDIDATES, 'session').flatMap((note) => intentsOf(note, reader.sectionsOfNote(note.id)));
       return renderRecentContext({ vault: cfg.vault, project: opts.project, intents, notes, now, limits: limitsFor(opts.source) });
     },
-    { busyTimeoutMs: opts.deadline.remaining(), tsmDir: tsmDir(cfg) },
+    { busyTimeoutMs: opts.deadline.remaining(), tsmDir: tsmDir(cfg), vault: cfg.vault },
   );
   if (opts.deadline.passed()) {
     return { kind: 'none', problem: `deadline of ${opts.deadline.ms} ms passed while reading recent context; nothing injected` };

@@ -7,12 +7,13 @@ import { isExplained, TsmError } from '../core/errors.js';
 import { fileKind, openRegularFile } from '../vault/file-kind.js';
 import { makeVaultFolder } from '../vault/folders.js';
 import { isInside } from '../vault/paths.js';
+import { otherVaultMessage, otherVaultOf, recordVault } from './index-vault.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 import { canMigrate, migrate } from './migrate.js';
 
 export type Database = BetterSqlite3.Database;
 
-export type IndexErrorCode = 'missing' | 'corrupt' | 'version' | 'readonly' | 'io' | 'foreign' | 'busy' | 'statement';
+export type IndexErrorCode = 'missing' | 'corrupt' | 'version' | 'readonly' | 'io' | 'foreign' | 'busy' | 'statement' | 'other-vault';
 
 /** A problem with the index file itself, with a message that tells the user what to do. */
 export class IndexError extends TsmError {
@@ -52,6 +53,7 @@ const INDEX_FIXES: Record<IndexErrorCode, (e: IndexError) => string> = {
   foreign: () => 'give --db (or TSM_DB) a new file name, or the index of a vault: tsm leaves this file as it is',
   busy: () => 'wait for the other writer (`tsm index`, `tsm watch`) to finish, or stop one that hangs',
   statement: () => 'nothing in the index to fix: report it as a bug in tsm, with the command you ran',
+  'other-vault': () => 'give this vault an index of its own: --db or TSM_DB naming another file, or neither (the index then lives in the vault)',
 };
 
 const BUSY_TIMEOUT_MS = 10_000;
@@ -111,6 +113,20 @@ export interface WriterOptions {
  * lost; any other file is refused (`replaceable`).
  */
 export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex {
+  const opened = openOrCreate(path, opts);
+  if (opts.vault === undefined) return opened;
+  try {
+    const other = otherVaultOf(opened.db, path, opts.vault);
+    if (other !== null) throw new IndexError('other-vault', otherVaultMessage(path, opts.vault, other));
+    recordVault(opened.db, opts.vault);
+  } catch (err) {
+    opened.db.close();
+    throw err instanceof IndexError ? err : asIndexError(err, path);
+  }
+  return opened;
+}
+
+function openOrCreate(path: string, opts: WriterOptions): OpenedIndex {
   // A folder or a FIFO named by --db: say so (SQLite said "disk I/O error" or "unable to open database file").
   checkIndexFiles(path);
   try {

@@ -2,6 +2,7 @@
 // turned into an IndexError that names the fix. Surfaces never write the open/try/finally/close block.
 import { asIndexError, checkIndexFiles, IndexError, openReader, schemaChangeBlockedError, type Database } from './db.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
+import { otherVaultMessage, otherVaultOf } from './index-vault.js';
 
 export interface ReaderOptions {
   /** Upper bound of a wait on a locked index (SQLite's busy_timeout); default 10 s. */
@@ -12,6 +13,8 @@ export interface ReaderOptions {
    * then leaves it as it is, db.ts openWriter): the reader's message then names the watcher to stop.
    */
   tsmDir?: string;
+  /** The vault the caller reads for: an index that holds another vault's notes is refused (index-vault.ts). */
+  vault?: string;
 }
 
 /**
@@ -28,6 +31,8 @@ export function withIndexReader<T>(path: string, fn: (db: Database) => T, opts: 
     throw opts.tsmDir !== undefined && err instanceof IndexError && err.olderSchema ? withWatcher(err, path, opts.tsmDir) : err;
   }
   try {
+    const other = opts.vault === undefined ? null : otherVaultOf(db, path, opts.vault);
+    if (other !== null) throw new IndexError('other-vault', otherVaultMessage(path, opts.vault as string, other));
     return fn(db);
   } catch (err) {
     throw asIndexError(err, path);

@@ -1,0 +1,53 @@
+// Which vault an index holds. An index kept outside its vault (`--db`, `$TSM_DB`) can be named by another
+// vault too: a TSM_DB set once in a shell profile serves every vault. Each sync then replaced the other
+// vault's notes with its own ("1 removed"), and a search in one vault showed the other's notes under this
+// one's paths. The index records its vault's folder (meta `vault`); a vault that is not the recorded one
+// may not use it while the recorded folder still exists. A vault moved or renamed (its old folder gone)
+// takes its index along, and an index inside its vault (`.tsm/index.db`, the default) belongs to the
+// vault it sits in, wherever the folder is copied.
+import { realpathSync, statSync } from 'node:fs';
+import type { Database } from 'better-sqlite3';
+import { isInside } from '../vault/paths.js';
+
+const META_KEY = 'vault';
+
+/** The vault folder the index at `path` holds, when it is another vault than `vault` and still there; else null. */
+export function otherVaultOf(db: Database, path: string, vault: string): string | null {
+  if (isInside(vault, path)) return null;
+  const recorded = recordedVault(db);
+  if (recorded === null || sameFolder(recorded, vault)) return null;
+  return isFolder(recorded) ? recorded : null;
+}
+
+/** Records `vault` as the index's vault (a writer's, after otherVaultOf found no other). */
+export function recordVault(db: Database, vault: string): void {
+  if (recordedVault(db) === vault) return;
+  db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(META_KEY, vault);
+}
+
+/** What a writer or reader says when the index holds another vault, and the fix. */
+export function otherVaultMessage(path: string, vault: string, other: string): string {
+  return `the index ${path} holds the notes of the vault ${other}, not of ${vault}: give this vault an index of its own (--db or TSM_DB naming another file, or neither, for ${vault}/.tsm/index.db)`;
+}
+
+function recordedVault(db: Database): string | null {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(META_KEY) as { value: string } | undefined;
+  return row?.value ?? null;
+}
+
+function sameFolder(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+function isFolder(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,54 @@
+// One index named by two vaults (a TSM_DB set once in a shell profile, or the same --db): the index holds
+// one vault's notes, and a second vault is refused with the fix instead of replacing them (index-vault.ts).
+import { cpSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeVault, tsm } from '../helpers/cli.js';
+
+describe('an index outside its vault, named by another vault', () => {
+  it('is refused by every command of the other vault, and the first vault keeps its notes', () => {
+    const v = makeVault({ 'one/a.md': '# A\n\nalpha from one\n', 'two/b.md': '# B\n\nbravo from two\n' });
+    try {
+      const db = join(v.dir, 'shared.db');
+      const [one, two] = [join(v.dir, 'one'), join(v.dir, 'two')];
+      expect(tsm(['index', '--vault', one, '--db', db]).code).toBe(0);
+      for (const args of [['index'], ['search', 'bravo'], ['status'], ['related', 'b']]) {
+        const r = tsm([...args, '--vault', two, '--db', db]);
+        expect(r.code, args.join(' ')).toBe(1);
+        expect(r.stderr).toContain(`the index ${db} holds the notes of the vault ${one}, not of ${two}`);
+        expect(r.stderr).toMatch(/give this vault an index of its own/);
+      }
+      // TSM_DB the same way; the first vault's notes are all still there.
+      expect(tsm(['index', '--vault', two], { env: { TSM_DB: db } }).code).toBe(1);
+      const found = tsm(['search', 'alpha', '--ids', '--vault', one, '--db', db]);
+      expect(found.code, found.stderr).toBe(0);
+      expect(found.stdout.trim()).not.toBe('');
+      // The prompt hook fails open: the prompt goes through, with nothing of the other vault injected.
+      const hook = tsm(['hook', '--vault', two, '--db', db], { input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'alpha bravo', cwd: two, session_id: 's' }) });
+      expect(hook.code).toBe(0);
+      expect(hook.stdout).not.toContain('alpha from one');
+    } finally {
+      v.cleanup();
+    }
+  });
+
+  it('follows its vault when the vault folder is moved, and a copy of a vault with its own .tsm/ index is a vault of its own', () => {
+    const v = makeVault({ 'one/a.md': '# A\n\nalpha\n' });
+    try {
+      const db = join(v.dir, 'shared.db');
+      expect(tsm(['index', '--vault', join(v.dir, 'one'), '--db', db]).code).toBe(0);
+      renameSync(join(v.dir, 'one'), join(v.dir, 'moved'));
+      const moved = tsm(['index', '--vault', join(v.dir, 'moved'), '--db', db]);
+      expect(moved.code, moved.stderr).toBe(0);
+      expect(tsm(['search', 'alpha', '--ids', '--vault', join(v.dir, 'moved'), '--db', db]).stdout.trim()).not.toBe('');
+      // The default index lives in the vault: a copied vault takes its index along and uses it.
+      expect(tsm(['index', '--vault', join(v.dir, 'moved')]).code).toBe(0);
+      cpSync(join(v.dir, 'moved'), join(v.dir, 'copy'), { recursive: true });
+      const copy = tsm(['search', 'alpha', '--ids', '--vault', join(v.dir, 'copy')]);
+      expect(copy.code, copy.stderr).toBe(0);
+      expect(copy.stdout.trim()).not.toBe('');
+    } finally {
+      v.cleanup();
+    }
+  });
+});
