@@ -1,4 +1,5 @@
-// tsm watch: index, then keep the index in step with the vault until SIGINT/SIGTERM.
+// tsm watch: index, then keep the index in step with the vault until SIGINT/SIGTERM/SIGHUP.
+import { constants } from 'node:os';
 import { tsmDir } from '../vault/config.js';
 import { removeWatcherPid, runningWatcher, stalePidAdvice, writeWatcherPid } from '../vault/watcher-pid.js';
 import { formatBatchLine, formatInitialLine } from '../watch/report.js';
@@ -9,6 +10,13 @@ import { UsageError, UserError } from './run.js';
 import { writeErr } from './stdio.js';
 
 const MAX_DEBOUNCE_MS = 60_000;
+
+/**
+ * The signals that stop the watcher cleanly. SIGHUP is its terminal closing (a logout, an SSH connection
+ * dropped): Node resets it to "terminate" at start-up, even under `nohup`, so without a handler the watcher
+ * died mid-batch and left `.tsm/watch.pid` behind.
+ */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   const debounceMs = parseDebounce(argv.debounce);
@@ -32,11 +40,10 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       // A second signal: the user does not want to wait. Each note is written in one transaction,
       // so stopping now loses nothing that the next `tsm index` will not redo.
       if (pidWritten) removeWatcherPid(dir);
-      process.exit(name === 'SIGINT' ? 130 : 143);
+      process.exit(128 + constants.signals[name]);
     }
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const name of STOP_SIGNALS) process.on(name, onSignal);
 
   const bar = progressBar('indexing');
   try {
@@ -63,8 +70,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     if (err instanceof WatchError) throw new UserError(err.message);
     throw err;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const name of STOP_SIGNALS) process.off(name, onSignal);
     if (pidWritten) removeWatcherPid(dir);
     // Everything is closed; should a stray handle (a worker thread, a library's timer) remain, do not hang.
     setTimeout(() => process.exit(), 2000).unref();

@@ -119,8 +119,9 @@ export async function serveStdio(cfg: TsmConfig): Promise<void> {
   transport.onclose = shutdown;
   process.stdin.on('end', shutdown);
   process.stdout.on('error', shutdown); // the client went away mid-answer (EPIPE): nobody is left to answer
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  // SIGHUP: a server started from a terminal that closed. Node resets it to "terminate" at start-up, so
+  // without a handler the server died on the spot and left its socket file behind.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, shutdown);
   // Something went wrong on the connection (a line the transport refused and answered, a stream error).
   server.server.onerror = (err) => stderrLog(err.message);
   // Claude Code shows every stderr line of an MCP server as an error, so a healthy start writes nothing

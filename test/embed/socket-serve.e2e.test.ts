@@ -2,6 +2,7 @@
 // whose settings name the tiny generated model. It loads the model after connecting (saying so to the
 // client's log, nothing on stderr), embeds the sections in the background, answers `tsm search`'s query
 // vectors on the socket, and removes its socket when the client goes away.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,5 +88,23 @@ describe('tsm serve with an embedding model', () => {
     await waitFor(() => !existsSync(socketPath(vault)), 10_000);
     const r = await tsmAsync(['search', '--vault', vault, '--verbose', 'antenna']);
     expect(r.stderr).toMatch(/lexical search only: no resident process/);
+  });
+
+  it.each(['SIGTERM', 'SIGHUP'] as const)('stops on %s (SIGHUP: its terminal closed), exiting 0 and removing its socket', async (signal) => {
+    // Node resets SIGHUP to "terminate" at start-up: without a handler the server died on the spot, and its
+    // socket file stayed behind for the next process to find refused.
+    const env = cleanEnv({ TSM_CACHE_DIR: join(root, 'cache') });
+    const child = spawn(process.execPath, [TSM, 'serve', '--vault', vault], { env, cwd: root, stdio: ['pipe', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      await waitFor(() => existsSync(socketPath(vault)), 20_000);
+      child.kill(signal);
+      expect(await exited, err).toBe(0);
+      expect(existsSync(socketPath(vault))).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });

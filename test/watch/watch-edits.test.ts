@@ -46,6 +46,17 @@ describe('tsm watch: start and stop', () => {
     expect(await w.stop('SIGINT')).toBe(0);
   });
 
+  it('stops as cleanly on SIGHUP (its terminal closed, a logout), leaving no watch.pid', async () => {
+    // Node resets SIGHUP to "terminate" at start-up, even under nohup: without a handler the watcher died
+    // mid-batch and left .tsm/watch.pid naming a dead process.
+    const dir = vault({ 'a.md': '# A\n' });
+    const w = await startWatch(dir);
+    expect(existsSync(join(dir, '.tsm', 'watch.pid'))).toBe(true);
+    expect(await w.stop('SIGHUP')).toBe(0);
+    expect(w.stderr()).toMatch(/SIGHUP: finishing the batch in hand[\s\S]*tsm watch: stopped/);
+    expect(existsSync(join(dir, '.tsm', 'watch.pid'))).toBe(false);
+  });
+
   it('catches up with changes made while it was not running', async () => {
     const old = token('old');
     const fresh = token('fresh');
