@@ -47,7 +47,11 @@ export class ChangeQueue {
 export class Debouncer {
   private quietTimer: NodeJS.Timeout | null = null;
   private maxTimer: NodeJS.Timeout | null = null;
-  /** No firing before this time (ms since epoch): a failed batch backs off even while events keep coming. */
+  /**
+   * No firing before this time (performance.now() ms): a failed batch backs off even while events keep coming.
+   * A monotonic clock: measured by Date.now(), a wall clock set back an hour after a failed batch held every
+   * later batch back that hour.
+   */
   private notBefore = 0;
 
   constructor(
@@ -62,7 +66,7 @@ export class Debouncer {
   }
 
   poke(): void {
-    const hold = Math.max(0, this.notBefore - Date.now());
+    const hold = Math.max(0, this.notBefore - performance.now());
     if (this.quietTimer) clearTimeout(this.quietTimer);
     this.quietTimer = setTimeout(() => this.trigger(), Math.max(this.quietMs, hold));
     if (hold === 0) this.maxTimer ??= setTimeout(() => this.trigger(), this.maxWaitMs);
@@ -71,7 +75,7 @@ export class Debouncer {
   /** Fires after `ms` at the earliest, whatever events come meanwhile (retry after a failed batch). */
   pokeAfter(ms: number): void {
     this.cancel();
-    this.notBefore = Date.now() + ms;
+    this.notBefore = performance.now() + ms;
     this.quietTimer = setTimeout(() => this.trigger(), ms);
   }
 

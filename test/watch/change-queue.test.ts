@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ChangeQueue, Debouncer } from '../../src/watch/change-queue.js';
 
 describe('ChangeQueue', () => {
@@ -76,6 +76,24 @@ describe('Debouncer', () => {
     expect(fired).toBe(0);
     await tick(250);
     expect(fired).toBe(1);
+  });
+  it('a wall clock set back after a retry does not hold later events back', async () => {
+    let fired = 0;
+    const d = new Debouncer(10, 30, () => fired++);
+    d.pokeAfter(20);
+    await tick(60);
+    expect(fired).toBe(1);
+    // The clock steps back an hour (an NTP correction, a resumed VM): the retry's hold was measured by the
+    // wall clock, so every later event waited that hour before its batch.
+    vi.setSystemTime(Date.now() - 3_600_000);
+    try {
+      d.poke();
+      await tick(100);
+      expect(fired).toBe(2);
+    } finally {
+      d.cancel();
+      vi.useRealTimers();
+    }
   });
   it('cancel stops a scheduled call', async () => {
     let fired = 0;
