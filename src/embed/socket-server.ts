@@ -31,8 +31,6 @@ export async function serveQueryVectors(vault: string, embed: EmbedQuery, onNoti
     return null;
   }
   const server = createServer((socket) => answer(socket, embed));
-  // A client's error (it went away mid-answer) is the client's; a server error after listening is noted.
-  server.on('error', (err) => onNotice(`query-embedding socket: ${err.message}`));
   const listened = await listen(server, path);
   if (listened === 'in-use') {
     if (await alive(path)) return null;
@@ -51,6 +49,10 @@ export async function serveQueryVectors(vault: string, embed: EmbedQuery, onNoti
     onNotice(`no query-embedding socket at ${path}: ${listened.message}`);
     return null;
   }
+  // A client's error (it went away mid-answer) is the client's; a server error after listening is noted.
+  // Only after: on before, listen()'s own EADDRINUSE (the socket taken by another resident, the normal case
+  // beside a watcher) was noted too, on `tsm serve`'s stderr at start and at each claim attempt, every 30 s.
+  server.on('error', (err) => onNotice(`query-embedding socket: ${err.message}`));
   chmodSync(path, 0o600);
   const ino = lstatSync(path).ino;
   const open = new Set<Socket>();

@@ -5,8 +5,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { tsm, tsmAsync, waitFor, writeFiles } from '../helpers/cli.js';
+import { cleanEnv, TSM, tsm, tsmAsync, waitFor, writeFiles } from '../helpers/cli.js';
 import { writeTinyModel } from '../helpers/tiny-model.js';
 import { killWatchers, startWatch } from './watch-process.js';
 
@@ -81,5 +84,30 @@ describe('resident model', () => {
     await waitFor(() => /query vectors on/.test(w2.stderr()), 20_000);
     expect((await verboseSearch(v, 'antenna')).stderr).toMatch(/query vector from the resident model/);
     await w2.stop();
+  });
+
+  it('a tsm serve beside the watcher that answers leaves the socket to it without a word on stderr', async () => {
+    // The socket server's error listener was on before it listened, so the EADDRINUSE of finding the socket
+    // taken was also reported: `tsm serve` wrote "query-embedding socket: listen EADDRINUSE …" to stderr (an
+    // error line in Claude Code) at start and at each claim attempt, every 30 s, as long as the watcher ran.
+    const v = vault();
+    const w = await startWatch(v);
+    await waitFor(() => /query vectors on/.test(w.stderr()), 20_000);
+    const env = Object.fromEntries(Object.entries(cleanEnv()).filter((e): e is [string, string] => e[1] !== undefined));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [TSM, 'serve', '--vault', v], env, cwd: v, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+    const client = new Client({ name: 'tsm-e2e', version: '1.0.0' });
+    const logs: string[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (m) => void logs.push(String(m.params.data)));
+    await client.connect(transport);
+    try {
+      await waitFor(() => logs.some((l) => /embedding model tsm-test\/tiny loaded/.test(l)), 20_000);
+      expect(logs.find((l) => /embedding model/.test(l))).not.toMatch(/query vectors on/); // the watcher's
+      expect(stderr).toBe('');
+    } finally {
+      await client.close();
+    }
+    await w.stop();
   });
 });
