@@ -4,6 +4,7 @@
 // paths import the runtime (embedder.ts, onnxruntime), and only dynamically.
 import type { TsmConfig } from '../vault/config.js';
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { modelDirFor } from './models.js';
 import type { NearestSource, QueryVector } from './socket-protocol.js';
 import { serveQueryVectors, type QueryServer } from './socket-server.js';
@@ -46,6 +47,13 @@ export interface ResidentEmbedder {
 export const CLAIM_EVERY_MS = 30_000;
 
 /**
+ * How often a resident that answers checks that its socket file is still there: one lstat, at the pace the
+ * watcher checks its pid file. `.tsm/` deleted (and made again) under it took the file with it, and every
+ * `tsm search` went lexical ("no resident process") for as long as the resident ran.
+ */
+const SOCKET_CHECK_MS = 1000;
+
+/**
  * Loads the vault's model and serves query vectors for it. Null when the vault names no model, or the model
  * cannot be loaded (the reason goes to `onNotice`: a resident process keeps working lexically).
  */
@@ -74,6 +82,25 @@ export async function startResidentEmbedder(
   let server = await serveQueryVectors(cfg.vault, queryVector, onNotice);
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
+  // The socket file gone: listen again, once the vault's `.tsm/` is back (a resident never makes that folder
+  // itself: the watcher writes its pid file there within a second, a user restores its config.json).
+  let renewing = false;
+  const keeper = setInterval(() => {
+    const lost = server;
+    if (closed || renewing || !lost || lost.present() || !existsSync(dirname(dirname(lost.path)))) return;
+    renewing = true;
+    void lost
+      .close()
+      .then(() => serveQueryVectors(cfg.vault, queryVector, onNotice))
+      .then(async (s) => {
+        if (closed) return void (await s?.close());
+        // Null: another resident took the vault's socket in the meantime, and answers instead.
+        server = s;
+        if (s) onNotice(`the query-embedding socket ${s.path} was gone; listening again`);
+      })
+      .finally(() => (renewing = false));
+  }, SOCKET_CHECK_MS);
+  keeper.unref();
   return {
     embedder: e,
     get server() {
@@ -101,6 +128,7 @@ export async function startResidentEmbedder(
     vectorsStored: () => vectors?.readSoon(true),
     close: async () => {
       closed = true;
+      clearInterval(keeper);
       if (timer) clearInterval(timer);
       vectors?.close();
       await server?.close();

@@ -13,6 +13,8 @@ const IDLE_MS = 5_000;
 
 export interface QueryServer {
   readonly path: string;
+  /** Whether the socket file is still this server's (`.tsm/` may be deleted under a resident). */
+  present(): boolean;
   close(): Promise<void>;
 }
 
@@ -60,15 +62,23 @@ export async function serveQueryVectors(vault: string, embed: EmbedQuery, onNoti
     open.add(s);
     s.on('close', () => open.delete(s));
   });
+  const ours = () => {
+    try {
+      return lstatSync(path).ino === ino;
+    } catch {
+      return false;
+    }
+  };
   return {
     path,
+    present: ours,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of open) s.destroy();
         server.close(() => resolve());
         // Only our own socket file: a newer server may have replaced it after this one stopped answering.
         try {
-          if (lstatSync(path).ino === ino) unlinkSync(path);
+          if (ours()) unlinkSync(path);
         } catch {
           // already gone
         }

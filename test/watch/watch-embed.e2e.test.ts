@@ -2,7 +2,7 @@
 // without a model, the error that names the fix), `tsm watch` loading the model, embedding in the
 // background and after each batch, answering `tsm search`'s query vector; killed, it leaves a stale
 // socket that `tsm search` copes with (lexically, at once) and the next watcher takes over.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -109,5 +109,21 @@ describe('resident model', () => {
       await client.close();
     }
     await w.stop();
+  });
+
+  it('listens again when .tsm/ is deleted and made again under it, as it writes its pid file again', async () => {
+    // The socket file went with the folder and nothing made it again: every `tsm search` said "no resident
+    // process" and ranked lexically for as long as the watcher ran.
+    const v = vault();
+    const w = await startWatch(v);
+    await waitFor(() => /embedded 4 sections/.test(w.stderr()), 20_000);
+    const config = readFileSync(join(v, '.tsm/config.json'), 'utf8');
+    rmSync(join(v, '.tsm'), { recursive: true });
+    writeFiles(v, { '.tsm/config.json': config });
+    await waitFor(() => existsSync(join(v, '.tsm/run/embed.sock')), 10_000);
+    expect((await verboseSearch(v, 'antenna')).stderr).toMatch(/query vector from the resident model/);
+    expect(w.stderr()).toMatch(/query-embedding socket .* was gone; listening again/);
+    expect(await w.stop()).toBe(0);
+    expect(existsSync(join(v, '.tsm/run/embed.sock'))).toBe(false);
   });
 });
