@@ -78,6 +78,11 @@ class VaultWatch {
   private stop!: () => void;
   private readonly stopped = new Promise<void>((resolve) => (this.stop = resolve));
   private readonly onAbort = () => this.stop();
+  /**
+   * The vault folder's identity at start: a folder moved away with another made in its place at once (a
+   * restore, a fresh clone swapped in) passes a check by path, while every native watch stays on the old one.
+   */
+  private readonly vaultFolder: string | null;
   /** The semantic model is retrained in a worker thread when due, and stored between two batches. */
   private readonly trainer: BackgroundTrainer;
   /** With a model configured: the query-embedding socket, and section embedding after each batch. */
@@ -89,6 +94,7 @@ class VaultWatch {
     private readonly opts: WatchOptions,
   ) {
     this.notice = opts.onNotice ?? (() => {});
+    this.vaultFolder = fileIdentity(cfg.vault);
     this.debouncer = new Debouncer(opts.debounceMs, Math.max(1000, opts.debounceMs * 5), () => this.drain());
     opts.signal?.addEventListener('abort', this.onAbort, { once: true });
     this.trainer = new BackgroundTrainer(
@@ -282,19 +288,26 @@ class VaultWatch {
   }
 
   private failIfVaultGone(): boolean {
-    if (this.fatal === null && vaultGone(this.cfg.vault)) {
+    if (this.fatal !== null) return true;
+    const now = vaultFolder(this.cfg.vault);
+    if (now === null) {
       this.fatal = new WatchError(`the vault folder ${this.cfg.vault} has disappeared; stopped watching (the index is kept)`);
-      this.stop();
+    } else if (now !== this.vaultFolder) {
+      this.fatal = new WatchError(
+        `the vault folder ${this.cfg.vault} was replaced by another folder; stopped watching: start \`tsm watch\` again`,
+      );
     }
+    if (this.fatal !== null) this.stop();
     return this.fatal !== null;
   }
 }
 
-function vaultGone(vault: string): boolean {
+/** The vault folder's identity (fileIdentity), or null when no folder is there. */
+function vaultFolder(vault: string): string | null {
   try {
-    return !statSync(vault).isDirectory();
+    return statSync(vault).isDirectory() ? fileIdentity(vault) : null;
   } catch {
-    return true;
+    return null;
   }
 }
 

@@ -140,6 +140,22 @@ describe('tsm watch: stopping', () => {
     expect((JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path)).toEqual(['a.md']);
   });
 
+  it('and when another folder takes the vault folder\'s place (moved away, a new one made there at once)', async () => {
+    // Checked by path alone, the swap went unseen: the watcher ran on, watching the moved folder, and edits
+    // in the new one never reached the index, while `tsm status` showed it running (so the hooks synced nothing).
+    const parent = mkdtempSync(join(tmpdir(), 'tsm-swap-'));
+    later(() => rmSync(parent, { recursive: true, force: true }));
+    const dir = join(parent, 'vault');
+    writeFiles(dir, { 'a.md': '# A\n' });
+    writeFiles(join(parent, 'new'), { 'a.md': '# A\n', 'b.md': '# B\n' });
+    const w = await startWatch(dir, ['--db', join(parent, 'index.db')]);
+    renameSync(dir, join(parent, 'old'));
+    renameSync(join(parent, 'new'), dir);
+    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 5000));
+    expect(await Promise.race([w.exited, timeout])).toBe(1);
+    expect(w.stderr()).toMatch(/tsm: the vault folder .*vault was replaced by another folder; stopped watching: start `tsm watch` again/);
+  });
+
   it('also when the vault is deleted outright', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'tsm-gone-'));
     later(() => rmSync(parent, { recursive: true, force: true }));
