@@ -45,8 +45,8 @@ export class WatchError extends Error {
 }
 
 /**
- * How often the vault folder's existence is checked (its removal may produce no event at all), and that the
- * pid file still names this watcher (one small read).
+ * How often the vault folder's existence is checked (its removal may produce no event at all), that the
+ * pid file still names this watcher (one small read), and that the index file is still the one it writes.
  */
 const VAULT_CHECK_MS = 1000;
 const MAX_RETRY_MS = 30_000;
@@ -105,7 +105,11 @@ class VaultWatch {
   }
 
   async run(): Promise<void> {
-    const vaultTimer = setInterval(() => this.failIfVaultGone() || this.keepPidFile(), VAULT_CHECK_MS);
+    const vaultTimer = setInterval(() => {
+      if (this.failIfVaultGone()) return;
+      this.keepPidFile();
+      this.rebuildIfIndexGone();
+    }, VAULT_CHECK_MS);
     try {
       if (await this.startWatching()) await this.initialSyncAndServe();
     } finally {
@@ -285,6 +289,19 @@ class VaultWatch {
   private keepPidFile(): void {
     const dir = this.opts.pidDir;
     if (dir !== undefined && !this.stopping && restoreWatcherPid(dir)) this.notice(`${watcherPidFile(dir)} was gone; written again`);
+  }
+
+  /**
+   * The index file deleted or replaced under the watcher: rebuilt now (applyBatch), not at the vault's next
+   * change. Until this connection lets go of them, the deleted file's -wal and -shm keep their names, and a
+   * new index at the path shares them: every `tsm search`, `tsm index` and hook failed with "disk I/O error"
+   * until a note changed, which in a quiet vault may be hours.
+   */
+  private rebuildIfIndexGone(): void {
+    if (!this.accepting || this.stopping || this.running || this.debouncer.pending) return; // applyBatch checks it
+    if (fileIdentity(this.cfg.db) === this.dbFile) return;
+    this.queue.requestRescan('the index file was replaced');
+    this.debouncer.poke();
   }
 
   private failIfVaultGone(): boolean {

@@ -124,6 +124,21 @@ describe('tsm watch: stopping', () => {
     expect(existsSync(join(dir, '.tsm/watch.pid'))).toBe(false);
   });
 
+  it('rebuilds an index file deleted under it within seconds, not at the next change of the vault', async () => {
+    // Its connection kept the deleted file's -wal and -shm, which a new index.db at the path would share: every
+    // `tsm search`, `tsm index` (what the message advised) and prompt hook failed with "disk I/O error; a full
+    // disk …?" until a note changed and the batch rebuilt the index, maybe hours later.
+    const word = token('kept');
+    const dir = vault({ 'a.md': note(word) });
+    const w = await startWatch(dir);
+    writeFileSync(join(dir, 'b.md'), note(word));
+    await waitForSearch(dir, word, ['a.md', 'b.md']);
+    rmSync(join(dir, '.tsm', 'index.db'));
+    await waitFor(() => /index file .* was deleted or replaced; rebuilding it/.test(w.stderr()) && /2 added/.test(w.stderr()), 10_000);
+    expect(await searchPaths(dir, word)).toEqual(['a.md', 'b.md']);
+    expect(await w.stop()).toBe(0);
+  });
+
   it('says so and exits 1 when the vault folder disappears, keeping the index', async () => {
     const word = token('kept');
     const parent = mkdtempSync(join(tmpdir(), 'tsm-gone-'));
