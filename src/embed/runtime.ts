@@ -80,6 +80,12 @@ export function loadRuntime(search = runtimeSearchPath()): Promise<OrtModule> {
   }
   let p = loaded.get(found.dir);
   if (p === undefined) {
+    // ONNX Runtime 1.29+ collects telemetry on Linux and macOS too (1DS: a device id, the OS, each session
+    // made), queued in ~/.cache/Microsoft/DeveloperTools/.onnxruntime/ for upload to Microsoft: 14 events
+    // from one `tsm index --embed`, more from every resident all day. tsm keeps everything on the machine.
+    // Read by the native library from the process environment, so set before it loads; a user's own
+    // setting stands.
+    process.env.ORT_DISABLE_TELEMETRY ??= '1';
     const main = createRequire(join(found.dir, 'package.json')).resolve(found.dir);
     p = (import(pathToFileURL(main).href) as Promise<OrtModule & { default?: OrtModule }>).then((m) => (m.default ?? m) as OrtModule);
     p.catch(() => loaded.delete(found.dir));

@@ -52,6 +52,18 @@ describe('resident model', () => {
     expect(none.stderr).toMatch(/--embed needs a model: run `tsm model pull` .*or set "modelDir" in .*config\.json/);
   });
 
+  it('keeps ONNX Runtime\'s telemetry off: nothing queued for upload in the home folder', () => {
+    // ONNX Runtime 1.29+ (1.30 here) records telemetry events (a device id, the OS, session creations) in
+    // ~/.cache/Microsoft/DeveloperTools/.onnxruntime/ to send to Microsoft, in every process that makes a
+    // session: `tsm serve` and `tsm watch` all day. README: nothing leaves the machine.
+    const v = vault();
+    const home = join(root, 'home');
+    const r = tsm(['index', '--vault', v, '--embed'], { env: { HOME: home, XDG_CACHE_HOME: undefined, ORT_DISABLE_TELEMETRY: undefined } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/embedded 4 sections/);
+    expect(existsSync(join(home, '.cache', 'Microsoft'))).toBe(false);
+  });
+
   it('tsm watch answers query vectors and embeds new notes; killed, search goes lexical and the next watcher takes over', async () => {
     const v = vault();
     const w = await startWatch(v);
