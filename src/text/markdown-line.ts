@@ -81,6 +81,8 @@ function withoutSize(label: string): string {
 /**
  * A wikilink as Obsidian shows it: its alias, else its target and headings. An embedded file (an image, a PDF,
  * a canvas) shows as its name: what follows `#` (`#icon`, `#page=3`) is no heading, and a size is no alias.
+ * An embedded block (`![[Note#^abc123]]`) shows as its note: Obsidian shows the block there, never its id
+ * (a block's link, `[[Note#^abc123]]`, it shows as `Note > ^abc123`, and so does this).
  */
 function wikilinkText(bang: string, target: string, alias: string | undefined): string {
   // A wikilink in a table escapes its pipe (`[[a\|b]]`): the backslash is none of the target.
@@ -90,7 +92,8 @@ function wikilinkText(bang: string, target: string, alias: string | undefined): 
     return alt !== '' ? alt : page.trim();
   }
   if (alias !== undefined && alias.trim() !== '') return alias;
-  return [page, ...headings].map((p) => p.trim()).filter(Boolean).join(' > ');
+  const shown = bang === '!' ? headings.filter((h) => !h.trim().startsWith('^')) : headings;
+  return [page, ...shown].map((p) => p.trim()).filter(Boolean).join(' > ');
 }
 
 /**

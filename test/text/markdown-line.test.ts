@@ -15,6 +15,10 @@ describe('simplifyMarkdown / markdownLine', () => {
     ['![[board.canvas]] and ![[doc.pdf#page=3]], but [[doc.pdf#page=3]]', 'board.canvas and doc.pdf, but doc.pdf > page=3'],
     // A note's embed keeps its headings, a dotted note name included.
     ['![[guide#Battery life]] and ![[Release 1.5#Changes]]', 'guide > Battery life and Release 1.5 > Changes'],
+    // A block's embed shows the block in Obsidian, never its `^id`: here its note's name. A block's link shows
+    // as Obsidian writes it, `Note > ^id`, like a heading's.
+    ['![[Target#^abc123]] and ![[#^local]] but [[Target#^abc123]]', 'Target and but Target > ^abc123'],
+    ['![[guide#Battery life#^b1]]', 'guide > Battery life'],
     ['see ![250](https://x.y/photo.jpg) and ![a cat|100x145](https://x.y/photo.jpg) and [50](https://x.y)', 'see and a cat and 50'],
     // A linked image (a badge, a screenshot that opens full size) is its alt text: no `[](…)` is left of it.
     ['[![badge](https://img.shields.io/x)](https://github.com/u/r) and [![](shot.png)](https://x/shot.png) end', 'badge and end'],
