@@ -198,12 +198,16 @@ export class NoteReader {
     return rows.map((r) => ({ note: toNote(r), how: r.edited ? 'edited' : r.read ? 'read' : 'mentioned' }));
   }
 
+  /**
+   * The note's links to other notes and files (resolved or not): a link to its own headings or blocks
+   * (`[[#Heading]]`) is no neighbour, as Obsidian's Outgoing links pane has it and backlinks() below.
+   */
   outgoingLinks(noteId: number): LinkRecord[] {
     return this.linkRows(
       `SELECT l.kind, s.path AS source, t.path AS target_path, ${ATTACHMENT_PATH} AS attachment_path,
               l.target, l.heading, l.text, l.line
        FROM links l JOIN notes s ON s.id = l.source_id LEFT JOIN notes t ON t.id = l.target_id
-       WHERE l.source_id = ? ORDER BY l.line IS NULL, l.line, l.id`,
+       WHERE l.source_id = ? AND l.target_id IS NOT l.source_id ORDER BY l.line IS NULL, l.line, l.id`,
       noteId,
     );
   }

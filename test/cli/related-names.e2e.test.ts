@@ -72,3 +72,20 @@ describe('tsm related finds a note by name as the user types it', () => {
     expect(r.stderr).toBe('tsm: note "Shared Alias" is ambiguous: it names 2 notes (alias-1.md, alias-2.md); give its vault path\n');
   });
 });
+
+// Obsidian's Outgoing links pane lists other notes: links to the note's own headings and blocks
+// (`[[#Details]]`, `[[self#Details]]`, `[[#^blk]]`) are no neighbours, as backlinks already leave them out.
+describe('tsm related lists no link of a note to itself', () => {
+  const own = useIndexedVault({
+    'self.md': '# Self\n\nSee [[#Details]], [[self#Details]], [[#^blk]] and [[next]].\n\n## Details\n\nText. ^blk\n',
+    'next.md': '# Next\n\nBack to [[self]].\n',
+  });
+
+  it('outgoing holds the other note only, in text and JSON', () => {
+    const text = tsm(['related', 'self', '--vault', own.dir]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toBe('self.md  (Self)\n\noutgoing (1)\n  next.md  wikilink:3\n\nbacklinks (1)\n  next.md:3  wikilink\n');
+    const json = JSON.parse(tsm(['related', 'self', '--json', '--vault', own.dir]).stdout);
+    expect(json.outgoing.map((l: { targetPath: string }) => l.targetPath)).toEqual(['next.md']);
+  });
+});

@@ -114,6 +114,28 @@ describe('related', () => {
     }
   });
 
+  // Obsidian's Outgoing links pane lists other notes: a link to one of the note's own headings or blocks
+  // (`[[#Details]]`, `[[A#Details]]`) is no neighbour, as backlinks already leave such links out.
+  it('leaves out links from the note to itself', async () => {
+    const vault = mkdtempSync(join(tmpdir(), 'tsm-mcp-self-'));
+    try {
+      const cfg = await indexFixtureVault(vault, {
+        'a.md': { content: '# A\n\nSee [[#Details]], [[a#Details]], [[#^blk]] and [[b]].\n\n## Details\n\nText. ^blk\n' },
+        'b.md': { content: '# B\n\nBack to [[a]].\n' },
+      });
+      const served = await connect(cfg);
+      try {
+        const r = await ok(served.client, 'related', { path: 'a.md' });
+        expect(r.outgoing).toEqual([{ path: 'b.md', target: 'b', kind: 'wikilink', heading: null, line: 3 }]);
+        expect(r.backlinks).toEqual([{ path: 'b.md', kind: 'wikilink', line: 3 }]);
+      } finally {
+        await served.close();
+      }
+    } finally {
+      rmSync(vault, { recursive: true, force: true });
+    }
+  });
+
   it('gives empty lists for a note without links', async () => {
     const r = await ok(s.client, 'related', { path: 'daily/2026-11-18.md' });
     expect(r.outgoing).toEqual([]);

@@ -10,7 +10,7 @@ export const relatedTool = defineTool({
   name: 'related',
   title: 'Links of a note',
   description: [
-    "A note's links: outgoing (wikilinks, embeds, markdown links and frontmatter related entries, each with the",
+    "A note's links: outgoing (wikilinks, embeds, markdown links and frontmatter related entries to other notes, each with the",
     'resolved note path, or null when no note is the target: then attachment is the path of the image, PDF or canvas it',
     'names, if any) and backlinks (notes linking to it). Use it to',
     'widen from one relevant note to its neighbours, then read them with read_note. path is a vault-relative note',
