@@ -6,7 +6,7 @@ import { KNOWN_MODELS, knownModel, pulledModelDir } from '../embed/models.js';
 import { ORT_PACKAGE, ORT_VERSION, runtimeDir } from '../embed/runtime.js';
 import { embeddingStatus, type ModelSettings } from '../embed/status.js';
 import { setupArgs, setupRuntime } from '../embed/setup.js';
-import { ConfigError, DEFAULT_MODEL, loadConfig } from '../vault/config.js';
+import { DEFAULT_MODEL, loadConfig, NoVaultError } from '../vault/config.js';
 import { printJson } from './args.js';
 import { progressBar } from './progress.js';
 import { UsageError } from './run.js';
@@ -15,7 +15,8 @@ import { writeErr, writeOut } from './stdio.js';
 /**
  * The model settings: --model / --model-dir, else the vault's config (TSM_MODEL, TSM_MODEL_DIR,
  * .tsm/config.json) when a vault is named or found, else the default model. Models are per user, not per
- * vault: these commands work outside any vault.
+ * vault: these commands work outside any vault. A vault that is named but missing, or whose config.json is
+ * bad, stops them as it stops every command: quietly using the default model there hid the error.
  */
 export function modelSettings(argv: Record<string, unknown>): ModelSettings {
   let base: ModelSettings = { model: process.env.TSM_MODEL || DEFAULT_MODEL, modelDir: process.env.TSM_MODEL_DIR || null };
@@ -23,7 +24,7 @@ export function modelSettings(argv: Record<string, unknown>): ModelSettings {
     const cfg = loadConfig({ vaultFlag: typeof argv.vault === 'string' ? argv.vault : undefined });
     base = { model: cfg.model, modelDir: cfg.modelDir };
   } catch (err) {
-    if (!(err instanceof ConfigError) || typeof argv.vault === 'string') throw err;
+    if (!(err instanceof NoVaultError)) throw err;
   }
   const model = typeof argv.model === 'string' ? argv.model : base.model;
   const modelDir = typeof argv['model-dir'] === 'string' ? argv['model-dir'] : typeof argv.model === 'string' ? null : base.modelDir;

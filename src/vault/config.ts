@@ -26,6 +26,11 @@ export class ConfigFileError extends ConfigError {
   }
 }
 
+/** No vault is named (--vault, $TSM_VAULT) or found above the current folder: `tsm model`, which needs none, goes on. */
+export class NoVaultError extends ConfigError {
+  override name = 'NoVaultError';
+}
+
 /** A setting's value that is not what it must be; `setting` is its name (a config.json key, or `TSM_…`). */
 class SettingError extends ConfigError {
   constructor(
@@ -131,7 +136,7 @@ export function resolveVault(input: ConfigInput): string {
   const marked = vaultAboveCwd(cwd, env);
   if (marked !== null) return marked;
   if (input.cwdIsVault) return cwd;
-  throw new ConfigError(
+  throw new NoVaultError(
     `no vault here: neither ${shellCwd(cwd, env) ?? cwd} nor a folder above it holds .tsm/ or .obsidian/. ` +
       'Run `tsm init` (or `tsm index`) in your notes folder, or name it with --vault DIR or $TSM_VAULT',
   );

@@ -52,6 +52,24 @@ describe('tsm model', () => {
     expect(r.stderr).toContain('run `tsm model pull cl-nagoya/ruri-v3-30m`');
   });
 
+  // Models are per user, so `tsm model` works outside any vault; but in a vault (found, or named by
+  // $TSM_VAULT) whose config.json is bad it stops as every other command does, instead of quietly
+  // using the default model.
+  it('stops at a bad config.json of the vault it runs in, and at a $TSM_VAULT that is not there', () => {
+    const bad = join(root, 'bad-vault');
+    mkdirSync(join(bad, '.tsm'), { recursive: true });
+    writeFileSync(join(bad, '.tsm', 'config.json'), '{ "semantic": "yes" }');
+    for (const r of [tsm(['model', 'path'], { env, cwd: bad }), tsm(['model', 'list'], { env: { ...env, TSM_VAULT: bad }, cwd: root })]) {
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`tsm: ${join(bad, '.tsm', 'config.json')}: semantic must be true or false (got "yes"); correct it there\n`);
+    }
+    const gone = tsm(['model', 'path'], { env: { ...env, TSM_VAULT: join(root, 'no-such-vault') }, cwd: root });
+    expect(gone.code).toBe(1);
+    expect(gone.stdout).toBe('');
+    expect(gone.stderr).toContain(`vault not found: ${join(root, 'no-such-vault')} (correct $TSM_VAULT`);
+  });
+
   it('list marks the configured model and names the runtime', () => {
     const r = tsm(['model', 'list', '--json'], { env, cwd: root });
     const out = JSON.parse(r.stdout);
