@@ -226,8 +226,9 @@ function settings(input: ConfigInput, env: NodeJS.ProcessEnv, vault: string, fil
     answerChars: int('answerChars', pick('answerChars', DEFAULTS.answerChars), 0, 1_000_000),
     halfLifeDays: halfLives(pick('halfLifeDays', DEFAULTS.halfLifeDays)),
     semantic: bool('semantic', pick('semantic', DEFAULTS.semantic)),
-    model: nonEmpty('TSM_MODEL', env.TSM_MODEL || pick('model', DEFAULTS.model)),
-    modelDir: optionalDir('TSM_MODEL_DIR', env.TSM_MODEL_DIR || pick('modelDir', DEFAULTS.modelDir), vault, env),
+    // Named by where the value came from: a bad "model" in config.json is no TSM_MODEL error.
+    model: nonEmpty(env.TSM_MODEL ? 'TSM_MODEL' : 'model', env.TSM_MODEL || pick('model', DEFAULTS.model)),
+    modelDir: optionalDir(env.TSM_MODEL_DIR ? 'TSM_MODEL_DIR' : 'modelDir', env.TSM_MODEL_DIR || pick('modelDir', DEFAULTS.modelDir), vault, env),
   };
   // An index named like a note (`--db notes.md`) would be written over a note, or become a binary "note".
   const noteLike = cfg.extensions.find((e) => cfg.db.toLowerCase().endsWith(e));

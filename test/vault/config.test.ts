@@ -83,6 +83,10 @@ describe('config', () => {
     // The line names the file to correct (tsm doctor reports it and checks the rest with the defaults).
     bad('{"chunkChars": "300"}', /\.tsm\/config\.json: chunkChars must be .*; correct it there$/);
     bad('{"hookTopK": "7"}', /config\.json: hookTopK must be a whole number/);
+    // The model's settings too: `"model": 42` was reported as TSM_MODEL, a variable nobody set.
+    bad('{"model": 42}', /config\.json: model must be a model name like "cl-nagoya\/ruri-v3-30m" \(got 42\); correct it there$/);
+    bad('{"modelDir": 5}', /config\.json: modelDir must be a folder path or null \(got 5\); correct it there$/);
+    expect(() => loadConfig({ vaultFlag: v, env: { TSM_MODEL: ' ' } })).toThrow(/^TSM_MODEL must be a model name/);
     // Environment variables are text: a number written in one is a number.
     writeFileSync(join(v, '.tsm/config.json'), '{}');
     const cfg = loadConfig({ vaultFlag: v, env: { TSM_HOOK_TOP_K: ' 7', TSM_SESSIONS_DIR: 'logs' } });
