@@ -7,6 +7,7 @@ import { isExplained, TsmError } from '../core/errors.js';
 import { fileKind, openRegularFile } from '../vault/file-kind.js';
 import { makeVaultFolder } from '../vault/folders.js';
 import { isInside } from '../vault/paths.js';
+import { runningWatcher } from '../vault/watcher-pid.js';
 import { otherVaultMessage, otherVaultOf, recordVault } from './index-vault.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 import { canMigrate, migrate } from './migrate.js';
@@ -454,17 +455,36 @@ export function asIndexError(err: unknown, path: string): unknown {
         `the index at ${path} stayed locked by another writer (\`tsm index\`, \`tsm watch\`) for ${WRITER_WAIT_MS / 60_000} minutes: ` +
           'run `tsm index` again once it is done, or stop a writer that hangs',
       );
-    case 'io':
+    case 'io': {
+      const watcher = otherWatcherBeside(path);
+      if (watcher !== null) {
+        return new IndexError(
+          'io',
+          `cannot read or write the index at ${path} (${detail}): \`tsm watch\` (pid ${watcher}) runs for this vault, and when the index ` +
+            'file is deleted under it, it keeps the old -wal and -shm files, which the new file shares, until it rebuilds the index ' +
+            'within a second: run the command again, or stop the watcher',
+        );
+      }
       return new IndexError(
         'io',
         `cannot read or write the index at ${path} (${detail}; a full disk or a file size limit?). It keeps every note written before; run \`tsm index\` again once the cause is fixed`,
       );
+    }
     case 'statement':
       return new IndexError(
         'statement',
         `the index at ${path} could not run a statement (${detail}): the index is not at fault; this is a bug in tsm, please report it with the command you ran`,
       );
   }
+}
+
+/**
+ * The pid of a `tsm watch` other than this process on record beside the index (its default place, the
+ * vault's `.tsm/`), or null. Read only when an I/O error is met: nothing on the way of a search that works.
+ */
+function otherWatcherBeside(path: string): number | null {
+  const pid = runningWatcher(dirname(path));
+  return pid !== null && pid !== process.pid ? pid : null;
 }
 
 type SqliteErrorKind = 'corrupt' | 'full' | 'readonly-folder' | 'readonly' | 'busy' | 'io' | 'statement';
@@ -629,5 +649,6 @@ function describe(err: unknown, path: string): IndexError {
     );
   }
   if (kind === 'readonly') return new IndexError('readonly', `cannot open the index at ${path}: ${(err as Error).message}`);
+  if (kind === 'io' && otherWatcherBeside(path) !== null) return asIndexError(err, path) as IndexError;
   return new IndexError('io', `cannot read the index at ${path}: ${(err as Error).message}`);
 }

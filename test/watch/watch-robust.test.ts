@@ -139,6 +139,36 @@ describe('tsm watch: stopping', () => {
     expect(await w.stop()).toBe(0);
   });
 
+  it('a command that meets the old -wal of an index deleted under a watcher names the watcher, not a full disk', async () => {
+    // Within the second before the watcher rebuilds it, `tsm search` made a new index.db that shares the old
+    // -wal and -shm, and SQLite said "disk I/O error"; the message asked about a full disk. It takes a -wal
+    // that holds a rebuild (the first deletion's) and a change after it. The watcher is paused (SIGSTOP) so
+    // that the second lasts as long as the test needs.
+    const word = token('held');
+    const dir = vault({ 'a.md': note(word) });
+    const w = await startWatch(dir);
+    writeFileSync(join(dir, 'b.md'), note(word));
+    await waitForSearch(dir, word, ['a.md', 'b.md']);
+    rmSync(join(dir, '.tsm', 'index.db'));
+    await waitFor(() => /2 added/.test(w.stderr()), 10_000);
+    writeFileSync(join(dir, 'c.md'), note(word));
+    await waitForSearch(dir, word, ['a.md', 'b.md', 'c.md']);
+    w.child.kill('SIGSTOP');
+    try {
+      rmSync(join(dir, '.tsm', 'index.db'));
+      const r = await tsmAsync(['search', word, '--vault', dir]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`(disk I/O error): \`tsm watch\` (pid ${w.child.pid}) runs for this vault`);
+      expect(r.stderr).toMatch(/rebuilds the index within a second: run the command again, or stop the watcher\n$/);
+      expect(r.stderr).not.toMatch(/full disk/);
+    } finally {
+      w.child.kill('SIGCONT');
+    }
+    await waitFor(() => /3 added/.test(w.stderr()), 10_000);
+    await waitForSearch(dir, word, ['a.md', 'b.md', 'c.md']);
+    expect(await w.stop()).toBe(0);
+  });
+
   it('says so and exits 1 when the vault folder disappears, keeping the index', async () => {
     const word = token('kept');
     const parent = mkdtempSync(join(tmpdir(), 'tsm-gone-'));
