@@ -113,7 +113,7 @@ async function run(ctx: Context, name: string): Promise<string> {
     if (promptSkipReason(payload.prompt) !== null) return '';
   }
   try {
-    ctx.vault = resolveHookVault({ vaultFlag: req.vaultFlag, env: req.env, cwd: payload.cwd ?? req.cwd });
+    ctx.vault = resolveHookVault({ vaultFlag: req.vaultFlag, env: req.env, cwd: payload.cwd ?? req.cwd, processCwd: req.cwd });
   } catch (err) {
     if (err instanceof HookVaultError) {
       log(ctx, err.message);

@@ -8,8 +8,14 @@ import { TSM_DIR, userPath } from '../vault/config.js';
 export interface HookVaultInput {
   vaultFlag?: string;
   env: NodeJS.ProcessEnv;
-  /** The payload's `cwd` (the project Claude Code runs in), else the process's own. */
+  /** The payload's `cwd` (the project Claude Code runs in), else the process's own: a `.tsm/` above it is the vault. */
   cwd: string;
+  /**
+   * The process's folder (default: `cwd`), from which a relative --vault or $TSM_VAULT is read, as every
+   * command reads a relative path (README, "Configuration"), and as the hook reads its --db: `TSM_VAULT=../notes`
+   * names one folder for the hook and for `tsm search` run in the same place. It was read from the payload's cwd.
+   */
+  processCwd?: string;
 }
 
 /** The vault named by --vault or $TSM_VAULT does not exist: worth a line on stderr, still no context. */
@@ -21,7 +27,7 @@ export class HookVaultError extends TsmError {
 export function resolveHookVault(input: HookVaultInput): string | null {
   const given = input.vaultFlag ?? (input.env.TSM_VAULT || undefined);
   if (given !== undefined) {
-    const dir = userPath(input.cwd, given, input.env);
+    const dir = userPath(input.processCwd ?? input.cwd, given, input.env);
     if (!isDir(dir)) throw new HookVaultError(`vault not found: ${dir}`);
     return dir;
   }

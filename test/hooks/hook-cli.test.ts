@@ -108,6 +108,16 @@ describe('tsm hook UserPromptSubmit', () => {
     expect(elements(xml, 'result').length).toBeGreaterThan(0);
   });
 
+  // README, "Configuration": a relative path is read from the current folder, so a $TSM_VAULT that
+  // `tsm search` finds from the project is found by the hook run there, whatever folder the session is in
+  // (the payload's cwd; it was read from that, and the hook said "vault not found").
+  it('reads a relative $TSM_VAULT from its own folder, not from the session folder of the payload', () => {
+    const project = join(work, 'project');
+    mkdirSync(join(project, 'src'), { recursive: true });
+    const r = hook(promptPayload('LoRa モジュールの選定基準は？', join(project, 'src')), { cwd: project, env: { TSM_VAULT: '../vault' } });
+    expect(parseXml(context(r, 'UserPromptSubmit')).name).toBe('knowledge_search');
+  });
+
   it('injects nothing past a tiny TSM_HOOK_TIMEOUT_MS, exit 0, and logs it', () => {
     const before = logOf(vault);
     const r = hook(promptPayload(`LoRa range ${'antenna battery sleep current '.repeat(200)}`), { env: { TSM_HOOK_TIMEOUT_MS: '50' } });

@@ -68,6 +68,17 @@ describe('resolveHookVault', () => {
     expect(resolveHookVault({ vaultFlag: 'notes', env: {}, cwd: dir })).toBe(join(dir, 'notes'));
   });
 
+  // One rule for every relative path (README, "Configuration"): the process's folder, as for --db and as
+  // `tsm search` reads the same $TSM_VAULT; the session's folder (the payload's cwd) only finds a .tsm/ above it.
+  it('reads a relative --vault or $TSM_VAULT from the process folder, not from the session folder', () => {
+    mkdirSync(join(dir, 'notes'));
+    mkdirSync(join(dir, 'proj', 'sub'), { recursive: true });
+    const session = join(dir, 'proj', 'sub');
+    const processCwd = join(dir, 'proj');
+    expect(resolveHookVault({ env: { TSM_VAULT: '../notes' }, cwd: session, processCwd })).toBe(join(dir, 'notes'));
+    expect(resolveHookVault({ vaultFlag: '../notes', env: {}, cwd: session, processCwd })).toBe(join(dir, 'notes'));
+  });
+
   it('returns null without any vault, and ignores a .tsm that is a file', () => {
     writeFileSync(join(dir, '.tsm'), 'not a folder');
     expect(resolveHookVault({ env: {}, cwd: dir })).toBeNull();

@@ -45,7 +45,7 @@ function hookVault(args: Record<string, unknown>, ctx: ToolContext): string | nu
   const served = existsSync(join(ctx.cfg.vault, TSM_DIR));
   const cwd = typeof args.cwd === 'string' && args.cwd !== '' ? args.cwd : process.cwd();
   try {
-    return resolveHookVault({ vaultFlag: served ? ctx.cfg.vault : undefined, env: process.env, cwd });
+    return resolveHookVault({ vaultFlag: served ? ctx.cfg.vault : undefined, env: process.env, cwd, processCwd: process.cwd() });
   } catch {
     return null;
   }
