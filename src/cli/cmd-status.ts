@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import type { Database } from '../index/db.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
+import { TRAIN_DEFAULTS } from '../index/semantic/model.js';
 import { semanticStatus, tooSmallBecause } from '../index/semantic/refresh.js';
 import { VectorStore } from '../index/vectors.js';
 import { keptNotes, type KeptNote } from '../sessions/ingest.js';
@@ -57,13 +58,15 @@ export function keptLine(kept: KeptNote[]): string {
   return `${kept.length} session note${kept.length === 1 ? '' : 's'} left as you left ${kept.length === 1 ? 'it' : 'them'} (${edited} edited: later prompts go to a continuation note; ${kept.length - edited} deleted: not written again)`;
 }
 
-function semanticLine({ state, retrainDue }: ReturnType<typeof semanticStatus>): string {
+function semanticLine({ state, sections, retrainDue }: ReturnType<typeof semanticStatus>): string {
   const due = retrainDue ? '; retrain due (`tsm index` or a running `tsm watch` does it)' : '';
-  if (!state) return `no model${due}`;
+  // Counted now: the state keeps the count of the sync that found the vault too small (a growing vault read
+  // "off: 15 sections" at 296), and a watcher started on an empty vault stores no state at all ("no model").
+  const min = TRAIN_DEFAULTS.minSections;
+  if (sections < min && state?.kind !== 'trained') return `off: ${sections === 1 ? '1 section is' : `${sections} sections are`} too few to learn from (${min} needed)${due}`;
+  if (!state || (state.kind === 'too-small' && tooSmallBecause(state) === 'sections')) return `no model${due}`;
   if (state.kind === 'too-small') {
-    return tooSmallBecause(state) === 'sections'
-      ? `off: ${state.sections} sections are too few to learn from${due}`
-      : `off: ${state.sections} sections, but too few words it learns from (kanji compounds, katakana and Latin words; docs/search.md, 2b)${due}`;
+    return `off: ${state.sections} sections, but too few words it learns from (kanji compounds, katakana and Latin words; docs/search.md, 2b)${due}`;
   }
   return `${state.words} words × ${state.dims} dims from ${state.sections} sections (${state.trainedAt.slice(0, 10)}), ${state.embeddedSince} sections embedded since${due}`;
 }

@@ -299,9 +299,30 @@ parentPort.on('message', (m) => {
     const c = counts(join(v.dir, '.tsm/index.db'));
     expect(c.state).toMatchObject({ kind: 'too-small', sections: 2 });
     expect(c.vectors + c.words).toBe(0);
-    expect(tsm(['status', '--vault', v.dir]).stdout).toMatch(/^semantic {2}off: 2 sections are too few to learn from$/m);
+    expect(tsm(['status', '--vault', v.dir]).stdout).toMatch(/^semantic {2}off: 2 sections are too few to learn from \(300 needed\)$/m);
     // Search works as before.
     expect(json(tsm(['search', 'phone', '--vault', v.dir, '-f', 'json'])).map((h: { path: string }) => h.path)).toEqual(['a.md']);
+  });
+
+  it('a growing vault still too small: status counts the sections it has now, not those of the first sync', () => {
+    // The model's state keeps the count of the sync that found the vault too small; status printed that
+    // count ("off: 2 sections …") while the vault grew to 5 sections, 62, 296 (seen in a simulated first month).
+    const v = makeVault({ 'a.md': '# A\n\nphone laptop', 'b.md': '# B\n\nmelody chord', ...SEMANTIC_ON });
+    cleanups.push(v.cleanup);
+    expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+    writeFileSync(join(v.dir, 'c.md'), '# C\n\n## One\n\nflour oven\n\n## Two\n\nsoil seeds\n');
+    expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+    expect(counts(join(v.dir, '.tsm/index.db')).sections).toBe(5);
+    expect(tsm(['status', '--vault', v.dir]).stdout).toMatch(/^semantic {2}off: 5 sections are too few to learn from \(300 needed\)$/m);
+  });
+
+  it('an index with no model state yet (a watcher started on an empty vault) says why, as a synced one does', () => {
+    const v = makeVault({ 'a.md': '# A\n\nphone laptop', '.tsm/config.json': '{ "semantic": false }' });
+    cleanups.push(v.cleanup);
+    expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+    writeFileSync(join(v.dir, '.tsm/config.json'), SEMANTIC_ON['.tsm/config.json']);
+    expect(counts(join(v.dir, '.tsm/index.db')).state).toBeNull();
+    expect(tsm(['status', '--vault', v.dir]).stdout).toMatch(/^semantic {2}off: 1 section is too few to learn from \(300 needed\)$/m);
   });
 
   it('a vault of enough sections but no words it learns (Hangul) says so, and a sync does not train again until it has grown', () => {
