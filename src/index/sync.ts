@@ -14,7 +14,7 @@ import { asIndexError, IndexError, moveCorruptAside, openWriter, type Database }
 import { fileStatesOf, NoteWriter, type FileState } from './note-writer.js';
 import type { PreparedLoad } from './prepared-load.js';
 import { basenameKey } from './resolve-link.js';
-import { hasSemanticModel, refreshSemantic } from './semantic/refresh.js';
+import { hasSemanticModel, refreshSemantic, semanticStatus } from './semantic/refresh.js';
 
 export interface SyncOptions {
   /** Re-read every file, as a fresh build would. */
@@ -118,9 +118,12 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     // (in a worker beside the build's last steps, peak RSS on the handbook rose from 352 to 480 MB: two
     // heaps); other syncs give new sections vectors at once. A sync that wrote nothing skips it (it would
     // scan every section for one without a vector) unless there is no model of this tsm's version (just
-    // turned on, or left by an older tsm: its vectors are never read), and so does a vault that has not turned it on.
+    // turned on, or left by an older tsm: its vectors are never read) or a retrain is due: `tsm status` sends
+    // the user to `tsm index` for one that a watcher stopped mid-training, or notes added while the model
+    // was off, left due (checking costs a meta read and a count of sections). A vault that has not turned
+    // it on skips it.
     const { added, updated, removed } = run.summary;
-    if (cfg.semantic && (rebuild || added + updated + removed > 0 || !hasSemanticModel(opened.db))) {
+    if (cfg.semantic && (rebuild || added + updated + removed > 0 || !hasSemanticModel(opened.db) || semanticStatus(opened.db).retrainDue)) {
       refreshSemantic(opened.db, { rebuild, background: opts.backgroundRetrain });
     }
     run.summary.warnings = writer.warningCount();

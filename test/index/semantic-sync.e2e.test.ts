@@ -217,6 +217,23 @@ parentPort.on('message', (m) => {
     expect(c.vectors).toBe(c.sections);
   });
 
+  it('a retrain that status calls due is done by the next `tsm index`, even one with no note to write', () => {
+    // Status says "retrain due (`tsm index` … does it)" when a watcher stopped before its background training
+    // ended, or when notes were added while the model was turned off; `tsm index` then wrote nothing and, since
+    // a sync that wrote nothing skipped the model, left it due until some note changed.
+    const { dir, db } = indexedVault();
+    const base = counts(db).sections;
+    writeFileSync(join(dir, '.tsm', 'config.json'), JSON.stringify({ semantic: false }));
+    for (let n = 0; n < 10; n++) writeFileSync(join(dir, `later${n}.md`), `# Later ${n}\n\n${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => `## Part ${k}\n\nflour oven soil seeds\n`).join('\n')}`);
+    expect(tsm(['index', '--vault', dir]).code).toBe(0);
+    writeFileSync(join(dir, '.tsm', 'config.json'), SEMANTIC_ON['.tsm/config.json']);
+    expect(counts(db).sections).toBe(base + 100);
+    expect(json(tsm(['status', '--vault', dir, '--json'])).semantic).toMatchObject({ kind: 'trained', sections: base, retrainDue: true });
+    expect(tsm(['index', '--vault', dir]).stdout).toMatch(/^0 added, 0 updated, 0 removed/);
+    expect(counts(db).state).toMatchObject({ kind: 'trained', sections: base + 100, embeddedSince: 0 });
+    expect(tsm(['status', '--vault', dir]).stdout).not.toMatch(/retrain due/);
+  });
+
   it('the note list ranks a note by its whole topic, and adds no note the text did not find', () => {
     const { db } = indexedVault();
     withReader(db, (reader) => {
