@@ -7,6 +7,7 @@ import { IndexError, type Database } from '../index/db.js';
 import { pendingChanges } from '../index/sync.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
+import { isSyncReport } from '../hooks/background-sync.js';
 import { hookLogPath } from '../hooks/hook-log.js';
 import { ConfigFileError, tsmDir, TSM_DIR, unknownConfigKeys, vaultAboveCwd, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
@@ -195,7 +196,7 @@ function hookLogChecks(cfg: TsmConfig): Problem[] {
   const since = Date.now() - RECENT_LOG_DAYS * 86_400_000;
   const recent = text.split('\n').filter((line) => {
     const t = Date.parse(line.slice(0, line.indexOf(' ')));
-    return line.trim() !== '' && (Number.isNaN(t) || t >= since);
+    return line.trim() !== '' && (Number.isNaN(t) || t >= since) && !isSyncReport(line);
   });
   if (recent.length === 0) return [];
   const shown = recent.slice(-LOG_LINES_SHOWN);

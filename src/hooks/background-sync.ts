@@ -7,6 +7,7 @@
 // SessionStart returns, sooner than a build of even a small vault. A prompt during a first build still
 // finds no index (or a partial one) and gets nothing: a prompt never waits.
 import { join } from 'node:path';
+import type { SyncSummary } from '../core/types.js';
 import { fileKind } from '../vault/file-kind.js';
 import type { Deadline } from './deadline.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
@@ -14,6 +15,19 @@ import { runningWatcher } from '../vault/watcher-pid.js';
 import { isLockHeld, LockTimeoutError, withFileLock } from '../vault/file-lock.js';
 
 export const SYNC_LOCK = 'sync.lock';
+/**
+ * The worker's report of what it indexed: the one hook.log line that is no problem (`tsm doctor` leaves it
+ * out of the hook problems: without `tsm watch`, most sessions write one). Matched whole, so a problem whose
+ * message quotes those words is still one.
+ */
+const syncReport = (s: SyncSummary) => `background index: ${s.added} added, ${s.updated} updated, ${s.removed} removed in ${s.seconds.toFixed(2)} s`;
+const SYNC_REPORT_LINE = /^\S+ \S+(?: session=\S+)?: background index: \d+ added, \d+ updated, \d+ removed in \d+\.\d\d s$/;
+
+/** Whether a hook.log line is the background sync's report of what it indexed, not a problem. */
+export function isSyncReport(line: string): boolean {
+  return SYNC_REPORT_LINE.test(line.trimEnd());
+}
+
 /** Older than this, a sync lock's holder is taken to be gone even if its pid lives (a first build of a large vault takes minutes). */
 const SYNC_LOCK_STALE_MS = 6 * 60 * 60 * 1000;
 
@@ -39,7 +53,7 @@ export async function runBackgroundSync(cfg: TsmConfig, log: (message: string) =
       // Nobody asked for this sync: an index a newer tsm wrote is left to it (the worker logs why).
       const s = await syncVault(cfg, { keepNewer: true });
       if (s.added + s.updated + s.removed > 0) {
-        log(`background index: ${s.added} added, ${s.updated} updated, ${s.removed} removed in ${s.seconds.toFixed(2)} s`);
+        log(syncReport(s));
       }
     });
   } catch (err) {

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TSM, tsm, writeFiles } from '../helpers/cli.js';
+import { TSM, tsm, waitFor, writeFiles } from '../helpers/cli.js';
 
 let root: string;
 let project: string;
@@ -109,6 +109,25 @@ describe('tsm doctor in a project', () => {
     expect(hooks[0].message).not.toContain('problem 3');
     expect(hooks[0].message).not.toContain('an old problem');
     expect(hooks[0].fix).toContain('tsm index');
+  });
+
+  it('a SessionStart background sync that indexed the day’s edits is no hook problem', async () => {
+    // Without `tsm watch`, each session's SessionStart syncs the vault and logs what it indexed; doctor
+    // counted those lines as "hook problems" (a warning) for a week, the fix `tsm index` among them.
+    writeFiles(vault, { 'a.md': '# A\n\ntext' });
+    tsm(['index', '--vault', vault], { env });
+    writeFiles(vault, { 'b.md': '# B\n\nwritten today' });
+    const payload = JSON.stringify({ hook_event_name: 'SessionStart', source: 'startup', cwd: project, session_id: 's1' });
+    expect(tsm(['hook', '--vault', vault], { cwd: project, env, input: payload }).code).toBe(0);
+    const log = join(vault, '.tsm', 'hook.log');
+    await waitFor(() => existsSync(log) && /background index: 1 added/.test(readFileSync(log, 'utf8')), 20_000);
+    const hookProblems = () => JSON.parse(tsm(['doctor', '--json', '--vault', vault], { cwd: project, env }).stdout).problems.filter((p: { check: string }) => p.check === 'hooks');
+    expect(hookProblems()).toEqual([]);
+    // A real problem beside it is still reported, and counted alone.
+    writeFileSync(log, `${new Date().toISOString()} UserPromptSubmit session=s1: deadline of 1500 ms passed\n`, { flag: 'a' });
+    const hooks = hookProblems();
+    expect(hooks.map((p: { message: string }) => p.message.split('\n')[0])).toEqual([expect.stringMatching(/^1 hook problem in the last 7 days/)]);
+    expect(hooks[0].message).not.toContain('background index');
   });
 
   it('says how many more there are when it shows only part of a list', () => {
