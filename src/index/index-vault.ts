@@ -5,8 +5,8 @@
 // may not use it while the recorded folder still exists. A vault moved or renamed (its old folder gone)
 // takes its index along, and an index inside its vault (`.tsm/index.db`, the default) belongs to the
 // vault it sits in, wherever the folder is copied.
-import { realpathSync, statSync } from 'node:fs';
 import type { Database } from 'better-sqlite3';
+import { fileIdentity, fileKind } from '../vault/file-kind.js';
 import { isInside } from '../vault/paths.js';
 
 const META_KEY = 'vault';
@@ -15,8 +15,9 @@ const META_KEY = 'vault';
 export function otherVaultOf(db: Database, path: string, vault: string): string | null {
   if (isInside(vault, path)) return null;
   const recorded = recordedVault(db);
-  if (recorded === null || sameFolder(recorded, vault)) return null;
-  return isFolder(recorded) ? recorded : null;
+  // The same folder by another name (a symlink) is the same vault.
+  if (recorded === null || recorded === vault || fileIdentity(recorded) === fileIdentity(vault)) return null;
+  return fileKind(recorded) === 'directory' ? recorded : null;
 }
 
 /** Records `vault` as the index's vault (a writer's, after otherVaultOf found no other). */
@@ -33,21 +34,4 @@ export function otherVaultMessage(path: string, vault: string, other: string): s
 function recordedVault(db: Database): string | null {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(META_KEY) as { value: string } | undefined;
   return row?.value ?? null;
-}
-
-function sameFolder(a: string, b: string): boolean {
-  if (a === b) return true;
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return false;
-  }
-}
-
-function isFolder(dir: string): boolean {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
 }

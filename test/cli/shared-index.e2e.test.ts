@@ -1,6 +1,6 @@
 // One index named by two vaults (a TSM_DB set once in a shell profile, or the same --db): the index holds
 // one vault's notes, and a second vault is refused with the fix instead of replacing them (index-vault.ts).
-import { cpSync, renameSync } from 'node:fs';
+import { cpSync, renameSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeVault, tsm } from '../helpers/cli.js';
@@ -18,6 +18,10 @@ describe('an index outside its vault, named by another vault', () => {
         expect(r.stderr).toContain(`the index ${db} holds the notes of the vault ${one}, not of ${two}`);
         expect(r.stderr).toMatch(/give this vault an index of its own/);
       }
+      // The first vault by another name (a symlink to its folder) is the same vault.
+      symlinkSync(one, join(v.dir, 'one-link'));
+      const linked = tsm(['search', 'alpha', '--ids', '--vault', join(v.dir, 'one-link'), '--db', db]);
+      expect(linked.code, linked.stderr).toBe(0);
       // TSM_DB the same way; the first vault's notes are all still there.
       expect(tsm(['index', '--vault', two], { env: { TSM_DB: db } }).code).toBe(1);
       const found = tsm(['search', 'alpha', '--ids', '--vault', one, '--db', db]);
