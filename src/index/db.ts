@@ -7,7 +7,7 @@ import { isExplained, TsmError } from '../core/errors.js';
 import { fileKind, openRegularFile } from '../vault/file-kind.js';
 import { makeVaultFolder } from '../vault/folders.js';
 import { isInside } from '../vault/paths.js';
-import { runningWatcher } from '../vault/watcher-pid.js';
+import { otherRunningWatcher } from '../vault/watcher-pid.js';
 import { otherVaultMessage, otherVaultOf, recordVault } from './index-vault.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 import { canMigrate, migrate } from './migrate.js';
@@ -483,8 +483,7 @@ export function asIndexError(err: unknown, path: string): unknown {
  * vault's `.tsm/`), or null. Read only when an I/O error is met: nothing on the way of a search that works.
  */
 function otherWatcherBeside(path: string): number | null {
-  const pid = runningWatcher(dirname(path));
-  return pid !== null && pid !== process.pid ? pid : null;
+  return otherRunningWatcher(dirname(path));
 }
 
 type SqliteErrorKind = 'corrupt' | 'full' | 'readonly-folder' | 'readonly' | 'busy' | 'io' | 'statement';

@@ -1,7 +1,7 @@
 // The one way a surface (CLI, hooks, MCP) reads the index: open, run, close, with every SQLite error
 // turned into an IndexError that names the fix. Surfaces never write the open/try/finally/close block.
 import { asIndexError, checkIndexFiles, IndexError, openReader, schemaChangeBlockedError, type Database } from './db.js';
-import { runningWatcher } from '../vault/watcher-pid.js';
+import { otherRunningWatcher } from '../vault/watcher-pid.js';
 import { otherVaultMessage, otherVaultOf } from './index-vault.js';
 
 export interface ReaderOptions {
@@ -43,6 +43,6 @@ export function withIndexReader<T>(path: string, fn: (db: Database) => T, opts: 
 
 /** An older-schema error as it stands, or, while a `tsm watch` of the vault runs, one that says to stop it first. */
 function withWatcher(err: IndexError, path: string, tsmDir: string): IndexError {
-  const pid = runningWatcher(tsmDir);
-  return pid !== null && pid !== process.pid ? schemaChangeBlockedError(path, err.fileVersion ?? null, `\`tsm watch\` (pid ${pid}) writes to it`) : err;
+  const pid = otherRunningWatcher(tsmDir);
+  return pid !== null ? schemaChangeBlockedError(path, err.fileVersion ?? null, `\`tsm watch\` (pid ${pid}) writes to it`) : err;
 }

@@ -5,7 +5,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { IndexWarning, NotTaken, SyncSummary, VaultFile } from '../core/types.js';
 import type { ParseOptions } from '../parse/options.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
-import { runningWatcher } from '../vault/watcher-pid.js';
+import { otherRunningWatcher } from '../vault/watcher-pid.js';
 import { createNoteLookup, type NoteAt } from '../vault/note-at.js';
 import { existsNoFollow, findOnDisk, hasNoteExtension, vaultRelative } from '../vault/paths.js';
 import { scanVault } from '../vault/scan.js';
@@ -474,6 +474,6 @@ function locate(vault: string, given: string, bases: string[], states: Map<strin
 
 /** A `tsm watch` of this vault other than this process (which writes the index with its own tsm's code), as a reason; or null. */
 function otherWatcher(cfg: TsmConfig): string | null {
-  const pid = runningWatcher(tsmDir(cfg));
-  return pid !== null && pid !== process.pid ? `\`tsm watch\` (pid ${pid}) writes to it` : null;
+  const pid = otherRunningWatcher(tsmDir(cfg));
+  return pid !== null ? `\`tsm watch\` (pid ${pid}) writes to it` : null;
 }

@@ -20,6 +20,12 @@ export function runningWatcher(tsmDir: string): number | null {
   return runsTsmWatch(pid) === false ? null : pid;
 }
 
+/** The running watcher of the vault when it is another process than this one (this one may be the watcher). */
+export function otherRunningWatcher(tsmDir: string): number | null {
+  const pid = runningWatcher(tsmDir);
+  return pid !== null && pid !== process.pid ? pid : null;
+}
+
 /** How to clear a pid file that may be stale (its pid reused by a program this OS does not let tsm tell apart). */
 export function stalePidAdvice(tsmDir: string): string {
   return `if none runs (its pid reused after a crash or a reboot), remove ${watcherPidFile(tsmDir)}`;
