@@ -187,9 +187,10 @@ const SECRET_RULES: SecretRule[] = [
   },
   // `gh secret set NAME --body V`: the body is the secret, whatever the name.
   { pattern: /(\bgh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:--body|-b)(?:[ \t]+|=))(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g, replace: afterHead },
-  // Secrets passed as command-line flags: --password hunter2, --token … (the '=' form is an assignment).
+  // Secrets passed as command-line flags: --password hunter2, --token … (the '=' form is an assignment);
+  // gpg's --passphrase, keytool's -storepass and -keypass.
   {
-    pattern: /(--?(?:password|passwd|pass|pwd|token|api[-_]?key|secret|client[-_]secret|auth[-_]token|access[-_]token)[ \t]+)([^\s`-][^\s`]*)/gi,
+    pattern: /(--?(?:password|passwd|passphrase|pass|pwd|token|api[-_]?key|secret|client[-_]secret|auth[-_]token|access[-_]token|(?:src|dest)?(?:store|key)pass)[ \t]+)([^\s`-][^\s`]*)/gi,
     replace: afterHead,
   },
   // Anthropic / OpenAI style keys (sk-…, sk-ant-…, sk-proj-…); a digit keeps hyphenated words out.
@@ -240,6 +241,8 @@ const SECRET_WORDS = new Set([
   'password', 'passwd', 'passphrase', 'pass', 'pwd', 'pw', 'secret', 'token', 'apikey', 'credential', 'credentials',
   'creds', 'cred', 'privatekey', 'accesskey', 'authkey', 'auth', 'cookie', 'pat', 'sessionid', 'sessiontoken',
   'connectionstring', 'sas', 'signature',
+  // The variable `sshpass -e` reads the password from.
+  'sshpass',
 ]);
 /** `<word>_KEY` is a secret for these words (`API_KEY`, `ACCOUNT_KEY`, `SIGNING_KEY`), not for `sort_key`. */
 const KEY_OWNERS = new Set([
@@ -316,14 +319,24 @@ const TYPE_LIKE = /^[A-Za-z_][\w.]*(?:<.*>|\[\])?[?!]?$/;
 // key, separator, value. The key is an identifier-ish run (dots and dashes for YAML paths and --flags);
 // the value a quoted string or a run up to whitespace or punctuation that ends a value in code. `==` is
 // HTTPie's query-parameter item (`http GET host token==V`); `===` and a `==` with a space after it are
-// comparisons, read as `=` and a value starting with `=` (kept).
-const ASSIGNMENT =
-  /(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)(["']?)([ \t]*)(:=|==(?=[^\s=])|=|:)([ \t]*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|(?:[^\s"'`,;&|)}\]]|&(?!&))+)/y;
+// comparisons, read as `=` and a value starting with `=` (kept). `=>` sets a Ruby or PHP hash's key
+// (`'password' => 'x'`; only a quoted value counts there: `token => token.trim()` is an arrow function).
+// Quotes may be escaped, JSON inside a JSON or shell string (`curl -d "{\"password\":\"x\"}"`, a transcript's
+// tool input quoted once more): ESCAPED_QUOTED is such a value, its quotes any run of backslashes and `"`.
+// Inside it a run of backslashes is taken whole or not at all (`\\+(?=[^"\\])`): with `\\+(?!")` the run could
+// be split any number of ways, and `password=\"` then 28 backslashes took 1.4 s (2^n).
+const ESCAPED_QUOTED = String.raw`\\+"(?:[^"\\\n]|\\+(?=[^"\\]))*\\+"`;
+const KEY_QUOTE = String.raw`(\\*["']|)`;
+const OPERATOR = String.raw`(:=|=>|==(?=[^\s=])|=|:)`;
+const ASSIGNMENT = new RegExp(
+  String.raw`(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)${KEY_QUOTE}([ \t]*)${OPERATOR}([ \t]*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|${ESCAPED_QUOTED}|(?:[^\s"'\x60,;&|)}\]]|&(?!&))+)`,
+  'y',
+);
 // ASSIGNMENT's key and separator alone: every key is found by this, and only a secret one has its value read
 // (ASSIGNMENT, at the same place). Reading every key's value, then going back to right after the key (a value
 // may itself be `key=value`), was quadratic in a space-less run of `a:b:c:…` (a MAC-address dump of 120 KB
 // took 7.3 s); the scan is now linear, short of a long run of secret keys (`password:password:…`).
-const KEY_OP = /(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)(["']?)([ \t]*)(:=|==(?=[^\s=])|=|:)/g;
+const KEY_OP = new RegExp(String.raw`(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)${KEY_QUOTE}([ \t]*)${OPERATOR}`, 'g');
 
 /** The replacement for one `key op value` match, and where the text it replaces ends. */
 function redactAssignment(m: RegExpExecArray, text: string): { text: string; end: number } {
@@ -336,8 +349,10 @@ function redactAssignment(m: RegExpExecArray, text: string): { text: string; end
   if (!isSecretKey(key)) return keep;
   // `token ==abc`: a comparison, spaced unevenly (an HTTPie item is one shell word).
   if (op === '==' && space1 !== '') return keep;
-  const quoted = value.startsWith('"') || value.startsWith("'");
-  const bare = quoted ? value.slice(1, -1) : value;
+  const quote = quotesOf(value);
+  const quoted = quote !== null;
+  const bare = quote === null ? value : value.slice(quote.open.length, value.length - quote.close.length);
+  if (op === '=>' && !quoted) return keep;
   if (bare.trim() === '' || NOT_A_SECRET.test(bare.trim())) return keep;
   // Where an unquoted value really ends, when it runs past what ASSIGNMENT read (a placeholder with spaces
   // followed by more, a crypt hash with commas).
@@ -373,7 +388,7 @@ function redactAssignment(m: RegExpExecArray, text: string): { text: string; end
     // (A query parameter's value is text, never code.)
     if (!yamlLine && !envLine && !envName && !inQuery && (word || /^[A-Za-z_][\w.]*\(/.test(bare))) return keep;
   }
-  const redacted = quoted ? `${value[0]}${REDACTED}${value[0]}` : REDACTED;
+  const redacted = quote === null ? REDACTED : `${quote.open}${REDACTED}${quote.close}`;
   const head = `${key}${keyQuote}${space1}${op}${space2}`;
   if (quoted || !yamlLine) return { text: head + redacted, end: valueEnd };
   // YAML `password: correct horse battery` : the rest of the line is the value (a trailing comment stays).
@@ -385,6 +400,14 @@ function redactAssignment(m: RegExpExecArray, text: string): { text: string; end
   return { text: head + redacted, end: m.index + head.length + valueText.length };
 }
 
+/** The quotes around a value ASSIGNMENT read: `"`, `'`, or escaped ones (`\"`, `\\\"`), or null when unquoted. */
+function quotesOf(value: string): { open: string; close: string } | null {
+  if (value.startsWith('"') || value.startsWith("'")) return { open: value[0], close: value[0] };
+  const open = /^\\+"/.exec(value);
+  if (open === null || value.length < open[0].length + 2) return null;
+  return { open: open[0], close: /\\+"$/.exec(value)![0] };
+}
+
 /**
  * Where an unquoted value read by ASSIGNMENT ends, given its operator. A URL's query parameter or a form
  * field (`inQuery`: `?api_key=V&user=me`, the key follows `?` or `&`) ends at `&` or
@@ -393,7 +416,7 @@ function redactAssignment(m: RegExpExecArray, text: string): { text: string; end
  * end in `:` (`if token==None:` is Python).
  */
 function valueEnding(value: string, op: string, inQuery: boolean): string {
-  if (value.startsWith('"') || value.startsWith("'")) return value;
+  if (quotesOf(value) !== null) return value;
   if (inQuery) {
     const cut = value.search(/[&#]/);
     return cut === -1 ? value : value.slice(0, cut);

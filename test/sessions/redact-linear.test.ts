@@ -39,6 +39,13 @@ describe('key = value, key by key', () => {
     expect(redactSecrets(`${dump} DB_PASSWORD=hunter22`)).toBe(`${dump} DB_PASSWORD=${REDACTED}`);
   });
 
+  it('reads a value in escaped quotes holding a long run of backslashes once', LINEAR, () => {
+    // A backslash run could be split any number of ways: 28 backslashes took 1.4 s, each one more doubled it.
+    const run = `password=\\"${'\\'.repeat(100_000)}x`;
+    expect(redactSecrets(run).endsWith(`${'\\'.repeat(100_000)}x`)).toBe(true);
+    expect(redactSecrets(`{\\"token\\":\\"${'a\\'.repeat(200_000)}b\\"}`)).toBe(`{\\"token\\":\\"${REDACTED}\\"}`);
+  });
+
   it('still looks inside a value that is itself key=value', () => {
     expect(redactSecrets('Endpoint=https://x.blob.core.windows.net/;AccountKey=abc123xyz==')).toContain(`AccountKey=${REDACTED}`);
   });

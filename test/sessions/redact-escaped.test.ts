@@ -1,0 +1,46 @@
+// The second adversarial pass over redaction: secrets the first pass's rules let through, each found by
+// ingesting a transcript that held it (prompt, answer, Bash command, file path) and reading the note.
+import { describe, expect, it } from 'vitest';
+import { REDACTED, redactSecrets } from '../../src/sessions/redact.js';
+
+/** [input, exactly what the note must show] */
+const REDACTS: Array<[string, string]> = [
+  // JSON inside a JSON string or a shell string: its quotes are escaped (`curl -d "{\"password\":\"x\"}"`).
+  ['{\\"password\\":\\"JsonEsc123\\"}', `{\\"password\\":\\"${REDACTED}\\"}`],
+  ['{\\"api_key\\": \\"JsonEsc456\\", \\"user\\": \\"bob\\"}', `{\\"api_key\\": \\"${REDACTED}\\", \\"user\\": \\"bob\\"}`],
+  ['"{\\\\\\"token\\\\\\":\\\\\\"DblEsc789x\\\\\\"}"', `"{\\\\\\"token\\\\\\":\\\\\\"${REDACTED}\\\\\\"}"`],
+  ['curl -d "{\\"username\\":\\"bob\\",\\"password\\":\\"Secret1\\"}" https://x', `curl -d "{\\"username\\":\\"bob\\",\\"password\\":\\"${REDACTED}\\"}" https://x`],
+  ['echo "DB_PASSWORD=\\"EnvEsc42\\"" >> .env', `echo "DB_PASSWORD=\\"${REDACTED}\\"" >> .env`],
+  // Ruby and PHP hashes: `key => 'literal'`.
+  ["'password' => 'PhpPw999',", `'password' => '${REDACTED}',`],
+  [':password => "RubyPw1000"', `:password => "${REDACTED}"`],
+  ['"api_key"=>"RubyPw1001"', `"api_key"=>"${REDACTED}"`],
+  // Passphrases on command lines, and the environment variable sshpass -e reads.
+  ['gpg --batch --passphrase GpgPw25 -d x.gpg', `gpg --batch --passphrase ${REDACTED} -d x.gpg`],
+  ['keytool -list -keystore k.jks -storepass KtPw28 -keypass KtPw29', `keytool -list -keystore k.jks -storepass ${REDACTED} -keypass ${REDACTED}`],
+  ['SSHPASS=Pw4ssh9 sshpass -e ssh host', `SSHPASS=${REDACTED} sshpass -e ssh host`],
+];
+
+/** Code and references that must come out exactly as they went in. */
+const KEEPS = [
+  '{\\"password\\": null, \\"token_type\\": \\"Bearer\\"}',
+  '{\\"token\\": \\"$GITHUB_TOKEN\\"}',
+  "'password' => env('DB_PASSWORD'),",
+  "'password' => $password,",
+  'const check = (token) => token.trim();',
+  'tokens.map(token => token.length)',
+  '.then(password => hash(password))',
+  'gpg --passphrase-fd 0 -d x.gpg',
+  'keytool -storepass $STOREPASS',
+  'SSHPASS=$PW sshpass -e ssh host',
+];
+
+describe('redactSecrets: the second pass', () => {
+  it.each(REDACTS)('%s', (input, expected) => {
+    const out = redactSecrets(input);
+    expect(out).toBe(expected);
+    expect(redactSecrets(out)).toBe(out);
+  });
+
+  it.each(KEEPS)('keeps: %s', (text) => expect(redactSecrets(text)).toBe(text));
+});
