@@ -9,13 +9,19 @@ import { fails, ok } from './client.js';
 import { buildFixture, type Fixture } from './fixture.js';
 import { connect } from './setup.js';
 
+// A line separator (U+2028) is no line ending to the parser, nor to Obsidian; a lone CR is one (CommonMark).
+const separated = '# Otter log\n\nA line\u2028with a separator and a\rcarriage return.\n\n## Otter dive\n\nThe otter dives.\n';
+
 const body = ['# Walrus log', '', ...Array.from({ length: 30 }, (_, i) => `Line ${i + 1} of the walrus log.`)].join('\n') + '\n';
 
 let fx: Fixture;
 let client: Client;
 let close: () => Promise<void>;
 beforeAll(async () => {
-  fx = await buildFixture({ 'log.md': { type: 'knowledge', date: '2026-01-01', body } });
+  fx = await buildFixture({
+    'log.md': { type: 'knowledge', date: '2026-01-01', body },
+    'otter.md': { type: 'knowledge', date: '2026-01-01', body: separated },
+  });
   ({ client, close } = await connect(fx.cfg));
 });
 afterAll(async () => {
@@ -47,5 +53,18 @@ describe('read_note pages', () => {
     expect(next.from_line).toBe(11);
     // A caller that does not pass a version gets the page as before.
     expect((await ok(client, 'read_note', { path: 'log.md', from_line: 11, lines: 1 })).text).toBe(next.text.split('\n')[0]);
+  });
+});
+
+describe('read_note lines', () => {
+  it('are the lines search and get_sections number: a line separator inside a line does not start one', async () => {
+    const found = await ok(client, 'search', { query: 'otter dives' });
+    const hit = found.results.find((r: { path: string }) => r.path === 'otter.md');
+    const [section] = await ok(client, 'get_sections', { ids: [hit.id] });
+    const page = await ok(client, 'read_note', { path: 'otter.md', from_line: section.line, lines: 1 });
+    expect(page.text).toBe(`${section.line}\t## Otter dive`);
+    const whole = await ok(client, 'read_note', { path: 'otter.md' });
+    expect(whole.text).toMatch(/^\d+\tA line with a separator and a\n\d+\tcarriage return\.$/m);
+    expect(whole.text).not.toMatch(/[\u2028\r]/);
   });
 });

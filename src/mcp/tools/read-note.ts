@@ -4,6 +4,7 @@
 // the text page 1 came from (lines inserted above it repeat or skip lines, without a word).
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { splitLines } from '../../parse/lines.js';
 import { stripControls } from '../../text/controls.js';
 import { readRegularFile } from '../../vault/file-kind.js';
 import { ToolError } from '../errors.js';
@@ -44,20 +45,24 @@ export const readNoteTool = defineTool({
     const note = ctx.withIndex((_db, reader) => findIndexedNote(reader, rel));
     if (!note) throw new ToolError(`note not indexed: ${rel} (use a path from search results; run \`tsm index\` if the note is new)`);
     const real = realPathInVault(vault, note.path);
-    let content: string;
+    let raw: string;
     try {
-      content = stripControls(readRegularFile(real));
+      raw = readRegularFile(real);
     } catch (err) {
       throw new ToolError(`cannot read ${note.path}: ${(err as Error).message}`);
     }
-    const version = textVersion(content);
+    const version = textVersion(stripControls(raw));
     if (args.version !== undefined && args.version !== version) {
       throw new ToolError(
         `${note.path} changed since the page of version ${args.version} was read (now ${version}): its lines may have moved, so this page would not continue that one; read it again from the start (from_line 1, without version)`,
       );
     }
-    const all = content.endsWith('\n') ? content.slice(0, -1).split('\n') : content.split('\n');
-    const total = content === '' ? 0 : all.length;
+    // The lines are the parser's (CR LF, CR, LF), so that the `line` search and get_sections give is the line
+    // shown here. Cleaned as a whole text, a U+2028 inside a line became a line ending (stripControls), and
+    // every line after it came one number late; cleaned line by line, it shows as a space.
+    const all = splitLines(raw);
+    if (all.at(-1) === '') all.pop();
+    const total = all.length;
     const from = clampInt(args.from_line, 1, Math.max(1, total + 1), 1);
     const count = clampInt(args.lines, 1, MAX_LINES, DEFAULT_LINES);
     const out: string[] = [];
@@ -65,7 +70,7 @@ export const readNoteTool = defineTool({
     let line = from;
     let truncated = false;
     for (; line <= total && line < from + count; line++) {
-      const numbered = `${line}\t${all[line - 1]}`;
+      const numbered = `${line}\t${stripControls(all[line - 1]).replace(/\n/g, ' ')}`;
       // Counted as the answer's JSON holds it (the tab, quotes and backslashes escaped, the newline joining
       // it to the next as `\n`): counted as characters, a page of 2,000 short lines took 27,303.
       const cost = JSON.stringify(numbered).length;
