@@ -8,7 +8,8 @@
 //   Shopify, HashiCorp Vault, Databricks, Grafana, Postman, age, Azure storage keys and SAS signatures, JWTs);
 // - key-name heuristics (detect-secrets' KeywordDetector, gitleaks' generic-api-key): a value assigned to
 //   a key whose name says "secret" — KEY=VALUE, key: value, "key": "value", --flag value — and passwords
-//   given on command lines (mysql -pPW, curl -u user:pw, sshpass -p PW).
+//   given on command lines (mysql -pPW, curl -u user:pw, sshpass -p PW, echo PW | sudo -S), and XML elements
+//   (<password>PW</password>).
 // A false positive costs a word in a note; a false negative leaks a credential into a searchable file, so
 // the rules lean to redacting. Prose stays readable: "password reset flow", "token budget", `max_tokens=`,
 // `password: string` (a type) and `$TOKEN` (a reference) are left alone.
@@ -184,6 +185,21 @@ const SECRET_RULES: SecretRule[] = [
       }
       return parts.some(isSecretKey) ? afterHead(head + value, head) + rest : m;
     },
+  },
+  // A sudo password piped in, the way an agent runs sudo without a terminal: `echo PW | sudo -S cmd`,
+  // `sudo -S cmd <<< PW`. Only with sudo's own -S (`echo y | sudo pacman -S vim` is pacman's).
+  {
+    pattern: /(\becho[ \t]+(?:-[neE]+[ \t]+)?)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s|;&`'"]+)(?=[ \t]*\|[ \t]*sudo(?:[ \t]+-[A-Za-z]+)*?[ \t]+-[A-Za-z]*S(?![\w-]))/g,
+    replace: afterHead,
+  },
+  {
+    pattern: /(\bsudo(?:[ \t]+-[A-Za-z]+)*?[ \t]+-[A-Za-z]*S(?![\w-])[^\n|;&]{0,200}?<<<[ \t]*)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`]+)/g,
+    replace: afterHead,
+  },
+  // An XML element named as a secret: `<password>PW</password>` (Maven's settings.xml, Java and .NET configs).
+  {
+    pattern: /(<([A-Za-z_][\w.:-]{0,60})>)([^<>\n]{1,512})(?=<\/\2>)/g,
+    replace: (m: string, open: string, name: string, value: string) => (isSecretKey(name) && !notASecret(value) ? open + REDACTED : m),
   },
   // `gh secret set NAME --body V`: the body is the secret, whatever the name.
   { pattern: /(\bgh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:--body|-b)(?:[ \t]+|=))(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g, replace: afterHead },

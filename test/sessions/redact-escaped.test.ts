@@ -19,6 +19,13 @@ const REDACTS: Array<[string, string]> = [
   ['gpg --batch --passphrase GpgPw25 -d x.gpg', `gpg --batch --passphrase ${REDACTED} -d x.gpg`],
   ['keytool -list -keystore k.jks -storepass KtPw28 -keypass KtPw29', `keytool -list -keystore k.jks -storepass ${REDACTED} -keypass ${REDACTED}`],
   ['SSHPASS=Pw4ssh9 sshpass -e ssh host', `SSHPASS=${REDACTED} sshpass -e ssh host`],
+  // A sudo password piped in (the way an agent runs sudo without a terminal).
+  ["echo 'hunter22' | sudo -S apt-get update", `echo ${REDACTED} | sudo -S apt-get update`],
+  ['echo Hunter23 | sudo -kS systemctl restart x', `echo ${REDACTED} | sudo -kS systemctl restart x`],
+  ['sudo -S true <<< "hunter24"', `sudo -S true <<< ${REDACTED}`],
+  // An XML element named as a secret (Maven's settings.xml, .NET and Java configs).
+  ['<server><id>repo</id><username>bob</username><password>XmlPw777</password></server>', `<server><id>repo</id><username>bob</username><password>${REDACTED}</password></server>`],
+  ['<apiKey>Zq8sLmP2vN5</apiKey>', `<apiKey>${REDACTED}</apiKey>`],
 ];
 
 /** Code and references that must come out exactly as they went in. */
@@ -33,6 +40,11 @@ const KEEPS = [
   'gpg --passphrase-fd 0 -d x.gpg',
   'keytool -storepass $STOREPASS',
   'SSHPASS=$PW sshpass -e ssh host',
+  'echo $PW | sudo -S apt-get update',
+  'echo y | sudo pacman -S vim',
+  'echo hello | sudo tee /etc/motd',
+  '<password>${env.NEXUS_PASSWORD}</password>',
+  '<username>bob</username>',
 ];
 
 describe('redactSecrets: the second pass', () => {
