@@ -11,6 +11,7 @@ import { isSyncReport } from '../hooks/background-sync.js';
 import { hookLogPath } from '../hooks/hook-log.js';
 import { ConfigFileError, tsmDir, TSM_DIR, unknownConfigKeys, vaultAboveCwd, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
+import { NOT_REGULAR } from '../vault/file-kind.js';
 import { keptNotes } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
 import { embeddingChecks } from '../embed/status.js';
@@ -172,6 +173,7 @@ function fixFor(message: string): string {
   if (/file name is not valid UTF-8|only in Unicode normalization/.test(message)) return 'rename the file (a name of valid UTF-8, in NFC), or add it to .tsmignore';
   if (/invalid UTF-(8|16)/i.test(message)) return 'save the file as UTF-8';
   if (/binary/i.test(message)) return 'rename it (not .md) or add it to .tsmignore';
+  if (message.includes(NOT_REGULAR)) return 'remove it, or add it to .tsmignore';
   if (/large|size/i.test(message)) return 'split the file, raise maxFileBytes in .tsm/config.json, or add it to .tsmignore';
   if (/permission denied|EACCES|EPERM/.test(message)) return 'give your user read permission (chmod u+r, and u+x for a folder), or add it to .tsmignore';
   if (/symlink loop or repeated folder/.test(message)) return 'remove the looping symlink or add it to .tsmignore';

@@ -3,6 +3,7 @@ import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Dire
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { IndexWarning, VaultFile } from '../core/types.js';
+import { NOT_REGULAR } from './file-kind.js';
 import { existsNoFollow, hasNoteExtension, isSkippedFolder, symlinkRefusal } from './paths.js';
 
 export { ALWAYS_SKIPPED } from './paths.js';
@@ -125,6 +126,10 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
           mtimeMs: Math.floor(stats.mtimeMs),
           ctimeMs: Math.floor(stats.ctimeMs),
         });
+      } else if (!isFile && hasNoteExtension(name, opts.extensions) && !isIgnored(here, rel, false)) {
+        // A FIFO, socket or device named like a note (or a symlink to one) is never read (opening a FIFO
+        // blocks): said, as any other note tsm skips is, instead of vanishing from the index unexplained.
+        warnings.push({ path: rel, message: `skipped: ${NOT_REGULAR}` });
       }
     }
   };

@@ -1,6 +1,7 @@
 // The vault's path rules, through real `tsm index` runs (full scans and --files-from-stdin, which is how
 // the watcher applies its batches): symlinks, Unicode normalisation, backslashes, names that are not
 // UTF-8, dot-folders. Each case comes from an adversarial pass that found it mishandled.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -187,6 +188,19 @@ describe('file names', () => {
     writeFileSync(Buffer.concat([Buffer.from(`${vault}/bad`), Buffer.from([0xff, 0xfe]), Buffer.from('.md')]), '# Bad\n');
     index();
     expect(Object.entries(warnings()).find(([p]) => p.startsWith('bad'))?.[1]).toMatch(/not valid UTF-8/);
+  });
+
+  it('a FIFO or a socket named like a note is reported, not silently ignored; a folder named x.md is walked', () => {
+    expect(spawnSync('mkfifo', [join(vault, 'pipe.md')]).status).toBe(0);
+    symlinkSync('pipe.md', join(vault, 'to-pipe.md'));
+    mkdirSync(join(vault, 'folder.md'));
+    writeFileSync(join(vault, 'folder.md', 'inside.md'), '# Inside\n');
+    index();
+    expect(indexed()).toEqual(['folder.md/inside.md', 'real.md']);
+    const skipped = 'skipped: not a regular file (a pipe, a socket or a device)';
+    expect(warnings()).toEqual({ 'pipe.md': skipped, 'to-pipe.md': skipped });
+    const doctor = tsm(['doctor'], { cwd: vault }).stdout;
+    expect(doctor).toContain(`pipe.md: ${skipped}\n        fix: remove it, or add it to .tsmignore`);
   });
 
   it('dot-folders are skipped, as Obsidian does; dot-named notes are not', () => {
