@@ -98,7 +98,7 @@ export function helpWrap(columns: number | undefined): number {
 }
 
 export async function runYargs(argv: string[]): Promise<void> {
-  const cli = yargs(argv)
+  const cli = yargs(pathsAfterDoubleDash(argv))
     .scriptName('tsm')
     .version(VERSION)
     .usage('$0 <command> [options]\n\nLocal search for a folder of markdown notes.')
@@ -191,7 +191,7 @@ withOptions(vaultOptions(y), COMMAND_OPTIONS.watch),
     // Throw, never report here: parseAsync then rejects once and the catch below reports once (reporting in
     // both printed every error twice), and a usage error stops the command instead of letting it run.
     .fail((msg, err) => {
-      throw err ?? new UsageError(unknownArgumentsMessage(msg, argv) ?? msg);
+      throw err ?? new UsageError(unknownArgumentsMessage(msg, argv) ?? missingPositionalMessage(msg, argv) ?? msg);
     });
 
   // Errors go to main.ts, which reports them once (and checks stdin for a hook payload before exit 2).
@@ -216,7 +216,43 @@ function unknownArgumentsMessage(msg: string, argv: string[]): string | null {
   return unknown
     .map((a) => {
       const typed = typedAsOption(a);
-      return typed ? unknownOptionMessage(typed, ALL_OPTIONS) : `unexpected argument "${a}"`;
+      // A word after `--` is named as typed, not as pathsAfterDoubleDash passed it.
+      const word = a.startsWith('./-') && argv.includes(a.slice(2)) ? a.slice(2) : a;
+      return typed ? unknownOptionMessage(typed, ALL_OPTIONS) : `unexpected argument "${word}"`;
     })
     .join('; ');
 }
+
+/** What each command whose positional names a note or a file needs, when none was given. */
+const POSITIONAL_NEEDS: Record<string, string> = {
+  related: 'a note: its vault path, file name, title or alias',
+  'ingest-session': 'a transcript: a .jsonl file or a folder of them',
+};
+
+/**
+ * After `--`, every word is a note or a path, never options; but yargs 18 gives no positional a word after
+ * `--` (`tsm related -- a.md`: "Not enough non-option arguments") and reads a positional's value again as
+ * options (`-dash.md` as the flags -d -a -s -h). So `--` is dropped and a word after it starting with "-" is
+ * passed as `./-dash.md`: the same path (related reads a typed note from the vault root, ingest-session a path
+ * from the current folder, both through path.resolve) and the same name (`./-dash` is `-dash`).
+ */
+function pathsAfterDoubleDash(argv: string[]): string[] {
+  const at = argv.indexOf('--');
+  const command = commandOf(argv);
+  if (at === -1 || command === null || !(command in POSITIONAL_NEEDS)) return argv;
+  return [...argv.slice(0, at), ...argv.slice(at + 1).map((a) => (a.startsWith('-') ? `./${a}` : a))];
+}
+
+/**
+ * yargs says "Not enough non-option arguments: got 0, need at least 1"; tsm says what the command needs, and
+ * that a name starting with "-" (`-dash.md`, which yargs took for options) goes after `--`.
+ */
+function missingPositionalMessage(msg: string, argv: string[]): string | null {
+  const command = commandOf(argv);
+  if (!/^Not enough non-option arguments/.test(msg) || command === null || !(command in POSITIONAL_NEEDS)) return null;
+  const end = argv.indexOf('--');
+  const dashed = argv.slice(0, end === -1 ? undefined : end).find((a) => /^-[^-]./.test(a));
+  const hint = dashed === undefined ? '' : ` (a name starting with "-" goes after --: tsm ${command} -- ${dashed})`;
+  return `tsm ${command} needs ${POSITIONAL_NEEDS[command]}${hint}`;
+}
+

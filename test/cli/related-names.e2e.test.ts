@@ -17,6 +17,7 @@ const vault = useIndexedVault({
   'ref.md': '# ref\n\nSee [[Sync Icon]].\n',
   'alias-1.md': '---\naliases: [Shared Alias]\n---\nx\n',
   'alias-2.md': '---\naliases: [shared alias]\n---\ny\n',
+  '-dash.md': '# -dash\n\nSee [[plan]].\n',
 });
 
 const related = (name: string) => tsm(['related', name, '--json', '--vault', vault.dir]);
@@ -87,5 +88,22 @@ describe('tsm related lists no link of a note to itself', () => {
     expect(text.stdout).toBe('self.md  (Self)\n\noutgoing (1)\n  next.md  wikilink:3\n\nbacklinks (1)\n  next.md:3  wikilink\n');
     const json = JSON.parse(tsm(['related', 'self', '--json', '--vault', own.dir]).stdout);
     expect(json.outgoing.map((l: { targetPath: string }) => l.targetPath)).toEqual(['next.md']);
+  });
+});
+
+describe('a note whose name starts with "-"', () => {
+  it('is named after --, by path or by name (yargs read -dash.md there as the flags -d -a -s -h: no note)', () => {
+    for (const typed of ['-dash.md', '-dash']) {
+      const r = tsm(['related', '--json', '--vault', vault.dir, '--', typed]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).path).toBe('-dash.md');
+    }
+  });
+
+  it('without --, the usage error says how to name it; with no note at all, what to give', () => {
+    const r = tsm(['related', '-dash.md', '--vault', vault.dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('tsm: tsm related needs a note: its vault path, file name, title or alias (a name starting with "-" goes after --: tsm related -- -dash.md)\nRun `tsm --help` for usage.\n');
+    expect(tsm(['related', '--vault', vault.dir]).stderr).toMatch(/^tsm: tsm related needs a note: its vault path, file name, title or alias\n/);
   });
 });
