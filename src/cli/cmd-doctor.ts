@@ -7,6 +7,7 @@ import { IndexError, type Database } from '../index/db.js';
 import { pendingChanges } from '../index/sync.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
+import { basenameKey, targetKey } from '../index/resolve-link.js';
 import { isSyncReport } from '../hooks/background-sync.js';
 import { hookLogPath } from '../hooks/hook-log.js';
 import { ConfigFileError, tsmDir, TSM_DIR, unknownConfigKeys, vaultAboveCwd, type TsmConfig } from '../vault/config.js';
@@ -149,13 +150,27 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
   }
   const totals = reader.status();
   const links = reader.unresolvedLinks(MAX_LINKS);
+  // A link to a file tsm skipped (NUL bytes, too large, no permission) names a file that is there: creating
+  // "that note" would be the wrong fix. Matched by name, as the link would have resolved to it.
+  const skipped = new Map(reader.skippedPaths().map((p) => [basenameKey(p), p]));
   for (const l of links) {
-    problems.push({
-      check: 'links',
-      severity: 'warning',
-      message: `${l.sourcePath}${l.line ? `:${l.line}` : ''} links to "${l.target}", which is not in the vault`,
-      fix: namesFileNotNote(l.target) ? 'add that file to the vault, or correct the link' : 'create that note, or correct the link',
-    });
+    const where = `${l.sourcePath}${l.line ? `:${l.line}` : ''}`;
+    const file = skipped.get(targetKey(l.target));
+    problems.push(
+      file !== undefined
+        ? {
+            check: 'links',
+            severity: 'warning',
+            message: `${where} links to "${l.target}", which is ${file}: a file tsm skipped (its warning says why)`,
+            fix: `the link is right: make ${file} a note tsm can read (its warning says how)`,
+          }
+        : {
+            check: 'links',
+            severity: 'warning',
+            message: `${where} links to "${l.target}", which is not in the vault`,
+            fix: namesFileNotNote(l.target) ? 'add that file to the vault, or correct the link' : 'create that note, or correct the link',
+          },
+    );
   }
   problems.push(...more('links', totals.unresolvedLinks, links.length));
   const warnings = reader.warnings(MAX_WARNINGS);

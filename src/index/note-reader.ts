@@ -242,6 +242,11 @@ export class NoteReader {
     );
   }
 
+  /** Vault paths of the files tsm skipped (binary, too large, unreadable): they exist, though no note holds them. */
+  skippedPaths(): string[] {
+    return this.db.prepare('SELECT path FROM skipped_files ORDER BY path').pluck().all() as string[];
+  }
+
   warnings(limit: number): IndexWarning[] {
     return this.db.prepare('SELECT path, message FROM warnings ORDER BY path, id LIMIT ?').all(limit) as IndexWarning[];
   }

@@ -136,6 +136,25 @@ describe('tsm doctor', () => {
     }
   });
 
+  it('a link to a file tsm skipped is not a note to create: it names the file and its warning', () => {
+    // [[bin]] to a bin.md of NUL bytes said "links to "bin", which is not in the vault; fix: create that note".
+    const v = makeVault({ 'a.md': '# a\n\nSee [[bin]] and [[missing-note]].\n', 'bin.md': 'binary\0\0bytes\n' });
+    try {
+      expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+      const found = problems(tsm(['doctor', '--json', '--vault', v.dir]).stdout);
+      expect(found.find((p) => p.check === 'links' && p.message.includes('"bin"'))).toEqual({
+        check: 'links',
+        severity: 'warning',
+        message: 'a.md:3 links to "bin", which is bin.md: a file tsm skipped (its warning says why)',
+        fix: 'the link is right: make bin.md a note tsm can read (its warning says how)',
+      });
+      expect(found.find((p) => p.check === 'links' && p.message.includes('"missing-note"'))?.fix).toBe('create that note, or correct the link');
+      expect(found.find((p) => p.check === 'notes')?.message).toMatch(/^bin\.md: skipped: binary file/);
+    } finally {
+      v.cleanup();
+    }
+  });
+
   it('warns about config.json keys tsm does not know, naming them', () => {
     const v = makeVault({ 'a.md': '# a\n' });
     try {
