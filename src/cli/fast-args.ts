@@ -45,7 +45,7 @@ export function parseFastArgs(args: string[], specs: Record<string, OptionSpec>,
  * `tsm search sync -dataview`: a word that starts with one `-` and is not a short option (`-f`, `-n`,
  * `-fjson`, `-n5`) is a query word — an exclusion in the query language (`-x`, `-dataview`), or text (`-5`,
  * a minus sign) — not an unknown option. Such words stand in for themselves behind a marker no argument can
- * hold; after `--`, everything is a word anyway. (`-h` never gets here: main.ts sends any --help/-h to yargs.)
+ * hold; after `--`, everything is a word anyway. (`-h` before `--` never gets here: main.ts sends it to yargs.)
  */
 function markDashWords(args: string[], specs: Record<string, OptionSpec>): { args: string[]; words: Map<string, string> } {
   const shorts = new Set(Object.values(specs).flatMap((s) => (s.alias ? [s.alias] : [])));

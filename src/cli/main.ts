@@ -29,7 +29,10 @@ let stdinProbe: { text: string | null; pending: boolean } | undefined;
 
 async function main(argv: string[]): Promise<void> {
   const command = commandOf(argv);
-  const wantsHelp = argv.includes('--help') || argv.includes('-h');
+  // After `--` every word is an operand: `tsm search -- -h` searches for `-h`, as the unknown-option message
+  // and the README promise, instead of sending the command line to yargs' help.
+  const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  const wantsHelp = options.includes('--help') || options.includes('-h');
   if (command === 'hook' && !(wantsHelp && stdinIsInteractive())) return runHook(argv, null);
   if (command === null && !wantsHelp && !argv.includes('--version') && !stdinIsInteractive()) {
     stdinProbe = await readStdinWithin(STDIN_PROBE_MS);

@@ -1,0 +1,45 @@
+// tsm in shell scripts, as a ripgrep user writes them: `while read q; do tsm search -- "$q"; done < file`,
+// `tsm search -- "$word"` for a word that starts with a dash, a query held in a variable that may be empty.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, makeVault, TSM, tsm } from '../helpers/cli.js';
+
+const NOTES = {
+  '.tsm/.keep': '',
+  'a.md': '# Antenna notes\n\nThe LoRa antenna gain matters. Flags such as -h and --help belong to the CLI.\n',
+  'b.md': '# Battery\n\nLoRa sleep current.\n',
+};
+
+let vault: { dir: string; cleanup: () => void };
+beforeAll(() => {
+  vault = makeVault(NOTES);
+  expect(tsm(['index'], { cwd: vault.dir }).code).toBe(0);
+});
+afterAll(() => vault.cleanup());
+
+/** Runs a POSIX shell script in the vault, with `$TSM` the command that runs the built tsm. */
+function sh(script: string): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('sh', ['-c', script], {
+    cwd: vault.dir,
+    env: cleanEnv({ TSM: `"${process.execPath}" "${TSM}"` }),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('tsm in shell scripts', () => {
+  it('a word after -- is a query word, -h and --help included', () => {
+    for (const word of ['-h', '--help']) {
+      const r = tsm(['search', '--ids', '--', word], { cwd: vault.dir });
+      expect(r.code, `${word}: ${r.stderr}`).toBe(0);
+      expect(r.stderr, word).toMatch(new RegExp(`^tsm: \\d+ results? for "${word}"`));
+    }
+    // Before --, -h still asks for help.
+    const help = tsm(['search', '-h', '--', 'LoRa'], { cwd: vault.dir });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^tsm search/);
+  });
+});
