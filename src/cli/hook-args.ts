@@ -3,7 +3,7 @@
 // command line is written once in a settings file and then runs on every prompt: `tsm --db hook`,
 // `tsm -v hook`, or a bare `tsm` (Claude Code 2.0.x ignores an exec-form hook's `args`) must all still
 // answer the hook. Nothing here throws.
-import { fstatSync, readFileSync } from 'node:fs';
+import { fstatSync, readSync } from 'node:fs';
 
 /** Every command `tsm` has (yargs-cli.ts defines them; the fast path needs the names before loading it). */
 export const COMMANDS = ['index', 'search', 'status', 'doctor', 'related', 'init', 'watch', 'hook', 'ingest-session', 'serve', 'model'] as const;
@@ -68,11 +68,11 @@ export function stdinIsInteractive(): boolean {
  * at once and the pipe closed, so the wait is spent only when stdin stays open and silent; `pending` then
  * tells the caller that the read is still under way and it should exit explicitly.
  *
- * A file is read at once. A pipe or socket (Claude Code's stdin is a socket) is read through
- * process.stdin, a non-blocking libuv stream: about 3 ms to load net and stream, but a read through the
- * thread pool (fs.read, as stdio.ts does) that never completes makes even process.exit() hang, as Node
- * waits for its thread pool on exit (measured with Node 20: killed after 5 s). A deadline must be able
- * to end the process.
+ * A file is read at once, and left unread for whoever reads stdin next (peekFile). A pipe or socket
+ * (Claude Code's stdin is a socket) is read through process.stdin, a non-blocking libuv stream: about
+ * 3 ms to load net and stream, but a read through the thread pool (fs.read, as stdio.ts does) that never
+ * completes makes even process.exit() hang, as Node waits for its thread pool on exit (measured with Node
+ * 20: killed after 5 s). A deadline must be able to end the process.
  */
 export function readStdinWithin(waitMs: number): Promise<{ text: string | null; pending: boolean }> {
   let regularFile = false;
@@ -83,13 +83,7 @@ export function readStdinWithin(waitMs: number): Promise<{ text: string | null; 
   } catch {
     return Promise.resolve({ text: null, pending: false }); // closed: nothing to read
   }
-  if (regularFile) {
-    try {
-      return Promise.resolve({ text: readFileSync(0, 'utf8'), pending: false });
-    } catch {
-      return Promise.resolve({ text: null, pending: false });
-    }
-  }
+  if (regularFile) return Promise.resolve({ text: peekFile(), pending: false });
   return new Promise((resolve) => {
     const stdin = process.stdin;
     const chunks: Buffer[] = [];
@@ -115,6 +109,29 @@ export function readStdinWithin(waitMs: number): Promise<{ text: string | null; 
     stdin.once('end', () => finish(Buffer.concat(chunks).toString('utf8'), false));
     stdin.once('error', () => finish(null, false));
   });
+}
+
+/**
+ * A file on stdin, read by position (pread) so that its offset does not move: a usage error's check for a
+ * payload must not read away the lines of a script's `while read q; do tsm search "$q"; done < queries.txt`
+ * (it did, and the loop ended at the first usage error). From the file's start, as Node cannot ask for the
+ * offset; a payload file given as stdin starts there. (A pipe or a socket, which Claude Code uses, cannot be
+ * looked at without being read.)
+ */
+function peekFile(): string | null {
+  try {
+    const size = fstatSync(0).size;
+    const buf = Buffer.alloc(size);
+    let got = 0;
+    while (got < size) {
+      const n = readSync(0, buf, got, size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.toString('utf8', 0, got);
+  } catch {
+    return null;
+  }
 }
 
 /**

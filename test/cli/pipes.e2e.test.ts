@@ -19,11 +19,11 @@ beforeAll(() => {
 });
 afterAll(() => vault.cleanup());
 
-/** Runs a POSIX shell script in the vault, with `$TSM` the command that runs the built tsm. */
+/** Runs a POSIX shell script in the vault, where `"$NODE" "$TSM_JS"` runs the built tsm. */
 function sh(script: string): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync('sh', ['-c', script], {
     cwd: vault.dir,
-    env: cleanEnv({ TSM: `"${process.execPath}" "${TSM}"` }),
+    env: cleanEnv({ NODE: process.execPath, TSM_JS: TSM }),
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -41,5 +41,15 @@ describe('tsm in shell scripts', () => {
     const help = tsm(['search', '-h', '--', 'LoRa'], { cwd: vault.dir });
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^tsm search/);
+  });
+});
+
+describe('a usage error in a loop that reads its queries from a file', () => {
+  it('leaves the loop its other lines: the check for a hook payload looks at a file stdin without reading it away', () => {
+    // `-fast` is read as -f ast (an unknown format): exit 2. Before, that check read the rest of the file,
+    // so the loop ended there and `Battery` was never searched.
+    writeFileSync(join(vault.dir, 'queries.txt'), 'LoRa\n-fast\nBattery\n');
+    const r = sh('while read q; do "$NODE" "$TSM_JS" search -n 1 "$q" >/dev/null 2>&1; echo "$q $?"; done < queries.txt');
+    expect(r.stdout).toBe('LoRa 0\n-fast 2\nBattery 0\n');
   });
 });
