@@ -4,13 +4,33 @@
 // emits an 'error' event nobody handles: a stack trace instead of a quiet stop. (Reading stdin: see
 // readStdinWithin in hook-args.ts.)
 import { writeSync } from 'node:fs';
+import { TsmError } from '../core/errors.js';
 
+/**
+ * Writes the result. A write that fails for another reason than a reader gone (a full disk: ENOSPC, EIO)
+ * is one `tsm: cannot write to standard output: …` line and exit 1; it was a stack trace.
+ */
 export function writeOut(text: string): void {
-  writeAll(1, text);
+  try {
+    writeAll(1, text);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const cause = `${e.message.replace(/^\w+: /, '').replace(/, write$/, '')}${e.code ? ` (${e.code})` : ''}`;
+    const fix = e.code === 'ENOSPC' ? 'free space on its disk, or send the output elsewhere' : 'check where the output goes';
+    throw new TsmError(`cannot write to standard output: ${cause}; ${fix}`);
+  }
 }
 
+/**
+ * Writes a message. One that cannot be written is dropped: there is nowhere left to report it, and a
+ * command whose result went out (`tsm search q 2>/dev/full`) has not failed.
+ */
 export function writeErr(text: string): void {
-  writeAll(2, text);
+  try {
+    writeAll(2, text);
+  } catch {
+    // nowhere to say it
+  }
 }
 
 /** True when file descriptor `fd` is a terminal (for colour); loads the tty module only when asked. */

@@ -1,7 +1,7 @@
 // tsm in shell scripts, as a ripgrep user writes them: `while read q; do tsm search -- "$q"; done < file`,
 // `tsm search -- "$word"` for a word that starts with a dash, a query held in a variable that may be empty.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, makeVault, TSM, tsm } from '../helpers/cli.js';
@@ -51,5 +51,23 @@ describe('a usage error in a loop that reads its queries from a file', () => {
     writeFileSync(join(vault.dir, 'queries.txt'), 'LoRa\n-fast\nBattery\n');
     const r = sh('while read q; do "$NODE" "$TSM_JS" search -n 1 "$q" >/dev/null 2>&1; echo "$q $?"; done < queries.txt');
     expect(r.stdout).toBe('LoRa 0\n-fast 2\nBattery 0\n');
+  });
+});
+
+// /dev/full fails every write with ENOSPC, as a full disk does (Linux; macOS has no /dev/full).
+describe.skipIf(!existsSync('/dev/full'))('output that cannot be written', () => {
+  it('a full disk on stdout is one line naming the cause (exit 1), never a stack trace', () => {
+    for (const args of [['search', 'LoRa'], ['status', '--json'], ['related', 'a.md'], ['--version']]) {
+      const r = sh(`"$NODE" "$TSM_JS" ${args.join(' ')} >/dev/full`);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr, args.join(' ')).toMatch(/^tsm: cannot write to standard output: no space left on device \(ENOSPC\)/m);
+      expect(r.stderr, args.join(' ')).not.toMatch(/^\s+at /m);
+    }
+  });
+
+  it('a full disk on stderr, where nothing could report it, does not fail a search that printed its results', () => {
+    const r = sh('"$NODE" "$TSM_JS" search --ids LoRa 2>/dev/full');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\d+\n/);
   });
 });
