@@ -10,6 +10,7 @@ const NOTES = {
   '.tsm/.keep': '',
   'a.md': '# Antenna notes\n\nThe LoRa antenna gain matters. Flags such as -h and --help belong to the CLI.\n',
   'b.md': '# Battery\n\nLoRa sleep current.\n',
+  'c.md': '# Collar\n\nSee [[nowhere]].\n',
 };
 
 let vault: { dir: string; cleanup: () => void };
@@ -41,6 +42,19 @@ describe('tsm in shell scripts', () => {
     const help = tsm(['search', '-h', '--', 'LoRa'], { cwd: vault.dir });
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^tsm search/);
+  });
+});
+
+describe('tsm doctor in a script', () => {
+  it('exits 1 for an error, 0 when it finds only warnings, as the README says', () => {
+    const ok = tsm(['doctor', '--json'], { cwd: vault.dir });
+    expect(ok.code, ok.stdout).toBe(0);
+    const found = JSON.parse(ok.stdout).problems as { severity: string; check: string }[];
+    expect(found.some((p) => p.severity === 'warning' && p.check === 'links')).toBe(true);
+    expect(found.some((p) => p.severity === 'error')).toBe(false);
+    const none = tsm(['doctor', '--json', '--db', join(vault.dir, '.tsm', 'none.db')], { cwd: vault.dir });
+    expect(none.code).toBe(1);
+    expect(JSON.parse(none.stdout).problems.some((p: { severity: string }) => p.severity === 'error')).toBe(true);
   });
 });
 
