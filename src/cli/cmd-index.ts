@@ -107,6 +107,10 @@ function readPathsFromStdin(): string[] {
   } catch {
     return [];
   }
+  // No file name holds a NUL, so input that does is a NUL-separated list (`find -print0`, `git diff -z
+  // --name-only`, `rg -l0`), its names exact: unquoted by git, and free to hold spaces and newlines. Read as
+  // lines, such a list was one path, "not a note".
+  if (text.includes('\0')) return text.split('\0').filter(Boolean);
   return text
     .split(/\r?\n/)
     .map((l) => unquoteGitPath(l.trim()))

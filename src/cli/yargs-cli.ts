@@ -24,7 +24,7 @@ const JSON_OPTION: Record<string, OptionSpec> = { json: { type: 'boolean', defau
 const COMMAND_OPTIONS = {
   index: {
     full: { type: 'boolean', default: false, describe: 're-read every file (a clean rebuild)' },
-    'files-from-stdin': { type: 'boolean', default: false, describe: 'check only the paths read from stdin, one per line' },
+    'files-from-stdin': { type: 'boolean', default: false, describe: 'check only the paths read from stdin, one per line (or NUL-separated)' },
     json: { type: 'boolean', default: false, describe: 'print the summary as JSON' },
     embed: { type: 'boolean', default: false, describe: "then give sections vectors of the vault's model (resumable)" },
     threads: { type: 'number', describe: 'with --embed: model threads (default 1)' },

@@ -85,3 +85,20 @@ describe.skipIf(!existsSync('/dev/full'))('output that cannot be written', () =>
     expect(r.stdout).toMatch(/^\d+\n/);
   });
 });
+
+describe('tsm index --files-from-stdin in a pipeline', () => {
+  it('takes NUL-separated paths (find -print0, git diff -z, rg -l0), names with spaces and newlines included', () => {
+    const v = makeVault({ '.tsm/.keep': '', 'a.md': '# A\n\nalpha\n', 'sub dir/b c.md': '# B\n\nbeta\n', 'new\nline.md': '# N\n\ngamma\n' });
+    try {
+      expect(tsm(['index'], { cwd: v.dir }).code).toBe(0);
+      for (const f of ['a.md', 'sub dir/b c.md', 'new\nline.md']) writeFileSync(join(v.dir, f), '# changed\n\ndelta\n');
+      const r = tsm(['index', '--files-from-stdin', '--json'], { cwd: v.dir, input: 'a.md\0sub dir/b c.md\0new\nline.md\0' });
+      expect(r.code, r.stderr).toBe(0);
+      const s = JSON.parse(r.stdout);
+      expect(s.updated).toBe(3);
+      expect(s.notTaken ?? []).toEqual([]);
+    } finally {
+      v.cleanup();
+    }
+  });
+});
