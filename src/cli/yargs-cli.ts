@@ -243,13 +243,18 @@ function pathsAfterDoubleDash(argv: string[]): string[] {
   return [...argv.slice(0, at), ...argv.slice(at + 1).map((a) => (a.startsWith('-') ? `./${a}` : a))];
 }
 
+/** What `tsm model` needs when no action was given. */
+const MODEL_NEEDS = 'an action: list, path, pull or setup (tsm model --help)';
+
 /**
  * yargs says "Not enough non-option arguments: got 0, need at least 1"; tsm says what the command needs, and
  * that a name starting with "-" (`-dash.md`, which yargs took for options) goes after `--`.
  */
 function missingPositionalMessage(msg: string, argv: string[]): string | null {
   const command = commandOf(argv);
-  if (!/^Not enough non-option arguments/.test(msg) || command === null || !(command in POSITIONAL_NEEDS)) return null;
+  if (!/^Not enough non-option arguments/.test(msg) || command === null) return null;
+  if (command === 'model') return `tsm model needs ${MODEL_NEEDS}`;
+  if (!(command in POSITIONAL_NEEDS)) return null;
   const end = argv.indexOf('--');
   const dashed = argv.slice(0, end === -1 ? undefined : end).find((a) => /^-[^-]./.test(a));
   const hint = dashed === undefined ? '' : ` (a name starting with "-" goes after --: tsm ${command} -- ${dashed})`;

@@ -102,3 +102,27 @@ describe('tsm index --files-from-stdin in a pipeline', () => {
     }
   });
 });
+
+describe('a command missing its argument', () => {
+  it('says what it needs, not yargs\' "Not enough non-option arguments"; a note named -x.md is named ./-x.md too', () => {
+    for (const [args, needs] of [
+      [['related'], /^tsm: tsm related needs a note: its vault path, file name, title or alias\n/],
+      [['ingest-session'], /^tsm: tsm ingest-session needs a transcript: a \.jsonl file or a folder of them\n/],
+      [['model'], /^tsm: tsm model needs an action: list, path, pull or setup/],
+    ] as const) {
+      const r = tsm([...args], { cwd: vault.dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(needs);
+      expect(r.stderr, args.join(' ')).not.toContain('non-option');
+    }
+    const v = makeVault({ '.tsm/.keep': '', '-x.md': '# Dash\n\n[[a]]\n', 'a.md': '# A\n' });
+    try {
+      expect(tsm(['index'], { cwd: v.dir }).code).toBe(0);
+      const r = tsm(['related', './-x.md'], { cwd: v.dir });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^-x\.md {2}\(Dash\)/);
+    } finally {
+      v.cleanup();
+    }
+  });
+});
