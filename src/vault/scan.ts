@@ -1,9 +1,9 @@
 // Finds the note files of a vault: the walk, the always-skipped folders, .gitignore/.tsmignore, symlinks.
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
 import type { IndexWarning, VaultFile } from '../core/types.js';
 import { NOT_REGULAR } from './file-kind.js';
+import { isIgnored, readRulesFile, rootRules, withGitignore, type IgnoreRules } from './ignore-rules.js';
 import { existsNoFollow, hasNoteExtension, isSkippedFolder, symlinkRefusal } from './paths.js';
 
 export { ALWAYS_SKIPPED } from './paths.js';
@@ -26,25 +26,17 @@ export interface ScanResult {
   folders: Map<string, string>;
 }
 
-interface Matcher {
-  /** Vault-relative folder the rules apply below ('' for the root). */
-  base: string;
-  rules: Ignore;
-}
-
 export function scanVault(vault: string, opts: ScanOptions): ScanResult {
   const files: VaultFile[] = [];
   const attachments: string[] = [];
   const warnings: IndexWarning[] = [];
   const visited = new Map<string, string>();
-  const rootMatchers: Matcher[] = [];
-  const rootTsmIgnore = readRules(join(vault, '.tsmignore'));
-  if (rootTsmIgnore) rootMatchers.push({ base: '', rules: rootTsmIgnore });
+  const root = rootRules(readRulesFile(join(vault, '.tsmignore')));
 
   // Symlinked folders are walked after every real one, so a folder reachable both ways is indexed
   // under its real path.
-  const deferred: [string, string, Matcher[]][] = [];
-  const walk = (absDir: string, relDir: string, matchers: Matcher[]): void => {
+  const deferred: [string, string, IgnoreRules][] = [];
+  const walk = (absDir: string, relDir: string, rules: IgnoreRules): void => {
     let real: string;
     try {
       real = realpathSync(absDir);
@@ -64,8 +56,7 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
       warnings.push({ path: relDir || '.', message: `cannot read folder: ${folderError(err)}` });
       return;
     }
-    const gitignore = readRules(join(absDir, '.gitignore'));
-    const here = gitignore ? [...matchers, { base: relDir, rules: gitignore }] : matchers;
+    const here = withGitignore(rules, relDir, readRulesFile(join(absDir, '.gitignore')));
 
     const twins = normalizationTwins(entries);
     for (const entry of entries) {
@@ -134,8 +125,8 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
     }
   };
 
-  walk(vault, '', rootMatchers);
-  while (deferred.length) walk(...(deferred.shift() as [string, string, Matcher[]]));
+  walk(vault, '', root);
+  while (deferred.length) walk(...(deferred.shift() as [string, string, IgnoreRules]));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   attachments.sort();
   return { files, attachments, warnings, folders: visited };
@@ -180,49 +171,30 @@ function folderError(err: unknown): string {
   return code ?? String(err);
 }
 
-function readRules(path: string): Ignore | null {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
-  return ignore({ allowRelativePaths: true }).add(text);
-}
-
-function isIgnored(matchers: Matcher[], rel: string, isDir: boolean): boolean {
-  for (const m of matchers) {
-    if (m.base && !rel.startsWith(m.base + '/')) continue;
-    const sub = m.base ? rel.slice(m.base.length + 1) : rel;
-    if (m.rules.ignores(isDir ? `${sub}/` : sub)) return true;
-  }
-  return false;
-}
-
 /**
  * Decides for single paths (the watcher, `--files-from-stdin`) what a full scan would decide:
  * extension, always-skipped folders, .tsmignore and every .gitignore on the way down.
  */
 export function createPathFilter(vault: string, opts: ScanOptions): (rel: string) => boolean {
-  const cache = new Map<string, Ignore | null>();
-  const rulesAt = (relDir: string, file: string): Ignore | null => {
-    const key = `${relDir}\0${file}`;
-    if (!cache.has(key)) cache.set(key, readRules(join(vault, relDir, file)));
-    return cache.get(key) ?? null;
+  // The rules of each folder asked about, built from its parent's as the walk builds them.
+  const cache = new Map<string, IgnoreRules>();
+  const rulesIn = (relDir: string, parent: IgnoreRules | null): IgnoreRules => {
+    let rules = cache.get(relDir);
+    if (!rules) {
+      const start = parent ?? rootRules(readRulesFile(join(vault, '.tsmignore')));
+      rules = withGitignore(start, relDir, readRulesFile(join(vault, relDir, '.gitignore')));
+      cache.set(relDir, rules);
+    }
+    return rules;
   };
   return (rel: string) => {
     const parts = rel.split('/');
     if (!hasNoteExtension(parts[parts.length - 1], opts.extensions)) return false;
     if (parts.slice(0, -1).some(isSkippedFolder)) return false;
-    const matchers: Matcher[] = [];
-    const tsm = rulesAt('', '.tsmignore');
-    if (tsm) matchers.push({ base: '', rules: tsm });
+    let rules = rulesIn('', null);
     for (let i = 0; i < parts.length; i++) {
-      const dir = parts.slice(0, i).join('/');
-      const git = rulesAt(dir, '.gitignore');
-      if (git) matchers.push({ base: dir, rules: git });
-      const sub = parts.slice(0, i + 1).join('/');
-      if (isIgnored(matchers, sub, i < parts.length - 1)) return false;
+      if (i > 0) rules = rulesIn(parts.slice(0, i).join('/'), rules);
+      if (isIgnored(rules, parts.slice(0, i + 1).join('/'), i < parts.length - 1)) return false;
     }
     return true;
   };
