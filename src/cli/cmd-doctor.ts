@@ -139,12 +139,13 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
       fix: 'run `tsm index --full` (if that fails, delete the index file and run `tsm index`)',
     });
   }
-  const { added, changed: stale, removed } = pendingChanges(cfg, db);
+  const { added, changed: stale, removed, settings } = pendingChanges(cfg, db);
   if (stale + added + removed > 0) {
+    const why = settings.length > 0 ? ` (${settings.join(', ')} changed in config.json since the notes were read: \`tsm index\` reads every note again)` : '';
     problems.push({
       check: 'staleness',
       severity: 'warning',
-      message: `the index is behind the vault: ${added} new, ${stale} changed, ${removed} deleted files`,
+      message: `the index is behind the vault: ${added} new, ${stale} changed, ${removed} deleted files${why}`,
       fix: 'run `tsm index` (or keep `tsm watch` running)',
     });
   }

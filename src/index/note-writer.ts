@@ -2,6 +2,7 @@
 // Callers group calls into transactions with `inTransaction` (BEGIN IMMEDIATE through db.ts's
 // writeTransaction, so a second writer waits its turn instead of failing on a lock upgrade or a long lock).
 import type { ParsedNote, VaultFile } from '../core/types.js';
+import type { ParseOptions } from '../parse/options.js';
 import { noteDate } from '../parse/metadata.js';
 import { OLD_BINARY_REASON } from '../text/decode.js';
 import { normalize } from '../text/normalize.js';
@@ -15,6 +16,7 @@ import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from './schema.js';
 import { MAX_SECTIONS_PER_NOTE, ordOfSection, sectionId } from './section-ids.js';
 import { newGeneration } from './nearest-key.js';
 import { ensureReadingTable, linksResolvedByOlder, olderReadingSql, readingStatement, recordLinksResolved } from './note-reading.js';
+import { changedReadingSettings, recordReadingSettings } from './reading-settings.js';
 import { carryBack, carryBackTo, hasCarriedVectors, NoteVectors, stashNote, stashVectors } from './vector-carry.js';
 
 export interface FileState {
@@ -284,6 +286,16 @@ export class NoteWriter {
   flushReadings(): void {
     for (const [id, at] of this.unrecorded) this.recordReading(id, at);
     this.unrecorded.length = 0;
+  }
+
+  /** The settings the index's notes were read with that differ from `opts` (reading-settings.ts). */
+  changedReadingSettings(opts: ParseOptions): string[] {
+    return changedReadingSettings(this.db, opts);
+  }
+
+  /** Records that every note is read with `opts`: in the transaction that ends a sync of the whole vault. */
+  recordReadingSettings(opts: ParseOptions): void {
+    recordReadingSettings(this.db, opts);
   }
 
   /** Whether links may have been resolved by an older tsm's rules since this tsm's last sync (note-reading.ts). */

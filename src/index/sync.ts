@@ -12,6 +12,7 @@ import { scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
 import { asIndexError, IndexError, moveCorruptAside, openWriter, type Database } from './db.js';
 import { fileStatesOf, NoteWriter, type FileState } from './note-writer.js';
+import { changedReadingSettings } from './reading-settings.js';
 import type { PreparedLoad } from './prepared-load.js';
 import { basenameKey } from './resolve-link.js';
 import { hasSemanticModel, refreshSemantic, semanticStatus } from './semantic/refresh.js';
@@ -88,6 +89,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     const rebuild = beginRebuild(writer, Boolean(opts.full) && !opened.fresh, opened.fresh);
     const partial = opts.paths !== undefined && !rebuild;
     const states = writer.fileStates();
+    if (!partial && !rebuild) rereadForSettings(states, writer.changedReadingSettings(parseOptionsOf(cfg)), true);
     // Notes an older tsm read (src/index/note-reading.ts): read again, once, by this run if it lists them all.
     const older = partial || rebuild ? 0 : [...states.values()].filter((st) => st.olderReading).length;
     if (older > 0) process.stderr.write(`tsm: the index holds ${older} notes as an older tsm read them: reading them again, once\n`);
@@ -138,11 +140,25 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
  * What a sync would do now, without doing it (`tsm doctor`'s staleness check): the same listing and the
  * same stat rule as a sync, over a reader's connection.
  */
-export function pendingChanges(cfg: TsmConfig, db: Database): { added: number; changed: number; removed: number } {
+export function pendingChanges(cfg: TsmConfig, db: Database): { added: number; changed: number; removed: number; settings: string[] } {
   const states = fileStatesOf(db);
+  const settings = changedReadingSettings(db, parseOptionsOf(cfg));
+  rereadForSettings(states, settings, false);
   const plan = planChanges(states, scanVault(cfg.vault, { extensions: cfg.extensions }).files, null);
   const added = plan.toLoad.filter((f) => !states.has(f.path)).length;
-  return { added, changed: plan.toLoad.length - added, removed: plan.gone.length };
+  return { added, changed: plan.toLoad.length - added, removed: plan.gone.length, settings };
+}
+
+/**
+ * Settings the notes were read with that config.json changes since (reading-settings.ts): every note is
+ * read again, as its size and time say nothing of them; `say`: tell the user why on stderr.
+ */
+function rereadForSettings(states: Map<string, FileState>, changed: string[], say: boolean): void {
+  if (changed.length === 0) return;
+  if (say && states.size > 0) {
+    process.stderr.write(`tsm: ${changed.join(', ')} changed in config.json since the notes were read: reading them all again, once\n`);
+  }
+  for (const st of states.values()) st.reread = true;
 }
 
 interface SyncPlan {
@@ -370,6 +386,7 @@ function finish(
     else if (pending || links.setChanged || links.keys.size > 0) writer.resolveLinks(new Set([...links.keys, ...(pending?.keys ?? [])]));
     if (!how.partial) {
       writer.syncAttachments(how.attachments);
+      writer.recordReadingSettings(parseOptionsOf(run.cfg));
       writer.pruneWarnings();
       for (const w of how.scanWarnings) writer.replaceWarnings(w.path, [w.message]);
     }
