@@ -222,7 +222,11 @@ function settings(input: ConfigInput, env: NodeJS.ProcessEnv, vault: string, fil
     snippetChars: int('snippetChars', pick('snippetChars', DEFAULTS.snippetChars), 20, 100_000),
     hookTopK: envInt('TSM_HOOK_TOP_K', 'hookTopK', 1, 50),
     hookTimeoutMs: envInt('TSM_HOOK_TIMEOUT_MS', 'hookTimeoutMs', 50, 60_000),
-    sessionsDir: userPath(vault, env.TSM_SESSIONS_DIR || folder('sessionsDir', pick('sessionsDir', DEFAULTS.sessionsDir)), env),
+    sessionsDir: userPath(
+      vault,
+      env.TSM_SESSIONS_DIR ? folder('TSM_SESSIONS_DIR', env.TSM_SESSIONS_DIR) : folder('sessionsDir', pick('sessionsDir', DEFAULTS.sessionsDir)),
+      env,
+    ),
     answerChars: int('answerChars', pick('answerChars', DEFAULTS.answerChars), 0, 1_000_000),
     halfLifeDays: halfLives(pick('halfLifeDays', DEFAULTS.halfLifeDays)),
     semantic: bool('semantic', pick('semantic', DEFAULTS.semantic)),
@@ -287,7 +291,8 @@ function nonEmpty(name: string, value: unknown): string {
 /** A folder setting: null stays null, a relative path is taken from the vault (the config file lives there). */
 function optionalDir(name: string, value: unknown, vault: string, env: NodeJS.ProcessEnv): string | null {
   if (value === null || value === undefined || value === '') return null;
-  if (typeof value !== 'string') throw new SettingError(name, `${name} must be a folder path or null (got ${JSON.stringify(value)})`);
+  // A blank name is no folder: " " would be a folder named ' ' in the vault.
+  if (typeof value !== 'string' || value.trim() === '') throw new SettingError(name, `${name} must be a folder path or null (got ${JSON.stringify(value)})`);
   return userPath(vault, value, env);
 }
 

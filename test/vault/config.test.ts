@@ -93,6 +93,11 @@ describe('config', () => {
     expect(cfg.hookTopK).toBe(7);
     expect(cfg.sessionsDir).toBe(join(v, 'logs'));
     expect(() => loadConfig({ vaultFlag: v, env: { TSM_HOOK_TOP_K: '' } })).toThrow(/TSM_HOOK_TOP_K must be a whole number .*\(got ""\)/);
+    // Blank folder names are refused from the variables as from the file: TSM_SESSIONS_DIR=' ' wrote session
+    // notes into a folder named ' ' in the vault, and "modelDir": " " looked for the model there.
+    expect(() => loadConfig({ vaultFlag: v, env: { TSM_SESSIONS_DIR: ' ' } })).toThrow(/^TSM_SESSIONS_DIR must be a folder path/);
+    expect(() => loadConfig({ vaultFlag: v, env: { TSM_MODEL_DIR: ' ' } })).toThrow(/^TSM_MODEL_DIR must be a folder path or null \(got " "\)/);
+    bad('{"modelDir": "  "}', /config\.json: modelDir must be a folder path or null \(got "  "\); correct it there$/);
   });
 
   it('a config.json starting with a UTF-8 byte order mark (Windows editors) is read', () => {
