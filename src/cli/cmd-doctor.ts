@@ -183,6 +183,8 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
 }
 
 function fixFor(message: string): string {
+  // First: a .gitignore that is a pipe says NOT_REGULAR too, and adding it to .tsmignore would change nothing.
+  if (/its ignore rules are not applied/.test(message)) return 'make it a plain file your user can read (or remove it)';
   if (/not a type tsm knows/.test(message)) return 'set `type:` to daily, knowledge or session, or remove it (tags can carry your own kinds)';
   if (/yaml|frontmatter/i.test(message)) return 'correct the YAML between the `---` lines';
   // Before the encodings: the name, not the text, is what is wrong.

@@ -1,7 +1,7 @@
 // The ignore rules in force in one folder of the vault, decided as git decides them: every .gitignore from
 // the root down to the folder, then the root .tsmignore, as one list in which the last matching pattern wins.
-import { readFileSync } from 'node:fs';
 import ignore, { type Ignore } from 'ignore';
+import { NOT_REGULAR, readRegularFile } from './file-kind.js';
 
 /**
  * One list, not one matcher per file: with a matcher per file that any file could make ignore a path, a
@@ -34,11 +34,20 @@ export function isIgnored(rules: IgnoreRules, rel: string, isDir: boolean): bool
   return rules.matcher !== null && rules.matcher.ignores(isDir ? `${rel}/` : rel);
 }
 
-/** A rules file's text, or null when there is none (or it cannot be read). */
-export function readRulesFile(path: string): string | null {
+/**
+ * A rules file's text, or null when there is none. Opened as a note is (file-kind.ts): a FIFO named
+ * `.gitignore` hung `tsm index` for good. One that is there but cannot be read (a pipe, no permission) is
+ * told to `unread`, with the reason: its rules not applied may put notes meant to stay out in the index.
+ * A folder named so is no rules file, for git either.
+ */
+export function readRulesFile(path: string, unread?: (reason: string) => void): string | null {
   try {
-    return readFileSync(path, 'utf8');
-  } catch {
+    return readRegularFile(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTREGULAR') unread?.(NOT_REGULAR);
+    else if (code === 'EACCES' || code === 'EPERM') unread?.('permission denied');
+    else if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EISDIR') unread?.(code ?? String(err));
     return null;
   }
 }

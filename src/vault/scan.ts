@@ -31,7 +31,11 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
   const attachments: string[] = [];
   const warnings: IndexWarning[] = [];
   const visited = new Map<string, string>();
-  const root = rootRules(readRulesFile(join(vault, '.tsmignore')));
+  const rulesFile = (dir: string, relDir: string, name: string): string | null => {
+    const rel = relDir ? `${relDir}/${name}` : name;
+    return readRulesFile(join(dir, name), (reason) => warnings.push({ path: rel, message: `cannot be read (${reason}): its ignore rules are not applied` }));
+  };
+  const root = rootRules(rulesFile(vault, '', '.tsmignore'));
 
   // Symlinked folders are walked after every real one, so a folder reachable both ways is indexed
   // under its real path.
@@ -56,7 +60,7 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
       warnings.push({ path: relDir || '.', message: `cannot read folder: ${folderError(err)}` });
       return;
     }
-    const here = withGitignore(rules, relDir, readRulesFile(join(absDir, '.gitignore')));
+    const here = withGitignore(rules, relDir, rulesFile(absDir, relDir, '.gitignore'));
 
     const twins = normalizationTwins(entries);
     for (const entry of entries) {

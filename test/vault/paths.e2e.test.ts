@@ -203,6 +203,20 @@ describe('file names', () => {
     expect(doctor).toContain(`pipe.md: ${skipped}\n        fix: remove it, or add it to .tsmignore`);
   });
 
+  it('a .gitignore or .tsmignore that is a FIFO is reported and its rules are not applied: the index does not hang on it', () => {
+    mkdirSync(join(vault, 'sub'));
+    writeFileSync(join(vault, 'sub', 'b.md'), '# B\n');
+    expect(spawnSync('mkfifo', [join(vault, 'sub', '.gitignore')]).status).toBe(0);
+    expect(spawnSync('mkfifo', [join(vault, '.tsmignore')]).status).toBe(0);
+    mkdirSync(join(vault, 'dir', '.gitignore'), { recursive: true }); // a folder named so is no rules file, for git either
+    const r = tsm(['index'], { cwd: vault, timeoutMs: 20_000 });
+    expect(r.code).toBe(0);
+    expect(indexed()).toEqual(['real.md', 'sub/b.md']);
+    const unread = 'cannot be read (not a regular file (a pipe, a socket or a device)): its ignore rules are not applied';
+    expect(warnings()).toEqual({ '.tsmignore': unread, 'sub/.gitignore': unread });
+    expect(tsm(['doctor'], { cwd: vault }).stdout).toContain(`sub/.gitignore: ${unread}\n        fix: make it a plain file your user can read (or remove it)`);
+  });
+
   it('dot-folders are skipped, as Obsidian does; dot-named notes are not', () => {
     writeFileSync(join(vault, '.hidden.md'), '# Hidden file\n');
     mkdirSync(join(vault, '.github'));
