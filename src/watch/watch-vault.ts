@@ -224,6 +224,10 @@ class VaultWatch {
     }
     this.failures = 0;
     this.opts.onBatch?.({ ...batch, summary, ms: performance.now() - started });
+    if (await this.fsWatcher?.renewIfStale()) {
+      this.queue.requestRescan('folders deleted and made again: watching them anew');
+      this.debouncer.poke();
+    }
     this.semantic();
     if (summary.added + summary.updated > 0) this.embedding?.kick();
   }
