@@ -7,4 +7,5 @@
 // dates, tags or links.
 //
 // 1: 2026-11-27 (Obsidian comments and code, property links, offset timestamps, shared names' links).
-export const PARSE_VERSION = 1;
+// 2: 2026-11-27 (search text folds Japanese spelling variants: 関ヶ原/関ケ原, 3ヶ月/3か月, 髙/高, 﨑/崎).
+export const PARSE_VERSION = 2;

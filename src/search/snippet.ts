@@ -1,6 +1,6 @@
 // The passage of a section that best shows why it matched: the window of at most maxChars
 // characters covering the most distinct query terms.
-import { hasCjk, SYMBOL_SPELLINGS } from '../text/normalize.js';
+import { foldVariants, hasCjk, normalize, searchForm, SYMBOL_SPELLINGS } from '../text/normalize.js';
 import { isMark } from '../text/unicode.js';
 import { ELLIPSIS, charLength, isWordChar, snapEnd, snapStart, truncateText } from '../text/chars.js';
 import { markdownLine } from '../text/markdown-line.js';
@@ -18,7 +18,7 @@ const MAX_SCAN_CHARS = 20_000;
 const MAX_MATCHES_PER_TERM = 200;
 
 function normalizeTerm(t: string): string {
-  return t.normalize('NFKC').toLowerCase().trim();
+  return searchForm(t).trim();
 }
 
 interface NormalizedText {
@@ -68,22 +68,22 @@ export function combiningSequences(text: string): string[] {
 }
 
 /**
- * The text normalised (NFKC, lower case) with each UTF-16 unit of the result mapped back to the
- * code-point span it came from, so matches found in normalised text can be cut from the original.
- * A whitespace-separated piece whose normalisation keeps its length (and has nothing that could
- * compose) maps one to one; others are normalised per combining sequence.
+ * The text in its search form (normalize.ts searchForm: NFKC, lower case, variants folded) with each UTF-16
+ * unit of the result mapped back to the code-point span it came from, so matches found in normalised text can
+ * be cut from the original. A whitespace-separated piece whose normalisation keeps its length (and has
+ * nothing that could compose) maps one to one; others are normalised per combining sequence.
  */
 function normalizedWithMap(text: string): NormalizedText {
-  const whole = text.normalize('NFKC').toLowerCase();
+  const whole = normalize(text);
   if (whole.length === text.length && !needsClusters(text)) {
-    return { norm: whole, from: (i) => i, to: (i) => i + 1 };
+    return { norm: foldVariants(whole), from: (i) => i, to: (i) => i + 1 };
   }
   let norm = '';
   const from: number[] = [];
   const to: number[] = [];
   let cp = 0;
   for (const [piece] of text.matchAll(/\s+|\S+/gu)) {
-    const n = piece.normalize('NFKC').toLowerCase();
+    const n = normalize(piece);
     if (n.length === piece.length && !needsClusters(piece)) {
       for (let k = 0; k < n.length; k++) {
         from.push(cp + k);
@@ -94,7 +94,7 @@ function normalizedWithMap(text: string): NormalizedText {
       continue;
     }
     for (const cluster of combiningSequences(piece)) {
-      const c = cluster.normalize('NFKC').toLowerCase();
+      const c = normalize(cluster);
       const len = charLength(cluster);
       for (let k = 0; k < c.length; k++) {
         from.push(cp);
@@ -104,7 +104,8 @@ function normalizedWithMap(text: string): NormalizedText {
       cp += len;
     }
   }
-  return { norm, from: (i) => from[i], to: (i) => to[i] };
+  // Folded as a whole, so a fold that reads a neighbour (3か月) sees it across clusters; it keeps the length.
+  return { norm: foldVariants(norm), from: (i) => from[i], to: (i) => to[i] };
 }
 
 function findMatches(text: string, terms: string[]): Match[] {

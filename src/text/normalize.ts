@@ -21,9 +21,37 @@ const SPELLED: Record<string, string> = { 'c++': 'cpp', 'c#': 'csharp', 'f#': 'f
 /** The symbols' spelled names (SYMBOL_NAMES) → how notes write them: what a snippet shows as a match of `cpp`. */
 export const SYMBOL_SPELLINGS: ReadonlyMap<string, string> = new Map(Object.entries(SPELLED).map(([symbol, word]) => [word, symbol]));
 
-/** Normalised text as it is searched: normalize(), and the language names of SYMBOL_NAMES spelled as words. */
+/**
+ * Spellings of one word that NFKC keeps apart and a Japanese reader does not: the small ヶ and ヵ (関ヶ原 is
+ * 関ケ原; NFKC keeps small kana), the counter after a number (3ヶ月, 3ヵ月, 3カ月, 3ケ月 and 3か月 are one
+ * word; likewise か所, か国), and the name kanji 髙 and 﨑 (髙橋 is 高橋 to anyone searching for them; 﨑 is a
+ * compatibility ideograph without a decomposition, so NFKC leaves it). Each is one UTF-16 unit for one, so a
+ * text keeps its length and snippet.ts's offsets hold. 𠮷 (吉) is left: two units for one. Not 斎/斉 (two
+ * surnames), nor old forms such as 邊 or 澤, which a name may be registered with. Applied to normalize()d text
+ * by searchText and by snippets, never to link names, aliases or tags, which Obsidian matches as written.
+ */
+const VARIANT = /[かカヵヶケ](?=[月所国])|[ヵヶ髙﨑]/g;
+const FOLDED: Record<string, string> = { ヵ: 'カ', ヶ: 'ケ', 髙: '高', 﨑: '崎' };
+/** What a counter follows: a number, or no CJK character (`3ヶ月`, `か月` typed alone), never a word (何か月曜). */
+const NUMERALS = '〇一二三四五六七八九十百千数何';
+
+/** Normalised text with the variants of VARIANT folded: what the index and every query search. Same length. */
+export function foldVariants(norm: string): string {
+  return norm.replace(VARIANT, (ch: string, at: number) => {
+    const before = at > 0 ? codePointBefore(norm, at) : -1;
+    const counter = at + 1 < norm.length && '月所国'.includes(norm[at + 1]) && (before < 0 || !isCjkCodePoint(before) || NUMERALS.includes(norm[at - 1]));
+    return counter ? 'ケ' : (FOLDED[ch] ?? ch);
+  });
+}
+
+/** normalize(), then foldVariants(): the form of a text every search compares. */
+export function searchForm(text: string): string {
+  return foldVariants(normalize(text));
+}
+
+/** Normalised text as it is searched: searchForm(), and the language names of SYMBOL_NAMES spelled as words. */
 export function searchText(text: string): string {
-  const norm = normalize(text);
+  const norm = searchForm(text);
   if (!norm.includes('+') && !norm.includes('#')) return norm;
   return norm.replace(SYMBOL_NAMES, (m: string, at: number) => {
     const before = at > 0 ? codePointBefore(norm, at) : -1;
