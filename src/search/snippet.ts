@@ -1,6 +1,6 @@
 // The passage of a section that best shows why it matched: the window of at most maxChars
 // characters covering the most distinct query terms.
-import { foldVariants, hasCjk, normalize, searchForm, SYMBOL_SPELLINGS } from '../text/normalize.js';
+import { foldVariants, hasCjk, isCjkChar, normalize, searchForm, SYMBOL_SPELLINGS } from '../text/normalize.js';
 import { isMark } from '../text/unicode.js';
 import { ELLIPSIS, charLength, isWordChar, snapEnd, snapStart, truncateText } from '../text/chars.js';
 import { markdownLine } from '../text/markdown-line.js';
@@ -164,14 +164,45 @@ function isSentenceStart(cps: string[], p: number): boolean {
 }
 
 /** Where the window opens: a sentence start close before the span, else a little leading context. */
-function windowStart(cps: string[], spanStart: number, slack: number): number {
+function windowStart(cps: string[], spanStart: number, slack: number, shift: number): number {
   const reach = Math.min(spanStart, Math.floor(slack / 2));
   for (let p = spanStart; p >= spanStart - reach; p--) if (p === 0 || isSentenceStart(cps, p)) return p;
   const start = spanStart - Math.min(spanStart, Math.floor(slack / 4));
   // Inside a word: go back to its start if the budget allows, else forward past it.
   let wordStart = start;
   while (wordStart > 0 && isWordChar(cps[wordStart - 1]) && isWordChar(cps[wordStart])) wordStart--;
-  return spanStart - wordStart <= slack ? snapStart(cps, wordStart, spanStart) : snapStart(cps, start, spanStart);
+  if (spanStart - wordStart <= slack) return snapStart(cps, wordStart, spanStart);
+  return clauseStart(cps, snapStart(cps, start, spanStart), spanStart, shift);
+}
+
+/** What ends a Japanese sentence or clause: a window inside Japanese text opens and closes just after one. */
+const CLAUSE_END = new Set([...'。！？、，」』）】!?']);
+
+/**
+ * How far a cut inside Japanese text moves to reach a clause boundary: Japanese has no spaces to cut at, and a
+ * cut anywhere shows a word's tail (…た。今日は) or head (公園 as 公…). At most a tenth of the window.
+ */
+function clauseShift(max: number): number {
+  return Math.min(16, Math.floor(max / 10));
+}
+
+/** A cut between two CJK characters: one snapStart and snapEnd leave where it is. */
+function insideCjk(cps: string[], p: number): boolean {
+  return p > 0 && p < cps.length && isCjkChar(cps[p - 1]) && isCjkChar(cps[p]);
+}
+
+/** An opening at `p`, moved forward (before `ceiling`, at most `shift`) to just after a clause end inside CJK text. */
+function clauseStart(cps: string[], p: number, ceiling: number, shift: number): number {
+  if (!insideCjk(cps, p)) return p;
+  for (let q = p + 1; q <= Math.min(p + shift, ceiling); q++) if (CLAUSE_END.has(cps[q - 1])) return q;
+  return p;
+}
+
+/** A closing at `p`, moved back (not below `floor`, at most `shift`) to just after a clause end inside CJK text. */
+function clauseEnd(cps: string[], p: number, floor: number, shift: number): number {
+  if (!insideCjk(cps, p)) return p;
+  for (let q = p - 1; q >= Math.max(p - shift, floor, 1); q--) if (CLAUSE_END.has(cps[q - 1])) return q;
+  return p;
 }
 
 /** The text as passages are cut from it, and the distinct terms sought in it. */
@@ -225,13 +256,15 @@ function passage(p: Prepared, max: number, found?: ReturnType<typeof findMatches
   if (matches.length === 0 || max < 3) return truncateText(plain, max);
 
   const span = bestSpan(matches, max - 2);
-  const start = windowStart(cps, span.start, Math.max(0, max - 2 - (span.end - span.start)));
+  const shift = clauseShift(max);
+  const start = windowStart(cps, span.start, Math.max(0, max - 2 - (span.end - span.start)), shift);
   if (start === 0) return truncateText(plain, max);
   if (cps.length - start <= max - 1) {
     // The window reaches the end: use the whole budget for text before it instead.
-    const tailStart = snapStart(cps, cps.length - (max - 1), start);
+    const tailStart = clauseStart(cps, snapStart(cps, cps.length - (max - 1), start), start, shift);
     return ELLIPSIS + cps.slice(tailStart).join('');
   }
-  const end = snapEnd(cps, start + max - 2, Math.min(span.end, start + max - 2));
+  const floor = Math.min(span.end, start + max - 2);
+  const end = clauseEnd(cps, snapEnd(cps, start + max - 2, floor), floor, shift);
   return ELLIPSIS + cps.slice(start, end).join('') + ELLIPSIS;
 }

@@ -41,6 +41,17 @@ describe('bestSnippet', () => {
     expect(charLength(s)).toBeLessThanOrEqual(40);
   });
 
+  it('opens and closes a window inside Japanese text just after a clause end near the cut, not inside a word', () => {
+    const day = '今日は朝から天気が良かったので、近所の公園まで散歩に出かけた。';
+    const middle = bestSnippet(day.repeat(8) + 'LoRaモジュールの消費電力を測定した。' + day.repeat(8), ['消費', '電力'], 57);
+    expect(middle).toBe('…LoRaモジュールの消費電力を測定した。今日は朝から天気が良かったので、近所の公園まで散歩に出かけた。…'); // not 。今日は朝…
+    const tail = bestSnippet(day.repeat(8) + '吉野家で昼食を食べた。', ['昼食'], 46);
+    expect(tail).toBe('…今日は朝から天気が良かったので、近所の公園まで散歩に出かけた。吉野家で昼食を食べた。'); // not …かけた。今日は
+    // No clause end within reach: the cut stays where it was.
+    const run = 'あ'.repeat(200) + '消費電力' + 'い'.repeat(200);
+    expect(charLength(bestSnippet(run, ['消費', '電力'], 60))).toBe(60);
+  });
+
   it('prefers the window with more distinct terms over repeated ones', () => {
     const text = 'alpha alpha alpha alpha. ' + FILLER.repeat(6) + 'alpha meets beta here. ' + FILLER.repeat(6);
     expect(bestSnippet(text, ['alpha', 'beta'], 50)).toContain('alpha meets beta');
