@@ -169,7 +169,7 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
             check: 'links',
             severity: 'warning',
             message: `${where} links to "${l.target}", which is not in the vault`,
-            fix: namesFileNotNote(l.target) ? 'add that file to the vault, or correct the link' : 'create that note, or correct the link',
+            fix: fullWidthAliasFix(l.target) ?? (namesFileNotNote(l.target) ? 'add that file to the vault, or correct the link' : 'create that note, or correct the link'),
           },
     );
   }
@@ -180,6 +180,16 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
   }
   problems.push(...more('notes', totals.warnings, warnings.length));
   return problems;
+}
+
+/**
+ * [[ノート｜別名]], typed with a Japanese IME's full-width ｜ (U+FF5C): Obsidian, and so tsm, read the ｜ as part
+ * of the note's name, not as the alias separator, so "create that note" would be the wrong fix.
+ */
+function fullWidthAliasFix(target: string): string | undefined {
+  const bar = target.indexOf('｜');
+  if (bar <= 0) return undefined;
+  return `for an alias, write [[${target.slice(0, bar)}|${target.slice(bar + 1)}]] with the ASCII | (Obsidian reads the full-width ｜ as part of the name)`;
 }
 
 function fixFor(message: string): string {

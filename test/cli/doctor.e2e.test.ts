@@ -155,6 +155,25 @@ describe('tsm doctor', () => {
     }
   });
 
+  it('a wikilink with a full-width ｜ is told to use the ASCII | for its alias, not to create that note', () => {
+    // [[ノート｜別名]] said "create that note, or correct the link": Obsidian reads ｜ as part of the name.
+    const v = makeVault({ 'a.md': '# a\n\nSee [[ノート｜別名]] and [[ノート|別名]].\n', 'ノート.md': '# ノート\n' });
+    try {
+      expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+      const found = problems(tsm(['doctor', '--json', '--vault', v.dir]).stdout).filter((p) => p.check === 'links');
+      expect(found).toEqual([
+        {
+          check: 'links',
+          severity: 'warning',
+          message: 'a.md:3 links to "ノート｜別名", which is not in the vault',
+          fix: 'for an alias, write [[ノート|別名]] with the ASCII | (Obsidian reads the full-width ｜ as part of the name)',
+        },
+      ]);
+    } finally {
+      v.cleanup();
+    }
+  });
+
   it('warns about config.json keys tsm does not know, naming them', () => {
     const v = makeVault({ 'a.md': '# a\n' });
     try {
