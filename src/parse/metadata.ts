@@ -1,5 +1,6 @@
 // Note-level fields derived from frontmatter, the path and the file time (README "The vault").
 import { NOTE_TYPES, type NoteType } from '../core/types.js';
+import { nameDay, validDate, ymd } from './name-date.js';
 import type { ParseOptions } from './options.js';
 
 type Frontmatter = Record<string, unknown>;
@@ -12,17 +13,13 @@ export function noteTitle(fm: Frontmatter, firstH1: string | null, path: string)
   return stem(path);
 }
 
-// `2026-07-18`, and as Japanese notes write a day, `2026年7月18日` (file names compared in NFKC: `２０２６年…`).
-const DATE_PREFIX = /^(?:\d{4}-\d{2}-\d{2}|\d{4}年\d{1,2}月\d{1,2}日)/;
-const DATE_IN_NAME = /(\d{4})-(\d{2})-(\d{2})|(\d{4})年(\d{1,2})月(\d{1,2})日/;
-
-/** Frontmatter `type` when valid; else daily/session folders, a dated file name; else knowledge. */
+/** Frontmatter `type` when valid; else daily/session folders, a name that starts with a day (name-date.ts); else knowledge. */
 export function noteType(fm: Frontmatter, path: string, opts: ParseOptions): NoteType {
   const declared = scalarText(fm.type)?.toLowerCase();
   if (declared && (NOTE_TYPES as readonly string[]).includes(declared)) return declared as NoteType;
   const folders = path.split('/').slice(0, -1).map((f) => f.toLowerCase());
   const inAny = (names: string[]) => names.some((n) => folders.includes(n.toLowerCase()));
-  if (inAny(opts.dailyFolders) || DATE_PREFIX.test(fileName(path).normalize('NFKC'))) return 'daily';
+  if (inAny(opts.dailyFolders) || nameDay(path)?.leading) return 'daily';
   if (inAny(opts.sessionFolders)) return 'session';
   return 'knowledge';
 }
@@ -51,17 +48,14 @@ export interface NoteDate {
   dateSource: 'frontmatter' | 'filename' | 'mtime';
 }
 
-/** Frontmatter date/updated/created (first valid) → a date in the file name → the mtime's local date. */
+/** Frontmatter date/updated/created (first valid) → a day the path names (name-date.ts) → the mtime's local date. */
 export function noteDate(fm: Frontmatter, path: string, mtimeMs: number): NoteDate {
   for (const key of ['date', 'updated', 'created']) {
     const date = dateOf(fm[key]);
     if (date) return { date, dateSource: 'frontmatter' };
   }
-  const named = DATE_IN_NAME.exec(fileName(path).normalize('NFKC'));
-  if (named) {
-    const [y, m, d] = named[1] ? [+named[1], +named[2], +named[3]] : [+named[4], +named[5], +named[6]];
-    if (validDate(y, m, d)) return { date: ymd(y, m, d), dateSource: 'filename' };
-  }
+  const named = nameDay(path);
+  if (named) return { date: named.date, dateSource: 'filename' };
   const t = new Date(Number.isFinite(mtimeMs) ? mtimeMs : 0);
   return { date: ymd(t.getFullYear(), t.getMonth() + 1, t.getDate()), dateSource: 'mtime' };
 }
@@ -83,15 +77,6 @@ function dateOf(value: unknown): string | null {
   if (!m) return null;
   const [y, mo, d] = [+m[1], +(m[2] ?? m[4]), +(m[3] ?? m[5])];
   return validDate(y, mo, d) ? ymd(y, mo, d) : null;
-}
-
-function validDate(y: number, m: number, d: number): boolean {
-  if (m < 1 || m > 12 || d < 1) return false;
-  return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
-}
-
-function ymd(y: number, m: number, d: number): string {
-  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
 /** Frontmatter `tags`/`tag` (a list, or a comma/space separated string), without '#', lower-cased. */

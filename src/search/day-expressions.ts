@@ -3,16 +3,8 @@
 // `7月1日から7月20日まで`). temporal.ts reads them before its relative expressions: a day the user names is
 // what the query asks about. Written without a year, a day is the latest one on or before "now", as a
 // month name alone is (`lastMonthNamed`).
+import { MONTHS, MONTH_RE, monthIndex } from '../text/calendar-names.js';
 import { addDays, ymd, type DateRange } from './dates.js';
-
-export const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-/** A month's name or its usual abbreviation (`may` only whole: it is also an everyday word). */
-export const MONTH_RE = `(${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)`;
-
-export function monthIndex(name: string): number {
-  const n = name.toLowerCase();
-  return MONTHS.findIndex((m) => m.startsWith(n.slice(0, 3)));
-}
 
 const ORDINAL = '(?:st|nd|rd|th)?';
 const MONTH_FULL_RE = `(${MONTHS.join('|')})`;

@@ -1,5 +1,6 @@
 // Temporal expressions in a query ("last week", "先月の", "3日前") become a date range and leave the text.
 import type { DatesUnread } from '../core/types.js';
+import { MONTH_RE, monthIndex } from '../text/calendar-names.js';
 import {
   addDays,
   addMonths,
@@ -12,7 +13,7 @@ import {
   yearRange,
   type DateRange,
 } from './dates.js';
-import { DAY_RE, DAY_SHORT_SPAN_RE, DAY_SPAN_RE, dayRangeOf, dayShortSpanOf, daySpanOf, impossibleDays, MONTH_RE, monthIndex } from './day-expressions.js';
+import { DAY_RE, DAY_SHORT_SPAN_RE, DAY_SPAN_RE, dayRangeOf, dayShortSpanOf, daySpanOf, impossibleDays } from './day-expressions.js';
 
 export interface TemporalResult {
   /** The query with the expressions removed. */

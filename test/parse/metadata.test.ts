@@ -157,6 +157,35 @@ describe('note fields', () => {
     expect(date('', 'notes/2022年の目標.md')).toEqual(['2024-03-05', 'mtime', 'knowledge']);
   });
 
+  it('date and type: daily note names as Obsidian, Logseq and Roam users write them', () => {
+    const date = (path: string) => {
+      const n = parse('', path);
+      return [n.date, n.dateSource, n.type];
+    };
+    const daily = (d: string) => [d, 'filename', 'daily'];
+    expect(date('20261127.md')).toEqual(daily('2026-11-27'));
+    expect(date('20261127 standup.md')).toEqual(daily('2026-11-27'));
+    expect(date('Calendar/2026/11/27.md')).toEqual(daily('2026-11-27'));
+    expect(date('2026/11/27 Friday.md')).toEqual(daily('2026-11-27'));
+    expect(date('日記/2026年/11月/27日.md')).toEqual(daily('2026-11-27'));
+    expect(date('journals/2026_11_27.md')).toEqual(daily('2026-11-27'));
+    expect(date('2026.11.27.md')).toEqual(daily('2026-11-27'));
+    expect(date('Nov 27, 2026.md')).toEqual(daily('2026-11-27'));
+    expect(date('November 27th, 2026.md')).toEqual(daily('2026-11-27'));
+    expect(date('Friday, November 27, 2026.md')).toEqual(daily('2026-11-27'));
+    expect(date('27 November 2026.md')).toEqual(daily('2026-11-27'));
+    expect(date('2026-11-27 Friday.md')).toEqual(daily('2026-11-27'));
+    expect(date('2026-11-27-金.md')).toEqual(daily('2026-11-27'));
+    // A day later in the name dates the note without making it a daily one.
+    expect(date('notes/Meeting Nov 27, 2026.md')).toEqual(['2026-11-27', 'filename', 'knowledge']);
+    expect(date('notes/report_2026_11_27.md')).toEqual(['2026-11-27', 'filename', 'knowledge']);
+    // No day: a Zettelkasten id, other eight digits, a day without its year, a month folder's note,
+    // a version, a day that does not exist.
+    for (const path of ['202611271230 Idea.md', '12345678.md', '20261327.md', 'May 3.md', 'Sep 10 items.md', '2024年/03月/日報.md', 'v1.2.3.md', '2026/02/30.md', 'notes/2026-11-5.md']) {
+      expect(date(path), path).toEqual(['2024-03-05', 'mtime', 'knowledge']);
+    }
+  });
+
   it('aliases: list or string, deduplicated', () => {
     expect(parse(md('---', 'aliases: [One, Two, One]', '---')).aliases).toEqual(['One', 'Two']);
     expect(parse(md('---', 'alias: Solo Name', '---')).aliases).toEqual(['Solo Name']);

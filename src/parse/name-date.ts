@@ -1,0 +1,58 @@
+// The day a note's path names, in the ways people name daily notes (Obsidian's Daily notes and Periodic
+// Notes formats, Logseq's journals, Roam's exports): `2026-11-27`, `2026年11月27日`, `20261127`,
+// `2026_11_27`, `2026.11.27`, `2026/11/27.md` (a folder a year and a month), `Nov 27, 2026`, `November 27th,
+// 2026`, `27 November 2026`. Read in NFKC (full-width digits). `leading`: the name starts with the day (after
+// a weekday: `Friday, November 27, 2026`), which makes the note a daily one (metadata.ts noteType).
+import { MONTH_RE, monthIndex } from '../text/calendar-names.js';
+
+export interface NameDay {
+  /** YYYY-MM-DD. */
+  date: string;
+  leading: boolean;
+}
+
+const ORDINAL = '(?:st|nd|rd|th)?';
+const WEEKDAY = '(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun),? ';
+
+/** Each form's expression (on the file name, or for `inFolders` on the path) and its year, month, day. */
+const FORMS: { re: RegExp; ymd: (m: RegExpExecArray) => [number, number, number]; inFolders?: boolean }[] = [
+  // 2026-11-27, 2026_11_27 (Logseq), 2026.11.27: one separator twice, nothing glued to the digits.
+  { re: /(?<!\d)(\d{4})([-_.])(\d{2})\2(\d{2})(?!\d)/, ymd: (m) => [+m[1], +m[3], +m[4]] },
+  { re: /(?<!\d)(\d{4})年(\d{1,2})月(\d{1,2})日/, ymd: (m) => [+m[1], +m[2], +m[3]] },
+  // 20261127 only as the name's start and of this or the last century: a longer run of digits is a
+  // Zettelkasten id (202611271230), and other eight digits are more likely a number than a day.
+  { re: /^((?:19|20)\d{2})(\d{2})(\d{2})(?!\d)/, ymd: (m) => [+m[1], +m[2], +m[3]] },
+  // Journal/2026/11/27.md, 2026年/11月/27日.md: the day's name in its year's and month's folders.
+  { re: /(?:^|\/)(\d{4})年?\/(\d{1,2})月?\/(\d{1,2})(?!\d)[^/]*$/, ymd: (m) => [+m[1], +m[2], +m[3]], inFolders: true },
+  // Nov 27, 2026 / November 27th, 2026 — the year written, so that `May 3.md` or `Sep 10 items.md` is no day.
+  { re: new RegExp(`\\b${MONTH_RE}\\.? (\\d{1,2})${ORDINAL},? (\\d{4})\\b`, 'i'), ymd: (m) => [+m[3], monthIndex(m[1]) + 1, +m[2]] },
+  // 27 November 2026, 27th Nov 2026
+  { re: new RegExp(`\\b(\\d{1,2})${ORDINAL} ${MONTH_RE}\\.?,? (\\d{4})\\b`, 'i'), ymd: (m) => [+m[3], monthIndex(m[2]) + 1, +m[1]] },
+];
+
+/** A weekday before the day (`Friday, November 27, 2026`) still leaves it at the name's start. */
+const BEFORE_LEADING = new RegExp(`^(?:${WEEKDAY})?$`, 'i');
+
+/** The first real day the path names, by the forms above in order; null when none does. */
+export function nameDay(path: string): NameDay | null {
+  const full = path.normalize('NFKC');
+  const name = full.slice(full.lastIndexOf('/') + 1);
+  for (const form of FORMS) {
+    const m = form.re.exec(form.inFolders ? full : name);
+    if (!m) continue;
+    const [y, mo, d] = form.ymd(m);
+    if (!validDate(y, mo, d)) continue;
+    const leading = form.inFolders || BEFORE_LEADING.test(name.slice(0, m.index));
+    return { date: ymd(y, mo, d), leading };
+  }
+  return null;
+}
+
+export function validDate(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false;
+  return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+export function ymd(y: number, m: number, d: number): string {
+  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
