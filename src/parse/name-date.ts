@@ -3,7 +3,7 @@
 // `2026_11_27`, `2026.11.27`, `2026/11/27.md` (a folder a year and a month), `Nov 27, 2026`, `November 27th,
 // 2026`, `27 November 2026`. Read in NFKC (full-width digits). `leading`: the name starts with the day (after
 // a weekday: `Friday, November 27, 2026`), which makes the note a daily one (metadata.ts noteType).
-import { MONTH_RE, monthIndex } from '../text/calendar-names.js';
+import { MONTH_RE, monthIndex, WEEKDAY_RE } from '../text/calendar-names.js';
 
 export interface NameDay {
   /** YYYY-MM-DD. */
@@ -12,7 +12,7 @@ export interface NameDay {
 }
 
 const ORDINAL = '(?:st|nd|rd|th)?';
-const WEEKDAY = '(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun),? ';
+const WEEKDAY = `(?:${WEEKDAY_RE}|mon|tue|wed|thu|fri|sat|sun),? `;
 
 /** Each form's expression (on the file name, or for `inFolders` on the path) and its year, month, day. */
 const FORMS: { re: RegExp; ymd: (m: RegExpExecArray) => [number, number, number]; inFolders?: boolean }[] = [

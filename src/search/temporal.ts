@@ -1,6 +1,6 @@
 // Temporal expressions in a query ("last week", "先月の", "3日前") become a date range and leave the text.
 import type { DatesUnread } from '../core/types.js';
-import { MONTH_RE, monthIndex } from '../text/calendar-names.js';
+import { MONTH_RE, monthIndex, WEEKDAY_RE, WEEKDAYS, WEEKDAYS_JA } from '../text/calendar-names.js';
 import {
   addDays,
   addMonths,
@@ -61,6 +61,19 @@ function unitAgo(n: number, unit: string, now: Date): DateRange | null {
   return null;
 }
 
+/** The latest weekday `dow` (0 Sunday … 6 Saturday) before today: on a Friday, `last Friday` is a week ago. */
+function lastWeekday(dow: number, now: Date): DateRange {
+  return dayRange(addDays(now, -((now.getDay() - dow + 7) % 7 || 7)));
+}
+
+/** Weekday `dow` of the week `weeksBack` weeks before this one (weeks start on Monday). */
+function weekdayOfWeek(dow: number, weeksBack: number, now: Date): DateRange {
+  return dayRange(addDays(startOfWeek(now), -7 * weeksBack + ((dow + 6) % 7)));
+}
+
+const weekdayNamed = (name: string) => WEEKDAYS.indexOf(name.toLowerCase());
+const weeksBackJa = (week: string) => (week === '先々週' ? 2 : week === '先週' ? 1 : 0);
+
 // Longest, most specific patterns first. English patterns need word boundaries; Japanese ones do not.
 // Every expression is global (g): extractTemporal reads every match of each.
 const RULES: Rule[] = [
@@ -75,8 +88,21 @@ const RULES: Rule[] = [
   // particle (私はきのう). After a word (検索きのう, メモきのう, LoRaきのう) it is more likely 機能 typed
   // unconverted, and inside a word of kana (ひきのうち) or after の (この機能) no day. 昨晩 and 昨夜 are
   // yesterday's evening, 今朝 today's morning. (Not きょう: 勉強 typed べんきょう holds it.)
-  { re: /\byesterday\b|昨日|(?<=^|[\s!-/:-@[-`{-~、。，．・「」『』（）【】〜～…]|[はがをにでともへや])きのう|昨晩|昨夜/gi, range: (_m, now) => dayRange(addDays(now, -1)) },
-  { re: /\btoday\b|今日|本日|今朝/gi, range: (_m, now) => dayRange(now) },
+  { re: /\byesterday\b|\blast night\b|昨日|(?<=^|[\s!-/:-@[-`{-~、。，．・「」『』（）【】〜～…]|[はがをにでともへや])きのう|昨晩|昨夜/gi, range: (_m, now) => dayRange(addDays(now, -1)) },
+  { re: /\btoday\b|\bthis (?:morning|afternoon|evening)\b|\btonight\b|今日|本日|今朝/gi, range: (_m, now) => dayRange(now) },
+  // A weekday of a week named (`Friday last week`, `last week's Friday`, 先週の金曜, 今週月曜日), then the
+  // latest one before today (`last Friday`, `on Monday`, 金曜の, 土曜日に). A weekday alone (`Monday standup`,
+  // 月曜日), a plural (`on Mondays`) or one that recurs or is still ahead (毎週月曜の, 来週の, 次の金曜) stays text.
+  {
+    re: new RegExp(`\\b(?:on )?${WEEKDAY_RE} (?:of )?(last|this) week\\b|\\b(last|this) week(?:['’]s)? ${WEEKDAY_RE}\\b`, 'gi'),
+    range: (m, now) => weekdayOfWeek(weekdayNamed(m[1] ?? m[4]), /^last/i.test(m[2] ?? m[3]) ? 1 : 0, now),
+  },
+  { re: new RegExp(`(先々週|先週|今週)の?([${WEEKDAYS_JA}])曜日?`, 'g'), range: (m, now) => weekdayOfWeek(WEEKDAYS_JA.indexOf(m[2]), weeksBackJa(m[1]), now) },
+  { re: new RegExp(`\\b(?:last|on|this past) ${WEEKDAY_RE}\\b`, 'gi'), range: (m, now) => lastWeekday(weekdayNamed(m[1]), now) },
+  {
+    re: new RegExp(`(?<!毎週の?|隔週の?|毎|来週の?|翌週の?|次の?)([${WEEKDAYS_JA}])曜日?(?=[にのはもで、。，．])`, 'g'),
+    range: (m, now) => lastWeekday(WEEKDAYS_JA.indexOf(m[1]), now),
+  },
   // Rolling spans up to today ("the last 7 days", "past week", 過去3日, ここ2週間, 直近1週間): unlike `last week`, the
   // calendar week before this one.
   { re: /\b(?:last|past) (\d{1,3}) (days?|weeks?|months?)\b|(?:過去|ここ|直近)の?(\d{1,3})\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月)/gi, range: (m, now) => rollingSpan(Number(m[1] ?? m[3]), m[2] ?? m[4], now) },
@@ -121,7 +147,7 @@ const RULES: Rule[] = [
  * fresh process's time).
  */
 const ANY_RULE =
-  /\d|yesterday|today|week|month|year|recently|lately|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|昨日|きのう|昨晩|昨夜|今日|本日|今朝|先々|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け/i;
+  /\d|yesterday|today|week|month|year|recently|lately|(?:mon|tues|wednes|thurs|fri|satur|sun)day|曜|morning|afternoon|evening|night|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|昨日|きのう|昨晩|昨夜|今日|本日|今朝|先々|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け/i;
 
 /**
  * Full-width ASCII (U+FF01–U+FF5E) as ASCII, as NFKC writes it: a Japanese IME in full-width mode types

@@ -10,3 +10,9 @@ export function monthIndex(name: string): number {
   const n = name.toLowerCase();
   return MONTHS.findIndex((m) => m.startsWith(n.slice(0, 3)));
 }
+
+/** English weekday names in the order of Date#getDay (Sunday 0), as queries and daily note names write them. */
+export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+export const WEEKDAY_RE = `(${WEEKDAYS.join('|')})`;
+/** Japanese weekdays by their one kanji (日曜, 月曜日…), in the same order. */
+export const WEEKDAYS_JA = '日月火水木金土';

@@ -7,6 +7,7 @@ import { assertBuilt, tsm, useIndexedVault } from '../helpers/cli.js';
 const ENV = { TSM_NOW: '2026-11-30T09:00:00+09:00', TZ: 'Asia/Tokyo' };
 
 const vault = useIndexedVault({
+  'daily/2026-11-30.md': '# Monday\n\nsoldered the antenna connector\n',
   '20261129.md': '# Sunday\n\nwashed the dog\n',
   'Journal/2026/11/28.md': '# Saturday\n\nfixed the antenna mast\n',
   'journals/2026_11_27.md': '- shipped the collar firmware\n',
@@ -31,5 +32,20 @@ describe('daily notes named by day', () => {
     const lastWeek = ['20261129.md', 'Journal/2026/11/28.md', 'journals/2026_11_27.md', 'Roam/November 26th, 2026.md'];
     expect(ids('先週')).toEqual(lastWeek);
     expect(ids('先週', '--type', 'daily')).toEqual(lastWeek);
+  });
+});
+
+describe('weekdays and parts of a day, as typed to Claude Code', () => {
+  it('name the day a user means', () => {
+    expect(ids('last Friday')).toEqual(['journals/2026_11_27.md']);
+    expect(ids('what did I do on Saturday')).toEqual(['Journal/2026/11/28.md']);
+    expect(ids('先週の木曜')).toEqual(['Roam/November 26th, 2026.md']);
+    expect(ids('金曜に出荷したもの')).toEqual(['journals/2026_11_27.md']);
+    expect(ids('what did I do this morning')).toEqual(['daily/2026-11-30.md']);
+    expect(ids('last night')).toEqual(['20261129.md']);
+    // The day's notes first, then the rest of the vault that matches.
+    const antenna = ids('antenna on Saturday');
+    expect(antenna[0]).toBe('Journal/2026/11/28.md');
+    expect(antenna.slice(1).sort()).toEqual(['daily/2026-11-30.md', 'notes/antenna.md']);
   });
 });
