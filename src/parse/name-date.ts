@@ -1,6 +1,6 @@
 // The day a note's path names, in the ways people name daily notes (Obsidian's Daily notes and Periodic
 // Notes formats, Logseq's journals, Roam's exports): `2026-11-27`, `2026年11月27日`, `20261127`,
-// `2026_11_27`, `2026.11.27`, `2026/11/27.md` (a folder a year and a month), `Nov 27, 2026`, `November 27th,
+// `2026_11_27`, `2026.11.27`, `27.11.2026`, `2026/11/27.md` (a folder a year and a month), `Nov 27, 2026`, `November 27th,
 // 2026`, `27 November 2026`. Read in NFKC (full-width digits). `leading`: the name starts with the day (after
 // a weekday: `Friday, November 27, 2026`), which makes the note a daily one (metadata.ts noteType).
 import { MONTH_RE, monthIndex, WEEKDAY_RE } from '../text/calendar-names.js';
@@ -19,6 +19,9 @@ const FORMS: { re: RegExp; ymd: (m: RegExpExecArray) => [number, number, number]
   // 2026-11-27, 2026_11_27 (Logseq), 2026.11.27: one separator twice, nothing glued to the digits.
   { re: /(?<!\d)(\d{4})([-_.])(\d{2})\2(\d{2})(?!\d)/, ymd: (m) => [+m[1], +m[3], +m[4]] },
   { re: /(?<!\d)(\d{4})年(\d{1,2})月(\d{1,2})日/, ymd: (m) => [+m[1], +m[2], +m[3]] },
+  // 27.11.2026, day first as German and other European notes write it with dots (no one writes the month
+  // first with dots). Not with dashes: 11-12-2026 is the 11th of December to some and November 12th to others.
+  { re: /(?<![\d.])(\d{2})\.(\d{2})\.(\d{4})(?![\d.]\d)/, ymd: (m) => [+m[3], +m[2], +m[1]] },
   // 20261127 only as the name's start and of this or the last century: a longer run of digits is a
   // Zettelkasten id (202611271230), and other eight digits are more likely a number than a day.
   { re: /^((?:19|20)\d{2})(\d{2})(\d{2})(?!\d)/, ymd: (m) => [+m[1], +m[2], +m[3]] },

@@ -170,6 +170,8 @@ describe('note fields', () => {
     expect(date('日記/2026年/11月/27日.md')).toEqual(daily('2026-11-27'));
     expect(date('journals/2026_11_27.md')).toEqual(daily('2026-11-27'));
     expect(date('2026.11.27.md')).toEqual(daily('2026-11-27'));
+    expect(date('27.11.2026.md')).toEqual(daily('2026-11-27'));
+    expect(date('Tagebuch/27.11.2026 Freitag.md')).toEqual(daily('2026-11-27'));
     expect(date('Nov 27, 2026.md')).toEqual(daily('2026-11-27'));
     expect(date('November 27th, 2026.md')).toEqual(daily('2026-11-27'));
     expect(date('Friday, November 27, 2026.md')).toEqual(daily('2026-11-27'));
@@ -181,7 +183,7 @@ describe('note fields', () => {
     expect(date('notes/report_2026_11_27.md')).toEqual(['2026-11-27', 'filename', 'knowledge']);
     // No day: a Zettelkasten id, other eight digits, a day without its year, a month folder's note,
     // a version, a day that does not exist.
-    for (const path of ['202611271230 Idea.md', '12345678.md', '20261327.md', 'May 3.md', 'Sep 10 items.md', '2024年/03月/日報.md', 'v1.2.3.md', '2026/02/30.md', 'notes/2026-11-5.md']) {
+    for (const path of ['202611271230 Idea.md', '12345678.md', '20261327.md', 'May 3.md', 'Sep 10 items.md', '2024年/03月/日報.md', 'v1.2.3.md', '2026/02/30.md', 'notes/2026-11-5.md', '11-12-2026.md', 'v1.27.11.2026.md', '30.02.2026.md']) {
       expect(date(path), path).toEqual(['2024-03-05', 'mtime', 'knowledge']);
     }
   });
