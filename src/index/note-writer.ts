@@ -257,7 +257,6 @@ export class NoteWriter {
     for (const m of messages) this.s.insertWarning.run(path, m, at);
   }
 
-  /** Drops warnings of paths that are no longer notes or skipped files (scan warnings are re-added after). */
   /** Makes the attachments table hold exactly `paths` (a full scan's list), writing only what changed. */
   syncAttachments(paths: string[]): void {
     const known = new Set(this.db.prepare('SELECT path FROM attachments').pluck().all() as string[]);
@@ -270,6 +269,7 @@ export class NoteWriter {
     for (const p of known) remove.run(p);
   }
 
+  /** Drops warnings of paths that are no longer notes or skipped files (scan warnings are re-added after). */
   pruneWarnings(): void {
     this.db.exec('DELETE FROM warnings WHERE path NOT IN (SELECT path FROM notes UNION SELECT path FROM skipped_files)');
   }
