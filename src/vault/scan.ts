@@ -3,7 +3,7 @@ import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'no
 import { join } from 'node:path';
 import type { IndexWarning, VaultFile } from '../core/types.js';
 import { NOT_REGULAR } from './file-kind.js';
-import { isIgnored, readRulesFile, rootRules, withGitignore, type IgnoreRules } from './ignore-rules.js';
+import { folderRules, isIgnored, NO_RULES, type IgnoreRules } from './ignore-rules.js';
 import { existsNoFollow, hasNoteExtension, isSkippedFolder, symlinkRefusal } from './paths.js';
 
 export { ALWAYS_SKIPPED } from './paths.js';
@@ -31,11 +31,9 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
   const attachments: string[] = [];
   const warnings: IndexWarning[] = [];
   const visited = new Map<string, string>();
-  const rulesFile = (dir: string, relDir: string, name: string): string | null => {
-    const rel = relDir ? `${relDir}/${name}` : name;
-    return readRulesFile(join(dir, name), (reason) => warnings.push({ path: rel, message: `cannot be read (${reason}): its ignore rules are not applied` }));
+  const unread = (rel: string, reason: string): void => {
+    warnings.push({ path: rel, message: `cannot be read (${reason}): its ignore rules are not applied` });
   };
-  const root = rootRules(rulesFile(vault, '', '.tsmignore'));
 
   // Symlinked folders are walked after every real one, so a folder reachable both ways is indexed
   // under its real path.
@@ -60,7 +58,7 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
       warnings.push({ path: relDir || '.', message: `cannot read folder: ${folderError(err)}` });
       return;
     }
-    const here = withGitignore(rules, relDir, rulesFile(absDir, relDir, '.gitignore'));
+    const here = folderRules(rules, absDir, relDir, entries, unread);
 
     const twins = normalizationTwins(entries);
     for (const entry of entries) {
@@ -129,7 +127,7 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
     }
   };
 
-  walk(vault, '', root);
+  walk(vault, '', NO_RULES);
   while (deferred.length) walk(...(deferred.shift() as [string, string, IgnoreRules]));
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   attachments.sort();
@@ -177,7 +175,7 @@ function folderError(err: unknown): string {
 
 /**
  * Decides for single paths (the watcher, `--files-from-stdin`) what a full scan would decide:
- * extension, always-skipped folders, .tsmignore and every .gitignore on the way down.
+ * extension, always-skipped folders, every .gitignore and .tsmignore on the way down.
  */
 export function createPathFilter(vault: string, opts: ScanOptions): (rel: string) => boolean {
   // The rules of each folder asked about, built from its parent's as the walk builds them.
@@ -185,8 +183,7 @@ export function createPathFilter(vault: string, opts: ScanOptions): (rel: string
   const rulesIn = (relDir: string, parent: IgnoreRules | null): IgnoreRules => {
     let rules = cache.get(relDir);
     if (!rules) {
-      const start = parent ?? rootRules(readRulesFile(join(vault, '.tsmignore')));
-      rules = withGitignore(start, relDir, readRulesFile(join(vault, relDir, '.gitignore')));
+      rules = folderRules(parent ?? NO_RULES, join(vault, relDir), relDir);
       cache.set(relDir, rules);
     }
     return rules;

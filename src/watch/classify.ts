@@ -1,6 +1,7 @@
 // What a file-system event means for the index: a note to re-check, a reason to rescan the whole vault,
 // or nothing. Pure functions, so the rules can be tested without a watcher.
 import type { Stats } from 'node:fs';
+import { RULES_FILES } from '../vault/ignore-rules.js';
 import { hasNoteExtension, isSkippedFolder, vaultRelative } from '../vault/paths.js';
 
 export { hasNoteExtension, vaultRelative } from '../vault/paths.js';
@@ -13,7 +14,7 @@ export type EventMeaning =
   | { kind: 'none' };
 
 /** Files whose change alters which notes are indexed (so everything must be looked at again). */
-const RULE_FILES = new Set(['.gitignore', '.tsmignore']);
+const RULE_FILES: ReadonlySet<string> = new Set(RULES_FILES);
 
 /** True when a folder on the way to `rel` (or `rel` itself, when it is a folder) is never watched. */
 function inSkippedFolder(rel: string, isDir: boolean): boolean {
@@ -26,17 +27,11 @@ function baseName(rel: string): string {
   return rel.slice(rel.lastIndexOf('/') + 1);
 }
 
-function isRuleFile(rel: string): boolean {
-  const name = baseName(rel);
-  // .tsmignore counts at the vault root only (README "The vault"); .gitignore files count in every folder.
-  return name === '.gitignore' || (name === '.tsmignore' && rel === '.tsmignore');
-}
-
 export function classifyEvent(event: WatchEventName, rel: string, extensions: string[]): EventMeaning {
   if (inSkippedFolder(rel, event === 'addDir' || event === 'unlinkDir')) return { kind: 'none' };
   if (event === 'addDir') return { kind: 'rescan', reason: `folder added: ${rel}` };
   if (event === 'unlinkDir') return { kind: 'rescan', reason: `folder removed: ${rel}` };
-  if (isRuleFile(rel)) return { kind: 'rescan', reason: `${rel} ${event === 'unlink' ? 'removed' : 'changed'}` };
+  if (RULE_FILES.has(baseName(rel))) return { kind: 'rescan', reason: `${rel} ${event === 'unlink' ? 'removed' : 'changed'}` };
   if (hasNoteExtension(baseName(rel), extensions)) return { kind: 'note', rel };
   return { kind: 'none' };
 }

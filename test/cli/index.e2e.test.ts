@@ -115,6 +115,18 @@ describe('tsm index and status', () => {
     );
   });
 
+  it('a .tsmignore in a folder is read by tsm index and --files-from-stdin, and its removal brings the note back', () => {
+    const dir = vault({ 'a.md': 'lichen', 'sub/secret.md': 'lichen', 'sub/keep.md': 'lichen' });
+    tsm(['index', '--vault', dir]);
+    writeFileSync(join(dir, 'sub/.tsmignore'), 'secret.md\n');
+    expect(json(tsm(['index', '--vault', dir, '--json']))).toMatchObject({ added: 0, removed: 1 });
+    expect(paths(dir, 'lichen').sort()).toEqual(['a.md', 'sub/keep.md']);
+    const r = tsm(['index', '--vault', dir, '--files-from-stdin'], { input: 'sub/secret.md\n' });
+    expect(r.stderr).toContain('sub/secret.md: ignored (.tsmignore, .gitignore or a skipped folder)');
+    unlinkSync(join(dir, 'sub/.tsmignore'));
+    expect(json(tsm(['index', '--vault', dir, '--json']))).toMatchObject({ added: 1, removed: 0 });
+  });
+
   it('a vault that does not exist is a clear error with exit 1', () => {
     const r = tsm(['index', '--vault', '/no/such/vault']);
     expect(r.code).toBe(1);

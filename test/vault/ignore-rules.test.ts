@@ -48,6 +48,54 @@ describe('ignore rules', () => {
     expect(notes(v, all)).toEqual(['keep.draft.md', 'private/a.md', 'sub/local.md']);
   });
 
+  it('a .tsmignore in a folder applies below that folder, as a .gitignore there does', () => {
+    const v = vault({
+      'sub/.tsmignore': 'secret.md\n/top.md\nin/x.md\n',
+      'sub/secret.md': 'x',
+      'sub/deep/secret.md': 'x',
+      'sub/top.md': 'x',
+      'sub/deep/top.md': 'x',
+      'sub/in/x.md': 'x',
+      'secret.md': 'x',
+      'other/secret.md': 'x',
+    });
+    const all = ['sub/secret.md', 'sub/deep/secret.md', 'sub/top.md', 'sub/deep/top.md', 'sub/in/x.md', 'secret.md', 'other/secret.md'];
+    expect(notes(v, all)).toEqual(['other/secret.md', 'secret.md', 'sub/deep/top.md']);
+  });
+
+  it('a deeper .tsmignore wins over a shallower one, and at one level .tsmignore wins over .gitignore', () => {
+    const v = vault({
+      '.tsmignore': 'lit/*.md\n',
+      'lit/.tsmignore': '!keep.md\n',
+      'lit/keep.md': 'x',
+      'lit/plain.md': 'x',
+      'sub/.gitignore': 'back.md\n!out.md\n',
+      'sub/.tsmignore': '!back.md\nout.md\n',
+      'sub/back.md': 'x',
+      'sub/out.md': 'x',
+    });
+    expect(notes(v, ['lit/keep.md', 'lit/plain.md', 'sub/back.md', 'sub/out.md'])).toEqual(['lit/keep.md', 'sub/back.md']);
+  });
+
+  it('any .tsmignore wins over a deeper .gitignore, as ripgrep ranks .ignore over .gitignore before depth', () => {
+    const v = vault({
+      'a/.tsmignore': '!b/local.md\nb/shared.md\n',
+      'a/b/.gitignore': 'local.md\n!shared.md\n',
+      'a/b/local.md': 'x',
+      'a/b/shared.md': 'x',
+    });
+    expect(notes(v, ['a/b/local.md', 'a/b/shared.md'])).toEqual(['a/b/local.md']);
+  });
+
+  it('a .tsmignore in a folder that cannot be read is reported, as the root one is', () => {
+    const v = vault({ 'sub/a.md': 'x' });
+    mkdirSync(join(v, 'sub/.tsmignore'));
+    expect(scanVault(v, opts).warnings).toEqual([]); // a folder so named is no rules file
+    rmSync(join(v, 'sub/.tsmignore'), { recursive: true });
+    execFileSync('mkfifo', [join(v, 'sub/.tsmignore')]);
+    expect(scanVault(v, opts).warnings.map((w) => w.path)).toEqual(['sub/.tsmignore']);
+  });
+
   it('a note in an ignored folder stays ignored whatever re-includes it, as git cannot re-include it', () => {
     const v = vault({ '.gitignore': 'drafts/\n!drafts/keep.md\n', 'drafts/.gitignore': '!keep.md\n', 'drafts/keep.md': 'x', 'a.md': 'x' });
     expect(notes(v, ['drafts/keep.md', 'a.md'])).toEqual(['a.md']);

@@ -54,11 +54,12 @@ describe('classifyEvent', () => {
     expect(classifyEvent('addDir', 'new', MD)).toEqual({ kind: 'rescan', reason: 'folder added: new' });
     expect(classifyEvent('unlinkDir', 'old/sub', MD)).toEqual({ kind: 'rescan', reason: 'folder removed: old/sub' });
   });
-  it('rescans when ignore rules change: any .gitignore, the root .tsmignore only', () => {
+  it('rescans when ignore rules change: any .gitignore, any .tsmignore', () => {
     expect(classifyEvent('change', '.tsmignore', MD)).toEqual({ kind: 'rescan', reason: '.tsmignore changed' });
     expect(classifyEvent('unlink', 'sub/.gitignore', MD)).toEqual({ kind: 'rescan', reason: 'sub/.gitignore removed' });
     expect(classifyEvent('add', '.gitignore', MD)).toEqual({ kind: 'rescan', reason: '.gitignore changed' });
-    expect(classifyEvent('change', 'sub/.tsmignore', MD)).toEqual({ kind: 'none' });
+    expect(classifyEvent('change', 'sub/.tsmignore', MD)).toEqual({ kind: 'rescan', reason: 'sub/.tsmignore changed' });
+    expect(classifyEvent('unlink', 'a/b/.tsmignore', MD)).toEqual({ kind: 'rescan', reason: 'a/b/.tsmignore removed' });
   });
 });
 
@@ -84,6 +85,7 @@ describe('createIgnoredTest', () => {
     expect(ignored(join(dir, 'b.png'), st('b.png'))).toBe(true);
     expect(ignored(join(dir, 'a.md'), st('a.md'))).toBe(false);
     expect(ignored(join(dir, '.gitignore'), st('.gitignore'))).toBe(false);
+    expect(ignored(join(dir, 'sub/.tsmignore'), st('sub/.tsmignore'))).toBe(false);
   });
   it('does not enter folders the loop test refuses', () => {
     const refuseSub = createIgnoredTest(dir, MD, (abs) => abs === join(dir, 'sub'));

@@ -86,6 +86,26 @@ describe('tsm watch: ignore rules', () => {
     writeFileSync(join(dir, 'notes/.gitignore'), '# nothing ignored now\n');
     await waitForSearch(dir, word, ['drafts/d.md', 'notes/n.md', 'notes/tmp/t.md']);
   });
+
+  it('re-evaluates the vault when a .tsmignore in a folder is written, changed or removed', async () => {
+    const word = token('nestedrules');
+    const dir = vault({ 'notes/n.md': note(word), 'notes/tmp/t.md': note(word), 'notes/tmp/keep.md': note(word), 'n.md': note(word) });
+    await startWatch(dir);
+    await waitForSearch(dir, word, ['n.md', 'notes/n.md', 'notes/tmp/keep.md', 'notes/tmp/t.md']);
+
+    writeFileSync(join(dir, 'notes/.tsmignore'), 'n.md\ntmp/*.md\n');
+    await waitForSearch(dir, word, ['n.md']);
+
+    // A deeper one wins: its !pattern brings back what the shallower one leaves out.
+    writeFileSync(join(dir, 'notes/tmp/.tsmignore'), '!keep.md\n');
+    await waitForSearch(dir, word, ['n.md', 'notes/tmp/keep.md']);
+
+    writeFileSync(join(dir, 'notes/.tsmignore'), 'tmp/*.md\n');
+    await waitForSearch(dir, word, ['n.md', 'notes/n.md', 'notes/tmp/keep.md']);
+
+    rmSync(join(dir, 'notes/.tsmignore'));
+    await waitForSearch(dir, word, ['n.md', 'notes/n.md', 'notes/tmp/keep.md', 'notes/tmp/t.md']);
+  });
 });
 
 const hasGit = spawnSync('git', ['--version']).status === 0;
