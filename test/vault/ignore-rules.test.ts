@@ -1,22 +1,18 @@
 // Ignore files as git reads them: the scan and the single-path filter against explicit cases and against git.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPathFilter, scanVault } from '../../src/vault/scan.js';
+import { makeVault } from '../helpers/cli.js';
 
-const dirs: string[] = [];
+const made: { dir: string; cleanup: () => void }[] = [];
 function vault(files: Record<string, string>): string {
-  const d = mkdtempSync(join(tmpdir(), 'tsm-ignore-'));
-  dirs.push(d);
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(d, rel)), { recursive: true });
-    writeFileSync(join(d, rel), text);
-  }
-  return d;
+  const v = makeVault(files);
+  made.push(v);
+  return v.dir;
 }
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterEach(() => made.splice(0).forEach((v) => v.cleanup()));
 const opts = { extensions: ['.md'] };
 
 /** The notes the scan finds, checked to be exactly those the single-path filter (watcher, --files-from-stdin) takes. */
