@@ -91,18 +91,18 @@ const RULES: Rule[] = [
   { re: /\byesterday\b|\blast night\b|昨日|(?<=^|[\s!-/:-@[-`{-~、。，．・「」『』（）【】〜～…]|[はがをにでともへや])きのう|昨晩|昨夜/gi, range: (_m, now) => dayRange(addDays(now, -1)) },
   { re: /\btoday\b|\bthis (?:morning|afternoon|evening)\b|\btonight\b|今日|本日|今朝/gi, range: (_m, now) => dayRange(now) },
   // A weekday of a week named (`Friday last week`, `last week's Friday`, 先週の金曜, 今週月曜日), then the
-  // latest one before today (`last Friday`, `on Monday`, 金曜の, 土曜日に). A weekday alone (`Monday standup`,
-  // 月曜日), a plural (`on Mondays`) or one that recurs or is still ahead (毎週月曜の, 来週の, 次の金曜) stays text.
+  // latest one before today, when the words say it is past (`last Friday`, `this past Tuesday`, この前の土曜日).
+  // A weekday without them stays text: alone (`Monday standup`, 月曜日), plural (`on Mondays`), recurring or
+  // ahead (毎週月曜の, 来週の, 次の金曜), and also `on Monday`, 金曜に, 金曜の: a prompt to Claude Code names a day
+  // ahead or a recurring one as often as a past one (`schedule the release on Monday`, `月曜の朝に実行される
+  // cron`, `金曜に出すリリースノート`), and read as last Monday, that day's notes came first.
   {
     re: new RegExp(`\\b(?:on )?${WEEKDAY_RE} (?:of )?(last|this) week\\b|\\b(last|this) week(?:['’]s)? ${WEEKDAY_RE}\\b`, 'gi'),
     range: (m, now) => weekdayOfWeek(weekdayNamed(m[1] ?? m[4]), /^last/i.test(m[2] ?? m[3]) ? 1 : 0, now),
   },
   { re: new RegExp(`(先々週|先週|今週)の?([${WEEKDAYS_JA}])曜日?`, 'g'), range: (m, now) => weekdayOfWeek(WEEKDAYS_JA.indexOf(m[2]), weeksBackJa(m[1]), now) },
-  { re: new RegExp(`\\b(?:last|on|this past) ${WEEKDAY_RE}\\b`, 'gi'), range: (m, now) => lastWeekday(weekdayNamed(m[1]), now) },
-  {
-    re: new RegExp(`(?<!毎週の?|隔週の?|毎|来週の?|翌週の?|次の?)([${WEEKDAYS_JA}])曜日?(?=[にのはもで、。，．])`, 'g'),
-    range: (m, now) => lastWeekday(WEEKDAYS_JA.indexOf(m[1]), now),
-  },
+  { re: new RegExp(`\\b(?:last|this past) ${WEEKDAY_RE}\\b`, 'gi'), range: (m, now) => lastWeekday(weekdayNamed(m[1]), now) },
+  { re: new RegExp(`(?:この前|こないだ|この間)の?([${WEEKDAYS_JA}])曜日?`, 'g'), range: (m, now) => lastWeekday(WEEKDAYS_JA.indexOf(m[1]), now) },
   // Rolling spans up to today ("the last 7 days", "past week", 過去3日, ここ2週間, 直近1週間): unlike `last week`, the
   // calendar week before this one.
   { re: /\b(?:last|past) (\d{1,3}) (days?|weeks?|months?)\b|(?:過去|ここ|直近)の?(\d{1,3})\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月)/gi, range: (m, now) => rollingSpan(Number(m[1] ?? m[3]), m[2] ?? m[4], now) },

@@ -38,13 +38,13 @@ describe('daily notes named by day', () => {
 describe('weekdays and parts of a day, as typed to Claude Code', () => {
   it('name the day a user means', () => {
     expect(ids('last Friday')).toEqual(['journals/2026_11_27.md']);
-    expect(ids('what did I do on Saturday')).toEqual(['Journal/2026/11/28.md']);
+    expect(ids('what did I do last Saturday')).toEqual(['Journal/2026/11/28.md']);
     expect(ids('先週の木曜')).toEqual(['Roam/November 26th, 2026.md']);
-    expect(ids('金曜に出荷したもの')).toEqual(['journals/2026_11_27.md']);
+    expect(ids('この前の金曜に出荷したもの')).toEqual(['journals/2026_11_27.md']);
     expect(ids('what did I do this morning')).toEqual(['daily/2026-11-30.md']);
     expect(ids('last night')).toEqual(['20261129.md']);
     // The day's notes first, then the rest of the vault that matches.
-    const antenna = ids('antenna on Saturday');
+    const antenna = ids('antenna last Saturday');
     expect(antenna[0]).toBe('Journal/2026/11/28.md');
     expect(antenna.slice(1).sort()).toEqual(['daily/2026-11-30.md', 'notes/antenna.md']);
   });

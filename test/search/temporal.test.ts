@@ -47,19 +47,20 @@ describe('extractTemporal', () => {
     ['2025年3月の議事録', '議事録', { after: '2025-03-01', before: '2025-04-01' }],
     ['2025年3月 議事録', '議事録', { after: '2025-03-01', before: '2025-04-01' }],
     ['議事録 2025年12月', '議事録', { after: '2025-12-01', before: '2026-01-01' }],
-    // Weekdays (now is Sunday 2026-11-22): the latest one before today, or the one of the week named.
+    // Weekdays (now is Sunday 2026-11-22): the latest one before today when the words say it is past, or the
+    // one of the week named.
     ['last Friday', '', { after: '2026-11-20', before: '2026-11-21' }],
-    ['what did I do on Monday', 'what did I do', { after: '2026-11-16', before: '2026-11-17' }],
+    ['what did I do last Monday', 'what did I do', { after: '2026-11-16', before: '2026-11-17' }],
     ['notes from this past Tuesday', 'notes from', { after: '2026-11-17', before: '2026-11-18' }],
-    ['on Sunday', '', { after: '2026-11-15', before: '2026-11-16' }],
+    ['last Sunday', '', { after: '2026-11-15', before: '2026-11-16' }],
     ['what did we decide on Friday last week', 'what did we decide', { after: '2026-11-13', before: '2026-11-14' }],
     ["last week's Wednesday standup", 'standup', { after: '2026-11-11', before: '2026-11-12' }],
     ['先週の金曜に決めたこと', 'に決めたこと', { after: '2026-11-13', before: '2026-11-14' }],
     ['先週金曜日の会議', 'の会議', { after: '2026-11-13', before: '2026-11-14' }],
     ['今週の月曜のメモ', 'のメモ', { after: '2026-11-16', before: '2026-11-17' }],
     ['先々週の水曜', '', { after: '2026-11-04', before: '2026-11-05' }],
-    ['金曜の打ち合わせ', 'の打ち合わせ', { after: '2026-11-20', before: '2026-11-21' }],
-    ['この前の土曜日に買った部品', 'この前の に買った部品', { after: '2026-11-21', before: '2026-11-22' }],
+    ['こないだの金曜の打ち合わせ', 'の打ち合わせ', { after: '2026-11-20', before: '2026-11-21' }],
+    ['この前の土曜日に買った部品', 'に買った部品', { after: '2026-11-21', before: '2026-11-22' }],
     // Parts of a day are the day.
     ['what did I do this morning', 'what did I do', { after: '2026-11-22', before: '2026-11-23' }],
     ['tonight deploy', 'deploy', { after: '2026-11-22', before: '2026-11-23' }],
@@ -205,7 +206,7 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
     'in September', 'in sept 2024', 'in dec', '2025年3月の', '2025年3月', '3月に', 'in 2024', '2023年の',
     '2026-07-18', '7月18日', 'July 18', '18 July', 'from 2026-07-01 to 2026-07-20',
     'last 7 days', 'past week', '過去3日', 'ここ2週間', '先々週', '先々月', 'きのう', '昨晩', '昨夜', '今朝', '直近2週間',
-    'last Friday', 'on monday', 'Friday last week', '先週の金曜', '今週月曜', '水曜に', 'this morning', 'tonight', 'last night',
+    'last Friday', 'this past monday', 'Friday last week', '先週の金曜', '今週月曜', 'この前の水曜に', 'this morning', 'tonight', 'last night',
   ];
   for (const e of expressions) {
     it(`finds "${e}" inside a longer query`, () => {
@@ -223,8 +224,10 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
     expect(extractTemporal('べんきょうのメモ', now).range).toBeNull();
   });
 
-  it('a weekday that names no one day stays text: every Monday, a weekday alone, the next one', () => {
-    for (const q of ['Monday standup notes', 'meetings on Mondays', 'next Friday', 'every Friday', '毎週月曜の定例', '隔週の金曜に', '日曜大工', '来週の月曜に', '次の金曜に', '月曜日']) {
+  it('a weekday that names no one past day stays text: every Monday, a weekday alone, the next one, on Monday, 金曜に', () => {
+    // `on Monday`, 金曜に and 金曜の name a day ahead or a recurring one as often as a past one in a prompt.
+    const prompts = ['Schedule the release on Monday', 'Why does the build break on Friday afternoons?', '月曜の朝に実行されるcronを設定したい', '金曜に出すリリースノートを書いて', '月曜日にデプロイする予定'];
+    for (const q of ['Monday standup notes', 'meetings on Mondays', 'next Friday', 'every Friday', '毎週月曜の定例', '隔週の金曜に', '日曜大工', '来週の月曜に', '次の金曜に', '月曜日', ...prompts]) {
       expect(extractTemporal(q, now).range, q).toBeNull();
     }
   });
