@@ -13,6 +13,7 @@ import { hookLogPath } from '../hooks/hook-log.js';
 import { ConfigFileError, tsmDir, TSM_DIR, unknownConfigKeys, vaultAboveCwd, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { NOT_REGULAR } from '../vault/file-kind.js';
+import { hasNoteExtension } from '../vault/paths.js';
 import { keptNotes } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
 import { embeddingChecks } from '../embed/status.js';
@@ -151,9 +152,15 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
   }
   const totals = reader.status();
   const links = reader.unresolvedLinks(MAX_LINKS);
-  // A link to a file tsm skipped (NUL bytes, too large, no permission) names a file that is there: creating
-  // "that note" would be the wrong fix. Matched by name, as the link would have resolved to it.
-  const skipped = new Map(reader.skippedPaths().map((p) => [basenameKey(p), p]));
+  // A link to a file tsm skipped (NUL bytes, too large, no permission, a FIFO, a broken symlink) names a file
+  // that is there: creating "that note" would be the wrong fix. Matched by name, as the link would have
+  // resolved to it; only paths named like notes (a folder the scan could not read is no link's target).
+  const skipped = new Map(
+    reader
+      .skippedFiles()
+      .filter((w) => hasNoteExtension(w.path, cfg.extensions))
+      .map((w) => [basenameKey(w.path), w]),
+  );
   for (const l of links) {
     const where = `${l.sourcePath}${l.line ? `:${l.line}` : ''}`;
     const file = skipped.get(targetKey(l.target));
@@ -162,8 +169,8 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
         ? {
             check: 'links',
             severity: 'warning',
-            message: `${where} links to "${l.target}", which is ${file}: a file tsm skipped (its warning says why)`,
-            fix: `the link is right: make ${file} a note tsm can read (its warning says how)`,
+            message: `${where} links to "${l.target}", which is ${file.path}: a file tsm skipped (its warning says why)`,
+            fix: linkedFileFix(file.path, file.message),
           }
         : {
             check: 'links',
@@ -192,22 +199,64 @@ function fullWidthAliasFix(target: string): string | undefined {
   return `for an alias, write [[${target.slice(0, bar)}|${target.slice(bar + 1)}]] with the ASCII | (Obsidian reads the full-width ｜ as part of the name)`;
 }
 
-function fixFor(message: string): string {
+/**
+ * The fix for each kind of note warning, first match wins. `linked` is the fix when a link names the
+ * skipped file: there the link is right, so removing the file or ignoring it (the plain fix) would only
+ * break the link.
+ */
+const FIXES: { cause: RegExp | string; fix: string; linked?: (file: string) => string }[] = [
   // First: a .gitignore that is a pipe says NOT_REGULAR too, and adding it to .tsmignore would change nothing.
-  if (/its ignore rules are not applied/.test(message)) return 'make it a plain file your user can read (or remove it)';
-  if (/not a type tsm knows/.test(message)) return 'set `type:` to daily, knowledge or session, or remove it (tags can carry your own kinds)';
-  if (/yaml|frontmatter/i.test(message)) return 'correct the YAML between the `---` lines';
+  { cause: /its ignore rules are not applied/, fix: 'make it a plain file your user can read (or remove it)' },
+  { cause: /not a type tsm knows/, fix: 'set `type:` to daily, knowledge or session, or remove it (tags can carry your own kinds)' },
+  { cause: /yaml|frontmatter/i, fix: 'correct the YAML between the `---` lines' },
   // Before the encodings: the name, not the text, is what is wrong.
-  if (/file name is not valid UTF-8|only in Unicode normalization/.test(message)) return 'rename the file (a name of valid UTF-8, in NFC), or add it to .tsmignore';
-  if (/invalid UTF-(8|16)/i.test(message)) return 'save the file as UTF-8';
-  if (/binary/i.test(message)) return 'rename it (not .md) or add it to .tsmignore';
-  if (message.includes(NOT_REGULAR)) return 'remove it, or add it to .tsmignore';
-  if (/large|size/i.test(message)) return 'split the file, raise maxFileBytes in .tsm/config.json, or add it to .tsmignore';
-  if (/permission denied|EACCES|EPERM/.test(message)) return 'give your user read permission (chmod u+r, and u+x for a folder), or add it to .tsmignore';
-  if (/symlink loop or repeated folder/.test(message)) return 'remove the looping symlink or add it to .tsmignore';
-  if (/broken symlink/.test(message)) return 'point the symlink at an existing note, remove it, or add it to .tsmignore';
-  if (/symlink to a file/.test(message)) return 'copy the file into the vault instead of linking to it, or add the link to .tsmignore';
-  return 'see the message; edit the note, then run `tsm index`';
+  {
+    cause: /file name is not valid UTF-8/,
+    fix: 'rename the file (a name of valid UTF-8, in NFC), or add it to .tsmignore',
+    linked: (f) => `the name of ${f} is not valid UTF-8: rename the file and the link to a name of valid UTF-8`,
+  },
+  { cause: /only in Unicode normalization/, fix: 'rename the file (a name of valid UTF-8, in NFC), or add it to .tsmignore' },
+  { cause: /invalid UTF-(8|16)/i, fix: 'save the file as UTF-8', linked: (f) => `save ${f} as UTF-8` },
+  { cause: /binary/i, fix: 'rename it (not .md) or add it to .tsmignore' },
+  {
+    cause: NOT_REGULAR,
+    fix: 'remove it, or add it to .tsmignore',
+    linked: (f) => `${f} is a pipe, a socket or a device, not a file: replace it with the note`,
+  },
+  {
+    cause: /large|size/i,
+    fix: 'split the file, raise maxFileBytes in .tsm/config.json, or add it to .tsmignore',
+    linked: (f) => `split ${f}, or raise maxFileBytes in .tsm/config.json`,
+  },
+  {
+    cause: /permission denied|EACCES|EPERM/,
+    fix: 'give your user read permission (chmod u+r, and u+x for a folder), or add it to .tsmignore',
+    linked: (f) => `give your user read permission on ${f} (chmod u+r)`,
+  },
+  { cause: /symlink loop or repeated folder/, fix: 'remove the looping symlink or add it to .tsmignore' },
+  {
+    cause: /broken symlink/,
+    fix: 'point the symlink at an existing note, remove it, or add it to .tsmignore',
+    linked: (f) => `${f} is a broken symlink: point it at the note`,
+  },
+  {
+    cause: /symlink to a file/,
+    fix: 'copy the file into the vault instead of linking to it, or add the link to .tsmignore',
+    linked: (f) => `${f} is a symlink tsm does not follow (its warning says why): put the note itself in its place`,
+  },
+];
+
+function fixOf(message: string): (typeof FIXES)[number] | undefined {
+  return FIXES.find(({ cause }) => (typeof cause === 'string' ? message.includes(cause) : cause.test(message)));
+}
+
+function fixFor(message: string): string {
+  return fixOf(message)?.fix ?? 'see the message; edit the note, then run `tsm index`';
+}
+
+/** The fix for a link to `file`, which tsm skipped with `warning`. */
+function linkedFileFix(file: string, warning: string): string {
+  return `the link is right: ${fixOf(warning)?.linked?.(file) ?? `make ${file} a note tsm can read (its warning says how)`}`;
 }
 
 /** How far back hook.log lines count as recent, and how many of them doctor prints. */

@@ -242,9 +242,16 @@ export class NoteReader {
     );
   }
 
-  /** Vault paths of the files tsm skipped (binary, too large, unreadable): they exist, though no note holds them. */
-  skippedPaths(): string[] {
-    return this.db.prepare('SELECT path FROM skipped_files ORDER BY path').pluck().all() as string[];
+  /**
+   * The paths tsm has a warning for and no note: the files it skipped, with why. Both kinds are here: those
+   * read and refused (binary, too large, unreadable: skipped_files, whose warning markSkipped writes) and
+   * those the scan never read (a FIFO, a broken symlink, a name not UTF-8: a warning only). Folders and
+   * ignore files the scan could not read are here too: the caller keeps the paths it can use.
+   */
+  skippedFiles(): IndexWarning[] {
+    return this.db
+      .prepare('SELECT path, min(message) AS message FROM warnings WHERE path NOT IN (SELECT path FROM notes) GROUP BY path ORDER BY path')
+      .all() as IndexWarning[];
   }
 
   warnings(limit: number): IndexWarning[] {
