@@ -10,7 +10,7 @@ import { NoteReader } from '../index/note-reader.js';
 import { basenameKey, targetKey } from '../index/resolve-link.js';
 import { isSyncReport } from '../hooks/background-sync.js';
 import { hookLogPath } from '../hooks/hook-log.js';
-import { ConfigFileError, tsmDir, TSM_DIR, unknownConfigKeys, vaultAboveCwd, type TsmConfig } from '../vault/config.js';
+import { ConfigFileError, envSetting, tsmDir, TSM_DIR, unknownConfigKeys, vaultAboveCwd, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { NOT_REGULAR } from '../vault/file-kind.js';
 import { hasNoteExtension } from '../vault/paths.js';
@@ -30,7 +30,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const projectDir = process.env.CLAUDE_PROJECT_DIR || process.cwd();
   const setup = await import('../hooks/claude-check.js');
   let vaultFlag = typeof argv.vault === 'string' ? argv.vault : undefined;
-  if (vaultFlag === undefined && !process.env.TSM_VAULT && vaultAboveCwd(process.cwd()) === null) vaultFlag = setup.wiredVault(projectDir) ?? undefined;
+  if (vaultFlag === undefined && envSetting(process.env, 'TSM_VAULT') === undefined && vaultAboveCwd(process.cwd()) === null) vaultFlag = setup.wiredVault(projectDir) ?? undefined;
   const { cfg, badConfig } = doctorConfig({ ...argv, vault: vaultFlag });
   const problems: Problem[] = badConfig ? [badConfig] : [];
   try {

@@ -6,7 +6,7 @@ import { KNOWN_MODELS, knownModel, pulledModelDir } from '../embed/models.js';
 import { ORT_PACKAGE, ORT_VERSION, runtimeDir } from '../embed/runtime.js';
 import { embeddingStatus, type ModelSettings } from '../embed/status.js';
 import { setupArgs, setupRuntime } from '../embed/setup.js';
-import { DEFAULT_MODEL, loadConfig, NoVaultError } from '../vault/config.js';
+import { DEFAULT_MODEL, envSetting, loadConfig, NoVaultError } from '../vault/config.js';
 import { printJson } from './args.js';
 import { progressBar } from './progress.js';
 import { UsageError } from './run.js';
@@ -19,7 +19,7 @@ import { writeErr, writeOut } from './stdio.js';
  * bad, stops them as it stops every command: quietly using the default model there hid the error.
  */
 export function modelSettings(argv: Record<string, unknown>): ModelSettings {
-  let base: ModelSettings = { model: process.env.TSM_MODEL || DEFAULT_MODEL, modelDir: process.env.TSM_MODEL_DIR || null };
+  let base: ModelSettings = { model: envSetting(process.env, 'TSM_MODEL') ?? DEFAULT_MODEL, modelDir: envSetting(process.env, 'TSM_MODEL_DIR') ?? null };
   try {
     const cfg = loadConfig({ vaultFlag: typeof argv.vault === 'string' ? argv.vault : undefined });
     base = { model: cfg.model, modelDir: cfg.modelDir };

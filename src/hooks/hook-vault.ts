@@ -3,7 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
-import { TSM_DIR, userPath } from '../vault/config.js';
+import { envSetting, TSM_DIR, userPath } from '../vault/config.js';
 
 export interface HookVaultInput {
   vaultFlag?: string;
@@ -25,7 +25,7 @@ export class HookVaultError extends TsmError {
 
 /** `--vault`, `$TSM_VAULT`, then the nearest ancestor of `cwd` holding `.tsm/`; null when there is none. */
 export function resolveHookVault(input: HookVaultInput): string | null {
-  const given = input.vaultFlag ?? (input.env.TSM_VAULT || undefined);
+  const given = input.vaultFlag ?? envSetting(input.env, 'TSM_VAULT');
   if (given !== undefined) {
     const dir = userPath(input.processCwd ?? input.cwd, given, input.env);
     if (!isDir(dir)) throw new HookVaultError(`vault not found: ${dir}`);

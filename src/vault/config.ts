@@ -112,6 +112,18 @@ export interface ConfigInput {
   skipFile?: boolean;
 }
 
+/**
+ * The value of the environment variable `name`, or undefined when it is unset or set to nothing: `FOO= tsm …`
+ * and `export FOO=` are how a shell user unsets a setting for one command or a session, and they read so to
+ * ripgrep (an empty RIPGREP_CONFIG_PATH reads no config), in the XDG base directory spec and NO_COLOR.
+ * Anything else, blanks included, is a value: read and checked. Every TSM_* setting is read through here;
+ * an empty TSM_HOOK_TOP_K was an error while an empty TSM_VAULT was unset.
+ */
+export function envSetting(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name];
+  return value === '' ? undefined : value;
+}
+
 /** Folders whose presence makes a folder a vault: tsm's own, and Obsidian's. */
 export const VAULT_MARKERS = [TSM_DIR, '.obsidian'];
 
@@ -124,7 +136,7 @@ export const VAULT_MARKERS = [TSM_DIR, '.obsidian'];
 export function resolveVault(input: ConfigInput): string {
   const env = input.env ?? process.env;
   const cwd = resolve(input.cwd ?? process.cwd());
-  const given = input.vaultFlag ?? (env.TSM_VAULT || undefined);
+  const given = input.vaultFlag ?? envSetting(env, 'TSM_VAULT');
   if (given !== undefined) {
     const dir = userPath(cwd, given, env);
     // Never created here (`tsm init --vault` included): a typo in a path must not become a new vault.
@@ -204,13 +216,14 @@ function settings(input: ConfigInput, env: NodeJS.ProcessEnv, vault: string, fil
   // An environment variable is text and wins over the file, whose values are JSON: "300" in the file is a
   // string where a number belongs (an error), TSM_HOOK_TOP_K=7 is how a shell writes a number.
   const envInt = (envName: string, key: keyof typeof DEFAULTS, min: number, max: number): number => {
-    const text = env[envName];
+    const text = envSetting(env, envName);
     return text !== undefined ? int(envName, text.trim() === '' ? text : Number(text), min, max, text) : int(key, pick(key, DEFAULTS[key]), min, max);
   };
 
+  const [envDb, envSessions, envModel, envModelDir] = ['TSM_DB', 'TSM_SESSIONS_DIR', 'TSM_MODEL', 'TSM_MODEL_DIR'].map((n) => envSetting(env, n));
   const cfg: TsmConfig = {
     vault,
-    db: userPath(input.cwd ?? process.cwd(), input.dbFlag ?? (env.TSM_DB || join(vault, TSM_DIR, 'index.db')), env),
+    db: userPath(input.cwd ?? process.cwd(), input.dbFlag ?? envDb ?? join(vault, TSM_DIR, 'index.db'), env),
     extensions: stringList('extensions', pick('extensions', DEFAULTS.extensions)).map((e) =>
       e.startsWith('.') ? e.toLowerCase() : `.${e.toLowerCase()}`,
     ),
@@ -224,21 +237,21 @@ function settings(input: ConfigInput, env: NodeJS.ProcessEnv, vault: string, fil
     hookTimeoutMs: envInt('TSM_HOOK_TIMEOUT_MS', 'hookTimeoutMs', 50, 60_000),
     sessionsDir: userPath(
       vault,
-      env.TSM_SESSIONS_DIR ? folder('TSM_SESSIONS_DIR', env.TSM_SESSIONS_DIR) : folder('sessionsDir', pick('sessionsDir', DEFAULTS.sessionsDir)),
+      envSessions !== undefined ? folder('TSM_SESSIONS_DIR', envSessions) : folder('sessionsDir', pick('sessionsDir', DEFAULTS.sessionsDir)),
       env,
     ),
     answerChars: int('answerChars', pick('answerChars', DEFAULTS.answerChars), 0, 1_000_000),
     halfLifeDays: halfLives(pick('halfLifeDays', DEFAULTS.halfLifeDays)),
     semantic: bool('semantic', pick('semantic', DEFAULTS.semantic)),
     // Named by where the value came from: a bad "model" in config.json is no TSM_MODEL error.
-    model: nonEmpty(env.TSM_MODEL ? 'TSM_MODEL' : 'model', env.TSM_MODEL || pick('model', DEFAULTS.model)),
-    modelDir: optionalDir(env.TSM_MODEL_DIR ? 'TSM_MODEL_DIR' : 'modelDir', env.TSM_MODEL_DIR || pick('modelDir', DEFAULTS.modelDir), vault, env),
+    model: nonEmpty(envModel !== undefined ? 'TSM_MODEL' : 'model', envModel ?? pick('model', DEFAULTS.model)),
+    modelDir: optionalDir(envModelDir !== undefined ? 'TSM_MODEL_DIR' : 'modelDir', envModelDir ?? pick('modelDir', DEFAULTS.modelDir), vault, env),
   };
   // An index named like a note (`--db notes.md`) would be written over a note, or become a binary "note".
   const noteLike = cfg.extensions.find((e) => cfg.db.toLowerCase().endsWith(e));
   if (noteLike) throw new ConfigError(`the index cannot be a note: ${cfg.db} ends in ${noteLike}; give --db (or TSM_DB) another name`);
   // `--db ~/indexes` meant as the folder to keep it in: the index's own check would say "move it aside".
-  const named = input.dbFlag !== undefined ? '--db' : env.TSM_DB ? 'TSM_DB' : null;
+  const named = input.dbFlag !== undefined ? '--db' : envDb !== undefined ? 'TSM_DB' : null;
   if (named !== null && fileKind(cfg.db) === 'directory') {
     throw new ConfigError(`the index must be a file, and ${cfg.db} is a folder: give ${named} a file name, like ${join(cfg.db, 'index.db')}`);
   }

@@ -47,6 +47,14 @@ describe('fail open: broken vault or index', () => {
     expect(logLines()[0]).toMatch(/TSM_HOOK_TIMEOUT_MS must be a whole number/);
   });
 
+  it('an empty $TSM_HOOK_TIMEOUT_MS, $TSM_HOOK_TOP_K or $TSM_SNIPPET_BUDGET is unset: context, nothing logged', async () => {
+    // `export TSM_HOOK_TOP_K=` made every prompt's hook log 'must be a whole number (got "")' and inject nothing.
+    const out = await handleHook(request(prompt('LoRa antenna'), { env: { TSM_HOOK_TIMEOUT_MS: '', TSM_HOOK_TOP_K: '', TSM_SNIPPET_BUDGET: '' } }));
+    expect(out.exitCode).toBe(0);
+    expect(injected(out)).toContain('<result');
+    expect(logLines()).toEqual([]);
+  });
+
   it('falls back to stderr when the log cannot be written', async () => {
     const bare = mkdtempSync(join(tmpdir(), 'tsm-badlog-'));
     try {

@@ -92,12 +92,29 @@ describe('config', () => {
     const cfg = loadConfig({ vaultFlag: v, env: { TSM_HOOK_TOP_K: ' 7', TSM_SESSIONS_DIR: 'logs' } });
     expect(cfg.hookTopK).toBe(7);
     expect(cfg.sessionsDir).toBe(join(v, 'logs'));
-    expect(() => loadConfig({ vaultFlag: v, env: { TSM_HOOK_TOP_K: '' } })).toThrow(/TSM_HOOK_TOP_K must be a whole number .*\(got ""\)/);
     // Blank folder names are refused from the variables as from the file: TSM_SESSIONS_DIR=' ' wrote session
     // notes into a folder named ' ' in the vault, and "modelDir": " " looked for the model there.
     expect(() => loadConfig({ vaultFlag: v, env: { TSM_SESSIONS_DIR: ' ' } })).toThrow(/^TSM_SESSIONS_DIR must be a folder path/);
     expect(() => loadConfig({ vaultFlag: v, env: { TSM_MODEL_DIR: ' ' } })).toThrow(/^TSM_MODEL_DIR must be a folder path or null \(got " "\)/);
     bad('{"modelDir": "  "}', /config\.json: modelDir must be a folder path or null \(got "  "\); correct it there$/);
+  });
+
+  it('a variable set to nothing (FOO= tsm …, export FOO=) is unset, as ripgrep and XDG read theirs: every one alike', () => {
+    // An empty TSM_HOOK_TOP_K, TSM_SNIPPET_BUDGET or TSM_HOOK_TIMEOUT_MS was an error ('must be a whole number
+    // (got "")'), while an empty TSM_VAULT, TSM_DB, TSM_SESSIONS_DIR, TSM_MODEL or TSM_MODEL_DIR counted as unset.
+    const v = tmp();
+    mkdirSync(join(v, '.tsm'));
+    writeFileSync(
+      join(v, '.tsm/config.json'),
+      '{ "hookTopK": 9, "snippetBudget": 300, "hookTimeoutMs": 900, "sessionsDir": "logs", "model": "m/x", "modelDir": "models" }',
+    );
+    const names = ['TSM_HOOK_TOP_K', 'TSM_SNIPPET_BUDGET', 'TSM_HOOK_TIMEOUT_MS', 'TSM_SESSIONS_DIR', 'TSM_MODEL', 'TSM_MODEL_DIR', 'TSM_DB'];
+    const unset = loadConfig({ vaultFlag: v, env: {} });
+    expect(loadConfig({ vaultFlag: v, env: Object.fromEntries(names.map((n) => [n, ''])) })).toEqual(unset);
+    expect(unset).toMatchObject({ hookTopK: 9, snippetBudget: 300, hookTimeoutMs: 900, sessionsDir: join(v, 'logs'), model: 'm/x' });
+    expect(resolveVault({ cwd: v, env: { TSM_VAULT: '' } })).toBe(v);
+    // Something set is read and checked: blanks are a value, and not a number.
+    expect(() => loadConfig({ vaultFlag: v, env: { TSM_HOOK_TOP_K: ' ' } })).toThrow(/TSM_HOOK_TOP_K must be a whole number .*\(got " "\)/);
   });
 
   it('a config.json starting with a UTF-8 byte order mark (Windows editors) is read', () => {
