@@ -7,13 +7,11 @@ import { IndexError, type Database } from '../index/db.js';
 import { pendingChanges } from '../index/sync.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
-import { basenameKey, targetKey } from '../index/resolve-link.js';
 import { isSyncReport } from '../hooks/background-sync.js';
 import { hookLogPath } from '../hooks/hook-log.js';
 import { ConfigFileError, envSetting, tsmDir, TSM_DIR, unknownConfigKeys, vaultAboveCwd, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { NOT_REGULAR } from '../vault/file-kind.js';
-import { hasNoteExtension } from '../vault/paths.js';
 import { keptNotes } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
 import { embeddingChecks } from '../embed/status.js';
@@ -151,26 +149,19 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
     });
   }
   const totals = reader.status();
-  const links = reader.unresolvedLinks(MAX_LINKS);
   // A link to a file tsm skipped (NUL bytes, too large, no permission, a FIFO, a broken symlink) names a file
-  // that is there: creating "that note" would be the wrong fix. Matched by name, as the link would have
-  // resolved to it; only paths named like notes (a folder the scan could not read is no link's target).
-  const skipped = new Map(
-    reader
-      .skippedFiles()
-      .filter((w) => hasNoteExtension(w.path, cfg.extensions))
-      .map((w) => [basenameKey(w.path), w]),
-  );
+  // that is there: creating "that note" would be the wrong fix (NoteReader.skippedTargets says which).
+  const links = reader.unresolvedLinks(MAX_LINKS, cfg.extensions);
   for (const l of links) {
     const where = `${l.sourcePath}${l.line ? `:${l.line}` : ''}`;
-    const file = skipped.get(targetKey(l.target));
+    const file = l.skipped;
     problems.push(
-      file !== undefined
+      file !== null
         ? {
             check: 'links',
             severity: 'warning',
             message: `${where} links to "${l.target}", which is ${file.path}: a file tsm skipped (its warning says why)`,
-            fix: linkedFileFix(file.path, file.message),
+            fix: linkedFileFix(file.path, file.reason),
           }
         : {
             check: 'links',
@@ -254,9 +245,9 @@ function fixFor(message: string): string {
   return fixOf(message)?.fix ?? 'see the message; edit the note, then run `tsm index`';
 }
 
-/** The fix for a link to `file`, which tsm skipped with `warning`. */
-function linkedFileFix(file: string, warning: string): string {
-  return `the link is right: ${fixOf(warning)?.linked?.(file) ?? `make ${file} a note tsm can read (its warning says how)`}`;
+/** The fix for a link to `file`, which tsm skipped for `reason` (its warning). */
+function linkedFileFix(file: string, reason: string): string {
+  return `the link is right: ${fixOf(reason)?.linked?.(file) ?? `make ${file} a note tsm can read (its warning says how)`}`;
 }
 
 /** How far back hook.log lines count as recent, and how many of them doctor prints. */

@@ -18,7 +18,7 @@ export function run(argv: Record<string, unknown>): void {
   const found = withIndexReader(cfg.db, (db) => {
     const reader = new NoteReader(db, cfg.db);
     const note = reader.findNote(ref);
-    return note ? { note, outgoing: reader.outgoingLinks(note.id), backlinks: reader.backlinks(note.id) } : null;
+    return note ? { note, outgoing: reader.outgoingLinks(note.id, cfg.extensions), backlinks: reader.backlinks(note.id) } : null;
   }, { tsmDir: tsmDir(cfg), vault: cfg.vault });
   if (!found) {
     throw new UserError(`no indexed note matches "${oneLine(ref)}": give its vault path, file name, title or alias (\`tsm search\` finds it by its words)`);
@@ -40,7 +40,9 @@ export function run(argv: Record<string, unknown>): void {
         ? `${oneLine(l.targetPath)}${heading}`
         : l.attachmentPath !== null
           ? `${oneLine(l.attachmentPath)}${heading}  [attachment]`
-          : `${oneLine(l.target)}${heading}  [unresolved]`;
+          : l.skipped !== null
+            ? `${oneLine(l.skipped.path)}${heading}  [skipped: ${oneLine(l.skipped.reason)}]`
+            : `${oneLine(l.target)}${heading}  [unresolved]`;
     out.push(`  ${to}  ${l.kind}${where}`);
   }
   out.push('', `backlinks (${shownOf(backlinks.length, found.backlinks.length)})`);

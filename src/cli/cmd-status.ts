@@ -22,6 +22,8 @@ export function run(argv: Record<string, unknown>): void {
 function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): void {
   const reader = new NoteReader(db, cfg.db);
   const s = reader.status();
+  // Counted among the unresolved (no note holds them), but the file is there: doctor names it and why.
+  const linksToSkippedFiles = reader.linksToSkippedFiles(cfg.extensions);
   const watcherPid = runningWatcher(tsmDir(cfg));
   const warnings = reader.warnings(20);
   const sem = semanticStatus(db);
@@ -30,7 +32,7 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
   if (argv.json) {
     const semantic = { enabled: cfg.semantic, ...(sem.state ?? { kind: 'none' }), retrainDue: cfg.semantic && sem.retrainDue };
     const keptSessionNotes = kept.map((k) => ({ path: relative(cfg.vault, k.path), sessionId: k.sessionId, reason: k.reason, since: k.since }));
-    printJson({ vault: cfg.vault, db: cfg.db, ...s, semantic, vectors, keptSessionNotes, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
+    printJson({ vault: cfg.vault, db: cfg.db, ...s, linksToSkippedFiles, semantic, vectors, keptSessionNotes, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
     return;
   }
   const lines = [
@@ -38,7 +40,7 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
     `index     ${oneLine(cfg.db)} (${formatBytes(s.indexBytes)}, schema ${s.schemaVersion})`,
     `notes     ${s.notes} (daily ${s.byType.daily}, knowledge ${s.byType.knowledge}, session ${s.byType.session})`,
     `sections  ${s.sections}`,
-    `links     ${s.links} (${s.unresolvedLinks} unresolved)`,
+    `links     ${s.links} (${s.unresolvedLinks} unresolved${linksToSkippedFiles ? `, ${linksToSkippedFiles} of them to files tsm skipped: \`tsm doctor\` says why` : ''})`,
     `warnings  ${s.warnings}`,
     `semantic  ${cfg.semantic ? semanticLine(sem) : 'off ("semantic": true in .tsm/config.json turns it on; see docs/search.md)'}`,
     `vectors   ${vectorsLine(vectors)}`,

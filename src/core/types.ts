@@ -117,10 +117,18 @@ export interface LinkRecord {
   targetPath: string | null;
   /** When no note: the vault path of the attachment it names (`![[image.png]]`, `[[board.canvas]]`), else null. */
   attachmentPath: string | null;
+  /** When neither: the file of that name tsm skipped (too large, NUL bytes, a FIFO…), else null. */
+  skipped: SkippedFile | null;
   target: string;
   heading: string | null;
   text: string | null;
   line: number | null;
+}
+
+/** A file tsm skipped, and why: its warning, without the word "skipped". */
+export interface SkippedFile {
+  path: string;
+  reason: string;
 }
 
 export interface IndexWarning {

@@ -1,9 +1,10 @@
 // Reads of notes, sections, links and index health (status, doctor, related, MCP details).
 import { statSync } from 'node:fs';
-import type { IndexStatus, IndexWarning, LinkRecord, NoteRecord, NoteType, SectionRecord } from '../core/types.js';
+import type { IndexStatus, IndexWarning, LinkRecord, NoteRecord, NoteType, SectionRecord, SkippedFile } from '../core/types.js';
 import type { Database } from './db.js';
 import { AmbiguousNoteError } from '../core/errors.js';
-import { aliasKey, basenameKey } from './resolve-link.js';
+import { hasNoteExtension } from '../vault/paths.js';
+import { aliasKey, basenameKey, targetKey } from './resolve-link.js';
 
 /** A link that names no note is unresolved unless it names an attachment (an image, a PDF, a canvas). */
 const NOT_ATTACHMENT = 'NOT EXISTS (SELECT 1 FROM attachments a WHERE a.key = l.target_key)';
@@ -201,14 +202,18 @@ export class NoteReader {
   /**
    * The note's links to other notes and files (resolved or not): a link to its own headings or blocks
    * (`[[#Heading]]`) is no neighbour, as Obsidian's Outgoing links pane has it and backlinks() below.
+   * `extensions` (the vault's note extensions) tell which skipped files a link can name.
    */
-  outgoingLinks(noteId: number): LinkRecord[] {
-    return this.linkRows(
-      `SELECT l.kind, s.path AS source, t.path AS target_path, ${ATTACHMENT_PATH} AS attachment_path,
-              l.target, l.heading, l.text, l.line
-       FROM links l JOIN notes s ON s.id = l.source_id LEFT JOIN notes t ON t.id = l.target_id
-       WHERE l.source_id = ? AND l.target_id IS NOT l.source_id ORDER BY l.line IS NULL, l.line, l.id`,
-      noteId,
+  outgoingLinks(noteId: number, extensions: string[]): LinkRecord[] {
+    return this.withSkipped(
+      extensions,
+      this.linkRows(
+        `SELECT l.kind, s.path AS source, t.path AS target_path, ${ATTACHMENT_PATH} AS attachment_path,
+                l.target, l.heading, l.text, l.line
+         FROM links l JOIN notes s ON s.id = l.source_id LEFT JOIN notes t ON t.id = l.target_id
+         WHERE l.source_id = ? AND l.target_id IS NOT l.source_id ORDER BY l.line IS NULL, l.line, l.id`,
+        noteId,
+      ),
     );
   }
 
@@ -233,13 +238,55 @@ export class NoteReader {
       .all(JSON.stringify(noteIds)) as { noteId: number; sectionId: number | null; path: string }[];
   }
 
-  unresolvedLinks(limit: number): LinkRecord[] {
-    return this.linkRows(
-      `SELECT l.kind, s.path AS source, NULL AS target_path, NULL AS attachment_path, l.target, l.heading, l.text, l.line
-       FROM links l JOIN notes s ON s.id = l.source_id WHERE l.target_id IS NULL AND ${NOT_ATTACHMENT}
-       ORDER BY s.path, l.line LIMIT ?`,
-      limit,
+  /** Links to no note nor attachment; `extensions` as in outgoingLinks. */
+  unresolvedLinks(limit: number, extensions: string[]): LinkRecord[] {
+    return this.withSkipped(
+      extensions,
+      this.linkRows(
+        `SELECT l.kind, s.path AS source, NULL AS target_path, NULL AS attachment_path, l.target, l.heading, l.text, l.line
+         FROM links l JOIN notes s ON s.id = l.source_id WHERE l.target_id IS NULL AND ${NOT_ATTACHMENT}
+         ORDER BY s.path, l.line LIMIT ?`,
+        limit,
+      ),
     );
+  }
+
+  /** How many links resolve to no note nor attachment but name a file tsm skipped (counted in unresolvedLinks too). */
+  linksToSkippedFiles(extensions: string[]): number {
+    const keys = [...this.skippedTargets(extensions).keys()];
+    if (keys.length === 0) return 0;
+    return (
+      this.db
+        .prepare(
+          `SELECT count(*) FROM links l WHERE l.target_id IS NULL AND ${NOT_ATTACHMENT} AND l.target_key IN (SELECT value FROM json_each(?))`,
+        )
+        .pluck()
+        .get(JSON.stringify(keys)) as number
+    );
+  }
+
+  /**
+   * The files tsm skipped that a link can name, by the key a link's target is matched with (targetKey, as
+   * the link would have resolved to the note): a link to one names a file that is there, so "unresolved"
+   * and "create that note" would be wrong. Only paths named like notes: a folder the scan could not read
+   * is no link's target.
+   */
+  private skippedTargets(extensions: string[]): Map<string, SkippedFile> {
+    return new Map(
+      this.skippedFiles()
+        .filter((w) => hasNoteExtension(w.path, extensions))
+        .map((w) => [basenameKey(w.path), { path: w.path, reason: skipReason(w.message) }]),
+    );
+  }
+
+  /** Fills in `skipped` of the links that name no note nor attachment. */
+  private withSkipped(extensions: string[], links: LinkRecord[]): LinkRecord[] {
+    if (!links.some((l) => l.targetPath === null && l.attachmentPath === null)) return links;
+    const skipped = this.skippedTargets(extensions);
+    for (const l of links) {
+      if (l.targetPath === null && l.attachmentPath === null) l.skipped = skipped.get(targetKey(l.target)) ?? null;
+    }
+    return links;
   }
 
   /**
@@ -248,7 +295,7 @@ export class NoteReader {
    * those the scan never read (a FIFO, a broken symlink, a name not UTF-8: a warning only). Folders and
    * ignore files the scan could not read are here too: the caller keeps the paths it can use.
    */
-  skippedFiles(): IndexWarning[] {
+  private skippedFiles(): IndexWarning[] {
     return this.db
       .prepare('SELECT path, min(message) AS message FROM warnings WHERE path NOT IN (SELECT path FROM notes) GROUP BY path ORDER BY path')
       .all() as IndexWarning[];
@@ -315,6 +362,16 @@ export class NoteReader {
       heading: r.heading,
       text: r.text,
       line: r.line,
+      skipped: null,
     }));
   }
+}
+
+/**
+ * Why a file was skipped, from its warning: the warnings say "skipped" before the cause ("skipped: binary
+ * file …", markSkipped) or after it ("broken symlink: skipped", the scan), which beside a [skipped] label
+ * says it twice.
+ */
+function skipReason(message: string): string {
+  return message.replace(/^skipped: /, '').replace(/: skipped\b.*$/, '');
 }

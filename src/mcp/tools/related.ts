@@ -12,9 +12,10 @@ export const relatedTool = defineTool({
   description: [
     "A note's links: outgoing (wikilinks, embeds, markdown links and frontmatter related entries to other notes, each with the",
     'resolved note path, or null when no note is the target: then attachment is the path of the image, PDF or canvas it',
-    'names, if any) and backlinks (notes linking to it). Use it to',
+    'names, if any, or skipped is {path, reason} of the file of that name tsm skipped (too large, binary, a pipe), which',
+    'exists but is not indexed) and backlinks (notes linking to it). Use it to',
     'widen from one relevant note to its neighbours, then read them with read_note. path is a vault-relative note',
-    'path (or a unique note name). Returns {path, title, outgoing:[{path, attachment?, target, kind, heading, line}],',
+    'path (or a unique note name). Returns {path, title, outgoing:[{path, attachment?, skipped?, target, kind, heading, line}],',
     'backlinks:[{path, kind, line}]}; a note that is not indexed is an error. A note of thousands of links (a map of',
     `content) gives the first ones, by line and by path, within about ${RESULT_CHAR_BUDGET / 1000}k characters, and counts the rest in`,
     'outgoing_omitted / backlinks_omitted (read_note shows the note\'s own links in its text).',
@@ -29,9 +30,10 @@ export const relatedTool = defineTool({
       const note = findIndexedNote(reader, rel);
       if (!note) throw new ToolError(`note not indexed: ${rel} (use a path from search results)`);
       realPathInVault(ctx.cfg.vault, note.path);
-      const outgoing = reader.outgoingLinks(note.id).map((l) => ({
+      const outgoing = reader.outgoingLinks(note.id, ctx.cfg.extensions).map((l) => ({
         path: l.targetPath,
         ...(l.attachmentPath !== null ? { attachment: l.attachmentPath } : {}),
+        ...(l.skipped !== null ? { skipped: l.skipped } : {}),
         target: l.target,
         kind: l.kind,
         heading: l.heading,
