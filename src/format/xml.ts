@@ -4,7 +4,7 @@
 // order, and each of those has its own cap. A note with a 10,000-character heading then costs one
 // capped heading; it can neither push the block past Claude Code's cut nor silence it.
 import type { SearchHit, SearchResponse } from '../core/types.js';
-import { charLength, ELLIPSIS, truncateText } from '../text/chars.js';
+import { charLength, ELLIPSIS, truncateStart, truncateText } from '../text/chars.js';
 import { escapeXml } from './escape.js';
 
 /** Below this many characters a shortened snippet is too small to judge relevance by. */
@@ -61,12 +61,6 @@ export function budgetResults(hits: SearchHit[], budget: number): BudgetedResult
 /** The snippets of budgetResults. */
 export function budgetSnippets(hits: SearchHit[], budget: number): string[] {
   return budgetResults(hits, budget).map((r) => r.snippet);
-}
-
-/** `text` cut to `max` characters from the front, keeping its end: `…/deep/folder/note.md`. */
-function truncateStart(text: string, max: number): string {
-  const cps = Array.from(text);
-  return cps.length <= max ? text : ELLIPSIS + cps.slice(cps.length - (max - 1)).join('');
 }
 
 function attr(name: string, value: string | number): string {

@@ -2,6 +2,8 @@
 // to actions, then a table of the most relevant recent notes by composite score. Pure: data in, markdown out.
 import type { NoteType } from '../core/types.js';
 import { relativeTime } from '../format/relative-time.js';
+import { MAX_PATH_CHARS } from '../format/xml.js';
+import { truncateStart, truncateText } from '../text/chars.js';
 import { oneLine as cleanLine } from '../text/controls.js';
 import { recencyFactor, recentScore, SESSION_START_PRESET } from '../search/recency.js';
 
@@ -124,7 +126,9 @@ function assemble(input: RecentContextInput, intents: IntentItem[], notes: NoteI
     out.push('', '### Recent notes', '', '| When | Type | Note | Title |', '|---|---|---|---|');
     for (const n of notes) {
       const type = n.status ? `${n.type}, ${n.status}` : n.type;
-      out.push(`| ${ago(n.when, now)} | ${cell(type, 30)} | ${cell(n.path, 120)} | ${cell(n.title, TITLE_CHARS)} |`);
+      // A path keeps its end, the file name, as the prompt hook's does: a path cut at its end names no note.
+      const path = escapeCell(truncateStart(cleanLine(n.path), MAX_PATH_CHARS));
+      out.push(`| ${ago(n.when, now)} | ${cell(type, 30)} | ${path} | ${cell(n.title, TITLE_CHARS)} |`);
     }
   }
   return out.join('\n');
@@ -149,14 +153,20 @@ function localDate(ms: number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
-/** One line for the model, cleaned as the prompt hook's XML and search output clean text (no escapes, no \x01). */
+/**
+ * One line for the model, cleaned as the prompt hook's XML and search output clean text (no escapes, no \x01),
+ * and cut as they cut text: at a word boundary, never inside an emoji or before a combining mark.
+ */
 function oneLine(text: string, max: number): string {
-  const flat = cleanLine(text);
-  const chars = [...flat];
-  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
+  return truncateText(cleanLine(text), max);
 }
 
 /** A table cell: one line, pipes escaped so a title can never add a column. */
 function cell(text: string, max: number): string {
-  return oneLine(text, max).replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+  return escapeCell(oneLine(text, max));
+}
+
+/** GFM splits a row at every unescaped pipe; a backslash is doubled so that one ending a title escapes nothing. */
+function escapeCell(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
 }

@@ -123,6 +123,12 @@ export function truncateText(text: string, maxChars: number): string {
   return cps.slice(0, end).join('') + ELLIPSIS;
 }
 
+/** `text` cut to `max` characters from the front, keeping its end: `…/deep/folder/note.md`. */
+export function truncateStart(text: string, max: number): string {
+  const cps = Array.from(text);
+  return cps.length <= max ? text : ELLIPSIS + cps.slice(cps.length - (max - 1)).join('');
+}
+
 /**
  * `text` cut to at most `max` UTF-16 units (+ one newline) by keeping its first and last halves: a pasted log
  * between a question and its follow-up says little about what to search for. Never cuts a surrogate pair.

@@ -14,6 +14,7 @@ import {
   type NoteItem,
 } from '../../src/hooks/recent-context.js';
 import { intentsOf, noteTime } from '../../src/hooks/session-start.js';
+import { MAX_PATH_CHARS } from '../../src/format/xml.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 const DAY = 86_400_000;
@@ -131,6 +132,26 @@ describe('renderRecentContext', () => {
     const row = md.split('\n').at(-1) ?? '';
     expect(row).toBe('| yesterday | knowledge | a\\|b.md | one \\| two three |');
     expect(row.split(/(?<!\\)\|/).length).toBe(6);
+  });
+
+  it('keeps a long path\'s file name, with the prompt hook\'s cap: a path cut at its end names no note', () => {
+    // A real path of the Japanese handbook corpus (125 characters); the table used to cut it at 120.
+    const real = 'marketing/brand-and-product-marketing/product-and-solution-marketing/usecase-gtm/version-control-collaboration/message-house.md';
+    const deep = `${'folder/'.repeat(40)}note.md`;
+    const md = renderRecentContext({ ...base, intents: [], notes: [note(real, 'knowledge', 1), note(deep, 'knowledge', 2)] });
+    const rows = md.split('\n').slice(-2);
+    expect(rows[0].split(' | ')[2]).toBe(real);
+    const cut = rows[1].split(' | ')[2];
+    expect(cut.startsWith('…')).toBe(true);
+    expect(cut.endsWith('/folder/note.md')).toBe(true);
+    expect([...cut].length).toBe(MAX_PATH_CHARS);
+  });
+
+  it('cuts a long title at a word boundary, never inside an emoji or before a combining mark', () => {
+    const title = `${'word '.repeat(11)}👩‍👩‍👧 family`; // the ZWJ sequence starts at character 56
+    const md = renderRecentContext({ ...base, intents: [], notes: [note('t.md', 'knowledge', 1, null, title)] });
+    const cell = (md.split('\n').at(-1) ?? '').split(' | ').at(-1) ?? '';
+    expect(cell).toBe(`${'word '.repeat(11).trimEnd()}… |`);
   });
 
   it('carries no control characters from file names or titles, as the prompt hook\'s XML does not', () => {
