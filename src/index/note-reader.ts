@@ -156,8 +156,8 @@ export class NoteReader {
   recentNotes(limit: number, type?: NoteType): NoteRecord[] {
     const rows = (
       type
-        ? this.db.prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE type = ? ORDER BY date DESC, mtime_ms DESC LIMIT ?`).all(type, limit)
-        : this.db.prepare(`SELECT ${NOTE_COLUMNS} FROM notes ORDER BY date DESC, mtime_ms DESC LIMIT ?`).all(limit)
+        ? this.db.prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE type = ? ORDER BY date DESC, mtime_ms DESC, path LIMIT ?`).all(type, limit)
+        : this.db.prepare(`SELECT ${NOTE_COLUMNS} FROM notes ORDER BY date DESC, mtime_ms DESC, path LIMIT ?`).all(limit)
     ) as NoteRow[];
     return rows.map(toNote);
   }

@@ -69,11 +69,13 @@ const geoNotes = Object.fromEntries(
   ]),
 );
 
-// 100 notes of long Japanese folder, file and heading names: search with limit 100.
+// 100 notes of long Japanese folder, file and heading names: search with limit 100. Dated after the
+// 2026-01-01 notes so that recent_context (limit 100: the 25 geo notes, then these) lists them; among notes
+// of one date it takes paths in order, and these sort after every ASCII path.
 const longNamed = Object.fromEntries(
   Array.from({ length: 100 }, (_, i) => [
     `${'観測記録の保管庫'.repeat(4)}/${'セイウチ観察の詳細な記録'.repeat(3)}-${String(i).padStart(3, '0')}.md`,
-    { type: 'knowledge' as const, date: '2026-01-01', body: `# ${'北極海のセイウチ観察についての長い見出し'.repeat(3)} ${i}
+    { type: 'knowledge' as const, date: '2026-02-01', body: `# ${'北極海のセイウチ観察についての長い見出し'.repeat(3)} ${i}
 
 セイウチ ${i}。${'海氷の上で休む群れの様子。'.repeat(20)}
 ` },
