@@ -27,13 +27,18 @@ const BACKSLASH_ESCAPE = /\\([!-/:-@[-`{-~])/g;
 
 /**
  * The local target of a markdown link destination, or null for URLs with a scheme (http:, mailto:, …),
- * protocol-relative URLs and pure `#anchor` links. The target is percent-decoded, without its anchor.
+ * protocol-relative URLs and pure `#anchor` (or `?query`) links. The target is percent-decoded, without its
+ * anchor and query.
  */
 export function markdownLinkTarget(destination: string, label: string): LinkParts | null {
   const dest = destination.replace(BACKSLASH_ESCAPE, '$1').trim();
   if (dest === '' || dest.startsWith('#') || dest.startsWith('//') || URL_SCHEME.test(dest)) return null;
   const hash = dest.indexOf('#');
-  const target = percentDecode(hash === -1 ? dest : dest.slice(0, hash));
+  // A `?query` is no part of the file: Hugo sites link /handbook/company/team/?department=x (the GitLab
+  // handbook, 18 times), and Obsidian allows no `?` in a name. A `?` in a file name is written %3F.
+  const path = hash === -1 ? dest : dest.slice(0, hash);
+  const query = path.indexOf('?');
+  const target = percentDecode(query === -1 ? path : path.slice(0, query));
   if (target === '') return null;
   const heading = hash === -1 ? null : percentDecode(dest.slice(hash + 1)) || null;
   const text = label.replace(/\s+/g, ' ').trim() || null;

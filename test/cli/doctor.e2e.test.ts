@@ -174,6 +174,21 @@ describe('tsm doctor', () => {
     }
   });
 
+  it('a markdown link with a `?query` to a note that is there is not reported unresolved', () => {
+    // The GitLab handbook's 18 links to /handbook/company/team/?department=… were listed as "not in the vault".
+    const v = makeVault({
+      'a.md': '# a\n\n[legal](/handbook/company/team/?department=legal) and [gone](/handbook/nowhere/?x=1)\n',
+      'company/team.md': '# Team\n',
+    });
+    try {
+      expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+      const found = problems(tsm(['doctor', '--json', '--vault', v.dir]).stdout).filter((p) => p.check === 'links');
+      expect(found.map((p) => p.message)).toEqual(['a.md:3 links to "/handbook/nowhere/", which is not in the vault']);
+    } finally {
+      v.cleanup();
+    }
+  });
+
   it('a link to a file the scan skipped (a FIFO, a broken symlink, a name not UTF-8) names it, with the fix for its cause', () => {
     // These are recorded only as scan warnings (not in skipped_files): each link to one was reported as
     // 'which is not in the vault; fix: create that note', though the file is there.

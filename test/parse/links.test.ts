@@ -48,6 +48,19 @@ describe('links as written', () => {
     ]);
   });
 
+  it('reads a markdown link without its query: `?department=x` names no file (Hugo links so; Obsidian allows no `?` in a name)', () => {
+    // The GitLab handbook links /handbook/company/team/?department=… 18 times: all were reported unresolved.
+    const note = parse(
+      md('[team](/handbook/company/team/?department=legal#people) [raw](note.md?plain=1) [lit](what%3F.md) [self](?x=1)'),
+      'q.md',
+    );
+    expect(brief(note.links)).toEqual([
+      ['markdown', '/handbook/company/team/', 'people', 'team', 0, 1],
+      ['markdown', 'note.md', null, 'raw', 0, 1],
+      ['markdown', 'what?.md', null, 'lit', 0, 1],
+    ]);
+  });
+
   it('ignores URLs with a scheme, protocol-relative URLs, pure anchors and pictures', () => {
     const note = parse(
       md(
