@@ -16,7 +16,7 @@ import { keptNotes } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
 import { embeddingChecks } from '../embed/status.js';
 import { configFrom, printJson } from './args.js';
-import { keptLine } from './cmd-status.js';
+import { DOCTOR_WARNINGS_SHOWN, keptLine } from './cmd-status.js';
 import { oneLine } from '../text/controls.js';
 import { namesFileNotNote } from '../text/markdown-line.js';
 import { writeOut } from './stdio.js';
@@ -125,7 +125,7 @@ function textMessage(message: string): string {
 
 /** Lists doctor prints in full up to these lengths; past them it says how many more there are. */
 const MAX_LINKS = 50;
-const MAX_WARNINGS = 200;
+const MAX_WARNINGS = DOCTOR_WARNINGS_SHOWN;
 
 function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[] {
   const problems: Problem[] = [];

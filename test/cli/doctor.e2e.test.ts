@@ -217,6 +217,23 @@ describe('tsm doctor', () => {
     }
   });
 
+  it('past 200 note warnings, status points at what doctor lists, and doctor lists that many', () => {
+    // status said "… N more (tsm doctor --json lists all)", and doctor (text and --json) stopped at 200.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 205; i++) files[`n${i}.md`] = '---\na: [\n---\n# n\n';
+    const v = makeVault(files);
+    try {
+      expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+      const status = tsm(['status', '--vault', v.dir]).stdout;
+      expect(status).toContain('  … 185 more (`tsm doctor` lists the first 200)\n');
+      const notes = problems(tsm(['doctor', '--json', '--vault', v.dir]).stdout).filter((p) => p.check === 'notes');
+      expect(notes.length).toBe(201);
+      expect(notes[200].message).toBe('… and 5 more note warnings (200 of 205 shown above)');
+    } finally {
+      v.cleanup();
+    }
+  });
+
   it('warns about config.json keys tsm does not know, naming them', () => {
     const v = makeVault({ 'a.md': '# a\n' });
     try {
