@@ -2,7 +2,7 @@
 // hooks' recent errors; each problem comes with its fix.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { DoctorProblem as Problem } from '../core/types.js';
+import type { DoctorProblem as Problem, LinkRecord } from '../core/types.js';
 import { IndexError, type Database } from '../index/db.js';
 import { pendingChanges } from '../index/sync.js';
 import { withIndexReader } from '../index/open-reader.js';
@@ -167,7 +167,7 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
             check: 'links',
             severity: 'warning',
             message: `${where} links to "${l.target}", which is not in the vault`,
-            fix: fullWidthAliasFix(l.target) ?? (namesFileNotNote(l.target) ? 'add that file to the vault, or correct the link' : 'create that note, or correct the link'),
+            fix: fullWidthAliasFix(l.target) ?? pageFix(l, reader) ?? (namesFileNotNote(l.target) ? 'add that file to the vault, or correct the link' : 'create that note, or correct the link'),
           },
     );
   }
@@ -188,6 +188,13 @@ function fullWidthAliasFix(target: string): string | undefined {
   const bar = target.indexOf('｜');
   if (bar <= 0) return undefined;
   return `for an alias, write [[${target.slice(0, bar)}|${target.slice(bar + 1)}]] with the ASCII | (Obsidian reads the full-width ｜ as part of the name)`;
+}
+
+/** A markdown link to `x.html` beside the note `x.md` (a site's page of it): link the note. */
+function pageFix(l: LinkRecord, reader: NoteReader): string | undefined {
+  const note = l.kind === 'markdown' ? reader.noteOfPage(l.target, l.sourcePath) : null;
+  if (note === null) return undefined;
+  return `link the note ${note} (write ${l.target.replace(/\.html?$/i, '.md')}): ${l.target} is the page a site builds from it`;
 }
 
 /**

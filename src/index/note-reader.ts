@@ -4,7 +4,7 @@ import type { IndexStatus, IndexWarning, LinkRecord, NoteRecord, NoteType, Secti
 import type { Database } from './db.js';
 import { AmbiguousNoteError } from '../core/errors.js';
 import { hasNoteExtension } from '../vault/paths.js';
-import { aliasKey, basenameKey, targetKey } from './resolve-link.js';
+import { aliasKey, basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
 
 /** A link that names no note is unresolved unless it names an attachment (an image, a PDF, a canvas). */
 const NOT_ATTACHMENT = 'NOT EXISTS (SELECT 1 FROM attachments a WHERE a.key = l.target_key)';
@@ -12,6 +12,9 @@ const NOT_ATTACHMENT = 'NOT EXISTS (SELECT 1 FROM attachments a WHERE a.key = l.
 const ATTACHMENT_PATH = `CASE WHEN l.target_id IS NULL THEN (SELECT a.path FROM attachments a WHERE a.key = l.target_key
   ORDER BY lower(a.path) = lower(l.target) DESC, length(a.path), a.path LIMIT 1) END`;
 import { SCHEMA_VERSION } from './schema.js';
+
+/** A page a site builds from a note: `strategy.html`. */
+const PAGE = /\.html?$/i;
 
 interface NoteRow {
   id: number;
@@ -249,6 +252,32 @@ export class NoteReader {
         limit,
       ),
     );
+  }
+
+  /**
+   * The note a markdown link to a built page names (`strategy.html` → `strategy.md`, resolved by path as links are),
+   * else null: sites built from notes link their pages so (the GitLab handbook 78 times, most beside the
+   * note), and then the fix is to link the note, not to add an .html file.
+   */
+  noteOfPage(target: string, sourcePath: string): string | null {
+    if (!PAGE.test(target)) return null;
+    return resolveLink('markdown', target.replace(PAGE, '.md'), sourcePath, this.pathLookup());
+  }
+
+  /**
+   * Link resolution's view of the notes by path only, a query at a time (for the few links doctor shows). No
+   * names: the page is built from the note at that path, and the handbook's `index.html` would otherwise
+   * name one of its 170 index.md.
+   */
+  private pathLookup(): NoteLookup {
+    const path = this.db.prepare('SELECT path FROM notes WHERE path = ?').pluck();
+    const lower = this.db.prepare('SELECT path FROM notes WHERE lower(path) = ? LIMIT 1').pluck();
+    return {
+      hasPath: (p) => path.get(p) !== undefined,
+      byLowerPath: (p) => lower.get(p) as string | undefined,
+      byBasename: () => [],
+      byAlias: () => [],
+    };
   }
 
   /** How many links resolve to no note nor attachment but name a file tsm skipped (counted in unresolvedLinks too). */

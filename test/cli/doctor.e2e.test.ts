@@ -189,6 +189,35 @@ describe('tsm doctor', () => {
     }
   });
 
+  it('a markdown link to x.html where the note x.md is there is told to link the note, not to add the file', () => {
+    // The GitLab handbook links [..](technical-strategy.html) 78 times, most beside the note it was built from;
+    // the fix said "add that file to the vault".
+    const v = makeVault({
+      'eng/_index.md': '# eng\n\n[s](strategy.html#goals) [d](doc/lexicon.html) [w](nowhere.html)\n',
+      'eng/strategy.md': '# Strategy\n',
+      'eng/doc/lexicon.md': '# Lexicon\n',
+      // Another folder's note of that name is not the page's note.
+      'other/nowhere.md': '# Nowhere\n',
+    });
+    try {
+      expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+      const found = problems(tsm(['doctor', '--json', '--vault', v.dir]).stdout).filter((p) => p.check === 'links');
+      expect(found.map((p) => [p.message, p.fix])).toEqual([
+        [
+          'eng/_index.md:3 links to "strategy.html", which is not in the vault',
+          'link the note eng/strategy.md (write strategy.md): strategy.html is the page a site builds from it',
+        ],
+        [
+          'eng/_index.md:3 links to "doc/lexicon.html", which is not in the vault',
+          'link the note eng/doc/lexicon.md (write doc/lexicon.md): doc/lexicon.html is the page a site builds from it',
+        ],
+        ['eng/_index.md:3 links to "nowhere.html", which is not in the vault', 'add that file to the vault, or correct the link'],
+      ]);
+    } finally {
+      v.cleanup();
+    }
+  });
+
   it('a link to a file the scan skipped (a FIFO, a broken symlink, a name not UTF-8) names it, with the fix for its cause', () => {
     // These are recorded only as scan warnings (not in skipped_files): each link to one was reported as
     // 'which is not in the vault; fix: create that note', though the file is there.
