@@ -5,6 +5,7 @@ import { join, relative, resolve } from 'node:path';
 import type { DoctorProblem as Problem, LinkRecord } from '../core/types.js';
 import { IndexError, type Database } from '../index/db.js';
 import { pendingChanges } from '../index/sync.js';
+import { describeChangedSettings } from '../index/reading-settings.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
 import { isSyncReport } from '../hooks/background-sync.js';
@@ -140,7 +141,7 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
   }
   const { added, changed: stale, removed, settings } = pendingChanges(cfg, db);
   if (stale + added + removed > 0) {
-    const why = settings.length > 0 ? ` (${settings.join(', ')} changed in config.json since the notes were read: \`tsm index\` reads every note again)` : '';
+    const why = settings.length > 0 ? ` (${describeChangedSettings(settings)} since the notes were read: \`tsm index\` reads every note again)` : '';
     problems.push({
       check: 'staleness',
       severity: 'warning',
@@ -204,6 +205,12 @@ function pageFix(l: LinkRecord, reader: NoteReader): string | undefined {
  */
 const FIXES: { cause: RegExp | string; fix: string; linked?: (file: string) => string }[] = [
   // First: a .gitignore that is a pipe says NOT_REGULAR too, and adding it to .tsmignore would change nothing.
+  // Obsidian's settings files (src/vault/obsidian-daily.ts): Obsidian writes them, so they are corrected there.
+  { cause: /daily-note settings are not read/, fix: 'correct them in Obsidian (Settings → Daily notes, or Periodic Notes), or delete the file, then run `tsm index`' },
+  {
+    cause: /tsm takes no day from these daily-note settings/,
+    fix: "choose a format of the tokens tsm reads in Obsidian's settings, or give each note `date:` in its frontmatter",
+  },
   { cause: /its ignore rules are not applied/, fix: 'make it a plain file your user can read (or remove it)' },
   { cause: /not a type tsm knows/, fix: 'set `type:` to daily, knowledge or session, or remove it (tags can carry your own kinds)' },
   { cause: /yaml|frontmatter/i, fix: 'correct the YAML between the `---` lines' },

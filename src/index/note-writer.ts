@@ -2,6 +2,7 @@
 // Callers group calls into transactions with `inTransaction` (BEGIN IMMEDIATE through db.ts's
 // writeTransaction, so a second writer waits its turn instead of failing on a lock upgrade or a long lock).
 import type { ParsedNote, VaultFile } from '../core/types.js';
+import type { DayFormat } from '../parse/day-format.js';
 import type { ParseOptions } from '../parse/options.js';
 import { noteDate } from '../parse/metadata.js';
 import { OLD_BINARY_REASON } from '../text/decode.js';
@@ -142,8 +143,8 @@ export class NoteWriter {
   }
 
   /** What the index knows of every file: notes and skipped files. */
-  fileStates(): Map<string, FileState> {
-    return fileStatesOf(this.db);
+  fileStates(dayFormats: readonly DayFormat[]): Map<string, FileState> {
+    return fileStatesOf(this.db, dayFormats);
   }
 
   /**
@@ -528,8 +529,12 @@ const WRITTEN_DAY_SQL =
   `(date_source = 'mtime' AND (path GLOB '*[0-9０-９]年*月*日*' OR (path GLOB ${FULL_WIDTH_YMD} AND path GLOB '*[０-９－]*')))` +
   ` OR (date_source <> 'frontmatter' AND (${['date', 'updated', 'created'].map((k) => `json_extract(frontmatter, '$.${k}') GLOB '*[０-９年－／．]*'`).join(' OR ')}))`;
 
-/** What the index knows of every file: notes and skipped files (reads only: a reader's connection will do). */
-export function fileStatesOf(db: Database): Map<string, FileState> {
+/**
+ * What the index knows of every file: notes and skipped files (reads only: a reader's connection will do).
+ * `dayFormats`: the vault's Obsidian daily-note formats, by which noteDate dates a note as its sync did (without
+ * them, a note they date that holds `created: 2026年度` would be read again at every sync).
+ */
+export function fileStatesOf(db: Database, dayFormats: readonly DayFormat[]): Map<string, FileState> {
   const out = new Map<string, FileState>();
   // Written by an older reading (an older tsm, or one running beside this one since): read again, once.
   const older = olderReadingSql(db);
@@ -559,7 +564,7 @@ export function fileStatesOf(db: Database): Map<string, FileState> {
     // Dated by its file's mtime (or name) though its name (or its date/updated/created) holds a day an older
     // tsm did not read (2026年7月18日, full-width digits or separators): parse it again, once. noteDate decides,
     // so a name or value that only looks like one (an impossible day, 月曜日) is not read again at every sync.
-    if (r.written_day_fm !== null && noteDate(JSON.parse(r.written_day_fm) as Record<string, unknown>, r.path, r.mtime_ms).dateSource !== r.date_source) {
+    if (r.written_day_fm !== null && noteDate(JSON.parse(r.written_day_fm) as Record<string, unknown>, r.path, r.mtime_ms, dayFormats).dateSource !== r.date_source) {
       state.reread = true;
     }
     out.set(r.path, state);

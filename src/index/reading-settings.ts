@@ -3,7 +3,9 @@
 // `"dailyFolders": ["notes"]` typed no note of notes/ daily (nor did a larger maxFileBytes take a skipped
 // file, nor a new chunkChars split a section) until each file was edited or `tsm index --full` ran, and
 // nothing said so. A sync of the whole vault compares them with the ones recorded, reads every note again
-// when one differs, and records them (meta reading_settings).
+// when one differs, and records them (meta reading_settings). Obsidian's daily-note settings
+// (.obsidian/daily-notes.json, Periodic Notes' data.json: parse/day-format.ts) type and date notes as much,
+// so they are recorded with them (`dayFormats`).
 import type { ParseOptions } from '../parse/options.js';
 import type { Database } from './db.js';
 
@@ -17,7 +19,23 @@ function recordOf(opts: ParseOptions): Record<string, unknown> {
     dailyFolders: folders(opts.dailyFolders),
     sessionFolders: folders(opts.sessionFolders),
     maxFileBytes: opts.maxFileBytes,
+    // Folders in any case (day-format.ts formatDay), in any order.
+    dayFormats: opts.dayFormats.map((d) => ({ folder: d.folder.toLowerCase(), format: d.format })).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)),
   };
+}
+
+/** Recorded before tsm read Obsidian's settings: taken as none, so that a vault without them is not read again for nothing. */
+const UNRECORDED: Record<string, unknown> = { dayFormats: [] };
+
+/** The settings that live in Obsidian's files rather than in config.json. */
+const OBSIDIAN_SETTINGS = new Set(['dayFormats']);
+
+/** `changed` (changedReadingSettings) as a user reads it: where each setting was changed. */
+export function describeChangedSettings(changed: string[]): string {
+  const config = changed.filter((k) => !OBSIDIAN_SETTINGS.has(k));
+  const parts = config.length > 0 ? [`${config.join(', ')} changed in config.json`] : [];
+  if (changed.some((k) => OBSIDIAN_SETTINGS.has(k))) parts.push("Obsidian's daily-note settings (.obsidian/) changed");
+  return parts.join(' and ');
 }
 
 /**
@@ -35,7 +53,7 @@ export function changedReadingSettings(db: Database, opts: ParseOptions): string
     recorded = {};
   }
   const now = recordOf(opts);
-  return Object.keys(now).filter((k) => JSON.stringify(recorded[k]) !== JSON.stringify(now[k]));
+  return Object.keys(now).filter((k) => JSON.stringify(recorded[k] ?? UNRECORDED[k]) !== JSON.stringify(now[k]));
 }
 
 /** Records that every note is read with `opts` (in the write transaction that ends a sync of the whole vault). */

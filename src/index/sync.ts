@@ -12,7 +12,8 @@ import { scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
 import { asIndexError, IndexError, moveCorruptAside, openWriter, type Database } from './db.js';
 import { fileStatesOf, NoteWriter, type FileState } from './note-writer.js';
-import { changedReadingSettings } from './reading-settings.js';
+import { readParseOptions } from './parse-options.js';
+import { changedReadingSettings, describeChangedSettings } from './reading-settings.js';
 import type { PreparedLoad } from './prepared-load.js';
 import { basenameKey } from './resolve-link.js';
 import { hasSemanticModel, refreshSemantic, semanticStatus } from './semantic/refresh.js';
@@ -47,15 +48,6 @@ const WRITE_BATCH = 500;
 /** Fewest notes written at once while the parsers are ahead of the writer. */
 const MIN_IDLE_WRITE = 32;
 
-export function parseOptionsOf(cfg: TsmConfig): ParseOptions {
-  return {
-    chunkChars: cfg.chunkChars,
-    dailyFolders: cfg.dailyFolders,
-    sessionFolders: cfg.sessionFolders,
-    maxFileBytes: cfg.maxFileBytes,
-  };
-}
-
 /**
  * SQLite errors come out as IndexErrors that name the fix. An index found damaged on the way is moved
  * aside and built again from the vault (markdown is the source of truth), unless the caller owns the
@@ -88,8 +80,9 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
   try {
     const rebuild = beginRebuild(writer, Boolean(opts.full) && !opened.fresh, opened.fresh);
     const partial = opts.paths !== undefined && !rebuild;
-    const states = writer.fileStates();
-    if (!partial && !rebuild) rereadForSettings(states, writer.changedReadingSettings(parseOptionsOf(cfg)), true);
+    const reading = readParseOptions(cfg);
+    const states = writer.fileStates(reading.opts.dayFormats);
+    if (!partial && !rebuild) rereadForSettings(states, writer.changedReadingSettings(reading.opts), true);
     // Notes an older tsm read (src/index/note-reading.ts): read again, once, by this run if it lists them all.
     const older = partial || rebuild ? 0 : [...states.values()].filter((st) => st.olderReading).length;
     if (older > 0) process.stderr.write(`tsm: the index holds ${older} notes as an older tsm read them: reading them again, once\n`);
@@ -99,6 +92,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     const plan = planChanges(states, listing.files, partial ? listing.missing : null);
     const run: SyncRun = {
       cfg,
+      parseOpts: reading.opts,
       writer,
       plan,
       summary: {
@@ -115,7 +109,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     };
     await loadAndWrite(run, opts);
     removeGone(run);
-    finish(run, { rebuild, partial, scanWarnings: listing.warnings, attachments: listing.attachments });
+    finish(run, { rebuild, partial, scanWarnings: [...listing.warnings, ...reading.warnings], attachments: listing.attachments });
     // The semantic model (src/index/semantic/): a rebuild trains it, on this thread once the build is done
     // (in a worker beside the build's last steps, peak RSS on the handbook rose from 352 to 480 MB: two
     // heaps); other syncs give new sections vectors at once. A sync that wrote nothing skips it (it would
@@ -141,8 +135,9 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
  * same stat rule as a sync, over a reader's connection.
  */
 export function pendingChanges(cfg: TsmConfig, db: Database): { added: number; changed: number; removed: number; settings: string[] } {
-  const states = fileStatesOf(db);
-  const settings = changedReadingSettings(db, parseOptionsOf(cfg));
+  const { opts } = readParseOptions(cfg);
+  const states = fileStatesOf(db, opts.dayFormats);
+  const settings = changedReadingSettings(db, opts);
   rereadForSettings(states, settings, false);
   const plan = planChanges(states, scanVault(cfg.vault, { extensions: cfg.extensions }).files, null);
   const added = plan.toLoad.filter((f) => !states.has(f.path)).length;
@@ -156,7 +151,7 @@ export function pendingChanges(cfg: TsmConfig, db: Database): { added: number; c
 function rereadForSettings(states: Map<string, FileState>, changed: string[], say: boolean): void {
   if (changed.length === 0) return;
   if (say && states.size > 0) {
-    process.stderr.write(`tsm: ${changed.join(', ')} changed in config.json since the notes were read: reading them all again, once\n`);
+    process.stderr.write(`tsm: ${describeChangedSettings(changed)} since the notes were read: reading them all again, once\n`);
   }
   for (const st of states.values()) st.reread = true;
 }
@@ -173,6 +168,8 @@ interface SyncPlan {
 
 interface SyncRun {
   cfg: TsmConfig;
+  /** How this run reads notes (parse-options.ts): read once, recorded as read. */
+  parseOpts: ParseOptions;
   writer: NoteWriter;
   plan: SyncPlan;
   summary: SyncSummary;
@@ -300,7 +297,7 @@ async function loadAndWrite(run: SyncRun, opts: SyncOptions): Promise<void> {
   if (total === 0) return; // a no-op sync never loads the markdown parser
   let done = 0;
   const progress = () => opts.onProgress?.(++done, total);
-  const parseOpts = parseOptionsOf(run.cfg);
+  const { parseOpts } = run;
   const { INDEX_JOB, loadForIndex } = await import('./prepared-load.js');
   if (total < PARALLEL_THRESHOLD || (opts.threads ?? 2) <= 1) {
     for (const file of toLoad) {
@@ -386,7 +383,7 @@ function finish(
     else if (pending || links.setChanged || links.keys.size > 0) writer.resolveLinks(new Set([...links.keys, ...(pending?.keys ?? [])]));
     if (!how.partial) {
       writer.syncAttachments(how.attachments);
-      writer.recordReadingSettings(parseOptionsOf(run.cfg));
+      writer.recordReadingSettings(run.parseOpts);
       writer.pruneWarnings();
       for (const w of how.scanWarnings) writer.replaceWarnings(w.path, [w.message]);
     }

@@ -1,5 +1,6 @@
 // Note-level fields derived from frontmatter, the path and the file time (README "The vault").
 import { NOTE_TYPES, type NoteType } from '../core/types.js';
+import { formatDay, type DayFormat } from './day-format.js';
 import { nameDay, validDate, ymd } from './name-date.js';
 import type { ParseOptions } from './options.js';
 
@@ -13,13 +14,16 @@ export function noteTitle(fm: Frontmatter, firstH1: string | null, path: string)
   return stem(path);
 }
 
-/** Frontmatter `type` when valid; else daily/session folders, a name that starts with a day (name-date.ts); else knowledge. */
+/**
+ * Frontmatter `type` when valid; else daily/session folders, a name that starts with a day (name-date.ts) or
+ * that Obsidian's daily-note settings name (day-format.ts); else knowledge.
+ */
 export function noteType(fm: Frontmatter, path: string, opts: ParseOptions): NoteType {
   const declared = scalarText(fm.type)?.toLowerCase();
   if (declared && (NOTE_TYPES as readonly string[]).includes(declared)) return declared as NoteType;
   const folders = path.split('/').slice(0, -1).map((f) => f.toLowerCase());
   const inAny = (names: string[]) => names.some((n) => folders.includes(n.toLowerCase()));
-  if (inAny(opts.dailyFolders) || nameDay(path)?.leading) return 'daily';
+  if (inAny(opts.dailyFolders) || nameDay(path)?.leading || formatDay(path, opts.dayFormats) !== null) return 'daily';
   if (inAny(opts.sessionFolders)) return 'session';
   return 'knowledge';
 }
@@ -48,12 +52,18 @@ export interface NoteDate {
   dateSource: 'frontmatter' | 'filename' | 'mtime';
 }
 
-/** Frontmatter date/updated/created (first valid) → a day the path names (name-date.ts) → the mtime's local date. */
-export function noteDate(fm: Frontmatter, path: string, mtimeMs: number): NoteDate {
+/**
+ * Frontmatter date/updated/created (first valid) → the day Obsidian's daily-note settings name (day-format.ts:
+ * before name-date.ts's guesses, which read `11.12.2026` day first where the vault's format may say otherwise)
+ * → a day the path names (name-date.ts) → the mtime's local date.
+ */
+export function noteDate(fm: Frontmatter, path: string, mtimeMs: number, dayFormats: readonly DayFormat[] = []): NoteDate {
   for (const key of ['date', 'updated', 'created']) {
     const date = dateOf(fm[key]);
     if (date) return { date, dateSource: 'frontmatter' };
   }
+  const formatted = formatDay(path, dayFormats);
+  if (formatted) return { date: formatted, dateSource: 'filename' };
   const named = nameDay(path);
   if (named) return { date: named.date, dateSource: 'filename' };
   const t = new Date(Number.isFinite(mtimeMs) ? mtimeMs : 0);

@@ -353,7 +353,8 @@ export function defaultConfigText(): string {
   "extensions": ${JSON.stringify(d.extensions)},
   // Sections longer than this many characters are split at paragraph boundaries.
   "chunkChars": ${d.chunkChars},
-  // Folders whose notes are daily notes (files named by a day, 2026-11-27…, 20261127, 27.11.2026…, are daily anywhere).
+  // Folders whose notes are daily notes (files named by a day, 2026-11-27…, 20261127, 27.11.2026…, are daily anywhere,
+  // and so are those Obsidian's daily-note settings name: .obsidian/daily-notes.json, Periodic Notes).
   "dailyFolders": ${JSON.stringify(d.dailyFolders)},
   // Folders whose notes are session notes.
   "sessionFolders": ${JSON.stringify(d.sessionFolders)},

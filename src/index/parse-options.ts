@@ -1,0 +1,30 @@
+// The parser's options for a vault: config.json's settings, and Obsidian's daily-note settings read from the
+// vault's .obsidian/ folder (src/vault/obsidian-daily.ts) with the warnings they give. Read once per sync
+// (two stats when Obsidian's files are absent), so that a sync reads every note, and records the settings,
+// by one reading of them, and a long-running `tsm watch` takes Obsidian's settings as they are now.
+import type { IndexWarning } from '../core/types.js';
+import { dayFormatProblem, type DayFormat } from '../parse/day-format.js';
+import type { ParseOptions } from '../parse/options.js';
+import type { TsmConfig } from '../vault/config.js';
+import { readObsidianDaily } from '../vault/obsidian-daily.js';
+
+export interface VaultReading {
+  opts: ParseOptions;
+  /** What was wrong with Obsidian's settings files, each under its file's path (kept by a sync of the whole vault). */
+  warnings: IndexWarning[];
+}
+
+export function readParseOptions(cfg: TsmConfig): VaultReading {
+  const obsidian = readObsidianDaily(cfg.vault);
+  const warnings = [...obsidian.warnings];
+  const dayFormats: DayFormat[] = [];
+  for (const s of obsidian.settings) {
+    const problem = dayFormatProblem(s.format);
+    if (problem === null) dayFormats.push({ folder: s.folder, format: s.format });
+    else warnings.push({ path: s.file, message: `${s.key ? `${s.key} ` : ''}format ${JSON.stringify(s.format)}: ${problem}: tsm takes no day from these daily-note settings` });
+  }
+  return {
+    opts: { chunkChars: cfg.chunkChars, dailyFolders: cfg.dailyFolders, dayFormats, sessionFolders: cfg.sessionFolders, maxFileBytes: cfg.maxFileBytes },
+    warnings,
+  };
+}

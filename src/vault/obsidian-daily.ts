@@ -1,0 +1,90 @@
+// Obsidian's own daily-note settings, where an Obsidian user set them: the Daily notes core plugin's
+// `.obsidian/daily-notes.json` ({"folder": "Journal/Daily", "format": "DD-MM-YYYY"}; a key left out is
+// Obsidian's default: the vault's root, YYYY-MM-DD) and the Periodic Notes plugin's
+// `.obsidian/plugins/periodic-notes/data.json` ({"daily": {"enabled": true, "folder": …, "format": …}}).
+// A file that is absent says nothing; one that cannot be read or holds no settings is a warning naming it,
+// never an error: Obsidian's files are Obsidian's, and a search must not stop at them.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IndexWarning } from '../core/types.js';
+import { fileKind } from './file-kind.js';
+
+export const DAILY_NOTES_FILE = '.obsidian/daily-notes.json';
+export const PERIODIC_NOTES_FILE = '.obsidian/plugins/periodic-notes/data.json';
+
+/** Obsidian's default daily-note format (both plugins'). */
+const DEFAULT_FORMAT = 'YYYY-MM-DD';
+
+export interface ObsidianDailySetting {
+  /** Vault-relative, NFC, without leading or trailing slashes: '' is the vault's root. */
+  folder: string;
+  /** The moment.js format as written. */
+  format: string;
+  /** The settings file it comes from (vault-relative). */
+  file: string;
+  /** Where in the file: '' (the whole file), or `daily` (Periodic Notes). */
+  key: string;
+}
+
+export interface ObsidianDaily {
+  settings: ObsidianDailySetting[];
+  warnings: IndexWarning[];
+}
+
+export function readObsidianDaily(vault: string): ObsidianDaily {
+  const out: ObsidianDaily = { settings: [], warnings: [] };
+  const core = readJson(vault, DAILY_NOTES_FILE, out.warnings);
+  if (core !== undefined) take(core, DAILY_NOTES_FILE, '', out);
+  const periodic = readJson(vault, PERIODIC_NOTES_FILE, out.warnings);
+  if (periodic !== undefined) {
+    const daily = periodic.daily;
+    // Periodic Notes writes `daily` once its settings are opened; `enabled: false` is its daily notes turned off.
+    if (isObject(daily) && daily.enabled !== false) take(daily, PERIODIC_NOTES_FILE, 'daily', out);
+  }
+  return out;
+}
+
+function take(obj: Record<string, unknown>, file: string, key: string, out: ObsidianDaily): void {
+  const { folder = '', format = '' } = obj;
+  if (typeof folder !== 'string' || typeof format !== 'string') {
+    const where = key ? `${key}'s folder and format` : 'folder and format';
+    out.warnings.push({ path: file, message: `${where} must be text (got ${JSON.stringify({ folder, format })}): its daily-note settings are not read` });
+    return;
+  }
+  const setting = { folder: folderOf(folder), format: format.trim() || DEFAULT_FORMAT, file, key };
+  const same = out.settings.some((s) => s.folder === setting.folder && s.format === setting.format);
+  if (!same) out.settings.push(setting);
+}
+
+/** `/Journal/Daily/`, `./Journal/Daily` and ` Journal/Daily ` are the folder Obsidian names `Journal/Daily`. */
+function folderOf(folder: string): string {
+  return folder.normalize('NFC').trim().replace(/\\/g, '/').replace(/^(?:\.\/|\/)+/, '').replace(/\/+$/, '');
+}
+
+/** The JSON object in `rel`, or undefined when there is none (absent: silently; unreadable or no object: with a warning). */
+function readJson(vault: string, rel: string, warnings: IndexWarning[]): Record<string, unknown> | undefined {
+  const path = join(vault, rel);
+  const kind = fileKind(path);
+  if (kind === 'absent') return undefined;
+  const fix = 'its daily-note settings are not read';
+  if (kind !== 'file') {
+    warnings.push({ path: rel, message: `not a plain file (a folder, a pipe): ${fix}` });
+    return undefined;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''));
+  } catch (err) {
+    warnings.push({ path: rel, message: `not valid JSON (${(err as Error).message}): ${fix}` });
+    return undefined;
+  }
+  if (!isObject(data)) {
+    warnings.push({ path: rel, message: `must hold a JSON object: ${fix}` });
+    return undefined;
+  }
+  return data;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
