@@ -2,6 +2,7 @@
 // or nothing. Pure functions, so the rules can be tested without a watcher.
 import type { Stats } from 'node:fs';
 import { RULES_FILES } from '../vault/ignore-rules.js';
+import { DAILY_NOTES_FILE, PERIODIC_NOTES_FILE } from '../vault/obsidian-daily.js';
 import { hasNoteExtension, isSkippedFolder, vaultRelative } from '../vault/paths.js';
 
 export { hasNoteExtension, vaultRelative } from '../vault/paths.js';
@@ -16,6 +17,17 @@ export type EventMeaning =
 /** Files whose change alters which notes are indexed (so everything must be looked at again). */
 const RULE_FILES: ReadonlySet<string> = new Set(RULES_FILES);
 
+/**
+ * Obsidian's daily-note settings (src/vault/obsidian-daily.ts): the notes they type and date change with them,
+ * files unchanged included, so a change rescans (a sync of the whole vault compares them with the ones the
+ * notes were read with, and reads every note again when they differ). Watched in folders that are otherwise
+ * never watched: those on the way to them, and nothing else of .obsidian/ (workspace.json changes at every click).
+ */
+const SETTINGS_FILES: ReadonlySet<string> = new Set([DAILY_NOTES_FILE, PERIODIC_NOTES_FILE]);
+const SETTINGS_FOLDERS: ReadonlySet<string> = new Set(
+  [...SETTINGS_FILES].flatMap((f) => f.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))),
+);
+
 /** True when a folder on the way to `rel` (or `rel` itself, when it is a folder) is never watched. */
 function inSkippedFolder(rel: string, isDir: boolean): boolean {
   const parts = rel.split('/');
@@ -28,6 +40,9 @@ function baseName(rel: string): string {
 }
 
 export function classifyEvent(event: WatchEventName, rel: string, extensions: string[]): EventMeaning {
+  if (SETTINGS_FILES.has(rel) && (event === 'add' || event === 'change' || event === 'unlink')) {
+    return { kind: 'rescan', reason: `${rel} ${event === 'unlink' ? 'removed' : 'changed'}` };
+  }
   if (inSkippedFolder(rel, event === 'addDir' || event === 'unlinkDir')) return { kind: 'none' };
   if (event === 'addDir') return { kind: 'rescan', reason: `folder added: ${rel}` };
   if (event === 'unlinkDir') return { kind: 'rescan', reason: `folder removed: ${rel}` };
@@ -50,6 +65,8 @@ export function createIgnoredTest(
   return (abs, stats) => {
     const rel = vaultRelative(vault, abs);
     if (rel === null) return false;
+    if (SETTINGS_FILES.has(rel)) return stats !== undefined && !stats.isFile();
+    if (SETTINGS_FOLDERS.has(rel)) return stats !== undefined && !stats.isDirectory();
     if (inSkippedFolder(rel, false)) return true;
     const name = baseName(rel);
     const wanted = RULE_FILES.has(name) || hasNoteExtension(name, extensions);

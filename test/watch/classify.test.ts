@@ -50,6 +50,15 @@ describe('classifyEvent', () => {
     }
     expect(classifyEvent('addDir', '.git/objects', MD)).toEqual({ kind: 'none' });
   });
+  it("rescans when Obsidian's daily-note settings change, and for nothing else of .obsidian/", () => {
+    for (const rel of ['.obsidian/daily-notes.json', '.obsidian/plugins/periodic-notes/data.json']) {
+      expect(classifyEvent('change', rel, MD)).toEqual({ kind: 'rescan', reason: `${rel} changed` });
+      expect(classifyEvent('unlink', rel, MD)).toEqual({ kind: 'rescan', reason: `${rel} removed` });
+    }
+    expect(classifyEvent('change', '.obsidian/workspace.json', MD)).toEqual({ kind: 'none' });
+    expect(classifyEvent('change', 'sub/.obsidian/daily-notes.json', MD)).toEqual({ kind: 'none' });
+    expect(classifyEvent('addDir', '.obsidian/plugins', MD)).toEqual({ kind: 'none' });
+  });
   it('rescans when folders come or go', () => {
     expect(classifyEvent('addDir', 'new', MD)).toEqual({ kind: 'rescan', reason: 'folder added: new' });
     expect(classifyEvent('unlinkDir', 'old/sub', MD)).toEqual({ kind: 'rescan', reason: 'folder removed: old/sub' });
@@ -74,6 +83,17 @@ describe('createIgnoredTest', () => {
     expect(ignored(dir)).toBe(false);
     expect(ignored(join(dir, 'sub'), st('sub'))).toBe(false);
     expect(ignored(join(dir, 'pictures.png'))).toBe(false); // no stats: could be a folder
+  });
+  it("enters .obsidian/ only on the way to Obsidian's daily-note settings", () => {
+    mkdirSync(join(dir, '.obsidian/plugins/periodic-notes'), { recursive: true });
+    mkdirSync(join(dir, '.obsidian/plugins/other'), { recursive: true });
+    for (const f of ['.obsidian/daily-notes.json', '.obsidian/workspace.json', '.obsidian/plugins/periodic-notes/data.json']) writeFileSync(join(dir, f), '{}');
+    for (const rel of ['.obsidian', '.obsidian/plugins', '.obsidian/plugins/periodic-notes']) {
+      expect(ignored(join(dir, rel))).toBe(false);
+      expect(ignored(join(dir, rel), st(rel))).toBe(false);
+    }
+    for (const rel of ['.obsidian/daily-notes.json', '.obsidian/plugins/periodic-notes/data.json']) expect(ignored(join(dir, rel), st(rel))).toBe(false);
+    for (const rel of ['.obsidian/workspace.json', '.obsidian/plugins/other']) expect(ignored(join(dir, rel), st(rel))).toBe(true);
   });
   it('ignores always-skipped folders with or without stats', () => {
     expect(ignored(join(dir, '.tsm'))).toBe(true);
