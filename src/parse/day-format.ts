@@ -20,7 +20,10 @@ interface Compiled {
   fields: Field[];
 }
 
-/** The tokens read, longest first, and moment's other token letters (a run of one of them is a token tsm does not read). */
+/**
+ * `[literal]`; tokens tsm does not read that start like one it does (day of year, expanded years, ordinals);
+ * the tokens read, longest first; a run of another of moment's token letters (HH, ww, Q…); any other character.
+ */
 const TOKEN = /\[([^[\]]*)\]|(DDDo|DDDD?|Y{5,6}|[MQwWyd]o)|YYYY|YY|MMMM|MMM|MM|M|Do|DD|D|dddd|ddd|dd|d|([MDdeEwWQNYygGaAhHkmsSxXzZ])\3*o?|[\s\S]/g;
 
 const JA_WEEKDAY = `[${WEEKDAYS_JA}](?:曜日?)?`;
@@ -35,7 +38,7 @@ const PIECES: Record<string, { re: string; field?: Field }> = {
   Do: { re: '(\\d{1,2})(?:st|nd|rd|th|日)', field: 'day' },
   DD: { re: '(\\d{2})', field: 'day' },
   D: { re: '(\\d{1,2})', field: 'day' },
-  // The weekday is not checked against the day: moment's own strict parse does not either.
+  // Not checked against the day (moment's strict parse would refuse a wrong weekday): the day's digits decide.
   dddd: { re: `(?:${WEEKDAY_RE.slice(1, -1)}|${JA_WEEKDAY})` },
   ddd: { re: `(?:mon|tue|wed|thu|fri|sat|sun|${JA_WEEKDAY})` },
   dd: { re: `(?:mo|tu|we|th|fr|sa|su|${JA_WEEKDAY})` },
