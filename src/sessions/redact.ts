@@ -9,7 +9,7 @@
 // - key-name heuristics (detect-secrets' KeywordDetector, gitleaks' generic-api-key): a value assigned to
 //   a key whose name says "secret" — KEY=VALUE, key: value, "key": "value", --flag value — and passwords
 //   given on command lines (mysql -pPW, curl -u user:pw, sshpass -p PW, echo PW | sudo -S), and XML elements
-//   (<password>PW</password>).
+//   (<password>PW</password>) and key/value attribute pairs (<add key="ApiKey" value="PW"/>).
 // A false positive costs a word in a note; a false negative leaks a credential into a searchable file, so
 // the rules lean to redacting. Prose stays readable: "password reset flow", "token budget", `max_tokens=`,
 // `password: string` (a type) and `$TOKEN` (a reference) are left alone.
@@ -200,6 +200,13 @@ const SECRET_RULES: SecretRule[] = [
   {
     pattern: /(<([A-Za-z_][\w.:-]{0,60})>)([^<>\n]{1,512})(?=<\/\2>)/g,
     replace: (m: string, open: string, name: string, value: string) => (isSecretKey(name) && !notASecret(value) ? open + REDACTED : m),
+  },
+  // A key/value pair held in two attributes: .NET's `<add key="ApiKey" value="V"/>`, Spring's and Ant's
+  // `<property name="password" value="V"/>`. The secret is the value attribute of an element whose key or
+  // name attribute is a secret key. (A `password="V"` attribute is an assignment, below.)
+  {
+    pattern: /(<[A-Za-z][\w.:-]{0,60}[^<>]{0,200}?\s(?:key|name)[ \t]*=[ \t]*(["'])([^"'<>\n]{1,200})\2[^<>]{0,200}?\svalue[ \t]*=[ \t]*(["']))([^"'<>\n]{1,512})(?=\4)/gi,
+    replace: (m: string, head: string, _q: string, name: string, _q2: string, value: string) => (isSecretKey(name) && !notASecret(value) ? head + REDACTED : m),
   },
   // `gh secret set NAME --body V`: the body is the secret, whatever the name.
   { pattern: /(\bgh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:--body|-b)(?:[ \t]+|=))(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g, replace: afterHead },
