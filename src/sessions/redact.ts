@@ -7,9 +7,10 @@
 //   Stripe, Google, Hugging Face, npm/PyPI, Telegram bot, Discord webhooks, SendGrid, Twilio, DigitalOcean,
 //   Shopify, HashiCorp Vault, Databricks, Grafana, Postman, age, Azure storage keys and SAS signatures, JWTs);
 // - key-name heuristics (detect-secrets' KeywordDetector, gitleaks' generic-api-key): a value assigned to
-//   a key whose name says "secret" — KEY=VALUE, key: value, "key": "value", --flag value — and passwords
-//   given on command lines (mysql -pPW, curl -u user:pw, sshpass -p PW, echo PW | sudo -S), and XML elements
-//   (<password>PW</password>) and key/value attribute pairs (<add key="ApiKey" value="PW"/>).
+//   a key whose name says "secret" — KEY=VALUE, key: value, "key": "value", --flag value, fish's
+//   set -x KEY VALUE — and passwords given on command lines (mysql -pPW, curl -u user:pw, sshpass -p PW,
+//   echo PW | sudo -S), XML elements (<password>PW</password>) and key/value attribute pairs
+//   (<add key="ApiKey" value="PW"/>).
 // A false positive costs a word in a note; a false negative leaks a credential into a searchable file, so
 // the rules lean to redacting. Prose stays readable: "password reset flow", "token budget", `max_tokens=`,
 // `password: string` (a type) and `$TOKEN` (a reference) are left alone.
@@ -184,6 +185,17 @@ const SECRET_RULES: SecretRule[] = [
         return head + value + afterHead(rest, space as string);
       }
       return parts.some(isSecretKey) ? afterHead(head + value, head) + rest : m;
+    },
+  },
+  // fish's `set [options] NAME VALUE` (no `=`): `set -gx AWS_SECRET_ACCESS_KEY V`. A lower-case name needs an
+  // option (`we set token expiry` is prose); erasing, querying and listing (-e, -q, -S, -n) take no value.
+  // `(cat file)` is fish's command substitution, a reference like `$(…)`.
+  {
+    pattern: /(\bset((?:[ \t]+--?[A-Za-z][\w-]*)*)[ \t]+([A-Za-z_]\w*)[ \t]+)(?!\[REDACTED|\()("[^"\n]*"|'[^'\n]*'|[^\s`'";|&)-][^\s`;|&)]*)/g,
+    replace: (m: string, head: string, options: string, name: string, value: string) => {
+      if (options === '' && !/^[A-Z][A-Z0-9_]*$/.test(name)) return m;
+      if (/(?:^|\s)(?:-[A-Za-z]*[eqSn]|--(?:erase|query|show|names)\b)/.test(options)) return m;
+      return isSecretKey(name) ? afterHead(head + value, head) : m;
     },
   },
   // A sudo password piped in, the way an agent runs sudo without a terminal: `echo PW | sudo -S cmd`,

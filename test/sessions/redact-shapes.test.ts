@@ -25,3 +25,24 @@ describe('.NET / Java config: a value attribute after a secret key or name attri
     '<property name="timeout" value="30"/>',
   ])('keeps %s', (text) => expect(redactSecrets(text)).toBe(text));
 });
+
+describe("fish shell's set", () => {
+  it.each([
+    ['set -x API_TOKEN abc123def456', `set -x API_TOKEN ${REDACTED}`],
+    ['set -gx AWS_SECRET_ACCESS_KEY wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY', `set -gx AWS_SECRET_ACCESS_KEY ${REDACTED}`],
+    ['set -Ux GITHUB_TOKEN "hunter2 hunter"; and make', `set -Ux GITHUB_TOKEN ${REDACTED}; and make`],
+    ['set --export --global db_password hunter2', `set --export --global db_password ${REDACTED}`],
+    ['set OPENAI_API_KEY abc123', `set OPENAI_API_KEY ${REDACTED}`],
+  ])('%s', (text, redacted) => expect(redactSecrets(text)).toBe(redacted));
+
+  it.each([
+    'set -x PATH $PATH /usr/local/bin',
+    'set -gx EDITOR vim',
+    'set -x TOKEN_LIMIT 4096',
+    'set -x API_TOKEN $OTHER_TOKEN',
+    'set -x API_TOKEN (cat ~/.config/token)', // fish's command substitution
+    'set -e API_TOKEN; echo gone', // erase: no value
+    'set -q GITHUB_TOKEN; or echo missing', // query: no value
+    'we set token expiry to an hour', // prose: a lower-case name needs an option
+  ])('keeps %s', (text) => expect(redactSecrets(text)).toBe(text));
+});
