@@ -155,15 +155,16 @@ const SECRET_RULES: SecretRule[] = [
     replace: (m, head: string, token: string) => (hasDigit(token) ? `${head}${REDACTED}` : m),
   },
   // Passwords on command lines: mysql -pPW (attached: a bare -p prompts), curl -u user:pw, sshpass -p PW,
-  // redis-cli -a PW, docker login -p PW. A value already [REDACTED] is no match, so that the reach from the
+  // redis-cli -a PW, docker login -p PW, zip -P PW, 7z -pPW. A value already [REDACTED] is no match, so that the reach from the
   // command name goes on to a later password (`mysql -p[REDACTED]mysql -pPW` left PW as it was).
-  { pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport|mysqlsh)\b[^\n|;&]{0,200}?\s-p)(?!\[REDACTED)([^\s'"`-][^\s'"`]*|'[^'\n]*'|"[^"\n]*")/g, replace: afterHead },
+  { pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport|mysqlsh|7z|7za|7zr|7zz|rar|unrar)\b[^\n|;&]{0,200}?\s-p)(?!\[REDACTED)([^\s'"`-][^\s'"`]*|'[^'\n]*'|"[^"\n]*")/g, replace: afterHead },
   {
     pattern: /((?:^|\s)(?:-u|--user|--proxy-user)[ \t]*=?[ \t]*["']?[^\s:"'`]+:)([^\s"'`]+)/g,
     replace: (m, head: string, pw: string) => (notASecret(pw) ? m : `${head}${REDACTED}`),
   },
   { pattern: /(\bsshpass\b(?:[ \t]+-[a-oq-zA-Z]\S*)*[ \t]+-p[ \t]*)(?!\[REDACTED)([^\s`]+)/g, replace: afterHead },
   { pattern: /(\bredis-cli\b[^\n|;&]{0,200}?\s-a[ \t]+)(?!\[REDACTED)([^\s`]+)/g, replace: afterHead },
+  { pattern: /(\b(?:zip|unzip|zipcloak)\b[^\n|;&]{0,200}?\s-P[ \t]*)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g, replace: afterHead },
   { pattern: /(\blogin\b[^\n|;&]{0,200}?\s-p[ \t]+)(?!\[REDACTED)([^\s`-][^\s`]*)/g, replace: afterHead },
   // Config setters take the key and its value as two words: `aws configure set aws_secret_access_key V`,
   // `npm config set //registry/:_authToken V`, `git config --global github.token V`, `poetry config
@@ -222,10 +223,16 @@ const SECRET_RULES: SecretRule[] = [
   },
   // `gh secret set NAME --body V`: the body is the secret, whatever the name.
   { pattern: /(\bgh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:--body|-b)(?:[ \t]+|=))(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g, replace: afterHead },
-  // Secrets passed as command-line flags: --password hunter2, --token … (the '=' form is an assignment);
-  // gpg's --passphrase, keytool's -storepass and -keypass.
+  // openssl's pass phrase arguments (-pass, -passin, -passout): `pass:PW` is the password itself, `env:VAR`,
+  // `file:path`, `fd:N` and `stdin` say where to read it (no secret). A quoted `'pass:two words'` runs to its quote.
   {
-    pattern: /(--?(?:password|passwd|passphrase|pass|pwd|token|api[-_]?key|secret|client[-_]secret|auth[-_]token|access[-_]token|(?:src|dest)?(?:store|key)pass)[ \t]+)([^\s`-][^\s`]*)/gi,
+    pattern: /(\s--?[a-z]*pass[a-z]*[ \t]+(["']?)pass:)(?!\[REDACTED)((?<=["']pass:)[^"'\n`]+(?=["'])|(?:[^\s`'"]|"[^"\n]*"|'[^'\n]*')+)/g,
+    replace: afterHead,
+  },
+  // Secrets passed as command-line flags: --password hunter2, --token … (the '=' form is an assignment);
+  // gpg's --passphrase, keytool's -storepass and -keypass. (openssl's `pass:PW` is the rule above.)
+  {
+    pattern: /(--?(?:password|passwd|passphrase|pass|pwd|token|api[-_]?key|secret|client[-_]secret|auth[-_]token|access[-_]token|(?:src|dest)?(?:store|key)pass)[ \t]+)(?!["']?(?:pass|env|file|fd):|stdin(?![^\s`]))([^\s`-][^\s`]*)/gi,
     replace: afterHead,
   },
   // Anthropic / OpenAI style keys (sk-…, sk-ant-…, sk-proj-…); a digit keeps hyphenated words out.

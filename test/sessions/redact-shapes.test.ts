@@ -46,3 +46,27 @@ describe("fish shell's set", () => {
     'we set token expiry to an hour', // prose: a lower-case name needs an option
   ])('keeps %s', (text) => expect(redactSecrets(text)).toBe(text));
 });
+
+describe('archive and openssl passwords', () => {
+  it.each([
+    ['zip -P hunter2 out.zip a.txt', `zip -P ${REDACTED} out.zip a.txt`],
+    ['zip -r -P "two words" out.zip dir', `zip -r -P ${REDACTED} out.zip dir`],
+    ['unzip -P hunter2 out.zip', `unzip -P ${REDACTED} out.zip`],
+    ['7z a -phunter2 out.7z dir', `7z a -p${REDACTED} out.7z dir`],
+    ['7za x -p"hunter 2" out.7z', `7za x -p${REDACTED} out.7z`],
+    ['unrar x -pS3cret a.rar', `unrar x -p${REDACTED} a.rar`],
+    ['openssl enc -aes-256-cbc -pass pass:hunter2 -in a', `openssl enc -aes-256-cbc -pass pass:${REDACTED} -in a`],
+    ['openssl pkcs12 -export -passout pass:hunter -passin pass:other', `openssl pkcs12 -export -passout pass:${REDACTED} -passin pass:${REDACTED}`],
+  ])('%s', (text, redacted) => expect(redactSecrets(text)).toBe(redacted));
+
+  it.each([
+    'zip -r out.zip dir',
+    'unzip -l out.zip && unzip -o out.zip',
+    '7z a -r out.7z dir',
+    '7z a -p out.7z dir', // a bare -p prompts for the password
+    'openssl enc -aes-256-cbc -pass env:BACKUP_PASS -in a',
+    'openssl enc -aes-256-cbc -pass file:/run/secrets/pw -in a',
+    'openssl rsa -passin stdin -in key.pem',
+    'openssl enc -d -pass fd:3 -in a',
+  ])('keeps %s', (text) => expect(redactSecrets(text)).toBe(text));
+});
