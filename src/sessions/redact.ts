@@ -380,15 +380,29 @@ const ASSIGNMENT = new RegExp(
 // took 7.3 s); the scan is now linear, short of a long run of secret keys (`password:password:…`).
 const KEY_OP = new RegExp(String.raw`(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)${KEY_QUOTE}([ \t]*)${OPERATOR}`, 'g');
 
+/** Whether the key at `at` is a URL query parameter or a form field: `=` after `?` or `&`. */
+const isQueryParam = (text: string, at: number, op: string) => op === '=' && (text[at - 1] === '?' || text[at - 1] === '&');
+
+/**
+ * Names that say "credential" only as a query parameter (`?key=V` is Google's API key, `&sig=V` an Azure
+ * SAS signature too short for the SAS rule); elsewhere `key=`, `sig=` are ordinary (`sort(key=len)`).
+ */
+const QUERY_SECRET_PARAMS = new Set(['key', 'sig']);
+
+/** Whether the value of `key` is a secret: a secret key anywhere, or a credential's name in a query. */
+function isSecretParam(key: string, inQuery: boolean): boolean {
+  return isSecretKey(key) || (inQuery && QUERY_SECRET_PARAMS.has(key.toLowerCase()));
+}
+
 /** The replacement for one `key op value` match, and where the text it replaces ends. */
 function redactAssignment(m: RegExpExecArray, text: string): { text: string; end: number } {
   const [, key, keyQuote, space1, op, space2] = m;
   const valueStart = m.index + m[0].length - m[6].length;
-  const inQuery = op === '=' && (text[m.index - 1] === '?' || text[m.index - 1] === '&');
+  const inQuery = isQueryParam(text, m.index, op);
   const value = valueEnding(m[6], op, inQuery);
   const end = valueStart + value.length;
   const keep = { text: text.slice(m.index, end), end };
-  if (!isSecretKey(key)) return keep;
+  if (!isSecretParam(key, inQuery)) return keep;
   // `token ==abc`: a comparison, spaced unevenly (an HTTPie item is one shell word).
   if (op === '==' && space1 !== '') return keep;
   const quote = quotesOf(value);
@@ -473,7 +487,7 @@ function redactAssignments(text: string): string {
   for (let k = KEY_OP.exec(text); k; k = KEY_OP.exec(text)) {
     // Nothing redacted: go on right after the key and its operator (KEY_OP's lastIndex), so a value that is
     // itself `key=value` (`Endpoint=…;AccountKey=…`) is still looked at.
-    if (!isSecretKey(k[1])) continue;
+    if (!isSecretParam(k[1], isQueryParam(text, k.index, k[4]))) continue;
     ASSIGNMENT.lastIndex = k.index;
     const m = ASSIGNMENT.exec(text);
     if (m === null) continue;

@@ -70,3 +70,19 @@ describe('archive and openssl passwords', () => {
     'openssl enc -d -pass fd:3 -in a',
   ])('keeps %s', (text) => expect(redactSecrets(text)).toBe(text));
 });
+
+describe('URL query parameters named key and sig', () => {
+  it.each([
+    ['https://maps.example.com/api?key=AIzaabc123def&q=tokyo', `https://maps.example.com/api?key=${REDACTED}&q=tokyo`],
+    ['https://x.blob.core.windows.net/c/b?sv=2022&sig=abc123', `https://x.blob.core.windows.net/c/b?sv=2022&sig=${REDACTED}`],
+    ['GET /v1/data?page=2&KEY=s3cret', `GET /v1/data?page=2&KEY=${REDACTED}`],
+  ])('%s', (text, redacted) => expect(redactSecrets(text)).toBe(redacted));
+
+  it.each([
+    '?page=2',
+    'https://x.test/a?page=2&sort=asc',
+    'https://x.test/a?keyword=lora&signal=-90',
+    'the key=value pair', // no query: `key` alone says nothing
+    'sort(key=len)',
+  ])('keeps %s', (text) => expect(redactSecrets(text)).toBe(text));
+});
