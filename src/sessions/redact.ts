@@ -501,6 +501,48 @@ function redactAssignments(text: string): string {
   return out.join('');
 }
 
+// URL-encoded key/value pairs, in a logged URL or a form body: `password%3Dhunter2` (`password=hunter2`),
+// `%22api_key%22%3A%22V%22` (`"api_key":"V"`). As for ASSIGNMENT, every key is found and only a secret one has
+// its value read, so a value holding an encoded query (`next%3D%2Fcb%3Fpassword%3DV`) is still looked into.
+// The value ends where a decoded one would (`%26` &, `%23` #, `%22` a quote) and is judged decoded
+// (`%24DB_PASSWORD` is the reference `$DB_PASSWORD`, `%3Cyour%20password%3E` a placeholder).
+const ENCODED_KEY_OP = /(?<=^|[^A-Za-z0-9_.-]|%[0-9A-F]{2})([A-Za-z_][\w.-]{0,100})(%3D|%22(?:%20|\+)*%3A)(?:%20|\+)*(?:%22)?/gi;
+const ENCODED_VALUE = /(?!\[REDACTED)(?:[^\s%&#"'`<>)\]},;]|%(?!2[236])[0-9A-F]{2})+/iy;
+
+function redactEncoded(text: string): string {
+  if (!text.includes('%')) return text;
+  const out: string[] = [];
+  let from = 0;
+  ENCODED_KEY_OP.lastIndex = 0;
+  for (let k = ENCODED_KEY_OP.exec(text); k; k = ENCODED_KEY_OP.exec(text)) {
+    const inQuery = k[2].length === 3 && /(?:[?&]|%3F|%26)$/i.test(text.slice(Math.max(0, k.index - 3), k.index));
+    if (!isSecretParam(k[1], inQuery)) continue;
+    ENCODED_VALUE.lastIndex = k.index + k[0].length;
+    const v = ENCODED_VALUE.exec(text);
+    if (v === null || notASecret(decodeOrKeep(v[0])) || isPlaceholder(decodeOrKeep(v[0]))) continue;
+    out.push(text.slice(from, v.index), REDACTED);
+    from = ENCODED_VALUE.lastIndex;
+    ENCODED_KEY_OP.lastIndex = from;
+  }
+  out.push(text.slice(from));
+  return out.join('');
+}
+
+/** A placeholder, spaces and all, that is a whole value (`<your password>`): PLACEHOLDER read to its end. */
+function isPlaceholder(value: string): boolean {
+  PLACEHOLDER.lastIndex = 0;
+  return PLACEHOLDER.test(value) && PLACEHOLDER.lastIndex === value.length;
+}
+
+/** A URL-encoded value decoded (`+` is a space in a form), or as it is when it is no valid encoding. */
+function decodeOrKeep(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value;
+  }
+}
+
 // Kubernetes / compose style: `- name: DB_PASSWORD` with its `value: …` on the next line.
 const NAME_VALUE = /^([ \t]*-?[ \t]*name:[ \t]*["']?([A-Za-z0-9_.-]+)["']?[ \t]*\n[ \t]*value:[ \t]*)(?!\[REDACTED)(["']?)([^\n]*?)\3[ \t]*$/gm;
 
@@ -535,7 +577,7 @@ function redactOnce(text: string): string {
   for (const rule of SECRET_RULES) {
     out = out.replace(rule.pattern, rule.replace as (substring: string, ...args: unknown[]) => string);
   }
-  return redactAssignments(redactNameValue(out));
+  return redactEncoded(redactAssignments(redactNameValue(out)));
 }
 
 /** Everything that goes from a transcript into a note passes through here. */

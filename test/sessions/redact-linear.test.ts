@@ -50,3 +50,11 @@ describe('key = value, key by key', () => {
     expect(redactSecrets('Endpoint=https://x.blob.core.windows.net/;AccountKey=abc123xyz==')).toContain(`AccountKey=${REDACTED}`);
   });
 });
+
+describe('URL-encoded key=value, key by key', () => {
+  it('reads a 2 MB run of encoded pairs once, and still redacts an encoded secret after it', LINEAR, () => {
+    const run = 'a%3D'.repeat(500_000);
+    expect(redactSecrets(run)).toBe(run);
+    expect(redactSecrets(`${run} password%3Dhunter22`)).toBe(`${run} password%3D${REDACTED}`);
+  });
+});

@@ -86,3 +86,24 @@ describe('URL query parameters named key and sig', () => {
     'sort(key=len)',
   ])('keeps %s', (text) => expect(redactSecrets(text)).toBe(text));
 });
+
+describe('secrets inside URL-encoded text', () => {
+  it.each([
+    ['GET /login?user=bob&password%3Dhunter2', `GET /login?user=bob&password${'%3D'}${REDACTED}`],
+    ['next=https%3A%2F%2Fx%3Fpassword%3Dhunter2%26u%3D1', `next=https%3A%2F%2Fx%3Fpassword%3D${REDACTED}%26u%3D1`],
+    ['body=%7B%22api_key%22%3A%22abc123secret%22%7D', `body=%7B%22api_key%22%3A%22${REDACTED}%22%7D`],
+    ['%22password%22%3A%20%22hunter%202%22', `%22password%22%3A%20%22${REDACTED}%22`],
+    ['redirect=%2Fcb%3Fcode%3D1%26client_secret%3Ds3cr3t%26x%3D2', `redirect=%2Fcb%3Fcode%3D1%26client_secret%3D${REDACTED}%26x%3D2`],
+    ['u=%2Fa%3Fkey%3DAIzaabc123', `u=%2Fa%3Fkey%3D${REDACTED}`],
+    ['token%3dabc123def', `token%3d${REDACTED}`], // lower-case hex
+  ])('%s', (text, redacted) => expect(redactSecrets(text)).toBe(redacted));
+
+  it.each([
+    'q=max_tokens%3D4096',
+    'u=%2Fsearch%3Fq%3Dtoken%2Bbudget',
+    'password%3D%24DB_PASSWORD', // `$DB_PASSWORD`: a reference
+    'password%3D%3Cyour%20password%3E', // `<your password>`: a placeholder
+    'x=%22token%22%3A%22%22', // empty
+    'a%3Db%3Dc%3Dd',
+  ])('keeps %s', (text) => expect(redactSecrets(text)).toBe(text));
+});
