@@ -200,6 +200,8 @@ describe('redactSecrets on any mix (property)', () => {
     const piece = fc.constantFrom(
       'password: ', 'DB_PASS=', 'token = ', '"apiKey": ', 'Cookie: ', 'https://u:', '@host/x', 'mysql -p', 'curl -u a:', 'sshpass -p ',
       'hunter2', 'correct horse', '"q"', "'s'", ' ', '\n', '  ', '- ', '$VAR', 'string;', ': ', '=', '[REDACTED]', 'xapp-', '<private>', '</private>',
+      'set -gx API_TOKEN ', 'zip -P ', '7z -p', ' -pass pass:', '<add key="ApiKey" value="', '"/>', '?key=', '&sig=',
+      'password%3D', '%22token%22%3A%22', '%22', '%26', '%3F',
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 16 }).map((p) => p.join('')), (text) => {
