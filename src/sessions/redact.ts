@@ -221,10 +221,17 @@ const SECRET_RULES: SecretRule[] = [
     pattern: /(<[A-Za-z][\w.:-]{0,60}[^<>]{0,200}?\s(?:key|name)[ \t]*=[ \t]*(["'])([^"'<>\n]{1,200})\2[^<>]{0,200}?\svalue[ \t]*=[ \t]*(["']))([^"'<>\n]{1,512})(?=\4)/gi,
     replace: (m: string, head: string, _q: string, name: string, _q2: string, value: string) => (isSecretKey(name) && !notASecret(value) ? head + REDACTED : m),
   },
+  // Java's Properties XML holds the value as the element's text: `<entry key="db.password">V</entry>`.
+  {
+    pattern: /(<entry[ \t]+key[ \t]*=[ \t]*(["'])([^"'<>\n]{1,200})\2[ \t]*>)([^<>\n]{1,512})(?=<\/entry>)/g,
+    replace: (m: string, head: string, _q: string, name: string, value: string) => (isSecretKey(name) && !notASecret(value) ? head + REDACTED : m),
+  },
   // `gh secret set NAME --body V`: the body is the secret, whatever the name.
   { pattern: /(\bgh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:--body|-b)(?:[ \t]+|=))(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g, replace: afterHead },
   // openssl's pass phrase arguments (-pass, -passin, -passout): `pass:PW` is the password itself, `env:VAR`,
   // `file:path`, `fd:N` and `stdin` say where to read it (no secret). A quoted `'pass:two words'` runs to its quote.
+  // `openssl enc -k PW` is the legacy form.
+  { pattern: /(\bopenssl\b[^\n|;&]{0,200}?\s-k[ \t]+)(?!\[REDACTED)([^\s`-][^\s`]*)/g, replace: afterHead },
   {
     pattern: /(\s--?[a-z]*pass[a-z]*[ \t]+(["']?)pass:)(?!\[REDACTED)((?<=["']pass:)[^"'\n`]+(?=["'])|(?:[^\s`'"]|"[^"\n]*"|'[^'\n]*')+)/g,
     replace: afterHead,

@@ -10,6 +10,8 @@ describe('.NET / Java config: a value attribute after a secret key or name attri
     ["<add key='ClientSecret' value='abc def 9' />", `<add key='ClientSecret' value='${REDACTED}' />`],
     ['<property name="password" value="hunter2"/>', `<property name="password" value="${REDACTED}"/>`], // Spring, Ant
     ['<param name="db.password" value="Tr0ub4dor&amp;3">', `<param name="db.password" value="${REDACTED}">`],
+    // Java's Properties XML: the key in an attribute, the value as the element's text
+    ['<entry key="db.password">hunter2</entry>', `<entry key="db.password">${REDACTED}</entry>`],
     // the connection string's own Password= was already redacted; it stays so
     [
       '<add name="Db" connectionString="Server=x;Database=y;User Id=sa;Password=Hunter2x;"/>',
@@ -23,6 +25,8 @@ describe('.NET / Java config: a value attribute after a secret key or name attri
     '<add key="ApiKey" value=""/>',
     '<add name="Db" connectionString="Server=x;Database=y;Integrated Security=true"/>',
     '<property name="timeout" value="30"/>',
+    '<entry key="db.user">app</entry>',
+    '<entry key="db.password">${DB_PASSWORD}</entry>',
   ])('keeps %s', (text) => expect(redactSecrets(text)).toBe(text));
 });
 
@@ -57,6 +61,7 @@ describe('archive and openssl passwords', () => {
     ['unrar x -pS3cret a.rar', `unrar x -p${REDACTED} a.rar`],
     ['openssl enc -aes-256-cbc -pass pass:hunter2 -in a', `openssl enc -aes-256-cbc -pass pass:${REDACTED} -in a`],
     ['openssl pkcs12 -export -passout pass:hunter -passin pass:other', `openssl pkcs12 -export -passout pass:${REDACTED} -passin pass:${REDACTED}`],
+    ['openssl enc -aes-256-cbc -k hunter2 -in a', `openssl enc -aes-256-cbc -k ${REDACTED} -in a`], // enc's legacy -k
   ])('%s', (text, redacted) => expect(redactSecrets(text)).toBe(redacted));
 
   it.each([
@@ -68,6 +73,9 @@ describe('archive and openssl passwords', () => {
     'openssl enc -aes-256-cbc -pass file:/run/secrets/pw -in a',
     'openssl rsa -passin stdin -in key.pem',
     'openssl enc -d -pass fd:3 -in a',
+    'openssl enc -aes-256-cbc -kfile key.txt -in a',
+    'openssl enc -k $PASSPHRASE -in a',
+    'sort -k 2 file.txt',
   ])('keeps %s', (text) => expect(redactSecrets(text)).toBe(text));
 });
 
