@@ -1,5 +1,6 @@
 // SessionStart: read recent session notes (their prompts and action counts) and recent notes from the
 // index, and render them as the compact "recent context" block. Sessions of other projects are left out.
+import { localDay } from '../core/days.js';
 import type { NoteRecord, SectionRecord } from '../core/types.js';
 import { buildUnfinished, INCOMPLETE_INDEX_NOTE } from '../index/build-state.js';
 import { withIndexReader } from '../index/open-reader.js';
@@ -47,19 +48,23 @@ export function sessionStartContext(cfg: TsmConfig, opts: SessionStartOptions): 
   return markdown === '' ? { kind: 'none' } : { kind: 'context', output: hookOutput('SessionStart', markdown) };
 }
 
-/** When a note was written: a session's end (or start), else its date, sharpened by mtime on that day. */
+/**
+ * When a note was written: a session note's end (or start), else its date, sharpened by mtime on that day.
+ * Only a session note's: tsm writes them as moments, while another note's `started`/`ended` are whatever its
+ * author meant (a project's days: `ended: 2025-03-01` hid a note edited yesterday, and a day alone read as
+ * midnight UTC fell on the day before west of UTC).
+ */
 export function noteTime(note: NoteRecord): number {
-  for (const key of ['ended', 'started']) {
-    const v = note.frontmatter[key];
-    const ms = typeof v === 'string' || v instanceof Date ? new Date(v).getTime() : NaN;
-    if (Number.isFinite(ms)) return ms;
+  if (note.type === 'session') {
+    for (const key of ['ended', 'started']) {
+      const v = note.frontmatter[key];
+      const ms = typeof v === 'string' ? Date.parse(v) : NaN;
+      if (Number.isFinite(ms)) return ms;
+    }
   }
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(note.date);
   if (!m) return note.mtimeMs;
-  const noon = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12).getTime();
-  const mtime = new Date(note.mtimeMs);
-  const sameDay = mtime.getFullYear() === Number(m[1]) && mtime.getMonth() + 1 === Number(m[2]) && mtime.getDate() === Number(m[3]);
-  return sameDay ? note.mtimeMs : noon;
+  return localDay(note.mtimeMs) === note.date ? note.mtimeMs : new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12).getTime();
 }
 
 function toNoteItem(note: NoteRecord): NoteItem {

@@ -1,0 +1,25 @@
+// Days as the user lives them: a moment's day is its date in the local time zone (the day Obsidian's daily
+// note and `git log` show), and days are counted on the calendar, never as 24-hour spans of the clock (a
+// day of a clock change lasts 23 or 25 hours: a note two days old counted 1.958 days old in Berlin on the
+// Monday after the clocks went forward). Notes store their day as YYYY-MM-DD.
+
+const DAY_MS = 86_400_000;
+const YMD = /^(\d{4})-(\d{2})-(\d{2})/;
+
+/** YYYY-MM-DD of a moment (a Date, or ms since the epoch) in the local time zone. */
+export function localDay(t: Date | number): string {
+  const d = typeof t === 'number' ? new Date(t) : t;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${String(d.getFullYear()).padStart(4, '0')}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** The calendar day a YYYY-MM-DD names, counted from 1970-01-01 (a clock change moves no day); NaN if none. */
+export function dayNumber(day: string): number {
+  const m = YMD.exec(day);
+  return m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / DAY_MS : Number.NaN;
+}
+
+/** Whole calendar days from the day `day` (YYYY-MM-DD) to the local day of `now`: 1 for yesterday; NaN for no day. */
+export function daysAgo(day: string, now: Date): number {
+  return dayNumber(localDay(now)) - dayNumber(day);
+}
