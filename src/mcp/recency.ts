@@ -1,18 +1,8 @@
 // The MCP recent_context score: MCP_RECENT_PRESET of search/recency.ts (where the weights and the reason
 // this surface differs from SessionStart live), on calendar days of the note's date.
 import type { NoteType } from '../core/types.js';
+import { ageInDays } from '../search/dates.js';
 import { MCP_RECENT_PRESET, recencyFactor, recentScore } from '../search/recency.js';
-
-const DAY_MS = 86_400_000;
-
-/** Whole local days from the note's YYYY-MM-DD date to `now`; NaN for a date that cannot be read. */
-function ageInDays(date: string, now: Date): number {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
-  if (!m) return Number.NaN;
-  const day = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  const today = new Date(now.getFullYear(), now.getMonth(), now.getDate());
-  return Math.round((today.getTime() - day.getTime()) / DAY_MS);
-}
 
 /** 1 today (or in the future), 0.5 a week ago, 0.25 two weeks ago; 0 for a date that cannot be read. */
 export function recency(date: string, now: Date): number {

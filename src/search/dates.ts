@@ -1,10 +1,9 @@
-// Calendar arithmetic on local dates, as YYYY-MM-DD strings (the form notes' dates are stored in).
+// Calendar arithmetic on local dates, as YYYY-MM-DD strings (the form notes' dates are stored in). A
+// moment's day and the count of days between two are core/days.ts's, the one place for them.
+import { daysAgo, localDay } from '../core/days.js';
 
-export function ymd(d: Date): string {
-  const m = String(d.getMonth() + 1).padStart(2, '0');
-  const day = String(d.getDate()).padStart(2, '0');
-  return `${d.getFullYear()}-${m}-${day}`;
-}
+/** YYYY-MM-DD of `d` in the local time zone. */
+export const ymd: (d: Date) => string = localDay;
 
 export function startOfDay(d: Date): Date {
   return new Date(d.getFullYear(), d.getMonth(), d.getDate());
@@ -52,9 +51,7 @@ export function lastMonthNamed(month0: number, now: Date): DateRange {
   return monthRange(year, month0);
 }
 
-/** Days since `date` (YYYY-MM-DD) at `now`; negative for future dates. */
+/** Whole calendar days since `date` (YYYY-MM-DD) at `now`, also across a clock change; negative for future dates, NaN for no date. */
 export function ageInDays(date: string, now: Date): number {
-  const [y, m, d] = date.split('-').map(Number);
-  if (!y || !m || !d) return 0;
-  return (startOfDay(now).getTime() - new Date(y, m - 1, d).getTime()) / 86_400_000;
+  return daysAgo(date, now);
 }
