@@ -1,5 +1,6 @@
 // tsm status: what the index holds and how fresh it is.
 import { relative } from 'node:path';
+import { localDay } from '../core/days.js';
 import type { Database } from '../index/db.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
@@ -77,7 +78,13 @@ function semanticLine({ state, sections, retrainDue }: ReturnType<typeof semanti
   if (state.kind === 'too-small') {
     return `off: ${state.sections} sections, but too few words it learns from (kanji compounds, katakana and Latin words; docs/search.md, 2b)${due}`;
   }
-  return `${state.words} words × ${state.dims} dims from ${state.sections} sections (${state.trainedAt.slice(0, 10)}), ${state.embeddedSince} sections embedded since${due}`;
+  return `${state.words} words × ${state.dims} dims from ${state.sections} sections (${trainedDay(state.trainedAt)}), ${state.embeddedSince} sections embedded since${due}`;
+}
+
+/** The day of a training (stored as an ISO time in UTC) in the reader's zone, as a daily note names it. */
+function trainedDay(iso: string): string {
+  const t = new Date(iso);
+  return Number.isNaN(t.getTime()) ? iso.slice(0, 10) : localDay(t);
 }
 
 /** The neural model's vectors in the index (docs/embeddings.md): which model, how far its embedding got. */

@@ -178,6 +178,13 @@ parentPort.on('message', (m) => {
 
     const status = tsm(['status', '--vault', dir]);
     expect(status.stdout).toMatch(new RegExp(`^semantic {2}\\d+ words × \\d+ dims from ${c.sections} sections \\(\\d{4}-\\d\\d-\\d\\d\\), 0 sections embedded since$`, 'm'));
+    // The day of training is the reader's, as a daily note's: a zone where it is not the UTC day (a Tokyo
+    // morning read the UTC evening before). UTC+14 is a day ahead from 10:00 UTC on, UTC−11 behind until 11:00.
+    const trained = new Date((c.state as { trainedAt: string }).trainedAt);
+    const zone = trained.getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(trained);
+    expect(day).not.toBe(trained.toISOString().slice(0, 10));
+    expect(tsm(['status', '--vault', dir], { env: { TZ: zone } }).stdout).toContain(`sections (${day}), 0 sections embedded since`);
   });
 
   it('gives new and changed sections vectors at once, says when a retrain is due, and --full retrains', () => {
