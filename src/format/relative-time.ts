@@ -1,38 +1,32 @@
 // "2 days ago" instead of a timestamp: easier for a reader (and an LLM) to weigh. Dates are calendar
-// dates in the local time zone of `now`, the way the note's author wrote them.
+// dates in the local time zone of `now`, the way the note's author wrote them (core/days.ts).
+import { dayNumber, localDay } from '../core/days.js';
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
-const DAY_MS = 86_400_000;
 
 interface CalendarDate {
   y: number;
   m: number; // 1–12
   d: number;
+  /** core/days.ts dayNumber: days counted on the calendar. */
+  n: number;
 }
 
+/** A YYYY-MM-DD that names a real day, or a date-time's local day; null for anything else. */
 function parseCalendarDate(s: string): CalendarDate | null {
-  const only = DATE_ONLY.exec(s);
-  if (only) {
-    const [y, m, d] = [Number(only[1]), Number(only[2]), Number(only[3])];
-    const check = new Date(Date.UTC(y, m - 1, d));
-    if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d) return null;
-    return { y, m, d };
-  }
   if (DATE_TIME.test(s)) {
     const ms = Date.parse(s);
-    if (Number.isNaN(ms)) return null;
-    return localDate(new Date(ms));
+    return Number.isNaN(ms) ? null : calendarDate(localDay(ms));
   }
-  return null;
+  const day = DATE_ONLY.test(s) ? calendarDate(s) : null;
+  // 2026-02-30 names no day (Date.UTC would roll it into March).
+  return day && localDay(new Date(day.y, day.m - 1, day.d)) === s ? day : null;
 }
 
-function localDate(t: Date): CalendarDate {
-  return { y: t.getFullYear(), m: t.getMonth() + 1, d: t.getDate() };
-}
-
-function dayNumber(c: CalendarDate): number {
-  return Date.UTC(c.y, c.m - 1, c.d) / DAY_MS;
+function calendarDate(day: string): CalendarDate {
+  const [y, m, d] = day.split('-').map(Number);
+  return { y, m, d, n: dayNumber(day) };
 }
 
 /** Whole calendar months from `a` to `b` (a ≤ b), counting a month only once its day is reached. */
@@ -67,8 +61,8 @@ function describe(days: number, months: number, past: boolean): string {
 export function relativeTime(date: string, now: Date): string {
   const when = parseCalendarDate(date.trim());
   if (!when || Number.isNaN(now.getTime())) return date;
-  const today = localDate(now);
-  const days = dayNumber(today) - dayNumber(when);
+  const today = calendarDate(localDay(now));
+  const days = today.n - when.n;
   return days >= 0
     ? describe(days, wholeMonths(when, today), true)
     : describe(-days, wholeMonths(today, when), false);

@@ -1,5 +1,6 @@
 // SessionStart's "recent context" (pushed at session start): recent intents that led
 // to actions, then a table of the most relevant recent notes by composite score. Pure: data in, markdown out.
+import { localDay } from '../core/days.js';
 import type { NoteType } from '../core/types.js';
 import { relativeTime } from '../format/relative-time.js';
 import { MAX_PATH_CHARS } from '../format/xml.js';
@@ -139,18 +140,8 @@ export function ago(when: number, now: Date): string {
   const ms = now.getTime() - when;
   if (ms >= 0 && ms < 60_000) return 'just now';
   if (ms >= 0 && ms < 3_600_000) return `${Math.floor(ms / 60_000)} min ago`;
-  if (ms >= 0 && ms < 86_400_000 && sameLocalDay(when, now.getTime())) return `${Math.floor(ms / 3_600_000)} h ago`;
-  return relativeTime(localDate(when), now);
-}
-
-function sameLocalDay(a: number, b: number): boolean {
-  return localDate(a) === localDate(b);
-}
-
-function localDate(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  if (ms >= 0 && ms < 86_400_000 && localDay(when) === localDay(now)) return `${Math.floor(ms / 3_600_000)} h ago`;
+  return relativeTime(localDay(when), now);
 }
 
 /**

@@ -1,4 +1,5 @@
 // Note-level fields derived from frontmatter, the path and the file time (README "The vault").
+import { localDay } from '../core/days.js';
 import { NOTE_TYPES, type NoteType } from '../core/types.js';
 import { formatDay, type DayFormat } from './day-format.js';
 import { nameDay, validDate, ymd } from './name-date.js';
@@ -66,8 +67,7 @@ export function noteDate(fm: Frontmatter, path: string, mtimeMs: number, dayForm
   if (formatted) return { date: formatted, dateSource: 'filename' };
   const named = nameDay(path);
   if (named) return { date: named.date, dateSource: 'filename' };
-  const t = new Date(Number.isFinite(mtimeMs) ? mtimeMs : 0);
-  return { date: ymd(t.getFullYear(), t.getMonth() + 1, t.getDate()), dateSource: 'mtime' };
+  return { date: localDay(Number.isFinite(mtimeMs) ? mtimeMs : 0), dateSource: 'mtime' };
 }
 
 // 2024-01-02, 2024/1/2, 2024.1.2, and 2024年1月2日 as Japanese notes write it (read in NFKC: full-width digits too).

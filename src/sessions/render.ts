@@ -3,6 +3,7 @@
 // actions: files read, searches) and what was done (files edited, commands, the answer). The layout is
 // note-format.ts's.
 
+import { localDay } from '../core/days.js';
 import { actionLine } from './action-line.js';
 import { firstLine, headingText, keptHead, safeBlock } from './markdown.js';
 import { UNKNOWN_PROJECT, type SessionModel, type SessionPrompt } from './model.js';
@@ -39,9 +40,7 @@ export function slugify(text: string, fallback: string): string {
 function localDate(iso: string | null): string | null {
   if (iso === null) return null;
   const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return null;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  return Number.isNaN(d.getTime()) ? null : localDay(d);
 }
 
 /** `YYYY-MM-DD-<project>-<first 8 of session id>.md` (or more of the id: note-format.ts), dated by `started`. */
