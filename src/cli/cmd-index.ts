@@ -81,10 +81,9 @@ function noThreads(value: unknown): number {
   return 1;
 }
 
+/** Checked against its range (1 to 64) by numberOption (src/cli/options.ts). */
 function threadsOf(value: unknown): number {
-  const n = value === undefined ? 1 : Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`--threads takes a whole number from 1 to 64 (got ${String(value)})`);
-  return n;
+  return (value as number | undefined) ?? 1;
 }
 
 /** How many listed paths were not taken, the first few with their reason: a typo or a wrong folder shows at once. */

@@ -9,10 +9,8 @@ import { oneLine } from '../text/controls.js';
 
 export function run(argv: Record<string, unknown>): void {
   const cfg = configFrom(argv);
-  const limit = argv.limit === undefined ? Infinity : Number(argv.limit);
-  if (limit !== Infinity && (!Number.isInteger(limit) || limit < 1)) {
-    throw new UsageError(`--limit takes a whole number of links, 1 or more (got ${argv.limit})`);
-  }
+  // Checked against its range by numberOption (src/cli/options.ts).
+  const limit = (argv.limit as number | undefined) ?? Infinity;
   const ref = typedVaultPath(cfg.vault, String(argv.note ?? ''), 'the note');
   if (ref === '' || ref.endsWith('/')) throw new UsageError(`"${oneLine(String(argv.note))}" names a folder, not a note: give a note's vault path or name`);
   const found = withIndexReader(cfg.db, (db) => {

@@ -14,7 +14,6 @@ import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { readRegularFile } from '../vault/file-kind.js';
 import { queryEcho } from '../text/chars.js';
 import { configFrom, referenceNow, typedVaultPath, useColor } from './args.js';
-import { UsageError } from './run.js';
 import { isTerminal, writeErr, writeOut } from './stdio.js';
 import { tuningOf, type Tuning } from '../search/rank.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
@@ -23,8 +22,8 @@ import { socketPath } from '../vault/embed-socket.js';
 export async function run(argv: Record<string, unknown>): Promise<void> {
   const cfg = configFrom(argv);
   const query = ((argv.query as string[] | undefined) ?? []).map(String).join(' ');
-  const limit = Number(argv.limit ?? 10);
-  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit takes a whole number of results, 1 or more (got ${argv.limit})`);
+  // Number options come checked against their range (numberOption, src/cli/options.ts).
+  const limit = (argv.limit as number | undefined) ?? 10;
   const now = referenceNow();
   if (!existsSync(cfg.db)) await buildFirstIndex(cfg);
   // `path:` in the query is confined to the vault by the parser (a path outside it is text).
@@ -134,8 +133,7 @@ async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: 
   switch (argv.format) {
     case 'json': {
       const { formatJson } = await import('../format/json.js');
-      const n = argv['include-content'] === undefined ? 0 : Number(argv['include-content']);
-      if (!Number.isInteger(n) || n < 0) throw new UsageError(`--include-content takes a whole number (got ${argv['include-content']})`);
+      const n = (argv['include-content'] as number | undefined) ?? 0;
       const contents = new Map<string, string>();
       for (const hit of resp.hits.slice(0, n)) {
         try {
@@ -148,8 +146,7 @@ async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: 
     }
     case 'xml': {
       const { formatXml } = await import('../format/xml.js');
-      const budget = argv.budget === undefined ? cfg.snippetBudget : Number(argv.budget);
-      if (!Number.isInteger(budget) || budget < 0) throw new UsageError(`--budget takes a whole number of characters (got ${argv.budget})`);
+      const budget = (argv.budget as number | undefined) ?? cfg.snippetBudget;
       return withNewline(formatXml(resp, { budget }));
     }
     case 'md': {

@@ -6,10 +6,8 @@ import { formatBatchLine, formatInitialLine } from '../watch/report.js';
 import { watchVault, WatchError } from '../watch/watch-vault.js';
 import { configFrom } from './args.js';
 import { progressBar } from './progress.js';
-import { UsageError, UserError } from './run.js';
+import { UserError } from './run.js';
 import { writeErr } from './stdio.js';
-
-const MAX_DEBOUNCE_MS = 60_000;
 
 /**
  * The signals that stop the watcher cleanly. SIGHUP is its terminal closing (a logout, an SSH connection
@@ -19,7 +17,8 @@ const MAX_DEBOUNCE_MS = 60_000;
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
-  const debounceMs = parseDebounce(argv.debounce);
+  // Checked against its range (0 to 60000) by numberOption (src/cli/options.ts).
+  const debounceMs = Math.round((argv.debounce as number | undefined) ?? 150);
   const cfg = configFrom(argv, { cwdIsVault: true });
   const dir = tsmDir(cfg);
   const other = runningWatcher(dir);
@@ -75,14 +74,6 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     // Everything is closed; should a stray handle (a worker thread, a library's timer) remain, do not hang.
     setTimeout(() => process.exit(), 2000).unref();
   }
-}
-
-function parseDebounce(value: unknown): number {
-  const n = value === undefined ? 150 : Number(value);
-  if (!Number.isFinite(n) || n < 0 || n > MAX_DEBOUNCE_MS) {
-    throw new UsageError(`--debounce must be a number of milliseconds from 0 to ${MAX_DEBOUNCE_MS} (got ${String(value)})`);
-  }
-  return Math.round(n);
 }
 
 /** The pid file lets `tsm status` show the watcher; a read-only vault (with --db elsewhere) just goes without. */

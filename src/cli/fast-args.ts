@@ -1,7 +1,7 @@
 // A small argv parser for the latency-critical commands (`search`, `hook`), built on node:util.parseArgs
 // from the same option tables yargs uses. yargs costs tens of milliseconds to load; this costs none.
 import { parseArgs } from 'node:util';
-import type { OptionSpec } from './options.js';
+import { numberOption, type OptionSpec } from './options.js';
 import { UsageError } from './run.js';
 import { unknownOptionMessage } from './suggest.js';
 
@@ -27,9 +27,7 @@ export function parseFastArgs(args: string[], specs: Record<string, OptionSpec>,
       continue;
     }
     if (s.type === 'number') {
-      const n = Number(v);
-      if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${name} takes a number (got "${v}")`);
-      out[name] = n;
+      out[name] = numberOption(name, s, v);
     } else {
       if (s.choices && !s.choices.includes(String(v))) {
         throw new UsageError(`--${name} takes one of ${s.choices.join(', ')} (got "${v}")`);

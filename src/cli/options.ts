@@ -1,5 +1,15 @@
 // Option tables shared by the full yargs CLI and the fast path (`search`, `hook`), so both accept the
 // same flags with the same meaning.
+import { UsageError } from './run.js';
+
+/** What a number option takes: a whole number (a fraction too when `fraction`) from `min`, to `max` if set. */
+export interface NumberRange {
+  min: number;
+  max?: number;
+  /** what it counts, named in its error: "a whole number of results" */
+  unit?: string;
+  fraction?: boolean;
+}
 
 export interface OptionSpec {
   type: 'string' | 'number' | 'boolean';
@@ -8,6 +18,33 @@ export interface OptionSpec {
   default?: string | number | boolean;
   array?: boolean;
   choices?: readonly string[];
+  /** type 'number': the values it takes (numberOption checks them) */
+  range?: NumberRange;
+}
+
+/** A decimal number as people type one (1e3 included); Number() would also take 0x10, Infinity and " ". */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * A number option's value, from what was typed, for the fast path and yargs alike: one that is not a number
+ * of its range is a usage error naming what was typed and what it takes (yargs read `-n abc` as NaN, and
+ * the error said "got NaN"). Given twice, the last counts, as node:util.parseArgs has it.
+ */
+export function numberOption(name: string, spec: OptionSpec, value: unknown): number {
+  const typed = Array.isArray(value) ? value[value.length - 1] : value;
+  if (typeof typed === 'number') return typed; // a default of the table
+  if (typeof typed !== 'string' || typed === '') throw new UsageError(`--${name} needs a value`);
+  const range = spec.range ?? { min: -Infinity, fraction: true };
+  const n = Number(typed.trim());
+  const fits = DECIMAL.test(typed.trim()) && (range.fraction || Number.isInteger(n)) && n >= range.min && (range.max === undefined || n <= range.max);
+  if (!fits) throw new UsageError(`--${name} takes ${expected(range)} (got "${typed}")`);
+  return n;
+}
+
+/** "a whole number of results, 1 or more", "a number of milliseconds from 0 to 60000" */
+function expected(r: NumberRange): string {
+  const bounds = r.max !== undefined ? ` from ${r.min} to ${r.max}` : r.min > -Infinity ? `, ${r.min} or more` : '';
+  return `a ${r.fraction ? '' : 'whole '}number${r.unit ? ` of ${r.unit}` : ''}${bounds}`;
 }
 
 export const VAULT_OPTIONS: Record<string, OptionSpec> = {
@@ -18,7 +55,7 @@ export const VAULT_OPTIONS: Record<string, OptionSpec> = {
 export const SEARCH_OPTIONS: Record<string, OptionSpec> = {
   ...VAULT_OPTIONS,
   format: { type: 'string', alias: 'f', choices: ['text', 'json', 'xml', 'md'], default: 'text', describe: 'output format' },
-  limit: { type: 'number', alias: 'n', default: 10, describe: 'results to show' },
+  limit: { type: 'number', alias: 'n', default: 10, range: { min: 1, unit: 'results' }, describe: 'results to show' },
   'all-sections': { type: 'boolean', default: false, describe: 'more than one section per note' },
   type: { type: 'string', array: true, describe: 'daily | knowledge | session (repeatable)' },
   status: { type: 'string', array: true, describe: 'frontmatter status (repeatable)' },
@@ -27,10 +64,11 @@ export const SEARCH_OPTIONS: Record<string, OptionSpec> = {
   after: { type: 'string', describe: 'on or after YYYY, YYYY-MM or YYYY-MM-DD' },
   before: { type: 'string', describe: 'before YYYY, YYYY-MM or YYYY-MM-DD' },
   recent: { type: 'string', describe: 'within the last 30d, 2w, 3m or 1y' },
-  year: { type: 'number', describe: 'in this year' },
-  budget: { type: 'number', describe: 'xml: characters all results may print: paths, headings, snippets (default $TSM_SNIPPET_BUDGET or 1500)' },
+  // Read by the date filters with --after and --before (src/search/filters.ts), which name a bad one.
+  year: { type: 'string', describe: 'in this year' },
+  budget: { type: 'number', range: { min: 0, unit: 'characters' }, describe: 'xml: characters all results may print: paths, headings, snippets (default $TSM_SNIPPET_BUDGET or 1500)' },
   full: { type: 'boolean', default: false, describe: 'json: add each section\'s text as "content"' },
-  'include-content': { type: 'number', describe: 'json: add the whole file of the top N results' },
+  'include-content': { type: 'number', range: { min: 0, unit: 'results' }, describe: 'json: add the whole file of the top N results' },
   ids: { type: 'boolean', default: false, describe: 'print section ids only, one per line' },
   detail: { type: 'string', choices: ['auto', 'none', 'low', 'high'], default: 'auto', describe: 'md: which results carry details' },
   verbose: { type: 'boolean', default: false, describe: 'say on stderr whether the neural ranker took part, and why not' },

@@ -3,13 +3,21 @@
 import yargs, { type Argv, type Options } from 'yargs';
 import { VERSION } from '../core/version.js';
 import { isCjkCodePoint } from '../text/unicode.js';
-import { HOOK_OPTIONS, SEARCH_OPTIONS, VAULT_OPTIONS, type OptionSpec } from './options.js';
+import { HOOK_OPTIONS, numberOption, SEARCH_OPTIONS, VAULT_OPTIONS, type OptionSpec } from './options.js';
 import { runCommand, UsageError } from './run.js';
 import { commandOf, COMMANDS } from './hook-args.js';
 import { unknownCommandMessage, unknownOptionMessage } from './suggest.js';
 
+/**
+ * A number option is a string to yargs' parser, so that numberOption sees what was typed: yargs' `number`
+ * type made `-n abc` NaN before any check could name "abc". Marked a number as well, which the parser
+ * ignores beside `string` and the help shows as [number].
+ */
 function withOptions(y: Argv, specs: Record<string, OptionSpec>): Argv {
-  for (const [name, s] of Object.entries(specs)) y = y.option(name, s as Options);
+  for (const [name, s] of Object.entries(specs)) {
+    const { range: _range, ...yargsSpec } = s;
+    y = y.option(name, (s.type === 'number' ? { ...yargsSpec, type: 'string', number: true, coerce: (v: unknown) => numberOption(name, s, v) } : yargsSpec) as Options);
+  }
   return y;
 }
 
@@ -27,10 +35,10 @@ const COMMAND_OPTIONS = {
     'files-from-stdin': { type: 'boolean', default: false, describe: 'check only the paths read from stdin, one per line (or NUL-separated)' },
     json: { type: 'boolean', default: false, describe: 'print the summary as JSON' },
     embed: { type: 'boolean', default: false, describe: "then give sections vectors of the vault's model (resumable)" },
-    threads: { type: 'number', describe: 'with --embed: model threads (default 1)' },
+    threads: { type: 'number', range: { min: 1, max: 64 }, describe: 'with --embed: model threads (default 1)' },
   },
   related: {
-    limit: { alias: 'n', type: 'number', describe: 'links to show in each list (default: all)' },
+    limit: { alias: 'n', type: 'number', range: { min: 1, unit: 'links' }, describe: 'links to show in each list (default: all)' },
     ...JSON_OPTION,
   },
   init: {
@@ -38,7 +46,7 @@ const COMMAND_OPTIONS = {
     shared: { type: 'boolean', default: false, describe: 'with --claude: write the files a team commits (.claude/settings.json, .mcp.json) instead' },
   },
   watch: {
-    debounce: { type: 'number', default: 150, describe: 'milliseconds to gather events into one batch' },
+    debounce: { type: 'number', default: 150, range: { min: 0, max: 60_000, unit: 'milliseconds', fraction: true }, describe: 'milliseconds to gather events into one batch' },
     poll: { type: 'boolean', default: false, describe: 'poll for changes (network drives, container mounts)' },
   },
   model: {
@@ -190,7 +198,9 @@ withOptions(vaultOptions(y), COMMAND_OPTIONS.watch),
     .wrap(helpWrap(process.stdout.columns))
     // Throw, never report here: parseAsync then rejects once and the catch below reports once (reporting in
     // both printed every error twice), and a usage error stops the command instead of letting it run.
+    // yargs wraps an error of a coerce (numberOption's UsageError) in its YError: a usage error still.
     .fail((msg, err) => {
+      if (err?.name === 'YError') throw new UsageError(err.message);
       throw err ?? new UsageError(unknownArgumentsMessage(msg, argv) ?? missingPositionalMessage(msg, argv) ?? msg);
     });
 

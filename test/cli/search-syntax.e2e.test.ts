@@ -30,7 +30,7 @@ describe('tsm search query language', () => {
     for (const w of ['-x', '-a', '-v', '-2', '-5']) expect(paths('sync', 'engine', w)).toEqual(paths(`sync engine ${w}`));
     // and as an option's value, the word itself
     expect(paths('sync', '--path', '-x/')).toEqual([]);
-    expect(tsm(['search', '--vault', vault.dir, 'sync', '-n', '-5']).stderr).toMatch(/--limit takes a whole number of results, 1 or more \(got -5\)/);
+    expect(tsm(['search', '--vault', vault.dir, 'sync', '-n', '-5']).stderr).toMatch(/--limit takes a whole number of results, 1 or more \(got "-5"\)/);
     expect(paths('plugin -"query block"')).toEqual(['daily/2026-01-01.md']);
   });
 

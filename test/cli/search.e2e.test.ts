@@ -208,7 +208,7 @@ describe('filters', () => {
       ['--after', '2026-13', /--after takes YYYY/],
       ['--type', 'note', /--type takes daily, knowledge, session/],
       ['-f', 'yaml', /--format takes one of/],
-      ['--limit', 'many', /--limit takes a number/],
+      ['--limit', 'many', /--limit takes a whole number of results, 1 or more \(got "many"\)/],
     ] as const) {
       const r = search(['LoRa', flag, value]);
       expect(r.code).toBe(2);

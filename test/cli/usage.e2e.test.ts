@@ -68,6 +68,41 @@ describe('small things users hit', () => {
     expect(r.stderr).toMatch(/--limit takes a whole number of results, 1 or more/);
   });
 
+  it('a number option given something else names what was typed and what it takes, in every command', () => {
+    // yargs read `-n abc` as NaN, and related, index and watch said "got NaN"; `-n Infinity` listed all links.
+    const cases: [string[], RegExp][] = [
+      [['related', 'a', '-n', 'abc'], /--limit takes a whole number of links, 1 or more \(got "abc"\)/],
+      [['related', 'a', '-n', '2.5'], /--limit takes a whole number of links, 1 or more \(got "2\.5"\)/],
+      [['related', 'a', '-n', 'Infinity'], /--limit takes a whole number of links, 1 or more \(got "Infinity"\)/],
+      [['related', 'a', '-n'], /--limit needs a value/],
+      [['search', 'LoRa', '-n', 'abc'], /--limit takes a whole number of results, 1 or more \(got "abc"\)/],
+      [['search', 'LoRa', '-n', '0x10'], /--limit takes a whole number of results, 1 or more \(got "0x10"\)/],
+      [['search', 'LoRa', '-n', '-1'], /--limit takes a whole number of results, 1 or more \(got "-1"\)/],
+      [['search', 'LoRa', '-f', 'xml', '--budget', 'abc'], /--budget takes a whole number of characters, 0 or more \(got "abc"\)/],
+      [['search', 'LoRa', '-f', 'json', '--include-content', '1.5'], /--include-content takes a whole number of results, 0 or more \(got "1\.5"\)/],
+      [['search', 'LoRa', '--year', '20x6'], /--year takes a four-digit year \(got "20x6"\)/],
+      [['index', '--embed', '--threads', 'abc'], /--threads takes a whole number from 1 to 64 \(got "abc"\)/],
+      [['watch', '--debounce', 'soon'], /--debounce takes a number of milliseconds from 0 to 60000 \(got "soon"\)/],
+    ];
+    for (const [args, message] of cases) {
+      const r = tsm(args, { cwd: marked.dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr.split('\n')[0], args.join(' ')).toMatch(message);
+    }
+    // yargs still labels them as numbers
+    expect(tsm(['related', '--help']).stdout).toMatch(/--limit .*\[number\]/);
+  });
+
+  it('a number option takes a whole number however it is written, and the last of two', () => {
+    const lines = (args: string[]) => tsm(args, { cwd: marked.dir }).stdout.trim().split('\n').length;
+    expect(lines(['search', 'LoRa', '--ids', '-n', '1e3'])).toBe(lines(['search', 'LoRa', '--ids', '-n', '1000']));
+    expect(lines(['search', 'LoRa', '--ids', '-n', '5', '-n', '1'])).toBe(1);
+    const related = tsm(['related', 'a', '--json', '-n', '5', '-n', '1'], { cwd: marked.dir });
+    expect(related.code, related.stderr).toBe(0);
+    expect(JSON.parse(related.stdout).outgoing).toHaveLength(1);
+  });
+
   it('tsm index --threads is checked before the sync, and is refused without --embed', () => {
     // A vault never indexed: a refused command leaves it without an index.
     const v = makeVault({ ...NOTES, '.tsm/.keep': '' });
