@@ -3,7 +3,7 @@ import { isExplained } from '../core/errors.js';
 import { loadConfig, type TsmConfig } from '../vault/config.js';
 import { typedVaultPath as vaultPathTyped } from '../vault/paths.js';
 import { UsageError, UserError } from './run.js';
-import { writeOut } from './stdio.js';
+import { takesEscapes, writeOut } from './stdio.js';
 
 /**
  * The config for a command's --vault / --db. `cwdIsVault`: this command may make the current directory a
@@ -25,7 +25,7 @@ export function configFrom(argv: Record<string, unknown>, opts: { cwdIsVault?: b
  */
 export function useColor(toTerminal: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.FORCE_COLOR !== undefined) return !/^(0|false)$/i.test(env.FORCE_COLOR);
-  return toTerminal && !noColor(env) && env.TERM !== 'dumb';
+  return takesEscapes(toTerminal, env) && !noColor(env);
 }
 
 function noColor(env: NodeJS.ProcessEnv): boolean {

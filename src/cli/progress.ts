@@ -1,10 +1,13 @@
-// A one-line progress bar on stderr, drawn only on a TTY and at most ~10 times a second.
+// A one-line progress bar on stderr, drawn only on a terminal that takes escapes and at most ~10 times a
+// second. Not on TERM=dumb, as npm and cargo draw none there: its `\r\x1b[2K` printed as garbage. NO_COLOR
+// does not stop it: it asks for no colour, and the bar has none.
+import { takesEscapes } from './stdio.js';
 
 export function progressBar(label: string, stream: NodeJS.WriteStream = process.stderr): {
   update(done: number, total: number): void;
   end(): void;
 } {
-  if (!stream.isTTY) return { update() {}, end() {} };
+  if (!takesEscapes(Boolean(stream.isTTY))) return { update() {}, end() {} };
   let last = 0;
   let drawn = false;
   return {

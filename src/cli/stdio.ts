@@ -38,6 +38,15 @@ export function isTerminal(fd: number): boolean {
   return (process.getBuiltinModule('node:tty') as typeof import('node:tty')).isatty(fd);
 }
 
+/**
+ * True when a terminal takes control sequences (moving the cursor, colour): it is one, and not TERM=dumb
+ * (an Emacs shell buffer, a log that claims a tty), where they print as garbage. An unset TERM is no
+ * dumb terminal: Windows consoles set none.
+ */
+export function takesEscapes(toTerminal: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
+  return toTerminal && env.TERM !== 'dumb';
+}
+
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 function writeAll(fd: number, text: string): void {
