@@ -13,6 +13,7 @@ import { hookLogPath } from '../hooks/hook-log.js';
 import { ConfigFileError, envSetting, tsmDir, TSM_DIR, unknownConfigKeys, vaultAboveCwd, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { NOT_REGULAR } from '../vault/file-kind.js';
+import { noteExtensionOf } from '../vault/paths.js';
 import { keptNotes } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
 import { embeddingChecks } from '../embed/status.js';
@@ -168,7 +169,7 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
             check: 'links',
             severity: 'warning',
             message: `${where} links to "${l.target}", which is not in the vault`,
-            fix: fullWidthAliasFix(l.target) ?? pageFix(l, reader) ?? (namesFileNotNote(l.target) ? 'add that file to the vault, or correct the link' : 'create that note, or correct the link'),
+            fix: fullWidthAliasFix(l.target) ?? pageFix(l, reader, cfg.extensions) ?? (namesFileNotNote(l.target) ? 'add that file to the vault, or correct the link' : 'create that note, or correct the link'),
           },
     );
   }
@@ -192,10 +193,11 @@ function fullWidthAliasFix(target: string): string | undefined {
 }
 
 /** A markdown link to `x.html` beside the note `x.md` (a site's page of it): link the note. */
-function pageFix(l: LinkRecord, reader: NoteReader): string | undefined {
-  const note = l.kind === 'markdown' ? reader.noteOfPage(l.target, l.sourcePath) : null;
+function pageFix(l: LinkRecord, reader: NoteReader, extensions: readonly string[]): string | undefined {
+  const note = l.kind === 'markdown' ? reader.noteOfPage(l.target, l.sourcePath, extensions) : null;
   if (note === null) return undefined;
-  return `link the note ${note} (write ${l.target.replace(/\.html?$/i, '.md')}): ${l.target} is the page a site builds from it`;
+  const ext = noteExtensionOf(note, extensions) ?? '.md';
+  return `link the note ${note} (write ${l.target.replace(/\.html?$/i, ext)}): ${l.target} is the page a site builds from it`;
 }
 
 /**

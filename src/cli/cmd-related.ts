@@ -15,7 +15,7 @@ export function run(argv: Record<string, unknown>): void {
   if (ref === '' || ref.endsWith('/')) throw new UsageError(`"${oneLine(String(argv.note))}" names a folder, not a note: give a note's vault path or name`);
   const found = withIndexReader(cfg.db, (db) => {
     const reader = new NoteReader(db, cfg.db);
-    const note = reader.findNote(ref);
+    const note = reader.findNote(ref, cfg.extensions);
     return note ? { note, outgoing: reader.outgoingLinks(note.id, cfg.extensions), backlinks: reader.backlinks(note.id) } : null;
   }, { tsmDir: tsmDir(cfg), vault: cfg.vault });
   if (!found) {

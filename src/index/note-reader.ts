@@ -91,6 +91,15 @@ export class NoteReader {
     return r ? toNote(r) : null;
   }
 
+  /** The note at `path` with a note extension added (`knowledge/lora` → `knowledge/lora.md`), in their order. */
+  noteByPathWithout(path: string, extensions: readonly string[]): NoteRecord | null {
+    for (const ext of extensions) {
+      const note = this.noteByPath(`${path}${ext}`);
+      if (note) return note;
+    }
+    return null;
+  }
+
   notesByIds(ids: number[]): Map<number, NoteRecord> {
     const rows = this.db
       .prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE id IN (SELECT value FROM json_each(?))`)
@@ -109,18 +118,18 @@ export class NoteReader {
    * the same kind) throws AmbiguousNoteError listing them: picking one would answer about a note the user
    * did not mean.
    */
-  findNote(ref: string): NoteRecord | null {
-    const exact = this.noteByPath(ref) ?? this.noteByPath(`${ref}.md`);
+  findNote(ref: string, extensions: readonly string[]): NoteRecord | null {
+    const exact = this.noteByPath(ref) ?? this.noteByPathWithout(ref, extensions);
     if (exact) return exact;
     // A file name before a title, as Obsidian resolves [[name]]: a note named `foo.md` is what `foo` names,
     // even when another note is titled `Foo`.
-    const byFile = (this.db.prepare('SELECT id FROM notes WHERE basename = ?').all(basenameKey(ref)) as { id: number }[]).map((r) => r.id);
+    const byFile = (this.db.prepare('SELECT id FROM notes WHERE basename = ?').all(basenameKey(ref, extensions)) as { id: number }[]).map((r) => r.id);
     const wanted = nameKey(ref);
     let ids = byFile.length
       ? byFile
       : (this.db.prepare('SELECT id, title FROM notes').all() as { id: number; title: string }[]).filter((r) => nameKey(r.title) === wanted).map((r) => r.id);
     if (ids.length === 0) {
-      ids = (this.db.prepare('SELECT note_id FROM note_aliases WHERE alias = ?').all(aliasKey(ref)) as { note_id: number }[]).map((r) => r.note_id);
+      ids = (this.db.prepare('SELECT note_id FROM note_aliases WHERE alias = ?').all(aliasKey(ref, extensions)) as { note_id: number }[]).map((r) => r.note_id);
     }
     if (ids.length === 0) return null;
     const notes = [...this.notesByIds(ids).values()].sort((a, b) => a.path.length - b.path.length || (a.path < b.path ? -1 : 1));
@@ -259,9 +268,14 @@ export class NoteReader {
    * else null: sites built from notes link their pages so (the GitLab handbook 78 times, most beside the
    * note), and then the fix is to link the note, not to add an .html file.
    */
-  noteOfPage(target: string, sourcePath: string): string | null {
+  noteOfPage(target: string, sourcePath: string, extensions: readonly string[]): string | null {
     if (!PAGE.test(target)) return null;
-    return resolveLink('markdown', target.replace(PAGE, '.md'), sourcePath, this.pathLookup());
+    const lookup = this.pathLookup(extensions);
+    for (const ext of extensions) {
+      const note = resolveLink('markdown', target.replace(PAGE, ext), sourcePath, lookup);
+      if (note !== null) return note;
+    }
+    return null;
   }
 
   /**
@@ -269,7 +283,7 @@ export class NoteReader {
    * names: the page is built from the note at that path, and the handbook's `index.html` would otherwise
    * name one of its 170 index.md.
    */
-  private pathLookup(): NoteLookup {
+  private pathLookup(extensions: readonly string[]): NoteLookup {
     const path = this.db.prepare('SELECT path FROM notes WHERE path = ?').pluck();
     const lower = this.db.prepare('SELECT path FROM notes WHERE lower(path) = ? LIMIT 1').pluck();
     return {
@@ -277,6 +291,7 @@ export class NoteReader {
       byLowerPath: (p) => lower.get(p) as string | undefined,
       byBasename: () => [],
       byAlias: () => [],
+      extensions,
     };
   }
 
@@ -304,7 +319,7 @@ export class NoteReader {
     return new Map(
       this.skippedFiles()
         .filter((w) => hasNoteExtension(w.path, extensions))
-        .map((w) => [basenameKey(w.path), { path: w.path, reason: skipReason(w.message) }]),
+        .map((w) => [basenameKey(w.path, extensions), { path: w.path, reason: skipReason(w.message) }]),
     );
   }
 
@@ -313,7 +328,7 @@ export class NoteReader {
     if (!links.some((l) => l.targetPath === null && l.attachmentPath === null)) return links;
     const skipped = this.skippedTargets(extensions);
     for (const l of links) {
-      if (l.targetPath === null && l.attachmentPath === null) l.skipped = skipped.get(targetKey(l.target)) ?? null;
+      if (l.targetPath === null && l.attachmentPath === null) l.skipped = skipped.get(targetKey(l.target, extensions)) ?? null;
     }
     return links;
   }

@@ -69,7 +69,11 @@ export class NoteWriter {
    */
   private readonly unrecorded: [number, string][] = [];
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    /** The vault's note extensions (TsmConfig.extensions): names and links are keyed without them. */
+    private readonly extensions: readonly string[],
+  ) {
     ensureReadingTable(db);
     this.recordReading = readingStatement(db);
     this.cjkDf = new CjkDocFrequencies(db);
@@ -158,7 +162,7 @@ export class NoteWriter {
     const existing = this.s.noteByPath.get(file.path) as { id: number } | undefined;
     const row = {
       path: file.path,
-      basename: basenameKey(file.path),
+      basename: basenameKey(file.path, this.extensions),
       title: note.title,
       type: note.type,
       status: note.status,
@@ -207,7 +211,7 @@ export class NoteWriter {
     for (const alias of note.aliases) this.s.insertAlias.run(id, normalize(alias));
     for (const link of note.links) {
       const inSection = link.section === null ? null : (sectionIds[Math.min(link.section, sectionIds.length - 1)] ?? null);
-      this.s.insertLink.run(id, inSection, link.kind, link.target, targetKey(link.target), link.heading, link.text, link.line);
+      this.s.insertLink.run(id, inSection, link.kind, link.target, targetKey(link.target, this.extensions), link.heading, link.text, link.line);
     }
     this.replaceWarnings(file.path, note.warnings);
     return previousAliases;
@@ -258,16 +262,20 @@ export class NoteWriter {
     for (const m of messages) this.s.insertWarning.run(path, m, at);
   }
 
-  /** Makes the attachments table hold exactly `paths` (a full scan's list), writing only what changed. */
+  /**
+   * Makes the attachments table hold exactly `paths` (a full scan's list), writing only what changed: a key
+   * too, as keys follow the note extensions (x.markdown is keyed `x` where .markdown is a note extension).
+   */
   syncAttachments(paths: string[]): void {
-    const known = new Set(this.db.prepare('SELECT path FROM attachments').pluck().all() as string[]);
-    const insert = this.db.prepare('INSERT INTO attachments (path, key) VALUES (?, ?)');
+    const known = new Map((this.db.prepare('SELECT path, key FROM attachments').all() as { path: string; key: string }[]).map((r) => [r.path, r.key]));
+    const insert = this.db.prepare('INSERT OR REPLACE INTO attachments (path, key) VALUES (?, ?)');
     for (const p of paths) {
-      if (known.delete(p)) continue;
-      insert.run(p, targetKey(p));
+      const key = targetKey(p, this.extensions);
+      if (known.get(p) !== key) insert.run(p, key);
+      known.delete(p);
     }
     const remove = this.db.prepare('DELETE FROM attachments WHERE path = ?');
-    for (const p of known) remove.run(p);
+    for (const p of known.keys()) remove.run(p);
   }
 
   /** Drops warnings of paths that are no longer notes or skipped files (scan warnings are re-added after). */
@@ -491,6 +499,7 @@ export class NoteWriter {
       byLowerPath: (p) => lower.get(p),
       byBasename: (k) => byBase.get(k) ?? [],
       byAlias: (a) => byAlias.get(a) ?? [],
+      extensions: this.extensions,
     };
   }
 

@@ -24,7 +24,7 @@ export function readParseOptions(cfg: TsmConfig): VaultReading {
     else warnings.push({ path: s.file, message: `${s.key ? `${s.key} ` : ''}format ${JSON.stringify(s.format)}: ${problem}: tsm takes no day from these daily-note settings` });
   }
   return {
-    opts: { chunkChars: cfg.chunkChars, dailyFolders: cfg.dailyFolders, dayFormats, sessionFolders: cfg.sessionFolders, maxFileBytes: cfg.maxFileBytes },
+    opts: { chunkChars: cfg.chunkChars, dailyFolders: cfg.dailyFolders, dayFormats, sessionFolders: cfg.sessionFolders, maxFileBytes: cfg.maxFileBytes, extensions: cfg.extensions },
     warnings,
   };
 }

@@ -1,4 +1,5 @@
-// The settings a note's rows depend on (config.json's chunkChars, dailyFolders, sessionFolders, maxFileBytes),
+// The settings a note's rows depend on (config.json's chunkChars, dailyFolders, sessionFolders, maxFileBytes,
+// extensions),
 // as the notes in the index were read with them. A sync re-reads only files whose size or time changed, so
 // `"dailyFolders": ["notes"]` typed no note of notes/ daily (nor did a larger maxFileBytes take a skipped
 // file, nor a new chunkChars split a section) until each file was edited or `tsm index --full` ran, and
@@ -21,6 +22,9 @@ function recordOf(opts: ParseOptions): Record<string, unknown> {
     maxFileBytes: opts.maxFileBytes,
     // Folders in any case (day-format.ts formatDay), in any order.
     dayFormats: opts.dayFormats.map((d) => ({ folder: d.folder.toLowerCase(), format: d.format })).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)),
+    // Links and names are keyed without a note extension (resolve-link.ts targetKey), and an image link to a
+    // note is an embed: a note read before an extension was added keeps keys of the old list.
+    extensions: [...new Set(opts.extensions)].sort(),
   };
 }
 
@@ -53,7 +57,13 @@ export function changedReadingSettings(db: Database, opts: ParseOptions): string
     recorded = {};
   }
   const now = recordOf(opts);
-  return Object.keys(now).filter((k) => JSON.stringify(recorded[k] ?? UNRECORDED[k]) !== JSON.stringify(now[k]));
+  // A setting the record lacks was recorded by a tsm that did not record it: compared with what that tsm
+  // did (UNRECORDED: no Obsidian day formats), or, where it is not listed (extensions, before PARSE_VERSION 5),
+  // not a change at all: that version's notes are read again for their version anyway.
+  return Object.keys(now).filter((k) => {
+    const was = k in recorded ? recorded[k] : UNRECORDED[k];
+    return was !== undefined && JSON.stringify(was) !== JSON.stringify(now[k]);
+  });
 }
 
 /** Records that every note is read with `opts` (in the write transaction that ends a sync of the whole vault). */

@@ -2,9 +2,13 @@
 // else the shortest path, when several share it), as Obsidian does; then alias, which Obsidian does not (a
 // bare `[[alias]]` is unresolved there) but which names the note all the same. Markdown links also try
 // Hugo-style folder pages (`x/` → `x/_index.md`, `x/index.md`, `x/README.md`) and site-absolute paths.
+// A note is a file of the vault's note extensions ("extensions" in config.json; src/vault/paths.ts decides,
+// for the scanner as for links): this hard-coded .md and .markdown, so `[[page]]` missed page.mdx in a vault
+// of .mdx notes, and `[[x]]` named the attachment x.markdown in a vault of .md notes.
 import { posix } from 'node:path';
 import type { LinkKind } from '../core/types.js';
 import { normalize } from '../text/normalize.js';
+import { noteExtensionOf, withoutNoteExtension } from '../vault/paths.js';
 
 export interface NoteLookup {
   /** Exact vault path → true. */
@@ -15,24 +19,26 @@ export interface NoteLookup {
   byAlias(alias: string): string[];
   /** Lower-case path → actual vault path (for case-insensitive matches). */
   byLowerPath(lower: string): string | undefined;
+  /** The vault's note extensions (TsmConfig.extensions). */
+  extensions: readonly string[];
 }
 
-const NOTE_EXT = /\.(md|markdown)$/i;
-const FOLDER_PAGES = ['_index.md', 'index.md', 'README.md', 'readme.md'];
+/** Folder pages, each name tried with every note extension. */
+const FOLDER_PAGES = ['_index', 'index', 'README', 'readme'];
 
-/** Lower-case last path segment without extension: the key links are re-resolved by. */
-export function targetKey(target: string): string {
+/** Lower-case last path segment without its note extension: the key links are re-resolved by. */
+export function targetKey(target: string, extensions: readonly string[]): string {
   const last = target.replace(/\/+$/, '').split('/').pop() ?? '';
-  return normalize(last.replace(NOTE_EXT, ''));
+  return normalize(withoutNoteExtension(last, extensions));
 }
 
-export function basenameKey(path: string): string {
-  return targetKey(path);
+export function basenameKey(path: string, extensions: readonly string[]): string {
+  return targetKey(path, extensions);
 }
 
 /** The key a name is looked up by among the notes' aliases (stored normalised: note-writer.ts). */
-export function aliasKey(name: string): string {
-  return normalize(name.replace(NOTE_EXT, ''));
+export function aliasKey(name: string, extensions: readonly string[]): string {
+  return normalize(withoutNoteExtension(name, extensions));
 }
 
 export function resolveLink(kind: LinkKind, target: string, sourcePath: string, notes: NoteLookup): string | null {
@@ -53,7 +59,7 @@ function resolvePathLink(t: string, sourcePath: string, notes: NoteLookup, vault
     if (vaultRootFirst) candidates.push(clean(t));
     candidates.push(clean(posix.join(dir, t)));
     // Hugo pretty URLs: a page a/b.md lives at /a/b/, so ../x from it means a/x.
-    const pageDir = sourcePath.replace(NOTE_EXT, '');
+    const pageDir = withoutNoteExtension(sourcePath, notes.extensions);
     candidates.push(clean(posix.join(pageDir, t)));
     if (!vaultRootFirst) candidates.push(clean(t));
   }
@@ -73,7 +79,9 @@ function clean(p: string): string | null {
 
 function tryPath(p: string, notes: NoteLookup): string | null {
   const base = p.replace(/\/+$/, '');
-  const tries = NOTE_EXT.test(base) ? [base] : [`${base}.md`, base, ...FOLDER_PAGES.map((f) => (base ? `${base}/${f}` : f))];
+  const exts = notes.extensions;
+  const pages = FOLDER_PAGES.flatMap((f) => exts.map((e) => (base ? `${base}/${f}${e}` : `${f}${e}`)));
+  const tries = noteExtensionOf(base, exts) !== null ? [base] : [...exts.map((e) => `${base}${e}`), base, ...pages];
   for (const c of tries) {
     if (notes.hasPath(c)) return c;
     const ci = notes.byLowerPath(c.toLowerCase());
@@ -83,14 +91,14 @@ function tryPath(p: string, notes: NoteLookup): string | null {
 }
 
 function resolveName(t: string, sourcePath: string, notes: NoteLookup): string | null {
-  const key = targetKey(t);
+  const key = targetKey(t, notes.extensions);
   if (key) {
     const sameName = notes.byBasename(key);
     if (sameName.length === 1) return sameName[0];
-    if (sameName.length > 1) return nearest(sameName, sourcePath, t);
+    if (sameName.length > 1) return nearest(sameName, sourcePath, t, notes.extensions);
   }
-  const aliased = notes.byAlias(aliasKey(t));
-  if (aliased.length >= 1) return nearest(aliased, sourcePath, t);
+  const aliased = notes.byAlias(aliasKey(t, notes.extensions));
+  if (aliased.length >= 1) return nearest(aliased, sourcePath, t, notes.extensions);
   return null;
 }
 
@@ -100,9 +108,9 @@ function resolveName(t: string, sourcePath: string, notes: NoteLookup): string |
  * in the source's own folder, else the shortest path. A shared ancestor folder counts for nothing: from
  * `zzzz/deep/x.md`, `[[Note]]` is `b/Note.md`, not `zzzz/Note.md`. (An exact vault path won before this.)
  */
-function nearest(paths: string[], sourcePath: string, t: string): string {
-  const want = `/${t.replace(NOTE_EXT, '').toLowerCase()}`;
-  const suffixed = paths.filter((p) => `/${p.replace(NOTE_EXT, '').toLowerCase()}`.endsWith(want));
+function nearest(paths: string[], sourcePath: string, t: string, extensions: readonly string[]): string {
+  const want = `/${withoutNoteExtension(t, extensions).toLowerCase()}`;
+  const suffixed = paths.filter((p) => `/${withoutNoteExtension(p, extensions).toLowerCase()}`.endsWith(want));
   const pool = suffixed.length ? suffixed : paths;
   const dir = posix.dirname(sourcePath);
   const own = pool.filter((p) => posix.dirname(p) === dir);

@@ -76,7 +76,7 @@ export async function syncVault(cfg: TsmConfig, opts: SyncOptions = {}): Promise
 async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary> {
   const started = performance.now();
   const opened = opts.db ? { db: opts.db, fresh: false } : openWriter(cfg.db, { vault: cfg.vault, schemaChangeBlocked: () => otherWatcher(cfg), keepNewer: opts.keepNewer, waitUntil: opts.waitUntil });
-  const writer = new NoteWriter(opened.db);
+  const writer = new NoteWriter(opened.db, cfg.extensions);
   try {
     const rebuild = beginRebuild(writer, Boolean(opts.full) && !opened.fresh, opened.fresh);
     const partial = opts.paths !== undefined && !rebuild;
@@ -284,7 +284,7 @@ function apply(run: SyncRun, file: VaultFile, result: PreparedLoad): void {
     else {
       summary.added++;
       links.setChanged = true;
-      links.key(basenameKey(file.path));
+      links.key(basenameKey(file.path, run.cfg.extensions));
     }
     for (const a of [...result.prepared.note.aliases, ...previousAliases]) links.key(normalize(a));
   }

@@ -12,6 +12,8 @@ export interface ParseOptions {
   sessionFolders: string[];
   /** Files bigger than this are skipped without being read whole. */
   maxFileBytes: number;
+  /** The vault's note extensions (config `extensions`): an image link to a note (`![x](y.md)`) is an embed. */
+  extensions: string[];
 }
 
 export const DEFAULT_PARSE_OPTIONS: ParseOptions = {
@@ -20,4 +22,5 @@ export const DEFAULT_PARSE_OPTIONS: ParseOptions = {
   dayFormats: [],
   sessionFolders: ['sessions'],
   maxFileBytes: 5 * 1024 * 1024,
+  extensions: ['.md'],
 };

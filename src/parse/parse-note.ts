@@ -16,6 +16,7 @@ import {
   unknownTypeWarning,
 } from './metadata.js';
 import type { ParseOptions } from './options.js';
+import { hasNoteExtension } from '../vault/paths.js';
 import { buildSections, type NoteHeading } from './sections.js';
 import { CodeSpans, scanInline } from './inline-scan.js';
 import { LINE_TEXT, scanBlocks } from './structure.js';
@@ -81,7 +82,7 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
     for (let l = s.startLine - 1; l < s.endLine; l++) if (sectionOfLine[l] === -1) sectionOfLine[l] = i;
   });
   const inlineTags: string[] = [];
-  const links = scanLinksAndTags(lines, lineKinds, headings, sectionOfLine, inlineTags);
+  const links = scanLinksAndTags(lines, lineKinds, headings, sectionOfLine, inlineTags, opts.extensions);
   links.push(...relatedLinks(frontmatter.related), ...propertyLinks(frontmatter));
   const type = noteType(frontmatter, src.path, opts);
   const typeWarning = unknownTypeWarning(frontmatter, type);
@@ -112,6 +113,7 @@ function scanLinksAndTags(
   headings: NoteHeading[],
   sectionOfLine: Int32Array,
   tags: string[],
+  extensions: readonly string[],
 ): ParsedLink[] {
   const links: ParsedLink[] = [];
   const runBreak = new Uint8Array(lines.length + 1);
@@ -143,7 +145,7 @@ function scanLinksAndTags(
     markdownLink: (label: string, destination: string, image: boolean, offset: number) => {
       const parts = markdownLinkTarget(destination, label);
       // An image is an embed only when it shows a note; pictures are not links between notes.
-      if (image && !(parts && /\.md$/i.test(parts.target))) return;
+      if (image && !(parts && hasNoteExtension(parts.target, extensions))) return;
       add(image ? 'embed' : 'markdown', parts, offset);
     },
     tag: (name: string) => tags.push(name),

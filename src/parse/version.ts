@@ -11,4 +11,6 @@
 // 3: 2026-11-27 (daily note names dated and typed: 20261127.md, 2026/11/27.md, 2026_11_27.md, 27.11.2026.md,
 // Nov 27, 2026.md: name-date.ts).
 // 4: 2026-11-27 (a markdown link's `?query` is no part of its target: /team/?department=x links team.md).
-export const PARSE_VERSION = 4;
+// 5: 2026-11-27 (names and links keyed without the vault's note extensions, not .md and .markdown: `[[page]]`
+// is page.mdx where .mdx notes are; an image link to a note of any of them is an embed).
+export const PARSE_VERSION = 5;

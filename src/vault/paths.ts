@@ -17,9 +17,23 @@ export function isSkippedFolder(name: string): boolean {
 }
 
 /** True when a file name ends in one of the note extensions and is more than the extension. */
-export function hasNoteExtension(name: string, extensions: string[]): boolean {
-  const lower = name.toLowerCase();
-  return extensions.some((ext) => lower.endsWith(ext) && lower.length > ext.length);
+export function hasNoteExtension(name: string, extensions: readonly string[]): boolean {
+  return noteExtensionOf(name, extensions) !== null;
+}
+
+/** The note extension (of `extensions`, lower case with the dot) a name ends in, the longest that fits; else null. */
+export function noteExtensionOf(name: string, extensions: readonly string[]): string | null {
+  let found: string | null = null;
+  for (const ext of extensions) {
+    if (name.length > ext.length && name.slice(-ext.length).toLowerCase() === ext && ext.length > (found?.length ?? 0)) found = ext;
+  }
+  return found;
+}
+
+/** A name or path without its note extension (`notes/x.md` → `notes/x`); any other name as it is. */
+export function withoutNoteExtension(name: string, extensions: readonly string[]): string {
+  const ext = noteExtensionOf(name, extensions);
+  return ext === null ? name : name.slice(0, -ext.length);
 }
 
 /**

@@ -127,7 +127,7 @@ describe('bulk load of the full-text indexes', () => {
     // What a build killed mid-way leaves: merging off, rows in several segments.
     const { db } = openWriter(cfg.db);
     try {
-      const writer = new NoteWriter(db);
+      const writer = new NoteWriter(db, ['.md']);
       writer.inTransaction(() => writer.beginBulkLoad());
       expect(writer.bulkLoadUnfinished()).toBe(true);
     } finally {

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { resolveLink, targetKey, type NoteLookup } from '../../src/index/resolve-link.js';
 import { normalize } from '../../src/text/normalize.js';
 
-function lookup(paths: string[], aliases: Record<string, string> = {}): NoteLookup {
+function lookup(paths: string[], aliases: Record<string, string> = {}, extensions = ['.md']): NoteLookup {
   const byBase = new Map<string, string[]>();
   for (const p of paths) {
-    const k = targetKey(p);
+    const k = targetKey(p, extensions);
     byBase.set(k, [...(byBase.get(k) ?? []), p]);
   }
   return {
@@ -13,6 +13,7 @@ function lookup(paths: string[], aliases: Record<string, string> = {}): NoteLook
     byLowerPath: (p) => paths.find((x) => x.toLowerCase() === p),
     byBasename: (k) => byBase.get(k) ?? [],
     byAlias: (a) => Object.entries(aliases).filter(([al]) => normalize(al) === a).map(([, p]) => p),
+    extensions,
   };
 }
 
@@ -74,6 +75,18 @@ describe('resolveLink', () => {
   });
   it('a self link ([[#heading]]) points at the source note', () => {
     expect(resolveLink('wikilink', '', 'daily/2026-03-09.md', notes)).toBe('daily/2026-03-09.md');
+  });
+  it("goes by the vault's note extensions, not by .md and .markdown", () => {
+    const mdx = lookup(['a.md', 'page.mdx', 'folder/index.mdx', 'sub/sub-page.mdx', 'docs/x.MDX'], {}, ['.md', '.mdx']);
+    expect(resolveLink('wikilink', 'page', 'a.md', mdx)).toBe('page.mdx');
+    expect(resolveLink('markdown', 'page', 'a.md', mdx)).toBe('page.mdx');
+    expect(resolveLink('markdown', 'folder/', 'a.md', mdx)).toBe('folder/index.mdx');
+    expect(resolveLink('wikilink', 'sub-page', 'a.md', mdx)).toBe('sub/sub-page.mdx');
+    expect(resolveLink('wikilink', 'x', 'a.md', mdx)).toBe('docs/x.MDX');
+    expect(targetKey('Page.MDX', ['.md', '.mdx'])).toBe('page');
+    // .markdown is a note extension only where the vault says so
+    expect(targetKey('x.markdown', ['.md'])).toBe('x.markdown');
+    expect(targetKey('x.markdown', ['.md', '.markdown'])).toBe('x');
   });
   it('unknown targets and paths outside the vault stay unresolved', () => {
     expect(resolveLink('wikilink', 'does-not-exist', 'x.md', notes)).toBeNull();

@@ -36,7 +36,7 @@ describe('SectionSearch.indexedSections', () => {
 
     const { db } = openWriter(dbPath);
     try {
-      const writer = new NoteWriter(db);
+      const writer = new NoteWriter(db, ['.md']);
       writer.inTransaction(() => writer.removePath(SAMPLE_NOTES[0].path));
     } finally {
       db.close();

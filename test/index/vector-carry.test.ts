@@ -232,7 +232,7 @@ describe('vectors across tsm index --full', () => {
 
 /** What a `--full` killed right after its first transaction leaves: the index emptied, its rebuild begun. */
 function killedRebuild(db: Db): void {
-  const writer = new NoteWriter(db);
+  const writer = new NoteWriter(db, ['.md']);
   writer.inTransaction(() => {
     writer.clearAll();
     writer.addPendingLinks('all');

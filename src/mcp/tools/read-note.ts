@@ -42,7 +42,7 @@ export const readNoteTool = defineTool({
     const vault = ctx.cfg.vault;
     const rel = typedVaultPath(vault, args.path);
     if (rel === '' || rel.endsWith('/')) throw new ToolError(`path names a folder, not a note: ${args.path}`);
-    const note = ctx.withIndex((_db, reader) => findIndexedNote(reader, rel));
+    const note = ctx.withIndex((_db, reader) => findIndexedNote(reader, rel, ctx.cfg.extensions));
     if (!note) throw new ToolError(`note not indexed: ${rel} (use a path from search results; run \`tsm index\` if the note is new)`);
     const real = realPathInVault(vault, note.path);
     let raw: string;

@@ -27,7 +27,7 @@ export const relatedTool = defineTool({
     const rel = typedVaultPath(ctx.cfg.vault, args.path);
     if (rel === '' || rel.endsWith('/')) throw new ToolError(`path names a folder, not a note: ${args.path}`);
     return ctx.withIndex((_db, reader) => {
-      const note = findIndexedNote(reader, rel);
+      const note = findIndexedNote(reader, rel, ctx.cfg.extensions);
       if (!note) throw new ToolError(`note not indexed: ${rel} (use a path from search results)`);
       realPathInVault(ctx.cfg.vault, note.path);
       const outgoing = reader.outgoingLinks(note.id, ctx.cfg.extensions).map((l) => ({
