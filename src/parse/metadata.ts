@@ -54,9 +54,9 @@ export interface NoteDate {
 }
 
 /**
- * Frontmatter date/updated/created (first valid) → the day Obsidian's daily-note settings name (day-format.ts:
- * before name-date.ts's guesses, which read `11.12.2026` day first where the vault's format may say otherwise)
- * → a day the path names (name-date.ts) → the mtime's local date.
+ * Frontmatter date/updated/created (first valid; a day, a timestamp or epoch ms) → the day Obsidian's
+ * daily-note settings name (day-format.ts: before name-date.ts's guesses, which read `11.12.2026` day first
+ * where the vault's format may say otherwise) → a day the path names (name-date.ts) → the mtime's local date.
  */
 export function noteDate(fm: Frontmatter, path: string, mtimeMs: number, dayFormats: readonly DayFormat[] = []): NoteDate {
   for (const key of ['date', 'updated', 'created']) {
@@ -82,11 +82,26 @@ function dateOf(value: unknown): string | null {
   if (value instanceof Date) {
     return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10);
   }
+  if (typeof value === 'number') return epochDay(value);
   if (typeof value !== 'string') return null;
   const m = FLEXIBLE_DATE.exec(value.normalize('NFKC').trim());
   if (!m) return null;
   const [y, mo, d] = [+m[1], +(m[2] ?? m[4]), +(m[3] ?? m[5])];
   return validDate(y, mo, d) ? ymd(y, mo, d) : null;
+}
+
+/**
+ * The local day (as of the mtime, below) of a Unix timestamp: Dendron writes `updated` and `created` in
+ * milliseconds (`updated: 1764244800000`), other tools in seconds. Only the sizes those take (10 digits:
+ * seconds, 2001–2286; 12 or 13: milliseconds, 1973–2286), so a number such as `date: 20261127` or a count
+ * is no day.
+ */
+function epochDay(value: number): string | null {
+  if (!Number.isInteger(value)) return null;
+  const ms = value >= 1e9 && value < 1e10 ? value * 1000 : value >= 1e11 && value < 1e13 ? value : null;
+  if (ms === null) return null;
+  const t = new Date(ms);
+  return ymd(t.getFullYear(), t.getMonth() + 1, t.getDate());
 }
 
 /** Frontmatter `tags`/`tag` (a list, or a comma/space separated string), without '#', lower-cased. */

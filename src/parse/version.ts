@@ -13,4 +13,5 @@
 // 4: 2026-11-27 (a markdown link's `?query` is no part of its target: /team/?department=x links team.md).
 // 5: 2026-11-27 (names and links keyed without the vault's note extensions, not .md and .markdown: `[[page]]`
 // is page.mdx where .mdx notes are; an image link to a note of any of them is an embed).
-export const PARSE_VERSION = 5;
+// 6: 2026-11-27 (frontmatter dates in Unix time, as Dendron writes `updated: 1764244800000`).
+export const PARSE_VERSION = 6;

@@ -142,6 +142,22 @@ describe('note fields', () => {
     expect(date('')).toEqual(['2024-03-05', 'mtime']);
   });
 
+  it('date: epoch milliseconds (Dendron\'s updated/created) or seconds, as the local day; other numbers are no date', () => {
+    const date = (fm: string) => {
+      const n = parse(md('---', fm, '---'), 'project.apollo.md');
+      return [n.date, n.dateSource];
+    };
+    // Noon UTC on 2025-11-27: that day in every time zone from UTC-11 to UTC+11.
+    const noon = new Date(Date.UTC(2025, 10, 27, 12));
+    const local = [noon.getFullYear(), noon.getMonth() + 1, noon.getDate()].map((n) => String(n).padStart(2, '0')).join('-');
+    expect(date(`id: x\ntitle: Apollo\ndesc: ''\nupdated: ${noon.getTime()}\ncreated: 1700000000000`)).toEqual([local, 'frontmatter']);
+    expect(date(`created: ${noon.getTime() / 1000}`)).toEqual([local, 'frontmatter']);
+    // A number of another size is no timestamp (`date: 20261127`, a count): the mtime stays.
+    for (const fm of ['date: 20261127', 'updated: 42', 'created: 99999999999999', 'updated: -1764244800000']) {
+      expect(date(fm), fm).toEqual(['2024-03-05', 'mtime']);
+    }
+  });
+
   it('date: a day as Japanese notes write it (2024年1月2日, full-width digits), in frontmatter and file names', () => {
     const date = (fm: string, path = 'n.md') => {
       const n = parse(fm ? md('---', fm, '---') : '', path);
