@@ -91,6 +91,8 @@ function tryPath(p: string, notes: NoteLookup): string | null {
 }
 
 function resolveName(t: string, sourcePath: string, notes: NoteLookup): string | null {
+  const namespaced = namespacedPage(t, sourcePath, notes);
+  if (namespaced) return namespaced;
   const key = targetKey(t, notes.extensions);
   if (key) {
     const sameName = notes.byBasename(key);
@@ -99,6 +101,22 @@ function resolveName(t: string, sourcePath: string, notes: NoteLookup): string |
   }
   const aliased = notes.byAlias(aliasKey(t, notes.extensions));
   if (aliased.length >= 1) return nearest(aliased, sourcePath, t, notes.extensions);
+  return null;
+}
+
+/**
+ * `[[Project/Apollo]]` no path matched: Logseq's page of that name, whose file it names
+ * `Project___Apollo.md` (its :triple-lowbar file names) or `Project%2FApollo.md` (before them). Before the
+ * note named `Apollo`, which the link's last segment would otherwise find.
+ */
+function namespacedPage(t: string, sourcePath: string, notes: NoteLookup): string | null {
+  if (!t.includes('/')) return null;
+  const name = withoutNoteExtension(t, notes.extensions).replace(/^\/+|\/+$/g, '');
+  for (const sep of ['___', '%2F']) {
+    const file = name.split('/').join(sep);
+    const paths = notes.byBasename(normalize(file));
+    if (paths.length) return nearest(paths, sourcePath, file, notes.extensions);
+  }
   return null;
 }
 

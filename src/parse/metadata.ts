@@ -7,12 +7,27 @@ import type { ParseOptions } from './options.js';
 
 type Frontmatter = Record<string, unknown>;
 
-/** Frontmatter `title` → first H1 → file name without extension. */
+/** Frontmatter `title` → first H1 → file name without extension (as a page name: nameTitle). */
 export function noteTitle(fm: Frontmatter, firstH1: string | null, path: string): string {
   const fromFm = scalarText(fm.title);
   if (fromFm) return fromFm;
   if (firstH1) return firstH1;
-  return stem(path);
+  return nameTitle(stem(path));
+}
+
+/**
+ * The page name a file name stands for, as Logseq writes one: `/` as `___` (its :triple-lowbar format:
+ * `Project___Apollo.md` is `Project/Apollo`) or `%2F`, and the characters a file name cannot hold as `%XX`
+ * (`What%3F.md`). A `%` that starts no escape is text (`100%.md`).
+ */
+function nameTitle(name: string): string {
+  const slashed = name.replaceAll('___', '/');
+  if (!slashed.includes('%')) return slashed;
+  try {
+    return decodeURIComponent(slashed);
+  } catch {
+    return slashed;
+  }
 }
 
 /**

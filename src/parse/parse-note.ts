@@ -17,6 +17,7 @@ import {
 } from './metadata.js';
 import type { ParseOptions } from './options.js';
 import { hasNoteExtension } from '../vault/paths.js';
+import { pageProperties } from './page-properties.js';
 import { buildSections, type NoteHeading } from './sections.js';
 import { CodeSpans, scanInline } from './inline-scan.js';
 import { LINE_TEXT, scanBlocks } from './structure.js';
@@ -73,8 +74,10 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
     ),
   }));
 
+  // Logseq's page properties name a note as frontmatter does; a note with frontmatter is named by it alone.
+  const names = block ? frontmatter : pageProperties(lines, 0);
   const firstH1 = headings.find((h) => h.depth === 1 && h.text !== '')?.text ?? null;
-  const title = noteTitle(frontmatter, firstH1, src.path);
+  const title = noteTitle(names, firstH1, src.path);
   const sections = buildSections({ lines, lineKinds, leadStart, headings, title, chunkChars: opts.chunkChars });
 
   const sectionOfLine = new Int32Array(lines.length).fill(-1);
@@ -94,8 +97,8 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
     type,
     status: noteStatus(frontmatter),
     ...noteDate(frontmatter, src.path, src.mtimeMs, opts.dayFormats),
-    tags: uniqueLower([...frontmatterTags(frontmatter), ...inlineTags]),
-    aliases: frontmatterAliases(frontmatter),
+    tags: uniqueLower([...frontmatterTags(names), ...inlineTags]),
+    aliases: frontmatterAliases(names),
     frontmatter,
     sections,
     links,

@@ -14,4 +14,5 @@
 // 5: 2026-11-27 (names and links keyed without the vault's note extensions, not .md and .markdown: `[[page]]`
 // is page.mdx where .mdx notes are; an image link to a note of any of them is an embed).
 // 6: 2026-11-27 (frontmatter dates in Unix time, as Dendron writes `updated: 1764244800000`).
-export const PARSE_VERSION = 6;
+// 7: 2026-11-27 (Logseq: page properties title::, alias::, tags::; a page name from its file name, Project___Apollo.md).
+export const PARSE_VERSION = 7;

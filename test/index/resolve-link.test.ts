@@ -73,6 +73,17 @@ describe('resolveLink', () => {
     expect(resolveLink('markdown', '/handbook/about/history/', 'x.md', notes)).toBe('about/history.md');
     expect(resolveLink('markdown', '../history/', 'about/other.md', notes)).toBe('about/history.md');
   });
+  // Logseq names the file of page `Project/Apollo` pages/Project___Apollo.md (its :triple-lowbar format), or
+  // pages/Project%2FApollo.md (the format before it).
+  it('a namespaced Logseq page: [[a/b]] links the file a___b.md or a%2Fb.md, before a note named b', () => {
+    const graph = lookup(['pages/Project___Apollo.md', 'pages/Apollo.md', 'pages/Project___Apollo___Storage.md', 'pages/Recipes%2FPasta.md', 'x/b/Note.md']);
+    expect(resolveLink('wikilink', 'Project/Apollo', 'journals/2026_11_27.md', graph)).toBe('pages/Project___Apollo.md');
+    expect(resolveLink('wikilink', 'project/apollo/storage', 'pages/Project___Apollo.md', graph)).toBe('pages/Project___Apollo___Storage.md');
+    expect(resolveLink('wikilink', 'Recipes/Pasta', 'journals/2026_11_27.md', graph)).toBe('pages/Recipes%2FPasta.md');
+    // A vault path still wins, and a folder in the link is a folder when no such file exists.
+    expect(resolveLink('wikilink', 'pages/Apollo', 'journals/2026_11_27.md', graph)).toBe('pages/Apollo.md');
+    expect(resolveLink('wikilink', 'b/Note', 'src.md', graph)).toBe('x/b/Note.md');
+  });
   it('a self link ([[#heading]]) points at the source note', () => {
     expect(resolveLink('wikilink', '', 'daily/2026-03-09.md', notes)).toBe('daily/2026-03-09.md');
   });

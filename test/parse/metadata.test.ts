@@ -204,6 +204,30 @@ describe('note fields', () => {
     }
   });
 
+  it('Logseq page properties (key:: value lines opening a note without frontmatter): title, alias and tags', () => {
+    const page = md('title:: Project/Apollo', 'alias:: Apollo, [[Moonshot]]', 'tags:: planning, [[q4]], #sync', 'public:: true', '', '- Goal: ship the sync engine');
+    const n = parse(page, 'pages/Project___Apollo.md');
+    expect([n.title, n.aliases, n.tags]).toEqual(['Project/Apollo', ['Apollo', 'Moonshot'], ['planning', 'q4', 'sync']]);
+    // The lines stay text, as Logseq shows them; frontmatter, when there is some, is the note's properties.
+    expect(n.sections[0].text).toContain('alias:: Apollo');
+    expect(n.frontmatter).toEqual({});
+    const withYaml = parse(md('---', 'title: From YAML', '---', 'title:: Not this', 'alias:: Nor this'));
+    expect([withYaml.title, withYaml.aliases]).toEqual(['From YAML', []]);
+    // Only the opening lines: a property further down (a block's, or a Dataview field) names nothing.
+    expect(parse(md('- a block', '  title:: Block title', 'alias:: Later')).aliases).toEqual([]);
+    expect(parse(md('# Heading', 'title:: Later')).title).toBe('Heading');
+    expect(parse(md('title::', 'alias:: A', '- x'), 'pages/p.md')).toMatchObject({ title: 'p', aliases: ['A'] });
+  });
+
+  it('title from a file name as Logseq writes a page name: ___ and %2F are /, other %XX decoded', () => {
+    const title = (path: string) => parse('- text', path).title;
+    expect(title('pages/Project___Apollo___Storage.md')).toBe('Project/Apollo/Storage');
+    expect(title('pages/Recipes%2FPasta.md')).toBe('Recipes/Pasta');
+    expect(title('pages/What%3F.md')).toBe('What?');
+    expect(title('notes/100%.md')).toBe('100%');
+    expect(title('notes/snake_case__name.md')).toBe('snake_case__name');
+  });
+
   it('aliases: list or string, deduplicated', () => {
     expect(parse(md('---', 'aliases: [One, Two, One]', '---')).aliases).toEqual(['One', 'Two']);
     expect(parse(md('---', 'alias: Solo Name', '---')).aliases).toEqual(['Solo Name']);
