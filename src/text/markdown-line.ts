@@ -21,6 +21,11 @@ const QUOTE_MARK = /^[ \t]{0,3}(?:>[ \t]?)+/gm;
 const CALLOUT = /^\[!([A-Za-z0-9_-]+)\][+-]?[ \t]*(.*)$/gm;
 // Obsidian's block id (`… ^my-block` ending a line): a link target, not shown.
 const BLOCK_ID = /[ \t]+\^[A-Za-z0-9-]+[ \t]*$/gm;
+// Logseq's: a block's `id:: <uuid>` property line, which Logseq hides, and a block reference `((<uuid>))`,
+// which Logseq shows as the other block's text: neither is words a reader sees.
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const LOGSEQ_BLOCK_ID = new RegExp(`^[ \\t]*id:: ${UUID}[ \\t]*$`, 'gim');
+const LOGSEQ_BLOCK_REF = new RegExp(`\\(\\(${UUID}\\)\\)`, 'gi');
 // An autolink (`<https://example.com>`): shown as its address.
 const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*)>/g;
 const WIKILINK = /(!?)\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]/g;
@@ -98,7 +103,8 @@ function wikilinkText(bang: string, target: string, alias: string | undefined): 
 
 /**
  * Markdown with raw HTML, link syntax (autolinks too), emphasis markers, fences, heading and quote markers, callout
- * markers and block ids removed; lines kept. `keepHtml`: raw HTML stays as written (for text that is nothing else: dropHtml).
+ * markers, block ids (Obsidian's, Logseq's) and Logseq block references removed; lines kept. `keepHtml`: raw
+ * HTML stays as written (for text that is nothing else: dropHtml).
  */
 export function simplifyMarkdown(md: string, keepHtml = false): string {
   const lf = md.replace(/\r\n?/g, '\n');
@@ -110,6 +116,8 @@ export function simplifyMarkdown(md: string, keepHtml = false): string {
     .replace(QUOTE_MARK, '')
     .replace(CALLOUT, (_m, type: string, title: string) => title || type[0].toUpperCase() + type.slice(1).toLowerCase())
     .replace(BLOCK_ID, '')
+    .replace(LOGSEQ_BLOCK_ID, '')
+    .replace(LOGSEQ_BLOCK_REF, '')
     .replace(WIKILINK, (_m, bang: string, target: string, alias: string | undefined) => wikilinkText(bang, target, alias))
     .replace(ESCAPED_PIPE, '|');
   const plain = stripEmphasis(linkLabels(text).replace(AUTOLINK, '$1').replace(STRONG, ''));

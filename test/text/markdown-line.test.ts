@@ -38,6 +38,9 @@ describe('simplifyMarkdown / markdownLine', () => {
     ['> [!NOTE]\n> loud', 'Note loud'],
     ['- GitHub: linem-davton ^github\n- Website: site ^website', '- GitHub: linem-davton - Website: site'],
     ['x^2 and a ^ b stay', 'x^2 and a ^ b stay'],
+    // Logseq: a block's `id::` property is not shown, and a block reference ((uuid)) shows another block's text, not the uuid.
+    ['- Decision log\n  id:: 6563a1b2-4c5d-4e6f-8a9b-0c1d2e3f4a5b\n- LATER write up ((6563a1b2-4c5d-4e6f-8a9b-0c1d2e3f4a5b)) today', '- Decision log - LATER write up today'],
+    ['id:: not-a-uuid and ((not a ref)) stay', 'id:: not-a-uuid and ((not a ref)) stay'],
     ['  lots \n\n of\t\twhitespace  ', 'lots of whitespace'],
   ])('%j → %j', (md, plain) => {
     expect(markdownLine(md)).toBe(plain);
