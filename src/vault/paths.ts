@@ -9,11 +9,23 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 export const ALWAYS_SKIPPED = new Set(['.git', '.tsm', 'node_modules', '.obsidian', '.trash']);
 
 /**
- * A folder tsm never enters. Dot-folders (`.github/`, `.venv/`, any `.name/`) are hidden, as Obsidian
- * hides them; node_modules is never notes.
+ * Logseq's copies of a graph's pages, which Logseq itself never reads as pages: `logseq/bak/` (the file as it
+ * was before a write that conflicted, named by its time: indexed, a copy of a page was a daily note of that
+ * day, and its aliases named two notes) and `logseq/version-files/` (its file sync's base and incoming versions).
  */
-export function isSkippedFolder(name: string): boolean {
-  return name.startsWith('.') || ALWAYS_SKIPPED.has(name);
+const LOGSEQ_COPIES = new Set(['bak', 'version-files']);
+
+/**
+ * A folder tsm never enters (`parent`: the name of the folder holding it). Dot-folders (`.github/`, `.venv/`,
+ * any `.name/`) are hidden, as Obsidian hides them; node_modules is never notes; nor are Logseq's copies.
+ */
+export function isSkippedFolder(name: string, parent?: string): boolean {
+  return name.startsWith('.') || ALWAYS_SKIPPED.has(name) || (parent === 'logseq' && LOGSEQ_COPIES.has(name));
+}
+
+/** True when one of `folders` (a path's folder names, from the vault root down) is never entered. */
+export function inSkippedFolder(folders: string[]): boolean {
+  return folders.some((name, i) => isSkippedFolder(name, folders[i - 1]));
 }
 
 /** True when a file name ends in one of the note extensions and is more than the extension. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { IndexWarning, VaultFile } from '../core/types.js';
 import { NOT_REGULAR } from './file-kind.js';
 import { folderRules, isIgnored, NO_RULES, type IgnoreRules } from './ignore-rules.js';
-import { existsNoFollow, hasNoteExtension, isSkippedFolder, symlinkRefusal } from './paths.js';
+import { existsNoFollow, hasNoteExtension, inSkippedFolder, isSkippedFolder, symlinkRefusal } from './paths.js';
 
 export { ALWAYS_SKIPPED } from './paths.js';
 
@@ -87,7 +87,7 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
         isFile = stats.isFile();
       }
       if (isDir) {
-        if (isSkippedFolder(name) || isIgnored(here, rel, true)) continue;
+        if (isSkippedFolder(name, relDir.slice(relDir.lastIndexOf('/') + 1)) || isIgnored(here, rel, true)) continue;
         if (entry.isSymbolicLink()) deferred.push([abs, rel, here]);
         else walk(abs, rel, here);
       } else if (opts.foldersOnly) {
@@ -191,7 +191,7 @@ export function createPathFilter(vault: string, opts: ScanOptions): (rel: string
   return (rel: string) => {
     const parts = rel.split('/');
     if (!hasNoteExtension(parts[parts.length - 1], opts.extensions)) return false;
-    if (parts.slice(0, -1).some(isSkippedFolder)) return false;
+    if (inSkippedFolder(parts.slice(0, -1))) return false;
     let rules = rulesIn('', null);
     for (let i = 0; i < parts.length; i++) {
       if (i > 0) rules = rulesIn(parts.slice(0, i).join('/'), rules);

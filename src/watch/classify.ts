@@ -3,7 +3,7 @@
 import type { Stats } from 'node:fs';
 import { RULES_FILES } from '../vault/ignore-rules.js';
 import { DAILY_NOTES_FILE, PERIODIC_NOTES_FILE } from '../vault/obsidian-daily.js';
-import { hasNoteExtension, isSkippedFolder, vaultRelative } from '../vault/paths.js';
+import { hasNoteExtension, inSkippedFolder, isSkippedFolder, vaultRelative } from '../vault/paths.js';
 
 export { hasNoteExtension, vaultRelative } from '../vault/paths.js';
 
@@ -29,10 +29,10 @@ const SETTINGS_FOLDERS: ReadonlySet<string> = new Set(
 );
 
 /** True when a folder on the way to `rel` (or `rel` itself, when it is a folder) is never watched. */
-function inSkippedFolder(rel: string, isDir: boolean): boolean {
+function belowSkippedFolder(rel: string, isDir: boolean): boolean {
   const parts = rel.split('/');
   if (!isDir) parts.pop();
-  return parts.some(isSkippedFolder);
+  return inSkippedFolder(parts);
 }
 
 function baseName(rel: string): string {
@@ -43,7 +43,7 @@ export function classifyEvent(event: WatchEventName, rel: string, extensions: st
   if (SETTINGS_FILES.has(rel) && (event === 'add' || event === 'change' || event === 'unlink')) {
     return { kind: 'rescan', reason: `${rel} ${event === 'unlink' ? 'removed' : 'changed'}` };
   }
-  if (inSkippedFolder(rel, event === 'addDir' || event === 'unlinkDir')) return { kind: 'none' };
+  if (belowSkippedFolder(rel, event === 'addDir' || event === 'unlinkDir')) return { kind: 'none' };
   if (event === 'addDir') return { kind: 'rescan', reason: `folder added: ${rel}` };
   if (event === 'unlinkDir') return { kind: 'rescan', reason: `folder removed: ${rel}` };
   if (RULE_FILES.has(baseName(rel))) return { kind: 'rescan', reason: `${rel} ${event === 'unlink' ? 'removed' : 'changed'}` };
@@ -67,12 +67,13 @@ export function createIgnoredTest(
     if (rel === null) return false;
     if (SETTINGS_FILES.has(rel)) return stats !== undefined && !stats.isFile();
     if (SETTINGS_FOLDERS.has(rel)) return stats !== undefined && !stats.isDirectory();
-    if (inSkippedFolder(rel, false)) return true;
+    if (belowSkippedFolder(rel, false)) return true;
     const name = baseName(rel);
     const wanted = RULE_FILES.has(name) || hasNoteExtension(name, extensions);
     if (stats?.isFile()) return !wanted;
     // A folder never entered; without stats the name may also be a rule file's or a dot-named note's.
-    if (isSkippedFolder(name)) return stats !== undefined || !wanted;
+    const parent = baseName(rel.slice(0, Math.max(0, rel.lastIndexOf('/'))));
+    if (isSkippedFolder(name, parent)) return stats !== undefined || !wanted;
     return stats?.isDirectory() === true && isLoop(abs);
   };
 }

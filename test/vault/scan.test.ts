@@ -33,6 +33,23 @@ describe('scanVault', () => {
     expect(scanVault(v, opts).files.map((f) => f.path)).toEqual(['README.md', 'UPPER.MD', 'a/b/c.md']);
   });
 
+  it("skips Logseq's copies of its pages (logseq/bak/, logseq/version-files/), not folders named so elsewhere", () => {
+    const v = vault({
+      'pages/Project___Apollo.md': '- x',
+      'logseq/bak/pages/Project___Apollo/2026-11-20T09_14_03.521Z.Desktop.md': '- x',
+      'logseq/version-files/base/pages/Project___Apollo.md': '- x',
+      'graphs/work/logseq/bak/journals/2026_11_27/2026-11-27T10_00_00.000Z.Desktop.md': '- x',
+      'logseq/custom.md': '- x',
+      'bak/old.md': 'x',
+      'notes/version-files/v1.md': 'x',
+    });
+    expect(scanVault(v, opts).files.map((f) => f.path)).toEqual(['bak/old.md', 'logseq/custom.md', 'notes/version-files/v1.md', 'pages/Project___Apollo.md']);
+    const ok = createPathFilter(v, opts);
+    expect(ok('logseq/bak/pages/Project___Apollo/2026-11-20T09_14_03.521Z.Desktop.md')).toBe(false);
+    expect(ok('graphs/work/logseq/version-files/base/pages/p.md')).toBe(false);
+    expect(ok('bak/old.md')).toBe(true);
+  });
+
   it('honours .tsmignore and nested .gitignore files', () => {
     const v = vault({
       '.tsmignore': 'drafts/private/\n',

@@ -49,6 +49,10 @@ describe('classifyEvent', () => {
       expect(classifyEvent('add', rel, MD)).toEqual({ kind: 'none' });
     }
     expect(classifyEvent('addDir', '.git/objects', MD)).toEqual({ kind: 'none' });
+    for (const rel of ['logseq/bak/pages/p/2026-11-20T09_14_03.521Z.Desktop.md', 'g/logseq/version-files/base/pages/p.md']) {
+      expect(classifyEvent('add', rel, MD)).toEqual({ kind: 'none' });
+    }
+    expect(classifyEvent('add', 'bak/p.md', MD)).toEqual({ kind: 'note', rel: 'bak/p.md' });
   });
   it("rescans when Obsidian's daily-note settings change, and for nothing else of .obsidian/", () => {
     for (const rel of ['.obsidian/daily-notes.json', '.obsidian/plugins/periodic-notes/data.json']) {
@@ -100,6 +104,9 @@ describe('createIgnoredTest', () => {
     expect(ignored(join(dir, '.tsm/index.db-wal'))).toBe(true);
     expect(ignored(join(dir, 'x/.git'))).toBe(true);
     expect(ignored(join(dir, 'node_modules/pkg/readme.md'))).toBe(true);
+    expect(ignored(join(dir, 'logseq/bak'))).toBe(true);
+    expect(ignored(join(dir, 'logseq/bak/pages/p/x.md'))).toBe(true);
+    expect(ignored(join(dir, 'bak'))).toBe(false);
   });
   it('ignores files that are neither notes nor ignore rules', () => {
     expect(ignored(join(dir, 'b.png'), st('b.png'))).toBe(true);
