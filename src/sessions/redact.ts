@@ -8,9 +8,9 @@
 //   Shopify, HashiCorp Vault, Databricks, Grafana, Postman, age, Azure storage keys and SAS signatures, JWTs);
 // - key-name heuristics (detect-secrets' KeywordDetector, gitleaks' generic-api-key): a value assigned to
 //   a key whose name says "secret" — KEY=VALUE, key: value, "key": "value", --flag value, fish's
-//   set -x KEY VALUE — and passwords given on command lines (mysql -pPW, curl -u user:pw, sshpass -p PW,
+//   set -x KEY VALUE…, Dockerfile's ENV KEY VALUE — and passwords given on command lines (mysql -pPW, curl -u user:pw, sshpass -p PW,
 //   echo PW | sudo -S), XML elements (<password>PW</password>) and key/value attribute pairs
-//   (<add key="ApiKey" value="PW"/>).
+//   (<add key="ApiKey" value="PW"/>, in either order).
 // A false positive costs a word in a note; a false negative leaks a credential into a searchable file, so
 // the rules lean to redacting. Prose stays readable: "password reset flow", "token budget", `max_tokens=`,
 // `password: string` (a type) and `$TOKEN` (a reference) are left alone.
@@ -77,12 +77,18 @@ interface SecretRule {
 }
 
 const hasDigit = (s: string) => /\d/.test(s);
+/** Whether an XML attribute or element holding `value` under the key `name` holds a secret. */
+const secretAttribute = (name: string, value: string) => isSecretKey(name) && !notASecret(value);
 const whole = () => REDACTED;
 /**
  * Keeps group 1 (what leads to the secret) and redacts the rest of the match (once: a second pass keeps it),
- * unless the rest is no secret: a reference or a placeholder (`Bearer $GITHUB_TOKEN`, `--password <pw>`).
+ * unless the rest is no secret: a reference or a placeholder (`Bearer $GITHUB_TOKEN`, `--password <pw>`), or
+ * a shell operator that ends the command (`mysql -p;echo hi`: a bare -p prompts, `;echo` is no password).
  */
-const afterHead = (m: string, head: string) => (m.startsWith(REDACTED, head.length) || notASecret(m.slice(head.length)) ? m : `${head}${REDACTED}`);
+const afterHead = (m: string, head: string) => {
+  const rest = m.slice(head.length);
+  return rest.startsWith(REDACTED) || notASecret(rest) || SHELL_OPERATOR.test(rest) ? m : `${head}${REDACTED}`;
+};
 
 /** `scheme://x:y@` where y is no password: empty, a reference, already redacted, or a port and a path
  * (`http://localhost:5173/@vite/client`: the part before `:` is a host, not a user). */
@@ -123,6 +129,10 @@ function redactUrlCredentials(text: string): string {
 
 /** Config keys set to a user and a password, as two words (Poetry's and Composer's `http-basic.<repo>`). */
 const CREDENTIAL_PAIR_KEYS = new Set(['http-basic']);
+/** One value word of fish's `set`: quoted, or a bare word that is no operator, option, comment or `(…)`. */
+const FISH_WORD = String.raw`(?:"[^"\n]*"|'[^'\n]*'|[^\s\x60'";|&()#<>-][^\s\x60;|&)]*)`;
+/** Text that starts with a shell operator or a redirection: the command before it ends there. */
+const SHELL_OPERATOR = /^[;&|<>()]/;
 /** A shell word that starts with these is an operator, a redirection or a comment, not an argument. */
 const SHELL_WORD_BREAK = /^[;&|<>()#]/;
 
@@ -188,15 +198,18 @@ const SECRET_RULES: SecretRule[] = [
       return parts.some(isSecretKey) ? afterHead(head + value, head) + rest : m;
     },
   },
-  // fish's `set [options] NAME VALUE` (no `=`): `set -gx AWS_SECRET_ACCESS_KEY V`. A lower-case name needs an
+  // fish's `set [options] NAME VALUE…` (no `=`): `set -gx AWS_SECRET_ACCESS_KEY V`. A lower-case name needs an
   // option (`we set token expiry` is prose); erasing, querying and listing (-e, -q, -S, -n) take no value.
-  // `(cat file)` is fish's command substitution, a reference like `$(…)`.
+  // `(cat file)` is fish's command substitution, a reference like `$(…)`. A fish variable is a list: every
+  // word up to the end of the command (`;`, `|`, `&&`, a newline, a comment) is a value, and the values are
+  // redacted as one unless each is no secret (`set -x API_TOKEN abc def` kept `def`).
   {
-    pattern: /(\bset((?:[ \t]+--?[A-Za-z][\w-]*)*)[ \t]+([A-Za-z_]\w*)[ \t]+)(?!\[REDACTED|\()("[^"\n]*"|'[^'\n]*'|[^\s`'";|&)-][^\s`;|&)]*)/g,
-    replace: (m: string, head: string, options: string, name: string, value: string) => {
+    pattern: new RegExp(String.raw`(\bset((?:[ \t]+--?[A-Za-z][\w-]*)*)[ \t]+([A-Za-z_]\w*)[ \t]+)(?!\[REDACTED|\()(${FISH_WORD}(?:[ \t]+${FISH_WORD})*)`, 'g'),
+    replace: (m: string, head: string, options: string, name: string, values: string) => {
       if (options === '' && !/^[A-Z][A-Z0-9_]*$/.test(name)) return m;
       if (/(?:^|\s)(?:-[A-Za-z]*[eqSn]|--(?:erase|query|show|names)\b)/.test(options)) return m;
-      return isSecretKey(name) ? afterHead(head + value, head) : m;
+      if (!isSecretKey(name) || values.match(new RegExp(FISH_WORD, 'g'))!.every(notASecret)) return m;
+      return afterHead(head + values, head);
     },
   },
   // A sudo password piped in, the way an agent runs sudo without a terminal: `echo PW | sudo -S cmd`,
@@ -212,19 +225,38 @@ const SECRET_RULES: SecretRule[] = [
   // An XML element named as a secret: `<password>PW</password>` (Maven's settings.xml, Java and .NET configs).
   {
     pattern: /(<([A-Za-z_][\w.:-]{0,60})>)([^<>\n]{1,512})(?=<\/\2>)/g,
-    replace: (m: string, open: string, name: string, value: string) => (isSecretKey(name) && !notASecret(value) ? open + REDACTED : m),
+    replace: (m: string, open: string, name: string, value: string) => (secretAttribute(name, value) ? open + REDACTED : m),
   },
   // A key/value pair held in two attributes: .NET's `<add key="ApiKey" value="V"/>`, Spring's and Ant's
   // `<property name="password" value="V"/>`. The secret is the value attribute of an element whose key or
   // name attribute is a secret key. (A `password="V"` attribute is an assignment, below.)
   {
     pattern: /(<[A-Za-z][\w.:-]{0,60}[^<>]{0,200}?\s(?:key|name)[ \t]*=[ \t]*(["'])([^"'<>\n]{1,200})\2[^<>]{0,200}?\svalue[ \t]*=[ \t]*(["']))([^"'<>\n]{1,512})(?=\4)/gi,
-    replace: (m: string, head: string, _q: string, name: string, _q2: string, value: string) => (isSecretKey(name) && !notASecret(value) ? head + REDACTED : m),
+    replace: (m: string, head: string, _q: string, name: string, _q2: string, value: string) => (secretAttribute(name, value) ? head + REDACTED : m),
+  },
+  // The same pair with the value attribute first: `<add value="V" key="ApiKey"/>` (attribute order is free).
+  {
+    pattern: /(<[A-Za-z][\w.:-]{0,60}[^<>]{0,200}?\svalue[ \t]*=[ \t]*(["']))([^"'<>\n]{1,512})(\2[^<>]{0,200}?\s(?:key|name)[ \t]*=[ \t]*(["'])([^"'<>\n]{1,200})\5)/gi,
+    replace: (m: string, head: string, _q: string, value: string, tail: string, _q2: string, name: string) =>
+      secretAttribute(name, value) ? head + REDACTED + tail : m,
   },
   // Java's Properties XML holds the value as the element's text: `<entry key="db.password">V</entry>`.
   {
     pattern: /(<entry[ \t]+key[ \t]*=[ \t]*(["'])([^"'<>\n]{1,200})\2[ \t]*>)([^<>\n]{1,512})(?=<\/entry>)/g,
-    replace: (m: string, head: string, _q: string, name: string, value: string) => (isSecretKey(name) && !notASecret(value) ? head + REDACTED : m),
+    replace: (m: string, head: string, _q: string, name: string, value: string) => (secretAttribute(name, value) ? head + REDACTED : m),
+  },
+  // Dockerfile's old `ENV NAME value` (no `=`): the value is the rest of the line (`ENV NAME=value` is an
+  // assignment, below). ENV in capitals, as Dockerfiles write it; a backtick ends it in inline code. Inside a
+  // line the name must be ALL-CAPS too: "the ENV token is read at start" is prose.
+  {
+    pattern: /((?:^[ \t]*(?:[+-][ \t]*)?|([\s`]))ENV[ \t]+([A-Za-z_]\w*)[ \t]+)(?!\[REDACTED)([^\s`=][^\n`]*)/gm,
+    replace: (m: string, head: string, inline: string | undefined, name: string, line: string) => {
+      if (!isSecretKey(name) || (inline !== undefined && !/^[A-Z][A-Z0-9_]*$/.test(name))) return m;
+      // Trailing blanks stay, trimmed here: a lazy value ending before them rescanned a long run of blanks
+      // at every step (a 200 KB line took 15 s).
+      const value = line.trimEnd();
+      return afterHead(head + value, head) + line.slice(value.length);
+    },
   },
   // `gh secret set NAME --body V`: the body is the secret, whatever the name.
   { pattern: /(\bgh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:--body|-b)(?:[ \t]+|=))(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g, replace: afterHead },

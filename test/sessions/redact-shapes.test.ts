@@ -1,6 +1,7 @@
 // Shapes of secrets a third review found in session notes, each with the ordinary text around it that must
 // stay: .NET config key/value pairs, fish's `set -x`, archive and openssl passwords, URL query parameters
-// named `key`/`sig`, and secrets inside URL-encoded text.
+// named `key`/`sig`, secrets inside URL-encoded text, Dockerfile's `ENV NAME value`, and shell operators right
+// after a password flag.
 import { describe, expect, it } from 'vitest';
 import { REDACTED, redactSecrets } from '../../src/sessions/redact.js';
 
@@ -12,6 +13,9 @@ describe('.NET / Java config: a value attribute after a secret key or name attri
     ['<param name="db.password" value="Tr0ub4dor&amp;3">', `<param name="db.password" value="${REDACTED}">`],
     // Java's Properties XML: the key in an attribute, the value as the element's text
     ['<entry key="db.password">hunter2</entry>', `<entry key="db.password">${REDACTED}</entry>`],
+    // the value attribute before the key or name attribute
+    ['<add value="s3cr3t" key="ApiKey"/>', `<add value="${REDACTED}" key="ApiKey"/>`],
+    ["<property value='hunter2' id='p' name='db.password' />", `<property value='${REDACTED}' id='p' name='db.password' />`],
     // the connection string's own Password= was already redacted; it stays so
     [
       '<add name="Db" connectionString="Server=x;Database=y;User Id=sa;Password=Hunter2x;"/>',
@@ -27,6 +31,9 @@ describe('.NET / Java config: a value attribute after a secret key or name attri
     '<property name="timeout" value="30"/>',
     '<entry key="db.user">app</entry>',
     '<entry key="db.password">${DB_PASSWORD}</entry>',
+    '<add value="dark" key="Theme"/>',
+    '<add value="$(API_KEY)" key="ApiKey"/>',
+    '<add value="30" name="timeout"/><add key="ApiKey"/>', // the secret key belongs to another element
   ])('keeps %s', (text) => expect(redactSecrets(text)).toBe(text));
 });
 
@@ -37,10 +44,19 @@ describe("fish shell's set", () => {
     ['set -Ux GITHUB_TOKEN "hunter2 hunter"; and make', `set -Ux GITHUB_TOKEN ${REDACTED}; and make`],
     ['set --export --global db_password hunter2', `set --export --global db_password ${REDACTED}`],
     ['set OPENAI_API_KEY abc123', `set OPENAI_API_KEY ${REDACTED}`],
+    // a list variable: every value, up to the end of the command
+    ['set -x API_TOKEN abc def', `set -x API_TOKEN ${REDACTED}`],
+    ['set -x API_TOKEN abc def; echo hi', `set -x API_TOKEN ${REDACTED}; echo hi`],
+    ['set -x API_TOKEN abc "d e" f | cat', `set -x API_TOKEN ${REDACTED} | cat`],
+    ['set -x API_TOKEN abc def && make', `set -x API_TOKEN ${REDACTED} && make`],
+    ['set -x API_TOKEN abc def\necho hi', `set -x API_TOKEN ${REDACTED}\necho hi`],
+    ['set -x API_TOKEN $OTHER abc123', `set -x API_TOKEN ${REDACTED}`], // one value is no reference
   ])('%s', (text, redacted) => expect(redactSecrets(text)).toBe(redacted));
 
   it.each([
     'set -x PATH $PATH /usr/local/bin',
+    'set -x PATH a b',
+    'set -x API_TOKENS $A $B', // references only
     'set -gx EDITOR vim',
     'set -x TOKEN_LIMIT 4096',
     'set -x API_TOKEN $OTHER_TOKEN',
@@ -76,6 +92,45 @@ describe('archive and openssl passwords', () => {
     'openssl enc -aes-256-cbc -kfile key.txt -in a',
     'openssl enc -k $PASSPHRASE -in a',
     'sort -k 2 file.txt',
+  ])('keeps %s', (text) => expect(redactSecrets(text)).toBe(text));
+});
+
+describe('a password flag followed by a shell operator has no password', () => {
+  it.each([
+    'mysql -p;echo hi',
+    'mysql -u root -p|cat',
+    'mysql -p&&echo done',
+    'mysql -p>out.txt',
+    'mysql -p<dump.sql',
+    '7z a -p;ls',
+    'sshpass -p;echo hi',
+    'zip -P;echo hi',
+    'redis-cli -a ; echo hi',
+  ])('keeps %s', (text) => expect(redactSecrets(text)).toBe(text));
+
+  it.each([
+    ['mysql -pS3cret;echo hi', `mysql -p${REDACTED} hi`], // the unquoted word runs on: leaning to redacting
+    ["mysql -p';x' db", `mysql -p${REDACTED} db`], // quoted: the operator is part of the password
+    ['mysql -p;echo hi; mysql -phunter2', `mysql -p;echo hi; mysql -p${REDACTED}`],
+  ])('%s', (text, redacted) => expect(redactSecrets(text)).toBe(redacted));
+});
+
+describe("Dockerfile's ENV", () => {
+  it.each([
+    ['ENV API_TOKEN s3cr3tvalue', `ENV API_TOKEN ${REDACTED}`],
+    ['ENV DB_PASSWORD two words here', `ENV DB_PASSWORD ${REDACTED}`], // the old form's value is the rest of the line
+    ['RUN make\nENV API_TOKEN s3cr3t\nRUN x', `RUN make\nENV API_TOKEN ${REDACTED}\nRUN x`],
+    ['Add `ENV API_TOKEN s3cr3t` to it', `Add \`ENV API_TOKEN ${REDACTED}\` to it`],
+    ['ENV API_TOKEN=s3cr3tvalue', `ENV API_TOKEN=${REDACTED}`], // the NAME=value form
+    ['ENV A=1 API_TOKEN="s3 cr3t"', `ENV A=1 API_TOKEN="${REDACTED}"`],
+  ])('%s', (text, redacted) => expect(redactSecrets(text)).toBe(redacted));
+
+  it.each([
+    'ENV PATH /usr/bin',
+    'ENV NODE_ENV production',
+    'ENV API_TOKEN $API_TOKEN',
+    'ENV API_TOKEN ${API_TOKEN}',
+    'the ENV token is read at start', // prose: no secret-named variable
   ])('keeps %s', (text) => expect(redactSecrets(text)).toBe(text));
 });
 
