@@ -1,6 +1,7 @@
 // Fusion and the multipliers: ranked lists fused by score or place, recency decay per note type, status penalty.
 import type { NoteType } from '../core/types.js';
-import { DEFAULT_HALF_LIVES, type TsmConfig } from '../vault/config.js';
+import { DEFAULT_EXTENSIONS, DEFAULT_HALF_LIVES, type TsmConfig } from '../vault/config.js';
+import { withoutNoteExtension } from '../vault/paths.js';
 import { isStale, recencyFactor } from './recency.js';
 import { searchText } from '../text/normalize.js';
 import { letterOrNumberRuns } from '../text/unicode.js';
@@ -131,6 +132,8 @@ export interface Tuning {
    * name). 0 = off.
    */
   fileNameBoost: number;
+  /** The vault's note extensions (config.json's `extensions`): a file name's words are read without them. */
+  noteExtensions: readonly string[];
   /**
    * Compound CJK pieces cut into the vault's words (semantic.ts compoundWords): 'add' their words as more
    * phrases beside the piece, 'replace' the piece (and its bigrams) by its words' — no bigram across a
@@ -193,6 +196,7 @@ export const DEFAULT_TUNING: Tuning = {
   rrfK: RRF_K,
   noteWeights: [1, 0.25],
   fileNameBoost: 0.1,
+  noteExtensions: DEFAULT_EXTENSIONS,
   titleMatchBoost: 0.5,
   titleMatchDepth: 0,
   titleMatchFirst: true,
@@ -210,9 +214,12 @@ export const DEFAULT_TUNING: Tuning = {
   semanticFusion: 'rrf',
 };
 
-/** The ranking a vault's settings choose: its recency half-lives, and no semantic ranker if it turned that off. */
-export function tuningOf(cfg: Pick<TsmConfig, 'halfLifeDays' | 'semantic'>): Partial<Tuning> {
-  return { halfLifeDays: cfg.halfLifeDays, ...(cfg.semantic ? {} : { semanticWeight: 0, semanticNoteWeight: 0 }) };
+/**
+ * The ranking a vault's settings choose: its recency half-lives, its note extensions (file names), and no
+ * semantic ranker if it turned that off.
+ */
+export function tuningOf(cfg: Pick<TsmConfig, 'halfLifeDays' | 'semantic' | 'extensions'>): Partial<Tuning> {
+  return { halfLifeDays: cfg.halfLifeDays, noteExtensions: cfg.extensions, ...(cfg.semantic ? {} : { semanticWeight: 0, semanticNoteWeight: 0 }) };
 }
 
 /**
@@ -233,9 +240,10 @@ export function statusFactor(status: string | null, t: Tuning): number {
  * holds `kanban`, `Spaced repetition.md` both words of `spaced repetition`. A file name says what a note is
  * about; it refines the score as a bounded multiplier (`fileNameBoost`), it never votes on its own.
  */
-export function fileNameShare(queryWords: readonly string[], path: string): number {
+export function fileNameShare(queryWords: readonly string[], path: string, noteExtensions: readonly string[]): number {
   if (queryWords.length === 0) return 0;
-  const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+  // Without its note extension (`x.markdown` named `markdown` for every query holding the word).
+  const base = withoutNoteExtension(path.slice(path.lastIndexOf('/') + 1), noteExtensions);
   const words = new Set(letterOrNumberRuns(searchText(base)));
   return queryWords.filter((w) => words.has(w)).length / queryWords.length;
 }

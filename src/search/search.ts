@@ -367,7 +367,7 @@ function noteFactor(terms: QueryTerms, filters: SearchFilters, tuning: Tuning, n
   const nameFactor = (path: string) => {
     if (!tuning.fileNameBoost || terms.words.length === 0) return 1;
     let v = nameShares.get(path);
-    if (v === undefined) nameShares.set(path, (v = fileNameShare(terms.words, path)));
+    if (v === undefined) nameShares.set(path, (v = fileNameShare(terms.words, path, tuning.noteExtensions)));
     return 1 + tuning.fileNameBoost * v;
   };
   return (r) =>

@@ -76,8 +76,11 @@ export const DEFAULT_MODEL = 'cl-nagoya/ruri-v3-30m';
  */
 export const DEFAULT_HALF_LIVES = Object.freeze({ daily: 60, knowledge: 365, session: 30 });
 
+/** The note extensions of a vault whose config.json names none: the scanner's and the ranking's default. */
+export const DEFAULT_EXTENSIONS: readonly string[] = Object.freeze(['.md']);
+
 const DEFAULTS = {
-  extensions: ['.md'],
+  extensions: [...DEFAULT_EXTENSIONS],
   chunkChars: 2400,
   dailyFolders: ['daily', 'journal'],
   sessionFolders: ['sessions'],

@@ -69,3 +69,19 @@ describe('note extensions in link resolution', () => {
     ]);
   });
 });
+
+describe('note extensions in ranking', () => {
+  it("a note's extension is no word of its file name: x.markdown does not rank above x.md for `markdown`", () => {
+    // Two notes alike but for their extensions, and enough others that `markdown` is no common word.
+    const filler = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`filler${i}.md`, `# Note ${i}\n\nGardening, day ${i}, and tables.\n`]));
+    const note = '# Tables\n\nHow to write markdown tables with pipes.\n';
+    vault = makeVault({ ...filler, 'alpha.md': note, 'beta.markdown': note, '.tsm/config.json': '{"extensions": [".md", ".markdown"]}' });
+    expect(tsm(['index'], { cwd: vault.dir }).code).toBe(0);
+    const r = tsm(['search', '-f', 'json', 'markdown tables'], { cwd: vault.dir });
+    expect(r.code, r.stderr).toBe(0);
+    const hits = JSON.parse(r.stdout) as { path: string; score: number }[];
+    const score = (path: string) => hits.find((h) => h.path === path)?.score;
+    expect(score('beta.markdown')).toBeDefined();
+    expect(score('beta.markdown')).toBe(score('alpha.md'));
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TUNING, fuse, listCredits, noteRecency, statusFactor } from '../../src/search/rank.js';
+import { DEFAULT_TUNING, fileNameShare, fuse, listCredits, noteRecency, statusFactor, tuningOf } from '../../src/search/rank.js';
 
 describe('rank', () => {
   it('fuses lists by reciprocal rank (k = 60)', () => {
@@ -46,14 +46,25 @@ describe('rank', () => {
 });
 
 describe('fileNameShare', () => {
-  it('is the share of the query words that are words of the file name', async () => {
-    const { fileNameShare } = await import('../../src/search/rank.js');
-    expect(fileNameShare(['kanban', 'board'], 'Plugins/obsidian-kanban.md')).toBe(0.5);
-    expect(fileNameShare(['spaced', 'repetition'], '05 - Concepts/Spaced repetition.md')).toBe(1);
+  it('is the share of the query words that are words of the file name', () => {
+    expect(fileNameShare(['kanban', 'board'], 'Plugins/obsidian-kanban.md', ['.md'])).toBe(0.5);
+    expect(fileNameShare(['spaced', 'repetition'], '05 - Concepts/Spaced repetition.md', ['.md'])).toBe(1);
     // Whole words only: "templater" is not "templates", and folders do not count.
-    expect(fileNameShare(['templater'], 'Templater templates/🗂️ Templates.md')).toBe(0);
-    expect(fileNameShare(['ｌｏｒａ'.normalize('NFKC').toLowerCase()], 'knowledge/lora/LoRa-Module-Guide.MD')).toBe(1);
-    expect(fileNameShare([], 'a.md')).toBe(0);
+    expect(fileNameShare(['templater'], 'Templater templates/🗂️ Templates.md', ['.md'])).toBe(0);
+    expect(fileNameShare(['ｌｏｒａ'.normalize('NFKC').toLowerCase()], 'knowledge/lora/LoRa-Module-Guide.MD', ['.md'])).toBe(1);
+    expect(fileNameShare([], 'a.md', ['.md'])).toBe(0);
+  });
+
+  it("a file name's words leave out the vault's note extension, whichever it is", () => {
+    const both = ['.md', '.markdown'];
+    expect(fileNameShare(['markdown'], 'notes/beta.markdown', both)).toBe(0);
+    expect(fileNameShare(['txt'], 'notes/beta.txt', ['.txt'])).toBe(0);
+    expect(fileNameShare(['markdown', 'tables'], 'markdown-tables.MD', both)).toBe(1);
+    // another file's extension is a word of its name, as before
+    expect(fileNameShare(['markdown'], 'notes/beta.markdown', ['.md'])).toBe(1);
+    // the vault's extensions reach search with its tuning
+    expect(tuningOf({ halfLifeDays: DEFAULT_TUNING.halfLifeDays, semantic: true, extensions: ['.txt'] }).noteExtensions).toEqual(['.txt']);
+    expect(DEFAULT_TUNING.noteExtensions).toEqual(['.md']);
   });
 });
 
