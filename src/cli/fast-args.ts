@@ -15,7 +15,7 @@ export function parseFastArgs(args: string[], specs: Record<string, OptionSpec>,
   try {
     parsed = parseArgs({ args: marked, options, allowPositionals: true, strict: true, allowNegative: true } as Parameters<typeof parseArgs>[0]);
   } catch (err) {
-    throw new UsageError(parseErrorMessage(err as NodeJS.ErrnoException, specs, positional));
+    throw new UsageError(parseErrorMessage(err as NodeJS.ErrnoException, specs, positional, args));
   }
   const out: Record<string, unknown> = {};
   // An option's value may be a marked word too (`--path -drafts/`, `-n -5`): the value is the word.
@@ -62,8 +62,9 @@ function markDashWords(args: string[], specs: Record<string, OptionSpec>): { arg
  * node:util's messages, rewritten: its unknown-option message leaves a quote open and names no
  * alternative. Ours names the closest option and how to search for a word that starts with `-`.
  */
-function parseErrorMessage(err: NodeJS.ErrnoException, specs: Record<string, OptionSpec>, positional: string): string {
+function parseErrorMessage(err: NodeJS.ErrnoException, specs: Record<string, OptionSpec>, positional: string, args: string[]): string {
   const quoted = /'([^']*)'/.exec(err.message)?.[1] ?? '';
+  if (/argument is ambiguous/.test(err.message)) return ambiguousValueMessage(quoted, specs, args);
   if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const known = Object.keys(specs).flatMap((n) => (specs[n].type === 'boolean' ? [n, `no-${n}`] : [n]));
     return `${unknownOptionMessage(quoted, known)}; a ${positional} word that starts with "-" goes after --, as in: -- ${quoted}`;
@@ -74,4 +75,24 @@ function parseErrorMessage(err: NodeJS.ErrnoException, specs: Record<string, Opt
     if (/does not take an argument/.test(err.message)) return `--${long ?? quoted} takes no value`;
   }
   return err.message.replace(/^TypeError \[\w+\]: /, '');
+}
+
+/**
+ * An option whose value starts with `-` (`-n -- x`, `-n -f json`): node:util's message ("argument is
+ * ambiguous", three lines, `--limit=-XYZ`) said nothing of what the option takes. A number option's error is
+ * numberOption's, as for `-n abc`; another option's says how to give a value that starts with `-`.
+ */
+function ambiguousValueMessage(typed: string, specs: Record<string, OptionSpec>, args: string[]): string {
+  const name = typed.startsWith('--') ? typed.slice(2) : Object.keys(specs).find((n) => specs[n].alias === typed.slice(1));
+  const at = args.findIndex((a, i) => a === typed && args[i + 1]?.startsWith('-'));
+  const value = args[at + 1] ?? '';
+  if (name === undefined || !(name in specs)) return `${typed} needs a value (got "${value}")`;
+  if (specs[name].type === 'number') {
+    try {
+      numberOption(name, specs[name], value);
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }
+  return `--${name} needs a value (got "${value}"; one that starts with "-" is written --${name}=-value)`;
 }

@@ -94,6 +94,23 @@ describe('small things users hit', () => {
     expect(tsm(['related', '--help']).stdout).toMatch(/--limit .*\[number\]/);
   });
 
+  it('an option followed by `--` or another option is the same usage error, not node\'s "argument is ambiguous"', () => {
+    const cases: [string[], RegExp][] = [
+      [['search', '-n', '--', 'x'], /^tsm: --limit takes a whole number of results, 1 or more \(got "--"\)$/],
+      [['search', '--limit', '--', 'x'], /^tsm: --limit takes a whole number of results, 1 or more \(got "--"\)$/],
+      [['search', 'LoRa', '-n', '-f', 'json'], /^tsm: --limit takes a whole number of results, 1 or more \(got "-f"\)$/],
+      [['search', 'LoRa', '-f', 'xml', '--budget', '--full'], /^tsm: --budget takes a whole number of characters, 0 or more \(got "--full"\)$/],
+      [['search', '--path', '--', 'x'], /^tsm: --path needs a value \(got "--"; one that starts with "-" is written --path=-value\)$/],
+    ];
+    for (const [args, message] of cases) {
+      const r = tsm(args, { cwd: marked.dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr, args.join(' ')).not.toMatch(/ambiguous/);
+      expect(r.stderr.split('\n')[0], args.join(' ')).toMatch(message);
+    }
+  });
+
   it('a number option takes a whole number however it is written, and the last of two', () => {
     const lines = (args: string[]) => tsm(args, { cwd: marked.dir }).stdout.trim().split('\n').length;
     expect(lines(['search', 'LoRa', '--ids', '-n', '1e3'])).toBe(lines(['search', 'LoRa', '--ids', '-n', '1000']));
