@@ -1,6 +1,6 @@
 // tsm status: what the index holds and how fresh it is.
 import { relative } from 'node:path';
-import { localDay } from '../core/days.js';
+import { localDay, localTime } from '../core/days.js';
 import type { Database } from '../index/db.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
@@ -49,7 +49,7 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
     `semantic  ${cfg.semantic ? semanticLine(sem) : 'off ("semantic": true in .tsm/config.json turns it on; see docs/search.md)'}`,
     `vectors   ${vectorsLine(vectors)}`,
     ...(kept.length ? [`sessions  ${keptLine(kept)}`] : []),
-    `last sync ${s.lastSync ?? 'never'}`,
+    `last sync ${s.lastSync ? shownTime(s.lastSync) : 'never'}`,
     `watcher   ${watcherPid ? `running (pid ${watcherPid})` : 'not running'}`,
   ];
   // Paths and messages come from file names: shown as search shows them (src/text/controls.ts).
@@ -60,6 +60,12 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
     lines.push(`  … ${s.warnings - warnings.length} more (\`tsm doctor\` lists ${where})`);
   }
   writeOut(lines.join('\n') + '\n');
+}
+
+/** A stored UTC time (ISO) as the user reads it, in their zone (localTime); text that is no time, as it is. */
+function shownTime(iso: string): string {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? oneLine(iso) : localTime(t);
 }
 
 /** Session notes tsm no longer writes because their user edited or deleted them (src/sessions/ingest.ts). */

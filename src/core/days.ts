@@ -13,6 +13,20 @@ export function localDay(t: Date | number): string {
   return `${String(d.getFullYear()).padStart(4, '0')}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
+/**
+ * A moment as a person reads it: the local date and time with the zone's offset, to the second
+ * (`2026-11-23T05:30:05+09:00`, as `date -Iseconds` prints it). One word, and ISO 8601: Date.parse reads it back
+ * as the same moment. For text output and logs; JSON keeps the exact UTC value (`toISOString`).
+ */
+export function localTime(t: Date | number): string {
+  const d = typeof t === 'number' ? new Date(t) : t;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  // getTimezoneOffset is minutes behind UTC (-540 in Tokyo, 210 in St. John's).
+  const east = -d.getTimezoneOffset();
+  const offset = `${east < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(east) / 60))}:${pad(Math.abs(east) % 60)}`;
+  return `${localDay(d)}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}${offset}`;
+}
+
 /** The calendar day a YYYY-MM-DD names, counted from 1970-01-01 (a clock change moves no day); NaN if none. */
 export function dayNumber(day: string): number {
   const m = YMD.exec(day);

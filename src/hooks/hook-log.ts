@@ -1,6 +1,7 @@
 // Hooks fail open: a problem never reaches Claude Code's screen, it goes to one line in
 // <vault>/.tsm/hook.log (created on demand), or to stderr when there is no log to write to.
 import { appendFileSync, renameSync, statSync } from 'node:fs';
+import { localTime } from '../core/days.js';
 import { makeVaultFolder } from '../vault/folders.js';
 import { join } from 'node:path';
 import { oneLineEscape } from '../format/escape.js';
@@ -16,14 +17,14 @@ export function hookLogPath(vault: string): string {
 }
 
 /**
- * One log line: time, event, session, message. Everything but the time may come from a payload or a
+ * One log line: time (local, with its offset: core/days.ts localTime), event, session, message. Everything but the time may come from a payload or a
  * file name, so each part goes through oneLineEscape: no value can start a new line or forge one.
  * Line breaks inside a message (a multi-line error) become spaces first; anything else stays visible.
  */
 export function formatLogLine(event: string | null, sessionId: string | null, message: string, now = new Date()): string {
   const oneLine = oneLineEscape(message.replace(/\s*[\r\n]+\s*/g, ' ').trim());
   const session = sessionId ? ` session=${oneLineEscape([...sessionId].slice(0, 8).join(''))}` : '';
-  return `${now.toISOString()} ${oneLineEscape(event ?? 'hook')}${session}: ${oneLine}\n`;
+  return `${localTime(now)} ${oneLineEscape(event ?? 'hook')}${session}: ${oneLine}\n`;
 }
 
 /**

@@ -29,6 +29,18 @@ describe('tsm index and status', () => {
     expect(status.lastSync).toMatch(/^\d{4}-/);
   });
 
+  it("status prints the last sync in the user's zone with its offset; --json keeps the exact UTC value", () => {
+    const dir = vault({ 'a.md': '# A\n\nx' });
+    expect(tsm(['index', '--vault', dir]).code).toBe(0);
+    const env = { TZ: 'Asia/Kolkata' };
+    const exact = json(tsm(['status', '--vault', dir, '--json'], { env })).lastSync as string;
+    expect(exact).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const line = tsm(['status', '--vault', dir], { env }).stdout.split('\n').find((l) => l.startsWith('last sync'));
+    const shown = /^last sync (\S+)$/.exec(line ?? '')?.[1] ?? '';
+    expect(shown, line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+05:30$/);
+    expect(Date.parse(shown)).toBe(Math.floor(Date.parse(exact) / 1000) * 1000);
+  });
+
   it('prints a one-line summary without --json and no progress bar in a pipe', () => {
     const dir = vault({ 'a.md': 'x' });
     const r = tsm(['index', '--vault', dir]);

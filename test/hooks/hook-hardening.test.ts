@@ -208,7 +208,7 @@ describe('hook.log cannot be forged', () => {
     const lines = logOf(vault).split('\n').slice(before - 1).filter(Boolean);
     expect(lines.length).toBeGreaterThanOrEqual(3);
     for (const line of lines) {
-      expect(line).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z \S+/);
+      expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d \S+/); // local time, with its offset
       expect(line).not.toMatch(/^2026-01-01/);
       expect(line).not.toMatch(/[\u0000-\u001f\u2028]/);
     }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { localTime } from '../../src/core/days.js';
 import { formatLogLine, hookLogPath, writeHookLog } from '../../src/hooks/hook-log.js';
 import { HookVaultError, resolveHookVault } from '../../src/hooks/hook-vault.js';
 
@@ -13,9 +14,11 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('hook log', () => {
   it('formats one line: time, event, short session id, message with newlines flattened', () => {
-    const line = formatLogLine('Stop', '3f9a2c1e-7b4d-4e21', 'first\n  second\r\nthird', new Date('2026-11-22T03:00:00Z'));
-    expect(line).toBe('2026-11-22T03:00:00.000Z Stop session=3f9a2c1e: first second third\n');
-    expect(formatLogLine(null, null, 'x', new Date(0))).toBe('1970-01-01T00:00:00.000Z hook: x\n');
+    // (The time is local, with its offset: test/core/local-time.test.ts.)
+    const at = new Date('2026-11-22T03:00:00Z');
+    const line = formatLogLine('Stop', '3f9a2c1e-7b4d-4e21', 'first\n  second\r\nthird', at);
+    expect(line).toBe(`${localTime(at)} Stop session=3f9a2c1e: first second third\n`);
+    expect(formatLogLine(null, null, 'x', new Date(0))).toBe(`${localTime(0)} hook: x\n`);
   });
 
   it('creates .tsm/ and the log on demand, and appends', () => {
