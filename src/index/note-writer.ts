@@ -153,8 +153,8 @@ export class NoteWriter {
 
   /**
    * Writes (or rewrites) one note; its id stays the same so links into it stay resolved. Sections whose
-   * embedded input (heading path and text) is unchanged keep their neural vectors, wherever they moved in
-   * the note; the others lose theirs and are embedded again by the next embedding job. Returns the aliases
+   * embedded input (heading path and text) is unchanged keep their neural and semantic vectors, wherever
+   * they moved in the note; the others lose theirs and are embedded again (vector-carry.ts NoteVectors). Returns the aliases
    * it had before (links that resolved through one of them must be looked at again).
    */
   writeNote(file: VaultFile, prepared: PreparedNote, hash: string): string[] {

@@ -38,6 +38,7 @@ import { hash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { Database } from './db.js';
 import { MAX_SECTIONS_PER_NOTE, sectionId } from './section-ids.js';
+import { SemanticStore } from './semantic/store.js';
 import { SECTION_TEXT_SQL } from './vectors.js';
 
 const TABLE = 'carried_vectors';
@@ -152,51 +153,82 @@ export function carryBack(db: Database): number {
   return n;
 }
 
-/** A note's vectors while its sections are rewritten: the input's key (hex) → the vector, all of one model. */
+/** A note's vectors while its sections are rewritten, by the input's key (hex). */
 export interface HeldVectors {
-  model: number;
-  byKey: Map<string, Buffer>;
+  /** Neural vectors, all of one model (null: none). */
+  neural: { model: number; byKey: Map<string, Buffer> } | null;
+  /** The semantic model's (semantic_sections), each with the sequence number that made it (null: none). */
+  semantic: Map<string, { seq: number; vec: Buffer }> | null;
+}
+
+interface NoteVectorStatements {
+  held: Statement;
+  keys: Statement;
+  insert: Statement;
+  heldSemantic: Statement;
+  keysSemantic: Statement;
+  insertSemantic: Statement;
 }
 
 /**
  * Keeps a note's vectors across the rewrite of its sections (an edit): `hold` before the old sections are
  * deleted, `giveBack` once the new ones are written, in the same write transaction. Statements are
  * prepared on first use, per connection (one instance per NoteWriter).
+ *
+ * The semantic model's section vectors (semantic/store.ts) are kept by the same rule, with the sequence
+ * number that made them, so a section the rewrite left as it was is what it was before: not embedded again,
+ * not counted toward a retrain (refresh.ts retrainDue), and re-embedded after a training exactly when it would
+ * have been had it stayed (replaceModel and storeTrained go by that number). A note an older tsm read is
+ * rewritten whole after an upgrade: on the handbook not one of 58,459 sections changed, yet every vector was
+ * dropped, all were embedded again and the model retrained (9 s of a 32 s sync).
  */
 export class NoteVectors {
-  private s: { held: Statement; keys: Statement; insert: Statement } | null = null;
+  private s: NoteVectorStatements | null = null;
 
   constructor(private readonly db: Database) {}
 
   /**
-   * The vectors of note `noteId`'s sections under the current model (the newest embedding_models row, as
-   * carryBack), by their input's key; null when it has none (the usual case for a vault without vectors:
-   * one range lookup on section_vectors' rowid, nothing hashed).
+   * The vectors of note `noteId`'s sections (neural: under the current model, the newest embedding_models
+   * row, as carryBack), by their input's key; null when it has none (one range lookup on each table's rowid
+   * for a note without vectors, nothing hashed).
    */
   hold(noteId: number): HeldVectors | null {
-    const rows = this.statements().held.raw().all(...range(noteId)) as [Buffer, number, Buffer][];
-    if (rows.length === 0) return null;
-    const byKey = new Map<string, Buffer>();
-    for (const [key, , vec] of rows) byKey.set(key.toString('hex'), vec);
-    return { model: rows[0][1], byKey };
+    const s = this.statements();
+    const rows = s.held.raw().all(...range(noteId)) as [Buffer, number, Buffer][];
+    const semanticRows = s.heldSemantic.raw().all(...range(noteId)) as [Buffer, number, Buffer][];
+    if (rows.length === 0 && semanticRows.length === 0) return null;
+    const neural = rows.length === 0 ? null : { model: rows[0][1], byKey: new Map(rows.map(([key, , vec]) => [key.toString('hex'), vec])) };
+    const semantic = semanticRows.length === 0 ? null : new Map(semanticRows.map(([key, seq, vec]) => [key.toString('hex'), { seq, vec }]));
+    return { neural, semantic };
   }
 
   /**
    * Gives each section of note `noteId` now written, that has no vector, the held vector of its exact input
-   * (same key), under the model it was made by. Returns how many sections got one.
+   * (same key): a neural one under the model it was made by, a semantic one with its sequence number (and
+   * the note's own vector is made again from its sections'). Returns how many sections got a neural one.
    */
   giveBack(noteId: number, held: HeldVectors | null): number {
     if (held === null) return 0;
     const s = this.statements();
     let n = 0;
-    for (const [id, key] of s.keys.raw().all(...range(noteId)) as [number, Buffer][]) {
-      const vec = held.byKey.get(key.toString('hex'));
-      if (vec !== undefined) n += s.insert.run(id, held.model, vec).changes;
+    if (held.neural !== null) {
+      for (const [id, key] of s.keys.raw().all(...range(noteId)) as [number, Buffer][]) {
+        const vec = held.neural.byKey.get(key.toString('hex'));
+        if (vec !== undefined) n += s.insert.run(id, held.neural.model, vec).changes;
+      }
+    }
+    if (held.semantic !== null) {
+      for (const [id, key] of s.keysSemantic.raw().all(...range(noteId)) as [number, Buffer][]) {
+        const v = held.semantic.get(key.toString('hex'));
+        if (v !== undefined) s.insertSemantic.run(id, v.seq, v.vec);
+      }
+      // Of the sections it has now: those not given one back get theirs, and it again, when the sync embeds them.
+      new SemanticStore(this.db).refreshNoteVectors([noteId]);
     }
     return n;
   }
 
-  private statements(): { held: Statement; keys: Statement; insert: Statement } {
+  private statements(): NoteVectorStatements {
     if (this.s) return this.s;
     useKeyFunction(this.db);
     this.s = {
@@ -210,6 +242,14 @@ export class NoteVectors {
          WHERE s.id BETWEEN ? AND ? AND NOT EXISTS (SELECT 1 FROM section_vectors v WHERE v.id = s.id)`,
       ),
       insert: this.db.prepare('INSERT OR IGNORE INTO section_vectors (id, model, vec) VALUES (?, ?, ?)'),
+      heldSemantic: this.db.prepare(
+        `SELECT ${KEY_SQL}, v.seq, v.vec FROM semantic_sections v CROSS JOIN sections s ON s.id = v.id WHERE v.id BETWEEN ? AND ?`,
+      ),
+      keysSemantic: this.db.prepare(
+        `SELECT s.id, ${KEY_SQL} FROM sections s
+         WHERE s.id BETWEEN ? AND ? AND NOT EXISTS (SELECT 1 FROM semantic_sections v WHERE v.id = s.id)`,
+      ),
+      insertSemantic: this.db.prepare('INSERT OR IGNORE INTO semantic_sections (id, seq, vec) VALUES (?, ?, ?)'),
     };
     return this.s;
   }

@@ -91,6 +91,10 @@ const trainedModel = (path: string) =>
       .all(),
   }));
 
+/** Each note's vector (semantic_notes), by path. */
+const noteVectorsByPath = (path: string) =>
+  withReader(path, (db) => db.prepare('SELECT n.path, hex(v.vec) AS vec FROM semantic_notes v JOIN notes n ON n.id = v.id ORDER BY n.path').all());
+
 describe('semantic model', () => {
   it('trains the same model on one thread and on two (the helper thread of a big vault)', () => {
     const trainedWith = (threads: string) => {
@@ -196,8 +200,8 @@ parentPort.on('message', (m) => {
     let c = counts(db);
     expect(c.sections).toBe(base + 4); // Later; New's title, One and Two
     expect(c.vectors).toBe(base + 4); // the one without a known word has an empty vector
-    // zz-mixed.md's three sections were written again (a changed note is rewritten whole), new.md's three.
-    expect(c.state).toMatchObject({ kind: 'trained', sections: base, embeddedSince: 6 });
+    // zz-mixed.md's new section and new.md's three: its two unchanged ones kept theirs (vector-carry.ts NoteVectors).
+    expect(c.state).toMatchObject({ kind: 'trained', sections: base, embeddedSince: 4 });
     withReader(db, (reader) => {
       const empty = reader
         .prepare("SELECT length(v.vec) FROM semantic_sections v JOIN sections s ON s.id = v.id WHERE s.heading = 'Two'")
@@ -205,10 +209,13 @@ parentPort.on('message', (m) => {
         .get();
       expect(empty).toBe(0);
     });
-    expect(json(tsm(['status', '--vault', dir, '--json'])).semantic).toMatchObject({ kind: 'trained', embeddedSince: 6, retrainDue: false });
+    expect(json(tsm(['status', '--vault', dir, '--json'])).semantic).toMatchObject({ kind: 'trained', embeddedSince: 4, retrainDue: false });
 
-    // 20 % of the sections changed: due, and a plain `tsm index` retrains.
-    for (let n = 0; n < 8; n++) appendFileSync(join(dir, `notes/n${String(n).padStart(2, '0')}.md`), '\nmore soil\n');
+    // 20 % of the sections changed (every part of 9 notes, 90 + 4 of 442): due, and a plain `tsm index` retrains.
+    for (let n = 0; n < 9; n++) {
+      const file = join(dir, `notes/n${String(n).padStart(2, '0')}.md`);
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/^## Part (\d+)$/gm, '## Part $1\n\nmore soil'));
+    }
     const sync = tsm(['index', '--vault', dir]);
     expect(sync.code).toBe(0);
     c = counts(db);
@@ -222,6 +229,33 @@ parentPort.on('message', (m) => {
     c = counts(db);
     expect(c.state).toMatchObject({ kind: 'trained', embeddedSince: 0, sections: c.sections });
     expect(c.vectors).toBe(c.sections);
+  });
+
+  it('a note read again as it was (an older tsm read it) keeps its sections’ vectors: nothing embedded, no retrain', () => {
+    // After an upgrade every note an older reading wrote is read again, once (parse-version.e2e.test.ts). On
+    // the handbook (58,459 sections) not one section's text changed, yet the rewrite dropped every section's
+    // vector: all were embedded again and counted as changed, and the model was retrained (9 s of a 32 s sync).
+    const { dir, db } = indexedVault();
+    const before = { model: trainedModel(db), notes: noteVectorsByPath(db), state: counts(db).state };
+    const { db: w } = openWriter(db);
+    w.exec('DROP TABLE note_reading'); // as a tsm before the record left the index
+    w.close();
+    const r = tsm(['index', '--vault', dir]);
+    expect(r.stderr).toMatch(/as an older tsm read them: reading them again, once/);
+    expect(r.stdout).toMatch(/^0 added, 41 updated, 0 removed, 0 unchanged/);
+    expect(counts(db).state).toEqual(before.state);
+    expect(trainedModel(db)).toEqual(before.model);
+    expect(noteVectorsByPath(db)).toEqual(before.notes);
+  });
+
+  it('an edit counts toward the retrain only the sections it changed', () => {
+    const { dir, db } = indexedVault();
+    const mixed = withReader(db, (r) => r.prepare("SELECT hex(v.vec) FROM semantic_sections v JOIN sections s ON s.id = v.id WHERE s.heading = 'Part 3' AND s.note_id = (SELECT id FROM notes WHERE path = 'notes/n05.md')").pluck().get());
+    appendFileSync(join(dir, 'notes/n05.md'), '\nmore soil\n'); // its last section (Part 10) only
+    expect(tsm(['index', '--vault', dir]).code).toBe(0);
+    expect(counts(db).state).toMatchObject({ embeddedSince: 1 });
+    const after = withReader(db, (r) => r.prepare("SELECT hex(v.vec) FROM semantic_sections v JOIN sections s ON s.id = v.id WHERE s.heading = 'Part 3' AND s.note_id = (SELECT id FROM notes WHERE path = 'notes/n05.md')").pluck().get());
+    expect(after).toBe(mixed);
   });
 
   it('a retrain that status calls due is done by the next `tsm index`, even one with no note to write', () => {
