@@ -28,9 +28,6 @@ function recordOf(opts: ParseOptions): Record<string, unknown> {
   };
 }
 
-/** Recorded before tsm read Obsidian's settings: taken as none, so that a vault without them is not read again for nothing. */
-const UNRECORDED: Record<string, unknown> = { dayFormats: [] };
-
 /** The settings that live in Obsidian's files rather than in config.json. */
 const OBSIDIAN_SETTINGS = new Set(['dayFormats']);
 
@@ -57,13 +54,12 @@ export function changedReadingSettings(db: Database, opts: ParseOptions): string
     recorded = {};
   }
   const now = recordOf(opts);
-  // A setting the record lacks was recorded by a tsm that did not record it: compared with what that tsm
-  // did (UNRECORDED: no Obsidian day formats), or, where it is not listed (extensions, before PARSE_VERSION 5),
-  // not a change at all: that version's notes are read again for their version anyway.
-  return Object.keys(now).filter((k) => {
-    const was = k in recorded ? recorded[k] : UNRECORDED[k];
-    return was !== undefined && JSON.stringify(was) !== JSON.stringify(now[k]);
-  });
+  // A setting the record lacks was recorded by a tsm that did not read it (dayFormats and extensions: one
+  // before 34c2b37 and b6b8179, whose notes are of PARSE_VERSION 4 at most): not a change, as that tsm's
+  // notes are read again for their version anyway (note-reading.ts), and this tsm read its own with the
+  // setting. Taking the missing day formats as none said on upgrade that Obsidian's settings had "changed",
+  // on a line of its own beside the re-read's.
+  return Object.keys(now).filter((k) => k in recorded && JSON.stringify(recorded[k]) !== JSON.stringify(now[k]));
 }
 
 /** Records that every note is read with `opts` (in the write transaction that ends a sync of the whole vault). */

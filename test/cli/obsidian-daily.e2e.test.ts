@@ -3,6 +3,7 @@
 // is a warning naming it (the whole path: the files, the index, search, status, doctor).
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assertBuilt, makeVault, tsm } from '../helpers/cli.js';
 
@@ -68,6 +69,27 @@ describe("Obsidian's daily-note settings", () => {
     expect(found('cable', '--type', 'daily')).toEqual(['Diary/Days/11-12-2026.md 2026-11-12']);
     expect(found('yesterday')).toEqual([]);
     // Once: the next sync reads nothing again.
+    const again = run('index', '--json');
+    expect(JSON.parse(again.stdout)).toMatchObject({ updated: 0, unchanged: 6 });
+    expect(again.stderr).toBe('');
+  });
+
+  it('an index of a tsm before them (38dd29c) is read again once, for its reading, in one line that names no change of settings', () => {
+    // What 38dd29c left: a record of the settings without dayFormats (nor extensions), notes without a record of
+    // their reading (src/index/note-reading.ts). Taken as read with no day formats, the settings were said to
+    // have "changed" in Obsidian, on a second line beside the re-read every note of that tsm gets anyway.
+    const conn = new Database(join(vault.dir, '.tsm', 'index.db'));
+    const settings = JSON.parse(conn.prepare("SELECT value FROM meta WHERE key = 'reading_settings'").pluck().get() as string) as Record<string, unknown>;
+    delete settings.dayFormats;
+    delete settings.extensions;
+    conn.prepare("UPDATE meta SET value = ? WHERE key = 'reading_settings'").run(JSON.stringify(settings));
+    conn.exec('DROP TABLE note_reading');
+    conn.close();
+    expect(run('doctor').stdout).not.toContain('changed since the notes were read');
+    const r = run('index', '--json');
+    expect(r.stderr).toBe('tsm: the index holds 6 notes as an older tsm read them: reading them again, once\n');
+    expect(JSON.parse(r.stdout)).toMatchObject({ updated: 6 });
+    expect(found('cable', '--type', 'daily')).toEqual(['Diary/Days/11-12-2026.md 2026-12-11']);
     const again = run('index', '--json');
     expect(JSON.parse(again.stdout)).toMatchObject({ updated: 0, unchanged: 6 });
     expect(again.stderr).toBe('');
