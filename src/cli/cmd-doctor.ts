@@ -140,9 +140,14 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
       fix: 'run `tsm index --full` (if that fails, delete the index file and run `tsm index`)',
     });
   }
-  const { added, changed: stale, removed, settings } = pendingChanges(cfg, db);
+  const { added, changed: stale, removed, settings, olderReading } = pendingChanges(cfg, db);
   if (stale + added + removed > 0) {
-    const why = settings.length > 0 ? ` (${describeChangedSettings(settings)} since the notes were read: \`tsm index\` reads every note again)` : '';
+    const why =
+      settings.length > 0
+        ? ` (${describeChangedSettings(settings)} since the notes were read: \`tsm index\` reads every note again)`
+        : olderReading > 0
+          ? ` (${olderReading} of them not edited: an older tsm read them, and \`tsm index\` reads them again, once)`
+          : '';
     problems.push({
       check: 'staleness',
       severity: 'warning',

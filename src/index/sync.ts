@@ -134,14 +134,22 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
  * What a sync would do now, without doing it (`tsm doctor`'s staleness check): the same listing and the
  * same stat rule as a sync, over a reader's connection.
  */
-export function pendingChanges(cfg: TsmConfig, db: Database): { added: number; changed: number; removed: number; settings: string[] } {
+export function pendingChanges(
+  cfg: TsmConfig,
+  db: Database,
+): { added: number; changed: number; removed: number; settings: string[]; olderReading: number } {
   const { opts } = readParseOptions(cfg);
   const states = fileStatesOf(db, opts.dayFormats);
   const settings = changedReadingSettings(db, opts);
   rereadForSettings(states, settings, false);
   const plan = planChanges(states, scanVault(cfg.vault, { extensions: cfg.extensions }).files, null);
   const added = plan.toLoad.filter((f) => !states.has(f.path)).length;
-  return { added, changed: plan.toLoad.length - added, removed: plan.gone.length, settings };
+  // Of the changed: files as they were, read again because an older tsm read them (after an upgrade, all).
+  const olderReading = plan.toLoad.filter((f) => {
+    const st = states.get(f.path);
+    return st?.olderReading === true && sameStat(st, f);
+  }).length;
+  return { added, changed: plan.toLoad.length - added, removed: plan.gone.length, settings, olderReading };
 }
 
 /**

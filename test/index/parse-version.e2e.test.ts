@@ -71,6 +71,18 @@ describe('notes an older tsm read', () => {
     });
   }
 
+  it("doctor's staleness says the files it counts as changed are unchanged notes an older tsm read", () => {
+    // After an upgrade it said "the index is behind the vault: 0 new, 2 changed, 0 deleted files" of files
+    // nobody had touched.
+    asOlderTsmLeftIt('no record');
+    const doctor = tsm(['doctor', '--vault', vault.dir]);
+    expect(doctor.stdout).toContain(
+      'the index is behind the vault: 0 new, 2 changed, 0 deleted files (2 of them not edited: an older tsm read them, and `tsm index` reads them again, once)',
+    );
+    index();
+    expect(tsm(['doctor', '--vault', vault.dir]).stdout).not.toContain('staleness');
+  });
+
   it('a note an older tsm rewrote after this one wrote it (a watcher of the older tsm) is read again, and only it', () => {
     // Before the record was kept per note, a mark of the whole index said "read by this tsm" after this
     // tsm's sync, and what an older `tsm watch` or `--full` wrote next stayed as it read it.
