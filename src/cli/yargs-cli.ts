@@ -146,7 +146,7 @@ withOptions(withExamples(vaultOptions(y), EXAMPLES.index), COMMAND_OPTIONS.index
       (y) =>
         withOptions(vaultOptions(y), COMMAND_OPTIONS.related).positional('note', {
           type: 'string',
-          describe: 'vault path, path without .md, or note name',
+          describe: 'vault path, path without its note extension, or note name',
         }),
       (a) => runCommand(() => import('./cmd-related.js'), a),
     )

@@ -49,6 +49,18 @@ describe('note extensions in link resolution', () => {
     expect(JSON.parse(r.stdout).path).toBe('sub/sub-page.mdx');
   });
 
+  it('tsm related takes a path without the note extension of the vault, as its --help says (not only .md)', () => {
+    vault = makeVault({ ...MDX_NOTES, '.tsm/config.json': '{"extensions": [".mdx"]}' });
+    expect(tsm(['index'], { cwd: vault.dir }).code).toBe(0);
+    const r = tsm(['related', 'sub/sub-page', '--json'], { cwd: vault.dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).path).toBe('sub/sub-page.mdx');
+    // The help named `.md` alone, though any of "extensions" may be left out.
+    const help = tsm(['related', '--help'], { cwd: vault.dir }).stdout;
+    expect(help).toMatch(/path without its note extension/);
+    expect(help).not.toMatch(/without \.md/);
+  });
+
   it('adding an extension to config.json reads the notes again: their links to the new notes resolve', () => {
     vault = makeVault({ ...MDX_NOTES, '.tsm/config.json': '{"extensions": [".md"]}' });
     expect(tsm(['index'], { cwd: vault.dir }).code).toBe(0);

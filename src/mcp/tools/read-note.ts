@@ -24,7 +24,7 @@ export const readNoteTool = defineTool({
   description: [
     'Read an indexed note as it is on disk now, with line numbers ("12\\ttext"). Use it after search/get_sections',
     'when the whole note or the exact source lines around a section matter. path is the vault-relative path from',
-    'search results (a path without .md or a unique note name also works). from_line (1-based) and lines pick a',
+    'search results (a path without its note extension or a unique note name also works). from_line (1-based) and lines pick a',
     `window: by default ${DEFAULT_LINES} lines from the start, at most ${MAX_LINES} (and about ${RESULT_CHAR_BUDGET / 1000}k characters;`,
     'a single line longer than that comes cut, with truncated: true).',
     'Returns {path, title, type, status, date, from_line, to_line, total_lines, version, text} plus next_from_line when',
