@@ -20,10 +20,11 @@ export function encodingOf(bytes: Uint8Array): TextEncodingName {
 
 // Made on first use: the six decoders cost every search and prompt hook 0.1 ms at load (CPU profile of
 // the handbook's hooks), and those read no note file.
-const strict = new Map<TextEncodingName, TextDecoder>();
-const lenient = new Map<TextEncodingName, TextDecoder>();
+type Decoder = InstanceType<typeof TextDecoder>;
+const strict = new Map<TextEncodingName, Decoder>();
+const lenient = new Map<TextEncodingName, Decoder>();
 
-function decoder(cache: Map<TextEncodingName, TextDecoder>, encoding: TextEncodingName, fatal: boolean): TextDecoder {
+function decoder(cache: Map<TextEncodingName, Decoder>, encoding: TextEncodingName, fatal: boolean): Decoder {
   let d = cache.get(encoding);
   if (!d) cache.set(encoding, (d = new TextDecoder(encoding, { fatal })));
   return d;

@@ -13,7 +13,7 @@ describe('decodeNoteBytes', () => {
     vi.stubGlobal(
       'TextDecoder',
       class extends Real {
-        constructor(label?: string, options?: TextDecoderOptions) {
+        constructor(label?: string, options?: ConstructorParameters<typeof TextDecoder>[1]) {
           super(label, options);
           made.push(`${label}${options?.fatal ? ' fatal' : ''}`);
         }
