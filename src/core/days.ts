@@ -33,7 +33,16 @@ export function dayNumber(day: string): number {
   return m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / DAY_MS : Number.NaN;
 }
 
-/** Whole calendar days from the day `day` (YYYY-MM-DD) to the local day of `now`: 1 for yesterday; NaN for no day. */
+/** The last `now` daysAgo was asked about (its time and zone offset) and its day number. */
+let lastNow = { time: Number.NaN, offset: Number.NaN, day: Number.NaN };
+
+/**
+ * Whole calendar days from the day `day` (YYYY-MM-DD) to the local day of `now`: 1 for yesterday; NaN for no day.
+ * A search asks it for every note it ranks with one `now`: that day is worked out once, not per note.
+ */
 export function daysAgo(day: string, now: Date): number {
-  return dayNumber(localDay(now)) - dayNumber(day);
+  const time = now.getTime();
+  const offset = now.getTimezoneOffset();
+  if (time !== lastNow.time || offset !== lastNow.offset) lastNow = { time, offset, day: dayNumber(localDay(now)) };
+  return lastNow.day - dayNumber(day);
 }
