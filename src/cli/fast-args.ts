@@ -1,7 +1,7 @@
 // A small argv parser for the latency-critical commands (`search`, `hook`), built on node:util.parseArgs
 // from the same option tables yargs uses. yargs costs tens of milliseconds to load; this costs none.
 import { parseArgs } from 'node:util';
-import { numberOption, type OptionSpec } from './options.js';
+import { ambiguousValueMessage, numberOption, type OptionSpec } from './options.js';
 import { UsageError } from './run.js';
 import { unknownOptionMessage } from './suggest.js';
 
@@ -75,24 +75,4 @@ function parseErrorMessage(err: NodeJS.ErrnoException, specs: Record<string, Opt
     if (/does not take an argument/.test(err.message)) return `--${long ?? quoted} takes no value`;
   }
   return err.message.replace(/^TypeError \[\w+\]: /, '');
-}
-
-/**
- * An option whose value starts with `-` (`-n -- x`, `-n -f json`): node:util's message ("argument is
- * ambiguous", three lines, `--limit=-XYZ`) said nothing of what the option takes. A number option's error is
- * numberOption's, as for `-n abc`; another option's says how to give a value that starts with `-`.
- */
-function ambiguousValueMessage(typed: string, specs: Record<string, OptionSpec>, args: string[]): string {
-  const name = typed.startsWith('--') ? typed.slice(2) : Object.keys(specs).find((n) => specs[n].alias === typed.slice(1));
-  const at = args.findIndex((a, i) => a === typed && args[i + 1]?.startsWith('-'));
-  const value = args[at + 1] ?? '';
-  if (name === undefined || !(name in specs)) return `${typed} needs a value (got "${value}")`;
-  if (specs[name].type === 'number') {
-    try {
-      numberOption(name, specs[name], value);
-    } catch (e) {
-      return (e as Error).message;
-    }
-  }
-  return `--${name} needs a value (got "${value}"; one that starts with "-" is written --${name}=-value)`;
 }

@@ -41,6 +41,27 @@ export function numberOption(name: string, spec: OptionSpec, value: unknown): nu
   return n;
 }
 
+/**
+ * An option whose value starts with `-` (`-n -- x`, `-n -f json`): node:util's message ("argument is
+ * ambiguous", three lines, `--limit=-XYZ`) said nothing of what the option takes. A number option's error is
+ * numberOption's, as for `-n abc`; another option's says how to give a value that starts with `-`. Both
+ * parsers say it: search's fast path (fast-args.ts) and yargs, for a value option just before `--`.
+ */
+export function ambiguousValueMessage(typed: string, specs: Record<string, OptionSpec>, args: string[]): string {
+  const name = typed.startsWith('--') ? typed.slice(2) : Object.keys(specs).find((n) => specs[n].alias === typed.slice(1));
+  const at = args.findIndex((a, i) => a === typed && args[i + 1]?.startsWith('-'));
+  const value = args[at + 1] ?? '';
+  if (name === undefined || !(name in specs)) return `${typed} needs a value (got "${value}")`;
+  if (specs[name].type === 'number') {
+    try {
+      numberOption(name, specs[name], value);
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }
+  return `--${name} needs a value (got "${value}"; one that starts with "-" is written --${name}=-value)`;
+}
+
 /** "a whole number of results, 1 or more", "a number of milliseconds from 0 to 60000" */
 function expected(r: NumberRange): string {
   const bounds = r.max !== undefined ? ` from ${r.min} to ${r.max}` : r.min > -Infinity ? `, ${r.min} or more` : '';

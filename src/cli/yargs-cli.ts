@@ -3,7 +3,7 @@
 import yargs, { type Argv, type Options } from 'yargs';
 import { VERSION } from '../core/version.js';
 import { isCjkCodePoint } from '../text/unicode.js';
-import { HOOK_OPTIONS, numberOption, SEARCH_OPTIONS, VAULT_OPTIONS, type OptionSpec } from './options.js';
+import { ambiguousValueMessage, HOOK_OPTIONS, numberOption, SEARCH_OPTIONS, VAULT_OPTIONS, type OptionSpec } from './options.js';
 import { runCommand, UsageError } from './run.js';
 import { commandOf, COMMANDS } from './hook-args.js';
 import { unknownCommandMessage, unknownOptionMessage } from './suggest.js';
@@ -41,6 +41,7 @@ const COMMAND_OPTIONS = {
     limit: { alias: 'n', type: 'number', range: { min: 1, unit: 'links' }, describe: 'links to show in each list (default: all)' },
     ...JSON_OPTION,
   },
+  'ingest-session': JSON_OPTION,
   init: {
     claude: { type: 'boolean', default: false, describe: "also wire tsm into this project's Claude Code (your local settings)" },
     shared: { type: 'boolean', default: false, describe: 'with --claude: write the files a team commits (.claude/settings.json, .mcp.json) instead' },
@@ -173,7 +174,7 @@ withOptions(vaultOptions(y), COMMAND_OPTIONS.watch),
     .command(
       'ingest-session <transcripts..>',
       'turn Claude Code transcripts (.jsonl files or folders) into session notes',
-      (y) => withOptions(vaultOptions(y), JSON_OPTION),
+      (y) => withOptions(vaultOptions(y), COMMAND_OPTIONS['ingest-session']),
       (a) => runCommand(() => import('./cmd-ingest-session.js'), a),
     )
     .command(
@@ -245,11 +246,17 @@ const POSITIONAL_NEEDS: Record<string, string> = {
  * options (`-dash.md` as the flags -d -a -s -h). So `--` is dropped and a word after it starting with "-" is
  * passed as `./-dash.md`: the same path (related reads a typed note from the vault root, ingest-session a path
  * from the current folder, both through path.resolve) and the same name (`./-dash` is `-dash`).
+ * An option that takes a value just before `--` (`tsm related -n -- a.md`) is the usage error search gives
+ * for it: dropping `--` made the note -n's value, and yargs said "tsm related needs a note".
  */
 function pathsAfterDoubleDash(argv: string[]): string[] {
   const at = argv.indexOf('--');
   const command = commandOf(argv);
   if (at === -1 || command === null || !(command in POSITIONAL_NEEDS)) return argv;
+  const specs: Record<string, OptionSpec> = { ...VAULT_OPTIONS, ...COMMAND_OPTIONS[command as 'related' | 'ingest-session'] };
+  const before = argv[at - 1] ?? '';
+  const name = before.startsWith('--') ? before.slice(2) : Object.keys(specs).find((n) => `-${specs[n].alias}` === before);
+  if (name !== undefined && specs[name] !== undefined && specs[name].type !== 'boolean') throw new UsageError(ambiguousValueMessage(before, specs, argv));
   return [...argv.slice(0, at), ...argv.slice(at + 1).map((a) => (a.startsWith('-') ? `./${a}` : a))];
 }
 

@@ -101,6 +101,11 @@ describe('small things users hit', () => {
       [['search', 'LoRa', '-n', '-f', 'json'], /^tsm: --limit takes a whole number of results, 1 or more \(got "-f"\)$/],
       [['search', 'LoRa', '-f', 'xml', '--budget', '--full'], /^tsm: --budget takes a whole number of characters, 0 or more \(got "--full"\)$/],
       [['search', '--path', '--', 'x'], /^tsm: --path needs a value \(got "--"; one that starts with "-" is written --path=-value\)$/],
+      // The yargs commands whose note or path may follow `--`: related said "tsm related needs a note".
+      [['related', '-n', '--', 'a'], /^tsm: --limit takes a whole number of links, 1 or more \(got "--"\)$/],
+      [['related', '--limit', '--', 'a'], /^tsm: --limit takes a whole number of links, 1 or more \(got "--"\)$/],
+      [['related', '--vault', '--', 'a'], /^tsm: --vault needs a value \(got "--"; one that starts with "-" is written --vault=-value\)$/],
+      [['ingest-session', '--db', '--', 'x.jsonl'], /^tsm: --db needs a value \(got "--"; one that starts with "-" is written --db=-value\)$/],
     ];
     for (const [args, message] of cases) {
       const r = tsm(args, { cwd: marked.dir });
