@@ -290,6 +290,7 @@ export class NoteReader {
       hasPath: (p) => path.get(p) !== undefined,
       byLowerPath: (p) => lower.get(p) as string | undefined,
       byBasename: () => [],
+      byPageName: () => [],
       byAlias: () => [],
       extensions,
     };

@@ -11,7 +11,7 @@ import { holderRuns, lockPid } from '../vault/process-start.js';
 import { buildUnfinished, FTS_TABLES } from './build-state.js';
 import { CjkDocFrequencies } from './cjk-df.js';
 import { writeTransaction, type Database } from './db.js';
-import { basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
+import { basenameKey, pageKeyOfPath, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
 import { ftsRows, noteFtsRow, type PreparedNote } from './fts-rows.js';
 import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from './schema.js';
 import { MAX_SECTIONS_PER_NOTE, ordOfSection, sectionId } from './section-ids.js';
@@ -479,12 +479,15 @@ export class NoteWriter {
     const paths = new Set<string>();
     const lower = new Map<string, string>();
     const byBase = new Map<string, string[]>();
+    const byPage = new Map<string, string[]>();
     for (const r of this.db.prepare('SELECT path, basename FROM notes').iterate() as Iterable<{ path: string; basename: string }>) {
       paths.add(r.path);
       lower.set(r.path.toLowerCase(), r.path);
       const list = byBase.get(r.basename);
       if (list) list.push(r.path);
       else byBase.set(r.basename, [r.path]);
+      const page = pageKeyOfPath(r.path, this.extensions);
+      if (page !== null) byPage.set(page, [...(byPage.get(page) ?? []), r.path]);
     }
     const byAlias = new Map<string, string[]>();
     for (const r of this.db
@@ -498,6 +501,7 @@ export class NoteWriter {
       hasPath: (p) => paths.has(p),
       byLowerPath: (p) => lower.get(p),
       byBasename: (k) => byBase.get(k) ?? [],
+      byPageName: (k) => byPage.get(k) ?? [],
       byAlias: (a) => byAlias.get(a) ?? [],
       extensions: this.extensions,
     };

@@ -8,6 +8,7 @@
 import { posix } from 'node:path';
 import type { LinkKind } from '../core/types.js';
 import { normalize } from '../text/normalize.js';
+import { pageName } from '../text/page-name.js';
 import { noteExtensionOf, withoutNoteExtension } from '../vault/paths.js';
 
 export interface NoteLookup {
@@ -15,6 +16,8 @@ export interface NoteLookup {
   hasPath(path: string): boolean;
   /** Lower-case basename (no extension) → vault paths. */
   byBasename(key: string): string[];
+  /** pageKeyOfPath → vault paths, for the notes that have one. */
+  byPageName(key: string): string[];
   /** Normalised alias → vault paths. */
   byAlias(alias: string): string[];
   /** Lower-case path → actual vault path (for case-insensitive matches). */
@@ -39,6 +42,16 @@ export function basenameKey(path: string, extensions: readonly string[]): string
 /** The key a name is looked up by among the notes' aliases (stored normalised: note-writer.ts). */
 export function aliasKey(name: string, extensions: readonly string[]): string {
   return normalize(withoutNoteExtension(name, extensions));
+}
+
+/**
+ * The key a note is found by as the Logseq page its file name stands for (pageName: `Project___Apollo.md`
+ * is `project/apollo`, `What%3F.md` is `what?`), or null when that is its file name as written (basenameKey
+ * finds it).
+ */
+export function pageKeyOfPath(path: string, extensions: readonly string[]): string | null {
+  const key = normalize(pageName(withoutNoteExtension(posix.basename(path), extensions)));
+  return key === basenameKey(path, extensions) ? null : key;
 }
 
 export function resolveLink(kind: LinkKind, target: string, sourcePath: string, notes: NoteLookup): string | null {
@@ -91,8 +104,8 @@ function tryPath(p: string, notes: NoteLookup): string | null {
 }
 
 function resolveName(t: string, sourcePath: string, notes: NoteLookup): string | null {
-  const namespaced = namespacedPage(t, sourcePath, notes);
-  if (namespaced) return namespaced;
+  const paged = namedPage(t, sourcePath, notes);
+  if (paged) return paged;
   const key = targetKey(t, notes.extensions);
   if (key) {
     const sameName = notes.byBasename(key);
@@ -105,19 +118,14 @@ function resolveName(t: string, sourcePath: string, notes: NoteLookup): string |
 }
 
 /**
- * `[[Project/Apollo]]` no path matched: Logseq's page of that name, whose file it names
- * `Project___Apollo.md` (its :triple-lowbar file names) or `Project%2FApollo.md` (before them). Before the
- * note named `Apollo`, which the link's last segment would otherwise find.
+ * `[[Project/Apollo]]` no path matched, `[[What?]]`: Logseq's page of that name, whose file name stands for
+ * it (pageKeyOfPath: `Project___Apollo.md`, `Project%2FApollo.md`, `What%3F.md`). Before the note named
+ * `Apollo`, which the link's last segment would otherwise find.
  */
-function namespacedPage(t: string, sourcePath: string, notes: NoteLookup): string | null {
-  if (!t.includes('/')) return null;
+function namedPage(t: string, sourcePath: string, notes: NoteLookup): string | null {
   const name = withoutNoteExtension(t, notes.extensions).replace(/^\/+|\/+$/g, '');
-  for (const sep of ['___', '%2F']) {
-    const file = name.split('/').join(sep);
-    const paths = notes.byBasename(normalize(file));
-    if (paths.length) return nearest(paths, sourcePath, file, notes.extensions);
-  }
-  return null;
+  const paths = notes.byPageName(normalize(name));
+  return paths.length ? nearest(paths, sourcePath, t, notes.extensions) : null;
 }
 
 /**

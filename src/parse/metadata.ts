@@ -1,33 +1,19 @@
 // Note-level fields derived from frontmatter, the path and the file time (README "The vault").
 import { localDay } from '../core/days.js';
 import { NOTE_TYPES, type NoteType } from '../core/types.js';
+import { pageName } from '../text/page-name.js';
 import { formatDay, type DayFormat } from './day-format.js';
 import { nameDay, validDate, ymd } from './name-date.js';
 import type { ParseOptions } from './options.js';
 
 type Frontmatter = Record<string, unknown>;
 
-/** Frontmatter `title` → first H1 → file name without extension (as a page name: nameTitle). */
+/** Frontmatter `title` → first H1 → file name without extension, as the page name it stands for (pageName). */
 export function noteTitle(fm: Frontmatter, firstH1: string | null, path: string): string {
   const fromFm = scalarText(fm.title);
   if (fromFm) return fromFm;
   if (firstH1) return firstH1;
-  return nameTitle(stem(path));
-}
-
-/**
- * The page name a file name stands for, as Logseq writes one: `/` as `___` (its :triple-lowbar format:
- * `Project___Apollo.md` is `Project/Apollo`) or `%2F`, and the characters a file name cannot hold as `%XX`
- * (`What%3F.md`). A `%` that starts no escape is text (`100%.md`).
- */
-function nameTitle(name: string): string {
-  const slashed = name.replaceAll('___', '/');
-  if (!slashed.includes('%')) return slashed;
-  try {
-    return decodeURIComponent(slashed);
-  } catch {
-    return slashed;
-  }
+  return pageName(stem(path));
 }
 
 /**

@@ -15,4 +15,6 @@
 // is page.mdx where .mdx notes are; an image link to a note of any of them is an embed).
 // 6: 2026-11-27 (frontmatter dates in Unix time, as Dendron writes `updated: 1764244800000`).
 // 7: 2026-11-27 (Logseq: page properties title::, alias::, tags::; a page name from its file name, Project___Apollo.md).
-export const PARSE_VERSION = 7;
+// 8: 2026-11-27 (Logseq: a name links the page its file name stands for, [[What?]] is What%3F.md. Rows are
+// unchanged, but an index's links are re-resolved only at a sync that writes a note, or at a new version).
+export const PARSE_VERSION = 8;

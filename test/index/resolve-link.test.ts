@@ -1,17 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { resolveLink, targetKey, type NoteLookup } from '../../src/index/resolve-link.js';
+import { pageKeyOfPath, resolveLink, targetKey, type NoteLookup } from '../../src/index/resolve-link.js';
 import { normalize } from '../../src/text/normalize.js';
 
 function lookup(paths: string[], aliases: Record<string, string> = {}, extensions = ['.md']): NoteLookup {
   const byBase = new Map<string, string[]>();
+  const byPage = new Map<string, string[]>();
   for (const p of paths) {
     const k = targetKey(p, extensions);
     byBase.set(k, [...(byBase.get(k) ?? []), p]);
+    const page = pageKeyOfPath(p, extensions);
+    if (page !== null) byPage.set(page, [...(byPage.get(page) ?? []), p]);
   }
   return {
     hasPath: (p) => paths.includes(p),
     byLowerPath: (p) => paths.find((x) => x.toLowerCase() === p),
     byBasename: (k) => byBase.get(k) ?? [],
+    byPageName: (k) => byPage.get(k) ?? [],
     byAlias: (a) => Object.entries(aliases).filter(([al]) => normalize(al) === a).map(([, p]) => p),
     extensions,
   };
@@ -83,6 +87,18 @@ describe('resolveLink', () => {
     // A vault path still wins, and a folder in the link is a folder when no such file exists.
     expect(resolveLink('wikilink', 'pages/Apollo', 'journals/2026_11_27.md', graph)).toBe('pages/Apollo.md');
     expect(resolveLink('wikilink', 'b/Note', 'src.md', graph)).toBe('x/b/Note.md');
+  });
+  // Logseq writes a page name's characters a file name cannot hold as %XX (`What?` is What%3F.md), and links
+  // [[What?]] to it; tsm titled the note `What?` but left the link unresolved.
+  it('a Logseq page whose file name holds %XX: [[What?]] links What%3F.md, decoded as its title is', () => {
+    const graph = lookup(['pages/What%3F.md', 'pages/100%.md', 'pages/a___Why%3F.md', 'pages/What.md']);
+    expect(resolveLink('wikilink', 'What?', 'journals/2026_11_27.md', graph)).toBe('pages/What%3F.md');
+    expect(resolveLink('wikilink', 'what?', 'journals/2026_11_27.md', graph)).toBe('pages/What%3F.md');
+    expect(resolveLink('wikilink', 'a/Why?', 'journals/2026_11_27.md', graph)).toBe('pages/a___Why%3F.md');
+    // the file name as written still links, and a % that starts no escape is text
+    expect(resolveLink('wikilink', 'What%3F', 'journals/2026_11_27.md', graph)).toBe('pages/What%3F.md');
+    expect(resolveLink('wikilink', '100%', 'journals/2026_11_27.md', graph)).toBe('pages/100%.md');
+    expect(resolveLink('wikilink', 'What', 'journals/2026_11_27.md', graph)).toBe('pages/What.md');
   });
   it('a self link ([[#heading]]) points at the source note', () => {
     expect(resolveLink('wikilink', '', 'daily/2026-03-09.md', notes)).toBe('daily/2026-03-09.md');
