@@ -352,7 +352,7 @@ export function defaultConfigText(): string {
   return `// tsm configuration. Environment variables (TSM_*) override these values.
 // Delete a line to use the default. This file may hold // comments.
 {
-  // File extensions that are notes.
+  // File extensions that are notes: the whole list, not an addition (keep ".md" to add one: [".md", ".mdx"]).
   "extensions": ${JSON.stringify(d.extensions)},
   // Sections longer than this many characters are split at paragraph boundaries.
   "chunkChars": ${d.chunkChars},

@@ -143,6 +143,13 @@ describe('config', () => {
     expect(loadConfig({ vaultFlag: v, env: {} }).chunkChars).toBe(2400);
   });
 
+  it('the comment on "extensions" says the list replaces the default, as README does', () => {
+    // It said only "File extensions that are notes": [".mdx"] added to .md, one would think, and it drops .md.
+    const lines = defaultConfigText().split('\n');
+    const at = lines.findIndex((l) => l.trim().startsWith('"extensions"'));
+    expect(lines[at - 1]).toMatch(/^\s*\/\/ .*whole list.*\[".md", ".mdx"\]/);
+  });
+
   it('jsonc keeps comment markers inside strings', () => {
     expect(parseJsonc('{"a": "http://x // y", /* c */ "b": [1,2,],}')).toEqual({ a: 'http://x // y', b: [1, 2] });
   });
