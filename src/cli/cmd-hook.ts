@@ -3,7 +3,7 @@
 // user's prompt. main.ts routes every argument list that names `hook`, or carries a payload, here.
 import { DETACHED_ENV, detachFromHere, PAYLOAD_ENV } from '../hooks/detach.js';
 import { handleHook, type HookOutcome } from '../hooks/dispatch.js';
-import { readStdinWithin } from './hook-args.js';
+import { readPayloadWithin } from './hook-args.js';
 import { writeErr, writeOut } from './stdio.js';
 
 /** Without a readable $TSM_HOOK_TIMEOUT_MS (the vault's config is not known yet): the default deadline. */
@@ -22,9 +22,11 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     if (stdin === undefined) {
       // A payload comes at once and the pipe closes; a stdin that stays open past the deadline is not
       // Claude Code's, and must not hold the prompt.
-      const read = await readStdinWithin(stdinTimeout(env));
+      const read = await readPayloadWithin(stdinTimeout(env));
       if (read.text === null && read.pending) {
         writeErr('tsm hook: no payload arrived on stdin before the deadline; nothing done\n');
+        // A read still waiting in the thread pool holds even process.exit() (hook-args.ts readPayloadWithin).
+        if (read.stuck) process.kill(process.pid, 'SIGKILL');
         process.exit(0);
       }
       stdin = read.text ?? '';
