@@ -26,6 +26,11 @@ const BLOCK_ID = /[ \t]+\^[A-Za-z0-9-]+[ \t]*$/gm;
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const LOGSEQ_BLOCK_ID = new RegExp(`^[ \\t]*id:: ${UUID}[ \\t]*$`, 'gim');
 const LOGSEQ_BLOCK_REF = new RegExp(`\\(\\(${UUID}\\)\\)`, 'gi');
+// A footnote: its definition's label (`[^1]: ` opening a line), shown as the definition's text, and a
+// reference (`[^1]`, `[^note]`), a small marker a line of text leaves out (renumbered in Obsidian, and its
+// definition is mostly cut off: `long[^1] and` reads `long and`). A regex's negated class is text:
+// `[^a-z]+`, `[^0-9]{2}` are quantified, `[^ ]` holds a space.
+const FOOTNOTE = /^[ \t]{0,3}\[\^[^\s\[\]]+\]:[ \t]*|\[\^[^\s\[\]]+\](?![(*+?{])/gm;
 // An autolink (`<https://example.com>`): shown as its address.
 const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*)>/g;
 const WIKILINK = /(!?)\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]/g;
@@ -103,7 +108,7 @@ function wikilinkText(bang: string, target: string, alias: string | undefined): 
 
 /**
  * Markdown with raw HTML, link syntax (autolinks too), emphasis markers, fences, heading and quote markers, callout
- * markers, block ids (Obsidian's, Logseq's) and Logseq block references removed; lines kept. `keepHtml`: raw
+ * markers, footnote markers, block ids (Obsidian's, Logseq's) and Logseq block references removed; lines kept. `keepHtml`: raw
  * HTML stays as written (for text that is nothing else: dropHtml).
  */
 export function simplifyMarkdown(md: string, keepHtml = false): string {
@@ -116,6 +121,7 @@ export function simplifyMarkdown(md: string, keepHtml = false): string {
     .replace(QUOTE_MARK, '')
     .replace(CALLOUT, (_m, type: string, title: string) => title || type[0].toUpperCase() + type.slice(1).toLowerCase())
     .replace(BLOCK_ID, '')
+    .replace(FOOTNOTE, '')
     .replace(LOGSEQ_BLOCK_ID, '')
     .replace(LOGSEQ_BLOCK_REF, '')
     .replace(WIKILINK, (_m, bang: string, target: string, alias: string | undefined) => wikilinkText(bang, target, alias))

@@ -97,6 +97,18 @@ describe('simplifyMarkdown / markdownLine', () => {
     expect(markdownLine(md)).toBe(plain);
   });
 
+  // Footnotes as a reader sees them rendered: a reference is a small marker, left out of a line of text; a
+  // definition shows its text. A regex's class (`[^a-z]+`, quantified) is no reference.
+  it.each([
+    ['Batteries last long[^1] and charge fast[^note].\n\n[^1]: Measured over three weeks.\n[^note]: See the datasheet.', 'Batteries last long and charge fast. Measured over three weeks. See the datasheet.'],
+    ['> quoted[^q]\n> [^q]: In a quote.', 'quoted In a quote.'],
+    ['[^long-note]:\n    Indented continuation.', 'Indented continuation.'],
+    ['match [^a-z]+ or [^0-9]{2} or [^ ] here', 'match [^a-z]+ or [^0-9]{2} or [^ ] here'],
+    ['`x[^1]` and `[^1]: y` stay as code', 'x[^1] and [^1]: y stay as code'],
+  ])('footnote %j → %j', (md, plain) => {
+    expect(markdownLine(md)).toBe(plain);
+  });
+
   it('keeps line structure in simplifyMarkdown', () => {
     expect(simplifyMarkdown('a **b**\nc')).toBe('a b\nc');
   });
@@ -143,6 +155,7 @@ describe('firstSentence', () => {
 
   it('simplifies markdown and handles empty text', () => {
     expect(firstSentence('See [[guide|the guide]] for **details**. More.')).toBe('See the guide for details.');
+    expect(firstSentence('It lasts[^1] applied. More.\n\n[^1]: Measured.')).toBe('It lasts applied.');
     expect(firstSentence('')).toBe('');
     expect(firstSentence('   \n  ')).toBe('');
   });
