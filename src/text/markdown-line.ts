@@ -35,12 +35,18 @@ const FOOTNOTE = /^[ \t]{0,3}\[\^[^\s\[\]]+\]:[ \t]*|\[\^[^\s\[\]]+\](?![(*+?{])
 const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*)>/g;
 const WIKILINK = /(!?)\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]/g;
 const MD_LINK = /!?\[([^\[\]\n]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g;
-// A backslash escape (`\*`, `\[`: group 1, the character shown) or a code span (group 3, its text), whichever
-// starts first: an escaped backtick opens no span, and a span's backslashes are text. `\|` stays as it is,
-// for a wikilink in a table (`[[a\|b]]`) to keep its alias; ESCAPED_PIPE shows it as `|` after the links.
-// A span opens and closes with whole runs of the same length, so it may hold shorter or longer ones
-// (`` `code` ``, `` ``` ``); a run is whole when no backtick is next to it (one escaped before it is text).
-const ESCAPE_OR_CODE = /\\([!-\/:-@\[-`{}~^_])|(?<=^|[^`]|\\`)(`+)(?!`)(.+?)(?<!`)\2(?!`)/g;
+// A backslash escape (`\*`, `\[`: group 1, the character shown), a code span (group 3, its text) or math
+// (group 4, its formula), whichever starts first: an escaped backtick opens no span, and a span's backslashes
+// are text. `\|` stays as it is, for a wikilink in a table (`[[a\|b]]`) to keep its alias; ESCAPED_PIPE shows
+// it as `|` after the links. A span opens and closes with whole runs of the same length, so it may hold
+// shorter or longer ones (`` `code` ``, `` ``` ``); a run is whole when no backtick is next to it (one escaped
+// before it is text). Math is `$$…$$` on one line, or `$…$` by Obsidian's rule: no space after the opening
+// `$`, none (nor a backslash) before the closing one, and no digit after it, so `$5 and $10` is no math.
+const ESCAPE_CODE_OR_MATH =
+  /\\([!-\/:-@\[-`{}~^_])|(?<=^|[^`]|\\`)(`+)(?!`)(.+?)(?<!`)\2(?!`)|\$\$(.+?)\$\$|\$(?=[^\s$])([^$\n]*?[^\s$\\])\$(?!\d)/g;
+// A line opening display math (`$$`, quoted too) that it does not close: group 1 is the quote markers,
+// group 2 the formula's first line.
+const MATH_OPEN = /^((?:[ \t]{0,3}>[ \t]?)*)[ \t]*\$\$(.*)$/;
 const ESCAPED_PIPE = /\\\|/g;
 const STRONG = /\*\*|__|~~|==/g;
 
@@ -183,21 +189,47 @@ function spanText(code: string): string {
 }
 
 /**
- * Code as a reader sees it, written out and never read as markdown: each code span's text and each line
- * of fenced code is put in `held` and replaced by a mark (a line of a note about markdown shows
- * `[[#Heading]]` or `** **` as written, not as a link or emphasis); fence lines are dropped. A backslash
- * escape is held the same way, as the character it shows (`\[\[x\]\]` is `[[x]]`, no link).
+ * Code and math as a reader sees them, written out and never read as markdown: each code span's text, each
+ * line of fenced code and each formula (without its `$` or `$$`: a snippet shows `q^{-1}`, not `$q^{-1}$`) is
+ * put in `held` and replaced by a mark (a line of a note about markdown shows `[[#Heading]]` or `** **` as
+ * written, not as a link or emphasis; a formula keeps its `\\` and `x_1`); fence lines are dropped. A
+ * backslash escape is held the same way, as the character it shows (`\[\[x\]\]` is `[[x]]`, no link).
  */
 function holdCode(md: string, held: string[]): string {
-  if (md.indexOf('`') === -1 && md.indexOf('~~~') === -1 && md.indexOf('\\') === -1) return md;
-  const hold = (code: string): string => `${HELD}${held.push(code) - 1}${END_HELD}`;
+  if (md.indexOf('`') === -1 && md.indexOf('~~~') === -1 && md.indexOf('\\') === -1 && md.indexOf('$') === -1) return md;
+  const hold = (code: string): string => (code === '' ? '' : `${HELD}${held.push(code) - 1}${END_HELD}`);
+  const inline = (text: string): string =>
+    text.replace(ESCAPE_CODE_OR_MATH, (_m, escaped: string | undefined, _ticks, code: string | undefined, display: string | undefined, math: string | undefined) =>
+      hold(escaped ?? (code !== undefined ? spanText(code) : (display ?? math)!)),
+    );
   const lines = md.split('\n');
   const read = fenceReader();
+  // The quote depth of the display math open (`$$` on a line of its own or opening one), else null.
+  let math: number | null = null;
   for (let i = 0; i < lines.length; i++) {
+    if (math !== null && math > 0 && quoteCount(QUOTE_PREFIX.exec(lines[i])![0]) < math) math = null;
+    if (math !== null) {
+      // A line of the formula, up to its closing `$$`; its quote markers stay for QUOTE_MARK.
+      const body = unquote(lines[i], math);
+      const quotes = lines[i].slice(0, lines[i].length - body.length);
+      const close = body.indexOf('$$');
+      if (close === -1) lines[i] = quotes + hold(body);
+      else {
+        lines[i] = quotes + hold(body.slice(0, close)) + inline(body.slice(close + 2));
+        math = null;
+      }
+      continue;
+    }
     const line = read(lines[i]);
     if (line === 'fence') lines[i] = '';
     else if (line !== null) lines[i] = hold(line.code);
-    else lines[i] = lines[i].replace(ESCAPE_OR_CODE, (_m, escaped: string | undefined, _ticks: string, code: string) => hold(escaped ?? spanText(code)));
+    else {
+      const open = lines[i].indexOf('$$') === -1 ? null : MATH_OPEN.exec(lines[i]);
+      if (open !== null && open[2].indexOf('$$') === -1) {
+        math = quoteCount(open[1]);
+        lines[i] = open[1] + hold(open[2]);
+      } else lines[i] = inline(lines[i]);
+    }
   }
   return lines.join('\n');
 }

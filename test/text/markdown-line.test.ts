@@ -109,6 +109,23 @@ describe('simplifyMarkdown / markdownLine', () => {
     expect(markdownLine(md)).toBe(plain);
   });
 
+  // Math (Obsidian's `$…$` and `$$…$$`) as its formula, written once, without the dollars, and never read as
+  // markdown (`\\` stays, `_` and `*` are no emphasis). A price is no math: after an opening `$` no space,
+  // before the closing one none, and no digit after it.
+  it.each([
+    ['The rotation uses $q v q^{-1}$ for each vector.', 'The rotation uses q v q^{-1} for each vector.'],
+    ['Prices were $5 and $10, or $5/$6, not $ x $.', 'Prices were $5 and $10, or $5/$6, not $ x $.'],
+    ['$a_1 * b_2$ and $x$ and \\$5 and \\$x$', 'a_1 * b_2 and x and $5 and $x$'],
+    ['Above\n$$\nR = \\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}\n$$\nbelow', 'Above R = \\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix} below'],
+    ['Energy: $$E = mc^2$$ holds.', 'Energy: E = mc^2 holds.'],
+    ['$$\\sum_{i=1}^n x_i\n= **s**$$\nafter **b**', '\\sum_{i=1}^n x_i = **s** after b'],
+    ['> [!note] Formula\n> $$\n> x_1 + x_2\n> $$\n> done', 'Formula x_1 + x_2 done'],
+    ['- item\n    $$\n    a^2\n    $$', '- item a^2'],
+    ['`$x$` and\n```\n$$\n```\nafter', '$x$ and $$ after'],
+  ])('math %j → %j', (md, plain) => {
+    expect(markdownLine(md)).toBe(plain);
+  });
+
   it('keeps line structure in simplifyMarkdown', () => {
     expect(simplifyMarkdown('a **b**\nc')).toBe('a b\nc');
   });
@@ -155,7 +172,7 @@ describe('firstSentence', () => {
 
   it('simplifies markdown and handles empty text', () => {
     expect(firstSentence('See [[guide|the guide]] for **details**. More.')).toBe('See the guide for details.');
-    expect(firstSentence('It lasts[^1] applied. More.\n\n[^1]: Measured.')).toBe('It lasts applied.');
+    expect(firstSentence('It lasts[^1] with $q^{-1}$ applied. More.\n\n[^1]: Measured.')).toBe('It lasts with q^{-1} applied.');
     expect(firstSentence('')).toBe('');
     expect(firstSentence('   \n  ')).toBe('');
   });
