@@ -3,8 +3,10 @@
 import { isLetterOrNumber, isLowercaseLetter, isSpace } from './unicode.js';
 
 // A code fence's opening or closing line, also inside a blockquote or callout (`> ```md`, as the callout's
-// example shows its code): group 1 is the quote markers, group 2 the run of ` or ~, group 3 the rest.
-const FENCE_OPEN = /^((?:[ \t]{0,3}>[ \t]?)*)[ \t]{0,3}(`{3,}|~{3,})(.*)$/;
+// example shows its code) and indented in a list item (`    ```sh` under `1.`: the handbook's lab steps
+// showed their ``` and read `$VAR/$VAR` as math): group 1 is the quote markers, group 2 the run of ` or ~,
+// group 3 the rest.
+const FENCE_OPEN = /^((?:[ \t]{0,3}>[ \t]?)*)[ \t]*(`{3,}|~{3,})(.*)$/;
 // Code held out of the rewriting below (holdCode) is this mark, its index, and END_HELD: private-use
 // characters, so no rule of markdown or emphasis touches it.
 const HELD = '\uE000';

@@ -84,6 +84,8 @@ describe('simplifyMarkdown / markdownLine', () => {
     // A quoted fence ends with its quote; what follows is text again.
     ['> ```\n> a_b\nafter **c**', 'a_b after c'],
     ['~~~\n[[x]]\n~~~\n[[y]]', '[[x]] y'],
+    // A fence in a list item is indented past three spaces: still a fence, its code as written (`$` no math).
+    ['1. Run:\n\n    ```sh\n    echo $HOME/$USER **x**\n    ```\n2. Done', '1. Run: echo $HOME/$USER **x** 2. Done'],
     // A span holds backticks of other run lengths; an unmatched run is text.
     ['`**bold**` or `` `code` `` and | `` ``` `` | and ``a`b``', '**bold** or `code` and | ``` | and a`b'],
     ['``` x ` and ``y`', '``` x and ``y'], // the lone runs pair up: ` and ``y` is a span
