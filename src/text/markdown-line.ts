@@ -30,9 +30,10 @@ const LOGSEQ_BLOCK_ID = new RegExp(`^[ \\t]*id:: ${UUID}[ \\t]*$`, 'gim');
 const LOGSEQ_BLOCK_REF = new RegExp(`\\(\\(${UUID}\\)\\)`, 'gi');
 // A footnote: its definition's label (`[^1]: ` opening a line), shown as the definition's text, and a
 // reference (`[^1]`, `[^note]`), a small marker a line of text leaves out (renumbered in Obsidian, and its
-// definition is mostly cut off: `long[^1] and` reads `long and`). A regex's negated class is text:
+// definition is mostly cut off: `long[^1] and` reads `long and`, `使用します [^2]。` reads `使用します。`, with
+// the space before it). A regex's negated class is text:
 // `[^a-z]+`, `[^0-9]{2}` are quantified, `[^ ]` holds a space.
-const FOOTNOTE = /^[ \t]{0,3}\[\^[^\s\[\]]+\]:[ \t]*|\[\^[^\s\[\]]+\](?![(*+?{])/gm;
+const FOOTNOTE = /^[ \t]{0,3}\[\^[^\s\[\]]+\]:[ \t]*|[ \t]*\[\^[^\s\[\]]+\](?![(*+?{])/gm;
 // An autolink (`<https://example.com>`): shown as its address.
 const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*)>/g;
 const WIKILINK = /(!?)\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]/g;

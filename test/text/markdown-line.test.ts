@@ -104,6 +104,7 @@ describe('simplifyMarkdown / markdownLine', () => {
   it.each([
     ['Batteries last long[^1] and charge fast[^note].\n\n[^1]: Measured over three weeks.\n[^note]: See the datasheet.', 'Batteries last long and charge fast. Measured over three weeks. See the datasheet.'],
     ['> quoted[^q]\n> [^q]: In a quote.', 'quoted In a quote.'],
+    ['数列を使用します [^2]。 A spaced ref [^3] too.', '数列を使用します。 A spaced ref too.'],
     ['[^long-note]:\n    Indented continuation.', 'Indented continuation.'],
     ['match [^a-z]+ or [^0-9]{2} or [^ ] here', 'match [^a-z]+ or [^0-9]{2} or [^ ] here'],
     ['`x[^1]` and `[^1]: y` stay as code', 'x[^1] and [^1]: y stay as code'],
