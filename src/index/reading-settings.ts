@@ -6,7 +6,7 @@
 // nothing said so. A sync of the whole vault compares them with the ones recorded, reads every note again
 // when one differs, and records them (meta reading_settings). Obsidian's daily-note settings
 // (.obsidian/daily-notes.json, Periodic Notes' data.json: parse/day-format.ts) type and date notes as much,
-// so they are recorded with them (`dayFormats`).
+// so they are recorded with them (`dayFormats`), as is whether the vault is Dendron's (`dendron`).
 import type { ParseOptions } from '../parse/options.js';
 import type { Database } from './db.js';
 
@@ -25,17 +25,22 @@ function recordOf(opts: ParseOptions): Record<string, unknown> {
     // Links and names are keyed without a note extension (resolve-link.ts targetKey), and an image link to a
     // note is an embed: a note read before an extension was added keeps keys of the old list.
     extensions: [...new Set(opts.extensions)].sort(),
+    // Dendron's links are read label first: a dendron.yml put in (or taken away) changes every labelled link.
+    dendron: opts.dendron,
   };
 }
 
-/** The settings that live in Obsidian's files rather than in config.json. */
-const OBSIDIAN_SETTINGS = new Set(['dayFormats']);
+/** The settings that live in other tools' files rather than in config.json, as a user reads their change. */
+const OTHER_TOOLS_SETTINGS: Record<string, string> = {
+  dayFormats: "Obsidian's daily-note settings (.obsidian/) changed",
+  dendron: "Dendron's dendron.yml was added or removed",
+};
 
 /** `changed` (changedReadingSettings) as a user reads it: where each setting was changed. */
 export function describeChangedSettings(changed: string[]): string {
-  const config = changed.filter((k) => !OBSIDIAN_SETTINGS.has(k));
+  const config = changed.filter((k) => !(k in OTHER_TOOLS_SETTINGS));
   const parts = config.length > 0 ? [`${config.join(', ')} changed in config.json`] : [];
-  if (changed.some((k) => OBSIDIAN_SETTINGS.has(k))) parts.push("Obsidian's daily-note settings (.obsidian/) changed");
+  for (const k of changed) if (k in OTHER_TOOLS_SETTINGS) parts.push(OTHER_TOOLS_SETTINGS[k]);
   return parts.join(' and ');
 }
 

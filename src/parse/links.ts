@@ -8,16 +8,19 @@ export interface LinkParts {
   text: string | null;
 }
 
-/** `target#heading|alias` (the inside of `[[…]]`); null when it names nothing. */
-export function parseWikilinkContent(content: string): LinkParts | null {
+/**
+ * `target#heading|alias` (the inside of `[[…]]`); null when it names nothing. `labelFirst`: Dendron's
+ * `alias|target#heading` (ParseOptions.dendron), where the first pipe ends the label.
+ */
+export function parseWikilinkContent(content: string, labelFirst = false): LinkParts | null {
   // Inside tables the pipe is escaped as `\|`.
   const inner = content.replace(/\\\|/g, '|');
   const pipe = inner.indexOf('|');
-  const left = pipe === -1 ? inner : inner.slice(0, pipe);
-  const text = pipe === -1 ? null : inner.slice(pipe + 1).trim() || null;
-  const hash = left.indexOf('#');
-  const target = (hash === -1 ? left : left.slice(0, hash)).trim();
-  const heading = hash === -1 ? null : left.slice(hash + 1).trim() || null;
+  const [named, label] = pipe === -1 ? [inner, null] : labelFirst ? [inner.slice(pipe + 1), inner.slice(0, pipe)] : [inner.slice(0, pipe), inner.slice(pipe + 1)];
+  const text = label === null ? null : label.trim() || null;
+  const hash = named.indexOf('#');
+  const target = (hash === -1 ? named : named.slice(0, hash)).trim();
+  const heading = hash === -1 ? null : named.slice(hash + 1).trim() || null;
   if (target === '' && heading === null) return null;
   return { target, heading, text };
 }
@@ -60,7 +63,7 @@ const WIKILINK_WHOLE = /^!?\[\[([\s\S]*)\]\]$/;
  * Frontmatter `related:` entries: a string or a list of strings, each a path or a `[[wikilink]]`.
  * Unquoted `[[note]]` in YAML is a nested list, so nested lists are flattened.
  */
-export function relatedLinks(value: unknown): ParsedLink[] {
+export function relatedLinks(value: unknown, labelFirst = false): ParsedLink[] {
   const out: ParsedLink[] = [];
   const visit = (v: unknown, depth: number): void => {
     if (depth > 4 || v === null || v === undefined) return;
@@ -71,7 +74,7 @@ export function relatedLinks(value: unknown): ParsedLink[] {
     if (typeof v !== 'string' && typeof v !== 'number') return;
     const entry = String(v).trim();
     const wiki = WIKILINK_WHOLE.exec(entry);
-    const parts = parseWikilinkContent(wiki ? wiki[1] : entry);
+    const parts = parseWikilinkContent(wiki ? wiki[1] : entry, labelFirst);
     if (parts && parts.target !== '') out.push(link('related', parts, null, null));
   };
   visit(value, 0);
@@ -83,13 +86,13 @@ export function relatedLinks(value: unknown): ParsedLink[] {
  * (`up: "[[Parent]]"`), or such an item of a list (`sources: ["[[A]]", "[[B]]"]`), shows in the target's
  * backlinks. Any other text is not a link (`author: Jane`, `summary: "see [[X]]"`), nor is a nested mapping.
  */
-export function propertyLinks(frontmatter: Record<string, unknown>): ParsedLink[] {
+export function propertyLinks(frontmatter: Record<string, unknown>, labelFirst = false): ParsedLink[] {
   const out: ParsedLink[] = [];
   const visit = (v: unknown): void => {
     if (typeof v !== 'string') return;
     const wiki = WIKILINK_WHOLE.exec(v.trim());
     // One link, not "[[A]] and [[B]]" (which the pattern takes whole).
-    const parts = wiki && !/\[\[|\]\]/.test(wiki[1]) ? parseWikilinkContent(wiki[1]) : null;
+    const parts = wiki && !/\[\[|\]\]/.test(wiki[1]) ? parseWikilinkContent(wiki[1], labelFirst) : null;
     if (parts && parts.target !== '') out.push(link('related', parts, null, null));
   };
   for (const [key, value] of Object.entries(frontmatter)) {

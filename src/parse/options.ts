@@ -14,6 +14,8 @@ export interface ParseOptions {
   maxFileBytes: number;
   /** The vault's note extensions (config `extensions`): an image link to a note (`![x](y.md)`) is an embed. */
   extensions: string[];
+  /** A Dendron vault (src/vault/dendron.ts): `[[label|note.id]]`, the label first, the target second. */
+  dendron: boolean;
 }
 
 export const DEFAULT_PARSE_OPTIONS: ParseOptions = {
@@ -23,4 +25,5 @@ export const DEFAULT_PARSE_OPTIONS: ParseOptions = {
   sessionFolders: ['sessions'],
   maxFileBytes: 5 * 1024 * 1024,
   extensions: ['.md'],
+  dendron: false,
 };

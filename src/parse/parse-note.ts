@@ -85,8 +85,8 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
     for (let l = s.startLine - 1; l < s.endLine; l++) if (sectionOfLine[l] === -1) sectionOfLine[l] = i;
   });
   const inlineTags: string[] = [];
-  const links = scanLinksAndTags(lines, lineKinds, headings, sectionOfLine, inlineTags, opts.extensions);
-  links.push(...relatedLinks(frontmatter.related), ...propertyLinks(frontmatter));
+  const links = scanLinksAndTags(lines, lineKinds, headings, sectionOfLine, inlineTags, opts);
+  links.push(...relatedLinks(frontmatter.related, opts.dendron), ...propertyLinks(frontmatter, opts.dendron));
   const type = noteType(frontmatter, src.path, opts);
   const typeWarning = unknownTypeWarning(frontmatter, type);
   if (typeWarning) warnings.push(typeWarning);
@@ -116,7 +116,7 @@ function scanLinksAndTags(
   headings: NoteHeading[],
   sectionOfLine: Int32Array,
   tags: string[],
-  extensions: readonly string[],
+  opts: ParseOptions,
 ): ParsedLink[] {
   const links: ParsedLink[] = [];
   const runBreak = new Uint8Array(lines.length + 1);
@@ -144,11 +144,11 @@ function scanLinksAndTags(
   };
   const sink = {
     wikilink: (content: string, embed: boolean, offset: number) =>
-      add(embed ? 'embed' : 'wikilink', parseWikilinkContent(content), offset),
+      add(embed ? 'embed' : 'wikilink', parseWikilinkContent(content, opts.dendron), offset),
     markdownLink: (label: string, destination: string, image: boolean, offset: number) => {
       const parts = markdownLinkTarget(destination, label);
       // An image is an embed only when it shows a note; pictures are not links between notes.
-      if (image && !(parts && hasNoteExtension(parts.target, extensions))) return;
+      if (image && !(parts && hasNoteExtension(parts.target, opts.extensions))) return;
       add(image ? 'embed' : 'markdown', parts, offset);
     },
     tag: (name: string) => tags.push(name),

@@ -17,4 +17,5 @@
 // 7: 2026-11-27 (Logseq: page properties title::, alias::, tags::; a page name from its file name, Project___Apollo.md).
 // 8: 2026-11-27 (Logseq: a name links the page its file name stands for, [[What?]] is What%3F.md. Rows are
 // unchanged, but an index's links are re-resolved only at a sync that writes a note, or at a new version).
-export const PARSE_VERSION = 8;
+// 9: 2026-11-27 (Dendron, a dendron.yml in or above the vault: [[Setup guide|project.setup]] links project.setup.md).
+export const PARSE_VERSION = 9;

@@ -166,6 +166,34 @@ describe('links as written', () => {
     ]);
   });
 
+  // Dendron writes the label first, `[[Setup guide|project.setup#steps]]` (src/vault/dendron.ts): in its vaults
+  // alone, the text after the pipe is the target; in the body, in a table and in properties alike.
+  it("reads Dendron's [[label|note.id#heading]] the other way round, in a Dendron vault only", () => {
+    const content = md(
+      '---',
+      'up: "[[Parent|project]]"',
+      '---',
+      'See [[Setup guide|project.setup#steps]] and [[project.setup]].',
+      '| a | [[Shown\\|project.table]] |',
+      '![[project.embed]] [[ |only.target]]',
+    );
+    expect(brief(parse(content, 'project.md', { dendron: true }).links)).toEqual([
+      ['wikilink', 'project.setup', 'steps', 'Setup guide', 0, 4],
+      ['wikilink', 'project.setup', null, null, 0, 4],
+      ['wikilink', 'project.table', null, 'Shown', 0, 5],
+      ['embed', 'project.embed', null, null, 0, 6],
+      ['wikilink', 'only.target', null, null, 0, 6],
+      ['related', 'project', null, 'Parent', null, null],
+    ]);
+    expect(brief(parse(content, 'project.md').links).map((l) => l.slice(1, 4))).toEqual([
+      ['Setup guide', null, 'project.setup#steps'],
+      ['project.setup', null, null],
+      ['Shown', null, 'project.table'],
+      ['project.embed', null, null],
+      ['Parent', null, 'project'],
+    ]);
+  });
+
   it('skips empty and unterminated wikilinks, and takes the innermost of nested ones', () => {
     const note = parse(md('[[]] [[|alias only]] [[open', 'close]] [[ok]] [[outer [[inner]] rest]]'), 'e.md');
     expect(note.links.map((l) => l.target)).toEqual(['ok', 'inner']);
