@@ -18,4 +18,5 @@
 // 8: 2026-11-27 (Logseq: a name links the page its file name stands for, [[What?]] is What%3F.md. Rows are
 // unchanged, but an index's links are re-resolved only at a sync that writes a note, or at a new version).
 // 9: 2026-11-27 (Dendron, a dendron.yml in or above the vault: [[Setup guide|project.setup]] links project.setup.md).
-export const PARSE_VERSION = 9;
+// 10: 2026-11-27 (Bear's closed tags of several words, #travel plans# and #nested/tag with space#).
+export const PARSE_VERSION = 10;

@@ -223,6 +223,33 @@ describe('inline tags', () => {
     expect(note.tags).toEqual([]);
   });
 
+  // Bear writes a tag of several words closed by a second `#`: it was read as its first word alone.
+  it("reads Bear's closed tags of several words, and leaves headings, numbers, C# and open tags as they were", () => {
+    const note = parse(
+      md(
+        '# Trip ##',
+        'Packing #travel plans# and #nested/tag with space#, #日本語 タグ# too.',
+        '#one# #solo and #123 and #123 fixed# and C# and F# and #a b#.',
+        'We moved #backend to C# last year; #open words never closed',
+        '#x y#z and #p q## and #m  n# and `#in code#`',
+      ),
+      'bear.md',
+    );
+    expect(note.tags).toEqual([
+      'travel plans',
+      'nested/tag with space',
+      '日本語 タグ',
+      'one',
+      'solo',
+      'a b',
+      'backend',
+      'open',
+      'x',
+      'p',
+      'm',
+    ]);
+  });
+
   it('merges frontmatter tags (list or string, with or without #) and dedupes case-insensitively', () => {
     const note = parse(md('---', 'tags: [Project, "#Alpha"]', '---', '#project #beta #ALPHA'), 'm.md');
     expect(note.tags).toEqual(['project', 'alpha', 'beta']);
