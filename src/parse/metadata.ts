@@ -3,7 +3,7 @@ import { localDay } from '../core/days.js';
 import { NOTE_TYPES, type NoteType } from '../core/types.js';
 import { pageName } from '../text/page-name.js';
 import { formatDay, type DayFormat } from './day-format.js';
-import { nameDay, validDate, ymd } from './name-date.js';
+import { nameDay, validDate, writtenDay, ymd } from './name-date.js';
 import type { ParseOptions } from './options.js';
 
 type Frontmatter = Record<string, unknown>;
@@ -54,14 +54,29 @@ export interface NoteDate {
   dateSource: 'frontmatter' | 'filename' | 'mtime';
 }
 
+const DATE_KEYS = ['date', 'updated', 'created'];
+
 /**
- * Frontmatter date/updated/created (first valid; a day, a timestamp or epoch ms) → the day Obsidian's
+ * Frontmatter date/updated/created (first valid; a day, a timestamp or epoch ms) → the same of a Notion page's
+ * property lines (`pageDates`: page-properties.ts notionProperties; a day as Notion writes it too,
+ * `November 3, 2023 4:12 PM`; the note's own, so its source is `frontmatter` as well) → the day Obsidian's
  * daily-note settings name (day-format.ts: before name-date.ts's guesses, which read `11.12.2026` day first
  * where the vault's format may say otherwise) → a day the path names (name-date.ts) → the mtime's local date.
  */
-export function noteDate(fm: Frontmatter, path: string, mtimeMs: number, dayFormats: readonly DayFormat[] = []): NoteDate {
-  for (const key of ['date', 'updated', 'created']) {
+export function noteDate(
+  fm: Frontmatter,
+  path: string,
+  mtimeMs: number,
+  dayFormats: readonly DayFormat[] = [],
+  pageDates: Record<string, string> = {},
+): NoteDate {
+  for (const key of DATE_KEYS) {
     const date = dateOf(fm[key]);
+    if (date) return { date, dateSource: 'frontmatter' };
+  }
+  for (const key of DATE_KEYS) {
+    const value = pageDates[key];
+    const date = value === undefined ? null : (dateOf(value) ?? writtenDay(value));
     if (date) return { date, dateSource: 'frontmatter' };
   }
   const formatted = formatDay(path, dayFormats);

@@ -51,6 +51,22 @@ export function nameDay(path: string): NameDay | null {
   return null;
 }
 
+/**
+ * The day a value opens with, in a file name's forms (not a path's folders), as YYYY-MM-DD: a Notion page's
+ * `Created: November 3, 2023 4:12 PM` (page-properties.ts). Null when it opens with none: `see Nov 3, 2023`
+ * is no date.
+ */
+export function writtenDay(text: string): string | null {
+  const t = text.normalize('NFKC').trim();
+  for (const form of FORMS) {
+    const m = form.inFolders ? null : form.re.exec(t);
+    if (!m || m.index !== 0) continue;
+    const [y, mo, d] = form.ymd(m);
+    if (validDate(y, mo, d)) return ymd(y, mo, d);
+  }
+  return null;
+}
+
 export function validDate(y: number, m: number, d: number): boolean {
   if (m < 1 || m > 12 || d < 1) return false;
   return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();

@@ -17,7 +17,7 @@ import {
 } from './metadata.js';
 import type { ParseOptions } from './options.js';
 import { hasNoteExtension } from '../vault/paths.js';
-import { pageProperties } from './page-properties.js';
+import { notionProperties, pageProperties } from './page-properties.js';
 import { buildSections, type NoteHeading } from './sections.js';
 import { CodeSpans, scanInline } from './inline-scan.js';
 import { LINE_TEXT, scanBlocks } from './structure.js';
@@ -96,7 +96,7 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
     title,
     type,
     status: noteStatus(frontmatter),
-    ...noteDate(frontmatter, src.path, src.mtimeMs, opts.dayFormats),
+    ...noteDate(frontmatter, src.path, src.mtimeMs, opts.dayFormats, notionProperties(lines, bodyStart)),
     tags: uniqueLower([...frontmatterTags(names), ...inlineTags]),
     aliases: frontmatterAliases(names),
     frontmatter,

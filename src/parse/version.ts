@@ -19,4 +19,5 @@
 // unchanged, but an index's links are re-resolved only at a sync that writes a note, or at a new version).
 // 9: 2026-11-27 (Dendron, a dendron.yml in or above the vault: [[Setup guide|project.setup]] links project.setup.md).
 // 10: 2026-11-27 (Bear's closed tags of several words, #travel plans# and #nested/tag with space#).
-export const PARSE_VERSION = 10;
+// 11: 2026-11-27 (a Notion export's property lines under its title date it: Created: November 3, 2023 4:12 PM).
+export const PARSE_VERSION = 11;

@@ -219,6 +219,37 @@ describe('note fields', () => {
     expect(parse(md('title::', 'alias:: A', '- x'), 'pages/p.md')).toMatchObject({ title: 'p', aliases: ['A'] });
   });
 
+  // A Notion page exported to markdown: `# Title`, a blank line, its properties as `Key: value` lines. Its dates
+  // were not read: the note took the day of the export (its file's mtime).
+  it("date: a Notion export's property lines under its title, when frontmatter gives none", () => {
+    const date = (...lines: string[]) => {
+      const n = parse(md(...lines), 'Launch review 0123456789abcdef0123456789abcdef.md');
+      return [n.date, n.dateSource];
+    };
+    const notion = ['# Launch review', '', 'Created: November 3, 2023 4:12 PM', 'Last edited time: November 5, 2023 10:00 AM', 'Tags: Work'];
+    expect(date(...notion, '', 'We reviewed it.')).toEqual(['2023-11-05', 'frontmatter']);
+    expect(date(...notion.slice(0, 3))).toEqual(['2023-11-03', 'frontmatter']);
+    expect(date('# Plan', '', 'Status: Done', 'Date: 2023/11/03', 'Created: November 1, 2023')).toEqual(['2023-11-03', 'frontmatter']);
+    expect(date('# Review', '', 'Due: @November 9, 2023 → November 10, 2023', 'Created time: @November 2, 2023')).toEqual(['2023-11-02', 'frontmatter']);
+    expect(date('# 定例会議', '', '作成日時: 2023年11月7日 16:12', '最終更新日時: ２０２３年１１月８日 9:00')).toEqual(['2023-11-08', 'frontmatter']);
+    // Frontmatter's date wins; with none, the lines under the title still count.
+    expect(date('---', 'date: 2024-01-02', '---', ...notion)).toEqual(['2024-01-02', 'frontmatter']);
+    expect(date('---', 'title: T', '---', ...notion)).toEqual(['2023-11-05', 'frontmatter']);
+    // Conservative: only a whole paragraph of property lines, directly under the note's first line, an H1;
+    // a value that does not open with a day, or one written month and day in numbers (11/03/2023: which?).
+    const mtime = ['2024-03-05', 'mtime'];
+    expect(date('# Notes', '', 'Created: November 3, 2023', 'and then some text')).toEqual(mtime);
+    expect(date('# Notes', '', 'Intro.', '', 'Created: November 3, 2023')).toEqual(mtime);
+    expect(date('Created: November 3, 2023')).toEqual(mtime);
+    expect(date('## Notes', '', 'Created: November 3, 2023')).toEqual(mtime);
+    expect(date('# Notes', '', 'Updated: see November 3, 2023')).toEqual(mtime);
+    expect(date('# Notes', '', 'Date: 11/03/2023', 'Created: 03/11/2023')).toEqual(mtime);
+    expect(date('# Notes', '', '- Created: November 3, 2023')).toEqual(mtime);
+    expect(date('# Notes', '', '**Created**: November 3, 2023')).toEqual(mtime);
+    // The lines stay text.
+    expect(parse(md(...notion), 'n.md').sections[0].text).toContain('Created: November 3, 2023 4:12 PM');
+  });
+
   it('title from a file name as Logseq writes a page name: ___ and %2F are /, other %XX decoded', () => {
     const title = (path: string) => parse('- text', path).title;
     expect(title('pages/Project___Apollo___Storage.md')).toBe('Project/Apollo/Storage');
