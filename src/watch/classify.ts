@@ -2,6 +2,7 @@
 // or nothing. Pure functions, so the rules can be tested without a watcher.
 import type { Stats } from 'node:fs';
 import { RULES_FILES } from '../vault/ignore-rules.js';
+import { DENDRON_FILE } from '../vault/dendron.js';
 import { DAILY_NOTES_FILE, PERIODIC_NOTES_FILE } from '../vault/obsidian-daily.js';
 import { hasNoteExtension, inSkippedFolder, isSkippedFolder, vaultRelative } from '../vault/paths.js';
 
@@ -22,8 +23,10 @@ const RULE_FILES: ReadonlySet<string> = new Set(RULES_FILES);
  * files unchanged included, so a change rescans (a sync of the whole vault compares them with the ones the
  * notes were read with, and reads every note again when they differ). Watched in folders that are otherwise
  * never watched: those on the way to them, and nothing else of .obsidian/ (workspace.json changes at every click).
+ * So is the vault's dendron.yml (src/vault/dendron.ts), which decides how every labelled link reads (one in a
+ * folder above the vault is not watched: the next `tsm index` finds it).
  */
-const SETTINGS_FILES: ReadonlySet<string> = new Set([DAILY_NOTES_FILE, PERIODIC_NOTES_FILE]);
+const SETTINGS_FILES: ReadonlySet<string> = new Set([DAILY_NOTES_FILE, PERIODIC_NOTES_FILE, DENDRON_FILE]);
 const SETTINGS_FOLDERS: ReadonlySet<string> = new Set(
   [...SETTINGS_FILES].flatMap((f) => f.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))),
 );

@@ -63,6 +63,18 @@ describe('classifyEvent', () => {
     expect(classifyEvent('change', 'sub/.obsidian/daily-notes.json', MD)).toEqual({ kind: 'none' });
     expect(classifyEvent('addDir', '.obsidian/plugins', MD)).toEqual({ kind: 'none' });
   });
+  it("rescans when the vault's dendron.yml comes, changes or goes: it decides how labelled links read", () => {
+    expect(classifyEvent('add', 'dendron.yml', MD)).toEqual({ kind: 'rescan', reason: 'dendron.yml changed' });
+    expect(classifyEvent('unlink', 'dendron.yml', MD)).toEqual({ kind: 'rescan', reason: 'dendron.yml removed' });
+    expect(classifyEvent('change', 'sub/dendron.yml', MD)).toEqual({ kind: 'none' });
+    const dir = mkdtempSync(join(tmpdir(), 'tsm-classify-'));
+    writeFileSync(join(dir, 'dendron.yml'), 'version: 5\n');
+    writeFileSync(join(dir, 'other.yml'), 'x\n');
+    const ignored = createIgnoredTest(dir, MD);
+    expect(ignored(join(dir, 'dendron.yml'), statSync(join(dir, 'dendron.yml')))).toBe(false);
+    expect(ignored(join(dir, 'other.yml'), statSync(join(dir, 'other.yml')))).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
+  });
   it('rescans when folders come or go', () => {
     expect(classifyEvent('addDir', 'new', MD)).toEqual({ kind: 'rescan', reason: 'folder added: new' });
     expect(classifyEvent('unlinkDir', 'old/sub', MD)).toEqual({ kind: 'rescan', reason: 'folder removed: old/sub' });
