@@ -39,6 +39,18 @@ describe("Dendron's [[label|note.id]]", () => {
     expect(outgoing(notes)).toEqual(DENDRON_READ);
   });
 
+  it("a dendron.yml above a vault it does not list (a home folder's) leaves the vault Obsidian's", () => {
+    vault = makeVault({ 'dendron.yml': 'version: 5\nworkspace:\n  vaults:\n    - fsPath: "./journal"\n' });
+    const notes = join(vault.dir, 'notes');
+    writeFiles(notes, NOTES);
+    expect(tsm(['index', '--vault', notes]).code).toBe(0);
+    expect(outgoing(notes)[0]).toEqual(['Setup guide', null, 'project.setup', null]);
+    // Listed quoted and as ./notes, it is the workspace's.
+    writeFileSync(join(vault.dir, 'dendron.yml'), 'version: 5\nworkspace:\n  vaults:\n    - fsPath: "./journal"\n    - fsPath: \'./notes\'  # the notes\n');
+    expect(tsm(['index', '--vault', notes]).code).toBe(0);
+    expect(outgoing(notes)).toEqual(DENDRON_READ);
+  });
+
   it('in a vault without dendron.yml is read as Obsidian reads it; one added later reads the notes again, saying why', () => {
     vault = makeVault(NOTES);
     expect(tsm(['index', '--vault', vault.dir]).code).toBe(0);
