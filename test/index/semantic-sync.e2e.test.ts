@@ -258,6 +258,23 @@ parentPort.on('message', (m) => {
     expect(after).toBe(mixed);
   });
 
+  it('new notes count toward the retrain once per section: 11 % of the vault added is not due, 21 % is', () => {
+    // A new section is embedded (embeddedSince) and raises the count of sections: the retrain rule added
+    // both, so 50 sections added to 442 counted 100, over the 20 % share (88.4), and retrained at once.
+    const { dir, db } = indexedVault();
+    const base = counts(db).sections;
+    const addNotes = (from: number, to: number) => {
+      for (let n = from; n < to; n++) writeFileSync(join(dir, `added${n}.md`), `# Added ${n}\n\n${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => `## Part ${k}\n\nflour oven soil seeds\n`).join('\n')}`);
+    };
+    addNotes(0, 5); // 50 sections: each note's title section and its 9 parts
+    expect(tsm(['index', '--vault', dir]).code).toBe(0);
+    expect(counts(db).state).toMatchObject({ kind: 'trained', sections: base, embeddedSince: 50 });
+    expect(json(tsm(['status', '--vault', dir, '--json'])).semantic).toMatchObject({ retrainDue: false });
+    addNotes(5, 9); // 40 more: 90 of 442 sections
+    expect(tsm(['index', '--vault', dir]).code).toBe(0);
+    expect(counts(db).state).toMatchObject({ kind: 'trained', sections: base + 90, embeddedSince: 0 });
+  });
+
   it('a retrain that status calls due is done by the next `tsm index`, even one with no note to write', () => {
     // Status says "retrain due (`tsm index` … does it)" when a watcher stopped before its background training
     // ended, or when notes were added while the model was turned off; `tsm index` then wrote nothing and, since

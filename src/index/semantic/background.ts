@@ -131,7 +131,7 @@ export class BackgroundTrainer {
     }
     if (this.running) return;
     const store = new SemanticStore(db);
-    if (retrainDue(store.state(), store.sectionCount())) this.start();
+    if (retrainDue(store.state(), store.sectionCounts())) this.start();
   }
 
   get busy(): boolean {

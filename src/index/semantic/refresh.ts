@@ -8,9 +8,9 @@ import type { Trained } from './types.js';
 import { SEMANTIC_VERSION, SemanticStore, type SemanticState } from './store.js';
 
 /**
- * Retrain when the sections given vectors since the training (new or changed), plus the change in the
- * number of sections, reach this share of the sections trained on. New words are unknown to the model
- * until then: a section made of them gets a weaker vector, and its lexical rankers still find it.
+ * Retrain when the vault has moved this share of the sections trained on away from them (changeSinceTraining).
+ * New words are unknown to the model until then: a section made of them gets a weaker vector, and its
+ * lexical rankers still find it.
  */
 export const RETRAIN_SHARE = 0.2;
 
@@ -51,7 +51,7 @@ export function refreshSemantic(db: Database, opts: RefreshOptions): RefreshResu
     store.setState(state);
     embedded = todo.length;
   }).immediate();
-  const due = retrainDue(state, store.sectionCount(), trainOpts.minSections);
+  const due = retrainDue(state, store.sectionCounts(), trainOpts.minSections);
   if (due && !opts.background) {
     trainAndStore(db, trainOpts);
     return { embedded, trained: true, retrainDue: false };
@@ -59,8 +59,29 @@ export function refreshSemantic(db: Database, opts: RefreshOptions): RefreshResu
   return { embedded, trained: false, retrainDue: due };
 }
 
+/** The index's sections now, and how many of them have no vector row (SemanticStore.sectionCounts). */
+export interface SectionCounts {
+  sections: number;
+  unembedded: number;
+}
+
+/**
+ * How far the vault has moved from a trained model, in sections: the larger of the sections it has not
+ * seen (given vectors since, or none yet) and the sections it learned from that are gone. A new section is
+ * one unseen, a deleted one one gone, a changed one both (it takes a new row id), so each counts once.
+ * With `unseen` exact, gone = unseen − (sections now − sections trained on), hence the sum below. The
+ * sum of unseen and the change in count that it replaces counted a new section twice: 50 sections
+ * added to 400 (12.5 %) retrained at once. Sections added and others deleted in the same span count as
+ * the larger of the two, and a section edited twice twice (each edit embeds it).
+ */
+export function changeSinceTraining(state: SemanticState, now: SectionCounts): number {
+  const unseen = state.embeddedSince + now.unembedded;
+  return unseen + Math.max(0, state.sections - now.sections);
+}
+
 /** Whether the model should be (re)trained: none yet on a vault big enough, another version, or enough change. */
-export function retrainDue(state: SemanticState | null, sections: number, minSections = TRAIN_DEFAULTS.minSections): boolean {
+export function retrainDue(state: SemanticState | null, now: SectionCounts, minSections = TRAIN_DEFAULTS.minSections): boolean {
+  const { sections } = now;
   if (!state) return sections >= minSections;
   if (state.kind === 'too-small') {
     if (state.sections < minSections) return sections >= minSections;
@@ -70,7 +91,7 @@ export function retrainDue(state: SemanticState | null, sections: number, minSec
     // sections of Hangul; 0.07 s without the training).
     return Math.abs(sections - state.sections) >= RETRAIN_SHARE * state.sections;
   }
-  return state.embeddedSince + Math.abs(sections - state.sections) >= RETRAIN_SHARE * state.sections;
+  return changeSinceTraining(state, now) >= RETRAIN_SHARE * state.sections;
 }
 
 /** Why a model state of kind 'too-small' has no model: too few sections, or sections enough with too few words. */
@@ -126,6 +147,6 @@ export function hasSemanticModel(db: Database): boolean {
 export function semanticStatus(db: Database): { state: SemanticState | null; sections: number; retrainDue: boolean } {
   const store = new SemanticStore(db);
   const state = store.state();
-  const sections = store.sectionCount();
-  return { state, sections, retrainDue: retrainDue(state, sections) };
+  const now = store.sectionCounts();
+  return { state, sections: now.sections, retrainDue: retrainDue(state, now) };
 }

@@ -47,6 +47,20 @@ export class SemanticStore {
     return (this.db.prepare('SELECT count(*) AS n FROM sections').get() as { n: number }).n;
   }
 
+  /** Sections of the index, and how many have no vector row yet (added while the model was off, or none trained). */
+  sectionCounts(): { sections: number; unembedded: number } {
+    const sections = this.sectionCount();
+    // A row goes with its section (ON DELETE CASCADE), so rows never outnumber sections. count(*) reads no
+    // vector: 0.16 ms over 60,000 rows, against 4 ms for counting the non-empty ones (vectorsHeld).
+    const rows = (this.db.prepare('SELECT count(*) AS n FROM semantic_sections').get() as { n: number }).n;
+    return { sections, unembedded: Math.max(0, sections - rows) };
+  }
+
+  /** Sections with a vector that search can use (an empty one: the section has no word the model knows). */
+  vectorsHeld(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM semantic_sections WHERE length(vec) > 0').get() as { n: number }).n;
+  }
+
   /** What the model learns from and embeds: a section's heading path and its text. */
   allSectionTexts(): IterableIterator<SectionText> {
     return this.db.prepare(`SELECT id, heading_path || char(10) || text AS text FROM sections ORDER BY id`).iterate() as IterableIterator<SectionText>;
