@@ -5,7 +5,7 @@ import type { Database } from '../index/db.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
 import { TRAIN_DEFAULTS } from '../index/semantic/model.js';
-import { semanticStatus, tooSmallBecause } from '../index/semantic/refresh.js';
+import { semanticReport, tooSmallBecause } from '../index/semantic/refresh.js';
 import { VectorStore } from '../index/vectors.js';
 import { keptNotes, type KeptNote } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
@@ -30,11 +30,20 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
   const linksToSkippedFiles = reader.linksToSkippedFiles(cfg.extensions);
   const watcherPid = runningWatcher(tsmDir(cfg));
   const warnings = reader.warnings(20);
-  const sem = semanticStatus(db);
+  const sem = semanticReport(db);
   const kept = keptNotes(ingestStateDir(cfg), cfg.sessionsDir);
   const vectors = new VectorStore(db).heldModel();
   if (argv.json) {
-    const semantic = { enabled: cfg.semantic, ...(sem.state ?? { kind: 'none' }), retrainDue: cfg.semantic && sem.retrainDue };
+    // `sections` is the state's: the count the model was trained on (or found too small). Said plainly beside it:
+    // that count, and the sections that have a vector now (a model of 400 sections on a vault grown to 450).
+    const trainedOn = sem.state?.kind === 'trained' ? sem.state.sections : null;
+    const semantic = {
+      enabled: cfg.semantic,
+      ...(sem.state ?? { kind: 'none' }),
+      retrainDue: cfg.semantic && sem.retrainDue,
+      sectionsTrainedOn: trainedOn,
+      sectionsWithVector: sem.withVector,
+    };
     const keptSessionNotes = kept.map((k) => ({ path: relative(cfg.vault, k.path), sessionId: k.sessionId, reason: k.reason, since: k.since }));
     printJson({ vault: cfg.vault, db: cfg.db, ...s, linksToSkippedFiles, semantic, vectors, keptSessionNotes, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
     return;
@@ -74,7 +83,7 @@ export function keptLine(kept: KeptNote[]): string {
   return `${kept.length} session note${kept.length === 1 ? '' : 's'} left as you left ${kept.length === 1 ? 'it' : 'them'} (${edited} edited: later prompts go to a continuation note; ${kept.length - edited} deleted: not written again)`;
 }
 
-function semanticLine({ state, sections, retrainDue }: ReturnType<typeof semanticStatus>): string {
+function semanticLine({ state, sections, unembedded, withVector, retrainDue }: ReturnType<typeof semanticReport>): string {
   const due = retrainDue ? '; retrain due (`tsm index` or a running `tsm watch` does it)' : '';
   // Counted now: the state keeps the count of the sync that found the vault too small (a growing vault read
   // "off: 15 sections" at 296), and a watcher started on an empty vault stores no state at all ("no model").
@@ -84,7 +93,14 @@ function semanticLine({ state, sections, retrainDue }: ReturnType<typeof semanti
   if (state.kind === 'too-small') {
     return `off: ${state.sections} sections, but too few words it learns from (kanji compounds, katakana and Latin words; docs/search.md, 2b)${due}`;
   }
-  return `${state.words} words × ${state.dims} dims from ${state.sections} sections (${trainedDay(state.trainedAt)}), ${state.embeddedSince} sections embedded since${due}`;
+  // "from N sections" read as the sections with vectors now; it is the count at training time.
+  const noWord = sections - unembedded - withVector;
+  const since = [
+    `${state.embeddedSince} embedded since`,
+    ...(noWord > 0 ? [`${noWord} with no word it knows`] : []),
+    ...(unembedded > 0 ? [`${unembedded} not embedded yet`] : []),
+  ];
+  return `${state.words} words × ${state.dims} dims, trained on ${state.sections} sections (${trainedDay(state.trainedAt)}); ${withVector} of ${sections} sections have a vector now (${since.join(', ')})${due}`;
 }
 
 /** The day of a training (stored as an ISO time in UTC) in the reader's zone, as a daily note names it. */
