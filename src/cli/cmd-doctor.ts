@@ -33,8 +33,20 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (vaultFlag === undefined && envSetting(process.env, 'TSM_VAULT') === undefined && vaultAboveCwd(process.cwd()) === null) vaultFlag = setup.wiredVault(projectDir) ?? undefined;
   const { cfg, badConfig } = doctorConfig({ ...argv, vault: vaultFlag });
   const problems: Problem[] = badConfig ? [badConfig] : [];
+  // The index's last sync, when the index opens now: hook.log lines about the index logged before it are over.
+  let lastSync: number | null = null;
   try {
-    problems.push(...withIndexReader(cfg.db, (db) => indexChecks(cfg, db, new NoteReader(db, cfg.db)), { tsmDir: tsmDir(cfg), vault: cfg.vault }));
+    problems.push(
+      ...withIndexReader(
+        cfg.db,
+        (db) => {
+          const reader = new NoteReader(db, cfg.db);
+          lastSync = Date.parse(reader.status().lastSync ?? '') || null;
+          return indexChecks(cfg, db, reader);
+        },
+        { tsmDir: tsmDir(cfg), vault: cfg.vault },
+      ),
+    );
   } catch (err) {
     if (!(err instanceof IndexError)) throw err;
     problems.push({ check: 'index', severity: 'error', message: err.message, fix: err.fix });
@@ -69,7 +81,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     const seen = new Set(problems.map((p) => `${p.check}\n${p.message}`));
     problems.push(...setup.checkClaudeWiring(cfg.vault, process.env, claudeVersion).filter((p) => !seen.has(`${p.check}\n${p.message}`)));
   }
-  problems.push(...hookLogChecks(cfg));
+  problems.push(...hookLogChecks(cfg, lastSync));
   problems.push(...embeddingChecks(cfg));
   if (!runningWatcher(tsmDir(cfg))) {
     problems.push({
@@ -274,9 +286,19 @@ function linkedFileFix(file: string, reason: string): string {
 /** How far back hook.log lines count as recent, and how many of them doctor prints. */
 const RECENT_LOG_DAYS = 7;
 const LOG_LINES_SHOWN = 3;
+/**
+ * A hook.log line whose fix is a sync: the index missing, of another version, locked, or a session note
+ * not indexed (IndexError's fixes, src/index/db.ts, and dispatch's "a background `tsm index` started").
+ */
+const FIXED_BY_SYNC = /`tsm index\b/;
 
-/** Hooks fail silently by design; their log is where a user learns why nothing was injected. */
-function hookLogChecks(cfg: TsmConfig): Problem[] {
+/**
+ * Hooks fail silently by design; their log is where a user learns why nothing was injected. A log is what
+ * happened, not what is: a line whose fix is a sync, logged before the index's last sync (`lastSync`, when
+ * the index opens now), is over and left out; "no index: run `tsm index`" was reported for a week after the
+ * `tsm index` that fixed it. The rest are said with when they were seen, as things that may be fixed since.
+ */
+function hookLogChecks(cfg: TsmConfig, lastSync: number | null): Problem[] {
   const path = hookLogPath(cfg.vault);
   let text: string;
   try {
@@ -284,23 +306,39 @@ function hookLogChecks(cfg: TsmConfig): Problem[] {
   } catch {
     return [];
   }
-  const since = Date.now() - RECENT_LOG_DAYS * 86_400_000;
+  const now = Date.now();
+  const since = now - RECENT_LOG_DAYS * 86_400_000;
+  const timeOf = (line: string) => Date.parse(line.slice(0, line.indexOf(' ')));
   const recent = text.split('\n').filter((line) => {
-    const t = Date.parse(line.slice(0, line.indexOf(' ')));
+    const t = timeOf(line);
     return line.trim() !== '' && (Number.isNaN(t) || t >= since) && !isSyncReport(line);
   });
-  if (recent.length === 0) return [];
-  const shown = recent.slice(-LOG_LINES_SHOWN);
-  const part = recent.length > shown.length ? ` (the last ${shown.length} of ${recent.length})` : '';
-  const needsIndex = shown.some((l) => /run `tsm index`/.test(l));
+  // A line's time is to the second: it counts as before the sync only when its whole second is.
+  const over = (line: string) => lastSync !== null && FIXED_BY_SYNC.test(line) && timeOf(line) + 1000 <= lastSync;
+  const current = recent.filter((line) => !over(line));
+  if (current.length === 0) return [];
+  const shown = current.slice(-LOG_LINES_SHOWN);
+  const part = current.length > shown.length ? ` (the last ${shown.length} of ${current.length})` : '';
+  const fixedBySync = recent.length - current.length;
+  const left = fixedBySync ? ` (and ${fixedBySync} the index's last sync fixed, left out)` : '';
+  const last = timeOf(current[current.length - 1]);
+  const seen = Number.isNaN(last) ? '' : `, the latest ${ago(now - last)}`;
+  const needsIndex = shown.some((l) => FIXED_BY_SYNC.test(l));
+  const one = current.length === 1;
   return [
     {
       check: 'hooks',
       severity: 'warning',
-      message: `${recent.length} hook problem${recent.length === 1 ? '' : 's'} in the last ${RECENT_LOG_DAYS} days in ${path}${part}:${DETAIL_BREAK}${shown.map((l) => l.trim()).join(DETAIL_BREAK)}`,
-      fix: needsIndex ? 'run `tsm index` in the vault (or keep `tsm watch` running)' : `each line names its cause; the whole log is ${path}`,
+      message: `${current.length} hook problem${one ? '' : 's'} logged in the last ${RECENT_LOG_DAYS} days in ${path}${seen}${left}; from the log, not checked now: ${one ? 'it' : 'each'} may be fixed since${part}:${DETAIL_BREAK}${shown.map((l) => l.trim()).join(DETAIL_BREAK)}`,
+      fix: `${needsIndex ? 'run `tsm index` in the vault (or keep `tsm watch` running)' : 'each line names its cause'}; once fixed, delete ${path} to stop seeing ${one ? 'it' : 'them'} here`,
     },
   ];
+}
+
+/** A time span as "N minutes ago" (hours, days): how long ago a log line was written. */
+function ago(ms: number): string {
+  const [n, unit] = ms < 3_600_000 ? [Math.floor(ms / 60_000), 'minute'] : ms < 86_400_000 ? [Math.floor(ms / 3_600_000), 'hour'] : [Math.floor(ms / 86_400_000), 'day'];
+  return n < 1 ? 'just now' : `${n} ${unit}${n === 1 ? '' : 's'} ago`;
 }
 
 /** "… and N more": a list doctor cut short says so, with the full count. */

@@ -103,12 +103,39 @@ describe('tsm doctor in a project', () => {
     );
     const hooks = doctor().report.problems.filter((p) => p.check === 'hooks');
     expect(hooks).toHaveLength(1);
-    expect(hooks[0].message).toMatch(/^6 hook problems in the last 7 days in .*hook\.log \(the last 3 of 6\)/);
+    // Said as a log: when the latest was written, and that each may be fixed since.
+    expect(hooks[0].message).toMatch(/^6 hook problems logged in the last 7 days in .*hook\.log, the latest just now; from the log, not checked now: each may be fixed since \(the last 3 of 6\):/);
     expect(hooks[0].message).toContain('problem 2');
     expect(hooks[0].message).toContain('problem 1');
     expect(hooks[0].message).not.toContain('problem 3');
     expect(hooks[0].message).not.toContain('an old problem');
     expect(hooks[0].fix).toContain('tsm index');
+  });
+
+  it('a hook problem that a sync fixed is not reported once the index has synced; one after the sync is', async () => {
+    // The prompt hook on a vault with no index logs "no index … run `tsm index` first"; doctor went on
+    // reporting it, with the fix `tsm index`, for 7 days after the `tsm index` that fixed it.
+    writeFiles(vault, { 'a.md': '# A\n\nLoRa text' });
+    const prompt = JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'tell me about LoRa', cwd: project, session_id: 's1' });
+    expect(tsm(['hook', '--vault', vault], { cwd: project, env, input: prompt }).code).toBe(0);
+    const log = join(vault, '.tsm', 'hook.log');
+    const logged = readFileSync(log, 'utf8');
+    expect(logged).toMatch(/no index at .*: run `tsm index` first/);
+    // A line's time is to the second: the sync must come after that second to be known as later.
+    const loggedAt = Date.parse(logged.slice(0, logged.indexOf(' ')));
+    await waitFor(() => Date.now() >= loggedAt + 1100, 5000);
+    const hookProblems = () =>
+      (JSON.parse(tsm(['doctor', '--json', '--vault', vault], { cwd: project, env }).stdout).problems as { check: string; message: string }[]).filter((p) => p.check === 'hooks');
+    expect(hookProblems()).toHaveLength(1); // no sync yet: still current
+    expect(tsm(['index', '--vault', vault], { env }).code).toBe(0);
+    expect(hookProblems()).toEqual([]);
+    // The same problem logged after the sync is current again, and the one before is counted as left out.
+    writeFileSync(log, `${new Date().toISOString()} UserPromptSubmit session=s2: index locked: run \`tsm index\` once the other writer is done\n`, { flag: 'a' });
+    const hooks = hookProblems();
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0].message).toMatch(/^1 hook problem logged in the last 7 days in .*hook\.log, the latest just now \(and 1 the index's last sync fixed, left out\); from the log, not checked now: it may be fixed since:/);
+    expect(hooks[0].message).toContain('index locked');
+    expect(hooks[0].message).not.toContain('no index at');
   });
 
   it('a SessionStart background sync that indexed the day’s edits is no hook problem', async () => {
@@ -126,7 +153,7 @@ describe('tsm doctor in a project', () => {
     // A real problem beside it is still reported, and counted alone.
     writeFileSync(log, `${new Date().toISOString()} UserPromptSubmit session=s1: deadline of 1500 ms passed\n`, { flag: 'a' });
     const hooks = hookProblems();
-    expect(hooks.map((p: { message: string }) => p.message.split('\n')[0])).toEqual([expect.stringMatching(/^1 hook problem in the last 7 days/)]);
+    expect(hooks.map((p: { message: string }) => p.message.split('\n')[0])).toEqual([expect.stringMatching(/^1 hook problem logged in the last 7 days/)]);
     expect(hooks[0].message).not.toContain('background index');
   });
 
