@@ -13,14 +13,13 @@ import { hookLogPath } from '../hooks/hook-log.js';
 import { ConfigFileError, envSetting, tsmDir, TSM_DIR, unknownConfigKeys, vaultAboveCwd, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { NOT_REGULAR } from '../vault/file-kind.js';
-import { noteExtensionOf } from '../vault/paths.js';
+import { namesFileNotNote, noteExtensionOf } from '../vault/paths.js';
 import { keptNotes } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
 import { embeddingChecks } from '../embed/status.js';
 import { configFrom, printJson } from './args.js';
 import { DOCTOR_WARNINGS_SHOWN, keptLine } from './cmd-status.js';
 import { oneLine } from '../text/controls.js';
-import { namesFileNotNote } from '../text/markdown-line.js';
 import { writeOut } from './stdio.js';
 
 
@@ -186,7 +185,7 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
             check: 'links',
             severity: 'warning',
             message: `${where} links to "${l.target}", which is not in the vault`,
-            fix: fullWidthAliasFix(l.target) ?? pageFix(l, reader, cfg.extensions) ?? (namesFileNotNote(l.target) ? 'add that file to the vault, or correct the link' : 'create that note, or correct the link'),
+            fix: fullWidthAliasFix(l.target) ?? pageFix(l, reader, cfg.extensions) ?? (namesFileNotNote(l.target, cfg.extensions) ? 'add that file to the vault, or correct the link' : 'create that note, or correct the link'),
           },
     );
   }

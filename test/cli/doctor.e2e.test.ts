@@ -136,6 +136,27 @@ describe('tsm doctor', () => {
     }
   });
 
+  it('whether a missing target is a note to create or a file to add follows the vault\'s note extensions', () => {
+    // In a vault of .md and .mdx notes, [[x.mdx]] said "add that file" (the rule knew only .md and .markdown),
+    // and [[y.markdown]], which this vault would never read as a note, said "create that note".
+    const v = makeVault({
+      '.tsm/config.json': '{ "extensions": [".md", ".mdx"] }',
+      'a.md': '# a\n\n[[x.mdx]], [[y.markdown]], [[z.MD]], [[chart.png]] and [[missing-note]].\n',
+    });
+    try {
+      expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+      const found = problems(tsm(['doctor', '--json', '--vault', v.dir]).stdout).filter((p) => p.check === 'links');
+      const fixOf = (target: string) => found.find((p) => p.message.includes(`"${target}"`))?.fix;
+      expect(fixOf('x.mdx')).toBe('create that note, or correct the link');
+      expect(fixOf('z.MD')).toBe('create that note, or correct the link');
+      expect(fixOf('y.markdown')).toBe('add that file to the vault, or correct the link');
+      expect(fixOf('chart.png')).toBe('add that file to the vault, or correct the link');
+      expect(fixOf('missing-note')).toBe('create that note, or correct the link');
+    } finally {
+      v.cleanup();
+    }
+  });
+
   it('a link to a file tsm skipped is not a note to create: it names the file and its warning', () => {
     // [[bin]] to a bin.md of NUL bytes said "links to "bin", which is not in the vault; fix: create that note".
     const v = makeVault({ 'a.md': '# a\n\nSee [[bin]] and [[missing-note]].\n', 'bin.md': 'binary\0\0bytes\n' });
