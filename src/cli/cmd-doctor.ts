@@ -152,6 +152,7 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
     });
   }
   const { added, changed: stale, removed, settings, olderReading } = pendingChanges(cfg, db);
+  let staleness: Problem | null = null;
   if (stale + added + removed > 0) {
     const why =
       settings.length > 0
@@ -159,12 +160,13 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
         : olderReading > 0
           ? ` (${olderReading} of them not edited: an older tsm read them, and \`tsm index\` reads them again, once)`
           : '';
-    problems.push({
+    staleness = {
       check: 'staleness',
       severity: 'warning',
       message: `the index is behind the vault: ${added} new, ${stale} changed, ${removed} deleted files${why}`,
       fix: 'run `tsm index` (or keep `tsm watch` running)',
-    });
+    };
+    problems.push(staleness);
   }
   const totals = reader.status();
   // A link to a file tsm skipped (NUL bytes, too large, no permission, a FIFO, a broken symlink) names a file
@@ -195,6 +197,9 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
     problems.push({ check: 'notes', severity: 'warning', message: `${w.path}: ${w.message}`, fix: fixFor(w.message) });
   }
   problems.push(...more('notes', totals.warnings, warnings.length));
+  // The lists below come from the index: behind the vault, a link to a note added since reads "not in the
+  // vault", and a note fixed since keeps its warning, until the next sync.
+  if (staleness && (links.length > 0 || warnings.length > 0)) staleness.message += '; the unresolved links and note warnings below are as the last sync found them';
   return problems;
 }
 

@@ -157,6 +157,24 @@ describe('tsm doctor', () => {
     }
   });
 
+  it('behind the vault, doctor says its unresolved links and note warnings are as the last sync found them', () => {
+    // [[bee]] read "which is not in the vault" with bee.md there (added since the last sync), and a fixed
+    // frontmatter kept its warning, each said as current beside "the index is behind the vault".
+    const v = makeVault({ 'a.md': '---\ntitle: [oops\n---\n# a\n\nsee [[bee]]\n' });
+    try {
+      expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+      const staleness = () => problems(tsm(['doctor', '--json', '--vault', v.dir]).stdout).find((p) => p.check === 'staleness')?.message;
+      expect(staleness()).toBeUndefined();
+      writeFileSync(join(v.dir, 'bee.md'), '# Bee\n');
+      writeFileSync(join(v.dir, 'a.md'), '---\ntitle: ok\n---\n# a\n\nsee [[bee]]\n');
+      expect(staleness()).toBe('the index is behind the vault: 1 new, 1 changed, 0 deleted files; the unresolved links and note warnings below are as the last sync found them');
+      expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+      expect(problems(tsm(['doctor', '--json', '--vault', v.dir]).stdout).filter((p) => ['staleness', 'links', 'notes'].includes(p.check))).toEqual([]);
+    } finally {
+      v.cleanup();
+    }
+  });
+
   it('a link to a file tsm skipped is not a note to create: it names the file and its warning', () => {
     // [[bin]] to a bin.md of NUL bytes said "links to "bin", which is not in the vault; fix: create that note".
     const v = makeVault({ 'a.md': '# a\n\nSee [[bin]] and [[missing-note]].\n', 'bin.md': 'binary\0\0bytes\n' });
