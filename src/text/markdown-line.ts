@@ -1,5 +1,6 @@
 // Markdown reduced to the words a reader sees, for snippets and one-line summaries. Heuristic by
 // design: a snippet only needs to read well, and nothing here can produce broken output.
+import { namesFileNotNote } from './file-not-note.js';
 import { isLetterOrNumber, isLowercaseLetter, isSpace } from './unicode.js';
 
 // A code fence's opening or closing line, also inside a blockquote or callout (`> ```md`, as the callout's
@@ -85,13 +86,9 @@ function linkLabels(text: string, which: (match: string, label: string) => boole
 
 // Obsidian's image size after an image's alt text or embed (`![[chart.png|640x480]]`, `![alt|100](…)`), not shown.
 const IMAGE_SIZE = /(?:^|\|)[ \t]*\d+(?:[ \t]*x[ \t]*\d+)?[ \t]*$/;
-// A file that is not a note (`chart.png`, `board.canvas`, `doc.pdf`): its last segment has another extension.
-const FILE_NOT_NOTE = /\.(?!(?:md|markdown)$)[A-Za-z][A-Za-z0-9]{0,7}$/i;
-
-/** Whether a link's target (without its `#…`) names a file that is not a note: `chart.png`, `board.canvas`. */
-export function namesFileNotNote(target: string): boolean {
-  return FILE_NOT_NOTE.test(target.trim());
-}
+// The note extensions an embed is shown by: a snippet does not know the vault's `extensions` setting, so
+// `![[page.mdx#Setup]]` shows as the file `page.mdx` even where .mdx files are notes.
+const SHOWN_NOTE_EXTENSIONS = ['.md', '.markdown'];
 
 function withoutSize(label: string): string {
   return label.replace(IMAGE_SIZE, '');
@@ -106,7 +103,7 @@ function withoutSize(label: string): string {
 function wikilinkText(bang: string, target: string, alias: string | undefined): string {
   // A wikilink in a table escapes its pipe (`[[a\|b]]`): the backslash is none of the target.
   const [page, ...headings] = (alias === undefined ? target : target.replace(/\\$/, '')).split('#');
-  if (bang === '!' && namesFileNotNote(page)) {
+  if (bang === '!' && namesFileNotNote(page, SHOWN_NOTE_EXTENSIONS)) {
     const alt = withoutSize(alias ?? '').trim();
     return alt !== '' ? alt : page.trim();
   }

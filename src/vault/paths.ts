@@ -42,19 +42,6 @@ export function noteExtensionOf(name: string, extensions: readonly string[]): st
   return found;
 }
 
-/** A file extension ending a name: a dot, a letter, then up to 7 letters or digits (`.png`, `.canvas`, `.mp4`). */
-const FILE_EXTENSION = /\.[A-Za-z][A-Za-z0-9]{0,7}$/;
-
-/**
- * Whether a link target (without its `#…`) names a file that is not a note of the vault: it ends in a file
- * extension that is none of `extensions` (`chart.png`, `board.canvas`; `x.mdx` in a vault of .md notes, not in
- * one of .md and .mdx). Doctor's fix for a missing target follows it: add that file, or create that note.
- */
-export function namesFileNotNote(target: string, extensions: readonly string[]): boolean {
-  const t = target.trim();
-  return FILE_EXTENSION.test(t) && noteExtensionOf(t, extensions) === null;
-}
-
 /** A name or path without its note extension (`notes/x.md` → `notes/x`); any other name as it is. */
 export function withoutNoteExtension(name: string, extensions: readonly string[]): string {
   const ext = noteExtensionOf(name, extensions);
