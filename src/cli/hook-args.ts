@@ -83,10 +83,9 @@ export interface StdinRead {
  * (exit status 1: the prompt goes through). Claude Code writes the payload and closes stdin as it starts
  * the hook, so that happens only to a writer that sends nothing, or half a payload, and stays silent.
  * A whole payload ends the reading even when the pipe stays open: no read is left waiting then.
- * A non-blocking stdin (EAGAIN) is read by readStdinWithin instead.
+ * A non-blocking stdin (EAGAIN) is polled every 5 ms: no read waits then, and the deadline ends it as usual.
  */
 export function readPayloadWithin(waitMs: number): Promise<StdinRead> {
-  const started = Date.now();
   let regularFile = false;
   try {
     const st = fstatSync(0);
@@ -105,17 +104,19 @@ export function readPayloadWithin(waitMs: number): Promise<StdinRead> {
       clearTimeout(timer);
       resolve(r);
     };
-    const timer = setTimeout(() => finish({ text: null, pending: true, stuck: true }), waitMs);
+    // Whether a read is waiting in the thread pool (a non-blocking stdin is polled instead: see below).
+    let inFlight = false;
+    const timer = setTimeout(() => finish({ text: null, pending: true, stuck: inFlight }), waitMs);
     const next = (): void => {
       const buf = Buffer.allocUnsafe(64 * 1024);
+      inFlight = true;
       read(0, buf, 0, buf.length, null, (err, n) => {
+        inFlight = false;
         if (done) return;
         if (err) {
-          if ((err as NodeJS.ErrnoException).code === 'EAGAIN' && chunks.length === 0) {
-            done = true;
-            clearTimeout(timer);
-            readStdinWithin(Math.max(0, waitMs - (Date.now() - started))).then(resolve);
-          } else finish({ text: null, pending: false });
+          // A stdin left non-blocking by whoever shares it answers "nothing yet" at once: ask again shortly.
+          if ((err as NodeJS.ErrnoException).code === 'EAGAIN') setTimeout(next, 5);
+          else finish({ text: null, pending: false });
           return;
         }
         if (n === 0) return finish({ text: Buffer.concat(chunks).toString('utf8'), pending: false });

@@ -1,8 +1,8 @@
 // End to end, the built `tsm` as an adversary would run it as a hook: odd command lines, huge prompts,
 // an index that blocks, forged log lines. Whatever happens: exit 0 or 1 (never 2, which erases the
 // prompt), within the deadline, stdout empty or one well-formed JSON object.
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { closeSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -143,6 +143,30 @@ describe('the deadline holds whatever the input or the index does', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('no payload arrived on stdin before the deadline');
     expect(r.ms).toBeLessThan(300 + 3000);
+  });
+
+  it('a non-blocking stdin (its writer set O_NONBLOCK) is polled: a payload written later is answered', async () => {
+    // Node's spawn makes a child's stdio blocking, so the FIFO, opened non-blocking here, reaches tsm as fd 3
+    // and the shell moves it to stdin.
+    const fifo = join(work, 'nonblocking.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const rfd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const wfd = openSync(fifo, constants.O_WRONLY);
+    const r = await new Promise<RunResult>((resolve) => {
+      const child = spawn('/bin/sh', ['-c', `exec "${process.execPath}" "${TSM}" hook <&3 3<&-`], { cwd: vault, env: cleanEnv({ TSM_HOOK_TIMEOUT_MS: '8000' }), stdio: ['ignore', 'pipe', 'pipe', rfd] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+      setTimeout(() => {
+        writeSync(wfd, payload());
+        closeSync(wfd);
+      }, 200);
+    });
+    closeSync(rfd);
+    expect(r.code, r.stderr).toBe(0);
+    expect(injected(r)).toContain('<knowledge_search');
   });
 
   it('a bare `tsm` with a stdin that never closes still ends with its usage error (exit 2), not a signal', async () => {
