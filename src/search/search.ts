@@ -7,6 +7,8 @@ import { buildUnfinished } from '../index/build-state.js';
 import { NoteReader } from '../index/note-reader.js';
 import { SectionSearch, type HitDetails, type RankedSection } from '../index/section-search.js';
 import { bestSnippet } from './snippet.js';
+import { linkReadingOf } from './link-reading.js';
+import type { LinkReading } from '../text/markdown-line.js';
 import { bigrams, normalize } from '../text/normalize.js';
 import { ENGLISH_STOPWORDS } from '../text/stopwords.js';
 import { buildFilters, type FilterFlags } from './filters.js';
@@ -718,7 +720,9 @@ function buildHits(
 ): SearchHit[] {
   if (page.length === 0) return [];
   const details = store.details(page.map((p) => p.id));
-  const related = relatedByHit(new NoteReader(db), page);
+  const reader = new NoteReader(db);
+  const related = relatedByHit(reader, page);
+  const links = linkReadingOf(reader);
   const snippetTerms = [...terms.words, ...terms.cjk, ...terms.cjkSingles, ...(terms.prefixes ?? [])];
   return page.map((p, i) => {
     const d = details.get(p.id);
@@ -736,7 +740,7 @@ function buildHits(
       endLine: d.endLine,
       date: d.date || null,
       tags: d.tags,
-      snippet: snippetOf(d, snippetTerms.length ? snippetTerms : [queryText], snippetChars),
+      snippet: snippetOf(d, snippetTerms.length ? snippetTerms : [queryText], snippetChars, links),
       related: related.get(p.id) ?? [],
       content: d.text,
       surprise: surpriseOf(d.frontmatter, p.score, nextScores[i]),
@@ -748,8 +752,8 @@ function buildHits(
  * The hit's passage: from its section's text; from the note's description when only that holds a query term
  * (a note found by its description, shown by a section that does not say the words).
  */
-function snippetOf(d: HitDetails, terms: string[], chars: number): string {
-  return bestSnippet(d.text || d.headingPath, terms, chars, d.description || undefined);
+function snippetOf(d: HitDetails, terms: string[], chars: number, links: LinkReading): string {
+  return bestSnippet(d.text || d.headingPath, terms, chars, d.description || undefined, links);
 }
 
 /** Per hit: paths its section links to, then its note's frontmatter `related`, then the note's other links. */

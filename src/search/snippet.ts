@@ -3,7 +3,7 @@
 import { foldVariants, hasCjk, isCjkChar, normalize, searchForm, SYMBOL_SPELLINGS } from '../text/normalize.js';
 import { isMark } from '../text/unicode.js';
 import { ELLIPSIS, charLength, isWordChar, snapEnd, snapStart, truncateText } from '../text/chars.js';
-import { markdownLine } from '../text/markdown-line.js';
+import { DEFAULT_LINK_READING, markdownLine, type LinkReading } from '../text/markdown-line.js';
 
 interface Match {
   term: number;
@@ -211,15 +211,15 @@ interface Prepared {
   wanted: string[];
 }
 
-/** A text prepared for bestSnippet: markdown simplified, the head MAX_SCAN_CHARS scanned. */
-function prepared(text: string, terms: string[]): Prepared {
+/** A text prepared for bestSnippet: markdown simplified (its links read as `links` says), the head MAX_SCAN_CHARS scanned. */
+function prepared(text: string, terms: string[], links: LinkReading): Prepared {
   const wanted = terms.map(normalizeTerm).filter(Boolean);
   // `cpp` is how the index reads `C++` (normalize.ts searchText): the text shows the symbol.
   for (const t of [...wanted]) {
     const symbol = SYMBOL_SPELLINGS.get(t);
     if (symbol) wanted.push(symbol);
   }
-  return { plain: markdownLine(head(text, MAX_SCAN_CHARS)), wanted: [...new Set(wanted)] };
+  return { plain: markdownLine(head(text, MAX_SCAN_CHARS), links), wanted: [...new Set(wanted)] };
 }
 
 /**
@@ -228,15 +228,16 @@ function prepared(text: string, terms: string[]): Prepared {
  * Without terms or matches: the start of the text — or, when `instead` (a note's description) holds a
  * term that `text` does not, the best passage of `instead`. Each text is prepared once: a hit's section
  * prepared twice (once to see whether it holds a term) cost the prompt hook ~1 ms on the handbook.
+ * `links`: how the vault's links read (search/link-reading.ts), Obsidian's way where no vault is known.
  */
-export function bestSnippet(text: string, terms: string[], maxChars: number, instead?: string): string {
+export function bestSnippet(text: string, terms: string[], maxChars: number, instead?: string, links: LinkReading = DEFAULT_LINK_READING): string {
   const max = Math.floor(maxChars);
   if (!(max > 0)) return '';
-  const p = prepared(text, terms);
+  const p = prepared(text, terms, links);
   if (!instead) return passage(p, max);
   const found = matchesIn(p);
   if (found.length === 0) {
-    const q = prepared(instead, terms);
+    const q = prepared(instead, terms, links);
     const there = matchesIn(q);
     if (there.length > 0) return passage(q, max, there);
   }

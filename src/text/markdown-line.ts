@@ -86,9 +86,20 @@ function linkLabels(text: string, which: (match: string, label: string) => boole
 
 // Obsidian's image size after an image's alt text or embed (`![[chart.png|640x480]]`, `![alt|100](…)`), not shown.
 const IMAGE_SIZE = /(?:^|\|)[ \t]*\d+(?:[ \t]*x[ \t]*\d+)?[ \t]*$/;
-// The note extensions an embed is shown by: a snippet does not know the vault's `extensions` setting, so
-// `![[page.mdx#Setup]]` shows as the file `page.mdx` even where .mdx files are notes.
-const SHOWN_NOTE_EXTENSIONS = ['.md', '.markdown'];
+
+/**
+ * How the vault's links read, as its notes were read (search/link-reading.ts makes it once per search from
+ * the index's recorded reading settings): its note extensions (lower case, with the dot: an embed of
+ * `page.mdx#Setup` is a note's section where `.mdx` is one, else the file `page.mdx`), and whether a labelled
+ * wikilink is written label first (Dendron's `[[Setup guide|project.setup]]`, src/vault/dendron.ts).
+ */
+export interface LinkReading {
+  noteExtensions: readonly string[];
+  labelFirst: boolean;
+}
+
+/** Where no vault is known: Obsidian's way, and the two extensions a note is commonly given. */
+export const DEFAULT_LINK_READING: LinkReading = Object.freeze({ noteExtensions: Object.freeze(['.md', '.markdown']), labelFirst: false });
 
 function withoutSize(label: string): string {
   return label.replace(IMAGE_SIZE, '');
@@ -100,10 +111,13 @@ function withoutSize(label: string): string {
  * An embedded block (`![[Note#^abc123]]`) shows as its note: Obsidian shows the block there, never its id
  * (a block's link, `[[Note#^abc123]]`, it shows as `Note > ^abc123`, and so does this).
  */
-function wikilinkText(bang: string, target: string, alias: string | undefined): string {
-  // A wikilink in a table escapes its pipe (`[[a\|b]]`): the backslash is none of the target.
-  const [page, ...headings] = (alias === undefined ? target : target.replace(/\\$/, '')).split('#');
-  if (bang === '!' && namesFileNotNote(page, SHOWN_NOTE_EXTENSIONS)) {
+function wikilinkText(bang: string, first: string, second: string | undefined, links: LinkReading): string {
+  // A wikilink in a table escapes its pipe (`[[a\|b]]`): the backslash is none of the part before it.
+  const before = second === undefined ? first : first.replace(/\\$/, '');
+  // Dendron's label comes first: the parser's rule (parse/links.ts parseWikilinkContent), read for display.
+  const [target, alias] = second === undefined ? [first, undefined] : links.labelFirst ? [second, before] : [before, second];
+  const [page, ...headings] = target.split('#');
+  if (bang === '!' && namesFileNotNote(page, links.noteExtensions)) {
     const alt = withoutSize(alias ?? '').trim();
     return alt !== '' ? alt : page.trim();
   }
@@ -117,7 +131,7 @@ function wikilinkText(bang: string, target: string, alias: string | undefined): 
  * markers, footnote markers, block ids (Obsidian's, Logseq's) and Logseq block references removed; lines kept. `keepHtml`: raw
  * HTML stays as written (for text that is nothing else: dropHtml).
  */
-export function simplifyMarkdown(md: string, keepHtml = false): string {
+export function simplifyMarkdown(md: string, keepHtml = false, links: LinkReading = DEFAULT_LINK_READING): string {
   const lf = md.replace(/\r\n?/g, '\n');
   const held: string[] = [];
   const text = holdCode(keepHtml ? lf : dropHtml(lf), held)
@@ -130,7 +144,7 @@ export function simplifyMarkdown(md: string, keepHtml = false): string {
     .replace(FOOTNOTE, '')
     .replace(LOGSEQ_BLOCK_ID, '')
     .replace(LOGSEQ_BLOCK_REF, '')
-    .replace(WIKILINK, (_m, bang: string, target: string, alias: string | undefined) => wikilinkText(bang, target, alias))
+    .replace(WIKILINK, (_m, bang: string, first: string, second: string | undefined) => wikilinkText(bang, first, second, links))
     .replace(ESCAPED_PIPE, '|');
   const plain = stripEmphasis(linkLabels(text).replace(AUTOLINK, '$1').replace(STRONG, ''));
   return held.length === 0 ? plain : plain.replace(HELD_MARK, (_m, i: string) => held[Number(i)]);
@@ -377,9 +391,9 @@ export function collapseWhitespace(s: string): string {
  * Markdown as one line of plain text. Text that is all hidden HTML (a template's commented-out lines)
  * keeps it: a snippet that shows nothing would not say why its note matched.
  */
-export function markdownLine(md: string): string {
-  const line = collapseWhitespace(simplifyMarkdown(md));
-  return line === '' && md.indexOf('<') !== -1 ? collapseWhitespace(simplifyMarkdown(md, true)) : line;
+export function markdownLine(md: string, links: LinkReading = DEFAULT_LINK_READING): string {
+  const line = collapseWhitespace(simplifyMarkdown(md, false, links));
+  return line === '' && md.indexOf('<') !== -1 ? collapseWhitespace(simplifyMarkdown(md, true, links)) : line;
 }
 
 const BLOCK_START = /^[ \t]*(?:[-*+][ \t]|\d+[.)][ \t]|\|)/;
@@ -416,8 +430,8 @@ export function sentenceEnd(s: string): number {
 }
 
 /** The first sentence of a section's markdown, as plain text ('' when the section has no text). */
-export function firstSentence(md: string): string {
-  const block = collapseWhitespace(firstBlock(simplifyMarkdown(md).split('\n')))
+export function firstSentence(md: string, links: LinkReading = DEFAULT_LINK_READING): string {
+  const block = collapseWhitespace(firstBlock(simplifyMarkdown(md, false, links).split('\n')))
     .replace(/^(?:[-*+]|\d+[.)])\s+/, '');
   const end = sentenceEnd(block);
   return end >= 0 ? block.slice(0, end) : block;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { externalLinkLabels, firstSentence, markdownLine, simplifyMarkdown } from '../../src/text/markdown-line.js';
+import { DEFAULT_LINK_READING, externalLinkLabels, firstSentence, markdownLine, simplifyMarkdown } from '../../src/text/markdown-line.js';
 
 describe('simplifyMarkdown / markdownLine', () => {
   it.each([
@@ -194,5 +194,25 @@ describe('externalLinkLabels', () => {
     ['no links at all', 'no links at all'],
   ])('%s', (md, out) => {
     expect(externalLinkLabels(md)).toBe(out);
+  });
+});
+
+describe("a vault's reading of links (LinkReading)", () => {
+  const dendron = { noteExtensions: ['.md'], labelFirst: true };
+  const mdx = { noteExtensions: ['.md', '.mdx'], labelFirst: false };
+  it.each([
+    // Dendron writes the label first: the first pipe ends it, as the parser reads it (parse/links.ts).
+    ['See [[Setup guide|project.setup]].', dendron, 'See Setup guide.'],
+    ['[[Steps|project.setup#steps]] and [[project.setup#steps]]', dendron, 'Steps and project.setup > steps'],
+    ['| [[Setup guide\\|project.setup]] |', dendron, '| Setup guide |'],
+    ['an image ![[chart.png|a chart]]', dendron, 'an image chart.png'],
+    ['See [[Setup guide|project.setup]].', DEFAULT_LINK_READING, 'See project.setup.'],
+    // A note of another configured extension is embedded as a note, by its section; elsewhere it is a file.
+    ['Read ![[page.mdx#Setup]] first.', mdx, 'Read page.mdx > Setup first.'],
+    ['Read ![[page.mdx#Setup]] first.', DEFAULT_LINK_READING, 'Read page.mdx first.'],
+    ['Read ![[notes.markdown#Setup]] first.', mdx, 'Read notes.markdown first.'],
+  ])('%s', (md, links, out) => {
+    expect(markdownLine(md, links)).toBe(out);
+    expect(firstSentence(md, links)).toBe(out);
   });
 });
