@@ -1,7 +1,7 @@
 // Markdown reduced to the words a reader sees, for snippets and one-line summaries. Heuristic by
 // design: a snippet only needs to read well, and nothing here can produce broken output.
 import { namesFileNotNote } from './file-not-note.js';
-import { isLetterOrNumber, isLowercaseLetter, isSpace } from './unicode.js';
+import { isCjkCodePoint, isLetterOrNumber, isLowercaseLetter, isSpace } from './unicode.js';
 
 // A code fence's opening or closing line, also inside a blockquote or callout (`> ```md`, as the callout's
 // example shows its code) and indented in a list item (`    ```sh` under `1.`: the handbook's lab steps
@@ -35,6 +35,16 @@ const LOGSEQ_BLOCK_REF = new RegExp(`\\(\\(${UUID}\\)\\)`, 'gi');
 // the space before it). A regex's negated class is text:
 // `[^a-z]+`, `[^0-9]{2}` are quantified, `[^ ]` holds a space.
 const FOOTNOTE = /^[ \t]{0,3}\[\^[^\s\[\]]+\]:[ \t]*|[ \t]*\[\^[^\s\[\]]+\](?![(*+?{])/gm;
+// Obsidian's inline footnote (`long.^[A note.]`, `使用します。^[脚注です。]`): its text is right there, and a
+// snippet shows it in parentheses, as a reader of one line takes an aside. `^[` is also a regex in prose
+// (`^[A-Z]`, `^[^*]`, `^[a-z ]+`): in the eval corpora every `^[` is in code (held before this), but a note
+// may write one outside: so only text that reads as words is a footnote, words apart (`\S \S`) or a
+// sentence's stop at its end, with no `^` opening it, no backslash, no range (`A-Z`, `0-9`), and nothing a
+// pattern goes on with after it (`+`, `*`, `?`, `{`, `(`). Group 1: the space before it; group 2: its text.
+const INLINE_FOOTNOTE = /([ \t]*)\^\[([^\[\]\n^\\][^\[\]\n\\]*)\](?![(*+?{])/g;
+const FOOTNOTE_WORDS = /\S[ \t]+\S|[.!?。！？]$/;
+// ASCII, not \p{L}: property escapes cost every process milliseconds to compile (src/text/unicode.ts).
+const CHARACTER_RANGE = /(?:^|[^A-Za-z0-9])[A-Za-z0-9]-[A-Za-z0-9](?![A-Za-z0-9])/;
 // An autolink (`<https://example.com>`): shown as its address.
 const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*)>/g;
 const WIKILINK = /(!?)\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]/g;
@@ -146,8 +156,21 @@ export function simplifyMarkdown(md: string, keepHtml = false, links: LinkReadin
     .replace(LOGSEQ_BLOCK_REF, '')
     .replace(WIKILINK, (_m, bang: string, first: string, second: string | undefined) => wikilinkText(bang, first, second, links))
     .replace(ESCAPED_PIPE, '|');
-  const plain = stripEmphasis(linkLabels(text).replace(AUTOLINK, '$1').replace(STRONG, ''));
+  const plain = stripEmphasis(inlineFootnotes(linkLabels(text)).replace(AUTOLINK, '$1').replace(STRONG, ''));
   return held.length === 0 ? plain : plain.replace(HELD_MARK, (_m, i: string) => held[Number(i)]);
+}
+
+/**
+ * Inline footnotes (INLINE_FOOTNOTE) as an aside: ` (text)`, and `（text）` for CJK text written close, as it
+ * puts no space before an aside. After the links, so a link in one (`^[see [[Note]]]`) is its text by then.
+ */
+function inlineFootnotes(text: string): string {
+  if (text.indexOf('^[') === -1) return text;
+  return text.replace(INLINE_FOOTNOTE, (m: string, space: string, note: string) => {
+    if (!FOOTNOTE_WORDS.test(note.trim()) || CHARACTER_RANGE.test(note)) return m;
+    if (space === '' && isCjkCodePoint(note.trim().codePointAt(0)!)) return `（${note.trim()}）`;
+    return ` (${note.trim()})`;
+  });
 }
 
 /** The fence a line opens or closes (its run of ` or ~, and the quote markers before it), or null. */

@@ -216,3 +216,20 @@ describe("a vault's reading of links (LinkReading)", () => {
     expect(firstSentence(md, links)).toBe(out);
   });
 });
+
+describe("Obsidian's inline footnote ^[text]", () => {
+  it.each([
+    // Obsidian's help shows it so (Basic formatting syntax.md, in English and Japanese).
+    ['You can also use inline footnotes. ^[This is an inline footnote.]', 'You can also use inline footnotes. (This is an inline footnote.)'],
+    ['インライン脚注も使用できます。^[これはインライン脚注です。]', 'インライン脚注も使用できます。（これはインライン脚注です。）'],
+    ['A claim^[see page 3] holds.', 'A claim (see page 3) holds.'],
+    ['A claim^[see [[Note|the note]] and **this**] holds.', 'A claim (see the note and this) holds.'],
+    // A regex in prose stays: no words apart nor a stop, a negated class, a range, a quantifier after it.
+    ['Match lines with ^[A-Z] at the start.', 'Match lines with ^[A-Z] at the start.'],
+    ['Use ^[a-z ]+ or ^[A-Z a-z] or ^[0-9 ]{3} or ^[Reviewers].', 'Use ^[a-z ]+ or ^[A-Z a-z] or ^[0-9 ]{3} or ^[Reviewers].'],
+    // In code it is written out.
+    ['code `^[This is an inline footnote.]` here', 'code ^[This is an inline footnote.] here'],
+  ])('%s', (md, out) => {
+    expect(markdownLine(md)).toBe(out);
+  });
+});
