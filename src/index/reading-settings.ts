@@ -50,14 +50,8 @@ export function describeChangedSettings(changed: string[]): string {
  * of every vault again, once, for a change that most never made, is the larger cost).
  */
 export function changedReadingSettings(db: Database, opts: ParseOptions): string[] {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(KEY) as string | undefined;
-  if (row === undefined) return [];
-  let recorded: Record<string, unknown>;
-  try {
-    recorded = JSON.parse(row) as Record<string, unknown>;
-  } catch {
-    recorded = {};
-  }
+  const recorded = recordedSettings(db);
+  if (recorded === null) return [];
   const now = recordOf(opts);
   // A setting the record lacks was recorded by a tsm that did not read it (dayFormats and extensions: one
   // before 34c2b37 and b6b8179, whose notes are of PARSE_VERSION 4 at most): not a change, as that tsm's
@@ -70,4 +64,24 @@ export function changedReadingSettings(db: Database, opts: ParseOptions): string
 /** Records that every note is read with `opts` (in the write transaction that ends a sync of the whole vault). */
 export function recordReadingSettings(db: Database, opts: ParseOptions): void {
   db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(KEY, JSON.stringify(recordOf(opts)));
+}
+
+/** The record as written (an unreadable one is empty), or null when none was. */
+function recordedSettings(db: Database): Record<string, unknown> | null {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(KEY) as string | undefined;
+  if (row === undefined) return null;
+  try {
+    const parsed = JSON.parse(row) as unknown;
+    return parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** How the index read its notes' links, as recorded: the note extensions and Dendron's label-first order; null when nothing is. */
+export function recordedLinkReading(db: Database): { extensions: string[] | null; dendron: boolean } | null {
+  const recorded = recordedSettings(db);
+  if (recorded === null) return null;
+  const extensions = Array.isArray(recorded.extensions) ? recorded.extensions.filter((e): e is string => typeof e === 'string') : [];
+  return { extensions: extensions.length > 0 ? extensions : null, dendron: recorded.dendron === true };
 }

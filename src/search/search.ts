@@ -720,9 +720,8 @@ function buildHits(
 ): SearchHit[] {
   if (page.length === 0) return [];
   const details = store.details(page.map((p) => p.id));
-  const reader = new NoteReader(db);
-  const related = relatedByHit(reader, page);
-  const links = linkReadingOf(reader);
+  const related = relatedByHit(new NoteReader(db), page);
+  const links = linkReadingOf(db);
   const snippetTerms = [...terms.words, ...terms.cjk, ...terms.cjkSingles, ...(terms.prefixes ?? [])];
   return page.map((p, i) => {
     const d = details.get(p.id);

@@ -156,8 +156,8 @@ describe('the deadline holds whatever the input or the index does', () => {
       const child = spawn('/bin/sh', ['-c', `exec "${process.execPath}" "${TSM}" hook <&3 3<&-`], { cwd: vault, env: cleanEnv({ TSM_HOOK_TIMEOUT_MS: '8000' }), stdio: ['ignore', 'pipe', 'pipe', rfd] });
       let stdout = '';
       let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
       child.on('close', (code) => resolve({ code, stdout, stderr }));
       setTimeout(() => {
         writeSync(wfd, payload());
