@@ -86,15 +86,8 @@ export interface StdinRead {
  * A non-blocking stdin (EAGAIN) is polled every 5 ms: no read waits then, and the deadline ends it as usual.
  */
 export function readPayloadWithin(waitMs: number): Promise<StdinRead> {
-  let regularFile = false;
-  try {
-    const st = fstatSync(0);
-    if (st.isCharacterDevice()) return Promise.resolve({ text: null, pending: false });
-    regularFile = st.isFile();
-  } catch {
-    return Promise.resolve({ text: null, pending: false }); // closed: nothing to read
-  }
-  if (regularFile) return Promise.resolve({ text: peekFile(), pending: false });
+  const now = readAtOnce();
+  if (now !== null) return Promise.resolve(now);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let done = false;
@@ -120,12 +113,10 @@ export function readPayloadWithin(waitMs: number): Promise<StdinRead> {
           return;
         }
         if (n === 0) return finish({ text: Buffer.concat(chunks).toString('utf8'), pending: false });
-        chunks.push(buf.subarray(0, n));
-        // A writer that sends a whole payload but keeps the pipe open must not cost the deadline.
-        if (/\}\s*$/.test(buf.toString('latin1', Math.max(0, n - 16), n))) {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if (isHookPayload(text)) return finish({ text, pending: true });
-        }
+        const chunk = buf.subarray(0, n);
+        chunks.push(chunk);
+        const text = wholePayload(chunks, chunk);
+        if (text !== null) return finish({ text, pending: true });
         next();
       });
     };
@@ -146,15 +137,8 @@ export function readPayloadWithin(waitMs: number): Promise<StdinRead> {
  * main.ts read this way. `tsm hook` itself reads with readPayloadWithin.
  */
 export function readStdinWithin(waitMs: number): Promise<StdinRead> {
-  let regularFile = false;
-  try {
-    const st = fstatSync(0);
-    if (st.isCharacterDevice()) return Promise.resolve({ text: null, pending: false });
-    regularFile = st.isFile();
-  } catch {
-    return Promise.resolve({ text: null, pending: false }); // closed: nothing to read
-  }
-  if (regularFile) return Promise.resolve({ text: peekFile(), pending: false });
+  const now = readAtOnce();
+  if (now !== null) return Promise.resolve(now);
   return new Promise((resolve) => {
     const stdin = process.stdin;
     const chunks: Buffer[] = [];
@@ -170,16 +154,34 @@ export function readStdinWithin(waitMs: number): Promise<StdinRead> {
     const timer = setTimeout(() => finish(null, true), waitMs);
     stdin.on('data', (d: Buffer) => {
       chunks.push(d);
-      // A writer that sends a whole JSON object but keeps the pipe open must not cost the deadline:
-      // a chunk that ends in `}` may complete the payload (a failed parse of a partial one is cheap).
-      if (/\}\s*$/.test(d.toString('latin1', Math.max(0, d.length - 16)))) {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (isHookPayload(text)) finish(text, true);
-      }
+      const text = wholePayload(chunks, d);
+      if (text !== null) finish(text, true);
     });
     stdin.once('end', () => finish(Buffer.concat(chunks).toString('utf8'), false));
     stdin.once('error', () => finish(null, false));
   });
+}
+
+/** What stdin gives without waiting (a terminal, a device, closed: nothing; a file: its text), or null for a pipe or socket. */
+function readAtOnce(): StdinRead | null {
+  try {
+    const st = fstatSync(0);
+    if (st.isCharacterDevice()) return { text: null, pending: false };
+    return st.isFile() ? { text: peekFile(), pending: false } : null;
+  } catch {
+    return { text: null, pending: false }; // closed: nothing to read
+  }
+}
+
+/**
+ * The payload, when the chunks read so far (the last of them `last`) make a whole one: a writer that sends a
+ * whole JSON object but keeps the pipe open must not cost the deadline. Only a chunk that ends in `}` may
+ * complete it (a failed parse of a partial one is cheap).
+ */
+function wholePayload(chunks: Buffer[], last: Buffer): string | null {
+  if (!/\}\s*$/.test(last.toString('latin1', Math.max(0, last.length - 16)))) return null;
+  const text = Buffer.concat(chunks).toString('utf8');
+  return isHookPayload(text) ? text : null;
 }
 
 /**
