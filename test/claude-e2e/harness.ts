@@ -73,9 +73,22 @@ export function hookLog(vault: string): string[] {
   return existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean) : [];
 }
 
-/** A run's folder goes, even while a detached SessionEnd ingest still writes a note into it. */
+/**
+ * A run's folder goes, even while a detached SessionEnd ingest still writes a note into it. rmSync's own
+ * retries only retry the rmdir of a folder, never the removal of what was written into it meanwhile: one
+ * file the ingest wrote after its folder was emptied failed every retry (ENOTEMPTY), so the whole removal
+ * is tried again, for up to 30 s.
+ */
 export function removeRun(root: string): void {
-  rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+  for (let waited = 0; ; waited += 250) {
+    try {
+      rmSync(root, { recursive: true, force: true });
+      return;
+    } catch (err) {
+      if (!['ENOTEMPTY', 'EBUSY'].includes((err as NodeJS.ErrnoException).code ?? '') || waited >= 30_000) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+    }
+  }
 }
 
 /** Whether Claude Code version `a` is older than `b` (plain x.y.z). */
