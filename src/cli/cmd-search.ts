@@ -13,6 +13,8 @@ import { parseQuery, ranksBy } from '../search/query-syntax.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { readRegularFile } from '../vault/file-kind.js';
 import { queryEcho } from '../text/chars.js';
+import type { LinkReading } from '../text/markdown-line.js';
+import { linkReadingOf } from '../search/link-reading.js';
 import { configFrom, referenceNow, typedVaultPath, useColor } from './args.js';
 import { isTerminal, writeErr, writeOut } from './stdio.js';
 import { tuningOf, type Tuning } from '../search/rank.js';
@@ -34,9 +36,9 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const queryVector = await askResident(cfg, syntax.text, tuning, Boolean(argv.verbose));
 
   // A damaged page met mid-search becomes an IndexError that says how to fix it.
-  const { resp, notices } = withIndexReader(cfg.db, (db) => {
+  const { resp, notices, links } = withIndexReader(cfg.db, (db) => {
     if (queryVector && argv.verbose) writeErr(`tsm: ${vectorCoverage(db, queryVector)}\n`);
-    return searchWithNotices(db, {
+    const found = searchWithNotices(db, {
       query,
       syntax,
       queryVector,
@@ -48,8 +50,10 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       now,
       tuning,
     });
+    // For the md format's summaries to read links as the snippets do: one meta row.
+    return { ...found, links: linkReadingOf(db) };
   }, { tsmDir: tsmDir(cfg), vault: cfg.vault });
-  writeOut(await render(resp, argv, cfg, now));
+  writeOut(await render(resp, argv, cfg, now, links));
   // The query as every line below quotes it: cut to QUERY_ECHO_CHARS, as MCP and the hook echo it.
   const quoted = JSON.stringify(queryEcho(query));
   writeErr(`tsm: ${resp.total} result${resp.total === 1 ? '' : 's'} for ${quoted}\n`);
@@ -125,7 +129,7 @@ async function buildFirstIndex(cfg: TsmConfig): Promise<void> {
   writeErr(`tsm: indexed ${s.added} notes in ${s.seconds.toFixed(2)} s\n`);
 }
 
-async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: TsmConfig, now: Date): Promise<string> {
+async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: TsmConfig, now: Date, links: LinkReading): Promise<string> {
   if (argv.ids) {
     const { formatIds } = await import('../format/json.js');
     return withNewline(formatIds(resp));
@@ -151,7 +155,7 @@ async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: 
     }
     case 'md': {
       const { formatMarkdown } = await import('../format/md.js');
-      return withNewline(formatMarkdown(resp, { detail: (argv.detail as 'auto') ?? 'auto', now }));
+      return withNewline(formatMarkdown(resp, { detail: (argv.detail as 'auto') ?? 'auto', now, links }));
     }
     default: {
       const { formatText } = await import('../format/text.js');

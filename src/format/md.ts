@@ -7,7 +7,7 @@ import type { SearchHit, SearchResponse } from '../core/types.js';
 import { oneLine, stripControls } from '../text/controls.js';
 import { truncateText } from '../text/chars.js';
 import { codeSpan } from '../text/code-span.js';
-import { firstSentence } from '../text/markdown-line.js';
+import { firstSentence, type LinkReading } from '../text/markdown-line.js';
 import { relativeTime } from './relative-time.js';
 
 export type DetailLevel = 'auto' | 'none' | 'low' | 'high';
@@ -62,9 +62,9 @@ export function containedMarkdown(md: string): string {
   return lines.join('\n');
 }
 
-function summary(hit: SearchHit): string {
+function summary(hit: SearchHit, links: LinkReading): string {
   const section = oneLine(hit.section);
-  const sentence = truncateText(oneLine(firstSentence(hit.content) || hit.snippet), SUMMARY_CHARS);
+  const sentence = truncateText(oneLine(firstSentence(hit.content, links) || hit.snippet), SUMMARY_CHARS);
   return sentence === '' ? section : `${section} — ${sentence}`;
 }
 
@@ -76,7 +76,7 @@ function formatHit(hit: SearchHit, position: number, top: number, opts: FormatOp
   const flags = [`rank: ${hit.rank}`, `score: ${normalisedScore(hit.score, top)}`];
   if (hit.surprise >= KEY_MOMENT_SURPRISE) flags.push('key moment');
   const when = hit.date === null ? 'unknown' : oneLine(relativeTime(hit.date, opts.now));
-  const lines = [`## Result ${position} [${flags.join(', ')}]`, `**When:** ${when}`, `**Summary:** ${summary(hit)}`, `**Source:** ${codeSpan(oneLine(hit.path))} line ${hit.line}`];
+  const lines = [`## Result ${position} [${flags.join(', ')}]`, `**When:** ${when}`, `**Summary:** ${summary(hit, opts.links)}`, `**Source:** ${codeSpan(oneLine(hit.path))} line ${hit.line}`];
   const details = containedMarkdown(hit.content);
   if (details !== '' && includesDetails(opts.detail, position, hit.surprise)) {
     const length = Array.from(details).length;
@@ -99,6 +99,11 @@ export interface FormatOptions {
    * past it a result's details are cut, then left out, and say so. Unlimited by default.
    */
   detailBudget?: number;
+  /**
+   * How the vault's notes read their links (search/link-reading.ts linkReadingOf, from the index), for the
+   * summary to read them as the snippets do: Dendron's `[[label|note.id]]` is its label.
+   */
+  links: LinkReading;
 }
 
 /** Seed 003's format; `now` anchors the relative times. */

@@ -27,6 +27,14 @@ describe('snippets read links as the vault does', () => {
     expect(snippet({ ...DENDRON_NOTES, 'dendron.yml': 'version: 5\n' }, 'zebra')).toBe('See Setup guide for the zebra install.');
   });
 
+  it("show Dendron's labelled link by its label in the md format's summary", () => {
+    vault = makeVault({ ...DENDRON_NOTES, 'dendron.yml': 'version: 5\n' });
+    expect(tsm(['index', '--vault', vault.dir]).code).toBe(0);
+    const r = tsm(['search', 'zebra', '-f', 'md', '--vault', vault.dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('**Summary:** Project — See Setup guide for the zebra install.\n');
+  });
+
   it("show Obsidian's [[target|label]] by its label where no dendron.yml is", () => {
     expect(snippet(DENDRON_NOTES, 'zebra')).toBe('See project.setup for the zebra install.');
   });

@@ -7,6 +7,7 @@ import { formatXml } from '../../src/format/xml.js';
 import { formatJson } from '../../src/format/json.js';
 import { formatText } from '../../src/format/text.js';
 import { formatMarkdown } from '../../src/format/md.js';
+import { DEFAULT_LINK_READING } from '../../src/text/markdown-line.js';
 import { bestSnippet } from '../../src/search/snippet.js';
 import { charLength } from '../../src/text/chars.js';
 import { child, elements, parseXml } from './xml-tree.js';
@@ -86,7 +87,7 @@ describe('formats under random input', () => {
   it('text and markdown never carry control characters or lone surrogates from a note', () => {
     fc.assert(
       fc.property(responseArb, fc.constantFrom('auto', 'none', 'low', 'high') as fc.Arbitrary<'auto'>, (resp, detail) => {
-        const outputs = [formatText(resp, { color: false }), formatMarkdown(resp, { detail, now: new Date(2026, 2, 15) })];
+        const outputs = [formatText(resp, { color: false }), formatMarkdown(resp, { detail, now: new Date(2026, 2, 15), links: DEFAULT_LINK_READING })];
         for (const out of outputs) {
           expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
           expect(out).not.toMatch(LONE_SURROGATE);

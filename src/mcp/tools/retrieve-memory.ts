@@ -2,6 +2,7 @@
 // detail level says it is worth the tokens.
 import { z } from 'zod';
 import { DETAIL_LEVELS, formatMarkdown, KEY_MOMENT_SURPRISE, type DetailLevel } from '../../format/md.js';
+import { linkReadingOf } from '../../search/link-reading.js';
 import { search } from '../../search/search.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, RESULT_CHAR_BUDGET } from '../tool.js';
@@ -35,10 +36,11 @@ export const retrieveMemoryTool = defineTool({
     const now = ctx.now();
     const syntax = parseToolQuery(query, ctx);
     const queryVector = await ctx.queryVector?.(syntax.text);
-    const resp = ctx.withIndex((db) =>
-      search(db, { query, syntax, ...(queryVector ? { queryVector } : {}), suggest: true, limit, snippetChars: ctx.cfg.snippetChars, now, tuning: tuningOf(ctx.cfg) }),
-    );
-    const text = formatMarkdown({ ...resp, query: queryEcho(query) }, { detail: args.detail ?? 'auto', now, detailBudget: RESULT_CHAR_BUDGET });
+    const { resp, links } = ctx.withIndex((db) => ({
+      resp: search(db, { query, syntax, ...(queryVector ? { queryVector } : {}), suggest: true, limit, snippetChars: ctx.cfg.snippetChars, now, tuning: tuningOf(ctx.cfg) }),
+      links: linkReadingOf(db),
+    }));
+    const text = formatMarkdown({ ...resp, query: queryEcho(query) }, { detail: args.detail ?? 'auto', now, detailBudget: RESULT_CHAR_BUDGET, links });
     return resp.didYouMean ? `${text} Did you mean: ${queryEcho(resp.didYouMean)}?` : text;
   },
 });
