@@ -7,7 +7,7 @@ import type { HookRequest } from '../hooks/dispatch.js';
 import type { Database } from '../index/db.js';
 import type { NoteReader } from '../index/note-reader.js';
 import { truncateText } from '../text/chars.js';
-import { markdownLine } from '../text/markdown-line.js';
+import { markdownLine, type LinkReading } from '../text/markdown-line.js';
 import type { TsmConfig } from '../vault/config.js';
 
 export interface ToolContext {
@@ -194,9 +194,12 @@ export function countWithin(items: unknown[], budget: number): number {
 /** Seed 002: previews are enough to judge relevance and cheap on tokens. */
 export const PREVIEW_CHARS = 120;
 
-/** Markdown → one line of plain text, at most `max` characters. */
-export function preview(markdown: string, max = PREVIEW_CHARS): string {
-  return truncateText(markdownLine(markdown), max);
+/**
+ * Markdown → one line of plain text, at most `max` characters. `links`: how the vault's notes read their links
+ * (linkReadingOf, from the index), for Dendron's `[[label|note.id]]` to show its label as the snippets do.
+ */
+export function preview(markdown: string, links: LinkReading, max = PREVIEW_CHARS): string {
+  return truncateText(markdownLine(markdown, links), max);
 }
 
 /** Scores are small fused values; three significant digits are all a reader can use. */
@@ -222,6 +225,6 @@ export function fullSection(s: SectionRecord, n: NoteRecord) {
 }
 
 /** A section as a short index entry (timeline neighbours, file history). */
-export function sectionEntry(s: SectionRecord) {
-  return { id: s.id, section: s.headingPath, line: s.startLine, end_line: s.endLine, preview: preview(s.text || s.heading) };
+export function sectionEntry(s: SectionRecord, links: LinkReading) {
+  return { id: s.id, section: s.headingPath, line: s.startLine, end_line: s.endLine, preview: preview(s.text || s.heading, links) };
 }

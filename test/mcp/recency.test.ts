@@ -3,6 +3,7 @@ import { compositeScore, recency } from '../../src/mcp/recency.js';
 import { errorMessage, ToolError } from '../../src/mcp/errors.js';
 import { FilterError } from '../../src/search/filters.js';
 import { clampInt, preview } from '../../src/mcp/tool.js';
+import { DEFAULT_LINK_READING } from '../../src/text/markdown-line.js';
 
 const NOW = new Date(2026, 10, 21, 15, 30);
 
@@ -34,11 +35,11 @@ describe('helpers', () => {
   });
 
   it('makes previews of one line and at most 120 characters', () => {
-    const p = preview(`# Title\n\n**bold** [[link|alias]] ${'word '.repeat(100)}`);
+    const p = preview(`# Title\n\n**bold** [[link|alias]] ${'word '.repeat(100)}`, DEFAULT_LINK_READING);
     expect(p.startsWith('Title bold alias word')).toBe(true);
     expect(Array.from(p).length).toBeLessThanOrEqual(120);
     expect(p.endsWith('…')).toBe(true);
-    expect(preview('日本語'.repeat(100)).length).toBeLessThanOrEqual(120);
+    expect(preview('日本語'.repeat(100), DEFAULT_LINK_READING).length).toBeLessThanOrEqual(120);
   });
 
   it('keeps explained messages, drops CLI dashes from filter errors, and marks bugs as internal', () => {

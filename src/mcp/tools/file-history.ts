@@ -8,6 +8,8 @@ import type { NoteReader } from '../../index/note-reader.js';
 import { ToolError } from '../errors.js';
 import { fileTouch, samePath, sessionPrompts } from '../session-note.js';
 import { clampInt, defineTool, PREVIEW_CHARS, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
+import { linkReadingOf } from '../../search/link-reading.js';
+import type { LinkReading } from '../../text/markdown-line.js';
 
 export const MAX_FILE_HISTORY = 50;
 /** Touches listed per session; the rest are counted. */
@@ -36,7 +38,8 @@ export const fileHistoryTool = defineTool({
     const file = args.file_path.trim().replace(/^\.\//, '');
     if (file === '') throw new ToolError('file_path must not be empty');
     const limit = clampInt(args.limit, 1, MAX_FILE_HISTORY, 10);
-    return ctx.withIndex((_db, reader) => {
+    return ctx.withIndex((db, reader) => {
+      const links = linkReadingOf(db);
       const keys = lookupKeys(file, reader);
       const found = new Map<number, NoteRecord>();
       for (const key of keys) {
@@ -50,10 +53,10 @@ export const fileHistoryTool = defineTool({
         if (sessions.length + others.length >= limit) break;
         const sections = reader.sectionsOfNote(note.id);
         if (note.type === 'session' && typeof note.frontmatter.session_id === 'string') {
-          const s = sessionEntry(note, sections, keys);
+          const s = sessionEntry(note, sections, keys, links);
           if (s) sessions.push(s);
         } else {
-          const n = noteEntry(note, sections, keys);
+          const n = noteEntry(note, sections, keys, links);
           if (n) others.push(n);
         }
       }
@@ -92,7 +95,7 @@ function listed(list: unknown, keys: string[]): boolean {
   return Array.isArray(list) && list.some((f) => typeof f === 'string' && keys.some((k) => samePath(k, f)));
 }
 
-function sessionEntry(note: NoteRecord, sections: SectionRecord[], keys: string[]) {
+function sessionEntry(note: NoteRecord, sections: SectionRecord[], keys: string[], links: LinkReading) {
   const touches: { n: number; id: number; how: How; prompt: string; actions: string[] }[] = [];
   for (const p of sessionPrompts(sections)) {
     const matching = p.actions.filter((a) => fileTouch(a) !== null && keys.some((k) => samePath(k, a.subject)));
@@ -103,7 +106,7 @@ function sessionEntry(note: NoteRecord, sections: SectionRecord[], keys: string[
     }
     if (how === null && (mentions(p.text, keys) || mentions(p.answer, keys))) how = 'mentioned';
     if (how === null) continue;
-    touches.push({ n: p.n, id: p.sectionId, how, prompt: preview(p.text || p.heading), actions: matching.map((a) => a.text) });
+    touches.push({ n: p.n, id: p.sectionId, how, prompt: preview(p.text || p.heading, links), actions: matching.map((a) => a.text) });
   }
   const fm = note.frontmatter;
   // The session as a whole: the frontmatter lists (successful reads and edits) and every touch.
@@ -123,10 +126,10 @@ function sessionEntry(note: NoteRecord, sections: SectionRecord[], keys: string[
   };
 }
 
-function noteEntry(note: NoteRecord, sections: SectionRecord[], keys: string[]) {
+function noteEntry(note: NoteRecord, sections: SectionRecord[], keys: string[], links: LinkReading) {
   const hits = sections.flatMap((s) => {
     const key = mentions(s.text, keys);
-    return key ? [{ id: s.id, section: s.headingPath, line: s.startLine, preview: bestSnippet(s.text, [key], PREVIEW_CHARS) }] : [];
+    return key ? [{ id: s.id, section: s.headingPath, line: s.startLine, preview: bestSnippet(s.text, [key], PREVIEW_CHARS, undefined, links) }] : [];
   });
   if (hits.length === 0) return null;
   return { path: note.path, title: note.title, type: note.type, date: note.date || null, sections: hits.slice(0, MAX_TOUCHES) };

@@ -5,6 +5,7 @@ import { NOTE_TYPES, type NoteRecord, type NoteType, type SectionRecord } from '
 import { compositeScore } from '../recency.js';
 import { sessionPrompts } from '../session-note.js';
 import { clampInt, defineTool, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
+import { linkReadingOf } from '../../search/link-reading.js';
 
 export const MAX_RECENT = 100;
 
@@ -25,7 +26,8 @@ export const recentContextTool = defineTool({
   run(args, ctx) {
     const limit = clampInt(args.limit, 1, MAX_RECENT, 30);
     const now = ctx.now();
-    return ctx.withIndex((_db, reader) => {
+    return ctx.withIndex((db, reader) => {
+      const links = linkReadingOf(db);
       // Within one type the score only falls with age, so each type's newest `limit` notes hold the answer.
       const types: readonly NoteType[] = args.type ? [args.type] : NOTE_TYPES;
       const candidates = types.flatMap((t) => reader.recentNotes(limit, t));
@@ -46,7 +48,7 @@ export const recentContextTool = defineTool({
           date: note.date || null,
           section: s?.headingPath ?? note.title,
           score: Number(score.toFixed(3)),
-          preview: s ? preview(s.text || s.heading) : '',
+          preview: s ? preview(s.text || s.heading, links) : '',
         };
       });
       return withinBudget(entries, ({ id, path, date, score }) => ({ id, path, date, score }));

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { NOTE_TYPES } from '../../core/types.js';
 import { queryEcho } from '../../text/chars.js';
+import { DEFAULT_LINK_READING } from '../../text/markdown-line.js';
 import { parseQuery, ranksBy, type ParsedQuery } from '../../search/query-syntax.js';
 import { LONG_TEXT_CHARS } from '../../search/operator-text.js';
 import { INCOMPLETE_INDEX_NOTE } from '../../index/build-state.js';
@@ -104,7 +105,7 @@ export const searchTool = defineTool({
           status: h.status,
           date: h.date,
           score: roundScore(h.score),
-          preview: preview(h.snippet),
+          preview: preview(h.snippet, DEFAULT_LINK_READING),
         })),
         ({ id, path, score }) => ({ id, path, score }),
       ),

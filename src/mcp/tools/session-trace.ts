@@ -8,6 +8,8 @@ import { collapseWhitespace } from '../../text/markdown-line.js';
 import { ToolError } from '../errors.js';
 import { promptFiles, sessionPrompts } from '../session-note.js';
 import { defineTool, preview, withinBudget } from '../tool.js';
+import { linkReadingOf } from '../../search/link-reading.js';
+import type { LinkReading } from '../../text/markdown-line.js';
 
 export const MIN_SESSION_PREFIX = 8;
 const PROMPT_CHARS = 300;
@@ -34,7 +36,8 @@ export const sessionTraceTool = defineTool({
     if (Array.from(id).length < MIN_SESSION_PREFIX) {
       throw new ToolError(`session_id needs at least ${MIN_SESSION_PREFIX} characters (got "${id}")`);
     }
-    return ctx.withIndex((_db, reader) => {
+    return ctx.withIndex((db, reader) => {
+      const links = linkReadingOf(db);
       const notes = reader.sessionNotes(id);
       if (notes.length === 0) throw new ToolError(`session not found: ${id}`);
       const ids = [...new Set(notes.map(sessionIdOf))];
@@ -45,7 +48,7 @@ export const sessionTraceTool = defineTool({
       const first = notes[0];
       const fm = first.frontmatter;
       const prompts = withinBudget(
-        notes.flatMap((note) => tracePrompts(note, reader.sectionsOfNote(note.id))),
+        notes.flatMap((note) => tracePrompts(note, reader.sectionsOfNote(note.id), links)),
         (p) => ({ n: p.n, id: p.id, omitted: true }),
       );
       const last = notes[notes.length - 1].frontmatter;
@@ -65,7 +68,7 @@ export const sessionTraceTool = defineTool({
   },
 });
 
-function tracePrompts(note: NoteRecord, sections: Parameters<typeof sessionPrompts>[0]) {
+function tracePrompts(note: NoteRecord, sections: Parameters<typeof sessionPrompts>[0], links: LinkReading) {
   return sessionPrompts(sections).map((p) => {
     const files = promptFiles(p, note.frontmatter);
     return {
@@ -76,7 +79,7 @@ function tracePrompts(note: NoteRecord, sections: Parameters<typeof sessionPromp
       actions: p.actions.map((a) => a.text),
       files_read: files.read,
       files_edited: files.edited,
-      answer_preview: preview(p.answer, ANSWER_CHARS),
+      answer_preview: preview(p.answer, links, ANSWER_CHARS),
     };
   });
 }

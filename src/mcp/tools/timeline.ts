@@ -5,6 +5,8 @@ import type { NoteRecord, SectionRecord } from '../../core/types.js';
 import type { NoteReader } from '../../index/note-reader.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, fullSection, jsonChars, nearestWithinBudget, preview, RESULT_CHAR_BUDGET, sectionEntry, textWithin } from '../tool.js';
+import { linkReadingOf } from '../../search/link-reading.js';
+import type { LinkReading } from '../../text/markdown-line.js';
 
 export const MAX_NEIGHBOURS = 50;
 /** Headings listed per neighbouring day: enough to choose from, few enough to stay cheap. */
@@ -31,18 +33,19 @@ export const timelineTool = defineTool({
   run(args, ctx) {
     const before = clampInt(args.before, 0, MAX_NEIGHBOURS, 5);
     const after = clampInt(args.after, 0, MAX_NEIGHBOURS, 5);
-    return ctx.withIndex((_db, reader) => {
+    return ctx.withIndex((db, reader) => {
+      const links = linkReadingOf(db);
       const [anchor] = reader.sectionsByIds([args.anchor]);
       const note = anchor && reader.notesByIds([anchor.noteId]).get(anchor.noteId);
       if (!anchor || !note) throw new ToolError(`anchor section not found: ${args.anchor} (use an id from search results)`);
       const sections = reader.sectionsOfNote(note.id);
       const at = sections.findIndex((s) => s.id === anchor.id);
       const neighbours = {
-        before: sections.slice(Math.max(0, at - before), at).map(sectionEntry),
-        after: sections.slice(at + 1, at + 1 + after).map(sectionEntry),
+        before: sections.slice(Math.max(0, at - before), at).map((s) => sectionEntry(s, links)),
+        after: sections.slice(at + 1, at + 1 + after).map((s) => sectionEntry(s, links)),
       };
       const nearDays = note.type === 'daily' && note.date ? reader.neighbourDays(note.date, before, after) : null;
-      const days = nearDays && { before: nearDays.before.map((d) => daySummary(reader, d)), after: nearDays.after.map((d) => daySummary(reader, d)) };
+      const days = nearDays && { before: nearDays.before.map((d) => daySummary(reader, d, links)), after: nearDays.after.map((d) => daySummary(reader, d, links)) };
       // The anchor first, whole when it fits beside the short forms of everything else, else its text cut
       // to fit (truncated: true; read_note has it whole). Then 50 neighbours and 50 days of a dozen headings
       // each on either side (the Obsidian Hub's roundups gave 146,000 characters): nearest first, what fits
@@ -72,14 +75,14 @@ function shortDay(d: ReturnType<typeof daySummary>) {
   return { path: d.path, date: d.date, sections: [], sections_omitted: d.sections.length };
 }
 
-function daySummary(reader: NoteReader, note: NoteRecord) {
+function daySummary(reader: NoteReader, note: NoteRecord, links: LinkReading) {
   const sections = reader.sectionsOfNote(note.id);
   const first = sections.find((s) => s.text.trim() !== '');
   return {
     path: note.path,
     title: note.title,
     date: note.date,
-    preview: first ? preview(first.text) : '',
+    preview: first ? preview(first.text, links) : '',
     sections: distinctSections(sections).slice(0, DAY_SECTIONS),
   };
 }
