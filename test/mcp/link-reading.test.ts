@@ -1,6 +1,7 @@
 // The MCP tools' previews read links as the vault's notes were read (search/link-reading.ts, from the
 // index): in a Dendron vault `[[Setup guide|project.setup]]` is `Setup guide`, not `project.setup`, in
-// timeline, recent_context, session_trace, file_history and retrieve_memory alike.
+// timeline, recent_context, session_trace, file_history and retrieve_memory alike. And search's preview
+// is its snippet cut, not read as markdown a second time (code shown as written kept its marks).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,5 +67,9 @@ describe('MCP previews in a Dendron vault', () => {
 
   it("retrieve_memory's summary", async () => {
     expect(await ok(client, 'retrieve_memory', { query: 'again' })).toContain('**Summary:** Project > Outro — Read Setup guide again.');
+  });
+
+  it("search: the snippet's code keeps its marks", async () => {
+    expect((await ok(client, 'search', { query: 'zebra' })).results[0].preview).toBe('The zebra install, [[target|label]] as written.');
   });
 });

@@ -1,14 +1,13 @@
 // search: the entry point. Ranked index entries with short previews; details come from get_sections.
 import { z } from 'zod';
 import { NOTE_TYPES } from '../../core/types.js';
-import { queryEcho } from '../../text/chars.js';
-import { DEFAULT_LINK_READING } from '../../text/markdown-line.js';
+import { queryEcho, truncateText } from '../../text/chars.js';
 import { parseQuery, ranksBy, type ParsedQuery } from '../../search/query-syntax.js';
 import { LONG_TEXT_CHARS } from '../../search/operator-text.js';
 import { INCOMPLETE_INDEX_NOTE } from '../../index/build-state.js';
 import { searchWithNotices } from '../../search/query-notices.js';
 import { ToolError } from '../errors.js';
-import { clampInt, defineTool, PREVIEW_CHARS, preview, RESULT_CHAR_BUDGET, roundScore, withinBudget, type ToolContext } from '../tool.js';
+import { clampInt, defineTool, PREVIEW_CHARS, RESULT_CHAR_BUDGET, roundScore, withinBudget, type ToolContext } from '../tool.js';
 import { typedVaultPath } from '../../vault/paths.js';
 import { tuningOf } from '../../search/rank.js';
 
@@ -105,7 +104,9 @@ export const searchTool = defineTool({
           status: h.status,
           date: h.date,
           score: roundScore(h.score),
-          preview: preview(h.snippet, DEFAULT_LINK_READING),
+          // The snippet is already the section read as one line of text: read as markdown again, the code it
+          // shows as written (`[[target|label]]`, `**bold**`) lost its marks (`label`, `bold`).
+          preview: truncateText(h.snippet, PREVIEW_CHARS),
         })),
         ({ id, path, score }) => ({ id, path, score }),
       ),
