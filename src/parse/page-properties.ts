@@ -8,7 +8,9 @@
 //
 // Notion: a page exported to markdown is its `# Title`, a blank line, then one `Key: value` line a property
 // (`Created: November 3, 2023 4:12 PM`, `Last edited time: …`, `作成日時: 2023年11月7日 16:12` in Japanese),
-// then a blank line and the body. Only the dates are read, under frontmatter's date keys.
+// then a blank line and the body. The dates are read, under frontmatter's date keys, and the tags: `Tags: Work,
+// Product Launch` (`タグ: 会議, 週次` in Japanese), a multi-select's values as Notion writes them, comma-separated; a
+// value is one tag, spaces and all, as a multi-select option is (not split at spaces as frontmatter's are).
 
 const LOGSEQ_PROPERTY = /^([A-Za-z][\w-]*)::(?:[ \t]+(.*))?$/;
 const LISTS: Record<string, string> = { alias: 'aliases', aliases: 'aliases', tags: 'tags' };
@@ -32,6 +34,15 @@ const NOTION_DATES: Record<string, string> = {
   作成日時: 'created',
   作成日: 'created',
 };
+// Notion's name of its tags property (a multi-select), English and Japanese.
+const NOTION_TAGS = new Set(['tags', 'tag', 'タグ']);
+
+export interface NotionProperties {
+  /** `date`, `updated`, `created`: the values as written. */
+  dates: Record<string, string>;
+  /** The tags, trimmed, as written. */
+  tags: string[];
+}
 
 /** `title`, `aliases` and `tags` from the Logseq property lines that open `lines` at `from` (none: {}). */
 export function pageProperties(lines: string[], from: number): Record<string, unknown> {
@@ -44,20 +55,22 @@ export function pageProperties(lines: string[], from: number): Record<string, un
 }
 
 /**
- * The date properties (`date`, `updated`, `created`: values as written) of a Notion page whose `# Title` is the
- * first line at or after `from` that is not blank: the `Key: value` lines after it and blank lines, when
- * every line up to the next blank one (or the end) is one. A paragraph that only begins so is text (none: {}).
+ * The date properties and the tags of a Notion page whose `# Title` is the first line at or after `from` that
+ * is not blank: the `Key: value` lines after it and blank lines, when every line up to the next blank one (or the
+ * end) is one. A paragraph that only begins so is text (none: no dates, no tags).
  */
-export function notionProperties(lines: string[], from: number): Record<string, string> {
+export function notionProperties(lines: string[], from: number): NotionProperties {
   let i = skipBlank(lines, from);
-  if (i >= lines.length || !/^# +\S/.test(lines[i])) return {};
+  if (i >= lines.length || !/^# +\S/.test(lines[i])) return { dates: {}, tags: [] };
   i = skipBlank(lines, i + 1);
   const { properties, end } = propertyLines(lines, i, NOTION_PROPERTY);
-  if (properties.length === 0 || (end < lines.length && lines[end].trim() !== '')) return {};
-  const out: Record<string, string> = {};
+  if (properties.length === 0 || (end < lines.length && lines[end].trim() !== '')) return { dates: {}, tags: [] };
+  const out: NotionProperties = { dates: {}, tags: [] };
   for (const [name, value] of properties) {
-    const key = NOTION_DATES[name.replace(/\s+/g, ' ')];
-    if (key && !(key in out)) out[key] = value.replace(/^@/, '');
+    const spaced = name.replace(/\s+/g, ' ');
+    const key = NOTION_DATES[spaced];
+    if (key && !(key in out.dates)) out.dates[key] = value.replace(/^@/, '');
+    else if (NOTION_TAGS.has(spaced)) out.tags.push(...value.split(',').map((t) => t.trim()).filter(Boolean));
   }
   return out;
 }

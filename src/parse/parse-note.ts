@@ -87,6 +87,7 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
   const inlineTags: string[] = [];
   const links = scanLinksAndTags(lines, lineKinds, headings, sectionOfLine, inlineTags, opts);
   links.push(...relatedLinks(frontmatter.related, opts.dendron), ...propertyLinks(frontmatter, opts.dendron));
+  const notion = notionProperties(lines, bodyStart);
   const type = noteType(frontmatter, src.path, opts);
   const typeWarning = unknownTypeWarning(frontmatter, type);
   if (typeWarning) warnings.push(typeWarning);
@@ -96,8 +97,8 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
     title,
     type,
     status: noteStatus(frontmatter),
-    ...noteDate(frontmatter, src.path, src.mtimeMs, opts.dayFormats, notionProperties(lines, bodyStart)),
-    tags: uniqueLower([...frontmatterTags(names), ...inlineTags]),
+    ...noteDate(frontmatter, src.path, src.mtimeMs, opts.dayFormats, notion.dates),
+    tags: uniqueLower([...frontmatterTags(names), ...notion.tags, ...inlineTags]),
     aliases: frontmatterAliases(names),
     frontmatter,
     sections,

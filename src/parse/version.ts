@@ -20,4 +20,5 @@
 // 9: 2026-11-27 (Dendron, a dendron.yml in or above the vault: [[Setup guide|project.setup]] links project.setup.md).
 // 10: 2026-11-27 (Bear's closed tags of several words, #travel plans# and #nested/tag with space#).
 // 11: 2026-11-27 (a Notion export's property lines under its title date it: Created: November 3, 2023 4:12 PM).
-export const PARSE_VERSION = 11;
+// 12: 2026-11-27 (a Notion export's Tags property line under its title tags it: Tags: Work, Product Launch; タグ: 会議).
+export const PARSE_VERSION = 12;

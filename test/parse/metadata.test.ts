@@ -250,6 +250,19 @@ describe('note fields', () => {
     expect(parse(md(...notion), 'n.md').sections[0].text).toContain('Created: November 3, 2023 4:12 PM');
   });
 
+  // Notion exports a page's tags (a multi-select) as a property line, `Tags: Work, Product Launch`: they were not the note's tags.
+  it("tags: a Notion export's Tags property line under its title, comma-separated, each value whole", () => {
+    const tags = (...lines: string[]) => parse(md(...lines), 'Launch review 0123456789abcdef0123456789abcdef.md').tags;
+    expect(tags('# Launch review', '', 'Created: November 3, 2023 4:12 PM', 'Tags: Work, Product Launch ,', '', 'Text with #inline.')).toEqual(['work', 'product launch', 'inline']);
+    expect(tags('# 定例会議', '', '作成日時: 2023年11月7日 16:12', 'タグ: 会議, 週次')).toEqual(['会議', '週次']);
+    expect(tags('---', 'tags: [fm]', '---', '# Plan', '', 'Tags: Work')).toEqual(['fm', 'work']);
+    // Only in the property paragraph under the H1 that opens the note, as its dates.
+    expect(tags('# Notes', '', 'Tags: Work', 'and then some text')).toEqual([]);
+    expect(tags('# Notes', '', 'Intro.', '', 'Tags: Work')).toEqual([]);
+    expect(tags('Tags: Work')).toEqual([]);
+    expect(tags('## Notes', '', 'Tags: Work')).toEqual([]);
+  });
+
   it('title from a file name as Logseq writes a page name: ___ and %2F are /, other %XX decoded', () => {
     const title = (path: string) => parse('- text', path).title;
     expect(title('pages/Project___Apollo___Storage.md')).toBe('Project/Apollo/Storage');
