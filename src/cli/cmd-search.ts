@@ -13,7 +13,7 @@ import { parseQuery, ranksBy } from '../search/query-syntax.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { readRegularFile } from '../vault/file-kind.js';
 import { queryEcho } from '../text/chars.js';
-import type { LinkReading } from '../text/markdown-line.js';
+import { DEFAULT_LINK_READING, type LinkReading } from '../text/markdown-line.js';
 import { linkReadingOf } from '../search/link-reading.js';
 import { configFrom, referenceNow, typedVaultPath, useColor } from './args.js';
 import { isTerminal, writeErr, writeOut } from './stdio.js';
@@ -50,8 +50,8 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       now,
       tuning,
     });
-    // For the md format's summaries to read links as the snippets do: one meta row.
-    return { ...found, links: linkReadingOf(db) };
+    // For the md format's summaries to read links as the snippets do: one meta row, for that format only.
+    return { ...found, links: argv.format === 'md' && !argv.ids ? linkReadingOf(db) : DEFAULT_LINK_READING };
   }, { tsmDir: tsmDir(cfg), vault: cfg.vault });
   writeOut(await render(resp, argv, cfg, now, links));
   // The query as every line below quotes it: cut to QUERY_ECHO_CHARS, as MCP and the hook echo it.
