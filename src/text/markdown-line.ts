@@ -58,9 +58,6 @@ const MD_LINK = /!?\[([^\[\]\n]*)\]\((?:[^()\n]|\([^()\n]*\))*\)/g;
 // `$`, none (nor a backslash) before the closing one, and no digit after it, so `$5 and $10` is no math.
 const ESCAPE_CODE_OR_MATH =
   /\\([!-\/:-@\[-`{}~^_])|(?<=^|[^`]|\\`)(`+)(?!`)(.+?)(?<!`)\2(?!`)|\$\$(.+?)\$\$|\$(?=[^\s$])([^$\n]*?[^\s$\\])\$(?!\d)/g;
-// A line opening display math (`$$`, quoted too) that it does not close: group 1 is the quote markers,
-// group 2 the formula's first line.
-const MATH_OPEN = /^((?:[ \t]{0,3}>[ \t]?)*)[ \t]*\$\$(.*)$/;
 const ESCAPED_PIPE = /\\\|/g;
 const STRONG = /\*\*|__|~~|==/g;
 
@@ -241,7 +238,10 @@ function holdCode(md: string, held: string[]): string {
     );
   const lines = md.split('\n');
   const read = fenceReader();
-  // The quote depth of the display math open (`$$` on a line of its own or opening one), else null.
+  // The last line holding a `$$`: a display math block opens only where one follows to close it.
+  let lastDollars = -1;
+  for (let i = lines.length - 1; i >= 0 && lastDollars < 0; i--) if (lines[i].indexOf('$$') !== -1) lastDollars = i;
+  // The quote depth of the display math open, else null.
   let math: number | null = null;
   for (let i = 0; i < lines.length; i++) {
     if (math !== null && math > 0 && quoteCount(QUOTE_PREFIX.exec(lines[i])![0]) < math) math = null;
@@ -261,14 +261,31 @@ function holdCode(md: string, held: string[]): string {
     if (line === 'fence') lines[i] = '';
     else if (line !== null) lines[i] = hold(line.code);
     else {
-      const open = lines[i].indexOf('$$') === -1 ? null : MATH_OPEN.exec(lines[i]);
-      if (open !== null && open[2].indexOf('$$') === -1) {
-        math = quoteCount(open[1]);
-        lines[i] = open[1] + hold(open[2]);
+      const open = i < lastDollars ? displayMathOpening(lines[i]) : -1;
+      if (open !== -1) {
+        math = quoteCount(QUOTE_PREFIX.exec(lines[i])![0]);
+        lines[i] = inline(lines[i].slice(0, open)) + hold(lines[i].slice(open + 2));
       } else lines[i] = inline(lines[i]);
     }
   }
   return lines.join('\n');
+}
+
+/**
+ * Where a line opens display math that a later line closes: its first `$$` outside a backslash escape, a
+ * code span and one-line math (ESCAPE_CODE_OR_MATH), on a line of its own or after text or a list marker
+ * (`- $$`, `Formula: $$`: the closing `$$` line was read as an opener, and the text after it as a formula).
+ * -1 when there is none.
+ */
+function displayMathOpening(line: string): number {
+  if (line.indexOf('$$') === -1) return -1;
+  let from = 0;
+  for (const m of line.matchAll(ESCAPE_CODE_OR_MATH)) {
+    const at = line.indexOf('$$', from);
+    if (at !== -1 && at < m.index) return at;
+    from = m.index + m[0].length;
+  }
+  return line.indexOf('$$', from);
 }
 
 // A tag as CommonMark's raw HTML reads one (`<td align="left">`, `</a>`, `<br/>`), never an autolink

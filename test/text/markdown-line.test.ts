@@ -125,6 +125,14 @@ describe('simplifyMarkdown / markdownLine', () => {
     ['> [!note] Formula\n> $$\n> x_1 + x_2\n> $$\n> done', 'Formula x_1 + x_2 done'],
     ['- item\n    $$\n    a^2\n    $$', '- item a^2'],
     ['`$x$` and\n```\n$$\n```\nafter', '$x$ and $$ after'],
+    // A block opened after a list marker or text closes at its `$$` line, and the text after it is text again
+    // (the closing line was read as an opener: `[[Link]]` and `**b**` came out as written).
+    // (The `-` alone on its line is dropped, as a lone dash is: TABLE_RULE.)
+    ['- $$\n  x^2\n  $$\n- next [[Link]] and **b**', 'x^2 - next Link and b'],
+    ['1. Formula: $$\n   a_1+b\n   $$\n2. Then [[Link]]', '1. Formula: a_1+b 2. Then Link'],
+    // A `$$` that nothing closes opens no block: `$$5` and a shell's `$$` are text, and the rest is read as usual.
+    ['$$5 per unit.\n\nSee [[Link]] **now**', '$$5 per unit. See Link now'],
+    ['kill $$ ends it\nthen [[Link]]', 'kill $$ ends it then Link'],
   ])('math %j → %j', (md, plain) => {
     expect(markdownLine(md)).toBe(plain);
   });
