@@ -473,6 +473,35 @@ export function sentenceEnd(s: string): number {
 export function firstSentence(md: string, links: LinkReading = DEFAULT_LINK_READING): string {
   const block = collapseWhitespace(firstBlock(simplifyMarkdown(md, false, links).split('\n')))
     .replace(/^(?:[-*+]|\d+[.)])\s+/, '');
-  const end = sentenceEnd(block);
+  const end = sentenceEndOutsideParentheses(block);
   return end >= 0 ? block.slice(0, end) : block;
+}
+
+/**
+ * sentenceEnd, past any stop inside parentheses that close later: an inline footnote shown as an aside
+ * (`works^[Tested on v2. Not v1.] here.` reads `works (Tested on v2. Not v1.) here.`) cut the first sentence
+ * inside it, `works (Tested on v2.`. An unclosed parenthesis holds no stop back.
+ */
+function sentenceEndOutsideParentheses(s: string): number {
+  let from = 0;
+  for (;;) {
+    const rel = sentenceEnd(from === 0 ? s : s.slice(from));
+    if (rel < 0) return -1;
+    const end = from + rel;
+    const close = closingParenthesis(s, from, end);
+    if (close < 0) return end;
+    from = close + 1;
+  }
+}
+
+/** Where the parenthesis left open between `from` and `at` closes after `at` (`(`/`)`, `（`/`）`), or -1. */
+function closingParenthesis(s: string, from: number, at: number): number {
+  let depth = 0;
+  for (let i = from; i < s.length; i++) {
+    if (i === at && depth === 0) return -1;
+    const c = s.charCodeAt(i);
+    if (c === 0x28 || c === 0xff08) depth++;
+    else if ((c === 0x29 || c === 0xff09) && depth > 0 && --depth === 0 && i >= at) return i;
+  }
+  return -1;
 }

@@ -168,6 +168,15 @@ describe('firstSentence', () => {
     expect(firstSentence('Use e.g. élan here. Ωmega next.')).toBe('Use e.g. élan here.');
   });
 
+  it('does not stop inside parentheses that close later: an inline footnote shown as an aside', () => {
+    expect(firstSentence('This works^[Tested on v2. Not on v1.] in most setups. Next.')).toBe('This works (Tested on v2. Not on v1.) in most setups.');
+    expect(firstSentence('本文^[脚注です。]です。次。')).toBe('本文（脚注です。）です。');
+    expect(firstSentence('Privileges (e.g. USAGE) apply. Next.')).toBe('Privileges (e.g. USAGE) apply.');
+    // A parenthesis opened after the stop, or never closed, holds nothing back.
+    expect(firstSentence('Add the diagram. (Ideally) in Mermaid.')).toBe('Add the diagram.');
+    expect(firstSentence('An open (aside. Then more')).toBe('An open (aside.');
+  });
+
   it('stops at a Japanese full stop', () => {
     expect(firstSentence('LoRa通信モジュールの選定基準。各製品の比較。')).toBe('LoRa通信モジュールの選定基準。');
   });

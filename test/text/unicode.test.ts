@@ -269,7 +269,10 @@ describe('rewritten functions match their old regex implementations on random te
       const m = OLD.sentenceEnd.exec(s);
       return sentenceEnd(s) === (m ? m.index + m[0].length : -1);
     }, SENTENCE_FOCUS);
-    forRandomTexts(4, (s) => firstSentence(withoutCode(s)) === oldPlainText.first(withoutCode(s)), SENTENCE_FOCUS);
+    // firstSentence no longer stops inside parentheses that close later (markdown-line.test.ts), which the old
+    // pipeline did: compared on text without them.
+    const plain = (s: string) => withoutCode(s).replace(/[()（）]/g, '');
+    forRandomTexts(4, (s) => firstSentence(plain(s)) === oldPlainText.first(plain(s)), SENTENCE_FOCUS);
   });
 
   it('isWordChar and isJoining, on single code points and on other strings', () => {
