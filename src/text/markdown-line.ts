@@ -33,8 +33,8 @@ const LOGSEQ_BLOCK_REF = new RegExp(`\\(\\(${UUID}\\)\\)`, 'gi');
 // reference (`[^1]`, `[^note]`), a small marker a line of text leaves out (renumbered in Obsidian, and its
 // definition is mostly cut off: `long[^1] and` reads `long and`, `使用します [^2]。` reads `使用します。`, with
 // the space before it). A regex's negated class is text:
-// `[^a-z]+`, `[^0-9]{2}` are quantified, `[^ ]` holds a space.
-const FOOTNOTE = /^[ \t]{0,3}\[\^[^\s\[\]]+\]:[ \t]*|[ \t]*\[\^[^\s\[\]]+\](?![(*+?{])/gm;
+// `[^a-z]+`, `[^0-9]{2}` are quantified, `[^ ]` holds a space, `^[^*]` follows an anchor.
+const FOOTNOTE = /^[ \t]{0,3}\[\^[^\s\[\]]+\]:[ \t]*|[ \t]*(?<!\^)\[\^[^\s\[\]]+\](?![(*+?{])/gm;
 // Obsidian's inline footnote (`long.^[A note.]`, `使用します。^[脚注です。]`): its text is right there, and a
 // snippet shows it in parentheses, as a reader of one line takes an aside. `^[` is also a regex in prose
 // (`^[A-Z]`, `^[^*]`, `^[a-z ]+`): in the eval corpora every `^[` is in code (held before this), but a note

@@ -107,6 +107,8 @@ describe('simplifyMarkdown / markdownLine', () => {
     ['数列を使用します [^2]。 A spaced ref [^3] too.', '数列を使用します。 A spaced ref too.'],
     ['[^long-note]:\n    Indented continuation.', 'Indented continuation.'],
     ['match [^a-z]+ or [^0-9]{2} or [^ ] here', 'match [^a-z]+ or [^0-9]{2} or [^ ] here'],
+    // A negated class after a regex's `^` is no footnote either (it left a lone `^`).
+    ['lines matching ^[^#] or ^[^,]', 'lines matching ^[^#] or ^[^,]'],
     ['`x[^1]` and `[^1]: y` stay as code', 'x[^1] and [^1]: y stay as code'],
   ])('footnote %j → %j', (md, plain) => {
     expect(markdownLine(md)).toBe(plain);
