@@ -9,7 +9,8 @@ import { posix } from 'node:path';
 import type { LinkKind } from '../core/types.js';
 import { normalize } from '../text/normalize.js';
 import { pageName } from '../text/page-name.js';
-import { noteExtensionOf, withoutNoteExtension } from '../vault/paths.js';
+import { withoutNoteExtension } from '../vault/paths.js';
+import { noteExtensionOf } from '../text/file-not-note.js';
 
 export interface NoteLookup {
   /** Exact vault path → true. */

@@ -4,6 +4,7 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { TsmError } from '../core/errors.js';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { noteExtensionOf } from '../text/file-not-note.js';
 
 /** Folders never indexed nor watched, wherever they are (besides every folder whose name starts with '.'). */
 export const ALWAYS_SKIPPED = new Set(['.git', '.tsm', 'node_modules', '.obsidian', '.trash']);
@@ -33,14 +34,6 @@ export function hasNoteExtension(name: string, extensions: readonly string[]): b
   return noteExtensionOf(name, extensions) !== null;
 }
 
-/** The note extension (of `extensions`, lower case with the dot) a name ends in, the longest that fits; else null. */
-export function noteExtensionOf(name: string, extensions: readonly string[]): string | null {
-  let found: string | null = null;
-  for (const ext of extensions) {
-    if (name.length > ext.length && name.slice(-ext.length).toLowerCase() === ext && ext.length > (found?.length ?? 0)) found = ext;
-  }
-  return found;
-}
 
 /** A name or path without its note extension (`notes/x.md` → `notes/x`); any other name as it is. */
 export function withoutNoteExtension(name: string, extensions: readonly string[]): string {
