@@ -114,12 +114,13 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     // (in a worker beside the build's last steps, peak RSS on the handbook rose from 352 to 480 MB: two
     // heaps); other syncs give new sections vectors at once. A sync that wrote nothing skips it (it would
     // scan every section for one without a vector) unless there is no model of this tsm's version (just
-    // turned on, or left by an older tsm: its vectors are never read) or a retrain is due: `tsm status` sends
+    // turned on, or left by an older tsm: its vectors are never read), a retrain is due (`tsm status` sends
     // the user to `tsm index` for one that a watcher stopped mid-training, or notes added while the model
-    // was off, left due (checking costs a meta read and a count of sections). A vault that has not turned
-    // it on skips it.
+    // was off, left due) or sections have no vector yet (added while it was off, too few for a retrain:
+    // status said "not embedded yet" until some note changed). Checking costs a meta read and two counts.
+    // A vault that has not turned it on skips it.
     const { added, updated, removed } = run.summary;
-    if (cfg.semantic && (rebuild || added + updated + removed > 0 || !hasSemanticModel(opened.db) || semanticStatus(opened.db).retrainDue)) {
+    if (cfg.semantic && (rebuild || added + updated + removed > 0 || !hasSemanticModel(opened.db) || semanticWorkLeft(opened.db))) {
       refreshSemantic(opened.db, { rebuild, background: opts.backgroundRetrain });
     }
     run.summary.warnings = writer.warningCount();
@@ -498,4 +499,10 @@ function locate(vault: string, given: string, bases: string[], states: Map<strin
 function otherWatcher(cfg: TsmConfig): string | null {
   const pid = otherRunningWatcher(tsmDir(cfg));
   return pid !== null ? `\`tsm watch\` (pid ${pid}) writes to it` : null;
+}
+
+/** A retrain due, or sections without a vector: work for the model that a sync with nothing to write still does. */
+function semanticWorkLeft(db: Database): boolean {
+  const status = semanticStatus(db);
+  return status.retrainDue || (status.state?.kind === 'trained' && status.unembedded > 0);
 }

@@ -307,6 +307,21 @@ parentPort.on('message', (m) => {
     expect(tsm(['status', '--vault', dir]).stdout).not.toMatch(/retrain due/);
   });
 
+  it('sections added while the model was off get their vectors from the next `tsm index`, even one with no note to write', () => {
+    // Too few to make a retrain due: a sync that wrote nothing skipped the model, and status said
+    // "not embedded yet" until some note changed.
+    const { dir, db } = indexedVault();
+    const base = counts(db).sections;
+    writeFileSync(join(dir, '.tsm', 'config.json'), JSON.stringify({ semantic: false }));
+    writeFileSync(join(dir, 'later.md'), '# Later\n\n## Part 1\n\nflour oven soil seeds\n\n## Part 2\n\nflour oven\n');
+    expect(tsm(['index', '--vault', dir]).code).toBe(0);
+    writeFileSync(join(dir, '.tsm', 'config.json'), SEMANTIC_ON['.tsm/config.json']);
+    expect(counts(db)).toMatchObject({ sections: base + 3, vectors: base });
+    expect(tsm(['index', '--vault', dir]).stdout).toMatch(/^0 added, 0 updated, 0 removed/);
+    expect(counts(db)).toMatchObject({ sections: base + 3, vectors: base + 3, state: { kind: 'trained', sections: base, embeddedSince: 3 } });
+    expect(tsm(['status', '--vault', dir]).stdout).not.toMatch(/not embedded yet/);
+  });
+
   it('the note list ranks a note by its whole topic, and adds no note the text did not find', () => {
     const { db } = indexedVault();
     withReader(db, (reader) => {
