@@ -98,7 +98,7 @@ function semanticLine({ state, sections, unembedded, withVector, retrainDue }: R
   const since = [
     `${state.embeddedSince} embedded since`,
     ...(noWord > 0 ? [`${noWord} with no word it knows`] : []),
-    ...(unembedded > 0 ? [`${unembedded} not embedded yet`] : []),
+    ...(unembedded > 0 ? [`${unembedded} not embedded yet: \`tsm index\` embeds them`] : []),
   ];
   return `${state.words} words × ${state.dims} dims, trained on ${state.sections} sections (${trainedDay(state.trainedAt)}); ${withVector} of ${sections} sections have a vector now (${since.join(', ')})${due}`;
 }

@@ -317,6 +317,7 @@ parentPort.on('message', (m) => {
     expect(tsm(['index', '--vault', dir]).code).toBe(0);
     writeFileSync(join(dir, '.tsm', 'config.json'), SEMANTIC_ON['.tsm/config.json']);
     expect(counts(db)).toMatchObject({ sections: base + 3, vectors: base });
+    expect(tsm(['status', '--vault', dir]).stdout).toContain('3 not embedded yet: `tsm index` embeds them');
     expect(tsm(['index', '--vault', dir]).stdout).toMatch(/^0 added, 0 updated, 0 removed/);
     expect(counts(db)).toMatchObject({ sections: base + 3, vectors: base + 3, state: { kind: 'trained', sections: base, embeddedSince: 3 } });
     expect(tsm(['status', '--vault', dir]).stdout).not.toMatch(/not embedded yet/);
