@@ -3,6 +3,8 @@
 // `2026_11_27`, `2026.11.27`, `27.11.2026`, `2026/11/27.md` (a folder a year and a month), `Nov 27, 2026`, `November 27th,
 // 2026`, `27 November 2026`. Read in NFKC (full-width digits). `leading`: the name starts with the day (after
 // a weekday: `Friday, November 27, 2026`), which makes the note a daily one (metadata.ts noteType).
+// A name that is a whole period, as the Periodic Notes plugin names weekly, monthly and quarterly notes
+// (`2026-W47`, `2026-11`, `2026-Q4`), gives the period's first day and no daily type (periodStart).
 import { MONTH_RE, monthIndex, WEEKDAY_RE } from '../text/calendar-names.js';
 
 export interface NameDay {
@@ -48,7 +50,35 @@ export function nameDay(path: string): NameDay | null {
     const leading = form.inFolders || BEFORE_LEADING.test(name.slice(0, m.index));
     return { date: ymd(y, mo, d), leading };
   }
-  return null;
+  const start = periodStart(name.replace(/\.[^.]*$/, ''));
+  return start === null ? null : { date: start, leading: false };
+}
+
+// The whole stem only: `2026-11 plan` or `Budget 2026-11` is no monthly note. Not a bare year: `2021.md`
+// in real vaults is as often a page about that year's event (the GitLab handbook's sales/training/sko/2021.md)
+// as a yearly note. Weeks as the plugin's default `gggg-[W]ww` writes them, one digit too (`w`), any case.
+const WEEK = /^(\d{4})-W(\d{1,2})$/i;
+const MONTH = /^(\d{4})-(\d{2})$/;
+const QUARTER = /^(\d{4})-Q([1-4])$/i;
+
+/** The first day (YYYY-MM-DD) of the period a stem names: an ISO week's Monday, a month's or a quarter's 1st. */
+function periodStart(stem: string): string | null {
+  let m = WEEK.exec(stem);
+  if (m) return isoWeekMonday(+m[1], +m[2]);
+  m = MONTH.exec(stem);
+  if (m) return validDate(+m[1], +m[2], 1) ? ymd(+m[1], +m[2], 1) : null;
+  m = QUARTER.exec(stem);
+  return m ? ymd(+m[1], (+m[2] - 1) * 3 + 1, 1) : null;
+}
+
+/** Monday of ISO week `week` of `year` (week 1 holds January 4th); null for a week the year does not have. */
+function isoWeekMonday(year: number, week: number): string | null {
+  const jan4 = Date.UTC(year, 0, 4);
+  const monday = new Date(jan4 + ((week - 1) * 7 - ((new Date(jan4).getUTCDay() + 6) % 7)) * 86_400_000);
+  // An ISO week belongs to the year of its Thursday: 2026-W53 would be 2027's first week.
+  const thursday = new Date(monday.getTime() + 3 * 86_400_000);
+  if (week < 1 || thursday.getUTCFullYear() !== year) return null;
+  return ymd(monday.getUTCFullYear(), monday.getUTCMonth() + 1, monday.getUTCDate());
 }
 
 /**

@@ -21,4 +21,5 @@
 // 10: 2026-11-27 (Bear's closed tags of several words, #travel plans# and #nested/tag with space#).
 // 11: 2026-11-27 (a Notion export's property lines under its title date it: Created: November 3, 2023 4:12 PM).
 // 12: 2026-11-27 (a Notion export's Tags property line under its title tags it: Tags: Work, Product Launch; タグ: 会議).
-export const PARSE_VERSION = 12;
+// 13: 2026-11-28 (weekly, monthly and quarterly note names dated their first day: 2026-W47.md, 2026-11.md, 2026-Q4.md).
+export const PARSE_VERSION = 13;

@@ -204,6 +204,33 @@ describe('note fields', () => {
     }
   });
 
+  it('date: weekly, monthly and quarterly notes as Periodic Notes names them, dated their first day, not daily', () => {
+    const date = (path: string) => {
+      const n = parse('', path);
+      return [n.date, n.dateSource, n.type];
+    };
+    const period = (d: string) => [d, 'filename', 'knowledge'];
+    // ISO weeks: week 1 holds January 4th, so 2026-W01 starts in 2025 and 2021-W01 on January 4th.
+    expect(date('Weekly/2026-W47.md')).toEqual(period('2026-11-16'));
+    expect(date('2026-w47.md')).toEqual(period('2026-11-16'));
+    expect(date('2026-W07.md')).toEqual(period('2026-02-09'));
+    expect(date('2026-W7.md')).toEqual(period('2026-02-09'));
+    expect(date('2026-W01.md')).toEqual(period('2025-12-29'));
+    expect(date('2021-W01.md')).toEqual(period('2021-01-04'));
+    // A year whose January 1st is a Thursday has 53 weeks (2026); 2025 has 52 (checked below).
+    expect(date('2026-W53.md')).toEqual(period('2026-12-28'));
+    expect(date('２０２６－Ｗ４７.md')).toEqual(period('2026-11-16'));
+    expect(date('Monthly/2026-11.md')).toEqual(period('2026-11-01'));
+    expect(date('2026-Q4.md')).toEqual(period('2026-10-01'));
+    expect(date('2026-q1.md')).toEqual(period('2026-01-01'));
+    // A frontmatter date still wins.
+    expect(parse(md('---', 'date: 2026-11-20', '---'), '2026-W47.md').date).toBe('2026-11-20');
+    // Only a whole stem; no week, month or quarter that does not exist; no bare year (a page about that year's event as often).
+    for (const path of ['Budget 2026-11.md', '2026-11 plan.md', '2026-W47 review.md', '2025-W53.md', '2026-W00.md', '2026-13.md', '2026-Q5.md', '2026.md', '2019-20.md', '2026-11.txt.md']) {
+      expect(date(path), path).toEqual(['2024-03-05', 'mtime', 'knowledge']);
+    }
+  });
+
   it('Logseq page properties (key:: value lines opening a note without frontmatter): title, alias and tags', () => {
     const page = md('title:: Project/Apollo', 'alias:: Apollo, [[Moonshot]]', 'tags:: planning, [[q4]], #sync', 'public:: true', '', '- Goal: ship the sync engine');
     const n = parse(page, 'pages/Project___Apollo.md');
