@@ -41,6 +41,12 @@ export function monthRange(year: number, month0: number): DateRange {
   return { after: ymd(new Date(year, month0, 1)), before: ymd(new Date(year, month0 + 1, 1)) };
 }
 
+/** The calendar quarter holding `d`, `back` quarters before it (0: this one), as a range. */
+export function quarterRange(d: Date, back: number): DateRange {
+  const first = new Date(d.getFullYear(), Math.floor(d.getMonth() / 3) * 3 - 3 * back, 1);
+  return { after: ymd(first), before: ymd(new Date(first.getFullYear(), first.getMonth() + 3, 1)) };
+}
+
 export function yearRange(year: number): DateRange {
   return { after: `${year}-01-01`, before: `${year + 1}-01-01` };
 }

@@ -16,6 +16,11 @@ describe('extractTemporal', () => {
     ['去年の決算', 'の決算', { after: '2025-01-01', before: '2026-01-01' }],
     ['昨年 決算', '決算', { after: '2025-01-01', before: '2026-01-01' }],
     ['今年の目標', 'の目標', { after: '2026-01-01' }],
+    // Calendar quarters: now is in Q4 2026.
+    ['last quarter OKRs', 'OKRs', { after: '2026-07-01', before: '2026-10-01' }],
+    ['前四半期の振り返り', 'の振り返り', { after: '2026-07-01', before: '2026-10-01' }],
+    ['this quarter roadmap', 'roadmap', { after: '2026-10-01', before: '2027-01-01' }],
+    ['今四半期の目標', 'の目標', { after: '2026-10-01', before: '2027-01-01' }],
     ['this year goals', 'goals', { after: '2026-01-01' }],
     ['最近のバグ', 'のバグ', { after: '2026-10-23' }],
     ['3日前の会議', 'の会議', { after: '2026-11-19', before: '2026-11-20' }],
@@ -202,7 +207,7 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
   const expressions = [
     '3 weeks ago', '10日前', 'the day before yesterday', '一昨日', 'おととい', 'Yesterday', '昨日', 'TODAY', '今日', '本日',
     'last week', '先週', 'this week', '今週', 'last month', '先月', 'this month', '今月', 'last year', '去年', '昨年',
-    'this year', '今年', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年始', '年明け',
+    'this year', '今年', 'last quarter', 'previous quarter', '先四半期', 'this quarter', '今四半期', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年始', '年明け',
     'in September', 'in sept 2024', 'in dec', '2025年3月の', '2025年3月', '3月に', 'in 2024', '2023年の',
     '2026-07-18', '7月18日', 'July 18', '18 July', 'from 2026-07-01 to 2026-07-20',
     'last 7 days', 'past week', '過去3日', 'ここ2週間', '先々週', '先々月', 'きのう', '昨晩', '昨夜', '今朝', '直近2週間',
@@ -234,5 +239,13 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
 
   it('a query with no temporal expression keeps its text', () => {
     expect(extractTemporal('  LoRa   アンテナの 選び方 ', now)).toEqual({ text: 'LoRa アンテナの 選び方', textWithDays: 'LoRa アンテナの 選び方', range: null });
+  });
+});
+
+describe('extractTemporal: quarters across a year', () => {
+  it('in January, last quarter is the year before’s fourth', () => {
+    const jan = new Date(2027, 0, 5, 9, 0, 0);
+    expect(extractTemporal('last quarter', jan).range).toEqual({ after: '2026-10-01', before: '2027-01-01' });
+    expect(extractTemporal('this quarter', jan).range).toEqual({ after: '2027-01-01', before: '2027-04-01' });
   });
 });
