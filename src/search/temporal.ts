@@ -151,7 +151,7 @@ const RULES: Rule[] = [
  * fresh process's time).
  */
 const ANY_RULE =
-  /\d|yesterday|today|week|month|quarter|四半期|year|recently|lately|(?:mon|tues|wednes|thurs|fri|satur|sun)day|曜|morning|afternoon|evening|night|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|昨日|きのう|昨晩|昨夜|今日|本日|今朝|先々|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け/i;
+  /\d|yesterday|today|week|month|(?:last|previous|this) quarter|四半期|year|recently|lately|(?:mon|tues|wednes|thurs|fri|satur|sun)day|曜|morning|afternoon|evening|night|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|昨日|きのう|昨晩|昨夜|今日|本日|今朝|先々|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け/i;
 
 /**
  * Full-width ASCII (U+FF01–U+FF5E) as ASCII, as NFKC writes it: a Japanese IME in full-width mode types
