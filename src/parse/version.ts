@@ -8,7 +8,7 @@
 //
 // 1: 2026-11-27 (Obsidian comments and code, property links, offset timestamps, shared names' links).
 // 2: 2026-11-27 (search text folds Japanese spelling variants: 関ヶ原/関ケ原, 3ヶ月/3か月, 髙/高, 﨑/崎).
-// 3: 2026-11-27 (daily note names dated and typed: 20261127.md, 2026/11/27.md, 2026_11_27.md, 27.11.2026.md,
+// 3: 2026-11-27 (daily note names dated and typed: 20261127.md, 2026/11/27.md, 2026_11_27.md, 2026.11.27.md, 27.11.2026.md,
 // Nov 27, 2026.md: name-date.ts).
 // 4: 2026-11-27 (a markdown link's `?query` is no part of its target: /team/?department=x links team.md).
 // 5: 2026-11-27 (names and links keyed without the vault's note extensions, not .md and .markdown: `[[page]]`
