@@ -115,9 +115,7 @@ function dateOf(value: unknown): string | null {
 function epochDay(value: number): string | null {
   if (!Number.isInteger(value)) return null;
   const ms = value >= 1e9 && value < 1e10 ? value * 1000 : value >= 1e11 && value < 1e13 ? value : null;
-  if (ms === null) return null;
-  const t = new Date(ms);
-  return ymd(t.getFullYear(), t.getMonth() + 1, t.getDate());
+  return ms === null ? null : localDay(ms);
 }
 
 /** Frontmatter `tags`/`tag` (a list, or a comma/space separated string), without '#', lower-cased. */

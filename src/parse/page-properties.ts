@@ -49,7 +49,7 @@ export function pageProperties(lines: string[], from: number): Record<string, un
   const out: Record<string, unknown> = {};
   for (const [key, value] of propertyLines(lines, from, LOGSEQ_PROPERTY).properties) {
     if (key === 'title') out.title = value;
-    else if (LISTS[key]) out[LISTS[key]] = value.split(',').map(pageName).filter(Boolean);
+    else if (LISTS[key]) out[LISTS[key]] = value.split(',').map(linkedName).filter(Boolean);
   }
   return out;
 }
@@ -94,7 +94,7 @@ function skipBlank(lines: string[], from: number): number {
 }
 
 /** A value as the page it names: `[[Moonshot]]` and `#sync` are `Moonshot` and `sync`. */
-function pageName(item: string): string {
+function linkedName(item: string): string {
   const t = item.trim().replace(/^#/, '');
   const m = /^\[\[(.*)\]\]$/.exec(t);
   return (m ? m[1] : t).trim();

@@ -34,7 +34,6 @@ export function hasNoteExtension(name: string, extensions: readonly string[]): b
   return noteExtensionOf(name, extensions) !== null;
 }
 
-
 /** A name or path without its note extension (`notes/x.md` → `notes/x`); any other name as it is. */
 export function withoutNoteExtension(name: string, extensions: readonly string[]): string {
   const ext = noteExtensionOf(name, extensions);
