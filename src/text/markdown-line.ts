@@ -183,20 +183,68 @@ function quoteCount(prefix: string): number {
   return prefix.split('>').length - 1;
 }
 
+// A list item's line: its marker's indentation (group 1), its marker (group 2) and the spaces before its
+// text (group 3; none for an empty item).
+const LIST_ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])(?:([ \t]+)\S|[ \t]*$)/;
+const INDENT = /^[ \t]*/;
+
+/** The column after a run of spaces and tabs that starts at column `from`, a tab going to the next multiple of 4. */
+function columns(space: string, from = 0): number {
+  let col = from;
+  for (let i = 0; i < space.length; i++) col = space.charCodeAt(i) === 0x09 ? col + 4 - (col % 4) : col + 1;
+  return col;
+}
+
 /**
  * A reader of fenced code, line by line: each line is a fence line (opening or closing), a line of code
  * (without the quote markers of a quoted fence, as a reader sees it), or text (null). A fence closes on
  * the same character, at least as many, nothing after; a quoted one also where its quote ends.
+ * A line indented 4 columns or more past its quote opens a fence only inside a list item, less than 4 past
+ * the item's text (`    ```sh` under `1. `, as the handbook writes its lab steps; all 666 such lines in the
+ * eval corpora follow a list item): elsewhere it is indented code, or a paragraph's next line (CommonMark),
+ * and a ``` in it read as a fence made the rest of the section code. The list items still open are the
+ * columns their text starts at: a line at a smaller column ends them, after a blank line (before one it
+ * continues the paragraph), and so does a fence there or another item's marker. Where the text opens (no
+ * line before it) an indented fence is still one: a chunk of a long section may start inside a list item.
  */
 function fenceReader(): (line: string) => 'fence' | { code: string } | null {
   let open: { quotes: number; run: string } | null = null;
+  const lists: number[] = [];
+  let blank = false;
+  let first = true;
+  const close = (col: number) => {
+    while (lists.length > 0 && lists[lists.length - 1] > col) lists.pop();
+  };
   return (line) => {
     const fence = fenceOf(line);
     if (open !== null && open.quotes > 0 && quoteCount(QUOTE_PREFIX.exec(line)![0]) < open.quotes) open = null;
     if (open === null) {
-      if (fence === null) return null;
-      open = fence;
-      return 'fence';
+      const rest = line.slice(QUOTE_PREFIX.exec(line)![0].length);
+      if (rest.trim() === '') {
+        blank = true;
+        return null;
+      }
+      const item = LIST_ITEM.exec(rest);
+      const indent = columns(INDENT.exec(rest)![0]);
+      const wasFirst = first;
+      first = false;
+      if (fence !== null) {
+        blank = false;
+        close(indent);
+        if (indent >= 4 && !wasFirst && (lists.length === 0 || indent - lists[lists.length - 1] >= 4)) return null;
+        open = fence;
+        return 'fence';
+      }
+      if (item !== null) {
+        close(indent);
+        const marker = indent + item[2].length;
+        const text = item[3] === undefined ? marker + 1 : columns(item[3], marker);
+        // CommonMark: an item's text starts 1 to 4 columns after its marker; one further away is indented
+        // code, and the item's text starts 1 after it, as for an empty item.
+        lists.push(text - marker <= 4 ? text : marker + 1);
+      } else if (blank) close(indent);
+      blank = false;
+      return null;
     }
     if (fence !== null && fence.run[0] === open.run[0] && fence.run.length >= open.run.length && fence.rest.trim() === '') {
       open = null;

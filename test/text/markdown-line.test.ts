@@ -86,6 +86,15 @@ describe('simplifyMarkdown / markdownLine', () => {
     ['~~~\n[[x]]\n~~~\n[[y]]', '[[x]] y'],
     // A fence in a list item is indented past three spaces: still a fence, its code as written (`$` no math).
     ['1. Run:\n\n    ```sh\n    echo $HOME/$USER **x**\n    ```\n2. Done', '1. Run: echo $HOME/$USER **x** 2. Done'],
+    ['- a\n  - b\n\n      ```\n      $x$ **y**\n      ```\n\nafter *em*', '- a - b $x$ **y** after em'],
+    // Indented 4 past a paragraph (no list item) it is indented code, or the paragraph's next line: its ```
+    // opens no fence, and what follows is text (CommonMark; it made the rest of the section code).
+    ['Para.\n\n    ```\n    code\n\nAfter *em* and [[L]].', 'Para. ``` code After em and L.'],
+    ['Para.\n    ```\nmore *em*', 'Para. ``` more em'],
+    ['- item\n\nPara.\n\n    ```\n    x\n\nafter *em*', '- item Para. ``` x after em'],
+    ['> quote\n>\n>     ```\n>     x\n>\n> after *em*', 'quote ``` x after em'],
+    // Where the text opens, the list may be in the chunk before: still a fence.
+    ['\n    ```\n    $a$ *x*\n    ```\nafter *em*', '$a$ *x* after em'],
     // A span holds backticks of other run lengths; an unmatched run is text.
     ['`**bold**` or `` `code` `` and | `` ``` `` | and ``a`b``', '**bold** or `code` and | ``` | and a`b'],
     ['``` x ` and ``y`', '``` x and ``y'], // the lone runs pair up: ` and ``y` is a span
