@@ -33,8 +33,15 @@ const LOGSEQ_BLOCK_REF = new RegExp(`\\(\\(${UUID}\\)\\)`, 'gi');
 // reference (`[^1]`, `[^note]`), a small marker a line of text leaves out (renumbered in Obsidian, and its
 // definition is mostly cut off: `long[^1] and` reads `long and`, `使用します [^2]。` reads `使用します。`, with
 // the space before it). A regex's negated class is text:
-// `[^a-z]+`, `[^0-9]{2}` are quantified, `[^ ]` holds a space, `^[^*]` follows an anchor.
-const FOOTNOTE = /^[ \t]{0,3}\[\^[^\s\[\]]+\]:[ \t]*|[ \t]*(?<!\^)\[\^[^\s\[\]]+\](?![(*+?{])/gm;
+// `[^a-z]+`, `[^0-9]{2}` are quantified, `[^ ]` holds a space, `^[^*]` follows an anchor; and see
+// footnoteReference. Group 1: a reference's space before it; group 2: its label.
+const FOOTNOTE = /^[ \t]{0,3}\[\^[^\s\[\]]+\]:[ \t]*|([ \t]*)(?<!\^)\[\^([^\s\[\]]+)\](?![(*+?{])/gm;
+const FOOTNOTE_DEFINITION = /^[ \t]{0,3}\[\^([^\s\[\]]+)\]:/gm;
+const NUMBER = /^\d+$/;
+// ASCII punctuation but `-` and `_`, which no label in the eval corpora holds (`[^1]`, `[^note]`,
+// `[^blueprint-dr]`, `[^footnote-01]`) and a regex's class does (`[^/]`, `[^:]`, `[^*]`, `[^.,]`).
+const NOT_IN_LABEL = /[!-,.\/:-@\\^`{-~]/;
+const ASCII_WORD = /^[A-Za-z]+$/;
 // Obsidian's inline footnote (`long.^[A note.]`, `使用します。^[脚注です。]`): its text is right there, and a
 // snippet shows it in parentheses, as a reader of one line takes an aside. `^[` is also a regex in prose
 // (`^[A-Z]`, `^[^*]`, `^[a-z ]+`): in the eval corpora every `^[` is in code (held before this), but a note
@@ -148,13 +155,31 @@ export function simplifyMarkdown(md: string, keepHtml = false, links: LinkReadin
     .replace(QUOTE_MARK, '')
     .replace(CALLOUT, (_m, type: string, title: string) => title || type[0].toUpperCase() + type.slice(1).toLowerCase())
     .replace(BLOCK_ID, '')
-    .replace(FOOTNOTE, '')
+    .replace(FOOTNOTE, footnoteReference)
     .replace(LOGSEQ_BLOCK_ID, '')
     .replace(LOGSEQ_BLOCK_REF, '')
     .replace(WIKILINK, (_m, bang: string, first: string, second: string | undefined) => wikilinkText(bang, first, second, links))
     .replace(ESCAPED_PIPE, '|');
   const plain = stripEmphasis(inlineFootnotes(linkLabels(text)).replace(AUTOLINK, '$1').replace(STRONG, ''));
   return held.length === 0 ? plain : plain.replace(HELD_MARK, (_m, i: string) => held[Number(i)]);
+}
+
+/**
+ * FOOTNOTE's replacement: a definition's label and a reference are dropped, but for a reference that cannot
+ * be one. Obsidian shows `[^x]` as written when the note defines no `[^x]:`, and a snippet sees one section,
+ * not the note: in the eval corpora 194 of 258 references are defined in another section (the index records
+ * no definitions; reading the note per search is what a snippet must not do). So a reference is kept as
+ * written only when this text does not define it and its label is unlike a footnote's: it holds punctuation
+ * (`[^/]`, `[^:]`), a range (`[^a-z]`), or it is one ASCII word standing apart (`match it with [^abc] first`).
+ * A number (189 of the 258), a compound (`[^blueprint-dr]`, defined elsewhere) and a word after its word
+ * (`footnotes[^footnote]`) stay footnotes wherever they are defined: no reference in the corpora is kept.
+ */
+function footnoteReference(m: string, space: string | undefined, label: string | undefined, at: number, text: string): string {
+  if (label === undefined || NUMBER.test(label)) return '';
+  const unlike = NOT_IN_LABEL.test(label) || CHARACTER_RANGE.test(label) || (ASCII_WORD.test(label) && (space !== '' || at === 0 || text[at - 1] === '\n'));
+  if (!unlike) return '';
+  for (const d of text.matchAll(FOOTNOTE_DEFINITION)) if (d[1] === label) return '';
+  return m;
 }
 
 /**

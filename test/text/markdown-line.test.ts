@@ -119,6 +119,13 @@ describe('simplifyMarkdown / markdownLine', () => {
     // A negated class after a regex's `^` is no footnote either (it left a lone `^`).
     ['lines matching ^[^#] or ^[^,]', 'lines matching ^[^#] or ^[^,]'],
     ['`x[^1]` and `[^1]: y` stay as code', 'x[^1] and [^1]: y stay as code'],
+    // A reference unlike a footnote's, that the text does not define, is text, as Obsidian shows an undefined
+    // one: punctuation, a range, or one word standing apart. The text defines it: a footnote again.
+    ['match it with [^abc] first, or [^/] and [^:] or [^a-z] alone', 'match it with [^abc] first, or [^/] and [^:] or [^a-z] alone'],
+    ['[^abc] opens the line', '[^abc] opens the line'],
+    ['a claim [^source] here\n\n[^source]: The book.', 'a claim here The book.'],
+    // Defined in another section, as most are: a number, a compound or a word after its word is a footnote.
+    ['a claim[^source], 1 分未満 [^object-storage] and [^7].', 'a claim, 1 分未満 and.'],
   ])('footnote %j → %j', (md, plain) => {
     expect(markdownLine(md)).toBe(plain);
   });
