@@ -2,7 +2,7 @@
 import { localDay } from '../core/days.js';
 import { NOTE_TYPES, type NoteType } from '../core/types.js';
 import { pageName } from '../text/page-name.js';
-import { formatDay, type DayFormat } from './day-format.js';
+import { dailyByFormat, formatDay, type DayFormat } from './day-format.js';
 import { nameDay, validDate, writtenDay, ymd } from './name-date.js';
 import type { ParseOptions } from './options.js';
 
@@ -18,14 +18,14 @@ export function noteTitle(fm: Frontmatter, firstH1: string | null, path: string)
 
 /**
  * Frontmatter `type` when valid; else daily/session folders, a name that starts with a day (name-date.ts) or
- * that Obsidian's daily-note settings name (day-format.ts); else knowledge.
+ * that Obsidian's daily-note settings name (day-format.ts; not its weekly, monthly… ones); else knowledge.
  */
 export function noteType(fm: Frontmatter, path: string, opts: ParseOptions): NoteType {
   const declared = scalarText(fm.type)?.toLowerCase();
   if (declared && (NOTE_TYPES as readonly string[]).includes(declared)) return declared as NoteType;
   const folders = path.split('/').slice(0, -1).map((f) => f.toLowerCase());
   const inAny = (names: string[]) => names.some((n) => folders.includes(n.toLowerCase()));
-  if (inAny(opts.dailyFolders) || nameDay(path)?.leading || formatDay(path, opts.dayFormats) !== null) return 'daily';
+  if (inAny(opts.dailyFolders) || nameDay(path)?.leading || dailyByFormat(path, opts.dayFormats)) return 'daily';
   if (inAny(opts.sessionFolders)) return 'session';
   return 'knowledge';
 }
@@ -60,8 +60,9 @@ const DATE_KEYS = ['date', 'updated', 'created'];
  * Frontmatter date/updated/created (first valid; a day, a timestamp or epoch ms) → the same of a Notion page's
  * property lines (`pageDates`: page-properties.ts notionProperties; a day as Notion writes it too,
  * `November 3, 2023 4:12 PM`; the note's own, so its source is `frontmatter` as well) → the day Obsidian's
- * daily-note settings name (day-format.ts: before name-date.ts's guesses, which read `11.12.2026` day first
- * where the vault's format may say otherwise) → a day the path names (name-date.ts) → the mtime's local date.
+ * daily-note settings name, or the first day of the period its Periodic Notes settings name (day-format.ts:
+ * before name-date.ts's guesses, which read `11.12.2026` day first where the vault's format may say otherwise,
+ * and `2027-W01` as an ISO week where the vault's `gggg-[W]ww` numbers the locale's) → a day the path names (name-date.ts) → the mtime's local date.
  */
 export function noteDate(
   fm: Frontmatter,

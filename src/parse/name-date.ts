@@ -56,7 +56,8 @@ export function nameDay(path: string): NameDay | null {
 
 // The whole stem only: `2026-11 plan` or `Budget 2026-11` is no monthly note. Not a bare year: `2021.md`
 // in real vaults is as often a page about that year's event (the GitLab handbook's sales/training/sko/2021.md)
-// as a yearly note. Weeks as the plugin's default `gggg-[W]ww` writes them, one digit too (`w`), any case.
+// as a yearly note. Weeks as the plugin's default `gggg-[W]ww` writes them, one digit too (`w`), any case, read
+// as ISO weeks: where the vault's Periodic Notes settings name the format, day-format.ts reads the name first.
 const WEEK = /^(\d{4})-W(\d{1,2})$/i;
 const MONTH = /^(\d{4})-(\d{2})$/;
 const QUARTER = /^(\d{4})-Q([1-4])$/i;
@@ -71,14 +72,36 @@ function periodStart(stem: string): string | null {
   return m ? ymd(+m[1], (+m[2] - 1) * 3 + 1, 1) : null;
 }
 
+const DAY_MS = 86_400_000;
+
 /** Monday of ISO week `week` of `year` (week 1 holds January 4th); null for a week the year does not have. */
-function isoWeekMonday(year: number, week: number): string | null {
+export function isoWeekMonday(year: number, week: number): string | null {
   const jan4 = Date.UTC(year, 0, 4);
-  const monday = new Date(jan4 + ((week - 1) * 7 - ((new Date(jan4).getUTCDay() + 6) % 7)) * 86_400_000);
+  const monday = new Date(jan4 + ((week - 1) * 7 - ((new Date(jan4).getUTCDay() + 6) % 7)) * DAY_MS);
   // An ISO week belongs to the year of its Thursday: 2026-W53 would be 2027's first week.
-  const thursday = new Date(monday.getTime() + 3 * 86_400_000);
+  const thursday = new Date(monday.getTime() + 3 * DAY_MS);
   if (week < 1 || thursday.getUTCFullYear() !== year) return null;
-  return ymd(monday.getUTCFullYear(), monday.getUTCMonth() + 1, monday.getUTCDate());
+  return utcDay(monday);
+}
+
+/**
+ * Monday of week `week` of `year` as moment's default English locale numbers weeks (`gggg-[W]ww`, Periodic
+ * Notes' default weekly name): Sunday to Saturday, week 1 the one holding January 1st (moment's dow 0, doy 6).
+ * Null for a week the year does not have. In years that start on a Friday or Saturday (2027, 2028) its
+ * week 1 is the ISO year's last week of December: 2027-W01 is Monday 2026-12-28 here, ISO's 2027-01-04.
+ */
+export function localeWeekMonday(year: number, week: number): string | null {
+  const firstSunday = (y: number) => {
+    const jan1 = Date.UTC(y, 0, 1);
+    return jan1 - new Date(jan1).getUTCDay() * DAY_MS;
+  };
+  const sunday = firstSunday(year) + (week - 1) * 7 * DAY_MS;
+  if (week < 1 || sunday >= firstSunday(year + 1)) return null;
+  return utcDay(new Date(sunday + DAY_MS));
+}
+
+function utcDay(d: Date): string {
+  return ymd(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
 }
 
 /**
