@@ -6,7 +6,9 @@
 // nothing said so. A sync of the whole vault compares them with the ones recorded, reads every note again
 // when one differs, and records them (meta reading_settings). Obsidian's daily-note settings
 // (.obsidian/daily-notes.json, Periodic Notes' data.json: parse/day-format.ts) type and date notes as much,
-// so they are recorded with them (`dayFormats`), as is whether the vault is Dendron's (`dendron`).
+// so they are recorded with them (`dayFormats`; Periodic Notes' weekly, monthly, quarterly and yearly ones as
+// `periodFormats`), as is whether the vault is Dendron's (`dendron`).
+import type { DayFormat } from '../parse/day-format.js';
 import type { ParseOptions } from '../parse/options.js';
 import type { Database } from './db.js';
 
@@ -21,7 +23,10 @@ function recordOf(opts: ParseOptions): Record<string, unknown> {
     sessionFolders: folders(opts.sessionFolders),
     maxFileBytes: opts.maxFileBytes,
     // Folders in any case (day-format.ts formatDay), in any order.
-    dayFormats: opts.dayFormats.map((d) => ({ folder: d.folder.toLowerCase(), format: d.format })).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)),
+    dayFormats: formatsOf(opts.dayFormats.filter((d) => d.period === undefined)),
+    // Periodic Notes' weekly, monthly, quarterly and yearly ones apart: a record from before they were read
+    // lacks the key, which is no change (changedReadingSettings), where a longer dayFormats would be one.
+    periodFormats: formatsOf(opts.dayFormats.filter((d) => d.period !== undefined)),
     // Links and names are keyed without a note extension (resolve-link.ts targetKey), and an image link to a
     // note is an embed: a note read before an extension was added keeps keys of the old list.
     extensions: [...new Set(opts.extensions)].sort(),
@@ -30,9 +35,14 @@ function recordOf(opts: ParseOptions): Record<string, unknown> {
   };
 }
 
+function formatsOf(formats: DayFormat[]): DayFormat[] {
+  return formats.map((d) => ({ ...d, folder: d.folder.toLowerCase() })).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+}
+
 /** The settings that live in other tools' files rather than in config.json, as a user reads their change. */
 const OTHER_TOOLS_SETTINGS: Record<string, string> = {
   dayFormats: "Obsidian's daily-note settings (.obsidian/) changed",
+  periodFormats: "Periodic Notes' weekly, monthly, quarterly or yearly settings (.obsidian/) changed",
   dendron: "Dendron's dendron.yml was added or removed",
 };
 

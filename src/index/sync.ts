@@ -394,7 +394,10 @@ function finish(
       writer.syncAttachments(how.attachments);
       writer.recordReadingSettings(run.parseOpts);
       writer.pruneWarnings();
-      for (const w of how.scanWarnings) writer.replaceWarnings(w.path, [w.message]);
+      // All of a path's at once: Periodic Notes' data.json can hold a wrong weekly and a wrong monthly format.
+      const byPath = new Map<string, string[]>();
+      for (const w of how.scanWarnings) byPath.set(w.path, [...(byPath.get(w.path) ?? []), w.message]);
+      for (const [path, messages] of byPath) writer.replaceWarnings(path, messages);
     }
     writer.markSynced(all || !olderLinks);
   });

@@ -22,4 +22,5 @@
 // 11: 2026-11-27 (a Notion export's property lines under its title date it: Created: November 3, 2023 4:12 PM).
 // 12: 2026-11-27 (a Notion export's Tags property line under its title tags it: Tags: Work, Product Launch; タグ: 会議).
 // 13: 2026-11-28 (weekly, monthly and quarterly note names dated their first day: 2026-W47.md, 2026-11.md, 2026-Q4.md).
-export const PARSE_VERSION = 13;
+// 14: 2026-11-28 (Periodic Notes' weekly, monthly, quarterly and yearly settings date their notes: `gggg-[W]ww` a locale week, Years/2026.md).
+export const PARSE_VERSION = 14;

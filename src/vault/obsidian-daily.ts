@@ -1,7 +1,8 @@
 // Obsidian's own daily-note settings, where an Obsidian user set them: the Daily notes core plugin's
 // `.obsidian/daily-notes.json` ({"folder": "Journal/Daily", "format": "DD-MM-YYYY"}; a key left out is
 // Obsidian's default: the vault's root, YYYY-MM-DD) and the Periodic Notes plugin's
-// `.obsidian/plugins/periodic-notes/data.json` ({"daily": {"enabled": true, "folder": …, "format": …}}).
+// `.obsidian/plugins/periodic-notes/data.json` ({"daily": {"enabled": true, "folder": …, "format": …}}), and that
+// plugin's weekly, monthly, quarterly and yearly notes (`"weekly": {"enabled": true, "format": "gggg-[W]ww"}`).
 // A file that is absent says nothing; one that cannot be read or holds no settings is a warning naming it,
 // never an error: Obsidian's files are Obsidian's, and a search must not stop at them.
 import { readFileSync } from 'node:fs';
@@ -12,8 +13,11 @@ import { fileKind } from './file-kind.js';
 export const DAILY_NOTES_FILE = '.obsidian/daily-notes.json';
 export const PERIODIC_NOTES_FILE = '.obsidian/plugins/periodic-notes/data.json';
 
-/** Obsidian's default daily-note format (both plugins'). */
-const DEFAULT_FORMAT = 'YYYY-MM-DD';
+/** Obsidian's default daily-note format (both plugins'), and Periodic Notes' other defaults for a format left empty. */
+const DEFAULT_FORMATS: Record<string, string> = { '': 'YYYY-MM-DD', daily: 'YYYY-MM-DD', weekly: 'gggg-[W]ww', monthly: 'YYYY-MM', quarterly: 'YYYY-[Q]Q', yearly: 'YYYY' };
+
+/** Periodic Notes' entries besides `daily`, read only when `enabled` is true (the plugin's default is false). */
+export const PERIODIC_ENTRIES = ['weekly', 'monthly', 'quarterly', 'yearly'] as const;
 
 export interface ObsidianDailySetting {
   /** Vault-relative, NFC, without leading or trailing slashes: '' is the vault's root. */
@@ -22,7 +26,7 @@ export interface ObsidianDailySetting {
   format: string;
   /** The settings file it comes from (vault-relative). */
   file: string;
-  /** Where in the file: '' (the whole file), or `daily` (Periodic Notes). */
+  /** Where in the file: '' (the whole file), or Periodic Notes' `daily`, `weekly`, `monthly`, `quarterly`, `yearly`. */
   key: string;
 }
 
@@ -40,6 +44,10 @@ export function readObsidianDaily(vault: string): ObsidianDaily {
     const daily = periodic.daily;
     // Periodic Notes writes `daily` once its settings are opened; `enabled: false` is its daily notes turned off.
     if (isObject(daily) && daily.enabled !== false) take(daily, PERIODIC_NOTES_FILE, 'daily', out);
+    for (const key of PERIODIC_ENTRIES) {
+      const entry = periodic[key];
+      if (isObject(entry) && entry.enabled === true) take(entry, PERIODIC_NOTES_FILE, key, out);
+    }
   }
   return out;
 }
@@ -48,11 +56,12 @@ function take(obj: Record<string, unknown>, file: string, key: string, out: Obsi
   const { folder = '', format = '' } = obj;
   if (typeof folder !== 'string' || typeof format !== 'string') {
     const where = key ? `${key}'s folder and format` : 'folder and format';
-    out.warnings.push({ path: file, message: `${where} must be text (got ${JSON.stringify({ folder, format })}): its daily-note settings are not read` });
+    out.warnings.push({ path: file, message: `${where} must be text (got ${JSON.stringify({ folder, format })}): its ${key || 'daily'}-note settings are not read` });
     return;
   }
-  const setting = { folder: folderOf(folder), format: format.trim() || DEFAULT_FORMAT, file, key };
-  const same = out.settings.some((s) => s.folder === setting.folder && s.format === setting.format);
+  const setting = { folder: folderOf(folder), format: format.trim() || DEFAULT_FORMATS[key], file, key };
+  const daily = (k: string) => k === '' || k === 'daily';
+  const same = out.settings.some((s) => s.folder === setting.folder && s.format === setting.format && daily(s.key) === daily(key));
   if (!same) out.settings.push(setting);
 }
 
@@ -66,7 +75,8 @@ function readJson(vault: string, rel: string, warnings: IndexWarning[]): Record<
   const path = join(vault, rel);
   const kind = fileKind(path);
   if (kind === 'absent') return undefined;
-  const fix = 'its daily-note settings are not read';
+  // For data.json, "daily-note settings are not read" too: cmd-doctor.ts finds the fix by those words.
+  const fix = rel === PERIODIC_NOTES_FILE ? 'its daily-note settings are not read, nor its weekly, monthly, quarterly and yearly ones' : 'its daily-note settings are not read';
   if (kind !== 'file') {
     warnings.push({ path: rel, message: `not a plain file (a folder, a pipe): ${fix}` });
     return undefined;

@@ -29,7 +29,7 @@ describe('readObsidianDaily', () => {
 
   it("reads Periodic Notes' daily settings when they are on, once when both plugins say the same", () => {
     const periodic = (enabled: boolean) =>
-      JSON.stringify({ daily: { enabled, folder: 'Log', format: 'YYYY/MM/YYYY-MM-DD' }, weekly: { enabled: true, format: 'gggg-[W]ww' } });
+      JSON.stringify({ daily: { enabled, folder: 'Log', format: 'YYYY/MM/YYYY-MM-DD' } });
     expect(read({ [PERIODIC]: periodic(true), [CORE]: '{"folder": "Log", "format": "YYYY/MM/YYYY-MM-DD"}' }).settings).toEqual([
       { folder: 'Log', format: 'YYYY/MM/YYYY-MM-DD', file: CORE, key: '' },
     ]);
@@ -44,7 +44,7 @@ describe('readObsidianDaily', () => {
     expect(bad.settings).toEqual([]);
     expect(bad.warnings).toEqual([
       { path: CORE, message: expect.stringMatching(/^not valid JSON \(.+\): its daily-note settings are not read$/) },
-      { path: PERIODIC, message: 'must hold a JSON object: its daily-note settings are not read' },
+      { path: PERIODIC, message: 'must hold a JSON object: its daily-note settings are not read, nor its weekly, monthly, quarterly and yearly ones' },
     ]);
     vault?.cleanup();
     expect(read({ [CORE]: '{"folder": 3}' }).warnings).toEqual([
@@ -54,5 +54,39 @@ describe('readObsidianDaily', () => {
     vault = makeVault({});
     mkdirSync(join(vault.dir, CORE), { recursive: true });
     expect(readObsidianDaily(vault.dir).warnings).toEqual([{ path: CORE, message: 'not a plain file (a folder, a pipe): its daily-note settings are not read' }]);
+  });
+
+  it("reads Periodic Notes' weekly, monthly, quarterly and yearly settings only when they are on, the plugin's formats for one left empty", () => {
+    const data = {
+      daily: { enabled: false, folder: 'Log', format: 'YYYY-MM-DD' },
+      weekly: { enabled: true, folder: '/Reviews/Weekly/', format: '[Week] ww[, ]gggg', template: '' },
+      monthly: { enabled: true, folder: 'Reviews', format: '' },
+      quarterly: { enabled: false, folder: 'Reviews', format: 'YYYY [Q]Q' },
+      yearly: { enabled: 'yes', folder: 'Years', format: 'YYYY' },
+    };
+    expect(read({ [PERIODIC]: JSON.stringify(data) })).toEqual({
+      settings: [
+        { folder: 'Reviews/Weekly', format: '[Week] ww[, ]gggg', file: PERIODIC, key: 'weekly' },
+        { folder: 'Reviews', format: 'YYYY-MM', file: PERIODIC, key: 'monthly' },
+      ],
+      warnings: [],
+    });
+    vault?.cleanup();
+    const defaults = { weekly: { enabled: true }, quarterly: { enabled: true }, yearly: { enabled: true, folder: 'Years' } };
+    expect(read({ [PERIODIC]: JSON.stringify(defaults) }).settings.map((s) => [s.key, s.folder, s.format])).toEqual([
+      ['weekly', '', 'gggg-[W]ww'],
+      ['quarterly', '', 'YYYY-[Q]Q'],
+      ['yearly', 'Years', 'YYYY'],
+    ]);
+  });
+
+  it('a wrong entry is a warning naming it; the others are read', () => {
+    const data = { weekly: { enabled: true, format: 3 }, monthly: { enabled: true, folder: ['a'] }, yearly: { enabled: true, format: 'YYYY' }, quarterly: 'on' };
+    const r = read({ [PERIODIC]: JSON.stringify(data) });
+    expect(r.settings).toEqual([{ folder: '', format: 'YYYY', file: PERIODIC, key: 'yearly' }]);
+    expect(r.warnings).toEqual([
+      { path: PERIODIC, message: 'weekly\'s folder and format must be text (got {"folder":"","format":3}): its weekly-note settings are not read' },
+      { path: PERIODIC, message: 'monthly\'s folder and format must be text (got {"folder":["a"],"format":""}): its monthly-note settings are not read' },
+    ]);
   });
 });

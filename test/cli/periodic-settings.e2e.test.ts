@@ -1,0 +1,94 @@
+// Weekly, monthly, quarterly and yearly notes as the vault's Periodic Notes settings name them
+// (.obsidian/plugins/periodic-notes/data.json), by the built CLI: dated their period's first day whatever the
+// format, in the entry's folder only, of their own type, read again when the settings change, and a wrong entry
+// is a warning naming the file (day-format.ts, vault/obsidian-daily.ts).
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { assertBuilt, makeVault, tsm } from '../helpers/cli.js';
+
+// Saturday 2026-11-28, 09:00 UTC: last week is Monday 2026-11-16 to Sunday 2026-11-22.
+const ENV = { TSM_NOW: '2026-11-28T09:00:00Z', TZ: 'UTC' };
+const PERIODIC = '.obsidian/plugins/periodic-notes/data.json';
+const SETTINGS = {
+  daily: { enabled: true, folder: 'Daily', format: 'YYYY-MM-DD' },
+  weekly: { enabled: true, folder: 'Reviews/Weekly', format: '[Week] ww[, ]gggg', template: '' },
+  monthly: { enabled: true, folder: 'Reviews', format: 'MMMM YYYY' },
+  quarterly: { enabled: true, folder: 'Reviews', format: 'YYYY [Q]Q' },
+  yearly: { enabled: true, folder: 'Years', format: 'YYYY' },
+};
+
+let vault: { dir: string; cleanup: () => void };
+const run = (...args: string[]) => tsm([...args, '--vault', vault.dir], { env: ENV });
+// Every file edited today: only the name can date a note of another period.
+const write = (rel: string, text: string) => {
+  mkdirSync(join(vault.dir, rel, '..'), { recursive: true });
+  writeFileSync(join(vault.dir, rel), text);
+  const today = new Date(ENV.TSM_NOW);
+  utimesSync(join(vault.dir, rel), today, today);
+};
+const found = (query: string, ...flags: string[]) => {
+  const r = run('search', query, '-f', 'json', ...flags);
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { path: string; date: string; type: string }[]).map((x) => `${x.path} ${x.date} ${x.type}`).sort();
+};
+const warnings = () => (JSON.parse(run('status', '--json').stdout) as { warningList: { path: string; message: string }[] }).warningList;
+
+beforeAll(() => assertBuilt());
+beforeEach(() => {
+  vault = makeVault();
+  write(PERIODIC, JSON.stringify(SETTINGS));
+  write('Reviews/Weekly/Week 47, 2026.md', '# Week 47\n\nsoldered the antenna connector\n');
+  write('Reviews/Weekly/Week 45, 2026.md', '# Week 45\n\nordered the antenna mast\n');
+  write('Reviews/Weekly/Template.md', '# Template\n\nantenna checklist\n');
+  write('Reviews/November 2026.md', '# November\n\nantenna budget\n');
+  write('Reviews/2026 Q3.md', '# Q3\n\nantenna goals\n');
+  write('Years/2025.md', '# 2025\n\nantenna year\n');
+  // A page about an event of that year, outside the yearly folder: no yearly note.
+  write('events/2021.md', '# Field day 2021\n\nantenna contest\n');
+  expect(run('index').code).toBe(0);
+});
+afterEach(() => vault.cleanup());
+
+describe("Periodic Notes' settings", () => {
+  it("date ranges find last week's note named by the vault's weekly format, and the month's, quarter's and year's", () => {
+    expect(found('last week')).toEqual(['Reviews/Weekly/Week 47, 2026.md 2026-11-16 knowledge']);
+    expect(found('antenna')).toEqual([
+      'Reviews/2026 Q3.md 2026-07-01 knowledge',
+      'Reviews/November 2026.md 2026-11-01 knowledge',
+      'Reviews/Weekly/Template.md 2026-11-28 knowledge',
+      'Reviews/Weekly/Week 45, 2026.md 2026-11-02 knowledge',
+      'Reviews/Weekly/Week 47, 2026.md 2026-11-16 knowledge',
+      'Years/2025.md 2025-01-01 knowledge',
+      'events/2021.md 2026-11-28 knowledge',
+    ]);
+    expect(found('antenna', '--before', '2026-01-02')).toEqual(['Years/2025.md 2025-01-01 knowledge']);
+  });
+
+  it("numbers weeks as the format says: gggg's 2027-W01 is a week before ISO's", () => {
+    write(PERIODIC, JSON.stringify({ ...SETTINGS, weekly: { enabled: true, folder: 'Weekly', format: '' } }));
+    write('Weekly/2027-W01.md', '# Week 1\n\nnew year antenna\n');
+    write('ISO/2027-W01.md', '# Week 1\n\nnew year antenna\n');
+    const r = run('index');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("Periodic Notes' weekly, monthly, quarterly or yearly settings (.obsidian/) changed since the notes were read");
+    // The plugin's default gggg-[W]ww in moment's English locale: the week of Sunday 2026-12-27, January 1st in it.
+    expect(found('new year')).toEqual(['ISO/2027-W01.md 2027-01-04 knowledge', 'Weekly/2027-W01.md 2026-12-28 knowledge']);
+    // The old folder is no weekly folder any more: its notes are read again, by their mtime.
+    expect(found('soldered')).toEqual(['Reviews/Weekly/Week 47, 2026.md 2026-11-28 knowledge']);
+  });
+
+  it('an entry turned off dates nothing; each wrong one is a warning naming the file, never an error', () => {
+    const wrong = { ...SETTINGS, weekly: { ...SETTINGS.weekly, format: '[Week] ww HH' }, quarterly: { enabled: true, folder: 3 }, yearly: { ...SETTINGS.yearly, enabled: false } };
+    write(PERIODIC, JSON.stringify(wrong));
+    expect(run('index').code).toBe(0);
+    expect(found('antenna', '--before', '2026-11-27')).toEqual(['Reviews/November 2026.md 2026-11-01 knowledge']);
+    expect(warnings()).toEqual([
+      { path: PERIODIC, message: 'quarterly\'s folder and format must be text (got {"folder":3,"format":""}): its quarterly-note settings are not read' },
+      { path: PERIODIC, message: expect.stringMatching(/^weekly format "\[Week\] ww HH": its token HH is not one tsm reads .*: tsm takes no day from these weekly-note settings$/) },
+    ]);
+    write(PERIODIC, '{"weekly": ');
+    expect(run('index').code).toBe(0);
+    expect(warnings()).toEqual([{ path: PERIODIC, message: expect.stringMatching(/^not valid JSON .*: its daily-note settings are not read, nor its weekly, monthly, quarterly and yearly ones$/) }]);
+  });
+});
