@@ -229,9 +229,9 @@ function pageFix(l: LinkRecord, reader: NoteReader, extensions: readonly string[
 const FIXES: { cause: RegExp | string; fix: string; linked?: (file: string) => string }[] = [
   // First: a .gitignore that is a pipe says NOT_REGULAR too, and adding it to .tsmignore would change nothing.
   // Obsidian's settings files (src/vault/obsidian-daily.ts): Obsidian writes them, so they are corrected there.
-  { cause: /daily-note settings are not read/, fix: 'correct them in Obsidian (Settings → Daily notes, or Periodic Notes), or delete the file, then run `tsm index`' },
+  { cause: /(daily|weekly|monthly|quarterly|yearly)-note settings are not read/, fix: 'correct them in Obsidian (Settings → Daily notes, or Periodic Notes), or delete the file, then run `tsm index`' },
   {
-    cause: /tsm takes no day from these daily-note settings/,
+    cause: /tsm takes no day from these (daily|weekly|monthly|quarterly|yearly)-note settings/,
     fix: "choose a format of the tokens tsm reads in Obsidian's settings, or give each note `date:` in its frontmatter",
   },
   { cause: /its ignore rules are not applied/, fix: 'make it a plain file your user can read (or remove it)' },

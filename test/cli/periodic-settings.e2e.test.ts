@@ -87,6 +87,10 @@ describe("Periodic Notes' settings", () => {
       { path: PERIODIC, message: 'quarterly\'s folder and format must be text (got {"folder":3,"format":""}): its quarterly-note settings are not read' },
       { path: PERIODIC, message: expect.stringMatching(/^weekly format "\[Week\] ww HH": its token HH is not one tsm reads .*: tsm takes no day from these weekly-note settings$/) },
     ]);
+    // doctor gives each its own fix, not the generic one for a note.
+    const doctor = JSON.parse(run('doctor', '--json').stdout) as { problems: { message: string; fix: string }[] };
+    const fixes = doctor.problems.filter((p) => p.message.startsWith(PERIODIC)).map((p) => p.fix);
+    expect(fixes).toEqual([expect.stringMatching(/^correct them in Obsidian/), expect.stringMatching(/^choose a format of the tokens tsm reads/)]);
     write(PERIODIC, '{"weekly": ');
     expect(run('index').code).toBe(0);
     expect(warnings()).toEqual([{ path: PERIODIC, message: expect.stringMatching(/^not valid JSON .*: its daily-note settings are not read, nor its weekly, monthly, quarterly and yearly ones$/) }]);
