@@ -31,12 +31,21 @@ export function cacheDir(): string {
   return dir;
 }
 
-/** Reads a qrels file: `{ name, vault, now, queries }`, or a bare array of queries (vault given by --vault). */
+/**
+ * Reads a qrels file: `{ name, vault, now, queries }`, or a bare array of queries (vault given by --vault). A set
+ * judged on a twin of another set's vault (the same notes, dated: eval/make-dated-corpora.mjs) names that set's
+ * file instead of repeating its judgements: `"queriesOf": "til-en.json"` (beside it; its `now` unless one is given).
+ */
 export function loadSet(file: string): QuerySet {
   const abs = resolve(file);
   const data = JSON.parse(readFileSync(abs, 'utf8')) as unknown;
   if (Array.isArray(data)) return { name: basename(abs, '.json'), file: abs, vault: { dir: '' }, queries: data as JudgedQuery[] };
-  const d = data as Partial<QuerySet>;
+  const d = data as Partial<QuerySet> & { queriesOf?: unknown };
+  if (typeof d.queriesOf === 'string' && d.queries === undefined) {
+    const of = loadSet(resolve(dirname(abs), d.queriesOf));
+    d.queries = of.queries;
+    d.now ??= of.now;
+  }
   if (!Array.isArray(d.queries) || !d.vault) throw new Error(`${file}: expected { "vault": …, "queries": [ … ] } or an array of queries`);
   if (d.now !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(d.now)) throw new Error(`${file}: "now" must be YYYY-MM-DD, got ${JSON.stringify(d.now)}`);
   return { name: d.name ?? basename(abs, '.json'), file: abs, vault: d.vault, now: d.now, queries: d.queries };

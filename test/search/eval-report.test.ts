@@ -46,6 +46,15 @@ describe('eval: query sets and variants', () => {
     expect(loadSet(g)).toMatchObject({ name: 'bare', queries: [{ query: 'x' }] });
   });
 
+  it("reads a dated twin's queries and date from the set it names, never a copy", () => {
+    writeFileSync(join(dir, 'plain.json'), JSON.stringify({ name: 'plain', vault: { dir: 'v' }, now: '2026-11-28', queries: [{ query: 'y', relevant: { 'b.md': 2 } }] }));
+    const twin = join(dir, 'twin.json');
+    writeFileSync(twin, JSON.stringify({ name: 'twin', vault: { tarball: 'v-dated.tar.gz', root: 'v-dated' }, queriesOf: 'plain.json' }));
+    expect(loadSet(twin)).toMatchObject({ name: 'twin', now: '2026-11-28', vault: { root: 'v-dated' }, queries: [{ query: 'y', relevant: { 'b.md': 2 } }] });
+    writeFileSync(twin, JSON.stringify({ name: 'twin', vault: { dir: 'v' }, queriesOf: 'missing.json' }));
+    expect(() => loadSet(twin)).toThrow(/missing\.json/);
+  });
+
   it('rejects a malformed set or date with the file named', () => {
     const f = join(dir, 'bad.json');
     writeFileSync(f, JSON.stringify({ vault: { dir: 'v' }, now: '22.11.2026', queries: [] }));
