@@ -110,9 +110,10 @@ export interface Tuning {
   headColumnWeight: number;
   /**
    * Where recency multiplies the score: 'all' notes with a date, or only where time was 'asked' for —
-   * daily and session notes always, knowledge notes when the query has a temporal expression or a date filter.
+   * daily and session notes always, knowledge notes when the query has a temporal expression or a date filter
+   * — or 'asked-all': any note only then.
    */
-  recencyScope: 'all' | 'asked';
+  recencyScope: 'all' | 'asked' | 'asked-all';
   /**
    * Note-level (title/headings) evidence: a 'vote' adds its RRF share to any note it lists, and lists notes the
    * section rankers did not find; 'refine' only adds to notes the section rankers found.
@@ -190,7 +191,7 @@ export const DEFAULT_TUNING: Tuning = {
   neuralAdds: 'listed',
   neuralAddWeight: 1,
   headColumnWeight: 0.5,
-  recencyScope: 'all',
+  recencyScope: 'asked',
   headMode: 'vote',
   cutter: DEFAULT_CUTS,
   rrfK: RRF_K,

@@ -361,8 +361,9 @@ type Scored = { id: number; noteId: number; score: number; path: string; ord: nu
 type NoteFactor = (r: RankedSection) => number;
 
 function noteFactor(terms: QueryTerms, filters: SearchFilters, tuning: Tuning, now: Date): NoteFactor {
-  // Recency where time was asked for: always for daily and session notes; for knowledge notes only with
-  // a temporal expression or a date filter, unless the tuning applies it everywhere.
+  // Recency: always for daily and session notes; for knowledge notes only with a temporal expression or a
+  // date filter (an old reference note is as good an answer as a new one: dated twins +0.011 ± 0.004 over
+  // 622 queries, docs/search.md), unless the tuning applies it everywhere ('all') or only then ('asked-all').
   const timeAsked = Boolean(filters.after || filters.before);
   // File-name evidence refines: a bounded multiplier, never a vote of its own (docs/search.md).
   const nameShares = new Map<string, number>();
@@ -374,7 +375,7 @@ function noteFactor(terms: QueryTerms, filters: SearchFilters, tuning: Tuning, n
   };
   return (r) =>
     nameFactor(r.path) *
-    (tuning.recencyScope === 'all' || timeAsked || r.type !== 'knowledge' ? noteRecency(r.type as NoteType, r.date, r.dateSource, now, tuning) : 1) *
+    (tuning.recencyScope === 'all' || timeAsked || (r.type !== 'knowledge' && tuning.recencyScope === 'asked') ? noteRecency(r.type as NoteType, r.date, r.dateSource, now, tuning) : 1) *
     statusFactor(r.status, tuning);
 }
 

@@ -8,13 +8,15 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   // Reproduce earlier defaults, to show what the current ones gained.
   'second-0.3': { secondSection: 0.3 },
   'head-vote': { rankerWeights: { head: 1 } },
+  // Every dated note decays, knowledge notes too (until 2026-11-28: docs/search.md, "Recency where time is asked").
+  'recency-all': { recencyScope: 'all' },
   // Alternatives to measure.
   'no-head': { rankers: ['all-phrases', 'all-bigrams'] },
   'bigrams-only': { rankers: ['all-bigrams'] },
   'phrases-only': { rankers: ['all-phrases'] },
   'no-bigram-pruning': { bigramShare: 1 },
   'no-second': { secondSection: 0 },
-  'recency-asked': { recencyScope: 'asked' },
+  'recency-asked-all': { recencyScope: 'asked-all' },
   'head-refine': { headMode: 'refine' },
   'head-0.5': { rankerWeights: { head: 0.5 } },
   'head-0.3': { rankerWeights: { head: 0.3 } },
