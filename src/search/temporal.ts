@@ -43,7 +43,7 @@ function rollingSpan(n: number, unit: string, now: Date): DateRange | null {
   const u = unit.toLowerCase();
   if (/^(day|日)/.test(u)) return { after: ymd(addDays(now, -(n - 1))) };
   if (/^(week|週)/.test(u)) return { after: ymd(addDays(now, -(7 * n - 1))) };
-  if (/^(year)/.test(u)) return { after: ymd(new Date(now.getFullYear() - n, now.getMonth(), now.getDate())) };
+  if (/^(year|年)/.test(u)) return { after: ymd(new Date(now.getFullYear() - n, now.getMonth(), now.getDate())) };
   return { after: ymd(new Date(now.getFullYear(), now.getMonth() - n, now.getDate())) };
 }
 
@@ -104,9 +104,9 @@ const RULES: Rule[] = [
   { re: new RegExp(`(先々週|先週|今週)の?([${WEEKDAYS_JA}])曜日?`, 'g'), range: (m, now) => weekdayOfWeek(WEEKDAYS_JA.indexOf(m[2]), weeksBackJa(m[1]), now) },
   { re: new RegExp(`\\b(?:last|this past) ${WEEKDAY_RE}\\b`, 'gi'), range: (m, now) => lastWeekday(weekdayNamed(m[1]), now) },
   { re: new RegExp(`(?:この前|こないだ|この間)の?([${WEEKDAYS_JA}])曜日?`, 'g'), range: (m, now) => lastWeekday(WEEKDAYS_JA.indexOf(m[1]), now) },
-  // Rolling spans up to today ("the last 7 days", "past week", 過去3日, ここ2週間, 直近1週間): unlike `last week`, the
-  // calendar week before this one.
-  { re: /\b(?:last|past) (\d{1,3}) (days?|weeks?|months?)\b|(?:過去|ここ|直近)の?(\d{1,3})\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月)/gi, range: (m, now) => rollingSpan(Number(m[1] ?? m[3]), m[2] ?? m[4], now) },
+  // Rolling spans up to today ("the last 7 days", "past week", "last 2 years", 過去3日, ここ2週間, 直近1週間, 過去2年):
+  // unlike `last week`, the calendar week before this one.
+  { re: /\b(?:last|past) (\d{1,3}) (days?|weeks?|months?|years?)\b|(?:過去|ここ|直近)の?(\d{1,3})\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月|年間?)/gi, range: (m, now) => rollingSpan(Number(m[1] ?? m[3]), m[2] ?? m[4], now) },
   { re: /\bpast (week|month|year)\b/gi, range: (m, now) => rollingSpan(1, m[1], now) },
   { re: /先々週/g, range: (_m, now) => ({ after: ymd(addDays(startOfWeek(now), -14)), before: ymd(addDays(startOfWeek(now), -7)) }) },
   { re: /先々月/g, range: (_m, now) => ({ after: ymd(addMonths(now, -2)), before: ymd(addMonths(now, -1)) }) },

@@ -40,6 +40,9 @@ describe('extractTemporal', () => {
     ['what changed in the past week', 'what changed in the', { after: '2026-11-16' }],
     ['past month', '', { after: '2026-10-22' }],
     ['last 3 months', '', { after: '2026-08-22' }],
+    ['antenna notes from the last 2 years', 'antenna notes from the', { after: '2024-11-22' }],
+    ['過去2年のアンテナ', 'のアンテナ', { after: '2024-11-22' }],
+    ['ここ1年間の障害', 'の障害', { after: '2025-11-22' }],
     ['過去3日のメモ', 'のメモ', { after: '2026-11-20' }],
     ['ここ2週間の作業', 'の作業', { after: '2026-11-09' }],
     ['直近1週間の障害', 'の障害', { after: '2026-11-16' }],
@@ -210,7 +213,7 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
     'this year', '今年', 'last quarter', 'previous quarter', '先四半期', 'this quarter', '今四半期', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年始', '年明け',
     'in September', 'in sept 2024', 'in dec', '2025年3月の', '2025年3月', '3月に', 'in 2024', '2023年の',
     '2026-07-18', '7月18日', 'July 18', '18 July', 'from 2026-07-01 to 2026-07-20',
-    'last 7 days', 'past week', '過去3日', 'ここ2週間', '先々週', '先々月', 'きのう', '昨晩', '昨夜', '今朝', '直近2週間',
+    'last 7 days', 'past 10 years', 'past week', '過去3日', '過去2年', 'ここ2週間', '先々週', '先々月', 'きのう', '昨晩', '昨夜', '今朝', '直近2週間',
     'last Friday', 'this past monday', 'Friday last week', '先週の金曜', '今週月曜', 'この前の水曜に', 'this morning', 'tonight', 'last night',
   ];
   for (const e of expressions) {
