@@ -1,6 +1,9 @@
-// Weekly, monthly and quarterly notes as the Periodic Notes plugin names them (2026-W47.md, 2026-11.md,
-// 2026-Q4.md) are dated their period's first day by the built CLI, so a date range finds the period asked
-// about, whenever the file was last edited (name-date.ts periodStart).
+// Weekly, monthly, quarterly and yearly notes, by the built CLI. Named as the Periodic Notes plugin names them
+// by default (2026-W47.md, 2026-11.md, 2026-Q4.md), they are dated their period's first day, so a date range
+// finds the period asked about whenever the file was last edited (name-date.ts periodStart). Named as the
+// vault's Periodic Notes settings say (.obsidian/plugins/periodic-notes/data.json), they are dated whatever the
+// format, in the entry's folder only, of their own type, read again when the settings change, and a wrong entry
+// is a warning naming the file (day-format.ts, vault/obsidian-daily.ts).
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -24,20 +27,32 @@ const found = (query: string, ...flags: string[]) => {
   return (JSON.parse(r.stdout) as { path: string; date: string; type: string }[]).map((x) => `${x.path} ${x.date} ${x.type}`);
 };
 
+const PERIODIC = '.obsidian/plugins/periodic-notes/data.json';
+const SETTINGS = {
+  daily: { enabled: true, folder: 'Daily', format: 'YYYY-MM-DD' },
+  weekly: { enabled: true, folder: 'Reviews/Weekly', format: '[Week] ww[, ]gggg', template: '' },
+  monthly: { enabled: true, folder: 'Reviews', format: 'MMMM YYYY' },
+  quarterly: { enabled: true, folder: 'Reviews', format: 'YYYY [Q]Q' },
+  yearly: { enabled: true, folder: 'Years', format: 'YYYY' },
+};
+const sorted = (query: string, ...flags: string[]) => found(query, ...flags).sort();
+const warnings = () => (JSON.parse(run('status', '--json').stdout) as { warningList: { path: string; message: string }[] }).warningList;
+
 beforeAll(() => assertBuilt());
-beforeEach(() => {
-  vault = makeVault();
-  write('Weekly/2026-W47.md', '# Week 47\n\nsoldered the antenna connector\n');
-  write('Weekly/2026-W38.md', '# Week 38\n\nordered the antenna mast\n');
-  write('Monthly/2026-11.md', '# November\n\nantenna budget\n');
-  write('Monthly/2026-09.md', '# September\n\nantenna plans\n');
-  write('Quarterly/2026-Q3.md', '# Q3\n\nantenna goals\n');
-  write('notes/2026-11 plan.md', '# Plan\n\nantenna plan\n');
-  expect(run('index').code).toBe(0);
-});
 afterEach(() => vault.cleanup());
 
 describe('Periodic Notes names', () => {
+  beforeEach(() => {
+    vault = makeVault();
+    write('Weekly/2026-W47.md', '# Week 47\n\nsoldered the antenna connector\n');
+    write('Weekly/2026-W38.md', '# Week 38\n\nordered the antenna mast\n');
+    write('Monthly/2026-11.md', '# November\n\nantenna budget\n');
+    write('Monthly/2026-09.md', '# September\n\nantenna plans\n');
+    write('Quarterly/2026-Q3.md', '# Q3\n\nantenna goals\n');
+    write('notes/2026-11 plan.md', '# Plan\n\nantenna plan\n');
+    expect(run('index').code).toBe(0);
+  });
+
   it("date ranges find the week's and the month's notes, not the ones edited today", () => {
     expect(found('last week')).toEqual(['Weekly/2026-W47.md 2026-11-16 knowledge']);
     expect(found('先週')).toEqual(['Weekly/2026-W47.md 2026-11-16 knowledge']);
@@ -48,5 +63,66 @@ describe('Periodic Notes names', () => {
       'Quarterly/2026-Q3.md 2026-07-01 knowledge',
       'Weekly/2026-W38.md 2026-09-14 knowledge',
     ]);
+  });
+});
+
+describe("Periodic Notes' settings", () => {
+  beforeEach(() => {
+    vault = makeVault();
+    write(PERIODIC, JSON.stringify(SETTINGS));
+    write('Reviews/Weekly/Week 47, 2026.md', '# Week 47\n\nsoldered the antenna connector\n');
+    write('Reviews/Weekly/Week 45, 2026.md', '# Week 45\n\nordered the antenna mast\n');
+    write('Reviews/Weekly/Template.md', '# Template\n\nantenna checklist\n');
+    write('Reviews/November 2026.md', '# November\n\nantenna budget\n');
+    write('Reviews/2026 Q3.md', '# Q3\n\nantenna goals\n');
+    write('Years/2025.md', '# 2025\n\nantenna year\n');
+    // A page about an event of that year, outside the yearly folder: no yearly note.
+    write('events/2021.md', '# Field day 2021\n\nantenna contest\n');
+    expect(run('index').code).toBe(0);
+  });
+
+  it("date ranges find last week's note named by the vault's weekly format, and the month's, quarter's and year's", () => {
+    expect(sorted('last week')).toEqual(['Reviews/Weekly/Week 47, 2026.md 2026-11-16 knowledge']);
+    expect(sorted('antenna')).toEqual([
+      'Reviews/2026 Q3.md 2026-07-01 knowledge',
+      'Reviews/November 2026.md 2026-11-01 knowledge',
+      'Reviews/Weekly/Template.md 2026-11-28 knowledge',
+      'Reviews/Weekly/Week 45, 2026.md 2026-11-02 knowledge',
+      'Reviews/Weekly/Week 47, 2026.md 2026-11-16 knowledge',
+      'Years/2025.md 2025-01-01 knowledge',
+      'events/2021.md 2026-11-28 knowledge',
+    ]);
+    expect(sorted('antenna', '--before', '2026-01-02')).toEqual(['Years/2025.md 2025-01-01 knowledge']);
+  });
+
+  it("numbers weeks as the format says: gggg's 2027-W01 is a week before ISO's", () => {
+    write(PERIODIC, JSON.stringify({ ...SETTINGS, weekly: { enabled: true, folder: 'Weekly', format: '' } }));
+    write('Weekly/2027-W01.md', '# Week 1\n\nnew year antenna\n');
+    write('ISO/2027-W01.md', '# Week 1\n\nnew year antenna\n');
+    const r = run('index');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("Periodic Notes' weekly, monthly, quarterly or yearly settings (.obsidian/) changed since the notes were read");
+    // The plugin's default gggg-[W]ww in moment's English locale: the week of Sunday 2026-12-27, January 1st in it.
+    expect(sorted('new year')).toEqual(['ISO/2027-W01.md 2027-01-04 knowledge', 'Weekly/2027-W01.md 2026-12-28 knowledge']);
+    // The old folder is no weekly folder any more: its notes are read again, by their mtime.
+    expect(sorted('soldered')).toEqual(['Reviews/Weekly/Week 47, 2026.md 2026-11-28 knowledge']);
+  });
+
+  it('an entry turned off dates nothing; each wrong one is a warning naming the file, never an error', () => {
+    const wrong = { ...SETTINGS, weekly: { ...SETTINGS.weekly, format: '[Week] ww HH' }, quarterly: { enabled: true, folder: 3 }, yearly: { ...SETTINGS.yearly, enabled: false } };
+    write(PERIODIC, JSON.stringify(wrong));
+    expect(run('index').code).toBe(0);
+    expect(sorted('antenna', '--before', '2026-11-27')).toEqual(['Reviews/November 2026.md 2026-11-01 knowledge']);
+    expect(warnings()).toEqual([
+      { path: PERIODIC, message: 'quarterly\'s folder and format must be text (got {"folder":3,"format":""}): its quarterly-note settings are not read' },
+      { path: PERIODIC, message: expect.stringMatching(/^weekly format "\[Week\] ww HH": its token HH is not one tsm reads .*: tsm takes no day from these weekly-note settings$/) },
+    ]);
+    // doctor gives each its own fix, not the generic one for a note.
+    const doctor = JSON.parse(run('doctor', '--json').stdout) as { problems: { message: string; fix: string }[] };
+    const fixes = doctor.problems.filter((p) => p.message.startsWith(PERIODIC)).map((p) => p.fix);
+    expect(fixes).toEqual([expect.stringMatching(/^correct them in Obsidian/), expect.stringMatching(/^choose a format of the tokens tsm reads/)]);
+    write(PERIODIC, '{"weekly": ');
+    expect(run('index').code).toBe(0);
+    expect(warnings()).toEqual([{ path: PERIODIC, message: expect.stringMatching(/^not valid JSON .*: its daily-note settings are not read, nor its weekly, monthly, quarterly and yearly ones$/) }]);
   });
 });
