@@ -72,7 +72,8 @@ export const DEFAULT_MODEL = 'cl-nagoya/ruri-v3-30m';
 
 /**
  * Search's recency half-lives per note type (days): a daily or session note is about its day, a
- * knowledge note stays true for long. The ranking's default (search/rank.ts) and the setting's.
+ * knowledge note stays true for long (its date counts only when a query asks for time: search.ts). The
+ * ranking's default (search/rank.ts) and the setting's.
  */
 export const DEFAULT_HALF_LIVES = Object.freeze({ daily: 60, knowledge: 365, session: 30 });
 
@@ -374,7 +375,8 @@ export function defaultConfigText(): string {
   "sessionsDir": ${JSON.stringify(d.sessionsDir)},
   // Longest assistant answer kept per prompt in a session note.
   "answerChars": ${d.answerChars},
-  // Recency half-lives in days per note type (0 = no decay).
+  // Recency half-lives in days per note type (0 = no decay); a knowledge note's only for queries that ask
+  // for time ("last week", --after).
   "halfLifeDays": ${JSON.stringify(d.halfLifeDays)},
   // Learn word vectors from the vault's own text (at \`tsm index\`, kept up by \`tsm watch\`) and let them
   // reorder the best results (vaults of 300 sections or more). A full build takes ~1.5× as long.
