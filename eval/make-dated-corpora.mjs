@@ -10,9 +10,12 @@
 // and eval/make-obsidian-help.sh; obsidian-hub from ../shared/corpora); each CLONE is a full clone of the
 // corpus's repository (https://github.com/jbranchaud/til, obsidianmd/obsidian-help, obsidian-community/obsidian-hub,
 // tldr-pages/tldr). A clone given no name is skipped. A note git never saw added under its path (renamed since),
-// or whose frontmatter already has `date`, `updated` or `created`, or does not close, is left as it is.
+// or whose frontmatter already has `date`, `updated` or `created`, or does not close, is left as it is, and
+// dated by its mtime: every file's mtime is set to the pinned commit's time, the vault as of that commit. (Left
+// as the tarball had it, the day the corpus was made, those notes were "today" for the sets whose `now` is that
+// day, and a prompt saying "today's daily note" ranked them first.)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 
@@ -74,6 +77,7 @@ for (const c of CORPORA) {
   if (!existsSync(tarball)) throw new Error(`${tarball} not found`);
   run('git', ['-C', clone, 'cat-file', '-e', `${c.commit}^{commit}`]);
   const days = addedDays(clone, c.prefix, c.commit);
+  const snapshot = new Date(Number(run('git', ['-C', clone, 'show', '-s', '--format=%ct', c.commit]).trim()) * 1000);
   const work = mkdtempSync(join(tmpdir(), 'dated-'));
   try {
     run('tar', ['-xzf', tarball, '-C', work]);
@@ -83,12 +87,12 @@ for (const c of CORPORA) {
     for (const file of markdownFiles(root)) {
       const day = days.get(relative(root, file).split(sep).join('/'));
       const text = day ? dated(readFileSync(file, 'utf8'), day) : null;
-      if (text === null) {
-        kept++;
-        continue;
+      if (text === null) kept++;
+      else {
+        writeFileSync(file, text);
+        n++;
       }
-      writeFileSync(file, text);
-      n++;
+      utimesSync(file, snapshot, snapshot);
     }
     run('mv', [root, join(work, `${c.corpus}-dated`)]);
     run('tar', ['-czf', join(outDir, `${c.corpus}-dated.tar.gz`), '-C', work, `${c.corpus}-dated`]);
