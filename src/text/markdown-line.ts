@@ -230,7 +230,9 @@ function columns(space: string, from = 0): number {
  * and a ``` in it read as a fence made the rest of the section code. The list items still open are the
  * columns their text starts at: a line at a smaller column ends them, after a blank line (before one it
  * continues the paragraph), and so does a fence there or another item's marker. Where the text opens (no
- * line before it) an indented fence is still one: a chunk of a long section may start inside a list item.
+ * line before it) an indented fence is still one, and an indented line of text is an item's text at its
+ * column: a chunk of a long section may start inside a list item (parse/chunk.ts cuts at blank lines), on
+ * the fence or on a paragraph before it.
  */
 function fenceReader(): (line: string) => 'fence' | { code: string } | null {
   let open: { quotes: number; run: string } | null = null;
@@ -267,7 +269,8 @@ function fenceReader(): (line: string) => 'fence' | { code: string } | null {
         // CommonMark: an item's text starts 1 to 4 columns after its marker; one further away is indented
         // code, and the item's text starts 1 after it, as for an empty item.
         lists.push(text - marker <= 4 ? text : marker + 1);
-      } else if (blank) close(indent);
+      } else if (wasFirst && indent > 0) lists.push(indent);
+      else if (blank) close(indent);
       blank = false;
       return null;
     }

@@ -95,6 +95,9 @@ describe('simplifyMarkdown / markdownLine', () => {
     ['> quote\n>\n>     ```\n>     x\n>\n> after *em*', 'quote ``` x after em'],
     // Where the text opens, the list may be in the chunk before: still a fence.
     ['\n    ```\n    $a$ *x*\n    ```\nafter *em*', '$a$ *x* after em'],
+    // A chunk of a long section that opens inside a list item on its text (a paragraph, then the fence):
+    // the fence is the item's too.
+    ['    Then check the path.\n\n    ```sh\n    echo $HOME/$USER **x**\n    ```\n\n2. Done', 'Then check the path. echo $HOME/$USER **x** 2. Done'],
     // A span holds backticks of other run lengths; an unmatched run is text.
     ['`**bold**` or `` `code` `` and | `` ``` `` | and ``a`b``', '**bold** or `code` and | ``` | and a`b'],
     ['``` x ` and ``y`', '``` x and ``y'], // the lone runs pair up: ` and ``y` is a span
