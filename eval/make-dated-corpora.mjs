@@ -41,7 +41,9 @@ const run = (cmd, args, opts = {}) => {
 
 /** Path (below the prefix) → the day of the oldest commit that added it, up to `commit`. */
 function addedDays(clone, prefix, commit) {
-  const log = run('git', ['-C', clone, 'log', '--diff-filter=A', '--format=@%as', '--name-only', commit, '--', prefix || '.']);
+  // core.quotePath off: git quotes a path with a byte over 0x7f (`"\360\237\227\202… Courses.md"`), which no
+  // file's path matched; the Hub's 54 notes with such names (`🗂️ Courses.md`) were left undated.
+  const log = run('git', ['-C', clone, '-c', 'core.quotePath=false', 'log', '--diff-filter=A', '--format=@%as', '--name-only', commit, '--', prefix || '.']);
   const days = new Map();
   let day = '';
   for (const line of log.split('\n')) {
