@@ -115,12 +115,14 @@ function namesOf(fields: Field[], weekTokens: Set<string>, weekday: boolean): { 
   const problem = (text: string) => ({ problem: text });
   // A weekday without its day (`gggg-[W]ww dddd`) is a day moment would work out, not a period: not read.
   if (weekday && !has('day')) return problem('it names a weekday but no day of the month');
+  // A day first: a daily note's format may name its week or quarter too, as a folder (`YYYY/[W]ww/YYYY-MM-DD`),
+  // not checked against the day, as a weekday is not. Its year is the calendar's (a week's differs near January 1st).
+  if (has('day')) return year && has('month', 'monthName') ? { names: 'day' } : problem('it does not name a year, a month and a day');
   if (has('week', 'weekYear')) {
     if (weekTokens.size > 1) return problem('it mixes ISO week tokens (GGGG, W, WW) with locale ones (gggg, w, ww)');
-    if (!has('week') || !(year || has('weekYear')) || has('month', 'monthName', 'day', 'quarter')) return problem('it does not name a week and its year alone');
+    if (!has('week') || !(year || has('weekYear')) || has('month', 'monthName', 'quarter')) return problem('it does not name a week and its year alone');
     return { names: weekTokens.has('iso') ? 'isoWeek' : 'localeWeek' };
   }
-  if (has('day')) return year && has('month', 'monthName') ? { names: 'day' } : problem('it does not name a year, a month and a day');
   if (!year) return problem('it does not name a year');
   if (has('quarter')) return has('month', 'monthName') ? problem('it names a month and a quarter') : { names: 'quarter' };
   return { names: has('month', 'monthName') ? 'month' : 'year' };

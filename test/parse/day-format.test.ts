@@ -127,6 +127,15 @@ describe("dayOf: Periodic Notes' weekly, monthly, quarterly and yearly names, th
     expect(dayOf('2026 plan', 'YYYY')).toBeNull();
   });
 
+  it('reads a daily format that names its week or quarter too (a folder each), not checked against the day', () => {
+    expect(dayFormatProblem('YYYY/[W]ww/YYYY-MM-DD')).toBeNull();
+    expect(dayOf('2026/W47/11-20-2026', 'YYYY/[W]ww/MM-DD-YYYY')).toBe('2026-11-20');
+    expect(dayOf('2026-W47/2026-11-20', 'GGGG-[W]ww/YYYY-MM-DD')).toBe('2026-11-20');
+    expect(dayOf('2026/Q4/2026-11-20', 'YYYY/[Q]Q/YYYY-MM-DD')).toBe('2026-11-20');
+    // A week's year is no calendar year: around January 1st the two differ.
+    expect(dayFormatProblem('gggg/[W]ww/MM-DD')).toBe('it does not name a year, a month and a day');
+  });
+
   it("says why it cannot read a period's format; a daily note's must still name a day", () => {
     expect(dayFormatProblem('gggg-[W]ww', false)).toBeNull();
     expect(dayFormatProblem('YYYY', false)).toBeNull();
