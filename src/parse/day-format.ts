@@ -8,7 +8,7 @@
 // Month and weekday names are English, or Japanese (`11月`, `金曜日`) as Obsidian's Japanese locale writes them.
 // A format with another token (HH, Wo…) or that names no whole period (a month without a year) names nothing here.
 import { MONTH_RE, monthIndex, WEEKDAY_RE, WEEKDAYS_JA } from '../text/calendar-names.js';
-import { isoWeekMonday, localeWeekMonday, validDate, ymd } from './name-date.js';
+import { isoWeekMonday, localeWeekMonday, monthStart, quarterStart, validDate, ymd } from './name-date.js';
 
 /** A Periodic Notes entry other than `daily` (src/vault/obsidian-daily.ts). */
 export type PeriodicEntry = 'weekly' | 'monthly' | 'quarterly' | 'yearly';
@@ -193,9 +193,9 @@ function periodDay(names: Names, f: Record<Key, number>): string | null {
     case 'localeWeek':
       return localeWeekMonday(f.wy ?? f.y, f.w);
     case 'quarter':
-      return ymd(f.y, (f.q - 1) * 3 + 1, 1);
+      return quarterStart(f.y, f.q);
     case 'month':
-      return validDate(f.y, f.m, 1) ? ymd(f.y, f.m, 1) : null;
+      return monthStart(f.y, f.m);
     case 'year':
       return ymd(f.y, 1, 1);
   }

@@ -67,9 +67,19 @@ function periodStart(stem: string): string | null {
   let m = WEEK.exec(stem);
   if (m) return isoWeekMonday(+m[1], +m[2]);
   m = MONTH.exec(stem);
-  if (m) return validDate(+m[1], +m[2], 1) ? ymd(+m[1], +m[2], 1) : null;
+  if (m) return monthStart(+m[1], +m[2]);
   m = QUARTER.exec(stem);
-  return m ? ymd(+m[1], (+m[2] - 1) * 3 + 1, 1) : null;
+  return m ? quarterStart(+m[1], +m[2]) : null;
+}
+
+/** The 1st of month `month` (1–12) of `year`; null for no such month. */
+export function monthStart(year: number, month: number): string | null {
+  return validDate(year, month, 1) ? ymd(year, month, 1) : null;
+}
+
+/** The 1st of quarter `quarter` (1–4) of `year`: January, April, July or October. */
+export function quarterStart(year: number, quarter: number): string {
+  return ymd(year, (quarter - 1) * 3 + 1, 1);
 }
 
 const DAY_MS = 86_400_000;
