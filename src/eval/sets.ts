@@ -36,13 +36,14 @@ export function cacheDir(): string {
  * judged on a twin of another set's vault (the same notes, dated: eval/make-dated-corpora.mjs) names that set's
  * file instead of repeating its judgements: `"queriesOf": "til-en.json"` (beside it; its `now` unless one is given).
  */
-export function loadSet(file: string): QuerySet {
+export function loadSet(file: string, referring: readonly string[] = []): QuerySet {
   const abs = resolve(file);
+  if (referring.includes(abs)) throw new Error(`${referring[0]}: "queriesOf" comes back to ${abs}`);
   const data = JSON.parse(readFileSync(abs, 'utf8')) as unknown;
   if (Array.isArray(data)) return { name: basename(abs, '.json'), file: abs, vault: { dir: '' }, queries: data as JudgedQuery[] };
   const d = data as Partial<QuerySet> & { queriesOf?: unknown };
   if (typeof d.queriesOf === 'string' && d.queries === undefined) {
-    const of = loadSet(resolve(dirname(abs), d.queriesOf));
+    const of = loadSet(resolve(dirname(abs), d.queriesOf), [...referring, abs]);
     d.queries = of.queries;
     d.now ??= of.now;
   }

@@ -53,6 +53,8 @@ describe('eval: query sets and variants', () => {
     expect(loadSet(twin)).toMatchObject({ name: 'twin', now: '2026-11-28', vault: { root: 'v-dated' }, queries: [{ query: 'y', relevant: { 'b.md': 2 } }] });
     writeFileSync(twin, JSON.stringify({ name: 'twin', vault: { dir: 'v' }, queriesOf: 'missing.json' }));
     expect(() => loadSet(twin)).toThrow(/missing\.json/);
+    writeFileSync(twin, JSON.stringify({ name: 'twin', vault: { dir: 'v' }, queriesOf: 'twin.json' }));
+    expect(() => loadSet(twin)).toThrow(/twin\.json: "queriesOf" comes back to .*twin\.json/);
   });
 
   it('rejects a malformed set or date with the file named', () => {
