@@ -106,7 +106,7 @@ const RULES: Rule[] = [
   { re: new RegExp(`(?:この前|こないだ|この間)の?([${WEEKDAYS_JA}])曜日?`, 'g'), range: (m, now) => lastWeekday(WEEKDAYS_JA.indexOf(m[1]), now) },
   // Rolling spans up to today ("the last 7 days", "past week", "last 2 years", 過去3日, ここ2週間, 直近1週間, 過去2年):
   // unlike `last week`, the calendar week before this one.
-  { re: /\b(?:last|past) (\d{1,3}) (days?|weeks?|months?|years?)\b|(?:過去|ここ|直近)の?(\d{1,3})\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月|年間?)/gi, range: (m, now) => rollingSpan(Number(m[1] ?? m[3]), m[2] ?? m[4], now) },
+  { re: /\b(?:last|past) (\d{1,3}) (days?|weeks?|months?|years?)\b|(?:過去|ここ|直近)の?(\d{1,3})\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月|年間?(?!度))/gi, range: (m, now) => rollingSpan(Number(m[1] ?? m[3]), m[2] ?? m[4], now) },
   { re: /\bpast (week|month|year)\b/gi, range: (m, now) => rollingSpan(1, m[1], now) },
   { re: /先々週/g, range: (_m, now) => ({ after: ymd(addDays(startOfWeek(now), -14)), before: ymd(addDays(startOfWeek(now), -7)) }) },
   { re: /先々月/g, range: (_m, now) => ({ after: ymd(addMonths(now, -2)), before: ymd(addMonths(now, -1)) }) },

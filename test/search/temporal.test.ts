@@ -43,6 +43,8 @@ describe('extractTemporal', () => {
     ['antenna notes from the last 2 years', 'antenna notes from the', { after: '2024-11-22' }],
     ['過去2年のアンテナ', 'のアンテナ', { after: '2024-11-22' }],
     ['ここ1年間の障害', 'の障害', { after: '2025-11-22' }],
+    // 年度 is a fiscal year, which tsm does not know: the words stay.
+    ['直近3年度の予算', '直近3年度の予算', null],
     ['過去3日のメモ', 'のメモ', { after: '2026-11-20' }],
     ['ここ2週間の作業', 'の作業', { after: '2026-11-09' }],
     ['直近1週間の障害', 'の障害', { after: '2026-11-16' }],
