@@ -43,8 +43,6 @@ describe('extractTemporal', () => {
     ['antenna notes from the last 2 years', 'antenna notes from the', { after: '2024-11-22' }],
     ['過去2年のアンテナ', 'のアンテナ', { after: '2024-11-22' }],
     ['ここ1年間の障害', 'の障害', { after: '2025-11-22' }],
-    // 年度 is a fiscal year, which tsm does not know: the words stay.
-    ['直近3年度の予算', '直近3年度の予算', null],
     ['過去3日のメモ', 'のメモ', { after: '2026-11-20' }],
     ['ここ2週間の作業', 'の作業', { after: '2026-11-09' }],
     ['直近1週間の障害', 'の障害', { after: '2026-11-16' }],
@@ -232,6 +230,10 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
       expect(extractTemporal(q, now).range, q).toEqual({ after: '2026-11-21', before: '2026-11-22' });
     }
     expect(extractTemporal('べんきょうのメモ', now).range).toBeNull();
+  });
+
+  it('a fiscal year (年度) is no rolling span of years: the words stay whole', () => {
+    expect(extractTemporal('直近3年度の予算', now)).toMatchObject({ text: '直近3年度の予算', range: null });
   });
 
   it('a weekday that names no one past day stays text: every Monday, a weekday alone, the next one, on Monday, 金曜に', () => {
