@@ -5,11 +5,11 @@
 // (two stats when Obsidian's files are absent, and one a folder up to the root for dendron.yml), so that a sync reads every note, and records the settings,
 // by one reading of them, and a long-running `tsm watch` takes Obsidian's settings as they are now.
 import type { IndexWarning } from '../core/types.js';
-import { dayFormatProblem, type DayFormat, type PeriodicEntry } from '../parse/day-format.js';
+import { dayFormatProblem, type DayFormat } from '../parse/day-format.js';
 import type { ParseOptions } from '../parse/options.js';
 import type { TsmConfig } from '../vault/config.js';
 import { isDendronVault } from '../vault/dendron.js';
-import { PERIODIC_ENTRIES, readObsidianDaily } from '../vault/obsidian-daily.js';
+import { periodicEntryOf, readObsidianDaily } from '../vault/obsidian-daily.js';
 
 export interface VaultReading {
   opts: ParseOptions;
@@ -22,7 +22,7 @@ export function readParseOptions(cfg: TsmConfig): VaultReading {
   const warnings = [...obsidian.warnings];
   const dayFormats: DayFormat[] = [];
   for (const s of obsidian.settings) {
-    const period = (PERIODIC_ENTRIES as readonly string[]).includes(s.key) ? (s.key as PeriodicEntry) : undefined;
+    const period = periodicEntryOf(s.key);
     const problem = dayFormatProblem(s.format, period === undefined);
     if (problem === null) dayFormats.push(period ? { folder: s.folder, format: s.format, period } : { folder: s.folder, format: s.format });
     else warnings.push({ path: s.file, message: `${s.key ? `${s.key} ` : ''}format ${JSON.stringify(s.format)}: ${problem}: tsm takes no day from these ${period ?? 'daily'}-note settings` });

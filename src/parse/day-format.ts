@@ -8,10 +8,8 @@
 // Month and weekday names are English, or Japanese (`11月`, `金曜日`) as Obsidian's Japanese locale writes them.
 // A format with another token (HH, Wo…) or that names no whole period (a month without a year) names nothing here.
 import { MONTH_RE, monthIndex, WEEKDAY_RE, WEEKDAYS_JA } from '../text/calendar-names.js';
+import type { PeriodicEntry } from '../vault/obsidian-daily.js';
 import { isoWeekMonday, localeWeekMonday, monthStart, quarterStart, validDate, ymd } from './name-date.js';
-
-/** A Periodic Notes entry other than `daily` (src/vault/obsidian-daily.ts). */
-export type PeriodicEntry = 'weekly' | 'monthly' | 'quarterly' | 'yearly';
 
 /** Obsidian's daily-note settings as one rule: notes below `folder` (vault-relative, '' the root) named by `format`. */
 export interface DayFormat {

@@ -18,6 +18,12 @@ const DEFAULT_FORMATS: Record<string, string> = { '': 'YYYY-MM-DD', daily: 'YYYY
 
 /** Periodic Notes' entries besides `daily`, read only when `enabled` is true (the plugin's default is false). */
 export const PERIODIC_ENTRIES = ['weekly', 'monthly', 'quarterly', 'yearly'] as const;
+export type PeriodicEntry = (typeof PERIODIC_ENTRIES)[number];
+
+/** The Periodic Notes entry a setting's key names, or undefined for a daily note's (`daily`, or the core plugin's ''). */
+export function periodicEntryOf(key: string): PeriodicEntry | undefined {
+  return (PERIODIC_ENTRIES as readonly string[]).includes(key) ? (key as PeriodicEntry) : undefined;
+}
 
 export interface ObsidianDailySetting {
   /** Vault-relative, NFC, without leading or trailing slashes: '' is the vault's root. */
