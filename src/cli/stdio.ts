@@ -3,7 +3,7 @@
 // and more of every prompt hook, for one write. And a stream whose reader went away (`tsm doctor | head -1`)
 // emits an 'error' event nobody handles: a stack trace instead of a quiet stop. (Reading stdin: see
 // readStdinWithin in hook-args.ts.)
-import { writeSync } from 'node:fs';
+import { fstatSync, writeSync } from 'node:fs';
 import { TsmError } from '../core/errors.js';
 
 /**
@@ -33,8 +33,17 @@ export function writeErr(text: string): void {
   }
 }
 
-/** True when file descriptor `fd` is a terminal (for colour); loads the tty module only when asked. */
+/**
+ * True when file descriptor `fd` is a terminal (for colour). A terminal is a character device, so a pipe or a
+ * file (how scripts and agents read tsm) is told by one fstat; only a character device (a terminal, or
+ * /dev/null) loads Node's tty module to ask isatty: ~3 ms of a `tsm search` into a pipe (41.8 → 38.5 ms p50).
+ */
 export function isTerminal(fd: number): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false; // closed: no terminal
+  }
   return (process.getBuiltinModule('node:tty') as typeof import('node:tty')).isatty(fd);
 }
 

@@ -1,6 +1,6 @@
 // tsm search through the built CLI on a copy of vault-example: golden output per format, every filter,
 // temporal expressions, FTS5 syntax as text, odd query sizes, zero hits in every format.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,6 +125,22 @@ describe('a query with nothing to rank by', () => {
 describe('formats', () => {
   it('text output has no ANSI colours in a pipe', () => {
     expect(search(['LoRa']).stdout).not.toMatch(/\x1b\[/);
+  });
+
+  // isTerminal tells a pipe or a file by one fstat and asks isatty only of a character device: a terminal
+  // still gets colours, a file and /dev/null (a character device, but no terminal) none.
+  it.skipIf(!existsSync('/usr/bin/script'))('text output is coloured on a terminal, not in a file', () => {
+    const out = join(vault, '..', 'search-out.txt');
+    const cmd = (redirect: string) => `${process.execPath} ${TSM} search LoRa -n 2 --vault ${vault}${redirect}`;
+    const env = { ...cleanEnv(ENV), TERM: 'xterm' };
+    delete env.NO_COLOR;
+    const onTty = spawnSync('/usr/bin/script', ['-qec', cmd(''), '/dev/null'], { env, encoding: 'utf8' });
+    expect(onTty.status, onTty.stderr).toBe(0);
+    expect(onTty.stdout).toMatch(/\x1b\[1m1\.\x1b\[0m/);
+    const toFile = spawnSync('/usr/bin/script', ['-qec', cmd(` > ${out}`), '/dev/null'], { env, encoding: 'utf8' });
+    expect(toFile.status, toFile.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/^1\. \[/);
+    expect(readFileSync(out, 'utf8')).not.toMatch(/\x1b\[/);
   });
 
   it('a reader that stops early (`| head`) ends the search quietly, exit 0', async () => {
