@@ -132,7 +132,7 @@ describe('formats', () => {
   it.skipIf(!existsSync('/usr/bin/script'))('text output is coloured on a terminal, not in a file', () => {
     const out = join(vault, '..', 'search-out.txt');
     const cmd = (redirect: string) => `${process.execPath} ${TSM} search LoRa -n 2 --vault ${vault}${redirect}`;
-    const env = { ...cleanEnv(ENV), TERM: 'xterm' };
+    const env: NodeJS.ProcessEnv = { ...cleanEnv(ENV), TERM: 'xterm' };
     delete env.NO_COLOR;
     const onTty = spawnSync('/usr/bin/script', ['-qec', cmd(''), '/dev/null'], { env, encoding: 'utf8' });
     expect(onTty.status, onTty.stderr).toBe(0);
