@@ -1,6 +1,7 @@
 // Links as written: the target, `#heading` and display text of wikilinks, markdown links to local files,
 // frontmatter `related:` entries and properties whose value is a wikilink. Resolving them is the index's job.
 import type { LinkKind, ParsedLink } from '../core/types.js';
+import { labelledWikilink } from '../text/wikilink-label.js';
 
 export interface LinkParts {
   target: string;
@@ -16,8 +17,9 @@ export function parseWikilinkContent(content: string, labelFirst = false): LinkP
   // Inside tables the pipe is escaped as `\|`.
   const inner = content.replace(/\\\|/g, '|');
   const pipe = inner.indexOf('|');
-  const [named, label] = pipe === -1 ? [inner, null] : labelFirst ? [inner.slice(pipe + 1), inner.slice(0, pipe)] : [inner.slice(0, pipe), inner.slice(pipe + 1)];
-  const text = label === null ? null : label.trim() || null;
+  const parts = pipe === -1 ? { target: inner, label: null } : labelledWikilink(inner.slice(0, pipe), inner.slice(pipe + 1), labelFirst);
+  const named = parts.target;
+  const text = parts.label === null ? null : parts.label.trim() || null;
   const hash = named.indexOf('#');
   const target = (hash === -1 ? named : named.slice(0, hash)).trim();
   const heading = hash === -1 ? null : named.slice(hash + 1).trim() || null;

@@ -1,5 +1,6 @@
 // Markdown reduced to the words a reader sees, for snippets and one-line summaries. Heuristic by
 // design: a snippet only needs to read well, and nothing here can produce broken output.
+import { labelledWikilink } from './wikilink-label.js';
 import { namesFileNotNote } from './file-not-note.js';
 import { isCjkCodePoint, isLetterOrNumber, isLowercaseLetter, isSpace } from './unicode.js';
 
@@ -129,7 +130,7 @@ function wikilinkText(bang: string, first: string, second: string | undefined, l
   // A wikilink in a table escapes its pipe (`[[a\|b]]`): the backslash is none of the part before it.
   const before = second === undefined ? first : first.replace(/\\$/, '');
   // Dendron's label comes first: the parser's rule (parse/links.ts parseWikilinkContent), read for display.
-  const [target, alias] = second === undefined ? [first, undefined] : links.labelFirst ? [second, before] : [before, second];
+  const { target, label: alias } = second === undefined ? { target: first, label: undefined } : labelledWikilink(before, second, links.labelFirst);
   const [page, ...headings] = target.split('#');
   if (bang === '!' && namesFileNotNote(page, links.noteExtensions)) {
     const alt = withoutSize(alias ?? '').trim();
