@@ -229,6 +229,7 @@ function pageFix(l: LinkRecord, reader: NoteReader, extensions: readonly string[
 const FIXES: { cause: RegExp | string; fix: string; linked?: (file: string) => string }[] = [
   // First: a .gitignore that is a pipe says NOT_REGULAR too, and adding it to .tsmignore would change nothing.
   // Obsidian's settings files (src/vault/obsidian-daily.ts): Obsidian writes them, so they are corrected there.
+  { cause: /calendarSets must be a list of calendar sets/, fix: "open Periodic Notes' settings in Obsidian so that it writes its calendar sets again, or remove `calendarSets` from the file, then run `tsm index`" },
   { cause: /(daily|weekly|monthly|quarterly|yearly)-note settings are not read/, fix: 'correct them in Obsidian (Settings → Daily notes, or Periodic Notes), or delete the file, then run `tsm index`' },
   {
     cause: /tsm takes no day from these (daily|weekly|monthly|quarterly|yearly)-note settings/,

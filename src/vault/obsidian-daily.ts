@@ -2,7 +2,8 @@
 // `.obsidian/daily-notes.json` ({"folder": "Journal/Daily", "format": "DD-MM-YYYY"}; a key left out is
 // Obsidian's default: the vault's root, YYYY-MM-DD) and the Periodic Notes plugin's
 // `.obsidian/plugins/periodic-notes/data.json` ({"daily": {"enabled": true, "folder": …, "format": …}}), and that
-// plugin's weekly, monthly, quarterly and yearly notes (`"weekly": {"enabled": true, "format": "gggg-[W]ww"}`).
+// plugin's weekly, monthly, quarterly and yearly notes (`"weekly": {"enabled": true, "format": "gggg-[W]ww"}`),
+// or, from its version 1.0, the same in the active one of its `calendarSets` (`"week": {…}`).
 // A file that is absent says nothing; one that cannot be read or holds no settings is a warning naming it,
 // never an error: Obsidian's files are Obsidian's, and a search must not stop at them.
 import { readFileSync } from 'node:fs';
@@ -45,7 +46,8 @@ export function readObsidianDaily(vault: string): ObsidianDaily {
   const out: ObsidianDaily = { settings: [], warnings: [] };
   const core = readJson(vault, DAILY_NOTES_FILE, out.warnings);
   if (core !== undefined) take(core, DAILY_NOTES_FILE, '', out);
-  const periodic = readJson(vault, PERIODIC_NOTES_FILE, out.warnings);
+  const file = readJson(vault, PERIODIC_NOTES_FILE, out.warnings);
+  const periodic = file === undefined ? undefined : activeCalendarSet(file, out.warnings);
   if (periodic !== undefined) {
     const daily = periodic.daily;
     // Periodic Notes writes `daily` once its settings are opened; `enabled: false` is its daily notes turned off.
@@ -56,6 +58,29 @@ export function readObsidianDaily(vault: string): ObsidianDaily {
     }
   }
   return out;
+}
+
+/** Periodic Notes 1.0's names of its entries in a calendar set, and the names of its 0.x settings (ours). */
+const CALENDAR_SET_ENTRIES = { day: 'daily', week: 'weekly', month: 'monthly', quarter: 'quarterly', year: 'yearly' } as const;
+
+/**
+ * The settings Periodic Notes reads: 0.x keeps them at the top (`daily`, `weekly`, …); 1.0 (beta, through
+ * BRAT) in `calendarSets`, a list of sets ({"id": "work", "day": {…}, "week": {…}, …}) of which
+ * `activeCalendarSet` names the one in use, and may leave the 0.x keys behind from before its migration:
+ * those it no longer reads, nor does tsm. A `calendarSets` tsm cannot read is a warning, and the 0.x keys
+ * are read instead.
+ */
+function activeCalendarSet(data: Record<string, unknown>, warnings: IndexWarning[]): Record<string, unknown> | undefined {
+  const sets = data.calendarSets;
+  if (sets === undefined) return data;
+  const usable = Array.isArray(sets) ? sets.filter(isObject) : [];
+  if (usable.length === 0) {
+    warnings.push({ path: PERIODIC_NOTES_FILE, message: 'calendarSets must be a list of calendar sets: its top-level daily, weekly, monthly, quarterly and yearly settings are read instead' });
+    return data;
+  }
+  // The active set, else the first (as the plugin falls back when the active one is gone).
+  const set = usable.find((s) => s.id === data.activeCalendarSet) ?? usable[0];
+  return Object.fromEntries(Object.entries(CALENDAR_SET_ENTRIES).map(([entry, key]) => [key, set[entry]]));
 }
 
 function take(obj: Record<string, unknown>, file: string, key: string, out: ObsidianDaily): void {

@@ -126,3 +126,46 @@ describe("Periodic Notes' settings", () => {
     expect(warnings()).toEqual([{ path: PERIODIC, message: expect.stringMatching(/^not valid JSON .*: its daily-note settings are not read, nor its weekly, monthly, quarterly and yearly ones$/) }]);
   });
 });
+
+// Periodic Notes 1.0 (beta) keeps its settings in calendar sets; the active one is read, not the 0.x keys.
+// Day-first and month-first dashed days, and this weekly format, are read only where a setting says so.
+describe("Periodic Notes 1.0's calendar sets", () => {
+  const sets = (active: string) => ({
+    daily: { enabled: true, folder: 'Old', format: 'DD-MM-YYYY' },
+    activeCalendarSet: active,
+    calendarSets: [
+      { id: 'home', day: { enabled: true, folder: 'Home', format: 'DD-MM-YYYY' } },
+      { id: 'work', day: { enabled: true, folder: 'Work/Log', format: 'MM-DD-YYYY' }, week: { enabled: true, folder: 'Work/Weekly', format: '[Week] WW[, ]GGGG' } },
+    ],
+  });
+  beforeEach(() => {
+    vault = makeVault();
+    write(PERIODIC, JSON.stringify(sets('work')));
+    write('Work/Log/11-20-2026.md', '# Friday\n\nantenna tuning\n');
+    write('Work/Weekly/Week 46, 2026.md', '# Week 46\n\nantenna review\n');
+    write('Old/02-11-2026.md', '# Old log\n\nantenna old log\n');
+    write('Home/03-11-2026.md', '# Home\n\nantenna at home\n');
+    expect(run('index').code).toBe(0);
+  });
+
+  it("dates the active set's daily and weekly notes, and no other set's", () => {
+    expect(sorted('antenna')).toEqual([
+      'Home/03-11-2026.md 2026-11-28 knowledge',
+      'Old/02-11-2026.md 2026-11-28 knowledge',
+      'Work/Log/11-20-2026.md 2026-11-20 daily',
+      'Work/Weekly/Week 46, 2026.md 2026-11-09 knowledge',
+    ]);
+    write(PERIODIC, JSON.stringify(sets('home')));
+    expect(run('index').code).toBe(0);
+    expect(found('antenna', '--type', 'daily')).toEqual(['Home/03-11-2026.md 2026-11-03 daily']);
+  });
+
+  it('a calendarSets tsm cannot read is a warning with its own fix, and the top-level settings are read', () => {
+    write(PERIODIC, JSON.stringify({ ...sets('work'), calendarSets: 'work' }));
+    expect(run('index').code).toBe(0);
+    expect(found('antenna', '--type', 'daily')).toEqual(['Old/02-11-2026.md 2026-11-02 daily']);
+    expect(warnings()).toEqual([{ path: PERIODIC, message: expect.stringMatching(/^calendarSets must be a list of calendar sets/) }]);
+    const doctor = JSON.parse(run('doctor', '--json').stdout) as { problems: { message: string; fix: string }[] };
+    expect(doctor.problems.filter((p) => p.message.startsWith(PERIODIC)).map((p) => p.fix)).toEqual([expect.stringMatching(/^open Periodic Notes' settings in Obsidian/)]);
+  });
+});

@@ -89,4 +89,40 @@ describe('readObsidianDaily', () => {
       { path: PERIODIC, message: 'monthly\'s folder and format must be text (got {"folder":["a"],"format":""}): its monthly-note settings are not read' },
     ]);
   });
+  // Periodic Notes 1.0 (beta): the settings of the active calendar set, not the 0.x keys its migration left.
+  it("reads Periodic Notes 1.0's active calendar set, the first when the active one is gone", () => {
+    const data = {
+      daily: { enabled: true, folder: 'Old', format: 'DD.MM.YYYY' },
+      activeCalendarSet: 'work',
+      calendarSets: [
+        { id: 'default', day: { enabled: true, format: 'DD.MM.YYYY', folder: 'Other' } },
+        {
+          id: 'work',
+          day: { enabled: true, format: 'YYYY-MM-DD', folder: 'Work/Daily', templatePath: 'T.md' },
+          week: { enabled: true, format: 'GGGG-[W]WW', folder: 'Work/Weekly' },
+          month: { enabled: false, format: 'YYYY-MM', folder: 'Work' },
+          year: { enabled: true, format: '', folder: 'Work/Years' },
+        },
+      ],
+    };
+    expect(read({ [PERIODIC]: JSON.stringify(data) })).toEqual({
+      settings: [
+        { folder: 'Work/Daily', format: 'YYYY-MM-DD', file: PERIODIC, key: 'daily' },
+        { folder: 'Work/Weekly', format: 'GGGG-[W]WW', file: PERIODIC, key: 'weekly' },
+        { folder: 'Work/Years', format: 'YYYY', file: PERIODIC, key: 'yearly' },
+      ],
+      warnings: [],
+    });
+    vault?.cleanup();
+    expect(read({ [PERIODIC]: JSON.stringify({ ...data, activeCalendarSet: 'gone' }) }).settings).toEqual([{ folder: 'Other', format: 'DD.MM.YYYY', file: PERIODIC, key: 'daily' }]);
+  });
+
+  it('a calendarSets that is no list of sets is a warning, and the top-level settings are read', () => {
+    for (const calendarSets of [{}, [], ['work'], 'work']) {
+      vault?.cleanup();
+      const r = read({ [PERIODIC]: JSON.stringify({ daily: { enabled: true, folder: 'Log' }, calendarSets }) });
+      expect(r.settings).toEqual([{ folder: 'Log', format: 'YYYY-MM-DD', file: PERIODIC, key: 'daily' }]);
+      expect(r.warnings).toEqual([{ path: PERIODIC, message: 'calendarSets must be a list of calendar sets: its top-level daily, weekly, monthly, quarterly and yearly settings are read instead' }]);
+    }
+  });
 });
