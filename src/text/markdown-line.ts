@@ -171,13 +171,14 @@ export function simplifyMarkdown(md: string, keepHtml = false, links: LinkReadin
  * not the note: in the eval corpora 194 of 258 references are defined in another section (the index records
  * no definitions; reading the note per search is what a snippet must not do). So a reference is kept as
  * written only when this text does not define it and its label is unlike a footnote's: it holds punctuation
- * (`[^/]`, `[^:]`), a range (`[^a-z]`), or it is one ASCII word standing apart (`match it with [^abc] first`).
+ * (`[^/]`, `[^:]`), a range (`[^a-z]`), or it is one ASCII word standing apart (`match it with [^abc] first`)
+ * or opening a group (`([^abc])`: a reference follows its word, not a parenthesis).
  * A number (189 of the 258), a compound (`[^blueprint-dr]`, defined elsewhere) and a word after its word
  * (`footnotes[^footnote]`) stay footnotes wherever they are defined: no reference in the corpora is kept.
  */
 function footnoteReference(m: string, space: string | undefined, label: string | undefined, at: number, text: string): string {
   if (label === undefined || NUMBER.test(label)) return '';
-  const unlike = NOT_IN_LABEL.test(label) || CHARACTER_RANGE.test(label) || (ASCII_WORD.test(label) && (space !== '' || at === 0 || text[at - 1] === '\n'));
+  const unlike = NOT_IN_LABEL.test(label) || CHARACTER_RANGE.test(label) || (ASCII_WORD.test(label) && (space !== '' || at === 0 || text[at - 1] === '\n' || text[at - 1] === '('));
   if (!unlike) return '';
   for (const d of text.matchAll(FOOTNOTE_DEFINITION)) if (d[1] === label) return '';
   return m;

@@ -126,6 +126,7 @@ describe('simplifyMarkdown / markdownLine', () => {
     // one: punctuation, a range, or one word standing apart. The text defines it: a footnote again.
     ['match it with [^abc] first, or [^/] and [^:] or [^a-z] alone', 'match it with [^abc] first, or [^/] and [^:] or [^a-z] alone'],
     ['[^abc] opens the line', '[^abc] opens the line'],
+    ['match ([^abc]) or ([^xyz]|q) here', 'match ([^abc]) or ([^xyz]|q) here'],
     ['a claim [^source] here\n\n[^source]: The book.', 'a claim here The book.'],
     // Defined in another section, as most are: a number, a compound or a word after its word is a footnote.
     ['a claim[^source], 1 分未満 [^object-storage] and [^7].', 'a claim, 1 分未満 and.'],
