@@ -178,6 +178,11 @@ export interface SearchFilters {
   after?: string;
   /** Exclusive upper bound, YYYY-MM-DD. */
   before?: string;
+  /**
+   * Modification times (ms, inclusive) that date no note within `after`/`before`: a note dated only by its
+   * mtime in this span is out of the range (search/mtime-crowd.ts: most of the vault was written at once).
+   */
+  crowd?: { from: number; to: number };
   /** Filters that must hold as well: a query's own `tag:`/`path:`/`type:`/`status:` (AND-ed with the flags'). */
   also?: SearchFilters;
   /** FTS5 expressions (search/constraints.ts, never raw user text) a section must each match: quoted phrases, OR groups. */
@@ -237,6 +242,11 @@ export interface SearchResponse {
    * week"): the range's `notes` are listed first, newest first, then other dates' matches.
    */
   datesListed?: { after?: string; before?: string; notes: number };
+  /**
+   * The text's date range left out the notes dated only by a modification time that most of the vault
+   * shares (a checkout, a copy, a bulk edit: search/mtime-crowd.ts): `notes` of them, last changed on `day`.
+   */
+  datesCrowded?: { day: string; notes: number };
   /** The query named only dates (nothing else to rank by): the hits are that range's notes, newest first. */
   datesOnly?: { after?: string; before?: string };
   /** A build of the whole index is under way (or was stopped): the index holds only some notes. */

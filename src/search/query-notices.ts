@@ -15,6 +15,7 @@ export function searchWithNotices(db: Database, req: SearchRequest): { resp: Sea
   const emptied = emptiedByFilters(db, req, resp);
   if (emptied) notices.push(emptied);
   notices.push(...datesUnread(resp));
+  if (resp.datesCrowded) notices.push(datesCrowded(resp.datesCrowded));
   const end = rankedEnd(resp, req);
   if (end) notices.push(end);
   return { resp, notices };
@@ -39,6 +40,11 @@ function datesUnread(resp: SearchResponse): string[] {
     );
   }
   return out;
+}
+
+/** The notes a text's range left out as dated by a crowd of mtimes (search/mtime-crowd.ts), and how to ask for them. */
+function datesCrowded({ day, notes }: { day: string; notes: number }): string {
+  return `${notes} notes dated only by their files' time, ${day}, were all changed at once (a checkout, a copy or a bulk edit): the query's dates leave them out (a date filter still goes by that time)`;
 }
 
 /** The day before `before` (an exclusive end, YYYY-MM-DD): the last day a span `from A to B` includes. */

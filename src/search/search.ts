@@ -18,6 +18,8 @@ import { queryTerms, type QueryTerms } from './query-terms.js';
 import { DEFAULT_TUNING, fileNameShare, fuse, listCredits, nameKey, noteRecency, RRF_K, statusFactor, type Tuning } from './rank.js';
 import { compoundWords, semanticNearest, semanticNoteOrder, semanticOrder, semanticQuery, type SemanticQuery } from './semantic.js';
 import { extractTemporal } from './temporal.js';
+import { mtimeCrowd, type MtimeCrowd } from './mtime-crowd.js';
+import { localDay } from '../core/days.js';
 import { applySyntax, phraseMatch } from './constraints.js';
 import { didYouMean } from './did-you-mean.js';
 import type { ParsedQuery } from './query-syntax.js';
@@ -153,6 +155,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     ...(datesListed ? { datesListed } : {}),
     ...(first.datesOnly && !datesIgnored ? { datesOnly: dateSpanOf(first.q.filters) } : {}),
     ...(first.q.datesUnread ? { datesUnread: first.q.datesUnread } : {}),
+    ...(first.q.datesCrowded && !datesIgnored ? { datesCrowded: first.q.datesCrowded } : {}),
     // A search during a first build or a `--full` found only the notes written so far: say so.
     ...(buildUnfinished(db) ? { indexIncomplete: true as const } : {}),
   };
@@ -245,6 +248,8 @@ interface PreparedQuery {
   writtenDays: boolean;
   /** Dates of the text its range does not show: days of no date, and (when the text's range counts) dates apart from it. */
   datesUnread?: DatesUnread;
+  /** The text's range left out notes dated by a crowd of mtimes (mtime-crowd.ts). */
+  datesCrowded?: { day: string; notes: number };
 }
 
 /** Temporal expressions become a date range, flags and the query language's operators filters, the rest terms. */
@@ -267,13 +272,25 @@ function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tu
   // Date flags win over the text's range (filters.ts): the range is the text's only when it changed the filters.
   const flagsOnly = range ? buildFilters(req.flags ?? {}, null, now) : filters;
   const textRange = flagsOnly.after !== filters.after || flagsOnly.before !== filters.before;
+  // A text's range leaves out the notes dated by a modification time most of the vault shares (mtime-crowd.ts).
+  const crowd = textRange ? crowdInRange(store, filters) : null;
+  if (crowd) filters = { ...filters, crowd: { from: crowd.from, to: crowd.to } };
   const datesInText = range !== null;
   const writtenDays = temporal.textWithDays !== temporal.text;
   // Dates apart from the range are news only when the text's range is the one used (a date flag wins).
   const { apart, noDays } = temporal.unread ?? {};
   const unread = { ...(apart && textRange ? { apart } : {}), ...(noDays ? { noDays } : {}) };
   const datesUnread = unread.apart || unread.noDays ? unread : undefined;
-  return { text, filters, analysed, terms: pruneTerms(analysed, share, tuning.commonTermShare, tuning.keepCommonUpTo), share, textRange, datesInText, writtenDays, datesUnread };
+  const datesCrowded = crowd ? { day: localDay(crowd.from), notes: crowd.notes } : undefined;
+  return { text, filters, analysed, terms: pruneTerms(analysed, share, tuning.commonTermShare, tuning.keepCommonUpTo), share, textRange, datesInText, writtenDays, datesUnread, datesCrowded };
+}
+
+/** The vault's crowd of mtimes (mtime-crowd.ts) when its days meet the range, else null. */
+function crowdInRange(store: SectionSearch, { after, before }: SearchFilters): MtimeCrowd | null {
+  const crowd = mtimeCrowd(store);
+  if (!crowd) return null;
+  const meets = (!before || localDay(crowd.from) < before) && (!after || localDay(crowd.to) >= after);
+  return meets ? crowd : null;
 }
 
 interface RankerRun {

@@ -93,6 +93,7 @@ export const searchTool = defineTool({
       ...(resp.datesFirst ? { dates_first: resp.datesFirst } : {}),
       ...(resp.datesListed ? { dates_listed: resp.datesListed } : {}),
       ...(resp.datesOnly ? { dates_only: resp.datesOnly } : {}),
+      ...(resp.datesCrowded ? { dates_crowded: resp.datesCrowded } : {}),
       // 100 results of long CJK paths and headings came to over 40,000 characters, about a token each, past what
       // Claude Code accepts: past the budget a result is its id, path and score (get_sections reads it).
       results: withinBudget(
