@@ -5,6 +5,7 @@ import type { NoteRecord, SectionRecord } from '../core/types.js';
 import { buildUnfinished, INCOMPLETE_INDEX_NOTE } from '../index/build-state.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
+import { mtimeCrowd } from '../search/mtime-crowd.js';
 import { sessionPrompts } from '../sessions/note-format.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import type { Deadline } from './deadline.js';
@@ -35,8 +36,10 @@ export function sessionStartContext(cfg: TsmConfig, opts: SessionStartOptions): 
       // first ones the build wrote, shown as if they were the vault's latest: nothing, as the prompt hook does.
       if (buildUnfinished(db)) return null;
       const reader = new NoteReader(db, cfg.db);
-      const notes = reader.recentNotes(NOTE_CANDIDATES).map(toNoteItem);
-      const intents = reader.recentNotes(SESSION_CANDIDATES, 'session').flatMap((note) => intentsOf(note, reader.sectionsOfNote(note.id)));
+      // Notes a clone or a copy dated all at once were not written lately (search/mtime-crowd.ts).
+      const crowd = mtimeCrowd(reader) ?? undefined;
+      const notes = reader.recentNotes(NOTE_CANDIDATES, undefined, crowd).map(toNoteItem);
+      const intents = reader.recentNotes(SESSION_CANDIDATES, 'session', crowd).flatMap((note) => intentsOf(note, reader.sectionsOfNote(note.id)));
       return renderRecentContext({ vault: cfg.vault, project: opts.project, intents, notes, now, limits: limitsFor(opts.source) });
     },
     { busyTimeoutMs: opts.deadline.remaining(), tsmDir: tsmDir(cfg), vault: cfg.vault },

@@ -79,6 +79,9 @@ export function toSection(r: SectionRow): SectionRecord {
 
 const NOTE_COLUMNS = 'id, path, title, type, status, date, tags, aliases, frontmatter, size, mtime_ms';
 
+/** The span by which mtimeSpans counts notes: a checkout or a copy writes thousands of files within it. */
+export const MTIME_SPAN_MS = 10 * 60 * 1000;
+
 export class NoteReader {
   constructor(
     readonly db: Database,
@@ -165,13 +168,33 @@ export class NoteReader {
   }
 
   /** Notes by date, newest first (SessionStart context, MCP recent_context). */
-  recentNotes(limit: number, type?: NoteType): NoteRecord[] {
-    const rows = (
-      type
-        ? this.db.prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE type = ? ORDER BY date DESC, mtime_ms DESC, path LIMIT ?`).all(type, limit)
-        : this.db.prepare(`SELECT ${NOTE_COLUMNS} FROM notes ORDER BY date DESC, mtime_ms DESC, path LIMIT ?`).all(limit)
-    ) as NoteRow[];
+  /**
+   * The newest notes (of a type), by date. `undated`: modification times (ms, inclusive) that date no note
+   * (search/mtime-crowd.ts): a note dated only by one of them is left out.
+   */
+  recentNotes(limit: number, type?: NoteType, undated?: { from: number; to: number }): NoteRecord[] {
+    const where = [type ? 'type = ?' : '', undated ? "NOT (date_source = 'mtime' AND mtime_ms BETWEEN ? AND ?)" : ''].filter(Boolean);
+    const params = [...(type ? [type] : []), ...(undated ? [undated.from, undated.to] : []), limit];
+    const rows = this.db
+      .prepare(`SELECT ${NOTE_COLUMNS} FROM notes${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY date DESC, mtime_ms DESC, path LIMIT ?`)
+      .all(...params) as NoteRow[];
     return rows.map(toNote);
+  }
+
+  /**
+   * Notes dated only by their modification time, counted by 10-minute span (the two fullest spans, fullest
+   * first, with their first and last mtime), and all notes: for search/mtime-crowd.ts. A scan of the notes
+   * table, ~3.4 ms in a fresh process on the Obsidian Hub's 6,571 notes.
+   */
+  mtimeSpans(): { spans: { span: number; notes: number; from: number; to: number }[]; allNotes: number } {
+    const spans = this.db
+      .prepare(
+        `SELECT mtime_ms / ${MTIME_SPAN_MS} AS span, count(*) AS notes, min(mtime_ms) AS "from", max(mtime_ms) AS "to"
+         FROM notes WHERE date_source = 'mtime' GROUP BY span ORDER BY notes DESC, span LIMIT 2`,
+      )
+      .all() as { span: number; notes: number; from: number; to: number }[];
+    const allNotes = this.db.prepare('SELECT count(*) FROM notes').pluck().get() as number;
+    return { spans, allNotes };
   }
 
   /** Session notes whose frontmatter session_id starts with `id`. */

@@ -56,9 +56,6 @@ type NoteFields = Pick<RankedSection, 'type' | 'status' | 'date' | 'dateSource' 
 export type ColumnWeights = [number, number, number, number];
 
 /** The queries of one search, in one read transaction (it keeps the note fields it has read). */
-/** The span by which mtimeSpans counts notes: a checkout or a copy writes thousands of files within it. */
-export const MTIME_SPAN_MS = 10 * 60 * 1000;
-
 export class SectionSearch {
   private readonly cache = new Map<string, Statement>();
   /** Note fields read so far (null: a note without sections): the rankers of one search share most notes. */
@@ -217,20 +214,6 @@ export class SectionSearch {
    * `limit`, each with its first section that has text (a daily note's H1 has none: shown, it said only the
    * date), and how many there are: a query that names only dates lists them (search.ts datedNotes).
    */
-  /**
-   * Notes dated only by their modification time, counted by 10-minute span (the two fullest spans, fullest
-   * first, with their first and last mtime), and all notes: for search/mtime-crowd.ts. A scan of the notes
-   * table, ~3.4 ms in a fresh process on the Obsidian Hub's 6,571 notes: made only for a text's date range.
-   */
-  mtimeSpans(): { spans: { span: number; notes: number; from: number; to: number }[]; allNotes: number } {
-    const spans = this.stmt(
-      `SELECT mtime_ms / ${MTIME_SPAN_MS} AS span, count(*) AS notes, min(mtime_ms) AS "from", max(mtime_ms) AS "to"
-       FROM notes WHERE date_source = 'mtime' GROUP BY span ORDER BY notes DESC, span LIMIT 2`,
-    ).all() as { span: number; notes: number; from: number; to: number }[];
-    const allNotes = this.stmt('SELECT count(*) FROM notes').pluck().get() as number;
-    return { spans, allNotes };
-  }
-
   notesByDate(filters: SearchFilters, limit: number): { list: RankedSection[]; total: number } {
     const { where, params } = filterSql(filters, 'note');
     const list = this.stmt(

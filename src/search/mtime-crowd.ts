@@ -4,9 +4,10 @@
 // was then "written today", and "what did I do today" listed the whole vault, today's daily note lost among
 // them (a copy of the TIL vault, 1,873 notes: `today's notes` found five TIL pages, not the day's note). A bulk
 // edit (a find-and-replace over the vault, a linter) says as little about when each note was written.
-// So a text's date range ("today", "last week", 先週) leaves such notes out; a date flag (`--recent 1d`)
-// still means the files' times, as find's -mtime does.
-import type { SectionSearch } from '../index/section-search.js';
+// So a text's date range ("today", "last week", 先週) leaves such notes out, and so do the lists of recent
+// notes (the SessionStart hook's, MCP recent_context: after a clone they were ten random pages "30 min ago");
+// a date flag (`--recent 1d`) still means the files' times, as find's -mtime does.
+import type { NoteReader } from '../index/note-reader.js';
 
 /** At least this share of all notes, last changed within one span (or two adjacent ones)… */
 const CROWD_SHARE = 0.5;
@@ -21,8 +22,8 @@ export interface MtimeCrowd {
 }
 
 /** The crowd of mtimes in the vault, or null. Adjacent spans join: a checkout that crossed a span's boundary. */
-export function mtimeCrowd(store: SectionSearch): MtimeCrowd | null {
-  const { spans, allNotes } = store.mtimeSpans();
+export function mtimeCrowd(reader: Pick<NoteReader, 'mtimeSpans'>): MtimeCrowd | null {
+  const { spans, allNotes } = reader.mtimeSpans();
   if (spans.length === 0) return null;
   const [a, b] = spans;
   const joined = b && Math.abs(a.span - b.span) === 1;

@@ -273,7 +273,7 @@ function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tu
   const flagsOnly = range ? buildFilters(req.flags ?? {}, null, now) : filters;
   const textRange = flagsOnly.after !== filters.after || flagsOnly.before !== filters.before;
   // A text's range leaves out the notes dated by a modification time most of the vault shares (mtime-crowd.ts).
-  const crowd = textRange ? crowdInRange(store, filters) : null;
+  const crowd = textRange ? crowdInRange(db, filters) : null;
   if (crowd) filters = { ...filters, crowd: { from: crowd.from, to: crowd.to } };
   const datesInText = range !== null;
   const writtenDays = temporal.textWithDays !== temporal.text;
@@ -286,8 +286,8 @@ function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tu
 }
 
 /** The vault's crowd of mtimes (mtime-crowd.ts) when its days meet the range, else null. */
-function crowdInRange(store: SectionSearch, { after, before }: SearchFilters): MtimeCrowd | null {
-  const crowd = mtimeCrowd(store);
+function crowdInRange(db: Database, { after, before }: SearchFilters): MtimeCrowd | null {
+  const crowd = mtimeCrowd(new NoteReader(db));
   if (!crowd) return null;
   const meets = (!before || localDay(crowd.from) < before) && (!after || localDay(crowd.to) >= after);
   return meets ? crowd : null;

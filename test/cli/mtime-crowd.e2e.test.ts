@@ -1,7 +1,7 @@
 // A modification time most of the vault shares dates none of its notes (src/search/mtime-crowd.ts), by the
 // built CLI: a vault just cloned, copied or unpacked has every undated note "written today", and a text's
 // date range ("today", "yesterday", "last week") then listed the whole vault. Such a range leaves those
-// notes out and says so; a date flag still goes by the files' times; notes changed at their own times, and a
+// notes out and says so, as the SessionStart hook's recent notes do; a date flag still goes by the files' times; notes changed at their own times, and a
 // few notes written in one sitting, keep their dates.
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,6 +56,12 @@ describe('a vault whose notes were all written at once', () => {
     expect(flag.stderr).not.toMatch(/changed at once/);
     // A query without dates says nothing about them.
     expect(search('antenna gain').stderr).not.toMatch(/changed at once/);
+    // The SessionStart hook's recent notes: the daily notes, not 40 pages "17 hours ago".
+    const hook = tsm(['hook'], { env: ENV, input: JSON.stringify({ hook_event_name: 'SessionStart', source: 'startup', cwd: vault.dir, session_id: 's1' }) });
+    expect(hook.code).toBe(0);
+    const context = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext as string;
+    expect(context).toMatch(/daily\/2026-11-27\.md/);
+    expect(context).not.toMatch(/knowledge\/note-/);
   });
 });
 

@@ -39,4 +39,9 @@ describe('search on a cloned vault', () => {
     const plain = await ok(s.client, 'search', { query: 'antenna gain' });
     expect(plain.dates_crowded).toBeUndefined();
   });
+
+  it('recent_context lists the daily note, not the notes the clone wrote', async () => {
+    const r = await ok(s.client, 'recent_context', {});
+    expect(r.map((x: any) => x.path)).toEqual([expect.stringMatching(/^daily\//)]);
+  });
 });

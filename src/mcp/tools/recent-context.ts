@@ -6,6 +6,7 @@ import { compositeScore } from '../recency.js';
 import { sessionPrompts } from '../session-note.js';
 import { clampInt, defineTool, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
 import { linkReadingOf } from '../../search/link-reading.js';
+import { mtimeCrowd } from '../../search/mtime-crowd.js';
 
 export const MAX_RECENT = 100;
 
@@ -30,7 +31,9 @@ export const recentContextTool = defineTool({
       const links = linkReadingOf(db);
       // Within one type the score only falls with age, so each type's newest `limit` notes hold the answer.
       const types: readonly NoteType[] = args.type ? [args.type] : NOTE_TYPES;
-      const candidates = types.flatMap((t) => reader.recentNotes(limit, t));
+      // Notes a clone or a copy dated all at once were not written lately (search/mtime-crowd.ts).
+      const crowd = mtimeCrowd(reader) ?? undefined;
+      const candidates = types.flatMap((t) => reader.recentNotes(limit, t, crowd));
       const scored = candidates
         .map((note) => ({ note, score: compositeScore(note.type, note.date, now, note.status) }))
         .sort((a, b) => b.score - a.score || b.note.date.localeCompare(a.note.date) || b.note.mtimeMs - a.note.mtimeMs)
