@@ -60,6 +60,9 @@ export function readObsidianDaily(vault: string): ObsidianDaily {
   return out;
 }
 
+/** The calendar set Periodic Notes 1.0 makes first and takes as active when data.json names none. */
+const DEFAULT_CALENDAR_SET = 'Default';
+
 /** Periodic Notes 1.0's names of its entries in a calendar set, and the names of its 0.x settings (ours). */
 const CALENDAR_SET_ENTRIES = { day: 'daily', week: 'weekly', month: 'monthly', quarter: 'quarterly', year: 'yearly' } as const;
 
@@ -72,14 +75,17 @@ const CALENDAR_SET_ENTRIES = { day: 'daily', week: 'weekly', month: 'monthly', q
  */
 function activeCalendarSet(data: Record<string, unknown>, warnings: IndexWarning[]): Record<string, unknown> | undefined {
   const sets = data.calendarSets;
-  if (sets === undefined) return data;
+  // [] is the plugin's own default before it migrates the top-level settings into a set: they are what it reads.
+  if (sets === undefined || (Array.isArray(sets) && sets.length === 0)) return data;
   const usable = Array.isArray(sets) ? sets.filter(isObject) : [];
   if (usable.length === 0) {
     warnings.push({ path: PERIODIC_NOTES_FILE, message: 'calendarSets must be a list of calendar sets: its top-level daily, weekly, monthly, quarterly and yearly settings are read instead' });
     return data;
   }
-  // The active set, else the first (as the plugin falls back when the active one is gone).
-  const set = usable.find((s) => s.id === data.activeCalendarSet) ?? usable[0];
+  // The active set (`Default` when the key is absent: the plugin's default, and all an early beta used), else
+  // the first (as the plugin falls back when the active one is gone). Undefined would match a set without an id.
+  const active = typeof data.activeCalendarSet === 'string' ? data.activeCalendarSet : DEFAULT_CALENDAR_SET;
+  const set = usable.find((s) => s.id === active) ?? usable[0];
   return Object.fromEntries(Object.entries(CALENDAR_SET_ENTRIES).map(([entry, key]) => [key, set[entry]]));
 }
 

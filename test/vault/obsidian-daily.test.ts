@@ -117,8 +117,27 @@ describe('readObsidianDaily', () => {
     expect(read({ [PERIODIC]: JSON.stringify({ ...data, activeCalendarSet: 'gone' }) }).settings).toEqual([{ folder: 'Other', format: 'DD.MM.YYYY', file: PERIODIC, key: 'daily' }]);
   });
 
+  // Periodic Notes' own default for a key it has not written (src/settings/index.ts, DEFAULT_SETTINGS):
+  // data.json written by an early 1.0 beta (its manager always used "Default") has no activeCalendarSet.
+  it('without activeCalendarSet, reads the set named Default, as the plugin does, not the first', () => {
+    const data = {
+      calendarSets: [
+        { day: { enabled: true, format: 'DD.MM.YYYY', folder: 'NoId' } },
+        { id: 'Work', day: { enabled: true, format: 'DD.MM.YYYY', folder: 'Work' } },
+        { id: 'Default', day: { enabled: true, format: 'YYYY-MM-DD', folder: 'Journal' } },
+      ],
+    };
+    expect(read({ [PERIODIC]: JSON.stringify(data) }).settings).toEqual([{ folder: 'Journal', format: 'YYYY-MM-DD', file: PERIODIC, key: 'daily' }]);
+  });
+
+  // The plugin's default calendarSets is [], which it reads as "not migrated yet": the top-level settings count.
+  it('an empty calendarSets reads the top-level settings without a warning', () => {
+    const r = read({ [PERIODIC]: JSON.stringify({ daily: { enabled: true, folder: 'Log' }, calendarSets: [] }) });
+    expect(r).toEqual({ settings: [{ folder: 'Log', format: 'YYYY-MM-DD', file: PERIODIC, key: 'daily' }], warnings: [] });
+  });
+
   it('a calendarSets that is no list of sets is a warning, and the top-level settings are read', () => {
-    for (const calendarSets of [{}, [], ['work'], 'work']) {
+    for (const calendarSets of [{}, ['work'], 'work']) {
       vault?.cleanup();
       const r = read({ [PERIODIC]: JSON.stringify({ daily: { enabled: true, folder: 'Log' }, calendarSets }) });
       expect(r.settings).toEqual([{ folder: 'Log', format: 'YYYY-MM-DD', file: PERIODIC, key: 'daily' }]);
