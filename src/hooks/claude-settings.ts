@@ -74,14 +74,16 @@ export function readJsonOrNull(path: string): Json | null {
 
 /**
  * Atomic (Claude Code may read the file at any moment), and keeping the file's mode: Claude Code's own
- * config is private (0600) and must stay so.
+ * config is private (0600) and must stay so. A symlinked file (a dotfile manager's) is written where it
+ * leads: a rename over the link itself made it a plain file, and the file it pointed to never changed.
  */
-export function writeJson(path: string, data: Json): void {
+export function writeJson(linkPath: string, data: Json): void {
+  const path = realPathOr(linkPath);
   let mode = 0o644;
   try {
     mode = statSync(path).mode & 0o777;
   } catch {
-    if (basename(path) === '.claude.json') mode = 0o600;
+    if (basename(linkPath) === '.claude.json') mode = 0o600;
   }
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   try {
@@ -95,3 +97,11 @@ export function writeJson(path: string, data: Json): void {
   }
 }
 
+/** Where `path` leads through symlinks, or `path` itself when nothing is there yet. */
+function realPathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}

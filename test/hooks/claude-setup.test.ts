@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -106,6 +106,30 @@ describe('wireClaudeCode, local scope (the default)', () => {
     spawnSync('git', ['init', '-q', ignored]);
     writeFileSync(join(ignored, '.gitignore'), '.claude/settings.local.json\n');
     expect(wireLocal(ignored, project).some((m) => m.includes('not ignored by git'))).toBe(false);
+  });
+
+  // Dotfile managers (stow, chezmoi's symlink mode, a shared team folder) keep these files as symlinks: a
+  // rename over the link replaced it with a plain file, and the file it pointed to never got the wiring.
+  it('writes through a symlinked settings file and Claude Code config, keeping the links', () => {
+    const dotfiles = join(project, 'dotfiles');
+    write(join(dotfiles, 'settings.local.json'), { permissions: { allow: ['Bash(ls)'] } });
+    write(join(dotfiles, 'claude.json'), { numStartups: 3 });
+    chmodSync(join(dotfiles, 'claude.json'), 0o600);
+    mkdirSync(join(project, '.claude'));
+    mkdirSync(configDir);
+    symlinkSync(join(dotfiles, 'settings.local.json'), localSettingsPath(project));
+    symlinkSync('../dotfiles/claude.json', join(configDir, '.claude.json'));
+    wireLocal(project, project);
+    expect(lstatSync(localSettingsPath(project)).isSymbolicLink()).toBe(true);
+    expect(lstatSync(join(configDir, '.claude.json')).isSymbolicLink()).toBe(true);
+    const settings = readJson(join(dotfiles, 'settings.local.json'));
+    expect(settings.permissions).toEqual({ allow: ['Bash(ls)'] });
+    expect(Object.keys(settings.hooks)).toEqual([...HOOK_EVENTS]);
+    const config = readJson(join(dotfiles, 'claude.json'));
+    expect(config.numStartups).toBe(3);
+    expect(config.projects[project].mcpServers.tsm).toMatchObject({ command: 'tsm', args: ['serve'] });
+    expect(statSync(join(dotfiles, 'claude.json')).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dotfiles).sort()).toEqual(['claude.json', 'settings.local.json']);
   });
 
   it('leaves an invalid Claude Code config alone, with a clear error, and writes nothing', () => {
