@@ -9,7 +9,7 @@
 // - key-name heuristics (detect-secrets' KeywordDetector, gitleaks' generic-api-key): a value assigned to
 //   a key whose name says "secret" — KEY=VALUE, key: value, "key": "value", --flag value, fish's
 //   set -x KEY VALUE…, Dockerfile's ENV KEY VALUE — and passwords given on command lines (mysql -pPW, curl -u user:pw, sshpass -p PW,
-//   echo PW | sudo -S), XML elements (<password>PW</password>) and key/value attribute pairs
+//   echo PW | sudo -S, echo PW | docker login --password-stdin, htpasswd -b FILE USER PW), XML elements (<password>PW</password>) and key/value attribute pairs
 //   (<add key="ApiKey" value="PW"/>, in either order).
 // A false positive costs a word in a note; a false negative leaks a credential into a searchable file, so
 // the rules lean to redacting. Prose stays readable: "password reset flow", "token budget", `max_tokens=`,
@@ -70,6 +70,9 @@ function stripTag(text: string, tag: string): string {
   }
   return depth > 0 ? out : out + text.slice(keptFrom);
 }
+
+/** A word of an htpasswd command line: quoted, or up to a space or a shell operator. */
+const HTPASSWD_WORD = String.raw`(?:"[^"\n]*"|'[^'\n]*'|[^\s"'${'`'}|;&<>-][^\s|;&${'`'}<>]*)`;
 
 interface SecretRule {
   pattern: RegExp;
@@ -221,6 +224,32 @@ const SECRET_RULES: SecretRule[] = [
   {
     pattern: /(\bsudo(?:[ \t]+-[A-Za-z]+)*?[ \t]+-[A-Za-z]*S(?![\w-])[^\n|;&]{0,200}?<<<[ \t]*)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`]+)/g,
     replace: afterHead,
+  },
+  // A registry login's the same way: `echo PW | docker login --password-stdin` (podman, helm registry, oras),
+  // `… --password-stdin <<< PW`. Each match starts at a literal word (`echo`, the flag), so the reach of
+  // 200 characters keeps it linear (redact-linear.test.ts).
+  {
+    pattern: /(\becho[ \t]+(?:-[neE]+[ \t]+)?)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s|;&`'"]+)(?=[ \t]*\|[^\n|;&]{0,200}?[ \t]--password-stdin(?![\w-]))/g,
+    replace: afterHead,
+  },
+  {
+    pattern: /(--password-stdin(?![\w-])[^\n|;&<]{0,200}?<<<[ \t]*)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`]+)/g,
+    replace: afterHead,
+  },
+  // htpasswd -b takes the password on the command line: `htpasswd -b[cBm…] FILE USER PW`, `htpasswd -nb USER PW`
+  // (-n: no file). Without -b it prompts (`htpasswd -c FILE USER`).
+  {
+    pattern: new RegExp(String.raw`(\bhtpasswd((?:[ \t]+-[A-Za-z0-9]+)*))((?:[ \t]+${HTPASSWD_WORD}){2,3})`, 'g'),
+    replace: (m: string, head: string, flags: string, rest: string) => {
+      const letters = flags.replace(/[\s-]/g, '');
+      const words = [...rest.matchAll(new RegExp(String.raw`([ \t]+)(${HTPASSWD_WORD})`, 'g'))];
+      const at = letters.includes('n') ? 1 : 2;
+      const pw = words[at]?.[2];
+      if (!letters.includes('b') || pw === undefined || pw.startsWith(REDACTED) || notASecret(pw)) return m;
+      // "$ADMIN_PW" is a reference the shell expands ('$ADMIN_PW' is not: single quotes keep it literal).
+      if (/^"[^"]*"$/.test(pw) && notASecret(pw.slice(1, -1))) return m;
+      return head + words.map((w, i) => w[1] + (i === at ? REDACTED : w[2])).join('');
+    },
   },
   // An XML element named as a secret: `<password>PW</password>` (Maven's settings.xml, Java and .NET configs).
   {

@@ -23,6 +23,14 @@ const REDACTS: Array<[string, string]> = [
   ["echo 'hunter22' | sudo -S apt-get update", `echo ${REDACTED} | sudo -S apt-get update`],
   ['echo Hunter23 | sudo -kS systemctl restart x', `echo ${REDACTED} | sudo -kS systemctl restart x`],
   ['sudo -S true <<< "hunter24"', `sudo -S true <<< ${REDACTED}`],
+  // A registry password piped in the same way (docker, podman, helm registry login --password-stdin).
+  ['echo "DockPw77" | docker login -u me --password-stdin ghcr.io', `echo ${REDACTED} | docker login -u me --password-stdin ghcr.io`],
+  ['podman login --password-stdin -u me quay.io <<< PodPw78', `podman login --password-stdin -u me quay.io <<< ${REDACTED}`],
+  // htpasswd -b takes the password as its last word: after the file and the user, or after the user with -n.
+  ['htpasswd -b .htpasswd admin HtPw123', `htpasswd -b .htpasswd admin ${REDACTED}`],
+  ['htpasswd -cbB /etc/nginx/.htpasswd admin "Ht Pw 124" && nginx -s reload', `htpasswd -cbB /etc/nginx/.htpasswd admin ${REDACTED} && nginx -s reload`],
+  ['htpasswd -nbB admin HtPw125', `htpasswd -nbB admin ${REDACTED}`],
+  ['htpasswd -nb admin HtPw126 > .htpasswd', `htpasswd -nb admin ${REDACTED} > .htpasswd`],
   // An XML element named as a secret (Maven's settings.xml, .NET and Java configs).
   ['<server><id>repo</id><username>bob</username><password>XmlPw777</password></server>', `<server><id>repo</id><username>bob</username><password>${REDACTED}</password></server>`],
   ['<apiKey>Zq8sLmP2vN5</apiKey>', `<apiKey>${REDACTED}</apiKey>`],
@@ -43,6 +51,11 @@ const KEEPS = [
   'echo $PW | sudo -S apt-get update',
   'echo y | sudo pacman -S vim',
   'echo hello | sudo tee /etc/motd',
+  'echo $CR_PAT | docker login ghcr.io -u me --password-stdin',
+  'aws ecr get-login-password | docker login --password-stdin 1234.dkr.ecr.us-east-1.amazonaws.com',
+  'htpasswd -c .htpasswd admin',
+  'htpasswd -nB admin',
+  'htpasswd -b .htpasswd admin "$ADMIN_PW"',
   '<password>${env.NEXUS_PASSWORD}</password>',
   '<username>bob</username>',
 ];
