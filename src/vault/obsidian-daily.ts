@@ -86,7 +86,12 @@ function activeCalendarSet(data: Record<string, unknown>, warnings: IndexWarning
   // the first (as the plugin falls back when the active one is gone). Undefined would match a set without an id.
   const active = typeof data.activeCalendarSet === 'string' ? data.activeCalendarSet : DEFAULT_CALENDAR_SET;
   const set = usable.find((s) => s.id === active) ?? usable[0];
-  return Object.fromEntries(Object.entries(CALENDAR_SET_ENTRIES).map(([entry, key]) => [key, set[entry]]));
+  // In a set, the day is on only with `enabled: true`, as the week and the rest (0.x's daily was on unless false).
+  const entryOf = (entry: string) => {
+    const e = set[entry];
+    return entry === 'day' && isObject(e) && e.enabled !== true ? { ...e, enabled: false } : e;
+  };
+  return Object.fromEntries(Object.entries(CALENDAR_SET_ENTRIES).map(([entry, key]) => [key, entryOf(entry)]));
 }
 
 function take(obj: Record<string, unknown>, file: string, key: string, out: ObsidianDaily): void {

@@ -144,4 +144,12 @@ describe('readObsidianDaily', () => {
       expect(r.warnings).toEqual([{ path: PERIODIC, message: 'calendarSets must be a list of calendar sets: its top-level daily, weekly, monthly, quarterly and yearly settings are read instead' }]);
     }
   });
+  it("a calendar set's day is read only when enabled is true, as Periodic Notes 1.0 has it", () => {
+    const data = (day: Record<string, unknown>) => JSON.stringify({ activeCalendarSet: 'Default', calendarSets: [{ id: 'Default', day: { folder: 'Log', format: 'DD-MM-YYYY', ...day } }] });
+    expect(read({ [PERIODIC]: data({}) }).settings).toEqual([]);
+    vault?.cleanup();
+    expect(read({ [PERIODIC]: data({ enabled: false }) }).settings).toEqual([]);
+    vault?.cleanup();
+    expect(read({ [PERIODIC]: data({ enabled: true }) }).settings).toEqual([{ folder: 'Log', format: 'DD-MM-YYYY', file: PERIODIC, key: 'daily' }]);
+  });
 });
