@@ -59,14 +59,14 @@ function addMonthsKeepDay(d: Date, n: number): Date {
 export function buildFilters(flags: FilterFlags, textRange: DateRange | null, now: Date): SearchFilters {
   const f: SearchFilters = {};
   if (flags.type?.length) {
-    const types = flags.type.flatMap(splitList).map((t) => t.toLowerCase());
+    const types = listed('--type', flags.type).map((t) => t.toLowerCase());
     for (const t of types) {
       if (!(NOTE_TYPES as readonly string[]).includes(t)) throw new FilterError(`--type takes ${NOTE_TYPES.join(', ')} (got "${t}")`);
     }
     f.types = [...new Set(types)] as NoteType[];
   }
-  if (flags.status?.length) f.statuses = [...new Set(flags.status.flatMap(splitList).map((s) => s.toLowerCase()))];
-  if (flags.tag?.length) f.tags = [...new Set(flags.tag.flatMap(splitList).map((t) => normalize(t.replace(/^#/, ''))))];
+  if (flags.status?.length) f.statuses = [...new Set(listed('--status', flags.status).map((s) => s.toLowerCase()))];
+  if (flags.tag?.length) f.tags = [...new Set(listed('--tag', flags.tag, (t) => t.replace(/^#/, '')).map((t) => normalize(t)))];
   if (flags.path?.length) f.pathPrefixes = flags.path.map((p) => p.replace(/^\.\//, '').replace(/\\/g, '/'));
 
   let range: DateRange = {};
@@ -97,6 +97,16 @@ export function buildFilters(flags: FilterFlags, textRange: DateRange | null, no
   if (range.after) f.after = range.after;
   if (range.before) f.before = range.before;
   return f;
+}
+
+/**
+ * A flag's values, each a comma-separated list. A flag that names nothing (`--tag ''`, `--status ,`, `--tag '#'`)
+ * is a mistake, as an empty `--path` is: it was ignored, and the search ran over every note without a word.
+ */
+function listed(flag: string, values: string[], item: (v: string) => string = (v) => v): string[] {
+  const items = values.flatMap(splitList).map(item).filter(Boolean);
+  if (items.length === 0) throw new FilterError(`${flag} must not be empty`);
+  return items;
 }
 
 function splitList(v: string): string[] {

@@ -42,6 +42,15 @@ describe('filters', () => {
     });
   });
 
+  // As an empty --path is: `--tag ''` was ignored, and the search ran over every note without a word.
+  it('rejects a type, status or tag flag that names nothing; strips each tag\'s #', () => {
+    expect(() => buildFilters({ tag: [''] }, null, now)).toThrow(/^--tag must not be empty$/);
+    expect(() => buildFilters({ tag: ['#', ' , '] }, null, now)).toThrow(/^--tag must not be empty$/);
+    expect(() => buildFilters({ status: [','] }, null, now)).toThrow(/^--status must not be empty$/);
+    expect(() => buildFilters({ type: [''] }, null, now)).toThrow(FilterError);
+    expect(buildFilters({ tag: ['#a,#b', ''] }, null, now).tags).toEqual(['a', 'b']);
+  });
+
   it('rejects an unknown type and a bad year', () => {
     expect(() => buildFilters({ type: ['note'] }, null, now)).toThrow(/--type takes daily, knowledge, session/);
     expect(() => buildFilters({ year: 'abc' }, null, now)).toThrow(/--year/);
