@@ -155,7 +155,8 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     ...(datesListed ? { datesListed } : {}),
     ...(first.datesOnly && !datesIgnored ? { datesOnly: dateSpanOf(first.q.filters) } : {}),
     ...(first.q.datesUnread ? { datesUnread: first.q.datesUnread } : {}),
-    ...(first.q.datesCrowded && !datesIgnored ? { datesCrowded: first.q.datesCrowded } : {}),
+    // Also when the range then held no match: the notice says why ("today" after a clone holds no note).
+    ...(first.q.datesCrowded ? { datesCrowded: first.q.datesCrowded } : {}),
     // A search during a first build or a `--full` found only the notes written so far: say so.
     ...(buildUnfinished(db) ? { indexIncomplete: true as const } : {}),
   };

@@ -54,6 +54,11 @@ describe('a vault whose notes were all written at once', () => {
     const flag = search('antenna gain', '--after', '2026-11-27');
     expect(flag.paths).toHaveLength(41);
     expect(flag.stderr).not.toMatch(/changed at once/);
+    // A range the crowd leaves empty: searched every date, and the notice says why.
+    const empty = search('antenna gain yesterday', '--type', 'knowledge');
+    expect(empty.paths).toHaveLength(40);
+    expect(empty.stderr).toMatch(/no match dated from 2026-11-27 to before 2026-11-28 \(read from the query\); searched every date/);
+    expect(empty.stderr).toMatch(/40 notes dated only by their files' time, 2026-11-27, were all changed at once/);
     // A query without dates says nothing about them.
     expect(search('antenna gain').stderr).not.toMatch(/changed at once/);
     // The SessionStart hook's recent notes: the daily notes, not 40 pages "17 hours ago".
