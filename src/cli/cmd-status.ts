@@ -4,6 +4,7 @@ import { localDay, localTime } from '../core/days.js';
 import type { Database } from '../index/db.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
+import { mtimeCrowd } from '../search/mtime-crowd.js';
 import { TRAIN_DEFAULTS } from '../index/semantic/model.js';
 import { semanticReport, tooSmallBecause } from '../index/semantic/refresh.js';
 import { VectorStore } from '../index/vectors.js';
@@ -33,6 +34,9 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
   const sem = semanticReport(db);
   const kept = keptNotes(ingestStateDir(cfg), cfg.sessionsDir);
   const vectors = new VectorStore(db).heldModel();
+  // Notes a clone or a copy dated all at once: a date in a query leaves them out (search/mtime-crowd.ts).
+  const crowd = mtimeCrowd(reader);
+  const datesCrowded = crowd ? { day: localDay(crowd.from), notes: crowd.notes } : null;
   if (argv.json) {
     // `sections` is the state's: the count the model was trained on (or found too small). Said plainly beside it:
     // that count, and the sections that have a vector now (a model of 400 sections on a vault grown to 450).
@@ -45,13 +49,14 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
       sectionsWithVector: sem.withVector,
     };
     const keptSessionNotes = kept.map((k) => ({ path: relative(cfg.vault, k.path), sessionId: k.sessionId, reason: k.reason, since: k.since }));
-    printJson({ vault: cfg.vault, db: cfg.db, ...s, linksToSkippedFiles, semantic, vectors, keptSessionNotes, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
+    printJson({ vault: cfg.vault, db: cfg.db, ...s, linksToSkippedFiles, semantic, vectors, datesCrowded, keptSessionNotes, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
     return;
   }
   const lines = [
     `vault     ${oneLine(cfg.vault)}`,
     `index     ${oneLine(cfg.db)} (${formatBytes(s.indexBytes)}, schema ${s.schemaVersion})`,
     `notes     ${s.notes} (daily ${s.byType.daily}, knowledge ${s.byType.knowledge}, session ${s.byType.session})`,
+    ...(datesCrowded ? [`dates     ${datesCrowded.notes} notes are dated only by their files' time, ${datesCrowded.day}, all changed at once (a clone, a copy or a bulk edit): a date in a query leaves them out (give them \`created:\` to date them)`] : []),
     `sections  ${s.sections}`,
     `links     ${s.links} (${s.unresolvedLinks} unresolved${linksToSkippedFiles ? `, ${linksToSkippedFiles} of them to files tsm skipped: \`tsm doctor\` says why` : ''})`,
     `warnings  ${s.warnings}`,

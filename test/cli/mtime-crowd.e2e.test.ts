@@ -61,6 +61,10 @@ describe('a vault whose notes were all written at once', () => {
     expect(empty.stderr).toMatch(/40 notes dated only by their files' time, 2026-11-27, were all changed at once/);
     // A query without dates says nothing about them.
     expect(search('antenna gain').stderr).not.toMatch(/changed at once/);
+    // tsm status says so, and how to date them.
+    const status = tsm(['status', '--vault', vault.dir], { env: ENV });
+    expect(status.stdout).toMatch(/^dates {5}40 notes are dated only by their files' time, 2026-11-27, all changed at once .*give them `created:`/m);
+    expect(JSON.parse(tsm(['status', '--json', '--vault', vault.dir], { env: ENV }).stdout).datesCrowded).toEqual({ day: '2026-11-27', notes: 40 });
     // The SessionStart hook's recent notes: the daily notes, not 40 pages "17 hours ago".
     const hook = tsm(['hook'], { env: ENV, input: JSON.stringify({ hook_event_name: 'SessionStart', source: 'startup', cwd: vault.dir, session_id: 's1' }) });
     expect(hook.code).toBe(0);
@@ -78,6 +82,7 @@ describe('vaults whose times are their own', () => {
     index();
     const r = search('antenna gain yesterday');
     expect(r.stderr).not.toMatch(/changed at once/);
+    expect(tsm(['status', '--vault', vault.dir], { env: ENV }).stdout).not.toMatch(/^dates/m);
     expect(r.stderr).toMatch(/24 matches dated from 2026-11-27 to before 2026-11-28 \(read from the query\) first/);
   });
 
