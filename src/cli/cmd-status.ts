@@ -36,7 +36,7 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
   const vectors = new VectorStore(db).heldModel();
   // Notes a clone or a copy dated all at once: a date in a query leaves them out (search/mtime-crowd.ts).
   const crowd = mtimeCrowd(reader);
-  const datesCrowded = crowd ? { day: localDay(crowd.from), notes: crowd.notes } : null;
+  const datesCrowded = crowd ? { day: crowd.day, notes: crowd.notes } : null;
   if (argv.json) {
     // `sections` is the state's: the count the model was trained on (or found too small). Said plainly beside it:
     // that count, and the sections that have a vector now (a model of 400 sections on a vault grown to 450).

@@ -82,6 +82,15 @@ const NOTE_COLUMNS = 'id, path, title, type, status, date, tags, aliases, frontm
 /** The span by which mtimeSpans counts notes: a checkout or a copy writes thousands of files within it. */
 export const MTIME_SPAN_MS = 10 * 60 * 1000;
 
+/**
+ * The WHERE part that leaves out a note dated only by a modification time in a span (two parameters: its first
+ * and last ms; search/mtime-crowd.ts). `n`: the notes table's alias, or '' for the table itself.
+ */
+export function notDatedWithinSql(n: string): string {
+  const col = (c: string) => (n ? `${n}.${c}` : c);
+  return `NOT (${col('date_source')} = 'mtime' AND ${col('mtime_ms')} BETWEEN ? AND ?)`;
+}
+
 export class NoteReader {
   constructor(
     readonly db: Database,
@@ -173,7 +182,7 @@ export class NoteReader {
    * (search/mtime-crowd.ts): a note dated only by one of them is left out.
    */
   recentNotes(limit: number, type?: NoteType, undated?: { from: number; to: number }): NoteRecord[] {
-    const where = [type ? 'type = ?' : '', undated ? "NOT (date_source = 'mtime' AND mtime_ms BETWEEN ? AND ?)" : ''].filter(Boolean);
+    const where = [type ? 'type = ?' : '', undated ? notDatedWithinSql('') : ''].filter(Boolean);
     const params = [...(type ? [type] : []), ...(undated ? [undated.from, undated.to] : []), limit];
     const rows = this.db
       .prepare(`SELECT ${NOTE_COLUMNS} FROM notes${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY date DESC, mtime_ms DESC, path LIMIT ?`)

@@ -3,6 +3,7 @@ import type { NoteType, SearchFilters } from '../core/types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Database } from './db.js';
 import { noteOfSection, noteOfSectionSql, ordOfSection, sectionId } from './section-ids.js';
+import { notDatedWithinSql } from './note-reader.js';
 import { frontmatterDescription } from '../parse/metadata.js';
 import { byPlace } from '../core/order.js';
 
@@ -352,7 +353,7 @@ function filterParts(f: SearchFilters, level: 'section' | 'note'): { parts: stri
     params.push(f.before);
   }
   if (f.crowd && (f.after || f.before)) {
-    parts.push("NOT (n.date_source = 'mtime' AND n.mtime_ms BETWEEN ? AND ?)");
+    parts.push(notDatedWithinSql('n'));
     params.push(f.crowd.from, f.crowd.to);
   }
   // The unary `+` keeps each `IN (subquery)` a filter, evaluated once: as a bare column, SQLite's planner

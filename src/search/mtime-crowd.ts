@@ -7,6 +7,7 @@
 // So a text's date range ("today", "last week", 先週) leaves such notes out, and so do the lists of recent
 // notes (the SessionStart hook's, MCP recent_context: after a clone they were ten random pages "30 min ago");
 // a date flag (`--recent 1d`) still means the files' times, as find's -mtime does.
+import { localDay } from '../core/days.js';
 import type { NoteReader } from '../index/note-reader.js';
 
 /** At least this share of all notes, last changed within one span (or two adjacent ones)… */
@@ -19,6 +20,8 @@ export interface MtimeCrowd {
   from: number;
   to: number;
   notes: number;
+  /** The day of its first time, in the user's zone, as a note's date is. */
+  day: string;
 }
 
 /** The crowd of mtimes in the vault, or null. Adjacent spans join: a checkout that crossed a span's boundary. */
@@ -28,5 +31,5 @@ export function mtimeCrowd(reader: Pick<NoteReader, 'mtimeSpans'>): MtimeCrowd |
   const [a, b] = spans;
   const joined = b && Math.abs(a.span - b.span) === 1;
   const crowd = joined ? { from: Math.min(a.from, b.from), to: Math.max(a.to, b.to), notes: a.notes + b.notes } : { from: a.from, to: a.to, notes: a.notes };
-  return crowd.notes >= CROWD_MIN_NOTES && crowd.notes >= CROWD_SHARE * allNotes ? crowd : null;
+  return crowd.notes >= CROWD_MIN_NOTES && crowd.notes >= CROWD_SHARE * allNotes ? { ...crowd, day: localDay(crowd.from) } : null;
 }

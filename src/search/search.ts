@@ -282,7 +282,7 @@ function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tu
   const { apart, noDays } = temporal.unread ?? {};
   const unread = { ...(apart && textRange ? { apart } : {}), ...(noDays ? { noDays } : {}) };
   const datesUnread = unread.apart || unread.noDays ? unread : undefined;
-  const datesCrowded = crowd ? { day: localDay(crowd.from), notes: crowd.notes } : undefined;
+  const datesCrowded = crowd ? { day: crowd.day, notes: crowd.notes } : undefined;
   return { text, filters, analysed, terms: pruneTerms(analysed, share, tuning.commonTermShare, tuning.keepCommonUpTo), share, textRange, datesInText, writtenDays, datesUnread, datesCrowded };
 }
 
@@ -290,7 +290,7 @@ function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tu
 function crowdInRange(db: Database, { after, before }: SearchFilters): MtimeCrowd | null {
   const crowd = mtimeCrowd(new NoteReader(db));
   if (!crowd) return null;
-  const meets = (!before || localDay(crowd.from) < before) && (!after || localDay(crowd.to) >= after);
+  const meets = (!before || crowd.day < before) && (!after || localDay(crowd.to) >= after);
   return meets ? crowd : null;
 }
 
