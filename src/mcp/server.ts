@@ -95,7 +95,15 @@ export function createServer(ctx: ToolContext, log: Log = stderrLog): McpServer 
   return server;
 }
 
-/** Serves until the client closes stdin or a signal arrives. */
+/**
+ * How long the end of input waits for the answers still owed and their writes: tools answer in milliseconds
+ * (hook_context within its hook deadline), so this bounds only a reader that stopped reading.
+ */
+const INPUT_END_SETTLE_MS = 10_000;
+/** A signal asks to stop: lines already written out still go, but the server waits little for anything else. */
+const SIGNAL_SETTLE_MS = 500;
+
+/** Serves until the client closes stdin (after answering what it asked) or a signal arrives. */
 export async function serveStdio(cfg: TsmConfig): Promise<void> {
   // A stray console.log from any dependency would corrupt the JSON-RPC stream: send them all to stderr.
   for (const method of ['log', 'info', 'debug', 'warn'] as const) {
@@ -110,18 +118,22 @@ export async function serveStdio(cfg: TsmConfig): Promise<void> {
     createContext(cfg, { queryVector: (text) => resident.queryVector(text), detachHook: detachFromHere(process.env, process.cwd()) }),
   );
   const transport = new GuardedStdioTransport();
-  let closing = false;
-  const shutdown = () => {
-    if (closing) return;
-    closing = true;
+  let exiting = false;
+  const exit = () => {
+    if (exiting) return;
+    exiting = true;
     void Promise.allSettled([server.close(), resident.close()]).finally(() => process.exit(0));
   };
-  transport.onclose = shutdown;
-  process.stdin.on('end', shutdown);
-  process.stdout.on('error', shutdown); // the client went away mid-answer (EPIPE): nobody is left to answer
+  // First the answers to what was already asked, and the lines still queued for stdout (transport.settle).
+  const exitSettled = (ms: number) => void transport.settle(ms).then(exit);
+  transport.onclose = exit;
+  // The end of input is not the end of output: `tsm serve < requests.jsonl`, or a client that closes stdin
+  // and reads on, still wants the answers. A signal during that wait exits sooner.
+  process.stdin.on('end', () => exitSettled(INPUT_END_SETTLE_MS));
+  process.stdout.on('error', exit); // the client went away mid-answer (EPIPE): nobody is left to answer
   // SIGHUP: a server started from a terminal that closed. Node resets it to "terminate" at start-up, so
   // without a handler the server died on the spot and left its socket file behind.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, shutdown);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => exitSettled(SIGNAL_SETTLE_MS));
   // Something went wrong on the connection (a line the transport refused and answered, a stream error).
   server.server.onerror = (err) => stderrLog(err.message);
   // Claude Code shows every stderr line of an MCP server as an error, so a healthy start writes nothing

@@ -68,6 +68,7 @@ export class GuardedStdioTransport implements Transport {
     if (line.trim() === '') return;
     const checked = checkLine(line);
     if (!checked.ok) return this.refuse(checked.reply);
+    this.track(checked.message);
     try {
       this.onmessage?.(checked.message);
     } catch (err) {
@@ -87,7 +88,44 @@ export class GuardedStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    if ('id' in message && !('method' in message)) this.answered(message.id);
     return this.write(message);
+  }
+
+  /**
+   * Requests handed to the server and not answered yet (by their id's JSON: 1 and "1" are two), so that the
+   * end of input can wait for their answers (settle). A request the client cancels gets no answer (the SDK
+   * drops it), so its cancellation answers it here.
+   */
+  private readonly unanswered = new Set<string>();
+  private whenAnswered: (() => void)[] = [];
+
+  private track(message: JSONRPCMessage): void {
+    if (!('method' in message)) return;
+    if ('id' in message) this.unanswered.add(JSON.stringify(message.id));
+    else if (message.method === 'notifications/cancelled') this.answered((message.params as { requestId?: unknown } | undefined)?.requestId);
+  }
+
+  private answered(id: unknown): void {
+    if (!this.unanswered.delete(JSON.stringify(id)) || this.unanswered.size > 0) return;
+    for (const resolve of this.whenAnswered.splice(0)) resolve();
+  }
+
+  /** The last line written has left for stdout (written or failed): every earlier one has too. */
+  private flushed: Promise<void> = Promise.resolve();
+
+  /**
+   * Resolves once every request read so far is answered and every answer has left for stdout, or after `ms`,
+   * whichever is first. For the end of input: `tsm serve < requests.jsonl` exited on the spot and sent 0 to
+   * 200 of 200 answers, varying by run (the SDK aborts the answers not yet sent when the connection closes,
+   * and process.exit drops the lines still queued for a pipe).
+   */
+  async settle(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    const answered = this.unanswered.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.whenAnswered.push(resolve));
+    await Promise.race([answered.then(() => this.flushed), late]);
+    clearTimeout(timer);
   }
 
   /**
@@ -103,7 +141,9 @@ export class GuardedStdioTransport implements Transport {
    */
   private write(message: unknown): Promise<void> {
     if (this.closed) return Promise.resolve();
-    if (this.stdout.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    let fits = true;
+    this.flushed = new Promise((resolve) => (fits = this.stdout.write(`${JSON.stringify(message)}\n`, () => resolve())));
+    if (fits) return Promise.resolve();
     this.drained ??= new Promise((resolve) => {
       this.stdout.once('drain', () => {
         this.drained = null;

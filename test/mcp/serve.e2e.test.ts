@@ -2,7 +2,7 @@
 // on a copy of vault-example indexed by the real `tsm index`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -168,6 +168,40 @@ describe('tsm serve as a process', () => {
     expect(JSON.parse(byId.get(2).result.content[0].text).results.length).toBeGreaterThan(0);
     expect(byId.get(3).result.isError).toBe(true);
     expect(byId.get(3).result.content[0].text).toMatch(/outside the vault/);
+    expect(err).toBe('');
+  }, 30_000);
+
+  it('answers every request it read before stdin ended, even to a reader slower than its writes', async () => {
+    // `tsm serve < requests.jsonl`: input ends at once. The server exited on the spot, aborting the answers not
+    // yet sent and dropping those still queued for the pipe: of 200 searches, 0 to 200 came back, varying by run.
+    const requests = join(root, 'requests.jsonl');
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      ...Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: 10 + i, method: 'tools/call', params: { name: 'search', arguments: { query: 'LoRa', limit: 100 } } })),
+    ];
+    writeFileSync(requests, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const input = openSync(requests, 'r');
+    const child = spawn(process.execPath, [TSM, 'serve', '--vault', vault], { env: cleanEnv(), cwd: root, stdio: [input, 'pipe', 'pipe'] });
+    closeSync(input);
+    const stdout = child.stdout as NodeJS.ReadableStream & { pause(): void; resume(): void };
+    let err = '';
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // Read nothing for a while: the pipe fills (100 answers are about a megabyte) and the server's writes queue.
+    stdout.pause();
+    await new Promise((r) => setTimeout(r, 1500));
+    let out = '';
+    stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    stdout.resume(); // a 'data' listener does not end an explicit pause
+    expect(await exited).toBe(0);
+    const ids = out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .filter((m) => 'id' in m)
+      .map((m) => m.id);
+    expect(ids.sort((a, b) => a - b)).toEqual([1, ...Array.from({ length: 100 }, (_, i) => 10 + i)]);
     expect(err).toBe('');
   }, 30_000);
 

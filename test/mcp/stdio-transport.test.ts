@@ -88,4 +88,25 @@ describe('GuardedStdioTransport', () => {
     expect(s.replies()).toEqual([]);
     expect(s.messages).toEqual([]);
   });
+
+  it('settles once every request read is answered (a cancelled one counts) and its line written, or after the wait', async () => {
+    const s = setup();
+    await s.t.start();
+    s.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":"1","method":"ping"}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    await tick();
+    let settled = false;
+    const settling = s.t.settle(60_000).then(() => void (settled = true));
+    await s.t.send({ jsonrpc: '2.0', id: 1, result: {} });
+    await tick();
+    expect(settled, 'id "1" is another request than id 1').toBe(false);
+    s.stdin.write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"1"}}\n');
+    await settling;
+    expect(s.replies()).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+    // A request nobody answers holds the end of input for the wait given, no longer.
+    s.stdin.write('{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
+    await tick();
+    const started = Date.now();
+    await s.t.settle(50);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+  });
 });
