@@ -56,6 +56,21 @@ describe('read_note pages', () => {
   });
 });
 
+describe('read_note version', () => {
+  it('that is no version is refused as such, not as an edit; an empty one is not given', async () => {
+    // 'zzz' and '' were answered "log.md changed since the page of version zzz was read": the note had not
+    // changed, and reading it again from the start with the same argument failed again.
+    for (const version of ['zzz', 'abc', '0123456789abcdef']) {
+      expect(await fails(client, 'read_note', { path: 'log.md', version })).toBe(
+        `version takes the 12 hex digits an earlier page of read_note gave (got "${version}"); leave it out to read without that check`,
+      );
+    }
+    const first = await ok(client, 'read_note', { path: 'log.md', lines: 5 });
+    expect((await ok(client, 'read_note', { path: 'log.md', lines: 5, version: '' })).text).toBe(first.text);
+    expect((await ok(client, 'read_note', { path: 'log.md', lines: 5, version: ` ${first.version.toUpperCase()} ` })).text).toBe(first.text);
+  });
+});
+
 describe('read_note lines', () => {
   it('are the lines search and get_sections number: a line separator inside a line does not start one', async () => {
     const found = await ok(client, 'search', { query: 'otter dives' });

@@ -52,9 +52,10 @@ export const readNoteTool = defineTool({
       throw new ToolError(`cannot read ${note.path}: ${(err as Error).message}`);
     }
     const version = textVersion(stripControls(raw));
-    if (args.version !== undefined && args.version !== version) {
+    const given = givenVersion(args.version);
+    if (given !== undefined && given !== version) {
       throw new ToolError(
-        `${note.path} changed since the page of version ${args.version} was read (now ${version}): its lines may have moved, so this page would not continue that one; read it again from the start (from_line 1, without version)`,
+        `${note.path} changed since the page of version ${given} was read (now ${version}): its lines may have moved, so this page would not continue that one; read it again from the start (from_line 1, without version)`,
       );
     }
     // The lines are the parser's (CR LF, CR, LF), so that the `line` search and get_sections give is the line
@@ -106,6 +107,20 @@ export const readNoteTool = defineTool({
     };
   },
 });
+
+/**
+ * The version a caller passed back: an empty one is none given (as every tool reads an empty parameter), and
+ * one that no page could have given is refused as such. Refused as an edit ("changed since the page of
+ * version zzz"), it sent the caller to read the note from the start again, where the same argument failed again.
+ */
+function givenVersion(value: string | undefined): string | undefined {
+  const v = value?.trim().toLowerCase();
+  if (!v) return undefined;
+  if (!/^[0-9a-f]{12}$/.test(v)) {
+    throw new ToolError(`version takes the 12 hex digits an earlier page of read_note gave (got "${value}"); leave it out to read without that check`);
+  }
+  return v;
+}
 
 /**
  * The version of a note's text: the first 12 hex digits of its sha1 (48 bits; two edits of one note
