@@ -227,13 +227,18 @@ export class NoteReader {
     return rows.map((r) => r.cwd);
   }
 
-  /** Notes whose frontmatter lists `file` among files read/edited, or whose text mentions it. */
+  /**
+   * Notes whose frontmatter lists `file` (or a path ending in `/file`) among files read/edited, or whose text
+   * mentions it. The suffix is compared exactly, not by LIKE: `_` and `%` in a file name were wildcards, and
+   * 25 newer sessions of `src/myXmodule.py` took every row fetched for `my_module.py`.
+   */
   notesTouchingFile(file: string, limit: number): { note: NoteRecord; how: 'read' | 'edited' | 'mentioned' }[] {
+    const listed = `value = ?1 OR substr(value, -length(?1) - 1) = '/' || ?1`;
     const rows = this.db
       .prepare(
         `SELECT ${NOTE_COLUMNS},
-           EXISTS (SELECT 1 FROM json_each(json_extract(frontmatter, '$.files_edited')) WHERE value = ?1 OR value LIKE '%/' || ?1) AS edited,
-           EXISTS (SELECT 1 FROM json_each(json_extract(frontmatter, '$.files_read')) WHERE value = ?1 OR value LIKE '%/' || ?1) AS read
+           EXISTS (SELECT 1 FROM json_each(json_extract(frontmatter, '$.files_edited')) WHERE ${listed}) AS edited,
+           EXISTS (SELECT 1 FROM json_each(json_extract(frontmatter, '$.files_read')) WHERE ${listed}) AS read
          FROM notes WHERE edited OR read
            OR id IN (SELECT note_id FROM sections WHERE instr(text, ?1) > 0)
          ORDER BY date DESC LIMIT ?2`,

@@ -43,7 +43,7 @@ export const fileHistoryTool = defineTool({
       const keys = lookupKeys(file, reader);
       const found = new Map<number, NoteRecord>();
       for (const key of keys) {
-        // Fetch spare rows: the SQL match is loose (LIKE), the checks below are exact.
+        // Fetch spare rows: a note that only mentions the name in its text may fail the checks below.
         for (const r of reader.notesTouchingFile(key, Math.min(limit * 2, 100))) found.set(r.note.id, r.note);
       }
       const notes = [...found.values()].sort((a, b) => b.date.localeCompare(a.date) || b.mtimeMs - a.mtimeMs);
