@@ -12,6 +12,7 @@ import { isSyncReport } from '../hooks/background-sync.js';
 import { hookLogPath } from '../hooks/hook-log.js';
 import { ConfigFileError, envSetting, tsmDir, TSM_DIR, unknownConfigKeys, vaultAboveCwd, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
+import { indexInGit } from '../vault/index-in-git.js';
 import { NOT_REGULAR } from '../vault/file-kind.js';
 import { namesFileNotNote, noteExtensionOf } from '../text/file-not-note.js';
 import { keptNotes } from '../sessions/ingest.js';
@@ -57,6 +58,19 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       severity: 'warning',
       message: `${join(cfg.vault, TSM_DIR, 'config.json')} has ${unknownKeys.length === 1 ? 'a setting' : 'settings'} tsm does not know, which change${unknownKeys.length === 1 ? 's' : ''} nothing: ${unknownKeys.join(', ')}`,
       fix: 'correct the name or remove the key (the config.json `tsm init` writes for a new vault lists every setting)',
+    });
+  }
+  const inGit = existsSync(cfg.db) ? indexInGit(cfg.vault, cfg.db) : null;
+  if (inGit) {
+    const untrack = `\`git rm -r -q --cached ${TSM_DIR} && git add ${TSM_DIR}\`, and commit (the index leaves git; config.json stays)`;
+    problems.push({
+      check: 'git',
+      severity: 'warning',
+      message:
+        inGit.state === 'tracked'
+          ? `the index ${cfg.db} is committed to the git repository at ${inGit.root}: every commit takes it again`
+          : `the index ${cfg.db} is not ignored by the git repository at ${inGit.root}: \`git add -A\` (and Obsidian Git's auto-commit) would commit it`,
+      fix: `run \`tsm init\` in the vault (it writes ${join(TSM_DIR, '.gitignore')}, which keeps all but config.json out of git)${inGit.state === 'tracked' ? `, then ${untrack}` : ''}`,
     });
   }
   const kept = keptNotes(ingestStateDir(cfg), cfg.sessionsDir);

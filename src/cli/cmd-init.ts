@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultConfigText, resolveVault, TSM_DIR } from '../vault/config.js';
 import { fileKind } from '../vault/file-kind.js';
+import { TSM_GITIGNORE } from '../vault/folders.js';
 import { UsageError, UserError } from './run.js';
 import { writeErr } from './stdio.js';
 
@@ -25,8 +26,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   }
   const gitignore = join(dir, '.gitignore');
   if (!existsSync(gitignore)) {
-    // The index and logs are derived from the notes; only the config is worth committing.
-    fsStep('write', gitignore, () => writeFileSync(gitignore, '*\n!.gitignore\n!config.json\n'));
+    fsStep('write', gitignore, () => writeFileSync(gitignore, TSM_GITIGNORE));
     created.push(gitignore);
   }
   writeErr(created.length ? `tsm: created ${created.join(', ')}\n` : `tsm: ${dir} already set up\n`);

@@ -3,10 +3,20 @@
 // with (the user deleted or moved it meanwhile); a recursive mkdir would then bring the vault's folder
 // back, with a `.tsm/` in it. Seen: the real-Claude-Code tests' detached SessionEnd ingests recreated
 // their deleted vaults as `<vault>/.tsm/hook.log`. One rule for every writer: the root is never made.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { TsmError } from '../core/errors.js';
+import { TSM_DIR } from './config.js';
 import { isInside } from './paths.js';
+
+/**
+ * `.tsm/.gitignore`: the index, its -wal, watch.pid and the logs are derived from the notes or belong to
+ * this machine; only the config is worth committing. Written whenever tsm makes `.tsm/` (and by `tsm init`
+ * into one that lacks it): made by the first `tsm index` or `tsm search --vault` without it, `.tsm/` was
+ * untracked in a vault kept in git, and `git add -A` (Obsidian Git's auto-commit) committed the index
+ * (36 MB on the Obsidian Hub's 6,571 notes), its -wal and watch.pid.
+ */
+export const TSM_GITIGNORE = '*\n!.gitignore\n!config.json\n';
 
 export class FolderGoneError extends TsmError {
   override name = 'FolderGoneError';
@@ -25,6 +35,7 @@ export function makeVaultFolder(vault: string, dir: string): void {
     at = join(at, part);
     try {
       mkdirSync(at);
+      if (root === vault && at === join(vault, TSM_DIR)) writeTsmGitignore(at);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') continue;
@@ -37,4 +48,13 @@ export function makeVaultFolder(vault: string, dir: string): void {
 
 function gone(root: string): FolderGoneError {
   return new FolderGoneError(`${root} does not exist (deleted or moved?): nothing was written there`);
+}
+
+/** Writes `.tsm/.gitignore` into a `.tsm/` just made. Not a reason to stop the command: the index matters more. */
+function writeTsmGitignore(dir: string): void {
+  try {
+    writeFileSync(join(dir, '.gitignore'), TSM_GITIGNORE, { flag: 'wx' });
+  } catch {
+    // Already there (a race with another tsm), or unwritable: `tsm doctor` names a .tsm/ git would commit.
+  }
 }

@@ -1,9 +1,9 @@
 // tsm's own folders are made only inside a vault that exists (src/vault/folders.ts).
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FolderGoneError, makeVaultFolder } from '../../src/vault/folders.js';
+import { FolderGoneError, makeVaultFolder, TSM_GITIGNORE } from '../../src/vault/folders.js';
 import { withFileLock } from '../../src/vault/file-lock.js';
 import { ingestTranscript } from '../../src/sessions/ingest.js';
 import { openWriter } from '../../src/index/db.js';
@@ -75,5 +75,22 @@ describe('writers that outlive their vault', () => {
     );
     expect(() => ingestTranscript(transcript, { vault, sessionsDir: join(vault, 'sessions'), stateDir: join(vault, '.tsm', 'sessions') })).toThrow(FolderGoneError);
     expect(existsSync(vault)).toBe(false);
+  });
+});
+
+describe('.tsm/.gitignore', () => {
+  it('is written into a .tsm/ tsm makes, by whichever writer makes it, and never into one that exists', () => {
+    const vault = join(root, 'v');
+    mkdirSync(vault);
+    makeVaultFolder(vault, join(vault, '.tsm', 'sessions'));
+    expect(readFileSync(join(vault, '.tsm', '.gitignore'), 'utf8')).toBe(TSM_GITIGNORE);
+    const other = join(root, 'w');
+    mkdirSync(join(other, '.tsm'), { recursive: true });
+    openWriter(join(other, '.tsm', 'index.db'), { vault: other }).db.close();
+    expect(existsSync(join(other, '.tsm', '.gitignore'))).toBe(false);
+    const third = join(root, 'x');
+    mkdirSync(third);
+    openWriter(join(third, '.tsm', 'index.db'), { vault: third }).db.close();
+    expect(readFileSync(join(third, '.tsm', '.gitignore'), 'utf8')).toBe(TSM_GITIGNORE);
   });
 });
