@@ -278,6 +278,14 @@ export class NoteWriter {
     for (const p of known.keys()) remove.run(p);
   }
 
+  /** Records attachments the watcher saw appear (`present`) and go (`gone`), between two full scans. */
+  updateAttachments(present: string[], gone: string[]): void {
+    const insert = this.db.prepare('INSERT OR REPLACE INTO attachments (path, key) VALUES (?, ?)');
+    for (const p of present) insert.run(p, targetKey(p, this.extensions));
+    const remove = this.db.prepare('DELETE FROM attachments WHERE path = ?');
+    for (const p of gone) remove.run(p);
+  }
+
   /** Drops warnings of paths that are no longer notes or skipped files (scan warnings are re-added after). */
   pruneWarnings(): void {
     this.db.exec('DELETE FROM warnings WHERE path NOT IN (SELECT path FROM notes UNION SELECT path FROM skipped_files)');

@@ -6,7 +6,7 @@ import type { IndexWarning, NotTaken, SyncSummary, VaultFile } from '../core/typ
 import type { ParseOptions } from '../parse/options.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { otherRunningWatcher } from '../vault/watcher-pid.js';
-import { createNoteLookup, type NoteAt } from '../vault/note-at.js';
+import { createAttachmentLookup, createNoteLookup, type NoteAt } from '../vault/note-at.js';
 import { existsNoFollow, findOnDisk, hasNoteExtension, vaultRelative } from '../vault/paths.js';
 import { scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
@@ -23,6 +23,8 @@ export interface SyncOptions {
   full?: boolean;
   /** Check only these paths (absolute or vault-relative); others are left as they are. */
   paths?: string[];
+  /** With `paths`: vault-relative paths of files that are no notes, whose coming or going links may name (the watcher's). */
+  attachments?: string[];
   /**
    * Folders a relative path of `paths` may also be relative to, tried in order when it names neither a file
    * nor an indexed note from the vault root (`--files-from-stdin`: the current folder, the git repository's root).
@@ -109,7 +111,8 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     };
     await loadAndWrite(run, opts);
     removeGone(run);
-    finish(run, { rebuild, partial, scanWarnings: [...listing.warnings, ...reading.warnings], attachments: listing.attachments });
+    const attachments = partial ? attachmentsNow(cfg, opts.attachments ?? []) : { listed: listing.attachments, gone: [] };
+    finish(run, { rebuild, partial, scanWarnings: [...listing.warnings, ...reading.warnings], attachments });
     // The semantic model (src/index/semantic/): a rebuild trains it, on this thread once the build is done
     // (in a worker beside the build's last steps, peak RSS on the handbook rose from 352 to 480 MB: two
     // heaps); other syncs give new sections vectors at once. A sync that wrote nothing skips it (it would
@@ -379,7 +382,7 @@ function removeGone(run: SyncRun): void {
  */
 function finish(
   run: SyncRun,
-  how: { rebuild: boolean; partial: boolean; scanWarnings: IndexWarning[]; attachments: string[] },
+  how: { rebuild: boolean; partial: boolean; scanWarnings: IndexWarning[]; attachments: { listed: string[]; gone: string[] } },
 ): void {
   const { writer, links } = run;
   writer.inTransaction(() => {
@@ -390,8 +393,9 @@ function finish(
     const all = how.rebuild || pending?.all || (olderLinks && !how.partial);
     if (all) writer.resolveLinks(null);
     else if (pending || links.setChanged || links.keys.size > 0) writer.resolveLinks(new Set([...links.keys, ...(pending?.keys ?? [])]));
-    if (!how.partial) {
-      writer.syncAttachments(how.attachments);
+    if (how.partial) writer.updateAttachments(how.attachments.listed, how.attachments.gone);
+    else {
+      writer.syncAttachments(how.attachments.listed);
       writer.recordReadingSettings(run.parseOpts);
       writer.pruneWarnings();
       // All of a path's at once: Periodic Notes' data.json can hold a wrong weekly and a wrong monthly format.
@@ -481,6 +485,23 @@ function statPaths(
     else notTaken.push({ path: given, reason: found.reason });
   }
   return { files, missing, notTaken };
+}
+
+/**
+ * The attachments of a partial sync's list as they are now: those that are there, those that are gone (a
+ * path the full scan would not list as one). One it cannot tell (below a symlinked folder) waits for the
+ * next full scan.
+ */
+function attachmentsNow(cfg: TsmConfig, paths: string[]): { listed: string[]; gone: string[] } {
+  const listed: string[] = [];
+  const gone: string[] = [];
+  const at = createAttachmentLookup(cfg.vault, cfg.extensions);
+  for (const rel of paths) {
+    const now = at(rel);
+    if (now === 'present') listed.push(rel);
+    else if (now === 'gone') gone.push(rel);
+  }
+  return { listed, gone };
 }
 
 /**

@@ -61,3 +61,23 @@ export function createNoteLookup(vault: string, extensions: string[]): (rel: str
     }
   };
 }
+
+/**
+ * Whether one vault path names an attachment now (`present`), names none (`gone`: deleted, moved, ignored, a
+ * folder), or cannot be told without the full scan (`unknown`: below a symlinked folder, which the scan may
+ * list under another path): the watcher's batches ask, for files that are not notes.
+ */
+export function createAttachmentLookup(vault: string, extensions: string[]): (rel: string) => 'present' | 'gone' | 'unknown' {
+  const listed = createPathFilter(vault, { extensions, attachments: true });
+  return (rel) => {
+    if (!listed(rel)) return 'gone';
+    const abs = findOnDisk(vault, rel);
+    if (abs === null) return 'gone';
+    if (symlinkedFolderOnWay(vault, dirname(abs))) return 'unknown';
+    try {
+      return statSync(abs).isFile() ? 'present' : 'gone';
+    } catch {
+      return 'gone';
+    }
+  };
+}

@@ -94,7 +94,7 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
         continue;
       } else if (isFile && !hasNoteExtension(name, opts.extensions)) {
         // Names only (no stat, no read): enough to tell a link to an attachment from a broken one.
-        if (name.lastIndexOf('.') > 0 && !isIgnored(here, rel, false)) attachments.push(rel);
+        if (isAttachmentName(name, opts.extensions) && !isIgnored(here, rel, false)) attachments.push(rel);
       } else if (isFile && !isIgnored(here, rel, false)) {
         if (entry.isSymbolicLink()) {
           const refusal = symlinkRefusal(vault, abs, opts.extensions);
@@ -173,11 +173,17 @@ function folderError(err: unknown): string {
   return code ?? String(err);
 }
 
+/** A file a link may name that is no note: one with an extension (`image.png`, `board.canvas`). */
+export function isAttachmentName(name: string, extensions: string[]): boolean {
+  return name.lastIndexOf('.') > 0 && !hasNoteExtension(name, extensions);
+}
+
 /**
  * Decides for single paths (the watcher, `--files-from-stdin`) what a full scan would decide:
- * extension, always-skipped folders, every .gitignore and .tsmignore on the way down.
+ * extension, always-skipped folders, every .gitignore and .tsmignore on the way down. `attachments`: whether
+ * the path would be listed as an attachment, rather than as a note.
  */
-export function createPathFilter(vault: string, opts: ScanOptions): (rel: string) => boolean {
+export function createPathFilter(vault: string, opts: ScanOptions & { attachments?: boolean }): (rel: string) => boolean {
   // The rules of each folder asked about, built from its parent's as the walk builds them.
   const cache = new Map<string, IgnoreRules>();
   const rulesIn = (relDir: string, parent: IgnoreRules | null): IgnoreRules => {
@@ -190,7 +196,8 @@ export function createPathFilter(vault: string, opts: ScanOptions): (rel: string
   };
   return (rel: string) => {
     const parts = rel.split('/');
-    if (!hasNoteExtension(parts[parts.length - 1], opts.extensions)) return false;
+    const name = parts[parts.length - 1];
+    if (!(opts.attachments ? isAttachmentName(name, opts.extensions) : hasNoteExtension(name, opts.extensions))) return false;
     if (inSkippedFolder(parts.slice(0, -1))) return false;
     let rules = rulesIn('', null);
     for (let i = 0; i < parts.length; i++) {

@@ -5,36 +5,46 @@ export interface Batch {
   paths: string[];
   /** Why the whole vault must be looked at again; empty when only `paths` need checking. */
   rescanReasons: string[];
+  /** Vault-relative paths of files that are no notes (attachments) that came or went; empty for a rescan. */
+  attachments: string[];
 }
 
 /** The set of pending changes. A rescan covers every path, so paths are dropped once one is asked for. */
 export class ChangeQueue {
   private paths = new Set<string>();
+  private attachments = new Set<string>();
   private reasons: string[] = [];
 
   addPath(rel: string): void {
     if (this.reasons.length === 0) this.paths.add(rel);
   }
 
+  addAttachment(rel: string): void {
+    if (this.reasons.length === 0) this.attachments.add(rel);
+  }
+
   requestRescan(reason: string): void {
     this.reasons.push(reason);
     this.paths.clear();
+    this.attachments.clear();
   }
 
   /** Puts a batch back (it failed); changes seen since are kept. */
   putBack(batch: Batch): void {
     for (const reason of batch.rescanReasons) this.requestRescan(reason);
     for (const rel of batch.paths) this.addPath(rel);
+    for (const rel of batch.attachments) this.addAttachment(rel);
   }
 
   get size(): number {
-    return this.paths.size + this.reasons.length;
+    return this.paths.size + this.attachments.size + this.reasons.length;
   }
 
   take(): Batch | null {
     if (this.size === 0) return null;
-    const batch: Batch = { paths: [...this.paths].sort(), rescanReasons: this.reasons };
+    const batch: Batch = { paths: [...this.paths].sort(), rescanReasons: this.reasons, attachments: [...this.attachments].sort() };
     this.paths = new Set();
+    this.attachments = new Set();
     this.reasons = [];
     return batch;
   }

@@ -5,14 +5,17 @@ import { RULES_FILES } from '../vault/ignore-rules.js';
 import { DENDRON_FILE } from '../vault/dendron.js';
 import { DAILY_NOTES_FILE, PERIODIC_NOTES_FILE } from '../vault/obsidian-daily.js';
 import { hasNoteExtension, inSkippedFolder, isSkippedFolder, vaultRelative } from '../vault/paths.js';
+import { isAttachmentName } from '../vault/scan.js';
 
 export { hasNoteExtension, vaultRelative } from '../vault/paths.js';
 
-export type WatchEventName = 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir';
+/** chokidar's events, and `entry`: a name in a watched folder came or went (a file chokidar does not watch, fs-watcher.ts). */
+export type WatchEventName = 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir' | 'entry';
 
 export type EventMeaning =
   | { kind: 'note'; rel: string }
   | { kind: 'rescan'; reason: string }
+  | { kind: 'attachment'; rel: string }
   | { kind: 'none' };
 
 /** Files whose change alters which notes are indexed (so everything must be looked at again). */
@@ -43,6 +46,9 @@ function baseName(rel: string): string {
 }
 
 export function classifyEvent(event: WatchEventName, rel: string, extensions: string[]): EventMeaning {
+  // Notes, rule files and folders come as chokidar's own events; a name with an extension that no note has
+  // is a file links may name (an image pasted into the vault), which chokidar does not watch.
+  if (event === 'entry') return !belowSkippedFolder(rel, false) && isAttachmentName(baseName(rel), extensions) ? { kind: 'attachment', rel } : { kind: 'none' };
   if (SETTINGS_FILES.has(rel) && (event === 'add' || event === 'change' || event === 'unlink')) {
     return { kind: 'rescan', reason: `${rel} ${event === 'unlink' ? 'removed' : 'changed'}` };
   }

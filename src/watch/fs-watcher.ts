@@ -2,8 +2,9 @@
 // watch handles (or when asked for, e.g. on network drives where native events never arrive).
 import type { Stats } from 'node:fs';
 import type { FSWatcher } from 'chokidar';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileKind } from '../vault/file-kind.js';
+import { isAttachmentName } from '../vault/scan.js';
 import { createIgnoredTest, watchFailureKind, type WatchEventName } from './classify.js';
 import { createLoopTest } from './symlink-loop.js';
 
@@ -104,6 +105,15 @@ export class VaultFsWatcher {
         w.on('raw', (event, name, details) => {
           const watched = (details as { watchedPath?: string } | undefined)?.watchedPath;
           if (this.current === w && event === 'rename' && watched !== undefined && name === basename(watched)) this.selfRemoved.add(watched);
+          // A name in a watched folder that came or went. Files that are no notes are not watched (one inotify
+          // watch each), so this is the only word of an attachment added, moved or deleted: without it, a link
+          // to an image pasted into the vault stayed unresolved for `tsm related` and `tsm doctor` (which said
+          // "add that file to the vault") until the next rescan. Polling has no such word: its next rescan.
+          // Dot-named files are left to that rescan too: editors' temporary files (`.note.md.tmp-123`, vim's
+          // `.note.md.swp`, Emacs's `.#note.md`) come and go at every save.
+          else if (this.current === w && !this.closed && event === 'rename' && watched !== undefined && typeof name === 'string') {
+            if (!name.startsWith('.') && isAttachmentName(name, this.opts.extensions)) this.opts.onEvent('entry', join(watched, name));
+          }
         });
       } else {
         w.on('raw', (event, path, details) => {

@@ -6,6 +6,8 @@ export interface BatchReport {
   paths: string[];
   /** Why the whole vault was rescanned; empty for a batch of paths. */
   rescanReasons: string[];
+  /** Attachments (files that are no notes) the batch checked. */
+  attachments?: string[];
   summary: SyncSummary;
   /** Wall time of the batch in milliseconds. */
   ms: number;
@@ -25,13 +27,15 @@ export function formatBatchLine(report: BatchReport): string {
   )
     .filter(([n]) => n > 0)
     .map(([n, word]) => `${n} ${word}`);
+  const checked = report.attachments?.length ?? 0;
+  if (checked > 0) counts.push(`${checked} attachment${checked === 1 ? '' : 's'} checked`);
   const what = counts.length > 0 ? counts.join(', ') : 'no changes';
   return `tsm watch: ${what} in ${Math.round(report.ms)} ms (${cause(report)})`;
 }
 
 function cause(report: BatchReport): string {
   if (report.rescanReasons.length > 0) return `rescan: ${listSome(unique(report.rescanReasons))}`;
-  return listSome(report.paths);
+  return listSome([...report.paths, ...(report.attachments ?? [])]);
 }
 
 function listSome(items: string[]): string {

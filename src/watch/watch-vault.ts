@@ -171,6 +171,7 @@ class VaultWatch {
     const meaning = classifyEvent(event, rel, this.cfg.extensions);
     if (meaning.kind === 'none') return;
     if (meaning.kind === 'note') this.queue.addPath(meaning.rel);
+    else if (meaning.kind === 'attachment') this.queue.addAttachment(meaning.rel);
     else this.queue.requestRescan(meaning.reason);
     this.debouncer.poke();
   }
@@ -200,13 +201,13 @@ class VaultWatch {
         // The index was deleted or replaced under us: writing on would go to a file nobody reads.
         this.notice(`the index file ${this.cfg.db} was deleted or replaced; rebuilding it`);
         writer = this.openIndex();
-        batch = { paths: [], rescanReasons: ['the index file was replaced'] };
+        batch = { paths: [], rescanReasons: ['the index file was replaced'], attachments: [] };
         this.keepPidFile(); // `.tsm/` itself may have gone with it
       }
       summary =
         batch.rescanReasons.length > 0
           ? await syncVault(this.cfg, { db: writer, backgroundRetrain: true })
-          : await syncVault(this.cfg, { db: writer, paths: batch.paths, backgroundRetrain: true });
+          : await syncVault(this.cfg, { db: writer, paths: batch.paths, attachments: batch.attachments, backgroundRetrain: true });
     } catch (err) {
       if (err instanceof IndexError && err.code === 'version') {
         // Another tsm migrated or rebuilt the index under this watcher (db.ts assertSchema): no retry can ever

@@ -2,6 +2,21 @@ import { describe, expect, it, vi } from 'vitest';
 import { ChangeQueue, Debouncer } from '../../src/watch/change-queue.js';
 
 describe('ChangeQueue', () => {
+  it('collects attachments apart from notes, and lets a rescan cover them too', () => {
+    const q = new ChangeQueue();
+    q.addAttachment('pics/b.png');
+    q.addAttachment('a.pdf');
+    q.addPath('n.md');
+    expect(q.size).toBe(3);
+    const batch = q.take()!;
+    expect(batch).toEqual({ paths: ['n.md'], rescanReasons: [], attachments: ['a.pdf', 'pics/b.png'] });
+    q.putBack(batch);
+    expect(q.take()).toEqual(batch);
+    q.addAttachment('a.pdf');
+    q.requestRescan('folder added: x');
+    q.addAttachment('c.png');
+    expect(q.take()).toEqual({ paths: [], rescanReasons: ['folder added: x'], attachments: [] });
+  });
   it('collects each path once, sorted, and empties on take', () => {
     const q = new ChangeQueue();
     expect(q.take()).toBeNull();
@@ -9,7 +24,7 @@ describe('ChangeQueue', () => {
     q.addPath('a.md');
     q.addPath('b.md');
     expect(q.size).toBe(2);
-    expect(q.take()).toEqual({ paths: ['a.md', 'b.md'], rescanReasons: [] });
+    expect(q.take()).toEqual({ paths: ['a.md', 'b.md'], rescanReasons: [], attachments: [] });
     expect(q.size).toBe(0);
     expect(q.take()).toBeNull();
   });
@@ -18,7 +33,7 @@ describe('ChangeQueue', () => {
     q.addPath('a.md');
     q.requestRescan('folder added: x');
     q.addPath('b.md');
-    expect(q.take()).toEqual({ paths: [], rescanReasons: ['folder added: x'] });
+    expect(q.take()).toEqual({ paths: [], rescanReasons: ['folder added: x'], attachments: [] });
   });
   it('puts a failed batch back without losing what came since', () => {
     const q = new ChangeQueue();
@@ -26,12 +41,12 @@ describe('ChangeQueue', () => {
     const batch = q.take()!;
     q.addPath('c.md');
     q.putBack(batch);
-    expect(q.take()).toEqual({ paths: ['a.md', 'c.md'], rescanReasons: [] });
+    expect(q.take()).toEqual({ paths: ['a.md', 'c.md'], rescanReasons: [], attachments: [] });
     q.requestRescan('r');
     const rescan = q.take()!;
     q.addPath('d.md');
     q.putBack(rescan);
-    expect(q.take()).toEqual({ paths: [], rescanReasons: ['r'] });
+    expect(q.take()).toEqual({ paths: [], rescanReasons: ['r'], attachments: [] });
   });
 });
 

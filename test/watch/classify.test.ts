@@ -75,6 +75,14 @@ describe('classifyEvent', () => {
     expect(ignored(join(dir, 'other.yml'), statSync(join(dir, 'other.yml')))).toBe(true);
     rmSync(dir, { recursive: true, force: true });
   });
+  it('takes a name that came or went in a folder (an `entry`) as an attachment to check, when it would be one', () => {
+    expect(classifyEvent('entry', 'pics/photo.jpg', MD)).toEqual({ kind: 'attachment', rel: 'pics/photo.jpg' });
+    expect(classifyEvent('entry', 'a.md', MD)).toEqual({ kind: 'none' }); // chokidar's own events
+    expect(classifyEvent('entry', 'Makefile', MD)).toEqual({ kind: 'none' });
+    expect(classifyEvent('entry', '.DS_Store', MD)).toEqual({ kind: 'none' });
+    expect(classifyEvent('entry', '.obsidian/workspace.json', MD)).toEqual({ kind: 'none' });
+  });
+
   it('rescans when folders come or go', () => {
     expect(classifyEvent('addDir', 'new', MD)).toEqual({ kind: 'rescan', reason: 'folder added: new' });
     expect(classifyEvent('unlinkDir', 'old/sub', MD)).toEqual({ kind: 'rescan', reason: 'folder removed: old/sub' });

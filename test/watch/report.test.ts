@@ -19,6 +19,14 @@ describe('formatBatchLine', () => {
       'tsm watch: 1 updated, 1 removed in 42 ms (a.md, b.md)',
     );
   });
+  it('counts and names the attachments a batch checked', () => {
+    expect(formatBatchLine({ paths: ['a.md'], rescanReasons: [], attachments: ['p.png', 'q.pdf'], summary: summary({ updated: 1 }), ms: 4 })).toBe(
+      'tsm watch: 1 updated, 2 attachments checked in 4 ms (a.md, p.png, q.pdf)',
+    );
+    expect(formatBatchLine({ paths: [], rescanReasons: [], attachments: ['p.png'], summary: summary({}), ms: 2 })).toBe(
+      'tsm watch: 1 attachment checked in 2 ms (p.png)',
+    );
+  });
   it('shortens long path lists', () => {
     const paths = ['a.md', 'b.md', 'c.md', 'd.md', 'e.md'];
     expect(formatBatchLine({ paths, rescanReasons: [], summary: summary({ added: 5 }), ms: 3 })).toBe(

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tsm } from '../helpers/cli.js';
 import {
+  noteCount,
   relatedJson,
   searchPaths,
   startWatch,
@@ -180,7 +181,10 @@ describe('tsm watch: editing notes', () => {
     await waitForSearch(dir, done, ['sentinel.md']);
     expect(await searchPaths(dir, ghost)).toEqual([]);
     expect(await searchPaths(dir, plain)).toEqual([]);
-    expect(w.stderr()).not.toMatch(/notes\.txt|image\.png/);
+    // Named only as attachments checked (links may name them), never as notes.
+    const naming = w.stderr().split('\n').filter((l) => /notes\.txt|image\.png/.test(l));
+    expect(naming.every((l) => /attachments? checked/.test(l))).toBe(true);
+    expect(noteCount(dir)).toBe(2);
   });
 
   it('follows a rename, and links re-resolve as notes appear, move and vanish', async () => {
@@ -212,5 +216,25 @@ describe('tsm watch: editing notes', () => {
     rmSync(join(dir, 'sub/target.md'));
     await waitForSearch(dir, word, []);
     await hubTargets([null]);
+  });
+
+  it('an attachment added, moved away or deleted counts for links within its batch, as `tsm index` counts it', async () => {
+    // Files that are no notes are not watched: a link to an image pasted into the vault stayed unresolved
+    // (`tsm related`, and `tsm doctor` saying "add that file to the vault") until the next rescan.
+    const dir = vault({ 'pics/.keep.md': '', 'hub.md': '# Hub\n\n![[photo.jpg]] and [[spec.pdf]]\n' });
+    await startWatch(dir);
+    const attached = (want: (string | null)[]) =>
+      waitForValue(() => relatedJson(dir, 'hub.md').outgoing.map((l) => l.attachmentPath), want);
+    await attached([null, null]);
+    writeFileSync(join(dir, 'pics/photo.jpg'), Buffer.from([0xff, 0xd8, 0xff]));
+    await attached(['pics/photo.jpg', null]);
+    writeFileSync(join(dir, 'spec.pdf'), '%PDF-1.4\n');
+    await attached(['pics/photo.jpg', 'spec.pdf']);
+    renameSync(join(dir, 'pics/photo.jpg'), join(dir, 'pics/photo-old.jpg'));
+    await attached([null, 'spec.pdf']);
+    rmSync(join(dir, 'spec.pdf'));
+    await attached([null, null]);
+    const doctor = JSON.parse(tsm(['doctor', '--json', '--vault', dir]).stdout) as { problems: { message: string }[] };
+    expect(doctor.problems.filter((p) => /photo\.jpg/.test(p.message))).toHaveLength(1);
   });
 });

@@ -121,7 +121,7 @@ export function indexChanges(vault: string): { added: number; updated: number; r
 
 export function relatedJson(vault: string, note: string): {
   path: string;
-  outgoing: { targetPath: string | null; target: string }[];
+  outgoing: { targetPath: string | null; attachmentPath: string | null; target: string }[];
   backlinks: { sourcePath: string }[];
 } {
   const r = tsm(['related', '--vault', vault, '--json', note]);
