@@ -278,6 +278,11 @@ export class NoteWriter {
     for (const p of known.keys()) remove.run(p);
   }
 
+  /** Every attachment path the index lists. */
+  attachmentPaths(): Set<string> {
+    return new Set(this.db.prepare('SELECT path FROM attachments').pluck().all() as string[]);
+  }
+
   /** Records attachments the watcher saw appear (`present`) and go (`gone`), between two full scans. */
   updateAttachments(present: string[], gone: string[]): void {
     const insert = this.db.prepare('INSERT OR REPLACE INTO attachments (path, key) VALUES (?, ?)');

@@ -89,7 +89,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     const older = partial || rebuild ? 0 : [...states.values()].filter((st) => st.olderReading).length;
     if (older > 0) process.stderr.write(`tsm: the index holds ${older} notes as an older tsm read them: reading them again, once\n`);
     const listing = partial
-      ? { ...statPaths(cfg, opts.paths ?? [], opts.pathBases ?? [], states), attachments: [] as string[], warnings: [] as IndexWarning[] }
+      ? { ...statPaths(cfg, opts.paths ?? [], opts.pathBases ?? [], states, writer), warnings: [] as IndexWarning[] }
       : { ...scanVault(cfg.vault, { extensions: cfg.extensions }), missing: [] as string[], notTaken: undefined };
     const plan = planChanges(states, listing.files, partial ? listing.missing : null);
     const run: SyncRun = {
@@ -111,7 +111,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     };
     await loadAndWrite(run, opts);
     removeGone(run);
-    const attachments = partial ? attachmentsNow(cfg, opts.attachments ?? []) : { listed: listing.attachments, gone: [] };
+    const attachments = partial ? attachmentsNow(cfg, [...(opts.attachments ?? []), ...listing.attachments]) : { listed: listing.attachments, gone: [] };
     finish(run, { rebuild, partial, scanWarnings: [...listing.warnings, ...reading.warnings], attachments });
     // The semantic model (src/index/semantic/): a rebuild trains it, on this thread once the build is done
     // (in a worker beside the build's last steps, peak RSS on the handbook rose from 352 to 480 MB: two
@@ -457,26 +457,37 @@ function seen(files: VaultFile[], path: string): boolean {
  * (src/vault/note-at.ts): the same vault-relative form, extensions, skipped folders, symlink policy, one
  * path per folder. A listed
  * path that names no note and no indexed note is not taken, with the reason (the CLI reports them); one
- * that names an indexed note that is gone or now ignored is missing (removed from the index).
+ * that names an indexed note that is gone or now ignored is missing (removed from the index). A path that
+ * names an attachment the full scan would list, or one the index lists that is gone, is an attachment
+ * (`git diff --name-only` lists the image pasted beside a note: it was "not a note", and a link to it
+ * stayed unresolved until the next full `tsm index`).
  */
 function statPaths(
   cfg: TsmConfig,
   paths: string[],
   bases: string[],
   states: Map<string, FileState>,
-): { files: VaultFile[]; missing: string[]; notTaken: NotTaken[] } {
+  writer: NoteWriter,
+): { files: VaultFile[]; missing: string[]; notTaken: NotTaken[]; attachments: string[] } {
   const files: VaultFile[] = [];
   const missing: string[] = [];
   const notTaken: NotTaken[] = [];
+  const attachments: string[] = [];
   const noteAt = createNoteLookup(cfg.vault, cfg.extensions);
+  const attachmentAt = createAttachmentLookup(cfg.vault, cfg.extensions);
+  // Read once, and only when a listed path is no note.
+  let listed: Set<string> | undefined;
+  const indexed = (rel: string) => states.has(rel) || (listed ??= writer.attachmentPaths()).has(rel);
   for (const given of paths) {
-    const rel = vaultRelative(cfg.vault, locate(cfg.vault, given, bases, states));
+    const rel = vaultRelative(cfg.vault, locate(cfg.vault, given, bases, indexed));
     if (rel === null) {
       notTaken.push({ path: given, reason: 'outside the vault' });
       continue;
     }
     if (!hasNoteExtension(rel.slice(rel.lastIndexOf('/') + 1), cfg.extensions)) {
-      notTaken.push({ path: given, reason: `not a note (${cfg.extensions.join(', ')})` });
+      const now = attachmentAt(rel);
+      if (now === 'present' || (now === 'gone' && indexed(rel))) attachments.push(rel);
+      else notTaken.push({ path: given, reason: `not a note (${cfg.extensions.join(', ')})` });
       continue;
     }
     const found = noteAt(rel);
@@ -484,7 +495,7 @@ function statPaths(
     else if (states.has(rel)) missing.push(rel); // ignored, refused or gone now: forget it
     else notTaken.push({ path: given, reason: found.reason });
   }
-  return { files, missing, notTaken };
+  return { files, missing, notTaken, attachments };
 }
 
 /**
@@ -509,12 +520,12 @@ function attachmentsNow(cfg: TsmConfig, paths: string[]): { listed: string[]; go
  * of `bases` in turn, the first under which it names something on disk or a note the index holds (a
  * deleted note is still listed by `git diff --name-only`). Named nowhere: from the vault root.
  */
-function locate(vault: string, given: string, bases: string[], states: Map<string, FileState>): string {
+function locate(vault: string, given: string, bases: string[], indexed: (rel: string) => boolean): string {
   if (isAbsolute(given)) return given;
   const candidates = [vault, ...bases].map((base) => resolve(base, given));
   const named = candidates.find((abs) => {
     const rel = vaultRelative(vault, abs);
-    return rel === null ? existsNoFollow(abs) : states.has(rel) || findOnDisk(vault, rel) !== null;
+    return rel === null ? existsNoFollow(abs) : findOnDisk(vault, rel) !== null || indexed(rel);
   });
   return named ?? candidates[0];
 }

@@ -115,16 +115,39 @@ describe('tsm index and status', () => {
   });
 
   it('--files-from-stdin says which listed paths it did not take, and why', () => {
-    const dir = vault({ 'a.md': 'one', '.tsmignore': 'drafts/\n', 'drafts/d.md': 'draft', 'notes.txt': 'text' });
+    // LICENSE: no extension, so no attachment a link may name either (a .txt is one: the next test).
+    const dir = vault({ 'a.md': 'one', '.tsmignore': 'drafts/\n', 'drafts/d.md': 'draft', LICENSE: 'text' });
     tsm(['index', '--vault', dir]);
-    const r = tsm(['index', '--vault', dir, '--files-from-stdin'], { input: '/etc/passwd\nnope.md\nnotes.txt\ndrafts/d.md\na.md\n' });
+    const r = tsm(['index', '--vault', dir, '--files-from-stdin'], { input: '/etc/passwd\nnope.md\nLICENSE\ndrafts/d.md\na.md\n' });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^0 added, 0 updated, 0 removed, 1 unchanged, 0 skipped/);
     expect(r.stderr).toBe(
-      'tsm: 4 of 5 listed paths not taken: /etc/passwd: outside the vault; nope.md: not found; notes.txt: not a note (.md); ' +
+      'tsm: 4 of 5 listed paths not taken: /etc/passwd: outside the vault; nope.md: not found; LICENSE: not a note (.md); ' +
         'drafts/d.md: ignored (.tsmignore, .gitignore or a skipped folder)\n' +
         'tsm: a relative path is read from the vault root, else from the current folder, else from the root of the git work tree holding the vault\n',
     );
+  });
+
+  it('--files-from-stdin takes an attachment that came or went: a link to it resolves, or no longer does, with no word on stderr', () => {
+    // `git diff --name-only` lists the image pasted beside a note: it was "not a note", and the note's link
+    // to it stayed unresolved (tsm related, tsm doctor's "add that file") until the next full tsm index.
+    const dir = vault({ 'board.md': '# Board\n\n![[board.png]] and [[notes.txt]]\n' });
+    tsm(['index', '--vault', dir]);
+    const linkOf = (target: string) => json(tsm(['related', 'board.md', '--vault', dir, '--json'])).outgoing.find((l: { target: string }) => l.target === target);
+    expect(linkOf('board.png').attachmentPath).toBeNull();
+    writeFileSync(join(dir, 'board.png'), 'png');
+    writeFileSync(join(dir, 'notes.txt'), 'text');
+    const added = tsm(['index', '--vault', dir, '--files-from-stdin'], { input: 'board.png\nnotes.txt\n' });
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stderr).toBe('');
+    expect(linkOf('board.png').attachmentPath).toBe('board.png');
+    expect(linkOf('notes.txt').attachmentPath).toBe('notes.txt');
+    unlinkSync(join(dir, 'board.png'));
+    const gone = tsm(['index', '--vault', dir, '--files-from-stdin'], { input: 'board.png\n' });
+    expect(gone.stderr).toBe('');
+    expect(linkOf('board.png').attachmentPath).toBeNull();
+    // An attachment the index never listed, and not there: still "not a note".
+    expect(tsm(['index', '--vault', dir, '--files-from-stdin'], { input: 'nope.png\n' }).stderr).toMatch(/^tsm: 1 of 1 listed path not taken: nope\.png: not a note \(\.md\)/);
   });
 
   it('a .tsmignore in a folder is read by tsm index and --files-from-stdin, and its removal brings the note back', () => {
