@@ -363,5 +363,5 @@ function ago(ms: number): string {
 /** "… and N more": a list doctor cut short says so, with the full count. */
 function more(what: string, total: number, shown: number): Problem[] {
   if (total <= shown) return [];
-  return [{ check: what, severity: 'info', message: `… and ${total - shown} more ${what === 'links' ? 'unresolved links' : 'note warnings'} (${shown} of ${total} shown above)`, fix: 'fix those above and run `tsm doctor` again; `tsm status` has the totals' }];
+  return [{ check: what, severity: 'info', message: `… and ${total - shown} more ${what === 'links' ? 'unresolved links' : 'note warnings'} (${shown} of ${total} shown above${what === 'links' ? ', the notes changed last first' : ''})`, fix: 'fix those above and run `tsm doctor` again; `tsm status` has the totals' }];
 }

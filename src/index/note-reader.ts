@@ -287,14 +287,18 @@ export class NoteReader {
       .all(JSON.stringify(noteIds)) as { noteId: number; sectionId: number | null; path: string }[];
   }
 
-  /** Links to no note nor attachment; `extensions` as in outgoingLinks. */
+  /**
+   * Links to no note nor attachment; `extensions` as in outgoingLinks. The notes changed last first (then by
+   * path): doctor shows the first 50, and by path alone the link just broken in the note being edited was
+   * left out whenever 50 older ones sorted before it (the Obsidian Hub has 213).
+   */
   unresolvedLinks(limit: number, extensions: string[]): LinkRecord[] {
     return this.withSkipped(
       extensions,
       this.linkRows(
         `SELECT l.kind, s.path AS source, NULL AS target_path, NULL AS attachment_path, l.target, l.heading, l.text, l.line
          FROM links l JOIN notes s ON s.id = l.source_id WHERE l.target_id IS NULL AND ${NOT_ATTACHMENT}
-         ORDER BY s.path, l.line LIMIT ?`,
+         ORDER BY s.mtime_ms DESC, s.path, l.line LIMIT ?`,
         limit,
       ),
     );

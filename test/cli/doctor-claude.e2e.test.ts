@@ -164,6 +164,6 @@ describe('tsm doctor in a project', () => {
     const problems = tsm(['doctor', '--json', '--vault', vault], { cwd: project, env });
     const report = JSON.parse(problems.stdout);
     expect(report.problems.filter((p: { check: string; severity: string }) => p.check === 'links' && p.severity === 'warning')).toHaveLength(50);
-    expect(report.problems).toContainEqual(expect.objectContaining({ check: 'links', message: '… and 10 more unresolved links (50 of 60 shown above)' }));
+    expect(report.problems).toContainEqual(expect.objectContaining({ check: 'links', message: '… and 10 more unresolved links (50 of 60 shown above, the notes changed last first)' }));
   });
 });

@@ -1,7 +1,7 @@
 // `tsm doctor` on an index it cannot use: the fix line follows from the problem (before, it always said
 // `tsm index`, which cannot help with a file tsm refuses to touch); a bad config.json, reported among the other
 // checks; and config.json keys tsm does not know.
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -116,6 +116,26 @@ describe('tsm doctor', () => {
         expect(text.stdout).toMatch(/^error   config: .*config\.json: /m);
         expect(text.stdout).toMatch(/^warning links: a\.md:3 links to "missing-note"/m);
       }
+    } finally {
+      v.cleanup();
+    }
+  });
+
+  it('of more than 50 unresolved links, those of the notes changed last are listed', () => {
+    // By path alone, the link just broken in zz-today.md was behind 55 older ones, and not shown.
+    const files: Record<string, string> = { 'zz-today.md': '# today\n\n[[renamed-away]]\n' };
+    for (let i = 0; i < 55; i++) files[`old-${String(i).padStart(2, '0')}.md`] = `# old ${i}\n\n[[gone-${i}]]\n`;
+    const v = makeVault(files);
+    try {
+      const old = new Date('2025-01-01T00:00:00Z');
+      for (let i = 0; i < 55; i++) utimesSync(join(v.dir, `old-${String(i).padStart(2, '0')}.md`), old, old);
+      expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+      const found = problems(tsm(['doctor', '--json', '--vault', v.dir]).stdout).filter((p) => p.check === 'links');
+      expect(found[0].message).toBe('zz-today.md:3 links to "renamed-away", which is not in the vault');
+      expect(found.filter((p) => p.message.includes('links to')).length).toBe(50);
+      expect(found.at(-1)?.message).toBe('… and 6 more unresolved links (50 of 56 shown above, the notes changed last first)');
+      // Among notes of one time, by path.
+      expect(found[1].message).toMatch(/^old-00\.md:3 /);
     } finally {
       v.cleanup();
     }
