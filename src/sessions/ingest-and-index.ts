@@ -1,8 +1,7 @@
 // Transcript → session note → index, for the Stop/PreCompact/SessionEnd hooks and `tsm ingest-session`.
 // The session code and the indexer (which loads remark) are imported only here, only when needed.
-import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { SyncSummary } from '../core/types.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { withFileLock } from '../vault/file-lock.js';
@@ -36,10 +35,11 @@ export interface WaitLimit {
 
 /** Ingests one transcript into its session note (incrementally), holding a per-transcript lock. */
 export async function ingestSession(cfg: TsmConfig, transcriptPath: string, limit: WaitLimit = {}): Promise<SessionIngest> {
-  const transcript = resolve(transcriptPath);
+  const { ingestTranscript, stateKey, transcriptRealPath } = await import('./ingest.js');
+  const transcript = transcriptRealPath(transcriptPath);
   const stateDir = ingestStateDir(cfg);
-  const lock = join(stateDir, `${createHash('sha256').update(transcript).digest('hex').slice(0, 16)}.lock`);
-  const { ingestTranscript } = await import('./ingest.js');
+  // One lock per state file: two paths of one session's transcript (a copy, a link) share the state they rewrite.
+  const lock = join(stateDir, `${stateKey(transcript)}.lock`);
   const timeoutMs = limit.waitUntil === undefined ? LOCK_TIMEOUT_MS : Math.max(0, Math.min(LOCK_TIMEOUT_MS, limit.waitUntil - Date.now()));
   return withFileLock(lock, { vault: cfg.vault, timeoutMs }, () => {
     const before = notesIn(cfg.sessionsDir, cfg.extensions);

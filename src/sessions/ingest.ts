@@ -9,7 +9,7 @@
 // and keptNotes() lists them for `tsm status` / `tsm doctor`.
 
 import { createHash } from 'node:crypto';
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { readRange, readTextOrNull, splitLines, writeFileAtomic } from './files.js';
 import type { SessionModel } from './model.js';
@@ -96,19 +96,41 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
-/** Claude Code names transcripts `<session id>.jsonl`; other files are keyed by a hash of their path. */
-function stateKey(transcriptPath: string, fileId: string): string {
+/**
+ * The transcript as ingest names it: absolute, symlinks resolved, so that a file reached through a linked
+ * folder (a dotfile manager's ~/.claude, macOS's /var → /private/var) is one file with one state and one lock.
+ * A path that does not resolve (no such file yet) stays as given: reading it reports the problem.
+ */
+export function transcriptRealPath(transcriptPath: string): string {
+  const path = resolve(transcriptPath);
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+const fileIdOf = (transcriptPath: string) => basename(transcriptPath).replace(/\.jsonl?$/i, '');
+
+/**
+ * The name of a transcript's ingest state (and of its lock): Claude Code names transcripts `<session id>.jsonl`,
+ * and every copy of one (a backup, another machine's folder) shares its state, so what was written for the
+ * session stays known; other files are keyed by a hash of their path.
+ */
+export function stateKey(transcriptPath: string): string {
+  const fileId = fileIdOf(transcriptPath);
   return UUID.test(fileId) ? fileId.toLowerCase() : `file-${sha256(transcriptPath).slice(0, 16)}`;
 }
 
-function loadState(statePath: string, transcriptPath: string, answerChars: number): IngestState | null {
+/** The state file as it was left, whichever path of the session's transcript wrote it (see `stateKey`). */
+function loadState(statePath: string, answerChars: number): IngestState | null {
   const text = readTextOrNull(statePath);
   if (text === null) return null;
   try {
     const state = JSON.parse(text) as IngestState | (Omit<IngestState, 'version' | 'notes'> & StateV1);
     const valid =
       (state.version === STATE_VERSION || state.version === 1) &&
-      state.transcriptPath === transcriptPath &&
+      typeof state.transcriptPath === 'string' &&
       Number.isInteger(state.offset) &&
       state.offset >= 0 &&
       typeof state.model === 'object';
@@ -134,7 +156,7 @@ const lastPromptOf = (model: SessionModel) => Math.max(-1, ...model.prompts.map(
 
 /** Whether the transcript is still the file the state describes (it only ever grows). */
 function sameFile(state: IngestState, transcriptPath: string, size: number): boolean {
-  if (size < state.offset) return false;
+  if (state.transcriptPath !== transcriptPath || size < state.offset) return false;
   if (state.offset === 0) return true;
   const first = state.firstLine;
   if (!first) return false;
@@ -156,14 +178,16 @@ function statSize(transcriptPath: string): number {
  * its user changed or deleted it (see the header).
  */
 export function ingestTranscript(transcriptPath: string, opts: IngestOptions): IngestResult {
-  const path = resolve(transcriptPath);
-  const fileId = basename(path).replace(/\.jsonl?$/i, '');
-  const statePath = join(resolve(opts.stateDir), `${stateKey(path, fileId)}.json`);
+  const path = transcriptRealPath(transcriptPath);
+  const fileId = fileIdOf(path);
+  const statePath = join(resolve(opts.stateDir), `${stateKey(path)}.json`);
   const answerChars = opts.answerChars ?? DEFAULT_ANSWER_CHARS;
   const size = statSize(path);
 
-  const loaded = loadState(statePath, path, answerChars);
-  // A replaced or shrunk transcript is read again from the start; what was written stays known.
+  const loaded = loadState(statePath, answerChars);
+  // A replaced or shrunk transcript, or another copy of the session's, is read again from the start; what was
+  // written stays known. (Dropping the record made the session's own note look edited by its user: a
+  // continuation note `-2` repeating the whole session, and another at each switch between the copies.)
   const state = loaded && sameFile(loaded, path, size) ? loaded : null;
   const offset = state?.offset ?? 0;
 

@@ -2,11 +2,11 @@
 // writer of the index, or for another ingest of the same transcript, gives up there. Before, Stop waited up
 // to 10 minutes for the index (WRITER_WAIT_MS) and 20 s for the transcript's lock, past Claude Code's 30 s kill.
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../../src/hooks/deadline.js';
 import { handleHook } from '../../src/hooks/dispatch.js';
+import { stateKey } from '../../src/sessions/ingest.js';
 import { FIXTURES, holdLock, logLines, release, request, silent, state, useFreshVault } from './hook-harness.js';
 
 useFreshVault();
@@ -41,7 +41,7 @@ describe('the ingest deadline', () => {
     const lockDir = join(state.vault.dir, '.tsm', 'sessions');
     mkdirSync(lockDir, { recursive: true });
     // The lock ingest-and-index.ts takes for this transcript, held by a live process (this one).
-    writeFileSync(join(lockDir, `${createHash('sha256').update(path).digest('hex').slice(0, 16)}.lock`), String(process.pid));
+    writeFileSync(join(lockDir, `${stateKey(path)}.lock`), String(process.pid));
     silent(await handleHook(request(stop(path), { ingestDeadline: soon(300) })));
     expect(logLines()[0]).toMatch(/is held by another tsm process/);
   });

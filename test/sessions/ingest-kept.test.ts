@@ -1,5 +1,5 @@
 // tsm only rewrites what it wrote: a session note its user edited or deleted is left alone.
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -148,6 +148,35 @@ describe('ingest keeps what the user changed', () => {
     turn('second question', 'second answer');
     const b = ingestTranscript(transcript, opts);
     expect(b).toMatchObject({ notePath: join(opts.sessionsDir, '2026-05-20-proj-bbbbbbbb.md'), changed: true, kept: [] });
+    expect(notes()).toEqual(['2026-05-20-proj-bbbbbbbb.md']);
+  });
+
+  it('takes a copy of the transcript (another path, the same session) for the same session: no false edit, no second note', () => {
+    // A backup or another machine's copy of ~/.claude/projects, ingested while the hooks ingest the original.
+    turn('first question', 'first answer');
+    const a = ingestTranscript(transcript, opts);
+    turn('second question', 'second answer');
+    mkdirSync(join(root, 'copy'));
+    const copy = join(root, 'copy', `${ID}.jsonl`);
+    writeFileSync(copy, readFileSync(transcript));
+    expect(ingestTranscript(copy, opts)).toMatchObject({ notePath: a.notePath, changed: true, kept: [] });
+    turn('third question', 'third answer');
+    expect(ingestTranscript(transcript, opts)).toMatchObject({ notePath: a.notePath, changed: true, kept: [] });
+    expect(notes()).toEqual(['2026-05-20-proj-bbbbbbbb.md']);
+    expect(read('2026-05-20-proj-bbbbbbbb.md')).toContain('third answer');
+    expect(keptNotes(opts.stateDir, opts.sessionsDir)).toEqual([]);
+  });
+
+  it('reads a transcript named through a symlinked folder as the file it is, from where it left off', () => {
+    mkdirSync(join(root, 'real'));
+    symlinkSync(join(root, 'real'), join(root, 'link'));
+    transcript = join(root, 'real', `${ID}.jsonl`);
+    turn('first question', 'first answer');
+    const a = ingestTranscript(transcript, opts);
+    turn('second question', 'second answer');
+    expect(ingestTranscript(join(root, 'link', `${ID}.jsonl`), opts)).toMatchObject({ notePath: a.notePath, changed: true, kept: [] });
+    const [stateName] = readdirSync(opts.stateDir);
+    expect(JSON.parse(readFileSync(join(opts.stateDir, stateName), 'utf8')).transcriptPath).toBe(transcript);
     expect(notes()).toEqual(['2026-05-20-proj-bbbbbbbb.md']);
   });
 
