@@ -77,6 +77,9 @@ export function describeToolUse(name: string, input: Input, cwd: string | null, 
       action.summary = summaryOf(parts.join(': ') || undefined);
       return action;
     }
+    case 'AskUserQuestion':
+      action.summary = questionsSummary(input.questions);
+      return action;
     case 'Skill':
     case 'SlashCommand':
       action.summary = summaryOf(str(input, 'skill') ?? str(input, 'command'));
@@ -86,6 +89,28 @@ export function describeToolUse(name: string, input: Input, cwd: string | null, 
       action.summary = summaryOf(GENERIC_SUBJECT_KEYS.map((key) => str(input, key)).find((v) => v !== undefined));
       return action;
   }
+}
+
+/**
+ * AskUserQuestion on one line: each question by its short header (its text when it has none), followed by the
+ * answer the user chose or typed once there is one — `Rig prefix: No rig; Tools: Credo + Dialyxir`. The answers
+ * are the session's decisions, and were lost: the line said `AskUserQuestion` alone. Claude Code (2.1.38)
+ * writes them in the result line's toolUseResult: `questions` as asked, `answers` keyed by question text.
+ */
+export function questionsSummary(questions: unknown, answers?: unknown): string {
+  if (!Array.isArray(questions)) return '';
+  const chosen = typeof answers === 'object' && answers !== null && !Array.isArray(answers) ? (answers as Input) : {};
+  const parts: string[] = [];
+  for (const q of questions) {
+    if (typeof q !== 'object' || q === null) continue;
+    const question = str(q as Input, 'question');
+    const label = str(q as Input, 'header') ?? question;
+    if (label === undefined) continue;
+    const answer = question === undefined ? undefined : chosen[question];
+    const text = typeof answer === 'string' ? answer : Array.isArray(answer) ? answer.filter((a) => typeof a === 'string').join(', ') : '';
+    parts.push(text.trim() === '' ? label : `${label}: ${text}`);
+  }
+  return summaryOf(parts.join('; ') || undefined);
 }
 
 const GENERIC_SUBJECT_KEYS = ['query', 'url', 'pattern', 'file_path', 'path', 'command', 'description'];

@@ -121,7 +121,48 @@ describe('real transcript: Claude Code 2.1.38 session with a plan subagent', () 
     expect(byTool('Glob')?.summary).toBe('**/mix.exs');
     expect(byTool('WebFetch')?.summary).toBe('https://github.com/bradleygolden/claude-marketplace-elixir');
     expect(byTool('Task')?.summary).toBe('Plan: Draft beads for linting setup');
-    expect(byTool('AskUserQuestion')?.summary).toBe('');
+  });
+
+  it("keeps the user's answers to AskUserQuestion: they are the session's decisions", () => {
+    // The result line's toolUseResult holds the questions (with their short headers) and the answers chosen.
+    expect(actions(model).find((a) => a.tool === 'AskUserQuestion')?.summary).toBe('Rig prefix: No rig; Tools: Credo + Dialyxir + mix_audit');
+  });
+
+  it('names what AskUserQuestion asks until the answers arrive, and keeps that when it was refused', () => {
+    const ask = (id: string, ts: string) => ({
+      type: 'assistant',
+      timestamp: ts,
+      message: {
+        id: `m-${id}`,
+        role: 'assistant',
+        content: [{ type: 'tool_use', id, name: 'AskUserQuestion', input: { questions: [{ question: 'Which database?', header: 'DB' }, { question: 'Deploy where?' }] } }],
+      },
+    });
+    const refused = {
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', is_error: true, content: "The user doesn't want to proceed with this tool use." }] },
+      toolUseResult: 'User rejected tool use',
+    };
+    const lines = [{ type: 'user', message: { role: 'user', content: 'pick a stack' } }, ask('t1', '2026-01-01T00:00:01Z'), ask('t2', '2026-01-01T00:00:02Z'), refused];
+    const m = applyTranscriptLines(null, lines.map((l) => JSON.stringify(l)), 'x');
+    expect(m.prompts[0].actions.map((a) => [a.summary, a.exitStatus])).toEqual([
+      ['DB; Deploy where?', undefined],
+      ['DB; Deploy where?', 'refused'],
+    ]);
+  });
+
+  it('redacts an answer the user typed (an "Other" answer) like any text of theirs', () => {
+    const lines = [
+      { type: 'user', message: { role: 'user', content: 'set up the deploy' } },
+      { type: 'assistant', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'AskUserQuestion', input: { questions: [{ question: 'Token?', header: 'Deploy' }] } }] } },
+      {
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'User has answered your questions: …' }] },
+        toolUseResult: { questions: [{ question: 'Token?', header: 'Deploy' }], answers: { 'Token?': 'use ghp_0123456789abcdefghijklmnopqrstuvwxyzAB\nthen go' } },
+      },
+    ];
+    const m = applyTranscriptLines(null, lines.map((l) => JSON.stringify(l)), 'x');
+    expect(m.prompts[0].actions[0].summary).toBe('Deploy: use [REDACTED] then go');
   });
 
   it('keeps whole commands on the action and one line per command in the list', () => {
