@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import { TsmError } from '../core/errors.js';
 import { readRange, readTextOrNull, splitLines, writeFileAtomic } from './files.js';
 import type { SessionModel } from './model.js';
 import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, sessionNoteName } from './render.js';
@@ -163,12 +164,17 @@ function sameFile(state: IngestState, transcriptPath: string, size: number): boo
   return sha256(readRange(transcriptPath, 0, first.length)) === first.sha256;
 }
 
+/**
+ * The transcript's size, or an error written for the reader: a plain Error went to hook.log (and `tsm doctor`)
+ * as `Error: … (at statSize (file:///…/chunk-….js:491:11))`, a bug report for what is a missing file.
+ */
 function statSize(transcriptPath: string): number {
   try {
     return statSync(transcriptPath).size;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    throw new Error(`cannot read transcript ${transcriptPath} (${code})`);
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied: give this user read access to it' : 'it cannot be read';
+    throw new TsmError(`cannot read transcript ${transcriptPath}: ${why} (${code})`);
   }
 }
 

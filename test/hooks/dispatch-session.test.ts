@@ -113,7 +113,9 @@ describe('Stop / PreCompact / SessionEnd', () => {
 
   it('a transcript that does not exist: no output, exit 0, logged', async () => {
     silent(await handleHook(request(end('Stop', join(state.vault.dir, 'gone.jsonl')))));
-    expect(logLines()[0]).toMatch(/cannot read transcript/);
+    // Said for the reader, as tsm's own errors are: no error class, no stack frame of the bundle.
+    expect(logLines()).toHaveLength(1);
+    expect(logLines()[0]).toMatch(/Stop session=\S+: cannot read transcript .*gone\.jsonl: no such file \(ENOENT\)$/);
   });
 
   it('without an index, Stop writes the session note and asks for `tsm index` instead of building one', async () => {

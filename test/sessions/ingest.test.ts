@@ -193,7 +193,7 @@ describe('ingestTranscript', () => {
   });
 
   it('reports a missing transcript clearly', () => {
-    expect(() => ingestTranscript(join(root, 'nope.jsonl'), opts)).toThrow(/cannot read transcript .*nope\.jsonl \(ENOENT\)/);
+    expect(() => ingestTranscript(join(root, 'nope.jsonl'), opts)).toThrow(/cannot read transcript .*nope\.jsonl: no such file \(ENOENT\)/);
   });
 
   it('copes with an empty transcript file', () => {
