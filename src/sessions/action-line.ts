@@ -13,12 +13,15 @@ export interface ActionLine {
   /** Grep/Glob search scope (`in <path>`). */
   scope?: string;
   status?: ExitStatus;
+  /** Why it failed, as written after `→ error:`. */
+  error?: string;
   /** The line without its list marker, as the note shows it. */
   text: string;
 }
 
 const LIST_ITEM = /^\s{0,3}[-*+]\s+(.*\S)\s*$/;
 const ARROW_STATUS = /\s*→\s*(ok|error|refused)\s*$/;
+
 const EXIT_STATUS = /\s*\(exit(?: status| code)?:?\s*(-?\d+)\)\s*$/i;
 
 /** A CommonMark code span at the start of `s`: its content and the rest, or null when `s` has none. */
@@ -56,9 +59,15 @@ export function parseActionLine(line: string): ActionLine | null {
   const text = item[1];
   let rest = text;
   let status: ActionLine['status'];
-  const arrow = ARROW_STATUS.exec(rest);
-  const exit = arrow ? null : EXIT_STATUS.exec(rest);
-  if (arrow) status = arrow[1] as ExitStatus;
+  let error: string | undefined;
+  const failed = errorAtEnd(rest);
+  const arrow = failed ? null : ARROW_STATUS.exec(rest);
+  const exit = failed || arrow ? null : EXIT_STATUS.exec(rest);
+  if (failed) {
+    status = 'error';
+    error = failed.error;
+    rest = rest.slice(0, failed.index);
+  } else if (arrow) status = arrow[1] as ExitStatus;
   else if (exit) status = Number(exit[1]) === 0 ? 'ok' : 'error';
   const statusMatch = arrow ?? exit;
   if (statusMatch) rest = rest.slice(0, statusMatch.index);
@@ -84,7 +93,22 @@ export function parseActionLine(line: string): ActionLine | null {
   const scope = /^in\s+(.*)$/.exec(rest);
   if (scope) action.scope = takeValue(scope[1]).value;
   if (status) action.status = status;
+  if (error !== undefined) action.error = error;
   return action;
+}
+
+/**
+ * `→ error: \`why\`` ending the line, read as a CommonMark code span: the last `→ error: ` whose rest is one
+ * code span (so a command or an error that holds `→ error: ` itself is read right).
+ */
+function errorAtEnd(s: string): { index: number; error: string } | null {
+  for (let at = s.lastIndexOf('→'); at >= 0; at = s.lastIndexOf('→', at - 1)) {
+    const m = /^→\s*error:\s*/.exec(s.slice(at));
+    if (!m) continue;
+    const code = leadingCodeSpan(s.slice(at + m[0].length));
+    if (code && code.rest.trim() === '') return { index: s.slice(0, at).trimEnd().length, error: code.content };
+  }
+  return null;
 }
 
 function code(text: string): string {
@@ -101,5 +125,6 @@ export function actionLine(action: SessionAction): string {
   // Commands say how they ended; other tools only when they did not succeed.
   if (action.command !== undefined && action.exitStatus) line += ` → ${action.exitStatus}`;
   else if (action.exitStatus === 'error' || action.exitStatus === 'refused') line += ` → ${action.exitStatus}`;
+  if (action.exitStatus === 'error' && action.error) line += `: ${inlineCode(action.error)}`;
   return line;
 }

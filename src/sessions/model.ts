@@ -16,6 +16,8 @@ export interface SessionAction {
    * ran (not in the files and commands lists).
    */
   exitStatus?: ExitStatus;
+  /** A failed tool use (`error`): the line of its result that says why (tools.ts errorLine), cleaned and short. */
+  error?: string;
   /** The `tool_use` id, so a result arriving later (even in a later ingest) finds its action. */
   toolUseId?: string;
 }

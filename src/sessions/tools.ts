@@ -113,6 +113,27 @@ export function questionsSummary(questions: unknown, answers?: unknown): string 
   return summaryOf(parts.join('; ') || undefined);
 }
 
+/** Longest error line an action keeps (characters): why it failed, not its output. */
+const ERROR_CHARS = 120;
+/** A line that says what went wrong; before it, a failed command's output often starts with its own echo. */
+const TELLING = /error|fail|fatal|denied|not found|no such|cannot|can't|unable|invalid|refused|timed? ?out|exception|panic/i;
+
+/**
+ * Why a tool use failed, from its result text: the first line that says so (else the first line), without
+ * Claude Code's `Exit code N` line, `<tool_use_error>` tags or colours, redacted, at most ERROR_CHARS; null
+ * when the result says nothing more. A note said `→ error` alone, so "command not found" or "No such file"
+ * was lost, and so was any way to find the session by the error it met.
+ */
+export function errorLine(result: string): string | null {
+  const lines = stripControls(result.slice(0, 20_000))
+    .replace(/<\/?tool_use_error>/g, '\n')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !/^Exit code -?\d+$/i.test(l));
+  const line = lines.find((l) => TELLING.test(l)) ?? lines[0];
+  return line === undefined ? null : oneLine(redactForNote(line), ERROR_CHARS) || null;
+}
+
 const GENERIC_SUBJECT_KEYS = ['query', 'url', 'pattern', 'file_path', 'path', 'command', 'description'];
 
 /** A command on one line for lists and action lines: the first line, with `…` when more follows. */

@@ -3,7 +3,7 @@
 
 import { redactForNote, openHiddenTags } from './redact.js';
 import { stripControls } from '../text/controls.js';
-import { commandSummary, describeToolUse, EDIT_TOOLS, questionsSummary, READ_TOOLS } from './tools.js';
+import { commandSummary, describeToolUse, EDIT_TOOLS, errorLine, questionsSummary, READ_TOOLS } from './tools.js';
 import { promptFromUserText, toolResultBlocks, userText, type UserContent } from './user-message.js';
 import { emptyModel, projectName, type SessionAction, type SessionModel, type SessionPrompt } from './model.js';
 
@@ -174,6 +174,9 @@ function applyToolResults(model: SessionModel, results: Json[], toolUseResult: u
     const refused =
       block.is_error === true && (resultText(block).startsWith(REFUSAL) || (results.length === 1 && toolUseResult === REFUSED_LINE));
     action.exitStatus = refused ? 'refused' : block.is_error === true || lineFailed ? 'error' : 'ok';
+    const error = action.exitStatus === 'error' ? errorLine(resultText(block)) : null;
+    if (error !== null) action.error = error;
+    else delete action.error;
     // The user's answers are in the line's toolUseResult, which describes a single result only.
     if (action.tool === 'AskUserQuestion' && action.exitStatus === 'ok' && results.length === 1 && isRecord(toolUseResult)) {
       action.summary = questionsSummary(toolUseResult.questions, toolUseResult.answers) || action.summary;

@@ -14,6 +14,21 @@ describe('parseActionLine', () => {
     expect(parseActionLine('- TodoWrite')).toEqual({ tool: 'TodoWrite', subject: '', text: 'TodoWrite' });
     expect(parseActionLine('- `mcp tool/x` `arg`')).toMatchObject({ tool: 'mcp tool/x', subject: 'arg' });
     expect(parseActionLine('- Bash `` echo `x` `` → ok')).toMatchObject({ tool: 'Bash', subject: 'echo `x`', status: 'ok' });
+    expect(parseActionLine('- Bash `cat a.txt` → error: `cat: a.txt: No such file`')).toEqual({
+      tool: 'Bash',
+      subject: 'cat a.txt',
+      status: 'error',
+      error: 'cat: a.txt: No such file',
+      text: 'Bash `cat a.txt` → error: `cat: a.txt: No such file`',
+    });
+  });
+
+  it("writes a failed action's error after its status, and reads it back", () => {
+    const line = actionLine({ tool: 'Read', summary: 'a.c', path: 'a.c', exitStatus: 'error', error: 'File does not exist.' });
+    expect(line).toBe('- Read `a.c` → error: `File does not exist.`');
+    expect(parseActionLine(line)).toMatchObject({ tool: 'Read', subject: 'a.c', status: 'error', error: 'File does not exist.' });
+    const tricky = actionLine({ tool: 'Bash', summary: 'x', command: 'x', exitStatus: 'error', error: 'bad `tick` → ok' });
+    expect(parseActionLine(tricky)).toMatchObject({ tool: 'Bash', subject: 'x', status: 'error', error: 'bad `tick` → ok' });
   });
 
   it('reads hand-written lines', () => {
@@ -42,6 +57,12 @@ describe('parseActionLine', () => {
       fc.property(text, fc.constantFrom<'ok' | 'error' | 'refused'>('ok', 'error', 'refused'), (command, status) => {
         const line = actionLine({ tool: 'Bash', summary: command, command, exitStatus: status });
         expect(parseActionLine(line)).toMatchObject({ tool: 'Bash', subject: command, status });
+      }),
+    );
+    fc.assert(
+      fc.property(text, text, (command, error) => {
+        const line = actionLine({ tool: 'Bash', summary: command, command, exitStatus: 'error', error });
+        expect(parseActionLine(line)).toMatchObject({ tool: 'Bash', subject: command, status: 'error', error });
       }),
     );
   });

@@ -60,6 +60,15 @@ describe('real transcript: Claude Code 2.0.76 main session', () => {
     ]);
   });
 
+  it('keeps why a tool failed: the first telling line of its error, not the whole output', () => {
+    const errors = actions(model).flatMap((a) => (a.exitStatus === 'error' ? [[a.summary, a.error]] : []));
+    expect(errors).toEqual([
+      ['cat nonexistent.txt', 'cat: nonexistent.txt: No such file or directory'],
+      ['python /workspace/number_generator.py', '/bin/bash: line 1: python: command not found'],
+    ]);
+    expect(actions(model).filter((a) => a.exitStatus !== 'error').every((a) => a.error === undefined)).toBe(true);
+  });
+
   it('takes the last text of each turn as its answer, never thinking', () => {
     expect(model.prompts[0].answer.startsWith("Done! Here's the output of `ls -la`")).toBe(true);
     expect(model.prompts[4].answer.startsWith("Great! Here's what I did across multiple tool calls:")).toBe(true);
@@ -411,6 +420,27 @@ describe('promptFromUserText', () => {
 
   it('keeps a prompt that merely starts with an unrelated tag', () => {
     expect(promptFromUserText('<div> is not centered, why?')).toBe('<div> is not centered, why?');
+  });
+});
+
+describe("a failed tool's error line", () => {
+  const failed = (content: unknown) => {
+    const lines = [
+      { type: 'user', message: { role: 'user', content: 'deploy it' } },
+      { type: 'assistant', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make deploy' } }] } },
+      { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', is_error: true, content }] } },
+    ];
+    return applyTranscriptLines(null, lines.map((l) => JSON.stringify(l)), 'x').prompts[0].actions[0];
+  };
+
+  it('prefers the line that says what went wrong, without colours or tags, redacted and cut short', () => {
+    expect(failed('Exit code 2\n> deploy\n\u001b[31mError: connect ECONNREFUSED 10.0.0.1:5432\u001b[0m\nat x (y.js:1)').error).toBe('Error: connect ECONNREFUSED 10.0.0.1:5432');
+    expect(failed('<tool_use_error>File does not exist.</tool_use_error>').error).toBe('File does not exist.');
+    expect(failed([{ type: 'text', text: 'Exit code 1\ncurl: (22) https://bob:hunter2@example.com/x failed: 401' }]).error).toBe(
+      'curl: (22) https://bob:[REDACTED]@example.com/x failed: 401',
+    );
+    expect(Array.from(failed('E'.repeat(5000)).error ?? '').length).toBeLessThanOrEqual(120);
+    expect(failed('Exit code 1').error).toBeUndefined();
   });
 });
 
