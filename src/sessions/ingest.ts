@@ -158,10 +158,23 @@ const lastPromptOf = (model: SessionModel) => Math.max(-1, ...model.prompts.map(
 /** Whether the transcript is still the file the state describes (it only ever grows). */
 function sameFile(state: IngestState, transcriptPath: string, size: number): boolean {
   if (state.transcriptPath !== transcriptPath || size < state.offset) return false;
-  if (state.offset === 0) return true;
+  return state.offset === 0 || sameFirstLine(state, transcriptPath, size);
+}
+
+/** Whether the transcript starts with the line the state's transcript started with. */
+function sameFirstLine(state: IngestState, transcriptPath: string, size: number): boolean {
   const first = state.firstLine;
-  if (!first) return false;
+  if (!first || size < first.length) return false;
   return sha256(readRange(transcriptPath, 0, first.length)) === first.sha256;
+}
+
+/**
+ * Another copy of the transcript already read, shorter than what was read (an older backup of
+ * ~/.claude/projects): it holds nothing new, and writing the note from it would take the later prompts out
+ * of the session's note, for good once the live transcript is gone.
+ */
+function olderCopy(state: IngestState, transcriptPath: string, size: number): boolean {
+  return state.transcriptPath !== transcriptPath && size < state.offset && sameFirstLine(state, transcriptPath, size);
 }
 
 /**
@@ -191,6 +204,11 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
   const size = statSize(path);
 
   const loaded = loadState(statePath, answerChars);
+  if (loaded?.model && olderCopy(loaded, path, size)) {
+    const notes = loaded.notes.map((n) => ({ ...n, path: resolve(opts.sessionsDir, n.path) }));
+    const { sessionId, prompts } = loaded.model;
+    return { sessionId, notePath: notes.at(-1)?.path ?? '', changed: false, prompts: prompts.filter((p) => p.n > 0).length, kept: keptOf(sessionId, notes) };
+  }
   // A replaced or shrunk transcript, or another copy of the session's, is read again from the start; what was
   // written stays known. (Dropping the record made the session's own note look edited by its user: a
   // continuation note `-2` repeating the whole session, and another at each switch between the copies.)

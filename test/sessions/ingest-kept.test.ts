@@ -167,6 +167,23 @@ describe('ingest keeps what the user changed', () => {
     expect(keptNotes(opts.stateDir, opts.sessionsDir)).toEqual([]);
   });
 
+  it('an older copy of the transcript (a backup) leaves the note as the longer one wrote it', () => {
+    turn('first question', 'first answer');
+    mkdirSync(join(root, 'backup'));
+    const backup = join(root, 'backup', `${ID}.jsonl`);
+    writeFileSync(backup, readFileSync(transcript));
+    turn('second question', 'second answer');
+    const a = ingestTranscript(transcript, opts);
+    const written = read('2026-05-20-proj-bbbbbbbb.md');
+    expect(written).toContain('second answer');
+    expect(ingestTranscript(backup, opts)).toMatchObject({ notePath: a.notePath, changed: false, kept: [] });
+    expect(read('2026-05-20-proj-bbbbbbbb.md')).toBe(written);
+    turn('third question', 'third answer');
+    expect(ingestTranscript(transcript, opts)).toMatchObject({ notePath: a.notePath, changed: true, kept: [] });
+    expect(read('2026-05-20-proj-bbbbbbbb.md')).toContain('third answer');
+    expect(notes()).toEqual(['2026-05-20-proj-bbbbbbbb.md']);
+  });
+
   it('reads a transcript named through a symlinked folder as the file it is, from where it left off', () => {
     mkdirSync(join(root, 'real'));
     symlinkSync(join(root, 'real'), join(root, 'link'));
