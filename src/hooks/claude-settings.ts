@@ -1,10 +1,11 @@
 // Where Claude Code keeps its settings and MCP servers, and how tsm reads and writes those JSON files:
 // never clobbering (a file that is not valid JSON is a ConfigError and is left as it is), atomically, and
 // keeping the file's mode. Used by `tsm init --claude` (claude-setup.ts) and `tsm doctor` (claude-check.ts).
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../vault/config.js';
+import { realPathOr } from '../vault/paths.js';
 
 export type Json = Record<string, unknown>;
 export const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -33,11 +34,7 @@ export function userSettingsPath(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The key Claude Code files a project under in its config: the folder's real path (its cwd). */
 export function projectKey(projectDir: string): string {
-  try {
-    return realpathSync(projectDir);
-  } catch {
-    return resolve(projectDir);
-  }
+  return realPathOr(projectDir);
 }
 
 export interface JsonFile {
@@ -94,14 +91,5 @@ export function writeJson(linkPath: string, data: Json): void {
   } catch (err) {
     rmSync(temp, { force: true });
     throw new ConfigError(`cannot write ${path}: ${(err as Error).message}`);
-  }
-}
-
-/** Where `path` leads through symlinks, or `path` itself when nothing is there yet. */
-function realPathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
   }
 }

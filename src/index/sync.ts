@@ -89,8 +89,8 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     const older = partial || rebuild ? 0 : [...states.values()].filter((st) => st.olderReading).length;
     if (older > 0) process.stderr.write(`tsm: the index holds ${older} notes as an older tsm read them: reading them again, once\n`);
     const listing = partial
-      ? { ...statPaths(cfg, opts.paths ?? [], opts.pathBases ?? [], states, writer), warnings: [] as IndexWarning[] }
-      : { ...scanVault(cfg.vault, { extensions: cfg.extensions }), missing: [] as string[], notTaken: undefined };
+      ? { ...statPaths(cfg, opts.paths ?? [], opts.pathBases ?? [], states, writer), attachments: [] as string[], warnings: [] as IndexWarning[] }
+      : { ...scanVault(cfg.vault, { extensions: cfg.extensions }), missing: [] as string[], notTaken: undefined, attachmentsNow: NO_ATTACHMENTS };
     const plan = planChanges(states, listing.files, partial ? listing.missing : null);
     const run: SyncRun = {
       cfg,
@@ -111,7 +111,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     };
     await loadAndWrite(run, opts);
     removeGone(run);
-    const attachments = partial ? attachmentsNow(cfg, [...(opts.attachments ?? []), ...listing.attachments]) : { listed: listing.attachments, gone: [] };
+    const attachments = partial ? withAttachments(attachmentsNow(cfg, opts.attachments ?? []), listing.attachmentsNow) : { listed: listing.attachments, gone: [] };
     finish(run, { rebuild, partial, scanWarnings: [...listing.warnings, ...reading.warnings], attachments });
     // The semantic model (src/index/semantic/): a rebuild trains it, on this thread once the build is done
     // (in a worker beside the build's last steps, peak RSS on the handbook rose from 352 to 480 MB: two
@@ -468,11 +468,11 @@ function statPaths(
   bases: string[],
   states: Map<string, FileState>,
   writer: NoteWriter,
-): { files: VaultFile[]; missing: string[]; notTaken: NotTaken[]; attachments: string[] } {
+): { files: VaultFile[]; missing: string[]; notTaken: NotTaken[]; attachmentsNow: AttachmentsNow } {
   const files: VaultFile[] = [];
   const missing: string[] = [];
   const notTaken: NotTaken[] = [];
-  const attachments: string[] = [];
+  const attachments: AttachmentsNow = { listed: [], gone: [] };
   const noteAt = createNoteLookup(cfg.vault, cfg.extensions);
   const attachmentAt = createAttachmentLookup(cfg.vault, cfg.extensions);
   // Read once, and only when a listed path is no note.
@@ -486,7 +486,8 @@ function statPaths(
     }
     if (!hasNoteExtension(rel.slice(rel.lastIndexOf('/') + 1), cfg.extensions)) {
       const now = attachmentAt(rel);
-      if (now === 'present' || (now === 'gone' && indexed(rel))) attachments.push(rel);
+      if (now === 'present') attachments.listed.push(rel);
+      else if (now === 'gone' && indexed(rel)) attachments.gone.push(rel);
       else notTaken.push({ path: given, reason: `not a note (${cfg.extensions.join(', ')})` });
       continue;
     }
@@ -495,17 +496,29 @@ function statPaths(
     else if (states.has(rel)) missing.push(rel); // ignored, refused or gone now: forget it
     else notTaken.push({ path: given, reason: found.reason });
   }
-  return { files, missing, notTaken, attachments };
+  return { files, missing, notTaken, attachmentsNow: attachments };
 }
+
+/** Attachments a partial sync found there (`listed`) and gone (`gone`). */
+interface AttachmentsNow {
+  listed: string[];
+  gone: string[];
+}
+
+const NO_ATTACHMENTS: AttachmentsNow = Object.freeze({ listed: [], gone: [] }) as AttachmentsNow;
+
+const withAttachments = (a: AttachmentsNow, b: AttachmentsNow): AttachmentsNow =>
+  b.listed.length + b.gone.length === 0 ? a : { listed: [...a.listed, ...b.listed], gone: [...a.gone, ...b.gone] };
 
 /**
  * The attachments of a partial sync's list as they are now: those that are there, those that are gone (a
  * path the full scan would not list as one). One it cannot tell (below a symlinked folder) waits for the
  * next full scan.
  */
-function attachmentsNow(cfg: TsmConfig, paths: string[]): { listed: string[]; gone: string[] } {
+function attachmentsNow(cfg: TsmConfig, paths: string[]): AttachmentsNow {
   const listed: string[] = [];
   const gone: string[] = [];
+  if (paths.length === 0) return NO_ATTACHMENTS;
   const at = createAttachmentLookup(cfg.vault, cfg.extensions);
   for (const rel of paths) {
     const now = at(rel);

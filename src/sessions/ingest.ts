@@ -9,7 +9,8 @@
 // and keptNotes() lists them for `tsm status` / `tsm doctor`.
 
 import { createHash } from 'node:crypto';
-import { readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { realPathOr } from '../vault/paths.js';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
 import { readRange, readTextOrNull, splitLines, writeFileAtomic } from './files.js';
@@ -103,12 +104,7 @@ const sha256 = (data: string | Buffer) => createHash('sha256').update(data).dige
  * A path that does not resolve (no such file yet) stays as given: reading it reports the problem.
  */
 export function transcriptRealPath(transcriptPath: string): string {
-  const path = resolve(transcriptPath);
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
+  return realPathOr(transcriptPath);
 }
 
 const fileIdOf = (transcriptPath: string) => basename(transcriptPath).replace(/\.jsonl?$/i, '');

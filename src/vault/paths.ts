@@ -190,3 +190,17 @@ export function isInside(parent: string, child: string): boolean {
   const rel = relative(resolve(parent), resolve(child));
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
+
+/**
+ * `path` made absolute, symlinks resolved; as given (made absolute) when nothing is there yet. One file
+ * reached through a linked folder is one file: Claude Code's project key, a symlinked settings file written
+ * where it leads, a transcript's ingest state and lock.
+ */
+export function realPathOr(path: string): string {
+  const abs = resolve(path);
+  try {
+    return realpathSync(abs);
+  } catch {
+    return abs;
+  }
+}
