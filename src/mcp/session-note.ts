@@ -27,6 +27,29 @@ export function samePath(a: string, b: string): boolean {
   return x === y || x.endsWith(`/${y}`) || y.endsWith(`/${x}`);
 }
 
+/** A character that continues a file name (ASCII only: Japanese prose writes `geo.cを直す`, no space). */
+const NAME_CHAR = /[A-Za-z0-9_-]/;
+
+/**
+ * True when `text` names the file `name`: the name standing as a whole path or a path's tail, not inside
+ * a longer name. A substring test had every session that says "a" mention a file `a`, and every one that
+ * says `geo.cpp` mention `geo.c`. Before the name, a name character or a dot continues it (`.c` in
+ * `geo.c`); after it, a name character does, and so does a dot or slash followed by one (`geo.c.orig`,
+ * `geo.c/x`), while a sentence's full stop does not (`see geo.c.`).
+ */
+export function mentionsPath(text: string, name: string): boolean {
+  if (name === '') return false;
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    const before = text[at - 1] ?? '';
+    const after = text[at + name.length] ?? '';
+    const next = text[at + name.length + 1] ?? '';
+    const joinedBefore = NAME_CHAR.test(before) || before === '.';
+    const joinedAfter = NAME_CHAR.test(after) || ((after === '.' || after === '/' || after === '\\') && NAME_CHAR.test(next));
+    if (!joinedBefore && !joinedAfter) return true;
+  }
+  return false;
+}
+
 /**
  * Files a prompt read and edited: the paths of its file actions, kept only when the session's
  * frontmatter lists them (those lists hold the reads and edits that succeeded). Without such a list

@@ -6,7 +6,7 @@ import type { NoteRecord, SectionRecord } from '../../core/types.js';
 import { bestSnippet } from '../../search/snippet.js';
 import type { NoteReader } from '../../index/note-reader.js';
 import { ToolError } from '../errors.js';
-import { fileTouch, samePath, sessionPrompts } from '../session-note.js';
+import { fileTouch, mentionsPath, samePath, sessionPrompts } from '../session-note.js';
 import { clampInt, defineTool, PREVIEW_CHARS, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
 import { linkReadingOf } from '../../search/link-reading.js';
 import type { LinkReading } from '../../text/markdown-line.js';
@@ -88,7 +88,7 @@ function lookupKeys(file: string, reader: NoteReader): string[] {
 }
 
 function mentions(text: string, keys: string[]): string | undefined {
-  return keys.find((k) => text.includes(k));
+  return keys.find((k) => mentionsPath(text, k));
 }
 
 function listed(list: unknown, keys: string[]): boolean {

@@ -1,0 +1,54 @@
+// file_history's "mentioned": a session or note names the file in its text. That was a substring test, so
+// a one-letter file name (`x`) was "mentioned" by every session whose text holds an x, and
+// `geo.c` by every one that says `geo.cpp`: the tool listed them all, crowding out the file's own story.
+// A mention is now the name standing as a whole path or path tail.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ok } from './client.js';
+import { buildFixture, type NoteSpec } from './fixture.js';
+import { connect } from './setup.js';
+
+const session = (n: number, body: string): [string, NoteSpec] => [
+  `sessions/2026-11-0${n}-proj-0000000${n}.md`,
+  {
+    type: 'session',
+    date: `2026-11-0${n}`,
+    frontmatter: { session_id: `0000000${n}-0000-0000-0000-000000000000`, project: 'proj', cwd: '/home/me/proj' },
+    body: `# proj: session ${n}\n\n## 1. ${body}\n\n${body}\n`,
+  },
+];
+
+let served: Awaited<ReturnType<typeof connect>>;
+let cleanup: () => void;
+beforeAll(async () => {
+  const fx = await buildFixture({
+    ...Object.fromEntries([
+      session(1, 'fix the syntax of the box layout in xterm'),
+      session(2, 'port geo.cpp to the new API'),
+      session(3, 'the bug is in src/geo/geo.c, line 40'),
+      session(4, 'geo.cのバッファを直す'),
+      session(5, 'see geo.c.'),
+      session(6, 'backup at geo.c.orig and build/geo.c/out'),
+    ]),
+    'notes/x.md': { type: 'knowledge', date: '2026-11-01', body: '# notes on x\n\nThe file called `x` holds the seed.\n' },
+  });
+  cleanup = fx.cleanup;
+  served = await connect(fx.cfg);
+});
+afterAll(async () => {
+  await served.close();
+  cleanup();
+});
+
+// A name that is also a word (`a`) is still mentioned wherever the word stands: text cannot tell them apart.
+it('a one-letter file is mentioned only where it stands as a name', async () => {
+  const r = await ok(served.client, 'file_history', { file_path: 'x', limit: 20 });
+  expect(r.sessions).toEqual([]);
+  expect(r.notes.map((n: { path: string }) => n.path)).toEqual(['notes/x.md']);
+});
+
+it('geo.c is mentioned by its paths and sentences, not by geo.cpp or geo.c.orig', async () => {
+  const r = await ok(served.client, 'file_history', { file_path: 'geo.c', limit: 20 });
+  const ids = r.sessions.map((s: { session_id: string }) => s.session_id.slice(0, 8)).sort();
+  expect(ids).toEqual(['00000003', '00000004', '00000005']);
+  expect(r.sessions.every((s: { how: string }) => s.how === 'mentioned')).toBe(true);
+});
