@@ -303,6 +303,24 @@ const SECRET_RULES: SecretRule[] = [
     pattern: /(--?(?:password|passwd|passphrase|pass|pwd|token|api[-_]?key|secret|client[-_]secret|auth[-_]token|access[-_]token|(?:src|dest)?(?:store|key)pass)[ \t]+)(?!["']?(?:pass|env|file|fd):|stdin(?![^\s`]))([^\s`-][^\s`]*)/gi,
     replace: afterHead,
   },
+  // A password told in prose: "my password is hunter2", "the staging db password is `Xy7#kq`", "the PIN was
+  // 4821". The value is a quoted or code span (always literal), or a bare word of 4 or more characters with
+  // a digit or a symbol: a plain word after "is" is mostly prose ("the password is wrong", "is stored in
+  // 1Password") and stays, as does a placeholder (`<your password>`); `<private>` hides one written as a
+  // plain word. Up to 40 characters may name whose it is ("password for the staging db is"), within the
+  // sentence.
+  {
+    pattern: /(\b(?:[Pp]ass(?:word|phrase|wd|code)|PASSWORD|PIN|[Pp]in (?:code|number))s?\b[^\n.!?;:,]{0,40}?[ \t](?:is|was)[ \t]+)(?!\[REDACTED)("[^"\n]{1,200}"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|[^\s"'`<][^\s"'`]{3,})/g,
+    replace: (m: string, head: string, value: string) => proseSecret(head, value) ?? m,
+  },
+  // The same in Japanese: 「パスワードはhunter2です」, 「暗証番号は 4821。」, 「パスワードは「abcd1234」」. Right after
+  // パスワードは/が: a bracketed, quoted or code value, or a run of ASCII that ends the clause (です, だ, 。, the
+  // line's end). Japanese prose names tools there — 「パスワードは 1Password に保存」, 「パスワードはObsidian
+  // アカウントとは別」 (the handbook and Obsidian Help: 22 such lines, none a password) — and those go on.
+  {
+    pattern: /((?:パスワード|パスフレーズ|暗証番号)(?:は|が)[ \t　]*)(?!\[REDACTED)(「[^」\n]{1,200}」|『[^』\n]{1,200}』|"[^"\n]{1,200}"|`[^`\n]{1,200}`|[!-~]{4,}(?=[ \t　]*(?:です|でした|だ|。|\n|$)))/g,
+    replace: (m: string, head: string, value: string) => proseSecret(head, value, true) ?? m,
+  },
   // Anthropic / OpenAI style keys (sk-…, sk-ant-…, sk-proj-…); a digit keeps hyphenated words out.
   { pattern: /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}/g, replace: (m) => (hasDigit(m) ? REDACTED : m) },
   // Stripe keys and webhook secrets.
@@ -396,6 +414,25 @@ export function isSecretKey(key: string): boolean {
     if (words.slice(i + 1).every((q) => QUALIFIERS.has(q) && q !== 'id')) return true;
   }
   return false;
+}
+
+/** Brackets and quotes around a value told in prose, kept around its [REDACTED]. */
+const PROSE_QUOTES: Record<string, string> = { '"': '"', "'": "'", '`': '`', '「': '」', '『': '』' };
+
+/**
+ * A prose password's replacement, or null to keep it: a quoted value loses its content and keeps its
+ * quotes; a bare one loses itself but not the sentence's punctuation after it (`hunter2.`), and is kept
+ * when it is no secret (a reference, a placeholder) or, outside Japanese, holds letters only.
+ */
+function proseSecret(head: string, value: string, anyWord = false): string | null {
+  const close = PROSE_QUOTES[value[0]];
+  if (close !== undefined && value.length > 2 && value.endsWith(close)) {
+    return notASecret(value.slice(1, -1)) ? null : `${head}${value[0]}${REDACTED}${close}`;
+  }
+  const word = value.replace(/[.,;:!?)\]]+$/, '');
+  if (word.length < 4 || notASecret(word)) return null;
+  if (!anyWord && !/[^\p{L}]/u.test(word)) return null;
+  return `${head}${REDACTED}${value.slice(word.length)}`;
 }
 
 /** Values that say "no secret here": references, placeholders, empty and literal values. */
