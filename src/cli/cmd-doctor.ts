@@ -22,6 +22,7 @@ import { configFrom, printJson } from './args.js';
 import { DOCTOR_WARNINGS_SHOWN, keptLine } from './cmd-status.js';
 import { oneLine } from '../text/controls.js';
 import { writeOut } from './stdio.js';
+import { count } from '../text/count.js';
 
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
@@ -357,7 +358,7 @@ function hookLogChecks(cfg: TsmConfig, lastSync: number | null): Problem[] {
 /** A time span as "N minutes ago" (hours, days): how long ago a log line was written. */
 function ago(ms: number): string {
   const [n, unit] = ms < 3_600_000 ? [Math.floor(ms / 60_000), 'minute'] : ms < 86_400_000 ? [Math.floor(ms / 3_600_000), 'hour'] : [Math.floor(ms / 86_400_000), 'day'];
-  return n < 1 ? 'just now' : `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+  return n < 1 ? 'just now' : `${count(n, unit)} ago`;
 }
 
 /** "… and N more": a list doctor cut short says so, with the full count. */

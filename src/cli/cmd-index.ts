@@ -11,6 +11,7 @@ import { configFrom, printJson } from './args.js';
 import { progressBar } from './progress.js';
 import { UsageError, UserError } from './run.js';
 import { writeErr, writeOut } from './stdio.js';
+import { count } from '../text/count.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   // Checked before the sync, which can take a while: a bad --threads said so only after it.
@@ -63,9 +64,9 @@ async function embed(cfg: TsmConfig, threads: number): Promise<EmbedSummary> {
     bar.end();
     // On a TTY the bar showed the way; elsewhere (a log, a CI job) this one line is the whole report.
     writeErr(
-      `embedded ${s.embedded} section${s.embedded === 1 ? '' : 's'} in ${s.seconds.toFixed(2)} s; ${s.withVectors} of ${s.total} have vectors` +
+      `embedded ${count(s.embedded, 'section')} in ${s.seconds.toFixed(2)} s; ${s.withVectors} of ${s.total} have vectors` +
         `${s.remaining ? ` (${s.remaining} left: run \`tsm index --embed\` again)` : ''}\n` +
-        (s.failed ? `the model failed on ${s.failed} section${s.failed === 1 ? '' : 's'}: ${s.firstError}\n` : ''),
+        (s.failed ? `the model failed on ${count(s.failed, 'section')}: ${s.firstError}\n` : ''),
     );
     return s;
   } finally {
@@ -94,7 +95,7 @@ function notTakenLine(notTaken: NotTaken[], listed: number): string {
   const rule = notTaken.some((n) => n.reason === 'not found')
     ? '\ntsm: a relative path is read from the vault root, else from the current folder, else from the root of the git work tree holding the vault'
     : '';
-  return `tsm: ${notTaken.length} of ${listed} listed path${listed === 1 ? '' : 's'} not taken: ${shown.join('; ')}${more}${rule}\n`;
+  return `tsm: ${notTaken.length} of ${count(listed, 'listed path')} not taken: ${shown.join('; ')}${more}${rule}\n`;
 }
 
 const NOT_TAKEN_SHOWN = 5;

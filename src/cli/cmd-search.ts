@@ -20,6 +20,7 @@ import { isTerminal, writeErr, writeOut } from './stdio.js';
 import { tuningOf, type Tuning } from '../search/rank.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
 import { socketPath } from '../vault/embed-socket.js';
+import { count } from '../text/count.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   const cfg = configFrom(argv);
@@ -56,7 +57,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   writeOut(await render(resp, argv, cfg, now, links));
   // The query as every line below quotes it: cut to QUERY_ECHO_CHARS, as MCP and the hook echo it.
   const quoted = JSON.stringify(queryEcho(query));
-  writeErr(`tsm: ${resp.total} result${resp.total === 1 ? '' : 's'} for ${quoted}\n`);
+  writeErr(`tsm: ${count(resp.total, 'result')} for ${quoted}\n`);
   if (resp.didYouMean) writeErr(`tsm: did you mean: ${queryEcho(resp.didYouMean)}\n`);
   for (const n of notices) writeErr(`tsm: ${n}\n`);
   if (query.trim() !== '' && !ranksBy(syntax)) writeErr(`tsm: ${quoted} has nothing to rank by (filters and exclusions only): add a word to search for\n`);
@@ -126,7 +127,7 @@ async function buildFirstIndex(cfg: TsmConfig): Promise<void> {
   writeErr(`tsm: no index yet; indexing ${cfg.vault}…\n`);
   const { syncVault } = await import('../index/sync.js');
   const s = await syncVault(cfg);
-  writeErr(`tsm: indexed ${s.added} notes in ${s.seconds.toFixed(2)} s\n`);
+  writeErr(`tsm: indexed ${count(s.added, 'note')} in ${s.seconds.toFixed(2)} s\n`);
 }
 
 async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: TsmConfig, now: Date, links: LinkReading): Promise<string> {

@@ -15,6 +15,7 @@ import { runningWatcher } from '../vault/watcher-pid.js';
 import { oneLine } from '../text/controls.js';
 import { configFrom, printJson } from './args.js';
 import { writeOut } from './stdio.js';
+import { count } from '../text/count.js';
 
 /** How many note warnings `tsm doctor` lists (text and --json) before its "… and N more": status points there. */
 export const DOCTOR_WARNINGS_SHOWN = 200;
@@ -85,7 +86,7 @@ function shownTime(iso: string): string {
 /** Session notes tsm no longer writes because their user edited or deleted them (src/sessions/ingest.ts). */
 export function keptLine(kept: KeptNote[]): string {
   const edited = kept.filter((k) => k.reason === 'edited').length;
-  return `${kept.length} session note${kept.length === 1 ? '' : 's'} left as you left ${kept.length === 1 ? 'it' : 'them'} (${edited} edited: later prompts go to a continuation note; ${kept.length - edited} deleted: not written again)`;
+  return `${count(kept.length, 'session note')} left as you left ${kept.length === 1 ? 'it' : 'them'} (${edited} edited: later prompts go to a continuation note; ${kept.length - edited} deleted: not written again)`;
 }
 
 function semanticLine({ state, sections, unembedded, withVector, retrainDue }: ReturnType<typeof semanticReport>): string {

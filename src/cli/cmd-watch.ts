@@ -8,6 +8,7 @@ import { configFrom } from './args.js';
 import { progressBar } from './progress.js';
 import { UserError } from './run.js';
 import { writeErr } from './stdio.js';
+import { count } from '../text/count.js';
 
 /**
  * The signals that stop the watcher cleanly. SIGHUP is its terminal closing (a logout, an SSH connection
@@ -58,7 +59,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
         bar.end();
         const s = initial;
         if (s.added + s.updated + s.removed + s.skipped > 0) log(formatInitialLine(s));
-        log(`tsm watch: watching ${cfg.vault} (${notes} note${notes === 1 ? '' : 's'}${polling ? ', polling' : ''})`);
+        log(`tsm watch: watching ${cfg.vault} (${count(notes, 'note')}${polling ? ', polling' : ''})`);
       },
       onBatch: (report) => log(formatBatchLine(report)),
       onNotice: (message) => log(`tsm watch: ${message}`),

@@ -1,6 +1,7 @@
 // "2 days ago" instead of a timestamp: easier for a reader (and an LLM) to weigh. Dates are calendar
 // dates in the local time zone of `now`, the way the note's author wrote them (core/days.ts).
 import { dayNumber, localDay } from '../core/days.js';
+import { count } from '../text/count.js';
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
@@ -34,13 +35,9 @@ function wholeMonths(a: CalendarDate, b: CalendarDate): number {
   return (b.y - a.y) * 12 + (b.m - a.m) - (b.d < a.d ? 1 : 0);
 }
 
-function plural(n: number, unit: string): string {
-  return `${n} ${unit}${n === 1 ? '' : 's'}`;
-}
-
 /** Distance as words; `past` picks "ago"/"last" or "in"/"next". */
 function describe(days: number, months: number, past: boolean): string {
-  const ago = (n: number, unit: string) => (past ? `${plural(n, unit)} ago` : `in ${plural(n, unit)}`);
+  const ago = (n: number, unit: string) => (past ? `${count(n, unit)} ago` : `in ${count(n, unit)}`);
   const adjacent = (unit: string) => (past ? `last ${unit}` : `next ${unit}`);
   if (days === 0) return 'today';
   if (days === 1) return past ? 'yesterday' : 'tomorrow';

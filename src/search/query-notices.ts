@@ -7,6 +7,7 @@ import type { SearchResponse } from '../core/types.js';
 import { ymd } from './dates.js';
 import { FILTER_KEYS } from './query-syntax.js';
 import { search, type SearchRequest } from './search.js';
+import { count } from '../text/count.js';
 
 /** Searches, and says what the query language did that the reader may not have meant. */
 export function searchWithNotices(db: Database, req: SearchRequest): { resp: SearchResponse; notices: string[] } {
@@ -96,5 +97,5 @@ function emptiedByFilters(db: Database, req: SearchRequest, resp: SearchResponse
   const without = search(db, { ...req, syntax: { ...syntax, filters: {} }, limit: 1, offset: 0, suggest: false });
   if (without.total === 0) return null;
   const them = named.length === 1 ? 'it' : 'them';
-  return `${named.join(' ')} (read from the query as ${named.length === 1 ? 'a filter' : 'filters'}) left no match; without ${them}, ${without.total} result${without.total === 1 ? '' : 's'} (to search ${them} as words, write ${them} without the colon)`;
+  return `${named.join(' ')} (read from the query as ${named.length === 1 ? 'a filter' : 'filters'}) left no match; without ${them}, ${count(without.total, 'result')} (to search ${them} as words, write ${them} without the colon)`;
 }

@@ -1,5 +1,6 @@
 // The one line `tsm watch` logs per batch: what changed, how long it took, and what set it off.
 import type { SyncSummary } from '../core/types.js';
+import { count } from '../text/count.js';
 
 export interface BatchReport {
   /** Note paths the batch checked (vault-relative); empty for a rescan. */
@@ -28,7 +29,7 @@ export function formatBatchLine(report: BatchReport): string {
     .filter(([n]) => n > 0)
     .map(([n, word]) => `${n} ${word}`);
   const checked = report.attachments?.length ?? 0;
-  if (checked > 0) counts.push(`${checked} attachment${checked === 1 ? '' : 's'} checked`);
+  if (checked > 0) counts.push(`${count(checked, 'attachment')} checked`);
   const what = counts.length > 0 ? counts.join(', ') : 'no changes';
   return `tsm watch: ${what} in ${Math.round(report.ms)} ms (${cause(report)})`;
 }

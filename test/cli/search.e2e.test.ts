@@ -324,6 +324,7 @@ describe('queries that must not break', () => {
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)[0].path).toBe('n.md');
       expect(r.stderr).toMatch(/no index yet/);
+      expect(r.stderr).toMatch(/indexed 1 note in /); // was "1 notes"
       expect(statSync(join(tmp, '.tsm/index.db')).size).toBeGreaterThan(0);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
