@@ -20,7 +20,16 @@ export interface SessionAction {
   error?: string;
   /** The `tool_use` id, so a result arriving later (even in a later ingest) finds its action. */
   toolUseId?: string;
+  /** ExitPlanMode: the plan put to the user (markdown, redacted, bounded: tools.ts), and what became of it. */
+  plan?: string;
+  planOutcome?: PlanOutcome;
 }
+
+/**
+ * What the user did with a plan (ExitPlanMode's result): approved it as it was, approved it after editing it
+ * (Claude Code's Ctrl+G: the plan kept is the edited one), or rejected it. Unset until the result is seen.
+ */
+export type PlanOutcome = 'approved' | 'approved-edited' | 'rejected';
 
 export interface SessionPrompt {
   /** 1-based prompt number; 0 for activity recorded before the first prompt (a transcript cut at its start). */

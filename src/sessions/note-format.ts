@@ -5,6 +5,7 @@
 //   ## <n>. <the prompt's first line>      one section per prompt; `## 0. (activity before the first prompt)`
 //   <the prompt>
 //   ### Actions                            one list item per tool use (action-line.ts)
+//   ### Plan                               a plan put to the user (ExitPlanMode): what became of it, the plan
 //   ### Answer                             the assistant's last text for the prompt
 //
 // Light on purpose: the hooks' fast path imports it (no remark, no file system).
@@ -61,6 +62,7 @@ export function sessionIdOfNote(text: string): string | null {
 /** The names of a prompt's sub-sections (level 3). */
 export const ACTIONS_SECTION = 'Actions';
 export const ANSWER_SECTION = 'Answer';
+export const PLAN_SECTION = 'Plan';
 /** The heading of prompt 0: tool use recorded before the first prompt (a transcript cut at its start). */
 export const PRE_PROMPT_HEADING = '0. (activity before the first prompt)';
 
@@ -78,20 +80,33 @@ export function parsePromptHeading(heading: string): { n: number; text: string }
   return m ? { n: Number(m[1]), text: m[2].trim() } : null;
 }
 
-export type PromptPart = 'actions' | 'answer' | 'other';
+export type PromptPart = 'actions' | 'answer' | 'plan' | 'other';
+
+const PARTS: [string, PromptPart][] = [
+  [ACTIONS_SECTION, 'actions'],
+  [ANSWER_SECTION, 'answer'],
+  [PLAN_SECTION, 'plan'],
+];
 
 /** Which part of a prompt a level-3 heading starts (case and spaces do not matter to a reader). */
 export function promptPart(heading: string): PromptPart {
   const h = heading.trim().toLowerCase();
-  return h === ACTIONS_SECTION.toLowerCase() ? 'actions' : h === ANSWER_SECTION.toLowerCase() ? 'answer' : 'other';
+  return PARTS.find(([name]) => name.toLowerCase() === h)?.[1] ?? 'other';
 }
+
+/** The line that opens a `### Plan` section: what the user did with the plan (none while it is unanswered). */
+export const PLAN_OUTCOME_LINES = {
+  approved: 'Approved by the user.',
+  'approved-edited': 'Approved by the user, who edited it first.',
+  rejected: 'Rejected by the user.',
+} as const;
 
 /**
  * Which part of a session note a section's heading path (`title > 1. prompt > Answer`) lies in: a
- * prompt's Actions or Answer, or else the words of a request (the title repeats the first one, a `## n.`
- * section holds the prompt itself).
+ * prompt's Actions, Answer or Plan (what the session decided, not an echo of the question), or else the
+ * words of a request (the title repeats the first one, a `## n.` section holds the prompt itself).
  */
-export function sessionPathPart(headingPath: string): 'request' | 'actions' | 'answer' {
+export function sessionPathPart(headingPath: string): 'request' | 'actions' | 'answer' | 'plan' {
   const last = headingPath.slice(headingPath.lastIndexOf(' > ') + 3);
   const part = headingPath.includes(' > ') ? promptPart(last) : 'other';
   return part === 'other' ? 'request' : part;

@@ -7,7 +7,7 @@ import { localDay } from '../core/days.js';
 import { actionLine } from './action-line.js';
 import { firstLine, headingText, keptHead, safeBlock } from './markdown.js';
 import { UNKNOWN_PROJECT, type SessionModel, type SessionPrompt } from './model.js';
-import { ACTIONS_SECTION, ANSWER_SECTION, promptHeading, sessionNameId } from './note-format.js';
+import { ACTIONS_SECTION, ANSWER_SECTION, PLAN_OUTCOME_LINES, PLAN_SECTION, promptHeading, sessionNameId } from './note-format.js';
 import { renderFrontmatter } from './yaml.js';
 
 export interface RenderOptions {
@@ -97,6 +97,13 @@ function renderPrompt(prompt: SessionPrompt, answerChars: number): string {
   const out = [`## ${promptHeading(prompt.n, headingText(firstLine(prompt.text, HEADING_CHARS)))}`];
   if (prompt.text !== '') out.push('', safeBlock(prompt.text));
   if (prompt.actions.length > 0) out.push('', `### ${ACTIONS_SECTION}`, '', ...prompt.actions.map(actionLine));
+  // The plan the user approved (or rejected) is the session's decision: kept (bounded at ingest) in its own section.
+  for (const { plan, planOutcome } of prompt.actions) {
+    if (plan === undefined) continue;
+    out.push('', `### ${PLAN_SECTION}`, '');
+    if (planOutcome) out.push(PLAN_OUTCOME_LINES[planOutcome], '');
+    out.push(safeBlock(plan));
+  }
   if (prompt.answer !== '') out.push('', `### ${ANSWER_SECTION}`, '', safeBlock(keptHead(prompt.answer, answerChars)));
   return out.join('\n');
 }

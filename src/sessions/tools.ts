@@ -4,6 +4,8 @@ import { redactForNote } from './redact.js';
 import { oneLine } from './markdown.js';
 import { stripControls } from '../text/controls.js';
 import type { SessionAction } from './model.js';
+import { keptRedacted } from './kept-text.js';
+import { PROMPT_CHARS } from './user-message.js';
 
 /** Tools whose `file_path` (or `notebook_path`) the agent read. */
 export const READ_TOOLS = new Set(['Read', 'NotebookRead']);
@@ -80,6 +82,9 @@ export function describeToolUse(name: string, input: Input, cwd: string | null, 
     case 'AskUserQuestion':
       action.summary = questionsSummary(input.questions);
       return action;
+    case 'ExitPlanMode':
+      setPlan(action, input.plan);
+      return action;
     case 'Skill':
     case 'SlashCommand':
       action.summary = summaryOf(str(input, 'skill') ?? str(input, 'command'));
@@ -111,6 +116,28 @@ export function questionsSummary(questions: unknown, answers?: unknown): string 
     parts.push(text.trim() === '' ? label : `${label}: ${text}`);
   }
   return summaryOf(parts.join('; ') || undefined);
+}
+
+/**
+ * Longest plan a note keeps, in characters: what the user approved weighs what they typed (PROMPT_CHARS);
+ * a plan is most often 1,000–6,000 characters, and its head says what was decided.
+ */
+export const PLAN_CHARS = PROMPT_CHARS;
+
+/**
+ * Sets an ExitPlanMode action's plan (markdown: `input.plan` in Claude Code 2.0.x and from about 2.1.4x;
+ * the result's `toolUseResult.plan` in every version that has one, the user's edits included) and its
+ * summary, the plan's first line without its `#` marks. A missing or empty plan leaves the action as it is:
+ * 2.1.38 writes `input: {}` and, when no plan file was written, `plan: null`, and then there is no plan to keep
+ * (Claude Code's own reply says "User has approved exiting plan mode"). The plan file under ~/.claude/plans/
+ * is not read: it is rewritten by the session's later plans, and the transcript holds what was put to the user.
+ */
+export function setPlan(action: SessionAction, plan: unknown): void {
+  if (typeof plan !== 'string') return;
+  const kept = keptRedacted(stripControls(plan), PLAN_CHARS);
+  if (kept === '') return;
+  action.plan = kept;
+  action.summary = oneLine(kept.split('\n').find((l) => l.trim() !== '')?.replace(/^\s*#+\s*/, '') ?? '', SUMMARY_CHARS);
 }
 
 /** Longest error line an action keeps (characters): why it failed, not its output. */

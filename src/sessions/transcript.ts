@@ -3,7 +3,7 @@
 
 import { redactForNote, openHiddenTags } from './redact.js';
 import { stripControls } from '../text/controls.js';
-import { commandSummary, describeToolUse, EDIT_TOOLS, errorLine, questionsSummary, READ_TOOLS } from './tools.js';
+import { commandSummary, describeToolUse, EDIT_TOOLS, errorLine, questionsSummary, READ_TOOLS, setPlan } from './tools.js';
 import { promptFromUserText, toolResultBlocks, userText, type UserContent } from './user-message.js';
 import { emptyModel, projectName, type SessionAction, type SessionModel, type SessionPrompt } from './model.js';
 
@@ -181,7 +181,22 @@ function applyToolResults(model: SessionModel, results: Json[], toolUseResult: u
     if (action.tool === 'AskUserQuestion' && action.exitStatus === 'ok' && results.length === 1 && isRecord(toolUseResult)) {
       action.summary = questionsSummary(toolUseResult.questions, toolUseResult.answers) || action.summary;
     }
+    if (action.tool === 'ExitPlanMode') applyPlanResult(action, results.length === 1 ? toolUseResult : undefined);
   }
+}
+
+/**
+ * What became of a plan (ExitPlanMode): refused is rejected; a result that went through is approved, unless
+ * it waits for a team lead's approval (`awaitingLeaderApproval`, Claude Code's agent teams). The plan the
+ * result carries replaces the one asked with: it is the one approved, with the user's edits.
+ */
+function applyPlanResult(action: SessionAction, toolUseResult: unknown): void {
+  const result = isRecord(toolUseResult) ? toolUseResult : {};
+  if (action.exitStatus === 'ok') setPlan(action, result.plan);
+  if (action.exitStatus === 'refused') action.planOutcome = 'rejected';
+  else if (action.exitStatus === 'ok' && result.awaitingLeaderApproval !== true) {
+    action.planOutcome = result.planWasEdited === true ? 'approved-edited' : 'approved';
+  } else delete action.planOutcome;
 }
 
 /** The action (or a subagent's file action) of a tool use id, the latest prompts first. */

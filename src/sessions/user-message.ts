@@ -1,8 +1,7 @@
 // What a `user` transcript line means: a typed prompt, a slash command, or Claude Code plumbing.
 
-import { redactForNote } from './redact.js';
 import { stripControls } from '../text/controls.js';
-import { charCount, keptHead } from './markdown.js';
+import { keptRedacted } from './kept-text.js';
 
 export type UserContent = string | ReadonlyArray<unknown> | undefined;
 
@@ -90,28 +89,13 @@ export function promptFromUserText(raw: string): string | null {
 /**
  * Longest prompt a session note keeps, in characters (answers: `answerChars`, 1,200). A pasted 5.4 MB log
  * was kept whole: a 5.4 MB note, a 5.5 MB ingest state, both rewritten by every later Stop (~0.7 s each).
- * A page of text says what was asked; the rest is in the transcript.
+ * A page of text says what was asked; the rest is in the transcript. (Only its head is read for secrets:
+ * kept-text.ts.)
  */
 export const PROMPT_CHARS = 4000;
-/**
- * Of a longer prompt only this head is redacted, so redaction's work is bounded; it reaches past what is
- * kept, and ends at a space where it can, so that a secret cut in two there is not what the note keeps.
- */
-const REDACT_CHARS = PROMPT_CHARS + 2000;
-
-/** The head of `text` to redact: REDACT_CHARS at most, back to the last whitespace of its last 1,000. */
-function redactionHead(text: string): string {
-  if (text.length <= REDACT_CHARS) return text;
-  let end = REDACT_CHARS;
-  if (/[\uD800-\uDBFF]/.test(text[end - 1])) end--; // never half a surrogate pair
-  const head = text.slice(0, end);
-  const space = head.search(/\s\S*$/);
-  return space >= REDACT_CHARS - 1000 ? head.slice(0, space) : head;
-}
 
 function finish(text: string, raw: string): string | null {
-  const total = charCount(text);
-  const cleaned = keptHead(redactForNote(redactionHead(text)).trim(), PROMPT_CHARS, total);
+  const cleaned = keptRedacted(text, PROMPT_CHARS);
   if (cleaned !== '') return cleaned;
   // Only an injected reminder: not something the user asked. Only private text: a prompt we may not show.
   return /<private[\s>]/i.test(raw) ? '(private)' : null;
