@@ -74,7 +74,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       fix: `run \`tsm init\` in the vault (it writes ${join(TSM_DIR, '.gitignore')}, which keeps all but config.json out of git)${inGit.state === 'tracked' ? `, then ${untrack}` : ''}`,
     });
   }
-  const kept = keptNotes(ingestStateDir(cfg), cfg.sessionsDir);
+  const kept = keptNotes(ingestStateDir(cfg), cfg);
   if (kept.length) {
     const shown = kept.slice(0, 5).map((k) => `${relative(cfg.vault, k.path)} (${k.reason})`);
     problems.push({

@@ -33,7 +33,7 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
   const watcherPid = runningWatcher(tsmDir(cfg));
   const warnings = reader.warnings(20);
   const sem = semanticReport(db);
-  const kept = keptNotes(ingestStateDir(cfg), cfg.sessionsDir);
+  const kept = keptNotes(ingestStateDir(cfg), cfg);
   const vectors = new VectorStore(db).heldModel();
   // Notes a clone or a copy dated all at once: a date in a query leaves them out (search/mtime-crowd.ts).
   const crowd = mtimeCrowd(reader);

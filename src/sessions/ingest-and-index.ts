@@ -1,11 +1,9 @@
 // Transcript → session note → index, for the Stop/PreCompact/SessionEnd hooks and `tsm ingest-session`.
 // The session code and the indexer (which loads remark) are imported only here, only when needed.
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SyncSummary } from '../core/types.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { withFileLock } from '../vault/file-lock.js';
-import { hasNoteExtension } from '../vault/paths.js';
 import type { KeptNote } from './ingest.js';
 
 export interface SessionIngest {
@@ -42,11 +40,8 @@ export async function ingestSession(cfg: TsmConfig, transcriptPath: string, limi
   const lock = join(stateDir, `${stateKey(transcript)}.lock`);
   const timeoutMs = limit.waitUntil === undefined ? LOCK_TIMEOUT_MS : Math.max(0, Math.min(LOCK_TIMEOUT_MS, limit.waitUntil - Date.now()));
   return withFileLock(lock, { vault: cfg.vault, timeoutMs }, () => {
-    const before = notesIn(cfg.sessionsDir, cfg.extensions);
     const r = ingestTranscript(transcript, { vault: cfg.vault, sessionsDir: cfg.sessionsDir, stateDir, answerChars: cfg.answerChars });
-    const after = new Set(notesIn(cfg.sessionsDir, cfg.extensions));
-    const removed = before.filter((name) => !after.has(name)).map((name) => join(cfg.sessionsDir, name));
-    return { transcript, sessionId: r.sessionId, notePath: r.notePath, changed: r.changed, prompts: r.prompts, removed, kept: r.kept };
+    return { transcript, sessionId: r.sessionId, notePath: r.notePath, changed: r.changed, prompts: r.prompts, removed: r.removed, kept: r.kept };
   });
 }
 
@@ -60,12 +55,4 @@ export async function indexSessionNotes(cfg: TsmConfig, ingests: SessionIngest[]
   if (paths.length === 0) return null;
   const { syncVault } = await import('../index/sync.js');
   return syncVault(cfg, { paths, waitUntil: limit.waitUntil });
-}
-
-function notesIn(dir: string, extensions: string[]): string[] {
-  try {
-    return readdirSync(dir).filter((name) => hasNoteExtension(name, extensions));
-  } catch {
-    return [];
-  }
 }

@@ -10,7 +10,7 @@
 
 import { createHash } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
-import { realPathOr } from '../vault/paths.js';
+import { isInside, realPathOr } from '../vault/paths.js';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
 import { readRange, readTextOrNull, splitLines, writeFileAtomic } from './files.js';
@@ -39,6 +39,8 @@ export interface IngestResult {
   prompts: number;
   /** The session's notes tsm found changed or deleted by their user, and therefore left alone. */
   kept: KeptNote[];
+  /** Absolute paths of notes this ingest removed (a note renamed when an earlier start turned up). */
+  removed: string[];
 }
 
 /** Why a note is no longer written: its user edited it (later prompts go on in a new note) or deleted it. */
@@ -55,7 +57,7 @@ export interface KeptNote {
 
 /** One note tsm wrote for a session: the first, or a continuation after the user edited the one before. */
 interface WrittenNote {
-  /** Relative to the sessions folder in the state file (a vault moved or synced elsewhere keeps its record). */
+  /** Relative to the session's notes folder in the state file (a vault moved or synced elsewhere keeps its record). */
   path: string;
   /** sha256 of the content tsm last wrote there. */
   sha256: string;
@@ -85,6 +87,12 @@ interface IngestState {
   firstLine: Fingerprint | null;
   /** The notes written for this session, in order; the last one not kept is the one written to. */
   notes: WrittenNote[];
+  /**
+   * The folder `notes` are in and relative to: the sessions folder when the session's first note was written,
+   * relative to the vault (absolute when outside it). The session's notes stay there when `sessionsDir` changes
+   * afterwards. Absent in states written before it was recorded: the sessions folder configured now.
+   */
+  notesDir?: string;
   model: SessionModel | null;
 }
 
@@ -201,9 +209,9 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
 
   const loaded = loadState(statePath, answerChars);
   if (loaded?.model && olderCopy(loaded, path, size)) {
-    const notes = loaded.notes.map((n) => ({ ...n, path: resolve(opts.sessionsDir, n.path) }));
+    const { notes } = notesOf(loaded, opts);
     const { sessionId, prompts } = loaded.model;
-    return { sessionId, notePath: notes.at(-1)?.path ?? '', changed: false, prompts: prompts.filter((p) => p.n > 0).length, kept: keptOf(sessionId, notes) };
+    return { sessionId, notePath: notes.at(-1)?.path ?? '', changed: false, prompts: prompts.filter((p) => p.n > 0).length, kept: keptOf(sessionId, notes), removed: [] };
   }
   // A replaced or shrunk transcript, or another copy of the session's, is read again from the start; what was
   // written stays known. (Dropping the record made the session's own note look edited by its user: a
@@ -226,14 +234,15 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
   // What was written stays known across a re-read, as long as it is the same session: a transcript
   // replaced by another session's starts that session's notes afresh (and never touches the old ones).
   const sameSession = state !== null || loaded?.model?.sessionId === view.sessionId;
-  const sessionsDir = resolve(opts.sessionsDir);
-  const notes = (loaded && sameSession ? loaded.notes : []).map((n) => ({ ...n, path: resolve(sessionsDir, n.path) }));
+  const { notes, dir } = loaded && sameSession ? notesOf(loaded, opts) : { notes: [], dir: resolve(opts.sessionsDir) };
+  const removed: string[] = [];
   const placed = hasContent(view)
-    ? writeNotes(opts.vault, view, notes, sessionsDir, answerChars)
-    : { changed: false, notePath: notes.at(-1)?.path ?? join(sessionsDir, sessionNoteName(view)) };
+    ? writeNotes(opts.vault, view, notes, dir, answerChars, removed)
+    : { changed: false, notePath: notes.at(-1)?.path ?? join(dir, sessionNoteName(view)) };
 
-  const stored = notes.map((n) => ({ ...n, path: relative(sessionsDir, n.path) }));
-  const nextState: IngestState = { version: STATE_VERSION, transcriptPath: path, offset: offset + consumed, firstLine, notes: stored, model };
+  const stored = notes.map((n) => ({ ...n, path: relative(dir, n.path) }));
+  const notesDir = isInside(opts.vault, dir) ? relative(resolve(opts.vault), dir) : dir;
+  const nextState: IngestState = { version: STATE_VERSION, transcriptPath: path, offset: offset + consumed, firstLine, notes: stored, notesDir, model };
   writeFileAtomic(opts.vault, statePath, JSON.stringify(nextState));
 
   return {
@@ -242,7 +251,26 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
     changed: placed.changed,
     prompts: view.prompts.filter((p) => p.n > 0).length,
     kept: keptOf(view.sessionId, notes),
+    removed,
   };
+}
+
+/**
+ * The session's notes as the state records them, with absolute paths, and the folder they are in. A session
+ * keeps its folder when `sessionsDir` changes: its note is updated where it is, and only new sessions go to
+ * the new folder (else its note looked deleted by the user, and tsm wrote nothing more of the session). A
+ * session whose note the user moved to the new folder, unchanged (`mv sessions/* new/`), follows it there.
+ */
+function notesOf(state: IngestState, opts: IngestOptions): { notes: WrittenNote[]; dir: string } {
+  const configured = resolve(opts.sessionsDir);
+  const recorded = state.notesDir === undefined ? configured : resolve(opts.vault, state.notesDir);
+  const at = (dir: string) => state.notes.map((n) => ({ ...n, path: resolve(dir, n.path) }));
+  const notes = at(recorded);
+  if (recorded === configured) return { notes, dir: recorded };
+  const moved = at(configured);
+  const i = notes.findLastIndex((n) => !n.kept);
+  const movedThere = i >= 0 && readTextOrNull(notes[i].path) === null && sha256(readTextOrNull(moved[i].path) ?? '') === notes[i].sha256;
+  return movedThere ? { notes: moved, dir: configured } : { notes, dir: recorded };
 }
 
 const now = () => new Date().toISOString();
@@ -251,7 +279,14 @@ const now = () => new Date().toISOString();
  * Writes the session's current note, updating `notes` in place. The note written to is the last one not
  * kept; if its file is gone or no longer what tsm wrote, it is kept (left alone) first.
  */
-function writeNotes(vault: string, view: SessionModel, notes: WrittenNote[], sessionsDir: string, answerChars: number): { changed: boolean; notePath: string } {
+function writeNotes(
+  vault: string,
+  view: SessionModel,
+  notes: WrittenNote[],
+  sessionsDir: string,
+  answerChars: number,
+  removed: string[],
+): { changed: boolean; notePath: string } {
   const last = notes.at(-1);
   if (notes.some((n) => n.kept === 'deleted')) return { changed: false, notePath: last?.path ?? '' };
   let active = last && !last.kept ? last : undefined;
@@ -289,7 +324,7 @@ function writeNotes(vault: string, view: SessionModel, notes: WrittenNote[], ses
     // A note of this session tsm has no record of writing sits where the note goes (a lost state, or a copy
     // the user made): it is left alone, recorded, and the session goes on in the next note.
     notes.push({ path: target, sha256: '', firstPrompt: from, lastPrompt: from - 1, kept: 'edited', keptSince: now() });
-    return writeNotes(vault, view, notes, sessionsDir, answerChars);
+    return writeNotes(vault, view, notes, sessionsDir, answerChars, removed);
   }
   if (readTextOrNull(target) !== content) {
     writeFileAtomic(vault, target, content);
@@ -297,6 +332,7 @@ function writeNotes(vault: string, view: SessionModel, notes: WrittenNote[], ses
   }
   if (active && active.path !== target) {
     rmSync(active.path, { force: true }); // checked above: it still holds exactly what tsm wrote
+    removed.push(active.path);
     changed = true;
   }
   const lastPrompt = lastPromptOf(model);
@@ -346,10 +382,10 @@ function keptOf(sessionId: string, notes: WrittenNote[]): KeptNote[] {
 
 /**
  * Every session note tsm has left alone because its user edited or deleted it, read from the ingest state
- * folder (`<vault>/.tsm/sessions`), oldest first, with absolute paths in `sessionsDir`. For `tsm status` /
- * `tsm doctor`; [] when there is no state.
+ * folder (`<vault>/.tsm/sessions`), oldest first, with absolute paths (each session's notes in its folder:
+ * notesOf). For `tsm status` / `tsm doctor`; [] when there is no state.
  */
-export function keptNotes(stateDir: string, sessionsDir: string): KeptNote[] {
+export function keptNotes(stateDir: string, opts: Pick<IngestOptions, 'vault' | 'sessionsDir'>): KeptNote[] {
   let names: string[];
   try {
     names = readdirSync(stateDir).filter((n) => n.endsWith('.json'));
@@ -361,7 +397,7 @@ export function keptNotes(stateDir: string, sessionsDir: string): KeptNote[] {
     try {
       const state = JSON.parse(readTextOrNull(join(stateDir, name)) ?? 'null') as Partial<IngestState> | null;
       if (!state || state.version !== STATE_VERSION || !Array.isArray(state.notes)) continue;
-      const notes = state.notes.map((n) => ({ ...n, path: resolve(sessionsDir, n.path) }));
+      const { notes } = notesOf(state as IngestState, { ...opts, stateDir });
       out.push(...keptOf(state.model?.sessionId ?? name.replace(/\.json$/, ''), notes));
     } catch {
       // an unreadable state file says nothing about kept notes

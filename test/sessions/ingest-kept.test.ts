@@ -99,7 +99,7 @@ describe('ingest keeps what the user changed', () => {
     turn('my secret is in here', 'noted');
     ingestTranscript(transcript, opts);
     expect(notes()).toEqual([]);
-    expect(keptNotes(opts.stateDir, opts.sessionsDir)).toMatchObject([{ sessionId: ID, path: a.notePath, reason: 'deleted' }]);
+    expect(keptNotes(opts.stateDir, opts)).toMatchObject([{ sessionId: ID, path: a.notePath, reason: 'deleted' }]);
   });
 
   it('does not overwrite a note of this session it has no record of writing (lost state), and still records the session', () => {
@@ -125,7 +125,7 @@ describe('ingest keeps what the user changed', () => {
     expect(b.notePath).toBe(join(opts.sessionsDir, '2026-05-20-proj-bbbbbbbb00004000.md'));
     expect(frontmatterOf(read('2026-05-20-proj-bbbbbbbb00004000.md'))).not.toHaveProperty('continues');
     expect(b.kept).toEqual([]);
-    expect(keptNotes(opts.stateDir, opts.sessionsDir)).toEqual([]);
+    expect(keptNotes(opts.stateDir, opts)).toEqual([]);
     turn('second question', 'second answer');
     expect(ingestTranscript(transcript, opts)).toMatchObject({ notePath: b.notePath, changed: true, kept: [] });
   });
@@ -164,7 +164,7 @@ describe('ingest keeps what the user changed', () => {
     expect(ingestTranscript(transcript, opts)).toMatchObject({ notePath: a.notePath, changed: true, kept: [] });
     expect(notes()).toEqual(['2026-05-20-proj-bbbbbbbb.md']);
     expect(read('2026-05-20-proj-bbbbbbbb.md')).toContain('third answer');
-    expect(keptNotes(opts.stateDir, opts.sessionsDir)).toEqual([]);
+    expect(keptNotes(opts.stateDir, opts)).toEqual([]);
   });
 
   it('an older copy of the transcript (a backup) leaves the note as the longer one wrote it', () => {
