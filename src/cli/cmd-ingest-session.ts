@@ -45,7 +45,8 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (argv.json) {
     printJson({ transcripts: rows, index: summary });
   } else {
-    for (const r of rows) writeOut(`${line(r)}\n`);
+    // A transcript that failed has its one line on stderr (below), with the reason and the fix.
+    for (const r of rows) if (r.error === null) writeOut(`${line(r)}\n`);
   }
   if (!isInside(cfg.vault, cfg.sessionsDir)) {
     writeErr(`tsm: the sessions folder ${cfg.sessionsDir} is outside the vault, so its notes are not indexed\n`);
@@ -58,7 +59,6 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
 }
 
 function line(r: Row): string {
-  if (r.error !== null) return `${r.transcript}: failed (${r.error})`;
   const deleted = r.kept.find((k) => k.reason === 'deleted');
   if (deleted) return `${r.transcript}: ${deleted.note} was deleted, so tsm writes nothing more for this session`;
   // A file with no prompt line: a session that has not had one yet, or no Claude Code transcript at all.

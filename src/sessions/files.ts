@@ -1,8 +1,9 @@
 // File helpers for ingest: atomic writes and byte-exact reads of a growing file.
 
-import { closeSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { TsmError } from '../core/errors.js';
 import { makeVaultFolder } from '../vault/folders.js';
 
 /**
@@ -18,6 +19,57 @@ export function writeFileAtomic(vault: string, path: string, content: string): v
   } catch (err) {
     rmSync(temp, { force: true });
     throw err;
+  }
+}
+
+/**
+ * Writes a session note like writeFileAtomic, or says why it cannot and what fixes it. A note the user made
+ * read-only is not replaced: the rename would replace it all the same, as the folder allows it. The error
+ * (from a hook: a hook.log line; from `tsm ingest-session`: its one stderr line) leaves the ingest state as
+ * it was, so the first ingest after the fix writes the whole note.
+ */
+export function writeNoteFile(vault: string, path: string, content: string, opts: { newSession: boolean }): void {
+  try {
+    if (existsSync(path)) accessSync(path, constants.W_OK);
+    writeFileAtomic(vault, path, content);
+  } catch (err) {
+    throw unwritableNote(err, path, opts.newSession) ?? err;
+  }
+}
+
+const NO_WRITE = new Set(['EACCES', 'EPERM', 'EROFS']);
+
+function unwritableNote(err: unknown, path: string, newSession: boolean): TsmError | null {
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  if (!NO_WRITE.has(code)) return null;
+  // A session already written stays in its folder whatever sessionsDir says (ingest.ts notesOf): only a new one can go elsewhere.
+  const elsewhere = newSession ? ' (or set sessionsDir, TSM_SESSIONS_DIR, to a folder you can write)' : '';
+  const later = `${elsewhere}; nothing is lost: the next ingest writes the whole note`;
+  const folder = nearestFolder(dirname(path));
+  const folderCode = writeAccess(folder);
+  const [what, fix] =
+    folderCode === 'EROFS'
+      ? [`${folder} is on a read-only file system`, 'remount it writable']
+      : folderCode !== null
+        ? [`the folder ${folder} is not writable for this user`, `make it writable (chmod u+w ${folder}, or chown it)`]
+        : [`the note is read-only`, `make it writable (chmod u+w ${path})`];
+  return new TsmError(`cannot write the session note ${path}: ${what} (${code}): ${fix}${later}`);
+}
+
+/** `dir`, or its nearest ancestor that exists (the folder a missing sessions folder would be made in). */
+function nearestFolder(dir: string): string {
+  let at = dir;
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  return at;
+}
+
+/** null when this process may write in `path`, else the error code that says why not. */
+function writeAccess(path: string): string | null {
+  try {
+    accessSync(path, constants.W_OK);
+    return null;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? 'EACCES';
   }
 }
 

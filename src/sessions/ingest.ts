@@ -13,7 +13,7 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { isInside, realPathOr } from '../vault/paths.js';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
-import { readRange, readTextOrNull, splitLines, writeFileAtomic } from './files.js';
+import { readRange, readTextOrNull, splitLines, writeFileAtomic, writeNoteFile } from './files.js';
 import type { SessionModel } from './model.js';
 import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, sessionNoteName } from './render.js';
 import { NAME_ID_LENGTHS, sessionIdOfNote } from './note-format.js';
@@ -327,7 +327,7 @@ function writeNotes(
     return writeNotes(vault, view, notes, sessionsDir, answerChars, removed);
   }
   if (readTextOrNull(target) !== content) {
-    writeFileAtomic(vault, target, content);
+    writeNoteFile(vault, target, content, { newSession: notes.length === 0 });
     changed = true;
   }
   if (active && active.path !== target) {
