@@ -8,6 +8,7 @@ import { isInside, vaultRelative } from '../vault/paths.js';
 import { configFrom, printJson } from './args.js';
 import { UserError } from './run.js';
 import { writeErr, writeOut } from './stdio.js';
+import { count } from '../text/count.js';
 
 interface Row {
   transcript: string;
@@ -63,10 +64,9 @@ function line(r: Row): string {
   if (deleted) return `${r.transcript}: ${deleted.note} was deleted, so tsm writes nothing more for this session`;
   // A file with no prompt line: a session that has not had one yet, or no Claude Code transcript at all.
   if (r.note === null) return `${r.transcript}: no prompt in it (a session with none yet, or not a Claude Code transcript), no note written`;
-  const prompts = `${r.prompts} prompt${r.prompts === 1 ? '' : 's'}`;
   const edited = r.kept.filter((k) => k.reason === 'edited').map((k) => k.note);
   const left = edited.length > 0 ? `; left alone, edited since tsm wrote it: ${edited.join(', ')}` : '';
-  return `${r.transcript} → ${r.note} (${prompts}, ${r.changed ? 'written' : 'unchanged'}${left})`;
+  return `${r.transcript} → ${r.note} (${count(r.prompts, 'prompt')}, ${r.changed ? 'written' : 'unchanged'}${left})`;
 }
 
 function shown(cfg: TsmConfig, path: string): string {

@@ -5,6 +5,7 @@ import type { NoteType } from '../core/types.js';
 import { relativeTime } from '../format/relative-time.js';
 import { MAX_PATH_CHARS } from '../format/xml.js';
 import { truncateStart, truncateText } from '../text/chars.js';
+import { count } from '../text/count.js';
 import { oneLine as cleanLine } from '../text/controls.js';
 import { recencyFactor, recentScore, SESSION_START_PRESET } from '../search/recency.js';
 
@@ -119,8 +120,7 @@ function assemble(input: RecentContextInput, intents: IntentItem[], notes: NoteI
     out.push('', '### Recent intents');
     for (const i of intents) {
       const elsewhere = i.project !== null && i.project !== input.project ? ` (${oneLine(i.project, 40)})` : '';
-      const count = `${i.actions} action${i.actions === 1 ? '' : 's'}`;
-      out.push(`- [${ago(i.when, now)}] "${oneLine(i.text, TEXT_CHARS)}" → ${count}${elsewhere}`);
+      out.push(`- [${ago(i.when, now)}] "${oneLine(i.text, TEXT_CHARS)}" → ${count(i.actions, 'action')}${elsewhere}`);
     }
   }
   if (notes.length > 0) {
