@@ -125,6 +125,8 @@ export interface SessionPromptView {
   text: string;
   actions: ActionLine[];
   answer: string;
+  /** The plans put to the user (`### Plan`: what became of each, then the plan), '' when none. */
+  plan: string;
 }
 
 /**
@@ -143,7 +145,7 @@ export function sessionPrompts(sections: SectionRecord[]): SessionPromptView[] {
     if (!continuation) {
       const prompt = s.level === 2 ? parsePromptHeading(s.heading) : null;
       if (prompt) {
-        current = { n: prompt.n, sectionId: s.id, line: s.startLine, endLine: s.endLine, heading: prompt.text, text: '', actions: [], answer: '' };
+        current = { n: prompt.n, sectionId: s.id, line: s.startLine, endLine: s.endLine, heading: prompt.text, text: '', actions: [], answer: '', plan: '' };
         prompts.push(current);
         part = 'prompt';
       } else if (s.level <= 2) {
@@ -158,6 +160,7 @@ export function sessionPrompts(sections: SectionRecord[]): SessionPromptView[] {
     if (part === 'prompt') current.text = join(current.text, s.text);
     else if (part === 'actions') current.actions.push(...s.text.split('\n').flatMap(toAction));
     else if (part === 'answer') current.answer = join(current.answer, s.text);
+    else if (part === 'plan') current.plan = join(current.plan, s.text);
   }
   return prompts;
 }

@@ -104,7 +104,7 @@ function sessionEntry(note: NoteRecord, sections: SectionRecord[], keys: string[
       const t = fileTouch(a) as How;
       if (how === null || STRENGTH[t] > STRENGTH[how]) how = t;
     }
-    if (how === null && (mentions(p.text, keys) || mentions(p.answer, keys))) how = 'mentioned';
+    if (how === null && (mentions(p.text, keys) || mentions(p.answer, keys) || mentions(p.plan, keys))) how = 'mentioned';
     if (how === null) continue;
     touches.push({ n: p.n, id: p.sectionId, how, prompt: preview(p.text || p.heading, links), actions: matching.map((a) => a.text) });
   }

@@ -14,6 +14,8 @@ import type { LinkReading } from '../../text/markdown-line.js';
 export const MIN_SESSION_PREFIX = 8;
 const PROMPT_CHARS = 300;
 const ANSWER_CHARS = 200;
+/** A plan's preview: its verdict line and the head of the plan (what the session decided). */
+const PLAN_CHARS = 300;
 
 export const sessionTraceTool = defineTool({
   name: 'session_trace',
@@ -24,7 +26,7 @@ export const sessionTraceTool = defineTool({
     'the answer. session_id is the full id or its first 8+ characters (session notes are named',
     'YYYY-MM-DD-<project>-<first 8 of id>.md; search results of type "session" carry it in their path). Returns',
     '{session_id, project, cwd, git_branch, started, ended, path, title, prompts:[{n, id, line, prompt, actions,',
-    'files_read, files_edited, answer_preview}]}; id is the prompt\'s section id for get_sections/timeline. In a very',
+    'files_read, files_edited, answer_preview, plan_preview?}]} (plan_preview: the plan put to the user in plan mode, opened by whether they approved it); id is the prompt\'s section id for get_sections/timeline. In a very',
     'long session the later prompts come as {n, id, omitted: true}: read them with get_sections or timeline.',
     'Unknown session → error "session not found".',
   ].join(' '),
@@ -80,6 +82,7 @@ function tracePrompts(note: NoteRecord, sections: Parameters<typeof sessionPromp
       files_read: files.read,
       files_edited: files.edited,
       answer_preview: preview(p.answer, links, ANSWER_CHARS),
+      ...(p.plan !== '' ? { plan_preview: preview(p.plan, links, PLAN_CHARS) } : {}),
     };
   });
 }
