@@ -29,6 +29,16 @@ export function inSkippedFolder(folders: string[]): boolean {
   return folders.some((name, i) => isSkippedFolder(name, folders[i - 1]));
 }
 
+/**
+ * A file an editor leaves beside the one it edits: a backup (`note.md~`, vim's and Emacs's), an Emacs
+ * auto-save (`#note.md#`), or any hidden file (vim's swap `.note.md.swp`, Emacs's lock `.#note.md`, a
+ * `.note.md.tmp-123` written before a rename), which Obsidian does not list either. None is an attachment:
+ * `a.md~` was one, so `[[a.md~]]` resolved, and a watcher's batch checked each save's backup.
+ */
+export function isEditorLeftover(name: string): boolean {
+  return name.startsWith('.') || name.endsWith('~') || (name.length > 1 && name.startsWith('#') && name.endsWith('#'));
+}
+
 /** True when a file name ends in one of the note extensions and is more than the extension. */
 export function hasNoteExtension(name: string, extensions: readonly string[]): boolean {
   return noteExtensionOf(name, extensions) !== null;

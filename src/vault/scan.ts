@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { IndexWarning, VaultFile } from '../core/types.js';
 import { NOT_REGULAR } from './file-kind.js';
 import { folderRules, isIgnored, NO_RULES, type IgnoreRules } from './ignore-rules.js';
-import { existsNoFollow, hasNoteExtension, inSkippedFolder, isSkippedFolder, symlinkRefusal } from './paths.js';
+import { existsNoFollow, hasNoteExtension, inSkippedFolder, isEditorLeftover, isSkippedFolder, symlinkRefusal } from './paths.js';
 
 export { ALWAYS_SKIPPED } from './paths.js';
 
@@ -173,9 +173,13 @@ function folderError(err: unknown): string {
   return code ?? String(err);
 }
 
-/** A file a link may name that is no note: one with an extension (`image.png`, `board.canvas`). */
+/**
+ * A file a link may name that is no note: one with an extension (`image.png`, `board.canvas`), and not an
+ * editor's leftover (`a.md~`, `#a.md#`, `.a.md.swp`). The full scan, `--files-from-stdin` and the watcher
+ * (createPathFilter, createAttachmentLookup, src/watch/classify.ts) all ask here.
+ */
 export function isAttachmentName(name: string, extensions: string[]): boolean {
-  return name.lastIndexOf('.') > 0 && !hasNoteExtension(name, extensions);
+  return name.lastIndexOf('.') > 0 && !isEditorLeftover(name) && !hasNoteExtension(name, extensions);
 }
 
 /**

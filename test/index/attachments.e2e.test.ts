@@ -63,3 +63,19 @@ it('of two attachments of one name, the one at the path the link writes, else th
   expect(text).toContain('  image.png  [attachment]  embed:3\n  assets/image.png  [attachment]  embed:3\n');
   expect(text).toContain('  a.pdf#page=3  [attachment]  embed:3\n');
 });
+
+it("an editor's backup or auto-save is no attachment: a link to it stays unresolved, by a full scan as by --files-from-stdin", () => {
+  writeFileSync(join(v.dir, 'note.md'), '# Note\n\n[[note.md~]] and [[image.png]]\n');
+  writeFileSync(join(v.dir, 'foo~.md'), '# Foo\n\nstill a note\n');
+  expect(tsm(['index'], { cwd: v.dir }).code).toBe(0);
+  const unresolved = () => tsm(['related', 'note.md'], { cwd: v.dir }).stdout;
+  expect(tsm(['related', 'foo~.md'], { cwd: v.dir }).code).toBe(0);
+  // Saved after the index: only the listed paths are looked at.
+  writeFileSync(join(v.dir, 'note.md~'), '# Note (backup)\n');
+  writeFileSync(join(v.dir, '#note.md#'), '# Note (auto-save)\n');
+  expect(tsm(['index', '--files-from-stdin'], { cwd: v.dir, input: 'note.md~\n#note.md#\n' }).code).toBe(0);
+  expect(unresolved()).toContain('  note.md~  [unresolved]  wikilink:3\n');
+  expect(tsm(['index'], { cwd: v.dir }).code).toBe(0);
+  expect(unresolved()).toContain('  note.md~  [unresolved]  wikilink:3\n');
+  expect(unresolved()).toContain('  assets/image.png  [attachment]  wikilink:3\n');
+});

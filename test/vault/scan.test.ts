@@ -72,6 +72,24 @@ describe('scanVault', () => {
     expect(ok('notes.txt')).toBe(false);
   });
 
+  it("lists no editor's leftover as an attachment (a.md~, #a.md#, .a.md.swp), the full scan as the single-path filter; foo~.md stays a note", () => {
+    const v = vault({
+      'a.md': '# a',
+      'foo~.md': '# backup-looking name, still a note',
+      'a.md~': 'vim/emacs backup',
+      'pic.png~': 'backup of an image',
+      '#a.md#': 'emacs auto-save',
+      '.a.md.swp': 'vim swap',
+      'sub/here.png': 'x',
+    });
+    const scan = scanVault(v, opts);
+    expect(scan.files.map((f) => f.path)).toEqual(['a.md', 'foo~.md']);
+    expect(scan.attachments).toEqual(['sub/here.png']);
+    const attachment = createPathFilter(v, { ...opts, attachments: true });
+    expect(['a.md~', 'pic.png~', '#a.md#', '.a.md.swp', 'sub/here.png'].filter(attachment)).toEqual(['sub/here.png']);
+    expect(createPathFilter(v, opts)('foo~.md')).toBe(true);
+  });
+
   it('normalises names to NFC and keeps spaces, # and unicode', () => {
     const nfd = 'cafe\u0301 #1 ノート.md';
     const v = vault({ [nfd]: 'x' });

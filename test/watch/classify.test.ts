@@ -80,6 +80,8 @@ describe('classifyEvent', () => {
     expect(classifyEvent('entry', 'a.md', MD)).toEqual({ kind: 'none' }); // chokidar's own events
     expect(classifyEvent('entry', 'Makefile', MD)).toEqual({ kind: 'none' });
     expect(classifyEvent('entry', '.DS_Store', MD)).toEqual({ kind: 'none' });
+    expect(classifyEvent('entry', 'notes/a.md~', MD)).toEqual({ kind: 'none' }); // an editor's backup at each save
+    expect(classifyEvent('entry', 'notes/#a.md#', MD)).toEqual({ kind: 'none' });
     expect(classifyEvent('entry', '.obsidian/workspace.json', MD)).toEqual({ kind: 'none' });
   });
 
