@@ -27,8 +27,8 @@ function recordOf(opts: ParseOptions): Record<string, unknown> {
     // Periodic Notes' weekly, monthly, quarterly and yearly ones apart: a record from before they were read
     // lacks the key, which is no change (changedReadingSettings), where a longer dayFormats would be one.
     periodFormats: formatsOf(opts.dayFormats.filter((d) => d.period !== undefined)),
-    // Links and names are keyed without a note extension (resolve-link.ts targetKey), and an image link to a
-    // note is an embed: a note read before an extension was added keeps keys of the old list.
+    // Links and names are keyed without a note extension (resolve-link.ts targetKey): a note read before an
+    // extension was added keeps keys of the old list.
     extensions: [...new Set(opts.extensions)].sort(),
     // Dendron's links are read label first: a dendron.yml put in (or taken away) changes every labelled link.
     dendron: opts.dendron,

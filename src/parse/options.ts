@@ -12,7 +12,7 @@ export interface ParseOptions {
   sessionFolders: string[];
   /** Files bigger than this are skipped without being read whole. */
   maxFileBytes: number;
-  /** The vault's note extensions (config `extensions`): an image link to a note (`![x](y.md)`) is an embed. */
+  /** The vault's note extensions (config `extensions`): links are keyed without them (src/index/reading-settings.ts records them). */
   extensions: string[];
   /** A Dendron vault (src/vault/dendron.ts): `[[label|note.id]]`, the label first, the target second. */
   dendron: boolean;

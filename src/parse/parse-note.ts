@@ -16,7 +16,6 @@ import {
   unknownTypeWarning,
 } from './metadata.js';
 import type { ParseOptions } from './options.js';
-import { hasNoteExtension } from '../vault/paths.js';
 import { notionProperties, pageProperties } from './page-properties.js';
 import { buildSections, type NoteHeading } from './sections.js';
 import { CodeSpans, scanInline } from './inline-scan.js';
@@ -147,10 +146,10 @@ function scanLinksAndTags(
     wikilink: (content: string, embed: boolean, offset: number) =>
       add(embed ? 'embed' : 'wikilink', parseWikilinkContent(content, opts.dendron), offset),
     markdownLink: (label: string, destination: string, image: boolean, offset: number) => {
-      const parts = markdownLinkTarget(destination, label);
-      // An image is an embed only when it shows a note; pictures are not links between notes.
-      if (image && !(parts && hasNoteExtension(parts.target, opts.extensions))) return;
-      add(image ? 'embed' : 'markdown', parts, offset);
+      // `![alt](path)` to a local file is an embed, as `![[path]]` is (Obsidian shows both): left out, a
+      // missing picture was no broken link for doctor, and a present one no attachment for `related`.
+      // URLs (`https:`, `data:`) are no local file: markdownLinkTarget gives null.
+      add(image ? 'embed' : 'markdown', markdownLinkTarget(destination, label), offset);
     },
     tag: (name: string) => tags.push(name),
   };

@@ -23,4 +23,6 @@
 // 12: 2026-11-27 (a Notion export's Tags property line under its title tags it: Tags: Work, Product Launch; タグ: 会議).
 // 13: 2026-11-28 (weekly, monthly and quarterly note names dated their first day: 2026-W47.md, 2026-11.md, 2026-Q4.md).
 // 14: 2026-11-28 (Periodic Notes' weekly, monthly, quarterly and yearly settings date their notes: `gggg-[W]ww` a locale week, Years/2026.md).
-export const PARSE_VERSION = 14;
+// 15: 2026-11-28 (a markdown image to a local file, `![alt](pic.png)`, is an embed as `![[pic.png]]` is: a missing one
+// is a broken link, a present one names its attachment; before, only `![x](note.md)` was one).
+export const PARSE_VERSION = 15;

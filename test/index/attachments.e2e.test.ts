@@ -79,3 +79,23 @@ it("an editor's backup or auto-save is no attachment: a link to it stays unresol
   expect(unresolved()).toContain('  note.md~  [unresolved]  wikilink:3\n');
   expect(unresolved()).toContain('  assets/image.png  [attachment]  wikilink:3\n');
 });
+
+it('a markdown image is an embed as ![[…]] is: related names its attachment, doctor and status count a missing one', () => {
+  writeFileSync(
+    join(v.dir, 'note.md'),
+    '# Note\n\n![](missing.png) and ![ok](assets/image.png) and ![[gone.png]]\n\n![enc](docs/my%20chart.png) ![angle](<my chart.png>) ![web](https://example.com/x.png) ![](data:image/png;base64,AA==)\n',
+  );
+  writeFileSync(join(v.dir, 'docs/my chart.png'), 'png');
+  expect(tsm(['index'], { cwd: v.dir }).code).toBe(0);
+  const text = tsm(['related', 'note.md'], { cwd: v.dir }).stdout;
+  expect(text).toContain('outgoing (5)\n');
+  expect(text).toContain('  missing.png  [unresolved]  embed:3\n');
+  expect(text).toContain('  assets/image.png  [attachment]  embed:3\n');
+  expect(text).toContain('  docs/my chart.png  [attachment]  embed:5\n');
+  expect(text).not.toContain('example.com');
+  expect(status()).toMatchObject({ links: 5, unresolvedLinks: 2 });
+  const doctor = tsm(['doctor'], { cwd: v.dir }).stdout;
+  expect(doctor).toContain('note.md:3 links to "missing.png", which is not in the vault');
+  expect(doctor).toContain('note.md:3 links to "gone.png"');
+  expect(doctor).not.toContain('my chart.png');
+});

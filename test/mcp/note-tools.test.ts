@@ -94,7 +94,7 @@ describe('related', () => {
     const vault = mkdtempSync(join(tmpdir(), 'tsm-mcp-attach-'));
     try {
       const cfg = await indexFixtureVault(vault, {
-        'note.md': { content: '# Note\n\n![[image.png]] [[board.canvas]] [[gone.png]]\n' },
+        'note.md': { content: '# Note\n\n![[image.png]] [[board.canvas]] [[gone.png]]\n\n![diagram](assets/image.png) ![](gone%20too.png) ![](https://x.org/a.png)\n' },
         'assets/image.png': { content: 'png' },
         'board.canvas': { content: '{"nodes":[]}' },
       });
@@ -105,6 +105,9 @@ describe('related', () => {
           { path: null, attachment: 'assets/image.png', target: 'image.png', kind: 'embed', heading: null, line: 3 },
           { path: null, attachment: 'board.canvas', target: 'board.canvas', kind: 'wikilink', heading: null, line: 3 },
           { path: null, target: 'gone.png', kind: 'wikilink', heading: null, line: 3 },
+          // A markdown image is an embed as ![[…]] is; a URL is no link.
+          { path: null, attachment: 'assets/image.png', target: 'assets/image.png', kind: 'embed', heading: null, line: 5 },
+          { path: null, target: 'gone too.png', kind: 'embed', heading: null, line: 5 },
         ]);
       } finally {
         await served.close();

@@ -61,11 +61,12 @@ describe('links as written', () => {
     ]);
   });
 
-  it('ignores URLs with a scheme, protocol-relative URLs, pure anchors and pictures', () => {
+  it('ignores URLs with a scheme, protocol-relative URLs and pure anchors, as links and as images', () => {
     const note = parse(
       md(
         '[web](https://example.com/a.md) [plain](http://x.org) [mail](mailto:a@b.c) [ftp](ftp://h/f.md)',
-        '[cdn](//cdn.example.com/x.md) [anchor](#section) [empty]() ![pic](img/p.png)',
+        '[cdn](//cdn.example.com/x.md) [anchor](#section) [empty]() ![web](https://example.com/p.png)',
+        '![data](data:image/png;base64,iVBORw0KGgo=) ![cdn](//cdn.example.com/p.png) ![anchor](#x) ![none]()',
         'Autolink <https://example.com/#tag> and bare https://example.com/#frag',
       ),
       'u.md',
@@ -77,6 +78,17 @@ describe('links as written', () => {
   it('treats a markdown image of a note as an embed', () => {
     const note = parse('![shown](other/note.md)', 'i.md');
     expect(brief(note.links)).toEqual([['embed', 'other/note.md', null, 'shown', 0, 1]]);
+  });
+
+  it('treats a markdown image of a local file as an embed, as ![[file]] is: relative, percent-encoded, in <angle brackets>', () => {
+    const note = parse(md('![](missing.png) ![ok](../assets/here.png)', '![enc](my%20pic.png) ![angle](<my pic.png>) ![[pic.png]]'), 'i.md');
+    expect(brief(note.links)).toEqual([
+      ['embed', 'missing.png', null, null, 0, 1],
+      ['embed', '../assets/here.png', null, 'ok', 0, 1],
+      ['embed', 'my pic.png', null, 'enc', 0, 2],
+      ['embed', 'my pic.png', null, 'angle', 0, 2],
+      ['embed', 'pic.png', null, null, 0, 2],
+    ]);
   });
 
   it('does not count links inside inline code or fenced code', () => {
