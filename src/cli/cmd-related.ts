@@ -6,6 +6,8 @@ import { configFrom, printJson, typedVaultPath } from './args.js';
 import { UsageError, UserError } from './run.js';
 import { writeOut } from './stdio.js';
 import { oneLine } from '../text/controls.js';
+import { backlinkGroups, backlinkRow, outgoingGroups, outgoingRow, type LinkGroup } from '../format/related.js';
+import type { LinkRecord } from '../core/types.js';
 
 export function run(argv: Record<string, unknown>): void {
   const cfg = configFrom(argv);
@@ -22,30 +24,29 @@ export function run(argv: Record<string, unknown>): void {
     throw new UserError(`no indexed note matches "${oneLine(ref)}": give its vault path, file name, title or alias (\`tsm search\` finds it by its words)`);
   }
   const { note } = found;
-  const outgoing = found.outgoing.slice(0, limit);
-  const backlinks = found.backlinks.slice(0, limit);
+  // -n counts the notes (and files) linked, not the links: each is one row, with all its lines.
+  const allOut = outgoingGroups(found.outgoing);
+  const allBack = backlinkGroups(found.backlinks);
+  const outgoing = allOut.slice(0, limit);
+  const backlinks = allBack.slice(0, limit);
   if (argv.json) {
-    printJson({ path: note.path, title: note.title, outgoing, backlinks });
+    // Every link a record, in the order it always had (one per link, by line; backlinks by path): -n keeps
+    // those of the first N notes.
+    printJson({ path: note.path, title: note.title, outgoing: linksOf(found.outgoing, outgoing), backlinks: linksOf(found.backlinks, backlinks) });
     return;
   }
   // Paths, titles, link targets come from the notes: shown as search shows them (src/text/controls.ts).
-  const out = [`${oneLine(note.path)}  (${oneLine(note.title)})`, '', `outgoing (${shownOf(outgoing.length, found.outgoing.length)})`];
-  for (const l of outgoing) {
-    const where = l.line ? `:${l.line}` : ' (frontmatter)';
-    const heading = l.heading ? `#${oneLine(l.heading)}` : '';
-    const to =
-      l.targetPath !== null
-        ? `${oneLine(l.targetPath)}${heading}`
-        : l.attachmentPath !== null
-          ? `${oneLine(l.attachmentPath)}${heading}  [attachment]`
-          : l.skipped !== null
-            ? `${oneLine(l.skipped.path)}${heading}  [skipped: ${oneLine(l.skipped.reason)}]`
-            : `${oneLine(l.target)}${heading}  [unresolved]`;
-    out.push(`  ${to}  ${l.kind}${where}`);
-  }
-  out.push('', `backlinks (${shownOf(backlinks.length, found.backlinks.length)})`);
-  for (const l of backlinks) out.push(`  ${oneLine(l.sourcePath)}${l.line ? `:${l.line}` : ''}  ${l.kind}`);
+  const out = [`${oneLine(note.path)}  (${oneLine(note.title)})`, '', `outgoing (${shownOf(outgoing.length, allOut.length)})`];
+  for (const g of outgoing) out.push(`  ${outgoingRow(g)}`);
+  out.push('', `backlinks (${shownOf(backlinks.length, allBack.length)})`);
+  for (const g of backlinks) out.push(`  ${backlinkRow(g)}`);
   writeOut(out.join('\n') + '\n');
+}
+
+/** The links of `shown` rows, in the order of `all`. */
+function linksOf(all: LinkRecord[], shown: LinkGroup[]): LinkRecord[] {
+  const keep = new Set(shown.flat());
+  return all.filter((l) => keep.has(l));
 }
 
 /** "3" when the whole list is shown, "3 of 12" when -n cut it. */

@@ -38,7 +38,7 @@ const COMMAND_OPTIONS = {
     threads: { type: 'number', range: { min: 1, max: 64 }, describe: 'with --embed: model threads (default 1)' },
   },
   related: {
-    limit: { alias: 'n', type: 'number', range: { min: 1, unit: 'links' }, describe: 'links to show in each list (default: all)' },
+    limit: { alias: 'n', type: 'number', range: { min: 1, unit: 'notes' }, describe: 'notes to show in each list, each with all its links (default: all)' },
     ...JSON_OPTION,
   },
   'ingest-session': JSON_OPTION,

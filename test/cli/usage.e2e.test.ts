@@ -71,9 +71,9 @@ describe('small things users hit', () => {
   it('a number option given something else names what was typed and what it takes, in every command', () => {
     // yargs read `-n abc` as NaN, and related, index and watch said "got NaN"; `-n Infinity` listed all links.
     const cases: [string[], RegExp][] = [
-      [['related', 'a', '-n', 'abc'], /--limit takes a whole number of links, 1 or more \(got "abc"\)/],
-      [['related', 'a', '-n', '2.5'], /--limit takes a whole number of links, 1 or more \(got "2\.5"\)/],
-      [['related', 'a', '-n', 'Infinity'], /--limit takes a whole number of links, 1 or more \(got "Infinity"\)/],
+      [['related', 'a', '-n', 'abc'], /--limit takes a whole number of notes, 1 or more \(got "abc"\)/],
+      [['related', 'a', '-n', '2.5'], /--limit takes a whole number of notes, 1 or more \(got "2\.5"\)/],
+      [['related', 'a', '-n', 'Infinity'], /--limit takes a whole number of notes, 1 or more \(got "Infinity"\)/],
       [['related', 'a', '-n'], /--limit needs a value/],
       [['search', 'LoRa', '-n', 'abc'], /--limit takes a whole number of results, 1 or more \(got "abc"\)/],
       [['search', 'LoRa', '-n', '0x10'], /--limit takes a whole number of results, 1 or more \(got "0x10"\)/],
@@ -102,8 +102,8 @@ describe('small things users hit', () => {
       [['search', 'LoRa', '-f', 'xml', '--budget', '--full'], /^tsm: --budget takes a whole number of characters, 0 or more \(got "--full"\)$/],
       [['search', '--path', '--', 'x'], /^tsm: --path needs a value \(got "--"; one that starts with "-" is written --path=-value\)$/],
       // The yargs commands whose note or path may follow `--`: related said "tsm related needs a note".
-      [['related', '-n', '--', 'a'], /^tsm: --limit takes a whole number of links, 1 or more \(got "--"\)$/],
-      [['related', '--limit', '--', 'a'], /^tsm: --limit takes a whole number of links, 1 or more \(got "--"\)$/],
+      [['related', '-n', '--', 'a'], /^tsm: --limit takes a whole number of notes, 1 or more \(got "--"\)$/],
+      [['related', '--limit', '--', 'a'], /^tsm: --limit takes a whole number of notes, 1 or more \(got "--"\)$/],
       [['related', '--vault', '--', 'a'], /^tsm: --vault needs a value \(got "--"; one that starts with "-" is written --vault=-value\)$/],
       [['ingest-session', '--db', '--', 'x.jsonl'], /^tsm: --db needs a value \(got "--"; one that starts with "-" is written --db=-value\)$/],
     ];
