@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import type { IndexStatus, IndexWarning, LinkRecord, NoteRecord, NoteType, SectionRecord, SkippedFile } from '../core/types.js';
 import type { Database } from './db.js';
 import { AmbiguousNoteError } from '../core/errors.js';
-import { hasNoteExtension } from '../vault/paths.js';
+import { isNoteName } from '../vault/paths.js';
 import { aliasKey, basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
 
 /** A link that names no note is unresolved unless it names an attachment (an image, a PDF, a canvas). */
@@ -360,7 +360,7 @@ export class NoteReader {
   private skippedTargets(extensions: string[]): Map<string, SkippedFile> {
     return new Map(
       this.skippedFiles()
-        .filter((w) => hasNoteExtension(w.path, extensions))
+        .filter((w) => isNoteName(w.path, extensions))
         .map((w) => [basenameKey(w.path, extensions), { path: w.path, reason: skipReason(w.message) }]),
     );
   }

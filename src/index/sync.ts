@@ -7,7 +7,7 @@ import type { ParseOptions } from '../parse/options.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { otherRunningWatcher } from '../vault/watcher-pid.js';
 import { createAttachmentLookup, createNoteLookup, type NoteAt } from '../vault/note-at.js';
-import { existsNoFollow, findOnDisk, hasNoteExtension, vaultRelative } from '../vault/paths.js';
+import { existsNoFollow, findOnDisk, isNoteName, vaultRelative } from '../vault/paths.js';
 import { scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
 import { asIndexError, IndexError, moveCorruptAside, openWriter, type Database } from './db.js';
@@ -484,11 +484,12 @@ function statPaths(
       notTaken.push({ path: given, reason: 'outside the vault' });
       continue;
     }
-    if (!hasNoteExtension(rel.slice(rel.lastIndexOf('/') + 1), cfg.extensions)) {
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    if (!isNoteName(name, cfg.extensions)) {
       const now = attachmentAt(rel);
       if (now === 'present') attachments.listed.push(rel);
       else if (now === 'gone' && indexed(rel)) attachments.gone.push(rel);
-      else notTaken.push({ path: given, reason: `not a note (${cfg.extensions.join(', ')})` });
+      else notTaken.push({ path: given, reason: name.startsWith('.') ? 'hidden (a name starting with "."): not a note' : `not a note (${cfg.extensions.join(', ')})` });
       continue;
     }
     const found = noteAt(rel);

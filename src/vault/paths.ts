@@ -39,9 +39,15 @@ export function isEditorLeftover(name: string): boolean {
   return name.startsWith('.') || name.endsWith('~') || (name.length > 1 && name.startsWith('#') && name.endsWith('#'));
 }
 
-/** True when a file name ends in one of the note extensions and is more than the extension. */
-export function hasNoteExtension(name: string, extensions: readonly string[]): boolean {
-  return noteExtensionOf(name, extensions) !== null;
+/**
+ * True when a file is a note by its name: it ends in one of the note extensions, is more than the extension,
+ * and is not hidden. A name starting with `.` is no note, as Obsidian does not list it and ripgrep skips it:
+ * macOS's `._note.md` (AppleDouble, binary: the Finder writes one beside every file on an exFAT or network
+ * drive) was indexed as a note, and Emacs's lock `.#note.md` (a dangling symlink while the note is edited)
+ * was a broken-symlink warning in doctor.
+ */
+export function isNoteName(name: string, extensions: readonly string[]): boolean {
+  return !name.startsWith('.') && noteExtensionOf(name, extensions) !== null;
 }
 
 /** A name or path without its note extension (`notes/x.md` → `notes/x`); any other name as it is. */
@@ -138,7 +144,7 @@ export function symlinkRefusal(vault: string, abs: string, extensions: string[])
   } catch {
     return 'broken symlink: skipped';
   }
-  if (!hasNoteExtension(basename(real), extensions)) return 'symlink to a file that is not a note: skipped';
+  if (!isNoteName(basename(real), extensions)) return 'symlink to a file that is not a note: skipped';
   return leadsInside(vault, abs, real) ? null : 'symlink to a file outside the vault: skipped';
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { IndexWarning, VaultFile } from '../core/types.js';
 import { NOT_REGULAR } from './file-kind.js';
 import { folderRules, isIgnored, NO_RULES, type IgnoreRules } from './ignore-rules.js';
-import { existsNoFollow, hasNoteExtension, inSkippedFolder, isEditorLeftover, isSkippedFolder, symlinkRefusal } from './paths.js';
+import { existsNoFollow, isNoteName, inSkippedFolder, isEditorLeftover, isSkippedFolder, symlinkRefusal } from './paths.js';
 
 export { ALWAYS_SKIPPED } from './paths.js';
 
@@ -92,7 +92,7 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
         else walk(abs, rel, here);
       } else if (opts.foldersOnly) {
         continue;
-      } else if (isFile && !hasNoteExtension(name, opts.extensions)) {
+      } else if (isFile && !isNoteName(name, opts.extensions)) {
         // Names only (no stat, no read): enough to tell a link to an attachment from a broken one.
         if (isAttachmentName(name, opts.extensions) && !isIgnored(here, rel, false)) attachments.push(rel);
       } else if (isFile && !isIgnored(here, rel, false)) {
@@ -119,7 +119,7 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
           mtimeMs: Math.floor(stats.mtimeMs),
           ctimeMs: Math.floor(stats.ctimeMs),
         });
-      } else if (!isFile && hasNoteExtension(name, opts.extensions) && !isIgnored(here, rel, false)) {
+      } else if (!isFile && isNoteName(name, opts.extensions) && !isIgnored(here, rel, false)) {
         // A FIFO, socket or device named like a note (or a symlink to one) is never read (opening a FIFO
         // blocks): said, as any other note tsm skips is, instead of vanishing from the index unexplained.
         warnings.push({ path: rel, message: `skipped: ${NOT_REGULAR}` });
@@ -179,7 +179,7 @@ function folderError(err: unknown): string {
  * (createPathFilter, createAttachmentLookup, src/watch/classify.ts) all ask here.
  */
 export function isAttachmentName(name: string, extensions: string[]): boolean {
-  return name.lastIndexOf('.') > 0 && !isEditorLeftover(name) && !hasNoteExtension(name, extensions);
+  return name.lastIndexOf('.') > 0 && !isEditorLeftover(name) && !isNoteName(name, extensions);
 }
 
 /**
@@ -201,7 +201,7 @@ export function createPathFilter(vault: string, opts: ScanOptions & { attachment
   return (rel: string) => {
     const parts = rel.split('/');
     const name = parts[parts.length - 1];
-    if (!(opts.attachments ? isAttachmentName(name, opts.extensions) : hasNoteExtension(name, opts.extensions))) return false;
+    if (!(opts.attachments ? isAttachmentName(name, opts.extensions) : isNoteName(name, opts.extensions))) return false;
     if (inSkippedFolder(parts.slice(0, -1))) return false;
     let rules = rulesIn('', null);
     for (let i = 0; i < parts.length; i++) {

@@ -4,10 +4,10 @@ import type { Stats } from 'node:fs';
 import { RULES_FILES } from '../vault/ignore-rules.js';
 import { DENDRON_FILE } from '../vault/dendron.js';
 import { DAILY_NOTES_FILE, PERIODIC_NOTES_FILE } from '../vault/obsidian-daily.js';
-import { hasNoteExtension, inSkippedFolder, isSkippedFolder, vaultRelative } from '../vault/paths.js';
+import { isNoteName, inSkippedFolder, isSkippedFolder, vaultRelative } from '../vault/paths.js';
 import { isAttachmentName } from '../vault/scan.js';
 
-export { hasNoteExtension, vaultRelative } from '../vault/paths.js';
+export { isNoteName, vaultRelative } from '../vault/paths.js';
 
 /** chokidar's events, and `entry`: a name in a watched folder came or went (a file chokidar does not watch, fs-watcher.ts). */
 export type WatchEventName = 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir' | 'entry';
@@ -56,7 +56,7 @@ export function classifyEvent(event: WatchEventName, rel: string, extensions: st
   if (event === 'addDir') return { kind: 'rescan', reason: `folder added: ${rel}` };
   if (event === 'unlinkDir') return { kind: 'rescan', reason: `folder removed: ${rel}` };
   if (RULE_FILES.has(baseName(rel))) return { kind: 'rescan', reason: `${rel} ${event === 'unlink' ? 'removed' : 'changed'}` };
-  if (hasNoteExtension(baseName(rel), extensions)) return { kind: 'note', rel };
+  if (isNoteName(baseName(rel), extensions)) return { kind: 'note', rel };
   return { kind: 'none' };
 }
 
@@ -78,9 +78,9 @@ export function createIgnoredTest(
     if (SETTINGS_FOLDERS.has(rel)) return stats !== undefined && !stats.isDirectory();
     if (belowSkippedFolder(rel, false)) return true;
     const name = baseName(rel);
-    const wanted = RULE_FILES.has(name) || hasNoteExtension(name, extensions);
+    const wanted = RULE_FILES.has(name) || isNoteName(name, extensions);
     if (stats?.isFile()) return !wanted;
-    // A folder never entered; without stats the name may also be a rule file's or a dot-named note's.
+    // A folder never entered; without stats the name may also be a rule file's (`.gitignore`).
     const parent = baseName(rel.slice(0, Math.max(0, rel.lastIndexOf('/'))));
     if (isSkippedFolder(name, parent)) return stats !== undefined || !wanted;
     return stats?.isDirectory() === true && isLoop(abs);

@@ -109,10 +109,10 @@ export class VaultFsWatcher {
           // watch each), so this is the only word of an attachment added, moved or deleted: without it, a link
           // to an image pasted into the vault stayed unresolved for `tsm related` and `tsm doctor` (which said
           // "add that file to the vault") until the next rescan. Polling has no such word: its next rescan.
-          // Dot-named files are left to that rescan too: editors' temporary files (`.note.md.tmp-123`, vim's
-          // `.note.md.swp`, Emacs's `.#note.md`) come and go at every save.
+          // Dot-named files are no attachments (vault/paths.ts isEditorLeftover): editors' temporary files
+          // (`.note.md.tmp-123`, vim's `.note.md.swp`, Emacs's `.#note.md`) come and go at every save.
           else if (this.current === w && !this.closed && event === 'rename' && watched !== undefined && typeof name === 'string') {
-            if (!name.startsWith('.') && isAttachmentName(name, this.opts.extensions)) this.opts.onEvent('entry', join(watched, name));
+            if (isAttachmentName(name, this.opts.extensions)) this.opts.onEvent('entry', join(watched, name));
           }
         });
       } else {

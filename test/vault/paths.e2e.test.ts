@@ -217,20 +217,25 @@ describe('file names', () => {
     expect(tsm(['doctor'], { cwd: vault }).stdout).toContain(`sub/.gitignore: ${unread}\n        fix: make it a plain file your user can read (or remove it)`);
   });
 
-  it('dot-folders are skipped, as Obsidian does; dot-named notes are not', () => {
+  // Dot-named files too (they were notes): Obsidian lists neither, ripgrep skips both, and macOS writes a binary
+  // `._name.md` beside every file on an exFAT or network drive.
+  it('dot-folders and dot-named files are skipped, as Obsidian does', () => {
     writeFileSync(join(vault, '.hidden.md'), '# Hidden file\n');
+    writeFileSync(join(vault, '._real.md'), Buffer.from([0, 5, 22, 7, 0, 2, 0, 0, 0x4d, 0x61, 0x63]));
     mkdirSync(join(vault, '.github'));
     writeFileSync(join(vault, '.github', 'PULL_REQUEST_TEMPLATE.md'), '# Template\n');
     mkdirSync(join(vault, 'sub', '.cache'), { recursive: true });
     writeFileSync(join(vault, 'sub', '.cache', 'x.md'), '# Cache\n');
     index();
-    expect(indexed()).toEqual(['.hidden.md', 'real.md']);
+    expect(indexed()).toEqual(['real.md']);
     const ignored = 'ignored (.tsmignore, .gitignore or a skipped folder)';
     index(
       ['--files-from-stdin'],
       '.github/PULL_REQUEST_TEMPLATE.md\nsub/.cache/x.md\n',
       `tsm: 2 of 2 listed paths not taken: .github/PULL_REQUEST_TEMPLATE.md: ${ignored}; sub/.cache/x.md: ${ignored}\n`,
     );
-    expect(indexed()).toEqual(['.hidden.md', 'real.md']);
+    expect(indexed()).toEqual(['real.md']);
+    index(['--files-from-stdin'], '.hidden.md\n', 'tsm: 1 of 1 listed path not taken: .hidden.md: hidden (a name starting with "."): not a note\n');
+    expect(indexed()).toEqual(['real.md']);
   });
 });

@@ -6,7 +6,7 @@ import {
   classifyEvent,
   createIgnoredTest,
   handlesAdvice,
-  hasNoteExtension,
+  isNoteName,
   vaultRelative,
   watchFailureKind,
 } from '../../src/watch/classify.js';
@@ -161,10 +161,18 @@ describe('watch failures', () => {
   });
 });
 
-describe('hasNoteExtension', () => {
+describe('isNoteName', () => {
   it('is case-insensitive and needs a name before the extension', () => {
-    expect(hasNoteExtension('A.Md', MD)).toBe(true);
-    expect(hasNoteExtension('.md', MD)).toBe(false);
-    expect(hasNoteExtension('a.mdx', MD)).toBe(false);
+    expect(isNoteName('A.Md', MD)).toBe(true);
+    expect(isNoteName('.md', MD)).toBe(false);
+    expect(isNoteName('a.mdx', MD)).toBe(false);
+  });
+
+  it('a hidden name is no note, and its events are no note events', () => {
+    for (const name of ['.draft.md', '._note.md', '.#note.md']) {
+      expect(isNoteName(name, MD)).toBe(false);
+      expect(classifyEvent('add', `notes/${name}`, MD)).toEqual({ kind: 'none' });
+    }
+    expect(isNoteName('draft.md', MD)).toBe(true);
   });
 });
