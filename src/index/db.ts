@@ -11,6 +11,7 @@ import { otherRunningWatcher } from '../vault/watcher-pid.js';
 import { otherVaultMessage, otherVaultOf, recordVault } from './index-vault.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 import { canMigrate, migrate } from './migrate.js';
+import { count } from '../text/count.js';
 
 export type Database = BetterSqlite3.Database;
 
@@ -186,7 +187,7 @@ function openOrCreate(path: string, opts: WriterOptions): OpenedIndex {
       const seconds = ((performance.now() - started) / 1000).toFixed(2);
       if (migrated) {
         const vectors = storedVectors(db);
-        const kept = vectors > 0 ? ` (its ${vectors} stored vector${vectors === 1 ? '' : 's'} kept)` : '';
+        const kept = vectors > 0 ? ` (its ${count(vectors, 'stored vector')} kept)` : '';
         process.stderr.write(`tsm: updated the index at ${path} from schema version ${from} to ${SCHEMA_VERSION} in place in ${seconds} s${kept}\n`);
       }
       return { db, fresh: false };

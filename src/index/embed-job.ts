@@ -11,6 +11,7 @@
 import type { Embedder } from '../embed/types.js';
 import { writeTransaction, type Database } from './db.js';
 import { VectorStore, type SectionToEmbed } from './vectors.js';
+import { count } from '../text/count.js';
 
 /** Sections per commit: a killed run redoes at most this many; ~1 commit a second with a small model. */
 const BATCH = 32;
@@ -152,10 +153,10 @@ export class BackgroundEmbedding {
       try {
         const s = await embedPending(db, this.embedder, { signal: this.stop.signal });
         if (s.embedded > 0) {
-          this.onNotice(`embedded ${s.embedded} section${s.embedded === 1 ? '' : 's'} in ${s.seconds.toFixed(1)} s (${s.withVectors} of ${s.total} have vectors)`);
+          this.onNotice(`embedded ${count(s.embedded, 'section')} in ${s.seconds.toFixed(1)} s (${s.withVectors} of ${s.total} have vectors)`);
           this.onStored();
         }
-        if (s.failed > 0) this.onNotice(`the embedding model failed on ${s.failed} section${s.failed === 1 ? '' : 's'} (${s.firstError}); they stay without vectors`);
+        if (s.failed > 0) this.onNotice(`the embedding model failed on ${count(s.failed, 'section')} (${s.firstError}); they stay without vectors`);
       } catch (err) {
         this.onNotice(`embedding sections failed (${(err as Error).message ?? err}); search goes on with the vectors stored`);
         return;

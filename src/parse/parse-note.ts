@@ -20,6 +20,7 @@ import { notionProperties, pageProperties } from './page-properties.js';
 import { buildSections, type NoteHeading } from './sections.js';
 import { CodeSpans, scanInline } from './inline-scan.js';
 import { LINE_TEXT, scanBlocks } from './structure.js';
+import { count } from '../text/count.js';
 
 export function parseNote(src: NoteSource, opts: ParseOptions): ParsedNote {
   const warnings: string[] = [];
@@ -55,12 +56,12 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
   const { headings: blocks, lineKinds, cappedLines, plainLines } = scanBlocks(lines, bodyStart);
   if (plainLines > 0) {
     warnings.push(
-      `markdown too costly to parse exactly: ${plainLines} line${plainLines === 1 ? '' : 's'} read as plain text (only # headings found there)`,
+      `markdown too costly to parse exactly: ${count(plainLines, 'line')} read as plain text (only # headings found there)`,
     );
   }
   if (cappedLines > 0) {
     warnings.push(
-      `lists or quotes nested too deep on ${cappedLines} line${cappedLines === 1 ? '' : 's'}: their structure is approximated (text, links and tags are all indexed)`,
+      `lists or quotes nested too deep on ${count(cappedLines, 'line')}: their structure is approximated (text, links and tags are all indexed)`,
     );
   }
   const commented = blankComments(lines, lineKinds, bodyStart);
