@@ -8,9 +8,25 @@ import { aliasKey, basenameKey, resolveLink, targetKey, type NoteLookup } from '
 
 /** A link that names no note is unresolved unless it names an attachment (an image, a PDF, a canvas). */
 const NOT_ATTACHMENT = 'NOT EXISTS (SELECT 1 FROM attachments a WHERE a.key = l.target_key)';
-/** The attachment such a link names: the one at the path written, else the shortest path of that name. */
+/** A path's folder with its trailing slash ('' at the vault root): rtrim drops every character but '/' from the right. */
+const folderOf = (path: string) => `rtrim(${path}, replace(${path}, '/', ''))`;
+/** The link's target without a leading `./`, lower case. */
+const TARGET = `lower(CASE WHEN l.target LIKE './%' THEN substr(l.target, 3) ELSE l.target END)`;
+const EXACT = `lower(a.path) = ${TARGET}`;
+const RELATIVE = `lower(a.path) = lower(${folderOf('s.path')}) || ${TARGET}`;
+/**
+ * The attachment such a link names, among the files of its name, as Obsidian picks among notes (resolve-link.ts
+ * resolvePathLink, nearest): the path written, from the vault root and then from the linking note's folder (a
+ * markdown link `[x](…)` the other way round: its path is relative); else one whose path ends in the folders
+ * the link names; the one in the linking note's own folder; the shortest. By the path written, else the
+ * shortest, every `![[diagram.png]]` of projB named projA's when each project keeps its own (Obsidian's
+ * attachment folder "same folder as current file").
+ */
 const ATTACHMENT_PATH = `CASE WHEN l.target_id IS NULL THEN (SELECT a.path FROM attachments a WHERE a.key = l.target_key
-  ORDER BY lower(a.path) = lower(l.target) DESC, length(a.path), a.path LIMIT 1) END`;
+  ORDER BY CASE WHEN l.kind = 'markdown' THEN ${RELATIVE} ELSE ${EXACT} END DESC,
+    CASE WHEN l.kind = 'markdown' THEN ${EXACT} ELSE ${RELATIVE} END DESC,
+    substr('/' || lower(a.path), -length(${TARGET}) - 1) = '/' || ${TARGET} DESC,
+    ${folderOf('a.path')} = ${folderOf('s.path')} DESC, length(a.path), a.path LIMIT 1) END`;
 import { SCHEMA_VERSION } from './schema.js';
 
 /** A page a site builds from a note: `strategy.html`. */
