@@ -34,7 +34,7 @@ const sessionBody = [
 // gave `related` 682,000 characters).
 const hubLinks = Array.from({ length: 3000 }, (_, i) => `- [[plugins/plugin-number-${i}|Plugin number ${i}]]`).join('\n');
 const linkers = Object.fromEntries(
-  Array.from({ length: 600 }, (_, i) => [`linkers/linker-${String(i).padStart(3, '0')}.md`, { type: 'knowledge' as const, date: '2026-01-01', body: `# Linker ${i}\n\nSee [[moc]] and [[moc]] again.\n` }]),
+  Array.from({ length: 600 }, (_, i) => [`linkers/linker-${String(i).padStart(3, '0')}.md`, { type: 'knowledge' as const, date: '2026-01-01', body: `# Linker ${i}\n\nSee [[moc]].\n\nAnd [[moc]] again.\n` }]),
 );
 // 60 daily notes of many headings each: timeline's days_before/days_after (the Hub's roundups gave 146,000).
 const days = Object.fromEntries(

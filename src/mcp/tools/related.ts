@@ -30,7 +30,7 @@ export const relatedTool = defineTool({
       const note = findIndexedNote(reader, rel, ctx.cfg.extensions);
       if (!note) throw new ToolError(`note not indexed: ${rel} (use a path from search results)`);
       realPathInVault(ctx.cfg.vault, note.path);
-      const outgoing = reader.outgoingLinks(note.id, ctx.cfg.extensions).map((l) => ({
+      const outgoing = distinct(reader.outgoingLinks(note.id, ctx.cfg.extensions).map((l) => ({
         path: l.targetPath,
         ...(l.attachmentPath !== null ? { attachment: l.attachmentPath } : {}),
         ...(l.skipped !== null ? { skipped: l.skipped } : {}),
@@ -38,8 +38,8 @@ export const relatedTool = defineTool({
         kind: l.kind,
         heading: l.heading,
         line: l.line,
-      }));
-      const backlinks = reader.backlinks(note.id).map((l) => ({ path: l.sourcePath, kind: l.kind, line: l.line }));
+      })));
+      const backlinks = distinct(reader.backlinks(note.id).map((l) => ({ path: l.sourcePath, kind: l.kind, line: l.line })));
       // A map of content links to thousands of notes (the Obsidian Hub's plugin list: 2,920 links, 682,000
       // characters). Each list may take half the budget, and what one leaves the other.
       const half = RESULT_CHAR_BUDGET / 2;
@@ -58,3 +58,17 @@ export const relatedTool = defineTool({
     });
   },
 });
+
+/**
+ * Each entry once: `[[B]] [[B]] [[B]]` on one line were three equal entries, and a table that links a note in
+ * every row as many — tokens that tell the model nothing (`tsm related` groups its rows the same way).
+ */
+function distinct<T>(entries: T[]): T[] {
+  const seen = new Set<string>();
+  return entries.filter((e) => {
+    const key = JSON.stringify(e);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
