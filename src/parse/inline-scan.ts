@@ -235,6 +235,21 @@ export class CodeSpans {
   }
 }
 
+/**
+ * The first `%%` (an Obsidian comment's mark) at or after `from` that is not inside an inline code span, or
+ * -1 (an unclosed backtick run is literal text). The parser's rule for where a comment opens
+ * (parse-note.ts), and so the session notes' for what to escape (sessions/markdown.ts).
+ */
+export function commentMarkOutsideCode(line: string, from: number, spans: CodeSpans): number {
+  let i = from;
+  for (;;) {
+    const mark = line.indexOf('%%', i);
+    const tick = line.indexOf('`', i);
+    if (mark === -1 || tick === -1 || mark < tick) return mark;
+    i = spans.skip(tick);
+  }
+}
+
 /** Matching `]` of every `[` outside code spans and escapes, found in one pass with a stack. */
 export class Brackets {
   private matches: Map<number, number> | null = null;

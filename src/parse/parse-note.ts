@@ -18,7 +18,7 @@ import {
 import type { ParseOptions } from './options.js';
 import { notionProperties, pageProperties } from './page-properties.js';
 import { buildSections, type NoteHeading } from './sections.js';
-import { CodeSpans, scanInline } from './inline-scan.js';
+import { CodeSpans, commentMarkOutsideCode, scanInline } from './inline-scan.js';
 import { LINE_TEXT, scanBlocks } from './structure.js';
 import { count } from '../text/count.js';
 
@@ -217,20 +217,6 @@ function blankComments(lines: string[], lineKinds: Uint8Array, bodyStart: number
     lines[i] = out.trimEnd();
   }
   return starts;
-}
-
-/**
- * The first `%%` at or after `from` that is not inside an inline code span, or -1 (the code spans of
- * inline-scan.ts: an unclosed backtick run is literal text).
- */
-function commentMarkOutsideCode(line: string, from: number, spans: CodeSpans): number {
-  let i = from;
-  for (;;) {
-    const mark = line.indexOf('%%', i);
-    const tick = line.indexOf('`', i);
-    if (mark === -1 || tick === -1 || mark < tick) return mark;
-    i = spans.skip(tick);
-  }
 }
 
 /** The best-effort note when parsing failed: metadata from the path, the text as one lead section. */

@@ -1,5 +1,6 @@
 // Markdown building blocks for session notes: transcript text is untrusted, so nothing in it may add a
 // heading, swallow the rest of the note, or leave a code fence open.
+import { CodeSpans, commentMarkOutsideCode } from '../parse/inline-scan.js';
 import { codeSpan } from '../text/code-span.js';
 import { stripControls } from '../text/controls.js';
 
@@ -67,7 +68,25 @@ export function inlineText(text: string): string {
 
 /** Text for a heading line: on one line, and a trailing `#` run would be read as the heading's closing sequence. */
 export function headingText(text: string): string {
-  return inlineText(text).replace(/(^|\s)(#+)\s*$/, '$1\\$2');
+  return escapeCommentMarks(inlineText(text).replace(/(^|\s)(#+)\s*$/, '$1\\$2'));
+}
+
+/**
+ * A line with each `%%` outside code written `%\%`, which renders as `%%`. `%%` opens an Obsidian comment
+ * that runs to the next one or to the end of the note, and the index blanks it out, headings included
+ * (parse/parse-note.ts): one printf("%d%%") in a prompt hid every later prompt of the session from search
+ * and from the prompt hook. Where the parser sees code (a code span, by its rule), `%%` stays as written.
+ */
+export function escapeCommentMarks(line: string): string {
+  if (line.indexOf('%%') === -1) return line;
+  const spans = new CodeSpans(line);
+  let out = '';
+  let pos = 0;
+  for (let at = commentMarkOutsideCode(line, 0, spans); at !== -1; at = commentMarkOutsideCode(line, pos, spans)) {
+    out += `${line.slice(pos, at)}%\\`;
+    pos = at + 1; // the second `%` may open the next pair (`%%%`)
+  }
+  return out + line.slice(pos);
 }
 
 /** An inline code span, on one line, that holds `text` whatever backticks it contains. */
@@ -159,7 +178,7 @@ export function safeBlock(text: string): string {
       out.push(opener[2] + opener[3]);
       continue;
     }
-    out.push(escapeLine(split));
+    out.push(escapeCommentMarks(escapeLine(split)));
   }
   if (fence) out.push(fence.char.repeat(fence.length));
   return out.join('\n');
