@@ -127,8 +127,33 @@ export function stateKey(transcriptPath: string): string {
   return UUID.test(fileId) ? fileId.toLowerCase() : `file-${sha256(transcriptPath).slice(0, 16)}`;
 }
 
+/**
+ * Whether what a state records of its notes' places may be acted on: each note a plain `.md` name in the
+ * notes folder, and that folder in the vault or the sessions folder configured. A state file is a file in
+ * the vault (a sync, a copied vault or a cloned one brings it), and a note it records is rewritten or
+ * deleted when the file there has the recorded sha256, which anyone who knows a file's content can give:
+ * a planted state with notesDir `/tmp/evil` and a note `../victim.txt` made tsm write the session's note to
+ * /tmp/evil and delete victim.txt. tsm names notes only so (sessionNoteName and its continuations, in one
+ * folder), so a state of its own always passes.
+ */
+function recordedInPlace(state: Partial<IngestState>, opts: Pick<IngestOptions, 'vault' | 'sessionsDir'>): boolean {
+  const configured = resolve(opts.sessionsDir);
+  if (state.notesDir !== undefined) {
+    if (typeof state.notesDir !== 'string') return false;
+    const dir = resolve(opts.vault, state.notesDir);
+    if (dir !== configured && !isInside(opts.vault, dir)) return false;
+  }
+  return (state.notes ?? []).every((n) => typeof n?.path === 'string' && plainNoteName(n.path));
+}
+
+const plainNoteName = (name: string) => name === basename(name) && /.\.md$/i.test(name);
+
+/** A version 1 state's note (an absolute path): in the vault or the sessions folder configured. */
+const inVaultOrSessions = (path: string, opts: Pick<IngestOptions, 'vault' | 'sessionsDir'>) =>
+  isInside(opts.vault, path) || dirname(resolve(path)) === resolve(opts.sessionsDir);
+
 /** The state file as it was left, whichever path of the session's transcript wrote it (see `stateKey`). */
-function loadState(statePath: string, answerChars: number): IngestState | null {
+function loadState(statePath: string, answerChars: number, opts: IngestOptions): IngestState | null {
   const text = readTextOrNull(statePath);
   if (text === null) return null;
   try {
@@ -140,8 +165,11 @@ function loadState(statePath: string, answerChars: number): IngestState | null {
       state.offset >= 0 &&
       typeof state.model === 'object';
     if (!valid) return null;
-    if (state.version === STATE_VERSION) return Array.isArray(state.notes) ? state : null;
-    return { ...state, version: STATE_VERSION, notes: notesOfV1((state as StateV1).notePath ?? null, state.model, answerChars) };
+    // Not to be acted on: as a corrupt state, it costs one full re-read (see below).
+    if (state.version === STATE_VERSION) return Array.isArray(state.notes) && recordedInPlace(state, opts) ? state : null;
+    const v1 = (state as StateV1).notePath ?? null;
+    if (v1 !== null && (typeof v1 !== 'string' || !inVaultOrSessions(v1, opts) || !plainNoteName(basename(v1)))) return null;
+    return { ...state, version: STATE_VERSION, notes: notesOfV1(v1, state.model, answerChars) };
   } catch {
     // A corrupt state costs one full re-read; the notes it recorded are then unknown, and an existing note
     // that differs from the new render is left alone (when in doubt, write less).
@@ -207,7 +235,7 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
   const answerChars = opts.answerChars ?? DEFAULT_ANSWER_CHARS;
   const size = statSize(path);
 
-  const loaded = loadState(statePath, answerChars);
+  const loaded = loadState(statePath, answerChars, opts);
   if (loaded?.model && olderCopy(loaded, path, size)) {
     const { notes } = notesOf(loaded, opts);
     const { sessionId, prompts } = loaded.model;
@@ -396,7 +424,7 @@ export function keptNotes(stateDir: string, opts: Pick<IngestOptions, 'vault' | 
   for (const name of names) {
     try {
       const state = JSON.parse(readTextOrNull(join(stateDir, name)) ?? 'null') as Partial<IngestState> | null;
-      if (!state || state.version !== STATE_VERSION || !Array.isArray(state.notes)) continue;
+      if (!state || state.version !== STATE_VERSION || !Array.isArray(state.notes) || !recordedInPlace(state, opts)) continue;
       const { notes } = notesOf(state as IngestState, { ...opts, stateDir });
       out.push(...keptOf(state.model?.sessionId ?? name.replace(/\.json$/, ''), notes));
     } catch {
