@@ -1,6 +1,7 @@
 // One pass over a run of text lines (never code or HTML blocks) that finds wikilinks, embeds, markdown
 // links and inline #tags, skipping code spans, autolinks and inline HTML. Block structure comes from
 // remark-parse (structure.ts); this scanner only needs the inline rules that decide what is a link.
+import { CodeSpans } from '../text/code-span.js';
 
 export interface InlineSink {
   /** `offset` is the position in the scanned text of the link's first character. */
@@ -206,49 +207,6 @@ class Lookahead {
   }
 }
 
-/** Code spans of a text: a run of n backticks up to the next run of exactly n backticks. */
-export class CodeSpans {
-  /** Run lengths known to have no closing run after the point where they were looked for. */
-  private readonly unmatched = new Map<number, number>();
-  constructor(private readonly text: string) {}
-
-  /** Position after the code span (or lone backtick run) that starts at `p`. */
-  skip(p: number): number {
-    const text = this.text;
-    let end = p;
-    while (text.charCodeAt(end) === 0x60) end++;
-    const length = end - p;
-    const knownFailure = this.unmatched.get(length);
-    if (knownFailure !== undefined && knownFailure <= p) return end;
-    let from = end;
-    for (;;) {
-      const q = text.indexOf('`', from);
-      if (q === -1) {
-        this.unmatched.set(length, p);
-        return end;
-      }
-      let r = q;
-      while (text.charCodeAt(r) === 0x60) r++;
-      if (r - q === length) return r;
-      from = r;
-    }
-  }
-}
-
-/**
- * The first `%%` (an Obsidian comment's mark) at or after `from` that is not inside an inline code span, or
- * -1 (an unclosed backtick run is literal text). The parser's rule for where a comment opens
- * (parse-note.ts), and so the session notes' for what to escape (sessions/markdown.ts).
- */
-export function commentMarkOutsideCode(line: string, from: number, spans: CodeSpans): number {
-  let i = from;
-  for (;;) {
-    const mark = line.indexOf('%%', i);
-    const tick = line.indexOf('`', i);
-    if (mark === -1 || tick === -1 || mark < tick) return mark;
-    i = spans.skip(tick);
-  }
-}
 
 /** Matching `]` of every `[` outside code spans and escapes, found in one pass with a stack. */
 export class Brackets {

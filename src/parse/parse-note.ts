@@ -18,7 +18,8 @@ import {
 import type { ParseOptions } from './options.js';
 import { notionProperties, pageProperties } from './page-properties.js';
 import { buildSections, type NoteHeading } from './sections.js';
-import { CodeSpans, commentMarkOutsideCode, scanInline } from './inline-scan.js';
+import { scanInline } from './inline-scan.js';
+import { CodeSpans, commentMarkOutsideCode } from '../text/code-span.js';
 import { LINE_TEXT, scanBlocks } from './structure.js';
 import { count } from '../text/count.js';
 

@@ -1,7 +1,6 @@
 // Markdown building blocks for session notes: transcript text is untrusted, so nothing in it may add a
 // heading, swallow the rest of the note, or leave a code fence open.
-import { CodeSpans, commentMarkOutsideCode } from '../parse/inline-scan.js';
-import { codeSpan } from '../text/code-span.js';
+import { codeSpan, CodeSpans, commentMarkOutsideCode } from '../text/code-span.js';
 import { stripControls } from '../text/controls.js';
 
 const ELLIPSIS = '…';
