@@ -216,6 +216,11 @@ export interface SearchHit {
    * (docs/search.md). Seed 003's "key moment" is surprise ≥ 0.7.
    */
   surprise: number;
+  /**
+   * Notes holding a copy of this hit's section (same heading path, same text), left out below it: a sync's
+   * conflicted copy, a note copied into an archive (search/copies.ts). Absent when there is none.
+   */
+  copies?: string[];
 }
 
 export interface SearchResponse {

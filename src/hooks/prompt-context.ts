@@ -63,7 +63,7 @@ export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContex
   const run = (limit: number): SearchResponse =>
     withIndexReader(
       cfg.db,
-      (db) => search(db, { query: promptSearchText(prompt), limit, ...(opts.queryVector ? { queryVector: opts.queryVector } : {}), snippetChars: cfg.snippetChars, tuning: tuningOf(cfg), now: opts.now }),
+      (db) => search(db, { query: promptSearchText(prompt), limit, collapseCopies: true, ...(opts.queryVector ? { queryVector: opts.queryVector } : {}), snippetChars: cfg.snippetChars, tuning: tuningOf(cfg), now: opts.now }),
       { busyTimeoutMs: deadline.remaining(), tsmDir: tsmDir(cfg), vault: cfg.vault },
     );
   const kept = (r: SearchResponse) => r.hits.filter((h) => sessionEcho(h, opts.sessionId) === null);

@@ -6,6 +6,7 @@ import type { Database } from '../index/db.js';
 import { buildUnfinished } from '../index/build-state.js';
 import { NoteReader } from '../index/note-reader.js';
 import { SectionSearch, type HitDetails, type RankedSection } from '../index/section-search.js';
+import { withoutCopies } from './copies.js';
 import { bestSnippet } from './snippet.js';
 import { linkReadingOf } from './link-reading.js';
 import type { LinkReading } from '../text/markdown-line.js';
@@ -45,6 +46,12 @@ export interface SearchRequest {
    * loads a model; without this (or with a vector of a model the index holds no vectors of) it is lexical.
    */
   queryVector?: QueryVector;
+  /**
+   * Each passage once (search/copies.ts): a hit whose section is a copy of one ranked above it is left out and
+   * named in that hit's `copies`. For a model's budget (the prompt hook, MCP); `tsm search` lists every note, as
+   * the eval measures it (on the tldr pages, whose BSD variants are copies judged relevant: −0.012, 2 losses).
+   */
+  collapseCopies?: boolean;
 }
 
 /** Sections each ranker hands to fusion. */
@@ -54,6 +61,8 @@ const MAX_WORDS = 40;
 const MAX_BIGRAMS = 80;
 const MAX_PIECES = 40;
 const MAX_RELATED = 5;
+/** Rounds of taking more notes in place of copies left out (copies.ts). */
+const MAX_COPY_ROUNDS = 4;
 
 
 /**
@@ -136,18 +145,28 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     else if (others.length > 0) datesFirst = { ...span, notes: first.ranked.length };
   }
   const { q, ranked, terms, sectionLists } = run;
-  const page0 = ranked.slice(offset, wanted);
-  // A date-only list has no words to choose a section by: each note keeps its first section with text.
-  const chosen = req.allSections || run.datesOnly ? page0 : showBestBodySections(store, terms, page0, sectionLists);
-  const page = listedNotes ? chosen.map((p, i) => (listedNotes.has(p.noteId) ? page0[i] : p)) : chosen;
-  const nextScores = page.map((_, i) => ranked[offset + i + 1]?.score ?? 0);
-  const hits = buildHits(db, store, page, nextScores, offset, terms, q.text, req.snippetChars ?? 300);
+  const choose = (notes: Scored[]) => {
+    // A date-only list has no words to choose a section by: each note keeps its first section with text.
+    const chosen = req.allSections || run.datesOnly ? notes : showBestBodySections(store, terms, notes, sectionLists);
+    return listedNotes ? chosen.map((p, i) => (listedNotes.has(p.noteId) ? notes[i] : p)) : chosen;
+  };
+  const paged = req.collapseCopies
+    ? pageWithoutCopies(ranked, offset, wanted, choose, store)
+    : { page: choose(ranked.slice(offset, wanted)), next: (i: number) => ranked[offset + i + 1]?.score ?? 0, details: undefined, copies: new Map<number, string[]>() };
+  const { page, copies } = paged;
+  const nextScores = page.map((_, i) => paged.next(i));
+  const hits = buildHits(db, store, page, nextScores, offset, terms, q.text, req.snippetChars ?? 300, paged.details).map((h) => {
+    const others = copies.get(h.id);
+    return others ? { ...h, copies: others } : h;
+  });
+  // Copies left out are no results of their own (those found among the notes looked at: a count, not a search).
+  const leftOut = [...copies.values()].reduce((n, paths) => n + paths.length, 0);
   // The range's notes and the rest are two rankings: a note of the range may be in no list of the rest's.
-  const total = Math.max(ranked.length, run.total());
+  const total = Math.max(ranked.length, run.total()) - leftOut;
   return {
     query: req.query,
     total,
-    ranked: Math.min(total, reachable ? reachable() : run.datesOnly ? run.total() : ranked.length),
+    ranked: Math.min(total, (reachable ? reachable() : run.datesOnly ? run.total() : ranked.length) - leftOut),
     hits,
     filters: datesIgnored ? run.q.filters : first.q.filters,
     ...(datesIgnored ? { datesIgnored } : {}),
@@ -160,6 +179,32 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     // A search during a first build or a `--full` found only the notes written so far: say so.
     ...(buildUnfinished(db) ? { indexIncomplete: true as const } : {}),
   };
+}
+
+/**
+ * The page with each passage once (SearchRequest.collapseCopies, copies.ts). Looked at from the first result,
+ * so that a later page leaves out copies of an earlier page's hits; each copy left out takes one more note
+ * in its place, a few rounds at most.
+ */
+function pageWithoutCopies(
+  ranked: Scored[],
+  offset: number,
+  wanted: number,
+  choose: (notes: Scored[]) => Scored[],
+  store: SectionSearch,
+): { page: Scored[]; next: (i: number) => number; details: Map<number, HitDetails>; copies: Map<number, string[]> } {
+  let upto = wanted;
+  let details = new Map<number, HitDetails>();
+  let shown = withoutCopies<Scored>([], details);
+  for (let round = 0; round < MAX_COPY_ROUNDS; round++) {
+    const chosen = choose(ranked.slice(0, upto));
+    details = store.details(chosen.map((p) => p.id));
+    shown = withoutCopies(chosen, details);
+    if (shown.kept.length >= wanted || upto >= ranked.length) break;
+    upto += wanted - shown.kept.length;
+  }
+  const { kept, copies } = shown;
+  return { page: kept.slice(offset, wanted), next: (i) => kept[offset + i + 1]?.score ?? ranked[upto]?.score ?? 0, details, copies };
 }
 
 /**
@@ -736,9 +781,10 @@ function buildHits(
   terms: QueryTerms,
   queryText: string,
   snippetChars: number,
+  known?: Map<number, HitDetails>,
 ): SearchHit[] {
   if (page.length === 0) return [];
-  const details = store.details(page.map((p) => p.id));
+  const details = known ?? store.details(page.map((p) => p.id));
   const related = relatedByHit(new NoteReader(db), page);
   const links = linkReadingOf(db);
   const snippetTerms = [...terms.words, ...terms.cjk, ...terms.cjkSingles, ...(terms.prefixes ?? [])];

@@ -69,6 +69,7 @@ export const searchTool = defineTool({
         syntax,
         ...(queryVector ? { queryVector } : {}),
         suggest: true,
+        collapseCopies: true,
         flags,
         limit,
         offset,
@@ -108,6 +109,8 @@ export const searchTool = defineTool({
           // The snippet is already the section read as one line of text: read as markdown again, the code it
           // shows as written (`[[target|label]]`, `**bold**`) lost its marks (`label`, `bold`).
           preview: truncateText(h.snippet, PREVIEW_CHARS),
+          // Notes holding the same section, left out below it (a sync's conflicted copy: search/copies.ts).
+          ...(h.copies ? { copies: h.copies } : {}),
         })),
         ({ id, path, score }) => ({ id, path, score }),
       ),
