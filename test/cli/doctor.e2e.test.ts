@@ -121,6 +121,30 @@ describe('tsm doctor', () => {
     }
   });
 
+  // A site's pages link their pictures by the site's path (`/images/x.png`), kept in its static folder, which a
+  // vault of the pages lacks: the handbook's 1,408 such links were every line of the 50 doctor shows.
+  it("a site's missing static folder is one line; each other link once", () => {
+    const files: Record<string, string> = { 'page.md': '# page\n\n[a](/nowhere/) and again [a](/nowhere/)\n\n![x](/assets/one.png)\n' };
+    for (let i = 0; i < 12; i++) files[`p${String(i).padStart(2, '0')}.md`] = `# p ${i}\n\n![shot](/images/shots/p${i}.png)\n`;
+    const v = makeVault(files);
+    try {
+      expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+      const found = problems(tsm(['doctor', '--json', '--vault', v.dir]).stdout).filter((p) => p.check === 'links');
+      expect(found[0].message).toMatch(/^12 links name files under "\/images\/", a folder not in the vault \(the first: p\d\d\.md:3 links to "\/images\/shots\/p\d+\.png"\)$/);
+      expect(found[0].fix).toMatch(/^add those files to the vault/);
+      expect(found.slice(1).map((p) => p.message)).toEqual([
+        'page.md:3 links to "/nowhere/", which is not in the vault',
+        'page.md:5 links to "/assets/one.png", which is not in the vault',
+      ]);
+      // A folder the vault has is no missing folder: its links are listed one by one.
+      mkdirSync(join(v.dir, 'images'));
+      const again = problems(tsm(['doctor', '--json', '--vault', v.dir]).stdout).filter((p) => p.check === 'links');
+      expect(again.filter((p) => p.message.includes('/images/shots/'))).toHaveLength(12);
+    } finally {
+      v.cleanup();
+    }
+  });
+
   it('of more than 50 unresolved links, those of the notes changed last are listed', () => {
     // By path alone, the link just broken in zz-today.md was behind 55 older ones, and not shown.
     const files: Record<string, string> = { 'zz-today.md': '# today\n\n[[renamed-away]]\n' };

@@ -1,0 +1,64 @@
+// tsm doctor's unresolved links, as a reader can act on them. A site's notes (Hugo, Docusaurus) link their
+// pictures by the site's absolute path (`/images/…/x.png`), and those files are in the site's static folder,
+// which a vault of its pages does not hold: on the handbook 1,414 such links, every line of doctor's 50. Each
+// missing top folder of ten or more such links is one line; the other links are listed as before, each link
+// once (two links to one target on one line were two equal lines).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LinkRecord } from '../core/types.js';
+import { namesFileNotNote } from '../text/file-not-note.js';
+
+/** Links to files under one missing folder that make a line of their own. */
+export const MIN_FOLDER_LINKS = 10;
+
+export interface MissingFolder {
+  /** The target's first folder, as written: `/images/`. */
+  folder: string;
+  links: number;
+  /** The first of them, in doctor's order (the notes changed last first). */
+  first: LinkRecord;
+}
+
+export interface UnresolvedForDoctor {
+  folders: MissingFolder[];
+  /** The other links, each (note, line, target) once, in the order given. */
+  links: LinkRecord[];
+}
+
+/** `links` (unresolved, the notes changed last first) grouped for doctor. */
+export function unresolvedForDoctor(links: LinkRecord[], vault: string, extensions: readonly string[]): UnresolvedForDoctor {
+  const byFolder = new Map<string, LinkRecord[]>();
+  const exists = new Map<string, boolean>();
+  for (const l of links) {
+    const folder = siteFolder(l, extensions);
+    if (folder === null) continue;
+    if (!exists.has(folder)) exists.set(folder, existsSync(join(vault, folder)));
+    if (exists.get(folder)) continue;
+    const list = byFolder.get(folder) ?? [];
+    list.push(l);
+    byFolder.set(folder, list);
+  }
+  const grouped = new Set<LinkRecord>();
+  const folders: MissingFolder[] = [];
+  for (const [folder, list] of byFolder) {
+    if (list.length < MIN_FOLDER_LINKS) continue;
+    for (const l of list) grouped.add(l);
+    folders.push({ folder: `/${folder}/`, links: list.length, first: list[0] });
+  }
+  const seen = new Set<string>();
+  const rest = links.filter((l) => {
+    if (grouped.has(l)) return false;
+    const key = `${l.sourcePath}\u0000${l.line}\u0000${l.target}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return { folders, links: rest };
+}
+
+/** The first folder of a site-absolute link to a file that is no note (`/images/a/x.png` → `images`), else null. */
+function siteFolder(l: LinkRecord, extensions: readonly string[]): string | null {
+  if (l.skipped !== null || !l.target.startsWith('/') || !namesFileNotNote(l.target, extensions)) return null;
+  const end = l.target.indexOf('/', 1);
+  return end > 1 ? l.target.slice(1, end) : null;
+}
