@@ -28,3 +28,11 @@ it('a copy is named on the result it copies, and takes no result of its own', as
   expect(r.results[0].copies).toEqual(['antenna (conflicted copy 2026-11-28).md']);
   expect(r.total).toBe(1);
 });
+
+it("a later page leaves out copies of an earlier page's hits", async () => {
+  const first = await ok(served.client, 'search', { query: 'antenna', limit: 1 });
+  expect(first.results.map((x: { path: string }) => x.path)).toEqual(['antenna.md']);
+  const second = await ok(served.client, 'search', { query: 'antenna', limit: 1, offset: 1 });
+  expect(second.results.map((x: { path: string }) => x.path)).toEqual(['other.md']);
+  expect(second.results[0]).not.toHaveProperty('copies');
+});
