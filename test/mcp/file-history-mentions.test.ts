@@ -4,8 +4,8 @@
 // A mention is now the name standing as a whole path or path tail.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ok } from './client.js';
-import { buildFixture, type NoteSpec } from './fixture.js';
-import { connect } from './setup.js';
+import type { NoteSpec } from './fixture.js';
+import { serveFixture } from './setup.js';
 
 const session = (n: number, body: string): [string, NoteSpec] => [
   `sessions/2026-11-0${n}-proj-0000000${n}.md`,
@@ -17,10 +17,9 @@ const session = (n: number, body: string): [string, NoteSpec] => [
   },
 ];
 
-let served: Awaited<ReturnType<typeof connect>>;
-let cleanup: () => void;
+let served: Awaited<ReturnType<typeof serveFixture>>;
 beforeAll(async () => {
-  const fx = await buildFixture({
+  served = await serveFixture({
     ...Object.fromEntries([
       session(1, 'fix the syntax of the box layout in xterm'),
       session(2, 'port geo.cpp to the new API'),
@@ -31,13 +30,8 @@ beforeAll(async () => {
     ]),
     'notes/x.md': { type: 'knowledge', date: '2026-11-01', body: '# notes on x\n\nThe file called `x` holds the seed.\n' },
   });
-  cleanup = fx.cleanup;
-  served = await connect(fx.cfg);
 });
-afterAll(async () => {
-  await served.close();
-  cleanup();
-});
+afterAll(() => served.close());
 
 // A name that is also a word (`a`) is still mentioned wherever the word stands: text cannot tell them apart.
 it('a one-letter file is mentioned only where it stands as a name', async () => {

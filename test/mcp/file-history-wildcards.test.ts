@@ -4,8 +4,8 @@
 // them all, and `my_module.py`'s own session was never reached.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ok } from './client.js';
-import { buildFixture, type NoteSpec } from './fixture.js';
-import { connect } from './setup.js';
+import type { NoteSpec } from './fixture.js';
+import { serveFixture } from './setup.js';
 
 const sessionNote = (n: number, day: string, file: string): [string, NoteSpec] => [
   `sessions/${day}-proj-${String(n).padStart(8, '0')}.md`,
@@ -17,21 +17,15 @@ const sessionNote = (n: number, day: string, file: string): [string, NoteSpec] =
   },
 ];
 
-let served: Awaited<ReturnType<typeof connect>>;
-let cleanup: () => void;
+let served: Awaited<ReturnType<typeof serveFixture>>;
 beforeAll(async () => {
   const notes = Object.fromEntries([
     sessionNote(1, '2026-10-01', 'src/my_module.py'),
     ...Array.from({ length: 25 }, (_, i) => sessionNote(i + 2, `2026-11-${String(i + 2).padStart(2, '0')}`, 'src/myXmodule.py')),
   ]);
-  const fx = await buildFixture(notes);
-  cleanup = fx.cleanup;
-  served = await connect(fx.cfg);
+  served = await serveFixture(notes);
 });
-afterAll(async () => {
-  await served.close();
-  cleanup();
-});
+afterAll(() => served.close());
 
 it('finds the session of a file whose name holds _ behind 25 newer sessions of a name _ would match', async () => {
   const r = await ok(served.client, 'file_history', { file_path: 'my_module.py', limit: 10 });

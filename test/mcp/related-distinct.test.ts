@@ -2,23 +2,16 @@
 // B's backlinks, which told the model nothing and took its budget. Links on other lines stay apart.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ok } from './client.js';
-import { buildFixture } from './fixture.js';
-import { connect } from './setup.js';
+import { serveFixture } from './setup.js';
 
-let served: Awaited<ReturnType<typeof connect>>;
-let cleanup: () => void;
+let served: Awaited<ReturnType<typeof serveFixture>>;
 beforeAll(async () => {
-  const fx = await buildFixture({
+  served = await serveFixture({
     'a.md': { type: 'knowledge', date: '2026-11-01', body: '# A\n\n[[B]] [[B]] [[B]]\n\nand again [[B]]\n' },
     'b.md': { type: 'knowledge', date: '2026-11-01', body: '# B\n\nnothing\n' },
   });
-  cleanup = fx.cleanup;
-  served = await connect(fx.cfg);
 });
-afterAll(async () => {
-  await served.close();
-  cleanup();
-});
+afterAll(() => served.close());
 
 it('one entry per distinct link, both ways', async () => {
   const a = await ok(served.client, 'related', { path: 'a.md' });

@@ -2,25 +2,19 @@
 // (`copies`) instead of taking a result each (search/copies.ts).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ok } from './client.js';
-import { buildFixture, type NoteSpec } from './fixture.js';
-import { connect } from './setup.js';
+import type { NoteSpec } from './fixture.js';
+import { serveFixture } from './setup.js';
 
 const note: NoteSpec = { type: 'knowledge', date: '2026-11-20', body: '# Antenna tuning\n\nThe dipole antenna for 429 MHz needs trimming to 16.5 cm per leg.\n' };
-let served: Awaited<ReturnType<typeof connect>>;
-let cleanup: () => void;
+let served: Awaited<ReturnType<typeof serveFixture>>;
 beforeAll(async () => {
-  const fx = await buildFixture({
+  served = await serveFixture({
     'antenna.md': note,
     'antenna (conflicted copy 2026-11-28).md': { ...note, date: '2026-11-19' },
     'other.md': { type: 'knowledge', date: '2026-11-18', body: '# Mounts\n\nThe antenna mast mount.\n' },
   });
-  cleanup = fx.cleanup;
-  served = await connect(fx.cfg);
 });
-afterAll(async () => {
-  await served.close();
-  cleanup();
-});
+afterAll(() => served.close());
 
 it('a copy is named on the result it copies, and takes no result of its own', async () => {
   const r = await ok(served.client, 'search', { query: 'dipole antenna trimming' });

@@ -4,14 +4,12 @@
 // the session decided — was invisible to both.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ok } from './client.js';
-import { buildFixture } from './fixture.js';
-import { connect } from './setup.js';
+import { serveFixture } from './setup.js';
 
 const ID = 'a1b2c3d4-0000-0000-0000-000000000000';
-let served: Awaited<ReturnType<typeof connect>>;
-let cleanup: () => void;
+let served: Awaited<ReturnType<typeof serveFixture>>;
 beforeAll(async () => {
-  const fx = await buildFixture({
+  served = await serveFixture({
     'sessions/2026-11-20-tracker-a1b2c3d4.md': {
       type: 'session',
       date: '2026-11-20',
@@ -43,13 +41,8 @@ beforeAll(async () => {
       ].join('\n'),
     },
   });
-  cleanup = fx.cleanup;
-  served = await connect(fx.cfg);
 });
-afterAll(async () => {
-  await served.close();
-  cleanup();
-});
+afterAll(() => served.close());
 
 it('session_trace previews the plan, verdict first', async () => {
   const r = await ok(served.client, 'session_trace', { session_id: ID });

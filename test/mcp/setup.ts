@@ -6,7 +6,7 @@ import { NoteReader } from '../../src/index/note-reader.js';
 import { createContext } from '../../src/mcp/context.js';
 import { createServer } from '../../src/mcp/server.js';
 import type { TsmConfig } from '../../src/vault/config.js';
-import { buildFixture, type Fixture } from './fixture.js';
+import { buildFixture, type Fixture, type NoteSpec } from './fixture.js';
 import { NOW, vaultNotes } from './vault-data.js';
 
 export interface Served {
@@ -55,6 +55,20 @@ export async function serveTestVault(): Promise<Served> {
     },
     async close() {
       await close();
+      fx.cleanup();
+    },
+  };
+}
+
+/** A vault of these notes, indexed and served; `close` stops the server and removes the vault. */
+export async function serveFixture(notes: Record<string, NoteSpec>): Promise<{ client: Client; fx: Fixture; close: () => Promise<void> }> {
+  const fx = await buildFixture(notes);
+  const served = await connect(fx.cfg);
+  return {
+    client: served.client,
+    fx,
+    close: async () => {
+      await served.close();
       fx.cleanup();
     },
   };
