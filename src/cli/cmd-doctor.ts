@@ -13,6 +13,7 @@ import { hookLogPath } from '../hooks/hook-log.js';
 import { ConfigFileError, envSetting, tsmDir, TSM_DIR, unknownConfigKeys, vaultAboveCwd, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { indexInGit } from '../vault/index-in-git.js';
+import { conflictCopyOf } from '../vault/conflict-copies.js';
 import { NOT_REGULAR } from '../vault/file-kind.js';
 import { namesFileNotNote, noteExtensionOf } from '../text/file-not-note.js';
 import { unresolvedForDoctor } from './doctor-links.js';
@@ -229,10 +230,39 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
     problems.push({ check: 'notes', severity: 'warning', message: `${w.path}: ${w.message}`, fix: fixFor(w.message) });
   }
   problems.push(...more('notes', totals.warnings, warnings.length));
+  problems.push(...conflictCopies(reader));
   // The lists below come from the index: behind the vault, a link to a note added since reads "not in the
   // vault", and a note fixed since keeps its warning, until the next sync.
   if (staleness && (links.length > 0 || warnings.length > 0)) staleness.message += '; the unresolved links and note warnings below are as the last sync found them';
   return problems;
+}
+
+/** Copies shown by name; the rest are counted. */
+const MAX_COPIES = 20;
+
+/**
+ * The notes a sync tool left as conflicted copies (vault/conflict-copies.ts), in one line: each holds an edit
+ * its original may lack, and searches find both, so the user wants to merge and delete them, and nothing
+ * else said they were there.
+ */
+function conflictCopies(reader: NoteReader): Problem[] {
+  const paths = reader.notePaths();
+  const notes = new Set(paths);
+  const copies: string[] = [];
+  for (const p of paths) {
+    const original = conflictCopyOf(p, (o) => notes.has(o));
+    if (original !== null) copies.push(`${p} (of ${notes.has(original) ? original : `${original}, not in the vault`})`);
+  }
+  if (copies.length === 0) return [];
+  const shown = copies.slice(0, MAX_COPIES);
+  return [
+    {
+      check: 'copies',
+      severity: 'info',
+      message: `${count(copies.length, 'note')} named as a sync tool names its conflicted copies: ${shown.join(', ')}${copies.length > shown.length ? ` … and ${copies.length - shown.length} more` : ''}`,
+      fix: 'merge what each holds into its original and delete it (tsm changes no file; until then searches find both)',
+    },
+  ];
 }
 
 /**
