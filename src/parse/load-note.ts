@@ -12,7 +12,8 @@ export type LoadResult =
   | { kind: 'note'; note: ParsedNote; hash: string }
   /** The bytes are the ones the index already holds (file.knownHash): touched, not changed. */
   | { kind: 'unchanged'; hash: string }
-  | { kind: 'skipped'; reason: string; hash: string | null }
+  /** `retry`: the read failed for a reason of the moment (TRANSIENT), not of the file: read it again next time. */
+  | { kind: 'skipped'; reason: string; hash: string | null; retry?: true }
   | { kind: 'gone' };
 
 /** Content hash of a file's bytes (sha1, hex). */
@@ -94,5 +95,13 @@ function failure(err: unknown): LoadResult {
     EMFILE: 'too many open files',
   };
   const reason = (code && reasons[code]) ?? `unreadable: ${err instanceof Error ? err.message : String(err)}`;
-  return { kind: 'skipped', reason, hash: null };
+  return code && TRANSIENT.has(code) ? { kind: 'skipped', reason, hash: null, retry: true } : { kind: 'skipped', reason, hash: null };
 }
+
+/**
+ * Read errors that say nothing of the file, only of the moment: a cloud file being downloaded (iCloud,
+ * Dropbox, OneDrive online-only files fail with EIO, ETIMEDOUT or EDEADLK until they are on the disk, and
+ * their stat need not change when they are), a busy or interrupted read, too many open files. Recorded as a
+ * skip by the file's stat, such a note left the index until its stat changed, possibly for good.
+ */
+const TRANSIENT = new Set(['EIO', 'ETIMEDOUT', 'EDEADLK', 'EAGAIN', 'EBUSY', 'EINTR', 'ECANCELED', 'EMFILE', 'ENFILE', 'ENOMEM']);
