@@ -146,6 +146,8 @@ export interface SyncSummary {
   seconds: number;
   /** A run over listed paths (`--files-from-stdin`): the listed paths it did not take, and why. */
   notTaken?: NotTaken[];
+  /** Notes whose read failed for the moment (a cloud file still downloading): to read again (load-note.ts TRANSIENT). */
+  retry?: string[];
 }
 
 /** A path listed to `tsm index --files-from-stdin` that names no note of the vault. */

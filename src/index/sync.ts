@@ -285,8 +285,9 @@ function apply(run: SyncRun, file: VaultFile, result: PreparedLoad): void {
   } else if (result.kind === 'skipped' && result.retry) {
     // Left as it was (an indexed note keeps its last version) and not recorded by its stat, so that the next
     // sync reads it again. No warning: a read that works next time would leave it behind (an unchanged note's
-    // warnings are not written again).
+    // warnings are not written again). A watcher reads it again a little later (watch-vault.ts).
     summary.skipped++;
+    (summary.retry ??= []).push(file.path);
   } else if (result.kind === 'skipped') {
     writer.markSkipped(file, result.reason);
     summary.skipped++;

@@ -54,6 +54,8 @@ export interface TsmConfig {
   snippetChars: number;
   hookTopK: number;
   hookTimeoutMs: number;
+  /** How soon `tsm watch` reads again a note whose read failed for the moment (a cloud file still downloading). */
+  readRetryMs: number;
   sessionsDir: string;
   answerChars: number;
   /** Half-lives in days for the recency decay, per note type (0 = no decay). */
@@ -90,6 +92,7 @@ const DEFAULTS = {
   snippetChars: 300,
   hookTopK: 5,
   hookTimeoutMs: 1500,
+  readRetryMs: 30_000,
   sessionsDir: 'sessions',
   answerChars: 1200,
   halfLifeDays: DEFAULT_HALF_LIVES,
@@ -239,6 +242,7 @@ function settings(input: ConfigInput, env: NodeJS.ProcessEnv, vault: string, fil
     snippetChars: int('snippetChars', pick('snippetChars', DEFAULTS.snippetChars), 20, 100_000),
     hookTopK: envInt('TSM_HOOK_TOP_K', 'hookTopK', 1, 50),
     hookTimeoutMs: envInt('TSM_HOOK_TIMEOUT_MS', 'hookTimeoutMs', 50, 60_000),
+    readRetryMs: envInt('TSM_READ_RETRY_MS', 'readRetryMs', 100, 3_600_000),
     sessionsDir: userPath(
       vault,
       envSessions !== undefined ? folder('TSM_SESSIONS_DIR', envSessions) : folder('sessionsDir', pick('sessionsDir', DEFAULTS.sessionsDir)),
@@ -371,6 +375,9 @@ export function defaultConfigText(): string {
   // Results the prompt hook injects (TSM_HOOK_TOP_K) and its deadline (TSM_HOOK_TIMEOUT_MS).
   "hookTopK": ${d.hookTopK},
   "hookTimeoutMs": ${d.hookTimeoutMs},
+  // How soon tsm watch reads again a note whose read failed for the moment, a cloud file still downloading
+  // (TSM_READ_RETRY_MS).
+  "readRetryMs": ${d.readRetryMs},
   // Where session notes from Claude Code transcripts go, relative to the vault (TSM_SESSIONS_DIR).
   "sessionsDir": ${JSON.stringify(d.sessionsDir)},
   // Longest assistant answer kept per prompt in a session note.

@@ -50,6 +50,13 @@ export class WatchError extends Error {
  */
 const VAULT_CHECK_MS = 1000;
 const MAX_RETRY_MS = 30_000;
+/**
+ * A note whose read failed for the moment (a cloud file still downloading: load-note.ts TRANSIENT) is read
+ * again after `readRetryMs` (config.json, TSM_READ_RETRY_MS; 30 s), at most this many times (10 minutes),
+ * then at its next event or rescan. Without it, such a note kept its old version under `tsm watch` until the
+ * file changed again.
+ */
+const READ_RETRIES = 20;
 
 export async function watchVault(cfg: TsmConfig, opts: WatchOptions): Promise<void> {
   if (opts.signal?.aborted) return;
@@ -75,6 +82,9 @@ class VaultWatch {
   private fatal: Error | null = null;
   private fsWatcher: VaultFsWatcher | null = null;
   private catchUpTimer: NodeJS.Timeout | null = null;
+  /** Notes whose read failed for the moment → the reads tried so far (READ_RETRIES). */
+  private readonly unread = new Map<string, number>();
+  private readTimer: NodeJS.Timeout | null = null;
   private stop!: () => void;
   private readonly stopped = new Promise<void>((resolve) => (this.stop = resolve));
   private readonly onAbort = () => this.stop();
@@ -116,6 +126,7 @@ class VaultWatch {
       this.stopping = true;
       clearInterval(vaultTimer);
       if (this.catchUpTimer) clearTimeout(this.catchUpTimer);
+      if (this.readTimer) clearTimeout(this.readTimer);
       this.debouncer.cancel();
       this.opts.signal?.removeEventListener('abort', this.onAbort);
       await this.running; // finish the batch in hand
@@ -155,6 +166,7 @@ class VaultWatch {
     const polling = (this.fsWatcher as VaultFsWatcher).polling;
     this.opts.onReady?.({ notes: new NoteReader(writer, this.cfg.db).status().notes, polling, initial });
     this.accepting = true;
+    this.readAgainLater({ paths: [], rescanReasons: ['the initial sync'], attachments: [] }, initial.retry ?? []);
     this.semantic();
     if (this.queue.size > 0) this.debouncer.poke();
     await this.startResident();
@@ -224,6 +236,7 @@ class VaultWatch {
       return;
     }
     this.failures = 0;
+    this.readAgainLater(batch, summary.retry ?? []);
     this.opts.onBatch?.({ ...batch, summary, ms: performance.now() - started });
     if (await this.fsWatcher?.renewIfStale()) {
       this.queue.requestRescan('folders deleted and made again: watching them anew');
@@ -275,6 +288,28 @@ class VaultWatch {
     this.db = openWriter(this.cfg.db, { vault: this.cfg.vault }).db;
     this.dbFile = fileIdentity(this.cfg.db);
     return this.db;
+  }
+
+  /**
+   * The notes of `retry` are read again in `readRetryMs`; a note the batch read (listed, or all of them in a
+   * rescan) and did not list there is read, and counts from zero next time.
+   */
+  private readAgainLater(batch: Batch, retry: string[]): void {
+    if (batch.rescanReasons.length > 0) this.unread.clear();
+    else for (const rel of batch.paths) if (!retry.includes(rel)) this.unread.delete(rel);
+    for (const rel of retry) {
+      const tries = (this.unread.get(rel) ?? 0) + 1;
+      if (tries > READ_RETRIES) this.unread.delete(rel);
+      else this.unread.set(rel, tries);
+    }
+    if (this.unread.size === 0 || this.readTimer !== null || this.stopping) return;
+    this.readTimer = setTimeout(() => {
+      this.readTimer = null;
+      if (this.stopping) return;
+      for (const rel of this.unread.keys()) this.queue.addPath(rel);
+      this.debouncer.poke();
+    }, this.cfg.readRetryMs);
+    this.readTimer.unref?.();
   }
 
   // A poller notices changes against its first look at each file and folder, which it takes just
