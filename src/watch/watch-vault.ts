@@ -166,7 +166,7 @@ class VaultWatch {
     const polling = (this.fsWatcher as VaultFsWatcher).polling;
     this.opts.onReady?.({ notes: new NoteReader(writer, this.cfg.db).status().notes, polling, initial });
     this.accepting = true;
-    this.readAgainLater({ paths: [], rescanReasons: ['the initial sync'], attachments: [] }, initial.retry ?? []);
+    this.readAgainLater('all', initial.retry ?? []);
     this.semantic();
     if (this.queue.size > 0) this.debouncer.poke();
     await this.startResident();
@@ -236,7 +236,7 @@ class VaultWatch {
       return;
     }
     this.failures = 0;
-    this.readAgainLater(batch, summary.retry ?? []);
+    this.readAgainLater(batch.rescanReasons.length > 0 ? 'all' : batch.paths, summary.retry ?? []);
     this.opts.onBatch?.({ ...batch, summary, ms: performance.now() - started });
     if (await this.fsWatcher?.renewIfStale()) {
       this.queue.requestRescan('folders deleted and made again: watching them anew');
@@ -291,12 +291,12 @@ class VaultWatch {
   }
 
   /**
-   * The notes of `retry` are read again in `readRetryMs`; a note the batch read (listed, or all of them in a
-   * rescan) and did not list there is read, and counts from zero next time.
+   * The notes of `retry` are read again in `readRetryMs`; a note the sync read (`read`: its paths, or all of
+   * them) and did not list there is read, and counts from zero next time.
    */
-  private readAgainLater(batch: Batch, retry: string[]): void {
-    if (batch.rescanReasons.length > 0) this.unread.clear();
-    else for (const rel of batch.paths) if (!retry.includes(rel)) this.unread.delete(rel);
+  private readAgainLater(read: string[] | 'all', retry: string[]): void {
+    if (read === 'all') this.unread.clear();
+    else for (const rel of read) if (!retry.includes(rel)) this.unread.delete(rel);
     for (const rel of retry) {
       const tries = (this.unread.get(rel) ?? 0) + 1;
       if (tries > READ_RETRIES) this.unread.delete(rel);
@@ -309,7 +309,7 @@ class VaultWatch {
       for (const rel of this.unread.keys()) this.queue.addPath(rel);
       this.debouncer.poke();
     }, this.cfg.readRetryMs);
-    this.readTimer.unref?.();
+    this.readTimer.unref();
   }
 
   // A poller notices changes against its first look at each file and folder, which it takes just

@@ -113,3 +113,9 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
     await new Promise((r) => setTimeout(r, stepMs));
   }
 }
+
+let mountable: boolean | undefined;
+/** Whether tests may mount in a namespace of their own (root, and `unshare -m` allowed): a real EIO needs it. */
+export function canMount(): boolean {
+  return (mountable ??= process.getuid?.() === 0 && spawnSync('unshare', ['-m', 'true']).status === 0);
+}

@@ -7,12 +7,10 @@ import { appendFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, makeVault, ROOT, TSM, tsm } from '../helpers/cli.js';
-
-const canMount = process.getuid?.() === 0 && spawnSync('unshare', ['-m', 'true']).status === 0;
+import { canMount, cleanEnv, makeVault, ROOT, TSM, tsm } from '../helpers/cli.js';
 
 describe('tsm watch and a read that fails with EIO', () => {
-  it.skipIf(!canMount)('reads the note again once it can be read, with no event for it', () => {
+  it.skipIf(!canMount())('reads the note again once it can be read, with no event for it', () => {
     const v = makeVault({ 'a.md': '# Alpha\n\nzebra crossing\n', 'b.md': '# Beta\n\nbeta\n' });
     try {
       expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
