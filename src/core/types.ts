@@ -98,16 +98,10 @@ export interface NoteRecord {
 }
 
 /** A section as the index knows it. */
-export interface SectionRecord {
+export interface SectionRecord extends Pick<ParsedSection, 'heading' | 'level' | 'headingPath' | 'startLine' | 'endLine' | 'text'> {
   id: number;
   noteId: number;
   ord: number;
-  heading: string;
-  level: number;
-  headingPath: string;
-  startLine: number;
-  endLine: number;
-  text: string;
 }
 
 export interface LinkRecord {

@@ -1,5 +1,5 @@
 // The SQL of search: FTS5 rankers with filters, match counts, term document frequencies, hit details.
-import type { NoteType, SearchFilters } from '../core/types.js';
+import type { NoteRecord, NoteType, SearchFilters, SectionRecord } from '../core/types.js';
 import type { Statement } from 'better-sqlite3';
 import type { Database } from './db.js';
 import { noteOfSection, noteOfSectionSql, ordOfSection, sectionId } from './section-ids.js';
@@ -21,23 +21,12 @@ export interface RankedSection {
   ord: number;
 }
 
-export interface HitDetails {
-  id: number;
-  noteId: number;
-  path: string;
-  title: string;
-  type: NoteType;
-  status: string | null;
-  date: string;
-  tags: string[];
-  aliases: string[];
-  frontmatter: Record<string, unknown>;
+/** A hit's section and its note, as the index knows them (core/types.ts), with what a hit shows besides. */
+export interface HitDetails
+  extends Pick<NoteRecord, 'path' | 'title' | 'type' | 'status' | 'date' | 'tags' | 'aliases' | 'frontmatter'>,
+    Pick<SectionRecord, 'id' | 'noteId' | 'headingPath' | 'startLine' | 'endLine' | 'text'> {
   /** The note's frontmatter description (else summary), as the note-level row indexes it; '' for none. */
   description: string;
-  headingPath: string;
-  startLine: number;
-  endLine: number;
-  text: string;
 }
 
 /** A section's text with where it stands. */
