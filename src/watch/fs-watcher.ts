@@ -1,6 +1,6 @@
 // The chokidar side of `tsm watch`: native file-system events, and polling when the OS runs out of
 // watch handles (or when asked for, e.g. on network drives where native events never arrive).
-import type { Stats } from 'node:fs';
+import { readFileSync, type Stats } from 'node:fs';
 import type { FSWatcher } from 'chokidar';
 import { basename, join } from 'node:path';
 import { fileKind } from '../vault/file-kind.js';
@@ -27,6 +27,19 @@ export interface FsWatcherOptions {
 
 const EVENTS = new Set<string>(['add', 'change', 'unlink', 'addDir', 'unlinkDir']);
 
+/**
+ * How many events the kernel keeps for a process before it drops the rest: inotify's
+ * fs.inotify.max_queued_events (16,384 by default). Elsewhere that default stands in.
+ */
+export function kernelEventQueue(): number {
+  try {
+    const n = Number(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8').trim());
+    return Number.isInteger(n) && n > 0 ? n : 16_384;
+  } catch {
+    return 16_384;
+  }
+}
+
 export class VaultFsWatcher {
   private current: FSWatcher | null = null;
   private switching: Promise<void> | null = null;
@@ -34,6 +47,8 @@ export class VaultFsWatcher {
   private pollingNow = false;
   /** Watched paths that native events said were removed or moved themselves, since the last renewIfStale. */
   private selfRemoved = new Set<string>();
+  /** Native events received since the last takeNativeEvents (watch-vault.ts: the kernel's queue may overflow). */
+  private nativeEvents = 0;
 
   private constructor(private readonly opts: FsWatcherOptions) {}
 
@@ -46,6 +61,13 @@ export class VaultFsWatcher {
 
   get polling(): boolean {
     return this.pollingNow;
+  }
+
+  /** The native events received since the last call (every event of every native watch, named or not). */
+  takeNativeEvents(): number {
+    const n = this.nativeEvents;
+    this.nativeEvents = 0;
+    return n;
   }
 
   async close(): Promise<void> {
@@ -103,6 +125,7 @@ export class VaultFsWatcher {
       if (!poll) {
         // inotify's word that a watched path itself went (IN_DELETE_SELF, IN_MOVE_SELF): its own name, on its own watch.
         w.on('raw', (event, name, details) => {
+          if (this.current === w) this.nativeEvents++;
           const watched = (details as { watchedPath?: string } | undefined)?.watchedPath;
           if (this.current === w && event === 'rename' && watched !== undefined && name === basename(watched)) this.selfRemoved.add(watched);
           // A name in a watched folder that came or went. Files that are no notes are not watched (one inotify

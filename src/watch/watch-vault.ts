@@ -11,7 +11,7 @@ import { syncVault } from '../index/sync.js';
 import type { TsmConfig } from '../vault/config.js';
 import { ChangeQueue, Debouncer, type Batch } from './change-queue.js';
 import { classifyEvent, handlesAdvice, vaultRelative, type WatchEventName } from './classify.js';
-import { POLL_INTERVAL_MS, VaultFsWatcher } from './fs-watcher.js';
+import { kernelEventQueue, POLL_INTERVAL_MS, VaultFsWatcher } from './fs-watcher.js';
 import type { BatchReport } from './report.js';
 import { fileIdentity } from '../vault/file-kind.js';
 import { restoreWatcherPid, watcherPidFile } from '../vault/watcher-pid.js';
@@ -30,6 +30,8 @@ export interface WatchOptions {
   onNotice?: (message: string) => void;
   /** The `.tsm/` folder whose `watch.pid` names this process: written again should it go (src/vault/watcher-pid.ts). */
   pidDir?: string;
+  /** The kernel's event queue (fs-watcher.ts kernelEventQueue); tests make it small. */
+  eventQueue?: number;
 }
 
 export interface ReadyInfo {
@@ -93,6 +95,7 @@ class VaultWatch {
    * restore, a fresh clone swapped in) passes a check by path, while every native watch stays on the old one.
    */
   private readonly vaultFolder: string | null;
+  private readonly eventQueue: number;
   /** The semantic model is retrained in a worker thread when due, and stored between two batches. */
   private readonly trainer: BackgroundTrainer;
   /** With a model configured: the query-embedding socket, and section embedding after each batch. */
@@ -105,6 +108,7 @@ class VaultWatch {
   ) {
     this.notice = opts.onNotice ?? (() => {});
     this.vaultFolder = fileIdentity(cfg.vault);
+    this.eventQueue = opts.eventQueue ?? kernelEventQueue();
     this.debouncer = new Debouncer(opts.debounceMs, Math.max(1000, opts.debounceMs * 5), () => this.drain());
     opts.signal?.addEventListener('abort', this.onAbort, { once: true });
     this.trainer = new BackgroundTrainer(
@@ -195,12 +199,28 @@ class VaultWatch {
       // Events that arrive during a batch restart the quiet time; the debouncer calls drain again.
       while (!this.stopping && this.queue.size > 0 && !this.debouncer.pending) {
         if (this.failIfVaultGone()) return;
+        this.rescanIfEventsDropped();
         await this.applyBatch(this.queue.take() as Batch);
       }
     })().finally(() => {
       this.running = null;
       if (!this.stopping && this.queue.size > 0 && !this.debouncer.pending) this.debouncer.poke();
     });
+  }
+
+  /**
+   * inotify drops the events its queue cannot hold (16,384 by default) and Node gives no sign of it: 30,000
+   * notes written at once into a folder of the vault, 28,546 were indexed and 1,454 never reported, until some
+   * later change made the watcher look at the whole vault. A batch that comes after half that many native
+   * events is a rescan, whatever its events named: the kernel held them all at once, or the loop was busy
+   * (a batch of 20,000 notes) while they came. A rescan stats every file of the vault (0.2 s on the
+   * handbook's 4,560 notes), little beside such a batch; events a `git checkout` of a few thousand files
+   * makes stay under it.
+   */
+  private rescanIfEventsDropped(): void {
+    const events = this.fsWatcher?.takeNativeEvents() ?? 0;
+    if (events < this.eventQueue / 2) return;
+    this.queue.requestRescan(`${events} file-system events at once, half or more of the ${this.eventQueue} the system queues: some may be lost`);
   }
 
   /** Stage 3c: one batch through the writer connection; a failure puts it back and retries with backoff. */
