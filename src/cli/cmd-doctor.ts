@@ -14,6 +14,7 @@ import { ConfigFileError, envSetting, tsmDir, TSM_DIR, unknownConfigKeys, vaultA
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { indexInGit } from '../vault/index-in-git.js';
 import { conflictCopyOf } from '../vault/conflict-copies.js';
+import { excludedBy, OBSIDIAN_APP_FILE, readObsidianExcluded } from '../vault/obsidian-excluded.js';
 import { NOT_REGULAR } from '../vault/file-kind.js';
 import { namesFileNotNote, noteExtensionOf } from '../text/file-not-note.js';
 import { unresolvedForDoctor } from './doctor-links.js';
@@ -230,7 +231,9 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
     problems.push({ check: 'notes', severity: 'warning', message: `${w.path}: ${w.message}`, fix: fixFor(w.message) });
   }
   problems.push(...more('notes', totals.warnings, warnings.length));
-  problems.push(...conflictCopies(reader));
+  const paths = reader.notePaths();
+  problems.push(...conflictCopies(paths));
+  problems.push(...obsidianExcluded(cfg, paths));
   // The lists below come from the index: behind the vault, a link to a note added since reads "not in the
   // vault", and a note fixed since keeps its warning, until the next sync.
   if (staleness && (links.length > 0 || warnings.length > 0)) staleness.message += '; the unresolved links and note warnings below are as the last sync found them';
@@ -245,8 +248,7 @@ const MAX_COPIES = 20;
  * its original may lack, and searches find both, so the user wants to merge and delete them, and nothing
  * else said they were there.
  */
-function conflictCopies(reader: NoteReader): Problem[] {
-  const paths = reader.notePaths();
+function conflictCopies(paths: string[]): Problem[] {
   const notes = new Set(paths);
   const copies: string[] = [];
   for (const p of paths) {
@@ -263,6 +265,39 @@ function conflictCopies(reader: NoteReader): Problem[] {
       fix: 'merge what each holds into its original and delete it (tsm changes no file; until then searches find both)',
     },
   ];
+}
+
+/**
+ * Obsidian's Excluded files (vault/obsidian-excluded.ts): which notes they leave out of every search, so that a
+ * note missing from the results has its reason in sight, and an entry tsm cannot use.
+ */
+function obsidianExcluded(cfg: TsmConfig, paths: string[]): Problem[] {
+  const { filters, problems } = readObsidianExcluded(cfg.vault);
+  const out: Problem[] = problems.map((message) => ({
+    check: 'excluded',
+    severity: 'warning',
+    message,
+    fix: 'correct it in Obsidian (Settings → Files and links → Excluded files), or in the file',
+  }));
+  if (filters.length === 0) return out;
+  const excluded = paths.filter(excludedBy(filters)).length;
+  const entries = filters.map((f) => JSON.stringify(f)).join(', ');
+  out.push(
+    cfg.obsidianExcludedFiles
+      ? {
+          check: 'excluded',
+          severity: 'info',
+          message: `Obsidian's Excluded files (${OBSIDIAN_APP_FILE}: ${entries}) leave ${count(excluded, 'note')} out of every search, as Obsidian's search leaves them out`,
+          fix: `nothing to do; to search them too, set "obsidianExcludedFiles": false in ${join(cfg.vault, TSM_DIR, 'config.json')}`,
+        }
+      : {
+          check: 'excluded',
+          severity: 'info',
+          message: `Obsidian's Excluded files (${OBSIDIAN_APP_FILE}: ${entries}) name ${count(excluded, 'note')}, which searches find: "obsidianExcludedFiles" is false`,
+          fix: 'nothing to do; remove the setting to leave them out of searches as Obsidian does',
+        },
+  );
+  return out;
 }
 
 /**

@@ -21,6 +21,7 @@ import { tuningOf, type Tuning } from '../search/rank.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
 import { socketPath } from '../vault/embed-socket.js';
 import { count } from '../text/count.js';
+import { searchExclusions } from '../vault/obsidian-excluded.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   const cfg = configFrom(argv);
@@ -50,6 +51,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       snippetChars: cfg.snippetChars,
       now,
       tuning,
+      excludedFiles: searchExclusions(cfg),
     });
     // For the md format's summaries to read links as the snippets do: one meta row, for that format only.
     return { ...found, links: argv.format === 'md' && !argv.ids ? linkReadingOf(db) : DEFAULT_LINK_READING };

@@ -185,6 +185,8 @@ export interface SearchFilters {
   sectionMatches?: string[];
   /** FTS5 expression: notes with a section matching it are left out (excluded words). */
   excludeMatch?: string;
+  /** Obsidian's Excluded files entries (vault/obsidian-excluded.ts): the notes they name are left out. */
+  excludedFiles?: readonly string[];
 }
 
 export interface SearchHit {

@@ -14,6 +14,7 @@ import type { Deadline } from './deadline.js';
 import { hookOutput, MAX_HOOK_OUTPUT } from './output.js';
 import { tuningOf } from '../search/rank.js';
 import { headAndTail, queryEcho } from '../text/chars.js';
+import { searchExclusions } from '../vault/obsidian-excluded.js';
 
 /** Longest text searched: the head and tail of a long prompt carry its question. */
 export const MAX_SEARCH_CHARS = 4000;
@@ -63,7 +64,7 @@ export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContex
   const run = (limit: number): SearchResponse =>
     withIndexReader(
       cfg.db,
-      (db) => search(db, { query: promptSearchText(prompt), limit, collapseCopies: true, ...(opts.queryVector ? { queryVector: opts.queryVector } : {}), snippetChars: cfg.snippetChars, tuning: tuningOf(cfg), now: opts.now }),
+      (db) => search(db, { query: promptSearchText(prompt), limit, collapseCopies: true, excludedFiles: searchExclusions(cfg), ...(opts.queryVector ? { queryVector: opts.queryVector } : {}), snippetChars: cfg.snippetChars, tuning: tuningOf(cfg), now: opts.now }),
       { busyTimeoutMs: deadline.remaining(), tsmDir: tsmDir(cfg), vault: cfg.vault },
     );
   const kept = (r: SearchResponse) => r.hits.filter((h) => sessionEcho(h, opts.sessionId) === null);

@@ -6,6 +6,7 @@ import { noteOfSection, noteOfSectionSql, ordOfSection, sectionId } from './sect
 import { notDatedWithinSql } from './note-reader.js';
 import { frontmatterDescription } from '../parse/metadata.js';
 import { byPlace } from '../core/order.js';
+import { excludedBy } from '../vault/obsidian-excluded.js';
 
 export interface RankedSection {
   id: number;
@@ -42,6 +43,32 @@ export interface SectionText {
 
 type NoteFields = Pick<RankedSection, 'type' | 'status' | 'date' | 'dateSource' | 'path'> & { id: number };
 
+/** The notes a search leaves out (Obsidian's Excluded files): their ids, and the same as JSON for SQL. */
+interface Excluded {
+  key: string;
+  ids: Set<number>;
+  json: string;
+}
+
+/** Connections that have `tsm_excluded(path, patterns JSON)`. */
+const withExcludedTest = new WeakSet<Database>();
+/** Compiled Excluded files by their JSON: one set a vault, so a few at most. */
+const excludedTests = new Map<string, (path: string) => boolean>();
+
+/** `tsm_excluded(path, patterns)`: 1 when Obsidian's Excluded files `patterns` (JSON) name the vault path. */
+function registerExcludedTest(db: Database): void {
+  if (withExcludedTest.has(db)) return;
+  db.function('tsm_excluded', { deterministic: true }, (path: unknown, key: unknown) => {
+    let test = excludedTests.get(key as string);
+    if (!test) {
+      if (excludedTests.size > 16) excludedTests.clear();
+      excludedTests.set(key as string, (test = excludedBy(JSON.parse(key as string) as string[])));
+    }
+    return test(path as string) ? 1 : 0;
+  });
+  withExcludedTest.add(db);
+}
+
 /** Column weights of bm25(): head_words, body_words, head_cjk, body_cjk. */
 export type ColumnWeights = [number, number, number, number];
 
@@ -50,23 +77,75 @@ export class SectionSearch {
   private readonly cache = new Map<string, Statement>();
   /** Note fields read so far (null: a note without sections): the rankers of one search share most notes. */
   private readonly notes = new Map<number, NoteFields | null>();
+  /** The notes Obsidian's Excluded files name (filters.excludedFiles), read once a search. */
+  private excluded: Excluded | null = null;
 
   constructor(private readonly db: Database) {}
 
+  /**
+   * The notes `filters.excludedFiles` leaves out of the search (vault/obsidian-excluded.ts), by id. Every note's path is tested once a search, in SQLite through a function (1.0 ms
+   * on the Obsidian Hub's 6,571 notes; reading the paths out to test them took 2.3–3.4 ms), and only in a
+   * vault with Excluded files; the rankers then leave the ids out without a join (a join before the sort
+   * doubles a broad query's cost).
+   */
+  private excludedNotes(filters: SearchFilters): Excluded | null {
+    const patterns = filters.excludedFiles;
+    if (!patterns?.length) return null;
+    const key = JSON.stringify(patterns);
+    if (this.excluded?.key !== key) {
+      registerExcludedTest(this.db);
+      const ids = this.stmt('SELECT id FROM notes WHERE tsm_excluded(path, ?)').pluck().all(key) as number[];
+      this.excluded = { key, ids: new Set(ids), json: JSON.stringify(ids) };
+    }
+    return this.excluded.ids.size > 0 ? this.excluded : null;
+  }
+
+  /** The filters' WHERE parts, the excluded notes among them. */
+  private where(filters: SearchFilters, level: 'section' | 'note'): { where: string; params: unknown[] } {
+    const { where, params } = filterSql(filters, level);
+    const excluded = this.excludedNotes(filters);
+    if (!excluded) return { where, params };
+    return { where: `${where} AND n.id NOT IN (SELECT value FROM json_each(?))`, params: [...params, excluded.json] };
+  }
+
+  /**
+   * A join-free ranking (topRows) without the excluded notes' rows: read as before and dropped, so a ranker
+   * hands fusion fewer than `limit` rows by as many as they took. Read deeper (from the start: FTS5 has no
+   * offset worth having) only when they took more than half: each read costs a broad query 4–18 ms on the
+   * Obsidian Hub, and reading as many more as the excluded notes' sections added 20–30 ms a search there
+   * (templates folder excluded) to move only the tail of the rankers' 300.
+   */
+  private rankedWithout<R extends { id: number; bm25: number }>(
+    sql: string,
+    match: string,
+    limit: number,
+    filters: SearchFilters,
+    rows: (top: R[]) => { id: number; noteId: number; ord: number; bm25: number }[],
+  ): RankedSection[] {
+    const excluded = this.excludedNotes(filters);
+    for (let depth = limit; ; depth *= 2) {
+      const top = this.topRows<R>(sql, match, depth);
+      const kept = excluded ? rows(top).filter((r) => !excluded.ids.has(r.noteId)) : rows(top);
+      const ranked = this.withNoteFields(kept);
+      if (!excluded || ranked.length >= limit / 2 || top.length < depth) return ranked.slice(0, limit);
+    }
+  }
+
   /** Sections matching an FTS5 expression, best first, with the note fields ranking needs. */
   rank(match: string, weights: ColumnWeights, filters: SearchFilters, limit: number): RankedSection[] {
-    const { where, params } = filterSql(filters, 'section');
     const bm25 = `bm25(sections_fts, ${weights.join(', ')})`;
-    if (where) {
+    if (filterSql(filters, 'section').where) {
+      const all = this.where(filters, 'section');
       return this.stmt(
         `SELECT f.rowid AS id, n.id AS noteId, ${bm25} AS bm25, n.type AS type, n.status AS status, n.date AS date,
           n.date_source AS dateSource, n.path AS path, f.rowid - n.id * ${sectionId(1, 0)} AS ord
         FROM sections_fts f JOIN notes n ON n.id = ${noteOfSectionSql('f.rowid')}
-        WHERE sections_fts MATCH ?${where} ORDER BY bm25, n.path, ord LIMIT ?`,
-      ).all(match, ...params, limit) as RankedSection[];
+        WHERE sections_fts MATCH ?${all.where} ORDER BY bm25, n.path, ord LIMIT ?`,
+      ).all(match, ...all.params, limit) as RankedSection[];
     }
-    const top = this.topRows(`SELECT rowid AS id, ${bm25} AS bm25 FROM sections_fts WHERE sections_fts MATCH ? ORDER BY bm25 LIMIT ?`, match, limit);
-    return this.withNoteFields(top.map((t) => ({ id: t.id, noteId: noteOfSection(t.id), ord: ordOfSection(t.id), bm25: t.bm25 }))).slice(0, limit);
+    return this.rankedWithout(`SELECT rowid AS id, ${bm25} AS bm25 FROM sections_fts WHERE sections_fts MATCH ? ORDER BY bm25 LIMIT ?`, match, limit, filters, (top) =>
+      top.map((t) => ({ id: t.id, noteId: noteOfSection(t.id), ord: ordOfSection(t.id), bm25: t.bm25 })),
+    );
   }
 
   /**
@@ -75,28 +154,28 @@ export class SectionSearch {
    * its old ones (note-writer.ts nextSectionBase): the first is the note's lowest section id.
    */
   rankNotes(match: string, weights: ColumnWeights, filters: SearchFilters, limit: number): RankedSection[] {
-    const { where, params } = filterSql(filters, 'note');
     const bm25 = `bm25(notes_fts, ${weights.join(', ')})`;
-    if (where) {
+    if (filterSql(filters, 'note').where) {
+      const all = this.where(filters, 'note');
       return this.stmt(
         `SELECT (SELECT min(s.id) FROM sections s WHERE s.note_id = n.id) AS id, n.id AS noteId, ${bm25} AS bm25,
           n.type AS type, n.status AS status, n.date AS date, n.date_source AS dateSource, n.path AS path, 0 AS ord
         FROM notes_fts f JOIN notes n ON n.id = f.rowid
-        WHERE notes_fts MATCH ? AND n.section_count > 0${where} ORDER BY bm25, n.path LIMIT ?`,
-      ).all(match, ...params, limit) as RankedSection[];
+        WHERE notes_fts MATCH ? AND n.section_count > 0${all.where} ORDER BY bm25, n.path LIMIT ?`,
+      ).all(match, ...all.params, limit) as RankedSection[];
     }
     // Each kept note's first section (its lowest ord, so its lowest id: section-ids.ts) is one seek into
     // the index sections_note, asked in the same statement. A second query (min(id) of every section of
     // each note) cost ~1 ms more in a fresh process; seeking the sections table by id range instead reads
     // its large leaf pages and cost more again.
-    const top = this.topRows<{ id: number; bm25: number; first: number | null }>(
+    return this.rankedWithout<{ id: number; bm25: number; first: number | null }>(
       `SELECT t.id AS id, t.bm25 AS bm25, (SELECT s.id FROM sections s WHERE s.note_id = t.id ORDER BY s.ord LIMIT 1) AS first
        FROM (SELECT rowid AS id, ${bm25} AS bm25 FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25 LIMIT ?) t ORDER BY t.bm25`,
       match,
       limit,
+      filters,
+      (top) => top.flatMap((t) => (t.first === null ? [] : [{ id: t.first, noteId: t.id, ord: 0, bm25: t.bm25 }])),
     );
-    const rows = top.flatMap((t) => (t.first === null ? [] : [{ id: t.first, noteId: t.id, ord: 0, bm25: t.bm25 }]));
-    return this.withNoteFields(rows).slice(0, limit);
   }
 
   /**
@@ -156,7 +235,7 @@ export class SectionSearch {
    */
   rankIds(ids: number[], filters: SearchFilters): RankedSection[] {
     if (ids.length === 0) return [];
-    const { where, params } = filterSql(filters, 'section');
+    const { where, params } = this.where(filters, 'section');
     const rows = this.stmt(
       `SELECT f.rowid AS id, n.id AS noteId, 0 AS bm25, n.type AS type, n.status AS status, n.date AS date,
         n.date_source AS dateSource, n.path AS path, f.rowid - n.id * ${sectionId(1, 0)} AS ord
@@ -205,7 +284,7 @@ export class SectionSearch {
    * date), and how many there are: a query that names only dates lists them (search.ts datedNotes).
    */
   notesByDate(filters: SearchFilters, limit: number): { list: RankedSection[]; total: number } {
-    const { where, params } = filterSql(filters, 'note');
+    const { where, params } = this.where(filters, 'note');
     const list = this.stmt(
       `SELECT (SELECT s.id FROM sections s WHERE s.note_id = n.id ORDER BY s.text = '', s.ord LIMIT 1) AS id, n.id AS noteId, 0 AS bm25, n.type AS type,
         n.status AS status, n.date AS date, n.date_source AS dateSource, n.path AS path, 0 AS ord
@@ -218,10 +297,18 @@ export class SectionSearch {
   count(match: string, filters: SearchFilters, perNote: boolean): number {
     const { where, params } = filterSql(filters, 'section');
     const what = perNote ? `count(DISTINCT ${noteOfSectionSql('f.rowid')})` : 'count(*)';
-    const sql = where
-      ? `SELECT ${what} FROM sections_fts f JOIN notes n ON n.id = ${noteOfSectionSql('f.rowid')} WHERE sections_fts MATCH ?${where}`
-      : `SELECT ${what} FROM sections_fts f WHERE sections_fts MATCH ?`;
-    return this.stmt(sql).pluck().get(match, ...params) as number;
+    if (where) {
+      const all = this.where(filters, 'section');
+      return this.stmt(`SELECT ${what} FROM sections_fts f JOIN notes n ON n.id = ${noteOfSectionSql('f.rowid')} WHERE sections_fts MATCH ?${all.where}`)
+        .pluck()
+        .get(match, ...all.params) as number;
+    }
+    // Without a join: a section's note is its row id's (section-ids.ts).
+    const excluded = this.excludedNotes(filters);
+    if (!excluded) return this.stmt(`SELECT ${what} FROM sections_fts f WHERE sections_fts MATCH ?`).pluck().get(match) as number;
+    return this.stmt(`SELECT ${what} FROM sections_fts f WHERE sections_fts MATCH ? AND ${noteOfSectionSql('f.rowid')} NOT IN (SELECT value FROM json_each(?))`)
+      .pluck()
+      .get(match, excluded.json) as number;
   }
 
   /**

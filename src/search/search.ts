@@ -52,6 +52,8 @@ export interface SearchRequest {
    * the eval measures it (on the tldr pages, whose BSD variants are copies judged relevant: −0.012, 2 losses).
    */
   collapseCopies?: boolean;
+  /** Obsidian's Excluded files (TsmConfig.excludedFiles): the notes they name are no result, as in Obsidian's search. */
+  excludedFiles?: readonly string[];
 }
 
 /** Sections each ranker hands to fusion. */
@@ -308,6 +310,7 @@ function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tu
   const text = textDates ? temporal.text : temporal.textWithDays;
   let filters = buildFilters(req.flags ?? {}, range, now);
   if (req.syntax) filters = applySyntax(filters, req.syntax, now);
+  if (req.excludedFiles?.length) filters = { ...filters, excludedFiles: req.excludedFiles };
   const analysed = queryTerms(req.syntax?.quoted.length ? [text, ...req.syntax.quoted].join(' ') : text, tuning.cutter);
   if (req.syntax?.prefixes.length) analysed.prefixes = req.syntax.prefixes.map(normalize);
   if (tuning.compoundSplit !== 'off') splitCompounds(db, analysed, tuning.compoundSplit);

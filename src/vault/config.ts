@@ -66,6 +66,8 @@ export interface TsmConfig {
   model: string;
   /** A model folder the user provides instead of a pulled one (absolute, or relative to the vault); null: the pulled one. */
   modelDir: string | null;
+  /** Whether Obsidian's Excluded files stay out of searches (vault/obsidian-excluded.ts searchExclusions). */
+  obsidianExcludedFiles: boolean;
 }
 
 /** The neural embedding model used unless the settings name another (src/embed/models.ts knows its shape). */
@@ -103,6 +105,7 @@ const DEFAULTS = {
   semantic: true,
   model: DEFAULT_MODEL,
   modelDir: null,
+  obsidianExcludedFiles: true,
 };
 
 export interface ConfigInput {
@@ -254,6 +257,7 @@ function settings(input: ConfigInput, env: NodeJS.ProcessEnv, vault: string, fil
     // Named by where the value came from: a bad "model" in config.json is no TSM_MODEL error.
     model: nonEmpty(envModel !== undefined ? 'TSM_MODEL' : 'model', envModel ?? pick('model', DEFAULTS.model)),
     modelDir: optionalDir(envModelDir !== undefined ? 'TSM_MODEL_DIR' : 'modelDir', envModelDir ?? pick('modelDir', DEFAULTS.modelDir), vault, env),
+    obsidianExcludedFiles: bool('obsidianExcludedFiles', pick('obsidianExcludedFiles', DEFAULTS.obsidianExcludedFiles)),
   };
   // An index named like a note (`--db notes.md`) would be written over a note, or become a binary "note".
   const noteLike = cfg.extensions.find((e) => cfg.db.toLowerCase().endsWith(e));
@@ -391,7 +395,10 @@ export function defaultConfigText(): string {
   // Neural semantic search (docs/embeddings.md): the embedding model by Hugging Face id (TSM_MODEL), pulled
   // by \`tsm model pull\`, or a folder of your own holding model.onnx and tokenizer.json (TSM_MODEL_DIR).
   "model": ${JSON.stringify(d.model)},
-  "modelDir": null
+  "modelDir": null,
+  // Leave the files Obsidian's "Excluded files" setting names (.obsidian/app.json) out of every search, as
+  // Obsidian leaves them out of its own; they stay indexed, so links to them resolve.
+  "obsidianExcludedFiles": ${d.obsidianExcludedFiles}
 }
 `;
 }

@@ -9,6 +9,7 @@ import { clampInt, defineTool, RESULT_CHAR_BUDGET } from '../tool.js';
 import { MAX_QUERY_CHARS, parseToolQuery } from './search.js';
 import { queryEcho } from '../../text/chars.js';
 import { tuningOf } from '../../search/rank.js';
+import { searchExclusions } from '../../vault/obsidian-excluded.js';
 
 export const MAX_MEMORIES = 20;
 
@@ -37,7 +38,7 @@ export const retrieveMemoryTool = defineTool({
     const syntax = parseToolQuery(query, ctx);
     const queryVector = await ctx.queryVector?.(syntax.text);
     const { resp, links } = ctx.withIndex((db) => ({
-      resp: search(db, { query, syntax, ...(queryVector ? { queryVector } : {}), suggest: true, collapseCopies: true, limit, snippetChars: ctx.cfg.snippetChars, now, tuning: tuningOf(ctx.cfg) }),
+      resp: search(db, { query, syntax, ...(queryVector ? { queryVector } : {}), suggest: true, collapseCopies: true, excludedFiles: searchExclusions(ctx.cfg), limit, snippetChars: ctx.cfg.snippetChars, now, tuning: tuningOf(ctx.cfg) }),
       links: linkReadingOf(db),
     }));
     const text = formatMarkdown({ ...resp, query: queryEcho(query) }, { detail: args.detail ?? 'auto', now, detailBudget: RESULT_CHAR_BUDGET, links });

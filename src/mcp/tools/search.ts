@@ -10,6 +10,7 @@ import { ToolError } from '../errors.js';
 import { clampInt, defineTool, PREVIEW_CHARS, RESULT_CHAR_BUDGET, roundScore, withinBudget, type ToolContext } from '../tool.js';
 import { typedVaultPath } from '../../vault/paths.js';
 import { tuningOf } from '../../search/rank.js';
+import { searchExclusions } from '../../vault/obsidian-excluded.js';
 
 export const MAX_SEARCH_LIMIT = 100;
 /** Longest query text searched; a longer one is cut (a pasted log must not cost seconds), and the result says so. */
@@ -70,6 +71,7 @@ export const searchTool = defineTool({
         ...(queryVector ? { queryVector } : {}),
         suggest: true,
         collapseCopies: true,
+        excludedFiles: searchExclusions(ctx.cfg),
         flags,
         limit,
         offset,

@@ -1,0 +1,118 @@
+// Obsidian's "Excluded files" (`userIgnoreFilters` in .obsidian/app.json) stay out of Obsidian's search, and so
+// out of every search of tsm's: `tsm search`, the prompt hook and MCP. They stay in the index, so links to them
+// resolve; `"obsidianExcludedFiles": false` searches them; a change in Obsidian counts at the next search.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeVault, tsm } from '../helpers/cli.js';
+import { connect } from '../mcp/setup.js';
+import { loadConfig } from '../../src/vault/config.js';
+
+const TEMPLATE = '# Meeting template\n\n## Agenda\n\n- {{date}} antenna review agenda\n- decisions\n';
+const REVIEW = '# Antenna review\n\nThe antenna review picked the whip antenna. The agenda came from [[meeting]].\n';
+const ARCHIVED = '# Old antenna review\n\nantenna review agenda, antenna review agenda\n';
+
+let v: { dir: string; cleanup: () => void };
+const app = (filters: unknown) => writeFileSync(join(v.dir, '.obsidian', 'app.json'), JSON.stringify({ userIgnoreFilters: filters, alwaysUpdateLinks: true }));
+const search = (...args: string[]) => {
+  const r = tsm(['search', ...args, '-f', 'json'], { cwd: v.dir });
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path);
+};
+
+beforeAll(() => {
+  v = makeVault({
+    '.obsidian/app.json': '{}',
+    'Templates/meeting.md': TEMPLATE,
+    'notes/review.md': REVIEW,
+    'Archive/2024/review.md': ARCHIVED,
+  });
+  app(['Templates/', '/^archive\\//']);
+  expect(tsm(['index'], { cwd: v.dir }).code).toBe(0);
+});
+afterAll(() => v.cleanup());
+
+describe('Obsidian Excluded files', () => {
+  it('are no result of tsm search, with or without filters, and are not counted', () => {
+    expect(search('antenna review agenda')).toEqual(['notes/review.md']);
+    expect(search('antenna review agenda', '--type', 'knowledge')).toEqual(['notes/review.md']);
+    expect(search('path:Templates/ agenda')).toEqual([]);
+    const r = tsm(['search', 'antenna review agenda'], { cwd: v.dir });
+    expect(r.stderr).toContain('tsm: 1 result for "antenna review agenda"');
+  });
+
+  it('stay indexed: a link to one resolves', () => {
+    const r = tsm(['related', 'notes/review.md'], { cwd: v.dir });
+    expect(r.stdout).toContain('Templates/meeting.md  wikilink:3');
+    expect(tsm(['doctor', '--json'], { cwd: v.dir }).stdout).not.toContain('links to \\"meeting\\"');
+  });
+
+  it('are not injected by the prompt hook', () => {
+    const r = tsm(['hook'], { cwd: v.dir, input: JSON.stringify({ session_id: 's', cwd: v.dir, hook_event_name: 'UserPromptSubmit', prompt: 'what was on the antenna review agenda' }) });
+    expect(r.code).toBe(0);
+    const xml = JSON.parse(r.stdout).hookSpecificOutput.additionalContext as string;
+    expect(xml.match(/<source [^>]*>[^<]*<\/source>/g)).toEqual(['<source type="knowledge">notes/review.md</source>']);
+  });
+
+  it('are no result of MCP search or retrieve_memory', async () => {
+    const { client, close } = await connect(loadConfig({ vaultFlag: v.dir, env: {} }));
+    try {
+      const found = await client.callTool({ name: 'search', arguments: { query: 'antenna review agenda' } });
+      const text = JSON.stringify(found.structuredContent ?? found.content);
+      expect(text).toContain('notes/review.md');
+      expect(text).not.toContain('Templates/meeting.md');
+      expect(text).not.toContain('Archive/2024');
+      const memory = JSON.stringify(await client.callTool({ name: 'retrieve_memory', arguments: { query: 'antenna review agenda' } }));
+      expect(memory).toContain('notes/review.md');
+      expect(memory).not.toContain('Archive/2024');
+    } finally {
+      await close();
+    }
+  });
+
+  it('are searched with "obsidianExcludedFiles": false, and follow app.json without a new index', () => {
+    writeFileSync(join(v.dir, '.tsm', 'config.json'), '{ "obsidianExcludedFiles": false }');
+    try {
+      expect(search('antenna review agenda').sort()).toEqual(['Archive/2024/review.md', 'Templates/meeting.md', 'notes/review.md']);
+      const doctor = tsm(['doctor'], { cwd: v.dir }).stdout;
+      expect(doctor).toContain('info    excluded: Obsidian\'s Excluded files (.obsidian/app.json: "Templates/", "/^archive\\\\//") name 2 notes, which searches find');
+    } finally {
+      writeFileSync(join(v.dir, '.tsm', 'config.json'), '{}');
+    }
+    app(['Templates/']);
+    expect(search('antenna review agenda').sort()).toEqual(['Archive/2024/review.md', 'notes/review.md']);
+    app(['Templates/', '/^archive\\//']);
+  });
+
+  it('tsm doctor names them, and an entry it cannot use', () => {
+    const doctor = tsm(['doctor'], { cwd: v.dir }).stdout;
+    expect(doctor).toContain('info    excluded: Obsidian\'s Excluded files (.obsidian/app.json: "Templates/", "/^archive\\\\//") leave 2 notes out of every search');
+    app(['Templates/', '/(a+)+$/']);
+    try {
+      expect(tsm(['doctor'], { cwd: v.dir }).stdout).toMatch(/warning excluded: \.obsidian\/app\.json: the Excluded files entry "\/\(a\+\)\+\$\/" is no regular expression tsm runs/);
+      expect(search('antenna review agenda').sort()).toEqual(['Archive/2024/review.md', 'notes/review.md']);
+    } finally {
+      app(['Templates/', '/^archive\\//']);
+    }
+  });
+});
+
+describe('Excluded files that outrank every other note', () => {
+  let w: { dir: string; cleanup: () => void };
+  beforeAll(() => {
+    const files: Record<string, string> = { '.obsidian/app.json': JSON.stringify({ userIgnoreFilters: ['Templates/'] }) };
+    // More excluded notes than a ranker reads (300), each better for the query than the notes that count.
+    for (let i = 0; i < 320; i++) files[`Templates/t${i}.md`] = `# Sprint template ${i}\n\nsprint retro sprint retro sprint retro\n`;
+    files['notes/retro.md'] = '# Team notes\n\nThe sprint retro moved to Fridays. Other things happened too, at length.\n';
+    files['notes/plan.md'] = '# Planning\n\nNext sprint starts Monday; the retro notes are in the team notes, among other things.\n';
+    w = makeVault(files);
+    expect(tsm(['index'], { cwd: w.dir }).code).toBe(0);
+  });
+  afterAll(() => w.cleanup());
+
+  it('leave the notes that count found, ranked as without them', () => {
+    const r = tsm(['search', 'sprint retro', '-f', 'json'], { cwd: w.dir });
+    expect((JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path)).toEqual(['notes/retro.md', 'notes/plan.md']);
+    expect(r.stderr).toContain('tsm: 2 results');
+  });
+});
