@@ -83,10 +83,10 @@ export class SectionSearch {
   constructor(private readonly db: Database) {}
 
   /**
-   * The notes `filters.excludedFiles` leaves out of the search (vault/obsidian-excluded.ts), by id. Every note's path is tested once a search, in SQLite through a function (1.0 ms
-   * on the Obsidian Hub's 6,571 notes; reading the paths out to test them took 2.3–3.4 ms), and only in a
-   * vault with Excluded files; the rankers then leave the ids out without a join (a join before the sort
-   * doubles a broad query's cost).
+   * The notes `filters.excludedFiles` leaves out of the search (vault/obsidian-excluded.ts), by id. Every
+   * note's path is tested once a search, in SQLite through a function (1.0 ms on the Obsidian Hub's 6,571
+   * notes; reading the paths out to test them took 2.3–3.4 ms), and only in a vault with Excluded files;
+   * the rankers then leave the ids out without a join (a join before the sort doubles a broad query's cost).
    */
   private excludedNotes(filters: SearchFilters): Excluded | null {
     const patterns = filters.excludedFiles;
