@@ -4,29 +4,16 @@ import type { IndexStatus, IndexWarning, LinkRecord, NoteRecord, NoteType, Secti
 import type { Database } from './db.js';
 import { AmbiguousNoteError } from '../core/errors.js';
 import { isNoteName } from '../vault/paths.js';
-import { aliasKey, basenameKey, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
+import { aliasKey, basenameKey, resolveAttachment, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
 
 /** A link that names no note is unresolved unless it names an attachment (an image, a PDF, a canvas). */
 const NOT_ATTACHMENT = 'NOT EXISTS (SELECT 1 FROM attachments a WHERE a.key = l.target_key)';
-/** A path's folder with its trailing slash ('' at the vault root): rtrim drops every character but '/' from the right. */
-const folderOf = (path: string) => `rtrim(${path}, replace(${path}, '/', ''))`;
-/** The link's target without a leading `./`, lower case. */
-const TARGET = `lower(CASE WHEN l.target LIKE './%' THEN substr(l.target, 3) ELSE l.target END)`;
-const EXACT = `lower(a.path) = ${TARGET}`;
-const RELATIVE = `lower(a.path) = lower(${folderOf('s.path')}) || ${TARGET}`;
 /**
- * The attachment such a link names, among the files of its name, as Obsidian picks among notes (resolve-link.ts
- * resolvePathLink, nearest): the path written, from the vault root and then from the linking note's folder (a
- * markdown link `[x](…)` the other way round: its path is relative); else one whose path ends in the folders
- * the link names; the one in the linking note's own folder; the shortest. By the path written, else the
- * shortest, every `![[diagram.png]]` of projB named projA's when each project keeps its own (Obsidian's
- * attachment folder "same folder as current file").
+ * The files an unresolved link's name may be (its target key), as a JSON array: resolveAttachment picks the
+ * one it names as a note is picked (Obsidian's rule). Picked in SQL, `./y.png` was the root's y.png (the
+ * exact path was tried first) and `../img/x.png` the shortest x.png (no `../` was walked up).
  */
-const ATTACHMENT_PATH = `CASE WHEN l.target_id IS NULL THEN (SELECT a.path FROM attachments a WHERE a.key = l.target_key
-  ORDER BY CASE WHEN l.kind = 'markdown' THEN ${RELATIVE} ELSE ${EXACT} END DESC,
-    CASE WHEN l.kind = 'markdown' THEN ${EXACT} ELSE ${RELATIVE} END DESC,
-    substr('/' || lower(a.path), -length(${TARGET}) - 1) = '/' || ${TARGET} DESC,
-    ${folderOf('a.path')} = ${folderOf('s.path')} DESC, length(a.path), a.path LIMIT 1) END`;
+const ATTACHMENT_PATHS = `CASE WHEN l.target_id IS NULL THEN (SELECT json_group_array(a.path) FROM attachments a WHERE a.key = l.target_key) END`;
 import { SCHEMA_VERSION } from './schema.js';
 
 /** A page a site builds from a note: `strategy.html`. */
@@ -278,7 +265,7 @@ export class NoteReader {
     return this.withSkipped(
       extensions,
       this.linkRows(
-        `SELECT l.kind, s.path AS source, t.path AS target_path, ${ATTACHMENT_PATH} AS attachment_path,
+        `SELECT l.kind, s.path AS source, t.path AS target_path, ${ATTACHMENT_PATHS} AS attachment_paths,
                 l.target, l.heading, l.text, l.line
          FROM links l JOIN notes s ON s.id = l.source_id LEFT JOIN notes t ON t.id = l.target_id
          WHERE l.source_id = ? AND l.target_id IS NOT l.source_id ORDER BY l.line IS NULL, l.line, l.id`,
@@ -289,7 +276,7 @@ export class NoteReader {
 
   backlinks(noteId: number): LinkRecord[] {
     return this.linkRows(
-      `SELECT l.kind, s.path AS source, t.path AS target_path, NULL AS attachment_path, l.target, l.heading, l.text, l.line
+      `SELECT l.kind, s.path AS source, t.path AS target_path, NULL AS attachment_paths, l.target, l.heading, l.text, l.line
        FROM links l JOIN notes s ON s.id = l.source_id JOIN notes t ON t.id = l.target_id
        WHERE l.target_id = ? AND l.source_id != l.target_id ORDER BY s.path, l.line`,
       noteId,
@@ -317,7 +304,7 @@ export class NoteReader {
     return this.withSkipped(
       extensions,
       this.linkRows(
-        `SELECT l.kind, s.path AS source, NULL AS target_path, NULL AS attachment_path, l.target, l.heading, l.text, l.line
+        `SELECT l.kind, s.path AS source, NULL AS target_path, NULL AS attachment_paths, l.target, l.heading, l.text, l.line
          FROM links l JOIN notes s ON s.id = l.source_id WHERE l.target_id IS NULL AND ${NOT_ATTACHMENT}
          ORDER BY s.mtime_ms DESC, s.path, l.line LIMIT ?`,
         limit,
@@ -454,7 +441,8 @@ export class NoteReader {
       kind: LinkRecord['kind'];
       source: string;
       target_path: string | null;
-      attachment_path: string | null;
+      /** JSON array of the files of the link's name (ATTACHMENT_PATHS), or null. */
+      attachment_paths: string | null;
       target: string;
       heading: string | null;
       text: string | null;
@@ -464,7 +452,7 @@ export class NoteReader {
       kind: r.kind,
       sourcePath: r.source,
       targetPath: r.target_path,
-      attachmentPath: r.attachment_path,
+      attachmentPath: r.attachment_paths === null ? null : resolveAttachment(r.kind, r.target, r.source, JSON.parse(r.attachment_paths) as string[]),
       target: r.target,
       heading: r.heading,
       text: r.text,

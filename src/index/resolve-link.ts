@@ -62,9 +62,14 @@ export function resolveLink(kind: LinkKind, target: string, sourcePath: string, 
   return resolvePathLink(t, sourcePath, notes, true) ?? resolveName(t, sourcePath, notes);
 }
 
+/** `./x`, `../x`: a path from the linking note's folder, in any syntax (`![[./x.png]]` as `![](./x.png)`). */
+const FROM_HERE = /^\.\.?\//;
+
 function resolvePathLink(t: string, sourcePath: string, notes: NoteLookup, vaultRootFirst = false): string | null {
   const dir = posix.dirname(sourcePath) === '.' ? '' : posix.dirname(sourcePath);
   const candidates: (string | null)[] = [];
+  // (posix.normalize reads `./y.png` as `y.png`: tried from the root first, the root's y.png won.)
+  if (FROM_HERE.test(t)) vaultRootFirst = false;
   if (t.startsWith('/')) {
     // Site-absolute: /handbook/x/y/ — try the whole path, then drop leading segments.
     const parts = t.split('/').filter(Boolean);
@@ -142,4 +147,25 @@ function nearest(paths: string[], sourcePath: string, t: string, extensions: rea
   const dir = posix.dirname(sourcePath);
   const own = pool.filter((p) => posix.dirname(p) === dir);
   return [...(own.length ? own : pool)].sort((a, b) => a.length - b.length || (a < b ? -1 : 1))[0];
+}
+
+/**
+ * The attachment a link names among `paths`, the files of its name (its target key): by the rule that picks
+ * a note (resolveLink), so a markdown link's path is read from the note's folder first, `./` and `../` walk
+ * from there, then the folders the link names, the note's own folder, the shortest.
+ */
+export function resolveAttachment(kind: LinkKind, target: string, sourcePath: string, paths: string[]): string | null {
+  // (An empty target is the note itself to resolveLink: no attachment.)
+  if (paths.length === 0 || target.trim() === '') return null;
+  const lower = new Map(paths.map((p) => [p.toLowerCase(), p]));
+  const lookup: NoteLookup = {
+    hasPath: (p) => lower.get(p.toLowerCase()) === p,
+    byBasename: () => paths,
+    byPageName: () => [],
+    byAlias: () => [],
+    byLowerPath: (p) => lower.get(p),
+    // Attachments have no note extension to drop: `x.png` is tried as written.
+    extensions: [],
+  };
+  return resolveLink(kind, target, sourcePath, lookup);
 }

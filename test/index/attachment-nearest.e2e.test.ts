@@ -20,6 +20,13 @@ beforeAll(() => {
     'deep/er/x.md': '# X\n\n![[b/diagram.png]]\n',
     'a/b/diagram.png': png,
     'b/c/diagram.png': png,
+    // `./` and `../` name a path from the linking note's folder, in any syntax: the root's img/x.png and
+    // y.png were picked (the exact-path test read `./y.png` as `y.png`; `../` was never walked up).
+    'img/x.png': png,
+    'y.png': png,
+    'notes/img/x.png': png,
+    'notes/deep/y.png': png,
+    'notes/deep/b.md': '# B\n\n![](../img/x.png) ![](./y.png) [x](../img/x.png) ![[./y.png]]\n',
   });
   expect(tsm(['index'], { cwd: v.dir }).code).toBe(0);
 });
@@ -38,4 +45,13 @@ it("a note's own folder's file, for each of the notes that link to one of that n
 it('an exact vault path first; the folders a link names; else the shortest path', () => {
   expect(outgoing('root.md')).toEqual(['diagram.png → a/b/diagram.png', 'projB/diagram.png → projB/diagram.png', 'docs/spec.pdf → docs/spec.pdf']);
   expect(outgoing('deep/er/x.md')).toEqual(['b/diagram.png → a/b/diagram.png']);
+});
+
+it('a path from the note\'s folder when it starts with ./ or ../, whatever the syntax', () => {
+  expect(outgoing('notes/deep/b.md')).toEqual([
+    '../img/x.png → notes/img/x.png',
+    './y.png → notes/deep/y.png',
+    '../img/x.png → notes/img/x.png',
+    './y.png → notes/deep/y.png',
+  ]);
 });

@@ -37,6 +37,16 @@ const notes = lookup(
 );
 
 describe('resolveLink', () => {
+  it('./ and ../ name a path from the note\'s folder in a wikilink or embed too, not from the root', () => {
+    const here = lookup(['y.md', 'notes/deep/y.md', 'notes/z.md', 'z.md']);
+    expect(resolveLink('embed', './y.md', 'notes/deep/b.md', here)).toBe('notes/deep/y.md');
+    expect(resolveLink('wikilink', './y', 'notes/deep/b.md', here)).toBe('notes/deep/y.md');
+    expect(resolveLink('wikilink', '../z', 'notes/deep/b.md', here)).toBe('notes/z.md');
+    // Without ./ a wikilink's path is from the root first, as before.
+    expect(resolveLink('wikilink', 'y', 'notes/deep/b.md', here)).toBe('y.md');
+    expect(resolveLink('embed', 'y.md', 'notes/deep/b.md', here)).toBe('y.md');
+  });
+
   it('wikilink by unique basename', () => {
     expect(resolveLink('wikilink', 'lora-module-guide', 'daily/2026-03-09.md', notes)).toBe('knowledge/lora/lora-module-guide.md');
   });
