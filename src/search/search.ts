@@ -63,8 +63,6 @@ const MAX_WORDS = 40;
 const MAX_BIGRAMS = 80;
 const MAX_PIECES = 40;
 const MAX_RELATED = 5;
-/** Rounds of taking more notes in place of copies left out (copies.ts). */
-const MAX_COPY_ROUNDS = 4;
 
 
 /**
@@ -185,8 +183,11 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
 
 /**
  * The page with each passage once (SearchRequest.collapseCopies, copies.ts). Looked at from the first result,
- * so that a later page leaves out copies of an earlier page's hits; each copy left out takes one more note
- * in its place, a few rounds at most.
+ * so that a later page leaves out copies of an earlier page's hits; while copies left out leave the page short,
+ * twice as many results are looked at, until the ranking ends. A page must come from a prefix that fills
+ * it: cut after 4 rounds of a few more results each, 20 copies ranked first left page 1 of 3 with one hit,
+ * page 2 with none and page 3 at the 7th, so the 2nd to 6th were on no page. (The ranking is bounded:
+ * RANKER_DEPTH per list.)
  */
 function pageWithoutCopies(
   ranked: Scored[],
@@ -198,12 +199,12 @@ function pageWithoutCopies(
   let upto = wanted;
   let details = new Map<number, HitDetails>();
   let shown = withoutCopies<Scored>([], details);
-  for (let round = 0; round < MAX_COPY_ROUNDS; round++) {
+  for (;;) {
     const chosen = choose(ranked.slice(0, upto));
     details = store.details(chosen.map((p) => p.id));
     shown = withoutCopies(chosen, details);
     if (shown.kept.length >= wanted || upto >= ranked.length) break;
-    upto += wanted - shown.kept.length;
+    upto = Math.min(ranked.length, Math.max(upto * 2, upto + wanted - shown.kept.length));
   }
   const { kept, copies } = shown;
   return { page: kept.slice(offset, wanted), next: (i) => kept[offset + i + 1]?.score ?? ranked[upto]?.score ?? 0, details, copies };
