@@ -366,7 +366,7 @@ const SECRET_RULES: SecretRule[] = [
 
 /** Words that make a key name secret when nothing but qualifiers follows them (`DB_PASS`, `SECRET_KEY`). */
 const SECRET_WORDS = new Set([
-  'password', 'passwd', 'passphrase', 'pass', 'pwd', 'pw', 'secret', 'token', 'apikey', 'credential', 'credentials',
+  'password', 'passwd', 'passphrase', 'passcode', 'pass', 'pwd', 'pw', 'secret', 'token', 'apikey', 'credential', 'credentials',
   'creds', 'cred', 'privatekey', 'accesskey', 'authkey', 'auth', 'cookie', 'pat', 'sessionid', 'sessiontoken',
   'connectionstring', 'sas', 'signature',
   // The variable `sshpass -e` reads the password from.
@@ -390,7 +390,7 @@ const QUALIFIERS = new Set([
 ]);
 
 /** Long keywords that also count at the end of a run-together word: PGPASSWORD, MYSQLPASSWD, APPSECRET. */
-const SECRET_SUFFIX = /(?:password|passwd|passphrase|secret|token|apikey)$/;
+const SECRET_SUFFIX = /(?:password|passwd|passphrase|passcode|secret|token|apikey)$/;
 
 /** A key's words, lower case: `SLACK_AUTH_TOKEN` → slack auth token, `clientSecret` → client secret. */
 function keyWords(key: string): string[] {

@@ -22,6 +22,12 @@ describe('a password told in prose is redacted', () => {
     ['ルーターのパスワードが Abc12345', `ルーターのパスワードが ${REDACTED}`],
   ])('%s', (text, redacted) => expect(redactSecrets(text)).toBe(redacted));
 
+  // The prose rule names a passcode; a passcode as a key or label was no secret key (`pw:` and `passphrase:` were).
+  it.each([
+    ['iPhone passcode: 4821', `iPhone passcode: ${REDACTED}`],
+    ['DOOR_PASSCODE=4821', `DOOR_PASSCODE=${REDACTED}`],
+  ])('%s', (text, redacted) => expect(redactSecrets(text)).toBe(redacted));
+
   it('twice is once', () => {
     for (const t of ['my password is hunter2', 'the password is "x y"', 'パスワードは「abcd1234」']) {
       expect(redactSecrets(redactSecrets(t))).toBe(redactSecrets(t));
