@@ -304,21 +304,22 @@ const SECRET_RULES: SecretRule[] = [
     replace: afterHead,
   },
   // A password told in prose: "my password is hunter2", "the staging db password is `Xy7#kq`", "the PIN was
-  // 4821". The value is a quoted or code span (always literal), or a bare word of 4 or more characters with
-  // a digit or a symbol: a plain word after "is" is mostly prose ("the password is wrong", "is stored in
-  // 1Password") and stays, as does a placeholder (`<your password>`); `<private>` hides one written as a
-  // plain word. Up to 40 characters may name whose it is ("password for the staging db is"), within the
-  // sentence.
+  // 4821", "the password is: x", "is now x", "was set to x", and labelled "password for the wifi: x". The value
+  // is a quoted or code span (always literal), or a bare word of 4 or more characters with a digit or a
+  // symbol: a plain word after "is" is mostly prose ("the password is wrong", "is stored in 1Password",
+  // "is set to expire") and stays, as does a placeholder (`<your password>`); `<private>` hides one written
+  // as a plain word. Up to 40 characters may name whose it is ("password for the staging db is"), within the
+  // sentence. A label needs its "for …": "Password reset: 2024-01-01" is no password.
   {
-    pattern: /(\b(?:[Pp]ass(?:word|phrase|wd|code)|PASSWORD|PIN|[Pp]in (?:code|number))s?\b[^\n.!?;:,]{0,40}?[ \t](?:is|was)[ \t]+)(?!\[REDACTED)("[^"\n]{1,200}"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|[^\s"'`<][^\s"'`]{3,})/g,
+    pattern: /(\b(?:[Pp]ass(?:word|phrase|wd|code)|PASSWORD|PIN|[Pp]in (?:code|number))s?\b(?:[^\n.!?;:,]{0,40}?[ \t](?:is|was)(?:[ \t]+(?:now|still|(?:set|changed|reset)[ \t]+to))?:?|[ \t]+for[ \t][^\n.!?;:,]{1,40}?:)[ \t]+)(?!\[REDACTED)("[^"\n]{1,200}"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|[^\s"'`<][^\s"'`]{3,})/g,
     replace: (m: string, head: string, value: string) => proseSecret(head, value) ?? m,
   },
-  // The same in Japanese: 「パスワードはhunter2です」, 「暗証番号は 4821。」, 「パスワードは「abcd1234」」. Right after
-  // パスワードは/が: a bracketed, quoted or code value, or a run of ASCII that ends the clause (です, だ, 。, the
-  // line's end). Japanese prose names tools there — 「パスワードは 1Password に保存」, 「パスワードはObsidian
+  // The same in Japanese: 「パスワードはhunter2です」, 「暗証番号は 4821。」, 「パスワードは「abcd1234」」, and as a
+  // label, 「パスワード：hunter2」. Right after パスワードは/が/：: a bracketed, quoted or code value, or a run of
+  // ASCII that ends the clause (です, だ, 。, the line's end). Japanese prose names tools there — 「パスワードは 1Password に保存」, 「パスワードはObsidian
   // アカウントとは別」 (the handbook and Obsidian Help: 22 such lines, none a password) — and those go on.
   {
-    pattern: /((?:パスワード|パスフレーズ|暗証番号)(?:は|が)[ \t　]*)(?!\[REDACTED)(「[^」\n]{1,200}」|『[^』\n]{1,200}』|"[^"\n]{1,200}"|`[^`\n]{1,200}`|[!-~]{4,}(?=[ \t　]*(?:です|でした|だ|。|\n|$)))/g,
+    pattern: /((?:パスワード|パスフレーズ|暗証番号)(?:は|が|[:：])[ \t　]*)(?!\[REDACTED)(「[^」\n]{1,200}」|『[^』\n]{1,200}』|"[^"\n]{1,200}"|`[^`\n]{1,200}`|[!-~]{4,}(?=[ \t　]*(?:です|でした|だ|。|\n|$)))/g,
     replace: (m: string, head: string, value: string) => proseSecret(head, value, true) ?? m,
   },
   // Anthropic / OpenAI style keys (sk-…, sk-ant-…, sk-proj-…); a digit keeps hyphenated words out.

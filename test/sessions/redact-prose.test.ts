@@ -2,7 +2,9 @@
 // was: "my password is hunter2" and 「パスワードはhunter2です」 had no key, flag or format for a rule to see.
 // Kept: prose where the word after "is" / は is no password (checked against the handbook, the Obsidian Hub,
 // Obsidian Help in both languages and a TIL vault: one line there is redacted, the handbook's
-// 「パスワードは `admin` です」, a default password).
+// 「パスワードは `admin` です」, a default password). The forms added later ("is:", "is now", "set to",
+// "password for …:", 「パスワード：…」) changed one line of the 4,238 in those vaults, the tldr pages and the
+// real transcripts that name a password: the handbook's demo login 「パスワード: `developer`」.
 import { describe, expect, it } from 'vitest';
 import { REDACTED, redactSecrets } from '../../src/sessions/redact.js';
 
@@ -20,6 +22,14 @@ describe('a password told in prose is redacted', () => {
     ['暗証番号は 4821。', `暗証番号は ${REDACTED}。`],
     ['パスワードは「abcd1234」', `パスワードは「${REDACTED}」`],
     ['ルーターのパスワードが Abc12345', `ルーターのパスワードが ${REDACTED}`],
+    // "is:", "is now", "was set to", and a label that says whose it is; a Japanese label with either colon.
+    ['the password is: hunter2', `the password is: ${REDACTED}`],
+    ['the wifi password is set to hunter2!', `the wifi password is set to ${REDACTED}!`],
+    ['the password is now Xy7#kq', `the password is now ${REDACTED}`],
+    ['password for the staging db: Xy7#kq', `password for the staging db: ${REDACTED}`],
+    ['パスワード：hunter2', `パスワード：${REDACTED}`],
+    ['暗証番号: 4821', `暗証番号: ${REDACTED}`],
+    ['ユーザー名: `developer` パスワード: `developer` でログイン', `ユーザー名: \`developer\` パスワード: \`${REDACTED}\` でログイン`],
   ])('%s', (text, redacted) => expect(redactSecrets(text)).toBe(redacted));
 
   // The prose rule names a passcode; a passcode as a key or label was no secret key (`pw:` and `passphrase:` were).
@@ -51,5 +61,10 @@ describe('prose about passwords stays', () => {
     'パスワードは 1Password に保存してあります',
     'パスワードはObsidianアカウントとは別です',
     'パスワード、ポート、ルールは「開いたドア」',
+    'password is set to expire',
+    'the password is set in .env',
+    'Password reset: 2024-01-01', // a label without "for …" is the key rules' to judge
+    'パスワード: 設定画面で変更',
+    'パスワード：必須',
   ])('%s', (text) => expect(redactSecrets(text)).toBe(text));
 });
