@@ -6,7 +6,7 @@ import { noteOfSection, noteOfSectionSql, ordOfSection, sectionId } from './sect
 import { notDatedWithinSql } from './note-reader.js';
 import { frontmatterDescription } from '../parse/metadata.js';
 import { byPlace } from '../core/order.js';
-import { excludedBy } from '../vault/obsidian-excluded.js';
+import { excludedSet } from './excluded-sql.js';
 
 export interface RankedSection {
   id: number;
@@ -50,25 +50,6 @@ interface Excluded {
   json: string;
 }
 
-/** Connections that have `tsm_excluded(path, patterns JSON)`. */
-const withExcludedTest = new WeakSet<Database>();
-/** Compiled Excluded files by their JSON: one set a vault, so a few at most. */
-const excludedTests = new Map<string, (path: string) => boolean>();
-
-/** `tsm_excluded(path, patterns)`: 1 when Obsidian's Excluded files `patterns` (JSON) name the vault path. */
-function registerExcludedTest(db: Database): void {
-  if (withExcludedTest.has(db)) return;
-  db.function('tsm_excluded', { deterministic: true }, (path: unknown, key: unknown) => {
-    let test = excludedTests.get(key as string);
-    if (!test) {
-      if (excludedTests.size > 16) excludedTests.clear();
-      excludedTests.set(key as string, (test = excludedBy(JSON.parse(key as string) as string[])));
-    }
-    return test(path as string) ? 1 : 0;
-  });
-  withExcludedTest.add(db);
-}
-
 /** Column weights of bm25(): head_words, body_words, head_cjk, body_cjk. */
 export type ColumnWeights = [number, number, number, number];
 
@@ -93,8 +74,8 @@ export class SectionSearch {
     if (!patterns?.length) return null;
     const key = JSON.stringify(patterns);
     if (this.excluded?.key !== key) {
-      registerExcludedTest(this.db);
-      const ids = this.stmt('SELECT id FROM notes WHERE tsm_excluded(path, ?)').pluck().all(key) as number[];
+      const set = excludedSet(this.db, patterns); // before the statement that calls it is prepared
+      const ids = this.stmt('SELECT id FROM notes WHERE tsm_excluded(path, ?)').pluck().all(set) as number[];
       this.excluded = { key, ids: new Set(ids), json: JSON.stringify(ids) };
     }
     return this.excluded.ids.size > 0 ? this.excluded : null;
