@@ -8,6 +8,7 @@ import { NoteReader } from '../index/note-reader.js';
 import { mtimeCrowd } from '../search/mtime-crowd.js';
 import { sessionPrompts } from '../sessions/note-format.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
+import { searchExclusions } from '../vault/obsidian-excluded.js';
 import type { Deadline } from './deadline.js';
 import { hookOutput } from './output.js';
 import { limitsFor, renderRecentContext, type IntentItem, type NoteItem } from './recent-context.js';
@@ -38,8 +39,10 @@ export function sessionStartContext(cfg: TsmConfig, opts: SessionStartOptions): 
       const reader = new NoteReader(db, cfg.db);
       // Notes a clone or a copy dated all at once were not written lately (search/mtime-crowd.ts).
       const crowd = mtimeCrowd(reader) ?? undefined;
-      const notes = reader.recentNotes(NOTE_CANDIDATES, undefined, crowd).map(toNoteItem);
-      const intents = reader.recentNotes(SESSION_CANDIDATES, 'session', crowd).flatMap((note) => intentsOf(note, reader.sectionsOfNote(note.id)));
+      // Obsidian's Excluded files are no recent work, as they are no search result.
+      const excluded = searchExclusions(cfg);
+      const notes = reader.recentNotes(NOTE_CANDIDATES, undefined, crowd, excluded).map(toNoteItem);
+      const intents = reader.recentNotes(SESSION_CANDIDATES, 'session', crowd, excluded).flatMap((note) => intentsOf(note, reader.sectionsOfNote(note.id)));
       return renderRecentContext({ vault: cfg.vault, project: opts.project, intents, notes, now, limits: limitsFor(opts.source) });
     },
     { busyTimeoutMs: opts.deadline.remaining(), tsmDir: tsmDir(cfg), vault: cfg.vault },

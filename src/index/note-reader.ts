@@ -15,6 +15,7 @@ const NOT_ATTACHMENT = 'NOT EXISTS (SELECT 1 FROM attachments a WHERE a.key = l.
  */
 const ATTACHMENT_PATHS = `CASE WHEN l.target_id IS NULL THEN (SELECT json_group_array(a.path) FROM attachments a WHERE a.key = l.target_key) END`;
 import { SCHEMA_VERSION } from './schema.js';
+import { excludedSet } from './excluded-sql.js';
 
 /** A page a site builds from a note: `strategy.html`. */
 const PAGE = /\.html?$/i;
@@ -182,11 +183,13 @@ export class NoteReader {
   /** Notes by date, newest first (SessionStart context, MCP recent_context). */
   /**
    * The newest notes (of a type), by date. `undated`: modification times (ms, inclusive) that date no note
-   * (search/mtime-crowd.ts): a note dated only by one of them is left out.
+   * (search/mtime-crowd.ts): a note dated only by one of them is left out. `excluded`: Obsidian's Excluded
+   * files (vault/obsidian-excluded.ts), whose notes are left out as searches leave them out: a template
+   * edited today was SessionStart's recent work, its `{{date}}` placeholders the model's context.
    */
-  recentNotes(limit: number, type?: NoteType, undated?: { from: number; to: number }): NoteRecord[] {
-    const where = [type ? 'type = ?' : '', undated ? notDatedWithinSql('') : ''].filter(Boolean);
-    const params = [...(type ? [type] : []), ...(undated ? [undated.from, undated.to] : []), limit];
+  recentNotes(limit: number, type?: NoteType, undated?: { from: number; to: number }, excluded: readonly string[] = []): NoteRecord[] {
+    const where = [type ? 'type = ?' : '', undated ? notDatedWithinSql('') : '', excluded.length ? 'NOT tsm_excluded(path, ?)' : ''].filter(Boolean);
+    const params = [...(type ? [type] : []), ...(undated ? [undated.from, undated.to] : []), ...(excluded.length ? [excludedSet(this.db, excluded)] : []), limit];
     const rows = this.db
       .prepare(`SELECT ${NOTE_COLUMNS} FROM notes${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY date DESC, mtime_ms DESC, path LIMIT ?`)
       .all(...params) as NoteRow[];

@@ -70,6 +70,24 @@ describe('Obsidian Excluded files', () => {
     }
   });
 
+  it('are no recent note of SessionStart or MCP recent_context: a template edited today is no recent work', async () => {
+    const r = tsm(['hook'], { cwd: v.dir, input: JSON.stringify({ session_id: 's', cwd: v.dir, hook_event_name: 'SessionStart', source: 'startup' }) });
+    expect(r.code).toBe(0);
+    const context = JSON.parse(r.stdout).hookSpecificOutput.additionalContext as string;
+    expect(context).toContain('notes/review.md');
+    expect(context).not.toContain('Templates/meeting.md');
+    expect(context).not.toContain('Archive/2024');
+    const { client, close } = await connect(loadConfig({ vaultFlag: v.dir, env: {} }));
+    try {
+      const recent = JSON.stringify(await client.callTool({ name: 'recent_context', arguments: {} }));
+      expect(recent).toContain('notes/review.md');
+      expect(recent).not.toContain('Templates/meeting.md');
+      expect(recent).not.toContain('Archive/2024');
+    } finally {
+      await close();
+    }
+  });
+
   it('are searched with "obsidianExcludedFiles": false, and follow app.json without a new index', () => {
     writeFileSync(join(v.dir, '.tsm', 'config.json'), '{ "obsidianExcludedFiles": false }');
     try {

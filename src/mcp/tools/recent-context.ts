@@ -7,6 +7,7 @@ import { sessionPrompts } from '../session-note.js';
 import { clampInt, defineTool, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
 import { linkReadingOf } from '../../search/link-reading.js';
 import { mtimeCrowd } from '../../search/mtime-crowd.js';
+import { searchExclusions } from '../../vault/obsidian-excluded.js';
 
 export const MAX_RECENT = 100;
 
@@ -33,7 +34,9 @@ export const recentContextTool = defineTool({
       const types: readonly NoteType[] = args.type ? [args.type] : NOTE_TYPES;
       // Notes a clone or a copy dated all at once were not written lately (search/mtime-crowd.ts).
       const crowd = mtimeCrowd(reader) ?? undefined;
-      const candidates = types.flatMap((t) => reader.recentNotes(limit, t, crowd));
+      // Obsidian's Excluded files are no recent work, as they are no search result.
+      const excluded = searchExclusions(ctx.cfg);
+      const candidates = types.flatMap((t) => reader.recentNotes(limit, t, crowd, excluded));
       const scored = candidates
         .map((note) => ({ note, score: compositeScore(note.type, note.date, now, note.status) }))
         .sort((a, b) => b.score - a.score || b.note.date.localeCompare(a.note.date) || b.note.mtimeMs - a.note.mtimeMs)
