@@ -61,6 +61,18 @@ export function olderReadingSql(db: Database): { join: string; column: string } 
  */
 const LINKS_RESOLVED = 'links_resolved';
 
+/**
+ * The rules that resolve a link without changing what is read from a note (resolve-link.ts), counted apart
+ * from PARSE_VERSION, whose change reads every note again: a change here only resolves every link again, once,
+ * at the next sync of the whole vault. Recorded beside LINKS_RESOLVED (meta LINK_RULES); none recorded is 0.
+ * Bump it with any change to how a link as read finds its note or attachment.
+ *
+ * 1: 2026-11-28 (`[[./y]]` and `![[./y.md]]` name y.md in the linking note's folder, no longer the root's: an
+ * index resolved before kept the root's until the link's note was edited or `tsm index --full`).
+ */
+export const LINK_RULES = 1;
+const LINK_RULES_KEY = 'link_rules';
+
 /** Whether links may have been resolved by older rules since this tsm's last sync (call it in the sync's write transaction). */
 export function linksResolvedByOlder(db: Database): boolean {
   const meta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
@@ -68,10 +80,13 @@ export function linksResolvedByOlder(db: Database): boolean {
   const lastSync = meta.get('last_sync') as string | undefined;
   if (record === undefined || lastSync === undefined) return true;
   const [version, at] = [Number(record.slice(0, record.indexOf(' '))), record.slice(record.indexOf(' ') + 1)];
-  return at !== lastSync || !(version >= PARSE_VERSION);
+  const rules = Number(meta.get(LINK_RULES_KEY) ?? 0);
+  return at !== lastSync || !(version >= PARSE_VERSION) || !(rules >= LINK_RULES);
 }
 
 /** Records that links are as this tsm's rules resolve them, as of the sync that writes `lastSync`. */
 export function recordLinksResolved(db: Database, lastSync: string): void {
-  db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(LINKS_RESOLVED, `${PARSE_VERSION} ${lastSync}`);
+  const set = db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+  set.run(LINKS_RESOLVED, `${PARSE_VERSION} ${lastSync}`);
+  set.run(LINK_RULES_KEY, String(LINK_RULES));
 }

@@ -160,6 +160,19 @@ describe('links an older tsm resolved', () => {
     expect(linkTarget()).toBe('a.md');
   });
 
+  it('are resolved again, once, when the rules that resolve them changed (an index resolved by a tsm before them)', () => {
+    // As a tsm of this PARSE_VERSION left it before `[[./y]]` was read from the note's folder: same record, no LINK_RULES.
+    resolvedElsewhere(false);
+    const conn = new Database(db());
+    conn.prepare("DELETE FROM meta WHERE key = 'link_rules'").run();
+    conn.close();
+    expect(JSON.parse(index().stdout)).toMatchObject({ updated: 0 });
+    expect(linkTarget()).toBe('b/c.md');
+    resolvedElsewhere(false);
+    index();
+    expect(linkTarget()).toBe('a.md');
+  });
+
   it('a sync of listed paths leaves that to the next sync of the whole vault', () => {
     resolvedElsewhere(true);
     writeFileSync(join(vault.dir, 'b', 'c.md'), '# Gamma\n\nThe seal, edited.\n');
