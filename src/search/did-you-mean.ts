@@ -24,10 +24,10 @@ const LATIN_WORD = /^[a-z][a-z0-9_'-]*$/;
 
 /**
  * `shown` (the query as typed) with the unknown words of `text` (its words to look up) replaced, or null
- * when there is nothing to suggest.
+ * when there is nothing to suggest. `excluded`: Obsidian's Excluded files, whose notes' words are unknown.
  */
-export function didYouMean(db: Database, text: string, shown = text): string | null {
-  const vocab = new Vocabulary(db);
+export function didYouMean(db: Database, text: string, shown = text, excluded: readonly string[] = []): string | null {
+  const vocab = new Vocabulary(db, excluded);
   const replaced = new Map<string, string>();
   for (const word of queryTerms(text).words.slice(0, MAX_WORDS)) {
     // A stopword (`thanks`) is searched only when nothing else is left: no note needs it, and the nearest

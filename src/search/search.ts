@@ -73,7 +73,7 @@ export function search(db: Database, req: SearchRequest): SearchResponse {
   return db.transaction(() => {
     const resp = searchSnapshot(db, req);
     if (req.suggest && resp.total === 0 && !resp.datesOnly) {
-      const hint = didYouMean(db, req.syntax ? [req.syntax.text, ...req.syntax.quoted].join(' ') : req.query, req.query);
+      const hint = didYouMean(db, req.syntax ? [req.syntax.text, ...req.syntax.quoted].join(' ') : req.query, req.query, req.excludedFiles);
       if (hint) resp.didYouMean = hint;
     }
     return resp;

@@ -8,7 +8,7 @@ import { makeVault, tsm } from '../helpers/cli.js';
 import { connect } from '../mcp/setup.js';
 import { loadConfig } from '../../src/vault/config.js';
 
-const TEMPLATE = '# Meeting template\n\n## Agenda\n\n- {{date}} antenna review agenda\n- decisions\n';
+const TEMPLATE = '# Meeting template\n\n## Agenda\n\n- {{date}} antenna review agenda\n- decisions\n\nThe placeholder list.\n';
 const REVIEW = '# Antenna review\n\nThe antenna review picked the whip antenna. The agenda came from [[meeting]].\n';
 const ARCHIVED = '# Old antenna review\n\nantenna review agenda, antenna review agenda\n';
 
@@ -39,6 +39,12 @@ describe('Obsidian Excluded files', () => {
     expect(search('path:Templates/ agenda')).toEqual([]);
     const r = tsm(['search', 'antenna review agenda'], { cwd: v.dir });
     expect(r.stderr).toContain('tsm: 1 result for "antenna review agenda"');
+  });
+
+  it('lend no word to "did you mean": a word only they hold finds nothing', () => {
+    // `placeholder` is the template's alone: offered for `placeholdr`, it found nothing again.
+    expect(tsm(['search', 'placeholdr'], { cwd: v.dir }).stderr).not.toContain('did you mean');
+    expect(tsm(['search', 'antena'], { cwd: v.dir }).stderr).toContain('did you mean: antenna');
   });
 
   it('stay indexed: a link to one resolves', () => {
