@@ -47,8 +47,9 @@ export class VaultFsWatcher {
   private pollingNow = false;
   /** Watched paths that native events said were removed or moved themselves, since the last renewIfStale. */
   private selfRemoved = new Set<string>();
-  /** Native events received since the last takeNativeEvents (watch-vault.ts: the kernel's queue may overflow). */
-  private nativeEvents = 0;
+  /** Native events received in this turn of the event loop, and the most in one turn since takeLargestBurst. */
+  private turnEvents = 0;
+  private largestBurst = 0;
 
   private constructor(private readonly opts: FsWatcherOptions) {}
 
@@ -63,11 +64,25 @@ export class VaultFsWatcher {
     return this.pollingNow;
   }
 
-  /** The native events received since the last call (every event of every native watch, named or not). */
-  takeNativeEvents(): number {
-    const n = this.nativeEvents;
-    this.nativeEvents = 0;
+  /**
+   * The most native events (of every watch, named or not) received in one turn of the event loop since the
+   * last call: what the kernel held queued at once. Node reads the whole inotify queue in one go, each event
+   * a synchronous callback, so a queue that overflowed arrives as one turn of at least its size. Counted by
+   * turn, not in total: a log appended to steadily (10,000 writes in 12 s) arrives a few events a turn, and
+   * counted in total until the next batch it made a rescan that nothing called for.
+   */
+  takeLargestBurst(): number {
+    const n = Math.max(this.largestBurst, this.turnEvents);
+    this.largestBurst = 0;
     return n;
+  }
+
+  private countNativeEvent(): void {
+    if (this.turnEvents++ > 0) return;
+    setImmediate(() => {
+      this.largestBurst = Math.max(this.largestBurst, this.turnEvents);
+      this.turnEvents = 0;
+    });
   }
 
   async close(): Promise<void> {
@@ -125,7 +140,7 @@ export class VaultFsWatcher {
       if (!poll) {
         // inotify's word that a watched path itself went (IN_DELETE_SELF, IN_MOVE_SELF): its own name, on its own watch.
         w.on('raw', (event, name, details) => {
-          if (this.current === w) this.nativeEvents++;
+          if (this.current === w) this.countNativeEvent();
           const watched = (details as { watchedPath?: string } | undefined)?.watchedPath;
           if (this.current === w && event === 'rename' && watched !== undefined && name === basename(watched)) this.selfRemoved.add(watched);
           // A name in a watched folder that came or went. Files that are no notes are not watched (one inotify

@@ -211,14 +211,14 @@ class VaultWatch {
   /**
    * inotify drops the events its queue cannot hold (16,384 by default) and Node gives no sign of it: 30,000
    * notes written at once into a folder of the vault, 28,546 were indexed and 1,454 never reported, until some
-   * later change made the watcher look at the whole vault. A batch that comes after half that many native
-   * events is a rescan, whatever its events named: the kernel held them all at once, or the loop was busy
-   * (a batch of 20,000 notes) while they came. A rescan stats every file of the vault (0.2 s on the
-   * handbook's 4,560 notes), little beside such a batch; events a `git checkout` of a few thousand files
-   * makes stay under it.
+   * later change made the watcher look at the whole vault. A batch that comes after the kernel handed over
+   * half that many events at once (in one turn of the event loop: fs-watcher.ts takeLargestBurst) is a rescan,
+   * whatever its events named: the queue held them all, and may have held more (the loop was busy with a
+   * batch of 20,000 notes while they came). A rescan stats every file of the vault (0.2 s on the handbook's
+   * 4,560 notes), little beside such a batch.
    */
   private rescanIfEventsDropped(): void {
-    const events = this.fsWatcher?.takeNativeEvents() ?? 0;
+    const events = this.fsWatcher?.takeLargestBurst() ?? 0;
     if (events < this.eventQueue / 2) return;
     this.queue.requestRescan(`${events} file-system events at once, half or more of the ${this.eventQueue} the system queues: some may be lost`);
   }
