@@ -4,17 +4,23 @@ import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, r
 import { dirname, join, basename } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { TsmError } from '../core/errors.js';
+import { machineShortOf } from '../core/machine-limits.js';
 import { makeVaultFolder } from '../vault/folders.js';
 
 /**
  * Writes via a temp file in the same folder and a rename, so readers never see half a file; the folder is
- * made inside `vault` if missing, never the vault itself (src/vault/folders.ts).
+ * made inside `vault` if missing, never the vault itself (src/vault/folders.ts). `between` runs after the
+ * temp file is written and before the rename, and an error in it leaves `path` as it was: the ingest state
+ * takes effect only once the note it records is written, and a disk too full for the state fails before
+ * the note is touched. (Written after the note, a state that found no room left tsm's own note recorded
+ * with its older hash, taken by the next ingest for one its user had edited: frozen, and a `-2` note.)
  */
-export function writeFileAtomic(vault: string, path: string, content: string): void {
+export function writeFileAtomic(vault: string, path: string, content: string, between: () => void = () => {}): void {
   makeVaultFolder(vault, dirname(path));
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     writeFileSync(temp, content);
+    between();
     renameSync(temp, path);
   } catch (err) {
     rmSync(temp, { force: true });
@@ -39,12 +45,20 @@ export function writeNoteFile(vault: string, path: string, content: string, opts
 
 const NO_WRITE = new Set(['EACCES', 'EPERM', 'EROFS']);
 
+const NOTHING_LOST = 'nothing is lost: the next ingest writes the whole note';
+
+/** A full disk (or quota) met writing the session's note or its ingest state, as one line with the fix; else null. */
+export function noRoomFor(err: unknown, path: string): TsmError | null {
+  const short = machineShortOf(err);
+  return short === null ? null : new TsmError(`cannot write ${path}: ${short}; ${NOTHING_LOST}`);
+}
+
 function unwritableNote(err: unknown, path: string, newSession: boolean): TsmError | null {
   const code = (err as NodeJS.ErrnoException).code ?? '';
-  if (!NO_WRITE.has(code)) return null;
+  if (!NO_WRITE.has(code)) return noRoomFor(err, `the session note ${path}`);
   // A session already written stays in its folder whatever sessionsDir says (ingest.ts notesOf): only a new one can go elsewhere.
   const elsewhere = newSession ? ' (or set sessionsDir, TSM_SESSIONS_DIR, to a folder you can write)' : '';
-  const later = `${elsewhere}; nothing is lost: the next ingest writes the whole note`;
+  const later = `${elsewhere}; ${NOTHING_LOST}`;
   const folder = nearestFolder(dirname(path));
   const folderCode = writeAccess(folder);
   const [what, fix] =

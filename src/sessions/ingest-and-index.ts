@@ -33,16 +33,21 @@ export interface WaitLimit {
 
 /** Ingests one transcript into its session note (incrementally), holding a per-transcript lock. */
 export async function ingestSession(cfg: TsmConfig, transcriptPath: string, limit: WaitLimit = {}): Promise<SessionIngest> {
-  const { ingestTranscript, stateKey, transcriptRealPath } = await import('./ingest.js');
+  const { ingestTranscript, noRoomFor, stateKey, transcriptRealPath } = await import('./ingest.js');
   const transcript = transcriptRealPath(transcriptPath);
   const stateDir = ingestStateDir(cfg);
   // One lock per state file: two paths of one session's transcript (a copy, a link) share the state they rewrite.
   const lock = join(stateDir, `${stateKey(transcript)}.lock`);
   const timeoutMs = limit.waitUntil === undefined ? LOCK_TIMEOUT_MS : Math.max(0, Math.min(LOCK_TIMEOUT_MS, limit.waitUntil - Date.now()));
-  return withFileLock(lock, { vault: cfg.vault, timeoutMs }, () => {
-    const r = ingestTranscript(transcript, { vault: cfg.vault, sessionsDir: cfg.sessionsDir, stateDir, answerChars: cfg.answerChars });
-    return { transcript, sessionId: r.sessionId, notePath: r.notePath, changed: r.changed, prompts: r.prompts, removed: r.removed, kept: r.kept };
-  });
+  try {
+    return await withFileLock(lock, { vault: cfg.vault, timeoutMs }, () => {
+      const r = ingestTranscript(transcript, { vault: cfg.vault, sessionsDir: cfg.sessionsDir, stateDir, answerChars: cfg.answerChars });
+      return { transcript, sessionId: r.sessionId, notePath: r.notePath, changed: r.changed, prompts: r.prompts, removed: r.removed, kept: r.kept };
+    });
+  } catch (err) {
+    // The lock's own pid is the first thing written: on a full disk it fails before anything else.
+    throw noRoomFor(err, `the session's lock ${lock}`) ?? err;
+  }
 }
 
 /**

@@ -13,11 +13,13 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { isInside, realPathOr } from '../vault/paths.js';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
-import { readRange, readTextOrNull, splitLines, writeFileAtomic, writeNoteFile } from './files.js';
+import { noRoomFor, readRange, readTextOrNull, splitLines, writeFileAtomic, writeNoteFile } from './files.js';
 import type { SessionModel } from './model.js';
 import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, sessionNoteName } from './render.js';
 import { NAME_ID_LENGTHS, sessionIdOfNote } from './note-format.js';
 import { applyTranscriptLines, sliceModel } from './transcript.js';
+
+export { noRoomFor };
 
 export interface IngestOptions {
   /** The vault: the folders below are made inside it, never it (src/vault/folders.ts). */
@@ -264,14 +266,22 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
   const sameSession = state !== null || loaded?.model?.sessionId === view.sessionId;
   const { notes, dir } = loaded && sameSession ? notesOf(loaded, opts) : { notes: [], dir: resolve(opts.sessionsDir) };
   const removed: string[] = [];
+  const writes: (() => void)[] = [];
   const placed = hasContent(view)
-    ? writeNotes(opts.vault, view, notes, dir, answerChars, removed)
+    ? writeNotes(opts.vault, view, notes, dir, answerChars, removed, writes)
     : { changed: false, notePath: notes.at(-1)?.path ?? join(dir, sessionNoteName(view)) };
 
   const stored = notes.map((n) => ({ ...n, path: relative(dir, n.path) }));
   const notesDir = isInside(opts.vault, dir) ? relative(resolve(opts.vault), dir) : dir;
   const nextState: IngestState = { version: STATE_VERSION, transcriptPath: path, offset: offset + consumed, firstLine, notes: stored, notesDir, model };
-  writeFileAtomic(opts.vault, statePath, JSON.stringify(nextState));
+  try {
+    // The note's writes go between the state's temp file and its rename (files.ts writeFileAtomic).
+    writeFileAtomic(opts.vault, statePath, JSON.stringify(nextState), () => {
+      for (const write of writes) write();
+    });
+  } catch (err) {
+    throw noRoomFor(err, `the session's ingest state ${statePath}`) ?? err;
+  }
 
   return {
     sessionId: view.sessionId,
@@ -304,8 +314,9 @@ function notesOf(state: IngestState, opts: IngestOptions): { notes: WrittenNote[
 const now = () => new Date().toISOString();
 
 /**
- * Writes the session's current note, updating `notes` in place. The note written to is the last one not
- * kept; if its file is gone or no longer what tsm wrote, it is kept (left alone) first.
+ * Plans the writes of the session's current note (into `writes`, run by the caller once the state that
+ * records them is ready), updating `notes` in place. The note written to is the last one not kept; if its
+ * file is gone or no longer what tsm wrote, it is kept (left alone) first.
  */
 function writeNotes(
   vault: string,
@@ -314,6 +325,7 @@ function writeNotes(
   sessionsDir: string,
   answerChars: number,
   removed: string[],
+  writes: (() => void)[],
 ): { changed: boolean; notePath: string } {
   const last = notes.at(-1);
   if (notes.some((n) => n.kept === 'deleted')) return { changed: false, notePath: last?.path ?? '' };
@@ -352,14 +364,16 @@ function writeNotes(
     // A note of this session tsm has no record of writing sits where the note goes (a lost state, or a copy
     // the user made): it is left alone, recorded, and the session goes on in the next note.
     notes.push({ path: target, sha256: '', firstPrompt: from, lastPrompt: from - 1, kept: 'edited', keptSince: now() });
-    return writeNotes(vault, view, notes, sessionsDir, answerChars, removed);
+    return writeNotes(vault, view, notes, sessionsDir, answerChars, removed, writes);
   }
   if (readTextOrNull(target) !== content) {
-    writeNoteFile(vault, target, content, { newSession: notes.length === 0 });
+    const newSession = notes.length === 0;
+    writes.push(() => writeNoteFile(vault, target, content, { newSession }));
     changed = true;
   }
   if (active && active.path !== target) {
-    rmSync(active.path, { force: true }); // checked above: it still holds exactly what tsm wrote
+    const old = active.path;
+    writes.push(() => rmSync(old, { force: true })); // checked above: it still holds exactly what tsm wrote
     removed.push(active.path);
     changed = true;
   }

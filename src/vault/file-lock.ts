@@ -54,9 +54,13 @@ function create(path: string): boolean {
   }
   try {
     writeSync(fd, String(process.pid));
-  } finally {
+  } catch (err) {
+    // A full disk: an empty lock left behind held off every other process for PIDLESS_MS.
     closeSync(fd);
+    rmSync(path, { force: true });
+    throw err;
   }
+  closeSync(fd);
   return true;
 }
 
