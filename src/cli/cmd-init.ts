@@ -1,10 +1,11 @@
 // tsm init: create .tsm/ with a commented config (never overwriting one); --claude wires Claude Code too,
 // in the local (personal) scope unless --shared asks for the files a team commits.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultConfigText, resolveVault, TSM_DIR } from '../vault/config.js';
 import { fileKind } from '../vault/file-kind.js';
 import { TSM_GITIGNORE } from '../vault/folders.js';
+import { createFileWhole } from '../vault/new-file.js';
 import { UsageError, UserError } from './run.js';
 import { writeErr } from './stdio.js';
 
@@ -20,15 +21,14 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (kind === 'absent') fsStep('create', dir, () => mkdirSync(dir));
   const config = join(dir, 'config.json');
   const created: string[] = [];
-  if (!existsSync(config)) {
-    fsStep('write', config, () => writeFileSync(config, defaultConfigText()));
-    created.push(config);
-  }
+  // Whole or not at all: a full disk left an empty config.json, which this check then took for one set up.
+  fsStep('write', config, () => {
+    if (createFileWhole(config, defaultConfigText())) created.push(config);
+  });
   const gitignore = join(dir, '.gitignore');
-  if (!existsSync(gitignore)) {
-    fsStep('write', gitignore, () => writeFileSync(gitignore, TSM_GITIGNORE));
-    created.push(gitignore);
-  }
+  fsStep('write', gitignore, () => {
+    if (createFileWhole(gitignore, TSM_GITIGNORE)) created.push(gitignore);
+  });
   writeErr(created.length ? `tsm: created ${created.join(', ')}\n` : `tsm: ${dir} already set up\n`);
   if (argv.claude) {
     const { wireClaudeCode } = await import('../hooks/claude-setup.js');

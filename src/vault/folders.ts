@@ -3,10 +3,11 @@
 // with (the user deleted or moved it meanwhile); a recursive mkdir would then bring the vault's folder
 // back, with a `.tsm/` in it. Seen: the real-Claude-Code tests' detached SessionEnd ingests recreated
 // their deleted vaults as `<vault>/.tsm/hook.log`. One rule for every writer: the root is never made.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { TsmError } from '../core/errors.js';
 import { TSM_DIR } from './config.js';
+import { createFileWhole } from './new-file.js';
 import { isInside } from './paths.js';
 
 /**
@@ -53,7 +54,7 @@ function gone(root: string): FolderGoneError {
 /** Writes `.tsm/.gitignore` into a `.tsm/` just made. Not a reason to stop the command: the index matters more. */
 function writeTsmGitignore(dir: string): void {
   try {
-    writeFileSync(join(dir, '.gitignore'), TSM_GITIGNORE, { flag: 'wx' });
+    createFileWhole(join(dir, '.gitignore'), TSM_GITIGNORE);
   } catch {
     // Already there (a race with another tsm), or unwritable: `tsm doctor` names a .tsm/ git would commit.
   }
