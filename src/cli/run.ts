@@ -1,7 +1,8 @@
 // How every command runs and fails: errors go to stderr as one `tsm: …` line, with exit 1 (2 for usage).
 // A hook never exits 2 (Claude Code erases the user's prompt on exit 2): main.ts marks a hook run with
 // setHookMode(), and fail() then reports a usage error with exit 1.
-import { isExplained, isUsageError, TsmError } from '../core/errors.js';
+import { isUsageError, TsmError } from '../core/errors.js';
+import { readableMessage } from '../core/machine-limits.js';
 import { stripControls } from '../text/controls.js';
 import { writeErr } from './stdio.js';
 
@@ -40,6 +41,7 @@ export function fail(err: unknown): void {
     return;
   }
   // A message may echo what the user typed or a vault's file name: no terminal escape reaches stderr.
-  writeErr(isExplained(e) ? `tsm: ${stripControls(e.message)}\n` : `tsm: ${e.stack ?? e.message}\n`);
+  const readable = readableMessage(e);
+  writeErr(readable !== null ? `tsm: ${stripControls(readable)}\n` : `tsm: ${e.stack ?? e.message}\n`);
   process.exitCode = 1;
 }

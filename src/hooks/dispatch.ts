@@ -5,6 +5,7 @@
 // on time out the hook prints nothing, logs one line and the process exits at once.
 import { basename } from 'node:path';
 import { isExplained } from '../core/errors.js';
+import { readableMessage } from '../core/machine-limits.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
 import { loadConfig, tsmDir, type TsmConfig } from '../vault/config.js';
 import { fileKind } from '../vault/file-kind.js';
@@ -325,7 +326,7 @@ function log(ctx: Context, message: string): void {
 
 function describeError(err: unknown): string {
   if (err instanceof Error) {
-    return isExplained(err) ? err.message : `${err.name}: ${err.message}${err.stack ? ` (${firstFrame(err.stack)})` : ''}`;
+    return readableMessage(err) ?? `${err.name}: ${err.message}${err.stack ? ` (${firstFrame(err.stack)})` : ''}`;
   }
   return String(err);
 }
