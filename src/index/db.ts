@@ -1,5 +1,5 @@
 // Opening the SQLite index: pragmas, schema version, and what to do with a file that is not a usable index.
-import { accessSync, closeSync, constants, existsSync, mkdirSync, readSync, renameSync, rmSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, readSync, renameSync, rmSync, statfsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -632,6 +632,15 @@ function unwritableFolder(path: string): 'read-only' | 'permission' | null {
   }
 }
 
+/** Whether the disk holding the index has no room left (asked only once an I/O error is met). */
+function diskFull(path: string): boolean {
+  try {
+    return statfsSync(dirname(path)).bavail === 0;
+  } catch {
+    return false;
+  }
+}
+
 function describe(err: unknown, path: string): IndexError {
   const kind = sqliteErrorKind(err);
   if (kind === 'corrupt' && !replaceable(path)) return notAnIndex(path);
@@ -650,5 +659,13 @@ function describe(err: unknown, path: string): IndexError {
   }
   if (kind === 'readonly') return new IndexError('readonly', `cannot open the index at ${path}: ${(err as Error).message}`);
   if (kind === 'io' && otherWatcherBeside(path) !== null) return asIndexError(err, path) as IndexError;
+  if (kind === 'io' && diskFull(path)) {
+    // Measured on a filled tmpfs: SQLite gave only `disk I/O error` (SQLITE_IOERR_SHMSIZE), and the search failed.
+    return new IndexError(
+      'io',
+      `cannot read the index at ${path}: its disk is full, and SQLite needs room for a small ${basename(path)}-shm file ` +
+        'beside the index even to read it; free some space',
+    );
+  }
   return new IndexError('io', `cannot read the index at ${path}: ${(err as Error).message}`);
 }
