@@ -8,6 +8,7 @@ import { TSM_GITIGNORE } from '../vault/folders.js';
 import { createFileWhole } from '../vault/new-file.js';
 import { UsageError, UserError } from './run.js';
 import { writeErr } from './stdio.js';
+import { machineShortOf } from '../core/machine-limits.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   if (argv.shared && !argv.claude) throw new UsageError('--shared goes with --claude: `tsm init --claude --shared`');
@@ -45,8 +46,6 @@ const FS_FIXES: Record<string, string> = {
   EACCES: 'you may not write there: check the permissions of the folder, or run `tsm init` in a vault you own',
   EPERM: 'you may not write there: check the permissions of the folder, or run `tsm init` in a vault you own',
   EROFS: 'the disk is read-only: keep the vault on a writable disk',
-  ENOSPC: 'the disk is full: free some space and run `tsm init` again',
-  EDQUOT: 'your disk quota is used up: free some space and run `tsm init` again',
 };
 
 /** Runs one file system step; an error with a code becomes one line naming the path and the fix. */
@@ -56,6 +55,9 @@ function fsStep(what: 'create' | 'write', path: string, fn: () => void): void {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (typeof code !== 'string') throw err;
-    throw new UserError(`cannot ${what} ${path} (${code}): ${FS_FIXES[code] ?? 'check that path, then run `tsm init` again'}`);
+    // A full disk or quota, too many open files: the one wording of core/machine-limits.ts.
+    const short = machineShortOf(err);
+    const fix = short !== null ? `${short.replace(/ \([A-Z]+\)$/, '')} and run \`tsm init\` again` : (FS_FIXES[code] ?? 'check that path, then run `tsm init` again');
+    throw new UserError(`cannot ${what} ${path} (${code}): ${fix}`);
   }
 }
