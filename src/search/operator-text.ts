@@ -30,6 +30,18 @@ export function longTextNotice(chars: number): string {
 }
 
 /**
+ * Most phrases and OR groups a query may require. A note must hold each, and the index asks that by one
+ * subquery a group, all AND-ed in one SQL statement: 1,000 quoted phrases passed SQLite's expression depth
+ * (1,000) and failed the search. A query of more is pasted text (quoted strings of a log or of JSON), read
+ * as plain text as a long one is; a deliberate query holds a few (the "twenty phrases" above).
+ */
+export const MAX_REQUIRED_GROUPS = 64;
+
+export function manyGroupsNotice(groups: number): string {
+  return `the query was read as plain text: its ${groups} phrases and OR groups make it a pasted text (the query language applies up to ${MAX_REQUIRED_GROUPS}); filter a long query with the tag, path, type and status options`;
+}
+
+/**
  * Whether `-text` excludes nothing one could mean: a word of one letter (`-e`, `-t`: flags of a pasted
  * command) is never searched (query-terms.ts), and punctuation (`-.`) is no word at all. Such a `-x` is text.
  */

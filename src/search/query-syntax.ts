@@ -10,7 +10,16 @@
 // Pasted text is not written in this language: what looks like an operator but cannot be meant stays text
 // (operator-text.ts: `-e` of a command, `type:module`, a path out of the vault, a query of a paragraph).
 import { hasCjk } from '../text/normalize.js';
-import { commandFlagNotice, commandFlags, filterValue, isFlagLike, LONG_TEXT_CHARS, longTextNotice } from './operator-text.js';
+import {
+  commandFlagNotice,
+  commandFlags,
+  filterValue,
+  isFlagLike,
+  LONG_TEXT_CHARS,
+  longTextNotice,
+  manyGroupsNotice,
+  MAX_REQUIRED_GROUPS,
+} from './operator-text.js';
 
 export const FILTER_KEYS = ['tag', 'path', 'type', 'status'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
@@ -192,6 +201,7 @@ export function parseQuery(query: string, opts: ParseOptions = {}): ParsedQuery 
         break;
     }
   }
+  if (required.length > MAX_REQUIRED_GROUPS) return plainText(query, [manyGroupsNotice(required.length)]);
   return { text: text.join(' '), quoted, required, excluded, prefixes, filters, operators: true, notices };
 }
 
