@@ -56,9 +56,11 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     // For the md format's summaries to read links as the snippets do: one meta row, for that format only.
     return { ...found, links: argv.format === 'md' && !argv.ids ? linkReadingOf(db) : DEFAULT_LINK_READING };
   }, { tsmDir: tsmDir(cfg), vault: cfg.vault });
-  writeOut(await render(resp, argv, cfg, now, links));
-  // The query as every line below quotes it: cut to QUERY_ECHO_CHARS, as MCP and the hook echo it.
-  const quoted = JSON.stringify(queryEcho(query));
+  // The query as stdout (xml's query attribute, md's "No results found") and every line below quote it: cut
+  // to QUERY_ECHO_CHARS, as MCP and the hook echo it (a 110 KB query printed 111,788 bytes of empty XML).
+  const echo = queryEcho(query);
+  writeOut(await render({ ...resp, query: echo }, argv, cfg, now, links));
+  const quoted = JSON.stringify(echo);
   writeErr(`tsm: ${count(resp.total, 'result')} for ${quoted}\n`);
   if (resp.didYouMean) writeErr(`tsm: did you mean: ${queryEcho(resp.didYouMean)}\n`);
   for (const n of notices) writeErr(`tsm: ${n}\n`);
