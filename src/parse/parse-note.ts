@@ -17,7 +17,7 @@ import {
 } from './metadata.js';
 import type { ParseOptions } from './options.js';
 import { notionProperties, pageProperties } from './page-properties.js';
-import { buildSections, type NoteHeading } from './sections.js';
+import { buildSections, MAX_HEADING_SECTIONS, type NoteHeading } from './sections.js';
 import { scanInline } from './inline-scan.js';
 import { CodeSpans, commentMarkOutsideCode } from '../text/code-span.js';
 import { LINE_TEXT, scanBlocks } from './structure.js';
@@ -66,7 +66,13 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
     );
   }
   const commented = blankComments(lines, lineKinds, bodyStart);
-  const headings: NoteHeading[] = (commented ? blocks.filter((h) => !commented.has(h.startLine)) : blocks).map((h) => ({
+  const visible = commented ? blocks.filter((h) => !commented.has(h.startLine)) : blocks;
+  if (visible.length > MAX_HEADING_SECTIONS) {
+    warnings.push(
+      `${count(visible.length, 'heading')}: the last ${visible.length - MAX_HEADING_SECTIONS} are read as the text of the section before them (at most ${MAX_HEADING_SECTIONS} sections by heading)`,
+    );
+  }
+  const headings: NoteHeading[] = visible.slice(0, MAX_HEADING_SECTIONS).map((h) => ({
     ...h,
     text: headingPlainText(
       h.endLine > h.startLine
@@ -86,7 +92,8 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
     for (let l = s.startLine - 1; l < s.endLine; l++) if (sectionOfLine[l] === -1) sectionOfLine[l] = i;
   });
   const inlineTags: string[] = [];
-  const links = scanLinksAndTags(lines, lineKinds, headings, sectionOfLine, inlineTags, opts);
+  // Every heading line ends a run of text, also those past MAX_HEADING_SECTIONS.
+  const links = scanLinksAndTags(lines, lineKinds, visible, sectionOfLine, inlineTags, opts);
   links.push(...relatedLinks(frontmatter.related, opts.dendron), ...propertyLinks(frontmatter, opts.dendron));
   const notion = notionProperties(lines, bodyStart);
   const type = noteType(frontmatter, src.path, opts);
@@ -115,7 +122,7 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
 function scanLinksAndTags(
   lines: string[],
   lineKinds: Uint8Array,
-  headings: NoteHeading[],
+  headings: readonly { startLine: number; endLine: number }[],
   sectionOfLine: Int32Array,
   tags: string[],
   opts: ParseOptions,

@@ -25,4 +25,5 @@
 // 14: 2026-11-28 (Periodic Notes' weekly, monthly, quarterly and yearly settings date their notes: `gggg-[W]ww` a locale week, Years/2026.md).
 // 15: 2026-11-28 (a markdown image to a local file, `![alt](pic.png)`, is an embed as `![[pic.png]]` is: a missing one
 // is a broken link, a present one names its attachment; before, only `![x](note.md)` was one).
-export const PARSE_VERSION = 15;
+// 16: 2026-11-28 (a note's headings past the first 10,000 are the text of the section before them: MAX_HEADING_SECTIONS).
+export const PARSE_VERSION = 16;
