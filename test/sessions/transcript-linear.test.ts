@@ -1,0 +1,40 @@
+// A transcript is folded in time linear in its lines: a session of many prompts, or one prompt of many tool
+// uses (a long agent run), is ingested by a Stop hook with a 20 s deadline. 200,000 lines of 50,000
+// prompts took 32 s (each prompt numbered by counting the prompts before it), and 200,000 lines of one
+// prompt's 100,000 tool uses 27 s (each tool use checked against every action of its prompt). The inputs
+// below took 4 s and 6 s that way. A synchronous call cannot be stopped by a test timeout, so the time is
+// measured; the bound tells linear from quadratic, never a fast machine from a slow one.
+import { describe, expect, it } from 'vitest';
+import { applyTranscriptLines } from '../../src/sessions/transcript.js';
+
+const SID = '7f3c2a91-5b1e-4c8d-9a0f-2e6b8d4c1a37';
+const line = (o: object) => JSON.stringify({ sessionId: SID, cwd: '/home/dev/p', timestamp: '2026-11-01T06:46:47.000Z', ...o });
+const user = (content: unknown) => line({ type: 'user', message: { role: 'user', content } });
+const toolUse = (i: number) =>
+  line({ type: 'assistant', message: { role: 'assistant', id: `m${i}`, content: [{ type: 'tool_use', id: `tu${i}`, name: 'Bash', input: { command: `echo ${i}` } }] } });
+const toolResult = (i: number) => user([{ type: 'tool_result', tool_use_id: `tu${i}`, content: `out ${i}` }]);
+
+function timed<T>(f: () => T): { value: T; ms: number } {
+  const start = performance.now();
+  const value = f();
+  return { value, ms: performance.now() - start };
+}
+
+describe('folding a huge transcript', () => {
+  it('numbers 30,000 prompts in linear time', () => {
+    const lines = Array.from({ length: 30_000 }, (_, i) => user(`prompt ${i} about the antenna`));
+    const { value: model, ms } = timed(() => applyTranscriptLines(null, lines, SID));
+    expect(model.prompts.map((p) => p.n)).toEqual(Array.from({ length: 30_000 }, (_, i) => i + 1));
+    expect(ms).toBeLessThan(1500);
+  });
+
+  it('keeps 30,000 tool uses of one prompt, each once, in linear time', () => {
+    const lines = [user('run the whole test matrix')];
+    for (let i = 0; i < 30_000; i++) lines.push(toolUse(i), toolUse(i), toolResult(i)); // each block written twice
+    const { value: model, ms } = timed(() => applyTranscriptLines(null, lines, SID));
+    expect(model.prompts).toHaveLength(1);
+    expect(model.prompts[0].actions).toHaveLength(30_000);
+    expect(model.prompts[0].actions.every((a) => a.exitStatus === 'ok')).toBe(true);
+    expect(ms).toBeLessThan(1500);
+  });
+});
