@@ -59,6 +59,8 @@ export function parseYaml(text: string): YamlResult {
   // (2024-01-02T00:00:00.000Z) is not what was written. Other keys keep the ISO form, which dates are read from.
   const title = (value as Record<string, unknown>).title;
   if (title instanceof Date && !Number.isNaN(title.getTime()) && 'title' in data) data.title = yamlDateText(title);
+  // Rolled-over dates first: a timestamp with an offset may fall on another day in UTC, and is then kept whole.
+  keepRolledDates(text, value as Record<string, unknown>, data);
   keepOffsetTimestamps(text, value as Record<string, unknown>, data);
   if (budget.nodes < 0) warnings.push(`frontmatter: too large or too deeply nested, cut at ${MAX_NODES} values`);
   return { ok: true, data, warnings };
@@ -82,6 +84,23 @@ function keepOffsetTimestamps(yaml: string, value: Record<string, unknown>, data
   for (const m of yaml.matchAll(OFFSET_TIMESTAMP)) {
     const key = m[1];
     if (value[key] instanceof Date && key in data) data[key] = m[2];
+  }
+}
+
+// A top-level YAML timestamp's date part, as written (`date: 0000-00-00`, `updated: 2024-02-30T10:00:00`).
+const DAY_TIMESTAMP = /^([A-Za-z_][\w-]*)[ \t]*:[ \t]+((\d{4})-(\d\d?)-(\d\d?))(?![\d-])/gm;
+
+/**
+ * A top-level timestamp whose date is no day keeps the text written, which dates nothing: js-yaml rolls it
+ * over (`0000-00-00`, an empty date as templates and database exports write it, is 1899-11-30; `2024-02-30`
+ * is 2024-03-01), and the note was dated by a day nobody wrote.
+ */
+function keepRolledDates(yaml: string, value: Record<string, unknown>, data: Record<string, unknown>): void {
+  for (const m of yaml.matchAll(DAY_TIMESTAMP)) {
+    const date = value[m[1]];
+    if (!(date instanceof Date) || !(m[1] in data)) continue;
+    const same = date.getUTCFullYear() === +m[3] && date.getUTCMonth() + 1 === +m[4] && date.getUTCDate() === +m[5];
+    if (!same) data[m[1]] = m[2];
   }
 }
 

@@ -25,5 +25,6 @@
 // 14: 2026-11-28 (Periodic Notes' weekly, monthly, quarterly and yearly settings date their notes: `gggg-[W]ww` a locale week, Years/2026.md).
 // 15: 2026-11-28 (a markdown image to a local file, `![alt](pic.png)`, is an embed as `![[pic.png]]` is: a missing one
 // is a broken link, a present one names its attachment; before, only `![x](note.md)` was one).
-// 16: 2026-11-28 (a note's headings past the first 10,000 are the text of the section before them: MAX_HEADING_SECTIONS).
+// 16: 2026-11-28 (a note's headings past the first 10,000 are the text of the section before them: MAX_HEADING_SECTIONS;
+// a frontmatter date that is no day, `0000-00-00` or `2024-02-30`, dates nothing: js-yaml rolled it over to 1899-11-30).
 export const PARSE_VERSION = 16;
