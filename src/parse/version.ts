@@ -4,7 +4,8 @@
 // `tsm index --full`. The index records the version that wrote each note (src/index/note-reading.ts), and a
 // sync that lists the whole vault reads again, once, the notes an older one wrote (src/index/note-writer.ts
 // fileStatesOf). Bump it with any change that makes the same file give other rows: text, sections, titles,
-// dates, tags or links.
+// dates, tags or links. A change to how links are resolved against the vault (not read from a note) bumps
+// LINK_RULES in src/index/note-reading.ts instead: links are resolved again, and no note is read again.
 //
 // 1: 2026-11-27 (Obsidian comments and code, property links, offset timestamps, shared names' links).
 // 2: 2026-11-27 (search text folds Japanese spelling variants: 関ヶ原/関ケ原, 3ヶ月/3か月, 髙/高, 﨑/崎).

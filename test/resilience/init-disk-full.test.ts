@@ -2,43 +2,21 @@
 // and once there is room `tsm init` makes the whole config and `tsm index` runs. Before: writeFileSync made
 // `.tsm/config.json` and `.tsm/.gitignore` before writing them, the disk left both empty, `tsm init` run
 // again said `already set up`, and every command stopped on `config.json: not valid JSON`.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tsm } from '../helpers/cli.js';
-
-let root: string;
-let disk: string;
-let mounted = false;
+import { useSmallDisk } from '../helpers/small-disk.js';
 
 describe('tsm init on a full disk', { timeout: 60_000 }, () => {
-  beforeAll(() => {
-    root = mkdtempSync(join(tmpdir(), 'tsm-idf-'));
-    disk = join(root, 'disk');
-    mkdirSync(disk);
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', disk], { stdio: 'pipe' });
-      mounted = true;
-    } catch (err) {
-      console.log(`skipped "tsm init on a full disk": cannot mount a small tmpfs here (needs root): ${(err as Error).message.split('\n')[0]}`);
-    }
-  });
-
-  afterAll(() => {
-    if (mounted) execFileSync('umount', [disk], { stdio: 'pipe' });
-    rmSync(root, { recursive: true, force: true });
-  });
+  const disk = useSmallDisk('2m', 'tsm init on a full disk');
 
   it('names the full disk, leaves no empty file, and sets the vault up once there is room', (ctx) => {
-    if (!mounted) ctx.skip();
-    const vault = join(disk, 'vault');
+    if (!disk.mounted) ctx.skip();
+    const vault = join(disk.path, 'vault');
     mkdirSync(vault);
     writeFileSync(join(vault, 'a.md'), '# a\n\nLoRa antenna notes\n');
-    const fill = join(disk, 'fill');
-    const { bavail, bsize } = statfsSync(disk);
-    writeFileSync(fill, Buffer.alloc(bavail * bsize));
+    disk.fillAllBut(0);
 
     const full = tsm(['init', '--vault', vault]);
     expect(full.code, full.stderr).toBe(1);
@@ -47,7 +25,7 @@ describe('tsm init on a full disk', { timeout: 60_000 }, () => {
     // Nothing half-written: no empty config or .gitignore, no temp file.
     expect(readdirSync(join(vault, '.tsm'))).toEqual([]);
 
-    rmSync(fill);
+    disk.room();
     const again = tsm(['init', '--vault', vault]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/created .*config\.json, .*\.gitignore/);
@@ -59,17 +37,15 @@ describe('tsm init on a full disk', { timeout: 60_000 }, () => {
   });
 
   it('a .tsm/ the first `tsm index` makes on a full disk gets no empty .gitignore', (ctx) => {
-    if (!mounted) ctx.skip();
-    const vault = join(disk, 'vault2');
+    if (!disk.mounted) ctx.skip();
+    const vault = join(disk.path, 'vault2');
     mkdirSync(vault);
     writeFileSync(join(vault, 'a.md'), '# a\n');
-    const fill = join(disk, 'fill');
-    const { bavail, bsize } = statfsSync(disk);
-    writeFileSync(fill, Buffer.alloc(bavail * bsize));
+    disk.fillAllBut(0);
     const full = tsm(['index', '--vault', vault]);
     expect(full.code).toBe(1);
     expect(full.stderr).toMatch(/^tsm: [^\n]*disk is full[^\n]*\n$/);
-    rmSync(fill);
+    disk.room();
     // The .gitignore is written when .tsm/ is made: an empty one would let git commit the index.
     expect(readdirSync(join(vault, '.tsm')).filter((n) => n === '.gitignore' || n.endsWith('.tmp'))).toEqual([]);
     expect(tsm(['init', '--vault', vault]).code).toBe(0);

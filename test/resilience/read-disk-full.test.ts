@@ -1,45 +1,23 @@
 // A search of an index whose disk is full (a real tmpfs, filled after a clean `tsm index` left only
 // index.db): SQLite cannot make the small index.db-shm a reader needs, and said only `disk I/O error`.
 // Now the line names the full disk; the prompt hook stays silent (exit 0); once there is room the search answers.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tsm } from '../helpers/cli.js';
-
-let root: string;
-let disk: string;
-let mounted = false;
+import { useSmallDisk } from '../helpers/small-disk.js';
 
 describe('searching an index on a full disk', { timeout: 60_000 }, () => {
-  beforeAll(() => {
-    root = mkdtempSync(join(tmpdir(), 'tsm-rdf-'));
-    disk = join(root, 'disk');
-    mkdirSync(disk);
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', disk], { stdio: 'pipe' });
-      mounted = true;
-    } catch (err) {
-      console.log(`skipped "searching an index on a full disk": cannot mount a small tmpfs here (needs root): ${(err as Error).message.split('\n')[0]}`);
-    }
-  });
-
-  afterAll(() => {
-    if (mounted) execFileSync('umount', [disk], { stdio: 'pipe' });
-    rmSync(root, { recursive: true, force: true });
-  });
+  const disk = useSmallDisk('4m', 'searching an index on a full disk');
 
   it('names the full disk, the hook stays silent, and the search answers once there is room', (ctx) => {
-    if (!mounted) ctx.skip();
-    const vault = join(disk, 'vault');
+    if (!disk.mounted) ctx.skip();
+    const vault = join(disk.path, 'vault');
     mkdirSync(vault);
     writeFileSync(join(vault, 'a.md'), '# LoRa\n\nLoRa antenna gain notes\n');
     expect(tsm(['index', '--vault', vault]).code).toBe(0);
     expect(existsSync(join(vault, '.tsm', 'index.db-shm'))).toBe(false); // the reader must make it
-    const fill = join(disk, 'fill');
-    const { bavail, bsize } = statfsSync(disk);
-    writeFileSync(fill, Buffer.alloc(bavail * bsize));
+    disk.fillAllBut(0);
 
     const full = tsm(['search', '--vault', vault, 'LoRa']);
     expect(full.code, full.stderr).toBe(1);
@@ -50,7 +28,7 @@ describe('searching an index on a full disk', { timeout: 60_000 }, () => {
     expect(hook.code).toBe(0);
     expect(hook.stdout).toBe('');
 
-    rmSync(fill);
+    disk.room();
     const after = tsm(['search', '--vault', vault, 'LoRa']);
     expect(after.code, after.stderr).toBe(0);
     expect(after.stdout).toContain('a.md');

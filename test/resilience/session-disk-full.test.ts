@@ -5,12 +5,11 @@
 // written and the state kept its older record of it, so the next ingest took tsm's own note for one its
 // user had edited, froze it, and went on in a `-2` note; and the error was printed raw (`ENOSPC: no space
 // left on device, write`), in hook.log as a bug (`Error: ENOSPC … (at writeSync …)`).
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureText } from '../sessions/helpers.js';
+import { useSmallDisk, type SmallDisk } from '../helpers/small-disk.js';
 import { runTsm } from './processes.js';
 
 const SID = '11111111-2222-4333-8444-555555555555';
@@ -18,9 +17,7 @@ const NOTE = 'sessions/2026-01-01-tsm-demo-11111111.md';
 const lines = fixtureText('synthetic-session.jsonl').split('\n').filter((l) => l !== '');
 const part = (from: number, to: number) => lines.slice(from, to).map((l) => l + '\n').join('');
 
-let root: string;
-let mountPoint: string;
-let mounted = false;
+let disk: SmallDisk;
 let transcript: string;
 /** The vault after an ingest of the first half of the transcript (the session's note and state). */
 let before: string;
@@ -29,29 +26,14 @@ let clean: string;
 
 function ingest(vault: string) {
   // The index lives off the small disk: what is under test is the note and the ingest state.
-  return runTsm(['ingest-session', '--vault', vault, '--db', join(root, `${basename(vault)}.db`), transcript]);
-}
-
-/** Fills the small disk but for `freeKb` (its pages are 4 KiB). */
-function fillAllBut(freeKb: number): void {
-  const fill = join(mountPoint, 'fill');
-  rmSync(fill, { force: true });
-  const { bavail, bsize } = statfsSync(mountPoint);
-  writeFileSync(fill, Buffer.alloc(Math.max(0, bavail * bsize - freeKb * 1024)));
+  return runTsm(['ingest-session', '--vault', vault, '--db', join(disk.root, `${basename(vault)}.db`), transcript]);
 }
 
 describe('a session note on a full disk', { timeout: 120_000 }, () => {
+  disk = useSmallDisk('1m', 'session note on a full disk');
   beforeAll(() => {
-    root = mkdtempSync(join(tmpdir(), 'tsm-sdf-'));
-    mountPoint = join(root, 'disk');
-    mkdirSync(mountPoint);
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint], { stdio: 'pipe' });
-      mounted = true;
-    } catch (err) {
-      console.log(`skipped "session note on a full disk": cannot mount a small tmpfs here (needs root): ${(err as Error).message.split('\n')[0]}`);
-      return;
-    }
+    if (!disk.mounted) return;
+    const root = disk.root;
     const ref = join(root, 'ref');
     mkdirSync(ref);
     transcript = join(root, `${SID}.jsonl`);
@@ -68,23 +50,18 @@ describe('a session note on a full disk', { timeout: 120_000 }, () => {
     writeFileSync(transcript, part(0, lines.length)); // the session goes on
   });
 
-  afterAll(() => {
-    if (mounted) execFileSync('umount', [mountPoint], { stdio: 'pipe' });
-    rmSync(root, { recursive: true, force: true });
-  });
-
   it('fails with one line naming the full disk, then writes the whole note in place once there is room', (ctx) => {
-    if (!mounted) ctx.skip();
-    const vault = join(mountPoint, 'vault');
+    if (!disk.mounted) ctx.skip();
+    const vault = join(disk.path, 'vault');
     const outcomes = new Set<string>();
     // 0 to 24 KiB free: no room at all, room for the note but not the state (the case that split the
     // session), room for both (the note is 4 KiB, the state 8 KiB).
     for (let freeKb = 0; freeKb <= 24; freeKb += 4) {
-      rmSync(join(mountPoint, 'fill'), { force: true });
+      disk.room();
       rmSync(vault, { recursive: true, force: true });
-      for (const suffix of ['', '-wal', '-shm']) rmSync(join(root, `vault.db${suffix}`), { force: true });
+      for (const suffix of ['', '-wal', '-shm']) rmSync(join(disk.root, `vault.db${suffix}`), { force: true });
       cpSync(before, vault, { recursive: true });
-      fillAllBut(freeKb);
+      disk.fillAllBut(freeKb);
       const full = ingest(vault);
       outcomes.add(String(full.code));
       if (full.code !== 0) {
@@ -93,7 +70,7 @@ describe('a session note on a full disk', { timeout: 120_000 }, () => {
         const left = readdirSync(join(vault, 'sessions')).concat(readdirSync(join(vault, '.tsm', 'sessions')));
         expect(left.filter((name) => name.endsWith('.tmp')), `${freeKb} KiB free: temp files left`).toEqual([]);
       }
-      rmSync(join(mountPoint, 'fill'));
+      disk.room();
       const after = ingest(vault);
       expect(after.code, `${freeKb} KiB free, then room: ${after.stderr}`).toBe(0);
       expect(after.stdout, `${freeKb} KiB free, then room`).toMatch(new RegExp(`→ ${NOTE} \\(5 prompts, (written|unchanged)\\)\\n$`));
