@@ -1,5 +1,5 @@
 // Opening the SQLite index: pragmas, schema version, and what to do with a file that is not a usable index.
-import { accessSync, closeSync, constants, existsSync, mkdirSync, readSync, renameSync, rmSync, statfsSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, readSync, renameSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -259,7 +259,15 @@ export function openReader(path: string, opts: { busyTimeoutMs?: number } = {}):
     owner = ownerOf(db);
   } catch (err) {
     db.close();
-    throw describe(err, path);
+    if (!onReadOnlyMedia(err, path)) throw describe(err, path);
+    try {
+      db = connect(immutableName(path), true, opts.busyTimeoutMs);
+      realPaths.set(db, path);
+      owner = ownerOf(db);
+    } catch {
+      if (db.open) db.close();
+      throw describe(err, path);
+    }
   }
   if (owner.kind === 'foreign') {
     db.close();
@@ -292,8 +300,48 @@ export function openReader(path: string, opts: { busyTimeoutMs?: number } = {}):
   return db;
 }
 
+/**
+ * Whether the reader's open failed only because SQLite cannot make its `-shm` file beside an index on a
+ * read-only file system (a backup, a read-only volume), with nothing in a `-wal` file: the index file then
+ * holds every write, and SQLite reads it as read-only media (`immutable`), with no -shm and no locks.
+ * Before, `tsm search`, `status`, `doctor`, the hooks and `tsm serve` refused a vault indexed before it
+ * was mounted read-only. A -shm or a -wal with content there means a writer: SQLite's own way, or the error.
+ */
+function onReadOnlyMedia(err: unknown, path: string): boolean {
+  const kind = sqliteErrorKind(err);
+  if ((kind !== 'readonly' && kind !== 'readonly-folder') || unwritableFolder(path) !== 'read-only') return false;
+  if (fileKind(`${path}-shm`) !== 'absent') return false;
+  try {
+    return statSync(`${path}-wal`).size === 0;
+  } catch (walErr) {
+    return (walErr as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+/** SQLite's URI of `path` as read-only media (https://sqlite.org/uri.html#uriimmutable); `%?#` escaped. */
+function immutableName(path: string): string {
+  return `file:${path.replace(/[%?#]/g, (c) => encodeURIComponent(c))}?immutable=1`;
+}
+
+/** The index file of a connection opened by a URI (immutableName); others are named by their path. */
+const realPaths = new WeakMap<Database, string>();
+
+/** The path of the index file `db` reads (its `name`, unless opened as read-only media). */
+export function indexPathOf(db: Database): string {
+  return realPaths.get(db) ?? db.name;
+}
+
 function connect(path: string, readonly: boolean, busyTimeoutMs = BUSY_TIMEOUT_MS): Database {
-  const db = new BetterSqlite3(path, { readonly, fileMustExist: readonly, nativeBinding: nativeBinding() });
+  // better-sqlite3 reads SQLITE_USE_URI once, when its addon loads (at the first open): URIs are then
+  // understood, which only immutableName's `file:` names use (every index path tsm opens is absolute).
+  const setUri = process.env.SQLITE_USE_URI === undefined;
+  if (setUri) process.env.SQLITE_USE_URI = '1';
+  let db: Database;
+  try {
+    db = new BetterSqlite3(path, { readonly, fileMustExist: readonly, nativeBinding: nativeBinding() });
+  } finally {
+    if (setUri) delete process.env.SQLITE_USE_URI;
+  }
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
   db.pragma('foreign_keys = ON');
   return db;

@@ -2,7 +2,7 @@
 // and ids mean something only in the index file, and the build of it, they were read from.
 import { randomUUID } from 'node:crypto';
 import { fileIdentity } from '../vault/file-kind.js';
-import type { Database } from './db.js';
+import { indexPathOf, type Database } from './db.js';
 
 const GENERATION = 'generation';
 
@@ -12,7 +12,7 @@ const GENERATION = 'generation';
  * newGeneration). Null when the file is gone.
  */
 export function listKey(db: Database): string | null {
-  const file = fileIdentity(db.name);
+  const file = fileIdentity(indexPathOf(db));
   if (file === null) return null;
   const generation = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(GENERATION) as string | undefined;
   return `${file}/${generation ?? ''}`;
