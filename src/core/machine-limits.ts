@@ -30,3 +30,11 @@ export function readableMessage(err: unknown): string | null {
   // Node's message repeats the code: `EMFILE: too many open files, open '…/chunk-….js'`.
   return short === null ? null : `${short}: ${(err as Error).message.replace(/^E[A-Z]+: /, '')}`;
 }
+
+const NO_WRITE = new Set(['EACCES', 'EPERM', 'EROFS']);
+
+/** True for an error that says this user may not write there (permissions, a read-only file system). */
+export function isNoWrite(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && NO_WRITE.has(code);
+}

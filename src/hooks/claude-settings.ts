@@ -4,6 +4,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { isNoWrite, machineShortOf } from '../core/machine-limits.js';
 import { ConfigError } from '../vault/config.js';
 import { realPathOr } from '../vault/paths.js';
 
@@ -89,7 +90,14 @@ export function writeJson(linkPath: string, data: Json): void {
     chmodSync(temp, mode);
     renameSync(temp, path);
   } catch (err) {
-    rmSync(temp, { force: true });
-    throw new ConfigError(`cannot write ${path}: ${(err as Error).message}`);
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // Where the temp file could not be made, removing it fails too (a home this user may not enter:
+      // EACCES on its lstat); that error hid the one that says why, and went out as a stack trace.
+    }
+    const cause = machineShortOf(err) ?? (err as Error).message;
+    const fix = isNoWrite(err) ? ': make it and its folder writable for you' : '';
+    throw new ConfigError(`cannot write ${path}: ${cause}${fix}`);
   }
 }

@@ -4,7 +4,7 @@ import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, r
 import { dirname, join, basename } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { TsmError } from '../core/errors.js';
-import { machineShortOf } from '../core/machine-limits.js';
+import { isNoWrite, machineShortOf } from '../core/machine-limits.js';
 import { makeVaultFolder } from '../vault/folders.js';
 
 /**
@@ -43,8 +43,6 @@ export function writeNoteFile(vault: string, path: string, content: string, opts
   }
 }
 
-const NO_WRITE = new Set(['EACCES', 'EPERM', 'EROFS']);
-
 const NOTHING_LOST = 'nothing is lost: the next ingest writes the whole note';
 
 /** A full disk (or quota) met writing the session's note or its ingest state, as one line with the fix; else null. */
@@ -55,7 +53,7 @@ export function noRoomFor(err: unknown, path: string): TsmError | null {
 
 function unwritableNote(err: unknown, path: string, newSession: boolean): TsmError | null {
   const code = (err as NodeJS.ErrnoException).code ?? '';
-  if (!NO_WRITE.has(code)) return noRoomFor(err, `the session note ${path}`);
+  if (!isNoWrite(err)) return noRoomFor(err, `the session note ${path}`);
   // A session already written stays in its folder whatever sessionsDir says (ingest.ts notesOf): only a new one can go elsewhere.
   const elsewhere = newSession ? ' (or set sessionsDir, TSM_SESSIONS_DIR, to a folder you can write)' : '';
   const later = `${elsewhere}; ${NOTHING_LOST}`;

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isExplained } from '../../src/core/errors.js';
 import { checkClaudeWiring, onPath, promptHookLine, shellWords, wiredVault } from '../../src/hooks/claude-check.js';
 import { claudeConfigPath, localSettingsPath, mcpPath, settingsPath } from '../../src/hooks/claude-settings.js';
 import { wireClaudeCode as wire } from '../../src/hooks/claude-setup.js';
@@ -130,6 +131,22 @@ describe('wireClaudeCode, local scope (the default)', () => {
     expect(config.projects[project].mcpServers.tsm).toMatchObject({ command: 'tsm', args: ['serve'] });
     expect(statSync(join(dotfiles, 'claude.json')).mode & 0o777).toBe(0o600);
     expect(readdirSync(dotfiles).sort()).toEqual(['claude.json', 'settings.local.json']);
+  });
+
+  it('a Claude Code config it cannot write: one line naming the file and the cause, not the temp file cleanup', () => {
+    // Measured: `tsm init --claude` as a user whose home it may not enter (HOME=/root as uid 65534) died
+    // with a stack trace, `EACCES: permission denied, lstat '/root/..claude.json.<pid>.tmp'`: the removal of
+    // the temp file that was never made threw over the error that said why. A config folder that is a file
+    // fails the same way for any user (ENOTDIR on the lstat), so it stands in here.
+    writeFileSync(configDir, 'not a folder');
+    let thrown: unknown;
+    try {
+      wireLocal(project, project);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(isExplained(thrown), String(thrown)).toBe(true);
+    expect((thrown as Error).message).toBe(`cannot write ${configDir}/.claude.json: EEXIST: file already exists, mkdir '${configDir}'`);
   });
 
   it('leaves an invalid Claude Code config alone, with a clear error, and writes nothing', () => {
