@@ -95,13 +95,22 @@ export function watchFailureKind(err: unknown): WatchFailure {
   return code === 'ENOSPC' || code === 'EMFILE' || code === 'ENFILE' ? 'handles' : 'other';
 }
 
-/** The sentence that tells the user why the watcher fell back to polling and how to avoid it. */
-export function handlesAdvice(err: unknown): string {
+/**
+ * The sentence that tells the user why the watcher fell back to polling and how to avoid it.
+ * `instancesOut`: the EMFILE is the user's inotify instances used up (fs-watcher.ts inotifyInstancesOut).
+ */
+export function handlesAdvice(err: unknown, instancesOut = false): string {
   const code = (err as NodeJS.ErrnoException | undefined)?.code ?? 'unknown';
   if (code === 'ENOSPC') {
     return (
       'the system limit on file watches is reached (ENOSPC); ' +
       'raise it with `sudo sysctl fs.inotify.max_user_watches=524288` to get instant updates again'
+    );
+  }
+  if (instancesOut) {
+    return (
+      `the system limit on inotify instances per user is reached (${code}: other programs hold them); ` +
+      'raise it with `sudo sysctl fs.inotify.max_user_instances=1024` to get instant updates again'
     );
   }
   return `too many open files (${code}); raise the limit with \`ulimit -n 65536\` to get instant updates again`;

@@ -11,7 +11,7 @@ import { syncVault } from '../index/sync.js';
 import type { TsmConfig } from '../vault/config.js';
 import { ChangeQueue, Debouncer, type Batch } from './change-queue.js';
 import { classifyEvent, handlesAdvice, vaultRelative, type WatchEventName } from './classify.js';
-import { kernelEventQueue, POLL_INTERVAL_MS, VaultFsWatcher } from './fs-watcher.js';
+import { inotifyInstancesOut, kernelEventQueue, POLL_INTERVAL_MS, VaultFsWatcher } from './fs-watcher.js';
 import type { BatchReport } from './report.js';
 import { fileIdentity } from '../vault/file-kind.js';
 import { restoreWatcherPid, watcherPidFile } from '../vault/watcher-pid.js';
@@ -150,7 +150,7 @@ class VaultWatch {
       extensions: this.cfg.extensions,
       poll: Boolean(this.opts.poll),
       onEvent: (event, abs) => this.onEvent(event, abs),
-      onFallback: (err) => this.notice(`${handlesAdvice(err)}; falling back to polling (slower, more CPU)`),
+      onFallback: (err) => this.notice(`${handlesAdvice(err, inotifyInstancesOut(err))}; falling back to polling (slower, more CPU)`),
       onResumed: () => {
         if (!this.accepting) return; // fell back during start-up: the initial sync and catch-up cover it
         this.queue.requestRescan('switched to polling');

@@ -244,6 +244,24 @@ describe('tsm watch: out of watch handles', () => {
     },
   );
 
+  it.skipIf(process.platform !== 'linux' || !canLimitWatches())(
+    'out of inotify instances (EMFILE with file descriptors to spare): names that limit, not `ulimit -n`',
+    { timeout: 60_000 },
+    async () => {
+      // Other programs holding the user's 128 instances, as editors and watchers do: before, the advice
+      // was to raise `ulimit -n`, which changes nothing.
+      const word = token('instances');
+      const dir = vault({ 'a.md': note('seed') });
+      const wrapper = ['unshare', '-U', '-r', 'sh', '-c', 'echo 0 > /proc/sys/user/max_inotify_instances && exec "$@"', 'sh'];
+      const w = await startWatch(dir, [], { wrapper });
+      expect(w.stderr()).toMatch(/inotify instances .*EMFILE.*fs\.inotify\.max_user_instances=1024.*falling back to polling/);
+      expect(w.stderr()).not.toMatch(/ulimit/);
+      writeFileSync(join(dir, 'b.md'), note(word));
+      await waitForSearch(dir, word, ['b.md']);
+      expect(await w.stop('SIGTERM')).toBe(0);
+    },
+  );
+
   it('polls when asked to (--poll)', async () => {
     const word = token('asked');
     const dir = vault({ 'a.md': '# A\n' });
