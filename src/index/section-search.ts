@@ -81,9 +81,9 @@ export class SectionSearch {
     return this.excluded.ids.size > 0 ? this.excluded : null;
   }
 
-  /** The filters' WHERE parts, the excluded notes among them. */
-  private where(filters: SearchFilters, level: 'section' | 'note'): { where: string; params: unknown[] } {
-    const { where, params } = filterSql(filters, level);
+  /** The filters' WHERE parts (`user`: those of the user's filters, filterSql), the excluded notes among them. */
+  private where(filters: SearchFilters, level: 'section' | 'note', user = filterSql(filters, level)): { where: string; params: unknown[] } {
+    const { where, params } = user;
     const excluded = this.excludedNotes(filters);
     if (!excluded) return { where, params };
     return { where: `${where} AND n.id NOT IN (SELECT value FROM json_each(?))`, params: [...params, excluded.json] };
@@ -115,8 +115,9 @@ export class SectionSearch {
   /** Sections matching an FTS5 expression, best first, with the note fields ranking needs. */
   rank(match: string, weights: ColumnWeights, filters: SearchFilters, limit: number): RankedSection[] {
     const bm25 = `bm25(sections_fts, ${weights.join(', ')})`;
-    if (filterSql(filters, 'section').where) {
-      const all = this.where(filters, 'section');
+    const user = filterSql(filters, 'section');
+    if (user.where) {
+      const all = this.where(filters, 'section', user);
       return this.stmt(
         `SELECT f.rowid AS id, n.id AS noteId, ${bm25} AS bm25, n.type AS type, n.status AS status, n.date AS date,
           n.date_source AS dateSource, n.path AS path, f.rowid - n.id * ${sectionId(1, 0)} AS ord
@@ -136,8 +137,9 @@ export class SectionSearch {
    */
   rankNotes(match: string, weights: ColumnWeights, filters: SearchFilters, limit: number): RankedSection[] {
     const bm25 = `bm25(notes_fts, ${weights.join(', ')})`;
-    if (filterSql(filters, 'note').where) {
-      const all = this.where(filters, 'note');
+    const user = filterSql(filters, 'note');
+    if (user.where) {
+      const all = this.where(filters, 'note', user);
       return this.stmt(
         `SELECT (SELECT min(s.id) FROM sections s WHERE s.note_id = n.id) AS id, n.id AS noteId, ${bm25} AS bm25,
           n.type AS type, n.status AS status, n.date AS date, n.date_source AS dateSource, n.path AS path, 0 AS ord
@@ -278,10 +280,10 @@ export class SectionSearch {
   }
 
   count(match: string, filters: SearchFilters, perNote: boolean): number {
-    const { where, params } = filterSql(filters, 'section');
+    const user = filterSql(filters, 'section');
     const what = perNote ? `count(DISTINCT ${noteOfSectionSql('f.rowid')})` : 'count(*)';
-    if (where) {
-      const all = this.where(filters, 'section');
+    if (user.where) {
+      const all = this.where(filters, 'section', user);
       return this.stmt(`SELECT ${what} FROM sections_fts f JOIN notes n ON n.id = ${noteOfSectionSql('f.rowid')} WHERE sections_fts MATCH ?${all.where}`)
         .pluck()
         .get(match, ...all.params) as number;
