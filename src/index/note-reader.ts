@@ -169,14 +169,19 @@ export class NoteReader {
     return rows.map(toSection);
   }
 
-  /** Daily notes dated just before and after `date`. */
-  neighbourDays(date: string, before: number, after: number): { before: NoteRecord[]; after: NoteRecord[] } {
+  /**
+   * The daily notes just before and after `date`. `excluded`: Obsidian's Excluded files, left out as
+   * searches and recentNotes leave them out (an archived day or a dated daily template was a neighbour).
+   */
+  neighbourDays(date: string, before: number, after: number, excluded: readonly string[] = []): { before: NoteRecord[]; after: NoteRecord[] } {
+    const notExcluded = excluded.length ? ' AND NOT tsm_excluded(path, ?)' : '';
+    const set = excluded.length ? [excludedSet(this.db, excluded)] : [];
     const b = this.db
-      .prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE type = 'daily' AND date < ? ORDER BY date DESC LIMIT ?`)
-      .all(date, before) as NoteRow[];
+      .prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE type = 'daily' AND date < ?${notExcluded} ORDER BY date DESC LIMIT ?`)
+      .all(date, ...set, before) as NoteRow[];
     const a = this.db
-      .prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE type = 'daily' AND date > ? ORDER BY date ASC LIMIT ?`)
-      .all(date, after) as NoteRow[];
+      .prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE type = 'daily' AND date > ?${notExcluded} ORDER BY date ASC LIMIT ?`)
+      .all(date, ...set, after) as NoteRow[];
     return { before: b.reverse().map(toNote), after: a.map(toNote) };
   }
 

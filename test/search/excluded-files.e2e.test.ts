@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeVault, tsm } from '../helpers/cli.js';
 import { connect } from '../mcp/setup.js';
+import { ok } from '../mcp/client.js';
 import { loadConfig } from '../../src/vault/config.js';
 
 const TEMPLATE = '# Meeting template\n\n## Agenda\n\n- {{date}} antenna review agenda\n- decisions\n\nThe placeholder list.\n';
@@ -138,5 +139,37 @@ describe('Excluded files that outrank every other note', () => {
     const r = tsm(['search', 'sprint retro', '-f', 'json'], { cwd: w.dir });
     expect((JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path)).toEqual(['notes/retro.md', 'notes/plan.md']);
     expect(r.stderr).toContain('tsm: 2 results');
+  });
+});
+
+describe("Excluded files among a daily note's neighbouring days", () => {
+  let d: { dir: string; cleanup: () => void };
+  const daily = (date: string, text: string) => `---\ntype: daily\ndate: ${date}\n---\n# ${date}\n\n${text}\n`;
+  beforeAll(() => {
+    d = makeVault({
+      '.obsidian/app.json': JSON.stringify({ userIgnoreFilters: ['Archive/', 'Templates/'] }),
+      'daily/2026-03-01.md': daily('2026-03-01', 'Walked the ridge with the collar.'),
+      'daily/2026-03-03.md': daily('2026-03-03', 'Range test on the ridge: 4.1 km.'),
+      'daily/2026-03-05.md': daily('2026-03-05', 'Swapped the whip antenna.'),
+      // An archived day between them, and a daily template with a date (placeholders already filled once).
+      'Archive/2026-03-02.md': daily('2026-03-02', 'Old archived log.'),
+      'Templates/Daily.md': daily('2026-03-04', '{{date}} plan, log, tomorrow'),
+    });
+    expect(tsm(['index'], { cwd: d.dir }).code).toBe(0);
+  });
+  afterAll(() => d.cleanup());
+
+  it('are no day of MCP timeline, as they are no result of its search', async () => {
+    const { client, close } = await connect(loadConfig({ vaultFlag: d.dir, env: {} }));
+    try {
+      const found = (await ok(client, 'search', { query: 'range test ridge' })) as { results: { id: number; path: string }[] };
+      const anchor = found.results.find((r) => r.path === 'daily/2026-03-03.md');
+      expect(anchor).toBeDefined();
+      const t = (await ok(client, 'timeline', { anchor: anchor?.id, before: 3, after: 3 })) as { days_before: { path: string }[]; days_after: { path: string }[] };
+      expect(t.days_before.map((x) => x.path)).toEqual(['daily/2026-03-01.md']);
+      expect(t.days_after.map((x) => x.path)).toEqual(['daily/2026-03-05.md']);
+    } finally {
+      await close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import type { NoteReader } from '../../index/note-reader.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, fullSection, jsonChars, nearestWithinBudget, preview, RESULT_CHAR_BUDGET, sectionEntry, textWithin } from '../tool.js';
 import { linkReadingOf } from '../../search/link-reading.js';
+import { searchExclusions } from '../../vault/obsidian-excluded.js';
 import type { LinkReading } from '../../text/markdown-line.js';
 
 export const MAX_NEIGHBOURS = 50;
@@ -44,7 +45,7 @@ export const timelineTool = defineTool({
         before: sections.slice(Math.max(0, at - before), at).map((s) => sectionEntry(s, links)),
         after: sections.slice(at + 1, at + 1 + after).map((s) => sectionEntry(s, links)),
       };
-      const nearDays = note.type === 'daily' && note.date ? reader.neighbourDays(note.date, before, after) : null;
+      const nearDays = note.type === 'daily' && note.date ? reader.neighbourDays(note.date, before, after, searchExclusions(ctx.cfg)) : null;
       const days = nearDays && { before: nearDays.before.map((d) => daySummary(reader, d, links)), after: nearDays.after.map((d) => daySummary(reader, d, links)) };
       // The anchor first, whole when it fits beside the short forms of everything else, else its text cut
       // to fit (truncated: true; read_note has it whole). Then 50 neighbours and 50 days of a dozen headings
