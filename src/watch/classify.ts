@@ -6,6 +6,7 @@ import { DENDRON_FILE } from '../vault/dendron.js';
 import { DAILY_NOTES_FILE, PERIODIC_NOTES_FILE } from '../vault/obsidian-daily.js';
 import { isNoteName, inSkippedFolder, isSkippedFolder, vaultRelative } from '../vault/paths.js';
 import { isAttachmentName } from '../vault/scan.js';
+import { machineShortOf } from '../core/machine-limits.js';
 
 export { isNoteName, vaultRelative } from '../vault/paths.js';
 
@@ -113,5 +114,6 @@ export function handlesAdvice(err: unknown, instancesOut = false): string {
       'raise it with `sudo sysctl fs.inotify.max_user_instances=1024` to get instant updates again'
     );
   }
-  return `too many open files (${code}); raise the limit with \`ulimit -n 65536\` to get instant updates again`;
+  // The wording every command uses (core/machine-limits.ts): one limit, one advice.
+  return `${machineShortOf(err) ?? `too many open files (${code})`}, to get instant updates again`;
 }

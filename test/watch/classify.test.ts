@@ -1,3 +1,4 @@
+import { machineShortOf } from '../../src/core/machine-limits.js';
 import { statSync, mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -158,6 +159,13 @@ describe('watch failures', () => {
   it('tells the user which limit to raise', () => {
     expect(handlesAdvice(err('ENOSPC'))).toMatch(/max_user_watches/);
     expect(handlesAdvice(err('EMFILE'))).toMatch(/ulimit -n/);
+  });
+  it('words a process or system out of files as every command does (core/machine-limits.ts)', () => {
+    // It said `ulimit -n 65536` where every other command says 4096, and the same for ENFILE, the system's
+    // limit, which no ulimit raises.
+    expect(handlesAdvice(err('EMFILE'))).toBe(`${machineShortOf(err('EMFILE'))}, to get instant updates again`);
+    expect(handlesAdvice(err('ENFILE'))).toBe(`${machineShortOf(err('ENFILE'))}, to get instant updates again`);
+    expect(handlesAdvice(err('ENFILE'))).toMatch(/fs\.file-max/);
   });
 });
 
