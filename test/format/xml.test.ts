@@ -220,18 +220,6 @@ describe('formatXml: everything printed counts against the budget', () => {
     }
   });
 
-  it('every snippet is charged before any related list: a list of paths never takes a later snippet\'s room', () => {
-    const hits = [
-      hit({ path: 'a.md', section: 'A', snippet: 'x'.repeat(40), related: ['b.md', 'c.md'] }),
-      hit({ path: 'd.md', section: 'D', snippet: 'y'.repeat(40), related: ['e.md'] }),
-    ];
-    // 5 + 40 + 5 + 40 = 90 for both snippets; the first related list (10) fits only beside them at 100.
-    const [first, second] = budgetResults(hits, 95);
-    expect([first.snippet, second.snippet]).toEqual(['x'.repeat(40), 'y'.repeat(40)]);
-    expect([first.related, second.related]).toEqual(['', 'e.md']);
-    expect(budgetResults(hits, 100).map((r) => r.related)).toEqual(['b.md, c.md', '']);
-  });
-
   it('a related list that does not fit is left out, the result stays', () => {
     const [r] = budgetResults([hit({ path: 'a.md', section: 'S', snippet: 'x'.repeat(40), related: ['b.md', 'c.md'] })], 50);
     expect(r.snippet).toBe('x'.repeat(40));
