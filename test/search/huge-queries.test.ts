@@ -3,6 +3,7 @@
 //   cap to the rarest 40 words was skipped when the index held none of them, and FTS5 ran an OR of all.
 // - 1,000 quoted phrases failed the search ("Expression tree is too large (maximum depth 1000)", exit 1
 //   with "this is a bug in tsm"): each phrase a note must hold is one subquery, all AND-ed in one statement.
+// - 1,000 `path:` filters failed the same way (999 ran): each prefix was one term of an OR in the statement.
 import { describe, expect, it } from 'vitest';
 import { parseQuery } from '../../src/search/query-syntax.js';
 import { search } from '../../src/search/search.js';
@@ -37,6 +38,13 @@ describe('huge queries', () => {
     expect(syntax.operators).toBe(false);
     expect(syntax.notices.join(' ')).toMatch(/1000 phrases and OR groups/);
     expect(paths).toContain('lora.md');
+  });
+
+  it('1,000 path: filters: each applies, and the search answers', () => {
+    const others = Array.from({ length: 1000 }, (_, i) => `path:k${i}/`).join(' ');
+    expect(run(`antenna ${others}`).paths).toEqual([]);
+    expect(run(`antenna ${others} path:lora`).paths).toEqual(['lora.md']);
+    expect(run(`beeps ${others} path:lora`).paths).toEqual([]);
   });
 
   it('a few phrases still constrain', () => {
