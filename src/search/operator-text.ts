@@ -26,7 +26,12 @@ import { isLoneLetter } from './query-terms.js';
 export const LONG_TEXT_CHARS = 200;
 
 export function longTextNotice(chars: number): string {
-  return `the query was read as plain text: its ${chars} characters of words besides operators make it a pasted text (the query language — quotes, -word, OR, tag:, path:, type:, status:, word* — applies up to ${LONG_TEXT_CHARS}); filter a long query with the tag, path, type and status options`;
+  return plainTextNotice(`${chars} characters of words besides operators`, LONG_TEXT_CHARS);
+}
+
+/** Why a query was read as plain text (`its N <what>`, past `limit`), and how to filter it: one wording for each cause. */
+function plainTextNotice(what: string, limit: number): string {
+  return `the query was read as plain text: its ${what} make it a pasted text (the query language — quotes, -word, OR, tag:, path:, type:, status:, word* — applies up to ${limit}); filter a long query with the tag, path, type and status options`;
 }
 
 /**
@@ -38,7 +43,7 @@ export function longTextNotice(chars: number): string {
 export const MAX_REQUIRED_GROUPS = 64;
 
 export function manyGroupsNotice(groups: number): string {
-  return `the query was read as plain text: its ${groups} phrases and OR groups make it a pasted text (the query language applies up to ${MAX_REQUIRED_GROUPS}); filter a long query with the tag, path, type and status options`;
+  return plainTextNotice(`${groups} phrases and OR groups`, MAX_REQUIRED_GROUPS);
 }
 
 /**
