@@ -187,7 +187,8 @@ function notesOfV1(notePath: string | null, model: SessionModel | null, answerCh
   return [{ path: notePath, sha256: sha256(text), firstPrompt: 0, lastPrompt: lastPromptOf(model) }];
 }
 
-const lastPromptOf = (model: SessionModel) => Math.max(-1, ...model.prompts.map((p) => p.n));
+// A loop, not Math.max(...numbers): 150,000 prompts passed what a call's arguments hold (stack overflow).
+const lastPromptOf = (model: SessionModel) => model.prompts.reduce((last, p) => Math.max(last, p.n), -1);
 
 /** Whether the transcript is still the file the state describes (it only ever grows). */
 function sameFile(state: IngestState, transcriptPath: string, size: number): boolean {

@@ -96,7 +96,11 @@ function title(model: SessionModel): string {
 function renderPrompt(prompt: SessionPrompt, answerChars: number): string {
   const out = [`## ${promptHeading(prompt.n, headingText(firstLine(prompt.text, HEADING_CHARS)))}`];
   if (prompt.text !== '') out.push('', safeBlock(prompt.text));
-  if (prompt.actions.length > 0) out.push('', `### ${ACTIONS_SECTION}`, '', ...prompt.actions.map(actionLine));
+  if (prompt.actions.length > 0) {
+    out.push('', `### ${ACTIONS_SECTION}`, '');
+    // One by one: spread into push's arguments, one prompt's 150,000 tool uses overflowed the stack.
+    for (const action of prompt.actions) out.push(actionLine(action));
+  }
   // The plan the user approved (or rejected) is the session's decision: kept (bounded at ingest) in its own section.
   for (const { plan, planOutcome } of prompt.actions) {
     if (plan === undefined) continue;

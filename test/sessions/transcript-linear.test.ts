@@ -4,7 +4,11 @@
 // prompt's 100,000 tool uses 27 s (each tool use checked against every action of its prompt). The inputs
 // below took 4 s and 6 s that way. A synchronous call cannot be stopped by a test timeout, so the time is
 // measured; the bound tells linear from quadratic, never a fast machine from a slow one.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ingestTranscript } from '../../src/sessions/ingest.js';
 import { applyTranscriptLines } from '../../src/sessions/transcript.js';
 
 const SID = '7f3c2a91-5b1e-4c8d-9a0f-2e6b8d4c1a37';
@@ -37,4 +41,30 @@ describe('folding a huge transcript', () => {
     expect(model.prompts[0].actions.every((a) => a.exitStatus === 'ok')).toBe(true);
     expect(ms).toBeLessThan(1500);
   });
+
+  // Past what a call's arguments hold (about 125,000): 150,000 prompts, or one prompt's 150,000 tool uses,
+  // failed `tsm ingest-session` with 'Maximum call stack size exceeded' (Math.max(...) over the prompts'
+  // numbers, push(...) of the rendered action lines).
+  it('writes the note of 150,000 prompts, and of one prompt with 150,000 tool uses', () => {
+    const root = mkdtempSync(join(tmpdir(), 'tsm-huge-session-'));
+    try {
+      const vault = join(root, 'vault');
+      mkdirSync(vault);
+      const opts = { vault, sessionsDir: join(vault, 'sessions'), stateDir: join(vault, '.tsm', 'sessions') };
+      const ingest = (name: string, lines: string[]) => {
+        const file = join(root, name);
+        writeFileSync(file, lines.join('\n') + '\n');
+        return ingestTranscript(file, opts);
+      };
+      const prompts = ingest('prompts.jsonl', Array.from({ length: 150_000 }, (_, i) => user(`prompt ${i} about the antenna`)));
+      expect(prompts.prompts).toBe(150_000);
+      const tools = [user('run the whole test matrix')];
+      for (let i = 0; i < 150_000; i++) tools.push(toolUse(i), toolResult(i));
+      const run = ingest('tools.jsonl', tools);
+      expect(run.prompts).toBe(1);
+      expect(readFileSync(run.notePath, 'utf8')).toContain('echo 149999');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
