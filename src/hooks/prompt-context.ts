@@ -75,7 +75,7 @@ export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContex
     if (err instanceof IndexError && err.code === 'version') return { kind: 'none', problem: err.message, olderSchema: err.olderSchema };
     throw err;
   }
-  // A prompt during a first build (or a `--full`) would get the few notes written so far, ranked as if
+  // A prompt during a first build (or an older tsm's `--full`) would get the few notes written so far, ranked as if
   // they were all there is: it gets nothing, and the log says why.
   if (resp.indexIncomplete) return { kind: 'none', problem: `${INCOMPLETE_INDEX_NOTE}; nothing injected` };
   if (kept(resp).length < resp.hits.length && !deadline.passed()) resp = run(cfg.hookTopK + ECHO_SPARE);

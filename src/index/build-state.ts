@@ -1,5 +1,6 @@
-// Whether a build of the whole index is under way: a first build, a `tsm index --full`, or one of them
-// stopped before its end. Such a build writes its full-text rows with FTS5's incremental merging off and
+// Whether a build of the whole index is under way: a first build, or one stopped before its end (this tsm's
+// `tsm index --full` writes in one transaction, so no reader ever sees its mark; an older tsm's, beside
+// it, commits as it goes). Such a build writes its full-text rows with FTS5's incremental merging off and
 // turns it back on as its last step (note-writer.ts, beginBulkLoad / finishBulkLoad), so "merging is off"
 // is the mark, kept in the index itself: a reader sees it without any lock, and a build killed on the way
 // leaves it until the next sync of the whole vault finishes the build (note-writer.ts, mayEndBulkLoad).
@@ -18,4 +19,4 @@ export function buildUnfinished(db: Database): boolean {
 
 /** What a search of such an index says, on every surface. */
 export const INCOMPLETE_INDEX_NOTE =
-  'the index is being built (a first build or `tsm index --full` is under way, or one was stopped): results may miss notes until it ends (run `tsm index` if none is running)';
+  'the index is being built (a first build is under way, or one was stopped): results may miss notes until it ends (run `tsm index` if none is running)';

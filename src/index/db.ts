@@ -351,7 +351,14 @@ function connect(path: string, readonly: boolean, busyTimeoutMs = BUSY_TIMEOUT_M
 function useWal(db: Database): void {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  // A `--full` writes the whole index through the WAL in one transaction (sync.ts): 181 MB on the handbook,
+  // a file SQLite keeps at that size, reusing it, while any connection stays open (a `tsm watch`). With this
+  // limit the next writer to start the WAL over cuts it back. Everyday transactions stay far below it.
+  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
 }
+
+/** Bytes a WAL file is cut back to when it starts over (SQLite's journal_size_limit). */
+const WAL_SIZE_LIMIT = 16 * 1024 * 1024;
 
 /**
  * Marks every index tsm creates (the SQLite header's application_id, "tsm1"), so a database of another
@@ -586,16 +593,54 @@ export function writeTransaction<T>(db: Database, fn: () => T, opts: { schemaCha
     try {
       return txn.immediate(began);
     } catch (err) {
-      if (began.yes || sqliteErrorKind(err) !== 'busy') throw err;
-      if (Date.now() < deadline) continue;
-      if (limit === undefined) throw err;
-      throw new IndexError(
-        'busy',
-        `the index at ${db.name} stayed locked by another writer (\`tsm index\`, \`tsm watch\`) past this run's deadline: ` +
-          'what was not indexed is indexed by the next `tsm index`, a running `tsm watch` or the next session\'s start',
-      );
+      if (began.yes) throw err;
+      waitAgainOrThrow(db, err, deadline, limit);
     }
   }
+}
+
+/**
+ * writeTransaction for work that awaits between its writes (a `--full` rebuild: its parsers run in worker
+ * threads): one BEGIN IMMEDIATE, taken as writeTransaction takes it, held across the awaits, then COMMIT; any
+ * error rolls everything back. The writeTransaction calls made inside become savepoints (better-sqlite3
+ * nests them when a transaction is open), so the connection must be the caller's alone meanwhile: another
+ * task's write on it would join this transaction. Readers keep reading what was committed before (WAL);
+ * other writers wait their turn, as they wait for any writer, up to WRITER_WAIT_MS.
+ */
+export async function writeTransactionAsync<T>(db: Database, fn: () => Promise<T>): Promise<T> {
+  const limit = waitLimits.get(db);
+  const deadline = limit ?? Date.now() + WRITER_WAIT_MS;
+  for (;;) {
+    if (limit !== undefined) db.pragma(`busy_timeout = ${busyFor(limit)}`);
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      break;
+    } catch (err) {
+      waitAgainOrThrow(db, err, deadline, limit);
+    }
+  }
+  try {
+    assertSchema(db);
+    const result = await fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (err) {
+    // Some errors (a full disk, an I/O error) have SQLite roll back the transaction itself.
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
+}
+
+/** After a BEGIN failed: returns to try again while another writer holds the lock and time is left; else throws. */
+function waitAgainOrThrow(db: Database, err: unknown, deadline: number, limit: number | undefined): void {
+  if (sqliteErrorKind(err) !== 'busy') throw err;
+  if (Date.now() < deadline) return;
+  if (limit === undefined) throw err;
+  throw new IndexError(
+    'busy',
+    `the index at ${db.name} stayed locked by another writer (\`tsm index\`, \`tsm watch\`) past this run's deadline: ` +
+      'what was not indexed is indexed by the next `tsm index`, a running `tsm watch` or the next session\'s start',
+  );
 }
 
 /** The `waitUntil` of connections opened with one (openWriter): writeTransaction gives up there. */

@@ -10,7 +10,7 @@ import { createAttachmentLookup, createNoteLookup, type NoteAt } from '../vault/
 import { existsNoFollow, findOnDisk, isNoteName, vaultRelative } from '../vault/paths.js';
 import { scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
-import { asIndexError, IndexError, moveCorruptAside, openWriter, type Database } from './db.js';
+import { asIndexError, IndexError, moveCorruptAside, openWriter, writeTransactionAsync, type Database } from './db.js';
 import { fileStatesOf, NoteWriter, type FileState } from './note-writer.js';
 import { readParseOptions } from './parse-options.js';
 import { changedReadingSettings, describeChangedSettings } from './reading-settings.js';
@@ -80,58 +80,78 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
   const opened = opts.db ? { db: opts.db, fresh: false } : openWriter(cfg.db, { vault: cfg.vault, schemaChangeBlocked: () => otherWatcher(cfg), keepNewer: opts.keepNewer, waitUntil: opts.waitUntil });
   const writer = new NoteWriter(opened.db, cfg.extensions);
   try {
-    const rebuild = beginRebuild(writer, Boolean(opts.full) && !opened.fresh, opened.fresh);
-    const partial = opts.paths !== undefined && !rebuild;
-    const reading = readParseOptions(cfg);
-    const states = writer.fileStates(reading.opts.dayFormats);
-    if (!partial && !rebuild) rereadForSettings(states, writer.changedReadingSettings(reading.opts), true);
-    // Notes an older tsm read (src/index/note-reading.ts): read again, once, by this run if it lists them all.
-    const older = partial || rebuild ? 0 : [...states.values()].filter((st) => st.olderReading).length;
-    if (older > 0) process.stderr.write(`tsm: the index holds ${older} notes as an older tsm read them: reading them again, once\n`);
-    const listing = partial
-      ? { ...statPaths(cfg, opts.paths ?? [], opts.pathBases ?? [], states, writer), attachments: [] as string[], warnings: [] as IndexWarning[] }
-      : { ...scanVault(cfg.vault, { extensions: cfg.extensions }), missing: [] as string[], notTaken: undefined, attachmentsNow: NO_ATTACHMENTS };
-    const plan = planChanges(states, listing.files, partial ? listing.missing : null);
-    const run: SyncRun = {
-      cfg,
-      parseOpts: reading.opts,
-      writer,
-      plan,
-      summary: {
-        added: 0,
-        updated: 0,
-        removed: 0,
-        unchanged: plan.unchanged,
-        skipped: 0,
-        warnings: 0,
-        seconds: 0,
-        ...(listing.notTaken ? { notTaken: listing.notTaken } : {}),
-      },
-      links: new LinkWork(writer, plan.gone.length > 0),
-    };
-    await loadAndWrite(run, opts);
-    removeGone(run);
-    const attachments = partial ? withAttachments(attachmentsNow(cfg, opts.attachments ?? []), listing.attachmentsNow) : { listed: listing.attachments, gone: [] };
-    finish(run, { rebuild, partial, scanWarnings: [...listing.warnings, ...reading.warnings], attachments });
-    // The semantic model (src/index/semantic/): a rebuild trains it, on this thread once the build is done
-    // (in a worker beside the build's last steps, peak RSS on the handbook rose from 352 to 480 MB: two
-    // heaps); other syncs give new sections vectors at once. A sync that wrote nothing skips it (it would
-    // scan every section for one without a vector) unless there is no model of this tsm's version (just
-    // turned on, or left by an older tsm: its vectors are never read), a retrain is due (`tsm status` sends
-    // the user to `tsm index` for one that a watcher stopped mid-training, or notes added while the model
-    // was off, left due) or sections have no vector yet (added while it was off, too few for a retrain:
-    // status said "not embedded yet" until some note changed). Checking costs a meta read and two counts.
-    // A vault that has not turned it on skips it.
-    const { added, updated, removed } = run.summary;
-    if (cfg.semantic && (rebuild || added + updated + removed > 0 || !hasSemanticModel(opened.db) || semanticWorkLeft(opened.db))) {
-      refreshSemantic(opened.db, { rebuild, background: opts.backgroundRetrain });
-    }
-    run.summary.warnings = writer.warningCount();
-    run.summary.seconds = Math.round((performance.now() - started) / 10) / 100;
-    return run.summary;
+    // `--full` of an index that exists: one write transaction from its emptying to the semantic model's
+    // training, so every reader sees the old index, whole, until the new one is (a search during a `--full`
+    // of the handbook found 0 results, then a growing part of them, for 13 s, then 6 s of results ranked
+    // without the semantic model), and a rebuild killed or failing anywhere leaves the old index as it was.
+    // Other writers wait their turn meanwhile (writeTransactionAsync). Handbook `--full`, 4 runs each,
+    // alternating with the build before: wall 13.13 → 13.14 s, CPU 21.0 → 21.5 s, peak RSS at most 354 →
+    // 355 MB; the WAL peaks at 181 MB instead of 78 (db.ts cuts it back). Building a new file and renaming
+    // it over the old one would keep writers free, but a `tsm watch` writes through a connection to the old
+    // file (its edits would go where nobody reads), and an old -wal must never meet the new file. A first
+    // build (a fresh file) has no old index to show: it commits as it goes, so searches find notes as they
+    // come, and a killed one is finished by the next sync (mayEndBulkLoad).
+    const wholeTransaction = Boolean(opts.full) && !opened.fresh;
+    const sync = () => syncIn(cfg, opts, opened, writer);
+    const summary = wholeTransaction ? await writeTransactionAsync(opened.db, sync) : await sync();
+    // Its commit included (a `--full`'s: 0.4 s more on the handbook, the checkpoint of its WAL).
+    summary.seconds = Math.round((performance.now() - started) / 10) / 100;
+    return summary;
   } finally {
     if (!opts.db) opened.db.close();
   }
+}
+
+/** syncOnce's work on the opened index. */
+async function syncIn(cfg: TsmConfig, opts: SyncOptions, opened: { db: Database; fresh: boolean }, writer: NoteWriter): Promise<SyncSummary> {
+  const rebuild = beginRebuild(writer, Boolean(opts.full) && !opened.fresh, opened.fresh);
+  const partial = opts.paths !== undefined && !rebuild;
+  const reading = readParseOptions(cfg);
+  const states = writer.fileStates(reading.opts.dayFormats);
+  if (!partial && !rebuild) rereadForSettings(states, writer.changedReadingSettings(reading.opts), true);
+  // Notes an older tsm read (src/index/note-reading.ts): read again, once, by this run if it lists them all.
+  const older = partial || rebuild ? 0 : [...states.values()].filter((st) => st.olderReading).length;
+  if (older > 0) process.stderr.write(`tsm: the index holds ${older} notes as an older tsm read them: reading them again, once\n`);
+  const listing = partial
+    ? { ...statPaths(cfg, opts.paths ?? [], opts.pathBases ?? [], states, writer), attachments: [] as string[], warnings: [] as IndexWarning[] }
+    : { ...scanVault(cfg.vault, { extensions: cfg.extensions }), missing: [] as string[], notTaken: undefined, attachmentsNow: NO_ATTACHMENTS };
+  const plan = planChanges(states, listing.files, partial ? listing.missing : null);
+  const run: SyncRun = {
+    cfg,
+    parseOpts: reading.opts,
+    writer,
+    plan,
+    summary: {
+      added: 0,
+      updated: 0,
+      removed: 0,
+      unchanged: plan.unchanged,
+      skipped: 0,
+      warnings: 0,
+      seconds: 0,
+      ...(listing.notTaken ? { notTaken: listing.notTaken } : {}),
+    },
+    links: new LinkWork(writer, plan.gone.length > 0),
+  };
+  await loadAndWrite(run, opts);
+  removeGone(run);
+  const attachments = partial ? withAttachments(attachmentsNow(cfg, opts.attachments ?? []), listing.attachmentsNow) : { listed: listing.attachments, gone: [] };
+  finish(run, { rebuild, partial, scanWarnings: [...listing.warnings, ...reading.warnings], attachments });
+  // The semantic model (src/index/semantic/): a rebuild trains it, on this thread once the build is done
+  // (in a worker beside the build's last steps, peak RSS on the handbook rose from 352 to 480 MB: two
+  // heaps); other syncs give new sections vectors at once. A sync that wrote nothing skips it (it would
+  // scan every section for one without a vector) unless there is no model of this tsm's version (just
+  // turned on, or left by an older tsm: its vectors are never read), a retrain is due (`tsm status` sends
+  // the user to `tsm index` for one that a watcher stopped mid-training, or notes added while the model
+  // was off, left due) or sections have no vector yet (added while it was off, too few for a retrain:
+  // status said "not embedded yet" until some note changed). Checking costs a meta read and two counts.
+  // A vault that has not turned it on skips it.
+  const { added, updated, removed } = run.summary;
+  if (cfg.semantic && (rebuild || added + updated + removed > 0 || !hasSemanticModel(opened.db) || semanticWorkLeft(opened.db))) {
+    refreshSemantic(opened.db, { rebuild, background: opts.backgroundRetrain });
+  }
+  run.summary.warnings = writer.warningCount();
+  return run.summary;
 }
 
 /**
@@ -197,8 +217,9 @@ function noteOnDisk(run: SyncRun, path: string): boolean {
 }
 
 /**
- * `--full` empties the index (setting the neural vectors aside, given back in `finish`); a rebuild (that or
- * a fresh file) resolves every link and bulk-loads.
+ * `--full` empties the index (setting the neural vectors aside, given back in `finish`), inside the
+ * transaction that holds its whole rebuild (syncOnce); a rebuild (that or a fresh file) resolves every link
+ * and bulk-loads.
  */
 function beginRebuild(writer: NoteWriter, full: boolean, fresh: boolean): boolean {
   if (!full && !fresh) return false;

@@ -7,9 +7,10 @@
 // the current model gets that vector back. Section ids change (new note ids), inputs do not: a section
 // whose input changed, or that is gone, gets nothing, and the next embedding job embeds what is missing.
 //
-// Where the vectors wait: a regular table, `carried_vectors`, not a TEMP one. The rebuild commits in many
-// transactions (the one that empties the index, one per batch of notes, then `finish`), like the bulk load
-// whose unfinished merge the next sync completes (note-writer.ts beginBulkLoad). A TEMP table would die with
+// Where the vectors wait: a regular table, `carried_vectors`, not a TEMP one. A `--full` now commits once,
+// at its end (sync.ts), so a killed one leaves the old index with its vectors as they were; but an older tsm's
+// rebuild commits in many transactions (the one that empties the index, one per batch of notes, then
+// `finish`), and removed notes set theirs aside too (stashNote, below). A TEMP table would die with
 // a killed process and the vectors with it (what happened to all of them before this); the regular table is
 // filled in the same transaction that empties the index (so there is always either the old index with its
 // vectors, or the emptied one with them set aside, never neither), survives a kill, and the next sync that
@@ -18,9 +19,9 @@
 // part of the schema (no version bump): an index without it is the usual state, and nothing reads it
 // but this file. Its model column refers to embedding_models with ON DELETE CASCADE: an embedding job of
 // another model run in between (which deletes the old model, vectors.ts useModel) takes them with it.
-// Not covered: another writer's whole-vault sync (a second `--full`, a watcher's rescan) during a rebuild
-// gives the vectors back and drops the table before this rebuild has rewritten every note; the sections it
-// writes after that are embedded again (never given a wrong vector).
+// Not covered: another writer's whole-vault sync during an older tsm's rebuild (this tsm's writers wait for
+// the end of its `--full`) gives the vectors back and drops the table before that rebuild has rewritten every
+// note; the sections it writes after that are embedded again (never given a wrong vector).
 //
 // The same rule keeps vectors across an edit (`NoteVectors`, below): the note writer rewrites all of a
 // note's sections when the note changes, and the cascade took every one of their vectors, so one changed

@@ -1,5 +1,6 @@
-// A search of an index whose build of the whole vault has not ended — a first build under way, a
-// `tsm index --full` under way, or one of them stopped — finds only the notes written so far. A prompt
+// A search of an index whose build of the whole vault has not ended — a first build under way (or an older
+// tsm's `tsm index --full`: this tsm's writes in one transaction), or one of them stopped — finds only the
+// notes written so far. A prompt
 // hook injected such results (256 of 4,559 handbook notes) and `tsm search` returned 0–3 results with no
 // word said. The build's own mark (FTS5 merging off until its last step, src/index/build-state.ts) now
 // makes the prompt hook inject nothing and log why, and `tsm search` and MCP `search` say the results may
@@ -48,7 +49,7 @@ describe('an index whose whole build has not ended', () => {
     const r = tsm(['search', '--vault', vault.dir, 'collar antenna', '--ids']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(2);
-    expect(r.stderr).toMatch(/tsm: the index is being built \(a first build or `tsm index --full` is under way, or one was stopped\): results may miss notes/);
+    expect(r.stderr).toMatch(/tsm: the index is being built \(a first build is under way, or one was stopped\): results may miss notes/);
   });
 
   it('MCP search says so in note', async () => {

@@ -1,5 +1,5 @@
-// A `tsm index --full` (or a first build) marks the index as being built until its last step, so a search
-// meanwhile says it may miss notes and the prompt hook injects nothing (src/index/build-state.ts). Any
+// A first build (and an older tsm's `tsm index --full`) marks the index as being built until its last step, so a
+// search meanwhile says it may miss notes and the prompt hook injects nothing (src/index/build-state.ts). Any
 // other sync that ended during the build — a Stop hook's one-note sync, a watcher's batch, SessionStart's
 // background `tsm index` — took the mark for a stopped build's and ended it: seen on the Obsidian Hub,
 // a Stop hook 1.5 s into a 10 s `--full`, then `tsm search` gave 111 of 155 results without a word and the
@@ -8,13 +8,15 @@
 // vault ends it. Two more ways the mark was ended early, on a copy of the handbook (4,559 notes): a
 // `--full` ended the mark of a second `--full` begun 7 s after it, which had emptied the index again (2,927
 // notes in it, and searches said nothing for 20 s); and a Stop hook's one-note sync ended the mark of a
-// `--full` killed with 864 notes written.
+// `--full` killed with 864 notes written. (This tsm's `--full` writes in one transaction, so no other process
+// ever sees its mark: full-rebuild-readers.test.ts. The builds of the whole index below are first builds.)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cleanEnv, makeVault, TSM, tsm } from '../helpers/cli.js';
+import { removeIndex } from './fixture.js';
 import { runAndKillWhen } from './processes.js';
 
 let vault: { dir: string; cleanup: () => void };
@@ -91,19 +93,26 @@ describe('builds of the whole index of 1,500 notes', () => {
   const bigIncomplete = () => /the index is being built/.test(tsm(['search', '--vault', big.dir, 'relay']).stderr);
 
   it('the first of two to end leaves the mark of the one that emptied the index after it began', async () => {
-    const first = spawn(process.execPath, [TSM, 'index', '--full', '--vault', big.dir], { env: cleanEnv(), stdio: 'ignore' });
+    removeIndex(bigDb());
+    const first = spawn(process.execPath, [TSM, 'index', '--vault', big.dir], { env: cleanEnv(), stdio: 'ignore' });
     const firstExit = new Promise<number | null>((r) => first.once('exit', (code) => r(code)));
     other = spawn('sleep', ['60']);
-    // What a second `--full` does at its start (beginRebuild), here while the first still writes: it
-    // empties the index and takes the mark. The emptying is left out: the mark is what is tested.
-    const conn = new Database(bigDb(), { timeout: 20_000 });
+    // What a second build does at its start (beginRebuild; an older tsm's `--full`), here while the first
+    // still writes: it empties the index and takes the mark. The emptying is left out: the mark is what is tested.
     let taken = false;
     for (let tries = 0; tries < 2000 && !taken; tries++) {
-      const mark = conn.prepare("SELECT value FROM meta WHERE key = 'bulk_load_pid'").pluck().get() as string | undefined;
-      taken = mark === String(first.pid) && conn.prepare("UPDATE meta SET value = ? WHERE key = 'bulk_load_pid' AND value = ?").run(String(other.pid), mark).changes === 1;
+      // Opened once the build has made the file (opening first would make an empty one), each time: its schema comes in a while.
+      const conn = existsSync(bigDb()) ? new Database(bigDb(), { timeout: 20_000 }) : null;
+      try {
+        const mark = conn?.prepare("SELECT value FROM meta WHERE key = 'bulk_load_pid'").pluck().get() as string | undefined;
+        taken = conn !== null && mark === String(first.pid) && conn.prepare("UPDATE meta SET value = ? WHERE key = 'bulk_load_pid' AND value = ?").run(String(other.pid), mark).changes === 1;
+      } catch {
+        // no schema yet
+      } finally {
+        conn?.close();
+      }
       if (!taken) await new Promise((r) => setTimeout(r, 5));
     }
-    conn.close();
     expect(taken, 'the first build ended before its mark was seen: make the vault bigger').toBe(true);
     expect(await firstExit).toBe(0);
     expect(bigIncomplete()).toBe(true);
@@ -114,11 +123,22 @@ describe('builds of the whole index of 1,500 notes', () => {
   it.skipIf(!existsSync('/proc/self/stat'))('a sync ends the mark of a killed build whose pid another process has now (Linux: it started after the build)', async () => {
     expect(tsm(['index', '--vault', big.dir]).code).toBe(0); // ends the previous case's mark
     expect(bigIncomplete()).toBe(false);
-    const reader = new Database(bigDb(), { readonly: true });
-    const mark = () => reader.prepare("SELECT value FROM meta WHERE key = 'bulk_load_pid'").pluck().get() as string | undefined;
-    const killed = await runAndKillWhen(['index', '--full', '--vault', big.dir], () => mark() !== undefined);
+    // A first build, killed once its mark is there (read by a connection of its own each time: the file is
+    // made by the build).
+    removeIndex(bigDb());
+    const mark = (): string | undefined => {
+      if (!existsSync(bigDb())) return undefined;
+      const reader = new Database(bigDb(), { readonly: true });
+      try {
+        return reader.prepare("SELECT value FROM meta WHERE key = 'bulk_load_pid'").pluck().get() as string | undefined;
+      } catch {
+        return undefined; // no schema yet
+      } finally {
+        reader.close();
+      }
+    };
+    const killed = await runAndKillWhen(['index', '--vault', big.dir], () => mark() !== undefined);
     const recorded = mark();
-    reader.close();
     expect(killed.killed && recorded !== undefined, 'the build ended before its mark was seen').toBe(true);
     other = spawn('sleep', ['60']);
     const conn = new Database(bigDb());
