@@ -97,7 +97,8 @@ function semanticLine({ state, sections, unembedded, withVector, retrainDue }: R
   if (sections < min && state?.kind !== 'trained') return `off: ${sections === 1 ? '1 section is' : `${sections} sections are`} too few to learn from (${min} needed)${due}`;
   if (!state || (state.kind === 'too-small' && tooSmallBecause(state) === 'sections')) return `no model${due}`;
   if (state.kind === 'too-small') {
-    return `off: ${state.sections} sections, but too few words it learns from (kanji compounds, katakana and Latin words; docs/search.md, 2b)${due}`;
+    // Counted now as well: the state's count is the sync's that last tried (400 read at 425).
+    return `off: ${sections} sections, but too few words it learns from (kanji compounds, katakana and Latin words; docs/search.md, 2b)${due}`;
   }
   // "from N sections" read as the sections with vectors now; it is the count at training time.
   const noWord = sections - unembedded - withVector;

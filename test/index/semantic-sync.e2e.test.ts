@@ -449,8 +449,17 @@ parentPort.on('message', (m) => {
     appendFileSync(join(v.dir, 'n3.md'), `\n${para()}\n`);
     expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
     expect(counts(db).state).toEqual(first);
+    // Fewer than a fifth more sections: not tried again, and status counts the sections there are now, as
+    // every other semantic line does (it said the count of the sync that last tried).
+    for (let n = 80; n < 85; n++) writeFileSync(join(v.dir, `n${n}.md`), `# 노트 ${n}\n\n${[1, 2, 3, 4].map((k) => `## 부분 ${k}\n\n${para()}\n`).join('\n')}`);
+    expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+    expect(counts(db).state).toEqual(first);
+    const status = tsm(['status', '--vault', v.dir]).stdout;
+    const now = Number(/^sections +(\d+)/m.exec(status)?.[1]);
+    expect(now).toBeGreaterThan(first?.sections ?? 0);
+    expect(status).toMatch(new RegExp(`^semantic {2}off: ${now} sections, but too few words it learns from`, 'm'));
     // A fifth more sections: tried again (and still no model).
-    for (let n = 80; n < 100; n++) writeFileSync(join(v.dir, `n${n}.md`), `# 노트 ${n}\n\n${[1, 2, 3, 4].map((k) => `## 부분 ${k}\n\n${para()}\n`).join('\n')}`);
+    for (let n = 85; n < 100; n++) writeFileSync(join(v.dir, `n${n}.md`), `# 노트 ${n}\n\n${[1, 2, 3, 4].map((k) => `## 부분 ${k}\n\n${para()}\n`).join('\n')}`);
     expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
     const again = counts(db).state;
     expect(again).toMatchObject({ kind: 'too-small' });
