@@ -29,12 +29,17 @@ export interface BudgetedResult {
  * Each hit's printed text after the caps and the budget. A result's path and section always print (a
  * result without them is no use) and are charged first; its snippet is whole while it fits, the first
  * that does not fit is shortened to what is left (if ≥ MIN_CUT_SNIPPET) and every later one is empty;
- * its related list prints only while it fits whole.
+ * its related list prints only while it fits whole, and leaves out the block's own results: naming them
+ * again spent the budget on nothing new (over the 124 prompt queries of eight judged sets, 169 injected
+ * results had no snippet, 40 of them judged relevant; without the repeats 156 and 34, and the lists named
+ * 34 relevant notes no result was, against 33). Charging every snippet before any list was measured too
+ * and not kept: the lists it dropped named 30 relevant notes no result was.
  */
 export function budgetResults(hits: SearchHit[], budget: number): BudgetedResult[] {
   if (Number.isNaN(budget) || budget < 0) throw new RangeError(`snippet budget must be a number ≥ 0, got ${budget}`);
   let left = budget;
   let spent = false;
+  const shown = new Set(hits.map((h) => h.path));
   return hits.map((hit) => {
     const path = truncateStart(hit.path, MAX_PATH_CHARS);
     const section = truncateText(hit.section, MAX_SECTION_CHARS);
@@ -51,7 +56,7 @@ export function budgetResults(hits: SearchHit[], budget: number): BudgetedResult
         left -= charLength(snippet);
       }
     }
-    let related = truncateText(hit.related.join(', '), MAX_RELATED_CHARS);
+    let related = truncateText(hit.related.filter((p) => !shown.has(p)).join(', '), MAX_RELATED_CHARS);
     if (charLength(related) <= left) left -= charLength(related);
     else related = '';
     return { path, section, snippet, related };

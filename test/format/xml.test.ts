@@ -220,6 +220,18 @@ describe('formatXml: everything printed counts against the budget', () => {
     }
   });
 
+  it('a related list leaves out the notes the block already shows as results, and spends nothing on them', () => {
+    const hits = [
+      hit({ path: 'a.md', section: 'A', snippet: 'x'.repeat(40), related: ['b.md', 'c.md', 'a.md'] }),
+      hit({ path: 'b.md', section: 'B', snippet: 'y'.repeat(40), related: ['a.md'] }),
+    ];
+    const printed = budgetResults(hits, 100);
+    // b.md is result 2 and a.md is the result itself: only c.md is news. The second list names only a
+    // result, so it is empty; what it did not spend is left for what follows.
+    expect(printed.map((r) => r.related)).toEqual(['c.md', '']);
+    expect(printed.map((r) => r.snippet)).toEqual(['x'.repeat(40), 'y'.repeat(40)]);
+  });
+
   it('a related list that does not fit is left out, the result stays', () => {
     const [r] = budgetResults([hit({ path: 'a.md', section: 'S', snippet: 'x'.repeat(40), related: ['b.md', 'c.md'] })], 50);
     expect(r.snippet).toBe('x'.repeat(40));
