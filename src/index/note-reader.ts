@@ -292,15 +292,15 @@ export class NoteReader {
   }
 
   /** Resolved link targets per section (and frontmatter `related`, section null) for a set of notes. */
-  relatedPaths(noteIds: number[]): { noteId: number; sectionId: number | null; path: string }[] {
+  relatedPaths(noteIds: number[]): { noteId: number; sectionId: number | null; path: string; targetId: number }[] {
     return this.db
       .prepare(
-        `SELECT l.source_id AS noteId, l.section_id AS sectionId, t.path AS path
+        `SELECT l.source_id AS noteId, l.section_id AS sectionId, t.path AS path, l.target_id AS targetId
          FROM links l JOIN notes t ON t.id = l.target_id
          WHERE l.source_id IN (SELECT value FROM json_each(?)) AND l.target_id != l.source_id
          ORDER BY l.source_id, l.kind = 'related' DESC, l.line, l.id`,
       )
-      .all(JSON.stringify(noteIds)) as { noteId: number; sectionId: number | null; path: string }[];
+      .all(JSON.stringify(noteIds)) as { noteId: number; sectionId: number | null; path: string; targetId: number }[];
   }
 
   /**

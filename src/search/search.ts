@@ -155,7 +155,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     : { page: choose(ranked.slice(offset, wanted)), next: (i: number) => ranked[offset + i + 1]?.score ?? 0, details: undefined, copies: new Map<number, string[]>() };
   const { page, copies } = paged;
   const nextScores = page.map((_, i) => paged.next(i));
-  const hits = buildHits(db, store, page, nextScores, offset, terms, q.text, req.snippetChars ?? 300, paged.details).map((h) => {
+  const hits = buildHits(db, store, page, nextScores, offset, terms, q.text, req.snippetChars ?? 300, paged.details, placesOf(ranked)).map((h) => {
     const others = copies.get(h.id);
     return others ? { ...h, copies: others } : h;
   });
@@ -804,10 +804,11 @@ function buildHits(
   queryText: string,
   snippetChars: number,
   known?: Map<number, HitDetails>,
+  places: Map<number, number> = new Map(),
 ): SearchHit[] {
   if (page.length === 0) return [];
   const details = known ?? store.details(page.map((p) => p.id));
-  const related = relatedByHit(new NoteReader(db), page);
+  const related = relatedByHit(new NoteReader(db), page, places);
   const links = linkReadingOf(db);
   const snippetTerms = [...terms.words, ...terms.cjk, ...terms.cjkSingles, ...(terms.prefixes ?? [])];
   return page.map((p, i) => {
@@ -842,17 +843,39 @@ function snippetOf(d: HitDetails, terms: string[], chars: number, links: LinkRea
   return bestSnippet(d.text || d.headingPath, terms, chars, d.description || undefined, links);
 }
 
-/** Per hit: paths its section links to, then its note's frontmatter `related`, then the note's other links. */
-function relatedByHit(reader: NoteReader, page: { id: number; noteId: number }[]): Map<number, string[]> {
+/** Each ranked note's place in this search's ranking (its first, best place), by note id. */
+function placesOf(ranked: readonly { noteId: number }[]): Map<number, number> {
+  const places = new Map<number, number>();
+  ranked.forEach((r, i) => {
+    if (!places.has(r.noteId)) places.set(r.noteId, i);
+  });
+  return places;
+}
+
+/**
+ * Per hit, the notes it links to, at most MAX_RELATED: first those this search ranked below the page, in
+ * their order (the query's own evidence says where to look next), then the others by where the link is —
+ * in the hit's section, the note's frontmatter `related`, the note's other sections — and last the page's
+ * own results, which the reader has in front of them. In link order alone, over the 124 prompt queries of
+ * eight judged sets, the prompt hook's related lists named a judged-relevant note that no result was 34
+ * times (in 28 queries); so ordered, 56 (in 43). Ranked notes first with the page's among them: 54, the
+ * lists of `tsm search` then mostly repeating its other results.
+ */
+function relatedByHit(reader: NoteReader, page: { id: number; noteId: number }[], places: Map<number, number>): Map<number, string[]> {
   const rows = reader.relatedPaths([...new Set(page.map((p) => p.noteId))]);
   const out = new Map<number, string[]>();
+  const onPage = new Set(page.map((p) => p.noteId));
+  const UNRANKED = Number.MAX_SAFE_INTEGER - 1;
+  const place = (r: { targetId: number }) => (onPage.has(r.targetId) ? Number.MAX_SAFE_INTEGER : (places.get(r.targetId) ?? UNRANKED));
   for (const p of page) {
     const mine = rows.filter((r) => r.noteId === p.noteId);
-    const ordered = [
+    const byLink = [
       ...mine.filter((r) => r.sectionId === p.id),
       ...mine.filter((r) => r.sectionId === null),
       ...mine.filter((r) => r.sectionId !== null && r.sectionId !== p.id),
     ];
+    // Array.prototype.sort is stable: links of one place (the unranked, the page's) keep their link order.
+    const ordered = byLink.sort((a, b) => place(a) - place(b));
     const paths: string[] = [];
     for (const r of ordered) {
       if (!paths.includes(r.path)) paths.push(r.path);
