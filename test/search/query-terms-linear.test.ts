@@ -5,12 +5,7 @@
 // time is measured; the bound tells linear from quadratic, never a fast machine from a slow one.
 import { describe, expect, it } from 'vitest';
 import { queryTerms } from '../../src/search/query-terms.js';
-
-function timed<T>(f: () => T): { value: T; ms: number } {
-  const start = performance.now();
-  const value = f();
-  return { value, ms: performance.now() - start };
-}
+import { timed } from '../helpers/timed.js';
 
 describe('queryTerms of a huge query', () => {
   it('cuts 20,000 distinct words (each given twice) once, keeping each once, in order', () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ingestTranscript } from '../../src/sessions/ingest.js';
 import { applyTranscriptLines } from '../../src/sessions/transcript.js';
+import { timed } from '../helpers/timed.js';
 
 const SID = '7f3c2a91-5b1e-4c8d-9a0f-2e6b8d4c1a37';
 const line = (o: object) => JSON.stringify({ sessionId: SID, cwd: '/home/dev/p', timestamp: '2026-11-01T06:46:47.000Z', ...o });
@@ -17,12 +18,6 @@ const user = (content: unknown) => line({ type: 'user', message: { role: 'user',
 const toolUse = (i: number) =>
   line({ type: 'assistant', message: { role: 'assistant', id: `m${i}`, content: [{ type: 'tool_use', id: `tu${i}`, name: 'Bash', input: { command: `echo ${i}` } }] } });
 const toolResult = (i: number) => user([{ type: 'tool_result', tool_use_id: `tu${i}`, content: `out ${i}` }]);
-
-function timed<T>(f: () => T): { value: T; ms: number } {
-  const start = performance.now();
-  const value = f();
-  return { value, ms: performance.now() - start };
-}
 
 describe('folding a huge transcript', () => {
   it('numbers 30,000 prompts in linear time', () => {
