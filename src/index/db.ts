@@ -631,6 +631,79 @@ export async function writeTransactionAsync<T>(db: Database, fn: () => Promise<T
   }
 }
 
+/**
+ * writeTransaction for a resident process (`tsm serve`, `tsm watch`), whose event loop must keep answering
+ * while another writer holds the lock: SQLite's busy wait blocks the whole thread, and a `tsm index --full`
+ * holds the lock for its whole rebuild (13 s on the handbook; minutes on a larger vault), so `tsm serve`'s
+ * background embedding job froze the server for that long — its tools and the warm prompt hook answered
+ * nothing, and Claude Code held the prompt until the hook's 5 s timeout. Here the BEGIN IMMEDIATE is tried
+ * without SQLite's wait, and between tries the process awaits a timer (50 ms, doubling to 1 s). The same
+ * deadline and errors as writeTransaction; `fn` itself runs synchronously, so nothing else of the process
+ * joins the transaction.
+ */
+export async function writeTransactionYielding<T>(db: Database, fn: () => T, opts: { stopped?: () => boolean } = {}): Promise<T> {
+  if (!(await writeTurn(db, opts.stopped))) throw new WaitStopped();
+  try {
+    assertSchema(db);
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
+}
+
+/** writeTransactionYielding's caller stopped (`stopped()` said so) while it waited: nothing was written. */
+export class WaitStopped extends Error {
+  constructor() {
+    super('stopped while waiting for the write lock');
+  }
+}
+
+/**
+ * Waits, yielding to the event loop, until this connection holds the write lock (BEGIN IMMEDIATE, left
+ * open for the caller to end): true; false when a try failed and `stopped()` says so (no lock held);
+ * writeTransaction's error at its deadline. Between tries: a timer.
+ */
+async function writeTurn(db: Database, stopped: () => boolean = () => false): Promise<boolean> {
+  const limit = waitLimits.get(db);
+  const deadline = limit ?? Date.now() + WRITER_WAIT_MS;
+  const busy = db.pragma('busy_timeout', { simple: true }) as number;
+  for (let pause = 50; ; pause = Math.min(1000, pause * 2)) {
+    // Another task of this process between two awaits of its own transaction on this connection: its turn first.
+    if (!db.inTransaction) {
+      db.pragma('busy_timeout = 0');
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        return true;
+      } catch (err) {
+        waitAgainOrThrow(db, err, deadline, limit);
+      } finally {
+        db.pragma(`busy_timeout = ${busy}`);
+      }
+    } else if (Date.now() >= deadline) {
+      throw new IndexError('busy', `the index at ${db.name} stayed in another task's transaction past this run's deadline`);
+    }
+    // Asked after a try, not before: a caller that stops still stores what it holds when the lock is free.
+    if (stopped()) return false;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(0, deadline - Date.now()))));
+  }
+}
+
+/**
+ * Waits, yielding, until no other writer holds the index's write lock (then lets go of it at once): true;
+ * false once `stopped()` says so. A resident's sync (`tsm watch`'s batches), whose writes are many short
+ * synchronous transactions, waits here for a `tsm index --full` instead of inside SQLite, so its socket, its
+ * file events and its Ctrl-C are served meanwhile. Another writer may still come in between; the batch then
+ * waits in SQLite as before.
+ */
+export async function writerFree(db: Database, stopped?: () => boolean): Promise<boolean> {
+  if (!(await writeTurn(db, stopped))) return false;
+  db.exec('ROLLBACK');
+  return true;
+}
+
 /** After a BEGIN failed: returns to try again while another writer holds the lock and time is left; else throws. */
 function waitAgainOrThrow(db: Database, err: unknown, deadline: number, limit: number | undefined): void {
   if (sqliteErrorKind(err) !== 'busy') throw err;

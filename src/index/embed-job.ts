@@ -4,12 +4,13 @@
 // - Resumable: vectors are committed every BATCH sections, so a killed run loses at most one batch and the
 //   next run starts with what is still missing (the query is "sections without a vector of this model").
 // - Never a long lock: the model runs outside any transaction; each batch is one short BEGIN IMMEDIATE
-//   through writeTransaction, which takes its turn with the sync's writers as they take theirs.
+//   through writeTransactionYielding, which takes its turn with the sync's writers as they take theirs, and
+//   waits for it on a timer, so a resident process keeps answering while a `tsm index --full` holds the lock.
 // - One section at a time through the model: a query sent to the same embedder (the resident query
 //   embedder shares it) waits for at most one passage, not a batch.
 // - A section rewritten by a sync while the model ran keeps no vector of its old text (VectorStore.put).
 import type { Embedder } from '../embed/types.js';
-import { writeTransaction, type Database } from './db.js';
+import { WaitStopped, writeTransactionYielding, type Database } from './db.js';
 import { VectorStore, type SectionToEmbed } from './vectors.js';
 import { count } from '../text/count.js';
 
@@ -45,7 +46,8 @@ export interface EmbedSummary {
 export async function embedPending(db: Database, embedder: Embedder, opts: EmbedJobOptions = {}): Promise<EmbedSummary> {
   const started = performance.now();
   const store = new VectorStore(db);
-  const model = writeTransaction(db, () => store.useModel(embedder.fingerprint, embedder.spec.dims));
+  const halted = () => opts.signal?.aborted === true;
+  const model = await writeTransactionYielding(db, () => store.useModel(embedder.fingerprint, embedder.spec.dims), { stopped: halted });
   const todo = store.pendingCount(model);
   const batchSize = Math.max(1, opts.batch ?? BATCH);
   let embedded = 0;
@@ -62,7 +64,7 @@ export async function embedPending(db: Database, embedder: Embedder, opts: Embed
     for (const section of sections) {
       if (opts.signal?.aborted) {
         stopped = true;
-        commit(ready);
+        await commit(ready);
         break outer;
       }
       try {
@@ -74,7 +76,7 @@ export async function embedPending(db: Database, embedder: Embedder, opts: Embed
         firstError ??= (err as Error).message ?? String(err);
       }
     }
-    if (!commit(ready)) {
+    if (!(await commit(ready))) {
       stopped = true;
       break;
     }
@@ -83,18 +85,31 @@ export async function embedPending(db: Database, embedder: Embedder, opts: Embed
     // A turn for whatever else the process does (watch events, tool calls, socket queries) between batches.
     await new Promise((resolve) => setImmediate(resolve));
   }
-  /** Stores a batch; false when the model was replaced since the run began (the run then stops). */
-  function commit(ready: { section: SectionToEmbed; vectors: Float32Array[] }[]): boolean {
-    return writeTransaction(db, () => {
-      // Another writer with another model (a second `tsm index --embed`) has deleted this model's id:
-      // nothing is stored under it, and this run is over.
-      if (store.modelId(embedder.fingerprint) !== model) return false;
-      for (const r of ready) {
-        if (store.put(model, r.section, r.vectors)) embedded++;
-        else stale++;
-      }
-      return true;
-    });
+  /**
+   * Stores a batch; false when the model was replaced since the run began, or the run was stopped while it
+   * waited for the write lock (the run then stops; the batch is embedded again by the next run).
+   */
+  async function commit(ready: { section: SectionToEmbed; vectors: Float32Array[] }[]): Promise<boolean> {
+    if (ready.length === 0) return true;
+    try {
+      return await writeTransactionYielding(
+        db,
+        () => {
+          // Another writer with another model (a second `tsm index --embed`) has deleted this model's id:
+          // nothing is stored under it, and this run is over.
+          if (store.modelId(embedder.fingerprint) !== model) return false;
+          for (const r of ready) {
+            if (store.put(model, r.section, r.vectors)) embedded++;
+            else stale++;
+          }
+          return true;
+        },
+        { stopped: halted },
+      );
+    } catch (err) {
+      if (err instanceof WaitStopped) return false;
+      throw err;
+    }
   }
   const counts = store.counts(model);
   return {
@@ -158,6 +173,7 @@ export class BackgroundEmbedding {
         }
         if (s.failed > 0) this.onNotice(`the embedding model failed on ${count(s.failed, 'section')} (${s.firstError}); they stay without vectors`);
       } catch (err) {
+        if (err instanceof WaitStopped) return; // closed while waiting for another writer: nothing to say
         this.onNotice(`embedding sections failed (${(err as Error).message ?? err}); search goes on with the vectors stored`);
         return;
       }

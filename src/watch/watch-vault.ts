@@ -2,7 +2,7 @@
 // through one long-lived writer connection, one batch at a time, until the signal aborts.
 import { statSync } from 'node:fs';
 import type { SyncSummary } from '../core/types.js';
-import { IndexError, openWriter, type Database } from '../index/db.js';
+import { IndexError, openWriter, writerFree, type Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
 import { BackgroundEmbedding } from '../index/embed-job.js';
 import { BackgroundTrainer } from '../index/semantic/background.js';
@@ -236,6 +236,10 @@ class VaultWatch {
         batch = { paths: [], rescanReasons: ['the index file was replaced'], attachments: [] };
         this.keepPidFile(); // `.tsm/` itself may have gone with it
       }
+      // A `tsm index --full` elsewhere holds the write lock for its whole rebuild: wait for it here, on a
+      // timer, not inside SQLite's busy wait, which would stop this process's socket, file events and Ctrl-C
+      // too. Stopped meanwhile, the batch is left: the next start's sync finds what it held.
+      if (!(await writerFree(writer, () => this.stopping))) return;
       summary =
         batch.rescanReasons.length > 0
           ? await syncVault(this.cfg, { db: writer, backgroundRetrain: true })

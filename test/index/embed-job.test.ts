@@ -88,6 +88,44 @@ describe('embedding job', () => {
     await bg.close();
     db.close();
   });
+
+  it('waits for another writer on a timer: the process goes on meanwhile, the vectors land when the lock is free', async () => {
+    const { cfg, db } = await vault('v5', 4);
+    // Another connection (another process's `tsm index --full`, as far as SQLite can tell) holds the lock.
+    const other = openWriter(cfg.db).db;
+    other.exec('BEGIN IMMEDIATE');
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 20);
+    let done = false;
+    const run = embedPending(db, models.embedder).then((s) => ((done = true), s));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // SQLite's own busy wait would have held this thread for its 10 s: no timer would have fired, and the
+    // run could not have been waiting here.
+    expect(ticks).toBeGreaterThan(10);
+    expect(done).toBe(false);
+    expect(other.prepare('SELECT count(*) FROM section_vectors').pluck().get()).toBe(0);
+    other.exec('COMMIT');
+    const s = await run;
+    clearInterval(ticker);
+    expect(s).toMatchObject({ remaining: 0, stopped: false });
+    expect(s.embedded).toBeGreaterThan(0);
+
+    // Stopped while it waits: it gives up without writing, and the background job says nothing of it.
+    writeFileSync(join(cfg.vault, 'notes', 'new.md'), '# New\n\nfresh antenna words\n');
+    await syncVault(cfg, { db });
+    other.exec('BEGIN IMMEDIATE');
+    const notices: string[] = [];
+    const bg = new BackgroundEmbedding(() => db, models.embedder, (m) => notices.push(m));
+    bg.kick();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await bg.close();
+    other.exec('COMMIT');
+    const model = new VectorStore(db).modelId(models.embedder.fingerprint)!;
+    expect(new VectorStore(db).pendingCount(model)).toBe(1);
+    expect(notices).toEqual([]);
+    other.close();
+    db.close();
+  });
 });
 
 describe('the neural ranker in search', () => {
