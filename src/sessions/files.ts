@@ -23,7 +23,13 @@ export function writeFileAtomic(vault: string, path: string, content: string, be
     between();
     renameSync(temp, path);
   } catch (err) {
-    rmSync(temp, { force: true });
+    // The write's own error is the one to tell: a clean-up that fails too (the folder gone read-only, an I/O
+    // error) leaves a hidden `.tmp` file behind rather than taking that error's place.
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      /* left behind */
+    }
     throw err;
   }
 }
