@@ -1,7 +1,7 @@
 // tsm ingest-session <file.jsonl|dir>…: Claude Code transcripts → session notes (layout: sessions/note-format.ts), then those
 // notes into the index. Idempotent and incremental: a transcript that has not grown changes nothing.
 import { existsSync } from 'node:fs';
-import { indexSessionNotes, ingestSession, type SessionIngest } from '../sessions/ingest-and-index.js';
+import { indexSessionNotes, ingestSession, skippedLinesWarning, type SessionIngest } from '../sessions/ingest-and-index.js';
 import { findTranscripts } from '../sessions/transcript-files.js';
 import type { TsmConfig } from '../vault/config.js';
 import { isInside, vaultRelative } from '../vault/paths.js';
@@ -18,6 +18,11 @@ interface Row {
   changed: boolean;
   /** Notes of this session left alone because their user edited or deleted them. */
   kept: { note: string; reason: string }[];
+  /**
+   * Lines read this time that are not JSON objects, skipped (the rest of the transcript is ingested): null
+   * when none was. Each run tells only the lines it read, so a line is reported once.
+   */
+  skipped_lines: { count: number; first_line: number } | null;
   error: string | null;
 }
 
@@ -30,18 +35,24 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
 
   const rows: Row[] = [];
   const done: SessionIngest[] = [];
+  const warnings: string[] = [];
   for (const file of files) {
     try {
       const r = await ingestSession(cfg, file);
       done.push(r);
       const written = existsSync(r.notePath);
       const kept = (r.kept ?? []).map((k) => ({ note: shown(cfg, k.path), reason: k.reason }));
-      rows.push({ transcript: file, session_id: r.sessionId, note: written ? shown(cfg, r.notePath) : null, prompts: r.prompts, changed: r.changed, kept, error: null });
+      const skipped = r.skipped && { count: r.skipped.count, first_line: r.skipped.firstLine };
+      if (r.skipped) warnings.push(`tsm: ${file}: ${skippedLinesWarning(r.skipped)}\n`);
+      rows.push({ transcript: file, session_id: r.sessionId, note: written ? shown(cfg, r.notePath) : null, prompts: r.prompts, changed: r.changed, kept, skipped_lines: skipped, error: null });
     } catch (err) {
-      rows.push({ transcript: file, session_id: null, note: null, prompts: 0, changed: false, kept: [], error: (err as Error).message });
+      rows.push({ transcript: file, session_id: null, note: null, prompts: 0, changed: false, kept: [], skipped_lines: null, error: (err as Error).message });
     }
   }
 
+  // Warnings, in either mode as the index line below: the rest of each transcript is in its note, and the exit
+  // code stays 0. Written before indexing, which may fail: the lines are read, and no later run tells of them.
+  for (const w of warnings) writeErr(w);
   const summary = isInside(cfg.vault, cfg.sessionsDir) ? await indexSessionNotes(cfg, done) : null;
   if (argv.json) {
     printJson({ transcripts: rows, index: summary });

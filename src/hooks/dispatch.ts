@@ -296,10 +296,12 @@ function transcriptOf(ctx: Context): string | null {
 async function ingest(ctx: Context, cfg: TsmConfig): Promise<string> {
   const transcript = transcriptOf(ctx);
   if (transcript === null) return '';
-  const { ingestSession, indexSessionNotes } = await import('../sessions/ingest-and-index.js');
+  const { ingestSession, indexSessionNotes, skippedLinesWarning } = await import('../sessions/ingest-and-index.js');
   const deadline = ctx.req.ingestDeadline ?? new Deadline(INGEST_DEADLINE_MS);
   const limit = { waitUntil: Date.now() + deadline.remaining() };
   const result = await ingestSession(cfg, transcript, limit);
+  // Logged now, whatever indexing does next: those lines are read, and no later ingest tells of them.
+  if (result.skipped) log(ctx, `${transcript}: ${skippedLinesWarning(result.skipped)}`);
   if (!result.changed) return '';
   // Building (or rebuilding) a whole index inside a hook could take minutes: leave that to `tsm index`.
   const { withIndexReader } = await import('../index/open-reader.js');

@@ -119,6 +119,25 @@ export function readRange(path: string, start: number, end: number): Buffer {
   }
 }
 
+/** Newline bytes in the file's first `end` bytes, read 1 MiB at a time (a transcript may hold hundreds of MB). */
+export function countNewlines(path: string, end: number): number {
+  const chunk = Buffer.alloc(Math.min(end, 1 << 20));
+  let newlines = 0;
+  const fd = openSync(path, 'r');
+  try {
+    for (let at = 0; at < end; ) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, end - at), at);
+      if (n === 0) break;
+      const bytes = chunk.subarray(0, n);
+      for (let nl = bytes.indexOf(0x0a); nl !== -1; nl = bytes.indexOf(0x0a, nl + 1)) newlines++;
+      at += n;
+    }
+    return newlines;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export interface SplitBytes {
   /** Complete lines (each ended by `\n` in the file), decoded as UTF-8. */
   lines: string[];

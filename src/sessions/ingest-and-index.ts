@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { SyncSummary } from '../core/types.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { withFileLock } from '../vault/file-lock.js';
-import type { KeptNote } from './ingest.js';
+import type { KeptNote, SkippedTranscriptLines } from './ingest.js';
+import { count } from '../text/count.js';
 
 export interface SessionIngest {
   transcript: string;
@@ -17,6 +18,17 @@ export interface SessionIngest {
   removed: string[];
   /** This session's notes tsm leaves alone because their user edited or deleted them. */
   kept?: KeptNote[];
+  /** Lines of the transcript this ingest read that were not JSON objects, skipped; null when none was. */
+  skipped: SkippedTranscriptLines | null;
+}
+
+/**
+ * The warning for skipped transcript lines, as `tsm ingest-session` (stderr) and the session hooks (hook log)
+ * write it after the transcript's path: `2 lines are not JSON objects and were skipped (first: line 17)`.
+ */
+export function skippedLinesWarning(skipped: SkippedTranscriptLines): string {
+  const what = skipped.count === 1 ? 'is not a JSON object and was' : 'are not JSON objects and were';
+  return `${count(skipped.count, 'line')} ${what} skipped (first: line ${skipped.firstLine})`;
 }
 
 /** Waiting longer than this for another ingest of the same transcript means something is stuck. */
@@ -42,7 +54,7 @@ export async function ingestSession(cfg: TsmConfig, transcriptPath: string, limi
   try {
     return await withFileLock(lock, { vault: cfg.vault, timeoutMs }, () => {
       const r = ingestTranscript(transcript, { vault: cfg.vault, sessionsDir: cfg.sessionsDir, stateDir, answerChars: cfg.answerChars });
-      return { transcript, sessionId: r.sessionId, notePath: r.notePath, changed: r.changed, prompts: r.prompts, removed: r.removed, kept: r.kept };
+      return { transcript, sessionId: r.sessionId, notePath: r.notePath, changed: r.changed, prompts: r.prompts, removed: r.removed, kept: r.kept, skipped: r.skipped };
     });
   } catch (err) {
     // The lock's own pid is the first thing written: on a full disk it fails before anything else.

@@ -16,20 +16,37 @@ const SESSION_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 
 /**
  * Folds transcript lines into the model. `model` may be a previous state (incremental ingest); it is not
- * modified. Blank and invalid-JSON lines (including a last line cut mid-write) are skipped.
+ * modified. Blank lines are passed over; a line that is not a JSON object (invalid JSON, a cut line, `42`,
+ * `[]`) is skipped, and foldTranscriptLines counts it for the warning its caller records (nothing else of
+ * the transcript is lost).
  */
 export function applyTranscriptLines(model: SessionModel | null, lines: string[], fallbackSessionId: string): SessionModel {
-  const next: SessionModel = model ? structuredClone(model) : emptyModel(fallbackSessionId);
-  for (const line of lines) {
-    const entry = parseLine(line);
-    if (entry) applyEntry(next, entry, fallbackSessionId);
-  }
-  deriveLists(next);
-  return next;
+  return foldTranscriptLines(model, lines, fallbackSessionId).model;
 }
 
+/** Lines that were neither blank nor a JSON object: how many, and the 0-based index (in the lines given) of the first. */
+export interface SkippedLines {
+  count: number;
+  first: number;
+}
+
+/** applyTranscriptLines, also telling which lines it skipped (null when none was). */
+export function foldTranscriptLines(model: SessionModel | null, lines: string[], fallbackSessionId: string): { model: SessionModel; skipped: SkippedLines | null } {
+  const next: SessionModel = model ? structuredClone(model) : emptyModel(fallbackSessionId);
+  let skipped: SkippedLines | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trim() === '') continue;
+    const entry = parseLine(lines[i]);
+    if (entry) applyEntry(next, entry, fallbackSessionId);
+    else if (skipped) skipped.count++;
+    else skipped = { count: 1, first: i };
+  }
+  deriveLists(next);
+  return { model: next, skipped };
+}
+
+/** The line's JSON object, or null when it is not one (invalid JSON, or JSON of another kind). */
 function parseLine(line: string): Json | null {
-  if (line.trim() === '') return null;
   try {
     const value: unknown = JSON.parse(line);
     return isRecord(value) ? value : null;

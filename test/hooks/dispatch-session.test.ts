@@ -91,6 +91,8 @@ describe('Stop / PreCompact / SessionEnd', () => {
     reason: 'exit',
     trigger: 'auto',
   });
+  /** The warning for the synthetic transcript's invalid JSON line, logged by the first ingest that reads it. */
+  const SKIPPED = /Stop session=7f3c2a91: .*7f3c2a91-5b1e-4c8d-9a0f-2e6b8d4c1a37\.jsonl: 1 line is not a JSON object and was skipped \(first: line 29\)$/;
   // The notes the hooks wrote: the fixture's own sample session note is on disk too, and is not counted.
   const fixtureNotes = new Set(SAMPLE_NOTES.map((n) => n.path));
   const sessionNotes = () =>
@@ -124,10 +126,11 @@ describe('Stop / PreCompact / SessionEnd', () => {
     silent(await handleHook(request(end('Stop', t))));
     expect(sessionNotes()).toHaveLength(1);
     expect(existsSync(state.vault.db)).toBe(false);
-    expect(logLines()[0]).toMatch(/no index at .* run `tsm index`/);
+    expect(logLines()[0]).toMatch(SKIPPED);
+    expect(logLines()[1]).toMatch(/no index at .* run `tsm index`/);
     // Again with nothing new: nothing written, nothing logged.
     silent(await handleHook(request(end('PreCompact', t))));
-    expect(logLines()).toHaveLength(1);
+    expect(logLines()).toHaveLength(2);
   });
 
   it('with a corrupt index, Stop writes the note but leaves the index file alone (no rebuild inside a hook)', async () => {
@@ -138,7 +141,8 @@ describe('Stop / PreCompact / SessionEnd', () => {
     expect(sessionNotes()).toHaveLength(1);
     expect(readFileSync(state.vault.db, 'utf8')).toBe('not a database');
     expect(readdirSync(join(state.vault.dir, '.tsm')).filter((f) => f.includes('corrupt'))).toEqual([]);
-    expect(logLines()[0]).toMatch(/not indexed: .*index/);
+    expect(logLines()[0]).toMatch(SKIPPED);
+    expect(logLines()[1]).toMatch(/not indexed: .*index/);
   });
 
   it('SessionEnd without a transcript does not start a worker', async () => {
@@ -175,7 +179,7 @@ describe('Stop / PreCompact / SessionEnd', () => {
     const t = transcriptIn(state.vault.dir);
     silent(await handleHook(request(end('Stop', t))));
     expect(sessionNotes()).toHaveLength(1);
-    expect(logLines()).toEqual([]);
+    expect(logLines()).toEqual([expect.stringMatching(SKIPPED)]);
     const out = await handleHook(request(prompt('ranking bug rank.ts')));
     const paths = elements(parseXml(injected(out)), 'result').map((r) => textOf(child(r, 'source')));
     expect(paths.some((p) => p.startsWith('sessions/'))).toBe(true);

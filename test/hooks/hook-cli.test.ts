@@ -1,5 +1,5 @@
 // End to end: the built `tsm` as Claude Code runs it, against a copy of vault-example.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -216,6 +216,29 @@ describe('tsm hook Stop / SessionEnd: session notes', () => {
     const notes = readdirSync(join(vault, 'sessions')).filter((f) => f.includes(SESSION.slice(0, 8)));
     expect(notes).toHaveLength(1);
     expect(searchPaths('ranking bug')).toContain(`sessions/${notes[0]}`);
+  });
+
+  it('Stop records in the hook log the transcript lines that are not JSON objects, each once, and writes the rest', () => {
+    const id = '5a0c9e2b-3d4f-4a1b-8c7d-6e5f4a3b2c1d';
+    const transcript = join(work, `${id}.jsonl`);
+    const real = readFileSync(join(FIXTURES, 'claude-code-2.0.76-main.jsonl'), 'utf8').trimEnd().split('\n');
+    const stop = () => hook({ session_id: id, transcript_path: transcript, cwd: vault, hook_event_name: 'Stop', stop_hook_active: false });
+    const warnings = () => logOf(vault).split('\n').filter((l) => l.includes(transcript));
+    // Line 11 is something else printed into the file; line 12 a JSON number.
+    writeFileSync(transcript, [...real.slice(0, 10), 'Killed', '42', ...real.slice(10, 40)].map((l) => `${l}\n`).join(''));
+    expect(stop()).toMatchObject({ code: 0, stdout: '' });
+    expect(warnings()).toEqual([expect.stringMatching(new RegExp(`Stop session=5a0c9e2b: ${transcript}: 2 lines are not JSON objects and were skipped \\(first: line 11\\)$`))]);
+    // More lines, one of them junk (line 50), and a last line cut mid-write: only line 50 is new to tell.
+    appendFileSync(transcript, [...real.slice(40, 47), '<html>', ...real.slice(47, 62)].map((l) => `${l}\n`).join('') + real[62].slice(0, 100));
+    expect(stop()).toMatchObject({ code: 0, stdout: '' });
+    expect(warnings()).toHaveLength(2);
+    expect(warnings()[1]).toMatch(/: 1 line is not a JSON object and was skipped \(first: line 50\)$/);
+    appendFileSync(transcript, `${real[62].slice(100)}\n`);
+    expect(stop()).toMatchObject({ code: 0, stdout: '' });
+    expect(warnings()).toHaveLength(2);
+    const notes = readdirSync(join(vault, 'sessions')).filter((f) => f.includes(id.slice(0, 8)));
+    expect(notes).toHaveLength(1);
+    expect(readFileSync(join(vault, 'sessions', notes[0]), 'utf8')).toContain('## 5.'); // all five prompts
   });
 
   it('SessionEnd returns within 1 s and a detached worker writes and indexes the note', async () => {

@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import fc from 'fast-check';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,7 +78,8 @@ describe('ingestTranscript', () => {
     const first = ingestTranscript(path, opts);
     const before = readFileSync(first.notePath, 'utf8');
     const second = ingestTranscript(path, opts);
-    expect(second).toEqual({ ...first, changed: false });
+    expect(first.skipped).toEqual({ count: 1, firstLine: 29 }); // the fixture's invalid JSON line, told once
+    expect(second).toEqual({ ...first, changed: false, skipped: null });
     expect(readFileSync(second.notePath, 'utf8')).toBe(before);
     expect(notes()).toHaveLength(1);
   });
@@ -202,5 +204,72 @@ describe('ingestTranscript', () => {
     expect(result.prompts).toBe(0);
     copyFileSync(fixturePath(PLAN), join(root, '491e126e-1e71-469c-ade2-fcc8af567c74.jsonl'));
     expect(ingestTranscript(join(root, '491e126e-1e71-469c-ade2-fcc8af567c74.jsonl'), opts).prompts).toBe(2);
+  });
+});
+
+describe('ingestTranscript: lines that are not JSON objects', () => {
+  /** MAIN's lines with junk inserted: the text, and the 1-based numbers of the junk lines in it. */
+  function junked(): { text: string; junk: number[] } {
+    const lines = bytesOf(MAIN).toString('utf8').trimEnd().split('\n');
+    const out: string[] = [];
+    const junk: number[] = [];
+    lines.forEach((line, i) => {
+      if (i % 9 === 4) {
+        out.push(i % 2 ? '{"cut mid-write' : 'Error: something printed into the file', '');
+        junk.push(out.length - 1);
+      }
+      if (i % 20 === 7) {
+        out.push('[1, 2]');
+        junk.push(out.length);
+      }
+      out.push(line);
+    });
+    return { text: out.join('\n') + '\n', junk };
+  }
+
+  it('tells each ingest the lines it read: how many were skipped, and the first by its line number in the file', () => {
+    const { text, junk } = junked();
+    const bytes = Buffer.from(text);
+    const whole = oneShot(bytesOf(MAIN));
+    // Growth steps at random bytes (mid-line, mid-character), as the hooks see the transcript.
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 6 }), (cuts) => {
+        rmSync(join(root, 'vault'), { recursive: true, force: true });
+        mkdirSync(join(root, 'vault'));
+        const path = transcriptFile(Buffer.alloc(0), 'growing.jsonl');
+        let done = 0; // complete lines read so far
+        for (const end of [...cuts.sort((a, b) => a - b), bytes.length]) {
+          appendFileSync(path, bytes.subarray(readFileSync(path).length, end));
+          const lines = bytes.subarray(0, end).toString('latin1').split('\n').length - 1;
+          const read = junk.filter((n) => n > done && n <= lines);
+          const { skipped } = ingestTranscript(path, opts);
+          expect(skipped, `bytes up to ${end}`).toEqual(read.length === 0 ? null : { count: read.length, firstLine: read[0] });
+          done = lines;
+        }
+        expect(ingestTranscript(path, opts).skipped).toBeNull();
+        expect(notes().map((n) => readFileSync(join(opts.sessionsDir, n), 'utf8'))).toEqual([whole]);
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it('does not count a last line without its newline, and counts it once it has one', () => {
+    const path = transcriptFile(bytesOf(MAIN), 'growing.jsonl');
+    expect(ingestTranscript(path, opts).skipped).toBeNull();
+    appendFileSync(path, '{"type":"user","message":');
+    expect(ingestTranscript(path, opts).skipped).toBeNull();
+    expect(ingestTranscript(path, opts).skipped).toBeNull();
+    appendFileSync(path, '\n\n   \nnull\n');
+    expect(ingestTranscript(path, opts).skipped).toEqual({ count: 2, firstLine: 64 });
+  });
+
+  it('numbers a line past megabytes already read', () => {
+    // Lines of 100,000 characters: 3.8 MB before the junk, more than one read of the lines before it.
+    const big = (i: number) => JSON.stringify({ type: 'assistant', message: { id: `m${i}`, content: [{ type: 'text', text: 'x'.repeat(100_000) }] } });
+    const path = transcriptFile(bytesOf(MAIN), 'growing.jsonl');
+    appendFileSync(path, Array.from({ length: 38 }, (_, i) => big(i)).join('\n') + '\n');
+    expect(ingestTranscript(path, opts).skipped).toBeNull();
+    appendFileSync(path, `${big(99)}\nnot json\n`);
+    expect(ingestTranscript(path, opts).skipped).toEqual({ count: 1, firstLine: 63 + 38 + 2 });
   });
 });

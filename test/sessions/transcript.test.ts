@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { applyTranscriptLines } from '../../src/sessions/transcript.js';
+import { applyTranscriptLines, foldTranscriptLines } from '../../src/sessions/transcript.js';
 import { projectName, type SessionModel } from '../../src/sessions/model.js';
 import { promptFromUserText } from '../../src/sessions/user-message.js';
 import { fixtureLines, fixtureNames } from './helpers.js';
@@ -354,6 +354,22 @@ describe('defensive parsing', () => {
     expect(model.prompts[0].answer).toBe('plain string answer');
     expect(model.started).toBeNull();
     expect(model.cwd).toBeNull();
+  });
+
+  it('counts the lines it skips: neither blank nor a JSON object; the first by its index in the lines given', () => {
+    const prompt = line({ type: 'user', message: { content: 'a real prompt' } });
+    const lines = [prompt, '', '  \t', '\r', 'null', prompt, '[]', '42', '"text"', 'true', '{not json', '{"cut', '\ufeff{}', '{}', ' {"type":"x"} '];
+    const { model, skipped } = foldTranscriptLines(null, lines, 'f');
+    expect(skipped).toEqual({ count: 8, first: 4 });
+    expect(model).toEqual(applyTranscriptLines(null, lines, 'f'));
+    expect(model.prompts.map((p) => p.text)).toEqual(['a real prompt', 'a real prompt']);
+    expect(foldTranscriptLines(null, [prompt, '', '   ', '{}'], 'f').skipped).toBeNull();
+    expect(foldTranscriptLines(null, [], 'f').skipped).toBeNull();
+    expect(foldTranscriptLines(model, ['x'], 'f').skipped).toEqual({ count: 1, first: 0 });
+  });
+
+  it('skips nothing of a real transcript', () => {
+    for (const name of [MAIN, PLAN, COMPACTION]) expect(foldTranscriptLines(null, fixtureLines(name), 'f').skipped, name).toBeNull();
   });
 
   it('never throws on arbitrary JSON lines (property)', () => {

@@ -1,0 +1,99 @@
+// End to end: the built `tsm ingest-session` on a real transcript with lines that are not JSON objects in it.
+// They are skipped with a warning (stderr, and `skipped_lines` in --json), each told by the run that read it,
+// numbered in the whole file; the rest of the transcript is in the note, as if they were not there.
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tsm } from '../helpers/cli.js';
+import { fixtureText } from './helpers.js';
+
+// Claude Code 2.1.38: 96 lines, two prompts, a subagent (test/sessions/fixtures/README.md).
+const ID = '491e126e-1e71-469c-ade2-fcc8af567c74';
+const REAL = fixtureText('claude-code-2.1.38-plan-subagent-session.jsonl').trimEnd().split('\n');
+
+let work: string;
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'tsm-skipped-lines-'));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const text = (lines: string[]) => lines.map((l) => `${l}\n`).join('');
+const ingest = (vault: string, transcript: string, json = false) => tsm(['--vault', vault, 'ingest-session', ...(json ? ['--json'] : []), transcript]);
+
+/** The session note a vault holds (the one file of its sessions folder). */
+function noteOf(vault: string): string {
+  const files = readdirSync(join(vault, 'sessions'));
+  expect(files).toHaveLength(1);
+  return readFileSync(join(vault, 'sessions', files[0]), 'utf8');
+}
+
+/** The note `tsm ingest-session` writes of these lines alone, in a vault of its own. */
+function cleanNote(name: string, lines: string[]): string {
+  const dir = join(work, name);
+  const transcript = join(dir, `${ID}.jsonl`);
+  const vault = join(dir, 'vault');
+  mkdirSync(vault, { recursive: true });
+  writeFileSync(transcript, text(lines));
+  expect(ingest(vault, transcript).code).toBe(0);
+  return noteOf(vault);
+}
+
+interface Row {
+  transcript: string;
+  prompts: number;
+  skipped_lines: { count: number; first_line: number } | null;
+}
+
+describe('tsm ingest-session: lines that are not JSON objects', () => {
+  it('skips them with a warning, once, by their line numbers in the file; the note holds the rest', () => {
+    const dir = join(work, 'junked');
+    const vault = join(dir, 'vault');
+    const transcript = join(dir, `${ID}.jsonl`);
+    mkdirSync(vault, { recursive: true });
+
+    // Lines 1-16 of the real transcript, then line 17 something else printed into the file, a blank line, a
+    // JSON string (line 19), and the real lines 17-60 (file lines 20-63).
+    writeFileSync(transcript, text([...REAL.slice(0, 16), 'Error: EPIPE write after end', '', '"a JSON string"', ...REAL.slice(16, 60)]));
+    const first = ingest(vault, transcript);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/→ sessions\/\S+-491e126e\.md \(1 prompt, written\)\n$/);
+    expect(first.stderr.split('\n')).toContain(`tsm: ${transcript}: 2 lines are not JSON objects and were skipped (first: line 17)`);
+    expect(noteOf(vault)).toBe(cleanNote('clean-60', REAL.slice(0, 60)));
+
+    // More of the transcript: a truncated JSON line (line 64), the real lines 61-90 (65-94), `[]` (95), and the
+    // real line 91 cut mid-write, its newline not there yet.
+    const cut = REAL[90].slice(0, 200);
+    appendFileSync(transcript, text(['{"type":"user","message":{"role":"user","content":"half of it', ...REAL.slice(60, 90), '[]']) + cut);
+    const second = ingest(vault, transcript, true);
+    expect(second.code, second.stderr).toBe(0);
+    const rows = (JSON.parse(second.stdout) as { transcripts: Row[] }).transcripts;
+    expect(rows).toEqual([expect.objectContaining({ transcript, prompts: 2, skipped_lines: { count: 2, first_line: 64 } })]);
+    expect(second.stderr.match(/not (a )?JSON object/g)).toHaveLength(1);
+    expect(second.stderr).toContain(`tsm: ${transcript}: 2 lines are not JSON objects and were skipped (first: line 64)\n`);
+
+    // The cut line completed, and the rest: nothing more to tell.
+    appendFileSync(transcript, text([REAL[90].slice(200), ...REAL.slice(91)]));
+    const third = ingest(vault, transcript, true);
+    expect(third.code, third.stderr).toBe(0);
+    expect((JSON.parse(third.stdout) as { transcripts: Row[] }).transcripts).toEqual([expect.objectContaining({ prompts: 2, skipped_lines: null })]);
+    expect(third.stderr).not.toContain('JSON object');
+    expect(noteOf(vault)).toBe(cleanNote('clean-all', REAL));
+
+    // Nothing new: nothing told again.
+    const fourth = ingest(vault, transcript);
+    expect(fourth).toMatchObject({ code: 0, stderr: '' });
+    expect(fourth.stdout).toMatch(/\(2 prompts, unchanged\)\n$/);
+  });
+
+  it('says "1 line is", for one', () => {
+    const dir = join(work, 'one');
+    const vault = join(dir, 'vault');
+    const transcript = join(dir, `${ID}.jsonl`);
+    mkdirSync(vault, { recursive: true });
+    writeFileSync(transcript, text([...REAL.slice(0, 3), '42', ...REAL.slice(3)]));
+    const r = ingest(vault, transcript);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`tsm: ${transcript}: 1 line is not a JSON object and was skipped (first: line 4)\n`);
+  });
+});
