@@ -600,25 +600,22 @@ export function writeTransaction<T>(db: Database, fn: () => T, opts: { schemaCha
 }
 
 /**
- * writeTransaction for work that awaits between its writes (a `--full` rebuild: its parsers run in worker
- * threads): one BEGIN IMMEDIATE, taken as writeTransaction takes it, held across the awaits, then COMMIT; any
- * error rolls everything back. The writeTransaction calls made inside become savepoints (better-sqlite3
- * nests them when a transaction is open), so the connection must be the caller's alone meanwhile: another
- * task's write on it would join this transaction. Readers keep reading what was committed before (WAL);
- * other writers wait their turn, as they wait for any writer, up to WRITER_WAIT_MS.
+ * writeTransaction without blocking the process while another writer holds the lock, for two callers:
+ * - work that awaits between its writes (a `--full` rebuild: its parsers run in worker threads): one BEGIN
+ *   IMMEDIATE held across the awaits, then COMMIT; any error rolls everything back. The writeTransaction
+ *   calls made inside become savepoints (better-sqlite3 nests them when a transaction is open), so the
+ *   connection must be the caller's alone meanwhile: another task's write on it would join this transaction.
+ * - a resident process (`tsm serve`, `tsm watch`) whose event loop must keep answering: SQLite's busy wait
+ *   blocks the whole thread, and a `--full` holds the lock for its whole rebuild (13 s on the handbook;
+ *   minutes on a larger vault), so `tsm serve`'s embedding job froze the server for that long — its tools and
+ *   the warm prompt hook answered nothing, and Claude Code held the prompt until the hook's 5 s timeout. Its
+ *   `fn` is synchronous, so nothing else of the process joins the transaction.
+ * The BEGIN is tried without SQLite's wait; between tries the process awaits a timer (50 ms, doubling to
+ * 1 s), up to writeTransaction's deadline, with its errors. `stopped()` (asked after a failed try) gives up
+ * the wait: WaitStopped, nothing written. Readers keep reading what was committed before (WAL).
  */
-export async function writeTransactionAsync<T>(db: Database, fn: () => Promise<T>): Promise<T> {
-  const limit = waitLimits.get(db);
-  const deadline = limit ?? Date.now() + WRITER_WAIT_MS;
-  for (;;) {
-    if (limit !== undefined) db.pragma(`busy_timeout = ${busyFor(limit)}`);
-    try {
-      db.exec('BEGIN IMMEDIATE');
-      break;
-    } catch (err) {
-      waitAgainOrThrow(db, err, deadline, limit);
-    }
-  }
+export async function writeTransactionAsync<T>(db: Database, fn: () => T | Promise<T>, opts: { stopped?: () => boolean } = {}): Promise<T> {
+  if (!(await writeTurn(db, opts.stopped))) throw new WaitStopped();
   try {
     assertSchema(db);
     const result = await fn();
@@ -631,30 +628,7 @@ export async function writeTransactionAsync<T>(db: Database, fn: () => Promise<T
   }
 }
 
-/**
- * writeTransaction for a resident process (`tsm serve`, `tsm watch`), whose event loop must keep answering
- * while another writer holds the lock: SQLite's busy wait blocks the whole thread, and a `tsm index --full`
- * holds the lock for its whole rebuild (13 s on the handbook; minutes on a larger vault), so `tsm serve`'s
- * background embedding job froze the server for that long — its tools and the warm prompt hook answered
- * nothing, and Claude Code held the prompt until the hook's 5 s timeout. Here the BEGIN IMMEDIATE is tried
- * without SQLite's wait, and between tries the process awaits a timer (50 ms, doubling to 1 s). The same
- * deadline and errors as writeTransaction; `fn` itself runs synchronously, so nothing else of the process
- * joins the transaction.
- */
-export async function writeTransactionYielding<T>(db: Database, fn: () => T, opts: { stopped?: () => boolean } = {}): Promise<T> {
-  if (!(await writeTurn(db, opts.stopped))) throw new WaitStopped();
-  try {
-    assertSchema(db);
-    const result = fn();
-    db.exec('COMMIT');
-    return result;
-  } catch (err) {
-    if (db.inTransaction) db.exec('ROLLBACK');
-    throw err;
-  }
-}
-
-/** writeTransactionYielding's caller stopped (`stopped()` said so) while it waited: nothing was written. */
+/** writeTransactionAsync's caller stopped (`stopped()` said so) while it waited: nothing was written. */
 export class WaitStopped extends Error {
   constructor() {
     super('stopped while waiting for the write lock');

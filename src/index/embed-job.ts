@@ -4,13 +4,13 @@
 // - Resumable: vectors are committed every BATCH sections, so a killed run loses at most one batch and the
 //   next run starts with what is still missing (the query is "sections without a vector of this model").
 // - Never a long lock: the model runs outside any transaction; each batch is one short BEGIN IMMEDIATE
-//   through writeTransactionYielding, which takes its turn with the sync's writers as they take theirs, and
+//   through writeTransactionAsync, which takes its turn with the sync's writers as they take theirs, and
 //   waits for it on a timer, so a resident process keeps answering while a `tsm index --full` holds the lock.
 // - One section at a time through the model: a query sent to the same embedder (the resident query
 //   embedder shares it) waits for at most one passage, not a batch.
 // - A section rewritten by a sync while the model ran keeps no vector of its old text (VectorStore.put).
 import type { Embedder } from '../embed/types.js';
-import { WaitStopped, writeTransactionYielding, type Database } from './db.js';
+import { WaitStopped, writeTransactionAsync, type Database } from './db.js';
 import { VectorStore, type SectionToEmbed } from './vectors.js';
 import { count } from '../text/count.js';
 
@@ -47,7 +47,7 @@ export async function embedPending(db: Database, embedder: Embedder, opts: Embed
   const started = performance.now();
   const store = new VectorStore(db);
   const halted = () => opts.signal?.aborted === true;
-  const model = await writeTransactionYielding(db, () => store.useModel(embedder.fingerprint, embedder.spec.dims), { stopped: halted });
+  const model = await writeTransactionAsync(db, () => store.useModel(embedder.fingerprint, embedder.spec.dims), { stopped: halted });
   const todo = store.pendingCount(model);
   const batchSize = Math.max(1, opts.batch ?? BATCH);
   let embedded = 0;
@@ -92,7 +92,7 @@ export async function embedPending(db: Database, embedder: Embedder, opts: Embed
   async function commit(ready: { section: SectionToEmbed; vectors: Float32Array[] }[]): Promise<boolean> {
     if (ready.length === 0) return true;
     try {
-      return await writeTransactionYielding(
+      return await writeTransactionAsync(
         db,
         () => {
           // Another writer with another model (a second `tsm index --embed`) has deleted this model's id:

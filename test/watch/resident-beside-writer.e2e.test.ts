@@ -3,7 +3,7 @@
 // on the real index file). SQLite's busy wait blocks the whole thread: `tsm serve`'s embedding job waiting
 // for its turn froze the server — its tools and the warm prompt hook answered nothing until the lock was
 // free, and Claude Code held each prompt until the hook's 5 s timeout — and a watcher's batch waiting for it
-// left `tsm search`'s query vector unanswered. They now wait on a timer (db.ts writeTransactionYielding).
+// left `tsm search`'s query vector unanswered. They now wait on a timer (db.ts writeTransactionAsync).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
