@@ -494,7 +494,7 @@ export function asIndexError(err: unknown, path: string): unknown {
     case 'full':
       return new IndexError(
         'io',
-        `cannot write the index at ${path}: the disk is full (${detail}). It keeps every note written before; free some space and run \`tsm index\` again`,
+        `cannot write the index at ${path}: the disk is full (${detail}). It keeps every note written before; free some space, and the next sync writes the rest (\`tsm index\`; a running \`tsm watch\` tries again by itself)`,
       );
     case 'readonly':
     case 'readonly-folder':

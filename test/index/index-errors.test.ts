@@ -24,6 +24,10 @@ describe('asIndexError', () => {
 
   it('keeps the other kinds and leaves non-SQLite errors alone', () => {
     expect((asIndexError(sqliteError('SQLITE_FULL', 'database or disk is full'), 'x') as IndexError).code).toBe('io');
+    // One wording for `tsm index` and a watcher's retried batch alike: it names what does the rest, not one command.
+    expect((asIndexError(sqliteError('SQLITE_FULL', 'database or disk is full'), 'x') as IndexError).message).toMatch(
+      /the disk is full .*free some space, and the next sync writes the rest \(`tsm index`; a running `tsm watch` tries again by itself\)$/,
+    );
     expect((asIndexError(sqliteError('SQLITE_CORRUPT', 'malformed'), 'x') as IndexError).code).toBe('corrupt');
     expect((asIndexError(sqliteError('SQLITE_BUSY', 'locked'), 'x') as IndexError).code).toBe('busy');
     const plain = new TypeError('x is undefined');
