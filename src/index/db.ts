@@ -645,19 +645,14 @@ async function writeTurn(db: Database, stopped: () => boolean = () => false): Pr
   const deadline = limit ?? Date.now() + WRITER_WAIT_MS;
   const busy = db.pragma('busy_timeout', { simple: true }) as number;
   for (let pause = 50; ; pause = Math.min(1000, pause * 2)) {
-    // Another task of this process between two awaits of its own transaction on this connection: its turn first.
-    if (!db.inTransaction) {
-      db.pragma('busy_timeout = 0');
-      try {
-        db.exec('BEGIN IMMEDIATE');
-        return true;
-      } catch (err) {
-        waitAgainOrThrow(db, err, deadline, limit);
-      } finally {
-        db.pragma(`busy_timeout = ${busy}`);
-      }
-    } else if (Date.now() >= deadline) {
-      throw new IndexError('busy', `the index at ${db.name} stayed in another task's transaction past this run's deadline`);
+    db.pragma('busy_timeout = 0');
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      return true;
+    } catch (err) {
+      waitAgainOrThrow(db, err, deadline, limit);
+    } finally {
+      db.pragma(`busy_timeout = ${busy}`);
     }
     // Asked after a try, not before: a caller that stops still stores what it holds when the lock is free.
     if (stopped()) return false;
