@@ -401,9 +401,12 @@ function filterParts(f: SearchFilters, level: 'section' | 'note'): { parts: stri
       WHERE t.tag = w.value OR substr(t.tag, 1, length(w.value) + 1) = w.value || '/')`);
     params.push(JSON.stringify(f.tags));
   }
-  if (f.pathPrefixes?.length) {
+  if (f.pathPrefixes?.length && f.pathPrefixes.length <= MAX_INLINE_PREFIXES) {
     parts.push(anyOf(f.pathPrefixes.map(() => 'substr(n.path, 1, length(?)) = ?')));
     for (const p of f.pathPrefixes) params.push(p, p);
+  } else if (f.pathPrefixes?.length) {
+    parts.push('EXISTS (SELECT 1 FROM json_each(?) w WHERE substr(n.path, 1, length(w.value)) = w.value)');
+    params.push(JSON.stringify(f.pathPrefixes));
   }
   if (f.after) {
     parts.push('n.date >= ?');
@@ -444,6 +447,14 @@ function filterParts(f: SearchFilters, level: 'section' | 'note'): { parts: stri
   }
   return { parts, params };
 }
+
+/**
+ * Up to this many path prefixes are bound one by one (two parameters each, an OR nested by anyOf); more are
+ * one JSON value read in a subquery. SQLite binds at most 32,766 parameters a statement: 16,384 `path:`
+ * filters (argv holds them; an MCP `paths` array too) failed the search with "too many SQL variables", told
+ * as a bug in tsm.
+ */
+const MAX_INLINE_PREFIXES = 64;
 
 /**
  * `a OR b OR …` nested in halves, `((a OR b) OR (c OR d))`: SQLite parses a flat OR of n terms n deep, and

@@ -4,6 +4,7 @@
 // - 1,000 quoted phrases failed the search ("Expression tree is too large (maximum depth 1000)", exit 1
 //   with "this is a bug in tsm"): each phrase a note must hold is one subquery, all AND-ed in one statement.
 // - 1,000 `path:` filters failed the same way (999 ran): each prefix was one term of an OR in the statement.
+// - 16,384 `path:` filters passed SQLite's 32,766 bound parameters ("too many SQL variables"): two a prefix.
 import { describe, expect, it } from 'vitest';
 import { parseQuery } from '../../src/search/query-syntax.js';
 import { search } from '../../src/search/search.js';
@@ -45,6 +46,19 @@ describe('huge queries', () => {
     expect(run(`antenna ${others}`).paths).toEqual([]);
     expect(run(`antenna ${others} path:lora`).paths).toEqual(['lora.md']);
     expect(run(`beeps ${others} path:lora`).paths).toEqual([]);
+  });
+
+  it('20,000 path: filters, as a query and as the --path option: each applies, and the search answers', () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => `k${i}/`);
+    const others = many.map((p) => `path:${p}`).join(' ');
+    expect(run(`antenna ${others}`).paths).toEqual([]);
+    expect(run(`antenna ${others} path:lora`).paths).toEqual(['lora.md']);
+    expect(run(`beeps ${others} path:lora`).paths).toEqual([]);
+    const flagged = (prefixes: string[]) =>
+      search(index.db, { query: 'antenna', syntax: parseQuery('antenna'), limit: 10, flags: { path: prefixes } }).hits.map((h) => h.path);
+    expect(flagged([...many, 'lora'])).toEqual(['lora.md']);
+    expect(flagged([...many, 'vhf'])).toEqual([]);
+    expect(flagged(many)).toEqual([]);
   });
 
   it('a few phrases still constrain', () => {
