@@ -111,11 +111,7 @@ class VaultWatch {
     this.eventQueue = opts.eventQueue ?? kernelEventQueue();
     this.debouncer = new Debouncer(opts.debounceMs, Math.max(1000, opts.debounceMs * 5), () => this.drain());
     opts.signal?.addEventListener('abort', this.onAbort, { once: true });
-    this.trainer = new BackgroundTrainer(
-      cfg.db,
-      () => (this.running ? void this.running.then(() => this.semantic()) : this.semantic()),
-      this.notice,
-    );
+    this.trainer = new BackgroundTrainer(cfg.db, () => this.betweenBatches(() => this.semantic()), this.notice);
   }
 
   async run(): Promise<void> {
@@ -171,7 +167,7 @@ class VaultWatch {
     this.opts.onReady?.({ notes: new NoteReader(writer, this.cfg.db).status().notes, polling, initial });
     this.accepting = true;
     this.readAgainLater('all', initial.retry ?? []);
-    this.semantic();
+    this.betweenBatches(() => this.semantic());
     if (this.queue.size > 0) this.debouncer.poke();
     await this.startResident();
     if (polling) this.catchUpAfterPollingStarts();
@@ -266,8 +262,21 @@ class VaultWatch {
       this.queue.requestRescan('folders deleted and made again: watching them anew');
       this.debouncer.poke();
     }
-    this.semantic();
+    await this.semantic();
     if (summary.added + summary.updated > 0) this.embedding?.kick();
+  }
+
+  /**
+   * Runs `task` where a batch would run, so the two never interleave: now when no batch is being applied,
+   * else once it is done. Batches that came meanwhile go on after it.
+   */
+  private betweenBatches(task: () => Promise<void>): void {
+    if (this.stopping) return;
+    if (this.running) return void this.running.then(() => this.betweenBatches(task));
+    this.running = task().finally(() => {
+      this.running = null;
+      if (!this.stopping && this.queue.size > 0 && !this.debouncer.pending) this.debouncer.poke();
+    });
   }
 
   /**
@@ -297,11 +306,20 @@ class VaultWatch {
     });
   }
 
-  /** Stores a retrained semantic model, if the worker has one ready, between two batches. */
-  private semantic(): void {
+  /**
+   * Stores a retrained semantic model, if the worker has one ready, or starts a training when one is due;
+   * between two batches. Storing takes the write lock: while another writer holds it (a `tsm index --full`,
+   * for its whole rebuild), wait on a timer as a batch does, not inside SQLite's busy wait, which stopped the
+   * socket, file events and Ctrl-C for up to 10 s and then lost the training ("database is locked").
+   * Stopped meanwhile, the training is dropped: the next start trains again if it is still due.
+   */
+  private async semantic(): Promise<void> {
     if (!this.cfg.semantic) return;
     try {
-      if (this.db && !this.stopping) this.trainer.check(this.db);
+      const db = this.db;
+      if (!db || this.stopping) return;
+      if (this.trainer.ready && !(await writerFree(db, () => this.stopping))) return;
+      if (this.db === db && !this.stopping) this.trainer.check(db);
     } catch (err) {
       this.notice(`storing the retrained semantic model failed (${(err as Error).message})`);
     }

@@ -138,6 +138,11 @@ export class BackgroundTrainer {
     return this.running;
   }
 
+  /** A training is done and waits to be stored (by the next `check`, which then takes the write lock). */
+  get ready(): boolean {
+    return this.result !== null;
+  }
+
   private start(): void {
     this.running = true;
     // What the batch that made the training due left behind is collected before the worker adds its own
