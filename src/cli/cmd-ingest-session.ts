@@ -9,6 +9,7 @@ import { configFrom, printJson } from './args.js';
 import { UserError } from './run.js';
 import { writeErr, writeOut } from './stdio.js';
 import { count } from '../text/count.js';
+import type { SyncSummary } from '../core/types.js';
 
 interface Row {
   transcript: string;
@@ -53,7 +54,14 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   // Warnings, in either mode as the index line below: the rest of each transcript is in its note, and the exit
   // code stays 0. Written before indexing, which may fail: the lines are read, and no later run tells of them.
   for (const w of warnings) writeErr(w);
-  const summary = isInside(cfg.vault, cfg.sessionsDir) ? await indexSessionNotes(cfg, done) : null;
+  let summary: SyncSummary | null = null;
+  let indexFailure: unknown = null;
+  try {
+    summary = isInside(cfg.vault, cfg.sessionsDir) ? await indexSessionNotes(cfg, done) : null;
+  } catch (err) {
+    // The notes are written whatever the index does: their rows are printed, then the index's error, last.
+    indexFailure = err;
+  }
   if (argv.json) {
     printJson({ transcripts: rows, index: summary });
   } else {
@@ -68,6 +76,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const failed = rows.filter((r) => r.error !== null);
   for (const r of failed) writeErr(`tsm: ${r.transcript}: ${r.error}\n`);
   if (failed.length > 0 || problems.length > 0) process.exitCode = 1;
+  if (indexFailure) throw indexFailure;
 }
 
 function line(r: Row): string {
