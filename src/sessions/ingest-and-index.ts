@@ -45,7 +45,7 @@ export interface WaitLimit {
 
 /** Ingests one transcript into its session note (incrementally), holding a per-transcript lock. */
 export async function ingestSession(cfg: TsmConfig, transcriptPath: string, limit: WaitLimit = {}): Promise<SessionIngest> {
-  const { ingestTranscript, noRoomFor, stateKey, transcriptRealPath } = await import('./ingest.js');
+  const { ingestTranscript, noRoomFor, stateKey, transcriptRealPath, NOTE_BYTES } = await import('./ingest.js');
   const transcript = transcriptRealPath(transcriptPath);
   const stateDir = ingestStateDir(cfg);
   // One lock per state file: two paths of one session's transcript (a copy, a link) share the state they rewrite.
@@ -53,7 +53,9 @@ export async function ingestSession(cfg: TsmConfig, transcriptPath: string, limi
   const timeoutMs = limit.waitUntil === undefined ? LOCK_TIMEOUT_MS : Math.max(0, Math.min(LOCK_TIMEOUT_MS, limit.waitUntil - Date.now()));
   try {
     return await withFileLock(lock, { vault: cfg.vault, timeoutMs }, () => {
-      const r = ingestTranscript(transcript, { vault: cfg.vault, sessionsDir: cfg.sessionsDir, stateDir, answerChars: cfg.answerChars });
+      // A note the index would skip as too large is no note: it is closed well before (NOTE_BYTES), or at the vault's bound.
+      const noteBytes = Math.min(NOTE_BYTES, cfg.maxFileBytes);
+      const r = ingestTranscript(transcript, { vault: cfg.vault, sessionsDir: cfg.sessionsDir, stateDir, answerChars: cfg.answerChars, noteBytes });
       return { transcript, sessionId: r.sessionId, notePath: r.notePath, changed: r.changed, prompts: r.prompts, removed: r.removed, kept: r.kept, skipped: r.skipped };
     });
   } catch (err) {

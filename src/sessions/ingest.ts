@@ -15,7 +15,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
 import { countNewlines, noRoomFor, readRange, readTextOrNull, splitLines, writeFileAtomic, writeNoteFile } from './files.js';
 import type { SessionModel } from './model.js';
-import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, sessionNoteName } from './render.js';
+import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, renderSessionNoteWithin, sessionNoteName } from './render.js';
 import { NAME_ID_LENGTHS, sessionIdOfNote } from './note-format.js';
 import { applyTranscriptLines, foldTranscriptLines, sliceModel, type SkippedLines } from './transcript.js';
 
@@ -29,7 +29,19 @@ export interface IngestOptions {
   /** Absolute folder for ingest state, e.g. `<vault>/.tsm/sessions`. */
   stateDir: string;
   answerChars?: number;
+  /**
+   * A note grown past this many bytes is closed, and the session goes on in a continuation note (NOTE_BYTES;
+   * the caller makes it no larger than the vault's maxFileBytes, past which the index skips a file).
+   */
+  noteBytes?: number;
 }
+
+/**
+ * The size a session note is closed at. Notes were never closed: a session of 1,200 long prompts made a 6.3 MB
+ * note, which the index skipped as too large (maxFileBytes, 5 MiB by default), so the whole session was
+ * gone from search, and every Stop rewrote all of it. 1 MB is a few hundred prompts with their answers.
+ */
+export const NOTE_BYTES = 1_000_000;
 
 export interface IngestResult {
   sessionId: string;
@@ -83,6 +95,8 @@ interface WrittenNote {
   lastPromptSha?: string;
   /** Set once the user changed or deleted it: tsm never writes it again. */
   kept?: KeptReason;
+  /** Closed at NOTE_BYTES: complete (its prompts are not the session's last), and the session goes on in the next note. */
+  full?: boolean;
   keptSince?: string;
 }
 
@@ -249,6 +263,7 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
   const fileId = fileIdOf(path);
   const statePath = join(resolve(opts.stateDir), `${stateKey(path)}.json`);
   const answerChars = opts.answerChars ?? DEFAULT_ANSWER_CHARS;
+  const noteBytes = opts.noteBytes ?? NOTE_BYTES;
   const size = statSize(path);
 
   const loaded = loadState(statePath, answerChars, opts);
@@ -285,7 +300,7 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
   const removed: string[] = [];
   const writes: (() => void)[] = [];
   const placed = hasContent(view)
-    ? writeNotes(opts.vault, view, notes, dir, answerChars, removed, writes)
+    ? writeNotes(opts.vault, view, notes, dir, { answerChars, noteBytes }, removed, writes)
     : { changed: false, notePath: notes.at(-1)?.path ?? join(dir, sessionNoteName(view)) };
 
   const stored = notes.map((n) => ({ ...n, path: relative(dir, n.path) }));
@@ -351,13 +366,14 @@ function writeNotes(
   view: SessionModel,
   notes: WrittenNote[],
   sessionsDir: string,
-  answerChars: number,
+  sizes: { answerChars: number; noteBytes: number },
   removed: string[],
   writes: (() => void)[],
 ): { changed: boolean; notePath: string } {
+  const { answerChars } = sizes;
   const last = notes.at(-1);
   if (notes.some((n) => n.kept === 'deleted')) return { changed: false, notePath: last?.path ?? '' };
-  let active = last && !last.kept ? last : undefined;
+  let active = last && !last.kept && !last.full ? last : undefined;
   if (active) {
     const text = readTextOrNull(active.path);
     if (text === null || sha256(text) !== active.sha256) {
@@ -370,11 +386,12 @@ function writeNotes(
 
   const part = active ? notes.indexOf(active) : notes.length;
   const from = active ? active.firstPrompt : part === 0 ? 0 : continueFrom(notes[part - 1], view);
-  const model = from <= 0 ? view : sliceModel(view, from);
-  if (!hasContent(model)) return { changed: false, notePath: (active ?? last)?.path ?? '' };
+  const whole = from <= 0 ? view : sliceModel(view, from);
+  if (!hasContent(whole)) return { changed: false, notePath: (active ?? last)?.path ?? '' };
 
   const firstName = part === 0 ? sessionNoteName(view) : basename(notes[0].path);
-  const content = renderSessionNote(model, { answerChars, continues: part === 0 ? null : { note: firstName, part: part + 1 } });
+  const continues = part === 0 ? null : { note: firstName, part: part + 1 };
+  const { model, content, closed: full } = renderSessionNoteWithin(whole, { answerChars, continues }, sizes.noteBytes);
   let changed = false;
   let target: string;
   if (part === 0) {
@@ -392,7 +409,7 @@ function writeNotes(
     // A note of this session tsm has no record of writing sits where the note goes (a lost state, or a copy
     // the user made): it is left alone, recorded, and the session goes on in the next note.
     notes.push({ path: target, sha256: '', firstPrompt: from, lastPrompt: from - 1, kept: 'edited', keptSince: now() });
-    return writeNotes(vault, view, notes, sessionsDir, answerChars, removed, writes);
+    return writeNotes(vault, view, notes, sessionsDir, sizes, removed, writes);
   }
   if (readTextOrNull(target) !== content) {
     const newSession = notes.length === 0;
@@ -407,10 +424,14 @@ function writeNotes(
   }
   const lastPrompt = lastPromptOf(model);
   const record: WrittenNote = { path: target, sha256: sha256(content), firstPrompt: from, lastPrompt, lastPromptSha: promptSha(model, lastPrompt) };
+  if (full) record.full = true;
   if (active) notes[part] = record;
   else notes.push(record);
-  return { changed, notePath: target };
+  if (!full) return { changed, notePath: target };
+  const next = writeNotes(vault, view, notes, sessionsDir, sizes, removed, writes);
+  return { changed: changed || next.changed, notePath: next.notePath };
 }
+
 
 const promptSha = (model: SessionModel, n: number): string | undefined => {
   const prompt = model.prompts.find((p) => p.n === n);

@@ -9,6 +9,7 @@ import { firstLine, headingText, keptHead, safeBlock } from './markdown.js';
 import { UNKNOWN_PROJECT, type SessionModel, type SessionPrompt } from './model.js';
 import { ACTIONS_SECTION, ANSWER_SECTION, PLAN_OUTCOME_LINES, PLAN_SECTION, promptHeading, sessionNameId } from './note-format.js';
 import { renderFrontmatter } from './yaml.js';
+import { sliceModel } from './transcript.js';
 
 export interface RenderOptions {
   /** Longest answer kept per prompt, in characters (default 1200). */
@@ -57,12 +58,54 @@ export function hasContent(model: SessionModel): boolean {
 }
 
 export function renderSessionNote(model: SessionModel, opts: RenderOptions): string {
-  const answerChars = Number.isFinite(opts.answerChars) && opts.answerChars > 0 ? Math.floor(opts.answerChars) : DEFAULT_ANSWER_CHARS;
+  return joinNote(noteHead(model, opts), model.prompts.map((p) => renderPrompt(p, answerCharsOf(opts))));
+}
+
+/**
+ * The note renderSessionNote writes, closed before its last prompt when it would pass `maxBytes`: as many
+ * prompts as fit, at least one (`closed` then says so). Only a note that ends before the last prompt is
+ * closed, since only the last prompt still grows (its actions, its answer); a last prompt too big alone stays
+ * in an open note. Each prompt is rendered once; the head (frontmatter, title) of each candidate once.
+ */
+export function renderSessionNoteWithin(model: SessionModel, opts: RenderOptions, maxBytes: number): { model: SessionModel; content: string; closed: boolean } {
+  const blocks = model.prompts.map((p) => renderPrompt(p, answerCharsOf(opts)));
+  const sizes = [0];
+  for (const b of blocks) sizes.push(sizes[sizes.length - 1] + Buffer.byteLength(b) + 2); // '\n\n' before each
+  const bytesUpTo = (m: SessionModel, i: number) => Buffer.byteLength(noteHead(m, opts)) + sizes[i + 1] + 1;
+  const last = model.prompts.length - 1;
+  if (last < 1 || bytesUpTo(model, last) <= maxBytes) return { model, content: joinNote(noteHead(model, opts), blocks), closed: false };
+  const upTo = (i: number) => {
+    const m = sliceModel(model, -Infinity, model.prompts[i].n);
+    // Its own end, not the session's so far: a closed note is written once, the same by every ingest.
+    m.ended = m.prompts.at(-1)?.timestamp ?? m.ended;
+    return m;
+  };
+  // The prompt a closed note ends with: any but the last, the most that fit (sizes grow with the prompts kept).
+  let lo = 0;
+  let hi = last - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (bytesUpTo(upTo(mid), mid) <= maxBytes) lo = mid;
+    else hi = mid - 1;
+  }
+  const kept = upTo(lo);
+  return { model: kept, content: joinNote(noteHead(kept, opts), blocks.slice(0, lo + 1)), closed: true };
+}
+
+function answerCharsOf(opts: RenderOptions): number {
+  return Number.isFinite(opts.answerChars) && opts.answerChars > 0 ? Math.floor(opts.answerChars) : DEFAULT_ANSWER_CHARS;
+}
+
+/** The frontmatter and the title heading. */
+function noteHead(model: SessionModel, opts: RenderOptions): string {
   const cont = opts.continues ?? null;
   const heading = cont ? `${title(model)} (part ${cont.part})` : title(model);
-  const parts = [frontmatter(model, cont?.note ?? null), '', `# ${headingText(heading)}`];
-  for (const prompt of model.prompts) parts.push('', renderPrompt(prompt, answerChars));
-  return parts.join('\n') + '\n';
+  return `${frontmatter(model, cont?.note ?? null)}\n\n# ${headingText(heading)}`;
+}
+
+/** A note of its head and its prompts' blocks, a blank line before each. */
+function joinNote(head: string, blocks: string[]): string {
+  return `${[head, ...blocks].join('\n\n')}\n`;
 }
 
 function frontmatter(model: SessionModel, continues: string | null): string {

@@ -325,9 +325,13 @@ function deriveLists(model: SessionModel): void {
   );
 }
 
-/** Prompts numbered `from` and later, with the file and command lists of those prompts only (a continuation note). */
-export function sliceModel(model: SessionModel, from: number): SessionModel {
-  const next: SessionModel = { ...structuredClone(model), prompts: structuredClone(model.prompts.filter((p) => p.n >= from)) };
+/**
+ * Prompts numbered `from` to `to`, with the file and command lists of those prompts only (a continuation note,
+ * or a note closed at its size).
+ */
+export function sliceModel(model: SessionModel, from: number, to = Infinity): SessionModel {
+  const { prompts, ...rest } = model;
+  const next: SessionModel = { ...structuredClone(rest), prompts: structuredClone(prompts.filter((p) => p.n >= from && p.n <= to)) };
   deriveLists(next);
   return next;
 }
