@@ -95,9 +95,9 @@ interface WrittenNote {
   lastPromptSha?: string;
   /** Set once the user changed or deleted it: tsm never writes it again. */
   kept?: KeptReason;
-  /** Closed at NOTE_BYTES: complete (its prompts are not the session's last), and the session goes on in the next note. */
-  full?: boolean;
   keptSince?: string;
+  /** Closed at its size (noteBytes): complete (its prompts are not the session's last); the session goes on in the next note. */
+  full?: boolean;
 }
 
 const STATE_VERSION = 2;
@@ -431,7 +431,6 @@ function writeNotes(
   const next = writeNotes(vault, view, notes, sessionsDir, sizes, removed, writes);
   return { changed: changed || next.changed, notePath: next.notePath };
 }
-
 
 const promptSha = (model: SessionModel, n: number): string | undefined => {
   const prompt = model.prompts.find((p) => p.n === n);
