@@ -4,8 +4,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { tsm } from '../helpers/cli.js';
+import { cleanEnv, TSM, tsm } from '../helpers/cli.js';
+import { ok } from '../mcp/client.js';
 
 const ID = 'dddddddd-0000-4000-8000-000000000004';
 const MAX = 40_000;
@@ -16,7 +19,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-it('a session past maxFileBytes is written as notes the index takes, and its last prompt is found', () => {
+it('a session past maxFileBytes is written as notes the index takes, its last prompt is found, and session_trace reads the notes in order', async () => {
   const vault = join(work, 'vault');
   mkdirSync(join(vault, '.tsm'), { recursive: true });
   writeFileSync(join(vault, '.tsm', 'config.json'), JSON.stringify({ maxFileBytes: MAX }));
@@ -42,5 +45,21 @@ it('a session past maxFileBytes is written as notes the index takes, and its las
     const found = JSON.parse(tsm(['--vault', vault, 'search', '-f', 'json', `r${i}x`]).stdout);
     expect(found.length, `r${i}x`).toBeGreaterThan(0);
     expect(found[0].path).toMatch(/^sessions\//);
+  }
+
+  // MCP session_trace: the prompts from the first note's to the last's. It read a day's notes in the index's
+  // order, `…-2.md` before `….md`: the trace began in the middle of the session.
+  const env = Object.fromEntries(Object.entries(cleanEnv()).filter((e): e is [string, string] => e[1] !== undefined));
+  const client = new Client({ name: 'tsm-e2e', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [TSM, 'serve', '--vault', vault], env, cwd: work }));
+  try {
+    const trace = await ok(client, 'session_trace', { session_id: ID });
+    const parts = [...names].sort((a, b) => a.length - b.length || a.localeCompare(b)).map((n) => `sessions/${n}`);
+    expect(parts[0]).not.toMatch(/-\d+\.md$/);
+    expect([trace.path, ...trace.other_paths]).toEqual(parts);
+    expect(trace.prompts.map((p: { n: number }) => p.n)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
+    expect(trace.ended).toBe(new Date(Date.UTC(2026, 4, 20, 12, 0, 0) + 120 * 60_000 + 1000).toISOString());
+  } finally {
+    await client.close();
   }
 });

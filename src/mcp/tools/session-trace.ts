@@ -46,14 +46,19 @@ export const sessionTraceTool = defineTool({
       if (ids.length > 1) {
         throw new ToolError(ambiguousMessage(`session id "${id}"`, 'starts', 'sessions', ids, 'give more characters'));
       }
-      // One session may span several notes (e.g. its project folder was renamed): read them in date order.
-      const first = notes[0];
+      // One session may span several notes (its project folder was renamed, a note its user edited, a note
+      // closed at its size: `…-2.md`): read them in date order, and a day's in the order of their prompts. The
+      // date alone left a day's notes in the index's order, `…-2.md` before `….md`: a trace began at prompt 191.
+      const parts = notes
+        .map((note) => ({ note, prompts: tracePrompts(note, reader.sectionsOfNote(note.id), links) }))
+        .sort((a, b) => (a.note.date ?? '').localeCompare(b.note.date ?? '') || firstPrompt(a.prompts) - firstPrompt(b.prompts));
+      const first = parts[0].note;
       const fm = first.frontmatter;
       const prompts = withinBudget(
-        notes.flatMap((note) => tracePrompts(note, reader.sectionsOfNote(note.id), links)),
+        parts.flatMap((part) => part.prompts),
         (p) => ({ n: p.n, id: p.id, omitted: true }),
       );
-      const last = notes[notes.length - 1].frontmatter;
+      const last = parts[parts.length - 1].note.frontmatter;
       return {
         session_id: ids[0],
         project: str(fm.project),
@@ -62,7 +67,7 @@ export const sessionTraceTool = defineTool({
         started: str(fm.started),
         ended: str(last.ended) ?? str(fm.ended),
         path: first.path,
-        ...(notes.length > 1 ? { other_paths: notes.slice(1).map((n) => n.path) } : {}),
+        ...(parts.length > 1 ? { other_paths: parts.slice(1).map((part) => part.note.path) } : {}),
         title: first.title,
         prompts,
       };
@@ -85,6 +90,11 @@ function tracePrompts(note: NoteRecord, sections: Parameters<typeof sessionPromp
       ...(p.plan !== '' ? { plan_preview: preview(p.plan, links, PLAN_CHARS) } : {}),
     };
   });
+}
+
+/** The number of a note's first prompt (a note of none sorts last). */
+function firstPrompt(prompts: { n: number }[]): number {
+  return prompts.reduce((min, p) => Math.min(min, p.n), Infinity);
 }
 
 function sessionIdOf(note: NoteRecord): string {
