@@ -79,6 +79,16 @@ describe('a session note closed at its size', () => {
     expect(grown.length).toBeGreaterThan(1);
   });
 
+  it('with its ingest state lost, the session is read again into the same notes: none taken for edited, none added', () => {
+    writeFileSync(transcript, Array.from({ length: 30 }, (_, i) => turnLines(i + 1)).flat().join(''));
+    ingestTranscript(transcript, opts);
+    const before = notes().map((n) => [n, read(n)]);
+    rmSync(opts.stateDir, { recursive: true, force: true });
+    const again = ingestTranscript(transcript, opts);
+    expect(again).toMatchObject({ changed: false, kept: [] });
+    expect(notes().map((n) => [n, read(n)])).toEqual(before);
+  });
+
   it('a closed note is not written again; a continuation the user edited is left alone and the session goes on', () => {
     writeFileSync(transcript, Array.from({ length: 30 }, (_, i) => turnLines(i + 1)).flat().join(''));
     ingestTranscript(transcript, opts);
