@@ -20,6 +20,8 @@ export interface IntentItem {
   project: string | null;
   /** The session note the prompt is in. */
   notePath: string;
+  /** Its session's id: a long session is several notes (a note closed at its size, a continuation). */
+  session?: string | null;
 }
 
 export interface NoteItem {
@@ -31,6 +33,8 @@ export interface NoteItem {
   when: number;
   /** A session note's project (its frontmatter `project`), if it has one. */
   project?: string | null;
+  /** A session note's session id: one session is listed once, by its newest note. */
+  session?: string | null;
 }
 
 export interface ContextLimits {
@@ -99,10 +103,14 @@ export interface RecentContextInput {
 export function renderRecentContext(input: RecentContextInput): string {
   const now = input.now.getTime();
   let intents = rankIntents(input.intents, input.project).slice(0, input.limits.intents);
-  // A session whose intents are listed is not listed again as a note.
+  // A session whose intents are listed is not listed again as a note, and a session of several notes (one
+  // closed at its size, a continuation) is listed once, by its newest.
   const shown = new Set(intents.map((i) => i.notePath));
-  const candidates = input.notes.filter((n) => !shown.has(n.path) && (n.type !== 'session' || sameProject(n.project, input.project)));
-  let notes = rankNotes(candidates, now).slice(0, input.limits.notes);
+  const shownSessions = new Set(intents.flatMap((i) => (i.session ? [i.session] : [])));
+  const candidates = input.notes.filter(
+    (n) => !shown.has(n.path) && !(n.session && shownSessions.has(n.session)) && (n.type !== 'session' || sameProject(n.project, input.project)),
+  );
+  let notes = oncePerSession(rankNotes(candidates, now)).slice(0, input.limits.notes);
   for (;;) {
     if (intents.length === 0 && notes.length === 0) return '';
     const text = assemble(input, intents, notes);
@@ -111,6 +119,17 @@ export function renderRecentContext(input: RecentContextInput): string {
     if (notes.length > 0) notes = notes.slice(0, -1);
     else intents = intents.slice(0, -1);
   }
+}
+
+/** The notes in order, a session's after its first (its best-ranked, the newest) left out. */
+function oncePerSession(notes: NoteItem[]): NoteItem[] {
+  const seen = new Set<string>();
+  return notes.filter((n) => {
+    if (!n.session) return true;
+    if (seen.has(n.session)) return false;
+    seen.add(n.session);
+    return true;
+  });
 }
 
 function assemble(input: RecentContextInput, intents: IntentItem[], notes: NoteItem[]): string {

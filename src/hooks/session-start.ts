@@ -75,7 +75,13 @@ export function noteTime(note: NoteRecord): number {
 
 function toNoteItem(note: NoteRecord): NoteItem {
   const project = typeof note.frontmatter.project === 'string' ? note.frontmatter.project : null;
-  return { path: note.path, title: note.title, type: note.type, status: note.status, when: noteTime(note), project };
+  return { path: note.path, title: note.title, type: note.type, status: note.status, when: noteTime(note), project, session: sessionOf(note) };
+}
+
+/** A session note's session id (its frontmatter `session_id`), else null. */
+function sessionOf(note: NoteRecord): string | null {
+  const id = note.frontmatter.session_id;
+  return note.type === 'session' && typeof id === 'string' && id !== '' ? id : null;
 }
 
 /**
@@ -87,5 +93,5 @@ export function intentsOf(note: NoteRecord, sections: SectionRecord[]): IntentIt
   const when = noteTime(note);
   return sessionPrompts(sections)
     .filter((p) => p.n > 0 && p.heading !== '')
-    .map((p) => ({ text: p.heading, actions: p.actions.length, when, n: p.n, project, notePath: note.path }));
+    .map((p) => ({ text: p.heading, actions: p.actions.length, when, n: p.n, project, notePath: note.path, session: sessionOf(note) }));
 }

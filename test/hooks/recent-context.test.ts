@@ -127,6 +127,16 @@ describe('renderRecentContext', () => {
     expect(md).toContain('| k.md |');
   });
 
+  it('lists a session of several notes (closed at its size, continued) once: not at all when its intents are listed, else by its newest note', () => {
+    const part = (path: string, age: number): NoteItem => ({ ...note(path, 'session', age), project: 'fw', session: 'sess-1' });
+    const notes = [part('sessions/s.md', 0.3), part('sessions/s-2.md', 0.2), part('sessions/s-3.md', 0.1), note('k.md', 'knowledge', 1)];
+    const listed = (md: string) => [...md.matchAll(/^\| [^|]+ \| [^|]+ \| (\S+) \|/gm)].map((m) => m[1]).filter((p) => p !== 'Note' && p !== '---');
+    expect(listed(renderRecentContext({ ...base, intents: [], notes }))).toEqual(['k.md', 'sessions/s-3.md']);
+    // Its intents come from one of its notes; the others are the same session.
+    const i = { ...intent('fix it', 2, 0.1), notePath: 'sessions/s-3.md', session: 'sess-1' };
+    expect(listed(renderRecentContext({ ...base, intents: [i], notes }))).toEqual(['k.md']);
+  });
+
   it('escapes pipes and flattens newlines so a title cannot break the table', () => {
     const md = renderRecentContext({ ...base, intents: [], notes: [note('a|b.md', 'knowledge', 1, null, 'one | two\nthree')] });
     const row = md.split('\n').at(-1) ?? '';

@@ -59,6 +59,10 @@ it('a session past maxFileBytes is written as notes the index takes, its last pr
     expect([trace.path, ...trace.other_paths]).toEqual(parts);
     expect(trace.prompts.map((p: { n: number }) => p.n)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
     expect(trace.ended).toBe(new Date(Date.UTC(2026, 4, 20, 12, 0, 0) + 120 * 60_000 + 1000).toISOString());
+    // recent_context: the session is one entry, its newest note, standing for it by its latest prompt.
+    const recent = await ok(client, 'recent_context', {});
+    expect(recent.map((e: { path: string }) => e.path)).toEqual([parts.at(-1)]);
+    expect(recent[0].section).toMatch(/> 120\. prompt 120: check the relay number r120x$/);
   } finally {
     await client.close();
   }

@@ -17,7 +17,7 @@ export const recentContextTool = defineTool({
   description: [
     "What the user worked on recently, without a query: use it at the start of a task or when asked what happened",
     'lately. Returns a JSON array (best first) of {id, path, title, type, status, date, section, score, preview}, one',
-    'entry per note, scored 0.6 × recency (7-day half-life) + 0.4 × type weight (session 1.0, daily 0.67, knowledge',
+    'entry per note (a session of several notes: its newest), scored 0.6 × recency (7-day half-life) + 0.4 × type weight (session 1.0, daily 0.67, knowledge',
     '0.5). For a session note the entry is its latest prompt. Follow up with get_sections (ids), session_trace or',
     `read_note. limit: default 30, at most ${MAX_RECENT}. Entries past about ${RESULT_CHAR_BUDGET / 1000}k characters come as {id, path, date, score}.`,
   ].join(' '),
@@ -36,8 +36,19 @@ export const recentContextTool = defineTool({
       const crowd = mtimeCrowd(reader) ?? undefined;
       // Obsidian's Excluded files are no recent work, as they are no search result.
       const excluded = searchExclusions(ctx.cfg);
-      const candidates = types.flatMap((t) => reader.recentNotes(limit, t, crowd, excluded));
+      // Twice as many session notes: a session's older notes are left out below.
+      const candidates = types.flatMap((t) => reader.recentNotes(t === 'session' ? 2 * limit : limit, t, crowd, excluded));
+      // A session of several notes (one closed at its size, a continuation) is one entry: its newest note,
+      // the first of its notes recentNotes gives.
+      const sessions = new Set<string>();
       const scored = candidates
+        .filter((note) => {
+          const id = note.type === 'session' ? note.frontmatter.session_id : undefined;
+          if (typeof id !== 'string' || id === '') return true;
+          if (sessions.has(id)) return false;
+          sessions.add(id);
+          return true;
+        })
         .map((note) => ({ note, score: compositeScore(note.type, note.date, now, note.status) }))
         .sort((a, b) => b.score - a.score || b.note.date.localeCompare(a.note.date) || b.note.mtimeMs - a.note.mtimeMs)
         .slice(0, limit);
