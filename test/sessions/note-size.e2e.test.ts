@@ -28,6 +28,12 @@ it('a session past maxFileBytes is written as notes the index takes, its last pr
   for (let i = 1; i <= 120; i++) {
     const t = (s: number) => new Date(Date.UTC(2026, 4, 20, 12, 0, 0) + i * 60_000 + s * 1000).toISOString();
     lines.push(JSON.stringify({ sessionId: ID, cwd: '/w/radio', timestamp: t(0), type: 'user', message: { role: 'user', content: `prompt ${i}: check the relay number r${i}x` } }));
+    if (i % 59 === 1) {
+      // Prompts 1, 60 and 119 read the relay's source: three notes of the session touch it.
+      const use = { type: 'tool_use', id: `tu${i}`, name: 'Read', input: { file_path: '/w/radio/src/relay.c' } };
+      lines.push(JSON.stringify({ sessionId: ID, cwd: '/w/radio', timestamp: t(0), type: 'assistant', message: { id: `r${i}`, role: 'assistant', content: [use] } }));
+      lines.push(JSON.stringify({ sessionId: ID, cwd: '/w/radio', timestamp: t(0), type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `tu${i}`, content: 'int relay;' }] } }));
+    }
     const answer = `relay r${i}x holds. ${'The antenna reached the ridge and the battery held for the whole test. '.repeat(14)}`;
     lines.push(JSON.stringify({ sessionId: ID, cwd: '/w/radio', timestamp: t(1), type: 'assistant', message: { id: `a${i}`, role: 'assistant', content: [{ type: 'text', text: answer }] } }));
   }
@@ -59,6 +65,15 @@ it('a session past maxFileBytes is written as notes the index takes, its last pr
     expect([trace.path, ...trace.other_paths]).toEqual(parts);
     expect(trace.prompts.map((p: { n: number }) => p.n)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
     expect(trace.ended).toBe(new Date(Date.UTC(2026, 4, 20, 12, 0, 0) + 120 * 60_000 + 1000).toISOString());
+    // file_history: the session is one entry, its touches from every note in prompt order, `path` the note of
+    // the first (it was one entry per note: three for this session).
+    const history = await ok(client, 'file_history', { file_path: 'src/relay.c' });
+    expect(history.sessions).toHaveLength(1);
+    const [entry] = history.sessions;
+    expect(entry.touches.map((t: { n: number }) => t.n)).toEqual([1, 60, 119]);
+    expect(entry).toMatchObject({ session_id: ID, how: 'read', path: parts[0] });
+    expect(entry.other_paths).toHaveLength(2);
+    expect(new Set([entry.path, ...entry.other_paths]).size).toBe(3);
     // recent_context: the session is one entry, its newest note, standing for it by its latest prompt.
     const recent = await ok(client, 'recent_context', {});
     expect(recent.map((e: { path: string }) => e.path)).toEqual([parts.at(-1)]);

@@ -25,7 +25,7 @@ export const fileHistoryTool = defineTool({
     'Trace a source file across past Claude Code sessions and notes: which sessions read or edited it, and the',
     'user prompt behind each touch (the "why"). file_path is a project file path as the session saw it — relative to',
     'the project ("src/auth/token.ts"), absolute, or just a file name. Returns {file_path, sessions:[{session_id,',
-    'project, started, path, title, how, touches:[{n, id, how, prompt, actions}]}], notes:[{path, title, type, date,',
+    'project, started, path, title, how, other_paths?, touches:[{n, id, how, prompt, actions}]}], notes:[{path, title, type, date,',
     'sections:[{id, section, line, preview}]}]}, newest first; how is edited, read or mentioned. A file never seen',
     `gives empty lists. limit: notes and sessions together, default 10, at most ${MAX_FILE_HISTORY}. When the answer`,
     'grows large, later entries come without touches/sections (touches_omitted/sections_omitted count them).',
@@ -47,19 +47,22 @@ export const fileHistoryTool = defineTool({
         for (const r of reader.notesTouchingFile(key, Math.min(limit * 2, 100))) found.set(r.note.id, r.note);
       }
       const notes = [...found.values()].sort((a, b) => b.date.localeCompare(a.date) || b.mtimeMs - a.mtimeMs);
-      const sessions: NonNullable<ReturnType<typeof sessionEntry>>[] = [];
+      const bySession: SessionFound[] = [];
       const others: NonNullable<ReturnType<typeof noteEntry>>[] = [];
       for (const note of notes) {
-        if (sessions.length + others.length >= limit) break;
         const sections = reader.sectionsOfNote(note.id);
         if (note.type === 'session' && typeof note.frontmatter.session_id === 'string') {
           const s = sessionEntry(note, sections, keys, links);
-          if (s) sessions.push(s);
-        } else {
+          // A session of several notes (one closed at its size, a continuation) is one entry.
+          const same = s && bySession.find((f) => f.session_id === s.session_id);
+          if (same) mergeInto(same, s);
+          else if (s && bySession.length + others.length < limit) bySession.push(s);
+        } else if (bySession.length + others.length < limit) {
           const n = noteEntry(note, sections, keys, links);
           if (n) others.push(n);
         }
       }
+      const sessions = bySession.map(shownSession);
       // One budget for both lists: the notes get what the sessions leave (each had its own, twice the size).
       const listed = withinBudget(sessions, (x) => ({ ...x, touches: [], touches_omitted: x.touches.length }));
       const left = Math.max(0, RESULT_CHAR_BUDGET - JSON.stringify(listed).length);
@@ -121,6 +124,31 @@ function sessionEntry(note: NoteRecord, sections: SectionRecord[], keys: string[
     path: note.path,
     title: note.title,
     how,
+    touches,
+    otherPaths: [] as string[],
+  };
+}
+
+type SessionFound = NonNullable<ReturnType<typeof sessionEntry>>;
+
+/**
+ * Another note of the same session into its entry: the touches of both in prompt order, the stronger `how`,
+ * and the note of the earliest prompt as `path` (its title), the other in `other_paths`.
+ */
+function mergeInto(into: SessionFound, other: SessionFound): void {
+  const first = (e: SessionFound) => e.touches[0]?.n ?? Infinity;
+  const [early, late] = first(other) < first(into) ? [other, into] : [into, other];
+  into.otherPaths = [...into.otherPaths, ...other.otherPaths, late.path].filter((p) => p !== early.path);
+  into.path = early.path;
+  into.title = early.title;
+  into.touches = [...into.touches, ...other.touches].sort((a, b) => a.n - b.n);
+  if (STRENGTH[other.how] > STRENGTH[into.how]) into.how = other.how;
+}
+
+function shownSession({ touches, otherPaths, ...entry }: SessionFound) {
+  return {
+    ...entry,
+    ...(otherPaths.length > 0 ? { other_paths: otherPaths } : {}),
     touches: touches.slice(0, MAX_TOUCHES),
     ...(touches.length > MAX_TOUCHES ? { more_touches: touches.length - MAX_TOUCHES } : {}),
   };
