@@ -16,6 +16,8 @@ export interface SessionIngest {
   prompts: number;
   /** Session notes that disappeared while ingesting (a note renamed when its start date moved). */
   removed: string[];
+  /** Session notes this ingest wrote (`notePath`, and any it closed at its size on the way). */
+  written: string[];
   /** This session's notes tsm leaves alone because their user edited or deleted them. */
   kept?: KeptNote[];
   /** Lines of the transcript this ingest read that were not JSON objects, skipped; null when none was. */
@@ -56,7 +58,7 @@ export async function ingestSession(cfg: TsmConfig, transcriptPath: string, limi
       // A note the index would skip as too large is no note: it is closed well before (NOTE_BYTES), or at the vault's bound.
       const noteBytes = Math.min(NOTE_BYTES, cfg.maxFileBytes);
       const r = ingestTranscript(transcript, { vault: cfg.vault, sessionsDir: cfg.sessionsDir, stateDir, answerChars: cfg.answerChars, noteBytes });
-      return { transcript, sessionId: r.sessionId, notePath: r.notePath, changed: r.changed, prompts: r.prompts, removed: r.removed, kept: r.kept, skipped: r.skipped };
+      return { transcript, sessionId: r.sessionId, notePath: r.notePath, changed: r.changed, prompts: r.prompts, removed: r.removed, written: r.written, kept: r.kept, skipped: r.skipped };
     });
   } catch (err) {
     // The lock's own pid is the first thing written: on a full disk it fails before anything else.
@@ -70,7 +72,9 @@ export async function ingestSession(cfg: TsmConfig, transcriptPath: string, limi
  * the vault (`tsm index`, `tsm watch`, SessionStart's background sync) indexes them, as it does any changed file.
  */
 export async function indexSessionNotes(cfg: TsmConfig, ingests: SessionIngest[], limit: WaitLimit = {}): Promise<SyncSummary | null> {
-  const paths = [...new Set(ingests.filter((i) => i.changed).flatMap((i) => [i.notePath, ...i.removed]))];
+  // Every note written: a note closed at its size was rewritten too, and a long transcript read at once (a
+  // first ingest, an upgrade) writes several. Only `notePath` was indexed: the others waited for the next sync.
+  const paths = [...new Set(ingests.filter((i) => i.changed).flatMap((i) => [i.notePath, ...i.written, ...i.removed]))];
   if (paths.length === 0) return null;
   const { syncVault } = await import('../index/sync.js');
   return syncVault(cfg, { paths, waitUntil: limit.waitUntil });

@@ -55,6 +55,11 @@ export interface IngestResult {
   kept: KeptNote[];
   /** Absolute paths of notes this ingest removed (a note renamed when an earlier start turned up). */
   removed: string[];
+  /**
+   * Absolute paths of the notes this ingest wrote: `notePath`, and a note it closed at its size (rewritten
+   * without the prompts that went on in the next) and every note between. The index takes each of them.
+   */
+  written: string[];
   /** Lines this ingest read that were not JSON objects, skipped (the rest was ingested); null when none was. */
   skipped: SkippedTranscriptLines | null;
 }
@@ -270,7 +275,7 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
   if (loaded?.model && olderCopy(loaded, path, size)) {
     const { notes } = notesOf(loaded, opts);
     const { sessionId, prompts } = loaded.model;
-    return { sessionId, notePath: notes.at(-1)?.path ?? '', changed: false, prompts: prompts.filter((p) => p.n > 0).length, kept: keptOf(sessionId, notes), removed: [], skipped: null };
+    return { sessionId, notePath: notes.at(-1)?.path ?? '', changed: false, prompts: prompts.filter((p) => p.n > 0).length, kept: keptOf(sessionId, notes), removed: [], written: [], skipped: null };
   }
   // A replaced or shrunk transcript, or another copy of the session's, is read again from the start; what was
   // written stays known. (Dropping the record made the session's own note look edited by its user: a
@@ -297,10 +302,9 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
   // replaced by another session's starts that session's notes afresh (and never touches the old ones).
   const sameSession = state !== null || loaded?.model?.sessionId === view.sessionId;
   const { notes, dir } = loaded && sameSession ? notesOf(loaded, opts) : { notes: [], dir: resolve(opts.sessionsDir) };
-  const removed: string[] = [];
-  const writes: (() => void)[] = [];
+  const plan: NoteWrites = { writes: [], written: [], removed: [] };
   const placed = hasContent(view)
-    ? writeNotes(opts.vault, view, notes, dir, { answerChars, noteBytes }, removed, writes)
+    ? writeNotes(opts.vault, view, notes, dir, { answerChars, noteBytes }, plan)
     : { changed: false, notePath: notes.at(-1)?.path ?? join(dir, sessionNoteName(view)) };
 
   const stored = notes.map((n) => ({ ...n, path: relative(dir, n.path) }));
@@ -309,7 +313,7 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
   try {
     // The note's writes go between the state's temp file and its rename (files.ts writeFileAtomic).
     writeFileAtomic(opts.vault, statePath, JSON.stringify(nextState), () => {
-      for (const write of writes) write();
+      for (const write of plan.writes) write();
     });
   } catch (err) {
     throw noRoomFor(err, `the session's ingest state ${statePath}`) ?? err;
@@ -321,7 +325,8 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
     changed: placed.changed,
     prompts: view.prompts.filter((p) => p.n > 0).length,
     kept: keptOf(view.sessionId, notes),
-    removed,
+    removed: plan.removed,
+    written: plan.written,
     skipped: skippedLines,
   };
 }
@@ -356,9 +361,16 @@ function notesOf(state: IngestState, opts: IngestOptions): { notes: WrittenNote[
 
 const now = () => new Date().toISOString();
 
+/** What an ingest does to the session's notes: the writes, and the notes they write and remove. */
+interface NoteWrites {
+  writes: (() => void)[];
+  written: string[];
+  removed: string[];
+}
+
 /**
- * Plans the writes of the session's current note (into `writes`, run by the caller once the state that
- * records them is ready), updating `notes` in place. The note written to is the last one not kept; if its
+ * Plans the writes of the session's current note (into `plan`, whose writes the caller runs once the state
+ * that records them is ready), updating `notes` in place. The note written to is the last one not kept; if its
  * file is gone or no longer what tsm wrote, it is kept (left alone) first.
  */
 function writeNotes(
@@ -367,8 +379,7 @@ function writeNotes(
   notes: WrittenNote[],
   sessionsDir: string,
   sizes: { answerChars: number; noteBytes: number },
-  removed: string[],
-  writes: (() => void)[],
+  plan: NoteWrites,
 ): { changed: boolean; notePath: string } {
   const { answerChars } = sizes;
   const last = notes.at(-1);
@@ -409,17 +420,18 @@ function writeNotes(
     // A note of this session tsm has no record of writing sits where the note goes (a lost state, or a copy
     // the user made): it is left alone, recorded, and the session goes on in the next note.
     notes.push({ path: target, sha256: '', firstPrompt: from, lastPrompt: from - 1, kept: 'edited', keptSince: now() });
-    return writeNotes(vault, view, notes, sessionsDir, sizes, removed, writes);
+    return writeNotes(vault, view, notes, sessionsDir, sizes, plan);
   }
   if (readTextOrNull(target) !== content) {
     const newSession = notes.length === 0;
-    writes.push(() => writeNoteFile(vault, target, content, { newSession }));
+    plan.writes.push(() => writeNoteFile(vault, target, content, { newSession }));
+    plan.written.push(target);
     changed = true;
   }
   if (active && active.path !== target) {
     const old = active.path;
-    writes.push(() => rmSync(old, { force: true })); // checked above: it still holds exactly what tsm wrote
-    removed.push(active.path);
+    plan.writes.push(() => rmSync(old, { force: true })); // checked above: it still holds exactly what tsm wrote
+    plan.removed.push(active.path);
     changed = true;
   }
   const lastPrompt = lastPromptOf(model);
@@ -428,7 +440,7 @@ function writeNotes(
   if (active) notes[part] = record;
   else notes.push(record);
   if (!full) return { changed, notePath: target };
-  const next = writeNotes(vault, view, notes, sessionsDir, sizes, removed, writes);
+  const next = writeNotes(vault, view, notes, sessionsDir, sizes, plan);
   return { changed: changed || next.changed, notePath: next.notePath };
 }
 

@@ -79,7 +79,8 @@ describe('ingestTranscript', () => {
     const before = readFileSync(first.notePath, 'utf8');
     const second = ingestTranscript(path, opts);
     expect(first.skipped).toEqual({ count: 1, firstLine: 29 }); // the fixture's invalid JSON line, told once
-    expect(second).toEqual({ ...first, changed: false, skipped: null });
+    expect(second).toEqual({ ...first, changed: false, skipped: null, written: [] });
+    expect(first.written).toEqual([first.notePath]);
     expect(readFileSync(second.notePath, 'utf8')).toBe(before);
     expect(notes()).toHaveLength(1);
   });

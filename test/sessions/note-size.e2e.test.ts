@@ -19,11 +19,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-it('a session past maxFileBytes is written as notes the index takes, its last prompt is found, and session_trace reads the notes in order', async () => {
-  const vault = join(work, 'vault');
-  mkdirSync(join(vault, '.tsm'), { recursive: true });
-  writeFileSync(join(vault, '.tsm', 'config.json'), JSON.stringify({ maxFileBytes: MAX }));
-  const transcript = join(work, `${ID}.jsonl`);
+/** The transcript: 120 turns of a prompt naming relay r<i>x and a long answer; prompts 1, 60 and 119 read src/relay.c. */
+function transcriptLines(): string[] {
   const lines: string[] = [];
   for (let i = 1; i <= 120; i++) {
     const t = (s: number) => new Date(Date.UTC(2026, 4, 20, 12, 0, 0) + i * 60_000 + s * 1000).toISOString();
@@ -37,6 +34,15 @@ it('a session past maxFileBytes is written as notes the index takes, its last pr
     const answer = `relay r${i}x holds. ${'The antenna reached the ridge and the battery held for the whole test. '.repeat(14)}`;
     lines.push(JSON.stringify({ sessionId: ID, cwd: '/w/radio', timestamp: t(1), type: 'assistant', message: { id: `a${i}`, role: 'assistant', content: [{ type: 'text', text: answer }] } }));
   }
+  return lines;
+}
+
+it('a session past maxFileBytes is written as notes the index takes, its last prompt is found, and session_trace reads the notes in order', async () => {
+  const vault = join(work, 'vault');
+  mkdirSync(join(vault, '.tsm'), { recursive: true });
+  writeFileSync(join(vault, '.tsm', 'config.json'), JSON.stringify({ maxFileBytes: MAX }));
+  const transcript = join(work, `${ID}.jsonl`);
+  const lines = transcriptLines();
   writeFileSync(transcript, lines.join('\n') + '\n');
   const r = tsm(['--vault', vault, 'ingest-session', transcript]);
   expect(r.code, r.stderr).toBe(0);
@@ -80,5 +86,30 @@ it('a session past maxFileBytes is written as notes the index takes, its last pr
     expect(recent[0].section).toMatch(/> 120\. prompt 120: check the relay number r120x$/);
   } finally {
     await client.close();
+  }
+});
+
+it('with an index already there, every note an ingest writes is indexed at once: the note it closed, and those between', () => {
+  const vault = join(work, 'indexed');
+  mkdirSync(join(vault, '.tsm'), { recursive: true });
+  writeFileSync(join(vault, '.tsm', 'config.json'), JSON.stringify({ maxFileBytes: MAX }));
+  writeFileSync(join(vault, 'radio.md'), '# Radio\n\nrelay notes\n');
+  expect(tsm(['index', '--vault', vault]).code).toBe(0);
+  const transcript = join(work, 'indexed', '..', `indexed-${ID}.jsonl`);
+  const lines = transcriptLines();
+  // A first half, then the rest at once (an older tsm's note, or a session whose Stop hooks did not run).
+  for (const upTo of [lines.length / 2, lines.length]) {
+    writeFileSync(transcript, lines.slice(0, upTo).join('\n') + '\n');
+    const r = tsm(['--vault', vault, 'ingest-session', transcript]);
+    expect(r.code, r.stderr).toBe(0);
+    const files = readdirSync(join(vault, 'sessions'));
+    const status = JSON.parse(tsm(['--vault', vault, 'status', '--json']).stdout);
+    expect(status.notes).toBe(files.length + 1);
+    // Nothing was left for the next sync: the index holds every note as it is on disk.
+    expect(tsm(['--vault', vault, 'index']).stdout).toMatch(/^0 added, 0 updated, 0 removed/);
+  }
+  for (const i of [1, 30, 59, 60, 61, 90, 120]) {
+    const found = JSON.parse(tsm(['--vault', vault, 'search', '-f', 'json', `r${i}x`]).stdout);
+    expect(found.map((h: { section: string }) => h.section).join('\n'), `r${i}x`).toMatch(new RegExp(`> ${i}\\. prompt ${i}:`));
   }
 });
