@@ -18,7 +18,9 @@ import { excludedBy, OBSIDIAN_APP_FILE, readObsidianExcluded } from '../vault/ob
 import { NOT_REGULAR } from '../vault/file-kind.js';
 import { namesFileNotNote, noteExtensionOf } from '../text/file-not-note.js';
 import { unresolvedForDoctor } from './doctor-links.js';
-import { keptNotes } from '../sessions/ingest.js';
+import { keptNotes, transcriptOfSession } from '../sessions/ingest.js';
+import { sessionIdOfNote } from '../sessions/note-format.js';
+import { readRange } from '../sessions/files.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
 import { embeddingChecks } from '../embed/status.js';
 import { configFrom, printJson } from './args.js';
@@ -228,7 +230,7 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
   problems.push(...more('links', listed, links.length));
   const warnings = reader.warnings(MAX_WARNINGS);
   for (const w of warnings) {
-    problems.push({ check: 'notes', severity: 'warning', message: `${w.path}: ${w.message}`, fix: fixFor(w.message) });
+    problems.push({ check: 'notes', severity: 'warning', message: `${w.path}: ${w.message}`, fix: oversizedSessionNoteFix(cfg, w) ?? fixFor(w.message) });
   }
   problems.push(...more('notes', totals.warnings, warnings.length));
   const paths = reader.notePaths();
@@ -374,6 +376,26 @@ const FIXES: { cause: RegExp | string; fix: string; linked?: (file: string) => s
 
 function fixOf(message: string): (typeof FIXES)[number] | undefined {
   return FIXES.find(({ cause }) => (typeof cause === 'string' ? message.includes(cause) : cause.test(message)));
+}
+
+/**
+ * A session note skipped as too large was written by a tsm that let a note grow without end (or before
+ * maxFileBytes was lowered): ingesting its transcript again writes it as notes closed at 1 MB or maxFileBytes.
+ * Null for any other warning.
+ */
+function oversizedSessionNoteFix(cfg: TsmConfig, w: { path: string; message: string }): string | null {
+  if (!/^skipped: file too large\b/.test(w.message)) return null;
+  let head: string;
+  try {
+    head = readRange(join(cfg.vault, w.path), 0, 4096).toString('utf8');
+  } catch {
+    return null;
+  }
+  const sessionId = sessionIdOfNote(head);
+  if (sessionId === null) return null;
+  const transcript = transcriptOfSession(ingestStateDir(cfg), sessionId);
+  const what = transcript === null ? `its transcript (\`~/.claude/projects/…/${sessionId}.jsonl\`)` : `\`${transcript}\``;
+  return `it is session ${sessionId}'s note, larger than tsm writes one now: run \`tsm ingest-session\` on ${what}, which writes it again as notes of at most 1 MB or maxFileBytes (…-2.md, …-3.md)`;
 }
 
 function fixFor(message: string): string {

@@ -186,6 +186,21 @@ const plainNoteName = (name: string) => name === basename(name) && /.\.md$/i.tes
 const inVaultOrSessions = (path: string, opts: Pick<IngestOptions, 'vault' | 'sessionsDir'>) =>
   isInside(opts.vault, path) || dirname(resolve(path)) === resolve(opts.sessionsDir);
 
+/**
+ * The transcript a session's notes were written from, as its ingest state records it (states of transcripts
+ * named by their session id: Claude Code's), or null. For `tsm doctor`: a session note an older tsm let grow
+ * past the vault's maxFileBytes is written again, closed at its size, by ingesting that transcript.
+ */
+export function transcriptOfSession(stateDir: string, sessionId: string): string | null {
+  if (!UUID.test(sessionId)) return null;
+  try {
+    const state = JSON.parse(readTextOrNull(join(stateDir, `${sessionId.toLowerCase()}.json`)) ?? 'null') as Partial<IngestState> | null;
+    return typeof state?.transcriptPath === 'string' ? state.transcriptPath : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The state file as it was left, whichever path of the session's transcript wrote it (see `stateKey`). */
 function loadState(statePath: string, answerChars: number, opts: IngestOptions): IngestState | null {
   const text = readTextOrNull(statePath);

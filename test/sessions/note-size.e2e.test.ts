@@ -113,3 +113,28 @@ it('with an index already there, every note an ingest writes is indexed at once:
     expect(found.map((h: { section: string }) => h.section).join('\n'), `r${i}x`).toMatch(new RegExp(`> ${i}\\. prompt ${i}:`));
   }
 });
+
+it('a session note past maxFileBytes (an older tsm\'s, or a bound lowered since): doctor names its transcript, and ingesting it again splits it', () => {
+  const vault = join(work, 'lowered');
+  mkdirSync(join(vault, '.tsm'), { recursive: true });
+  const config = (max: number) => writeFileSync(join(vault, '.tsm', 'config.json'), JSON.stringify({ maxFileBytes: max }));
+  config(1_000_000);
+  // Named as Claude Code names it, by its session id: its ingest state is then keyed by that id.
+  mkdirSync(join(work, 'lowered-t'));
+  const transcript = join(work, 'lowered-t', `${ID}.jsonl`);
+  writeFileSync(transcript, transcriptLines().join('\n') + '\n');
+  expect(tsm(['--vault', vault, 'ingest-session', transcript]).code).toBe(0);
+  const [note] = readdirSync(join(vault, 'sessions'));
+  expect(statSync(join(vault, 'sessions', note)).size).toBeGreaterThan(MAX);
+  config(MAX);
+  expect(tsm(['--vault', vault, 'index']).code).toBe(0);
+  const doctor = JSON.parse(tsm(['--vault', vault, 'doctor', '--json']).stdout);
+  const problem = doctor.problems.find((p: { message: string }) => p.message.startsWith(`sessions/${note}: skipped: file too large`));
+  expect(problem.fix).toContain(`it is session ${ID}'s note`);
+  expect(problem.fix).toContain(`run \`tsm ingest-session\` on \`${transcript}\``);
+  expect(tsm(['--vault', vault, 'ingest-session', transcript]).code).toBe(0);
+  const names = readdirSync(join(vault, 'sessions'));
+  expect(names.length).toBeGreaterThan(2);
+  const status = JSON.parse(tsm(['--vault', vault, 'status', '--json']).stdout);
+  expect(status).toMatchObject({ notes: names.length, warnings: 0 });
+});
