@@ -6,7 +6,7 @@ import { buildUnfinished, INCOMPLETE_INDEX_NOTE } from '../index/build-state.js'
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
 import { mtimeCrowd } from '../search/mtime-crowd.js';
-import { sessionPrompts } from '../sessions/note-format.js';
+import { sessionIdOfRecord, sessionPrompts } from '../sessions/note-format.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { searchExclusions } from '../vault/obsidian-excluded.js';
 import type { Deadline } from './deadline.js';
@@ -75,14 +75,9 @@ export function noteTime(note: NoteRecord): number {
 
 function toNoteItem(note: NoteRecord): NoteItem {
   const project = typeof note.frontmatter.project === 'string' ? note.frontmatter.project : null;
-  return { path: note.path, title: note.title, type: note.type, status: note.status, when: noteTime(note), project, session: sessionOf(note) };
+  return { path: note.path, title: note.title, type: note.type, status: note.status, when: noteTime(note), project, session: sessionIdOfRecord(note) };
 }
 
-/** A session note's session id (its frontmatter `session_id`), else null. */
-function sessionOf(note: NoteRecord): string | null {
-  const id = note.frontmatter.session_id;
-  return note.type === 'session' && typeof id === 'string' && id !== '' ? id : null;
-}
 
 /**
  * The prompts of a session note (layout: sessions/note-format.ts), each with its number of actions, as
@@ -93,5 +88,5 @@ export function intentsOf(note: NoteRecord, sections: SectionRecord[]): IntentIt
   const when = noteTime(note);
   return sessionPrompts(sections)
     .filter((p) => p.n > 0 && p.heading !== '')
-    .map((p) => ({ text: p.heading, actions: p.actions.length, when, n: p.n, project, notePath: note.path, session: sessionOf(note) }));
+    .map((p) => ({ text: p.heading, actions: p.actions.length, when, n: p.n, project, notePath: note.path, session: sessionIdOfRecord(note) }));
 }

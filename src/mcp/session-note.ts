@@ -4,7 +4,7 @@ import type { ActionLine } from '../sessions/action-line.js';
 import type { SessionPromptView } from '../sessions/note-format.js';
 import { EDIT_TOOLS, READ_TOOLS } from '../sessions/tools.js';
 
-export { sessionPrompts, type SessionPromptView } from '../sessions/note-format.js';
+export { sessionIdOfRecord, sessionPrompts, type SessionPromptView } from '../sessions/note-format.js';
 
 export type FileTouch = 'read' | 'edited';
 

@@ -9,7 +9,7 @@
 //   ### Answer                             the assistant's last text for the prompt
 //
 // Light on purpose: the hooks' fast path imports it (no remark, no file system).
-import type { SectionRecord } from '../core/types.js';
+import type { NoteRecord, SectionRecord } from '../core/types.js';
 import { parseActionLine, type ActionLine } from './action-line.js';
 
 /** A session id's letters and digits, lower case. */
@@ -41,6 +41,16 @@ export function isNoteOfSession(path: string, sessionId: string): boolean {
     const id = stem.slice(stem.lastIndexOf('-') + 1);
     return id.length >= Math.min(8, full.length) && full.startsWith(id);
   });
+}
+
+/**
+ * The session an indexed session note belongs to (its frontmatter's `session_id`; a number, as YAML reads an
+ * unquoted one in a note written by hand, as its text), else null.
+ */
+export function sessionIdOfRecord(note: Pick<NoteRecord, 'type' | 'frontmatter'>): string | null {
+  const id = note.frontmatter.session_id;
+  if (note.type !== 'session' || (typeof id !== 'string' && typeof id !== 'number') || id === '') return null;
+  return String(id);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { SectionRecord } from '../../src/core/types.js';
 import { parseNote } from '../../src/parse/parse-note.js';
 import { DEFAULT_PARSE_OPTIONS } from '../../src/parse/options.js';
 import { emptyModel, type SessionAction, type SessionModel } from '../../src/sessions/model.js';
-import { parsePromptHeading, promptHeading, promptPart, sessionPathPart, sessionPrompts } from '../../src/sessions/note-format.js';
+import { parsePromptHeading, promptHeading, promptPart, sessionIdOfRecord, sessionPathPart, sessionPrompts } from '../../src/sessions/note-format.js';
 import { renderSessionNote } from '../../src/sessions/render.js';
 import { applyTranscriptLines } from '../../src/sessions/transcript.js';
 import { FIXTURES, fixtureNames } from './helpers.js';
@@ -79,5 +79,16 @@ describe('note-format helpers', () => {
     expect(sessionPathPart('demo: q > 1. q')).toBe('request');
     expect(sessionPathPart('demo: q > 1. q > Answer')).toBe('answer');
     expect(sessionPathPart('demo: q > 2. a > b > Actions')).toBe('actions');
+  });
+});
+
+describe('sessionIdOfRecord', () => {
+  it('is a session note\'s session_id, a number written by hand as its text, and null for anything else', () => {
+    expect(sessionIdOfRecord({ type: 'session', frontmatter: { session_id: '7f3c2a91-5b1e' } })).toBe('7f3c2a91-5b1e');
+    expect(sessionIdOfRecord({ type: 'session', frontmatter: { session_id: 1234 } })).toBe('1234');
+    expect(sessionIdOfRecord({ type: 'session', frontmatter: { session_id: '' } })).toBeNull();
+    expect(sessionIdOfRecord({ type: 'session', frontmatter: {} })).toBeNull();
+    expect(sessionIdOfRecord({ type: 'session', frontmatter: { session_id: ['a'] } })).toBeNull();
+    expect(sessionIdOfRecord({ type: 'knowledge', frontmatter: { session_id: 'abc' } })).toBeNull();
   });
 });

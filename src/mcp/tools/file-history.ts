@@ -6,7 +6,7 @@ import type { NoteRecord, SectionRecord } from '../../core/types.js';
 import { bestSnippet } from '../../search/snippet.js';
 import type { NoteReader } from '../../index/note-reader.js';
 import { ToolError } from '../errors.js';
-import { fileTouch, mentionsPath, samePath, sessionPrompts } from '../session-note.js';
+import { fileTouch, mentionsPath, samePath, sessionIdOfRecord, sessionPrompts } from '../session-note.js';
 import { clampInt, defineTool, PREVIEW_CHARS, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
 import { linkReadingOf } from '../../search/link-reading.js';
 import type { LinkReading } from '../../text/markdown-line.js';
@@ -51,7 +51,7 @@ export const fileHistoryTool = defineTool({
       const others: NonNullable<ReturnType<typeof noteEntry>>[] = [];
       for (const note of notes) {
         const sections = reader.sectionsOfNote(note.id);
-        if (note.type === 'session' && typeof note.frontmatter.session_id === 'string') {
+        if (sessionIdOfRecord(note) !== null) {
           const s = sessionEntry(note, sections, keys, links);
           // A session of several notes (one closed at its size, a continuation) is one entry.
           const same = s && bySession.find((f) => f.session_id === s.session_id);
@@ -118,7 +118,7 @@ function sessionEntry(note: NoteRecord, sections: SectionRecord[], keys: string[
   if (how === null && sections.some((s) => mentions(s.text, keys))) how = 'mentioned';
   if (how === null) return null;
   return {
-    session_id: String(fm.session_id),
+    session_id: sessionIdOfRecord(note) ?? '',
     project: typeof fm.project === 'string' ? fm.project : null,
     started: typeof fm.started === 'string' ? fm.started : note.date || null,
     path: note.path,

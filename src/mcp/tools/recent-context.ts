@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { NOTE_TYPES, type NoteRecord, type NoteType, type SectionRecord } from '../../core/types.js';
 import { compositeScore } from '../recency.js';
-import { sessionPrompts } from '../session-note.js';
+import { sessionIdOfRecord, sessionPrompts } from '../session-note.js';
 import { clampInt, defineTool, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
 import { linkReadingOf } from '../../search/link-reading.js';
 import { mtimeCrowd } from '../../search/mtime-crowd.js';
@@ -43,8 +43,8 @@ export const recentContextTool = defineTool({
       const sessions = new Set<string>();
       const scored = candidates
         .filter((note) => {
-          const id = note.type === 'session' ? note.frontmatter.session_id : undefined;
-          if (typeof id !== 'string' || id === '') return true;
+          const id = sessionIdOfRecord(note);
+          if (id === null) return true;
           if (sessions.has(id)) return false;
           sessions.add(id);
           return true;

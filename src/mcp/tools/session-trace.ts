@@ -6,7 +6,7 @@ import type { NoteRecord } from '../../core/types.js';
 import { truncateText } from '../../text/chars.js';
 import { collapseWhitespace } from '../../text/markdown-line.js';
 import { ToolError } from '../errors.js';
-import { promptFiles, sessionPrompts } from '../session-note.js';
+import { promptFiles, sessionIdOfRecord, sessionPrompts } from '../session-note.js';
 import { defineTool, preview, withinBudget } from '../tool.js';
 import { linkReadingOf } from '../../search/link-reading.js';
 import type { LinkReading } from '../../text/markdown-line.js';
@@ -98,7 +98,7 @@ function firstPrompt(prompts: { n: number }[]): number {
 }
 
 function sessionIdOf(note: NoteRecord): string {
-  return String(note.frontmatter.session_id ?? '');
+  return sessionIdOfRecord(note) ?? '';
 }
 
 function str(v: unknown): string | null {
