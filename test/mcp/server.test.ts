@@ -32,7 +32,7 @@ describe('tsm MCP server: tool list', () => {
       read_note: ['from_line', 'lines', 'path', 'version'],
       timeline: ['after', 'anchor', 'before'],
       recent_context: ['limit', 'type'],
-      session_trace: ['session_id'],
+      session_trace: ['from', 'session_id'],
       file_history: ['file_path', 'limit'],
       related: ['path'],
       retrieve_memory: ['detail', 'limit', 'query'],

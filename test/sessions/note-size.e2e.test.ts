@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cleanEnv, TSM, tsm } from '../helpers/cli.js';
 import { ok } from '../mcp/client.js';
+import { RESULT_CHAR_BUDGET } from '../../src/mcp/tool.js';
 
 const ID = 'dddddddd-0000-4000-8000-000000000004';
 const MAX = 40_000;
@@ -19,10 +20,10 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** The transcript: 120 turns of a prompt naming relay r<i>x and a long answer; prompts 1, 60 and 119 read src/relay.c. */
-function transcriptLines(): string[] {
+/** The transcript: 120 turns (or `turns`) of a prompt naming relay r<i>x and a long answer; prompts 1, 60 and 119 read src/relay.c. */
+function transcriptLines(turns = 120): string[] {
   const lines: string[] = [];
-  for (let i = 1; i <= 120; i++) {
+  for (let i = 1; i <= turns; i++) {
     const t = (s: number) => new Date(Date.UTC(2026, 4, 20, 12, 0, 0) + i * 60_000 + s * 1000).toISOString();
     lines.push(JSON.stringify({ sessionId: ID, cwd: '/w/radio', timestamp: t(0), type: 'user', message: { role: 'user', content: `prompt ${i}: check the relay number r${i}x` } }));
     if (i % 59 === 1) {
@@ -137,4 +138,39 @@ it('a session note past maxFileBytes (an older tsm\'s, or a bound lowered since)
   expect(names.length).toBeGreaterThan(2);
   const status = JSON.parse(tsm(['--vault', vault, 'status', '--json']).stdout);
   expect(status).toMatchObject({ notes: names.length, warnings: 0 });
+});
+
+it('session_trace of a very long session stops within the result budget and goes on from next_from', async () => {
+  const vault = join(work, 'paged');
+  mkdirSync(join(vault, '.tsm'), { recursive: true });
+  mkdirSync(join(work, 'paged-t'));
+  const transcript = join(work, 'paged-t', `${ID}.jsonl`);
+  writeFileSync(transcript, transcriptLines(700).join('\n') + '\n');
+  expect(tsm(['--vault', vault, 'ingest-session', transcript]).code).toBe(0);
+  const env = Object.fromEntries(Object.entries(cleanEnv()).filter((e): e is [string, string] => e[1] !== undefined));
+  const client = new Client({ name: 'tsm-e2e', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [TSM, 'serve', '--vault', vault], env, cwd: work }));
+  try {
+    // 700 prompts came as one answer of 26,800 characters, past the budget, with no prompt whole.
+    const seen: number[] = [];
+    let from: number | undefined;
+    let pages = 0;
+    do {
+      const r = await client.callTool({ name: 'session_trace', arguments: { session_id: ID, ...(from === undefined ? {} : { from }) } });
+      const text = (r.content as { text: string }[])[0].text;
+      expect(text.length).toBeLessThan(RESULT_CHAR_BUDGET + 2000);
+      const page = JSON.parse(text);
+      expect(page.prompts[0]).not.toHaveProperty('omitted');
+      seen.push(...page.prompts.map((p: { n: number }) => p.n));
+      from = page.next_from;
+      if (from !== undefined) expect(from).toBe(seen.at(-1)! + 1);
+      pages++;
+    } while (from !== undefined && pages < 10);
+    expect(pages).toBeGreaterThan(1);
+    expect(seen).toEqual(Array.from({ length: 700 }, (_, i) => i + 1));
+    const middle = await ok(client, 'session_trace', { session_id: ID, from: 350 });
+    expect(middle.prompts[0]).toMatchObject({ n: 350, prompt: 'prompt 350: check the relay number r350x' });
+  } finally {
+    await client.close();
+  }
 });

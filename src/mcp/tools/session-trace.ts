@@ -7,7 +7,7 @@ import { truncateText } from '../../text/chars.js';
 import { collapseWhitespace } from '../../text/markdown-line.js';
 import { ToolError } from '../errors.js';
 import { promptFiles, sessionIdOfRecord, sessionPrompts } from '../session-note.js';
-import { defineTool, preview, withinBudget } from '../tool.js';
+import { defineTool, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
 import { linkReadingOf } from '../../search/link-reading.js';
 import type { LinkReading } from '../../text/markdown-line.js';
 
@@ -26,12 +26,14 @@ export const sessionTraceTool = defineTool({
     'the answer. session_id is the full id or its first 8+ characters (session notes are named',
     'YYYY-MM-DD-<project>-<first 8 of id>.md; search results of type "session" carry it in their path). Returns',
     '{session_id, project, cwd, git_branch, started, ended, path, title, prompts:[{n, id, line, prompt, actions,',
-    'files_read, files_edited, answer_preview, plan_preview?}]} (plan_preview: the plan put to the user in plan mode, opened by whether they approved it); id is the prompt\'s section id for get_sections/timeline. In a very',
-    'long session the later prompts come as {n, id, omitted: true}: read them with get_sections or timeline.',
+    'files_read, files_edited, answer_preview, plan_preview?}]} (plan_preview: the plan put to the user in plan mode, opened by whether they approved it); id is the prompt\'s section id for get_sections/timeline. In a long',
+    'session the later prompts come as {n, id, omitted: true}: read them with get_sections or timeline; in a very long one',
+    'the list stops and next_from says where to go on: call again with from = next_from. from: the first prompt number to list.',
     'Unknown session → error "session not found".',
   ].join(' '),
   inputSchema: {
     session_id: z.string().describe(`session id or its first ${MIN_SESSION_PREFIX}+ characters`),
+    from: z.number().int().optional().describe('the first prompt number to list (default: the first); next_from of a trace that stopped'),
   },
   run(args, ctx) {
     const id = args.session_id.trim();
@@ -54,10 +56,8 @@ export const sessionTraceTool = defineTool({
         .sort((a, b) => (a.note.date ?? '').localeCompare(b.note.date ?? '') || firstPrompt(a.prompts) - firstPrompt(b.prompts));
       const first = parts[0].note;
       const fm = first.frontmatter;
-      const prompts = withinBudget(
-        parts.flatMap((part) => part.prompts),
-        (p) => ({ n: p.n, id: p.id, omitted: true }),
-      );
+      const from = args.from;
+      const { prompts, nextFrom } = promptsWithinBudget(parts.flatMap((part) => part.prompts).filter((p) => from === undefined || p.n >= from));
       const last = parts[parts.length - 1].note.frontmatter;
       return {
         session_id: ids[0],
@@ -70,6 +70,7 @@ export const sessionTraceTool = defineTool({
         ...(parts.length > 1 ? { other_paths: parts.slice(1).map((part) => part.note.path) } : {}),
         title: first.title,
         prompts,
+        ...(nextFrom !== null ? { next_from: nextFrom } : {}),
       };
     });
   },
@@ -90,6 +91,22 @@ function tracePrompts(note: NoteRecord, sections: Parameters<typeof sessionPromp
       ...(p.plan !== '' ? { plan_preview: preview(p.plan, links, PLAN_CHARS) } : {}),
     };
   });
+}
+
+/**
+ * The prompts as one result holds them: whole while they fit beside the short forms of the rest (withinBudget).
+ * When the short forms alone would pass half the budget (a session of 1,200 prompts gave 46,000 characters of
+ * `{n, id, omitted: true}` and no prompt whole), the list stops there and `nextFrom` is the first prompt left.
+ */
+function promptsWithinBudget<T extends { n: number; id: number }>(all: T[]): { prompts: (T | { n: number; id: number; omitted: true })[]; nextFrom: number | null } {
+  const short = (p: T) => ({ n: p.n, id: p.id, omitted: true as const });
+  let kept = 0;
+  let chars = 0;
+  for (; kept < all.length; kept++) {
+    chars += JSON.stringify(short(all[kept])).length + 1;
+    if (chars > RESULT_CHAR_BUDGET / 2) break;
+  }
+  return { prompts: withinBudget(all.slice(0, kept), short), nextFrom: kept < all.length ? all[kept].n : null };
 }
 
 /** The number of a note's first prompt (a note of none sorts last). */
