@@ -319,7 +319,7 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
   const { notes, dir } = loaded && sameSession ? notesOf(loaded, opts) : { notes: [], dir: resolve(opts.sessionsDir) };
   const plan: NoteWrites = { writes: [], written: [], removed: [] };
   const placed = hasContent(view)
-    ? writeNotes(opts.vault, view, notes, dir, { answerChars, noteBytes }, plan)
+    ? writeNotes(opts.vault, view, notes, dir, { answerChars, noteBytes, rendered: new Map() }, plan)
     : { changed: false, notePath: notes.at(-1)?.path ?? join(dir, sessionNoteName(view)) };
 
   const stored = notes.map((n) => ({ ...n, path: relative(dir, n.path) }));
@@ -393,7 +393,7 @@ function writeNotes(
   view: SessionModel,
   notes: WrittenNote[],
   sessionsDir: string,
-  sizes: { answerChars: number; noteBytes: number },
+  sizes: { answerChars: number; noteBytes: number; rendered: Map<number, string> },
   plan: NoteWrites,
 ): { changed: boolean; notePath: string } {
   const { answerChars } = sizes;
@@ -417,7 +417,7 @@ function writeNotes(
 
   const firstName = part === 0 ? sessionNoteName(view) : basename(notes[0].path);
   const continues = part === 0 ? null : { note: firstName, part: part + 1 };
-  const { model, content, closed: full } = renderSessionNoteWithin(whole, { answerChars, continues }, sizes.noteBytes);
+  const { model, content, closed: full } = renderSessionNoteWithin(whole, { answerChars, continues }, sizes.noteBytes, sizes.rendered);
   let changed = false;
   let target: string;
   if (part === 0) {

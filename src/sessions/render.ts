@@ -65,10 +65,26 @@ export function renderSessionNote(model: SessionModel, opts: RenderOptions): str
  * The note renderSessionNote writes, closed before its last prompt when it would pass `maxBytes`: as many
  * prompts as fit, at least one (`closed` then says so). Only a note that ends before the last prompt is
  * closed, since only the last prompt still grows (its actions, its answer); a last prompt too big alone stays
- * in an open note. Each prompt is rendered once; the head (frontmatter, title) of each candidate once.
+ * in an open note. Each prompt is rendered once (`rendered`: across the notes of one ingest); the head
+ * (frontmatter, title) of each candidate once.
  */
-export function renderSessionNoteWithin(model: SessionModel, opts: RenderOptions, maxBytes: number): { model: SessionModel; content: string; closed: boolean } {
-  const blocks = model.prompts.map((p) => renderPrompt(p, answerCharsOf(opts)));
+export function renderSessionNoteWithin(
+  model: SessionModel,
+  opts: RenderOptions,
+  maxBytes: number,
+  rendered: Map<number, string> = new Map(),
+): { model: SessionModel; content: string; closed: boolean } {
+  // A prompt renders the same in any note: `rendered` (by prompt number) keeps the blocks for the next note
+  // of the same ingest. Without it a transcript read at once into 7 notes rendered its prompts 4,400 times.
+  const blockOf = (p: SessionPrompt): string => {
+    let block = rendered.get(p.n);
+    if (block === undefined) {
+      block = renderPrompt(p, answerCharsOf(opts));
+      rendered.set(p.n, block);
+    }
+    return block;
+  };
+  const blocks = model.prompts.map(blockOf);
   const sizes = [0];
   for (const b of blocks) sizes.push(sizes[sizes.length - 1] + Buffer.byteLength(b) + 2); // '\n\n' before each
   const bytesUpTo = (m: SessionModel, i: number) => Buffer.byteLength(noteHead(m, opts)) + sizes[i + 1] + 1;
