@@ -19,6 +19,8 @@ interface Row {
   changed: boolean;
   /** Notes of this session left alone because their user edited or deleted them. */
   kept: { note: string; reason: string }[];
+  /** The notes this run wrote: `note`, and those it closed at their size on the way (a long session). */
+  written: string[];
   /**
    * Lines read this time that are not JSON objects, skipped (the rest of the transcript is ingested): null
    * when none was. Each run tells only the lines it read, so a line is reported once.
@@ -41,13 +43,14 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     try {
       const r = await ingestSession(cfg, file);
       done.push(r);
-      const written = existsSync(r.notePath);
+      const exists = existsSync(r.notePath);
       const kept = (r.kept ?? []).map((k) => ({ note: shown(cfg, k.path), reason: k.reason }));
       const skipped = r.skipped && { count: r.skipped.count, first_line: r.skipped.firstLine };
       if (r.skipped) warnings.push(`tsm: ${file}: ${skippedLinesWarning(r.skipped)}\n`);
-      rows.push({ transcript: file, session_id: r.sessionId, note: written ? shown(cfg, r.notePath) : null, prompts: r.prompts, changed: r.changed, kept, skipped_lines: skipped, error: null });
+      const written = r.written.map((p) => shown(cfg, p));
+      rows.push({ transcript: file, session_id: r.sessionId, note: exists ? shown(cfg, r.notePath) : null, prompts: r.prompts, changed: r.changed, kept, written, skipped_lines: skipped, error: null });
     } catch (err) {
-      rows.push({ transcript: file, session_id: null, note: null, prompts: 0, changed: false, kept: [], skipped_lines: null, error: (err as Error).message });
+      rows.push({ transcript: file, session_id: null, note: null, prompts: 0, changed: false, kept: [], written: [], skipped_lines: null, error: (err as Error).message });
     }
   }
 
@@ -86,7 +89,9 @@ function line(r: Row): string {
   if (r.note === null) return `${r.transcript}: no prompt in it (a session with none yet, or not a Claude Code transcript), no note written`;
   const edited = r.kept.filter((k) => k.reason === 'edited').map((k) => k.note);
   const left = edited.length > 0 ? `; left alone, edited since tsm wrote it: ${edited.join(', ')}` : '';
-  return `${r.transcript} → ${r.note} (${count(r.prompts, 'prompt')}, ${r.changed ? 'written' : 'unchanged'}${left})`;
+  const others = r.written.filter((n) => n !== r.note);
+  const also = others.length > 0 ? `; also written: ${others.join(', ')}` : '';
+  return `${r.transcript} → ${r.note} (${count(r.prompts, 'prompt')}, ${r.changed ? 'written' : 'unchanged'}${also}${left})`;
 }
 
 function shown(cfg: TsmConfig, path: string): string {

@@ -51,6 +51,10 @@ it('a session past maxFileBytes is written as notes the index takes, its last pr
   expect(names.length).toBeGreaterThan(2);
   for (const n of names) expect(statSync(join(vault, 'sessions', n)).size).toBeLessThanOrEqual(MAX);
   expect(r.stderr).toContain(`index: ${names.length} added, 0 updated, 0 removed`);
+  // Its line names the note it ends on, and every other note it wrote.
+  const [line] = r.stdout.trim().split('\n');
+  const written = /→ (\S+) \(120 prompts, written; also written: (.*)\)$/.exec(line);
+  expect([written?.[1], ...(written?.[2].split(', ') ?? [])].sort()).toEqual(names.map((n) => `sessions/${n}`).sort());
   const status = JSON.parse(tsm(['--vault', vault, 'status', '--json']).stdout);
   expect(status.notes).toBe(names.length);
   expect(status.warnings).toBe(0);
