@@ -21,7 +21,7 @@ import { unresolvedForDoctor } from './doctor-links.js';
 import { keptNotes, transcriptOfSession } from '../sessions/ingest.js';
 import { sessionIdOfNote } from '../sessions/note-format.js';
 import { readRange } from '../sessions/files.js';
-import { ingestStateDir } from '../sessions/ingest-and-index.js';
+import { ingestStateDir, isSkippedLinesReport } from '../sessions/ingest-and-index.js';
 import { embeddingChecks } from '../embed/status.js';
 import { configFrom, printJson } from './args.js';
 import { DOCTOR_WARNINGS_SHOWN, keptLine } from './cmd-status.js';
@@ -433,14 +433,28 @@ function hookLogChecks(cfg: TsmConfig, lastSync: number | null): Problem[] {
   const now = Date.now();
   const since = now - RECENT_LOG_DAYS * 86_400_000;
   const timeOf = (line: string) => Date.parse(line.slice(0, line.indexOf(' ')));
-  const recent = text.split('\n').filter((line) => {
+  const logged = text.split('\n').filter((line) => {
     const t = timeOf(line);
     return line.trim() !== '' && (Number.isNaN(t) || t >= since) && !isSyncReport(line);
   });
+  // Transcript lines a session hook skipped are what it did with a damaged transcript, not a hook failing: told
+  // apart, as information (they were "hook problems" to fix, for a week, with nothing to fix).
+  const skipped = logged.filter(isSkippedLinesReport);
+  const recent = logged.filter((line) => !isSkippedLinesReport(line));
+  const skippedInfo: Problem[] = skipped.length
+    ? [
+        {
+          check: 'sessions',
+          severity: 'info',
+          message: `the session hooks skipped lines that are not JSON objects in ${count(skipped.length, 'transcript read', 'transcript reads')} in the last ${RECENT_LOG_DAYS} days (${path}):${DETAIL_BREAK}${skipped.slice(-LOG_LINES_SHOWN).map((l) => l.trim()).join(DETAIL_BREAK)}`,
+          fix: 'nothing to do: the rest of each transcript is in its note (a transcript cut short or damaged has such lines)',
+        },
+      ]
+    : [];
   // A line's time is to the second: it counts as before the sync only when its whole second is.
   const over = (line: string) => lastSync !== null && FIXED_BY_SYNC.test(line) && timeOf(line) + 1000 <= lastSync;
   const current = recent.filter((line) => !over(line));
-  if (current.length === 0) return [];
+  if (current.length === 0) return skippedInfo;
   const shown = current.slice(-LOG_LINES_SHOWN);
   const part = current.length > shown.length ? ` (the last ${shown.length} of ${current.length})` : '';
   const fixedBySync = recent.length - current.length;
@@ -456,6 +470,7 @@ function hookLogChecks(cfg: TsmConfig, lastSync: number | null): Problem[] {
       message: `${current.length} hook problem${one ? '' : 's'} logged in the last ${RECENT_LOG_DAYS} days in ${path}${seen}${left}; from the log, not checked now: ${one ? 'it' : 'each'} may be fixed since${part}:${DETAIL_BREAK}${shown.map((l) => l.trim()).join(DETAIL_BREAK)}`,
       fix: `${needsIndex ? 'run `tsm index` in the vault (or keep `tsm watch` running)' : 'each line names its cause'}; once fixed, delete ${path} to stop seeing ${one ? 'it' : 'them'} here`,
     },
+    ...skippedInfo,
   ];
 }
 

@@ -33,6 +33,13 @@ export function skippedLinesWarning(skipped: SkippedTranscriptLines): string {
   return `${count(skipped.count, 'line')} ${what} skipped (first: line ${skipped.firstLine})`;
 }
 
+const SKIPPED_LINES_LOG = /: \d+ lines? (?:is not a JSON object and was|are not JSON objects and were) skipped \(first: line \d+\)$/;
+
+/** Whether a hook.log line is a session hook's skippedLinesWarning: what it did with a transcript, not a hook failing. */
+export function isSkippedLinesReport(line: string): boolean {
+  return SKIPPED_LINES_LOG.test(line.trimEnd());
+}
+
 /** Waiting longer than this for another ingest of the same transcript means something is stuck. */
 const LOCK_TIMEOUT_MS = 20_000;
 

@@ -157,6 +157,25 @@ describe('tsm doctor in a project', () => {
     expect(hooks[0].message).not.toContain('background index');
   });
 
+  it('transcript lines a session hook skipped are information about sessions, not a hook problem', () => {
+    writeFiles(vault, { 'a.md': '# A\n\ntext' });
+    tsm(['index', '--vault', vault], { env });
+    const log = join(vault, '.tsm', 'hook.log');
+    const now = new Date().toISOString();
+    writeFileSync(log, `${now} Stop session=s1: /t/s1.jsonl: 2 lines are not JSON objects and were skipped (first: line 17)\n`, { flag: 'a' });
+    writeFileSync(log, `${now} Stop session=s2: /t/s2.jsonl: 1 line is not a JSON object and was skipped (first: line 3)\n`, { flag: 'a' });
+    const problems = () => JSON.parse(tsm(['doctor', '--json', '--vault', vault], { cwd: project, env }).stdout).problems as { check: string; severity: string; message: string }[];
+    expect(problems().filter((p) => p.check === 'hooks')).toEqual([]);
+    const sessions = problems().filter((p) => p.check === 'sessions');
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0].severity).toBe('info');
+    expect(sessions[0].message).toMatch(/^the session hooks skipped lines that are not JSON objects in 2 transcript reads in the last 7 days/);
+    expect(sessions[0].message).toContain('/t/s2.jsonl: 1 line is not a JSON object and was skipped (first: line 3)');
+    // A hook failing beside them is still one.
+    writeFileSync(log, `${now} UserPromptSubmit session=s1: deadline of 1500 ms passed\n`, { flag: 'a' });
+    expect(problems().filter((p) => p.check === 'hooks').map((p) => p.message.split('\n')[0])).toEqual([expect.stringMatching(/^1 hook problem logged/)]);
+  });
+
   it('says how many more there are when it shows only part of a list', () => {
     const links = Array.from({ length: 60 }, (_, i) => `[[missing-${i}]]`).join('\n');
     writeFiles(vault, { 'a.md': `# A\n\n${links}\n` });
