@@ -1,10 +1,34 @@
 // What the MCP session tools ask of a session note read back from the index: which files a prompt read
 // or edited. The note's layout (headings, sections, action lines) is sessions/note-format.ts's.
+import type { NoteRecord, SectionRecord } from '../core/types.js';
+import type { NoteReader } from '../index/note-reader.js';
 import type { ActionLine } from '../sessions/action-line.js';
-import type { SessionPromptView } from '../sessions/note-format.js';
+import { sessionIdOfRecord, sessionPrompts, type SessionPromptView } from '../sessions/note-format.js';
 import { EDIT_TOOLS, READ_TOOLS } from '../sessions/tools.js';
 
-export { sessionIdOfRecord, sessionPrompts, type SessionPromptView } from '../sessions/note-format.js';
+export { sessionIdOfRecord, sessionPrompts, type SessionPromptView };
+
+/**
+ * A session's notes with their sections, in the session's order: by date, a day's by their first prompt. A
+ * session is several notes after its user edited one, once a note is closed at its size (`…-2.md`), or when
+ * its project folder was renamed; by the date alone a day's notes came in the index's order, `…-2.md` before
+ * `….md`. `notes` are the session's (one session id), as NoteReader.sessionNotes gives them.
+ */
+export function inSessionOrder(reader: NoteReader, notes: NoteRecord[]): { note: NoteRecord; sections: SectionRecord[] }[] {
+  const first = (sections: SectionRecord[]) => sessionPrompts(sections).reduce((min, p) => Math.min(min, p.n), Infinity);
+  return notes
+    .map((note) => ({ note, sections: reader.sectionsOfNote(note.id) }))
+    .map((part) => ({ ...part, first: first(part.sections) }))
+    .sort((a, b) => (a.note.date ?? '').localeCompare(b.note.date ?? '') || a.first - b.first)
+    .map(({ note, sections }) => ({ note, sections }));
+}
+
+/** The notes of the session `note` belongs to, in order (inSessionOrder); just `note` for any other note. */
+export function notesOfSession(reader: NoteReader, note: NoteRecord): { note: NoteRecord; sections: SectionRecord[] }[] {
+  const id = sessionIdOfRecord(note);
+  if (id === null) return [{ note, sections: reader.sectionsOfNote(note.id) }];
+  return inSessionOrder(reader, reader.sessionNotes(id).filter((n) => sessionIdOfRecord(n) === id));
+}
 
 export type FileTouch = 'read' | 'edited';
 

@@ -1,7 +1,7 @@
 // End to end: `tsm ingest-session` of a session longer than the vault's maxFileBytes writes it as notes the
 // index takes, all of them, and a search finds the session's last prompt. Before, it wrote one note past the
 // bound, which its own index skipped ("skipped: file too large"): the session was gone from search.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -76,6 +76,17 @@ it('a session past maxFileBytes is written as notes the index takes, its last pr
     expect([trace.path, ...trace.other_paths]).toEqual(parts);
     expect(trace.prompts.map((p: { n: number }) => p.n)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
     expect(trace.ended).toBe(new Date(Date.UTC(2026, 4, 20, 12, 0, 0) + 120 * 60_000 + 1000).toISOString());
+    // timeline: the neighbours of part 1's last prompt go on in part 2, each saying its note. They stopped at
+    // the note's end.
+    const lastOfFirst = Math.max(...[...readFileSync(join(vault, parts[0]), 'utf8').matchAll(/^## (\d+)\. /gm)].map((m) => Number(m[1])));
+    const hit = JSON.parse(tsm(['--vault', vault, 'search', '-f', 'json', `r${lastOfFirst}x`]).stdout)[0];
+    expect(hit.path).toBe(parts[0]);
+    const around = await ok(client, 'timeline', { anchor: hit.id, before: 2, after: 3 });
+    expect(around.before.every((e: { path?: string }) => e.path === undefined)).toBe(true);
+    const inNext = around.after.filter((e: { path?: string }) => e.path !== undefined);
+    expect(inNext.length).toBeGreaterThan(0);
+    expect(inNext.every((e: { path?: string }) => e.path === parts[1])).toBe(true);
+    expect(inNext.map((e: { section: string }) => e.section).join('\n')).toContain(`> ${lastOfFirst + 1}. prompt ${lastOfFirst + 1}:`);
     // file_history: the session is one entry, its touches from every note in prompt order, `path` the note of
     // the first (it was one entry per note: three for this session).
     const history = await ok(client, 'file_history', { file_path: 'src/relay.c' });

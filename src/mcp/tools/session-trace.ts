@@ -6,7 +6,7 @@ import type { NoteRecord } from '../../core/types.js';
 import { truncateText } from '../../text/chars.js';
 import { collapseWhitespace } from '../../text/markdown-line.js';
 import { ToolError } from '../errors.js';
-import { promptFiles, sessionIdOfRecord, sessionPrompts } from '../session-note.js';
+import { inSessionOrder, promptFiles, sessionIdOfRecord, sessionPrompts } from '../session-note.js';
 import { defineTool, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
 import { linkReadingOf } from '../../search/link-reading.js';
 import type { LinkReading } from '../../text/markdown-line.js';
@@ -48,12 +48,8 @@ export const sessionTraceTool = defineTool({
       if (ids.length > 1) {
         throw new ToolError(ambiguousMessage(`session id "${id}"`, 'starts', 'sessions', ids, 'give more characters'));
       }
-      // One session may span several notes (its project folder was renamed, a note its user edited, a note
-      // closed at its size: `…-2.md`): read them in date order, and a day's in the order of their prompts. The
-      // date alone left a day's notes in the index's order, `…-2.md` before `….md`: a trace began at prompt 191.
-      const parts = notes
-        .map((note) => ({ note, prompts: tracePrompts(note, reader.sectionsOfNote(note.id), links) }))
-        .sort((a, b) => (a.note.date ?? '').localeCompare(b.note.date ?? '') || firstPrompt(a.prompts) - firstPrompt(b.prompts));
+      // One session may span several notes (inSessionOrder): by the date alone a trace began at prompt 191.
+      const parts = inSessionOrder(reader, notes).map(({ note, sections }) => ({ note, prompts: tracePrompts(note, sections, links) }));
       const first = parts[0].note;
       const fm = first.frontmatter;
       const from = args.from;
@@ -107,11 +103,6 @@ function promptsWithinBudget<T extends { n: number; id: number }>(all: T[]): { p
     if (chars > RESULT_CHAR_BUDGET / 2) break;
   }
   return { prompts: withinBudget(all.slice(0, kept), short), nextFrom: kept < all.length ? all[kept].n : null };
-}
-
-/** The number of a note's first prompt (a note of none sorts last). */
-function firstPrompt(prompts: { n: number }[]): number {
-  return prompts.reduce((min, p) => Math.min(min, p.n), Infinity);
 }
 
 function sessionIdOf(note: NoteRecord): string {

@@ -6,6 +6,7 @@ import type { NoteReader } from '../../index/note-reader.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, fullSection, jsonChars, nearestWithinBudget, preview, RESULT_CHAR_BUDGET, sectionEntry, textWithin } from '../tool.js';
 import { linkReadingOf } from '../../search/link-reading.js';
+import { notesOfSession } from '../session-note.js';
 import { searchExclusions } from '../../vault/obsidian-excluded.js';
 import type { LinkReading } from '../../text/markdown-line.js';
 
@@ -18,7 +19,8 @@ export const timelineTool = defineTool({
   title: 'Sections around a section',
   description: [
     'Show the context of one section (anchor = a section id from search): the anchor in full, plus the sections',
-    'just before and after it in the same note as short entries {id, section, line, end_line, preview}. For a daily',
+    'just before and after it in the same note as short entries {id, section, line, end_line, preview} (a session of several notes',
+    'is one sequence: an entry from another of its notes has its path). For a daily',
     'note, also the neighbouring daily notes (days_before/days_after: {path, title, date, preview, sections:[{id,',
     'section}]}), to follow what happened on the days around. Use get_sections with the ids to read neighbours in full.',
     `before/after: how many neighbours on each side (default 5, at most ${MAX_NEIGHBOURS}). An unknown anchor is an error.`,
@@ -39,11 +41,16 @@ export const timelineTool = defineTool({
       const [anchor] = reader.sectionsByIds([args.anchor]);
       const note = anchor && reader.notesByIds([anchor.noteId]).get(anchor.noteId);
       if (!anchor || !note) throw new ToolError(`anchor section not found: ${args.anchor} (use an id from search results)`);
-      const sections = reader.sectionsOfNote(note.id);
-      const at = sections.findIndex((s) => s.id === anchor.id);
+      // A session of several notes (one closed at its size, a continuation) is one sequence: the neighbours of
+      // a note's last prompt go on in the next note, and say which (`path`). They stopped at the note's end.
+      const sections = notesOfSession(reader, note).flatMap((part) =>
+        part.sections.map((section) => ({ section, path: part.note.id === note.id ? null : part.note.path })),
+      );
+      const at = sections.findIndex((s) => s.section.id === anchor.id);
+      const entry = ({ section, path }: (typeof sections)[number]) => ({ ...(path === null ? {} : { path }), ...sectionEntry(section, links) });
       const neighbours = {
-        before: sections.slice(Math.max(0, at - before), at).map((s) => sectionEntry(s, links)),
-        after: sections.slice(at + 1, at + 1 + after).map((s) => sectionEntry(s, links)),
+        before: sections.slice(Math.max(0, at - before), at).map(entry),
+        after: sections.slice(at + 1, at + 1 + after).map(entry),
       };
       const nearDays = note.type === 'daily' && note.date ? reader.neighbourDays(note.date, before, after, searchExclusions(ctx.cfg)) : null;
       const days = nearDays && { before: nearDays.before.map((d) => daySummary(reader, d, links)), after: nearDays.after.map((d) => daySummary(reader, d, links)) };
@@ -68,7 +75,7 @@ export const timelineTool = defineTool({
   },
 });
 
-function shortNeighbour({ preview: _, ...rest }: ReturnType<typeof sectionEntry>) {
+function shortNeighbour({ preview: _, ...rest }: ReturnType<typeof sectionEntry> & { path?: string }) {
   return rest;
 }
 
