@@ -8,6 +8,7 @@ import { truncateStart, truncateText } from '../text/chars.js';
 import { count } from '../text/count.js';
 import { oneLine as cleanLine } from '../text/controls.js';
 import { recencyFactor, recentScore, SESSION_START_PRESET } from '../search/recency.js';
+import { oncePerSession } from '../sessions/note-format.js';
 
 export interface IntentItem {
   /** The prompt's first line, as the session note's heading has it. */
@@ -110,7 +111,7 @@ export function renderRecentContext(input: RecentContextInput): string {
   const candidates = input.notes.filter(
     (n) => !shown.has(n.path) && !(n.session && shownSessions.has(n.session)) && (n.type !== 'session' || sameProject(n.project, input.project)),
   );
-  let notes = oncePerSession(rankNotes(candidates, now)).slice(0, input.limits.notes);
+  let notes = oncePerSession(rankNotes(candidates, now), (n) => n.session ?? null).slice(0, input.limits.notes);
   for (;;) {
     if (intents.length === 0 && notes.length === 0) return '';
     const text = assemble(input, intents, notes);
@@ -119,17 +120,6 @@ export function renderRecentContext(input: RecentContextInput): string {
     if (notes.length > 0) notes = notes.slice(0, -1);
     else intents = intents.slice(0, -1);
   }
-}
-
-/** The notes in order, a session's after its first (its best-ranked, the newest) left out. */
-function oncePerSession(notes: NoteItem[]): NoteItem[] {
-  const seen = new Set<string>();
-  return notes.filter((n) => {
-    if (!n.session) return true;
-    if (seen.has(n.session)) return false;
-    seen.add(n.session);
-    return true;
-  });
 }
 
 function assemble(input: RecentContextInput, intents: IntentItem[], notes: NoteItem[]): string {

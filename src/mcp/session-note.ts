@@ -3,10 +3,10 @@
 import type { NoteRecord, SectionRecord } from '../core/types.js';
 import type { NoteReader } from '../index/note-reader.js';
 import type { ActionLine } from '../sessions/action-line.js';
-import { sessionIdOfRecord, sessionPrompts, type SessionPromptView } from '../sessions/note-format.js';
+import { oncePerSession, sessionIdOfRecord, sessionPrompts, type SessionPromptView } from '../sessions/note-format.js';
 import { EDIT_TOOLS, READ_TOOLS } from '../sessions/tools.js';
 
-export { sessionIdOfRecord, sessionPrompts, type SessionPromptView };
+export { oncePerSession, sessionIdOfRecord, sessionPrompts, type SessionPromptView };
 
 /**
  * A session's notes with their sections, in the session's order: by date, a day's by their first prompt. A
@@ -14,17 +14,25 @@ export { sessionIdOfRecord, sessionPrompts, type SessionPromptView };
  * its project folder was renamed; by the date alone a day's notes came in the index's order, `…-2.md` before
  * `….md`. `notes` are the session's (one session id), as NoteReader.sessionNotes gives them.
  */
-export function inSessionOrder(reader: NoteReader, notes: NoteRecord[]): { note: NoteRecord; sections: SectionRecord[] }[] {
-  const first = (sections: SectionRecord[]) => sessionPrompts(sections).reduce((min, p) => Math.min(min, p.n), Infinity);
+export function inSessionOrder(reader: NoteReader, notes: NoteRecord[]): SessionPart[] {
+  const first = (prompts: SessionPromptView[]) => prompts.reduce((min, p) => Math.min(min, p.n), Infinity);
   return notes
-    .map((note) => ({ note, sections: reader.sectionsOfNote(note.id) }))
-    .map((part) => ({ ...part, first: first(part.sections) }))
-    .sort((a, b) => (a.note.date ?? '').localeCompare(b.note.date ?? '') || a.first - b.first)
-    .map(({ note, sections }) => ({ note, sections }));
+    .map((note) => {
+      const sections = reader.sectionsOfNote(note.id);
+      return { note, sections, prompts: sessionPrompts(sections) };
+    })
+    .sort((a, b) => (a.note.date ?? '').localeCompare(b.note.date ?? '') || first(a.prompts) - first(b.prompts));
+}
+
+/** One note of a session, its sections and its prompts (sessionPrompts). */
+export interface SessionPart {
+  note: NoteRecord;
+  sections: SectionRecord[];
+  prompts: SessionPromptView[];
 }
 
 /** The notes of the session `note` belongs to, in order (inSessionOrder); just `note` for any other note. */
-export function notesOfSession(reader: NoteReader, note: NoteRecord): { note: NoteRecord; sections: SectionRecord[] }[] {
+export function notesOfSession(reader: NoteReader, note: NoteRecord): Pick<SessionPart, 'note' | 'sections'>[] {
   const id = sessionIdOfRecord(note);
   if (id === null) return [{ note, sections: reader.sectionsOfNote(note.id) }];
   return inSessionOrder(reader, reader.sessionNotes(id).filter((n) => sessionIdOfRecord(n) === id));

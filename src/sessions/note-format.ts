@@ -54,6 +54,21 @@ export function sessionIdOfRecord(note: Pick<NoteRecord, 'type' | 'frontmatter'>
 }
 
 /**
+ * The items in order, each session's after its first left out (`sessionOf`: an item's session id, null for an
+ * item of none): a session of several notes stands once, by the first the caller's order gives.
+ */
+export function oncePerSession<T>(items: T[], sessionOf: (item: T) => string | null): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const id = sessionOf(item);
+    if (id === null) return true;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+/**
  * The session a note's frontmatter names (`session_id`, written by render.ts as a YAML double-quoted
  * string), or null for a file that names none: a user's own note, or another kind of file.
  */

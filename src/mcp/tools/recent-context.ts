@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { NOTE_TYPES, type NoteRecord, type NoteType, type SectionRecord } from '../../core/types.js';
 import { compositeScore } from '../recency.js';
-import { sessionIdOfRecord, sessionPrompts } from '../session-note.js';
+import { oncePerSession, sessionIdOfRecord, sessionPrompts } from '../session-note.js';
 import { clampInt, defineTool, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
 import { linkReadingOf } from '../../search/link-reading.js';
 import { mtimeCrowd } from '../../search/mtime-crowd.js';
@@ -40,15 +40,7 @@ export const recentContextTool = defineTool({
       const candidates = types.flatMap((t) => reader.recentNotes(t === 'session' ? 2 * limit : limit, t, crowd, excluded));
       // A session of several notes (one closed at its size, a continuation) is one entry: its newest note,
       // the first of its notes recentNotes gives.
-      const sessions = new Set<string>();
-      const scored = candidates
-        .filter((note) => {
-          const id = sessionIdOfRecord(note);
-          if (id === null) return true;
-          if (sessions.has(id)) return false;
-          sessions.add(id);
-          return true;
-        })
+      const scored = oncePerSession(candidates, sessionIdOfRecord)
         .map((note) => ({ note, score: compositeScore(note.type, note.date, now, note.status) }))
         .sort((a, b) => b.score - a.score || b.note.date.localeCompare(a.note.date) || b.note.mtimeMs - a.note.mtimeMs)
         .slice(0, limit);

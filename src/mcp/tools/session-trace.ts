@@ -6,7 +6,7 @@ import type { NoteRecord } from '../../core/types.js';
 import { truncateText } from '../../text/chars.js';
 import { collapseWhitespace } from '../../text/markdown-line.js';
 import { ToolError } from '../errors.js';
-import { inSessionOrder, promptFiles, sessionIdOfRecord, sessionPrompts } from '../session-note.js';
+import { inSessionOrder, promptFiles, sessionIdOfRecord, type SessionPromptView } from '../session-note.js';
 import { defineTool, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
 import { linkReadingOf } from '../../search/link-reading.js';
 import type { LinkReading } from '../../text/markdown-line.js';
@@ -49,7 +49,7 @@ export const sessionTraceTool = defineTool({
         throw new ToolError(ambiguousMessage(`session id "${id}"`, 'starts', 'sessions', ids, 'give more characters'));
       }
       // One session may span several notes (inSessionOrder): by the date alone a trace began at prompt 191.
-      const parts = inSessionOrder(reader, notes).map(({ note, sections }) => ({ note, prompts: tracePrompts(note, sections, links) }));
+      const parts = inSessionOrder(reader, notes).map(({ note, prompts }) => ({ note, prompts: tracePrompts(note, prompts, links) }));
       const first = parts[0].note;
       const fm = first.frontmatter;
       const from = args.from;
@@ -72,8 +72,8 @@ export const sessionTraceTool = defineTool({
   },
 });
 
-function tracePrompts(note: NoteRecord, sections: Parameters<typeof sessionPrompts>[0], links: LinkReading) {
-  return sessionPrompts(sections).map((p) => {
+function tracePrompts(note: NoteRecord, prompts: SessionPromptView[], links: LinkReading) {
+  return prompts.map((p) => {
     const files = promptFiles(p, note.frontmatter);
     return {
       n: p.n,
