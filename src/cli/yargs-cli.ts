@@ -1,5 +1,6 @@
 // The full `tsm` command line (yargs). Each command's module is imported only when that command runs,
 // so no command pays for another's dependencies.
+import { statSync } from 'node:fs';
 import yargs, { type Argv, type Options } from 'yargs';
 import { VERSION } from '../core/version.js';
 import { isCjkCodePoint } from '../text/unicode.js';
@@ -229,9 +230,18 @@ function unknownArgumentsMessage(msg: string, argv: string[]): string | null {
       const typed = typedAsOption(a);
       // A word after `--` is named as typed, not as pathsAfterDoubleDash passed it.
       const word = a.startsWith('./-') && argv.includes(a.slice(2)) ? a.slice(2) : a;
-      return typed ? unknownOptionMessage(typed, ALL_OPTIONS) : `unexpected argument "${word}"`;
+      return typed ? unknownOptionMessage(typed, ALL_OPTIONS) : `unexpected argument "${word}"${isFolder(word) ? ` (a folder: name a vault with --vault ${word})` : ''}`;
     })
     .join('; ');
+}
+
+/** `tsm index ~/notes`: a command that takes no positional was given a folder, as rg and zk take one. */
+function isFolder(word: string): boolean {
+  try {
+    return statSync(word).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** What each command whose positional names a note or a file needs, when none was given. */

@@ -180,6 +180,22 @@ describe('small things users hit', () => {
     }
   });
 
+  it('a folder given as an argument (`tsm index ~/notes`, as rg takes one) is refused with --vault named, nothing indexed', () => {
+    const here = makeVault({ 'n.md': '# N\n' });
+    try {
+      for (const cmd of ['index', 'status', 'watch', 'doctor']) {
+        const r = tsm([cmd, here.dir], { cwd: marked.dir });
+        expect(r.code, cmd).toBe(2);
+        expect(r.stderr, cmd).toContain(`unexpected argument "${here.dir}" (a folder: name a vault with --vault ${here.dir})`);
+      }
+      expect(existsSync(join(here.dir, '.tsm'))).toBe(false);
+      // A word that is no folder keeps the plain message.
+      expect(tsm(['index', 'no-such-folder'], { cwd: marked.dir }).stderr).toMatch(/unexpected argument "no-such-folder"\n/);
+    } finally {
+      here.cleanup();
+    }
+  });
+
   it('--help prints each example command whole on a line of its own, at any terminal width', () => {
     const lines = (cmd: string) => tsm([cmd, '--help']).stdout.split('\n').map((l) => l.trim());
     expect(lines('index')).toContain('git diff --name-only | tsm index --files-from-stdin');
