@@ -17,6 +17,16 @@ export function addMonths(d: Date, n: number): Date {
   return new Date(d.getFullYear(), d.getMonth() + n, 1);
 }
 
+/**
+ * The same day `n` months away, or that month's last day when it has no such day (31 March − 1 month is
+ * 28 February, not 3 March). The one rule for "N months back": `--recent 3m` and "past 3 months" in a query.
+ */
+export function addMonthsKeepDay(d: Date, n: number): Date {
+  const first = addMonths(d, n);
+  const last = new Date(first.getFullYear(), first.getMonth() + 1, 0).getDate();
+  return new Date(first.getFullYear(), first.getMonth(), Math.min(d.getDate(), last));
+}
+
 /** Monday of the week holding `d`. */
 export function startOfWeek(d: Date): Date {
   const dow = (d.getDay() + 6) % 7;

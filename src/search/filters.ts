@@ -2,7 +2,7 @@
 import { TsmError } from '../core/errors.js';
 import { NOTE_TYPES, type NoteType, type SearchFilters } from '../core/types.js';
 import { normalize } from '../text/normalize.js';
-import { addDays, addMonths, ymd, yearRange, type DateRange } from './dates.js';
+import { addDays, addMonthsKeepDay, ymd, yearRange, type DateRange } from './dates.js';
 
 /** A filter value that cannot be understood; the CLI exits 2 with this message. */
 export class FilterError extends TsmError {
@@ -45,12 +45,6 @@ export function parseRecent(value: string, now: Date): DateRange {
   const unit = m[2].toLowerCase();
   const from = unit === 'd' ? addDays(now, -n) : unit === 'w' ? addDays(now, -7 * n) : unit === 'm' ? addMonthsKeepDay(now, -n) : addMonthsKeepDay(now, -12 * n);
   return { after: ymd(from) };
-}
-
-function addMonthsKeepDay(d: Date, n: number): Date {
-  const first = addMonths(d, n);
-  const last = new Date(first.getFullYear(), first.getMonth() + 1, 0).getDate();
-  return new Date(first.getFullYear(), first.getMonth(), Math.min(d.getDate(), last));
 }
 
 /**

@@ -4,6 +4,7 @@ import { MONTH_RE, monthIndex, WEEKDAY_RE, WEEKDAYS, WEEKDAYS_JA } from '../text
 import {
   addDays,
   addMonths,
+  addMonthsKeepDay,
   dayRange,
   lastMonthNamed,
   monthRange,
@@ -43,8 +44,8 @@ function rollingSpan(n: number, unit: string, now: Date): DateRange | null {
   const u = unit.toLowerCase();
   if (/^(day|日)/.test(u)) return { after: ymd(addDays(now, -(n - 1))) };
   if (/^(week|週)/.test(u)) return { after: ymd(addDays(now, -(7 * n - 1))) };
-  if (/^(year|年)/.test(u)) return { after: ymd(new Date(now.getFullYear() - n, now.getMonth(), now.getDate())) };
-  return { after: ymd(new Date(now.getFullYear(), now.getMonth() - n, now.getDate())) };
+  // Date's own rollover would make 31 March − 1 month 3 March, leaving out the month's first days.
+  return { after: ymd(addMonthsKeepDay(now, /^(year|年)/.test(u) ? -12 * n : -n)) };
 }
 
 function unitAgo(n: number, unit: string, now: Date): DateRange | null {

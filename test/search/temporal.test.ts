@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractTemporal } from '../../src/search/temporal.js';
+import { parseRecent } from '../../src/search/filters.js';
 
 // Sunday 2026-11-22, local time.
 const now = new Date(2026, 10, 22, 15, 0, 0);
@@ -254,5 +255,25 @@ describe('extractTemporal: quarters across a year', () => {
     const jan = new Date(2027, 0, 5, 9, 0, 0);
     expect(extractTemporal('last quarter', jan).range).toEqual({ after: '2026-10-01', before: '2027-01-01' });
     expect(extractTemporal('this quarter', jan).range).toEqual({ after: '2027-01-01', before: '2027-04-01' });
+  });
+});
+
+describe('extractTemporal: rolling months at a month end', () => {
+  // Date's rollover made 31 March − 1 month 3 March, so "past month" left out 28 February to 2 March, and
+  // disagreed with --recent 1m (parseRecent), which clamps to the month's last day. One rule for both now.
+  const at = (day: string) => {
+    const [y, m, d] = day.split('-').map(Number);
+    return new Date(y, m - 1, d, 12, 0, 0);
+  };
+  it.each([
+    ['kiwi past month', '2026-03-31', '2026-02-28', '1m'],
+    ['kiwi past month', '2026-03-29', '2026-02-28', '1m'],
+    ['kiwi past month', '2026-05-31', '2026-04-30', '1m'],
+    ['kiwi past 3 months', '2026-05-31', '2026-02-28', '3m'],
+    ['kiwi 過去3ヶ月', '2026-07-31', '2026-04-30', '3m'],
+    ['kiwi past year', '2028-02-29', '2027-02-28', '1y'],
+  ])('%s on %s starts on %s, as --recent %s does', (query, today, after, recent) => {
+    expect(extractTemporal(query, at(today)).range).toEqual({ after });
+    expect(parseRecent(recent, at(today))).toEqual({ after });
   });
 });
