@@ -65,21 +65,23 @@ export function buildFilters(flags: FilterFlags, textRange: DateRange | null, no
 
   let range: DateRange = {};
   let explicit = false;
-  if (flags.year !== undefined && flags.year !== '') {
+  // An empty date flag (`--after "$SINCE"` with SINCE unset) is refused by its parser, as an empty --tag is:
+  // taken for absent, it searched every date without a word.
+  if (flags.year !== undefined) {
     const y = Number(flags.year);
     if (!Number.isInteger(y) || y < 1000 || y > 9999) throw new FilterError(`--year takes a four-digit year (got "${flags.year}")`);
     range = yearRange(y);
     explicit = true;
   }
-  if (flags.recent) {
+  if (flags.recent !== undefined) {
     range = intersect(range, parseRecent(flags.recent, now));
     explicit = true;
   }
-  if (flags.after) {
+  if (flags.after !== undefined) {
     range = intersect(range, { after: parseDateFlag('after', flags.after).start });
     explicit = true;
   }
-  if (flags.before) {
+  if (flags.before !== undefined) {
     range = intersect(range, { before: parseDateFlag('before', flags.before).start });
     explicit = true;
   }

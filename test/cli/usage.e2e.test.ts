@@ -68,6 +68,15 @@ describe('small things users hit', () => {
     expect(r.stderr).toMatch(/--limit takes a whole number of results, 1 or more/);
   });
 
+  it('an empty date flag is a usage error, as an empty --tag is, not a search of every date', () => {
+    for (const flag of ['--after', '--before', '--recent', '--year', '--tag']) {
+      const r = tsm(['search', 'lora', flag, ''], { cwd: marked.dir });
+      expect(r.code, flag).toBe(2);
+      expect(r.stdout, flag).toBe('');
+      expect(r.stderr.split('\n')[0], flag).toMatch(new RegExp(`^tsm: ${flag} (takes|must not be empty)`));
+    }
+  });
+
   it('a number option given something else names what was typed and what it takes, in every command', () => {
     // yargs read `-n abc` as NaN, and related, index and watch said "got NaN"; `-n Infinity` listed all links.
     const cases: [string[], RegExp][] = [

@@ -51,6 +51,14 @@ describe('filters', () => {
     expect(buildFilters({ tag: ['#a,#b', ''] }, null, now).tags).toEqual(['a', 'b']);
   });
 
+  // `tsm search x --after "$SINCE"` with SINCE unset searched every date without a word.
+  it('rejects a date flag that is empty', () => {
+    expect(() => buildFilters({ after: '' }, null, now)).toThrow(/^--after takes YYYY, YYYY-MM or YYYY-MM-DD \(got ""\)$/);
+    expect(() => buildFilters({ before: '' }, null, now)).toThrow(/^--before takes/);
+    expect(() => buildFilters({ recent: '' }, null, now)).toThrow(/^--recent takes/);
+    expect(() => buildFilters({ year: '' }, null, now)).toThrow(/^--year takes a four-digit year/);
+  });
+
   it('rejects an unknown type and a bad year', () => {
     expect(() => buildFilters({ type: ['note'] }, null, now)).toThrow(/--type takes daily, knowledge, session/);
     expect(() => buildFilters({ year: 'abc' }, null, now)).toThrow(/--year/);
