@@ -4,6 +4,7 @@ import type { Nodes, Root } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { dropHtml } from '../text/markdown-line.js';
 
 const inlineProcessor = unified().use(remarkParse).use(remarkGfm).freeze();
 
@@ -52,7 +53,9 @@ function wikilinkDisplay(_whole: string, content: string): string {
 }
 
 function toPlainText(node: Nodes): string {
-  if ('value' in node && typeof node.value === 'string') return node.type === 'html' ? '' : node.value;
+  // Inline HTML as the body's text reads it (dropHtml): a known element's tags go, a bare `<hostname>` is a
+  // placeholder and stays (`## Replace <hostname> first` had the word dropped from the heading and its title).
+  if ('value' in node && typeof node.value === 'string') return node.type === 'html' ? dropHtml(node.value) : node.value;
   if (node.type === 'image') return node.alt ?? '';
   if ('children' in node) {
     let out = '';

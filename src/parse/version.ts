@@ -28,4 +28,5 @@
 // is a broken link, a present one names its attachment; before, only `![x](note.md)` was one).
 // 16: 2026-11-28 (a note's headings past the first 10,000 are the text of the section before them: MAX_HEADING_SECTIONS;
 // a frontmatter date that is no day, `0000-00-00` or `2024-02-30`, dates nothing: js-yaml rolled it over to 1899-11-30).
-export const PARSE_VERSION = 16;
+// 17: 2026-11-29 (a heading's inline HTML read as the body's: `## Replace <hostname> first` keeps the placeholder).
+export const PARSE_VERSION = 17;

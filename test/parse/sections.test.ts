@@ -104,6 +104,14 @@ describe('sections and heading paths', () => {
     ]);
   });
 
+  // A heading's inline HTML reads as the body's does: a known element's tags go, a bare `<hostname>` is a
+  // placeholder and stays. Every html node was dropped, so the word was missing from the heading and title.
+  it('keeps a placeholder such as <hostname> in a heading and the title; drops known tags and comments', () => {
+    const note = parse(md('# Configure <host>', '## Replace <hostname> before running', 'x', '## A <b>bold</b> word<br>here <!-- hidden --> end', 'y'), 'h.md');
+    expect(note.title).toBe('Configure <host>');
+    expect(note.sections.map((s) => s.heading)).toEqual(['Configure <host>', 'Replace <hostname> before running', 'A bold word here end']);
+  });
+
   it('does not repeat a heading equal to its parent in the path', () => {
     const note = parse(md('# Same', '## Same', '### Child'), 'p.md');
     expect(outline(note)).toEqual(['1-1 Same', '2-2 Same', '3-3 Same > Child']);
