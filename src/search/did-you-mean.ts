@@ -41,8 +41,11 @@ export function didYouMean(db: Database, text: string, shown = text, excluded: r
     if (written && written !== word) replaced.set(word, written);
   }
   if (replaced.size === 0) return null;
-  // Token by token, so the rest of the query (operators, case, CJK) stays as the user wrote it.
-  return shown.replace(/[\p{L}\p{N}_'-]+/gu, (tok) => replaced.get(normalize(tok)) ?? tok);
+  // Token by token, so the rest of the query (operators, case, CJK) stays as the user wrote it. A word the
+  // query cutter spelled out (`c#` is searched as `csharp`) has no token of its own here: a suggestion that
+  // changes nothing typed ("did you mean: c#" for `c#`) is none.
+  const suggestion = shown.replace(/[\p{L}\p{N}_'-]+/gu, (tok) => replaced.get(normalize(tok)) ?? tok);
+  return suggestion === shown ? null : suggestion;
 }
 
 /** Most edits a suggestion may be from the typed word: 1 for words of up to 4 letters, else 2. */

@@ -8,6 +8,7 @@ const files: Record<string, string> = {};
 for (let i = 0; i < 8; i++) files[`a/heading-${i}.md`] = `# Templates ${i}\n\n## Templates\n\nriver stone ${i}\n`;
 for (let i = 0; i < 6; i++) files[`b/plugin-${i}.md`] = `# Plugin ${i}\n\nUse templater for this: templater scripts, templater hotkeys.\n`;
 files['c/odd.md'] = '# Odd\n\nA templatey word once, no more than once.\n';
+files['c/knife.md'] = '# Knife\n\nKeep the blade sharp.\n';
 const vault = makeVault(files);
 afterAll(() => vault.cleanup());
 
@@ -25,5 +26,12 @@ describe('did you mean', () => {
 
   it('offers nothing for a stopword, nor another stopword (thanks → than)', () => {
     expect(suggest('thanks')).toBeNull();
+  });
+
+  // `c#` is searched as `csharp`, whose nearest written word is `sharp`; but the query has no token `csharp`
+  // to replace, and "did you mean: c#" was printed for `c#`.
+  it('offers nothing that is the query as typed (c#, searched as csharp)', () => {
+    expect(suggest('c#')).toBeNull();
+    expect(suggest('C# templatr')).toBe('C# templater');
   });
 });
