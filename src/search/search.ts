@@ -332,7 +332,14 @@ function prepareQuery(req: SearchRequest, db: Database, store: SectionSearch, tu
   const unread = { ...(apart && textRange ? { apart } : {}), ...(noDays ? { noDays } : {}) };
   const datesUnread = unread.apart || unread.noDays ? unread : undefined;
   const datesCrowded = crowd ? { day: crowd.day, notes: crowd.notes } : undefined;
-  return { text, filters, analysed, terms: pruneTerms(analysed, share, tuning.commonTermShare, tuning.keepCommonUpTo), share, textRange, datesInText, writtenDays, datesUnread, datesCrowded };
+  // A phrase or an OR side the query requires keeps its terms however common: the sections that hold it are
+  // found by them. `lora OR espresso` found only the espresso note in a vault about LoRa, its `lora` pruned.
+  const required = new Set((req.syntax?.required ?? []).flat().flatMap((side) => {
+    const t = queryTerms(side, tuning.cutter);
+    return [...t.words, ...t.cjk];
+  }));
+  const terms = pruneTerms(analysed, share, tuning.commonTermShare, tuning.keepCommonUpTo, required);
+  return { text, filters, analysed, terms, share, textRange, datesInText, writtenDays, datesUnread, datesCrowded };
 }
 
 /** The vault's crowd of mtimes (mtime-crowd.ts) when its days meet the range, else null. */
@@ -759,12 +766,12 @@ function rarerBigrams(terms: QueryTerms, share: Map<string, number>, maxShare: n
   return cjk.length === terms.cjk.length || cjk.length === 0 ? terms : { ...terms, cjk };
 }
 
-/** Drops terms so common they only add noise and time; caps long prompts to their rarest terms. */
-function pruneTerms(terms: QueryTerms, share: Map<string, number>, commonShare: number, keepUpTo = 0): QueryTerms {
+/** Drops terms so common they only add noise and time (never a `required` one); caps long prompts to their rarest terms. */
+function pruneTerms(terms: QueryTerms, share: Map<string, number>, commonShare: number, keepUpTo = 0, required: ReadonlySet<string> = new Set()): QueryTerms {
   if (share.size === 0) return capTerms(terms, share);
   if (terms.words.length + terms.cjkPieces.length <= keepUpTo) return terms;
   const keep = (list: string[], max: number) => {
-    const rare = list.filter((t) => (share.get(t) ?? 0) <= commonShare);
+    const rare = list.filter((t) => (share.get(t) ?? 0) <= commonShare || required.has(t));
     const chosen = rare.length ? rare : list;
     if (chosen.length <= max) return chosen;
     return [...chosen].sort((a, b) => (share.get(a) ?? 0) - (share.get(b) ?? 0)).slice(0, max);

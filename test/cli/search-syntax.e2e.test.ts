@@ -1,7 +1,7 @@
 // The query language through the built `tsm search`: each operator against a real index, nested tags
 // for the query and the flag, did-you-mean on stderr, and plain text untouched.
 import { describe, expect, it } from 'vitest';
-import { tsm, useIndexedVault } from '../helpers/cli.js';
+import { makeVault, tsm, useIndexedVault } from '../helpers/cli.js';
 import { SYNTAX_VAULT } from '../helpers/syntax-vault.js';
 
 const vault = useIndexedVault(SYNTAX_VAULT);
@@ -36,6 +36,29 @@ describe('tsm search query language', () => {
 
   it('needs one side of an OR', () => {
     expect(paths('"engine copies" OR "query block"').sort()).toEqual(['knowledge/dataview.md', 'knowledge/sync.md']);
+  });
+
+  // A word held by more than 25 % of sections is pruned from the ranking lists; an OR side or a phrase the
+  // query requires is not, or the notes holding only it were never candidates: `lora OR espresso` found the
+  // espresso note alone in a vault about LoRa.
+  it('finds every side of an OR, and a required phrase, however common its words', () => {
+    const common = makeVault({
+      ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`lora-${i}.md`, `# Radio ${i}\n\nThe lora ${i < 2 ? 'radio link' : 'gateway'} here.\n`])),
+      'espresso.md': '# Coffee\n\nAn espresso shot.\n',
+      'bread.md': '# Bread\n\nSourdough starter.\n',
+    });
+    try {
+      expect(tsm(['index', '--vault', common.dir]).code).toBe(0);
+      const found = (q: string) => {
+        const r = tsm(['search', '--vault', common.dir, '-f', 'json', '-n', '50', q]);
+        expect(r.code, r.stderr).toBe(0);
+        return (JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path).sort();
+      };
+      expect(found('lora OR espresso')).toEqual(['espresso.md', ...Array.from({ length: 6 }, (_, i) => `lora-${i}.md`)]);
+      expect(found('"lora radio" bread')).toEqual(['lora-0.md', 'lora-1.md']);
+    } finally {
+      common.cleanup();
+    }
   });
 
   it('holds any number of quoted phrases (16 once failed with a false disk error)', () => {
