@@ -361,7 +361,7 @@ const FIXES: { cause: RegExp | string; fix: string; linked?: (file: string) => s
     fix: 'give your user read permission (chmod u+r, and u+x for a folder), or add it to .tsmignore',
     linked: (f) => `give your user read permission on ${f} (chmod u+r)`,
   },
-  { cause: /symlink loop or repeated folder/, fix: 'remove the looping symlink or add it to .tsmignore' },
+  { cause: /symlink loop/, fix: 'remove the looping symlink or add it to .tsmignore' },
   {
     cause: /broken symlink/,
     fix: 'point the symlink at an existing note, remove it, or add it to .tsmignore',

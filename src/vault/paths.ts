@@ -129,6 +129,14 @@ export function existsNoFollow(abs: string): boolean {
 }
 
 /**
+ * Why a symlink whose target cannot be read is skipped: a loop (`a.md → b.md → a.md`, ELOOP) is no broken
+ * link, and "point the symlink at an existing note" was the wrong fix for it.
+ */
+export function unfollowedSymlink(err: unknown): string {
+  return (err as NodeJS.ErrnoException | null)?.code === 'ELOOP' ? 'symlink loop: skipped' : 'broken symlink: skipped';
+}
+
+/**
  * The symlink policy, for indexing and serving alike. A symlinked folder is followed (the user put it in
  * the vault: a real use), and what lies below it counts as inside. A symlinked *file* is a note only when
  * it leads to a file with a note extension inside the vault or inside a symlinked folder on its own path
@@ -141,8 +149,8 @@ export function symlinkRefusal(vault: string, abs: string, extensions: string[])
     if (!lstatSync(abs).isSymbolicLink()) return null;
     real = realpathSync(abs);
     if (!statSync(real).isFile()) return null; // a folder: followed (the walk guards against loops)
-  } catch {
-    return 'broken symlink: skipped';
+  } catch (err) {
+    return unfollowedSymlink(err);
   }
   if (!isNoteName(basename(real), extensions)) return 'symlink to a file that is not a note: skipped';
   return leadsInside(vault, abs, real) ? null : 'symlink to a file outside the vault: skipped';

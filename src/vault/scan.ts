@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { IndexWarning, VaultFile } from '../core/types.js';
 import { NOT_REGULAR } from './file-kind.js';
 import { folderRules, isIgnored, NO_RULES, type IgnoreRules } from './ignore-rules.js';
-import { existsNoFollow, isNoteName, inSkippedFolder, isEditorLeftover, isSkippedFolder, symlinkRefusal } from './paths.js';
+import { existsNoFollow, isNoteName, inSkippedFolder, isEditorLeftover, isSkippedFolder, symlinkRefusal, unfollowedSymlink } from './paths.js';
 
 export { ALWAYS_SKIPPED } from './paths.js';
 
@@ -79,8 +79,8 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
       if (entry.isSymbolicLink()) {
         try {
           stats = statSync(abs);
-        } catch {
-          warnings.push({ path: rel, message: 'broken symlink: skipped' });
+        } catch (err) {
+          warnings.push({ path: rel, message: unfollowedSymlink(err) });
           continue;
         }
         isDir = stats.isDirectory();

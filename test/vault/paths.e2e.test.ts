@@ -49,6 +49,8 @@ describe('symlinks: one policy for indexing and serving', () => {
     symlinkSync(join(vault, 'real.md'), join(vault, 'alias.md'));
     symlinkSync(vault, join(vault, 'loop'));
     symlinkSync(join(root.dir, 'outside/none.md'), join(vault, 'dangling.md'));
+    symlinkSync(join(vault, 'ring-b.md'), join(vault, 'ring-a.md'));
+    symlinkSync(join(vault, 'ring-a.md'), join(vault, 'ring-b.md'));
   });
 
   it('follows a symlinked folder of notes, a link inside the vault, and nothing that leads out', () => {
@@ -59,6 +61,9 @@ describe('symlinks: one policy for indexing and serving', () => {
     expect(w['secret.md']).toMatch(/symlink to a file outside the vault: skipped/);
     expect(w['dangling.md']).toMatch(/broken symlink/);
     expect(w.loop).toMatch(/symlink loop/);
+    // Two note links naming each other are a loop, not a broken link ("point it at an existing note").
+    expect(w['ring-a.md']).toBe('symlink loop: skipped');
+    expect(w['ring-b.md']).toBe('symlink loop: skipped');
     expect(tsm(['search', 'secretword', '-f', 'json'], { cwd: vault }).stdout).not.toContain('secret');
     expect(tsm(['search', 'sharedword', '-f', 'json'], { cwd: vault }).stdout).toContain('linked/shared.md');
   });
