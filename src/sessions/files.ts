@@ -1,10 +1,11 @@
 // File helpers for ingest: atomic writes and byte-exact reads of a growing file.
 
-import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { TsmError } from '../core/errors.js';
 import { isNoWrite, machineShortOf } from '../core/machine-limits.js';
+import { isNotRegular, notPlainFileError, openRegularFile } from '../vault/file-kind.js';
 import { makeVaultFolder } from '../vault/folders.js';
 
 /**
@@ -91,21 +92,36 @@ function writeAccess(path: string): string | null {
   }
 }
 
-/** The file's text, or null when it does not exist or cannot be read. */
-export function readTextOrNull(path: string): string | null {
+/**
+ * The file's text, or null when it does not exist or cannot be read. Every file ingest reads (its state, the
+ * session's notes, a lock) is opened as notes are (file-kind.ts openRegularFile): a FIFO there blocked the
+ * open, and with it the Stop hook past Claude Code's kill and a detached SessionEnd worker for good. Anything
+ * there that is not a plain file is an error naming it, `what` being what tsm keeps at that path: taken for
+ * no file, the state or note tsm writes would replace it (a rename), and it is not tsm's.
+ */
+export function readTextOrNull(path: string, what = 'a session file'): string | null {
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openRegularFile(path);
+  } catch (err) {
+    if (isNotRegular(err)) throw notPlainFileError(path, what);
+    return null;
+  }
+  try {
+    return readFileSync(fd, 'utf8');
   } catch {
     return null;
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** Bytes [start, end) of a file (fewer if it is shorter). */
+/** Bytes [start, end) of a file (fewer if it is shorter); a FIFO or device there throws (openRegularFile), never blocks. */
 export function readRange(path: string, start: number, end: number): Buffer {
   const length = Math.max(0, end - start);
   const buffer = Buffer.alloc(length);
   if (length === 0) return buffer;
-  const fd = openSync(path, 'r');
+  const fd = openRegularFile(path);
   try {
     let read = 0;
     while (read < length) {
@@ -123,7 +139,7 @@ export function readRange(path: string, start: number, end: number): Buffer {
 export function countNewlines(path: string, end: number): number {
   const chunk = Buffer.alloc(Math.min(end, 1 << 20));
   let newlines = 0;
-  const fd = openSync(path, 'r');
+  const fd = openRegularFile(path);
   try {
     for (let at = 0; at < end; ) {
       const n = readSync(fd, chunk, 0, Math.min(chunk.length, end - at), at);

@@ -138,6 +138,10 @@ interface StateV1 {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** What tsm keeps at the paths it reads, for the error that names one holding something else (files.ts readTextOrNull). */
+const STATE = "this session's ingest state";
+const NOTE = 'a session note';
+
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 /**
@@ -194,7 +198,7 @@ const inVaultOrSessions = (path: string, opts: Pick<IngestOptions, 'vault' | 'se
 export function transcriptOfSession(stateDir: string, sessionId: string): string | null {
   if (!UUID.test(sessionId)) return null;
   try {
-    const state = JSON.parse(readTextOrNull(join(stateDir, `${sessionId.toLowerCase()}.json`)) ?? 'null') as Partial<IngestState> | null;
+    const state = JSON.parse(readTextOrNull(join(stateDir, `${sessionId.toLowerCase()}.json`), STATE) ?? 'null') as Partial<IngestState> | null;
     return typeof state?.transcriptPath === 'string' ? state.transcriptPath : null;
   } catch {
     return null;
@@ -203,7 +207,7 @@ export function transcriptOfSession(stateDir: string, sessionId: string): string
 
 /** The state file as it was left, whichever path of the session's transcript wrote it (see `stateKey`). */
 function loadState(statePath: string, answerChars: number, opts: IngestOptions): IngestState | null {
-  const text = readTextOrNull(statePath);
+  const text = readTextOrNull(statePath, STATE);
   if (text === null) return null;
   try {
     const state = JSON.parse(text) as IngestState | (Omit<IngestState, 'version' | 'notes'> & StateV1);
@@ -229,7 +233,7 @@ function loadState(statePath: string, answerChars: number, opts: IngestOptions):
 /** (Paths of the records returned here are absolute, which resolve() in ingestTranscript keeps as they are.) */
 function notesOfV1(notePath: string | null, model: SessionModel | null, answerChars: number): WrittenNote[] {
   if (notePath === null || model === null) return [];
-  const text = readTextOrNull(notePath);
+  const text = readTextOrNull(notePath, NOTE);
   if (text === null || text !== renderSessionNote(model, { answerChars })) return [];
   return [{ path: notePath, sha256: sha256(text), firstPrompt: 0, lastPrompt: lastPromptOf(model) }];
 }
@@ -264,13 +268,17 @@ function olderCopy(state: IngestState, transcriptPath: string, size: number): bo
  * as `Error: … (at statSize (file:///…/chunk-….js:491:11))`, a bug report for what is a missing file.
  */
 function statSize(transcriptPath: string): number {
+  let st;
   try {
-    return statSync(transcriptPath).size;
+    st = statSync(transcriptPath);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
     const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied: give this user read access to it' : 'it cannot be read';
     throw new TsmError(`cannot read transcript ${transcriptPath}: ${why} (${code})`);
   }
+  // A FIFO has size 0, and its first read would wait for a writer (readRange refuses it, this says why).
+  if (!st.isFile()) throw new TsmError(`cannot read transcript ${transcriptPath}: not a plain file (a folder, a pipe, a socket or a device)`);
+  return st.size;
 }
 
 /**
@@ -370,7 +378,7 @@ function notesOf(state: IngestState, opts: IngestOptions): { notes: WrittenNote[
   if (recorded === configured) return { notes, dir: recorded };
   const moved = at(configured);
   const i = notes.findLastIndex((n) => !n.kept);
-  const movedThere = i >= 0 && readTextOrNull(notes[i].path) === null && sha256(readTextOrNull(moved[i].path) ?? '') === notes[i].sha256;
+  const movedThere = i >= 0 && readTextOrNull(notes[i].path, NOTE) === null && sha256(readTextOrNull(moved[i].path, NOTE) ?? '') === notes[i].sha256;
   return movedThere ? { notes: moved, dir: configured } : { notes, dir: recorded };
 }
 
@@ -401,7 +409,7 @@ function writeNotes(
   if (notes.some((n) => n.kept === 'deleted')) return { changed: false, notePath: last?.path ?? '' };
   let active = last && !last.kept && !last.full ? last : undefined;
   if (active) {
-    const text = readTextOrNull(active.path);
+    const text = readTextOrNull(active.path, NOTE);
     if (text === null || sha256(text) !== active.sha256) {
       active.kept = text === null ? 'deleted' : 'edited';
       active.keptSince = now();
@@ -437,7 +445,7 @@ function writeNotes(
     notes.push({ path: target, sha256: '', firstPrompt: from, lastPrompt: from - 1, kept: 'edited', keptSince: now() });
     return writeNotes(vault, view, notes, sessionsDir, sizes, plan);
   }
-  if (readTextOrNull(target) !== content) {
+  if (readTextOrNull(target, NOTE) !== content) {
     const newSession = notes.length === 0;
     plan.writes.push(() => writeNoteFile(vault, target, content, { newSession }));
     plan.written.push(target);
@@ -481,7 +489,7 @@ function continueFrom(kept: WrittenNote, view: SessionModel): number {
  */
 function firstOfSession(paths: string[], sessionId: string, content: string): string {
   for (const path of [...new Set(paths)]) {
-    const text = readTextOrNull(path);
+    const text = readTextOrNull(path, NOTE);
     if (text === null || text === content || sessionIdOfNote(text) === sessionId) return path;
   }
   return paths[0];
@@ -489,7 +497,7 @@ function firstOfSession(paths: string[], sessionId: string, content: string): st
 
 /** Whether `content` may go to `path`: nothing is there, or exactly this content already is. */
 function freeFor(path: string, content: string): boolean {
-  const text = readTextOrNull(path);
+  const text = readTextOrNull(path, NOTE);
   return text === null || text === content;
 }
 
@@ -512,7 +520,7 @@ export function keptNotes(stateDir: string, opts: Pick<IngestOptions, 'vault' | 
   const out: KeptNote[] = [];
   for (const name of names) {
     try {
-      const state = JSON.parse(readTextOrNull(join(stateDir, name)) ?? 'null') as Partial<IngestState> | null;
+      const state = JSON.parse(readTextOrNull(join(stateDir, name), STATE) ?? 'null') as Partial<IngestState> | null;
       if (!state || state.version !== STATE_VERSION || !Array.isArray(state.notes) || !recordedInPlace(state, opts)) continue;
       const { notes } = notesOf(state as IngestState, { ...opts, stateDir });
       out.push(...keptOf(state.model?.sessionId ?? name.replace(/\.json$/, ''), notes));

@@ -2,6 +2,7 @@
 // until some other process opens its other end (a JS timer cannot fire meanwhile), and a device or a
 // socket is never a note, a config or an index. Everything tsm opens on a fast path asks here first.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { TsmError } from '../core/errors.js';
 import { decodeNoteBytes } from '../text/decode.js';
 
 export type FileKind = 'absent' | 'file' | 'directory' | 'other';
@@ -51,6 +52,21 @@ export function openRegularFile(path: string): number {
 }
 
 export const NOT_REGULAR = 'not a regular file (a pipe, a socket or a device)';
+
+/** Whether an error from openRegularFile (or a read through it) says something other than a plain file is there, a folder included. */
+export function isNotRegular(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOTREGULAR' || code === 'EISDIR';
+}
+
+/**
+ * The error for a file tsm keeps for itself (`what`: "this session's ingest state") found to be a folder, a
+ * pipe, a socket or a device: the reader is told what is there and what fixes it. tsm does not remove it:
+ * it did not make it.
+ */
+export function notPlainFileError(path: string, what: string): TsmError {
+  return new TsmError(`${path} is not a plain file (a folder, a pipe, a socket or a device), and tsm keeps ${what} there: move it aside`);
+}
 
 /** A regular file's whole text (UTF-8, or UTF-16 with a BOM, as notes are read), opened as openRegularFile opens it. */
 export function readRegularFile(path: string): string {

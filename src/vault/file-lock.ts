@@ -1,8 +1,9 @@
 // A lock file, so two hook processes never ingest the same transcript at once (Stop and a detached
 // SessionEnd can overlap; the later one must not be overwritten by the earlier one's older view).
-import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TsmError } from '../core/errors.js';
+import { isNotRegular, notPlainFileError, readRegularFile } from './file-kind.js';
 import { makeVaultFolder } from './folders.js';
 import { holderRuns, lockPid } from './process-start.js';
 
@@ -113,8 +114,11 @@ function isStale(path: string, staleMs: number): boolean {
   let text: string;
   try {
     taken = statSync(path).mtimeMs;
-    text = readFileSync(path, 'utf8');
-  } catch {
+    // Read as a note is (file-kind.ts): a FIFO here blocked the read, and the Stop hook with it, for good.
+    text = readRegularFile(path);
+  } catch (err) {
+    // Not a lock tsm made, and never one it can take: waiting for it to go would wait the whole timeout, for nothing.
+    if (isNotRegular(err)) throw notPlainFileError(path, 'a lock');
     return false; // gone since (released): nothing to take over
   }
   const age = Date.now() - taken;

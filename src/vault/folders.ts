@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { TsmError } from '../core/errors.js';
 import { TSM_DIR } from './config.js';
+import { fileKind } from './file-kind.js';
 import { createFileWhole } from './new-file.js';
 import { isInside } from './paths.js';
 
@@ -39,12 +40,20 @@ export function makeVaultFolder(vault: string, dir: string): void {
       if (root === vault && at === join(vault, TSM_DIR)) writeTsmGitignore(at);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') continue;
+      // A file of the folder's name: writing into it failed later as a bare `ENOTDIR: not a directory, open '….tmp'`.
+      if (code === 'EEXIST') {
+        if (fileKind(at) === 'directory') continue;
+        throw notAFolder(at);
+      }
       if (code === 'ENOENT') throw gone(root);
       throw err;
     }
   }
   if (parts.length === 0 && !existsSync(root)) throw gone(root);
+}
+
+function notAFolder(at: string): TsmError {
+  return new TsmError(`${at} is not a folder, and tsm writes its files into a folder of that name: move it aside (tsm then makes the folder)`);
 }
 
 function gone(root: string): FolderGoneError {

@@ -44,7 +44,15 @@ describe('makeVaultFolder', () => {
     const vault = join(root, 'v');
     mkdirSync(vault);
     writeFileSync(join(vault, '.tsm'), 'a file');
-    expect(() => makeVaultFolder(vault, join(vault, '.tsm', 'sessions'))).toThrow(/ENOTDIR/);
+    // Named, with the fix: it was a bare `ENOTDIR: not a directory` from the write into it.
+    expect(() => makeVaultFolder(vault, join(vault, '.tsm', 'sessions'))).toThrow(`${join(vault, '.tsm')} is not a folder, and tsm writes its files into a folder of that name: move it aside`);
+  });
+
+  it('a file where the last folder goes is in the way too (the sessions folder)', () => {
+    const vault = join(root, 'v-sessions');
+    mkdirSync(vault);
+    writeFileSync(join(vault, 'sessions'), 'a file');
+    expect(() => makeVaultFolder(vault, join(vault, 'sessions'))).toThrow(/sessions is not a folder.*move it aside/);
   });
 });
 
