@@ -1,6 +1,7 @@
 // Transcript file → session note, incrementally: only bytes added since the last ingest are read.
 // State (byte offset of the last complete line + the model so far + what was written) lives in one JSON
-// file per transcript, written atomically together, so any state on disk is self-consistent.
+// file per session (stateKey: every file of its transcript shares it), written atomically together, so any
+// state on disk is self-consistent.
 //
 // tsm only rewrites what it wrote. The state records a hash of each note as tsm last wrote it; a note whose
 // file no longer has that hash was edited by its user, and is left alone: later prompts go to a
@@ -17,7 +18,7 @@ import { countNewlines, noRoomFor, readRange, readTextOrNull, splitLines, writeF
 import type { SessionModel } from './model.js';
 import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, renderSessionNoteWithin, sessionNoteName } from './render.js';
 import { NAME_ID_LENGTHS, sessionIdOfNote } from './note-format.js';
-import { applyTranscriptLines, foldTranscriptLines, sliceModel, type SkippedLines } from './transcript.js';
+import { applyTranscriptLines, carriedSessionId, foldTranscriptLines, sliceModel, type SkippedLines } from './transcript.js';
 
 export { noRoomFor };
 
@@ -156,13 +157,33 @@ export function transcriptRealPath(transcriptPath: string): string {
 const fileIdOf = (transcriptPath: string) => basename(transcriptPath).replace(/\.jsonl?$/i, '');
 
 /**
- * The name of a transcript's ingest state (and of its lock): Claude Code names transcripts `<session id>.jsonl`,
- * and every copy of one (a backup, another machine's folder) shares its state, so what was written for the
- * session stays known; other files are keyed by a hash of their path.
+ * The name of a transcript's ingest state (and of its lock): the session's id, so that every file of one
+ * session's transcript shares its state, and what was written for the session stays known — a note its user
+ * deleted is not written again from another file. Claude Code names transcripts `<session id>.jsonl`; a file
+ * of another name (`t1.jsonl`, a renamed backup) is keyed by the session id its lines carry (carriedSessionId,
+ * as the note takes it). Keyed by the file's path, a copy named `<session id>.jsonl` had no record of the note
+ * the user had deleted, and wrote it again. A file whose lines carry no UUID keeps its path's key (pathKey).
  */
 export function stateKey(transcriptPath: string): string {
   const fileId = fileIdOf(transcriptPath);
-  return UUID.test(fileId) ? fileId.toLowerCase() : `file-${sha256(transcriptPath).slice(0, 16)}`;
+  if (UUID.test(fileId)) return fileId.toLowerCase();
+  const carried = carriedSessionIdOf(transcriptPath);
+  return carried !== null && UUID.test(carried) ? carried.toLowerCase() : pathKey(transcriptPath);
+}
+
+/** The key of a transcript by its path: any file not known by a session id, and every file not named by one before tsm keyed them by the id carried. */
+const pathKey = (transcriptPath: string) => `file-${sha256(transcriptPath).slice(0, 16)}`;
+
+/** How far into a transcript the session id is looked for: its first lines carry it (a summary line or two may come first). */
+const CARRIED_ID_BYTES = 1 << 20;
+
+/** The session id the transcript's first complete lines carry, or null (none there, or the file unreadable: ingest reports that). */
+function carriedSessionIdOf(transcriptPath: string): string | null {
+  try {
+    return carriedSessionId(splitLines(readRange(transcriptPath, 0, CARRIED_ID_BYTES)).lines);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -289,12 +310,17 @@ function statSize(transcriptPath: string): number {
 export function ingestTranscript(transcriptPath: string, opts: IngestOptions): IngestResult {
   const path = transcriptRealPath(transcriptPath);
   const fileId = fileIdOf(path);
-  const statePath = join(resolve(opts.stateDir), `${stateKey(path)}.json`);
+  const key = stateKey(path);
+  const statePath = join(resolve(opts.stateDir), `${key}.json`);
   const answerChars = opts.answerChars ?? DEFAULT_ANSWER_CHARS;
   const noteBytes = opts.noteBytes ?? NOTE_BYTES;
   const size = statSize(path);
 
-  const loaded = loadState(statePath, answerChars, opts);
+  // This file's state as a tsm that keyed it by its path left it, taken over while the session's has none.
+  const oldPath = key === pathKey(path) ? null : join(resolve(opts.stateDir), `${pathKey(path)}.json`);
+  const own = loadState(statePath, answerChars, opts);
+  const old = own === null && oldPath !== null ? loadState(oldPath, answerChars, opts) : null;
+  const loaded = own ?? old;
   if (loaded?.model && olderCopy(loaded, path, size)) {
     const { notes } = notesOf(loaded, opts);
     const { sessionId, prompts } = loaded.model;
@@ -341,6 +367,8 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
   } catch (err) {
     throw noRoomFor(err, `the session's ingest state ${statePath}`) ?? err;
   }
+  // Recorded under the session's key now: the old one would list its kept notes twice (keptNotes). tsm wrote it.
+  if (old !== null && oldPath !== null) rmSync(oldPath, { force: true });
 
   return {
     sessionId: view.sessionId,

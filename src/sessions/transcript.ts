@@ -93,9 +93,21 @@ function applyAgentProgress(model: SessionModel, entry: Json): void {
   }
 }
 
+/**
+ * The session id the lines carry: that of the first JSON object line with one, as the model takes it (for a
+ * file not named by its session id), or null. Ingest keys a transcript's state by it (ingest.ts stateKey).
+ */
+export function carriedSessionId(lines: string[]): string | null {
+  for (const line of lines) {
+    const id = line.trim() === '' ? null : nonEmpty(parseLine(line)?.sessionId);
+    if (id) return sanitizeId(id);
+  }
+  return null;
+}
+
 function noteSessionFacts(model: SessionModel, entry: Json, fallbackSessionId: string): void {
   // Claude Code names a transcript `<session id>.jsonl`: such a name is the id. Otherwise (a renamed copy,
-  // an `agent-….jsonl` subagent file) the first id the lines carry replaces the caller's guess.
+  // an `agent-….jsonl` subagent file) the first id the lines carry replaces the caller's guess (carriedSessionId).
   const sessionId = nonEmpty(entry.sessionId);
   if (sessionId && model.sessionId === fallbackSessionId && !SESSION_UUID.test(fallbackSessionId)) {
     model.sessionId = sanitizeId(sessionId);

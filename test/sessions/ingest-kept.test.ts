@@ -1,5 +1,6 @@
 // tsm only rewrites what it wrote: a session note its user edited or deleted is left alone.
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -100,6 +101,49 @@ describe('ingest keeps what the user changed', () => {
     ingestTranscript(transcript, opts);
     expect(notes()).toEqual([]);
     expect(keptNotes(opts.stateDir, opts)).toMatchObject([{ sessionId: ID, path: a.notePath, reason: 'deleted' }]);
+  });
+
+  // The session id the lines carry is the session: its notes' record is one, whatever the file's name. Keyed by
+  // the file's path, a renamed transcript's record was its own, and a copy named by the session id wrote the
+  // note its user had deleted again (secret and all).
+  it.each([
+    ['a renamed transcript, then a copy named by the session id', 't1.jsonl', `${ID}.jsonl`],
+    ['the transcript named by the session id, then a renamed copy', `${ID}.jsonl`, 't1.jsonl'],
+    ['two renamed copies', 't1.jsonl', 't2.jsonl'],
+  ])('never writes a deleted note again from another file of the session: %s', (_how, first, second) => {
+    turn('my secret is in here', 'noted');
+    mkdirSync(join(root, 'a'));
+    mkdirSync(join(root, 'b'));
+    const one = join(root, 'a', first);
+    writeFileSync(one, readFileSync(transcript));
+    const a = ingestTranscript(one, opts);
+    expect(notes()).toEqual(['2026-05-20-proj-bbbbbbbb.md']);
+    unlinkSync(a.notePath); // and no ingest of that file since: its deletion is not recorded yet
+    turn('another question', 'another answer');
+    const two = join(root, 'b', second);
+    writeFileSync(two, readFileSync(transcript));
+    const b = ingestTranscript(two, opts);
+    expect(b).toMatchObject({ changed: false, written: [], kept: [{ path: a.notePath, reason: 'deleted' }] });
+    expect(notes()).toEqual([]);
+    expect(ingestTranscript(one, opts)).toMatchObject({ changed: false, written: [] });
+    expect(notes()).toEqual([]);
+    expect(keptNotes(opts.stateDir, opts)).toMatchObject([{ sessionId: ID, path: a.notePath, reason: 'deleted' }]);
+  });
+
+  it("takes over a renamed transcript's state an older tsm keyed by its path: its deleted note stays deleted for every copy", () => {
+    turn('my secret is in here', 'noted');
+    const renamed = join(root, 't1.jsonl');
+    writeFileSync(renamed, readFileSync(transcript));
+    const a = ingestTranscript(renamed, opts);
+    unlinkSync(a.notePath);
+    ingestTranscript(renamed, opts);
+    // As an older tsm left it: the state named by a hash of the transcript's path.
+    const pathKey = `file-${createHash('sha256').update(realpathSync(renamed)).digest('hex').slice(0, 16)}.json`;
+    renameSync(join(opts.stateDir, `${ID}.json`), join(opts.stateDir, pathKey));
+    expect(ingestTranscript(renamed, opts)).toMatchObject({ changed: false, kept: [{ path: a.notePath, reason: 'deleted' }] });
+    expect(readdirSync(opts.stateDir)).toEqual([`${ID}.json`]);
+    expect(ingestTranscript(transcript, opts)).toMatchObject({ changed: false, written: [] });
+    expect(notes()).toEqual([]);
   });
 
   it('does not overwrite a note of this session it has no record of writing (lost state), and still records the session', () => {

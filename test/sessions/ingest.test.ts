@@ -68,8 +68,14 @@ describe('ingestTranscript', () => {
     }
   });
 
-  it('keys the state of a file not named by a session id by a hash of its path', () => {
-    ingestTranscript(transcriptFile(bytesOf(MAIN), 'claude-code-2.0.76-main.jsonl'), opts);
+  it('keys the state of a file not named by a session id by the session id its lines carry', () => {
+    const r = ingestTranscript(transcriptFile(bytesOf(MAIN), 'claude-code-2.0.76-main.jsonl'), opts);
+    expect(allFiles(opts.stateDir)).toEqual([`${r.sessionId}.json`]);
+  });
+
+  it('keys the state of a file whose lines carry no session id by a hash of its path', () => {
+    const lines = bytesOf(MAIN).toString('utf8').split('\n').map((l) => l.replace(/"sessionId":"[^"]*",?/g, ''));
+    ingestTranscript(transcriptFile(lines.join('\n'), 'claude-code-2.0.76-main.jsonl'), opts);
     expect(allFiles(opts.stateDir)).toEqual([expect.stringMatching(/^file-[0-9a-f]{16}\.json$/)]);
   });
 

@@ -81,11 +81,11 @@ describe('folding a huge transcript', () => {
     try {
       const vault = join(root, 'vault');
       mkdirSync(vault);
-      const opts = { vault, sessionsDir: join(vault, 'sessions'), stateDir: join(vault, '.tsm', 'sessions') };
+      // Two sessions, though their lines carry one id: each its own folders (one id is one session's state).
       const ingest = (name: string, lines: string[]) => {
         const file = join(root, name);
         writeFileSync(file, lines.join('\n') + '\n');
-        return ingestTranscript(file, opts);
+        return ingestTranscript(file, { vault, sessionsDir: join(vault, name), stateDir: join(vault, '.tsm', name) });
       };
       const prompts = ingest('prompts.jsonl', Array.from({ length: 150_000 }, (_, i) => user(`prompt ${i} about the antenna`)));
       expect(prompts.prompts).toBe(150_000);
