@@ -316,10 +316,13 @@ const SECRET_RULES: SecretRule[] = [
   },
   // The same in Japanese: 「パスワードはhunter2です」, 「暗証番号は 4821。」, 「パスワードは「abcd1234」」, and as a
   // label, 「パスワード：hunter2」. Right after パスワードは/が/：: a bracketed, quoted or code value, or a run of
-  // ASCII that ends the clause (です, だ, 。, the line's end). Japanese prose names tools there — 「パスワードは 1Password に保存」, 「パスワードはObsidian
-  // アカウントとは別」 (the handbook and Obsidian Help: 22 such lines, none a password) — and those go on.
+  // ASCII whatever follows it (です, 。, 、, で, なので, the line's end…) but the two ways Japanese prose names a tool
+  // there: a word the run is the start of (「パスワードはObsidianアカウントとは別」, katakana or kanji right after
+  // it) and where the password is kept (「パスワードは 1Password に保存」) — the handbook and Obsidian Help: 22
+  // such lines, none a password. Only a clause's end counted before: 「パスワードはPWja65x、ユーザーはadmin」,
+  // 「パスワード：PWja61x で接続して」 and 「…のパスワードは PWja66x なので」 kept their passwords.
   {
-    pattern: /((?:パスワード|パスフレーズ|暗証番号)(?:は|が|[:：])[ \t　]*)(?!\[REDACTED)(「[^」\n]{1,200}」|『[^』\n]{1,200}』|"[^"\n]{1,200}"|`[^`\n]{1,200}`|[!-~]{4,}(?=[ \t　]*(?:です|でした|だ|。|\n|$)))/g,
+    pattern: /((?:パスワード|パスフレーズ|暗証番号)(?:は|が|[:：])[ \t　]*)(?!\[REDACTED)(「[^」\n]{1,200}」|『[^』\n]{1,200}』|"[^"\n]{1,200}"|`[^`\n]{1,200}`|[!-~]{4,}(?![!-~])(?![ \t　]*に|[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff]))/g,
     replace: (m: string, head: string, value: string) => proseSecret(head, value, true) ?? m,
   },
   // Anthropic / OpenAI style keys (sk-…, sk-ant-…, sk-proj-…); a digit keeps hyphenated words out.

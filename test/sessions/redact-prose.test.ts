@@ -32,6 +32,16 @@ describe('a password told in prose is redacted', () => {
     ['ユーザー名: `developer` パスワード: `developer` でログイン', `ユーザー名: \`developer\` パスワード: \`${REDACTED}\` でログイン`],
   ])('%s', (text, redacted) => expect(redactSecrets(text)).toBe(redacted));
 
+  // A Japanese password followed by more of the sentence, not only by its end: only です/だ/。/the line's end
+  // counted, and these were kept verbatim.
+  it.each([
+    ['パスワードはPWja65x、ユーザーはadmin', `パスワードは${REDACTED}、ユーザーはadmin`],
+    ['パスワード：PWja61x で接続して', `パスワード：${REDACTED} で接続して`],
+    ['Wi-Fiのパスワードは PWja66x なので設定して', `Wi-Fiのパスワードは ${REDACTED} なので設定して`],
+    ['パスワードはPWja64xで接続', `パスワードは${REDACTED}で接続`],
+    ['パスワードは PWja68x と入力して', `パスワードは ${REDACTED} と入力して`],
+  ])('%s', (text, redacted) => expect(redactSecrets(text)).toBe(redacted));
+
   // The prose rule names a passcode; a passcode as a key or label was no secret key (`pw:` and `passphrase:` were).
   it.each([
     ['iPhone passcode: 4821', `iPhone passcode: ${REDACTED}`],
@@ -66,5 +76,9 @@ describe('prose about passwords stays', () => {
     'Password reset: 2024-01-01', // a label without "for …" is the key rules' to judge
     'パスワード: 設定画面で変更',
     'パスワード：必須',
+    'パスワードを変更する手順',
+    'パスワードはBitwardenに保存', // where it is kept, the space left out
+    'パスワードはGoogleアカウントと同じ', // a word the ASCII starts
+    'パスワードはSSO認証で不要',
   ])('%s', (text) => expect(redactSecrets(text)).toBe(text));
 });
