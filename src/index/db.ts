@@ -122,8 +122,9 @@ export function openWriter(path: string, opts: WriterOptions = {}): OpenedIndex 
     if (other !== null) throw new IndexError('other-vault', otherVaultMessage(path, opts.vault, other));
     recordVault(opened.db, opts.vault);
   } catch (err) {
+    const busy = opened.db.pragma('busy_timeout', { simple: true }) as number;
     opened.db.close();
-    throw err instanceof IndexError ? err : asIndexError(err, path);
+    throw err instanceof IndexError ? err : asIndexError(err, path, busy);
   }
   return opened;
 }
@@ -481,9 +482,11 @@ function dropAll(db: Database): void {
 
 /**
  * What a SQLite error met while reading or writing the index means for the user, as an IndexError that
- * names the fix; anything else is returned unchanged.
+ * names the fix; anything else is returned unchanged. A SQLITE_BUSY that reaches here is one statement's:
+ * SQLite waited its busy_timeout (`busyWaitedMs`, 10 s unless the caller knows the connection's); the
+ * writers' retries over WRITER_WAIT_MS end in busyError themselves.
  */
-export function asIndexError(err: unknown, path: string): unknown {
+export function asIndexError(err: unknown, path: string, busyWaitedMs = BUSY_TIMEOUT_MS): unknown {
   if (err instanceof IndexError) return err;
   const kind = sqliteErrorKind(err);
   if (kind === null) return err;
@@ -506,11 +509,7 @@ export function asIndexError(err: unknown, path: string): unknown {
       }
       return new IndexError('readonly', `cannot write the index at ${path} (${detail}): check the permissions of the file and its folder`);
     case 'busy':
-      return new IndexError(
-        'busy',
-        `the index at ${path} stayed locked by another writer (\`tsm index\`, \`tsm watch\`) for ${WRITER_WAIT_MS / 60_000} minutes: ` +
-          'run `tsm index` again once it is done, or stop a writer that hangs',
-      );
+      return busyError(path, busyWaitedMs);
     case 'io': {
       const watcher = otherWatcherBeside(path);
       if (watcher !== null) {
@@ -572,6 +571,21 @@ function sqliteErrorKind(err: unknown): SqliteErrorKind | null {
 const WRITER_WAIT_MS = 10 * 60_000;
 
 /**
+ * The one message for a write lock another writer held past the wait, with the time this process waited:
+ * every SQLITE_BUSY said "for 10 minutes" (WRITER_WAIT_MS), even a statement's that SQLite gave up after its
+ * 10 s busy_timeout.
+ */
+export function busyError(path: string, waitedMs: number): IndexError {
+  const s = Math.round(waitedMs / 1000);
+  const waited = s < 120 ? `${s} s` : `${Math.round(s / 60)} minutes`;
+  return new IndexError(
+    'busy',
+    `the index at ${path} stayed locked by another writer (\`tsm index\`, \`tsm watch\`) for ${waited}: ` +
+      'run `tsm index` again once it is done, or stop a writer that hangs',
+  );
+}
+
+/**
  * Runs `fn` in a BEGIN IMMEDIATE transaction. SQLite waits busy_timeout (10 s) for the write lock, which
  * another writer's long transaction (the end of a rebuild) can outlast: the BEGIN is then tried again
  * until WRITER_WAIT_MS, so any number of writers take turns instead of failing with "database is locked".
@@ -580,7 +594,8 @@ const WRITER_WAIT_MS = 10 * 60_000;
  */
 export function writeTransaction<T>(db: Database, fn: () => T, opts: { schemaChange?: boolean } = {}): T {
   const limit = waitLimits.get(db);
-  const deadline = limit ?? Date.now() + WRITER_WAIT_MS;
+  const started = Date.now();
+  const deadline = limit ?? started + WRITER_WAIT_MS;
   const txn = db.transaction((began: { yes: boolean }) => {
     began.yes = true;
     if (!opts.schemaChange) assertSchema(db);
@@ -594,7 +609,7 @@ export function writeTransaction<T>(db: Database, fn: () => T, opts: { schemaCha
       return txn.immediate(began);
     } catch (err) {
       if (began.yes) throw err;
-      waitAgainOrThrow(db, err, deadline, limit);
+      waitAgainOrThrow(db, err, deadline, limit, started);
     }
   }
 }
@@ -642,7 +657,8 @@ export class WaitStopped extends Error {
  */
 async function writeTurn(db: Database, stopped: () => boolean = () => false): Promise<boolean> {
   const limit = waitLimits.get(db);
-  const deadline = limit ?? Date.now() + WRITER_WAIT_MS;
+  const started = Date.now();
+  const deadline = limit ?? started + WRITER_WAIT_MS;
   const busy = db.pragma('busy_timeout', { simple: true }) as number;
   for (let pause = 50; ; pause = Math.min(1000, pause * 2)) {
     db.pragma('busy_timeout = 0');
@@ -650,7 +666,7 @@ async function writeTurn(db: Database, stopped: () => boolean = () => false): Pr
       db.exec('BEGIN IMMEDIATE');
       return true;
     } catch (err) {
-      waitAgainOrThrow(db, err, deadline, limit);
+      waitAgainOrThrow(db, err, deadline, limit, started);
     } finally {
       db.pragma(`busy_timeout = ${busy}`);
     }
@@ -674,10 +690,10 @@ export async function writerFree(db: Database, stopped?: () => boolean): Promise
 }
 
 /** After a BEGIN failed: returns to try again while another writer holds the lock and time is left; else throws. */
-function waitAgainOrThrow(db: Database, err: unknown, deadline: number, limit: number | undefined): void {
+function waitAgainOrThrow(db: Database, err: unknown, deadline: number, limit: number | undefined, started: number): void {
   if (sqliteErrorKind(err) !== 'busy') throw err;
   if (Date.now() < deadline) return;
-  if (limit === undefined) throw err;
+  if (limit === undefined) throw busyError(indexPathOf(db), Date.now() - started);
   throw new IndexError(
     'busy',
     `the index at ${db.name} stayed locked by another writer (\`tsm index\`, \`tsm watch\`) past this run's deadline: ` +
