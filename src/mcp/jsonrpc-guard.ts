@@ -53,7 +53,7 @@ export function checkLine(line: string): Checked {
   }
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = JSON.parse(line, withoutPrototypeKeys);
   } catch (err) {
     return { ok: false, reply: reply(null, PARSE_ERROR, `Parse error: ${(err as Error).message.slice(0, 200)}`) };
   }
@@ -64,9 +64,25 @@ export function checkLine(line: string): Checked {
     const what = Array.isArray(value) ? 'a batch (an array) is not accepted: send one message per line' : 'not a JSON-RPC 2.0 message';
     return { ok: false, reply: reply(id, INVALID_REQUEST, `Invalid Request: ${what}`) };
   }
-  const problem = paramsProblem(parsed.data);
+  let problem: string | null;
+  try {
+    problem = paramsProblem(parsed.data);
+  } catch (err) {
+    // The SDK's schemas are a library's code: whatever a line makes them throw is this line's error, never the server's end.
+    problem = `the request could not be read (${String((err as Error)?.message ?? err).slice(0, 200)})`;
+  }
   if (problem !== null) return { ok: false, reply: reply(id, INVALID_PARAMS, `Invalid params: ${problem}`) };
   return { ok: true, message: parsed.data };
+}
+
+/**
+ * JSON.parse's reviver: an object's own `constructor` or `__proto__` member is dropped. No MCP message or
+ * tsm argument has one, and an argument a tool does not list is ignored; but zod's plain-object check
+ * reads `value.constructor.prototype`, so `"constructor": 1` in a tool's arguments was refused as "must be
+ * an object (got an object)", and `"constructor": null` threw out of the check and ended the server.
+ */
+function withoutPrototypeKeys(this: unknown, key: string, value: unknown): unknown {
+  return (key === 'constructor' || key === '__proto__') && !Array.isArray(this) ? undefined : value;
 }
 
 /** What is wrong with a request's params for its method, in one line; null when they fit (or it is no MCP request). */

@@ -74,6 +74,41 @@ describe('tsm serve on hostile stdin', () => {
   }, 60_000);
 });
 
+// zod's plain-object check reads `value.constructor.prototype`: `"constructor": null` in a tool's arguments
+// threw out of the line check and ended the server, and `"constructor": 1` was refused as "must be an object
+// (got an object)". An argument a tool does not list is ignored (docs/mcp.md), whatever its name.
+describe('tsm serve on members named like Object.prototype', () => {
+  it('ignores constructor and __proto__ members anywhere in a request, and stays up', async () => {
+    const s = serveRaw();
+    s.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }));
+    s.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    const lines = [
+      '{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"search","arguments":{"query":"sync","constructor":null}}}',
+      '{"jsonrpc":"2.0","id":22,"method":"tools/call","params":{"name":"search","arguments":{"query":"sync","constructor":1}}}',
+      '{"jsonrpc":"2.0","id":23,"method":"tools/call","params":{"name":"search","arguments":{"query":"sync","constructor":{"prototype":null}}}}',
+      '{"jsonrpc":"2.0","id":24,"method":"tools/call","params":{"name":"search","constructor":null,"arguments":{"query":"sync","__proto__":{"limit":1}}}}',
+      '{"jsonrpc":"2.0","id":25,"method":"tools/call","params":{"name":"search","_meta":{"constructor":null},"arguments":{"query":"sync","toString":1,"hasOwnProperty":null}}}',
+      '{"jsonrpc":"2.0","id":26,"constructor":null,"method":"tools/call","params":{"name":"hook_context","arguments":{"prompt":"sync engine","constructor":null}}}',
+    ];
+    for (const line of lines) s.send(line);
+    s.send('{"jsonrpc":"2.0","id":99,"method":"ping"}');
+    await waitFor(() => [21, 22, 23, 24, 25, 26, 99].every((id) => s.replies.some((r) => r.id === id)), 20_000);
+    const sync = JSON.parse(s.replies.find((r) => r.id === 21).result.content[0].text);
+    expect(sync.results.length).toBeGreaterThan(0);
+    for (const id of [22, 23, 24, 25]) {
+      const r = s.replies.find((x) => x.id === id);
+      expect(r.error, String(id)).toBeUndefined();
+      expect(r.result.isError, String(id)).toBeFalsy();
+      expect(JSON.parse(r.result.content[0].text).results, String(id)).toEqual(sync.results);
+    }
+    expect(s.replies.find((r) => r.id === 26).result.isError).toBeFalsy();
+    expect(s.replies.find((r) => r.id === 99)).toEqual({ jsonrpc: '2.0', id: 99, result: {} });
+    const exited = new Promise((r) => s.child.on('close', r));
+    s.child.stdin.end();
+    expect(await exited).toBe(0);
+  }, 60_000);
+});
+
 describe('MCP search through the SDK client', () => {
   let client: Client;
   beforeAll(async () => {
