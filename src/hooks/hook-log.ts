@@ -22,9 +22,26 @@ export function hookLogPath(vault: string): string {
  * Line breaks inside a message (a multi-line error) become spaces first; anything else stays visible.
  */
 export function formatLogLine(event: string | null, sessionId: string | null, message: string, now = new Date()): string {
-  const oneLine = oneLineEscape(message.replace(/\s*[\r\n]+\s*/g, ' ').trim());
+  const oneLine = oneLineEscape(headOf(message.replace(/\s*[\r\n]+\s*/g, ' ').trim(), MAX_MESSAGE_CHARS));
   const session = sessionId ? ` session=${oneLineEscape([...sessionId].slice(0, 8).join(''))}` : '';
-  return `${localTime(now)} ${oneLineEscape(event ?? 'hook')}${session}: ${oneLine}\n`;
+  return `${localTime(now)} ${oneLineEscape(headOf(event ?? 'hook', MAX_EVENT_CHARS))}${session}: ${oneLine}\n`;
+}
+
+/**
+ * Each part of a line is bounded: a payload's 3 MB `hook_event_name` made one 3 MB line, which moved the
+ * user's log to hook.log.1 (dropping the generation before) and which tsm doctor printed whole. Claude
+ * Code's event names are under 20 characters; a message names a path and an error.
+ */
+const MAX_EVENT_CHARS = 64;
+const MAX_MESSAGE_CHARS = 2000;
+
+function headOf(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const cut = [...s.slice(0, max)];
+  // A code point split at the cut (a lone high surrogate) is dropped.
+  const last = cut[cut.length - 1].charCodeAt(0);
+  if (last >= 0xd800 && last <= 0xdbff) cut.pop();
+  return `${cut.join('')}… (${s.length} characters)`;
 }
 
 /**

@@ -253,6 +253,19 @@ describe('hook.log cannot be forged', () => {
     }
     expect(lines.join('\n')).toContain('\\n2026-01-01');
   });
+
+  // A 3 MB hook_event_name made one 3 MB line: the user's log moved to hook.log.1 (the generation before
+  // it dropped), and tsm doctor printed the line whole.
+  it('a huge payload string makes a bounded line, and the log is not rotated for it', () => {
+    const before = logOf(vault);
+    expect(tsm(['hook'], { cwd: vault, input: payload({ hook_event_name: 'X'.repeat(3_000_000), session_id: 'Y'.repeat(1_000_000) }) }).code).toBe(0);
+    const after = logOf(vault);
+    expect(after.startsWith(before)).toBe(true);
+    const added = after.slice(before.length);
+    expect(added.length).toBeGreaterThan(0);
+    expect(added.length).toBeLessThan(5000);
+    expect(added).toContain('… (3000000 characters)');
+  });
 });
 
 describe('SessionStart starts a detached incremental sync (first use without `tsm index`)', () => {

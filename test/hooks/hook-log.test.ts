@@ -21,6 +21,11 @@ describe('hook log', () => {
     expect(formatLogLine(null, null, 'x', new Date(0))).toBe(`${localTime(0)} hook: x\n`);
   });
 
+  it('bounds the event (64 characters) and the message (2,000), never splitting a code point', () => {
+    const line = formatLogLine('E'.repeat(100), null, `${'m'.repeat(1999)}😀 and more`, new Date(0));
+    expect(line).toBe(`${localTime(0)} ${'E'.repeat(64)}… (100 characters): ${'m'.repeat(1999)}… (2010 characters)\n`);
+  });
+
   it('creates .tsm/ and the log on demand, and appends', () => {
     const errors: string[] = [];
     expect(writeHookLog(dir, 'one\n', (s) => errors.push(s))).toBe(true);
