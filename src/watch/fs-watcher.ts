@@ -1,6 +1,6 @@
 // The chokidar side of `tsm watch`: native file-system events, and polling when the OS runs out of
 // watch handles (or when asked for, e.g. on network drives where native events never arrive).
-import { readdirSync, readFileSync, type Stats } from 'node:fs';
+import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import type { FSWatcher } from 'chokidar';
 import { basename, join } from 'node:path';
 import { fileKind } from '../vault/file-kind.js';
@@ -136,6 +136,31 @@ export class VaultFsWatcher {
     return !this.closed;
   }
 
+  /** The status time last reported for a file by statusOnlyNativeChange, so that it reports each one once. */
+  private readonly statusSeen = new Map<string, number>();
+
+  /**
+   * An edit that keeps a note's size and sets its mtime back or keeps it (`cp -p`, `touch -m -r`, rsync -a, a
+   * restore) where chokidar's native handler reports nothing: it drops a 'change' whose file was read after
+   * its last write (atime past mtime) unless the mtime moved (node_modules/chokidar/handler.js
+   * `_handleFile`), and tsm's own read of the note puts its atime past the mtime. Such an edit leaves the
+   * status time (ctime) past the mtime, which a plain save does not (both are the write's time), so that is
+   * the sign, reported once per ctime; the sync then compares size, mtime and ctime with the index and
+   * reads the file only if they differ. Costs one stat per native 'change' of a watched file.
+   */
+  private statusOnlyNativeChange(path: string): boolean {
+    let st: Stats;
+    try {
+      st = statSync(path);
+    } catch {
+      return false;
+    }
+    if (!st.isFile() || !(st.atimeMs > st.mtimeMs) || !(st.ctimeMs > st.mtimeMs + 1)) return false;
+    if (this.statusSeen.get(path) === st.ctimeMs) return false;
+    this.statusSeen.set(path, st.ctimeMs);
+    return true;
+  }
+
   private async open(poll: boolean): Promise<void> {
     const { watch } = await import('chokidar');
     if (this.closed) return;
@@ -162,6 +187,9 @@ export class VaultFsWatcher {
           if (this.current === w) this.countNativeEvent();
           const watched = (details as { watchedPath?: string } | undefined)?.watchedPath;
           if (this.current === w && event === 'rename' && watched !== undefined && name === basename(watched)) this.selfRemoved.add(watched);
+          else if (this.current === w && !this.closed && event === 'change' && watched !== undefined && name === basename(watched)) {
+            if (this.statusOnlyNativeChange(watched)) this.opts.onEvent('change', watched);
+          }
           // A name in a watched folder that came or went. Files that are no notes are not watched (one inotify
           // watch each), so this is the only word of an attachment added, moved or deleted: without it, a link
           // to an image pasted into the vault stayed unresolved for `tsm related` and `tsm doctor` (which said
