@@ -87,7 +87,10 @@ export function buildFilters(flags: FilterFlags, textRange: DateRange | null, no
   }
   // Flags whose days do not meet (`--after 2026-07 --before 2026-03`) are a mistake, not a search that finds nothing.
   if (explicit && range.after && range.before && range.after >= range.before) {
-    throw new FilterError(`the date flags leave no day: from ${range.after} to before ${range.before} (check --after, --before, --year and --recent)`);
+    // Only the flags given are named: MCP's search has no year or recent to check.
+    const given = (['after', 'before', 'year', 'recent'] as const).filter((k) => flags[k] !== undefined).map((k) => `--${k}`);
+    const named = given.length > 1 ? `${given.slice(0, -1).join(', ')} and ${given[given.length - 1]}` : given.join('');
+    throw new FilterError(`the date flags leave no day: from ${range.after} to before ${range.before} (check ${named})`);
   }
   if (!explicit && textRange) range = textRange;
   if (range.after) f.after = range.after;

@@ -100,6 +100,10 @@ describe('search', () => {
     const date = await fails(s.client, 'search', { query: 'antenna', after: 'garbage' });
     expect(date).toMatch(/^after takes YYYY, YYYY-MM or YYYY-MM-DD/);
     expect(await fails(s.client, 'search', { query: 'antenna', before: '2026-13' })).toMatch(/^before takes/);
+    // Only what the tool takes is named: MCP search has no year or recent.
+    expect(await fails(s.client, 'search', { query: 'antenna', after: '2027', before: '2026' })).toBe(
+      'the date flags leave no day: from 2027-01-01 to before 2026-01-01 (check after and before)',
+    );
     expect(await fails(s.client, 'search', { query: 'antenna', path: '../' })).toMatch(/outside the vault/);
     expect(await fails(s.client, 'search', { query: 'antenna', path: '/etc' })).toMatch(/outside the vault/);
   });

@@ -78,7 +78,8 @@ describe('filters', () => {
   });
 
   it('date flags that leave no day are an error, not an empty result', () => {
-    expect(() => buildFilters({ after: '2026-07', before: '2026-03' }, null, now)).toThrow(/the date flags leave no day: from 2026-07-01 to before 2026-03-01/);
+    expect(() => buildFilters({ after: '2026-07', before: '2026-03' }, null, now)).toThrow(/the date flags leave no day: from 2026-07-01 to before 2026-03-01 \(check --after and --before\)$/);
+    expect(() => buildFilters({ year: 2025, recent: '30d', after: '2026-01' }, null, now)).toThrow(/\(check --after, --year and --recent\)$/);
     expect(() => buildFilters({ year: 2025, after: '2026-01' }, null, now)).toThrow(FilterError);
     expect(() => buildFilters({ after: '2026-03-01', before: '2026-03-01' }, null, now)).toThrow(FilterError);
     // One day is a range: --after is its first day, --before the day after it.
