@@ -29,6 +29,12 @@ beforeAll(async () => {
       session(6, 'backup at geo.c.orig and build/geo.c/out'),
     ]),
     'notes/x.md': { type: 'knowledge', date: '2026-11-01', body: '# notes on x\n\nThe file called `x` holds the seed.\n' },
+    'sessions/2026-11-07-proj-00000007.md': {
+      type: 'session',
+      date: '2026-11-07',
+      frontmatter: { session_id: '00000007-0000-0000-0000-000000000000', project: 'proj', cwd: '/home/me/proj' },
+      body: '# proj: session 7\n\n## 1. apply it\n\napply it\n\n### Actions\n\n- Read `README.md`\n- Bash `python scripts/migrate.py --apply` (exit 0)\n\n## 2. now the docs\n\nnow the docs\n',
+    },
   });
 });
 afterAll(() => served.close());
@@ -45,4 +51,15 @@ it('geo.c is mentioned by its paths and sentences, not by geo.cpp or geo.c.orig'
   const ids = r.sessions.map((s: { session_id: string }) => s.session_id.slice(0, 8)).sort();
   expect(ids).toEqual(['00000003', '00000004', '00000005']);
   expect(r.sessions.every((s: { how: string }) => s.how === 'mentioned')).toBe(true);
+});
+
+// A file named only by a command (a script run, a log tailed) had its session listed as "mentioned" with no
+// touch: the per-prompt check read the prompt, answer and plan, not the actions.
+it('a file named by a command of a prompt is a touch of that prompt, with the action', async () => {
+  for (const file_path of ['migrate.py', 'scripts/migrate.py']) {
+    const r = await ok(served.client, 'file_history', { file_path, limit: 20 });
+    expect(r.sessions.map((s: { session_id: string }) => s.session_id.slice(0, 8)), file_path).toEqual(['00000007']);
+    expect(r.sessions[0].how).toBe('mentioned');
+    expect(r.sessions[0].touches).toEqual([{ n: 1, id: expect.any(Number), how: 'mentioned', prompt: 'apply it', actions: ['Bash `python scripts/migrate.py --apply` (exit 0)'] }]);
+  }
 });

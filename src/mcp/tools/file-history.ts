@@ -107,9 +107,13 @@ function sessionEntry(note: NoteRecord, sections: SectionRecord[], keys: string[
       const t = fileTouch(a) as How;
       if (how === null || STRENGTH[t] > STRENGTH[how]) how = t;
     }
-    if (how === null && (mentions(p.text, keys) || mentions(p.answer, keys) || mentions(p.plan, keys))) how = 'mentioned';
+    // An action that names the file without touching it (``Bash `python scripts/migrate.py` ``, a log tailed):
+    // the prompt behind it is the why. Only the session as a whole was marked, with no touch to say which.
+    const naming = p.actions.filter((a) => !matching.includes(a) && mentions(a.text, keys));
+    if (how === null && (naming.length > 0 || mentions(p.text, keys) || mentions(p.answer, keys) || mentions(p.plan, keys))) how = 'mentioned';
     if (how === null) continue;
-    touches.push({ n: p.n, id: p.sectionId, how, prompt: preview(p.text || p.heading, links), actions: matching.map((a) => a.text) });
+    const shown = p.actions.filter((a) => matching.includes(a) || naming.includes(a));
+    touches.push({ n: p.n, id: p.sectionId, how, prompt: preview(p.text || p.heading, links), actions: shown.map((a) => a.text) });
   }
   const fm = note.frontmatter;
   // The session as a whole: the frontmatter lists (successful reads and edits) and every touch.
