@@ -15,7 +15,7 @@ import { count } from '../text/count.js';
 
 export type Database = BetterSqlite3.Database;
 
-export type IndexErrorCode = 'missing' | 'corrupt' | 'version' | 'readonly' | 'io' | 'foreign' | 'busy' | 'statement' | 'other-vault';
+export type IndexErrorCode = 'missing' | 'corrupt' | 'version' | 'readonly' | 'io' | 'full' | 'foreign' | 'busy' | 'statement' | 'other-vault';
 
 /** A problem with the index file itself, with a message that tells the user what to do. */
 export class IndexError extends TsmError {
@@ -51,7 +51,8 @@ const INDEX_FIXES: Record<IndexErrorCode, (e: IndexError) => string> = {
       ? 'use the newer tsm that wrote it, or run `tsm index` with this one to rebuild it'
       : 'run `tsm index` (once no other tsm process is writing the index), which updates it',
   readonly: () => 'make the index file and its folder writable for you, or give --db (or TSM_DB) an index of your own',
-  io: () => 'remove the cause the message names (a full disk, a folder or pipe where the index belongs), then run `tsm index`',
+  io: () => 'remove the cause the message names (a folder or pipe where the index belongs, a failing disk), then run `tsm index`',
+  full: () => 'free some space on the disk that holds the index, then run `tsm index` (a running `tsm watch` tries again by itself)',
   foreign: () => 'give --db (or TSM_DB) a new file name, or the index of a vault: tsm leaves this file as it is',
   busy: () => 'wait for the other writer (`tsm index`, `tsm watch`) to finish, or stop one that hangs',
   statement: () => 'nothing in the index to fix: report it as a bug in tsm, with the command you ran',
@@ -496,7 +497,7 @@ export function asIndexError(err: unknown, path: string, busyWaitedMs = BUSY_TIM
       return new IndexError('corrupt', `the index at ${path} is damaged (${detail}): run \`tsm index --full\` to rebuild it`);
     case 'full':
       return new IndexError(
-        'io',
+        'full',
         `cannot write the index at ${path}: the disk is full (${detail}). It keeps every note written before; free some space, and the next sync writes the rest (\`tsm index\`; a running \`tsm watch\` tries again by itself)`,
       );
     case 'readonly':

@@ -160,7 +160,18 @@ class VaultWatch {
 
   /** Stage 2: the initial sync, the writer connection, ready; then batches until the signal aborts. */
   private async initialSyncAndServe(): Promise<void> {
-    const initial = await syncVault(this.cfg, { onProgress: this.opts.onInitialProgress, backgroundRetrain: true });
+    let initial: SyncSummary;
+    try {
+      initial = await syncVault(this.cfg, { onProgress: this.opts.onInitialProgress, backgroundRetrain: true });
+    } catch (err) {
+      // A full disk is for the moment: the error's own fix says a running watcher tries again, and a watcher
+      // started as a service exited on it instead. It starts, and its batches retry (applyBatch's backoff).
+      if (!(err instanceof IndexError && err.code === 'full')) throw err;
+      this.notice(`the first sync failed (${err.message}); trying again`);
+      this.queue.requestRescan('the first sync failed');
+      this.failures = 1;
+      initial = { added: 0, updated: 0, removed: 0, unchanged: 0, skipped: 0, warnings: 0, seconds: 0 };
+    }
     if (this.failIfVaultGone() || this.opts.signal?.aborted) return;
     const writer = this.openIndex();
     const polling = (this.fsWatcher as VaultFsWatcher).polling;

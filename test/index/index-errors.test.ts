@@ -23,7 +23,7 @@ describe('asIndexError', () => {
   });
 
   it('keeps the other kinds and leaves non-SQLite errors alone', () => {
-    expect((asIndexError(sqliteError('SQLITE_FULL', 'database or disk is full'), 'x') as IndexError).code).toBe('io');
+    expect((asIndexError(sqliteError('SQLITE_FULL', 'database or disk is full'), 'x') as IndexError).code).toBe('full');
     // One wording for `tsm index` and a watcher's retried batch alike: it names what does the rest, not one command.
     expect((asIndexError(sqliteError('SQLITE_FULL', 'database or disk is full'), 'x') as IndexError).message).toMatch(
       /the disk is full .*free some space, and the next sync writes the rest \(`tsm index`; a running `tsm watch` tries again by itself\)$/,
