@@ -26,7 +26,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (other !== null && other !== process.pid) {
     throw new UserError(`a watcher already runs for ${cfg.vault} (pid ${other}); stop it first, or, ${stalePidAdvice(dir)}`);
   }
-  const pidWritten = tryWritePid(dir);
+  tryWritePid(dir);
 
   const log = (line: string) => writeErr(`${line}\n`);
   const controller = new AbortController();
@@ -39,7 +39,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     } else {
       // A second signal: the user does not want to wait. Each note is written in one transaction,
       // so stopping now loses nothing that the next `tsm index` will not redo.
-      if (pidWritten) removeWatcherPid(dir);
+      removeWatcherPid(dir); // only if it names this process
       process.exit(128 + constants.signals[name]);
     }
   };
@@ -51,7 +51,8 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       debounceMs,
       poll: Boolean(argv.poll),
       signal: controller.signal,
-      pidDir: pidWritten ? dir : undefined,
+      // Also when it could not be written now (a full disk): the watcher writes it once it can.
+      pidDir: dir,
       onInitialProgress: (done, total) => {
         if (total >= 50) bar.update(done, total);
       },
@@ -71,18 +72,17 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     throw err;
   } finally {
     for (const name of STOP_SIGNALS) process.off(name, onSignal);
-    if (pidWritten) removeWatcherPid(dir);
+    removeWatcherPid(dir); // only if it names this process
     // Everything is closed; should a stray handle (a worker thread, a library's timer) remain, do not hang.
     setTimeout(() => process.exit(), 2000).unref();
   }
 }
 
 /** The pid file lets `tsm status` show the watcher; a read-only vault (with --db elsewhere) just goes without. */
-function tryWritePid(dir: string): boolean {
+function tryWritePid(dir: string): void {
   try {
     writeWatcherPid(dir);
-    return true;
   } catch {
-    return false;
+    // written by the running watcher once it can (watch-vault.ts keepPidFile)
   }
 }

@@ -31,10 +31,24 @@ export function stalePidAdvice(tsmDir: string): string {
   return `if none runs (its pid reused after a crash or a reboot), remove ${watcherPidFile(tsmDir)}`;
 }
 
-/** Records this process as the vault's watcher. Never makes the vault's folder itself (src/vault/folders.ts). */
+/**
+ * Records this process as the vault's watcher. Never makes the vault's folder itself (src/vault/folders.ts).
+ * A write that fails (a full disk: ENOSPC) takes its file with it: the open had already emptied it, and an
+ * empty pid file left behind named no watcher while one ran.
+ */
 export function writeWatcherPid(tsmDir: string): void {
   makeVaultFolder(dirname(tsmDir), tsmDir);
-  writeFileSync(watcherPidFile(tsmDir), `${process.pid}\n`);
+  const file = watcherPidFile(tsmDir);
+  try {
+    writeFileSync(file, `${process.pid}\n`);
+  } catch (err) {
+    try {
+      rmSync(file, { force: true });
+    } catch {
+      // a folder it may not write: no file was made there either
+    }
+    throw err;
+  }
 }
 
 /**

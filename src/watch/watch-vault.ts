@@ -161,25 +161,34 @@ class VaultWatch {
   /** Stage 2: the initial sync, the writer connection, ready; then batches until the signal aborts. */
   private async initialSyncAndServe(): Promise<void> {
     let initial: SyncSummary;
+    let failed = false;
     try {
       initial = await syncVault(this.cfg, { onProgress: this.opts.onInitialProgress, backgroundRetrain: true });
     } catch (err) {
       // A full disk is for the moment: the error's own fix says a running watcher tries again, and a watcher
       // started as a service exited on it instead. It starts, and its batches retry (applyBatch's backoff).
-      if (!(err instanceof IndexError && err.code === 'full')) throw err;
-      this.notice(`the first sync failed (${err.message}); trying again`);
+      if (!diskFull(err)) throw err;
+      this.notice(`the first sync failed (${(err as Error).message}); trying again in 1 s`);
       this.queue.requestRescan('the first sync failed');
       this.failures = 1;
+      failed = true;
       initial = { added: 0, updated: 0, removed: 0, unchanged: 0, skipped: 0, warnings: 0, seconds: 0 };
     }
     if (this.failIfVaultGone() || this.opts.signal?.aborted) return;
-    const writer = this.openIndex();
+    // On a disk full from the start the index cannot even be made: the retried batch opens it (applyBatch).
+    let notes = 0;
+    try {
+      notes = new NoteReader(this.openIndex(), this.cfg.db).status().notes;
+    } catch (err) {
+      if (!(failed && diskFull(err))) throw err;
+    }
     const polling = (this.fsWatcher as VaultFsWatcher).polling;
-    this.opts.onReady?.({ notes: new NoteReader(writer, this.cfg.db).status().notes, polling, initial });
+    this.opts.onReady?.({ notes, polling, initial });
     this.accepting = true;
     this.readAgainLater('all', initial.retry ?? []);
     this.betweenBatches(() => this.semantic());
-    if (this.queue.size > 0) this.debouncer.poke();
+    if (failed) this.debouncer.pokeAfter(1000);
+    else if (this.queue.size > 0) this.debouncer.poke();
     await this.startResident();
     if (polling) this.catchUpAfterPollingStarts();
     await this.stopped;
@@ -338,6 +347,7 @@ class VaultWatch {
 
   private openIndex(): Database {
     this.db?.close();
+    this.db = null; // should the open fail, the next batch opens it again, not the closed connection
     this.db = openWriter(this.cfg.db, { vault: this.cfg.vault }).db;
     this.dbFile = fileIdentity(this.cfg.db);
     return this.db;
@@ -410,6 +420,11 @@ class VaultWatch {
     if (this.fatal !== null) this.stop();
     return this.fatal !== null;
   }
+}
+
+/** A write of the index that failed for lack of room: for the moment, so the watcher tries again. */
+function diskFull(err: unknown): boolean {
+  return err instanceof IndexError && err.code === 'full';
 }
 
 /** The vault folder's identity (fileIdentity), or null when no folder is there. */
