@@ -745,18 +745,37 @@ function moveAside(path: string, aside: string): void {
  */
 function replaceable(path: string): boolean {
   if (basename(dirname(path)) === '.tsm') return true;
+  const head = fileHead(path, 72);
+  return head !== null && head.length === 72 && head.toString('latin1', 0, 16) === SQLITE_HEADER && head.readUInt32BE(68) === TSM_APPLICATION_ID;
+}
+
+/** How every SQLite database file begins (its header's first 16 bytes). */
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+/**
+ * Whether the index file was overwritten in place with something that is no database (`head -c … >
+ * index.db`, a sync tool writing another version into the same file): it holds bytes, and they do not
+ * begin as SQLite's do. A connection open on it learns nothing (same file, same identity) until it reads
+ * a page; one read of 16 bytes. An empty file or none is not this: SQLite writes a new file's header itself.
+ */
+export function overwrittenIndex(path: string): boolean {
+  const head = fileHead(path, SQLITE_HEADER.length);
+  return head !== null && head.length > 0 && head.toString('latin1') !== SQLITE_HEADER.slice(0, head.length);
+}
+
+/** The first `bytes` bytes of a plain file (fewer if it is shorter), or null when it cannot be read. */
+function fileHead(path: string, bytes: number): Buffer | null {
   let fd: number;
   try {
     fd = openRegularFile(path);
   } catch {
-    return false;
+    return null;
   }
   try {
-    const head = Buffer.alloc(72);
-    const n = readSync(fd, head, 0, head.length, 0);
-    return n === head.length && head.toString('latin1', 0, 16) === 'SQLite format 3\0' && head.readUInt32BE(68) === TSM_APPLICATION_ID;
+    const head = Buffer.alloc(bytes);
+    return head.subarray(0, readSync(fd, head, 0, bytes, 0));
   } catch {
-    return false;
+    return null;
   } finally {
     closeSync(fd);
   }

@@ -2,7 +2,7 @@
 // through one long-lived writer connection, one batch at a time, until the signal aborts.
 import { statSync } from 'node:fs';
 import type { SyncSummary } from '../core/types.js';
-import { IndexError, openWriter, writerFree, type Database } from '../index/db.js';
+import { IndexError, moveCorruptAside, openWriter, overwrittenIndex, writerFree, type Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
 import { BackgroundEmbedding } from '../index/embed-job.js';
 import { BackgroundTrainer } from '../index/semantic/background.js';
@@ -77,6 +77,8 @@ class VaultWatch {
   private db: Database | null = null;
   /** Identity of the index file the connection writes to. */
   private dbFile: string | null = null;
+  /** A batch met the index damaged (SQLITE_CORRUPT, SQLITE_NOTADB): the next one rebuilds it. */
+  private damaged = false;
   private accepting = false; // batches wait until the initial sync is done
   private stopping = false;
   private running: Promise<void> | null = null;
@@ -251,6 +253,17 @@ class VaultWatch {
         writer = this.openIndex();
         batch = { paths: [], rescanReasons: ['the index file was replaced'], attachments: [] };
         this.keepPidFile(); // `.tsm/` itself may have gone with it
+      } else if (this.damaged || overwrittenIndex(this.cfg.db)) {
+        // The same file, no longer a usable database: every retry failed on it for good, while readers said
+        // to rebuild it. Moved aside as `tsm index` does (db.ts moveCorruptAside: only tsm's own file; any
+        // other is refused, naming the fix), then built again from the notes. Moved before the connection
+        // closes: its close writes the -wal into the file, which is then tsm's copy aside, not the user's.
+        this.notice(`the index file ${this.cfg.db} is no longer a usable database (overwritten or damaged); rebuilding it`);
+        moveCorruptAside(this.cfg.db);
+        this.closeIndex();
+        this.damaged = false;
+        writer = this.openIndex();
+        batch = { paths: [], rescanReasons: ['the index file was damaged'], attachments: [] };
       }
       // A `tsm index --full` elsewhere holds the write lock for its whole rebuild: wait for it here, on a
       // timer, not inside SQLite's busy wait, which would stop this process's socket, file events and Ctrl-C
@@ -268,6 +281,8 @@ class VaultWatch {
         this.stop();
         return;
       }
+      // Damage met in the middle (a page overwritten): the retry rebuilds the index (above).
+      if (err instanceof IndexError && err.code === 'corrupt') this.damaged = true;
       this.queue.putBack(batch);
       this.failures++;
       const delay = Math.min(MAX_RETRY_MS, 1000 * 2 ** (this.failures - 1));
@@ -345,9 +360,17 @@ class VaultWatch {
     }
   }
 
+  private closeIndex(): void {
+    try {
+      this.db?.close();
+    } catch {
+      // a connection on a damaged file: it is let go all the same
+    }
+    this.db = null; // should the next open fail, the next batch opens it again, not the closed connection
+  }
+
   private openIndex(): Database {
-    this.db?.close();
-    this.db = null; // should the open fail, the next batch opens it again, not the closed connection
+    this.closeIndex();
     this.db = openWriter(this.cfg.db, { vault: this.cfg.vault }).db;
     this.dbFile = fileIdentity(this.cfg.db);
     return this.db;
@@ -395,14 +418,14 @@ class VaultWatch {
   }
 
   /**
-   * The index file deleted or replaced under the watcher: rebuilt now (applyBatch), not at the vault's next
-   * change. Until this connection lets go of them, the deleted file's -wal and -shm keep their names, and a
+   * The index file deleted, replaced, or overwritten in place with what is no database: rebuilt now
+   * (applyBatch), not at the vault's next change (an overwritten one never, before: its retries failed for good). Until this connection lets go of them, the deleted file's -wal and -shm keep their names, and a
    * new index at the path shares them: every `tsm search`, `tsm index` and hook failed with "disk I/O error"
    * until a note changed, which in a quiet vault may be hours.
    */
   private rebuildIfIndexGone(): void {
     if (!this.accepting || this.stopping || this.running || this.debouncer.pending) return; // applyBatch checks it
-    if (fileIdentity(this.cfg.db) === this.dbFile) return;
+    if (fileIdentity(this.cfg.db) === this.dbFile && !overwrittenIndex(this.cfg.db)) return;
     this.queue.requestRescan('the index file was replaced');
     this.debouncer.poke();
   }

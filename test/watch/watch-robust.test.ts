@@ -1,7 +1,8 @@
 // `tsm watch` end to end: other processes beside it, signals mid-batch, a vanishing vault, and running
 // out of watch handles.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -137,6 +138,61 @@ describe('tsm watch: stopping', () => {
     await waitFor(() => /index file .* was deleted or replaced; rebuilding it/.test(w.stderr()) && /2 added/.test(w.stderr()), 10_000);
     expect(await searchPaths(dir, word)).toEqual(['a.md', 'b.md']);
     expect(await w.stop()).toBe(0);
+  });
+
+  it('rebuilds an index file overwritten in place (same inode) with what is no database, keeping the old one aside', async () => {
+    // Same file, same identity: the watcher went on with its connection, its batches failed for good
+    // ("database disk image is malformed", no fix named) and readers said the index was unusable.
+    const word = token('over');
+    const dir = vault({ 'a.md': note(word) });
+    const w = await startWatch(dir);
+    writeFileSync(join(dir, 'b.md'), note(word));
+    await waitForSearch(dir, word, ['a.md', 'b.md']);
+    const db = join(dir, '.tsm', 'index.db');
+    const inode = statSync(db).ino;
+    writeFileSync(db, randomBytes(50_000)); // `head -c 50000 /dev/urandom > .tsm/index.db`
+    expect(statSync(db).ino).toBe(inode);
+    await waitFor(() => /index file .* is no longer a usable database \(overwritten or damaged\); rebuilding it/.test(w.stderr()) && /2 added/.test(w.stderr()), 10_000);
+    expect(await searchPaths(dir, word)).toEqual(['a.md', 'b.md']);
+    expect(readdirSync(join(dir, '.tsm')).filter((f) => f.startsWith('index.db.corrupt-'))).toHaveLength(1);
+    expect(await w.stop()).toBe(0);
+  });
+
+  it('rebuilds an index damaged past its header, once a batch meets the damage', async () => {
+    // The header still reads as SQLite's, so only a read finds it: the batch failed ("database disk image is
+    // malformed") and was retried on the same damage forever.
+    const word = token('pages');
+    const files: Record<string, string> = {};
+    for (let n = 0; n < 30; n++) files[`n${n}.md`] = note(`${word} ${randomBytes(2000).toString('base64')}`);
+    const dir = vault(files);
+    const w = await startWatch(dir);
+    const db = join(dir, '.tsm', 'index.db');
+    await waitFor(() => statSync(`${db}-wal`, { throwIfNoEntry: false })?.size === 0, 10_000); // all of it in index.db
+    const size = statSync(db).size;
+    const fd = openSync(db, 'r+');
+    writeSync(fd, randomBytes(size - 100), 0, size - 100, 100);
+    closeSync(fd);
+    writeFileSync(join(dir, 'new.md'), note(word));
+    await waitFor(() => /a batch failed \(the index at .* is damaged \(database disk image is malformed\)/.test(w.stderr()) && /31 added/.test(w.stderr()), 10_000);
+    expect(w.stderr()).toMatch(/is no longer a usable database \(overwritten or damaged\); rebuilding it/);
+    expect(await searchPaths(dir, word)).toHaveLength(31);
+    expect(await w.stop()).toBe(0);
+  });
+
+  it('leaves a --db file outside .tsm overwritten with what is no tsm index as it is, and names the fix', async () => {
+    const word = token('theirs');
+    const dir = vault({ 'a.md': note(word) });
+    const dbDir = mkdtempSync(join(tmpdir(), 'tsm-own-db-'));
+    later(() => rmSync(dbDir, { recursive: true, force: true }));
+    const db = join(dbDir, 'mine.db');
+    const w = await startWatch(dir, ['--db', db]);
+    const theirs = randomBytes(50_000);
+    writeFileSync(db, theirs);
+    await waitFor(() => /is not a tsm index .*tsm leaves it as it is: give --db a new file name/.test(w.stderr()), 10_000);
+    expect(readFileSync(db).equals(theirs)).toBe(true);
+    expect(readdirSync(dbDir).filter((f) => f.includes('corrupt'))).toEqual([]);
+    expect(await w.stop()).toBe(0);
+    expect(readFileSync(db).equals(theirs)).toBe(true); // not even its close wrote to it
   });
 
   it('a command that meets the old -wal of an index deleted under a watcher names the watcher, not a full disk', async () => {
