@@ -88,11 +88,15 @@ export function createIgnoredTest(
   };
 }
 
-export type WatchFailure = 'handles' | 'other';
+export type WatchFailure = 'handles' | 'permission' | 'other';
 
-/** ENOSPC (inotify watches used up) and EMFILE/ENFILE (file descriptors used up) are helped by polling. */
+/**
+ * ENOSPC (inotify watches used up) and EMFILE/ENFILE (file descriptors used up) are helped by polling;
+ * EACCES/EPERM is one folder or note this user may not read (fs-watcher.ts watches it again once it can).
+ */
 export function watchFailureKind(err: unknown): WatchFailure {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission';
   return code === 'ENOSPC' || code === 'EMFILE' || code === 'ENFILE' ? 'handles' : 'other';
 }
 

@@ -1,8 +1,8 @@
 // The chokidar side of `tsm watch`: native file-system events, and polling when the OS runs out of
 // watch handles (or when asked for, e.g. on network drives where native events never arrive).
-import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import type { FSWatcher } from 'chokidar';
-import { basename, join } from 'node:path';
+import { basename, join, resolve as resolvePath } from 'node:path';
 import { fileKind } from '../vault/file-kind.js';
 import { isAttachmentName } from '../vault/scan.js';
 import { createIgnoredTest, watchFailureKind, type WatchEventName } from './classify.js';
@@ -21,7 +21,12 @@ export interface FsWatcherOptions {
   onFallback(err: Error): void;
   /** Polling is running after a fallback: events may have been missed meanwhile. */
   onResumed(): void;
-  /** Any other watcher error (an unreadable folder, …): worth telling, not worth stopping for. */
+  /**
+   * A folder or note this user may not read (EACCES, EPERM), so not watched: told once per path, until it is
+   * readable again (readableAgain). Without it, such errors go to onError.
+   */
+  onUnreadable?(absPath: string): void;
+  /** Any other watcher error: worth telling, not worth stopping for. */
   onError(err: Error): void;
 }
 
@@ -126,12 +131,56 @@ export class VaultFsWatcher {
   async renewIfStale(): Promise<boolean> {
     const gone = [...this.selfRemoved];
     this.selfRemoved.clear();
-    const old = this.current;
-    if (this.closed || this.pollingNow || old === null) return false;
+    if (this.closed || this.pollingNow || this.current === null) return false;
     if (!gone.some((path) => fileKind(path, { lstat: true }) === 'directory')) return false;
+    return this.renew();
+  }
+
+  /**
+   * Folders and notes whose watch failed for want of permission (`chmod 000`, `mkdir -m 000`), by absolute
+   * path. chokidar counts them as watched all the same, with no watch on them, and nothing makes it look
+   * again: made readable, a folder's notes stayed out of the index and their edits unseen until a restart
+   * (its parent's watch reports the mode change, which chokidar takes for a folder it already has).
+   */
+  private readonly unreadable = new Set<string>();
+
+  /**
+   * The paths of `unreadable` this user can read now (a folder: list and enter), taken out of it; gone ones
+   * are dropped. Asked every second by the caller, one access() per path, nothing when all were readable.
+   * Any of them makes a `renew` (and a rescan) due.
+   */
+  readableAgain(): string[] {
+    const now: string[] = [];
+    for (const path of this.unreadable) {
+      const kind = fileKind(path);
+      if (kind === 'absent') this.unreadable.delete(path);
+      else if (readable(path, kind === 'directory')) {
+        this.unreadable.delete(path);
+        now.push(path);
+      }
+    }
+    return now;
+  }
+
+  /** Told once per path: every renewal walks the vault again and meets a folder that stays unreadable again. */
+  private markUnreadable(path: string): void {
+    const abs = resolvePath(this.opts.vault, path);
+    if (this.unreadable.has(abs)) return;
+    this.unreadable.add(abs);
+    this.opts.onUnreadable?.(abs);
+  }
+
+  /**
+   * A fresh watcher in place of the current one (native or polling, as it is): it walks the vault and
+   * watches what is there now. True when it replaced one; changes made meanwhile are unseen, so the caller
+   * rescans after it.
+   */
+  async renew(): Promise<boolean> {
+    const old = this.current;
+    if (this.closed || old === null) return false;
     this.current = null;
     // Closed before the new one opens: a new watcher would join the old one's watches of the same paths.
-    this.switching = old.close().then(() => (this.closed ? undefined : this.open(false)));
+    this.switching = old.close().then(() => (this.closed ? undefined : this.open(this.pollingNow)));
     await this.switching;
     return !this.closed;
   }
@@ -179,7 +228,15 @@ export class VaultFsWatcher {
     await new Promise<void>((resolve) => {
       w.on('ready', resolve);
       w.on('all', (event, path) => {
-        if (this.current === w && !this.closed && EVENTS.has(event)) this.opts.onEvent(event as WatchEventName, path);
+        if (this.current !== w || this.closed || !EVENTS.has(event)) return;
+        // chokidar says a folder (or note) went when it could no longer list it: under --poll that is its only
+        // word of a `chmod 000`, and its poller never reports the mode given back (no new mtime).
+        // Only what can be looked at (stat'ed) is told: not the notes inside such a folder.
+        if ((event === 'unlinkDir' || event === 'unlink') && this.opts.onUnreadable) {
+          const folder = statKind(path);
+          if (folder !== null && !readable(path, folder)) this.markUnreadable(path);
+        }
+        this.opts.onEvent(event as WatchEventName, path);
       });
       if (!poll) {
         // inotify's word that a watched path itself went (IN_DELETE_SELF, IN_MOVE_SELF): its own name, on its own watch.
@@ -212,6 +269,8 @@ export class VaultFsWatcher {
           failedOver = true;
           this.switching = this.failOver(w, err);
           resolve(); // stop waiting for this watcher; start() waits for the polling one below
+        } else if (watchFailureKind(err) === 'permission' && typeof (err as NodeJS.ErrnoException).path === 'string' && this.opts.onUnreadable) {
+          this.markUnreadable((err as NodeJS.ErrnoException).path as string);
         } else {
           this.opts.onError(err);
         }
@@ -231,6 +290,25 @@ export class VaultFsWatcher {
     } catch (failure) {
       this.opts.onError(failure instanceof Error ? failure : new Error(String(failure)));
     }
+  }
+}
+
+/** Whether `path` is a folder (true) or something else (false), or null when it cannot be stat'ed. */
+function statKind(path: string): boolean | null {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return null;
+  }
+}
+
+/** Whether this user may read `path` (a folder: list it and enter it), as a watch and a walk of it need. */
+function readable(path: string, folder: boolean): boolean {
+  try {
+    accessSync(path, folder ? constants.R_OK | constants.X_OK : constants.R_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 

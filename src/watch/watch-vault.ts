@@ -121,6 +121,7 @@ class VaultWatch {
       if (this.failIfVaultGone()) return;
       this.keepPidFile();
       this.rebuildIfIndexGone();
+      this.watchReadableAgain();
     }, VAULT_CHECK_MS);
     try {
       if (await this.startWatching()) await this.initialSyncAndServe();
@@ -155,6 +156,11 @@ class VaultWatch {
         this.debouncer.poke();
         this.catchUpAfterPollingStarts();
       },
+      onUnreadable: (abs) =>
+        this.notice(
+          `cannot watch ${vaultRelative(this.cfg.vault, abs) ?? abs} (permission denied): it stays out of the index until your user ` +
+            'can read it (chmod u+r, and u+x for a folder), then it is watched and indexed again by itself',
+        ),
       onError: (err) => this.notice(`watch error: ${err.message}`),
     });
     return !(this.failIfVaultGone() || this.opts.signal?.aborted);
@@ -406,6 +412,24 @@ class VaultWatch {
       this.queue.requestRescan('polling started');
       this.debouncer.poke();
     }, 2 * POLL_INTERVAL_MS);
+  }
+
+  /**
+   * A folder or note that could not be watched for want of permission and is readable now: a fresh watcher
+   * (fs-watcher.ts readableAgain says why chokidar never looks again by itself), then a rescan for what it
+   * holds and what changed meanwhile. Costs a walk of the vault, paid only when such a path becomes readable.
+   */
+  private watchReadableAgain(): void {
+    if (!this.accepting || this.stopping || !this.fsWatcher) return;
+    const paths = this.fsWatcher.readableAgain();
+    if (paths.length === 0) return;
+    const rels = paths.map((abs) => vaultRelative(this.cfg.vault, abs) ?? abs);
+    const names = rels.slice(0, 3).join(', ') + (rels.length > 3 ? ` and ${rels.length - 3} more` : '');
+    this.betweenBatches(async () => {
+      if (!(await this.fsWatcher?.renew())) return;
+      this.queue.requestRescan(`readable again: ${names}; watching it anew`);
+      this.debouncer.poke();
+    });
   }
 
   /**

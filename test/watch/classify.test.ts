@@ -152,7 +152,8 @@ describe('watch failures', () => {
     expect(watchFailureKind(err('ENOSPC'))).toBe('handles');
     expect(watchFailureKind(err('EMFILE'))).toBe('handles');
     expect(watchFailureKind(err('ENFILE'))).toBe('handles');
-    expect(watchFailureKind(err('EACCES'))).toBe('other');
+    expect(watchFailureKind(err('EACCES'))).toBe('permission');
+    expect(watchFailureKind(err('EPERM'))).toBe('permission');
     expect(watchFailureKind(new Error('plain'))).toBe('other');
     expect(watchFailureKind(undefined)).toBe('other');
   });
