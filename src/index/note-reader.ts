@@ -249,21 +249,23 @@ export class NoteReader {
   /**
    * Notes whose frontmatter lists `file` (or a path ending in `/file`) among files read/edited, or whose text
    * mentions it. The suffix is compared exactly, not by LIKE: `_` and `%` in a file name were wildcards, and
-   * 25 newer sessions of `src/myXmodule.py` took every row fetched for `my_module.py`.
+   * 25 newer sessions of `src/myXmodule.py` took every row fetched for `my_module.py`. `excluded`: Obsidian's
+   * Excluded files, left out here rather than after the limit, so newer excluded notes take no row.
    */
-  notesTouchingFile(file: string, limit: number): { note: NoteRecord; how: 'read' | 'edited' | 'mentioned' }[] {
+  notesTouchingFile(file: string, limit: number, excluded: readonly string[] = []): { note: NoteRecord; how: 'read' | 'edited' | 'mentioned' }[] {
     const listed = `value = ?1 OR substr(value, -length(?1) - 1) = '/' || ?1`;
+    const set = excluded.length ? { 3: excludedSet(this.db, excluded) } : {};
     const rows = this.db
       .prepare(
         `SELECT ${NOTE_COLUMNS},
            EXISTS (SELECT 1 FROM json_each(json_extract(frontmatter, '$.files_edited')) WHERE ${listed}) AS edited,
            EXISTS (SELECT 1 FROM json_each(json_extract(frontmatter, '$.files_read')) WHERE ${listed}) AS read
-         FROM notes WHERE edited OR read
-           OR id IN (SELECT note_id FROM sections WHERE instr(text, ?1) > 0)
+         FROM notes WHERE (edited OR read
+           OR id IN (SELECT note_id FROM sections WHERE instr(text, ?1) > 0))${excluded.length ? ' AND NOT tsm_excluded(path, ?3)' : ''}
          ORDER BY date DESC LIMIT ?2`,
       )
       // better-sqlite3 binds numbered parameters (?1, ?2) by name, from an object.
-      .all({ 1: file, 2: limit }) as (NoteRow & { edited: number; read: number })[];
+      .all({ 1: file, 2: limit, ...set }) as (NoteRow & { edited: number; read: number })[];
     return rows.map((r) => ({ note: toNote(r), how: r.edited ? 'edited' : r.read ? 'read' : 'mentioned' }));
   }
 

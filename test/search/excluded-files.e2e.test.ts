@@ -173,3 +173,38 @@ describe("Excluded files among a daily note's neighbouring days", () => {
     }
   });
 });
+
+// file_history listed the notes and sessions Obsidian's Excluded files name (a template that shows the command,
+// an archived session), which README says every search, MCP's too, leaves out.
+describe("Excluded files in MCP file_history", () => {
+  let h: { dir: string; cleanup: () => void };
+  const session = (date: string, sid: string) =>
+    `---\ntype: session\nsession_id: ${sid}-0000-0000-0000-000000000000\nproject: proj\ncwd: /home/me/proj\nstarted: ${date}T10:00:00+09:00\n---\n\n# proj: migrate\n\n## 1. run the migration\n\nrun the migration\n\n### Actions\n\n- Bash \`python scripts/migrate.py --apply\` (exit 0)\n`;
+  beforeAll(() => {
+    const files: Record<string, string> = {
+      '.obsidian/app.json': JSON.stringify({ userIgnoreFilters: ['Templates/', 'Archive/'] }),
+      'notes/migration.md': '---\ndate: 2026-01-05\n---\n# Migration\n\nWe run scripts/migrate.py at each release.\n',
+      'sessions/2026-01-06-proj-aaaaaaaa.md': session('2026-01-06', 'aaaaaaaa'),
+      'Archive/sessions/2026-01-07-proj-bbbbbbbb.md': session('2026-01-07', 'bbbbbbbb'),
+    };
+    // Newer than the notes that count, and more of them than file_history fetches for limit 1 (2 rows).
+    for (let i = 1; i <= 3; i++) files[`Templates/release-${i}.md`] = `---\ndate: 2026-02-0${i}\n---\n# Release ${i}\n\n- [ ] run scripts/migrate.py\n`;
+    h = makeVault(files);
+    expect(tsm(['index'], { cwd: h.dir }).code).toBe(0);
+  });
+  afterAll(() => h.cleanup());
+
+  it('are no note or session of a file, and take no row from the ones that count', async () => {
+    const { client, close } = await connect(loadConfig({ vaultFlag: h.dir, env: {} }));
+    try {
+      type History = { sessions: { path: string }[]; notes: { path: string }[] };
+      const all = (await ok(client, 'file_history', { file_path: 'scripts/migrate.py', limit: 20 })) as History;
+      expect(all.sessions.map((s) => s.path)).toEqual(['sessions/2026-01-06-proj-aaaaaaaa.md']);
+      expect(all.notes.map((n) => n.path)).toEqual(['notes/migration.md']);
+      const one = (await ok(client, 'file_history', { file_path: 'migrate.py', limit: 1 })) as History;
+      expect([...one.sessions, ...one.notes].map((x) => x.path)).toEqual(['sessions/2026-01-06-proj-aaaaaaaa.md']);
+    } finally {
+      await close();
+    }
+  });
+});

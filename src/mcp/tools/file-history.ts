@@ -9,6 +9,7 @@ import { ToolError } from '../errors.js';
 import { fileTouch, mentionsPath, samePath, sessionIdOfRecord, sessionPrompts } from '../session-note.js';
 import { clampInt, defineTool, PREVIEW_CHARS, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
 import { linkReadingOf } from '../../search/link-reading.js';
+import { searchExclusions } from '../../vault/obsidian-excluded.js';
 import type { LinkReading } from '../../text/markdown-line.js';
 
 export const MAX_FILE_HISTORY = 50;
@@ -41,10 +42,12 @@ export const fileHistoryTool = defineTool({
     return ctx.withIndex((db, reader) => {
       const links = linkReadingOf(db);
       const keys = lookupKeys(file, reader);
+      // Obsidian's Excluded files (a Templates folder, an archive) are no note or session of a file's story, as they are no search result.
+      const excluded = searchExclusions(ctx.cfg);
       const found = new Map<number, NoteRecord>();
       for (const key of keys) {
         // Fetch spare rows: a note that only mentions the name in its text may fail the checks below.
-        for (const r of reader.notesTouchingFile(key, Math.min(limit * 2, 100))) found.set(r.note.id, r.note);
+        for (const r of reader.notesTouchingFile(key, Math.min(limit * 2, 100), excluded)) found.set(r.note.id, r.note);
       }
       const notes = [...found.values()].sort((a, b) => b.date.localeCompare(a.date) || b.mtimeMs - a.mtimeMs);
       const bySession: SessionFound[] = [];
