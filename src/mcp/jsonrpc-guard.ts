@@ -59,7 +59,14 @@ export function checkLine(line: string): Checked {
   }
   const id = idOf(value);
   if (id === 'too long') return { ok: false, reply: reply(null, INVALID_REQUEST, `Invalid Request: id longer than ${MAX_ID_CHARS} characters`) };
-  const parsed = JSONRPCMessageSchema.safeParse(value);
+  // The SDK's schemas are a library's code: whatever a line makes them throw is this line's error, never the
+  // server's end (zod read `"constructor": null` as a class and threw out of here; the reviver drops it now).
+  let parsed: ReturnType<typeof JSONRPCMessageSchema.safeParse>;
+  try {
+    parsed = JSONRPCMessageSchema.safeParse(value);
+  } catch (err) {
+    return { ok: false, reply: reply(id, INVALID_REQUEST, `Invalid Request: the message could not be read (${thrown(err)})`) };
+  }
   if (!parsed.success) {
     const what = Array.isArray(value) ? 'a batch (an array) is not accepted: send one message per line' : 'not a JSON-RPC 2.0 message';
     return { ok: false, reply: reply(id, INVALID_REQUEST, `Invalid Request: ${what}`) };
@@ -68,11 +75,15 @@ export function checkLine(line: string): Checked {
   try {
     problem = paramsProblem(parsed.data);
   } catch (err) {
-    // The SDK's schemas are a library's code: whatever a line makes them throw is this line's error, never the server's end.
-    problem = `the request could not be read (${String((err as Error)?.message ?? err).slice(0, 200)})`;
+    problem = `the request could not be read (${thrown(err)})`;
   }
   if (problem !== null) return { ok: false, reply: reply(id, INVALID_PARAMS, `Invalid params: ${problem}`) };
   return { ok: true, message: parsed.data };
+}
+
+/** A throw's message in one short line, for an error reply. */
+function thrown(err: unknown): string {
+  return String((err as Error)?.message ?? err).replace(/\s+/g, ' ').slice(0, 200);
 }
 
 /**

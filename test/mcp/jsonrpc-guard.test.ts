@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CallToolRequestSchema, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { checkLine, lastMemberId, MAX_DEPTH, MAX_ID_CHARS, nestingDepth, tooLarge, topLevelId } from '../../src/mcp/jsonrpc-guard.js';
 
@@ -129,5 +130,57 @@ describe('any line', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+// zod's plain-object check reads `value.constructor.prototype`: `"constructor": null` in a tool's arguments threw
+// out of checkLine and ended the server; `"constructor": 1` was refused as "must be an object (got an object)".
+describe('a tool call with members named like Object.prototype', () => {
+  const PROTO = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', 'prototype', 'toJSON', 'then'];
+  const member = fc.tuple(fc.oneof(fc.constantFrom(...PROTO), fc.string({ maxLength: 12 })), fc.jsonValue({ maxDepth: 3 }));
+  // Written as text: an object literal cannot hold an own `__proto__`.
+  const object = (members: [string, unknown][], raw: string[] = []) => `{${[...raw, ...members.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`)].join(',')}}`;
+  const NOT_EXTRA = new Set(['query', 'name', 'arguments', '_meta', 'task']);
+
+  it('is ignored where a tool does not list it, never refused and never thrown', () => {
+    fc.assert(
+      fc.property(fc.array(member, { maxLength: 6 }), fc.array(member, { maxLength: 4 }), (args, params) => {
+        const extra = (ms: [string, unknown][]) => ms.filter(([k]) => !NOT_EXTRA.has(k));
+        const line = `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":${object(extra(params), ['"name":"search"', `"arguments":${object(extra(args), ['"query":"lora"'])}`])}}`;
+        const c = checkLine(line);
+        expect(c.ok, JSON.stringify(c)).toBe(true);
+        if (!c.ok) return;
+        const got = (c.message as unknown as { params: { arguments: Record<string, unknown> } }).params.arguments;
+        expect(got.query).toBe('lora');
+        expect(Object.hasOwn(got, 'constructor') || Object.hasOwn(got, '__proto__')).toBe(false);
+        expect(Object.getPrototypeOf(got)).toBe(Object.prototype);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+// Whatever a line makes the SDK's schemas throw is that line's JSON-RPC error, never the server's end.
+describe('a schema that throws', () => {
+  afterEach(() => vi.restoreAllMocks());
+  const call = '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"search","arguments":{"query":"lora"}}}';
+  const boom = () => {
+    throw new TypeError("Cannot read properties of null\n(reading 'prototype')");
+  };
+
+  it('in the JSON-RPC check is an invalid request with the id', () => {
+    vi.spyOn(JSONRPCMessageSchema, 'safeParse').mockImplementation(boom);
+    expect(checkLine(call)).toEqual({
+      ok: false,
+      reply: { jsonrpc: '2.0', id: 8, error: { code: -32600, message: "Invalid Request: the message could not be read (Cannot read properties of null (reading 'prototype'))" } },
+    });
+  });
+
+  it("in the method's params check is invalid params with the id", () => {
+    vi.spyOn(CallToolRequestSchema, 'safeParse').mockImplementation(boom);
+    expect(checkLine(call)).toEqual({
+      ok: false,
+      reply: { jsonrpc: '2.0', id: 8, error: { code: -32602, message: "Invalid params: the request could not be read (Cannot read properties of null (reading 'prototype'))" } },
+    });
   });
 });
