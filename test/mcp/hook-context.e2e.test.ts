@@ -134,6 +134,12 @@ describe('hook_context (the warm prompt hook)', () => {
     expect(logged).toMatch(/UserPromptSubmit session=xxxxxxxx: hook_context: session_id is 20000 characters long; at most 10000 are accepted; nothing injected\n/);
     expect(logged).toMatch(/hook_context: Input validation error: cwd: /);
     expect(logged).toMatch(/hook_context: Input validation error: hook_event_name: /);
+    // A 3 MB event name was written whole: one 3 MB line, which rotated the user's log to hook.log.1.
+    const r = await call(warm, 'hook_context', { hook_event_name: 'X'.repeat(3_000_000), prompt: 'hello' });
+    expect([r.isError, r.text]).toEqual([false, '{}']);
+    const added = readFileSync(log, 'utf8').slice(logged.length);
+    expect(existsSync(`${log}.1`)).toBe(false);
+    expect(added).toMatch(/^\S+ X{64}… \(3000000 characters\): hook_context: hook_event_name is 3000000 characters long; at most 10000 are accepted; nothing injected\n$/);
     // A field it does not take is ignored: the prompt is answered as without it.
     const extra = await call(warm, 'hook_context', { ...hookInput('antenna gain'), extra: 'field' });
     expect(extra.text).toBe(await commandHook('antenna gain'));
