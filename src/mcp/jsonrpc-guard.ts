@@ -101,7 +101,7 @@ export function paramsProblem(message: JSONRPCMessage): string | null {
   const schema = 'method' in message && 'id' in message ? REQUEST_SCHEMAS.get(message.method) : undefined;
   if (!schema) return null;
   const parsed = schema.safeParse(message);
-  if (parsed.success) return null;
+  if (parsed.success) return inheritedToolName(parsed.data);
   const issue = parsed.error.issues[0];
   const at = issue.path.map(String).join('.') || 'the request';
   const text =
@@ -109,6 +109,17 @@ export function paramsProblem(message: JSONRPCMessage): string | null {
       ? `${at} must be ${withArticle(issue.expected === 'record' ? 'object' : issue.expected)} (got ${kindOf(valueAt(message, issue.path))})`
       : `${at}: ${issue.message}`;
   return text.replace(/\s+/g, ' ').slice(0, 300);
+}
+
+/**
+ * A tools/call naming a member every object inherits (`constructor`, `toString`, `__proto__`…): the SDK looks
+ * a tool up in a plain object, found Object's own member there and answered "Tool constructor disabled", as
+ * if tsm had such a tool switched off. No tsm tool has such a name.
+ */
+function inheritedToolName(request: { method: string; params?: unknown }): string | null {
+  const name = request.method === 'tools/call' ? (request.params as { name?: unknown } | undefined)?.name : undefined;
+  if (typeof name !== 'string' || !(name in Object.prototype)) return null;
+  return `params.name: no tool is named ${JSON.stringify(name)} (tools/list names the tools)`;
 }
 
 function valueAt(value: unknown, path: PropertyKey[]): unknown {

@@ -109,6 +109,27 @@ describe('tsm serve on members named like Object.prototype', () => {
   }, 60_000);
 });
 
+// The SDK looks a tool up in a plain object: a tools/call named `constructor` found Object's own member and was
+// answered "Tool constructor disabled", as if tsm had such a tool switched off.
+describe('tsm serve on a tool named like Object.prototype', () => {
+  it('answers that no tool has the name, and stays up', async () => {
+    const s = serveRaw();
+    s.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }));
+    s.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty'];
+    names.forEach((name, i) => s.send(JSON.stringify({ jsonrpc: '2.0', id: 31 + i, method: 'tools/call', params: { name, arguments: {} } })));
+    s.send('{"jsonrpc":"2.0","id":99,"method":"ping"}');
+    await waitFor(() => [31, 32, 33, 34, 99].every((id) => s.replies.some((r) => r.id === id)), 20_000);
+    names.forEach((name, i) => {
+      expect(s.replies.find((r) => r.id === 31 + i).error, name).toEqual({ code: -32602, message: `Invalid params: params.name: no tool is named "${name}" (tools/list names the tools)` });
+    });
+    expect(s.replies.find((r) => r.id === 99)).toEqual({ jsonrpc: '2.0', id: 99, result: {} });
+    const exited = new Promise((r) => s.child.on('close', r));
+    s.child.stdin.end();
+    expect(await exited).toBe(0);
+  }, 60_000);
+});
+
 describe('MCP search through the SDK client', () => {
   let client: Client;
   beforeAll(async () => {
