@@ -35,6 +35,13 @@ beforeAll(async () => {
       frontmatter: { session_id: '00000007-0000-0000-0000-000000000000', project: 'proj', cwd: '/home/me/proj' },
       body: '# proj: session 7\n\n## 1. apply it\n\napply it\n\n### Actions\n\n- Read `README.md`\n- Bash `python scripts/migrate.py --apply` (exit 0)\n\n## 2. now the docs\n\nnow the docs\n',
     },
+    // Edited by its user: a heading of their own under a prompt, and a line of their own among the actions.
+    'sessions/2026-11-08-proj-00000008.md': {
+      type: 'session',
+      date: '2026-11-08',
+      frontmatter: { session_id: '00000008-0000-0000-0000-000000000000', project: 'proj', cwd: '/home/me/proj' },
+      body: '# proj: session 8\n\n## 1. tidy up\n\ntidy up\n\n### Actions\n\n- Read `README.md`\n\nthen seed.sql by hand\n\n## 2. and the rest\n\nand the rest\n\n### My notes\n\nrollback.sh is the way back.\n',
+    },
   });
 });
 afterAll(() => served.close());
@@ -61,5 +68,16 @@ it('a file named by a command of a prompt is a touch of that prompt, with the ac
     expect(r.sessions.map((s: { session_id: string }) => s.session_id.slice(0, 8)), file_path).toEqual(['00000007']);
     expect(r.sessions[0].how).toBe('mentioned');
     expect(r.sessions[0].touches).toEqual([{ n: 1, id: expect.any(Number), how: 'mentioned', prompt: 'apply it', actions: ['Bash `python scripts/migrate.py --apply` (exit 0)'] }]);
+  }
+});
+
+// The session was "mentioned" by any of its sections, a prompt only by its request, answer, plan and actions:
+// text its user added under a prompt (a heading of their own, a line among the actions) listed the session
+// with touches: [].
+it('a file named anywhere under a prompt is a touch of that prompt', async () => {
+  for (const [file_path, n] of [['seed.sql', 1], ['rollback.sh', 2]] as const) {
+    const r = await ok(served.client, 'file_history', { file_path, limit: 20 });
+    expect(r.sessions.map((s: { session_id: string }) => s.session_id.slice(0, 8)), file_path).toEqual(['00000008']);
+    expect(r.sessions[0].touches.map((t: { n: number; how: string }) => [t.n, t.how]), file_path).toEqual([[n, 'mentioned']]);
   }
 });

@@ -113,7 +113,10 @@ function sessionEntry(note: NoteRecord, sections: SectionRecord[], keys: string[
     // An action that names the file without touching it (``Bash `python scripts/migrate.py` ``, a log tailed):
     // the prompt behind it is the why. Only the session as a whole was marked, with no touch to say which.
     const naming = p.actions.filter((a) => !matching.includes(a) && mentions(a.text, keys));
-    if (how === null && (naming.length > 0 || mentions(p.text, keys) || mentions(p.answer, keys) || mentions(p.plan, keys))) how = 'mentioned';
+    // Any section under the prompt counts, as any section counts for the session below: text its user added
+    // (a heading of their own, a line among the actions) is no part of the request, answer or plan.
+    const under = sections.filter((s) => s.startLine >= p.line && s.startLine <= p.endLine);
+    if (how === null && (naming.length > 0 || under.some((s) => mentions(s.text, keys)))) how = 'mentioned';
     if (how === null) continue;
     const shown = p.actions.filter((a) => matching.includes(a) || naming.includes(a));
     touches.push({ n: p.n, id: p.sectionId, how, prompt: preview(p.text || p.heading, links), actions: shown.map((a) => a.text) });
