@@ -16,6 +16,8 @@ export interface SmallDisk {
   /** Fills the disk but for `freeKb` (its pages are 4 KiB); `room()` takes the filling away. */
   fillAllBut(freeKb?: number): void;
   room(): void;
+  /** Gives the mounted disk a new size (`'300k'`, `'256m'`), its files kept: a disk that fills, then grows. */
+  resize(size: string): void;
 }
 
 /** Mounts a tmpfs of `size` (`'2m'`) before the block's tests and unmounts it after; `what` names them in a skip. */
@@ -54,6 +56,9 @@ export function useSmallDisk(size: string, what: string): SmallDisk {
     },
     room() {
       rmSync(fill(), { force: true });
+    },
+    resize(size: string) {
+      execFileSync('mount', ['-o', `remount,size=${size}`, disk.path], { stdio: 'pipe' });
     },
   };
 }
