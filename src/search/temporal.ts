@@ -118,6 +118,8 @@ const RULES: Rule[] = [
   // Calendar quarters (Periodic Notes' quarterly notes are dated their quarter's first day): not a fiscal year's.
   { re: /\b(?:last|previous) quarter\b|(?:前|先)四半期/gi, range: (_m, now) => quarterRange(now, 1) },
   { re: /\bthis quarter\b|今四半期/gi, range: (_m, now) => quarterRange(now, 0) },
+  // The year before last, ahead of last year's rule: 一昨年 holds 昨年, which read it as last year and left 一 to search.
+  { re: /\bthe year before last\b|一昨年|おととし/gi, range: (_m, now) => yearRange(now.getFullYear() - 2) },
   { re: /\blast year\b|去年|昨年/gi, range: (_m, now) => yearRange(now.getFullYear() - 1) },
   { re: /\bthis year\b|今年/gi, range: (_m, now) => ({ after: `${now.getFullYear()}-01-01` }) },
   { re: /半年前/g, range: (_m, now) => unitAgo(6, 'ヶ月', now) },
@@ -152,7 +154,7 @@ const RULES: Rule[] = [
  * fresh process's time).
  */
 const ANY_RULE =
-  /\d|yesterday|today|week|month|(?:last|previous|this) quarter|四半期|year|recently|lately|(?:mon|tues|wednes|thurs|fri|satur|sun)day|曜|morning|afternoon|evening|night|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|昨日|きのう|昨晩|昨夜|今日|本日|今朝|先々|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け/i;
+  /\d|yesterday|today|week|month|(?:last|previous|this) quarter|四半期|year|recently|lately|(?:mon|tues|wednes|thurs|fri|satur|sun)day|曜|morning|afternoon|evening|night|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|おととし|昨日|きのう|昨晩|昨夜|今日|本日|今朝|先々|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け/i;
 
 /**
  * Full-width ASCII (U+FF01–U+FF5E) as ASCII, as NFKC writes it: a Japanese IME in full-width mode types

@@ -16,6 +16,10 @@ describe('extractTemporal', () => {
     ['今月の予定', 'の予定', { after: '2026-11-01' }],
     ['去年の決算', 'の決算', { after: '2025-01-01', before: '2026-01-01' }],
     ['昨年 決算', '決算', { after: '2025-01-01', before: '2026-01-01' }],
+    // 一昨年 holds 昨年: the year before last, not last year with 一 left to search.
+    ['一昨年の決算', 'の決算', { after: '2024-01-01', before: '2025-01-01' }],
+    ['おととしの決算', 'の決算', { after: '2024-01-01', before: '2025-01-01' }],
+    ['the year before last budget', 'budget', { after: '2024-01-01', before: '2025-01-01' }],
     ['今年の目標', 'の目標', { after: '2026-01-01' }],
     // Calendar quarters: now is in Q4 2026.
     ['last quarter OKRs', 'OKRs', { after: '2026-07-01', before: '2026-10-01' }],
@@ -210,7 +214,7 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
   // one through (a range is found), and plain queries keep their text, whitespace collapsed.
   const expressions = [
     '3 weeks ago', '10日前', 'the day before yesterday', '一昨日', 'おととい', 'Yesterday', '昨日', 'TODAY', '今日', '本日',
-    'last week', '先週', 'this week', '今週', 'last month', '先月', 'this month', '今月', 'last year', '去年', '昨年',
+    'last week', '先週', 'this week', '今週', 'last month', '先月', 'this month', '今月', 'last year', '去年', '昨年', '一昨年', 'おととし', 'the year before last',
     'this year', '今年', 'last quarter', 'previous quarter', '先四半期', 'this quarter', '今四半期', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年始', '年明け',
     'in September', 'in sept 2024', 'in dec', '2025年3月の', '2025年3月', '3月に', 'in 2024', '2023年の',
     '2026-07-18', '7月18日', 'July 18', '18 July', 'from 2026-07-01 to 2026-07-20',

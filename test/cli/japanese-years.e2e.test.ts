@@ -1,0 +1,33 @@
+// Japanese words for a past year, through the built CLI: the range each gives is the year a reader means.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, tsm, useIndexedVault } from '../helpers/cli.js';
+
+// Sunday 2026-11-29, noon in Tokyo.
+const ENV = { TSM_NOW: '2026-11-29T12:00:00+09:00', TZ: 'Asia/Tokyo' };
+
+const vault = useIndexedVault({
+  'daily/2024-05-10.md': '# 日報\n\nアンテナの調整をした。\n',
+  'daily/2025-05-10.md': '# 日報\n\nアンテナの調整をした。\n',
+  'daily/2026-11-20.md': '# 日報\n\nアンテナの調整をした。\n',
+});
+
+function search(query: string): { paths: string[]; stderr: string } {
+  const r = tsm(['search', query, '--vault', vault.dir, '-f', 'json'], { env: ENV });
+  expect(r.code, r.stderr).toBe(0);
+  return { paths: (JSON.parse(r.stdout) as { path: string }[]).map((x) => x.path), stderr: r.stderr };
+}
+
+beforeAll(() => assertBuilt());
+
+describe('the year before last', () => {
+  it('一昨年 and おととし are 2024, not last year (一昨年 holds 昨年)', () => {
+    for (const q of ['一昨年のアンテナ', 'おととしのアンテナ']) {
+      const { paths, stderr } = search(q);
+      expect(paths[0], q).toBe('daily/2024-05-10.md');
+      expect(stderr, q).toMatch(/dated from 2024-01-01 to before 2025-01-01/);
+    }
+    expect(search('一昨年').paths).toEqual(['daily/2024-05-10.md']);
+    // 昨年 alone is still last year.
+    expect(search('昨年').paths).toEqual(['daily/2025-05-10.md']);
+  });
+});
