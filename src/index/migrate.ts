@@ -18,6 +18,11 @@ const STEPS: Record<number, (db: Database) => void> = {
   // 14: the text is analysed with C++, C# and F# spelled as words (normalize.ts searchText), and a section's
   // head holds at most HEAD_NAMES of the note's aliases and tags (fts-rows.ts): every full-text row again.
   13: writeFtsRowsAgain,
+  // 15: a variation selector after a CJK character is dropped from the text analysed (normalize.ts
+  // dropCjkSelectors), so 葛󠄀飾 is cut as 葛飾: every full-text row again. Rows of the old cut left in place
+  // would be deleted (contentless tables) with other values than they were written with, and FTS5 then
+  // reports the index damaged.
+  14: writeFtsRowsAgain,
 };
 
 /** Whether an index of `from` can be brought to `to` by the steps above. */

@@ -1,6 +1,6 @@
 // The passage of a section that best shows why it matched: the window of at most maxChars
 // characters covering the most distinct query terms.
-import { foldVariants, hasCjk, isCjkChar, normalize, searchForm, SYMBOL_SPELLINGS } from '../text/normalize.js';
+import { dropCjkSelectors, foldVariants, hasCjk, isCjkChar, normalize, searchForm, SYMBOL_SPELLINGS } from '../text/normalize.js';
 import { isMark } from '../text/unicode.js';
 import { ELLIPSIS, charLength, isWordChar, snapEnd, snapStart, truncateText } from '../text/chars.js';
 import { DEFAULT_LINK_READING, markdownLine, type LinkReading } from '../text/markdown-line.js';
@@ -68,9 +68,9 @@ export function combiningSequences(text: string): string[] {
 }
 
 /**
- * The text in its search form (normalize.ts searchForm: NFKC, lower case, variants folded) with each UTF-16
- * unit of the result mapped back to the code-point span it came from, so matches found in normalised text can
- * be cut from the original. A whitespace-separated piece whose normalisation keeps its length (and has
+ * The text in its search form (normalize.ts searchForm: NFKC, lower case, variants folded, a CJK character's
+ * variation selectors dropped) with each UTF-16 unit of the result mapped back to the code-point span it came
+ * from, so matches found in normalised text can be cut from the original. A whitespace-separated piece whose normalisation keeps its length (and has
  * nothing that could compose) maps one to one; others are normalised per combining sequence.
  */
 function normalizedWithMap(text: string): NormalizedText {
@@ -94,7 +94,8 @@ function normalizedWithMap(text: string): NormalizedText {
       continue;
     }
     for (const cluster of combiningSequences(piece)) {
-      const c = normalize(cluster);
+      // A selector after a CJK character is a mark of its cluster: dropped here as searchForm drops it.
+      const c = dropCjkSelectors(normalize(cluster));
       const len = charLength(cluster);
       for (let k = 0; k < c.length; k++) {
         from.push(cp);

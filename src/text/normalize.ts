@@ -44,9 +44,24 @@ export function foldVariants(norm: string): string {
   });
 }
 
-/** normalize(), then foldVariants(): the form of a text every search compares. */
+/**
+ * Variation selectors (U+FE00–FE0F, and the ideographic ones U+E0100–E01EF) that follow a CJK character: a
+ * name written with its registered glyph (葛󠄀飾, 辻󠄀) carries one, NFKC keeps it, and as no CJK character it cut
+ * the run in two, so `葛飾` found no 葛󠄀飾 (its bigram was never indexed). Such a selector picks a glyph, not a
+ * character. Elsewhere they stay: after an emoji or a symbol (⚠️, ℹ️) they part words as before.
+ */
+const SELECTORS = /(?:[\ufe00-\ufe0f]|\udb40[\udd00-\uddef])+/g;
+const ANY_SELECTOR = /[\ufe00-\ufe0f]|\udb40[\udd00-\uddef]/;
+
+/** `norm` without the variation selectors that follow a CJK character (SELECTORS). Shorter when it drops any. */
+export function dropCjkSelectors(norm: string): string {
+  if (!ANY_SELECTOR.test(norm)) return norm;
+  return norm.replace(SELECTORS, (m: string, at: number) => (at > 0 && isCjkCodePoint(codePointBefore(norm, at)) ? '' : m));
+}
+
+/** normalize(), then foldVariants() and dropCjkSelectors(): the form of a text every search compares. */
 export function searchForm(text: string): string {
-  return foldVariants(normalize(text));
+  return dropCjkSelectors(foldVariants(normalize(text)));
 }
 
 /** Normalised text as it is searched: searchForm(), and the language names of SYMBOL_NAMES spelled as words. */

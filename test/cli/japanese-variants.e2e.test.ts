@@ -14,6 +14,8 @@ const vault = useIndexedVault({
   'places.md': '# 点検\n\n修理は5ヵ所。\n',
   'taka.md': `# 報告\n\n${FILLER}髙橋さんと山﨑さんの報告。${FILLER}\n`,
   'kanji.md': '# 漢字\n\n高い橋と長崎の坂。\n',
+  // 葛 in its registered glyph (an ideographic variation selector, U+E0100), 辻 with a standardized one (U+FE00).
+  'ivs.md': `# 発送\n\n${FILLER}東京都葛\u{E0100}飾区の倉庫と辻\ufe00本さん。${FILLER}\n`,
 });
 
 function hits(query: string): { path: string; snippet: string }[] {
@@ -44,5 +46,14 @@ describe('Japanese spelling variants', () => {
     }
     // A reading that joins no variant: 高い and 長崎 are not 髙橋 or 山﨑.
     expect(paths('高橋')).toEqual(['taka.md']);
+  });
+
+  it('finds 葛󠄀飾 and 辻︀本, written with a variation selector, from 葛飾 and 辻本, and shows them as written', () => {
+    for (const q of ['葛飾', '辻本', '葛\u{E0100}飾']) {
+      const [hit, ...rest] = hits(q);
+      expect(hit?.path, q).toBe('ivs.md');
+      expect(rest, q).toEqual([]);
+      expect(hit.snippet, q).toMatch(/^…東京都葛\u{E0100}飾区の倉庫と辻\ufe00本さん。/u);
+    }
   });
 });
