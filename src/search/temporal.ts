@@ -118,6 +118,17 @@ const RULES: Rule[] = [
   // Calendar quarters (Periodic Notes' quarterly notes are dated their quarter's first day): not a fiscal year's.
   { re: /\b(?:last|previous) quarter\b|(?:前|先)四半期/gi, range: (_m, now) => quarterRange(now, 1) },
   { re: /\bthis quarter\b|今四半期/gi, range: (_m, now) => quarterRange(now, 0) },
+  // A month or the end of a year named by a word (去年の3月, 昨年12月, 今年の1月, 昨年末, 去年の年末, 一昨年の年末):
+  // that year's. Read apart, the year word was the range and the month (the latest March) or 年末 (the latest
+  // year end) a date apart from it: `去年の3月` was all of last year, said to be apart from this March. Not a
+  // fiscal year's end (3月期), nor a day (去年の3月3日: the day rules read 3月3日 first).
+  {
+    re: /(一昨年|おととし|去年|昨年|今年)の?(?:(?<!\d)(1[0-2]|[1-9])月(?![\d日期])|年?末)/g,
+    range: (m, now) => {
+      const year = now.getFullYear() - (m[1] === '今年' ? 0 : m[1] === '去年' || m[1] === '昨年' ? 1 : 2);
+      return m[2] ? monthRange(year, Number(m[2]) - 1) : { after: `${year}-12-15`, before: `${year + 1}-01-01` };
+    },
+  },
   // The year before last, ahead of last year's rule: 一昨年 holds 昨年, which read it as last year and left 一 to search.
   { re: /\bthe year before last\b|一昨年|おととし/gi, range: (_m, now) => yearRange(now.getFullYear() - 2) },
   { re: /\blast year\b|去年|昨年/gi, range: (_m, now) => yearRange(now.getFullYear() - 1) },
@@ -125,7 +136,7 @@ const RULES: Rule[] = [
   { re: /半年前/g, range: (_m, now) => unitAgo(6, 'ヶ月', now) },
   { re: /\brecently\b|\blately\b|最近|ここ最近/gi, range: (_m, now) => recentDays(30, now) },
   {
-    re: /(昨年|去年)?の?年末/g,
+    re: /の?年末/g,
     range: (_m, now) => {
       const y = now.getMonth() === 11 && now.getDate() >= 15 ? now.getFullYear() : now.getFullYear() - 1;
       return { after: `${y}-12-15`, before: `${y + 1}-01-01` };

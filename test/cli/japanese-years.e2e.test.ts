@@ -9,10 +9,13 @@ const vault = useIndexedVault({
   'daily/2024-05-10.md': '# 日報\n\nアンテナの調整をした。\n',
   'daily/2025-05-10.md': '# 日報\n\nアンテナの調整をした。\n',
   'daily/2026-11-20.md': '# 日報\n\nアンテナの調整をした。\n',
+  'daily/2025-03-10.md': '# 日報\n\n議事録を書いた。\n',
+  'daily/2025-12-20.md': '# 日報\n\n議事録を書いた。\n',
+  'daily/2026-03-10.md': '# 日報\n\n議事録を書いた。\n',
 });
 
-function search(query: string): { paths: string[]; stderr: string } {
-  const r = tsm(['search', query, '--vault', vault.dir, '-f', 'json'], { env: ENV });
+function search(query: string, env: Record<string, string> = ENV): { paths: string[]; stderr: string } {
+  const r = tsm(['search', query, '--vault', vault.dir, '-f', 'json'], { env });
   expect(r.code, r.stderr).toBe(0);
   return { paths: (JSON.parse(r.stdout) as { path: string }[]).map((x) => x.path), stderr: r.stderr };
 }
@@ -28,6 +31,26 @@ describe('the year before last', () => {
     }
     expect(search('一昨年').paths).toEqual(['daily/2024-05-10.md']);
     // 昨年 alone is still last year.
-    expect(search('昨年').paths).toEqual(['daily/2025-05-10.md']);
+    expect(search('昨年').paths).toEqual(['daily/2025-12-20.md', 'daily/2025-05-10.md', 'daily/2025-03-10.md']);
+  });
+});
+
+describe('a month or the end of a year named by a word', () => {
+  it('is that year\'s: 去年の3月 is March 2025, not all of 2025 with this March apart from it', () => {
+    const { paths, stderr } = search('去年の3月の議事録');
+    expect(paths[0]).toBe('daily/2025-03-10.md');
+    expect(stderr).toMatch(/1 match dated from 2025-03-01 to before 2025-04-01/);
+    expect(stderr).not.toMatch(/apart/);
+  });
+
+  it('昨年末 and 去年の年末 are December 15–31 of last year, also in December', () => {
+    for (const env of [ENV, { ...ENV, TSM_NOW: '2026-12-20T12:00:00+09:00' }]) {
+      for (const q of ['昨年末の議事録', '去年の年末の議事録']) {
+        const { paths, stderr } = search(q, env);
+        expect(paths[0], q).toBe('daily/2025-12-20.md');
+        expect(stderr, q).toMatch(/1 match dated from 2025-12-15 to before 2026-01-01/);
+        expect(stderr, q).not.toMatch(/apart/);
+      }
+    }
   });
 });

@@ -20,6 +20,17 @@ describe('extractTemporal', () => {
     ['一昨年の決算', 'の決算', { after: '2024-01-01', before: '2025-01-01' }],
     ['おととしの決算', 'の決算', { after: '2024-01-01', before: '2025-01-01' }],
     ['the year before last budget', 'budget', { after: '2024-01-01', before: '2025-01-01' }],
+    // A month or the end of a year a word names is that year's (now is 2026-11-22): not all of last year,
+    // with the month read apart as this year's.
+    ['去年の3月の議事録', 'の議事録', { after: '2025-03-01', before: '2025-04-01' }],
+    ['昨年12月 議事録', '議事録', { after: '2025-12-01', before: '2026-01-01' }],
+    ['一昨年の12月', '', { after: '2024-12-01', before: '2025-01-01' }],
+    ['今年の1月の目標', 'の目標', { after: '2026-01-01', before: '2026-02-01' }],
+    ['昨年末の振り返り', 'の振り返り', { after: '2025-12-15', before: '2026-01-01' }],
+    ['去年の年末の振り返り', 'の振り返り', { after: '2025-12-15', before: '2026-01-01' }],
+    ['おととしの年末', '', { after: '2024-12-15', before: '2025-01-01' }],
+    // A fiscal year that ends in March is no month.
+    ['昨年の3月期決算', 'の3月期決算', { after: '2025-01-01', before: '2026-01-01' }],
     ['今年の目標', 'の目標', { after: '2026-01-01' }],
     // Calendar quarters: now is in Q4 2026.
     ['last quarter OKRs', 'OKRs', { after: '2026-07-01', before: '2026-10-01' }],
@@ -235,6 +246,18 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
       expect(extractTemporal(q, now).range, q).toEqual({ after: '2026-11-21', before: '2026-11-22' });
     }
     expect(extractTemporal('べんきょうのメモ', now).range).toBeNull();
+  });
+
+  it('in December, last year\'s March and year end are still last year\'s, not this year\'s apart from it', () => {
+    const december = new Date(2026, 11, 20, 12, 0, 0);
+    for (const [q, range] of [
+      ['去年の12月の議事録', { after: '2025-12-01', before: '2026-01-01' }],
+      ['去年の年末', { after: '2025-12-15', before: '2026-01-01' }],
+    ] as const) {
+      const r = extractTemporal(q, december);
+      expect(r.range, q).toEqual(range);
+      expect(r.unread, q).toBeUndefined();
+    }
   });
 
   it('a fiscal year (年度) is no rolling span of years: the words stay whole', () => {
