@@ -60,7 +60,8 @@ export function buildFilters(flags: FilterFlags, textRange: DateRange | null, no
     f.types = [...new Set(types)] as NoteType[];
   }
   if (flags.status?.length) f.statuses = [...new Set(listed('--status', flags.status).map((s) => s.toLowerCase()))];
-  if (flags.tag?.length) f.tags = [...new Set(listed('--tag', flags.tag, (t) => t.replace(/^#/, '')).map((t) => normalize(t)))];
+  // `#` is stripped after NFKC: an IME in full-width mode types `＃日本語`, which kept its ＃ and matched no tag.
+  if (flags.tag?.length) f.tags = [...new Set(listed('--tag', flags.tag, (t) => normalize(t).replace(/^#/, '')))];
   if (flags.path?.length) f.pathPrefixes = flags.path.map((p) => p.replace(/^\.\//, '').replace(/\\/g, '/'));
 
   let range: DateRange = {};

@@ -49,6 +49,9 @@ describe('filters', () => {
     expect(() => buildFilters({ status: [','] }, null, now)).toThrow(/^--status must not be empty$/);
     expect(() => buildFilters({ type: [''] }, null, now)).toThrow(FilterError);
     expect(buildFilters({ tag: ['#a,#b', ''] }, null, now).tags).toEqual(['a', 'b']);
+    // A full-width ＃, as an IME in full-width mode types it, is a # too.
+    expect(buildFilters({ tag: ['＃日本語', '＃ＬｏＲａ'] }, null, now).tags).toEqual(['日本語', 'lora']);
+    expect(() => buildFilters({ tag: ['＃'] }, null, now)).toThrow(/^--tag must not be empty$/);
   });
 
   // `tsm search x --after "$SINCE"` with SINCE unset searched every date without a word.
