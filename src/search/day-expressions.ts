@@ -135,11 +135,29 @@ export function daySpanOf(m: RegExpMatchArray, now: Date): DateRange | null {
   const a = dayOf(m.slice(1, 1 + n), now);
   const b = dayOf(m.slice(1 + n), now);
   if (!a || !b) return null;
+  // A day written without a year is read from the other one: an end, as the first such day from the start
+  // (`2026年12月30日〜1月3日` ends 2027-01-03; `Nov 20 to Dec 5` on Nov 29 is this year's, today within it);
+  // a start, when only the end has a year, as the latest such day up to the end. Read each on its own, as
+  // the latest by now, `2026年12月30日〜1月3日` was the year from 2026-01-03, and a span holding today went
+  // back a year. Both without a year: the start is the latest by now (`December 20 to January 5`).
   let from = a.date;
-  // `December 20 to January 5`: a start written without a year that falls after its end is the year before.
-  if (from > b.date && !a.year) from = new Date(from.getFullYear() - 1, from.getMonth(), from.getDate());
-  const [first, last] = from <= b.date ? [from, b.date] : [b.date, from];
+  let to = b.date;
+  if (!b.year) to = sameDayFrom(b.date, from, 1) ?? to;
+  else if (!a.year) from = sameDayFrom(a.date, to, -1) ?? from;
+  const [first, last] = from <= to ? [from, to] : [to, from];
   return { after: ymd(first), before: ymd(addDays(last, 1)) };
+}
+
+/**
+ * The month and day of `day` in the year of `anchor` or, stepping by `step` (1: later, -1: earlier), the
+ * first year in which it falls on or after (before) `anchor` and is a date (Feb 29: within 8 years).
+ */
+function sameDayFrom(day: Date, anchor: Date, step: 1 | -1): Date | null {
+  for (let y = anchor.getFullYear(), n = 0; n <= 8; y += step, n++) {
+    const d = new Date(y, day.getMonth(), day.getDate());
+    if (d.getMonth() === day.getMonth() && (step === 1 ? d >= anchor : d <= anchor)) return d;
+  }
+  return null;
 }
 
 /**

@@ -12,6 +12,8 @@ const vault = useIndexedVault({
   'daily/2025-03-10.md': '# 日報\n\n議事録を書いた。\n',
   'daily/2025-12-20.md': '# 日報\n\n議事録を書いた。\n',
   'daily/2026-03-10.md': '# 日報\n\n議事録を書いた。\n',
+  'daily/2026-01-02.md': '# 日報\n\n帰省した。\n',
+  'daily/2026-12-31.md': '# 日報\n\n帰省した。\n',
 });
 
 function search(query: string, env: Record<string, string> = ENV): { paths: string[]; stderr: string } {
@@ -51,6 +53,17 @@ describe('a month or the end of a year named by a word', () => {
         expect(stderr, q).toMatch(/1 match dated from 2025-12-15 to before 2026-01-01/);
         expect(stderr, q).not.toMatch(/apart/);
       }
+    }
+  });
+});
+
+describe('a span across the new year', () => {
+  const NEW_YEAR = { ...ENV, TSM_NOW: '2027-01-02T12:00:00+09:00' };
+  it('ends on the first such day after its start: the holiday under way, not a year from last January', () => {
+    for (const q of ['2026年12月30日〜1月3日の帰省', '12月30日〜1月3日の帰省']) {
+      const { paths, stderr } = search(q, NEW_YEAR);
+      expect(paths[0], q).toBe('daily/2026-12-31.md');
+      expect(stderr, q).toMatch(/1 match dated from 2026-12-30 to before 2027-01-04/);
     }
   });
 });

@@ -260,6 +260,24 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
     }
   });
 
+  it('a span\'s second day without a year is the first such day from the first day', () => {
+    const newYear = new Date(2027, 0, 2, 12, 0, 0);
+    for (const [q, at, range] of [
+      // It was the year from 2026-01-03 to 2026-12-30: 1月3日 read on its own as the latest by now, backwards.
+      ['2026年12月30日〜1月3日の帰省', now, { after: '2026-12-30', before: '2027-01-04' }],
+      ['2026年12月30日〜1月3日の帰省', newYear, { after: '2026-12-30', before: '2027-01-04' }],
+      // The holiday under way, not last year's.
+      ['12月30日〜1月3日の帰省', newYear, { after: '2026-12-30', before: '2027-01-04' }],
+      ['from Dec 30 to Jan 3', newYear, { after: '2026-12-30', before: '2027-01-04' }],
+      // A span holding today (now is 2026-11-22) is this year's, not the year before.
+      ['11月20日〜12月5日', now, { after: '2026-11-20', before: '2026-12-06' }],
+      // Only the second day has a year: the first is the latest such day up to it.
+      ['12月30日〜2027年1月3日', now, { after: '2026-12-30', before: '2027-01-04' }],
+    ] as const) {
+      expect(extractTemporal(q, at).range, q).toEqual(range);
+    }
+  });
+
   it('a fiscal year (年度) is no rolling span of years: the words stay whole', () => {
     expect(extractTemporal('直近3年度の予算', now)).toMatchObject({ text: '直近3年度の予算', range: null });
   });
