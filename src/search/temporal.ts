@@ -63,6 +63,11 @@ function unitAgo(n: number, unit: string, now: Date): DateRange | null {
   return null;
 }
 
+/** The year of the latest year end (December 15th–31st) begun by now: this year's from December 15th. */
+function latestYearEnd(now: Date): number {
+  return now.getMonth() === 11 && now.getDate() >= 15 ? now.getFullYear() : now.getFullYear() - 1;
+}
+
 /** The latest weekday `dow` (0 Sunday … 6 Saturday) before today: on a Friday, `last Friday` is a week ago. */
 function lastWeekday(dow: number, now: Date): DateRange {
   return dayRange(addDays(now, -((now.getDay() - dow + 7) % 7 || 7)));
@@ -135,13 +140,10 @@ const RULES: Rule[] = [
   { re: /\bthis year\b|今年/gi, range: (_m, now) => ({ after: `${now.getFullYear()}-01-01` }) },
   { re: /半年前/g, range: (_m, now) => unitAgo(6, 'ヶ月', now) },
   { re: /\brecently\b|\blately\b|最近|ここ最近/gi, range: (_m, now) => recentDays(30, now) },
-  {
-    re: /の?年末/g,
-    range: (_m, now) => {
-      const y = now.getMonth() === 11 && now.getDate() >= 15 ? now.getFullYear() : now.getFullYear() - 1;
-      return { after: `${y}-12-15`, before: `${y + 1}-01-01` };
-    },
-  },
+  // 年末年始, the New Year holidays: a year end and the start of the year after it, one span. Read apart, from
+  // December 15th on, 年末 was this December and 年始 this January, said to be a date apart from it.
+  { re: /年末年始/g, range: (_m, now) => ({ after: `${latestYearEnd(now)}-12-15`, before: `${latestYearEnd(now) + 1}-01-16` }) },
+  { re: /の?年末/g, range: (_m, now) => ({ after: `${latestYearEnd(now)}-12-15`, before: `${latestYearEnd(now) + 1}-01-01` }) },
   { re: /年始|年明け/g, range: (_m, now) => ({ after: `${now.getFullYear()}-01-01`, before: `${now.getFullYear()}-01-16` }) },
   {
     re: new RegExp(`\\bin ${MONTH_RE}(?: (\\d{4}))?\\b`, 'gi'),

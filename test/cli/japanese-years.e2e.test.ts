@@ -67,3 +67,12 @@ describe('a span across the new year', () => {
     }
   });
 });
+
+describe('年末年始', () => {
+  it('in December is this year end and the January after it, with no word of a date apart', () => {
+    const { paths, stderr } = search('年末年始の帰省', { ...ENV, TSM_NOW: '2026-12-28T12:00:00+09:00' });
+    expect(paths[0]).toBe('daily/2026-12-31.md');
+    expect(stderr).toMatch(/dated from 2026-12-15 to before 2027-01-16/);
+    expect(stderr).not.toMatch(/apart/);
+  });
+});

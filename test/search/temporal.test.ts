@@ -226,7 +226,7 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
   const expressions = [
     '3 weeks ago', '10日前', 'the day before yesterday', '一昨日', 'おととい', 'Yesterday', '昨日', 'TODAY', '今日', '本日',
     'last week', '先週', 'this week', '今週', 'last month', '先月', 'this month', '今月', 'last year', '去年', '昨年', '一昨年', 'おととし', 'the year before last',
-    'this year', '今年', 'last quarter', 'previous quarter', '先四半期', 'this quarter', '今四半期', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年始', '年明け',
+    'this year', '今年', 'last quarter', 'previous quarter', '先四半期', 'this quarter', '今四半期', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年末年始', '年始', '年明け',
     'in September', 'in sept 2024', 'in dec', '2025年3月の', '2025年3月', '3月に', 'in 2024', '2023年の',
     '2026-07-18', '7月18日', 'July 18', '18 July', 'from 2026-07-01 to 2026-07-20',
     'last 7 days', 'past 10 years', 'past week', '過去3日', '過去2年', 'ここ2週間', '先々週', '先々月', 'きのう', '昨晩', '昨夜', '今朝', '直近2週間',
@@ -258,6 +258,14 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
       expect(r.range, q).toEqual(range);
       expect(r.unread, q).toBeUndefined();
     }
+  });
+
+  it('年末年始 is a year end and the January after it, one span, also from December 15th on', () => {
+    expect(extractTemporal('年末年始の帰省', now)).toMatchObject({ text: 'の帰省', range: { after: '2025-12-15', before: '2026-01-16' } });
+    // In December, 年末 is this one and 年始 was read as this January, a date apart from it.
+    const r = extractTemporal('年末年始の帰省', new Date(2026, 11, 20, 12, 0, 0));
+    expect(r.range).toEqual({ after: '2026-12-15', before: '2027-01-16' });
+    expect(r.unread).toBeUndefined();
   });
 
   it('a span\'s second day without a year is the first such day from the first day', () => {
