@@ -114,13 +114,37 @@ function resolveName(t: string, sourcePath: string, notes: NoteLookup): string |
   if (paged) return paged;
   const key = targetKey(t, notes.extensions);
   if (key) {
-    const sameName = notes.byBasename(key);
+    const sameName = endingLike(notes.byBasename(key), t, notes.extensions);
     if (sameName.length === 1) return sameName[0];
     if (sameName.length > 1) return nearest(sameName, sourcePath, t, notes.extensions);
   }
   const aliased = notes.byAlias(aliasKey(t, notes.extensions));
   if (aliased.length >= 1) return nearest(aliased, sourcePath, t, notes.extensions);
   return null;
+}
+
+/**
+ * The notes of a name that a link naming folders too can mean: those whose path ends with the folders and the
+ * name it writes, whole folder names, as Obsidian resolves `[[b/Note]]` (a/b/Note.md, never c/Note.md: with
+ * none, the link is unresolved there). Any note of the name did: in the GitLab handbook, `[x](infrastructure/index.md)`
+ * in a design document (whose folder holds infrastructure/_index.md) linked sales/club/index.md, the President's
+ * Club, and `/handbook/engineering/infrastructure/performance-indicators/` Support's page; doctor named neither.
+ * A path from elsewhere (`../`, `./`, a site's `/handbook/…`) has folders of the linking note's or of the site
+ * (resolvePathLink tried them, dropping leading ones): there the longest end of it, the name and at least its
+ * folder, that a note's path ends with (a page moved within its section is still found).
+ */
+function endingLike(paths: string[], t: string, extensions: readonly string[]): string[] {
+  const from = t.match(/^(?:\.{0,2}\/)+/)?.[0] ?? '';
+  const written = withoutNoteExtension(t.slice(from.length).replace(/\/+$/, ''), extensions);
+  if (written.indexOf('/') === -1) return paths;
+  const keys = paths.map((p) => `/${normalize(withoutNoteExtension(p, extensions))}`);
+  const parts = normalize(written).split('/');
+  for (let drop = 0; drop <= (from === '' ? 0 : parts.length - 2); drop++) {
+    const want = `/${parts.slice(drop).join('/')}`;
+    const ending = paths.filter((_, i) => keys[i].endsWith(want));
+    if (ending.length > 0) return ending;
+  }
+  return [];
 }
 
 /**

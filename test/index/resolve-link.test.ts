@@ -76,6 +76,23 @@ describe('resolveLink', () => {
   it('a folder in the link matches whole folder names', () => {
     expect(resolveLink('wikilink', 'b/Note', 'src.md', lookup(['ab/Note.md', 'x/b/Note.md']))).toBe('x/b/Note.md');
   });
+  // Obsidian's getLinkpathDest keeps, of the notes of a name, those whose path ends with the link's folders;
+  // with none the link is unresolved. tsm took any note of the name.
+  it('a link with folders names no note of the name in another folder', () => {
+    const vault = lookup(['sub/Folder/Deep.md', 'sales/club/index.md', 'cells/infrastructure/_index.md', 'support/staff.md', 'm/contributor-success/staff.md']);
+    expect(resolveLink('wikilink', 'Folder/Deep', 'src.md', vault)).toBe('sub/Folder/Deep.md');
+    expect(resolveLink('wikilink', 'wrong/Deep', 'src.md', vault)).toBeNull();
+    expect(resolveLink('embed', 'wrong/Deep.md', 'src.md', vault)).toBeNull();
+    expect(resolveLink('markdown', 'infrastructure/index.md', 'cells/routing.md', vault)).toBeNull();
+    expect(resolveLink('markdown', '../infrastructure/index.md', 'cells/x/routing.md', vault)).toBeNull();
+    // A site's path, or one that climbs out of the note's folder, by its end: at least the name and its folder.
+    expect(resolveLink('markdown', '/handbook/marketing/old/contributor-success/staff/', 'x.md', vault)).toBe('m/contributor-success/staff.md');
+    expect(resolveLink('markdown', '../../../content/m/contributor-success/staff.md', 'a/b.md', vault)).toBe('m/contributor-success/staff.md');
+    expect(resolveLink('markdown', '/handbook/engineering/staff/', 'x.md', vault)).toBeNull();
+    // A bare name is any folder's, as before.
+    expect(resolveLink('wikilink', 'Deep', 'x/y.md', vault)).toBe('sub/Folder/Deep.md');
+    expect(resolveLink('markdown', '../staff.md', 'x/y.md', vault)).toBe('support/staff.md');
+  });
   it('relative markdown links', () => {
     expect(resolveLink('markdown', '../hardware/antenna.md', 'knowledge/lora/lora-module-guide.md', notes)).toBe(
       'knowledge/hardware/antenna.md',
