@@ -57,8 +57,10 @@ export function parseYaml(text: string): YamlResult {
   const data = toJsonSafe(value, 0, budget) as Record<string, unknown>;
   // A title is text a person reads: YAML reads `title: 2024-01-02` as a timestamp, whose ISO form
   // (2024-01-02T00:00:00.000Z) is not what was written. Other keys keep the ISO form, which dates are read from.
-  const title = (value as Record<string, unknown>).title;
-  if (title instanceof Date && !Number.isNaN(title.getTime()) && 'title' in data) data.title = yamlDateText(title);
+  // (`Title:` too: metadata.ts propertyValues reads the key in any case.)
+  for (const [key, title] of Object.entries(value as Record<string, unknown>)) {
+    if (key.toLowerCase() === 'title' && title instanceof Date && !Number.isNaN(title.getTime()) && key in data) data[key] = yamlDateText(title);
+  }
   // Rolled-over dates first: a timestamp with an offset may fall on another day in UTC, and is then kept whole.
   keepRolledDates(text, value as Record<string, unknown>, data);
   keepOffsetTimestamps(text, value as Record<string, unknown>, data);

@@ -98,7 +98,7 @@ export function propertyLinks(frontmatter: Record<string, unknown>, labelFirst =
     if (parts && parts.target !== '') out.push(link('related', parts, null, null));
   };
   for (const [key, value] of Object.entries(frontmatter)) {
-    if (key === 'related') continue; // relatedLinks: paths as well
+    if (key.toLowerCase() === 'related') continue; // relatedLinks: paths as well (metadata.ts propertyValues: any case)
     if (Array.isArray(value)) value.forEach(visit);
     else visit(value);
   }

@@ -10,7 +10,7 @@ type Frontmatter = Record<string, unknown>;
 
 /** Frontmatter `title` → first H1 → file name without extension, as the page name it stands for (pageName). */
 export function noteTitle(fm: Frontmatter, firstH1: string | null, path: string): string {
-  const fromFm = scalarText(fm.title);
+  const fromFm = scalarText(property(fm, 'title'));
   if (fromFm) return fromFm;
   if (firstH1) return firstH1;
   return pageName(stem(path));
@@ -21,7 +21,7 @@ export function noteTitle(fm: Frontmatter, firstH1: string | null, path: string)
  * that Obsidian's daily-note settings name (day-format.ts; not its weekly, monthly… ones); else knowledge.
  */
 export function noteType(fm: Frontmatter, path: string, opts: ParseOptions): NoteType {
-  const declared = scalarText(fm.type)?.toLowerCase();
+  const declared = scalarText(property(fm, 'type'))?.toLowerCase();
   if (declared && (NOTE_TYPES as readonly string[]).includes(declared)) return declared as NoteType;
   const folders = path.split('/').slice(0, -1).map((f) => f.toLowerCase());
   const inAny = (names: string[]) => names.some((n) => folders.includes(n.toLowerCase()));
@@ -36,7 +36,7 @@ export function noteType(fm: Frontmatter, path: string, opts: ParseOptions): Not
  * template's blank, not a choice: no warning.
  */
 export function unknownTypeWarning(fm: Frontmatter, indexedAs: NoteType): string | null {
-  const value = fm.type;
+  const value = property(fm, 'type');
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return null;
   const declared = scalarText(value);
   if (declared !== null && (NOTE_TYPES as readonly string[]).includes(declared.toLowerCase())) return null;
@@ -46,7 +46,7 @@ export function unknownTypeWarning(fm: Frontmatter, indexedAs: NoteType): string
 
 /** Frontmatter `status`, trimmed and lower-cased; null when absent or empty. */
 export function noteStatus(fm: Frontmatter): string | null {
-  return scalarText(fm.status)?.toLowerCase() || null;
+  return scalarText(property(fm, 'status'))?.toLowerCase() || null;
 }
 
 export interface NoteDate {
@@ -72,7 +72,7 @@ export function noteDate(
   pageDates: Record<string, string> = {},
 ): NoteDate {
   for (const key of DATE_KEYS) {
-    const date = dateOf(fm[key]);
+    const date = dateOf(property(fm, key));
     if (date) return { date, dateSource: 'frontmatter' };
   }
   for (const key of DATE_KEYS) {
@@ -123,7 +123,7 @@ function epochDay(value: number): string | null {
 export function frontmatterTags(fm: Frontmatter): string[] {
   const out: string[] = [];
   for (const key of ['tags', 'tag']) {
-    for (const item of listOf(fm[key])) {
+    for (const item of propertyValues(fm, key).flatMap(listOf)) {
       for (const part of item.split(/[,\s]+/)) {
         const tag = part.replace(/^#+/, '').trim().toLowerCase();
         if (tag) out.push(tag);
@@ -138,7 +138,7 @@ export function frontmatterAliases(fm: Frontmatter): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const key of ['aliases', 'alias']) {
-    for (const item of listOf(fm[key])) {
+    for (const item of propertyValues(fm, key).flatMap(listOf)) {
       const alias = item.trim();
       if (alias && !seen.has(alias)) {
         seen.add(alias);
@@ -152,10 +152,28 @@ export function frontmatterAliases(fm: Frontmatter): string[] {
 /** Frontmatter `description` or `summary`: what the note is about, in the author's own sentence ('' when none). */
 export function frontmatterDescription(fm: Frontmatter): string {
   for (const key of ['description', 'summary']) {
-    const text = listOf(fm[key]).join(' ').trim();
+    const text = listOf(property(fm, key)).join(' ').trim();
     if (text) return text;
   }
   return '';
+}
+
+/**
+ * A property tsm reads (`title`, `tags`, `date`…), its key written in any case: Obsidian reads `Tags:` and
+ * `Aliases:` as it reads `tags:` (its key patterns are /^tags?$/i, /^alias(es)?$/i) and Hugo every key
+ * (`Title:`, `Description:`), which tsm read only in lower case: the GitLab handbook's pages with `Title:` were
+ * titled `_index`, a note's `Tags: [project]` never matched `--tag project`. The values of every key that is
+ * `name` in lower case: the one written so first, then the others in the order written.
+ */
+export function propertyValues(fm: Frontmatter, name: string): unknown[] {
+  const out: unknown[] = Object.hasOwn(fm, name) ? [fm[name]] : [];
+  for (const key of Object.keys(fm)) if (key !== name && key.toLowerCase() === name) out.push(fm[key]);
+  return out;
+}
+
+/** The first of propertyValues: a property that holds one value (`title`, `status`, a date). */
+export function property(fm: Frontmatter, name: string): unknown {
+  return propertyValues(fm, name)[0];
 }
 
 /** Case-insensitively unique, lower-cased, in first-seen order. */

@@ -12,6 +12,7 @@ import {
   noteStatus,
   noteTitle,
   noteType,
+  propertyValues,
   uniqueLower,
   unknownTypeWarning,
 } from './metadata.js';
@@ -94,7 +95,10 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
   const inlineTags: string[] = [];
   // Every heading line ends a run of text, also those past MAX_HEADING_SECTIONS.
   const links = scanLinksAndTags(lines, lineKinds, visible, sectionOfLine, inlineTags, opts);
-  links.push(...relatedLinks(frontmatter.related, opts.dendron), ...propertyLinks(frontmatter, opts.dendron));
+  links.push(
+    ...propertyValues(frontmatter, 'related').flatMap((v) => relatedLinks(v, opts.dendron)),
+    ...propertyLinks(frontmatter, opts.dendron),
+  );
   const notion = notionProperties(lines, bodyStart);
   const type = noteType(frontmatter, src.path, opts);
   const typeWarning = unknownTypeWarning(frontmatter, type);

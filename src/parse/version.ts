@@ -29,4 +29,5 @@
 // 16: 2026-11-28 (a note's headings past the first 10,000 are the text of the section before them: MAX_HEADING_SECTIONS;
 // a frontmatter date that is no day, `0000-00-00` or `2024-02-30`, dates nothing: js-yaml rolled it over to 1899-11-30).
 // 17: 2026-11-29 (a heading's inline HTML read as the body's: `## Replace <hostname> first` keeps the placeholder).
-export const PARSE_VERSION = 17;
+// 18: 2026-11-29 (frontmatter keys tsm reads in any case: `Tags:`, `Aliases:` as Obsidian reads them, `Title:`, `Description:` as Hugo does).
+export const PARSE_VERSION = 18;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseYaml, findFrontmatter } from '../../src/parse/frontmatter.js';
 import { referenceStructure } from './reference-structure.js';
 import { md, parse } from './helpers.js';
+import { frontmatterDescription } from '../../src/parse/metadata.js';
 
 describe('frontmatter', () => {
   it('is found exactly where remark-frontmatter finds it', () => {
@@ -303,5 +304,19 @@ describe('note fields', () => {
     expect(parse(md('---', 'aliases: [One, Two, One]', '---')).aliases).toEqual(['One', 'Two']);
     expect(parse(md('---', 'alias: Solo Name', '---')).aliases).toEqual(['Solo Name']);
     expect(parse('x').aliases).toEqual([]);
+  });
+
+  // Obsidian reads `Tags:` and `Aliases:` (/^tags?$/i, /^alias(es)?$/i), Hugo every key in any case; tsm read
+  // only the lower-case keys (the handbook's `Title: Self Managed` page was titled `_index`).
+  it('keys in any case: Tags, Aliases, Title, Status, Date, Type, Description, Related', () => {
+    const note = parse(
+      md('---', 'Title: 2024-01-02', 'Tags: [Project, b]', 'ALIASES: [AI]', 'Status: Draft', 'Date: 2023-05-06', 'Type: daily', 'Related: "[[R]]"', '---', 'body'),
+    );
+    expect(note).toMatchObject({ title: '2024-01-02', tags: ['project', 'b'], aliases: ['AI'], status: 'draft', date: '2023-05-06', type: 'daily' });
+    expect(note.links.map((l) => `${l.kind} ${l.target}`)).toEqual(['related R']);
+    expect(frontmatterDescription({ Description: 'Security Engineer' })).toBe('Security Engineer');
+    // Both spellings: a list's values from both, a single value from the lower-case key.
+    expect(parse(md('---', 'Title: Upper', 'title: lower', 'Tags: [b]', 'tags: [a]', '---')).title).toBe('lower');
+    expect(parse(md('---', 'Tags: [b]', 'tags: [a]', '---')).tags).toEqual(['a', 'b']);
   });
 });
