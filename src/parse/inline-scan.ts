@@ -11,7 +11,13 @@ export interface InlineSink {
 }
 
 const INTERESTING = /[\\`[!#<]/g;
-const TAG_BODY = /[\p{L}\p{N}\p{M}_\-/]+/uy;
+// What a tag is made of: letters, digits and marks of any script, `_`, `-`, `/`, and emoji, which Obsidian's
+// tags hold too (`#🚀`, `#📚/to-read`, `#done✅`: its tag ends only at whitespace and punctuation): a tag of an
+// emoji was no tag, and `#done✅` was `done`. Pictographs, with the skin tones and the flags' regional
+// indicators; a variation selector and a keycap are marks. The zero-width joiner is none (Obsidian's tag ends
+// at it, in the General Punctuation block), so a joined emoji's tag (`#👨‍👩‍👧`) ends at its first part there and here.
+const TAG_CHAR = '\\p{L}\\p{N}\\p{M}\\p{Extended_Pictographic}\\u{1F1E6}-\\u{1F1FF}\\u{1F3FB}-\\u{1F3FF}_\\-/';
+const TAG_BODY = new RegExp(`[${TAG_CHAR}]+`, 'uy');
 const TAG_HAS_WORD = /[^0-9_\-/]/;
 // Bear's closed form, a tag of several words: `#travel plans#`, `#nested/tag with space#`. What follows a
 // tag's first word: words of tag characters one space apart, then `#` at once, and no tag character or `#`
@@ -19,7 +25,7 @@ const TAG_HAS_WORD = /[^0-9_\-/]/;
 // F#, J#; and C#, G# are notes), not a tag `backend to c`. In 11,497 notes of the bundled corpora (Obsidian
 // Hub, Obsidian Help in English and Japanese, the handbook) the form occurs nowhere, so reading it in every
 // vault changes nothing there.
-const CLOSED_TAG_REST = /(?: [\p{L}\p{N}\p{M}_\-/]+)+#(?![\p{L}\p{N}\p{M}_\-/#])/uy;
+const CLOSED_TAG_REST = new RegExp(`(?: [${TAG_CHAR}]+)+#(?![${TAG_CHAR}#])`, 'uy');
 const LONE_CAPITAL = / [A-Z]#$/;
 const WHITESPACE = /\s/;
 const AUTOLINK = /<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>|<[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9.-]+>/y;

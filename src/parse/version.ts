@@ -30,4 +30,5 @@
 // a frontmatter date that is no day, `0000-00-00` or `2024-02-30`, dates nothing: js-yaml rolled it over to 1899-11-30).
 // 17: 2026-11-29 (a heading's inline HTML read as the body's: `## Replace <hostname> first` keeps the placeholder).
 // 18: 2026-11-29 (frontmatter keys tsm reads in any case: `Tags:`, `Aliases:` as Obsidian reads them, `Title:`, `Description:` as Hugo does).
-export const PARSE_VERSION = 18;
+// 19: 2026-11-29 (emoji in inline tags, as Obsidian reads them: `#🚀` is a tag, `#done✅` is `done✅`, not `done`).
+export const PARSE_VERSION = 19;

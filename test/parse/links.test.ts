@@ -218,6 +218,13 @@ describe('inline tags', () => {
     expect(note.tags).toEqual(['start', '日本語タグ', 'nested/tag-name_1', 'inlist', '全角後']);
   });
 
+  // Obsidian's tags hold emoji (its tag ends at whitespace and punctuation only); tsm read `#🚀` as no tag and
+  // `#done✅` as `done`.
+  it('reads emoji in tags, as Obsidian does: alone, nested, after letters, with a skin tone or as a flag', () => {
+    const note = parse(md('Ideas #🚀 and #📚/to-read, #done✅ #👍🏽 #🇯🇵 #👨‍👩‍👧 family', 'Still no tag: #123 and C# and (#🚀)'), 'e.md');
+    expect(note.tags).toEqual(['🚀', '📚/to-read', 'done✅', '👍🏽', '🇯🇵', '👨']);
+  });
+
   it('skips headings markers, numbers, code, URLs, anchors and HTML attributes', () => {
     const note = parse(
       md(
