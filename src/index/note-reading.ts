@@ -70,8 +70,9 @@ const LINKS_RESOLVED = 'links_resolved';
  * 1: 2026-11-28 (`[[./y]]` and `![[./y.md]]` name y.md in the linking note's folder, no longer the root's: an
  * index resolved before kept the root's until the link's note was edited or `tsm index --full`).
  * 2: 2026-11-29 (a link with folders names only a note whose path ends with them: `[[wrong/Deep]]` named sub/Folder/Deep.md).
+ * 3: 2026-11-29 (a wikilink names no folder's page: `[[docs]]` named docs/README.md; a markdown link still does).
  */
-export const LINK_RULES = 2;
+export const LINK_RULES = 3;
 const LINK_RULES_KEY = 'link_rules';
 
 /** Whether links may have been resolved by older rules since this tsm's last sync (call it in the sync's write transaction). */

@@ -58,14 +58,19 @@ export function pageKeyOfPath(path: string, extensions: readonly string[]): stri
 export function resolveLink(kind: LinkKind, target: string, sourcePath: string, notes: NoteLookup): string | null {
   const t = target.trim();
   if (t === '') return sourcePath; // [[#heading]]: a link into the note itself
-  if (kind === 'markdown') return resolvePathLink(t, sourcePath, notes) ?? resolveName(t, sourcePath, notes);
-  return resolvePathLink(t, sourcePath, notes, true) ?? resolveName(t, sourcePath, notes);
+  if (kind === 'markdown') return resolvePathLink(t, sourcePath, notes, false, true) ?? resolveName(t, sourcePath, notes);
+  return resolvePathLink(t, sourcePath, notes, true, false) ?? resolveName(t, sourcePath, notes);
 }
 
 /** `./x`, `../x`: a path from the linking note's folder, in any syntax (`![[./x.png]]` as `![](./x.png)`). */
 const FROM_HERE = /^\.\.?\//;
 
-function resolvePathLink(t: string, sourcePath: string, notes: NoteLookup, vaultRootFirst = false): string | null {
+/**
+ * `folderPages`: a path may name a folder's page (`x/` → x/_index.md, x/index.md, x/README.md), as a site's
+ * markdown link does (Hugo, GitHub). A wikilink never: Obsidian reads `[[docs]]` as a note named docs, and
+ * without one the link is unresolved (a click creates docs.md); tsm linked docs/README.md, and doctor was silent.
+ */
+function resolvePathLink(t: string, sourcePath: string, notes: NoteLookup, vaultRootFirst: boolean, folderPages: boolean): string | null {
   const dir = posix.dirname(sourcePath) === '.' ? '' : posix.dirname(sourcePath);
   const candidates: (string | null)[] = [];
   // (posix.normalize reads `./y.png` as `y.png`: tried from the root first, the root's y.png won.)
@@ -84,7 +89,7 @@ function resolvePathLink(t: string, sourcePath: string, notes: NoteLookup, vault
   }
   for (const c of candidates) {
     if (c === null) continue;
-    const hit = tryPath(c, notes);
+    const hit = tryPath(c, notes, folderPages);
     if (hit) return hit;
   }
   return null;
@@ -96,10 +101,10 @@ function clean(p: string): string | null {
   return n === '.' ? '' : n;
 }
 
-function tryPath(p: string, notes: NoteLookup): string | null {
+function tryPath(p: string, notes: NoteLookup, folderPages: boolean): string | null {
   const base = p.replace(/\/+$/, '');
   const exts = notes.extensions;
-  const pages = FOLDER_PAGES.flatMap((f) => exts.map((e) => (base ? `${base}/${f}${e}` : `${f}${e}`)));
+  const pages = folderPages ? FOLDER_PAGES.flatMap((f) => exts.map((e) => (base ? `${base}/${f}${e}` : `${f}${e}`))) : [];
   const tries = noteExtensionOf(base, exts) !== null ? [base] : [...exts.map((e) => `${base}${e}`), base, ...pages];
   for (const c of tries) {
     if (notes.hasPath(c)) return c;

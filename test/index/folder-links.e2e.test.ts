@@ -52,3 +52,21 @@ it('tsm doctor names them as unresolved links', () => {
   expect(out).toContain('design/cells/routing.md:3 links to "infrastructure/index.md", which is not in the vault');
   expect(out).toContain('pages.md:3 links to "/handbook/engineering/performance-indicators/", which is not in the vault');
 });
+
+// A folder's page is what a site's markdown link to the folder means, never a wikilink's note: Obsidian
+// leaves `[[docs]]` unresolved beside docs/README.md (a click creates docs.md). tsm linked docs/README.md.
+it('a wikilink to a folder names no README or index page there; a markdown link does', () => {
+  const w = makeVault({
+    'docs/README.md': '# Docs\n',
+    'guide/index.md': '# Guide\n',
+    'src.md': '# Source\n\n[[docs]] ![[guide]] [the docs](docs/) [the guide](guide/)\n',
+  });
+  try {
+    expect(tsm(['index'], { cwd: w.dir }).code).toBe(0);
+    const rows = (JSON.parse(tsm(['related', 'src.md', '--json'], { cwd: w.dir }).stdout) as { outgoing: { target: string; targetPath: string | null }[] }).outgoing;
+    expect(rows.map((l) => `${l.target} → ${l.targetPath}`)).toEqual(['docs → null', 'guide → null', 'docs/ → docs/README.md', 'guide/ → guide/index.md']);
+    expect(tsm(['doctor'], { cwd: w.dir }).stdout).toContain('src.md:3 links to "docs", which is not in the vault');
+  } finally {
+    w.cleanup();
+  }
+});

@@ -93,6 +93,18 @@ describe('resolveLink', () => {
     expect(resolveLink('wikilink', 'Deep', 'x/y.md', vault)).toBe('sub/Folder/Deep.md');
     expect(resolveLink('markdown', '../staff.md', 'x/y.md', vault)).toBe('support/staff.md');
   });
+  // A folder's page (x/_index.md, x/index.md, x/README.md) is what a site's markdown link to x/ means; Obsidian
+  // reads `[[docs]]` as a note named docs, unresolved without one. tsm linked docs/README.md.
+  it('a wikilink names no folder page; a markdown link does', () => {
+    const vault = lookup(['docs/README.md', 'guide/index.md', 'about/_index.md']);
+    expect(resolveLink('wikilink', 'docs', 'x.md', vault)).toBeNull();
+    expect(resolveLink('wikilink', 'docs/', 'x.md', vault)).toBeNull();
+    expect(resolveLink('embed', 'guide', 'x.md', vault)).toBeNull();
+    expect(resolveLink('related', 'about', 'x.md', vault)).toBeNull();
+    expect(resolveLink('wikilink', 'docs/README', 'x.md', vault)).toBe('docs/README.md');
+    expect(resolveLink('markdown', 'docs/', 'x.md', vault)).toBe('docs/README.md');
+    expect(resolveLink('markdown', 'guide', 'x.md', vault)).toBe('guide/index.md');
+  });
   it('relative markdown links', () => {
     expect(resolveLink('markdown', '../hardware/antenna.md', 'knowledge/lora/lora-module-guide.md', notes)).toBe(
       'knowledge/hardware/antenna.md',
