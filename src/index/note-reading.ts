@@ -71,8 +71,9 @@ const LINKS_RESOLVED = 'links_resolved';
  * index resolved before kept the root's until the link's note was edited or `tsm index --full`).
  * 2: 2026-11-29 (a link with folders names only a note whose path ends with them: `[[wrong/Deep]]` named sub/Folder/Deep.md).
  * 3: 2026-11-29 (a wikilink names no folder's page: `[[docs]]` named docs/README.md; a markdown link still does).
+ * 4: 2026-11-29 (a wikilink's `./x` or `../x` names the file there or none: `[[./Target]]` from other/ named the root's Target.md).
  */
-export const LINK_RULES = 3;
+export const LINK_RULES = 4;
 const LINK_RULES_KEY = 'link_rules';
 
 /** Whether links may have been resolved by older rules since this tsm's last sync (call it in the sync's write transaction). */

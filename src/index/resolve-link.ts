@@ -59,7 +59,20 @@ export function resolveLink(kind: LinkKind, target: string, sourcePath: string, 
   const t = target.trim();
   if (t === '') return sourcePath; // [[#heading]]: a link into the note itself
   if (kind === 'markdown') return resolvePathLink(t, sourcePath, notes, false, true) ?? resolveName(t, sourcePath, notes);
+  if (FROM_HERE.test(t)) return fromHere(t, sourcePath, notes);
   return resolvePathLink(t, sourcePath, notes, true, false) ?? resolveName(t, sourcePath, notes);
+}
+
+/**
+ * A wikilink's `./x` or `../x` is the file at that path from the linking note's folder, or none, as Obsidian
+ * reads it (`[[./Target]]` from other/ is unresolved there beside the root's Target.md). tsm fell back to
+ * the root's x and then to any note named x, so a relative link left broken by a move was never reported.
+ * (A markdown link's stays lenient: a site's relative links are written for its pages' URLs.)
+ */
+function fromHere(t: string, sourcePath: string, notes: NoteLookup): string | null {
+  const dir = posix.dirname(sourcePath) === '.' ? '' : posix.dirname(sourcePath);
+  const path = clean(posix.join(dir, t));
+  return path === null ? null : tryPath(path, notes, false);
 }
 
 /** `./x`, `../x`: a path from the linking note's folder, in any syntax (`![[./x.png]]` as `![](./x.png)`). */

@@ -70,3 +70,21 @@ it('a wikilink to a folder names no README or index page there; a markdown link 
     w.cleanup();
   }
 });
+
+// Obsidian reads a wikilink's ./ and ../ from the linking note's folder only ([[./Target]] from other/ is
+// unresolved beside the root's Target.md); tsm took the root's, or any note of the name, and doctor was silent.
+it("a wikilink's ./ or ../ path names the file there or none", () => {
+  const w = makeVault({
+    'Target.md': '# Target\n',
+    'other/Sibling.md': '# Sibling\n',
+    'other/FromOther.md': '# From other\n\n[[./Target]] [[./Sibling]] [[../Target]] [[../Sibling]]\n',
+  });
+  try {
+    expect(tsm(['index'], { cwd: w.dir }).code).toBe(0);
+    const rows = (JSON.parse(tsm(['related', 'other/FromOther.md', '--json'], { cwd: w.dir }).stdout) as { outgoing: { target: string; targetPath: string | null }[] }).outgoing;
+    expect(rows.map((l) => `${l.target} → ${l.targetPath}`)).toEqual(['./Target → null', './Sibling → other/Sibling.md', '../Target → Target.md', '../Sibling → null']);
+    expect(tsm(['doctor'], { cwd: w.dir }).stdout).toContain('other/FromOther.md:3 links to "./Target", which is not in the vault');
+  } finally {
+    w.cleanup();
+  }
+});

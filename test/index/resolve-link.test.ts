@@ -47,6 +47,19 @@ describe('resolveLink', () => {
     expect(resolveLink('embed', 'y.md', 'notes/deep/b.md', here)).toBe('y.md');
   });
 
+  // Obsidian reads a wikilink's ./ and ../ from the linking note's folder only: `[[./Target]]` from other/ is
+  // unresolved beside the root's Target.md. tsm fell back to the root's, then to any note of the name.
+  it("a wikilink's ./ and ../ name that path or nothing", () => {
+    const here = lookup(['Target.md', 'a/x.md', 'deep/y.md', 'img/p.png']);
+    expect(resolveLink('wikilink', './Target', 'other/from.md', here)).toBeNull();
+    expect(resolveLink('embed', './Target.md', 'other/from.md', here)).toBeNull();
+    expect(resolveLink('wikilink', '../y', 'a/b/c.md', here)).toBeNull();
+    expect(resolveLink('wikilink', '../x', 'a/b/c.md', here)).toBe('a/x.md');
+    expect(resolveLink('wikilink', './Target', 'root.md', here)).toBe('Target.md');
+    // A markdown link's stays lenient (a site's relative links are written for its pages' URLs).
+    expect(resolveLink('markdown', './Target.md', 'other/from.md', here)).toBe('Target.md');
+  });
+
   it('wikilink by unique basename', () => {
     expect(resolveLink('wikilink', 'lora-module-guide', 'daily/2026-03-09.md', notes)).toBe('knowledge/lora/lora-module-guide.md');
   });
