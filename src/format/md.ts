@@ -7,6 +7,7 @@ import type { SearchHit, SearchResponse } from '../core/types.js';
 import { oneLine, stripControls } from '../text/controls.js';
 import { truncateText } from '../text/chars.js';
 import { codeSpan } from '../text/code-span.js';
+import { closesFence, fenceCloser, fenceOpening, type Fence } from '../text/markdown-blocks.js';
 import { firstSentence, type LinkReading } from '../text/markdown-line.js';
 import { relativeTime } from './relative-time.js';
 
@@ -39,26 +40,26 @@ function normalisedScore(score: number, top: number): string {
   return Math.min(1, Math.max(0, ratio)).toFixed(2);
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 
 /**
  * Section markdown that cannot break the surrounding document: an unclosed code fence is closed and
- * a line that would read as a heading (and so as a new result) is escaped.
+ * a line that would read as a heading (and so as a new result) is escaped. A line CommonMark reads as no
+ * fence (```` ```npm i``` ````, inline code) opens none here either: "closing" it added a ``` that opened a
+ * real fence, and every later result was code.
  */
 export function containedMarkdown(md: string): string {
-  let open: string | null = null;
+  let open: Fence | null = null;
   const lines = stripControls(md).trim().split('\n').map((line) => {
-    const fence = FENCE.exec(line);
-    if (fence) {
-      const marker = fence[1];
-      if (open === null) open = marker;
-      else if (marker[0] === open[0] && marker.length >= open.length && line.trim() === marker) open = null;
+    if (open !== null) {
+      if (closesFence(line, open)) open = null;
       return line;
     }
-    return open === null && ATX_HEADING.test(line) ? line.replace('#', '\\#') : line;
+    open = fenceOpening(line);
+    if (open !== null) return line;
+    return ATX_HEADING.test(line) ? line.replace('#', '\\#') : line;
   });
-  if (open !== null) lines.push(open);
+  if (open !== null) lines.push(fenceCloser(open));
   return lines.join('\n');
 }
 

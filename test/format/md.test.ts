@@ -1,4 +1,7 @@
 import { readFileSync } from 'node:fs';
+import type { Root } from 'mdast';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
 import { containedMarkdown, formatMarkdown, includesDetails, type DetailLevel } from '../../src/format/md.js';
 import { DEFAULT_LINK_READING } from '../../src/text/markdown-line.js';
@@ -6,6 +9,15 @@ import { HOSTILE, hit, memoryResponse, response } from './fixtures.js';
 
 const golden = (name: string) => readFileSync(new URL(`./golden/${name}`, import.meta.url), 'utf8');
 const NOW = new Date(2026, 2, 15, 12);
+
+const commonmark = unified().use(remarkParse).freeze();
+
+/** The root-level headings a CommonMark reader sees in the output, as `depth text` (inline text only). */
+function renderedHeadings(md: string): string[] {
+  const tree = commonmark.parse(md) as Root;
+  const text = (n: { value?: string; children?: unknown[] }): string => n.value ?? (n.children ?? []).map((c) => text(c as never)).join('');
+  return tree.children.filter((n) => n.type === 'heading').map((n) => `${(n as { depth: number }).depth} ${text(n as never)}`);
+}
 
 /** Which results (1-based positions) carry a Details block. */
 function detailed(md: string): number[] {
@@ -110,6 +122,16 @@ describe('formatMarkdown', () => {
     expect(md).toContain('unclosed fence\n```\n\n## Result 2 [rank: 2');
   });
 
+  it('a line CommonMark reads as inline code, not a fence, opens none: the results after it stay results', () => {
+    // ```npm i``` is inline code (a backtick fence's info string holds no backtick); "closing" it added a ```
+    // that opened a real fence, and every later result was code.
+    const content = 'Run ```npm install wombat``` first.\n\n```npm test``` checks it.';
+    const resp = response('wombat', [hit({ content, surprise: 1 }), hit({ section: 'Next note' })]);
+    const md = formatMarkdown(resp, { detail: 'high', now: NOW, links: DEFAULT_LINK_READING });
+    expect(md).toContain('```npm test``` checks it.\n\n## Result 2 [rank: 2');
+    expect(renderedHeadings(md)).toEqual(['2 Result 1 [rank: 1, score: 1.00, key moment]', '2 Result 2 [rank: 2, score: 1.00]']);
+  });
+
   it('drops control characters and repairs lone surrogates', () => {
     const md = formatMarkdown(response(HOSTILE, [hit({ section: HOSTILE, content: HOSTILE, surprise: 1 })]), { detail: 'high', now: NOW, links: DEFAULT_LINK_READING });
     expect(md).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
@@ -133,5 +155,13 @@ describe('containedMarkdown', () => {
 
   it('is not fooled by a shorter or different closing fence', () => {
     expect(containedMarkdown('````\n```\n~~~\nx')).toBe('````\n```\n~~~\nx\n````');
+  });
+
+  it('a backtick run with a backtick in its info string opens no fence (inline code), a tilde one does', () => {
+    const inline = '```a``` and\n# heading';
+    expect(containedMarkdown(inline)).toBe('```a``` and\n\\# heading');
+    expect(containedMarkdown('~~~ a`b\ncode')).toBe('~~~ a`b\ncode\n~~~');
+    // A closing fence has nothing after its run.
+    expect(containedMarkdown('```\n``` x\ncode')).toBe('```\n``` x\ncode\n```');
   });
 });
