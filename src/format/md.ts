@@ -7,7 +7,7 @@ import type { SearchHit, SearchResponse } from '../core/types.js';
 import { oneLine, stripControls } from '../text/controls.js';
 import { truncateText } from '../text/chars.js';
 import { codeSpan } from '../text/code-span.js';
-import { closesFence, fenceCloser, fenceOpening, type Fence } from '../text/markdown-blocks.js';
+import { closesFence, fenceCloser, fenceOpening, htmlBlockOpening, type Fence, type HtmlBlock } from '../text/markdown-blocks.js';
 import { firstSentence, type LinkReading } from '../text/markdown-line.js';
 import { relativeTime } from './relative-time.js';
 
@@ -43,23 +43,36 @@ function normalisedScore(score: number, top: number): string {
 const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 
 /**
- * Section markdown that cannot break the surrounding document: an unclosed code fence is closed and
- * a line that would read as a heading (and so as a new result) is escaped. A line CommonMark reads as no
- * fence (```` ```npm i``` ````, inline code) opens none here either: "closing" it added a ``` that opened a
- * real fence, and every later result was code.
+ * Section markdown that cannot break the surrounding document: an unclosed code fence is closed, so is an
+ * unclosed HTML block that only its end marker ends (`<!--`, `<pre>`: CommonMark runs one over blank lines
+ * and headings to the end of the document), and a line that would read as a heading (and so as a new
+ * result) is escaped. A line CommonMark reads as no fence (```` ```npm i``` ````, inline code) opens none
+ * here either: "closing" it added a ``` that opened a real fence, and every later result was code.
  */
 export function containedMarkdown(md: string): string {
-  let open: Fence | null = null;
+  // Set inside the callback, read after it: typed wide, or TypeScript narrows them to null.
+  let open = null as Fence | null;
+  let html = null as HtmlBlock | null;
   const lines = stripControls(md).trim().split('\n').map((line) => {
     if (open !== null) {
       if (closesFence(line, open)) open = null;
       return line;
     }
+    if (html !== null) {
+      if (html.end.test(line)) html = null;
+      return line;
+    }
     open = fenceOpening(line);
     if (open !== null) return line;
+    html = htmlBlockOpening(line);
+    if (html !== null) {
+      if (html.end.test(line)) html = null;
+      return line;
+    }
     return ATX_HEADING.test(line) ? line.replace('#', '\\#') : line;
   });
   if (open !== null) lines.push(fenceCloser(open));
+  else if (html !== null) lines.push(html.closer);
   return lines.join('\n');
 }
 

@@ -5,6 +5,7 @@ import type { Nodes, Root, RootContent } from 'mdast';
 import remarkParse from 'remark-parse';
 import { unified, type Processor } from 'unified';
 import { isBlankLine } from './lines.js';
+import { htmlBlockOpening } from '../text/markdown-blocks.js';
 
 /** Inline constructs never change block structure; turning them off makes micromark much cheaper. */
 const INLINE_CONSTRUCTS = [
@@ -92,15 +93,6 @@ const endOf = (node: Nodes): number => {
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 
-/** HTML blocks of kinds 1–5 run until a line holds their end condition, across blank lines. */
-const HTML_KINDS: Array<{ start: RegExp; end: RegExp }> = [
-  { start: /^ {0,3}<(?:script|pre|style|textarea)(?:[ \t>]|$)/i, end: /<\/(?:script|pre|style|textarea)>/i },
-  { start: /^ {0,3}<!--/, end: /-->/ },
-  { start: /^ {0,3}<\?/, end: /\?>/ },
-  { start: /^ {0,3}<!\[CDATA\[/, end: /\]\]>/ },
-  { start: /^ {0,3}<![A-Za-z]/, end: />/ },
-];
-
 function openBlockAtEnd(node: RootContent, skeleton: string[]): OpenBlock | null {
   const first = skeleton[startOf(node)] ?? '';
   const last = skeleton[endOf(node)] ?? '';
@@ -111,7 +103,7 @@ function openBlockAtEnd(node: RootContent, skeleton: string[]): OpenBlock | null
     return endOf(node) > startOf(node) && closesFence(last, fence) ? null : fence;
   }
   if (node.type === 'html') {
-    const kind = HTML_KINDS.find((k) => k.start.test(first));
+    const kind = htmlBlockOpening(first);
     if (!kind) return null;
     return kind.end.test(last) ? null : { kind: 'html', end: kind.end };
   }

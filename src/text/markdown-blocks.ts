@@ -33,3 +33,31 @@ export function closesFence(line: string, fence: Fence): boolean {
 export function fenceCloser(fence: Fence): string {
   return fence.char.repeat(fence.length);
 }
+
+/** An HTML block of kinds 1–5: it runs, over blank lines, until a line holds its end condition. */
+export interface HtmlBlock {
+  end: RegExp;
+  /** A line that ends it (kind 1: the end tag of the tag that opened it). */
+  closer: string;
+}
+
+const HTML_KINDS: Array<{ start: RegExp; end: RegExp; closer: (m: RegExpExecArray) => string }> = [
+  { start: /^ {0,3}<(script|pre|style|textarea)(?:[ \t>]|$)/i, end: /<\/(?:script|pre|style|textarea)>/i, closer: (m) => `</${m[1].toLowerCase()}>` },
+  { start: /^ {0,3}<!--/, end: /-->/, closer: () => '-->' },
+  { start: /^ {0,3}<\?/, end: /\?>/, closer: () => '?>' },
+  { start: /^ {0,3}<!\[CDATA\[/, end: /\]\]>/, closer: () => ']]>' },
+  { start: /^ {0,3}<![A-Za-z]/, end: />/, closer: () => '>' },
+];
+
+/**
+ * The HTML block of kinds 1–5 a root-level line opens (`<pre>`, `<script>`, `<style>`, `<textarea>`, `<!--`,
+ * `<?`, `<![CDATA[`, `<!DOCTYPE`), or null; it may end on that same line (test `end` on it). Kinds 6 and 7
+ * (`<div>`, any tag) end at a blank line and are not listed: they cannot run on past their text.
+ */
+export function htmlBlockOpening(line: string): HtmlBlock | null {
+  for (const kind of HTML_KINDS) {
+    const m = kind.start.exec(line);
+    if (m !== null) return { end: kind.end, closer: kind.closer(m) };
+  }
+  return null;
+}

@@ -132,6 +132,20 @@ describe('formatMarkdown', () => {
     expect(renderedHeadings(md)).toEqual(['2 Result 1 [rank: 1, score: 1.00, key moment]', '2 Result 2 [rank: 2, score: 1.00]']);
   });
 
+  it.each([
+    ['<pre>\nunclosed pre', '</pre>'],
+    ['text\n\n<!-- a draft comment that never closes\n\nmore text', '-->'],
+    ['<script type="x">\nlet a;', '</script>'],
+    ['<![CDATA[\nraw', ']]>'],
+    ['<?php\necho 1;', '?>'],
+    ['<!DOCTYPE\nhtml', '>'],
+  ])('an unclosed HTML block (%j) is closed, so it cannot swallow the results after it', (content, closer) => {
+    const resp = response('q', [hit({ content, surprise: 1 }), hit({ section: 'Next note' })]);
+    const md = formatMarkdown(resp, { detail: 'high', now: NOW, links: DEFAULT_LINK_READING });
+    expect(md).toContain(`\n${closer}\n\n## Result 2 [rank: 2`);
+    expect(renderedHeadings(md)).toEqual(['2 Result 1 [rank: 1, score: 1.00, key moment]', '2 Result 2 [rank: 2, score: 1.00]']);
+  });
+
   it('drops control characters and repairs lone surrogates', () => {
     const md = formatMarkdown(response(HOSTILE, [hit({ section: HOSTILE, content: HOSTILE, surprise: 1 })]), { detail: 'high', now: NOW, links: DEFAULT_LINK_READING });
     expect(md).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
@@ -155,6 +169,17 @@ describe('containedMarkdown', () => {
 
   it('is not fooled by a shorter or different closing fence', () => {
     expect(containedMarkdown('````\n```\n~~~\nx')).toBe('````\n```\n~~~\nx\n````');
+  });
+
+  it('closes only the HTML blocks CommonMark runs on past a blank line, and those only when unclosed', () => {
+    expect(containedMarkdown('<!-- closed -->\n# heading')).toBe('<!-- closed -->\n\\# heading');
+    expect(containedMarkdown('<PRE>\n# not a heading in it\n</pre>\nafter')).toBe('<PRE>\n# not a heading in it\n</pre>\nafter');
+    expect(containedMarkdown('<Pre class=x>\ncode')).toBe('<Pre class=x>\ncode\n</pre>');
+    expect(containedMarkdown('<div>\nends at a blank line')).toBe('<div>\nends at a blank line');
+    expect(containedMarkdown('<prelude>\ntext')).toBe('<prelude>\ntext');
+    // Inside a fence an HTML start is code, and inside an HTML block a fence is HTML.
+    expect(containedMarkdown('```\n<!--\n```\nafter')).toBe('```\n<!--\n```\nafter');
+    expect(containedMarkdown('<!--\n```\nx')).toBe('<!--\n```\nx\n-->');
   });
 
   it('a backtick run with a backtick in its info string opens no fence (inline code), a tilde one does', () => {
