@@ -41,6 +41,8 @@ function normalisedScore(score: number, top: number): string {
 }
 
 const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
+/** A run of `=` or `-` alone on a line: right below a line of text it makes that line a (setext) heading. */
+const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
 
 /**
  * Section markdown that cannot break the surrounding document: an unclosed code fence is closed, so is an
@@ -48,6 +50,8 @@ const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
  * and headings to the end of the document), and a line that would read as a heading (and so as a new
  * result) is escaped. A line CommonMark reads as no fence (```` ```npm i``` ````, inline code) opens none
  * here either: "closing" it added a ``` that opened a real fence, and every later result was code.
+ * The text goes right below a line of text (`**Details:**`): one that opens on `---` or `===` (a rule under
+ * a note's heading) starts after a blank line, or it made that line a heading, an `##` one for `---`.
  */
 export function containedMarkdown(md: string): string {
   // Set inside the callback, read after it: typed wide, or TypeScript narrows them to null.
@@ -73,6 +77,7 @@ export function containedMarkdown(md: string): string {
   });
   if (open !== null) lines.push(fenceCloser(open));
   else if (html !== null) lines.push(html.closer);
+  if (SETEXT_UNDERLINE.test(lines[0])) lines.unshift('');
   return lines.join('\n');
 }
 

@@ -146,6 +146,13 @@ describe('formatMarkdown', () => {
     expect(renderedHeadings(md)).toEqual(['2 Result 1 [rank: 1, score: 1.00, key moment]', '2 Result 2 [rank: 2, score: 1.00]']);
   });
 
+  it.each(['---\n\ntext after a rule', '===\ntext', '-'])('details opening on a setext underline (%j) leave **Details:** a label, not a heading', (content) => {
+    const resp = response('q', [hit({ content, surprise: 1 }), hit({ section: 'Next note' })]);
+    const md = formatMarkdown(resp, { detail: 'high', now: NOW, links: DEFAULT_LINK_READING });
+    expect(md).toContain(`**Details:**\n\n${content}\n\n## Result 2`);
+    expect(renderedHeadings(md)).toEqual(['2 Result 1 [rank: 1, score: 1.00, key moment]', '2 Result 2 [rank: 2, score: 1.00]']);
+  });
+
   it('drops control characters and repairs lone surrogates', () => {
     const md = formatMarkdown(response(HOSTILE, [hit({ section: HOSTILE, content: HOSTILE, surprise: 1 })]), { detail: 'high', now: NOW, links: DEFAULT_LINK_READING });
     expect(md).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
