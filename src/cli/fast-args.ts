@@ -67,7 +67,7 @@ function parseErrorMessage(err: NodeJS.ErrnoException, specs: Record<string, Opt
   if (/argument is ambiguous/.test(err.message)) return ambiguousValueMessage(quoted, specs, args);
   if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const known = Object.keys(specs).flatMap((n) => (specs[n].type === 'boolean' ? [n, `no-${n}`] : [n]));
-    return `${unknownOptionMessage(quoted, known)}; a ${positional} word that starts with "-" goes after --, as in: -- ${quoted}`;
+    return `${unknownOptionMessage(quoted, known, specs)}; a ${positional} word that starts with "-" goes after --, as in: -- ${quoted}`;
   }
   if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     const long = /--([a-z-]+)/.exec(quoted)?.[1];

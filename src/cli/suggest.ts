@@ -28,9 +28,22 @@ export function closest(typed: string, known: readonly string[]): string | null 
   return best;
 }
 
-/** The message for an unknown option: `unknown option --versoin (did you mean --version?)`. */
-export function unknownOptionMessage(option: string, knownLong: readonly string[]): string {
+/** What unknownOptionMessage needs of an option table (OptionSpec): a short name, and the values it takes. */
+interface ChoiceSpec {
+  alias?: string;
+  choices?: readonly string[];
+}
+
+/**
+ * The message for an unknown option: `unknown option --versoin (did you mean --version?)`. One named like a
+ * value of an option in `specs` is that value: `tsm search q --json` (as `tsm status --json` is written)
+ * says `did you mean -f json?`; it had no close name, and the message went on only to say how to search
+ * for the word `--json`.
+ */
+export function unknownOptionMessage(option: string, knownLong: readonly string[], specs: Record<string, ChoiceSpec> = {}): string {
   const name = option.replace(/^-+/, '').replace(/=.*$/s, '');
+  const owner = option.startsWith('--') ? Object.entries(specs).find(([, s]) => s.choices?.includes(name)) : undefined;
+  if (owner) return `unknown option ${option} (did you mean ${owner[1].alias ? `-${owner[1].alias}` : `--${owner[0]}`} ${name}?)`;
   const guess = option.startsWith('--') || name.length > 1 ? closest(name, knownLong) : null;
   return `unknown option ${option}${guess ? ` (did you mean --${guess}?)` : ''}`;
 }

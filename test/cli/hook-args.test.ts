@@ -66,6 +66,10 @@ describe('suggestions', () => {
     const msg = unknownOptionMessage('--versoin', ['help', 'version']);
     expect(msg).toBe('unknown option --versoin (did you mean --version?)');
     expect(unknownOptionMessage('-x', ['help'])).toBe('unknown option -x');
+    const specs = { format: { alias: 'f', choices: ['text', 'json'] }, detail: { choices: ['high'] } };
+    expect(unknownOptionMessage('--json', ['format', 'detail'], specs)).toBe('unknown option --json (did you mean -f json?)');
+    expect(unknownOptionMessage('--high', ['format', 'detail'], specs)).toBe('unknown option --high (did you mean --detail high?)');
+    expect(unknownOptionMessage('--jsno', ['format', 'detail'], specs)).toBe('unknown option --jsno');
   });
 });
 

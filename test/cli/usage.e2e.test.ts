@@ -177,6 +177,15 @@ describe('small things users hit', () => {
     }
   });
 
+  it('`tsm search q --json`, written as `tsm status --json` is, names -f json (an option named like a value names its option)', () => {
+    for (const [flag, meant] of [['--json', '-f json'], ['--xml', '-f xml'], ['--md', '-f md'], ['--high', '--detail high']] as const) {
+      const r = tsm(['search', 'LoRa', flag], { cwd: marked.dir });
+      expect(r.code, flag).toBe(2);
+      expect(r.stdout, flag).toBe('');
+      expect(r.stderr.split('\n')[0], flag).toBe(`tsm: unknown option ${flag} (did you mean ${meant}?); a query word that starts with "-" goes after --, as in: -- ${flag}`);
+    }
+  });
+
   it('an unknown command is named as such, with the closest command, never its options', () => {
     const b = tsm(['bogus', '--vault', marked.dir], { cwd: marked.dir });
     expect(b.code).toBe(2);
