@@ -143,13 +143,19 @@ async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: 
     case 'json': {
       const { formatJson } = await import('../format/json.js');
       const n = (argv['include-content'] as number | undefined) ?? 0;
-      const contents = new Map<string, string>();
+      const contents = new Map<number, string>();
+      const files = new Map<string, string | null>(); // one read per note, though several of its sections are top N
       for (const hit of resp.hits.slice(0, n)) {
-        try {
-          contents.set(hit.path, readRegularFile(join(cfg.vault, hit.path)));
-        } catch {
-          // deleted since it was indexed, or no longer a regular file: the hit stays, without file content
+        if (!files.has(hit.path)) {
+          try {
+            files.set(hit.path, readRegularFile(join(cfg.vault, hit.path)));
+          } catch {
+            // deleted since it was indexed, or no longer a regular file: the hit stays, without file content
+            files.set(hit.path, null);
+          }
         }
+        const file = files.get(hit.path);
+        if (file != null) contents.set(hit.id, file);
       }
       return withNewline(formatJson(resp, { full: Boolean(argv.full), contents }));
     }

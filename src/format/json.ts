@@ -4,8 +4,12 @@ import type { SearchHit, SearchResponse } from '../core/types.js';
 export interface JsonOptions {
   /** Add `content` (the section's markdown). */
   full?: boolean;
-  /** path → whole file text, for the hits the caller chose (`--include-content N`). */
-  contents?: Map<string, string>;
+  /**
+   * Hit id → the whole text of its note's file, for the hits the caller chose (`--include-content N`: the top
+   * N). By hit, not by path: with `--all-sections` the later sections of a top note are no top N results, and
+   * keyed by path each of them carried the whole file again.
+   */
+  contents?: Map<number, string>;
 }
 
 /** One hit as the JSON element docs/search.md documents for `-f json`, keys in that order. */
@@ -27,7 +31,7 @@ export function hitToJson(hit: SearchHit, opts: JsonOptions = {}): Record<string
     related: hit.related,
   };
   if (opts.full) out.content = hit.content;
-  const file = opts.contents?.get(hit.path);
+  const file = opts.contents?.get(hit.id);
   if (file !== undefined) out.file_content = file;
   return out;
 }

@@ -190,6 +190,13 @@ describe('formats', () => {
     expect(h[1].file_content).toBeUndefined();
   });
 
+  it('json --include-content N with --all-sections: only the top N results carry the file, not every later section of the same note', () => {
+    const h = JSON.parse(search(['LoRa', '-f', 'json', '-n', '10', '--all-sections', '--include-content', '1']).stdout) as Array<{ path: string; file_content?: string }>;
+    expect(h.filter((x) => x.path === h[0].path).length).toBeGreaterThan(1); // the case: a later section of the top note
+    expect(h[0].file_content).toBe(readFileSync(join(vault, h[0].path), 'utf8'));
+    expect(h.slice(1).filter((x) => x.file_content !== undefined)).toEqual([]);
+  });
+
   it('--all-sections lifts one result per note', () => {
     const one = hits(['LoRa', '-n', '50']);
     const all = hits(['LoRa', '-n', '50', '--all-sections']);

@@ -8,7 +8,9 @@ const PREFS_FILE = '# Preferences\n\n## UI\n\nUser prefers dark mode.\n';
 
 describe('formatJson', () => {
   it('matches the golden output with --full and one included file', () => {
-    const out = formatJson(memoryResponse(), { full: true, contents: new Map([['knowledge/preferences.md', PREFS_FILE]]) });
+    const resp = memoryResponse();
+    const prefs = resp.hits.find((h) => h.path === 'knowledge/preferences.md')!;
+    const out = formatJson(resp, { full: true, contents: new Map([[prefs.id, PREFS_FILE]]) });
     expect(out).toBe(golden('memory.json'));
   });
 
@@ -22,15 +24,16 @@ describe('formatJson', () => {
     expect(first.id).toBe(7);
   });
 
-  it('adds content only with full, file_content only for paths in the map', () => {
-    const resp = response('q', [hit({ path: 'a.md', content: 'A body' }), hit({ path: 'b.md' })]);
+  it('adds content only with full, file_content only for hits in the map', () => {
+    const resp = response('q', [hit({ id: 1, path: 'a.md', content: 'A body' }), hit({ id: 2, path: 'b.md' }), hit({ id: 3, path: 'a.md' })]);
     const plain = JSON.parse(formatJson(resp));
     expect(plain[0]).not.toHaveProperty('content');
     expect(plain[0]).not.toHaveProperty('file_content');
-    const withFile = JSON.parse(formatJson(resp, { contents: new Map([['a.md', 'whole file']]) }));
+    const withFile = JSON.parse(formatJson(resp, { contents: new Map([[1, 'whole file']]) }));
     expect(withFile[0].file_content).toBe('whole file');
     expect(withFile[0]).not.toHaveProperty('content');
     expect(withFile[1]).not.toHaveProperty('file_content');
+    expect(withFile[2]).not.toHaveProperty('file_content'); // another section of a.md, not chosen
     expect(JSON.parse(formatJson(resp, { full: true }))[0].content).toBe('A body');
   });
 
@@ -39,8 +42,8 @@ describe('formatJson', () => {
   });
 
   it('stays valid JSON with hostile text, lone surrogates and non-finite numbers', () => {
-    const resp = response(HOSTILE, [hit({ path: HOSTILE, section: HOSTILE, snippet: HOSTILE, content: HOSTILE, score: Number.NaN })]);
-    const [first] = JSON.parse(formatJson(resp, { full: true, contents: new Map([[HOSTILE, HOSTILE]]) }));
+    const resp = response(HOSTILE, [hit({ id: 9, path: HOSTILE, section: HOSTILE, snippet: HOSTILE, content: HOSTILE, score: Number.NaN })]);
+    const [first] = JSON.parse(formatJson(resp, { full: true, contents: new Map([[9, HOSTILE]]) }));
     expect(first.score).toBeNull();
     expect(first.snippet).toBe(HOSTILE);
     expect(first.file_content).toBe(HOSTILE);

@@ -76,7 +76,7 @@ describe('formats under random input', () => {
   it('JSON always parses into one element per hit', () => {
     fc.assert(
       fc.property(responseArb, fc.boolean(), (resp, full) => {
-        const contents = new Map(resp.hits.slice(0, 2).map((h) => [h.path, h.content]));
+        const contents = new Map(resp.hits.slice(0, 2).map((h) => [h.id, h.content]));
         const parsed = JSON.parse(formatJson(resp, { full, contents }));
         expect(parsed).toHaveLength(resp.hits.length);
       }),
