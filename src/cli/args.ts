@@ -4,6 +4,7 @@ import { loadConfig, type TsmConfig } from '../vault/config.js';
 import { typedVaultPath as vaultPathTyped } from '../vault/paths.js';
 import { UsageError, UserError } from './run.js';
 import { takesEscapes, writeOut } from './stdio.js';
+import { jsonText } from '../format/escape.js';
 
 /**
  * The config for a command's --vault / --db. `cwdIsVault`: this command may make the current directory a
@@ -58,5 +59,5 @@ export function typedVaultPath(vault: string, input: string, name: string): stri
 }
 
 export function printJson(value: unknown): void {
-  writeOut(`${JSON.stringify(value, null, 2)}\n`);
+  writeOut(`${jsonText(value)}\n`);
 }

@@ -17,9 +17,33 @@ const XML_ENTITY: Record<string, string> = {
   "'": '&apos;',
 };
 
-/** Escapes text for an XML attribute value or text node; drops characters XML 1.0 cannot carry. */
+/**
+ * DEL and the C1 controls: legal in XML 1.0 and in a JSON string, and a terminal's controls (U+009B is CSI,
+ * `\u009b2J` clears a Linux console as `\u001b[2J` does). The JSON and XML outputs, printed to a terminal
+ * as often as read by a program, write them as escapes that read back as the same character.
+ */
+const TERMINAL_CONTROL = /[\u007F-\u009F]/g;
+
+const hex = (ch: string): string => ch.charCodeAt(0).toString(16).padStart(4, '0');
+
+/**
+ * Escapes text for an XML attribute value or text node; drops characters XML 1.0 cannot carry, and writes
+ * DEL and C1 controls as character references.
+ */
 export function escapeXml(s: string): string {
-  return s.replace(XML_ILLEGAL, '').replace(/[&<>"']/g, (ch) => XML_ENTITY[ch]);
+  return s
+    .replace(XML_ILLEGAL, '')
+    .replace(/[&<>"']/g, (ch) => XML_ENTITY[ch])
+    .replace(TERMINAL_CONTROL, (ch) => `&#x${hex(ch)};`);
+}
+
+/**
+ * A value as the JSON every `--json` and `-f json` prints: pretty-printed, and with DEL and C1 controls
+ * written as `\u` escapes, as JSON.stringify writes C0 ones, so a note's text can drive no terminal and
+ * parses back exactly. (They can only occur inside strings.)
+ */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(TERMINAL_CONTROL, (ch) => `\\u${hex(ch)}`);
 }
 
 

@@ -1,5 +1,6 @@
 // Machine-readable output: `tsm search -f json` and `--ids`.
 import type { SearchHit, SearchResponse } from '../core/types.js';
+import { jsonText } from './escape.js';
 
 export interface JsonOptions {
   /** Add `content` (the section's markdown). */
@@ -38,10 +39,10 @@ export function hitToJson(hit: SearchHit, opts: JsonOptions = {}): Record<string
 
 /**
  * A JSON array of hits, pretty-printed. Always valid JSON: non-finite scores become null and lone
- * surrogates are written as \u escapes by JSON.stringify.
+ * surrogates are written as \u escapes by JSON.stringify, control characters by jsonText.
  */
 export function formatJson(resp: SearchResponse, opts: JsonOptions = {}): string {
-  return JSON.stringify(resp.hits.map((hit) => hitToJson(hit, opts)), null, 2);
+  return jsonText(resp.hits.map((hit) => hitToJson(hit, opts)));
 }
 
 /** One section id per line ('' for zero hits). */

@@ -160,6 +160,25 @@ describe('formats', () => {
     expect(code).toBe(0);
   });
 
+  it('-f json, -f xml and related --json write DEL and C1 controls from a note as escapes (U+009B is CSI to a terminal), read back exact', () => {
+    const v = makeVault({ 'c1.md': '# Csi marmot\n\nmarmot \u009b2J cleared \u007f del, [[gone\u009bname]]\n' });
+    onExit.push(v.cleanup);
+    const raw = /[\u007f-\u009f]/;
+    const json = tsm(['search', 'marmot', '-f', 'json', '--vault', v.dir], { env: ENV });
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).not.toMatch(raw);
+    expect(json.stdout).toContain('\\u009b2J');
+    expect(JSON.parse(json.stdout)[0].snippet).toContain('marmot \u009b2J cleared \u007f del');
+    const xml = tsm(['search', 'marmot', '-f', 'xml', '--vault', v.dir], { env: ENV });
+    expect(xml.stdout).not.toMatch(raw);
+    expect(xml.stdout).toContain('&#x009b;2J');
+    parseXml(xml.stdout);
+    const related = tsm(['related', 'c1', '--json', '--vault', v.dir], { env: ENV });
+    expect(related.code, related.stderr).toBe(0);
+    expect(related.stdout).not.toMatch(raw);
+    expect(JSON.parse(related.stdout).outgoing[0].target).toBe('gone\u009bname');
+  });
+
   it('zero hits in every format', () => {
     const q = 'xyzzyplughnothinghere';
     expect(search([q, '-f', 'json']).stdout).toBe('[]\n');

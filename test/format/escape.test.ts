@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeXml } from '../../src/format/escape.js';
+import { escapeXml, jsonText } from '../../src/format/escape.js';
 import { stripControls } from '../../src/text/controls.js';
 
 describe('escapeXml', () => {
@@ -23,8 +23,23 @@ describe('escapeXml', () => {
     expect(escapeXml('\udc00\ud800')).toBe('');
   });
 
+  it('writes DEL and C1 controls (a terminal reads U+009B as CSI) as character references', () => {
+    expect(escapeXml('a\u007fb\u0080c\u009b2J\u009fd\u00a0e')).toBe('a&#x007f;b&#x0080;c&#x009b;2J&#x009f;d\u00a0e');
+  });
+
   it('keeps valid surrogate pairs', () => {
     expect(escapeXml('😀\ud83d\ude00')).toBe('😀😀');
+  });
+});
+
+describe('jsonText', () => {
+  it('is JSON.stringify pretty-printed, with DEL and C1 controls as \\u escapes that parse back exactly', () => {
+    const value = { a: 'x\u007fy\u009b2J\u0085z\u00a0', n: [1, null], 'k\u0090': true };
+    const text = jsonText(value);
+    expect(text).not.toMatch(/[\u007f-\u009f]/);
+    expect(text).toContain('x\\u007fy\\u009b2J\\u0085z\u00a0');
+    expect(JSON.parse(text)).toEqual(value);
+    expect(jsonText({ plain: 'text' })).toBe(JSON.stringify({ plain: 'text' }, null, 2));
   });
 });
 
