@@ -13,7 +13,7 @@ export const MIN_CUT_SNIPPET = 40;
 export const MAX_SECTION_CHARS = 160;
 /** Longest vault path printed: its end (the file name) is kept. Real paths are far shorter. */
 export const MAX_PATH_CHARS = 240;
-/** Longest `<related>` list printed. */
+/** Longest `<related>` list printed: of whole paths (relatedList). */
 export const MAX_RELATED_CHARS = 240;
 
 /** What one result prints, after the caps and the budget. */
@@ -56,11 +56,25 @@ export function budgetResults(hits: SearchHit[], budget: number): BudgetedResult
         left -= charLength(snippet);
       }
     }
-    let related = truncateText(hit.related.filter((p) => !shown.has(p)).join(', '), MAX_RELATED_CHARS);
+    let related = relatedList(hit.related.filter((p) => !shown.has(p)));
     if (charLength(related) <= left) left -= charLength(related);
     else related = '';
     return { path, section, snippet, related };
   });
+}
+
+/**
+ * The related paths in their order, each whole, as many as fit in MAX_RELATED_CHARS (one that does not is
+ * left out). The list was cut as text: five paths of 60 characters ended `…, company/knowledge/lora/…`, a
+ * path that names no file, in the place of the fourth and fifth.
+ */
+export function relatedList(paths: string[]): string {
+  let list = '';
+  for (const p of paths) {
+    const longer = list === '' ? p : `${list}, ${p}`;
+    if (charLength(longer) <= MAX_RELATED_CHARS) list = longer;
+  }
+  return list;
 }
 
 /** The snippets of budgetResults. */

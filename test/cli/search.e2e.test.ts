@@ -179,6 +179,21 @@ describe('formats', () => {
     expect(JSON.parse(related.stdout).outgoing[0].target).toBe('gone\u009bname');
   });
 
+  it('xml: a <related> list names whole paths only (it ended `company/knowledge/lora/…`, a cut path naming no file)', () => {
+    const names = [1, 2, 3, 4, 5].map((i) => `dog-tracker-lora-competitors-analysis-${i}`);
+    const files: Record<string, string> = { 'hub.md': `# Ocelot hub\n\nocelot notes linking ${names.map((n) => `[[${n}]]`).join(' ')}\n` };
+    for (const n of names) files[`company/knowledge/lora/${n}.md`] = `# ${n}\n\nunrelated body\n`;
+    const v = makeVault(files);
+    onExit.push(v.cleanup);
+    const r = tsm(['search', 'ocelot', '-f', 'xml', '--vault', v.dir], { env: ENV });
+    expect(r.code, r.stderr).toBe(0);
+    const related = /<related>(.*)<\/related>/.exec(r.stdout)?.[1] ?? '';
+    expect(related).not.toContain('…');
+    const listed = related.split(', ');
+    expect(listed.length).toBeGreaterThan(0);
+    for (const p of listed) expect(existsSync(join(v.dir, p)), p).toBe(true);
+  });
+
   it('zero hits in every format', () => {
     const q = 'xyzzyplughnothinghere';
     expect(search([q, '-f', 'json']).stdout).toBe('[]\n');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { budgetResults, budgetSnippets, formatXml, MAX_PATH_CHARS, MAX_SECTION_CHARS } from '../../src/format/xml.js';
+import { budgetResults, budgetSnippets, formatXml, MAX_PATH_CHARS, MAX_RELATED_CHARS, MAX_SECTION_CHARS, relatedList } from '../../src/format/xml.js';
 import { charLength, truncateText } from '../../src/text/chars.js';
 import { HOSTILE, hit, response, seedResponse } from './fixtures.js';
 import { child, elements, parseXml, textOf } from './xml-tree.js';
@@ -230,6 +230,18 @@ describe('formatXml: everything printed counts against the budget', () => {
     // result, so it is empty; what it did not spend is left for what follows.
     expect(printed.map((r) => r.related)).toEqual(['c.md', '']);
     expect(printed.map((r) => r.snippet)).toEqual(['x'.repeat(40), 'y'.repeat(40)]);
+  });
+
+  it('a related list holds whole paths only: one past MAX_RELATED_CHARS is left out, never cut', () => {
+    const paths = [1, 2, 3, 4, 5].map((i) => `company/knowledge/lora/dog-tracker-lora-competitors-analysis-${i}.md`); // 64 characters each
+    const list = relatedList(paths);
+    expect(list).toBe(paths.slice(0, 3).join(', '));
+    expect(charLength(list)).toBeLessThanOrEqual(MAX_RELATED_CHARS);
+    // A shorter path after one that did not fit still does, in its place.
+    expect(relatedList([...paths, 'b.md'])).toBe([...paths.slice(0, 3), 'b.md'].join(', '));
+    expect(relatedList([`r/${'x'.repeat(300)}.md`, 'c.md'])).toBe('c.md');
+    const [r] = budgetResults([hit({ path: 'hub.md', section: 'Hub', snippet: 'x', related: paths })], BIG);
+    expect(r.related.split(', ')).toEqual(paths.slice(0, 3));
   });
 
   it('a related list that does not fit is left out, the result stays', () => {
