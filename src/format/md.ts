@@ -7,7 +7,7 @@ import type { SearchHit, SearchResponse } from '../core/types.js';
 import { oneLine, stripControls } from '../text/controls.js';
 import { truncateText } from '../text/chars.js';
 import { codeSpan } from '../text/code-span.js';
-import { closesFence, fenceCloser, fenceOpening, htmlBlockOpening, type Fence, type HtmlBlock } from '../text/markdown-blocks.js';
+import { closesFence, dedent, fenceCloser, fenceOpening, htmlBlockOpening, indentColumns, isThematicBreak, listItemOpening, type Fence, type HtmlBlock } from '../text/markdown-blocks.js';
 import { firstSentence, type LinkReading } from '../text/markdown-line.js';
 import { relativeTime } from './relative-time.js';
 
@@ -57,6 +57,23 @@ export function containedMarkdown(md: string): string {
   // Set inside the callback, read after it: typed wide, or TypeScript narrows them to null.
   let open = null as Fence | null;
   let html = null as HtmlBlock | null;
+  // The root-level list item the lines are in: the column its text starts at, the fence open in it, and
+  // whether its last line was text a less indented line may continue (lazily). Its own lines are no root
+  // blocks: `- ```sh` … `  ```` is a fence of the item, which ends with it; read as a root fence, its
+  // closing line was left open and "closed" with a ``` that opened one.
+  let item = null as { column: number; fence: Fence | null; text: boolean } | null;
+  const inItem = (text: string) => {
+    if (item === null) return;
+    if (item.fence !== null) {
+      if (closesFence(text, item.fence)) item.fence = null;
+      item.text = false;
+    } else {
+      // A fence may open on a nested item's marker line too (`  - ```sh`).
+      const own = listItemOpening(text)?.text ?? text;
+      item.fence = fenceOpening(own);
+      item.text = item.fence === null && own.trim() !== '';
+    }
+  };
   const lines = stripControls(md).trim().split('\n').map((line) => {
     if (open !== null) {
       if (closesFence(line, open)) open = null;
@@ -64,6 +81,25 @@ export function containedMarkdown(md: string): string {
     }
     if (html !== null) {
       if (html.end.test(line)) html = null;
+      return line;
+    }
+    if (item !== null) {
+      if (line.trim() === '') {
+        item.text = false;
+        return line;
+      }
+      if (indentColumns(line) >= item.column) {
+        inItem(dedent(line, item.column));
+        return line;
+      }
+      // Text that only continues the item's paragraph (no block of its own starts on it) stays in the item.
+      if (item.text && startsNoBlock(line)) return line;
+      item = null;
+    }
+    const listItem = listItemOpening(line);
+    if (listItem !== null) {
+      item = { column: listItem.column, fence: null, text: false };
+      inItem(listItem.text);
       return line;
     }
     open = fenceOpening(line);
@@ -79,6 +115,11 @@ export function containedMarkdown(md: string): string {
   else if (html !== null) lines.push(html.closer);
   if (SETEXT_UNDERLINE.test(lines[0])) lines.unshift('');
   return lines.join('\n');
+}
+
+/** True when a line starts no block of its own, so it may continue a paragraph above it (lazily, in a list item). */
+function startsNoBlock(line: string): boolean {
+  return fenceOpening(line) === null && htmlBlockOpening(line) === null && !ATX_HEADING.test(line) && listItemOpening(line) === null && !isThematicBreak(line) && !/^ {0,3}>/.test(line);
 }
 
 function summary(hit: SearchHit, links: LinkReading): string {

@@ -61,3 +61,52 @@ export function htmlBlockOpening(line: string): HtmlBlock | null {
   }
   return null;
 }
+
+/** The column after a line's leading spaces and tabs (a tab to the next multiple of 4). */
+export function indentColumns(line: string): number {
+  let col = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x20) col++;
+    else if (c === 0x09) col += 4 - (col % 4);
+    else break;
+  }
+  return col;
+}
+
+/** The line without its first `cols` columns of indentation (as far as it has them). */
+export function dedent(line: string, cols: number): string {
+  let col = 0;
+  let i = 0;
+  while (i < line.length && col < cols) {
+    const c = line.charCodeAt(i);
+    if (c === 0x20) col++;
+    else if (c === 0x09) col += 4 - (col % 4);
+    else break;
+    i++;
+  }
+  return line.slice(i);
+}
+
+const LIST_MARKER = /^( {0,3})([-+*]|\d{1,9}[.)])([ \t]+|$)/;
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+
+/** True for a thematic break (`---`, `* * *`): a block of its own, never a paragraph's next line. */
+export function isThematicBreak(line: string): boolean {
+  return THEMATIC_BREAK.test(line);
+}
+
+/**
+ * The list item a root-level line opens (`- `, `1. `): the column its text starts at (the item's later lines
+ * indented that far are its own) and that text; null for any other line, a thematic break (`- - -`) included.
+ */
+export function listItemOpening(line: string): { column: number; text: string } | null {
+  if (THEMATIC_BREAK.test(line)) return null;
+  const m = LIST_MARKER.exec(line);
+  if (m === null) return null;
+  const marker = m[1].length + m[2].length;
+  const text = line.slice(m[0].length);
+  // CommonMark: the text starts 1 to 4 columns after the marker; further (or none) is 1 after it.
+  const spaces = indentColumns(m[3]);
+  return { column: text === '' || spaces > 4 ? marker + 1 : marker + spaces, text };
+}

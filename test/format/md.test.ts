@@ -153,6 +153,18 @@ describe('formatMarkdown', () => {
     expect(renderedHeadings(md)).toEqual(['2 Result 1 [rank: 1, score: 1.00, key moment]', '2 Result 2 [rank: 2, score: 1.00]']);
   });
 
+  it.each([
+    '1. Install:\n   ```sh\n   npm i\n   ```\n2. Run:\n   ```sh\n   npm test\n   ```', // balanced either way
+    '- ```sh\n  npm install\n  ```\n- done', // the fence opens on the marker line: only its closing line is at root indentation
+    '1. ```bash\n   make\n   ```',
+    '- step\n  - ```sh\n    x\n    ```\nafter',
+  ])('a fence of a list item (%j) ends with the item: tsm adds no fence that would swallow the results after it', (content) => {
+    const resp = response('q', [hit({ content, surprise: 1 }), hit({ section: 'Next note' })]);
+    const md = formatMarkdown(resp, { detail: 'high', now: NOW, links: DEFAULT_LINK_READING });
+    expect(md).toContain(`${content}\n\n## Result 2 [rank: 2`);
+    expect(renderedHeadings(md)).toEqual(['2 Result 1 [rank: 1, score: 1.00, key moment]', '2 Result 2 [rank: 2, score: 1.00]']);
+  });
+
   it('drops control characters and repairs lone surrogates', () => {
     const md = formatMarkdown(response(HOSTILE, [hit({ section: HOSTILE, content: HOSTILE, surprise: 1 })]), { detail: 'high', now: NOW, links: DEFAULT_LINK_READING });
     expect(md).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
@@ -187,6 +199,16 @@ describe('containedMarkdown', () => {
     // Inside a fence an HTML start is code, and inside an HTML block a fence is HTML.
     expect(containedMarkdown('```\n<!--\n```\nafter')).toBe('```\n<!--\n```\nafter');
     expect(containedMarkdown('<!--\n```\nx')).toBe('<!--\n```\nx\n-->');
+  });
+
+  it('reads a list item\'s lines as the item\'s: a fence in it, a lazy line, a line that ends it', () => {
+    // The item's fence is closed by its indented line; a root fence after the item is still closed.
+    expect(containedMarkdown('- ```\n  code\n  ```\n```\nroot code')).toBe('- ```\n  code\n  ```\n```\nroot code\n```');
+    // A lazy line continues the item's paragraph, and the item's indented fence after it stays the item's.
+    expect(containedMarkdown('- para\nlazy\n  ```')).toBe('- para\nlazy\n  ```');
+    // A thematic break or a heading ends the item; the heading is escaped.
+    expect(containedMarkdown('- a\n***\n  ```\nx')).toBe('- a\n***\n  ```\nx\n```');
+    expect(containedMarkdown('- a\n# h')).toBe('- a\n\\# h');
   });
 
   it('a backtick run with a backtick in its info string opens no fence (inline code), a tilde one does', () => {
