@@ -1,5 +1,6 @@
 // Making note text safe for each output: XML must stay well-formed, a terminal must not receive
 // escape sequences from a note, and no output may carry half a surrogate pair.
+import { stripEscapeSequences } from '../text/controls.js';
 
 /**
  * Characters XML 1.0 forbids everywhere (even escaped): C0 controls other than tab/newline/return,
@@ -27,11 +28,12 @@ const TERMINAL_CONTROL = /[\u007F-\u009F]/g;
 const hex = (ch: string): string => ch.charCodeAt(0).toString(16).padStart(4, '0');
 
 /**
- * Escapes text for an XML attribute value or text node; drops characters XML 1.0 cannot carry, and writes
- * DEL and C1 controls as character references.
+ * Escapes text for an XML attribute value or text node; drops terminal escape sequences whole (as the text
+ * and md formats do) and characters XML 1.0 cannot carry, and writes DEL and C1 controls as character
+ * references.
  */
 export function escapeXml(s: string): string {
-  return s
+  return stripEscapeSequences(s)
     .replace(XML_ILLEGAL, '')
     .replace(/[&<>"']/g, (ch) => XML_ENTITY[ch])
     .replace(TERMINAL_CONTROL, (ch) => `&#x${hex(ch)};`);

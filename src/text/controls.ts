@@ -5,10 +5,25 @@
 
 import { collapseWhitespace } from './markdown-line.js';
 
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-Z\\-_]/g;
+/**
+ * A terminal escape sequence: a CSI one (`ESC [ 31 m`, colours and cursor moves), a string one (OSC, DCS, APC,
+ * PM, SOS: `ESC ] 8 ; ; url BEL`, a hyperlink or a window title) up to its BEL or ST when it has one within
+ * 4 KiB (else only its ESC and letter go, never the rest of the note), or ESC and one letter. OSC was taken as
+ * ESC and `]`, which left `8;;http://…` in the text.
+ */
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[\]PX^_][^\u0007\u001b]{0,4096}(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 /** C0 controls except tab and newline, DEL and C1 controls: what a terminal would interpret. */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * `text` without terminal escape sequences, whole (`\u001b[2J`, `\u001b]8;;url` up to its terminator's
+ * start): for the XML outputs, which keep every other character, so that dropping only the ESC XML 1.0
+ * forbids no longer left `[2J` or `]8;;http://…` in what the prompt hook hands the model.
+ */
+export function stripEscapeSequences(text: string): string {
+  return text.replace(ANSI, '');
+}
 
 export function stripControls(text: string): string {
   return text

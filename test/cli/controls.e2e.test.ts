@@ -52,3 +52,23 @@ describe('terminal output never carries control characters from the vault or the
     expect(missing.stderr).toBe('tsm: no indexed note matches "zzQ FAKE: x": give its vault path, file name, title or alias (`tsm search` finds it by its words)\n');
   });
 });
+
+// The XML outputs (-f xml and the prompt hook's injection) dropped only the ESC that XML 1.0 forbids, so a note
+// holding terminal output handed the model `[2J` and `]8;;http://…` where text and md show nothing.
+describe('the XML outputs drop terminal escape sequences whole, as text and md do', () => {
+  const colours = useIndexedVault({
+    'build.md': '# Build log\n\nzebrafish \u001b[31mfailed\u001b[0m \u001b[2Jafter \u001b]8;;http://evil.example\u0007the link\u001b]8;;\u0007\n',
+  });
+
+  it('search -f xml and the hook carry the words without the sequences', () => {
+    const xml = tsm(['search', 'zebrafish', '-f', 'xml', '--vault', colours.dir]);
+    expect(xml.code, xml.stderr).toBe(0);
+    expect(xml.stdout).toContain('zebrafish failed after the link');
+    expect(xml.stdout).not.toMatch(/\[31m|\[0m|\[2J|\]8;;/);
+    const payload = JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 's', prompt: 'zebrafish build failed', cwd: colours.dir });
+    const hook = tsm(['hook', '--vault', colours.dir], { input: payload });
+    expect(hook.code).toBe(0);
+    expect(hook.stdout).toContain('zebrafish failed after the link');
+    expect(hook.stdout).not.toMatch(/\[31m|\[0m|\[2J|\]8;;/);
+  });
+});

@@ -49,6 +49,13 @@ describe('stripControls', () => {
     expect(stripControls('\u001b[31mred\u001b[0m\ttab\nline\u0007\u009b')).toBe('red\ttab\nline');
   });
 
+  it('drops string sequences (OSC, DCS) up to their terminator, and only ESC and its letter of an unterminated one', () => {
+    // An OSC 8 hyperlink left `8;;http://…` behind when only ESC and `]` were taken as the sequence.
+    expect(stripControls('a \u001b]8;;http://evil.example\u0007link\u001b]8;;\u0007 b')).toBe('a link b');
+    expect(stripControls('t\u001b]0;title\u001b\\x \u001bPq#data\u001b\\y')).toBe('tx y');
+    expect(stripControls('keep \u001b]the rest of the note')).toBe('keep the rest of the note');
+  });
+
   it('turns CRLF and CR into LF', () => {
     expect(stripControls('a\r\nb\rc')).toBe('a\nb\nc');
   });
