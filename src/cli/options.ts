@@ -42,6 +42,16 @@ export function numberOption(name: string, spec: OptionSpec, value: unknown): nu
 }
 
 /**
+ * A string option's value: given twice, the last counts, as node:util.parseArgs (search's fast path) has it.
+ * yargs makes a repeated option an array, which the commands, reading `typeof argv.vault === 'string'`, took
+ * for no option at all: `tsm index --vault ~/a --vault ~/b` (an alias that names a vault, and one typed
+ * after it) indexed the current folder, and `--db x --db y` wrote the vault's default index.
+ */
+export function stringOption(value: unknown): unknown {
+  return Array.isArray(value) ? value[value.length - 1] : value;
+}
+
+/**
  * An option whose value starts with `-` (`-n -- x`, `-n -f json`): node:util's message ("argument is
  * ambiguous", three lines, `--limit=-XYZ`) said nothing of what the option takes. A number option's error is
  * numberOption's, as for `-n abc`; another option's says how to give a value that starts with `-`. Both

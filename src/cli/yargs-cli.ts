@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import yargs, { type Argv, type Options } from 'yargs';
 import { VERSION } from '../core/version.js';
 import { isCjkCodePoint } from '../text/unicode.js';
-import { ambiguousValueMessage, HOOK_OPTIONS, numberOption, SEARCH_OPTIONS, VAULT_OPTIONS, type OptionSpec } from './options.js';
+import { ambiguousValueMessage, HOOK_OPTIONS, numberOption, SEARCH_OPTIONS, stringOption, VAULT_OPTIONS, type OptionSpec } from './options.js';
 import { runCommand, UsageError } from './run.js';
 import { commandOf, COMMANDS } from './hook-args.js';
 import { unknownCommandMessage, unknownOptionMessage } from './suggest.js';
@@ -12,12 +12,19 @@ import { unknownCommandMessage, unknownOptionMessage } from './suggest.js';
 /**
  * A number option is a string to yargs' parser, so that numberOption sees what was typed: yargs' `number`
  * type made `-n abc` NaN before any check could name "abc". Marked a number as well, which the parser
- * ignores beside `string` and the help shows as [number].
+ * ignores beside `string` and the help shows as [number]. A string option given twice is its last value
+ * (stringOption), not the array yargs makes of it.
  */
 function withOptions(y: Argv, specs: Record<string, OptionSpec>): Argv {
   for (const [name, s] of Object.entries(specs)) {
     const { range: _range, ...yargsSpec } = s;
-    y = y.option(name, (s.type === 'number' ? { ...yargsSpec, type: 'string', number: true, coerce: (v: unknown) => numberOption(name, s, v) } : yargsSpec) as Options);
+    const spec =
+      s.type === 'number'
+        ? { ...yargsSpec, type: 'string', number: true, coerce: (v: unknown) => numberOption(name, s, v) }
+        : s.type === 'string' && !s.array
+          ? { ...yargsSpec, coerce: stringOption }
+          : yargsSpec;
+    y = y.option(name, spec as Options);
   }
   return y;
 }

@@ -84,4 +84,30 @@ describe('the vault of the current folder', () => {
       v.cleanup();
     }
   });
+
+  it('--vault or --db given twice counts the last one in every command, as search takes it', () => {
+    // yargs made a repeated option an array, read as no --vault at all: `tsm index` made an index of the
+    // current folder (an alias naming one vault, and another typed after it), and `--db` twice wrote the default index.
+    const v = makeVault({ 'notes/a.md': '# A\n\nalpha\n', 'other/o.md': '# O\n\nomega\n', 'project/.keep': '' });
+    try {
+      const cwd = join(v.dir, 'project');
+      const [notes, other, db] = [join(v.dir, 'notes'), join(v.dir, 'other'), join(v.dir, 'notes.db')];
+      const indexed = tsm(['index', '--vault', other, '--vault', notes, '--db', join(v.dir, 'first.db'), '--db', db], { cwd });
+      expect(indexed.code, indexed.stderr).toBe(0);
+      expect(indexed.stdout).toMatch(/^1 added/);
+      expect(readdirSync(cwd), 'an index made in the current folder').toEqual(['.keep']);
+      expect(existsSync(db)).toBe(true);
+      expect(existsSync(join(v.dir, 'first.db'))).toBe(false);
+      expect(existsSync(join(notes, '.tsm/index.db'))).toBe(false);
+      for (const command of ['status', 'doctor']) {
+        const r = tsm([command, '--json', '--vault', other, '--vault', notes, '--db', db], { cwd });
+        expect(JSON.parse(r.stdout), command).toMatchObject({ vault: notes, db });
+      }
+      const found = tsm(['search', 'alpha', '--ids', '--vault', other, '--vault', notes, '--db', db], { cwd });
+      expect(found.code, found.stderr).toBe(0);
+      expect(found.stdout).not.toBe('');
+    } finally {
+      v.cleanup();
+    }
+  });
 });
