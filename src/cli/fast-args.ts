@@ -1,7 +1,7 @@
 // A small argv parser for the latency-critical commands (`search`, `hook`), built on node:util.parseArgs
 // from the same option tables yargs uses. yargs costs tens of milliseconds to load; this costs none.
 import { parseArgs } from 'node:util';
-import { ambiguousValueMessage, numberOption, type OptionSpec } from './options.js';
+import { ambiguousValueMessage, numberOption, stringOption, type OptionSpec } from './options.js';
 import { UsageError } from './run.js';
 import { unknownOptionMessage } from './suggest.js';
 
@@ -28,10 +28,12 @@ export function parseFastArgs(args: string[], specs: Record<string, OptionSpec>,
     }
     if (s.type === 'number') {
       out[name] = numberOption(name, s, v);
-    } else {
+    } else if (s.type === 'string' && !s.array) {
       if (s.choices && !s.choices.includes(String(v))) {
         throw new UsageError(`--${name} takes one of ${s.choices.join(', ')} (got "${v}")`);
       }
+      out[name] = stringOption(name, s, v);
+    } else {
       out[name] = v;
     }
   }

@@ -20,6 +20,8 @@ export interface OptionSpec {
   choices?: readonly string[];
   /** type 'number': the values it takes (numberOption checks them) */
   range?: NumberRange;
+  /** type 'string': names a file or folder, so an empty value is a usage error (stringOption) */
+  path?: boolean;
 }
 
 /** A decimal number as people type one (1e3 included); Number() would also take 0x10, Infinity and " ". */
@@ -46,9 +48,16 @@ export function numberOption(name: string, spec: OptionSpec, value: unknown): nu
  * yargs makes a repeated option an array, which the commands, reading `typeof argv.vault === 'string'`, took
  * for no option at all: `tsm index --vault ~/a --vault ~/b` (an alias that names a vault, and one typed
  * after it) indexed the current folder, and `--db x --db y` wrote the vault's default index.
+ *
+ * An empty one that names a file or folder (`path`) is a usage error, for both parsers: `--vault ""` (a
+ * script's `--vault "$NOTES"` with NOTES unset) and yargs' `--vault` with no value after it were the current
+ * folder, so `tsm index --vault` in a vault's subfolder made a second vault there, and `tsm search x --vault ""`
+ * in a code checkout indexed the checkout. (An empty TSM_VAULT is unset: config.ts envSetting.)
  */
-export function stringOption(value: unknown): unknown {
-  return Array.isArray(value) ? value[value.length - 1] : value;
+export function stringOption(name: string, spec: OptionSpec, value: unknown): unknown {
+  const typed = Array.isArray(value) ? value[value.length - 1] : value;
+  if (spec.path && typed === '') throw new UsageError(`--${name} needs a value`);
+  return typed;
 }
 
 /**
@@ -79,8 +88,8 @@ function expected(r: NumberRange): string {
 }
 
 export const VAULT_OPTIONS: Record<string, OptionSpec> = {
-  vault: { type: 'string', describe: 'vault folder (default: $TSM_VAULT, else the nearest folder holding .tsm/ or .obsidian/)' },
-  db: { type: 'string', describe: 'index file (default: $TSM_DB or <vault>/.tsm/index.db)' },
+  vault: { type: 'string', path: true, describe: 'vault folder (default: $TSM_VAULT, else the nearest folder holding .tsm/ or .obsidian/)' },
+  db: { type: 'string', path: true, describe: 'index file (default: $TSM_DB or <vault>/.tsm/index.db)' },
 };
 
 export const SEARCH_OPTIONS: Record<string, OptionSpec> = {

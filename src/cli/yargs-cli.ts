@@ -17,12 +17,12 @@ import { unknownCommandMessage, unknownOptionMessage } from './suggest.js';
  */
 function withOptions(y: Argv, specs: Record<string, OptionSpec>): Argv {
   for (const [name, s] of Object.entries(specs)) {
-    const { range: _range, ...yargsSpec } = s;
+    const { range: _range, path: _path, ...yargsSpec } = s;
     const spec =
       s.type === 'number'
         ? { ...yargsSpec, type: 'string', number: true, coerce: (v: unknown) => numberOption(name, s, v) }
         : s.type === 'string' && !s.array
-          ? { ...yargsSpec, coerce: stringOption }
+          ? { ...yargsSpec, coerce: (v: unknown) => stringOption(name, s, v) }
           : yargsSpec;
     y = y.option(name, spec as Options);
   }
@@ -60,7 +60,7 @@ const COMMAND_OPTIONS = {
   },
   model: {
     model: { type: 'string', describe: 'model id (default: "model" in .tsm/config.json, $TSM_MODEL, or cl-nagoya/ruri-v3-30m)' },
-    'model-dir': { type: 'string', describe: 'a model folder of your own (default: "modelDir" in .tsm/config.json or $TSM_MODEL_DIR)' },
+    'model-dir': { type: 'string', path: true, describe: 'a model folder of your own (default: "modelDir" in .tsm/config.json or $TSM_MODEL_DIR)' },
     revision: { type: 'string', describe: 'pull: branch, tag or commit (default: main)' },
     force: { type: 'boolean', default: false, describe: 'pull: download again; setup: install again' },
     'dry-run': { type: 'boolean', default: false, describe: 'setup: print the npm command instead of running it' },

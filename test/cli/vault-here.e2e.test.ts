@@ -110,4 +110,39 @@ describe('the vault of the current folder', () => {
       v.cleanup();
     }
   });
+
+  it('an empty --vault or --db (an unset variable, or no value after the flag) is a usage error, never the current folder', () => {
+    // They were the current folder: `tsm index --vault` in a vault's subfolder made a second vault there, and
+    // `tsm search x --vault "$NOTES"` with NOTES unset indexed the code checkout it ran in.
+    const v = makeVault({ 'notes/.tsm/keep': '', 'notes/a.md': '# A\n\nalpha\n', 'notes/sub/b.md': '# B\n\nbeta\n', 'project/README.md': '# Readme\n\nalpha\n' });
+    try {
+      const cases: [string[], string][] = [
+        [['index', '--vault'], 'notes/sub'],
+        [['index', '--vault', ''], 'notes/sub'],
+        [['index', '--vault='], 'notes/sub'],
+        [['index', '--db', ''], 'notes/sub'],
+        [['status', '--vault', ''], 'notes/sub'],
+        [['doctor', '--db', ''], 'notes/sub'],
+        [['init', '--vault', ''], 'project'],
+        [['search', 'alpha', '--vault', ''], 'project'],
+        [['search', 'alpha', '--vault='], 'project'],
+        [['search', 'alpha', '--db', ''], 'project'],
+      ];
+      for (const [args, folder] of cases) {
+        const r = tsm(args, { cwd: join(v.dir, folder) });
+        const flag = args.find((a) => a.startsWith('--'))?.replace(/=$/, '');
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stdout, args.join(' ')).toBe('');
+        expect(r.stderr.split('\n')[0], args.join(' ')).toBe(`tsm: ${flag} needs a value`);
+      }
+      expect(readdirSync(join(v.dir, 'notes/sub')), 'a second vault made in the subfolder').toEqual(['b.md']);
+      expect(readdirSync(join(v.dir, 'project')), 'an index made in the project').toEqual(['README.md']);
+      // The hook's command line is never refused (it ignores an empty value): it answers, exit 0.
+      const payload = { hook_event_name: 'UserPromptSubmit', prompt: 'alpha', cwd: join(v.dir, 'project'), session_id: 's1' };
+      expect(tsm(['hook', '--vault', ''], { cwd: join(v.dir, 'project'), input: JSON.stringify(payload) }).code).toBe(0);
+      expect(readdirSync(join(v.dir, 'project'))).toEqual(['README.md']);
+    } finally {
+      v.cleanup();
+    }
+  });
 });
