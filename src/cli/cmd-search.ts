@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SearchResponse } from '../core/types.js';
-import type { Database } from '../index/db.js';
+import { checkIndexFiles, type Database } from '../index/db.js';
 import { INCOMPLETE_INDEX_NOTE } from '../index/build-state.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { VectorStore } from '../index/vectors.js';
@@ -128,6 +128,8 @@ function vectorCoverage(db: Database, qv: QueryVector): string {
 }
 
 async function buildFirstIndex(cfg: TsmConfig): Promise<void> {
+  // A file where the index's folder belongs is said before "no index yet; indexing", which it stops.
+  checkIndexFiles(cfg.db);
   writeErr(`tsm: no index yet; indexing ${cfg.vault}…\n`);
   const { syncVault } = await import('../index/sync.js');
   const s = await syncVault(cfg);

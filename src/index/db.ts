@@ -5,7 +5,7 @@ import { basename, dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { isExplained, TsmError } from '../core/errors.js';
 import { fileKind, openRegularFile } from '../vault/file-kind.js';
-import { makeVaultFolder } from '../vault/folders.js';
+import { makeVaultFolder, notAFolder } from '../vault/folders.js';
 import { isInside } from '../vault/paths.js';
 import { otherRunningWatcher } from '../vault/watcher-pid.js';
 import { otherVaultMessage, otherVaultOf, recordVault } from './index-vault.js';
@@ -715,8 +715,22 @@ export function checkIndexFiles(path: string): void {
   for (const p of [path, `${path}-wal`, `${path}-shm`]) {
     const kind = fileKind(p);
     // An absent index is the opener's to report or create; absent companions are normal.
+    if (kind === 'absent' && p === path) checkIndexFolder(path);
     if (kind === 'file' || kind === 'absent') continue;
     throw new IndexError('io', `${p} is not a plain file (a folder, FIFO or device?): move it aside and run \`tsm index\``);
+  }
+}
+
+/**
+ * An absent index whose folder cannot be: a file (or a link to nothing) where `.tsm/` or a folder of `--db`'s
+ * path belongs. Named as the writer names it (folders.ts notAFolder); a reader said "no index: run `tsm index`
+ * first", and that `tsm index` then stopped at the file.
+ */
+function checkIndexFolder(path: string): void {
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    const kind = fileKind(dir);
+    if (kind === 'directory') return;
+    if (kind !== 'absent' || fileKind(dir, { lstat: true }) !== 'absent') throw new IndexError('io', notAFolder(dir).message);
   }
 }
 

@@ -52,7 +52,8 @@ export function makeVaultFolder(vault: string, dir: string): void {
   if (parts.length === 0 && !existsSync(root)) throw gone(root);
 }
 
-function notAFolder(at: string): TsmError {
+/** A file (or a link to nothing) where tsm's folder goes: said alike by the writer that would make it and a reader that looks in it. */
+export function notAFolder(at: string): TsmError {
   return new TsmError(`${at} is not a folder, and tsm writes its files into a folder of that name: move it aside (tsm then makes the folder)`);
 }
 
