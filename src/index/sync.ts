@@ -505,6 +505,7 @@ function statPaths(
   // Read once, and only when a listed path is no note.
   let listed: Set<string> | undefined;
   const indexed = (rel: string) => states.has(rel) || (listed ??= writer.attachmentPaths()).has(rel);
+  const seen = new Set<string>();
   for (const given of paths) {
     const rel = vaultRelative(cfg.vault, locate(cfg.vault, given, bases, indexed));
     if (rel === null) {
@@ -520,11 +521,15 @@ function statPaths(
       continue;
     }
     const found = noteAt(rel);
-    if (found.file) files.push(found.file);
-    else if (states.has(rel)) missing.push(rel); // ignored, refused or gone now: forget it
+    // A note listed twice (`./a.md` and `a.md`, an absolute path and a relative one, two git commands' output
+    // concatenated) is one note: it was read and written once per listing, and counted so ("2 added").
+    if (found.file) {
+      if (!seen.has(found.file.path)) files.push(found.file);
+      seen.add(found.file.path);
+    } else if (states.has(rel)) missing.push(rel); // ignored, refused or gone now: forget it
     else notTaken.push({ path: given, reason: found.reason });
   }
-  return { files, missing, notTaken, attachmentsNow: attachments };
+  return { files, missing: [...new Set(missing)], notTaken, attachmentsNow: attachments };
 }
 
 /** Attachments a partial sync found there (`listed`) and gone (`gone`). */

@@ -84,6 +84,21 @@ describe('tsm index and status', () => {
     expect(paths(dir, 'dos')).toEqual([]);
   });
 
+  it('--files-from-stdin: a note listed more than once (other spellings of its path included) is read and counted once', () => {
+    const dir = vault({ 'a.md': 'one', 'sub/b.md': 'two' });
+    tsm(['index', '--vault', dir]);
+    writeFileSync(join(dir, 'a.md'), 'uno');
+    writeFileSync(join(dir, 'c.md'), 'tres');
+    const list = ['a.md', './a.md', join(dir, 'a.md'), 'sub/../a.md', 'c.md', 'c.md', 'sub/b.md', 'sub/b.md'].join('\n');
+    const s = json(tsm(['index', '--vault', dir, '--files-from-stdin', '--json'], { input: `${list}\n` }));
+    // It said 4 updated, 2 added and 2 unchanged: three notes.
+    expect(s).toMatchObject({ added: 1, updated: 1, removed: 0, unchanged: 1 });
+    rmSync(join(dir, 'c.md'));
+    const gone = json(tsm(['index', '--vault', dir, '--files-from-stdin', '--json'], { input: 'c.md\0./c.md\0c.md\0' }));
+    expect(gone).toMatchObject({ added: 0, updated: 0, removed: 1, unchanged: 0 });
+    expect(json(tsm(['index', '--vault', dir, '--json']))).toMatchObject({ added: 0, updated: 0, removed: 0, unchanged: 2 });
+  });
+
   it('--files-from-stdin: a listed path it does not take is shown on stderr without its control characters', () => {
     const dir = vault({ 'a.md': '# A\n' });
     tsm(['index', '--vault', dir]);
