@@ -9,7 +9,7 @@ import { describeChangedSettings } from '../index/reading-settings.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
 import { isSyncReport } from '../hooks/background-sync.js';
-import { hookLogPath } from '../hooks/hook-log.js';
+import { hookLogPath, shownLogLine } from '../hooks/hook-log.js';
 import { ConfigFileError, envSetting, tsmDir, TSM_DIR, unknownConfigKeys, vaultAboveCwd, type TsmConfig } from '../vault/config.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { indexInGit } from '../vault/index-in-git.js';
@@ -446,7 +446,7 @@ function hookLogChecks(cfg: TsmConfig, lastSync: number | null): Problem[] {
         {
           check: 'sessions',
           severity: 'info',
-          message: `the session hooks skipped lines that are not JSON objects in ${count(skipped.length, 'transcript read', 'transcript reads')} in the last ${RECENT_LOG_DAYS} days (${path}):${DETAIL_BREAK}${skipped.slice(-LOG_LINES_SHOWN).map((l) => l.trim()).join(DETAIL_BREAK)}`,
+          message: `the session hooks skipped lines that are not JSON objects in ${count(skipped.length, 'transcript read', 'transcript reads')} in the last ${RECENT_LOG_DAYS} days (${path}):${DETAIL_BREAK}${skipped.slice(-LOG_LINES_SHOWN).map((l) => shownLogLine(l.trim())).join(DETAIL_BREAK)}`,
           fix: 'nothing to do: the rest of each transcript is in its note (a transcript cut short or damaged has such lines)',
         },
       ]
@@ -467,7 +467,7 @@ function hookLogChecks(cfg: TsmConfig, lastSync: number | null): Problem[] {
     {
       check: 'hooks',
       severity: 'warning',
-      message: `${current.length} hook problem${one ? '' : 's'} logged in the last ${RECENT_LOG_DAYS} days in ${path}${seen}${left}; from the log, not checked now: ${one ? 'it' : 'each'} may be fixed since${part}:${DETAIL_BREAK}${shown.map((l) => l.trim()).join(DETAIL_BREAK)}`,
+      message: `${current.length} hook problem${one ? '' : 's'} logged in the last ${RECENT_LOG_DAYS} days in ${path}${seen}${left}; from the log, not checked now: ${one ? 'it' : 'each'} may be fixed since${part}:${DETAIL_BREAK}${shown.map((l) => shownLogLine(l.trim())).join(DETAIL_BREAK)}`,
       fix: `${needsIndex ? 'run `tsm index` in the vault (or keep `tsm watch` running)' : 'each line names its cause'}; once fixed, delete ${path} to stop seeing ${one ? 'it' : 'them'} here`,
     },
     ...skippedInfo,

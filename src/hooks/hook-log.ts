@@ -34,6 +34,17 @@ export function formatLogLine(event: string | null, sessionId: string | null, me
  */
 const MAX_EVENT_CHARS = 64;
 const MAX_MESSAGE_CHARS = 2000;
+/** Longer than any line formatLogLine writes (time, session and the cut parts' "… (N characters)" included). */
+const MAX_LINE_CHARS = MAX_EVENT_CHARS + MAX_MESSAGE_CHARS + 200;
+
+/**
+ * A line of the log as `tsm doctor` quotes it: whole when this tsm wrote it, cut as formatLogLine cuts a
+ * message when an older tsm (before the bound) or anything else wrote a longer one. Such a 3 MB line stays in
+ * the log for its week, and doctor printed it whole, in the text output and the JSON alike.
+ */
+export function shownLogLine(line: string): string {
+  return headOf(line, MAX_LINE_CHARS);
+}
 
 function headOf(s: string, max: number): string {
   if (s.length <= max) return s;

@@ -112,6 +112,24 @@ describe('tsm doctor in a project', () => {
     expect(hooks[0].fix).toContain('tsm index');
   });
 
+  it('a very long hook.log line an older tsm wrote is quoted cut, with its length, in the text and the JSON', () => {
+    // Before formatLogLine bounded a line (5de0eb4), a payload's 3 MB hook_event_name made a 3 MB line; it stays
+    // in the log for its week, and doctor printed it whole: 3 MB of output in both forms.
+    writeFiles(vault, { 'a.md': '# A\n\ntext' });
+    tsm(['index', '--vault', vault], { env });
+    const event = 'E'.repeat(3_000_000);
+    writeFileSync(join(vault, '.tsm', 'hook.log'), `${new Date().toISOString()} ${event}: no index at x: run \`tsm index\` first\n${new Date().toISOString()} Stop: a short one\n`);
+    const text = tsm(['doctor', '--vault', vault], { cwd: project, env });
+    expect(text.stdout.length).toBeLessThan(20_000);
+    expect(text.stdout).toMatch(/\n {10}\d{4}-\d\d-\d\dT\S+ E{100,}… \(\d{7} characters\)\n/);
+    expect(text.stdout).toContain('Stop: a short one');
+    const json = tsm(['doctor', '--json', '--vault', vault], { cwd: project, env });
+    expect(json.stdout.length).toBeLessThan(20_000);
+    const hooks = JSON.parse(json.stdout).problems.find((p: { check: string }) => p.check === 'hooks');
+    expect(hooks.message).toMatch(/^2 hook problems logged/);
+    expect(hooks.message).toContain('Stop: a short one');
+  });
+
   it('a hook problem that a sync fixed is not reported once the index has synced; one after the sync is', async () => {
     // The prompt hook on a vault with no index logs "no index … run `tsm index` first"; doctor went on
     // reporting it, with the fix `tsm index`, for 7 days after the `tsm index` that fixed it.
