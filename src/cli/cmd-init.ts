@@ -31,6 +31,10 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     if (createFileWhole(gitignore, TSM_GITIGNORE)) created.push(gitignore);
   });
   writeErr(created.length ? `tsm: created ${created.join(', ')}\n` : `tsm: ${dir} already set up\n`);
+  // A link to nothing is left in place (a dotfiles repository not cloned yet): said, as every command reads the defaults meanwhile.
+  if (!created.includes(config) && fileKind(config) === 'absent') {
+    writeErr(`tsm: ${config} is a link to nothing: left as it is; tsm uses the default settings until it leads to a file\n`);
+  }
   if (argv.claude) {
     const { wireClaudeCode } = await import('../hooks/claude-setup.js');
     const changes = wireClaudeCode(process.env.CLAUDE_PROJECT_DIR || process.cwd(), vault, { shared: argv.shared === true });

@@ -1,5 +1,5 @@
 // A file tsm makes once and never replaces (`.tsm/config.json`, `.tsm/.gitignore`), written whole or not at all.
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -10,14 +10,28 @@ import { basename, dirname, join } from 'node:path';
  * no hard links. No node:crypto for the name: folders.ts is in the lean fast path. Two tsm making the same file at once both write the same text.)
  */
 export function createFileWhole(path: string, content: string): boolean {
-  if (existsSync(path)) return false;
+  if (present(path)) return false;
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     writeFileSync(temp, content, { flag: 'wx' });
-    if (existsSync(path)) return false;
+    if (present(path)) return false;
     renameSync(temp, path);
     return true;
   } finally {
     rmSync(temp, { force: true });
+  }
+}
+
+/**
+ * Whether anything is at `path`, a link to nothing included: existsSync follows a link, so a `config.json`
+ * linked to a dotfiles repository not cloned yet counted as absent, and the rename put a new file in the
+ * link's place.
+ */
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
   }
 }

@@ -1,6 +1,6 @@
 // `tsm init` on folders that are not what it expects: a named vault must exist (it is never created), and
 // file system errors are one `tsm: …` line with the fix, exit 1, never a stack trace.
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +33,28 @@ describe('tsm init', () => {
     try {
       expectOneLine(tsm(['init', '--vault', join(v.dir, 'note.md')], { cwd: v.dir }), /vault is not a folder: .*note\.md/);
       expectOneLine(tsm(['init', '--vault', join(v.dir, 'w')], { cwd: v.dir }), /w\/\.tsm is a file, not tsm's folder: move it aside/);
+    } finally {
+      v.cleanup();
+    }
+  });
+
+  it('leaves a config.json or .gitignore that is a link to nothing in place, and says so', () => {
+    // A config.json linked into a dotfiles repository not cloned yet: init took it for absent and renamed its new
+    // file over the link.
+    const v = makeVault({ '.tsm/keep': '' });
+    try {
+      const [config, gitignore] = [join(v.dir, '.tsm/config.json'), join(v.dir, '.tsm/.gitignore')];
+      symlinkSync(join(v.dir, 'dotfiles/tsm.json'), config);
+      symlinkSync(join(v.dir, 'dotfiles/gitignore'), gitignore);
+      const r = tsm(['init', '--vault', v.dir]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(lstatSync(config).isSymbolicLink()).toBe(true);
+      expect(readlinkSync(config)).toBe(join(v.dir, 'dotfiles/tsm.json'));
+      expect(lstatSync(gitignore).isSymbolicLink()).toBe(true);
+      expect(r.stderr).toBe(
+        `tsm: ${join(v.dir, '.tsm')} already set up\ntsm: ${config} is a link to nothing: left as it is; tsm uses the default settings until it leads to a file\n`,
+      );
+      expect(readdirSync(join(v.dir, '.tsm')).sort()).toEqual(['.gitignore', 'config.json', 'keep']);
     } finally {
       v.cleanup();
     }
