@@ -1,7 +1,8 @@
 // `.tsm/watch.pid`: tells `tsm status`, `tsm doctor`, the hooks' background sync and a second `tsm watch`
 // whether a watcher runs for this vault.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileKind, notPlainFileError, openRegularFile } from './file-kind.js';
 import { makeVaultFolder } from './folders.js';
 import { holderRuns } from './process-start.js';
 
@@ -39,6 +40,8 @@ export function stalePidAdvice(tsmDir: string): string {
 export function writeWatcherPid(tsmDir: string): void {
   makeVaultFolder(dirname(tsmDir), tsmDir);
   const file = watcherPidFile(tsmDir);
+  // Opening a FIFO to write waits for a reader that never comes: the watcher hung before its first sync.
+  if (fileKind(file) === 'other') throw notPlainFileError(file, "the running watcher's pid");
   try {
     writeFileSync(file, `${process.pid}\n`);
   } catch (err) {
@@ -78,7 +81,14 @@ export function removeWatcherPid(tsmDir: string): void {
 function recordedPid(tsmDir: string): number | null {
   let pid: number;
   try {
-    pid = Number.parseInt(readFileSync(watcherPidFile(tsmDir), 'utf8'), 10);
+    // Opened as a plain file or not at all: a FIFO there blocked the read forever, and with it `tsm status`,
+    // `tsm doctor`, `tsm watch` and the SessionStart hook (past Claude Code's hook timeout).
+    const fd = openRegularFile(watcherPidFile(tsmDir));
+    try {
+      pid = Number.parseInt(readFileSync(fd, 'utf8'), 10);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return null;
   }
