@@ -7,7 +7,8 @@
 // (`/\.excalidraw\.md$/`), both read without regard to case, as Obsidian reads them.
 // Obsidian's file is Obsidian's: one that cannot be read, or an entry that is no pattern, stops nothing and
 // is only reported by `tsm doctor`.
-import { readFileSync } from 'node:fs';
+import { closeSync, readFileSync } from 'node:fs';
+import { isNotRegular, openRegularFile } from './file-kind.js';
 import { join } from 'node:path';
 
 export const OBSIDIAN_APP_FILE = '.obsidian/app.json';
@@ -32,10 +33,18 @@ export function searchExclusions(cfg: { vault: string; obsidianExcludedFiles: bo
 export function readObsidianExcluded(vault: string): ObsidianExcluded {
   let text: string;
   try {
-    text = readFileSync(join(vault, OBSIDIAN_APP_FILE), 'utf8');
+    // Opened as a plain file or not at all: a FIFO there blocked every search for good, the prompt hook past
+    // its deadline (it read nothing and answered nothing until Claude Code's hook timeout).
+    const fd = openRegularFile(join(vault, OBSIDIAN_APP_FILE));
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return { filters: [], problems: code === 'ENOENT' || code === 'ENOTDIR' ? [] : [`${OBSIDIAN_APP_FILE} cannot be read (${code ?? (err as Error).message})`] };
+    const why = isNotRegular(err) ? (err as Error).message : (code ?? (err as Error).message);
+    return { filters: [], problems: code === 'ENOENT' || code === 'ENOTDIR' ? [] : [`${OBSIDIAN_APP_FILE} cannot be read (${why})`] };
   }
   let data: unknown;
   try {

@@ -1,7 +1,8 @@
 // Obsidian's "Excluded files" (`userIgnoreFilters` in .obsidian/app.json) stay out of Obsidian's search, and so
 // out of every search of tsm's: `tsm search`, the prompt hook and MCP. They stay in the index, so links to them
 // resolve; `"obsidianExcludedFiles": false` searches them; a change in Obsidian counts at the next search.
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeVault, tsm } from '../helpers/cli.js';
@@ -117,6 +118,27 @@ describe('Obsidian Excluded files', () => {
       expect(tsm(['doctor'], { cwd: v.dir }).stdout).toMatch(/warning excluded: \.obsidian\/app\.json: the Excluded files entry "\/\(a\+\)\+\$\/" is no regular expression tsm runs/);
       expect(search('antenna review agenda').sort()).toEqual(['Archive/2024/review.md', 'notes/review.md']);
     } finally {
+      app(['Templates/', '/^archive\\//']);
+    }
+  });
+
+  it('a FIFO at .obsidian/app.json excludes nothing and blocks nothing: search, the prompt hook and doctor answer', () => {
+    // Read at every search, it blocked each of them for good, the prompt hook past its deadline.
+    const file = join(v.dir, '.obsidian', 'app.json');
+    rmSync(file);
+    expect(spawnSync('mkfifo', [file]).status).toBe(0);
+    try {
+      const r = tsm(['search', 'antenna review agenda', '-f', 'json'], { cwd: v.dir, timeoutMs: 8000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect((JSON.parse(r.stdout) as { path: string }[]).map((h) => h.path).sort()).toEqual(['Archive/2024/review.md', 'Templates/meeting.md', 'notes/review.md']);
+      const payload = { hook_event_name: 'UserPromptSubmit', prompt: 'antenna review agenda', cwd: v.dir, session_id: 's1' };
+      const hook = tsm(['hook'], { cwd: v.dir, input: JSON.stringify(payload), timeoutMs: 8000 });
+      expect(hook.code).toBe(0);
+      expect(hook.stdout).toContain('notes/review.md');
+      const doctor = tsm(['doctor'], { cwd: v.dir, timeoutMs: 8000 });
+      expect(doctor.stdout).toContain('warning excluded: .obsidian/app.json cannot be read (not a regular file (a pipe, a socket or a device))');
+    } finally {
+      rmSync(file);
       app(['Templates/', '/^archive\\//']);
     }
   });
