@@ -1,6 +1,6 @@
 // tsm doctor: every check of the index, of the Claude Code wiring of the project it runs in, and of the
 // hooks' recent errors; each problem comes with its fix.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { DoctorProblem as Problem, LinkRecord } from '../core/types.js';
 import { IndexError, type Database } from '../index/db.js';
@@ -15,7 +15,7 @@ import { runningWatcher } from '../vault/watcher-pid.js';
 import { indexInGit } from '../vault/index-in-git.js';
 import { conflictCopyOf } from '../vault/conflict-copies.js';
 import { excludedBy, OBSIDIAN_APP_FILE, readObsidianExcluded } from '../vault/obsidian-excluded.js';
-import { NOT_REGULAR } from '../vault/file-kind.js';
+import { isNotRegular, NOT_REGULAR, notPlainFileError, openRegularFile } from '../vault/file-kind.js';
 import { namesFileNotNote, noteExtensionOf } from '../text/file-not-note.js';
 import { unresolvedForDoctor } from './doctor-links.js';
 import { keptNotes, transcriptOfSession } from '../sessions/ingest.js';
@@ -426,9 +426,18 @@ function hookLogChecks(cfg: TsmConfig, lastSync: number | null): Problem[] {
   const path = hookLogPath(cfg.vault);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return [];
+    // Opened as a plain file or not at all: a FIFO there blocked doctor for good (the hooks write no log there).
+    const fd = openRegularFile(path);
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    if (!isNotRegular(err)) return [];
+    // The hooks do not write there either (hook-log.ts): their problems go to stderr, which Claude Code does not show.
+    const fix = `move ${path} aside; the hooks then make a new log (meanwhile their problems are not logged)`;
+    return [{ check: 'hooks', severity: 'warning', message: notPlainFileError(path, "the hooks' log").message, fix }];
   }
   const now = Date.now();
   const since = now - RECENT_LOG_DAYS * 86_400_000;

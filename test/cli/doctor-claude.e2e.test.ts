@@ -1,8 +1,9 @@
 // `tsm init --claude` and `tsm doctor` run in a Claude Code project, through the built CLI, with a HOME and
 // CLAUDE_CONFIG_DIR of the test's own (never the developer's ~/.claude.json).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TSM, tsm, waitFor, writeFiles } from '../helpers/cli.js';
 
@@ -128,6 +129,23 @@ describe('tsm doctor in a project', () => {
     const hooks = JSON.parse(json.stdout).problems.find((p: { check: string }) => p.check === 'hooks');
     expect(hooks.message).toMatch(/^2 hook problems logged/);
     expect(hooks.message).toContain('Stop: a short one');
+  });
+
+  it('a FIFO at hook.log or at a Claude Code settings file: doctor names it and init --claude goes on, neither waiting for good', () => {
+    writeFiles(vault, { 'a.md': '# A\n\ntext' });
+    tsm(['index', '--vault', vault], { env });
+    const log = join(vault, '.tsm', 'hook.log');
+    const settings = join(project, '.claude', 'settings.json');
+    mkdirSync(dirname(settings));
+    for (const fifo of [log, settings]) expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const r = tsm(['doctor', '--json', '--vault', vault], { cwd: project, env, timeoutMs: 8000 });
+    expect(r.code, r.stderr).toBe(1); // the settings file Claude Code cannot read either is an error
+    const problems = JSON.parse(r.stdout).problems as { check: string; severity: string; message: string; fix: string }[];
+    expect(problems).toContainEqual(expect.objectContaining({ check: 'hooks', severity: 'warning', message: expect.stringMatching(/hook\.log is not a plain file .*: move it aside$/) }));
+    expect(problems).toContainEqual(expect.objectContaining({ check: 'claude', message: `cannot read ${settings}: not a regular file (a pipe, a socket or a device)` }));
+    const init = tsm(['init', '--claude', '--vault', vault], { cwd: project, env, timeoutMs: 8000 });
+    expect(init.code, init.stderr).toBe(0); // it writes the local settings, beside the one it could not read
+    expect(lstatSync(settings).isFIFO()).toBe(true);
   });
 
   it('a hook problem that a sync fixed is not reported once the index has synced; one after the sync is', async () => {
