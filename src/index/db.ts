@@ -49,7 +49,8 @@ const INDEX_FIXES: Record<IndexErrorCode, (e: IndexError) => string> = {
   version: (e) =>
     e.fileVersion !== undefined && e.fileVersion > SCHEMA_VERSION
       ? 'use the newer tsm that wrote it, or run `tsm index` with this one to rebuild it'
-      : 'run `tsm index` (once no other tsm process is writing the index), which updates it',
+      : // An index too old to change in place is rebuilt, as the message says ("run `tsm index` to rebuild it").
+        `run \`tsm index\` (once no other tsm process is writing the index), which ${e.fileVersion !== undefined && canMigrate(e.fileVersion, SCHEMA_VERSION) ? 'updates' : 'rebuilds'} it`,
   readonly: () => 'make the index file and its folder writable for you, or give --db (or TSM_DB) an index of your own',
   io: () => 'remove the cause the message names (a folder or pipe where the index belongs, a failing disk), then run `tsm index`',
   full: () => 'free some space on the disk that holds the index, then run `tsm index` (a running `tsm watch` tries again by itself)',
@@ -241,7 +242,8 @@ export function schemaChangeBlockedError(path: string, version: number | null, b
   if (version !== null && version > SCHEMA_VERSION) {
     return new IndexError('version', `${prefix}it is a newer tsm's index: use that tsm, or stop the watcher, then run \`tsm index\` with this one to rebuild it`, version);
   }
-  return new IndexError('version', `${prefix}stop it, then run \`tsm index\` (or start \`tsm watch\` again), which updates the index`, version ?? undefined);
+  const does = version !== null && canMigrate(version, SCHEMA_VERSION) ? 'updates' : 'rebuilds';
+  return new IndexError('version', `${prefix}stop it, then run \`tsm index\` (or start \`tsm watch\` again), which ${does} the index`, version ?? undefined);
 }
 
 /**

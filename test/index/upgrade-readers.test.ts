@@ -83,6 +83,23 @@ describe('a reader meeting an index of an older schema', () => {
   });
 });
 
+describe('a reader meeting an index too old to update in place', () => {
+  it('says `tsm index` rebuilds it, in the message and in the fix doctor prints, with or without a watcher', () => {
+    // The message said "run `tsm index` to rebuild it" and the fix beside it in `tsm doctor` "which updates it".
+    setVersion(1);
+    rmSync(watcherPidFile(tsmDir(cfg)), { force: true });
+    const e = readerError({ tsmDir: tsmDir(cfg) });
+    expect(e.message).toBe(`the index at ${cfg.db} has schema version 1, this tsm needs ${SCHEMA_VERSION}: run \`tsm index\` to rebuild it`);
+    expect(e.fix).toBe('run `tsm index` (once no other tsm process is writing the index), which rebuilds it');
+    writeFileSync(watcherPidFile(tsmDir(cfg)), `${watcher.pid}\n`);
+    expect(readerError({ tsmDir: tsmDir(cfg) }).message).toMatch(/stop it, then run `tsm index` \(or start `tsm watch` again\), which rebuilds the index$/);
+    rmSync(watcherPidFile(tsmDir(cfg)), { force: true });
+    // One it updates in place says so in both.
+    setVersion(SCHEMA_VERSION - 1);
+    expect(readerError({ tsmDir: tsmDir(cfg) }).fix).toBe('run `tsm index` (once no other tsm process is writing the index), which updates it');
+  });
+});
+
 describe('a reader meeting an index of a newer schema', () => {
   it('says to use the newer tsm (restarting a server that outlived the upgrade) before rebuilding it with this one', () => {
     setVersion(SCHEMA_VERSION + 1);
