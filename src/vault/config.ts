@@ -234,9 +234,7 @@ function settings(input: ConfigInput, env: NodeJS.ProcessEnv, vault: string, fil
   const cfg: TsmConfig = {
     vault,
     db: userPath(input.cwd ?? process.cwd(), input.dbFlag ?? envDb ?? join(vault, TSM_DIR, 'index.db'), env),
-    extensions: stringList('extensions', pick('extensions', DEFAULTS.extensions)).map((e) =>
-      e.startsWith('.') ? e.toLowerCase() : `.${e.toLowerCase()}`,
-    ),
+    extensions: noteExtensions(pick('extensions', DEFAULTS.extensions)),
     chunkChars: int('chunkChars', pick('chunkChars', DEFAULTS.chunkChars), 200, 1_000_000),
     dailyFolders: stringList('dailyFolders', pick('dailyFolders', DEFAULTS.dailyFolders)),
     sessionFolders: stringList('sessionFolders', pick('sessionFolders', DEFAULTS.sessionFolders)),
@@ -333,6 +331,16 @@ function int(name: string, value: unknown, min: number, max: number, shown: unkn
 function folder(name: string, value: unknown): string {
   if (typeof value === 'string' && value.trim() !== '') return value;
   throw new SettingError(name, `${name} must be a folder path relative to the vault, like "sessions" (got ${JSON.stringify(value)})`);
+}
+
+/**
+ * The note extensions, with their dot, in lower case. An empty list made no file a note: the next sync took
+ * every note out of the index ("0 added, 0 updated, 42 removed") without a word, and searches found nothing.
+ */
+function noteExtensions(value: unknown): string[] {
+  const list = stringList('extensions', value).map((e) => (e.startsWith('.') ? e.toLowerCase() : `.${e.toLowerCase()}`));
+  if (list.length === 0) throw new SettingError('extensions', `extensions must name at least one note extension, like ${JSON.stringify(DEFAULTS.extensions)} (got [])`);
+  return list;
 }
 
 function stringList(name: string, value: unknown): string[] {

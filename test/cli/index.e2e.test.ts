@@ -73,6 +73,19 @@ describe('tsm index and status', () => {
     expect(json(tsm(['index', '--vault', dir, '--full', '--json']))).toMatchObject({ added: 2, unchanged: 0 });
   });
 
+  it('"extensions": [] is a config error naming the setting, not a sync that takes every note out of the index', () => {
+    const dir = vault({ 'a.md': '# A\n\nalpha', 'b.md': '# B\n\nbeta' });
+    expect(tsm(['index', '--vault', dir]).code).toBe(0);
+    writeFileSync(join(dir, '.tsm', 'config.json'), '{ "extensions": [] }');
+    const r = tsm(['index', '--vault', dir]);
+    // It said "0 added, 0 updated, 2 removed", and every search found nothing.
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`tsm: ${join(dir, '.tsm', 'config.json')}: extensions must name at least one note extension, like [".md"] (got []); correct it there\n`);
+    writeFileSync(join(dir, '.tsm', 'config.json'), '{}');
+    expect(json(tsm(['status', '--vault', dir, '--json'])).notes).toBe(2);
+  });
+
   it('--files-from-stdin checks only the listed paths', () => {
     const dir = vault({ 'a.md': 'one', 'b.md': 'two' });
     tsm(['index', '--vault', dir]);
