@@ -57,7 +57,7 @@ const INDEX_FIXES: Record<IndexErrorCode, (e: IndexError) => string> = {
   foreign: () => 'give --db (or TSM_DB) a new file name, or the index of a vault: tsm leaves this file as it is',
   busy: () => 'wait for the other writer (`tsm index`, `tsm watch`) to finish, or stop one that hangs',
   statement: () => 'nothing in the index to fix: report it as a bug in tsm, with the command you ran',
-  'other-vault': () => 'give this vault an index of its own: --db or TSM_DB naming another file, or neither (the index then lives in the vault)',
+  'other-vault': () => "give this vault an index of its own: --db or TSM_DB naming another file, or neither (the index then lives in the vault's .tsm/ folder, which must be no link to another vault's)",
 };
 
 const BUSY_TIMEOUT_MS = 10_000;

@@ -7,13 +7,14 @@
 // vault it sits in, wherever the folder is copied.
 import type { Database } from 'better-sqlite3';
 import { fileIdentity, fileKind } from '../vault/file-kind.js';
-import { isInside } from '../vault/paths.js';
+import { basename, dirname, join } from 'node:path';
+import { isInside, realPathOr } from '../vault/paths.js';
 
 const META_KEY = 'vault';
 
 /** The vault folder the index at `path` holds, when it is another vault than `vault` and still there; else null. */
 export function otherVaultOf(db: Database, path: string, vault: string): string | null {
-  if (isInside(vault, path)) return null;
+  if (insideVault(vault, path)) return null;
   const recorded = recordedVault(db);
   // The same folder by another name (a symlink) is the same vault.
   if (recorded === null || recorded === vault || fileIdentity(recorded) === fileIdentity(vault)) return null;
@@ -26,9 +27,25 @@ export function recordVault(db: Database, vault: string): void {
   db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(META_KEY, vault);
 }
 
+/**
+ * Whether the index lies inside the vault, by the names given and by where they lead: a `.tsm` that is a
+ * link into another vault's `.tsm/` (a shared config, a vault copied with its links) holds that vault's
+ * index, whose notes each sync of this vault replaced ("1 removed"), searches of the other vault then
+ * finding nothing. One only named inside (through a linked folder) is checked as one kept outside is.
+ */
+function insideVault(vault: string, path: string): boolean {
+  return isInside(vault, path) && isInside(realPathOr(vault), join(realPathOr(dirname(path)), basename(path)));
+}
+
 /** What a writer or reader says when the index holds another vault, and the fix. */
 export function otherVaultMessage(path: string, vault: string, other: string): string {
-  return `the index ${path} holds the notes of the vault ${other}, not of ${vault}: give this vault an index of its own (--db or TSM_DB naming another file, or neither, for ${vault}/.tsm/index.db)`;
+  const held = `the index ${path} holds the notes of the vault ${other}, not of ${vault}`;
+  // Named inside this vault, it leads elsewhere: "neither --db nor TSM_DB" would name this very file.
+  if (isInside(vault, path)) {
+    const folder = dirname(path);
+    return `${held} (${folder} leads to ${realPathOr(folder)}): give this vault an index of its own (make ${folder} a folder of its own, not a link, or name another file with --db or TSM_DB)`;
+  }
+  return `${held}: give this vault an index of its own (--db or TSM_DB naming another file, or neither, for ${vault}/.tsm/index.db)`;
 }
 
 function recordedVault(db: Database): string | null {

@@ -55,4 +55,39 @@ describe('an index outside its vault, named by another vault', () => {
       v.cleanup();
     }
   });
+
+  it('a .tsm that is a link to another vault\'s .tsm/ is refused, with the fix, and the other vault keeps its notes', () => {
+    // The index counted as inside the vault by the name it was reached by: `tsm index` of the vault with the link
+    // replaced the other vault's notes ("1 added, 1 removed"), and a search of the other vault found nothing.
+    const v = makeVault({ 'one/a.md': '# A\n\nalpha from one\n', 'two/b.md': '# B\n\nbravo from two\n', 'elsewhere/keep': '' });
+    try {
+      const [one, two] = [join(v.dir, 'one'), join(v.dir, 'two')];
+      expect(tsm(['index', '--vault', one]).code).toBe(0);
+      symlinkSync(join(one, '.tsm'), join(two, '.tsm'));
+      const said =
+        `the index ${join(two, '.tsm/index.db')} holds the notes of the vault ${one}, not of ${two} (${join(two, '.tsm')} leads to ${join(one, '.tsm')}): ` +
+        `give this vault an index of its own (make ${join(two, '.tsm')} a folder of its own, not a link, or name another file with --db or TSM_DB)`;
+      for (const args of [['index'], ['search', 'bravo'], ['status']]) {
+        const r = tsm([...args, '--vault', two]);
+        expect(r.code, args.join(' ')).toBe(1);
+        expect(r.stderr, args.join(' ')).toBe(`tsm: ${said}\n`);
+      }
+      const found = tsm(['search', 'alpha', '--ids', '--vault', one]);
+      expect(found.code, found.stderr).toBe(0);
+      expect(found.stdout.trim()).not.toBe('');
+      // A .tsm linked to a folder outside every vault (a faster disk) is the vault's own; a copy of the vault
+      // that keeps the link is refused, as it would share the first one's index.
+      const three = join(v.dir, 'three');
+      cpSync(one, three, { recursive: true, filter: (src) => !src.endsWith('.tsm') });
+      symlinkSync(join(v.dir, 'elsewhere'), join(three, '.tsm'));
+      expect(tsm(['index', '--vault', three]).code).toBe(0);
+      const copy = join(v.dir, 'copy');
+      cpSync(three, copy, { recursive: true, verbatimSymlinks: true });
+      const refused = tsm(['index', '--vault', copy]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`holds the notes of the vault ${three}, not of ${copy}`);
+    } finally {
+      v.cleanup();
+    }
+  });
 });
