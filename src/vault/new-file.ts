@@ -32,6 +32,9 @@ function present(path: string): boolean {
     lstatSync(path);
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
+    const code = (err as NodeJS.ErrnoException).code;
+    // Any other error (a folder it may not read: EACCES) is the caller's to report, not a file that is there.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+    throw err;
   }
 }

@@ -97,4 +97,17 @@ describe('tsm init', () => {
       v.cleanup();
     }
   });
+
+  it.skipIf(!runuser)('a .tsm/ of another user that this one may not enter: the permissions, not "already set up"', () => {
+    // 9c8252a's look for a file already there took the EACCES of its lstat for a file: init said "already set up".
+    const v = makeVault({ '.tsm/config.json': '{}' });
+    try {
+      chmodSync(v.dir, 0o755);
+      chmodSync(join(v.dir, '.tsm'), 0o700);
+      const r = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, TSM, 'init', '--vault', v.dir], { cwd: ROOT, encoding: 'utf8' });
+      expectOneLine({ code: r.status, stdout: r.stdout, stderr: r.stderr }, /cannot write .*\.tsm\/config\.json \(EACCES\): you may not write there: check the permissions/);
+    } finally {
+      v.cleanup();
+    }
+  });
 });
