@@ -138,7 +138,7 @@ function doctorConfig(argv: Record<string, unknown>): { cfg: TsmConfig; badConfi
         check: 'config',
         severity: 'error',
         message: `${err.message} (every tsm command stops at it; the checks below used the default settings)`,
-        fix: `correct ${err.configFile} (\`tsm init\` in an empty folder writes a commented config.json that lists every setting), then run \`tsm doctor\` again`,
+        fix: err.fix ?? `correct ${err.configFile} (\`tsm init\` in an empty folder writes a commented config.json that lists every setting), then run \`tsm doctor\` again`,
       },
     };
   }

@@ -1,11 +1,11 @@
 // Where the vault and index are, and every tunable: env vars over <vault>/.tsm/config.json over defaults.
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import type * as Os from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
 
 export const TSM_DIR = '.tsm';
-import { fileKind } from './file-kind.js';
+import { fileKind, isNotRegular, openRegularFile } from './file-kind.js';
 import { parseJsonc } from './jsonc.js';
 
 export class ConfigError extends TsmError {
@@ -21,6 +21,8 @@ export class ConfigFileError extends ConfigError {
   constructor(
     readonly configFile: string,
     message: string,
+    /** What fixes it, when that is not correcting its text (`tsm doctor`'s "fix:"). */
+    readonly fix?: string,
   ) {
     super(message);
   }
@@ -284,14 +286,29 @@ export function unknownConfigKeys(vault: string): string[] {
 }
 
 function readConfigFile(path: string): Record<string, unknown> {
-  const kind = fileKind(path);
-  if (kind === 'absent') return {};
-  // Reading a FIFO would block until something writes to it: a hook must never wait on its config.
-  if (kind !== 'file') throw new ConfigFileError(path, `${path}: not a plain file; move it aside and run \`tsm init\` to write a new one`);
+  let text: string;
+  try {
+    // Opened as a plain file or not at all: reading a FIFO would block until something writes to it, and a
+    // hook must never wait on its config.
+    const fd = openRegularFile(path);
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return {};
+    if (isNotRegular(err)) throw new ConfigFileError(path, `${path}: not a plain file; move it aside and run \`tsm init\` to write a new one`);
+    // A .tsm/ or config.json of another user's that this one may not read: it was "not a plain file; move it
+    // aside" (the folder) or "not valid JSON (EACCES…)" (the file), and `tsm init` then said "already set up".
+    const fix = `make ${path} and the folders it is in readable for you (they belong to another user?), or name a vault of your own with --vault`;
+    throw new ConfigFileError(path, `${path}: cannot be read (${code ?? (err as Error).message}): ${fix}`, fix);
+  }
   let data: unknown;
   try {
     // A byte order mark is how Notepad and other Windows editors start a UTF-8 file: not part of the JSON.
-    data = parseJsonc(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''));
+    data = parseJsonc(text.replace(/^\uFEFF/, ''));
   } catch (err) {
     throw new ConfigFileError(path, `${path}: not valid JSON (${(err as Error).message})`);
   }

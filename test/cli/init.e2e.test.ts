@@ -110,4 +110,30 @@ describe('tsm init', () => {
       v.cleanup();
     }
   });
+
+  it.skipIf(!runuser)('a config.json this user may not read: every command names the permissions, not "not a plain file; move it aside"', () => {
+    // A .tsm/ it may not enter read as "config.json: not a plain file; move it aside and run `tsm init`", and a
+    // config.json it may not read as "not valid JSON (EACCES …)".
+    const v = makeVault({ '.tsm/config.json': '{}', 'a.md': '# A\n' });
+    try {
+      const config = join(v.dir, '.tsm', 'config.json');
+      chmodSync(v.dir, 0o755);
+      const said = `tsm: ${config}: cannot be read (EACCES): make ${config} and the folders it is in readable for you (they belong to another user?), or name a vault of your own with --vault\n`;
+      for (const [dirMode, fileMode] of [[0o700, 0o644], [0o755, 0o600]]) {
+        chmodSync(join(v.dir, '.tsm'), dirMode);
+        chmodSync(config, fileMode);
+        for (const args of [['status'], ['search', 'a'], ['index']]) {
+          const r = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, TSM, ...args, '--vault', v.dir], { cwd: ROOT, encoding: 'utf8' });
+          expect(r.status, args.join(' ')).toBe(1);
+          expect(r.stderr, args.join(' ')).toBe(said);
+        }
+        const doctor = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, TSM, 'doctor', '--json', '--vault', v.dir], { cwd: ROOT, encoding: 'utf8' });
+        const problem = JSON.parse(doctor.stdout).problems.find((p: { check: string }) => p.check === 'config');
+        expect(problem.fix).toMatch(/^make .* readable for you/);
+      }
+    } finally {
+      chmodSync(join(v.dir, '.tsm'), 0o755);
+      v.cleanup();
+    }
+  });
 });
