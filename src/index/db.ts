@@ -716,10 +716,25 @@ function busyFor(until: number): number {
 export function checkIndexFiles(path: string): void {
   for (const p of [path, `${path}-wal`, `${path}-shm`]) {
     const kind = fileKind(p);
+    // fileKind says 'other' for a path it may not stat: a folder of the index's this user may not enter (another
+    // user's) was "not a plain file (a folder, FIFO or device?): move it aside".
+    if (kind === 'other') notPermitted(path, p);
     // An absent index is the opener's to report or create; absent companions are normal.
     if (kind === 'absent' && p === path) checkIndexFolder(path);
     if (kind === 'file' || kind === 'absent') continue;
     throw new IndexError('io', `${p} is not a plain file (a folder, FIFO or device?): move it aside and run \`tsm index\``);
+  }
+}
+
+/** Throws the permission error when `p` (the index or a companion) cannot be looked at for want of permission. */
+function notPermitted(path: string, p: string): void {
+  try {
+    statSync(p);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') {
+      throw new IndexError('readonly', `cannot reach the index at ${path} (${code}: permission denied on ${p}): check the permissions of the folders it is in, or give --db (or TSM_DB) an index of your own`);
+    }
   }
 }
 
