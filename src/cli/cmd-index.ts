@@ -111,10 +111,12 @@ function readPathsFromStdin(): string[] {
   // --name-only`, `rg -l0`), its names exact: unquoted by git, and free to hold spaces and newlines. Read as
   // lines, such a list was one path, "not a note".
   if (text.includes('\0')) return text.split('\0').filter(Boolean);
+  // A line is a name as it is: `git diff --name-only` prints ` draft.md` for a note whose name starts with a
+  // space, which trimming made "not found". A padded line that names nothing so is tried trimmed (sync.ts locate).
   return text
     .split(/\r?\n/)
-    .map((l) => unquoteGitPath(l.trim()))
-    .filter(Boolean);
+    .filter((l) => l.trim() !== '')
+    .map((l) => (/^\s*".*"\s*$/.test(l) ? unquoteGitPath(l.trim()) : l));
 }
 
 /**

@@ -567,13 +567,20 @@ function attachmentsNow(cfg: TsmConfig, paths: string[]): AttachmentsNow {
  * deleted note is still listed by `git diff --name-only`). Named nowhere: from the vault root.
  */
 function locate(vault: string, given: string, bases: string[], indexed: (rel: string) => boolean): string {
-  if (isAbsolute(given)) return given;
-  const candidates = [vault, ...bases].map((base) => resolve(base, given));
-  const named = candidates.find((abs) => {
+  const trimmed = given.trim();
+  // A name may start with a space (` draft.md`); a line padded by hand (an indented list) names nothing so,
+  // and is read trimmed, as every line was.
+  if (trimmed !== given) return locateAs(vault, given, bases, indexed) ?? locate(vault, trimmed, bases, indexed);
+  return isAbsolute(given) ? given : (locateAs(vault, given, bases, indexed) ?? resolve(vault, given));
+}
+
+/** The first of the vault root and `bases` under which `given` names something (locate), or undefined. */
+function locateAs(vault: string, given: string, bases: string[], indexed: (rel: string) => boolean): string | undefined {
+  const candidates = isAbsolute(given) ? [given] : [vault, ...bases].map((base) => resolve(base, given));
+  return candidates.find((abs) => {
     const rel = vaultRelative(vault, abs);
     return rel === null ? existsNoFollow(abs) : findOnDisk(vault, rel) !== null || indexed(rel);
   });
-  return named ?? candidates[0];
 }
 
 /** A `tsm watch` of this vault other than this process (which writes the index with its own tsm's code), as a reason; or null. */

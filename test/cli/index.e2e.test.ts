@@ -112,6 +112,22 @@ describe('tsm index and status', () => {
     expect(json(tsm(['index', '--vault', dir, '--json']))).toMatchObject({ added: 0, updated: 0, removed: 0, unchanged: 2 });
   });
 
+  it('--files-from-stdin reads a line as the name it is (` draft.md`, as git prints it), and a padded line that names nothing trimmed', () => {
+    // Every line was trimmed: `git diff --name-only | tsm index --files-from-stdin` said " draft.md: not found".
+    const dir = vault({ ' draft.md': 'one', 'b.md': 'two' });
+    tsm(['index', '--vault', dir]);
+    writeFileSync(join(dir, ' draft.md'), 'uno');
+    const s = json(tsm(['index', '--vault', dir, '--files-from-stdin', '--json'], { input: ' draft.md\n' }));
+    expect(s).toMatchObject({ updated: 1 });
+    expect(s.notTaken).toEqual([]);
+    expect(paths(dir, 'uno')).toEqual([' draft.md']);
+    // An indented list, and an absolute path after a space, still name their notes.
+    writeFileSync(join(dir, 'b.md'), 'dos');
+    const padded = json(tsm(['index', '--vault', dir, '--files-from-stdin', '--json'], { input: `   b.md  \n\t ${join(dir, ' draft.md')}\n` }));
+    expect(padded).toMatchObject({ updated: 1, unchanged: 1 });
+    expect(padded.notTaken).toEqual([]);
+  });
+
   it('--files-from-stdin: a listed path it does not take is shown on stderr without its control characters', () => {
     const dir = vault({ 'a.md': '# A\n' });
     tsm(['index', '--vault', dir]);
