@@ -1,6 +1,6 @@
 // tsm doctor: every check of the index, of the Claude Code wiring of the project it runs in, and of the
 // hooks' recent errors; each problem comes with its fix.
-import { closeSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { DoctorProblem as Problem, LinkRecord } from '../core/types.js';
 import { IndexError, type Database } from '../index/db.js';
@@ -15,7 +15,7 @@ import { runningWatcher } from '../vault/watcher-pid.js';
 import { indexInGit } from '../vault/index-in-git.js';
 import { conflictCopyOf } from '../vault/conflict-copies.js';
 import { excludedBy, OBSIDIAN_APP_FILE, readObsidianExcluded } from '../vault/obsidian-excluded.js';
-import { isNotRegular, NOT_REGULAR, notPlainFileError, openRegularFile } from '../vault/file-kind.js';
+import { isNotRegular, NOT_REGULAR, notPlainFileError, readUtf8RegularFile } from '../vault/file-kind.js';
 import { namesFileNotNote, noteExtensionOf } from '../text/file-not-note.js';
 import { unresolvedForDoctor } from './doctor-links.js';
 import { keptNotes, transcriptOfSession } from '../sessions/ingest.js';
@@ -427,12 +427,7 @@ function hookLogChecks(cfg: TsmConfig, lastSync: number | null): Problem[] {
   let text: string;
   try {
     // Opened as a plain file or not at all: a FIFO there blocked doctor for good (the hooks write no log there).
-    const fd = openRegularFile(path);
-    try {
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
+    text = readUtf8RegularFile(path);
   } catch (err) {
     if (!isNotRegular(err)) return [];
     // The hooks do not write there either (hook-log.ts): their problems go to stderr, which Claude Code does not show.

@@ -1,13 +1,13 @@
 // Where Claude Code keeps its settings and MCP servers, and how tsm reads and writes those JSON files:
 // never clobbering (a file that is not valid JSON is a ConfigError and is left as it is), atomically, and
 // keeping the file's mode. Used by `tsm init --claude` (claude-setup.ts) and `tsm doctor` (claude-check.ts).
-import { chmodSync, closeSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { isNoWrite, machineShortOf } from '../core/machine-limits.js';
 import { ConfigError } from '../vault/config.js';
 import { realPathOr } from '../vault/paths.js';
-import { openRegularFile } from '../vault/file-kind.js';
+import { readUtf8RegularFile } from '../vault/file-kind.js';
 
 export type Json = Record<string, unknown>;
 export const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -49,12 +49,7 @@ export function readJsonObject(path: string): JsonFile {
   let text: string;
   try {
     // Opened as a plain file or not at all: a FIFO there blocked `tsm doctor` and `tsm init --claude` for good.
-    const fd = openRegularFile(path);
-    try {
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
+    text = readUtf8RegularFile(path);
   } catch (err) {
     throw new ConfigError(`cannot read ${path}: ${(err as Error).message}`);
   }

@@ -1,11 +1,11 @@
 // Where the vault and index are, and every tunable: env vars over <vault>/.tsm/config.json over defaults.
-import { closeSync, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import type * as Os from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
 
 export const TSM_DIR = '.tsm';
-import { fileKind, isNotRegular, openRegularFile } from './file-kind.js';
+import { fileKind, isNotRegular, readUtf8RegularFile } from './file-kind.js';
 import { parseJsonc } from './jsonc.js';
 
 export class ConfigError extends TsmError {
@@ -290,12 +290,7 @@ function readConfigFile(path: string): Record<string, unknown> {
   try {
     // Opened as a plain file or not at all: reading a FIFO would block until something writes to it, and a
     // hook must never wait on its config.
-    const fd = openRegularFile(path);
-    try {
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
+    text = readUtf8RegularFile(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return {};

@@ -77,3 +77,16 @@ export function readRegularFile(path: string): string {
     closeSync(fd);
   }
 }
+
+/**
+ * A regular file's text as UTF-8 (a config, a settings or a pid file: read as written, a BOM left for their
+ * parsers), opened as openRegularFile opens it, so a FIFO put in its place can never block a hook or a command.
+ */
+export function readUtf8RegularFile(path: string): string {
+  const fd = openRegularFile(path);
+  try {
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -7,8 +7,7 @@
 // (`/\.excalidraw\.md$/`), both read without regard to case, as Obsidian reads them.
 // Obsidian's file is Obsidian's: one that cannot be read, or an entry that is no pattern, stops nothing and
 // is only reported by `tsm doctor`.
-import { closeSync, readFileSync } from 'node:fs';
-import { isNotRegular, openRegularFile } from './file-kind.js';
+import { isNotRegular, readUtf8RegularFile } from './file-kind.js';
 import { join } from 'node:path';
 
 export const OBSIDIAN_APP_FILE = '.obsidian/app.json';
@@ -35,12 +34,7 @@ export function readObsidianExcluded(vault: string): ObsidianExcluded {
   try {
     // Opened as a plain file or not at all: a FIFO there blocked every search for good, the prompt hook past
     // its deadline (it read nothing and answered nothing until Claude Code's hook timeout).
-    const fd = openRegularFile(join(vault, OBSIDIAN_APP_FILE));
-    try {
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
+    text = readUtf8RegularFile(join(vault, OBSIDIAN_APP_FILE));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = isNotRegular(err) ? (err as Error).message : (code ?? (err as Error).message);

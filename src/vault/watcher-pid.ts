@@ -1,8 +1,8 @@
 // `.tsm/watch.pid`: tells `tsm status`, `tsm doctor`, the hooks' background sync and a second `tsm watch`
 // whether a watcher runs for this vault.
-import { closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileKind, notPlainFileError, openRegularFile } from './file-kind.js';
+import { fileKind, notPlainFileError, readUtf8RegularFile } from './file-kind.js';
 import { makeVaultFolder } from './folders.js';
 import { holderRuns } from './process-start.js';
 
@@ -83,12 +83,7 @@ function recordedPid(tsmDir: string): number | null {
   try {
     // Opened as a plain file or not at all: a FIFO there blocked the read forever, and with it `tsm status`,
     // `tsm doctor`, `tsm watch` and the SessionStart hook (past Claude Code's hook timeout).
-    const fd = openRegularFile(watcherPidFile(tsmDir));
-    try {
-      pid = Number.parseInt(readFileSync(fd, 'utf8'), 10);
-    } finally {
-      closeSync(fd);
-    }
+    pid = Number.parseInt(readUtf8RegularFile(watcherPidFile(tsmDir)), 10);
   } catch {
     return null;
   }
