@@ -8,6 +8,7 @@ import { writeOut } from './stdio.js';
 import { oneLine } from '../text/controls.js';
 import { backlinkGroups, backlinkRow, outgoingGroups, outgoingRow, type LinkGroup } from '../format/related.js';
 import type { LinkRecord } from '../core/types.js';
+import { parseWikilinkContent } from '../parse/links.js';
 
 export function run(argv: Record<string, unknown>): void {
   const cfg = configFrom(argv);
@@ -15,9 +16,10 @@ export function run(argv: Record<string, unknown>): void {
   const limit = (argv.limit as number | undefined) ?? Infinity;
   const ref = typedVaultPath(cfg.vault, String(argv.note ?? ''), 'the note');
   if (ref === '' || ref.endsWith('/')) throw new UsageError(`"${oneLine(String(argv.note))}" names a folder, not a note: give a note's vault path or name`);
+  const linked = linkedName(cfg.vault, String(argv.note ?? ''));
   const found = withIndexReader(cfg.db, (db) => {
     const reader = new NoteReader(db, cfg.db);
-    const note = reader.findNote(ref, cfg.extensions);
+    const note = reader.findNote(ref, cfg.extensions) ?? (linked === null ? null : reader.findNote(linked, cfg.extensions));
     return note ? { note, outgoing: reader.outgoingLinks(note.id, cfg.extensions), backlinks: reader.backlinks(note.id) } : null;
   }, { tsmDir: tsmDir(cfg), vault: cfg.vault });
   if (!found) {
@@ -41,6 +43,20 @@ export function run(argv: Record<string, unknown>): void {
   out.push('', `backlinks (${shownOf(backlinks.length, allBack.length)})`);
   for (const g of backlinks) out.push(`  ${backlinkRow(g)}`);
   writeOut(out.join('\n') + '\n');
+}
+
+/**
+ * The note a typed wikilink names, as an Obsidian user copies it (`[[Note]]`, `![[Note]]`, `Note#Heading`,
+ * `[[Note#^block|shown text]]`): its target, read as the index reads a link (parse/links.ts). Tried only when
+ * the name as typed matches no note, so a file whose name holds `#` is still found by it. Such names were
+ * "no indexed note matches". Null when the text is no link or names only a heading.
+ */
+function linkedName(vault: string, typed: string): string | null {
+  const bracketed = /^!?\[\[([^]*)\]\]$/.exec(typed.trim());
+  const inner = bracketed ? bracketed[1] : typed;
+  if (!bracketed && !/[#|]/.test(inner)) return null;
+  const target = parseWikilinkContent(inner)?.target ?? '';
+  return target === '' ? null : typedVaultPath(vault, target, 'the note');
 }
 
 /** The links of `shown` rows, in the order of `all`. */

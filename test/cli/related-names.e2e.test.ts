@@ -18,6 +18,7 @@ const vault = useIndexedVault({
   'alias-1.md': '---\naliases: [Shared Alias]\n---\nx\n',
   'alias-2.md': '---\naliases: [shared alias]\n---\ny\n',
   '-dash.md': '# -dash\n\nSee [[plan]].\n',
+  'C#.md': '# C sharp\n\ntext\n',
 });
 
 const related = (name: string) => tsm(['related', name, '--json', '--vault', vault.dir]);
@@ -107,3 +108,24 @@ describe('a note whose name starts with "-"', () => {
     expect(tsm(['related', '--vault', vault.dir]).stderr).toMatch(/^tsm: tsm related needs a note: its vault path, file name, title or alias\n/);
   });
 });
+
+// A wikilink as an Obsidian user copies it was "no indexed note matches": its target is the note.
+describe('tsm related takes a wikilink as copied from a note', () => {
+  it('[[name]], ![[name]], name#heading, [[name#^block|text]] and path|text name the note', () => {
+    for (const typed of ['[[Sync Icon]]', '![[Sync status#Part]]', 'Sync status#Part', '[[guides/Sync status#^abc|shown]]', 'guides/Sync status|x']) {
+      const r = related(typed);
+      expect(r.code, `${typed}: ${r.stderr}`).toBe(0);
+      expect(JSON.parse(r.stdout).path).toBe('guides/Sync status.md');
+    }
+  });
+
+  it('a name that holds # is still its own note, and a link to a heading alone or to no note is no match', () => {
+    expect(JSON.parse(related('C#').stdout).path).toBe('C#.md');
+    for (const typed of ['[[#Part]]', '[[Nowhere]]']) {
+      const r = related(typed);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('no indexed note matches');
+    }
+  });
+});
+
