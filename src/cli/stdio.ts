@@ -5,6 +5,7 @@
 // readStdinWithin in hook-args.ts.)
 import { fstatSync, writeSync } from 'node:fs';
 import { TsmError } from '../core/errors.js';
+import { stripControls } from '../text/controls.js';
 
 /**
  * Writes the result. A write that fails for another reason than a reader gone (a full disk: ENOSPC, EIO)
@@ -23,11 +24,14 @@ export function writeOut(text: string): void {
 
 /**
  * Writes a message. One that cannot be written is dropped: there is nowhere left to report it, and a
- * command whose result went out (`tsm search q 2>/dev/full`) has not failed.
+ * command whose result went out (`tsm search q 2>/dev/full`) has not failed. Its text is cleaned as search
+ * shows a note's (controls.ts): a message names paths, and a folder named `esc\e[31mred` coloured the terminal
+ * through "no index yet; indexing …", the migrate and rebuild lines and init's "created …" (error lines were
+ * cleaned where they are made; the progress bar writes its own `\r` elsewhere).
  */
 export function writeErr(text: string): void {
   try {
-    writeAll(2, text);
+    writeAll(2, stripControls(text));
   } catch {
     // nowhere to say it
   }

@@ -1,5 +1,8 @@
 // Text output of status, doctor and related shows file names, link targets and the typed note name as
 // `search -f text` shows note text (src/text/controls.ts): no terminal escape, no forged line. JSON stays exact.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tsm, useIndexedVault } from '../helpers/cli.js';
 
@@ -70,5 +73,28 @@ describe('the XML outputs drop terminal escape sequences whole, as text and md d
     expect(hook.code).toBe(0);
     expect(hook.stdout).toContain('zebrafish failed after the link');
     expect(hook.stdout).not.toMatch(/\[31m|\[0m|\[2J|\]8;;/);
+  });
+});
+
+// Messages on stderr name paths too: a vault folder whose name holds an escape sequence coloured the terminal
+// through "no index yet; indexing …" and init's "created …" (error lines were already cleaned).
+describe('stderr messages show paths cleaned', () => {
+  it('the first build and tsm init name a folder without its escape sequence', () => {
+    const root = mkdtempSync(join(tmpdir(), 'tsm-esc-'));
+    try {
+      const dir = join(root, 'esc\u001b[31mred');
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'a.md'), '# a\n\nalphaword\n');
+      const first = tsm(['search', 'alphaword', '--vault', dir]);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stderr).toContain(`indexing ${root}/escred…`);
+      expectClean(first.stderr);
+      const init = tsm(['init', '--vault', dir]);
+      expect(init.code, init.stderr).toBe(0);
+      expect(init.stderr).toContain('escred');
+      expectClean(init.stderr);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
