@@ -1,5 +1,4 @@
 // tsm index: bring the index in step with the vault and print what changed.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { NotTaken } from '../core/types.js';
 import type { EmbedSummary } from '../index/embed-job.js';
@@ -10,7 +9,7 @@ import { gitWorkTreeRoot } from '../vault/paths.js';
 import { configFrom, printJson } from './args.js';
 import { progressBar } from './progress.js';
 import { UsageError, UserError } from './run.js';
-import { writeErr, writeOut } from './stdio.js';
+import { readAllStdin, writeErr, writeOut } from './stdio.js';
 import { count } from '../text/count.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
@@ -101,11 +100,13 @@ function notTakenLine(notTaken: NotTaken[], listed: number): string {
 const NOT_TAKEN_SHOWN = 5;
 
 function readPathsFromStdin(): string[] {
-  let text = '';
+  let text: string;
   try {
-    text = readFileSync(0, 'utf8');
-  } catch {
-    return [];
+    text = readAllStdin();
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === 'EISDIR' ? 'it is a folder' : e.code === 'EBADF' ? 'it is closed' : e.message;
+    throw new UserError(`--files-from-stdin: cannot read the paths from standard input (${why}): pipe them in, one a line or NUL-separated (\`git diff --name-only | tsm index --files-from-stdin\`)`);
   }
   // No file name holds a NUL, so input that does is a NUL-separated list (`find -print0`, `git diff -z
   // --name-only`, `rg -l0`), its names exact: unquoted by git, and free to hold spaces and newlines. Read as

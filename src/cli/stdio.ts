@@ -3,7 +3,7 @@
 // and more of every prompt hook, for one write. And a stream whose reader went away (`tsm doctor | head -1`)
 // emits an 'error' event nobody handles: a stack trace instead of a quiet stop. (Reading stdin: see
 // readStdinWithin in hook-args.ts.)
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync, readSync, writeSync } from 'node:fs';
 import { TsmError } from '../core/errors.js';
 import { stripControls } from '../text/controls.js';
 
@@ -81,3 +81,32 @@ function writeAll(fd: number, text: string): void {
     }
   }
 }
+
+/**
+ * All of standard input, as UTF-8, for a command that takes a list on it (`tsm index --files-from-stdin`).
+ * A non-blocking stdin (EAGAIN: a pipe another process left so) is waited on a millisecond at a time, as
+ * writeAll waits; any other failure throws (stdin a folder: EISDIR; closed: EBADF), where reading with
+ * readFileSync and taking a failure as an empty list made `tsm index --files-from-stdin < dir/` say
+ * "0 added" and exit 0.
+ */
+export function readAllStdin(): string {
+  const chunks: Buffer[] = [];
+  const chunk = Buffer.allocUnsafe(64 * 1024);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(0, chunk, 0, chunk.length, null);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') {
+        Atomics.wait(pause, 0, 0, 1);
+        continue;
+      }
+      if (code === 'EOF') return Buffer.concat(chunks).toString('utf8');
+      throw err;
+    }
+    if (n === 0) return Buffer.concat(chunks).toString('utf8');
+    chunks.push(Buffer.from(chunk.subarray(0, n)));
+  }
+}
+

@@ -1,6 +1,6 @@
 // tsm index / status / related / doctor / init against real temporary vaults, through the built CLI.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -110,6 +110,23 @@ describe('tsm index and status', () => {
     const gone = json(tsm(['index', '--vault', dir, '--files-from-stdin', '--json'], { input: 'c.md\0./c.md\0c.md\0' }));
     expect(gone).toMatchObject({ added: 0, updated: 0, removed: 1, unchanged: 0 });
     expect(json(tsm(['index', '--vault', dir, '--json']))).toMatchObject({ added: 0, updated: 0, removed: 0, unchanged: 2 });
+  });
+
+  it('--files-from-stdin that cannot read standard input says so and fails; it took that as an empty list', () => {
+    // `tsm index --files-from-stdin < dir/` said "0 added, …" and exited 0: a script's wrong redirect went unseen.
+    const dir = vault({ 'a.md': 'one' });
+    tsm(['index', '--vault', dir]);
+    writeFileSync(join(dir, 'a.md'), 'uno');
+    const fd = openSync(dir, 'r');
+    try {
+      const r = spawnSync(process.execPath, [TSM, 'index', '--vault', dir, '--files-from-stdin'], { env: cleanEnv(), stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8' });
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe('tsm: --files-from-stdin: cannot read the paths from standard input (it is a folder): pipe them in, one a line or NUL-separated (`git diff --name-only | tsm index --files-from-stdin`)\n');
+    } finally {
+      closeSync(fd);
+    }
+    expect(paths(dir, 'uno')).toEqual([]);
   });
 
   it('--files-from-stdin reads a line as the name it is (` draft.md`, as git prints it), and a padded line that names nothing trimmed', () => {
