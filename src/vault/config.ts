@@ -277,10 +277,10 @@ function settings(input: ConfigInput, env: NodeJS.ProcessEnv, vault: string, fil
  */
 export function unknownConfigKeys(vault: string): string[] {
   const file = readConfigFile(join(vault, TSM_DIR, 'config.json'));
-  const unknown = Object.keys(file).filter((k) => !(k in DEFAULTS));
+  const unknown = Object.keys(file).filter((k) => !Object.hasOwn(DEFAULTS, k));
   const half = file.halfLifeDays;
   if (half !== null && typeof half === 'object' && !Array.isArray(half)) {
-    unknown.push(...Object.keys(half).filter((k) => !(k in DEFAULTS.halfLifeDays)).map((k) => `halfLifeDays.${k}`));
+    unknown.push(...Object.keys(half).filter((k) => !Object.hasOwn(DEFAULTS.halfLifeDays, k)).map((k) => `halfLifeDays.${k}`));
   }
   return unknown;
 }

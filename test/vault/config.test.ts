@@ -133,6 +133,10 @@ describe('config', () => {
     expect(unknownConfigKeys(tmp())).toEqual([]);
     writeFileSync(join(v, '.tsm/config.json'), defaultConfigText());
     expect(unknownConfigKeys(v)).toEqual([]);
+    // Keys named like a member of every object were taken as known (`k in DEFAULTS`) and never reported.
+    writeFileSync(join(v, '.tsm/config.json'), '{ "toString": 1, "constructor": 2, "hasOwnProperty": 3, "halfLifeDays": {"valueOf": 4} }');
+    expect(unknownConfigKeys(v)).toEqual(['toString', 'constructor', 'hasOwnProperty', 'halfLifeDays.valueOf']);
+    expect(loadConfig({ vaultFlag: v, env: {} }).chunkChars).toBe(loadConfig({ vaultFlag: tmp(), env: {} }).chunkChars);
   });
 
   it('the commented default config parses and round-trips to the defaults', () => {
