@@ -21,13 +21,21 @@ function monthOfName(token: string, dotted: boolean): number {
   return monthIndex(token) + 1;
 }
 
-/** One day, in the forms above; the capture groups are read by `dayOf`. */
+/** A year named by a word (今年, 去年, 昨年, 一昨年, おととし), as an expression's alternatives. */
+export const YEAR_WORD_SRC = '一昨年|おととし|去年|昨年|今年';
+
+/** How many years before now's the year a word of YEAR_WORD_SRC names. */
+export function yearWordOffset(word: string): number {
+  return word === '今年' ? 0 : word === '去年' || word === '昨年' ? 1 : 2;
+}
+
+/** One day, in the forms above; the capture groups are read by `dayOf`. A year is digits or a word of YEAR_WORD_SRC. */
 const DAY_FORMS: { re: string; parts: (m: string[]) => [year: string | undefined, month: number, day: string] }[] = [
   // 2026-07-18, 2026/07/18 — not inside a word, a version (`v2026-07-18`, `1.2026-07-18`) or a longer run
   // of digits and dashes. Not with dots: `IntelliJ 2024.1.2` is a version.
   { re: '(?<![A-Za-z\\d./_-])(\\d{4})[-/](\\d{1,2})[-/](\\d{1,2})(?![\\d])', parts: (m) => [m[0], Number(m[1]), m[2]] },
-  // 2026年7月18日, 7月18日
-  { re: '(?:(\\d{4})年)?(?<!\\d)(\\d{1,2})月(\\d{1,2})日', parts: (m) => [m[0], Number(m[1]), m[2]] },
+  // 2026年7月18日, 7月18日, 去年の7月18日 (that year's: the day read alone was this year's, and 去年 said to be apart)
+  { re: `(?:(\\d{4})年|(${YEAR_WORD_SRC})の?)?(?<!\\d)(\\d{1,2})月(\\d{1,2})日`, parts: (m) => [m[0] ?? m[1], Number(m[2]), m[3]] },
   // July 18, Jul. 18th, July 18, 2026
   { re: `\\b${MONTH_RE}(\\.?) (\\d{1,2})${ORDINAL}(?:,? (\\d{4}))?\\b`, parts: (m) => [m[3], monthOfName(m[0], m[1] === '.'), m[2]] },
   // 18 July, 18th of July 2026 — whole month names only (`10 dec` is more often not a day).
@@ -57,7 +65,7 @@ interface Day {
 }
 
 /** The year (when written), month (1–12, or 0 for a word that is no month) and day written in `groups` (the captures of one DAY_SRC). */
-function partsOf(groups: (string | undefined)[]): { year: number | undefined; month: number; day: number } | null {
+function partsOf(groups: (string | undefined)[], now: Date): { year: number | undefined; month: number; day: number } | null {
   let at = 0;
   for (let f = 0; f < DAY_FORMS.length; f++) {
     const whole = groups[at];
@@ -65,14 +73,15 @@ function partsOf(groups: (string | undefined)[]): { year: number | undefined; mo
     at += groupsOf(f) + 1;
     if (whole === undefined) continue;
     const [year, month, day] = DAY_FORMS[f].parts(own);
-    return { year: year === undefined ? undefined : Number(year), month, day: Number(day) };
+    const y = year === undefined ? undefined : /^\d+$/.test(year) ? Number(year) : now.getFullYear() - yearWordOffset(year);
+    return { year: y, month, day: Number(day) };
   }
   return null;
 }
 
 /** The day written in `groups` (the captures of one DAY_SRC), or null when it names no real date. */
 function dayOf(groups: (string | undefined)[], now: Date): Day | null {
-  const p = partsOf(groups);
+  const p = partsOf(groups, now);
   const date = p && realDay(p.year, p.month, p.day, now);
   return date ? { date, year: p?.year !== undefined } : null;
 }
@@ -107,7 +116,7 @@ export function impossibleDays(text: string, now: Date): string[] {
   // exec, not matchAll: matchAll runs a copy of the expression, which a fresh process compiles again.
   DAY_RE.lastIndex = 0;
   for (let m = DAY_RE.exec(text); m; m = DAY_RE.exec(text)) {
-    const p = partsOf(m.slice(1));
+    const p = partsOf(m.slice(1), now);
     if (p && inCalendarRange(p.month, p.day) && !realDay(p.year, p.month, p.day, now)) out.push(m[0]);
   }
   return out;

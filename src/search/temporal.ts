@@ -15,7 +15,7 @@ import {
   yearRange,
   type DateRange,
 } from './dates.js';
-import { DAY_RE, DAY_SHORT_SPAN_RE, DAY_SPAN_RE, dayRangeOf, dayShortSpanOf, daySpanOf, impossibleDays } from './day-expressions.js';
+import { DAY_RE, DAY_SHORT_SPAN_RE, DAY_SPAN_RE, dayRangeOf, dayShortSpanOf, daySpanOf, impossibleDays, YEAR_WORD_SRC, yearWordOffset } from './day-expressions.js';
 
 export interface TemporalResult {
   /** The query with the expressions removed. */
@@ -126,11 +126,11 @@ const RULES: Rule[] = [
   // A month or the end of a year named by a word (去年の3月, 昨年12月, 今年の1月, 昨年末, 去年の年末, 一昨年の年末):
   // that year's. Read apart, the year word was the range and the month (the latest March) or 年末 (the latest
   // year end) a date apart from it: `去年の3月` was all of last year, said to be apart from this March. Not a
-  // fiscal year's end (3月期), nor a day (去年の3月3日: the day rules read 3月3日 first).
+  // fiscal year's end (3月期), nor a day (去年の3月3日: a day rule reads it, year word and all).
   {
-    re: /(一昨年|おととし|去年|昨年|今年)の?(?:(?<!\d)(1[0-2]|[1-9])月(?![\d日期])|年?末)/g,
+    re: new RegExp(`(${YEAR_WORD_SRC})の?(?:(?<!\\d)(1[0-2]|[1-9])月(?![\\d日期])|年?末)`, 'g'),
     range: (m, now) => {
-      const year = now.getFullYear() - (m[1] === '今年' ? 0 : m[1] === '去年' || m[1] === '昨年' ? 1 : 2);
+      const year = now.getFullYear() - yearWordOffset(m[1]);
       return m[2] ? monthRange(year, Number(m[2]) - 1) : { after: `${year}-12-15`, before: `${year + 1}-01-01` };
     },
   },

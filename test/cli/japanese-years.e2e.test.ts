@@ -45,6 +45,13 @@ describe('a month or the end of a year named by a word', () => {
     expect(stderr).not.toMatch(/apart/);
   });
 
+  it('a day too: 去年の3月10日 is 2025-03-10, not this year\'s with 去年 apart from it', () => {
+    const { paths, stderr } = search('去年の3月10日の議事録');
+    expect(paths[0]).toBe('daily/2025-03-10.md');
+    expect(stderr).toMatch(/1 match dated from 2025-03-10 to before 2025-03-11/);
+    expect(stderr).not.toMatch(/apart/);
+  });
+
   it('昨年末 and 去年の年末 are December 15–31 of last year, also in December', () => {
     for (const env of [ENV, { ...ENV, TSM_NOW: '2026-12-20T12:00:00+09:00' }]) {
       for (const q of ['昨年末の議事録', '去年の年末の議事録']) {

@@ -31,6 +31,10 @@ describe('extractTemporal', () => {
     ['おととしの年末', '', { after: '2024-12-15', before: '2025-01-01' }],
     // A fiscal year that ends in March is no month.
     ['昨年の3月期決算', 'の3月期決算', { after: '2025-01-01', before: '2026-01-01' }],
+    // A day with a year word is that year's day: it was this year's, 去年 said to be apart.
+    ['去年の3月3日の議事録', 'の議事録', { after: '2025-03-03', before: '2025-03-04' }],
+    ['一昨年12月24日', '', { after: '2024-12-24', before: '2024-12-25' }],
+    ['今年の1月5日〜1月9日の出張', 'の出張', { after: '2026-01-05', before: '2026-01-10' }],
     ['今年の目標', 'の目標', { after: '2026-01-01' }],
     // Calendar quarters: now is in Q4 2026.
     ['last quarter OKRs', 'OKRs', { after: '2026-07-01', before: '2026-10-01' }],
