@@ -1,6 +1,7 @@
 // tsm status: what the index holds and how fresh it is.
 import { relative } from 'node:path';
 import { localDay, localTime } from '../core/days.js';
+import { buildUnfinished, INCOMPLETE_INDEX_NOTE } from '../index/build-state.js';
 import type { Database } from '../index/db.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
@@ -38,6 +39,9 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
   // Notes a clone or a copy dated all at once: a date in a query leaves them out (search/mtime-crowd.ts).
   const crowd = mtimeCrowd(reader);
   const datesCrowded = crowd ? { day: crowd.day, notes: crowd.notes } : null;
+  // A first build under way or stopped: the counts below are of the notes written so far, every link among them
+  // unresolved. Search and doctor said so; status showed half a vault as if it were the whole of it.
+  const unfinished = buildUnfinished(db);
   if (argv.json) {
     // `sections` is the state's: the count the model was trained on (or found too small). Said plainly beside it:
     // that count, and the sections that have a vector now (a model of 400 sections on a vault grown to 450).
@@ -50,12 +54,13 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
       sectionsWithVector: sem.withVector,
     };
     const keptSessionNotes = kept.map((k) => ({ path: relative(cfg.vault, k.path), sessionId: k.sessionId, reason: k.reason, since: k.since }));
-    printJson({ vault: cfg.vault, db: cfg.db, ...s, linksToSkippedFiles, semantic, vectors, datesCrowded, keptSessionNotes, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
+    printJson({ vault: cfg.vault, db: cfg.db, ...s, buildUnfinished: unfinished, linksToSkippedFiles, semantic, vectors, datesCrowded, keptSessionNotes, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
     return;
   }
   const lines = [
     `vault     ${oneLine(cfg.vault)}`,
     `index     ${oneLine(cfg.db)} (${formatBytes(s.indexBytes)}, schema ${s.schemaVersion})`,
+    ...(unfinished ? [`build     ${INCOMPLETE_INDEX_NOTE}`] : []),
     `notes     ${s.notes} (daily ${s.byType.daily}, knowledge ${s.byType.knowledge}, session ${s.byType.session})`,
     ...(datesCrowded ? [`dates     ${datesCrowded.notes} notes are dated only by their files' time, ${datesCrowded.day}, all changed at once (a clone, a copy or a bulk edit): a date in a query leaves them out (give them \`created:\` to date them)`] : []),
     `sections  ${s.sections}`,

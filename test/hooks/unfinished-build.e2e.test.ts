@@ -52,6 +52,13 @@ describe('an index whose whole build has not ended', () => {
     expect(r.stderr).toMatch(/tsm: the index is being built \(a first build is under way, or one was stopped\): results may miss notes/);
   });
 
+  it('tsm status says so too (it showed the notes written so far as if they were the vault)', () => {
+    const r = tsm(['status', '--vault', vault.dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^build {5}the index is being built \(a first build is under way, or one was stopped\)/m);
+    expect(JSON.parse(tsm(['status', '--vault', vault.dir, '--json']).stdout).buildUnfinished).toBe(true);
+  });
+
   it('MCP search says so in note', async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [TSM, 'serve', '--vault', vault.dir], env: cleanEnv() as Record<string, string>, stderr: 'pipe' });
     const client = new Client({ name: 'tsm-unfinished', version: '1.0.0' });
@@ -95,6 +102,8 @@ describe('an index whose whole build has not ended', () => {
     expect(tsm(['index', '--vault', vault.dir]).code).toBe(0);
     const r = tsm(['search', '--vault', vault.dir, 'collar antenna', '--ids']);
     expect(r.stderr).not.toMatch(/being built/);
+    expect(tsm(['status', '--vault', vault.dir]).stdout).not.toMatch(/^build /m);
+    expect(JSON.parse(tsm(['status', '--vault', vault.dir, '--json']).stdout).buildUnfinished).toBe(false);
     expect(prompt('which antenna gives the collar the best range?').stdout).toMatch(/knowledge_search/);
   });
 });
