@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openReader, openWriter, type Database as Db } from '../../src/index/db.js';
-import { ftsRows, noteFtsRow } from '../../src/index/fts-rows.js';
-import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from '../../src/index/schema.js';
+import { ftsRows } from '../../src/index/fts-rows.js';
+import { SECTION_FTS_COLUMNS } from '../../src/index/schema.js';
 import { syncVault } from '../../src/index/sync.js';
 import { CjkDocFrequencies } from '../../src/index/cjk-df.js';
 import { search } from '../../src/search/search.js';
@@ -19,7 +19,7 @@ import { bestSnippet } from '../../src/search/snippet.js';
 import { searchText } from '../../src/text/normalize.js';
 import { loadConfig, type TsmConfig } from '../../src/vault/config.js';
 import { writeFiles } from '../helpers/cli.js';
-import { embedAll, expectMigratedInPlace } from '../helpers/migration.js';
+import { embedAll, expectMigratedInPlace, writeFtsRowsAs } from '../helpers/migration.js';
 import { useTwoTinyModels } from '../helpers/tiny-model.js';
 
 describe('searchText', () => {
@@ -190,38 +190,5 @@ describe('an index of schema 13 with a note of more than HEAD_NAMES aliases and 
 
 /** Makes a current index what schema 13 wrote: its text analysed with `+` and `#` cutting words, version 13. */
 function downgradeTo13(file: string): void {
-  const db = new Database(file);
-  const cut = (t: string) => t.replace(/[+#]/g, ' ');
-  try {
-    const notes = db.prepare('SELECT id, path, title, aliases, tags, frontmatter FROM notes').all() as {
-      id: number;
-      path: string;
-      title: string;
-      aliases: string;
-      tags: string;
-      frontmatter: string;
-    }[];
-    const sectionsOf = db.prepare('SELECT id, heading, heading_path AS headingPath, text FROM sections WHERE note_id = ? ORDER BY ord');
-    const insertSection = db.prepare(`INSERT INTO sections_fts (rowid, ${SECTION_FTS_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?)`);
-    const insertNote = db.prepare(`INSERT INTO notes_fts (rowid, ${NOTE_FTS_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?)`);
-    db.transaction(() => {
-      db.exec("INSERT INTO sections_fts (sections_fts) VALUES ('delete-all'); INSERT INTO notes_fts (notes_fts) VALUES ('delete-all')");
-      for (const n of notes) {
-        const sections = (sectionsOf.all(n.id) as { id: number; heading: string; headingPath: string; text: string }[]).map((s) => ({
-          ...s,
-          heading: cut(s.heading),
-          headingPath: cut(s.headingPath),
-          text: cut(s.text),
-        }));
-        const aliases = JSON.parse(n.aliases) as string[];
-        const tags = JSON.parse(n.tags) as string[];
-        for (const row of ftsRows(n.path, aliases, tags, sections)) insertSection.run(sections[row.ord].id, row.head.words, row.body.words, row.head.cjk, row.body.cjk);
-        const own = noteFtsRow(n.path, cut(n.title), aliases, tags, sections, JSON.parse(n.frontmatter) as Record<string, unknown>);
-        insertNote.run(n.id, own.name.words, own.headings.words, own.name.cjk, own.headings.cjk);
-      }
-      db.prepare("UPDATE meta SET value = '13' WHERE key = 'schema_version'").run();
-    })();
-  } finally {
-    db.close();
-  }
+  writeFtsRowsAs(file, 13, (t) => t.replace(/[+#]/g, ' '));
 }

@@ -6,17 +6,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openReader, openWriter, type Database as Db } from '../../src/index/db.js';
-import { ftsRows, noteFtsRow } from '../../src/index/fts-rows.js';
-import { NOTE_FTS_COLUMNS, SCHEMA_VERSION, SECTION_FTS_COLUMNS } from '../../src/index/schema.js';
+import { SCHEMA_VERSION } from '../../src/index/schema.js';
 import { syncVault } from '../../src/index/sync.js';
 import { search } from '../../src/search/search.js';
 import { bestSnippet } from '../../src/search/snippet.js';
 import { dropCjkSelectors, searchText } from '../../src/text/normalize.js';
 import { loadConfig, type TsmConfig } from '../../src/vault/config.js';
 import { writeFiles } from '../helpers/cli.js';
+import { writeFtsRowsAs } from '../helpers/migration.js';
 
 const IVS = '\u{E0100}';
 const FILES = {
@@ -117,39 +116,6 @@ describe('an index of schema 14', () => {
 
 /** The full-text rows schema 14 wrote: a selector after a CJK character parted the run, as a space does. */
 function downgradeTo14(file: string): void {
-  const db = new Database(file);
   const cut = (t: string) => t.replace(/([\u3400-\u9fff])(?:[\ufe00-\ufe0f]|\udb40[\udd00-\uddef])/g, '$1 ');
-  try {
-    const notes = db.prepare('SELECT id, path, title, aliases, tags, frontmatter FROM notes').all() as {
-      id: number;
-      path: string;
-      title: string;
-      aliases: string;
-      tags: string;
-      frontmatter: string;
-    }[];
-    const sectionsOf = db.prepare('SELECT id, heading, heading_path AS headingPath, text FROM sections WHERE note_id = ? ORDER BY ord');
-    const insertSection = db.prepare(`INSERT INTO sections_fts (rowid, ${SECTION_FTS_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?)`);
-    const insertNote = db.prepare(`INSERT INTO notes_fts (rowid, ${NOTE_FTS_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ?)`);
-    db.transaction(() => {
-      db.exec("INSERT INTO sections_fts (sections_fts) VALUES ('delete-all'); INSERT INTO notes_fts (notes_fts) VALUES ('delete-all')");
-      for (const n of notes) {
-        const sections = (sectionsOf.all(n.id) as { id: number; heading: string; headingPath: string; text: string }[]).map((s) => ({
-          ...s,
-          heading: cut(s.heading),
-          headingPath: cut(s.headingPath),
-          text: cut(s.text),
-        }));
-        const aliases = JSON.parse(n.aliases) as string[];
-        const tags = JSON.parse(n.tags) as string[];
-        for (const row of ftsRows(n.path, aliases, tags, sections)) insertSection.run(sections[row.ord].id, row.head.words, row.body.words, row.head.cjk, row.body.cjk);
-        const own = noteFtsRow(n.path, cut(n.title), aliases, tags, sections, JSON.parse(n.frontmatter) as Record<string, unknown>);
-        insertNote.run(n.id, own.name.words, own.headings.words, own.name.cjk, own.headings.cjk);
-      }
-      expect(db.prepare("SELECT count(*) FROM sections_fts WHERE sections_fts MATCH '\"葛飾\"'").pluck().get()).toBe(0);
-      db.prepare("UPDATE meta SET value = '14' WHERE key = 'schema_version'").run();
-    })();
-  } finally {
-    db.close();
-  }
+  writeFtsRowsAs(file, 14, cut, (db) => expect(db.prepare("SELECT count(*) FROM sections_fts WHERE sections_fts MATCH '\"葛飾\"'").pluck().get()).toBe(0));
 }
