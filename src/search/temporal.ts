@@ -94,9 +94,10 @@ const RULES: Rule[] = [
   // きのう as typed before conversion, only as a word: at the start, after a space or punctuation, or after a
   // particle (私はきのう). After a word (検索きのう, メモきのう, LoRaきのう) it is more likely 機能 typed
   // unconverted, and inside a word of kana (ひきのうち) or after の (この機能) no day. 昨晩 and 昨夜 are
-  // yesterday's evening, 今朝 today's morning. (Not きょう: 勉強 typed べんきょう holds it.)
+  // yesterday's evening, 今朝 today's morning, 今夜 and 今晩 today's evening as `tonight` is. (Not きょう:
+  // 勉強 typed べんきょう holds it.)
   { re: /\byesterday\b|\blast night\b|昨日|(?<=^|[\s!-/:-@[-`{-~、。，．・「」『』（）【】〜～…]|[はがをにでともへや])きのう|昨晩|昨夜/gi, range: (_m, now) => dayRange(addDays(now, -1)) },
-  { re: /\btoday\b|\bthis (?:morning|afternoon|evening)\b|\btonight\b|今日|本日|今朝/gi, range: (_m, now) => dayRange(now) },
+  { re: /\btoday\b|\bthis (?:morning|afternoon|evening)\b|\btonight\b|今日|本日|今朝|今夜|今晩/gi, range: (_m, now) => dayRange(now) },
   // A weekday of a week named (`Friday last week`, `last week's Friday`, 先週の金曜, 今週月曜日), then the
   // latest one before today, when the words say it is past (`last Friday`, `this past Tuesday`, この前の土曜日).
   // A weekday without them stays text: alone (`Monday standup`, 月曜日), plural (`on Mondays`), recurring or
@@ -167,7 +168,7 @@ const RULES: Rule[] = [
  * fresh process's time).
  */
 const ANY_RULE =
-  /\d|yesterday|today|week|month|(?:last|previous|this) quarter|四半期|year|recently|lately|(?:mon|tues|wednes|thurs|fri|satur|sun)day|曜|morning|afternoon|evening|night|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|おととし|昨日|きのう|昨晩|昨夜|今日|本日|今朝|先々|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け/i;
+  /\d|yesterday|today|week|month|(?:last|previous|this) quarter|四半期|year|recently|lately|(?:mon|tues|wednes|thurs|fri|satur|sun)day|曜|morning|afternoon|evening|night|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|おととし|昨日|きのう|昨晩|昨夜|今日|本日|今朝|今夜|今晩|先々|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け/i;
 
 /**
  * Full-width ASCII (U+FF01–U+FF5E) as ASCII, as NFKC writes it: a Japanese IME in full-width mode types

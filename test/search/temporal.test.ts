@@ -70,6 +70,9 @@ describe('extractTemporal', () => {
     ['きのうの作業', 'の作業', { after: '2026-11-21', before: '2026-11-22' }],
     ['昨晩のデプロイ', 'のデプロイ', { after: '2026-11-21', before: '2026-11-22' }],
     ['今朝のメモ', 'のメモ', { after: '2026-11-22', before: '2026-11-23' }],
+    // Tonight in Japanese, as `tonight` is: today.
+    ['今夜のデプロイ', 'のデプロイ', { after: '2026-11-22', before: '2026-11-23' }],
+    ['今晩 メンテナンス', 'メンテナンス', { after: '2026-11-22', before: '2026-11-23' }],
     ['先々週のアンテナ', 'のアンテナ', { after: '2026-11-02', before: '2026-11-09' }],
     ['先々月の決算', 'の決算', { after: '2026-09-01', before: '2026-10-01' }],
     ['2025年3月の議事録', '議事録', { after: '2025-03-01', before: '2025-04-01' }],
@@ -233,7 +236,7 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
     'this year', '今年', 'last quarter', 'previous quarter', '先四半期', 'this quarter', '今四半期', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年末年始', '年始', '年明け',
     'in September', 'in sept 2024', 'in dec', '2025年3月の', '2025年3月', '3月に', 'in 2024', '2023年の',
     '2026-07-18', '7月18日', 'July 18', '18 July', 'from 2026-07-01 to 2026-07-20',
-    'last 7 days', 'past 10 years', 'past week', '過去3日', '過去2年', 'ここ2週間', '先々週', '先々月', 'きのう', '昨晩', '昨夜', '今朝', '直近2週間',
+    'last 7 days', 'past 10 years', 'past week', '過去3日', '過去2年', 'ここ2週間', '先々週', '先々月', 'きのう', '昨晩', '昨夜', '今朝', '今夜', '今晩', '直近2週間',
     'last Friday', 'this past monday', 'Friday last week', '先週の金曜', '今週月曜', 'この前の水曜に', 'this morning', 'tonight', 'last night',
   ];
   for (const e of expressions) {

@@ -1,0 +1,30 @@
+// Japanese date words through the built CLI: the range each gives is the days a reader means, and no part
+// of the word is left to search.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, tsm, useIndexedVault } from '../helpers/cli.js';
+
+// Sunday 2026-11-29, noon in Tokyo.
+const ENV = { TSM_NOW: '2026-11-29T12:00:00+09:00', TZ: 'Asia/Tokyo' };
+
+const vault = useIndexedVault({
+  'daily/2026-11-28.md': '# 日報\n\nデプロイ作業をした。\n',
+  'daily/2026-11-29.md': '# 日報\n\nデプロイ作業をした。\n',
+});
+
+function search(query: string, env: Record<string, string> = ENV): { paths: string[]; stderr: string } {
+  const r = tsm(['search', query, '--vault', vault.dir, '-f', 'json'], { env });
+  expect(r.code, r.stderr).toBe(0);
+  return { paths: (JSON.parse(r.stdout) as { path: string }[]).map((x) => x.path), stderr: r.stderr };
+}
+
+beforeAll(() => assertBuilt());
+
+describe('今夜 and 今晩', () => {
+  it('are today, as tonight is', () => {
+    for (const q of ['今夜のデプロイ', '今晩のデプロイ']) {
+      const { paths, stderr } = search(q);
+      expect(paths[0], q).toBe('daily/2026-11-29.md');
+      expect(stderr, q).toMatch(/1 match dated from 2026-11-29 to before 2026-11-30/);
+    }
+  });
+});
