@@ -115,6 +115,21 @@ const RULES: Rule[] = [
   // unlike `last week`, the calendar week before this one.
   { re: /\b(?:last|past) (\d{1,3}) (days?|weeks?|months?|years?)\b|(?:過去|ここ|直近)の?(\d{1,3})\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月|年間?(?!度))/gi, range: (m, now) => rollingSpan(Number(m[1] ?? m[3]), m[2] ?? m[4], now) },
   { re: /\bpast (week|month|year)\b/gi, range: (m, now) => rollingSpan(1, m[1], now) },
+  // The end of the week or month before (先週末, 先々週末, 先月末, 先々月末): read ahead of 先週 and 先月, which
+  // took the words and left 末 to search. A week's end is its Saturday and Sunday (weeks start on Monday);
+  // a month's is its last third, 下旬, the 21st on (as 年末 is a year's last half month); 末日, its last day.
+  {
+    re: /(先々?)(週|月)末(日)?/g,
+    range: (m, now) => {
+      const back = m[1] === '先々' ? 2 : 1;
+      if (m[2] === '週') {
+        const monday = addDays(startOfWeek(now), -7 * back);
+        return { after: ymd(addDays(monday, 5)), before: ymd(addDays(monday, 7)) };
+      }
+      const next = addMonths(now, 1 - back);
+      return { after: ymd(m[3] ? addDays(next, -1) : new Date(next.getFullYear(), next.getMonth() - 1, 21)), before: ymd(next) };
+    },
+  },
   { re: /先々週/g, range: (_m, now) => ({ after: ymd(addDays(startOfWeek(now), -14)), before: ymd(addDays(startOfWeek(now), -7)) }) },
   { re: /先々月/g, range: (_m, now) => ({ after: ymd(addMonths(now, -2)), before: ymd(addMonths(now, -1)) }) },
   { re: /\blast week\b|先週/gi, range: (_m, now) => ({ after: ymd(addDays(startOfWeek(now), -7)), before: ymd(startOfWeek(now)) }) },

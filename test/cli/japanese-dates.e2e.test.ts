@@ -9,6 +9,11 @@ const ENV = { TSM_NOW: '2026-11-29T12:00:00+09:00', TZ: 'Asia/Tokyo' };
 const vault = useIndexedVault({
   'daily/2026-11-28.md': '# 日報\n\nデプロイ作業をした。\n',
   'daily/2026-11-29.md': '# 日報\n\nデプロイ作業をした。\n',
+  // 末 is in every one of these: read as a word, it matched them all.
+  'daily/2026-11-18.md': '# 日報\n\n週末のキャンプの準備。月末の請求書。\n',
+  'daily/2026-11-22.md': '# 日報\n\nキャンプに行った。\n',
+  'daily/2026-10-05.md': '# 日報\n\n月末の請求書を確認。\n',
+  'daily/2026-10-30.md': '# 日報\n\n請求書を送った。\n',
 });
 
 function search(query: string, env: Record<string, string> = ENV): { paths: string[]; stderr: string } {
@@ -26,5 +31,16 @@ describe('今夜 and 今晩', () => {
       expect(paths[0], q).toBe('daily/2026-11-29.md');
       expect(stderr, q).toMatch(/1 match dated from 2026-11-29 to before 2026-11-30/);
     }
+  });
+});
+
+describe('先週末 and 先月末', () => {
+  it('are that week\'s weekend and that month\'s last days, with no 末 left to search', () => {
+    const { paths, stderr } = search('先週末のキャンプ');
+    expect(paths[0]).toBe('daily/2026-11-22.md');
+    expect(stderr).toMatch(/1 match dated from 2026-11-21 to before 2026-11-23/);
+    const month = search('先月末の請求');
+    expect(month.paths[0]).toBe('daily/2026-10-30.md');
+    expect(month.stderr).toMatch(/1 match dated from 2026-10-21 to before 2026-11-01/);
   });
 });

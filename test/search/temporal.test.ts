@@ -75,6 +75,13 @@ describe('extractTemporal', () => {
     ['今晩 メンテナンス', 'メンテナンス', { after: '2026-11-22', before: '2026-11-23' }],
     ['先々週のアンテナ', 'のアンテナ', { after: '2026-11-02', before: '2026-11-09' }],
     ['先々月の決算', 'の決算', { after: '2026-09-01', before: '2026-10-01' }],
+    // The end of last week (its Saturday and Sunday) and of last month (the 21st on; 末日, the last day): 末
+    // was left to search, the range all of the week or month.
+    ['先週末のキャンプ', 'のキャンプ', { after: '2026-11-14', before: '2026-11-16' }],
+    ['先々週末', '', { after: '2026-11-07', before: '2026-11-09' }],
+    ['先月末の請求', 'の請求', { after: '2026-10-21', before: '2026-11-01' }],
+    ['先々月末の締め', 'の締め', { after: '2026-09-21', before: '2026-10-01' }],
+    ['先月末日の残高', 'の残高', { after: '2026-10-31', before: '2026-11-01' }],
     ['2025年3月の議事録', '議事録', { after: '2025-03-01', before: '2025-04-01' }],
     ['2025年3月 議事録', '議事録', { after: '2025-03-01', before: '2025-04-01' }],
     ['議事録 2025年12月', '議事録', { after: '2025-12-01', before: '2026-01-01' }],
@@ -236,7 +243,7 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
     'this year', '今年', 'last quarter', 'previous quarter', '先四半期', 'this quarter', '今四半期', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年末年始', '年始', '年明け',
     'in September', 'in sept 2024', 'in dec', '2025年3月の', '2025年3月', '3月に', 'in 2024', '2023年の',
     '2026-07-18', '7月18日', 'July 18', '18 July', 'from 2026-07-01 to 2026-07-20',
-    'last 7 days', 'past 10 years', 'past week', '過去3日', '過去2年', 'ここ2週間', '先々週', '先々月', 'きのう', '昨晩', '昨夜', '今朝', '今夜', '今晩', '直近2週間',
+    'last 7 days', 'past 10 years', 'past week', '過去3日', '過去2年', 'ここ2週間', '先々週', '先々月', '先週末', '先月末', 'きのう', '昨晩', '昨夜', '今朝', '今夜', '今晩', '直近2週間',
     'last Friday', 'this past monday', 'Friday last week', '先週の金曜', '今週月曜', 'この前の水曜に', 'this morning', 'tonight', 'last night',
   ];
   for (const e of expressions) {
