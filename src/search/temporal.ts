@@ -139,6 +139,18 @@ const RULES: Rule[] = [
   // Calendar quarters (Periodic Notes' quarterly notes are dated their quarter's first day): not a fiscal year's.
   { re: /\b(?:last|previous) quarter\b|(?:前|先)四半期/gi, range: (_m, now) => quarterRange(now, 1) },
   { re: /\bthis quarter\b|今四半期/gi, range: (_m, now) => quarterRange(now, 0) },
+  // A Japanese fiscal or school year (年度: 今年度, 昨年度, 一昨年度, 2025年度) runs from April 1st to March 31st,
+  // as the state's and schools' do: 今年度 in February is the one begun last April. Read as a calendar year,
+  // 昨年度 was 2025 with 度 left to search. 年度末 is its March (今年度末 may be ahead). 来年度 is ahead and
+  // stays words, as 来週 does.
+  {
+    re: new RegExp(`(?:(?<!\\d)(\\d{4})年|(${YEAR_WORD_SRC}))度(末)?`, 'g'),
+    range: (m, now) => {
+      const fy = m[1] ? Number(m[1]) : (now.getMonth() >= 3 ? now.getFullYear() : now.getFullYear() - 1) - yearWordOffset(m[2]);
+      if (m[3]) return monthRange(fy + 1, 2);
+      return m[2] && yearWordOffset(m[2]) === 0 ? { after: `${fy}-04-01` } : { after: `${fy}-04-01`, before: `${fy + 1}-04-01` };
+    },
+  },
   // A month or the end of a year named by a word (去年の3月, 昨年12月, 今年の1月, 昨年末, 去年の年末, 一昨年の年末):
   // that year's. Read apart, the year word was the range and the month (the latest March) or 年末 (the latest
   // year end) a date apart from it: `去年の3月` was all of last year, said to be apart from this March. Not a

@@ -14,6 +14,10 @@ const vault = useIndexedVault({
   'daily/2026-11-22.md': '# 日報\n\nキャンプに行った。\n',
   'daily/2026-10-05.md': '# 日報\n\n月末の請求書を確認。\n',
   'daily/2026-10-30.md': '# 日報\n\n請求書を送った。\n',
+  // Fiscal 2025 (April 2025 to March 2026) holds the second and third, calendar 2025 the first two.
+  'daily/2025-02-10.md': '# 日報\n\n予算を組んだ。\n',
+  'daily/2025-05-10.md': '# 日報\n\n予算を組んだ。\n',
+  'daily/2026-02-10.md': '# 日報\n\n予算を組んだ。\n',
 });
 
 function search(query: string, env: Record<string, string> = ENV): { paths: string[]; stderr: string } {
@@ -42,5 +46,13 @@ describe('先週末 and 先月末', () => {
     const month = search('先月末の請求');
     expect(month.paths[0]).toBe('daily/2026-10-30.md');
     expect(month.stderr).toMatch(/1 match dated from 2026-10-21 to before 2026-11-01/);
+  });
+});
+
+describe('年度', () => {
+  it('昨年度 is the fiscal year from April to March, not calendar 2025 with 度 left to search', () => {
+    const { paths, stderr } = search('昨年度の予算');
+    expect(paths.slice(0, 2).sort()).toEqual(['daily/2025-05-10.md', 'daily/2026-02-10.md']);
+    expect(stderr).toMatch(/2 matches dated from 2025-04-01 to before 2026-04-01/);
   });
 });

@@ -243,7 +243,7 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
     'this year', '今年', 'last quarter', 'previous quarter', '先四半期', 'this quarter', '今四半期', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年末年始', '年始', '年明け',
     'in September', 'in sept 2024', 'in dec', '2025年3月の', '2025年3月', '3月に', 'in 2024', '2023年の',
     '2026-07-18', '7月18日', 'July 18', '18 July', 'from 2026-07-01 to 2026-07-20',
-    'last 7 days', 'past 10 years', 'past week', '過去3日', '過去2年', 'ここ2週間', '先々週', '先々月', '先週末', '先月末', 'きのう', '昨晩', '昨夜', '今朝', '今夜', '今晩', '直近2週間',
+    'last 7 days', 'past 10 years', 'past week', '過去3日', '過去2年', 'ここ2週間', '先々週', '先々月', '先週末', '先月末', '今年度', '昨年度', '2025年度', 'きのう', '昨晩', '昨夜', '今朝', '今夜', '今晩', '直近2週間',
     'last Friday', 'this past monday', 'Friday last week', '先週の金曜', '今週月曜', 'この前の水曜に', 'this morning', 'tonight', 'last night',
   ];
   for (const e of expressions) {
@@ -302,6 +302,25 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
 
   it('a fiscal year (年度) is no rolling span of years: the words stay whole', () => {
     expect(extractTemporal('直近3年度の予算', now)).toMatchObject({ text: '直近3年度の予算', range: null });
+  });
+
+  it('a fiscal year (年度) runs from April 1st to March 31st: not a calendar year with 度 left to search', () => {
+    const february = new Date(2027, 1, 10, 12, 0, 0);
+    for (const [q, at, text, range] of [
+      ['今年度の予算', now, 'の予算', { after: '2026-04-01' }],
+      ['昨年度の予算', now, 'の予算', { after: '2025-04-01', before: '2026-04-01' }],
+      ['一昨年度 決算', now, '決算', { after: '2024-04-01', before: '2025-04-01' }],
+      ['2025年度の予算', now, 'の予算', { after: '2025-04-01', before: '2026-04-01' }],
+      // its end is its March
+      ['昨年度末の人事', now, 'の人事', { after: '2026-03-01', before: '2026-04-01' }],
+      // in February the year is the one begun last April
+      ['今年度の予算', february, 'の予算', { after: '2026-04-01' }],
+      ['昨年度の予算', february, 'の予算', { after: '2025-04-01', before: '2026-04-01' }],
+    ] as const) {
+      expect(extractTemporal(q, at), q).toMatchObject({ text, range });
+    }
+    // Next year's is ahead, as 来週 is, and a year end without a year word names none: words.
+    for (const q of ['来年度の予算', '年度末の処理']) expect(extractTemporal(q, now), q).toMatchObject({ text: q, range: null });
   });
 
   it('a weekday that names no one past day stays text: every Monday, a weekday alone, the next one, on Monday, 金曜に', () => {
