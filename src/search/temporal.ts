@@ -34,6 +34,20 @@ export interface TemporalResult {
 /** `digits`: every match holds a digit (the day expressions, the largest: see extractTemporal). */
 type Rule = { re: RegExp; range: (m: RegExpMatchArray, now: Date) => DateRange | null; written?: boolean; digits?: boolean };
 
+/**
+ * A count as Japanese writes it, in digits or kanji up to 99 (三日前, 二週間前, 十二年前, 過去三日): the kanji
+ * were words, where `3日前` was three days ago. Not after another numeral or 何/数 (数十年前 is no ten years).
+ */
+const COUNT_JA = '(?<![\\d〇一二三四五六七八九十百千万何数])(\\d{1,3}|[一二三四五六七八九]?十[一二三四五六七八九]?|[一二三四五六七八九])';
+const KANJI_DIGITS = '一二三四五六七八九';
+
+function countJa(written: string): number {
+  if (/^\d+$/.test(written)) return Number(written);
+  const [tens, ones] = written.includes('十') ? written.split('十') : ['', written];
+  const digit = (k: string) => KANJI_DIGITS.indexOf(k) + 1;
+  return (written.includes('十') ? (tens ? digit(tens) : 1) * 10 : 0) + (ones ? digit(ones) : 0);
+}
+
 function recentDays(days: number, now: Date): DateRange {
   return { after: ymd(addDays(now, -days)) };
 }
@@ -89,7 +103,9 @@ const RULES: Rule[] = [
   { re: DAY_SHORT_SPAN_RE, range: dayShortSpanOf, digits: true },
   { re: DAY_RE, range: dayRangeOf, written: true, digits: true },
   { re: /\b(\d{1,3}) (days?|weeks?|months?|years?) ago\b/gi, range: (m, now) => unitAgo(Number(m[1]), m[2].toLowerCase(), now) },
-  { re: /(?<!\d)(\d{1,3})\s*(日|週間|ヶ月|か月|カ月|ヵ月|ケ月|年)前/g, range: (m, now) => unitAgo(Number(m[1]), m[2], now) },
+  // N日前, N週間前 (also N週前), Nヶ月前, N年前: N in digits or kanji. Not 前期, 前半, 前後: 二年前期 is a
+  // second year's first term, 3日前後 about three days.
+  { re: new RegExp(`${COUNT_JA}\\s*(日|週間?|ヶ月|か月|カ月|ヵ月|ケ月|年)前(?![期半後])`, 'g'), range: (m, now) => unitAgo(countJa(m[1]), m[2], now) },
   { re: /\bthe day before yesterday\b|一昨日|おととい/gi, range: (_m, now) => dayRange(addDays(now, -2)) },
   // きのう as typed before conversion, only as a word: at the start, after a space or punctuation, or after a
   // particle (私はきのう). After a word (検索きのう, メモきのう, LoRaきのう) it is more likely 機能 typed
@@ -113,7 +129,7 @@ const RULES: Rule[] = [
   { re: new RegExp(`(?:この前|こないだ|この間)の?([${WEEKDAYS_JA}])曜日?`, 'g'), range: (m, now) => lastWeekday(WEEKDAYS_JA.indexOf(m[1]), now) },
   // Rolling spans up to today ("the last 7 days", "past week", "last 2 years", 過去3日, ここ2週間, 直近1週間, 過去2年):
   // unlike `last week`, the calendar week before this one.
-  { re: /\b(?:last|past) (\d{1,3}) (days?|weeks?|months?|years?)\b|(?:過去|ここ|直近)の?(\d{1,3})\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月|年間?(?!度))/gi, range: (m, now) => rollingSpan(Number(m[1] ?? m[3]), m[2] ?? m[4], now) },
+  { re: new RegExp(`\\b(?:last|past) (\\d{1,3}) (days?|weeks?|months?|years?)\\b|(?:過去|ここ|直近)の?${COUNT_JA}\\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月|年間?(?!度))`, 'gi'), range: (m, now) => rollingSpan(m[1] ? Number(m[1]) : countJa(m[3]), m[2] ?? m[4], now) },
   { re: /\bpast (week|month|year)\b/gi, range: (m, now) => rollingSpan(1, m[1], now) },
   // The end of the week or month before (先週末, 先々週末, 先月末, 先々月末): read ahead of 先週 and 先月, which
   // took the words and left 末 to search. A week's end is its Saturday and Sunday (weeks start on Monday);
@@ -195,7 +211,7 @@ const RULES: Rule[] = [
  * fresh process's time).
  */
 const ANY_RULE =
-  /\d|yesterday|today|week|month|(?:last|previous|this) quarter|四半期|year|recently|lately|(?:mon|tues|wednes|thurs|fri|satur|sun)day|曜|morning|afternoon|evening|night|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|おととし|昨日|きのう|昨晩|昨夜|今日|本日|今朝|今夜|今晩|先々|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け/i;
+  /\d|yesterday|today|week|month|(?:last|previous|this) quarter|四半期|year|recently|lately|(?:mon|tues|wednes|thurs|fri|satur|sun)day|曜|morning|afternoon|evening|night|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|おととし|昨日|きのう|昨晩|昨夜|今日|本日|今朝|今夜|今晩|先々|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け|[一二三四五六七八九十](?:日|週|年|[ヶかカヵケ]月)/i;
 
 /**
  * Full-width ASCII (U+FF01–U+FF5E) as ASCII, as NFKC writes it: a Japanese IME in full-width mode types

@@ -18,6 +18,9 @@ const vault = useIndexedVault({
   'daily/2025-02-10.md': '# 日報\n\n予算を組んだ。\n',
   'daily/2025-05-10.md': '# 日報\n\n予算を組んだ。\n',
   'daily/2026-02-10.md': '# 日報\n\n予算を組んだ。\n',
+  'daily/2026-11-26.md': '# 日報\n\nアンテナを調整した。\n',
+  'daily/2026-11-16.md': '# 日報\n\nアンテナを調整した。\n',
+  'daily/2026-11-10.md': '# 日報\n\nアンテナを調整した。\n',
 });
 
 function search(query: string, env: Record<string, string> = ENV): { paths: string[]; stderr: string } {
@@ -54,5 +57,18 @@ describe('年度', () => {
     const { paths, stderr } = search('昨年度の予算');
     expect(paths.slice(0, 2).sort()).toEqual(['daily/2025-05-10.md', 'daily/2026-02-10.md']);
     expect(stderr).toMatch(/2 matches dated from 2025-04-01 to before 2026-04-01/);
+  });
+});
+
+describe('counts in kanji', () => {
+  it('三日前 and 二週間前 are read as 3日前 and 2週間前 are, and 2週前 as well', () => {
+    const { paths, stderr } = search('三日前のアンテナ');
+    expect(paths[0]).toBe('daily/2026-11-26.md');
+    expect(stderr).toMatch(/1 match dated from 2026-11-26 to before 2026-11-27/);
+    for (const q of ['二週間前のアンテナ', '2週前のアンテナ']) {
+      const weeks = search(q);
+      expect(weeks.paths[0], q).toBe('daily/2026-11-10.md');
+      expect(weeks.stderr, q).toMatch(/1 match dated from 2026-11-09 to before 2026-11-16/);
+    }
   });
 });

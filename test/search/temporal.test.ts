@@ -49,6 +49,16 @@ describe('extractTemporal', () => {
     ['2ヶ月前の障害', 'の障害', { after: '2026-09-01', before: '2026-10-01' }],
     ['1年前の議事録', 'の議事録', { after: '2025-01-01', before: '2026-01-01' }],
     ['半年前の調査', 'の調査', { after: '2026-05-01', before: '2026-06-01' }],
+    // Counts in kanji, and N週前: they were words, where 3日前 was read.
+    ['三日前の会議', 'の会議', { after: '2026-11-19', before: '2026-11-20' }],
+    ['二週間前 レビュー', 'レビュー', { after: '2026-11-02', before: '2026-11-09' }],
+    ['2週前 レビュー', 'レビュー', { after: '2026-11-02', before: '2026-11-09' }],
+    ['十日前のメモ', 'のメモ', { after: '2026-11-12', before: '2026-11-13' }],
+    ['二十一日前', '', { after: '2026-11-01', before: '2026-11-02' }],
+    ['一ヶ月前の障害', 'の障害', { after: '2026-10-01', before: '2026-11-01' }],
+    ['十二年前の写真', 'の写真', { after: '2014-01-01', before: '2015-01-01' }],
+    ['過去三日のメモ', 'のメモ', { after: '2026-11-20' }],
+    ['ここ二週間の作業', 'の作業', { after: '2026-11-09' }],
     ['3月のLoRa', 'LoRa', { after: '2026-03-01', before: '2026-04-01' }],
     ['12月に買った', '買った', { after: '2025-12-01', before: '2026-01-01' }],
     ['in March antenna', 'antenna', { after: '2026-03-01', before: '2026-04-01' }],
@@ -243,7 +253,7 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
     'this year', '今年', 'last quarter', 'previous quarter', '先四半期', 'this quarter', '今四半期', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年末年始', '年始', '年明け',
     'in September', 'in sept 2024', 'in dec', '2025年3月の', '2025年3月', '3月に', 'in 2024', '2023年の',
     '2026-07-18', '7月18日', 'July 18', '18 July', 'from 2026-07-01 to 2026-07-20',
-    'last 7 days', 'past 10 years', 'past week', '過去3日', '過去2年', 'ここ2週間', '先々週', '先々月', '先週末', '先月末', '今年度', '昨年度', '2025年度', 'きのう', '昨晩', '昨夜', '今朝', '今夜', '今晩', '直近2週間',
+    'last 7 days', 'past 10 years', 'past week', '過去3日', '過去2年', 'ここ2週間', '先々週', '先々月', '先週末', '先月末', '今年度', '昨年度', '2025年度', '三日前', '二週間前', '2週前', '過去三日', 'きのう', '昨晩', '昨夜', '今朝', '今夜', '今晩', '直近2週間',
     'last Friday', 'this past monday', 'Friday last week', '先週の金曜', '今週月曜', 'この前の水曜に', 'this morning', 'tonight', 'last night',
   ];
   for (const e of expressions) {
@@ -297,6 +307,12 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
       ['12月30日〜2027年1月3日', now, { after: '2026-12-30', before: '2027-01-04' }],
     ] as const) {
       expect(extractTemporal(q, at).range, q).toEqual(range);
+    }
+  });
+
+  it('a count that names no time ago stays words: 数十年前, 何日前, a first term (前期), a first half, about N days (前後)', () => {
+    for (const q of ['数十年前の話', '何日前だっけ', '百日前', '二年前期の授業', '3年前期の授業', '一年前半', '3日前後で届く', '二日前後']) {
+      expect(extractTemporal(q, now), q).toMatchObject({ text: q, range: null });
     }
   });
 
