@@ -141,9 +141,14 @@ export function daySpanOf(m: RegExpMatchArray, now: Date): DateRange | null {
   // `between A and B` needs its `between`; `A and B` alone is two days named, not a span.
   if (/\band\b/i.test(m[0]) && !/^between\b/i.test(m[0])) return null;
   const n = daySrcGroups();
-  const a = dayOf(m.slice(1, 1 + n), now);
-  const b = dayOf(m.slice(1 + n), now);
+  let a = dayOf(m.slice(1, 1 + n), now);
+  let b = dayOf(m.slice(1 + n), now);
   if (!a || !b) return null;
+  // A second day without a year, earlier in the first's month, is the span written backwards (`7月20日〜7月1日`,
+  // `July 20 to July 1`): read as written forwards. Taken as the first such day from the start, below, it
+  // was the next year's, and the span a year less nineteen days. Across months that reading stays
+  // (`4月1日〜3月31日` is a fiscal year), and so does a second day with its year (`July 20 to July 1, 2027`).
+  if (!b.year && a.date.getMonth() === b.date.getMonth() && b.date.getDate() < a.date.getDate()) [a, b] = [b, a];
   // A day written without a year is read from the other one: an end, as the first such day from the start
   // (`2026年12月30日〜1月3日` ends 2027-01-03; `Nov 20 to Dec 5` on Nov 29 is this year's, today within it);
   // a start, when only the end has a year, as the latest such day up to the end. Read each on its own, as

@@ -21,6 +21,7 @@ const vault = useIndexedVault({
   'daily/2026-11-26.md': '# 日報\n\nアンテナを調整した。\n',
   'daily/2026-11-16.md': '# 日報\n\nアンテナを調整した。\n',
   'daily/2026-11-10.md': '# 日報\n\nアンテナを調整した。\n',
+  'daily/2026-07-10.md': '# 日報\n\nアンテナを調整した。\n',
 });
 
 function search(query: string, env: Record<string, string> = ENV): { paths: string[]; stderr: string } {
@@ -70,5 +71,13 @@ describe('counts in kanji', () => {
       expect(weeks.paths[0], q).toBe('daily/2026-11-10.md');
       expect(weeks.stderr, q).toMatch(/1 match dated from 2026-11-09 to before 2026-11-16/);
     }
+  });
+});
+
+describe('a span written backwards', () => {
+  it('7月20日〜7月1日 is the days between, not the year from 2026-07-20', () => {
+    const { paths, stderr } = search('7月20日〜7月1日のアンテナ');
+    expect(paths[0]).toBe('daily/2026-07-10.md');
+    expect(stderr).toMatch(/1 match dated from 2026-07-01 to before 2026-07-21/);
   });
 });

@@ -147,6 +147,13 @@ describe('extractTemporal', () => {
     ['7月1日から7月20日まで', '', { after: '2026-07-01', before: '2026-07-21' }],
     ['December 20 to January 5', '', { after: '2025-12-20', before: '2026-01-06' }],
     ['2026-07-20 to 2026-07-01', '', { after: '2026-07-01', before: '2026-07-21' }],
+    // Backwards within a month, without the second day's year: the days between, not a year less 19 days.
+    ['7月20日〜7月1日のアンテナ', 'のアンテナ', { after: '2026-07-01', before: '2026-07-21' }],
+    ['7月20日から7月1日まで', '', { after: '2026-07-01', before: '2026-07-21' }],
+    ['2026年7月20日〜7月1日', '', { after: '2026-07-01', before: '2026-07-21' }],
+    ['July 20 to July 1', '', { after: '2026-07-01', before: '2026-07-21' }],
+    // Across months it runs on through the new year: a fiscal year.
+    ['2025年4月1日〜3月31日', '', { after: '2025-04-01', before: '2026-04-01' }],
     // `A and B` without `between` names two days: the first one counts, the second stays text (and is said).
     ['2026-07-01 and 2026-07-20', 'and 2026-07-20', { after: '2026-07-01', before: '2026-07-02' }],
     // Two days that meet are both read, with the word that joins them.
@@ -305,6 +312,8 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
       ['11月20日〜12月5日', now, { after: '2026-11-20', before: '2026-12-06' }],
       // Only the second day has a year: the first is the latest such day up to it.
       ['12月30日〜2027年1月3日', now, { after: '2026-12-30', before: '2027-01-04' }],
+      // Backwards within a month is the days between, also with the span under way (the latest July 1st).
+      ['7月20日〜7月1日', new Date(2026, 6, 10, 12, 0, 0), { after: '2026-07-01', before: '2026-07-21' }],
     ] as const) {
       expect(extractTemporal(q, at).range, q).toEqual(range);
     }
