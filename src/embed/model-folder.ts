@@ -37,13 +37,19 @@ export interface ModelFolder {
 
 export type SpecOverrides = Partial<Omit<ModelSpec, 'revision'>>;
 
-function readJson(path: string, what: string, fix: string): Record<string, unknown> {
-  let data: unknown;
+/** A JSON file of the folder, parsed; anything unreadable (not JSON, a folder, no permission) names the file and the fix. */
+function parseJson(path: string, what: string, fix: string): unknown {
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
+    return JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new EmbedError(`${path}: ${what} is not valid JSON (${(err as Error).message}); ${fix}`);
+    const e = err as NodeJS.ErrnoException;
+    const why = e instanceof SyntaxError ? 'is not valid JSON' : e.code === 'EISDIR' ? 'is a folder, not a file' : 'cannot be read';
+    throw new EmbedError(`${path}: ${what} ${why} (${e.message}); ${fix}`);
   }
+}
+
+function readJson(path: string, what: string, fix: string): Record<string, unknown> {
+  const data = parseJson(path, what, fix);
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new EmbedError(`${path}: ${what} must hold a JSON object; ${fix}`);
   return data as Record<string, unknown>;
 }
@@ -66,7 +72,9 @@ export function readModelFolder(dir: string, overrides: SpecOverrides = {}): Mod
   const meta = optionalJson(join(dir, META_FILE), META_FILE, `fix or delete it`);
   const name = overrides.name ?? str(meta.name) ?? basename(dir);
   const fix = fixFor(dir, name);
-  const onnxPath = ONNX_PATHS.map((p) => join(dir, p)).find((p) => existsSync(p));
+  // A file: a folder named model.onnx (a download unpacked into a folder of that name) is no model, and
+  // hashing it went out as EISDIR and a stack trace.
+  const onnxPath = ONNX_PATHS.map((p) => join(dir, p)).find(isFile);
   if (onnxPath === undefined) throw new EmbedError(`${dir} holds no model.onnx (nor onnx/model.onnx): ${fix}`);
   const tokPath = join(dir, 'tokenizer.json');
   if (!existsSync(tokPath)) throw new EmbedError(`${dir} holds no tokenizer.json: ${fix}`);
@@ -77,7 +85,12 @@ export function readModelFolder(dir: string, overrides: SpecOverrides = {}): Mod
 
   const dims = overrides.dims ?? num(meta.dims) ?? known?.dims ?? num(config.hidden_size) ?? 0;
   const maxTokens = overrides.maxTokens ?? num(meta.maxTokens) ?? known?.maxTokens ?? Math.min(512, num(tokenizerConfig.model_max_length) ?? 512);
-  const onnxHash = onnxSha256(onnxPath);
+  let onnxHash: string;
+  try {
+    onnxHash = onnxSha256(onnxPath);
+  } catch (err) {
+    throw new EmbedError(`${onnxPath} cannot be read (${(err as Error).message}); ${fix}`);
+  }
   const spec: ModelSpec = {
     name,
     revision: `sha256:${onnxHash.slice(0, 16)}`,
@@ -105,7 +118,10 @@ export function readModelFolder(dir: string, overrides: SpecOverrides = {}): Mod
  * the folder does not say: both default models pool by mean, and so does every e5 and ruri model.
  */
 function readPooling(dir: string, fix: string): Pooling {
-  const modules = existsSync(join(dir, 'modules.json')) ? (JSON.parse(readFileSync(join(dir, 'modules.json'), 'utf8')) as unknown) : null;
+  const modulesPath = join(dir, 'modules.json');
+  // sentence-transformers' module list is a JSON array: read as the folder's other JSON files are, so a torn or
+  // hand-edited one names itself and its fix (it went out as a bare SyntaxError and a stack trace).
+  const modules = existsSync(modulesPath) ? parseJson(modulesPath, 'modules.json', fix) : null;
   let poolDir = '1_Pooling';
   if (Array.isArray(modules)) {
     const m = modules.find((x: { type?: string }) => typeof x?.type === 'string' && x.type.endsWith('.Pooling')) as { path?: string } | undefined;
@@ -141,6 +157,14 @@ export function onnxSha256(path: string): string {
     // a read-only folder the user provides: hash at every load instead
   }
   return sha256;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function str(v: unknown): string | undefined {

@@ -209,6 +209,22 @@ describe('errors name the fix', () => {
     ).rejects.toThrow(/tokenizer\.json is not a tokenizer tsm can read/);
   });
 
+  it('a torn modules.json, or a folder where model.onnx or tokenizer.json belongs, is named with the fix (no bare SyntaxError or EISDIR)', async () => {
+    const tornModules = variant('torn-modules', (d) => writeFileSync(join(d, 'modules.json'), '[{"type": "sentence_transformers.models.Pool'));
+    await expect(loadEmbedder(tornModules)).rejects.toThrow(/modules\.json: modules\.json is not valid JSON \(.*\); put a complete model export in .*torn-modules/);
+    await expect(loadEmbedder(tornModules)).rejects.toHaveProperty('name', 'EmbedError');
+    const onnxFolder = variant('onnx-folder', (d) => {
+      rmSync(join(d, 'model.onnx'));
+      mkdirSync(join(d, 'model.onnx'));
+    });
+    await expect(loadEmbedder(onnxFolder)).rejects.toThrow(/onnx-folder holds no model\.onnx \(nor onnx\/model\.onnx\): put a complete model export/);
+    const tokFolder = variant('tok-folder', (d) => {
+      rmSync(join(d, 'tokenizer.json'));
+      mkdirSync(join(d, 'tokenizer.json'));
+    });
+    await expect(loadEmbedder(tokFolder)).rejects.toThrow(/tokenizer\.json: tokenizer\.json is a folder, not a file \(.*\); put a complete model export/);
+  });
+
   it('a missing runtime names `tsm model setup`', async () => {
     const empty = join(root, 'empty');
     mkdirSync(empty, { recursive: true });

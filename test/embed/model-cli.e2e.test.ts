@@ -124,6 +124,16 @@ describe('tsm doctor on embeddings', () => {
     expect(embeddingLines(broken)).toEqual([`warning embeddings: the embedding model is not usable: ${join(vault, 'models', 'mine')} holds no model.onnx (nor onnx/model.onnx): put a complete model export in ${join(vault, 'models', 'mine')} (docs/embeddings.md, "Your own model folder")`]);
     expect(broken).toContain('fix: fix the folder, or remove "modelDir" from .tsm/config.json');
     writeTinyModel(join(vault, 'models', 'mine'));
+    // A torn modules.json: named, with the fix, by doctor, `tsm model path` and `tsm index --embed` (a stack trace before).
+    writeFileSync(join(vault, 'models', 'mine', 'modules.json'), '[{"type": ');
+    const named = new RegExp(`${join(vault, 'models', 'mine', 'modules.json')}: modules\\.json is not valid JSON \\(.*\\); put a complete model export`);
+    expect(embeddingLines(tsm(['doctor', '--vault', vault], { env }).stdout)[0]).toMatch(named);
+    expect(tsm(['model', 'path', '--vault', vault], { env }).stderr).toMatch(named);
+    const embed = tsm(['index', '--vault', vault, '--embed'], { env });
+    expect(embed.code).toBe(1);
+    expect(embed.stderr).toMatch(new RegExp(`^tsm: ${named.source}`, 'm'));
+    expect(embed.stderr).not.toMatch(/SyntaxError|\n\s+at /);
+    rmSync(join(vault, 'models', 'mine', 'modules.json'));
     expect(embeddingLines(tsm(['doctor', '--vault', vault], { env }).stdout)).toEqual([]);
     expect(tsm(['model', 'path', '--vault', vault], { env }).stdout).toBe(`${join(vault, 'models', 'mine')}\n`);
   });
