@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { modelDirFor } from './models.js';
 import type { NearestSource, QueryVector } from './socket-protocol.js';
-import { serveQueryVectors, type QueryServer } from './socket-server.js';
+import { serveQueryVectors, type NoServer, type QueryServer } from './socket-server.js';
 import type { Embedder } from './types.js';
 
 /**
@@ -29,13 +29,17 @@ export async function loadVaultEmbedder(cfg: TsmConfig, opts: { threads?: number
 
 export interface ResidentEmbedder {
   readonly embedder: Embedder;
-  /** The socket this process answers on; null while another process answers for the vault. */
+  /** The socket this process answers on; null while another process answers for the vault, or none can be made. */
   readonly server: QueryServer | null;
+  /** Another live process answers on the vault's socket (and embeds its sections): this one stands down. */
+  readonly standsDown: boolean;
   /**
-   * Calls `onClaimed` once this process answers on the vault's socket: at once when it does, else when a
-   * try every `everyMs` finds the other process gone (a watcher stopped while `tsm serve` goes on).
+   * Calls `onClaimed` once this process is the vault's resident, the one that embeds: at once when it answers
+   * on the vault's socket, or when no socket can be made there (null: nothing answers `tsm search`, and this
+   * one embeds all the same; it tries to listen again every `everyMs`, quietly, and says so once it does);
+   * else when a try every `everyMs` finds the other process gone (a watcher stopped while `tsm serve` goes on).
    */
-  whenServing(everyMs: number, onClaimed: (server: QueryServer) => void): void;
+  whenServing(everyMs: number, onClaimed: (server: QueryServer | null) => void): void;
   /** The query's vector, with the vault's nearest notes when this process holds a copy of the index's vectors. */
   queryVector(text: string): Promise<QueryVector>;
   /** The index's vectors changed (this process's embedding job stored some): read the copy again. */
@@ -79,7 +83,9 @@ export async function startResidentEmbedder(
     const nearest = vectors?.nearest(e.fingerprint, vector);
     return { fingerprint: e.fingerprint, vector, ...(nearest ? { nearest } : {}) };
   };
-  let server = await serveQueryVectors(cfg.vault, queryVector, onNotice);
+  const first = await serveQueryVectors(cfg.vault, queryVector, onNotice);
+  let server: QueryServer | null = typeof first === 'string' ? null : first;
+  let why: NoServer | null = typeof first === 'string' ? first : null;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
   // The socket file gone: listen again, once the vault's `.tsm/` is back (a resident never makes that folder
@@ -93,10 +99,10 @@ export async function startResidentEmbedder(
       .close()
       .then(() => serveQueryVectors(cfg.vault, queryVector, onNotice))
       .then(async (s) => {
-        if (closed) return void (await s?.close());
-        // Null: another resident took the vault's socket in the meantime, and answers instead.
-        server = s;
-        if (s) onNotice(`the query-embedding socket ${s.path} was gone; listening again`);
+        if (closed) return void (typeof s === 'string' ? undefined : await s.close());
+        // Taken: another resident took the vault's socket in the meantime, and answers instead.
+        server = typeof s === 'string' ? null : s;
+        if (server) onNotice(`the query-embedding socket ${server.path} was gone; listening again`);
       })
       .finally(() => (renewing = false));
   }, SOCKET_CHECK_MS);
@@ -106,19 +112,36 @@ export async function startResidentEmbedder(
     get server() {
       return server;
     },
+    get standsDown() {
+      return why === 'taken';
+    },
     whenServing(everyMs, onClaimed) {
       if (server) return onClaimed(server);
+      // No socket can be made (its reason went to onNotice): no other process answers, so this one embeds;
+      // before, it took that for "another process answers" and left the vault without vectors.
+      let claimed = why === 'unavailable';
+      if (claimed) onClaimed(null);
       let trying = false;
       timer = setInterval(() => {
         if (trying || closed) return;
         trying = true;
-        void serveQueryVectors(cfg.vault, queryVector, onNotice)
+        // The reason it cannot listen was said once; each try is quiet until it listens.
+        void serveQueryVectors(cfg.vault, queryVector, claimed ? () => {} : onNotice)
           .then((s) => {
-            if (!s) return;
+            if (typeof s === 'string') {
+              why = s;
+              if (!claimed && s === 'unavailable') {
+                claimed = true;
+                onClaimed(null);
+              }
+              return;
+            }
             if (closed) return void s.close();
             server = s;
+            why = null;
             if (timer) clearInterval(timer);
-            onClaimed(s);
+            if (claimed) onNotice(`query vectors on ${s.path} now`);
+            else onClaimed(s);
           })
           .finally(() => (trying = false));
       }, everyMs);

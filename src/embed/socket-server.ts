@@ -21,35 +21,39 @@ export interface QueryServer {
 export type EmbedQuery = (text: string) => Promise<QueryVector>;
 
 /**
- * Serves `embed` on the vault's socket. Resolves null when another live process serves the vault (or the
- * socket cannot be made: the reason goes to `onNotice`, and search goes on lexically).
+ * Why a resident does not answer on the vault's socket: another live process answers there (`taken`: it also
+ * embeds, and this one stands down), or no socket can be made there (`unavailable`: a file that is no socket
+ * in its place, a folder of another user's, a file system without sockets), so nobody answers.
  */
-export async function serveQueryVectors(vault: string, embed: EmbedQuery, onNotice: (message: string) => void = () => {}): Promise<QueryServer | null> {
+export type NoServer = 'taken' | 'unavailable';
+
+/**
+ * Serves `embed` on the vault's socket, or says why not (NoServer; the reason a socket cannot be made goes to
+ * `onNotice`, and search goes on lexically).
+ */
+export async function serveQueryVectors(vault: string, embed: EmbedQuery, onNotice: (message: string) => void = () => {}): Promise<QueryServer | NoServer> {
   const path = socketPath(vault);
+  const unavailable = (why: string): 'unavailable' => {
+    onNotice(`no query-embedding socket: ${why}`);
+    return 'unavailable';
+  };
   try {
     ownerOnlyFolder(dirname(path));
   } catch (err) {
-    onNotice(`no query-embedding socket: ${(err as Error).message}`);
-    return null;
+    return unavailable((err as Error).message);
   }
   const server = createServer((socket) => answer(socket, embed));
   const listened = await listen(server, path);
   if (listened === 'in-use') {
-    if (await alive(path)) return null;
+    if (await alive(path)) return 'taken';
     // Left by a killed server: nothing answers on it. Only a socket file is removed, never anything else.
-    if (!isSocket(path)) {
-      onNotice(`no query-embedding socket: ${path} exists and is not a socket; move it aside`);
-      return null;
-    }
+    if (!isSocket(path)) return unavailable(`${path} exists and is not a socket; move it aside`);
     unlinkSync(path);
     const again = await listen(server, path);
-    if (again !== 'ok') {
-      onNotice(`no query-embedding socket at ${path}: ${again === 'in-use' ? 'taken by another process' : again.message}`);
-      return null;
-    }
+    if (again === 'in-use') return 'taken'; // another resident took it over first
+    if (again !== 'ok') return unavailable(`${path}: ${again.message}`);
   } else if (listened !== 'ok') {
-    onNotice(`no query-embedding socket at ${path}: ${listened.message}`);
-    return null;
+    return unavailable(`${path}: ${listened.message}`);
   }
   // A client's error (it went away mid-answer) is the client's; a server error after listening is noted.
   // Only after: on before, listen()'s own EADDRINUSE (the socket taken by another resident, the normal case

@@ -155,8 +155,8 @@ const EMBED_CHECK_MS = 30_000;
  * `tsm serve`'s embedding model, when the vault has one (issue 17): loaded once (only here and in the
  * watcher is the runtime imported), it embeds the queries of this server's own searches in process, answers
  * query vectors for `tsm search` on the vault's socket, and gives the index's sections their vectors in the
- * background — the one write `tsm serve` makes, through its own writer connection, and only while it holds
- * the socket (a watcher that holds it embeds instead). Without a model nothing of this loads.
+ * background — the one write `tsm serve` makes, through its own writer connection, and only while no other
+ * process holds the socket (a watcher that holds it embeds instead). Without a model nothing of this loads.
  */
 class ResidentModel {
   private resident: ResidentEmbedder | null = null;
@@ -187,7 +187,8 @@ class ResidentModel {
     const servingAtStart = resident.server !== null;
     resident.whenServing(CLAIM_EVERY_MS, (server) => {
       if (this.closed) return;
-      if (!servingAtStart) this.log('info', `query vectors on ${server.path} (the process that answered before has stopped)`);
+      // No server: the socket cannot be made (a warning said why); this server embeds all the same.
+      if (!servingAtStart && server) this.log('info', `query vectors on ${server.path} (the process that answered before has stopped)`);
       this.embedding = new BackgroundEmbedding(
         () => this.openWriter(),
         resident.embedder,

@@ -336,12 +336,13 @@ class VaultWatch {
     if (!resident) return;
     if (this.stopping) return void (await resident.close());
     this.resident = resident;
-    if (!resident.server) {
+    if (resident.standsDown) {
       this.notice('another process answers query vectors for this vault and embeds its sections; this watcher leaves both to it while it runs');
     }
     resident.whenServing(CLAIM_EVERY_MS, (server) => {
       if (this.stopping) return;
-      this.notice(`embedding model ${resident.embedder.spec.name} loaded; query vectors on ${server.path}`);
+      // No server: the socket cannot be made (the notice before this one says why); the watcher embeds all the same.
+      this.notice(`embedding model ${resident.embedder.spec.name} loaded; ${server ? `query vectors on ${server.path}` : 'no query vectors for `tsm search` until the socket can be made'}`);
       this.embedding = new BackgroundEmbedding(() => (this.stopping ? null : this.db), resident.embedder, this.notice, () => resident.vectorsStored());
       this.embedding.kick();
     });

@@ -4,7 +4,7 @@
 // killed process (taken over by the next server), a client that goes away, a second server for a vault
 // that has one, and two vaults at once, each with its own socket and model.
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -51,7 +51,7 @@ const embedWith = (e: Embedder) => async (text: string): Promise<QueryVector> =>
 
 async function serve(vault: string, e: Embedder): Promise<QueryServer> {
   const s = await serveQueryVectors(vault, embedWith(e));
-  if (!s) throw new Error('no server');
+  if (typeof s === 'string') throw new Error(`no server: ${s}`);
   cleanups.push(() => s.close());
   return s;
 }
@@ -153,7 +153,7 @@ describe('query-embedding socket', () => {
     const vault = newVault();
     const nearest = { index: '2049:1234', ids: [3 * 2 ** 20, 5 * 2 ** 20 + 2, 7000 * 2 ** 20] }; // ids past 2^31 too
     const s = await serveQueryVectors(vault, async (text) => ({ ...(await embedWith(e1)(text)), nearest }));
-    cleanups.push(() => s?.close());
+    cleanups.push(() => (typeof s === 'string' ? undefined : s.close()));
     const r = await askQueryVector(vault, 'antenna');
     if ('error' in r) throw new Error(r.error);
     expect(r.nearest).toEqual(nearest);
@@ -182,7 +182,7 @@ describe('query-embedding socket', () => {
   it('a live server is left alone: a second one for the vault stands down', async () => {
     const vault = newVault();
     await serve(vault, e1);
-    expect(await serveQueryVectors(vault, embedWith(e2))).toBeNull();
+    expect(await serveQueryVectors(vault, embedWith(e2))).toBe('taken');
     const r = await askQueryVector(vault, 'x');
     expect('fingerprint' in r && r.fingerprint).toBe(e1.fingerprint);
   });
@@ -230,8 +230,9 @@ describe('query-embedding socket', () => {
     if (!second) throw new Error('the model did not load');
     cleanups.push(() => second.close());
     expect(second.server).toBeNull();
+    expect(second.standsDown).toBe(true);
     let claimed: string | null = null;
-    second.whenServing(50, (s) => (claimed = s.path));
+    second.whenServing(50, (s) => (claimed = s?.path ?? 'no socket'));
     await new Promise((r) => setTimeout(r, 200));
     expect(claimed).toBeNull(); // the first still answers
     await first.close();
@@ -239,6 +240,34 @@ describe('query-embedding socket', () => {
     expect(claimed).toBe(socketPath(vault));
     const r = await askQueryVector(vault, 'x');
     expect('fingerprint' in r && r.fingerprint).toBe(e2.fingerprint);
+  });
+
+  it('a socket that cannot be made (a file that is no socket in its place): the resident embeds all the same, and listens once it can', async () => {
+    // Taken for "another process answers": the resident stood down, and nothing answered or embedded.
+    const vault = newVault();
+    writeFileSync(join(vault, '.tsm', 'config.json'), JSON.stringify({ modelDir: join(root, 'm1') }));
+    mkdirSync(dirname(socketPath(vault)), { recursive: true });
+    writeFileSync(socketPath(vault), 'mine\n');
+    const notices: string[] = [];
+    expect(await serveQueryVectors(vault, embedWith(e1), (m) => notices.push(m))).toBe('unavailable');
+    expect(notices).toEqual([`no query-embedding socket: ${socketPath(vault)} exists and is not a socket; move it aside`]);
+    const resident = await startResidentEmbedder(loadConfig({ vaultFlag: vault, env: {} }), (m) => notices.push(m));
+    if (!resident) throw new Error('the model did not load');
+    cleanups.push(() => resident.close());
+    expect(resident.server).toBeNull();
+    expect(resident.standsDown).toBe(false);
+    const claims: (string | null)[] = [];
+    resident.whenServing(50, (s) => claims.push(s?.path ?? null));
+    expect(claims).toEqual([null]); // at once: no other process answers, so this one embeds
+    await new Promise((r) => setTimeout(r, 200));
+    expect(notices).toHaveLength(2); // the reason once, not at every try
+    expect(readFileSync(socketPath(vault), 'utf8')).toBe('mine\n'); // never removed
+    rmSync(socketPath(vault));
+    await waitFor(() => resident.server !== null, 5000);
+    expect(claims).toEqual([null]); // embedding was started once
+    expect(notices.at(-1)).toBe(`query vectors on ${socketPath(vault)} now`);
+    const r = await askQueryVector(vault, 'x');
+    expect('fingerprint' in r && r.fingerprint).toBe(e1.fingerprint);
   });
 
   it('two vaults at once: each its own socket and model', async () => {

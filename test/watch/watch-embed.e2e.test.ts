@@ -123,6 +123,23 @@ describe('resident model', () => {
     await w.stop();
   });
 
+  it('embeds all the same when its socket cannot be made (a file that is no socket in its place), and says why, not that another process answers', async () => {
+    // Taken for "another process answers … this watcher leaves both to it": nothing answered and nothing
+    // embedded, and `tsm status` said a running watcher would embed the sections left.
+    const v = vault();
+    writeFiles(v, { '.tsm/run/embed.sock': 'not a socket\n' });
+    const w = await startWatch(v);
+    await waitFor(() => /embedded 4 sections/.test(w.stderr()), 20_000);
+    expect(w.stderr()).toMatch(/no query-embedding socket: .*embed\.sock exists and is not a socket; move it aside/);
+    expect(w.stderr()).toMatch(/embedding model tsm-test\/tiny loaded; no query vectors for `tsm search` until the socket can be made/);
+    expect(w.stderr()).not.toMatch(/another process answers/);
+    writeFileSync(join(v, 'field.md'), '# Field test\n\nantenna on the hill\n');
+    await waitFor(() => /embedded 1 section in/.test(w.stderr()), 20_000);
+    expect(JSON.parse(tsm(['status', '--vault', v, '--json']).stdout).vectors).toMatchObject({ embedded: 5, sections: 5 });
+    expect(readFileSync(join(v, '.tsm/run/embed.sock'), 'utf8')).toBe('not a socket\n'); // left as it was
+    expect(await w.stop()).toBe(0);
+  });
+
   it('listens again when .tsm/ is deleted and made again under it, as it writes its pid file again', async () => {
     // The socket file went with the folder and nothing made it again: every `tsm search` said "no resident
     // process" and ranked lexically for as long as the watcher ran.
