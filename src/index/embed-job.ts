@@ -23,6 +23,12 @@ export interface EmbedJobOptions {
   /** Stops the run between two sections (what is committed stays). */
   signal?: AbortSignal;
   batch?: number;
+  /**
+   * Store nothing, and replace nothing, when the index holds another model's vectors (the summary's
+   * `otherModel` names it). A resident's runs after its first: such vectors were stored since by another
+   * process (`tsm index --embed` after the vault's model was changed), and replacing them undid that work.
+   */
+  keepOtherModel?: boolean;
 }
 
 export interface EmbedSummary {
@@ -40,6 +46,8 @@ export interface EmbedSummary {
   withVectors: number;
   seconds: number;
   stopped: boolean;
+  /** With keepOtherModel: the model whose vectors the index holds instead, when the run did nothing for that reason. */
+  otherModel?: string;
 }
 
 /** Embeds what lacks a vector of `embedder`'s fingerprint, in id order, committing every batch. */
@@ -47,7 +55,19 @@ export async function embedPending(db: Database, embedder: Embedder, opts: Embed
   const started = performance.now();
   const store = new VectorStore(db);
   const halted = () => opts.signal?.aborted === true;
-  const model = await writeTransactionAsync(db, () => store.useModel(embedder.fingerprint, embedder.spec.dims), { stopped: halted });
+  const taken = await writeTransactionAsync(
+    db,
+    () => {
+      const other = opts.keepOtherModel ? store.otherModel(embedder.fingerprint) : null;
+      return other !== null ? { other } : { model: store.useModel(embedder.fingerprint, embedder.spec.dims) };
+    },
+    { stopped: halted },
+  );
+  if ('other' in taken) {
+    const counts = store.counts(null);
+    return { embedded: 0, stale: 0, failed: 0, remaining: counts.sections, total: counts.sections, withVectors: 0, seconds: 0, stopped: false, otherModel: taken.other };
+  }
+  const model = taken.model;
   const todo = store.pendingCount(model);
   const batchSize = Math.max(1, opts.batch ?? BATCH);
   let embedded = 0;
@@ -133,6 +153,10 @@ export async function embedPending(db: Database, embedder: Embedder, opts: Embed
 export class BackgroundEmbedding {
   private running: Promise<void> | null = null;
   private again = false;
+  /** A run has stored under this embedder's model: from then on, another model's vectors are another process's, and stay. */
+  private claimed = false;
+  /** The other model whose vectors the index holds, as last said (said once, not at every run). */
+  private superseded: string | null = null;
   private readonly stop = new AbortController();
 
   constructor(
@@ -166,7 +190,20 @@ export class BackgroundEmbedding {
       const db = this.db();
       if (!db) return;
       try {
-        const s = await embedPending(db, this.embedder, { signal: this.stop.signal });
+        const s = await embedPending(db, this.embedder, { signal: this.stop.signal, keepOtherModel: this.claimed });
+        if (s.otherModel !== undefined) {
+          // The vault's model was changed and embedded by another process: its vectors stay; this model is out of date.
+          if (s.otherModel !== this.superseded) {
+            this.onNotice(
+              `the index now holds vectors of another model (${s.otherModel.split(';')[0]}), stored by another process: ` +
+                `${this.embedder.spec.name} embeds nothing more here; restart \`tsm watch\` / \`tsm serve\` to load the vault's model`,
+            );
+          }
+          this.superseded = s.otherModel;
+          return;
+        }
+        this.claimed = true;
+        this.superseded = null;
         if (s.embedded > 0) {
           this.onNotice(`embedded ${count(s.embedded, 'section')} in ${s.seconds.toFixed(1)} s (${s.withVectors} of ${s.total} have vectors)`);
           this.onStored();

@@ -44,6 +44,12 @@ export class VectorStore {
     return row ?? null;
   }
 
+  /** Another model's fingerprint than this one, when the index holds that model's vectors; else null. */
+  otherModel(fingerprint: string): string | null {
+    const row = this.db.prepare('SELECT fingerprint FROM embedding_models WHERE fingerprint != ? LIMIT 1').pluck().get(fingerprint) as string | undefined;
+    return row ?? null;
+  }
+
   /**
    * The id of the model that embeds from now on. Any other model's vectors are deleted with it (in the
    * caller's write transaction): vectors of two models never mix, and the old ones are of no use to a

@@ -89,6 +89,42 @@ describe('embedding job', () => {
     db.close();
   });
 
+  it("in the background: another model's vectors stored since by another process stay; the resident says so once and embeds nothing more", async () => {
+    // A running watcher of the old model deleted the vectors `tsm index --embed` had just made with the
+    // vault's new model, at its next batch, and embedded every section again with its own.
+    const { cfg, db } = await vault('v6', 4);
+    const sections = db.prepare('SELECT count(*) FROM sections').pluck().get() as number;
+    const old = await embedPending(db, models.other); // the index held the model the vault used before
+    expect(old.withVectors).toBe(sections);
+    const notices: string[] = [];
+    const bg = new BackgroundEmbedding(() => db, models.embedder, (m) => notices.push(m));
+    bg.kick(); // a resident's first run: its model is the vault's now, and replaces the old one's vectors
+    await bg.idle();
+    const store = new VectorStore(db);
+    expect(store.modelId(models.other.fingerprint)).toBeNull();
+    expect(store.counts(store.modelId(models.embedder.fingerprint)).embedded).toBe(sections);
+    // The vault's model changed, and `tsm index --embed` embedded with it, while the resident runs.
+    expect((await embedPending(db, models.other)).withVectors).toBe(sections);
+    writeFileSync(join(cfg.vault, 'notes', 'new.md'), '# New\n\nfresh antenna words\n');
+    await syncVault(cfg, { db });
+    for (let i = 0; i < 2; i++) {
+      bg.kick();
+      await bg.idle();
+    }
+    const kept = store.modelId(models.other.fingerprint);
+    expect(kept).not.toBeNull();
+    expect(store.modelId(models.embedder.fingerprint)).toBeNull();
+    expect(store.counts(kept)).toEqual({ embedded: sections, sections: sections + 1 });
+    const said = notices.filter((n) => /another model/.test(n));
+    expect(said).toEqual([
+      `the index now holds vectors of another model (tsm-test/tiny-2@${models.other.spec.revision}), stored by another process: tsm-test/tiny embeds nothing more here; restart \`tsm watch\` / \`tsm serve\` to load the vault's model`,
+    ]);
+    // `tsm index --embed` still takes the index over for the model it runs with, as before.
+    expect((await embedPending(db, models.embedder)).withVectors).toBe(sections + 1);
+    await bg.close();
+    db.close();
+  });
+
   it('waits for another writer on a timer: the process goes on meanwhile, the vectors land when the lock is free', async () => {
     const { cfg, db } = await vault('v5', 4);
     // Another connection (another process's `tsm index --full`, as far as SQLite can tell) holds the lock.

@@ -140,6 +140,21 @@ describe('resident model', () => {
     expect(await w.stop()).toBe(0);
   });
 
+  it("leaves the vectors `tsm index --embed` made with the vault's new model while it runs, and says to restart it", async () => {
+    // The watcher, still on the old model, deleted them at its next batch and embedded every section again.
+    const v = vault();
+    writeTinyModel(join(root, 'model-b'), { dim: 48, seed: 7, meta: { name: 'tsm-test/tiny-b' } });
+    const w = await startWatch(v);
+    await waitFor(() => /embedded 4 sections/.test(w.stderr()), 20_000);
+    writeFiles(v, { '.tsm/config.json': JSON.stringify({ modelDir: '../model-b' }) });
+    expect(tsm(['index', '--vault', v, '--embed']).stderr).toMatch(/embedded 4 sections/);
+    writeFileSync(join(v, 'field.md'), '# Field test\n\nantenna on the hill\n');
+    await waitFor(() => /the index now holds vectors of another model/.test(w.stderr()), 20_000);
+    expect(w.stderr()).toMatch(/the index now holds vectors of another model \(tsm-test\/tiny-b@sha256:\w+\), stored by another process: tsm-test\/tiny embeds nothing more here; restart `tsm watch` \/ `tsm serve` to load the vault's model/);
+    expect(tsm(['status', '--vault', v]).stdout).toMatch(/^vectors   4 of 5 sections embedded by tsm-test\/tiny-b@\S+ \(48 dims\)/m);
+    expect(await w.stop()).toBe(0);
+  });
+
   it('listens again when .tsm/ is deleted and made again under it, as it writes its pid file again', async () => {
     // The socket file went with the folder and nothing made it again: every `tsm search` said "no resident
     // process" and ranked lexically for as long as the watcher ran.
