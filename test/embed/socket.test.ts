@@ -261,6 +261,8 @@ describe('query-embedding socket', () => {
     expect(claims).toEqual([null]); // at once: no other process answers, so this one embeds
     await new Promise((r) => setTimeout(r, 200));
     expect(notices).toHaveLength(2); // the reason once, not at every try
+    // The asking side names it too: no stopped process left it, and no resident takes it over.
+    expect(await askQueryVector(vault, 'x')).toEqual({ error: `${socketPath(vault)} is not a socket, so no resident (tsm serve, tsm watch) can listen there: move it aside` });
     expect(readFileSync(socketPath(vault), 'utf8')).toBe('mine\n'); // never removed
     rmSync(socketPath(vault));
     await waitFor(() => resident.server !== null, 5000);

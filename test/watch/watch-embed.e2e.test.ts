@@ -133,6 +133,8 @@ describe('resident model', () => {
     expect(w.stderr()).toMatch(/no query-embedding socket: .*embed\.sock exists and is not a socket; move it aside/);
     expect(w.stderr()).toMatch(/embedding model tsm-test\/tiny loaded; no query vectors for `tsm search` until the socket can be made/);
     expect(w.stderr()).not.toMatch(/another process answers/);
+    // `tsm search --verbose` names the file too (it said a stopped process left it, for the next resident to take over).
+    expect((await verboseSearch(v, 'antenna')).stderr).toMatch(/lexical search only: .*embed\.sock is not a socket, so no resident \(tsm serve, tsm watch\) can listen there: move it aside/);
     writeFileSync(join(v, 'field.md'), '# Field test\n\nantenna on the hill\n');
     await waitFor(() => /embedded 1 section in/.test(w.stderr()), 20_000);
     expect(JSON.parse(tsm(['status', '--vault', v, '--json']).stdout).vectors).toMatchObject({ embedded: 5, sections: 5 });
