@@ -6,6 +6,7 @@
 import { chmodSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
+import { MAX_SOCKET_PATH } from '../vault/embed-socket.js';
 import { encodeVector, MAX_QUERY_CHARS, MAX_REQUEST_BYTES, socketPath, type QueryVector } from './socket-protocol.js';
 
 /** A client that connects and sends nothing (or half a line) is dropped after this long. */
@@ -37,6 +38,8 @@ export async function serveQueryVectors(vault: string, embed: EmbedQuery, onNoti
     onNotice(`no query-embedding socket: ${why}`);
     return 'unavailable';
   };
+  // Longer than a Unix socket's path may be, the system would cut it and make the socket elsewhere.
+  if (Buffer.byteLength(path) > MAX_SOCKET_PATH) return unavailable(`${path} is longer than a Unix socket's path may be (${MAX_SOCKET_PATH} bytes)`);
   try {
     ownerOnlyFolder(dirname(path));
   } catch (err) {
@@ -59,8 +62,15 @@ export async function serveQueryVectors(vault: string, embed: EmbedQuery, onNoti
   // Only after: on before, listen()'s own EADDRINUSE (the socket taken by another resident, the normal case
   // beside a watcher) was noted too, on `tsm serve`'s stderr at start and at each claim attempt, every 30 s.
   server.on('error', (err) => onNotice(`query-embedding socket: ${err.message}`));
-  chmodSync(path, 0o600);
-  const ino = lstatSync(path).ino;
+  let ino: number;
+  try {
+    chmodSync(path, 0o600);
+    ino = lstatSync(path).ino;
+  } catch (err) {
+    // Gone or replaced the moment it was made: no socket here, and never a crash of the resident.
+    server.close();
+    return unavailable(`${path}: ${(err as Error).message}`);
+  }
   const open = new Set<Socket>();
   server.on('connection', (s) => {
     open.add(s);

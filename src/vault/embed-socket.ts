@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import { TSM_DIR } from './config.js';
 
 /** sun_path is 108 bytes on Linux, 104 on macOS (with the terminating NUL). */
-const MAX_SOCKET_PATH = 103;
+export const MAX_SOCKET_PATH = 103;
 
 /**
  * The vault's socket; a vault whose path would make it longer than a Unix socket path may be uses a
- * folder of the user's own in the system's temporary folder, named by a hash of the vault's path.
+ * folder of the user's own in the system's temporary folder (or in /tmp, when $TMPDIR's path is itself too
+ * long for one), named by a hash of the vault's path.
  */
 export function socketPath(vault: string): string {
   const inVault = join(vault, TSM_DIR, 'run', 'embed.sock');
@@ -20,5 +21,8 @@ export function socketPath(vault: string): string {
   const { createHash } = process.getBuiltinModule('node:crypto');
   const { tmpdir } = process.getBuiltinModule('node:os');
   const hash = createHash('sha256').update(vault).digest('hex').slice(0, 16);
-  return join(tmpdir(), `tsm-${uid}`, `${hash}.sock`);
+  const inTmp = join(tmpdir(), `tsm-${uid}`, `${hash}.sock`);
+  // A long $TMPDIR (a build sandbox's): the system cut the path at its limit and made the socket in some other
+  // folder of that name's start, and the resident stopped at the chmod of the path it asked for.
+  return Buffer.byteLength(inTmp) <= MAX_SOCKET_PATH || process.platform === 'win32' ? inTmp : join('/tmp', `tsm-${uid}`, `${hash}.sock`);
 }

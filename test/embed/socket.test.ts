@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadEmbedder } from '../../src/embed/embedder.js';
 import { askQueryVector, QUERY_DEADLINE_MS } from '../../src/embed/socket-client.js';
@@ -290,5 +290,14 @@ describe('query-embedding socket', () => {
     expect(Buffer.byteLength(p)).toBeLessThan(104);
     expect(socketPath(deep)).toBe(p);
     expect(socketPath(`${deep}y`)).not.toBe(p);
+    // A $TMPDIR too long for it as well: /tmp (the system cut a longer path and made the socket elsewhere).
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = join(root, 'y'.repeat(100));
+    try {
+      expect(socketPath(deep)).toBe(join('/tmp', `tsm-${process.getuid!()}`, basename(p)));
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
   });
 });

@@ -2,7 +2,7 @@
 // without a model, the error that names the fix), `tsm watch` loading the model, embedding in the
 // background and after each batch, answering `tsm search`'s query vector; killed, it leaves a stale
 // socket that `tsm search` copes with (lexically, at once) and the next watcher takes over.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -154,6 +154,23 @@ describe('resident model', () => {
     await waitFor(() => /the index now holds vectors of another model/.test(w.stderr()), 20_000);
     expect(w.stderr()).toMatch(/the index now holds vectors of another model \(tsm-test\/tiny-b@sha256:\w+\), stored by another process: tsm-test\/tiny embeds nothing more here; restart `tsm watch` \/ `tsm serve` to load the vault's model/);
     expect(tsm(['status', '--vault', v]).stdout).toMatch(/^vectors   4 of 5 sections embedded by tsm-test\/tiny-b@\S+ \(48 dims\)/m);
+    expect(await w.stop()).toBe(0);
+  });
+
+  it('a long vault path and a long $TMPDIR: the socket goes to /tmp/tsm-<uid>/, never cut short into another folder, and the watcher runs on', async () => {
+    // The hashed path in $TMPDIR was longer than a Unix socket's: the system cut it and made a socket file named
+    // by its first 107 bytes (in a folder of the user's), and the watcher died on chmod with a stack trace.
+    const long = join(root, 'x'.repeat(100));
+    const tmp = join(long, 'tmp');
+    mkdirSync(tmp, { recursive: true });
+    const v = join(long, 'vault');
+    writeFiles(v, { '.tsm/config.json': JSON.stringify({ modelDir: join(root, 'model') }), 'radio.md': '# Radio\n\nantenna gain\n' });
+    const w = await startWatch(v, [], { wrapper: ['env', `TMPDIR=${tmp}`] });
+    await waitFor(() => /embedded 1 section/.test(w.stderr()), 20_000);
+    expect(w.stderr()).toMatch(new RegExp(`query vectors on /tmp/tsm-${process.getuid!()}/[0-9a-f]{16}\\.sock`));
+    expect(w.stderr()).not.toMatch(/Error|\n\s+at /);
+    expect((await tsmAsync(['search', '--vault', v, '--verbose', 'antenna'], { env: { TMPDIR: tmp } })).stderr).toMatch(/query vector from the resident model/);
+    expect(readdirSync(long).sort()).toEqual(['tmp', 'vault']); // no socket file cut short beside them
     expect(await w.stop()).toBe(0);
   });
 
