@@ -4,7 +4,7 @@
 // order, and each of those has its own cap. A note with a 10,000-character heading then costs one
 // capped heading; it can neither push the block past Claude Code's cut nor silence it.
 import type { SearchHit, SearchResponse } from '../core/types.js';
-import { charLength, ELLIPSIS, truncateStart, truncateText } from '../text/chars.js';
+import { charLength, truncateStart, truncateText } from '../text/chars.js';
 import { escapeXml } from './escape.js';
 
 /** Below this many characters a shortened snippet is too small to judge relevance by. */

@@ -1,7 +1,7 @@
 // Every write to the index: notes with their sections, FTS rows, tags, aliases, links; skips; warnings.
 // Callers group calls into transactions with `inTransaction` (BEGIN IMMEDIATE through db.ts's
 // writeTransaction, so a second writer waits its turn instead of failing on a lock upgrade or a long lock).
-import type { ParsedNote, VaultFile } from '../core/types.js';
+import type { VaultFile } from '../core/types.js';
 import type { DayFormat } from '../parse/day-format.js';
 import type { ParseOptions } from '../parse/options.js';
 import { noteDate } from '../parse/metadata.js';

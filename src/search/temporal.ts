@@ -38,8 +38,8 @@ type Rule = { re: RegExp; range: (m: RegExpMatchArray, now: Date) => DateRange |
  * A count as Japanese writes it, in digits or kanji up to 99 (三日前, 二週間前, 十二年前, 過去三日): the kanji
  * were words, where `3日前` was three days ago. Not after another numeral or 何/数 (数十年前 is no ten years).
  */
-const COUNT_JA = '(?<![\\d〇一二三四五六七八九十百千万何数])(\\d{1,3}|[一二三四五六七八九]?十[一二三四五六七八九]?|[一二三四五六七八九])';
 const KANJI_DIGITS = '一二三四五六七八九';
+const COUNT_JA = `(?<![\\d〇${KANJI_DIGITS}十百千万何数])(\\d{1,3}|[${KANJI_DIGITS}]?十[${KANJI_DIGITS}]?|[${KANJI_DIGITS}])`;
 
 function countJa(written: string): number {
   if (/^\d+$/.test(written)) return Number(written);

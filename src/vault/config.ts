@@ -1,7 +1,7 @@
 // Where the vault and index are, and every tunable: env vars over <vault>/.tsm/config.json over defaults.
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import type * as Os from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
 
 export const TSM_DIR = '.tsm';

@@ -1,6 +1,6 @@
 // `tsm init` on folders that are not what it expects: a named vault must exist (it is never created), and
 // file system errors are one `tsm: …` line with the fix, exit 1, never a stack trace.
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, symlinkSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { cleanEnv, TSM, tsm, useIndexedVault, waitFor } from '../helpers/cli.js';
+import { cleanEnv, TSM, useIndexedVault, waitFor } from '../helpers/cli.js';
 import { SYNTAX_VAULT } from '../helpers/syntax-vault.js';
 import { call, fails, ok } from './client.js';
 import { queryEcho } from '../../src/text/chars.js';

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { cleanEnv, TSM, tsm, VAULT_EXAMPLE, waitFor } from '../helpers/cli.js';
-import { call, fails, ok } from './client.js';
+import { fails, ok } from './client.js';
 
 const SESSION = '3f9a2c1e-7b4d-4e21-9c0a-5d8e6f1b2a34';
 

@@ -4,7 +4,6 @@
 // found 0 results, then a growing part of them, for 13 s, then 6 s of results ranked without the semantic
 // model (and no word said about it), and the prompt hook injected nothing or that meanwhile.
 // Real processes on a real vault and SQLite file: the built CLI's `index --full`, `search`, `watch`.
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tsm, tsmAsync, writeFiles } from '../helpers/cli.js';
