@@ -17,6 +17,16 @@ export function buildUnfinished(db: Database): boolean {
   return db.prepare(`SELECT EXISTS (${sql})`).pluck().get() === 1;
 }
 
+/**
+ * Marks a build of the whole index as begun: merging off. A new index gets the mark with its schema, in the
+ * same transaction (db.ts createSchema), so a run killed after making the file and before its build began
+ * (seen in the kill tests: the next run took the empty index for a built one, synced it note by note and
+ * never merged or turned merging back on) leaves an index that says it is unfinished, and is finished.
+ */
+export function markBuildUnfinished(db: Database): void {
+  for (const t of FTS_TABLES) db.prepare(`INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0)`).run();
+}
+
 /** What a search of such an index says, on every surface. */
 export const INCOMPLETE_INDEX_NOTE =
   'the index is being built (a first build is under way, or one was stopped): results may miss notes until it ends (run `tsm index` if none is running)';

@@ -9,6 +9,7 @@ import { makeVaultFolder, notAFolder } from '../vault/folders.js';
 import { isInside } from '../vault/paths.js';
 import { otherRunningWatcher } from '../vault/watcher-pid.js';
 import { otherVaultMessage, otherVaultOf, recordVault } from './index-vault.js';
+import { markBuildUnfinished } from './build-state.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 import { canMigrate, migrate } from './migrate.js';
 import { count } from '../text/count.js';
@@ -419,6 +420,8 @@ function createSchema(db: Database): void {
     () => {
       db.pragma(`application_id = ${TSM_APPLICATION_ID}`);
       db.exec(SCHEMA_SQL);
+      // A new index is a build not yet finished, until the build that comes next ends it (build-state.ts).
+      markBuildUnfinished(db);
       setSchemaVersion(db);
     },
     { schemaChange: true },

@@ -8,7 +8,7 @@ import { noteDate } from '../parse/metadata.js';
 import { OLD_BINARY_REASON } from '../text/decode.js';
 import { normalize } from '../text/normalize.js';
 import { holderRuns, lockPid } from '../vault/process-start.js';
-import { buildUnfinished, FTS_TABLES } from './build-state.js';
+import { buildUnfinished, FTS_TABLES, markBuildUnfinished } from './build-state.js';
 import { CjkDocFrequencies } from './cjk-df.js';
 import { writeTransaction, type Database } from './db.js';
 import { basenameKey, pageKeyOfPath, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
@@ -362,7 +362,7 @@ export class NoteWriter {
    * Merging stays off until finishBulkLoad, so a build killed on the way is finished by the next sync.
    */
   beginBulkLoad(): void {
-    for (const t of FTS_TABLES) this.db.prepare(`INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0)`).run();
+    markBuildUnfinished(this.db);
     this.builderSeen = this.ownBuild = `${process.pid}@${Date.now()}`;
     this.s.setMeta.run(BULK_LOAD_PID, String(process.pid));
     this.s.setMeta.run(BULK_LOAD_SINCE, this.builderSeen);
