@@ -5,7 +5,7 @@
 // is the mark, kept in the index itself: a reader sees it without any lock, and a build killed on the way
 // leaves it until the next sync of the whole vault finishes the build (note-writer.ts, mayEndBulkLoad).
 // Until then the index holds only the notes written so far, and a search of it may miss any note.
-import type { Database } from './db.js';
+import type { Database } from 'better-sqlite3';
 
 /** The full-text tables a build loads in bulk. */
 export const FTS_TABLES = ['sections_fts', 'notes_fts'] as const;
