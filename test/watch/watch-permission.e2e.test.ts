@@ -57,7 +57,9 @@ describe.skipIf(!canDeny)(`tsm watch: a folder unreadable for a while (${asRoot 
         writeFileSync(join(folder, 'n3.md'), note(edit, 'L3'));
         await waitForSearch(dir, edit, ['knowledge/lora/n3.md']);
         expect(w.stderr()).toContain('cannot watch knowledge/lora (permission denied)');
-        expect(w.stderr()).toMatch(/rescan: readable again: knowledge\/lora; watching it anew/);
+        // One rescan may give more than one reason: under load chokidar also reported the folder removed while
+        // unreadable, and the rescan that brought it back said "folders deleted and made again: …, readable again: …".
+        expect(w.stderr()).toMatch(/rescan: (?:[^\n]*, )?readable again: knowledge\/lora; watching it anew/);
       });
     }, 60_000);
   }
