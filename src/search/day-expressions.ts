@@ -5,6 +5,7 @@
 // month name alone is (`lastMonthNamed`).
 import { MONTHS, MONTH_RE, monthIndex } from '../text/calendar-names.js';
 import { addDays, ymd, type DateRange } from './dates.js';
+import { DAY_JA, MONTH_JA, numberJa, YEAR_JA } from './numbers-ja.js';
 
 const ORDINAL = '(?:st|nd|rd|th)?';
 const MONTH_FULL_RE = `(${MONTHS.join('|')})`;
@@ -34,8 +35,12 @@ const DAY_FORMS: { re: string; parts: (m: string[]) => [year: string | undefined
   // 2026-07-18, 2026/07/18 — not inside a word, a version (`v2026-07-18`, `1.2026-07-18`) or a longer run
   // of digits and dashes. Not with dots: `IntelliJ 2024.1.2` is a version.
   { re: '(?<![A-Za-z\\d./_-])(\\d{4})[-/](\\d{1,2})[-/](\\d{1,2})(?![\\d])', parts: (m) => [m[0], Number(m[1]), m[2]] },
-  // 2026年7月18日, 7月18日, 去年の7月18日 (that year's: the day read alone was this year's, and 去年 said to be apart)
-  { re: `(?:(\\d{4})年|(${YEAR_WORD_SRC})の?)?(?<!\\d)(\\d{1,2})月(\\d{1,2})日`, parts: (m) => [m[0] ?? m[1], Number(m[2]), m[3]] },
+  // 2026年7月18日, 7月18日, 去年の7月18日 (that year's: the day read alone was this year's, and 去年 said to be
+  // apart), and in kanji as numbers-ja.ts reads them: 七月十八日, 二〇二六年十二月二十五日.
+  {
+    re: `(?:${YEAR_JA}年|(${YEAR_WORD_SRC})の?)?${MONTH_JA}月${DAY_JA}日`,
+    parts: (m) => [m[0] === undefined ? m[1] : String(numberJa(m[0])), numberJa(m[2]), String(numberJa(m[3]))],
+  },
   // July 18, Jul. 18th, July 18, 2026
   { re: `\\b${MONTH_RE}(\\.?) (\\d{1,2})${ORDINAL}(?:,? (\\d{4}))?\\b`, parts: (m) => [m[3], monthOfName(m[0], m[1] === '.'), m[2]] },
   // 18 July, 18th of July 2026 — whole month names only (`10 dec` is more often not a day).
@@ -110,9 +115,9 @@ function realDay(year: number | undefined, month: number, day: number, now: Date
  */
 export function impossibleDays(text: string, now: Date): string[] {
   const out: string[] = [];
-  // Only the 29th to the 31st can be missing from a month: without one, the day expression need not run
-  // (it costs a fresh process ~1.7 ms to compile).
-  if (!/(?<!\d)(?:29|30|31)(?!\d)/.test(text)) return out;
+  // Only the 29th to the 31st (二十九日 to 三十一日) can be missing from a month: without one, the day
+  // expression need not run (it costs a fresh process ~1.7 ms to compile).
+  if (!/(?<!\d)(?:29|30|31)(?!\d)|二十九|三十/.test(text)) return out;
   // exec, not matchAll: matchAll runs a copy of the expression, which a fresh process compiles again.
   DAY_RE.lastIndex = 0;
   for (let m = DAY_RE.exec(text); m; m = DAY_RE.exec(text)) {
@@ -175,11 +180,12 @@ function sameDayFrom(day: Date, anchor: Date, step: 1 | -1): Date | null {
 }
 
 /**
- * A day and a later day of the same month (`July 10-20`, `July 10 to 20`, `7月1日〜18日`): read after the
- * spans of two whole days, which it would otherwise cut short (`July 10` alone, `-20` left as text).
+ * A day and a later day of the same month (`July 10-20`, `July 10 to 20`, `7月1日〜18日`, `七月一日〜十八日`):
+ * read after the spans of two whole days, which it would otherwise cut short (`July 10` alone, `-20` left as
+ * text). A later day in kanji only with its 日.
  */
 export const DAY_SHORT_SPAN_RE = new RegExp(
-  `(?:\\b(?:from|between) )?(?:${DAY_SRC})\\s*(?:\\b(?:to|until|till|through|thru)\\b|[-–—~〜～]|から)\\s*(\\d{1,2})(?:st|nd|rd|th|日)?(?:まで)?(?![\\d/.:-]|\\s*[月年])`,
+  `(?:\\b(?:from|between) )?(?:${DAY_SRC})\\s*(?:\\b(?:to|until|till|through|thru)\\b|[-–—~〜～]|から)\\s*(?:(\\d{1,2})(?:st|nd|rd|th|日)?|${DAY_JA}日)(?:まで)?(?![\\d/.:-]|\\s*[月年])`,
   'gi',
 );
 
@@ -187,7 +193,7 @@ export function dayShortSpanOf(m: RegExpMatchArray, now: Date): DateRange | null
   if (/\band\b/i.test(m[0]) && !/^between\b/i.test(m[0])) return null;
   const n = daySrcGroups();
   const a = dayOf(m.slice(1, 1 + n), now);
-  const last = Number(m[1 + n]);
+  const last = numberJa(m[1 + n] ?? m[2 + n]);
   if (!a || !(last > a.date.getDate() && last <= 31)) return null;
   const end = new Date(a.date.getFullYear(), a.date.getMonth(), last);
   if (end.getMonth() !== a.date.getMonth()) return null;

@@ -15,6 +15,7 @@ import {
   yearRange,
   type DateRange,
 } from './dates.js';
+import { ANY_NUMERAL, COUNT_JA, MONTH_JA, NUMERAL, numberJa, YEAR_JA } from './numbers-ja.js';
 import { DAY_RE, DAY_SHORT_SPAN_RE, DAY_SPAN_RE, dayRangeOf, dayShortSpanOf, daySpanOf, impossibleDays, YEAR_WORD_SRC, yearWordOffset } from './day-expressions.js';
 
 export interface TemporalResult {
@@ -31,22 +32,8 @@ export interface TemporalResult {
 }
 
 /** `written`: a day written out, which a note may hold as text. */
-/** `digits`: every match holds a digit (the day expressions, the largest: see extractTemporal). */
+/** `digits`: every match holds a numeral, in digits or kanji (the day expressions, the largest: see extractTemporal). */
 type Rule = { re: RegExp; range: (m: RegExpMatchArray, now: Date) => DateRange | null; written?: boolean; digits?: boolean };
-
-/**
- * A count as Japanese writes it, in digits or kanji up to 99 (三日前, 二週間前, 十二年前, 過去三日): the kanji
- * were words, where `3日前` was three days ago. Not after another numeral or 何/数 (数十年前 is no ten years).
- */
-const KANJI_DIGITS = '一二三四五六七八九';
-const COUNT_JA = `(?<![\\d〇${KANJI_DIGITS}十百千万何数])(\\d{1,3}|[${KANJI_DIGITS}]?十[${KANJI_DIGITS}]?|[${KANJI_DIGITS}])`;
-
-function countJa(written: string): number {
-  if (/^\d+$/.test(written)) return Number(written);
-  const [tens, ones] = written.includes('十') ? written.split('十') : ['', written];
-  const digit = (k: string) => KANJI_DIGITS.indexOf(k) + 1;
-  return (written.includes('十') ? (tens ? digit(tens) : 1) * 10 : 0) + (ones ? digit(ones) : 0);
-}
 
 function recentDays(days: number, now: Date): DateRange {
   return { after: ymd(addDays(now, -days)) };
@@ -105,7 +92,7 @@ const RULES: Rule[] = [
   { re: /\b(\d{1,3}) (days?|weeks?|months?|years?) ago\b/gi, range: (m, now) => unitAgo(Number(m[1]), m[2].toLowerCase(), now) },
   // N日前, N週間前 (also N週前), Nヶ月前, N年前: N in digits or kanji. Not 前期, 前半, 前後: 二年前期 is a
   // second year's first term, 3日前後 about three days.
-  { re: new RegExp(`${COUNT_JA}\\s*(日|週間?|ヶ月|か月|カ月|ヵ月|ケ月|年)前(?![期半後])`, 'g'), range: (m, now) => unitAgo(countJa(m[1]), m[2], now) },
+  { re: new RegExp(`${COUNT_JA}\\s*(日|週間?|ヶ月|か月|カ月|ヵ月|ケ月|年)前(?![期半後])`, 'g'), range: (m, now) => unitAgo(numberJa(m[1]), m[2], now) },
   { re: /\bthe day before yesterday\b|一昨日|おととい/gi, range: (_m, now) => dayRange(addDays(now, -2)) },
   // きのう as typed before conversion, only as a word: at the start, after a space or punctuation, or after a
   // particle (私はきのう). After a word (検索きのう, メモきのう, LoRaきのう) it is more likely 機能 typed
@@ -129,7 +116,7 @@ const RULES: Rule[] = [
   { re: new RegExp(`(?:この前|こないだ|この間)の?([${WEEKDAYS_JA}])曜日?`, 'g'), range: (m, now) => lastWeekday(WEEKDAYS_JA.indexOf(m[1]), now) },
   // Rolling spans up to today ("the last 7 days", "past week", "last 2 years", 過去3日, ここ2週間, 直近1週間, 過去2年):
   // unlike `last week`, the calendar week before this one.
-  { re: new RegExp(`\\b(?:last|past) (\\d{1,3}) (days?|weeks?|months?|years?)\\b|(?:過去|ここ|直近)の?${COUNT_JA}\\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月|年間?(?!度))`, 'gi'), range: (m, now) => rollingSpan(m[1] ? Number(m[1]) : countJa(m[3]), m[2] ?? m[4], now) },
+  { re: new RegExp(`\\b(?:last|past) (\\d{1,3}) (days?|weeks?|months?|years?)\\b|(?:過去|ここ|直近)の?${COUNT_JA}\\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月|年間?(?!度))`, 'gi'), range: (m, now) => rollingSpan(m[1] ? Number(m[1]) : numberJa(m[3]), m[2] ?? m[4], now) },
   { re: /\bpast (week|month|year)\b/gi, range: (m, now) => rollingSpan(1, m[1], now) },
   // The end of the week or month before (先週末, 先々週末, 先月末, 先々月末): read ahead of 先週 and 先月, which
   // took the words and left 末 to search. A week's end is its Saturday and Sunday (weeks start on Monday);
@@ -160,9 +147,9 @@ const RULES: Rule[] = [
   // 昨年度 was 2025 with 度 left to search. 年度末 is its March (今年度末 may be ahead). 来年度 is ahead and
   // stays words, as 来週 does.
   {
-    re: new RegExp(`(?:(?<!\\d)(\\d{4})年|(${YEAR_WORD_SRC}))度(末)?`, 'g'),
+    re: new RegExp(`(?:${YEAR_JA}年|(${YEAR_WORD_SRC}))度(末)?`, 'g'),
     range: (m, now) => {
-      const fy = m[1] ? Number(m[1]) : (now.getMonth() >= 3 ? now.getFullYear() : now.getFullYear() - 1) - yearWordOffset(m[2]);
+      const fy = m[1] ? numberJa(m[1]) : (now.getMonth() >= 3 ? now.getFullYear() : now.getFullYear() - 1) - yearWordOffset(m[2]);
       if (m[3]) return monthRange(fy + 1, 2);
       return m[2] && yearWordOffset(m[2]) === 0 ? { after: `${fy}-04-01` } : { after: `${fy}-04-01`, before: `${fy + 1}-04-01` };
     },
@@ -172,10 +159,10 @@ const RULES: Rule[] = [
   // year end) a date apart from it: `去年の3月` was all of last year, said to be apart from this March. Not a
   // fiscal year's end (3月期), nor a day (去年の3月3日: a day rule reads it, year word and all).
   {
-    re: new RegExp(`(${YEAR_WORD_SRC})の?(?:(?<!\\d)(1[0-2]|[1-9])月(?![\\d日期])|年?末)`, 'g'),
+    re: new RegExp(`(${YEAR_WORD_SRC})の?(?:${MONTH_JA}月(?!${NUMERAL}|[日期])|年?末)`, 'g'),
     range: (m, now) => {
       const year = now.getFullYear() - yearWordOffset(m[1]);
-      return m[2] ? monthRange(year, Number(m[2]) - 1) : { after: `${year}-12-15`, before: `${year + 1}-01-01` };
+      return m[2] ? monthRange(year, numberJa(m[2]) - 1) : { after: `${year}-12-15`, before: `${year + 1}-01-01` };
     },
   },
   // The year before last, ahead of last year's rule: 一昨年 holds 昨年, which read it as last year and left 一 to search.
@@ -194,15 +181,16 @@ const RULES: Rule[] = [
     range: (m, now) => (m[2] ? monthRange(Number(m[2]), monthIndex(m[1])) : lastMonthNamed(monthIndex(m[1]), now)),
   },
   {
-    // 2025年3月 / 3月の / 3月に — a month number 1–12 only; 13月 stays plain text.
-    re: /(?:(\d{4})年)?(?<!\d)(1[0-2]|[1-9])月(?:の|に|中)/g,
-    range: (m, now) => (m[1] ? monthRange(Number(m[1]), Number(m[2]) - 1) : lastMonthNamed(Number(m[2]) - 1, now)),
+    // 2025年3月 / 3月の / 3月に / 七月の — a month number 1–12 only; 13月 stays plain text. Not a month of a
+    // frequency (一月に一度, 1月に2回: once a month, twice a month).
+    re: new RegExp(`(?:${YEAR_JA}年)?${MONTH_JA}月(?:の|に(?!(?:${NUMERAL}|数)+[度回])|中)`, 'g'),
+    range: (m, now) => (m[1] ? monthRange(numberJa(m[1]), numberJa(m[2]) - 1) : lastMonthNamed(numberJa(m[2]) - 1, now)),
   },
   // 2025年3月 with no particle after it (`2025年3月 議事録`): the year makes it a month. Not `2025年3月期`, a
   // fiscal year that ends that month.
-  { re: /(?<!\d)(\d{4})年(1[0-2]|[1-9])月(?![\d日期])/g, range: (m) => monthRange(Number(m[1]), Number(m[2]) - 1) },
+  { re: new RegExp(`${YEAR_JA}年${MONTH_JA}月(?!${NUMERAL}|[日期])`, 'g'), range: (m) => monthRange(numberJa(m[1]), numberJa(m[2]) - 1) },
   // `in 2025`, not the start of a version or a day (`in 2026.3.15`, `in 2026-07-18`).
-  { re: /\bin (\d{4})\b(?![.\/-]\d)|(\d{4})年(?:の|に)/gi, range: (m) => yearRange(Number(m[1] ?? m[2])) },
+  { re: new RegExp(`\\bin (\\d{4})\\b(?![./-]\\d)|${YEAR_JA}年(?:の|に)`, 'gi'), range: (m) => yearRange(m[1] ? Number(m[1]) : numberJa(m[2])) },
 ];
 
 /**
@@ -211,7 +199,7 @@ const RULES: Rule[] = [
  * fresh process's time).
  */
 const ANY_RULE =
-  /\d|yesterday|today|week|month|(?:last|previous|this) quarter|四半期|year|recently|lately|(?:mon|tues|wednes|thurs|fri|satur|sun)day|曜|morning|afternoon|evening|night|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|おととし|昨日|きのう|昨晩|昨夜|今日|本日|今朝|今夜|今晩|先々|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け|[一二三四五六七八九十](?:日|週|年|[ヶかカヵケ]月)/i;
+  /\d|yesterday|today|week|month|(?:last|previous|this) quarter|四半期|year|recently|lately|(?:mon|tues|wednes|thurs|fri|satur|sun)day|曜|morning|afternoon|evening|night|\bin (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|一昨日|おととい|おととし|昨日|きのう|昨晩|昨夜|今日|本日|今朝|今夜|今晩|先々|先週|今週|先月|今月|去年|昨年|今年|半年前|最近|年末|年始|年明け|[〇一二三四五六七八九十](?:日|週|年|[ヶかカヵケ]?月)/i;
 
 /**
  * Full-width ASCII (U+FF01–U+FF5E) as ASCII, as NFKC writes it: a Japanese IME in full-width mode types
@@ -236,7 +224,7 @@ export function extractTemporal(typed: string, now: Date): TemporalResult {
   // Without a date the text is the user's own, full-width letters and all.
   const plain = tidy(typed);
   if (!ANY_RULE.test(query)) return { text: plain, textWithDays: plain, range: null };
-  const noDays = /\d/.test(query) ? impossibleDays(query, now) : [];
+  const noDays = ANY_NUMERAL.test(query) ? impossibleDays(query, now) : [];
   // What the rules read: the query, each expression found blanked out (same length, so places hold), and
   // a span holding a day of no date hidden, so that the day beside it is not read alone.
   let seen = noDays.length ? hideSpans(query, noDays) : query;
@@ -248,7 +236,7 @@ export function extractTemporal(typed: string, now: Date): TemporalResult {
     all.lastIndex = 0;
     // Looked for again only while the rest of the text holds what a rule needs: V8 compiles an expression
     // run a second time to machine code, ~1 ms for the day expressions in a fresh process.
-    const again = () => (rule.digits ? /\d/ : ANY_RULE).test(seen.slice(all.lastIndex));
+    const again = () => (rule.digits ? ANY_NUMERAL : ANY_RULE).test(seen.slice(all.lastIndex));
     for (let m = all.exec(seen); m; m = again() ? all.exec(seen) : null) {
       const r = rule.range(m, now);
       // (A rule without the g flag would find this match again and again.)

@@ -81,3 +81,19 @@ describe('a span written backwards', () => {
     expect(stderr).toMatch(/1 match dated from 2026-07-01 to before 2026-07-21/);
   });
 });
+
+describe('days and months in kanji', () => {
+  it('七月十日 and 十一月十日 are read as 7月10日 and 11月10日 are, 七月の as 7月の; 七月 alone stays words, as 7月 does', () => {
+    for (const [q, path, range] of [
+      ['七月十日のアンテナ', 'daily/2026-07-10.md', '2026-07-10 to before 2026-07-11'],
+      ['十一月十日のアンテナ', 'daily/2026-11-10.md', '2026-11-10 to before 2026-11-11'],
+      ['二〇二六年七月十日のアンテナ', 'daily/2026-07-10.md', '2026-07-10 to before 2026-07-11'],
+      ['七月のアンテナ', 'daily/2026-07-10.md', '2026-07-01 to before 2026-08-01'],
+    ]) {
+      const { paths, stderr } = search(q);
+      expect(paths[0], q).toBe(path);
+      expect(stderr, q).toMatch(new RegExp(`1 match dated from ${range}`));
+    }
+    expect(search('七月 アンテナ').stderr).not.toMatch(/dated/);
+  });
+});

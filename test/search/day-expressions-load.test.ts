@@ -10,6 +10,7 @@ describe('day-expressions at load', () => {
     // The modules it imports are loaded first, so that only day-expressions.ts's own load is watched.
     await import('../../src/text/calendar-names.js');
     await import('../../src/search/dates.js');
+    await import('../../src/search/numbers-ja.js');
     const exec = vi.spyOn(RegExp.prototype, 'exec');
     const mod = await import('../../src/search/day-expressions.js');
     // (The test runner's loader runs expressions of its own meanwhile: only the day expressions count.)

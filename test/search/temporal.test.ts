@@ -60,6 +60,14 @@ describe('extractTemporal', () => {
     ['過去三日のメモ', 'のメモ', { after: '2026-11-20' }],
     ['ここ二週間の作業', 'の作業', { after: '2026-11-09' }],
     ['3月のLoRa', 'LoRa', { after: '2026-03-01', before: '2026-04-01' }],
+    // Months and years in kanji, as their digits are: they were words.
+    ['七月の作業', '作業', { after: '2026-07-01', before: '2026-08-01' }],
+    ['十二月に買った', '買った', { after: '2025-12-01', before: '2026-01-01' }],
+    ['十一月中の障害', 'の障害', { after: '2026-11-01', before: '2026-12-01' }],
+    ['二〇二五年三月 議事録', '議事録', { after: '2025-03-01', before: '2025-04-01' }],
+    ['去年の十月の議事録', 'の議事録', { after: '2025-10-01', before: '2025-11-01' }],
+    ['二〇二五年度の予算', 'の予算', { after: '2025-04-01', before: '2026-04-01' }],
+    ['二〇二四年の決算', '決算', { after: '2024-01-01', before: '2025-01-01' }],
     ['12月に買った', '買った', { after: '2025-12-01', before: '2026-01-01' }],
     ['in March antenna', 'antenna', { after: '2026-03-01', before: '2026-04-01' }],
     ['年末の振り返り', 'の振り返り', { after: '2025-12-15', before: '2026-01-01' }],
@@ -152,6 +160,19 @@ describe('extractTemporal', () => {
     ['7月20日から7月1日まで', '', { after: '2026-07-01', before: '2026-07-21' }],
     ['2026年7月20日〜7月1日', '', { after: '2026-07-01', before: '2026-07-21' }],
     ['July 20 to July 1', '', { after: '2026-07-01', before: '2026-07-21' }],
+    // Days in kanji, as their digits are (numbers-ja.ts): they were words.
+    ['七月十八日のアンテナ', 'のアンテナ', { after: '2026-07-18', before: '2026-07-19' }],
+    ['十二月二十五日', '', { after: '2025-12-25', before: '2025-12-26' }],
+    ['十一月三日の会議', 'の会議', { after: '2026-11-03', before: '2026-11-04' }],
+    ['二〇二六年七月十八日', '', { after: '2026-07-18', before: '2026-07-19' }],
+    ['二〇二五年十二月三十一日の日記', 'の日記', { after: '2025-12-31', before: '2026-01-01' }],
+    ['去年の十二月二十四日', '', { after: '2025-12-24', before: '2025-12-25' }],
+    ['七月一日〜十八日', '', { after: '2026-07-01', before: '2026-07-19' }],
+    ['七月一日から七月二十日まで', '', { after: '2026-07-01', before: '2026-07-21' }],
+    ['七月二十日〜七月一日', '', { after: '2026-07-01', before: '2026-07-21' }],
+    // Two days in kanji that meet: the second was not looked for, the rest of the text holding no digit.
+    ['七月一日と七月二日の作業', 'の作業', { after: '2026-07-01', before: '2026-07-03' }],
+    ['07月18日', '', { after: '2026-07-18', before: '2026-07-19' }],
     // Across months it runs on through the new year: a fiscal year.
     ['2025年4月1日〜3月31日', '', { after: '2025-04-01', before: '2026-04-01' }],
     // `A and B` without `between` names two days: the first one counts, the second stays text (and is said).
@@ -219,6 +240,19 @@ describe('extractTemporal', () => {
     expect(extractTemporal('2026-02-29', now).unread).toEqual({ noDays: ['2026-02-29'] });
   });
 
+  it('kanji that are no date stay text, as the same words in digits do', () => {
+    // A month without a particle or year (七月, as 7月), a day without its month (十八日, as 18日; 一日 is as
+    // often "a day"), everyday words (一日中 all day, 十分 enough or ten minutes, 五月雨, a shop's name), a
+    // month of a frequency (一月に一度, once a month), and numbers past a month's (十三月, 二十二月).
+    for (const q of ['七月', '十八日', '7月', '18日', '一日中作業した', '開発者の一日', '十分な時間', '十分後に再起動', '五月雨', '三月書房の本', '一月に一度の定例', '1月に2回の定例',
+      '十三月の予定', '二十二月に', '数十日の作業', '七月三十二日']) {
+      expect(extractTemporal(q, now), q).toMatchObject({ text: q, range: null });
+    }
+    // A day in kanji that names no date is said, as one in digits is.
+    expect(extractTemporal('二月三十日〜三月二日の作業', now)).toMatchObject({ range: null, unread: { noDays: ['二月三十日'] } });
+    expect(extractTemporal('二〇二六年二月二十九日', now)).toMatchObject({ range: null, unread: { noDays: ['二〇二六年二月二十九日'] } });
+  });
+
   it('an impossible month (13月) stays plain text', () => {
     expect(extractTemporal('13月の予定', now)).toMatchObject({ text: '13月の予定', range: null });
     expect(extractTemporal('2025年13月 予定', now)).toMatchObject({ range: null });
@@ -260,7 +294,7 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
     'this year', '今年', 'last quarter', 'previous quarter', '先四半期', 'this quarter', '今四半期', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年末年始', '年始', '年明け',
     'in September', 'in sept 2024', 'in dec', '2025年3月の', '2025年3月', '3月に', 'in 2024', '2023年の',
     '2026-07-18', '7月18日', 'July 18', '18 July', 'from 2026-07-01 to 2026-07-20',
-    'last 7 days', 'past 10 years', 'past week', '過去3日', '過去2年', 'ここ2週間', '先々週', '先々月', '先週末', '先月末', '今年度', '昨年度', '2025年度', '三日前', '二週間前', '2週前', '過去三日', 'きのう', '昨晩', '昨夜', '今朝', '今夜', '今晩', '直近2週間',
+    'last 7 days', 'past 10 years', 'past week', '過去3日', '過去2年', 'ここ2週間', '先々週', '先々月', '先週末', '先月末', '今年度', '昨年度', '2025年度', '三日前', '二週間前', '2週前', '過去三日', '七月十八日', '七月の', '二〇二六年七月', '二〇二〇年の', 'きのう', '昨晩', '昨夜', '今朝', '今夜', '今晩', '直近2週間',
     'last Friday', 'this past monday', 'Friday last week', '先週の金曜', '今週月曜', 'この前の水曜に', 'this morning', 'tonight', 'last night',
   ];
   for (const e of expressions) {
