@@ -118,13 +118,16 @@ const RULES: Rule[] = [
   // unlike `last week`, the calendar week before this one.
   { re: new RegExp(`\\b(?:last|past) (\\d{1,3}) (days?|weeks?|months?|years?)\\b|(?:過去|ここ|直近)の?${COUNT_JA}\\s*(日間?|週間|ヶ月|か月|カ月|ヵ月|ケ月|年間?(?!度))`, 'gi'), range: (m, now) => rollingSpan(m[1] ? Number(m[1]) : numberJa(m[3]), m[2] ?? m[4], now) },
   { re: /\bpast (week|month|year)\b/gi, range: (m, now) => rollingSpan(1, m[1], now) },
-  // The end of the week or month before (先週末, 先々週末, 先月末, 先々月末): read ahead of 先週 and 先月, which
-  // took the words and left 末 to search. A week's end is its Saturday and Sunday (weeks start on Monday);
-  // a month's is its last third, 下旬, the 21st on (as 年末 is a year's last half month); 末日, its last day.
+  // The end of this week or month or of one before (今週末, 先週末, 先々週末, 今月末, 先月末, 先々月末): read ahead
+  // of 今週, 先週, 今月 and 先月, which took the words and left 末 to search (今週末 was the week from Monday, 今月末
+  // the month from the 1st). A week's end is its Saturday and Sunday (weeks start on Monday); a month's is its
+  // last third, 下旬, the 21st on (as 年末 is a year's last half month); 末日, its last day. This one's may be
+  // ahead, as 今年度末 may. 来週末 and 来月末, ahead, stay words, as 来週 and 来年度 do; 週末 and 月末 alone too,
+  // as a weekday alone does: more often a recurring time (月末の締め, 週末のキャンプ) than one past one.
   {
-    re: /(先々?)(週|月)末(日)?/g,
+    re: /(先々|先|今)(週|月)末(日)?/g,
     range: (m, now) => {
-      const back = m[1] === '先々' ? 2 : 1;
+      const back = m[1] === '先々' ? 2 : m[1] === '先' ? 1 : 0;
       if (m[2] === '週') {
         const monday = addDays(startOfWeek(now), -7 * back);
         return { after: ymd(addDays(monday, 5)), before: ymd(addDays(monday, 7)) };

@@ -53,6 +53,17 @@ describe('先週末 and 先月末', () => {
   });
 });
 
+describe('今週末 and 今月末', () => {
+  it('are this week\'s weekend and this month\'s last days, as 先週末 and 先月末 are: not the week from Monday or the month from the 1st', () => {
+    const week = search('今週末の日報');
+    expect(week.paths.slice(0, 2).sort()).toEqual(['daily/2026-11-28.md', 'daily/2026-11-29.md']);
+    expect(week.stderr).toMatch(/2 matches dated from 2026-11-28 to before 2026-11-30/);
+    const month = search('今月末の日報');
+    expect(month.paths.slice(0, 4).sort()).toEqual(['daily/2026-11-22.md', 'daily/2026-11-26.md', 'daily/2026-11-28.md', 'daily/2026-11-29.md']);
+    expect(month.stderr).toMatch(/4 matches dated from 2026-11-21 to before 2026-12-01/);
+  });
+});
+
 describe('年度', () => {
   it('昨年度 is the fiscal year from April to March, not calendar 2025 with 度 left to search', () => {
     const { paths, stderr } = search('昨年度の予算');

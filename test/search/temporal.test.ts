@@ -100,6 +100,11 @@ describe('extractTemporal', () => {
     ['先月末の請求', 'の請求', { after: '2026-10-21', before: '2026-11-01' }],
     ['先々月末の締め', 'の締め', { after: '2026-09-21', before: '2026-10-01' }],
     ['先月末日の残高', 'の残高', { after: '2026-10-31', before: '2026-11-01' }],
+    // This week's and month's end likewise (now is Sunday 2026-11-22): they were the week from Monday and the
+    // month from the 1st, 末 left to search.
+    ['今週末のキャンプ', 'のキャンプ', { after: '2026-11-21', before: '2026-11-23' }],
+    ['今月末の請求', 'の請求', { after: '2026-11-21', before: '2026-12-01' }],
+    ['今月末日の残高', 'の残高', { after: '2026-11-30', before: '2026-12-01' }],
     ['2025年3月の議事録', '議事録', { after: '2025-03-01', before: '2025-04-01' }],
     ['2025年3月 議事録', '議事録', { after: '2025-03-01', before: '2025-04-01' }],
     ['議事録 2025年12月', '議事録', { after: '2025-12-01', before: '2026-01-01' }],
@@ -294,7 +299,7 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
     'this year', '今年', 'last quarter', 'previous quarter', '先四半期', 'this quarter', '今四半期', '半年前', 'recently', 'Lately', '最近', 'ここ最近', '年末', '昨年の年末', '年末年始', '年始', '年明け',
     'in September', 'in sept 2024', 'in dec', '2025年3月の', '2025年3月', '3月に', 'in 2024', '2023年の',
     '2026-07-18', '7月18日', 'July 18', '18 July', 'from 2026-07-01 to 2026-07-20',
-    'last 7 days', 'past 10 years', 'past week', '過去3日', '過去2年', 'ここ2週間', '先々週', '先々月', '先週末', '先月末', '今年度', '昨年度', '2025年度', '三日前', '二週間前', '2週前', '過去三日', '七月十八日', '七月の', '二〇二六年七月', '二〇二〇年の', 'きのう', '昨晩', '昨夜', '今朝', '今夜', '今晩', '直近2週間',
+    'last 7 days', 'past 10 years', 'past week', '過去3日', '過去2年', 'ここ2週間', '先々週', '先々月', '先週末', '先月末', '今週末', '今月末', '今年度', '昨年度', '2025年度', '三日前', '二週間前', '2週前', '過去三日', '七月十八日', '七月の', '二〇二六年七月', '二〇二〇年の', 'きのう', '昨晩', '昨夜', '今朝', '今夜', '今晩', '直近2週間',
     'last Friday', 'this past monday', 'Friday last week', '先週の金曜', '今週月曜', 'この前の水曜に', 'this morning', 'tonight', 'last night',
   ];
   for (const e of expressions) {
@@ -380,6 +385,15 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
     }
     // Next year's is ahead, as 来週 is, and a year end without a year word names none: words.
     for (const q of ['来年度の予算', '年度末の処理']) expect(extractTemporal(q, now), q).toMatchObject({ text: q, range: null });
+  });
+
+  it('this week\'s end is its Saturday and Sunday also before they come; next week\'s end and an end alone stay words', () => {
+    const wednesday = new Date(2026, 10, 18, 12, 0, 0);
+    expect(extractTemporal('今週末の予定', wednesday)).toMatchObject({ text: 'の予定', range: { after: '2026-11-21', before: '2026-11-23' } });
+    // December 2026 has 31 days; in February, the 21st to the 28th.
+    expect(extractTemporal('今月末', new Date(2026, 11, 3, 12)).range).toEqual({ after: '2026-12-21', before: '2027-01-01' });
+    expect(extractTemporal('今月末日', new Date(2027, 1, 3, 12)).range).toEqual({ after: '2027-02-28', before: '2027-03-01' });
+    for (const q of ['来週末の予定', '来月末の締め', '週末のキャンプ', '月末の締め処理']) expect(extractTemporal(q, now), q).toMatchObject({ text: q, range: null });
   });
 
   it('a weekday that names no one past day stays text: every Monday, a weekday alone, the next one, on Monday, 金曜に', () => {
