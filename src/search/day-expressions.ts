@@ -4,7 +4,7 @@
 // what the query asks about. Written without a year, a day is the latest one on or before "now", as a
 // month name alone is (`lastMonthNamed`).
 import { MONTHS, MONTH_RE, monthIndex } from '../text/calendar-names.js';
-import { addDays, ymd, type DateRange } from './dates.js';
+import { addDays, ageInDays, ymd, type DateRange } from './dates.js';
 import { DAY_JA, MONTH_JA, numberJa, YEAR_JA } from './numbers-ja.js';
 
 const ORDINAL = '(?:st|nd|rd|th)?';
@@ -149,11 +149,12 @@ export function daySpanOf(m: RegExpMatchArray, now: Date): DateRange | null {
   let a = dayOf(m.slice(1, 1 + n), now);
   let b = dayOf(m.slice(1 + n), now);
   if (!a || !b) return null;
-  // A second day without a year, earlier in the first's month, is the span written backwards (`7月20日〜7月1日`,
-  // `July 20 to July 1`): read as written forwards. Taken as the first such day from the start, below, it
-  // was the next year's, and the span a year less nineteen days. Across months that reading stays
-  // (`4月1日〜3月31日` is a fiscal year), and so does a second day with its year (`July 20 to July 1, 2027`).
-  if (!b.year && a.date.getMonth() === b.date.getMonth() && b.date.getDate() < a.date.getDate()) [a, b] = [b, a];
+  // A second day without a year, earlier in the year than the first, is the span written backwards unless it
+  // runs on into the next year (runsIntoNextYear): read as written forwards, the earlier day first. Taken as
+  // the first such day from the start, below, `7月20日〜7月1日` was the year less nineteen days from July 20th,
+  // and `3月28日から2月3日` 2026-03-28 to 2027-02-03. A second day with its year is as written (`July 20 to
+  // July 1, 2027`).
+  if (!b.year && monthDay(b.date) < monthDay(a.date) && !runsIntoNextYear(a.date, b.date)) [a, b] = [b, a];
   // A day written without a year is read from the other one: an end, as the first such day from the start
   // (`2026年12月30日〜1月3日` ends 2027-01-03; `Nov 20 to Dec 5` on Nov 29 is this year's, today within it);
   // a start, when only the end has a year, as the latest such day up to the end. Read each on its own, as
@@ -165,6 +166,25 @@ export function daySpanOf(m: RegExpMatchArray, now: Date): DateRange | null {
   else if (!a.year) from = sameDayFrom(a.date, to, -1) ?? from;
   const [first, last] = from <= to ? [from, to] : [to, from];
   return { after: ymd(first), before: ymd(addDays(last, 1)) };
+}
+
+/** A day's place in any year, to compare month and day alone. */
+function monthDay(d: Date): number {
+  return d.getMonth() * 32 + d.getDate();
+}
+
+/**
+ * Whether a span from `first` to a day earlier in the year, `second` (its year not written), runs on into the
+ * next year, as it is meant when it is the shorter way round (`12月30日〜1月3日`, `December 20 to April 5`), stays
+ * within the fiscal year it starts in, April to March (`9月1日〜3月31日`, `2025年4月1日〜3月31日`), or is a
+ * whole year from a month's first day (`9月1日〜8月31日`). Else it is the days between, written backwards
+ * (`3月28日から2月3日`, `7月20日〜7月1日`), more likely meant than ten or eleven months from the first day.
+ */
+function runsIntoNextYear(first: Date, second: Date): boolean {
+  const back = ageInDays(ymd(new Date(first.getFullYear(), second.getMonth(), second.getDate())), first);
+  const fiscal = first.getMonth() >= 3 && second.getMonth() <= 2;
+  const wholeYear = first.getDate() === 1 && monthDay(addDays(first, -1)) === monthDay(second);
+  return back * 2 > 365 || fiscal || wholeYear;
 }
 
 /**

@@ -91,6 +91,12 @@ describe('a span written backwards', () => {
     expect(paths[0]).toBe('daily/2026-07-10.md');
     expect(stderr).toMatch(/1 match dated from 2026-07-01 to before 2026-07-21/);
   });
+
+  it('3月28日から2月3日 is the days between, not 2026-03-28 to 2027-02-03', () => {
+    const { paths, stderr } = search('3月28日から2月3日の予算');
+    expect(paths[0]).toBe('daily/2026-02-10.md');
+    expect(stderr).toMatch(/1 match dated from 2026-02-03 to before 2026-03-29/);
+  });
 });
 
 describe('days and months in kanji', () => {

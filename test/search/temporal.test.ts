@@ -353,6 +353,18 @@ describe('extractTemporal: the quick pre-check never hides a rule', () => {
       ['12月30日〜2027年1月3日', now, { after: '2026-12-30', before: '2027-01-04' }],
       // Backwards within a month is the days between, also with the span under way (the latest July 1st).
       ['7月20日〜7月1日', new Date(2026, 6, 10, 12, 0, 0), { after: '2026-07-01', before: '2026-07-21' }],
+      // Backwards across months likewise (it was 2026-03-28 to 2027-02-03), also under way.
+      ['3月28日から2月3日', now, { after: '2026-02-03', before: '2026-03-29' }],
+      ['3月28日から2月3日まで', new Date(2026, 2, 1, 12, 0, 0), { after: '2026-02-03', before: '2026-03-29' }],
+      ['2026年3月28日〜2月3日', now, { after: '2026-02-03', before: '2026-03-29' }],
+      ['from March 28 to February 3', now, { after: '2026-02-03', before: '2026-03-29' }],
+      ['7月20日〜7月19日', now, { after: '2026-07-19', before: '2026-07-21' }],
+      // Into the next year when it is the shorter way round, within a fiscal year (April to March), or a
+      // whole year from a month's first day.
+      ['12月20日〜4月5日', new Date(2027, 4, 1, 12, 0, 0), { after: '2026-12-20', before: '2027-04-06' }],
+      ['2025年9月1日〜3月31日', now, { after: '2025-09-01', before: '2026-04-01' }],
+      ['2025年9月1日〜8月31日', now, { after: '2025-09-01', before: '2026-09-01' }],
+      ['2025年10月1日〜9月30日', now, { after: '2025-10-01', before: '2026-10-01' }],
     ] as const) {
       expect(extractTemporal(q, at).range, q).toEqual(range);
     }
