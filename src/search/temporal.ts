@@ -123,9 +123,10 @@ const RULES: Rule[] = [
   // the month from the 1st). A week's end is its Saturday and Sunday (weeks start on Monday); a month's is its
   // last third, 下旬, the 21st on (as 年末 is a year's last half month); 末日, its last day. This one's may be
   // ahead, as 今年度末 may. 来週末 and 来月末, ahead, stay words, as 来週 and 来年度 do; 週末 and 月末 alone too,
-  // as a weekday alone does: more often a recurring time (月末の締め, 週末のキャンプ) than one past one.
+  // as a weekday alone does: more often a recurring time (月末の締め, 週末のキャンプ) than one past one. 日 after
+  // 週末 is another word's (先週末日帰り, 今週末日曜), not 末日: it was taken, leaving 帰り or 曜 to search.
   {
-    re: /(先々|先|今)(週|月)末(日)?/g,
+    re: /(先々|先|今)(?:(週)末|月末(日(?!曜))?)/g,
     range: (m, now) => {
       const back = m[1] === '先々' ? 2 : m[1] === '先' ? 1 : 0;
       if (m[2] === '週') {
