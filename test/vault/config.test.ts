@@ -99,6 +99,25 @@ describe('config', () => {
     bad('{"modelDir": "  "}', /config\.json: modelDir must be a folder path or null \(got "  "\); correct it there$/);
   });
 
+  it('a number past the range JSON reads (1e400, Infinity to JSON.parse) is said as such, never as the null JSON writes it', () => {
+    const v = tmp();
+    mkdirSync(join(v, '.tsm'));
+    const bad = (json: string, message: RegExp) => {
+      writeFileSync(join(v, '.tsm/config.json'), json);
+      expect(() => loadConfig({ vaultFlag: v, env: {} }), json).toThrow(message);
+    };
+    // It was "(got null)".
+    bad('{"chunkChars": 1e400}', /chunkChars must be a whole number from 200 to 1000000 \(got a number too large\); correct it there$/);
+    bad('{"maxFileBytes": 1e400}', /maxFileBytes must be a whole number from 1 to 1073741824 \(got a number too large\)/);
+    bad('{"hookTopK": -1e400}', /hookTopK must be a whole number from 1 to 50 \(got a negative number too large\)/);
+    bad('{"halfLifeDays": {"daily": 1e999}}', /halfLifeDays\.daily must be a whole number from 0 to 100000 \(got a number too large\)/);
+    bad('{"semantic": 1e400}', /semantic must be true or false \(got a number too large\)/);
+    // Inside a list: the same words where JSON.stringify wrote null ('["daily",null]').
+    bad('{"dailyFolders": ["daily", 1e400]}', /dailyFolders must be a list of non-empty strings \(got \["daily",\(a number too large\)\]\)/);
+    // A number in range is shown as before.
+    bad('{"chunkChars": 1e300}', /\(got 1e\+300\)/);
+  });
+
   it('a variable set to nothing (FOO= tsm …, export FOO=) is unset, as ripgrep and XDG read theirs: every one alike', () => {
     // An empty TSM_HOOK_TOP_K, TSM_SNIPPET_BUDGET or TSM_HOOK_TIMEOUT_MS was an error ('must be a whole number
     // (got "")'), while an empty TSM_VAULT, TSM_DB, TSM_SESSIONS_DIR, TSM_MODEL or TSM_MODEL_DIR counted as unset.
