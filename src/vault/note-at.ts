@@ -6,7 +6,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { VaultFile } from '../core/types.js';
-import { findOnDisk, symlinkedFolderOnWay, symlinkRefusal } from './paths.js';
+import { findOnDisk, NAME_NOT_UTF8, nameNotUtf8, symlinkedFolderOnWay, symlinkRefusal } from './paths.js';
 import { createPathFilter, scanVault } from './scan.js';
 
 /** The note a path names (with its stat), or why it names none. */
@@ -31,6 +31,8 @@ export function createNoteLookup(vault: string, extensions: string[]): (rel: str
     // The index's path is NFC; the file's name on disk may be NFD (created on macOS, or by its tools).
     const abs = findOnDisk(vault, rel);
     if (abs === null) return { reason: 'not found' };
+    // Found by its listed name, which Node decoded with U+FFFD: no path opens it.
+    if (nameNotUtf8(abs)) return { reason: `${NAME_NOT_UTF8}: rename it` };
     const absDir = dirname(abs);
     if (symlinkedFolderOnWay(vault, absDir)) {
       let real: string;

@@ -129,6 +129,19 @@ export function existsNoFollow(abs: string): boolean {
 }
 
 /**
+ * A file whose name is not valid UTF-8 (`b\xff.md`, from an old Latin-1 disk or an archive): Node reads the
+ * name with U+FFFD in place of the bad bytes, and the path it makes of that names nothing on disk, so the file
+ * cannot be opened, nor indexed. Said so by the scan and by `--files-from-stdin` alike; the latter called it a
+ * "broken symlink" (its lstat failed too).
+ */
+export const NAME_NOT_UTF8 = 'the file name is not valid UTF-8, so it cannot be read';
+
+/** Whether `abs`, a path made from a folder listing, is such a name (a real U+FFFD in a name is there on disk). */
+export function nameNotUtf8(abs: string): boolean {
+  return abs.includes('\uFFFD') && !existsNoFollow(abs);
+}
+
+/**
  * Why a symlink whose target cannot be read is skipped: a loop (`a.md → b.md → a.md`, ELOOP) is no broken
  * link, and "point the symlink at an existing note" was the wrong fix for it.
  */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { IndexWarning, VaultFile } from '../core/types.js';
 import { NOT_REGULAR } from './file-kind.js';
 import { folderRules, isIgnored, NO_RULES, type IgnoreRules } from './ignore-rules.js';
-import { existsNoFollow, isNoteName, inSkippedFolder, isEditorLeftover, isSkippedFolder, symlinkRefusal, unfollowedSymlink } from './paths.js';
+import { isNoteName, NAME_NOT_UTF8, nameNotUtf8, inSkippedFolder, isEditorLeftover, isSkippedFolder, symlinkRefusal, unfollowedSymlink } from './paths.js';
 
 export { ALWAYS_SKIPPED } from './paths.js';
 
@@ -107,9 +107,7 @@ export function scanVault(vault: string, opts: ScanOptions): ScanResult {
           stats ??= statSync(abs);
         } catch {
           // Deleted between readdir and stat, or a name that is not valid UTF-8 (Node cannot name it).
-          if (name.includes('\uFFFD') && !existsNoFollow(abs)) {
-            warnings.push({ path: rel, message: 'the file name is not valid UTF-8, so it cannot be read: skipped; rename it' });
-          }
+          if (nameNotUtf8(abs)) warnings.push({ path: rel, message: `${NAME_NOT_UTF8}: skipped; rename it` });
           continue;
         }
         files.push({

@@ -195,6 +195,20 @@ describe('file names', () => {
     expect(Object.entries(warnings()).find(([p]) => p.startsWith('bad'))?.[1]).toMatch(/not valid UTF-8/);
   });
 
+  it('--files-from-stdin names a listed file whose name is not valid UTF-8 as such, as the scan does, not as a broken symlink', () => {
+    writeFileSync(Buffer.concat([Buffer.from(`${vault}/bad`), Buffer.from([0xff, 0xfe]), Buffer.from('.md')]), '# Bad\n');
+    index(); // (a first --files-from-stdin builds the whole index)
+    expect(warnings()['bad\uFFFD\uFFFD.md']).toBe('the file name is not valid UTF-8, so it cannot be read: skipped; rename it');
+    // As `git diff --name-only` prints it (core.quotePath), and as tsm prints it (U+FFFD for each bad byte), NUL-separated.
+    const said = 'tsm: 1 of 1 listed path not taken: bad\uFFFD\uFFFD.md: the file name is not valid UTF-8, so it cannot be read: rename it\n';
+    for (const listed of ['"bad\\377\\376.md"\n', 'bad\uFFFD\uFFFD.md\0']) {
+      const r = tsm(['index', '--files-from-stdin'], { cwd: vault, input: listed });
+      expect(r.code, r.stderr).toBe(0);
+      // It was "bad��.md: broken symlink".
+      expect(r.stderr).toBe(said);
+    }
+  });
+
   it('a FIFO or a socket named like a note is reported, not silently ignored; a folder named x.md is walked', () => {
     expect(spawnSync('mkfifo', [join(vault, 'pipe.md')]).status).toBe(0);
     symlinkSync('pipe.md', join(vault, 'to-pipe.md'));
