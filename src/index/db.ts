@@ -26,6 +26,8 @@ export class IndexError extends TsmError {
     message: string,
     /** For 'version' from a reader: the schema version the file has (older or newer than SCHEMA_VERSION). */
     readonly fileVersion?: number,
+    /** The fix when it is not the one of its kind (INDEX_FIXES): a `-wal` or `-shm` file the user may not use. */
+    private readonly ownFix?: string,
   ) {
     super(message);
   }
@@ -40,7 +42,7 @@ export class IndexError extends TsmError {
    * refuses to touch or a folder it may not write, so the fix follows from the kind of problem.
    */
   get fix(): string {
-    return INDEX_FIXES[this.code](this);
+    return this.ownFix ?? INDEX_FIXES[this.code](this);
   }
 }
 
@@ -146,6 +148,7 @@ function openOrCreate(path: string, opts: WriterOptions): OpenedIndex {
     throw new IndexError(fix === '' ? 'io' : 'readonly', `cannot create the index folder ${dirname(path)}: ${(err as Error).message}${fix}`);
   }
   let db: Database;
+  noteLockedCompanion(path, 'write');
   try {
     db = connect(path, false, opts.waitUntil === undefined ? BUSY_TIMEOUT_MS : busyFor(opts.waitUntil));
     if (opts.waitUntil !== undefined) waitLimits.set(db, opts.waitUntil);
@@ -254,6 +257,7 @@ export function schemaChangeBlockedError(path: string, version: number | null, b
 export function openReader(path: string, opts: { busyTimeoutMs?: number } = {}): Database {
   if (!existsSync(path)) throw new IndexError('missing', `no index at ${path}: run \`tsm index\` first`);
   let db: Database;
+  noteLockedCompanion(path, 'read');
   try {
     db = connect(path, true, opts.busyTimeoutMs);
   } catch (err) {
@@ -513,7 +517,7 @@ export function asIndexError(err: unknown, path: string, busyWaitedMs = BUSY_TIM
           `cannot write the index at ${path}: its folder ${dirname(path)} is on a read-only file system (${detail}): remount it writable, or give --db (or TSM_DB) an index of your own`,
         );
       }
-      return new IndexError('readonly', `cannot write the index at ${path} (${detail}): check the permissions of the file and its folder`);
+      return lockedCompanionError(path, detail, 'write') ?? new IndexError('readonly', `cannot write the index at ${path} (${detail}): check the permissions of the file and its folder`);
     case 'busy':
       return busyError(path, busyWaitedMs);
     case 'io': {
@@ -837,6 +841,61 @@ function unwritableFolder(path: string): 'read-only' | 'permission' | null {
   }
 }
 
+/**
+ * The index's `-wal` or `-shm` file when it is there and this user may not use it: not read it (`read`), or not
+ * read and write it (`write`; a reader needs to read them only). A `sudo tsm index` killed, or another user's
+ * `tsm watch`, leaves them owned by another user; SQLite then said only "attempt to write a readonly database"
+ * or "unable to open database file", and tsm's "check the permissions of the file and its folder" pointed at
+ * two that were fine. Asked only once SQLite has refused (a reader works beside a -wal it may not write).
+ */
+function lockedCompanion(path: string, use: 'read' | 'write'): string | null {
+  for (const p of [`${path}-wal`, `${path}-shm`]) {
+    if (fileKind(p) !== 'file') continue;
+    try {
+      accessSync(p, use === 'write' ? constants.R_OK | constants.W_OK : constants.R_OK);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EPERM') return p;
+    }
+  }
+  return null;
+}
+
+/**
+ * The -wal or -shm file the user could not use when the index at `path` was last opened. SQLite, opening a
+ * -shm or -wal of the user's own of mode 444, fails and then gives it the index file's mode (fchmod): looked
+ * at after the error, it is writable, and the error named nothing. Noted at each open (two stats; rarely a file).
+ */
+const lockedAtOpen = new Map<string, string>();
+
+function noteLockedCompanion(path: string, use: 'read' | 'write'): void {
+  const p = lockedCompanion(path, use);
+  if (p === null) lockedAtOpen.delete(path);
+  else lockedAtOpen.set(path, p);
+}
+
+/** The error that names a `-wal` or `-shm` file the user may not `use` (lockedCompanion) and its fix; null when none is. */
+function lockedCompanionError(path: string, detail: string, use: 'read' | 'write'): IndexError | null {
+  const p = lockedCompanion(path, use) ?? lockedAtOpen.get(path) ?? null;
+  if (p === null) return null;
+  let uid: number | null = null;
+  try {
+    uid = statSync(p).uid;
+  } catch {
+    // gone since: the fix below still names it
+  }
+  const mine = uid === null || process.getuid === undefined || uid === process.getuid();
+  const fix = mine
+    ? `make it readable and writable for you (\`chmod u+rw ${p}\`)`
+    : `it belongs to another user (uid ${uid}: a \`sudo tsm\` run, or their \`tsm watch\`): once no tsm of theirs runs on this index, give it to you (\`sudo chown $USER ${p}\`)`;
+  return new IndexError(
+    'readonly',
+    `cannot ${use} the index at ${path}: SQLite keeps ${p} beside it, which you may not ${use === 'read' ? 'read' : 'write'} (${detail}): ${fix}`,
+    undefined,
+    fix,
+  );
+}
+
 /** Whether the disk holding the index has no room left (asked only once an I/O error is met). */
 function diskFull(path: string): boolean {
   try {
@@ -862,7 +921,7 @@ function describe(err: unknown, path: string): IndexError {
         `small ${basename(path)}-shm file there while reading; ${fix}, or use an index of your own (--db)`,
     );
   }
-  if (kind === 'readonly') return new IndexError('readonly', `cannot open the index at ${path}: ${(err as Error).message}`);
+  if (kind === 'readonly') return lockedCompanionError(path, (err as Error).message, 'read') ?? new IndexError('readonly', `cannot open the index at ${path}: ${(err as Error).message}`);
   if (kind === 'io' && otherWatcherBeside(path) !== null) return asIndexError(err, path) as IndexError;
   if (kind === 'io' && diskFull(path)) {
     // Measured on a filled tmpfs: SQLite gave only `disk I/O error` (SQLITE_IOERR_SHMSIZE), and the search failed.
