@@ -57,6 +57,21 @@ export function isIgnored(rules: IgnoreRules, rel: string, isDir: boolean): bool
 }
 
 /**
+ * Which kind of rules file ignores `rel`, which isIgnored found ignored: the pattern that decides is the last
+ * that matches, and every .tsmignore pattern comes after every .gitignore one, so when the .tsmignore
+ * patterns alone ignore it, one of them decided; else a .gitignore one did. For `tsm doctor`'s fix, which
+ * differs: a line to remove from .tsmignore, or a `!` line to add to it against a .gitignore.
+ */
+export function ignoringFile(rules: IgnoreRules, rel: string, isDir: boolean): (typeof RULES_FILES)[number] {
+  let tsm = tsmOnly.get(rules);
+  if (tsm === undefined) tsmOnly.set(rules, (tsm = ignore({ allowRelativePaths: true }).add([...rules.tsm])));
+  return tsm.ignores(isDir ? `${rel}/` : rel) ? '.tsmignore' : '.gitignore';
+}
+
+/** The .tsmignore patterns of a folder's rules, as a matcher of their own (ignoringFile). */
+const tsmOnly = new WeakMap<IgnoreRules, Ignore>();
+
+/**
  * A rules file's text, or null when there is none. Opened as a note is (file-kind.ts): a FIFO named
  * `.gitignore` hung `tsm index` for good. One that is there but cannot be read (a pipe, no permission) is
  * told to `unread`, with the reason: its rules not applied may put notes meant to stay out in the index.

@@ -1,0 +1,79 @@
+// A link to a note the vault's .gitignore or .tsmignore leaves out of the index names a note that is there, and
+// Obsidian resolves it: `tsm doctor` listed it as "not in the vault" with "create that note, or correct the
+// link". It says now which rule leaves the note out and what would index it, as information, one line per
+// ignored note or folder; links to notes that are nowhere are listed as before. `tsm status` counts them, as it
+// counts the links to files tsm skipped.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeVault, tsm } from '../helpers/cli.js';
+
+type Problem = { check: string; severity: string; message: string; fix: string };
+
+let v: ReturnType<typeof makeVault>;
+beforeAll(() => {
+  v = makeVault({
+    '.gitignore': 'drafts/\n',
+    '.tsmignore': 'private.md\n',
+    'a.md': '# a\n\nSee [[private]], [[drafts/x]], [[y]] and [[missing]].\n',
+    'b.md': '# b\n\nAlso [[x]].\n',
+    'private.md': '# p\n',
+    'drafts/x.md': '# x\n',
+    'drafts/deep/y.md': '# y\n',
+  });
+  const r = tsm(['index', '--vault', v.dir]);
+  expect(r.code, r.stderr).toBe(0);
+});
+afterAll(() => v.cleanup());
+
+describe('tsm doctor and links to ignored notes', () => {
+  it('names the rule that leaves the note out, and the line that would index it, not "create that note"', () => {
+    const r = tsm(['doctor', '--json', '--vault', v.dir]);
+    const links = (JSON.parse(r.stdout).problems as Problem[]).filter((p) => p.check === 'links');
+    expect(links).toEqual([
+      {
+        check: 'links',
+        severity: 'info',
+        message: 'a.md:3 links to "private", which is private.md, a note .tsmignore leaves out of the index: the link is right (Obsidian resolves it)',
+        fix: 'nothing to do if you keep private.md out of searches; to index it, remove the .tsmignore line that ignores it (or add !private.md after it)',
+      },
+      {
+        check: 'links',
+        severity: 'info',
+        message: expect.stringMatching(/^3 links name notes in drafts\/, which \.gitignore leaves out of the index \(the first: [ab]\.md:3 links to "[^"]+", drafts\/(deep\/y|x)\.md\): the links are right \(Obsidian resolves them\)$/),
+        fix: "nothing to do if you keep drafts/ out of searches; to index it, add the line !drafts/ to the vault's .tsmignore (its lines come after .gitignore's)",
+      },
+      // A note that is nowhere: as before.
+      { check: 'links', severity: 'warning', message: 'a.md:3 links to "missing", which is not in the vault', fix: 'create that note, or correct the link' },
+    ]);
+    const text = tsm(['doctor', '--vault', v.dir]).stdout;
+    expect(text).not.toContain('links to "private", which is not in the vault');
+    expect(text).not.toContain('links to "drafts/x", which is not in the vault');
+  });
+
+  it('tsm status counts them among the unresolved links (the index has no note for them), and says how many, as it says the links to skipped files', () => {
+    // It was "links     5 (5 unresolved)".
+    expect(tsm(['status', '--vault', v.dir]).stdout).toContain('links     5 (5 unresolved, 4 of them to notes .gitignore or .tsmignore leave out: `tsm doctor` says why)\n');
+    expect(JSON.parse(tsm(['status', '--json', '--vault', v.dir]).stdout)).toMatchObject({ links: 5, unresolvedLinks: 5, linksToSkippedFiles: 0, linksToIgnoredNotes: 4 });
+  });
+
+  it('tsm status names both kinds when links name skipped files and ignored notes', () => {
+    const w = makeVault({ '.tsmignore': 'private.md\n', 'a.md': '# a\n\n[[private]] [[bin]] [[missing]]\n', 'private.md': '# p\n', 'bin.md': 'binary\0bytes\n' });
+    try {
+      expect(tsm(['index', '--vault', w.dir]).code).toBe(0);
+      expect(tsm(['status', '--vault', w.dir]).stdout).toContain(
+        'links     3 (3 unresolved, 1 of them to files tsm skipped, 1 to notes .gitignore or .tsmignore leave out: `tsm doctor` says why)\n',
+      );
+    } finally {
+      w.cleanup();
+    }
+  });
+
+  it('the line its fix gives indexes the notes, and the links resolve', () => {
+    const w = makeVault({ '.gitignore': 'drafts/\n', '.tsmignore': '!drafts/\n', 'a.md': '# a\n\n[[drafts/x]]\n', 'drafts/x.md': '# x\n' });
+    try {
+      expect(tsm(['index', '--vault', w.dir]).code).toBe(0);
+      expect(tsm(['status', '--vault', w.dir]).stdout).toContain('links     1 (0 unresolved)\n');
+    } finally {
+      w.cleanup();
+    }
+  });
+});
