@@ -133,12 +133,17 @@ export function frontmatterTags(fm: Frontmatter): string[] {
   return out;
 }
 
-/** Frontmatter `aliases`/`alias` (a list or one string). */
+/**
+ * Frontmatter `aliases`/`alias`: a list, or one string of aliases separated by commas, as Obsidian reads it
+ * (`aliases: Apollo, Moonshot` is two aliases in its quick switcher and link suggestions; obsidianmd/
+ * obsidian-importer#64). A list's item is one alias, commas and all (`- Smith, John`).
+ */
 export function frontmatterAliases(fm: Frontmatter): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const key of ['aliases', 'alias']) {
-    for (const item of propertyValues(fm, key).flatMap(listOf)) {
+    const items = propertyValues(fm, key).flatMap((v) => (typeof v === 'string' ? v.split(',') : listOf(v)));
+    for (const item of items) {
       const alias = item.trim();
       if (alias && !seen.has(alias)) {
         seen.add(alias);

@@ -31,4 +31,5 @@
 // 17: 2026-11-29 (a heading's inline HTML read as the body's: `## Replace <hostname> first` keeps the placeholder).
 // 18: 2026-11-29 (frontmatter keys tsm reads in any case: `Tags:`, `Aliases:` as Obsidian reads them, `Title:`, `Description:` as Hugo does).
 // 19: 2026-11-29 (emoji in inline tags, as Obsidian reads them: `#🚀` is a tag, `#done✅` is `done✅`, not `done`).
-export const PARSE_VERSION = 19;
+// 20: 2026-11-29 (frontmatter `aliases: Apollo, Moonshot`, one string, is two aliases, as Obsidian reads it).
+export const PARSE_VERSION = 20;

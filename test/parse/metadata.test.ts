@@ -303,6 +303,9 @@ describe('note fields', () => {
   it('aliases: list or string, deduplicated', () => {
     expect(parse(md('---', 'aliases: [One, Two, One]', '---')).aliases).toEqual(['One', 'Two']);
     expect(parse(md('---', 'alias: Solo Name', '---')).aliases).toEqual(['Solo Name']);
+    // One string is split at its commas, as Obsidian reads it; a list's item is one alias, commas and all.
+    expect(parse(md('---', 'aliases: Apollo, Moonshot ,, Apollo', '---')).aliases).toEqual(['Apollo', 'Moonshot']);
+    expect(parse(md('---', 'aliases:', '  - Smith, John', '  - JS', '---')).aliases).toEqual(['Smith, John', 'JS']);
     expect(parse('x').aliases).toEqual([]);
   });
 
