@@ -152,7 +152,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
   };
   const paged = req.collapseCopies
     ? pageWithoutCopies(ranked, offset, wanted, choose, store)
-    : { page: choose(ranked.slice(offset, wanted)), next: (i: number) => ranked[offset + i + 1]?.score ?? 0, details: undefined, copies: new Map<number, string[]>() };
+    : { page: choose(ranked.slice(offset, wanted)), next: (i: number) => ranked[offset + i + 1]?.score, details: undefined, copies: new Map<number, string[]>() };
   const { page, copies } = paged;
   const nextScores = page.map((_, i) => paged.next(i));
   const hits = buildHits(db, store, page, nextScores, offset, terms, q.text, req.snippetChars ?? 300, paged.details, placesOf(ranked)).map((h) => {
@@ -195,7 +195,7 @@ function pageWithoutCopies(
   wanted: number,
   choose: (notes: Scored[]) => Scored[],
   store: SectionSearch,
-): { page: Scored[]; next: (i: number) => number; details: Map<number, HitDetails>; copies: Map<number, string[]> } {
+): { page: Scored[]; next: (i: number) => number | undefined; details: Map<number, HitDetails>; copies: Map<number, string[]> } {
   let upto = wanted;
   let details = new Map<number, HitDetails>();
   let shown = withoutCopies<Scored>([], details);
@@ -207,7 +207,7 @@ function pageWithoutCopies(
     upto = Math.min(ranked.length, Math.max(upto * 2, upto + wanted - shown.kept.length));
   }
   const { kept, copies } = shown;
-  return { page: kept.slice(offset, wanted), next: (i) => kept[offset + i + 1]?.score ?? ranked[upto]?.score ?? 0, details, copies };
+  return { page: kept.slice(offset, wanted), next: (i) => kept[offset + i + 1]?.score ?? ranked[upto]?.score, details, copies };
 }
 
 /**
@@ -805,7 +805,7 @@ function buildHits(
   db: Database,
   store: SectionSearch,
   page: { id: number; noteId: number; score: number }[],
-  nextScores: number[],
+  nextScores: (number | undefined)[],
   offset: number,
   terms: QueryTerms,
   queryText: string,
@@ -895,13 +895,16 @@ function relatedByHit(reader: NoteReader, page: { id: number; noteId: number }[]
 
 /**
  * Seed 003's "surprise": the note's frontmatter `surprise`/`importance` (0–1) when present; else the
- * hit's margin over the next result (a clear winner is a key moment): min(1, 2 × (s − s_next) / s).
+ * hit's margin over the next candidate ranked, on the page or past it (a clear winner is a key moment):
+ * min(1, 2 × (s − s_next) / s). A hit that no candidate follows (`next` undefined: the last of all ranked,
+ * or of a list of dates read up to the page) has no margin to show and is none: taken as a margin over 0,
+ * the last result of every search that ran out of results was a key moment.
  */
-function surpriseOf(frontmatter: Record<string, unknown>, s: number, next: number): number {
+function surpriseOf(frontmatter: Record<string, unknown>, s: number, next: number | undefined): number {
   for (const key of ['surprise', 'importance']) {
     const v = Number(frontmatter[key]);
     if (frontmatter[key] !== undefined && frontmatter[key] !== null && Number.isFinite(v)) return Math.min(1, Math.max(0, v));
   }
-  if (s <= 0) return 0;
+  if (s <= 0 || next === undefined) return 0;
   return Math.min(1, Math.max(0, (2 * (s - next)) / s));
 }
