@@ -7,7 +7,7 @@ import type { SearchHit, SearchResponse } from '../core/types.js';
 import { oneLine, stripControls } from '../text/controls.js';
 import { truncateText } from '../text/chars.js';
 import { codeSpan } from '../text/code-span.js';
-import { closesFence, dedent, fenceCloser, fenceOpening, htmlBlockOpening, indentColumns, isThematicBreak, listItemOpening, type Fence, type HtmlBlock } from '../text/markdown-blocks.js';
+import { closesFence, dedent, fenceCloser, fenceOpening, htmlBlockOpening, indentColumns, isThematicBreak, listItemOpening, opensHtmlToBlankLine, type Fence, type HtmlBlock } from '../text/markdown-blocks.js';
 import { firstSentence, type LinkReading } from '../text/markdown-line.js';
 import { relativeTime } from './relative-time.js';
 
@@ -52,11 +52,19 @@ const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
  * here either: "closing" it added a ``` that opened a real fence, and every later result was code.
  * The text goes right below a line of text (`**Details:**`): one that opens on `---` or `===` (a rule under
  * a note's heading) starts after a blank line, or it made that line a heading, an `##` one for `---`.
+ * An HTML block that a blank line ends (`<details>`, a lone `<span>`) is HTML to that line: a ``` in it
+ * opens no fence, and "closing" one read there added a ``` after the note's later text that opened a
+ * real fence, so every later result was code.
  */
 export function containedMarkdown(md: string): string {
   // Set inside the callback, read after it: typed wide, or TypeScript narrows them to null.
   let open = null as Fence | null;
   let html = null as HtmlBlock | null;
+  // In an HTML block that the next blank line ends (kinds 6 and 7); and whether the last root line was a
+  // paragraph's text, which a lone tag only continues (kind 7 cannot interrupt a paragraph): at first the
+  // `**Details:**` line above.
+  let toBlank = false;
+  let text = true;
   // The root-level list item the lines are in: the column its text starts at, the fence open in it, and
   // whether its last line was text a less indented line may continue (lazily). Its own lines are no root
   // blocks: `- ```sh` … `  ```` is a fence of the item, which ends with it; read as a root fence, its
@@ -75,12 +83,18 @@ export function containedMarkdown(md: string): string {
     }
   };
   const lines = stripControls(md).trim().split('\n').map((line) => {
+    const wasText = text;
+    text = false;
     if (open !== null) {
       if (closesFence(line, open)) open = null;
       return line;
     }
     if (html !== null) {
       if (html.end.test(line)) html = null;
+      return line;
+    }
+    if (toBlank) {
+      toBlank = line.trim() !== '';
       return line;
     }
     if (item !== null) {
@@ -92,8 +106,10 @@ export function containedMarkdown(md: string): string {
         inItem(dedent(line, item.column));
         return line;
       }
-      // Text that only continues the item's paragraph (no block of its own starts on it) stays in the item.
+      // Text that only continues the item's paragraph (no block of its own starts on it) stays in the item;
+      // so does a heading, escaped below: as text it continues that paragraph too.
       if (item.text && startsNoBlock(line)) return line;
+      if (item.text && ATX_HEADING.test(line)) return line.replace('#', '\\#');
       item = null;
     }
     const listItem = listItemOpening(line);
@@ -109,6 +125,11 @@ export function containedMarkdown(md: string): string {
       if (html.end.test(line)) html = null;
       return line;
     }
+    toBlank = opensHtmlToBlankLine(line, wasText);
+    if (toBlank) return line;
+    // A paragraph's line (an escaped heading is one): not blank, no rule or setext underline (which ends one),
+    // no indented code.
+    text = line.trim() !== '' && !isThematicBreak(line) && !(wasText && SETEXT_UNDERLINE.test(line)) && (wasText || indentColumns(line) < 4);
     return ATX_HEADING.test(line) ? line.replace('#', '\\#') : line;
   });
   if (open !== null) lines.push(fenceCloser(open));
@@ -119,7 +140,7 @@ export function containedMarkdown(md: string): string {
 
 /** True when a line starts no block of its own, so it may continue a paragraph above it (lazily, in a list item). */
 function startsNoBlock(line: string): boolean {
-  return fenceOpening(line) === null && htmlBlockOpening(line) === null && !ATX_HEADING.test(line) && listItemOpening(line) === null && !isThematicBreak(line) && !/^ {0,3}>/.test(line);
+  return fenceOpening(line) === null && htmlBlockOpening(line) === null && !opensHtmlToBlankLine(line, true) && !ATX_HEADING.test(line) && listItemOpening(line) === null && !isThematicBreak(line) && !/^ {0,3}>/.test(line);
 }
 
 function summary(hit: SearchHit, links: LinkReading): string {

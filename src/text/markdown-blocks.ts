@@ -62,6 +62,32 @@ export function htmlBlockOpening(line: string): HtmlBlock | null {
   return null;
 }
 
+/** CommonMark's block tag names (micromark's htmlBlockNames): a line that starts with one opens a kind 6 HTML block. */
+const BLOCK_TAG_NAMES = new Set(
+  ('address article aside base basefont blockquote body caption center col colgroup dd details dialog dir div dl dt ' +
+    'fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link ' +
+    'main menu menuitem nav noframes ol optgroup option p param search section summary table tbody td tfoot th thead ' +
+    'title tr track ul').split(' '),
+);
+/** `<name` or `</name`, then a space, a tab, `>`, `/>` or the line's end: kind 6 when the name is a block tag's. */
+const BLOCK_TAG = /^ {0,3}<\/?([A-Za-z][A-Za-z0-9-]*)(?:[ \t>]|\/>|$)/;
+const ATTRIBUTE = `[ \\t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \\t]*=[ \\t]*(?:[^ \\t"'=<>\`]+|'[^']*'|"[^"]*"))?`;
+/** Kind 7: one complete open or closing tag, alone on its line. */
+const LONE_TAG = new RegExp(`^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:${ATTRIBUTE})*[ \\t]*\\/?>|<\\/[A-Za-z][A-Za-z0-9-]*[ \\t]*>)[ \\t]*$`);
+
+/**
+ * True when a root-level line opens an HTML block that the next blank line ends: kind 6 (`<details>`,
+ * `</summary>`, `<div class="x">`: a block tag, which may interrupt a paragraph) or kind 7 (any other complete
+ * tag alone on its line, `<span>`; not right after a paragraph's line (`afterText`), which it only continues).
+ * Until that blank line every line is the block's HTML: a fence line in `<details>` opens no code block.
+ */
+export function opensHtmlToBlankLine(line: string, afterText: boolean): boolean {
+  if (htmlBlockOpening(line) !== null) return false;
+  const tag = BLOCK_TAG.exec(line);
+  if (tag !== null && BLOCK_TAG_NAMES.has(tag[1].toLowerCase())) return true;
+  return !afterText && LONE_TAG.test(line);
+}
+
 /** The column after a line's leading spaces and tabs (a tab to the next multiple of 4). */
 export function indentColumns(line: string): number {
   let col = 0;

@@ -146,6 +146,31 @@ describe('formatMarkdown', () => {
     expect(renderedHeadings(md)).toEqual(['2 Result 1 [rank: 1, score: 1.00, key moment]', '2 Result 2 [rank: 2, score: 1.00]']);
   });
 
+  it.each([
+    '<details>\n<summary>Output</summary>\n```\nnpm ERR! zebu\n</details>\n\nThat was the log.', // the fence line is the block's HTML
+    '<details>\n~~~\nlog\n\n# Result 97\nmore', // the heading after the blank line is one: escaped
+    '<DIV class="log">\n```sh\n\ntext', // a block tag in any case
+    '</summary>\n````\n\ntext',
+    'text\n\n<span data-x=1>\n```\n\ntext', // kind 7: a lone complete tag
+    '<span>\n```\ncode', // right below **Details:**, a paragraph's line
+    'text\n<div>\n```\nx\n\nafter', // a block tag interrupts a paragraph
+    'text\n<span>\n```\ncode', // a lone tag after text only continues it: the fence is one, and is closed
+    '- item text\n<span>\n```\ncode', // likewise lazily in a list item
+    '    indented code\n<span>\n```\n\ntext',
+  ])('an HTML block that a blank line ends (%j) holds its fence lines: no fence is "closed" that would swallow the results after it', (content) => {
+    const resp = response('q', [hit({ content, surprise: 1 }), hit({ section: 'Next note' })]);
+    const md = formatMarkdown(resp, { detail: 'high', now: NOW, links: DEFAULT_LINK_READING });
+    expect(renderedHeadings(md)).toEqual(['2 Result 1 [rank: 1, score: 1.00, key moment]', '2 Result 2 [rank: 2, score: 1.00]']);
+  });
+
+  it('a heading that would end a list item continues its paragraph once escaped: the item\'s fence after it is the item\'s', () => {
+    const content = '- item\n# Result 97\n  ```\n> quote\ntext';
+    const resp = response('q', [hit({ content, surprise: 1 }), hit({ section: 'Next note' })]);
+    const md = formatMarkdown(resp, { detail: 'high', now: NOW, links: DEFAULT_LINK_READING });
+    expect(md).toContain('- item\n\\# Result 97\n  ```\n> quote\ntext\n\n## Result 2 [rank: 2');
+    expect(renderedHeadings(md)).toEqual(['2 Result 1 [rank: 1, score: 1.00, key moment]', '2 Result 2 [rank: 2, score: 1.00]']);
+  });
+
   it.each(['---\n\ntext after a rule', '===\ntext', '-'])('details opening on a setext underline (%j) leave **Details:** a label, not a heading', (content) => {
     const resp = response('q', [hit({ content, surprise: 1 }), hit({ section: 'Next note' })]);
     const md = formatMarkdown(resp, { detail: 'high', now: NOW, links: DEFAULT_LINK_READING });
@@ -199,6 +224,14 @@ describe('containedMarkdown', () => {
     // Inside a fence an HTML start is code, and inside an HTML block a fence is HTML.
     expect(containedMarkdown('```\n<!--\n```\nafter')).toBe('```\n<!--\n```\nafter');
     expect(containedMarkdown('<!--\n```\nx')).toBe('<!--\n```\nx\n-->');
+  });
+
+  it('reads an HTML block that a blank line ends as HTML to that line, and only where CommonMark opens one', () => {
+    expect(containedMarkdown('<details>\n```\n# x\n\n# y')).toBe('<details>\n```\n# x\n\n\\# y');
+    expect(containedMarkdown('a\n\n<span class="x">\n~~~\n\nb')).toBe('a\n\n<span class="x">\n~~~\n\nb');
+    // Right after a paragraph's line (at first, **Details:**) a lone tag is text, and a fence after it is one.
+    expect(containedMarkdown('<span>\n~~~\ncode')).toBe('<span>\n~~~\ncode\n~~~');
+    expect(containedMarkdown('a\n<div>\n~~~\ncode')).toBe('a\n<div>\n~~~\ncode');
   });
 
   it('reads a list item\'s lines as the item\'s: a fence in it, a lazy line, a line that ends it', () => {
