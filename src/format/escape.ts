@@ -1,6 +1,6 @@
 // Making note text safe for each output: XML must stay well-formed, a terminal must not receive
 // escape sequences from a note, and no output may carry half a surrogate pair.
-import { stripEscapeSequences } from '../text/controls.js';
+import { BIDI_OVERRIDES, stripEscapeSequences } from '../text/controls.js';
 
 /**
  * Characters XML 1.0 forbids everywhere (even escaped): C0 controls other than tab/newline/return,
@@ -20,10 +20,11 @@ const XML_ENTITY: Record<string, string> = {
 
 /**
  * DEL and the C1 controls: legal in XML 1.0 and in a JSON string, and a terminal's controls (U+009B is CSI,
- * `\u009b2J` clears a Linux console as `\u001b[2J` does). The JSON and XML outputs, printed to a terminal
- * as often as read by a program, write them as escapes that read back as the same character.
+ * `\u009b2J` clears a Linux console as `\u001b[2J` does); and the bidirectional overrides, which reorder
+ * what a terminal shows and hide text from whoever reads a prompt. The JSON and XML outputs, printed to a
+ * terminal as often as read by a program, write them as escapes that read back as the same character.
  */
-const TERMINAL_CONTROL = /[\u007F-\u009F]/g;
+const TERMINAL_CONTROL = new RegExp(`[\\u007F-\\u009F${BIDI_OVERRIDES}]`, 'g');
 
 const hex = (ch: string): string => ch.charCodeAt(0).toString(16).padStart(4, '0');
 
@@ -49,8 +50,8 @@ export function jsonText(value: unknown): string {
 }
 
 
-/** Every control character (newline and tab included), Unicode line/paragraph separators, lone surrogates. */
-const LINE_UNSAFE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Every control character (newline and tab included), bidirectional overrides, Unicode line/paragraph separators, lone surrogates. */
+const LINE_UNSAFE = new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029${BIDI_OVERRIDES}]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]`, 'g');
 
 /**
  * Text that stays on one line of a line-oriented log (hook.log): every control character, line

@@ -1,7 +1,7 @@
 // Text safe to print to a terminal, write into a note or hand to an LLM. One rule for the formats and for
 // session notes: line endings (and Unicode line/paragraph separators) become `\n`, terminal escape
-// sequences (colours in command output) and other control characters are removed, and a lone UTF-16
-// surrogate (possible in JSON input) becomes U+FFFD.
+// sequences (colours in command output), other control characters and bidirectional overrides are removed,
+// and a lone UTF-16 surrogate (possible in JSON input) becomes U+FFFD.
 
 import { collapseWhitespace } from './markdown-line.js';
 
@@ -12,8 +12,17 @@ import { collapseWhitespace } from './markdown-line.js';
  * ESC and `]`, which left `8;;http://…` in the text.
  */
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[\]PX^_][^\u0007\u001b]{0,4096}(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
-/** C0 controls except tab and newline, DEL and C1 controls: what a terminal would interpret. */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/**
+ * Unicode's bidirectional embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069), as a
+ * character class's inside: they reorder what is shown up to their end, so that a line reads otherwise than
+ * it is ("Trojan Source", CVE-2021-42574: `if isAdmin\u202e } \u2066if (isAdmin)\u2069` shows a different
+ * test). The one list for every output: dropped where controls are (stripControls), escaped where text
+ * stays exact (format/escape.ts). The marks U+200E, U+200F and U+061C stay, as rustc's lint on these leaves
+ * them: right-to-left text uses them as punctuation, and they open no run that reorders what follows.
+ */
+export const BIDI_OVERRIDES = '\\u202a-\\u202e\\u2066-\\u2069';
+/** C0 controls except tab and newline, DEL and C1 controls: what a terminal would interpret; and bidirectional overrides. */
+const CONTROL = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_OVERRIDES}]`, 'g');
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**

@@ -98,3 +98,40 @@ describe('stderr messages show paths cleaned', () => {
     }
   });
 });
+
+// Bidirectional overrides and isolates ("Trojan Source") in a note's text or name reorder what a terminal shows
+// and hide text from whoever reads a prompt: text and md drop them, xml writes them as character references,
+// json as \u escapes (its values stay exact). Every format printed them raw.
+describe('no format prints a bidirectional override raw', () => {
+  const LINE = 'okapi check: if isAdmin\u202e } \u2066if (isAdmin)\u2069 begin admins only';
+  const NAME = 'x\u202edm.txt.md';
+  const bidi = useIndexedVault({ [NAME]: `# Access\n\n${LINE}, said \u05e9\u05dc\u05d5\u05dd.\u200f\n` });
+  const search = (format: string) => {
+    const r = tsm(['search', 'okapi', '-f', format, '--vault', bidi.dir]);
+    expect(r.code, r.stderr).toBe(0);
+    return r.stdout;
+  };
+
+  it.each(['text', 'md', 'xml', 'json'])('-f %s', (format) => {
+    const out = search(format);
+    expect(out).toContain('okapi check');
+    expect(out).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    // The marks of right-to-left text stay.
+    expect(out).toContain('\u05dd.\u200f');
+  });
+
+  it('text and md show the words in their order; xml refers to the characters; json keeps them exact', () => {
+    expect(search('text')).toContain('xdm.txt.md:1');
+    expect(search('text')).toContain('okapi check: if isAdmin } if (isAdmin) begin admins only');
+    expect(search('md')).toContain('**Source:** `xdm.txt.md` line 1');
+    expect(search('xml')).toContain('x&#x202e;dm.txt.md</source>');
+    expect(search('xml')).toContain('isAdmin&#x202e; } &#x2066;if (isAdmin)&#x2069; begin');
+    const payload = JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 's', prompt: 'the okapi admins check', cwd: bidi.dir });
+    const hook = tsm(['hook', '--vault', bidi.dir], { input: payload });
+    expect(hook.stdout).toContain('isAdmin&#x202e; } &#x2066;if (isAdmin)&#x2069; begin');
+    expect(hook.stdout).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    const [hit] = JSON.parse(search('json'));
+    expect(hit.path).toBe(NAME);
+    expect(hit.snippet).toContain(LINE);
+  });
+});

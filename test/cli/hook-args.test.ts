@@ -119,6 +119,10 @@ describe('hook.log lines', () => {
     expect(oneLineEscape('LoRa モジュール 😀 "q"')).toBe('LoRa モジュール 😀 "q"');
     expect(oneLineEscape('\t\udc00')).toBe('\\t\\udc00');
   });
+
+  it('oneLineEscape writes bidirectional overrides as escapes, so a logged value shows in its order', () => {
+    expect(oneLineEscape('ok\u202e } \u2066x\u2069 \u200f')).toBe('ok\\u202e } \\u2066x\\u2069 \u200f');
+  });
 });
 
 describe('prompt cap and deadline', () => {

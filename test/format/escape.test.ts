@@ -27,6 +27,12 @@ describe('escapeXml', () => {
     expect(escapeXml('a\u007fb\u0080c\u009b2J\u009fd\u00a0e')).toBe('a&#x007f;b&#x0080;c&#x009b;2J&#x009f;d\u00a0e');
   });
 
+  it('writes the bidirectional overrides and isolates as character references, and keeps the marks', () => {
+    expect(escapeXml('if a\u202e } \u2066if (b)\u2069 \u202a\u202d\u2067\u2068 ok\u200f\u200e\u061c')).toBe(
+      'if a&#x202e; } &#x2066;if (b)&#x2069; &#x202a;&#x202d;&#x2067;&#x2068; ok\u200f\u200e\u061c',
+    );
+  });
+
   it('keeps valid surrogate pairs', () => {
     expect(escapeXml('😀\ud83d\ude00')).toBe('😀😀');
   });
@@ -41,6 +47,14 @@ describe('jsonText', () => {
     expect(JSON.parse(text)).toEqual(value);
     expect(jsonText({ plain: 'text' })).toBe(JSON.stringify({ plain: 'text' }, null, 2));
   });
+
+  it('writes the bidirectional overrides as \\u escapes too, so the value parses back exactly', () => {
+    const value = { path: 'x\u202edm.txt.md', snippet: 'a\u2066b\u2069 c\u200f' };
+    const text = jsonText(value);
+    expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(text).toContain('"x\\u202edm.txt.md"');
+    expect(JSON.parse(text)).toEqual(value);
+  });
 });
 
 describe('stripControls', () => {
@@ -54,6 +68,11 @@ describe('stripControls', () => {
     expect(stripControls('a \u001b]8;;http://evil.example\u0007link\u001b]8;;\u0007 b')).toBe('a link b');
     expect(stripControls('t\u001b]0;title\u001b\\x \u001bPq#data\u001b\\y')).toBe('tx y');
     expect(stripControls('keep \u001b]the rest of the note')).toBe('keep the rest of the note');
+  });
+
+  it('drops the bidirectional overrides and isolates (Trojan Source), and keeps the marks right-to-left text uses', () => {
+    expect(stripControls('if isAdmin\u202e } \u2066if (isAdmin)\u2069 \u202a\u202b\u202c\u202d\u2067\u2068 x')).toBe('if isAdmin } if (isAdmin)  x');
+    expect(stripControls('שלום.\u200f a\u200eb \u061c')).toBe('שלום.\u200f a\u200eb \u061c');
   });
 
   it('turns CRLF and CR into LF', () => {
