@@ -16,6 +16,7 @@ import { queryEcho } from '../text/chars.js';
 import { DEFAULT_LINK_READING, type LinkReading } from '../text/markdown-line.js';
 import { linkReadingOf } from '../search/link-reading.js';
 import { configFrom, referenceNow, typedVaultPath, useColor } from './args.js';
+import { ignoredOptions, SEARCH_OPTIONS } from './options.js';
 import { isTerminal, writeErr, writeOut } from './stdio.js';
 import { tuningOf, type Tuning } from '../search/rank.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
@@ -29,6 +30,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   // Number options come checked against their range (numberOption, src/cli/options.ts).
   const limit = (argv.limit as number | undefined) ?? 10;
   const now = referenceNow();
+  for (const line of ignoredOptions(SEARCH_OPTIONS, argv)) writeErr(`tsm: ${line}\n`);
   if (!existsSync(cfg.db)) await buildFirstIndex(cfg);
   // `path:` in the query is confined to the vault by the parser (a path outside it is text).
   const syntax = parseQuery(query, { vault: cfg.vault });

@@ -22,6 +22,11 @@ export interface OptionSpec {
   range?: NumberRange;
   /** type 'string': names a file or folder, so an empty value is a usage error (stringOption) */
   path?: boolean;
+  /**
+   * The one output format (`-f`) that reads it: given with another, or with --ids, it does nothing, and
+   * `tsm search` says so on stderr (ignoredOptions). Such an option has no default, so that given is told from not.
+   */
+  forFormat?: 'json' | 'xml' | 'md';
 }
 
 /** A decimal number as people type one (1e3 included); Number() would also take 0x10, Infinity and " ". */
@@ -81,6 +86,20 @@ export function ambiguousValueMessage(typed: string, specs: Record<string, Optio
   return `--${name} needs a value (got "${value}"; one that starts with "-" is written --${name}=-value)`;
 }
 
+/**
+ * What the options of one format (OptionSpec.forFormat) given with another do: nothing, one stderr line each
+ * (`--budget applies to -f xml only; ignored`). `tsm search q --budget 100` printed every snippet whole, and
+ * `--detail high -f json` no details, without a word.
+ */
+export function ignoredOptions(specs: Record<string, OptionSpec>, argv: Record<string, unknown>): string[] {
+  return Object.entries(specs).flatMap(([name, spec]) => {
+    const format = spec.forFormat;
+    if (format === undefined || argv[name] === undefined || argv[name] === false) return [];
+    if (argv.ids) return [`--${name} applies to -f ${format} only, not with --ids; ignored`];
+    return argv.format === format ? [] : [`--${name} applies to -f ${format} only; ignored`];
+  });
+}
+
 /** "a whole number of results, 1 or more", "a number of milliseconds from 0 to 60000" */
 function expected(r: NumberRange): string {
   const bounds = r.max !== undefined ? ` from ${r.min} to ${r.max}` : r.min > -Infinity ? `, ${r.min} or more` : '';
@@ -106,11 +125,11 @@ export const SEARCH_OPTIONS: Record<string, OptionSpec> = {
   recent: { type: 'string', describe: 'within the last 30d, 2w, 3m or 1y' },
   // Read by the date filters with --after and --before (src/search/filters.ts), which name a bad one.
   year: { type: 'string', describe: 'in this year' },
-  budget: { type: 'number', range: { min: 0, unit: 'characters' }, describe: 'xml: characters all results may print: paths, headings, snippets (default $TSM_SNIPPET_BUDGET or 1500)' },
-  full: { type: 'boolean', default: false, describe: 'json: add each section\'s text as "content"' },
-  'include-content': { type: 'number', range: { min: 0, unit: 'results' }, describe: 'json: add the whole file of the top N results' },
+  budget: { type: 'number', range: { min: 0, unit: 'characters' }, forFormat: 'xml', describe: 'xml: characters all results may print: paths, headings, snippets (default $TSM_SNIPPET_BUDGET or 1500)' },
+  full: { type: 'boolean', forFormat: 'json', describe: 'json: add each section\'s text as "content"' },
+  'include-content': { type: 'number', range: { min: 0, unit: 'results' }, forFormat: 'json', describe: 'json: add the whole file of the top N results' },
   ids: { type: 'boolean', default: false, describe: 'print section ids only, one per line' },
-  detail: { type: 'string', choices: ['auto', 'none', 'low', 'high'], default: 'auto', describe: 'md: which results carry details' },
+  detail: { type: 'string', choices: ['auto', 'none', 'low', 'high'], forFormat: 'md', describe: 'md: which results carry details (default auto)' },
   verbose: { type: 'boolean', default: false, describe: 'say on stderr whether the neural ranker took part, and why not' },
 };
 

@@ -17,7 +17,7 @@ import { unknownCommandMessage, unknownOptionMessage } from './suggest.js';
  */
 function withOptions(y: Argv, specs: Record<string, OptionSpec>): Argv {
   for (const [name, s] of Object.entries(specs)) {
-    const { range: _range, path: _path, ...yargsSpec } = s;
+    const { range: _range, path: _path, forFormat: _forFormat, ...yargsSpec } = s;
     const spec =
       s.type === 'number'
         ? { ...yargsSpec, type: 'string', number: true, coerce: (v: unknown) => numberOption(name, s, v) }
