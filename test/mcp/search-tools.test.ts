@@ -183,6 +183,16 @@ describe('retrieve_memory', () => {
     expect(await ok(s.client, 'retrieve_memory', { query: 'zzyzxqqq' })).toBe('No results found for "zzyzxqqq".');
   });
 
+  it('does not call the last memory a key moment for being last (no candidate follows it to have a margin over)', async () => {
+    const all = await ok(s.client, 'retrieve_memory', { query: 'antenna', limit: 20, detail: 'none' });
+    const headings: string[] = all.match(/^## Result .*$/gm);
+    expect(headings.length).toBeLessThan(20); // every match: the last has no next candidate
+    expect(headings.at(-1)).not.toContain('key moment');
+    // A page's last is flagged by its margin over the next candidate, as in the longer page.
+    const page = await ok(s.client, 'retrieve_memory', { query: 'antenna', limit: 2, detail: 'none' });
+    expect(page.match(/^## Result .*$/gm)).toEqual(headings.slice(0, 2));
+  });
+
   it('rejects an empty query and an unknown detail level', async () => {
     expect(await fails(s.client, 'retrieve_memory', { query: '' })).toBe('query must not be empty');
     expect(await fails(s.client, 'retrieve_memory', { query: 'antenna', detail: 'everything' })).toMatch(/detail/);
