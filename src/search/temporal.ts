@@ -79,6 +79,13 @@ function weekdayOfWeek(dow: number, weeksBack: number, now: Date): DateRange {
   return dayRange(addDays(startOfWeek(now), -7 * weeksBack + ((dow + 6) % 7)));
 }
 
+/**
+ * After a time word that heads longer kanji words (年末調整, 年末商戦, 年始挨拶): not followed by a kanji (the
+ * BMP's CJK ideographs and 々, as the semantic model's words take them: index/semantic/words.ts), unless it
+ * opens a word that keeps the time (年末時点, 年末頃, 年末前, 年末以降, 年末迄, 年末休み, 年末近く).
+ */
+const COMPOUND_AFTER = '(?!(?!時点|頃|前|以[降前]|迄|休|近)[\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff々])';
+
 const weekdayNamed = (name: string) => WEEKDAYS.indexOf(name.toLowerCase());
 const weeksBackJa = (week: string) => (week === '先々週' ? 2 : week === '先週' ? 1 : 0);
 
@@ -163,7 +170,7 @@ const RULES: Rule[] = [
   // year end) a date apart from it: `去年の3月` was all of last year, said to be apart from this March. Not a
   // fiscal year's end (3月期), nor a day (去年の3月3日: a day rule reads it, year word and all).
   {
-    re: new RegExp(`(${YEAR_WORD_SRC})の?(?:${MONTH_JA}月(?!${NUMERAL}|[日期])|年?末)`, 'g'),
+    re: new RegExp(`(${YEAR_WORD_SRC})の?(?:${MONTH_JA}月(?!${NUMERAL}|[日期])|年?末${COMPOUND_AFTER})`, 'g'),
     range: (m, now) => {
       const year = now.getFullYear() - yearWordOffset(m[1]);
       return m[2] ? monthRange(year, numberJa(m[2]) - 1) : { after: `${year}-12-15`, before: `${year + 1}-01-01` };
@@ -178,8 +185,10 @@ const RULES: Rule[] = [
   // 年末年始, the New Year holidays: a year end and the start of the year after it, one span. Read apart, from
   // December 15th on, 年末 was this December and 年始 this January, said to be a date apart from it.
   { re: /年末年始/g, range: (_m, now) => ({ after: `${latestYearEnd(now)}-12-15`, before: `${latestYearEnd(now) + 1}-01-16` }) },
-  { re: /の?年末/g, range: (_m, now) => ({ after: `${latestYearEnd(now)}-12-15`, before: `${latestYearEnd(now) + 1}-01-01` }) },
-  { re: /年始|年明け/g, range: (_m, now) => ({ after: `${now.getFullYear()}-01-01`, before: `${now.getFullYear()}-01-16` }) },
+  // Not the head of a longer kanji word (COMPOUND_AFTER): 年末調整 (the year-end tax adjustment), 年末商戦, 年始挨拶
+  // name a thing, not a time; read as a date, `年末調整のやり方` searched 調整のやり方 among last December's notes.
+  { re: new RegExp(`の?年末${COMPOUND_AFTER}`, 'g'), range: (_m, now) => ({ after: `${latestYearEnd(now)}-12-15`, before: `${latestYearEnd(now) + 1}-01-01` }) },
+  { re: new RegExp(`年始${COMPOUND_AFTER}|年明け`, 'g'), range: (_m, now) => ({ after: `${now.getFullYear()}-01-01`, before: `${now.getFullYear()}-01-16` }) },
   {
     re: new RegExp(`\\bin ${MONTH_RE}(?: (\\d{4}))?\\b`, 'gi'),
     range: (m, now) => (m[2] ? monthRange(Number(m[2]), monthIndex(m[1])) : lastMonthNamed(monthIndex(m[1]), now)),

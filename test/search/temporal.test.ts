@@ -261,6 +261,21 @@ describe('extractTemporal', () => {
     expect(extractTemporal('二〇二六年二月二十九日', now)).toMatchObject({ range: null, unread: { noDays: ['二〇二六年二月二十九日'] } });
   });
 
+  it('年末 and 年始 at the head of a longer kanji word name a thing, not a time: the word stays whole', () => {
+    // 年末調整 (the year-end tax adjustment) was read as last December, leaving 調整のやり方 to search.
+    for (const q of ['年末調整のやり方', '年末商戦の売上', '年始挨拶の文面']) {
+      expect(extractTemporal(q, now), q).toMatchObject({ text: q, range: null });
+    }
+    // Last year's adjustment: the year is read, the word stays whole.
+    expect(extractTemporal('去年の年末調整', now)).toMatchObject({ text: 'の年末調整', range: { after: '2025-01-01', before: '2026-01-01' } });
+    // A word that keeps the time is still a date: 年末時点, 年末頃, 年末休み, 年末年始, 年明け.
+    expect(extractTemporal('年末時点の残高', now)).toMatchObject({ text: '時点の残高', range: { after: '2025-12-15', before: '2026-01-01' } });
+    expect(extractTemporal('年末頃のメモ', now)).toMatchObject({ range: { after: '2025-12-15', before: '2026-01-01' } });
+    expect(extractTemporal('年末休みの予定', now)).toMatchObject({ range: { after: '2025-12-15', before: '2026-01-01' } });
+    expect(extractTemporal('昨年末時点', now)).toMatchObject({ range: { after: '2025-12-15', before: '2026-01-01' } });
+    expect(extractTemporal('年始の目標', now)).toMatchObject({ range: { after: '2026-01-01', before: '2026-01-16' } });
+  });
+
   it('an impossible month (13月) stays plain text', () => {
     expect(extractTemporal('13月の予定', now)).toMatchObject({ text: '13月の予定', range: null });
     expect(extractTemporal('2025年13月 予定', now)).toMatchObject({ range: null });
