@@ -6,7 +6,7 @@ import { TsmError } from '../core/errors.js';
 
 export const TSM_DIR = '.tsm';
 import { fileKind, isNotRegular, readUtf8RegularFile } from './file-kind.js';
-import { parseJsonc } from './jsonc.js';
+import { parseJsonc, shownJson } from './jsonc.js';
 
 export class ConfigError extends TsmError {
   override name = 'ConfigError';
@@ -313,46 +313,28 @@ function readConfigFile(path: string): Record<string, unknown> {
   return data as Record<string, unknown>;
 }
 
-/**
- * A setting's value as the user gave it, for an error. JSON.parse reads a number past the doubles' range
- * (`1e400`) as Infinity, which JSON.stringify writes as null: `"chunkChars": 1e400` was "(got null)", a
- * value nobody wrote. (The text itself is gone once parsed: Node 20's JSON.parse gives a reviver no source.)
- */
-function shownValue(value: unknown): string {
-  const big = (n: number) => `${n < 0 ? 'a negative number' : 'a number'} too large`;
-  if (typeof value === 'number' && !Number.isFinite(value)) return big(value);
-  // Within a list or an object: the same words, unquoted, where JSON.stringify would write null.
-  const marks: string[] = [];
-  const text = JSON.stringify(value, (_key, v: unknown) => {
-    if (typeof v !== 'number' || Number.isFinite(v)) return v;
-    marks.push(big(v));
-    return `\u0000${marks.length - 1}\u0000`;
-  });
-  return marks.length ? text.replace(/"\\u0000(\d+)\\u0000"/g, (_m, i: string) => `(${marks[Number(i)]})`) : text;
-}
-
 function bool(name: string, value: unknown): boolean {
   if (typeof value === 'boolean') return value;
-  throw new SettingError(name, `${name} must be true or false (got ${shownValue(value)})`);
+  throw new SettingError(name, `${name} must be true or false (got ${shownJson(value)})`);
 }
 
 function nonEmpty(name: string, value: unknown): string {
   if (typeof value === 'string' && value.trim() !== '') return value.trim();
-  throw new SettingError(name, `${name} must be a model name like "${DEFAULT_MODEL}" (got ${shownValue(value)})`);
+  throw new SettingError(name, `${name} must be a model name like "${DEFAULT_MODEL}" (got ${shownJson(value)})`);
 }
 
 /** A folder setting: null stays null, a relative path is taken from the vault (the config file lives there). */
 function optionalDir(name: string, value: unknown, vault: string, env: NodeJS.ProcessEnv): string | null {
   if (value === null || value === undefined || value === '') return null;
   // A blank name is no folder: " " would be a folder named ' ' in the vault.
-  if (typeof value !== 'string' || value.trim() === '') throw new SettingError(name, `${name} must be a folder path or null (got ${shownValue(value)})`);
+  if (typeof value !== 'string' || value.trim() === '') throw new SettingError(name, `${name} must be a folder path or null (got ${shownJson(value)})`);
   return userPath(vault, value, env);
 }
 
 /** `shown`: the value as the user wrote it, when it was text read as a number (an environment variable). */
 function int(name: string, value: unknown, min: number, max: number, shown: unknown = value): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new SettingError(name, `${name} must be a whole number from ${min} to ${max} (got ${shownValue(shown)})`);
+    throw new SettingError(name, `${name} must be a whole number from ${min} to ${max} (got ${shownJson(shown)})`);
   }
   return value;
 }
@@ -360,7 +342,7 @@ function int(name: string, value: unknown, min: number, max: number, shown: unkn
 /** A folder setting relative to the vault. */
 function folder(name: string, value: unknown): string {
   if (typeof value === 'string' && value.trim() !== '') return value;
-  throw new SettingError(name, `${name} must be a folder path relative to the vault, like "sessions" (got ${shownValue(value)})`);
+  throw new SettingError(name, `${name} must be a folder path relative to the vault, like "sessions" (got ${shownJson(value)})`);
 }
 
 /**
@@ -375,14 +357,14 @@ function noteExtensions(value: unknown): string[] {
 
 function stringList(name: string, value: unknown): string[] {
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v === '')) {
-    throw new SettingError(name, `${name} must be a list of non-empty strings (got ${shownValue(value)})`);
+    throw new SettingError(name, `${name} must be a list of non-empty strings (got ${shownJson(value)})`);
   }
   return value as string[];
 }
 
 function halfLives(value: unknown): TsmConfig['halfLifeDays'] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new SettingError('halfLifeDays', `halfLifeDays must be an object like {"daily": 60} (got ${shownValue(value)})`);
+    throw new SettingError('halfLifeDays', `halfLifeDays must be an object like {"daily": 60} (got ${shownJson(value)})`);
   }
   const v = value as Record<string, unknown>;
   const d = DEFAULTS.halfLifeDays;

@@ -50,3 +50,21 @@ function stringEnd(text: string, start: number): number {
   }
   return text.length;
 }
+
+/**
+ * A value read from a settings file (config.json, Obsidian's) as the user gave it, for an error. JSON.parse reads a number past the doubles' range
+ * (`1e400`) as Infinity, which JSON.stringify writes as null: `"chunkChars": 1e400` was "(got null)", a
+ * value nobody wrote. (The text itself is gone once parsed: Node 20's JSON.parse gives a reviver no source.)
+ */
+export function shownJson(value: unknown): string {
+  const big = (n: number) => `${n < 0 ? 'a negative number' : 'a number'} too large`;
+  if (typeof value === 'number' && !Number.isFinite(value)) return big(value);
+  // Within a list or an object: the same words, unquoted, where JSON.stringify would write null.
+  const marks: string[] = [];
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v !== 'number' || Number.isFinite(v)) return v;
+    marks.push(big(v));
+    return `\u0000${marks.length - 1}\u0000`;
+  });
+  return marks.length ? text.replace(/"\\u0000(\d+)\\u0000"/g, (_m, i: string) => `(${marks[Number(i)]})`) : text;
+}

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexWarning } from '../core/types.js';
 import { fileKind } from './file-kind.js';
+import { shownJson } from './jsonc.js';
 
 export const DAILY_NOTES_FILE = '.obsidian/daily-notes.json';
 export const PERIODIC_NOTES_FILE = '.obsidian/plugins/periodic-notes/data.json';
@@ -98,7 +99,7 @@ function take(obj: Record<string, unknown>, file: string, key: string, out: Obsi
   const { folder = '', format = '' } = obj;
   if (typeof folder !== 'string' || typeof format !== 'string') {
     const where = key ? `${key}'s folder and format` : 'folder and format';
-    out.warnings.push({ path: file, message: `${where} must be text (got ${JSON.stringify({ folder, format })}): its ${key || 'daily'}-note settings are not read` });
+    out.warnings.push({ path: file, message: `${where} must be text (got ${shownJson({ folder, format })}): its ${key || 'daily'}-note settings are not read` });
     return;
   }
   const setting = { folder: folderOf(folder), format: format.trim() || DEFAULT_FORMATS[key], file, key };

@@ -51,6 +51,11 @@ describe('readObsidianDaily', () => {
       { path: CORE, message: 'folder and format must be text (got {"folder":3,"format":""}): its daily-note settings are not read' },
     ]);
     vault?.cleanup();
+    // A number past the doubles' range is said as such (JSON.stringify wrote it as null, a value nobody wrote).
+    expect(read({ [CORE]: '{"folder": 1e400}' }).warnings).toEqual([
+      { path: CORE, message: 'folder and format must be text (got {"folder":(a number too large),"format":""}): its daily-note settings are not read' },
+    ]);
+    vault?.cleanup();
     vault = makeVault({});
     mkdirSync(join(vault.dir, CORE), { recursive: true });
     expect(readObsidianDaily(vault.dir).warnings).toEqual([{ path: CORE, message: 'not a plain file (a folder, a pipe): its daily-note settings are not read' }]);
