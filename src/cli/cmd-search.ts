@@ -118,7 +118,13 @@ async function askResident(cfg: TsmConfig, text: string, tuning: Partial<Tuning>
 function vectorCoverage(db: Database, qv: QueryVector): string {
   const store = new VectorStore(db);
   const model = store.modelOf(qv.fingerprint, qv.vector.length);
-  if (model === null) return 'the index holds no vectors of this model yet (the resident embeds them, or `tsm index --embed`): lexical search only';
+  if (model === null) {
+    // The index holds another model's: the resident was loaded before the vault's model changed, and embeds
+    // nothing here (it stands down at its next embedding run); "the resident embeds them" was not so.
+    const held = store.heldModel();
+    if (held) return `the index holds vectors of another model (${held.fingerprint.split(';')[0]}), not of the resident's: lexical search only; restart \`tsm watch\` / \`tsm serve\` to load the vault's model`;
+    return 'the index holds no vectors of this model yet (the resident embeds them, or `tsm index --embed`): lexical search only';
+  }
   const c = store.counts(model);
   const listed = nearestNotes(db, qv, false);
   const how = listed

@@ -1,4 +1,5 @@
 // tsm status: what the index holds and how fresh it is.
+import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { localDay, localTime } from '../core/days.js';
 import { buildUnfinished, INCOMPLETE_INDEX_NOTE } from '../index/build-state.js';
@@ -12,6 +13,7 @@ import { VectorStore } from '../index/vectors.js';
 import { keptNotes, type KeptNote } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
+import { socketPath } from '../vault/embed-socket.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { oneLine } from '../text/controls.js';
 import { configFrom, printJson } from './args.js';
@@ -23,12 +25,24 @@ import { count } from '../text/count.js';
 /** How many note warnings `tsm doctor` lists (text and --json) before its "… and N more": status points there. */
 export const DOCTOR_WARNINGS_SHOWN = 200;
 
-export function run(argv: Record<string, unknown>): void {
+export async function run(argv: Record<string, unknown>): Promise<void> {
   const cfg = configFrom(argv);
-  withIndexReader(cfg.db, (db) => report(cfg, db, argv), { tsmDir: tsmDir(cfg), vault: cfg.vault });
+  const resident = await residentModel(cfg);
+  withIndexReader(cfg.db, (db) => report(cfg, db, argv, resident), { tsmDir: tsmDir(cfg), vault: cfg.vault });
 }
 
-function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): void {
+/**
+ * The model of the resident process that answers query vectors for the vault (and embeds its sections), or
+ * null: no socket file (one stat), or nothing answers on it. A resident that stood down for another model
+ * (src/embed/query-embedder.ts standDown) answers no more; one that has not noticed yet answers with its own.
+ */
+async function residentModel(cfg: TsmConfig): Promise<string | null> {
+  if (!existsSync(socketPath(cfg.vault))) return null;
+  const { answeringModel } = await import('../embed/socket-client.js');
+  return answeringModel(cfg.vault);
+}
+
+function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>, resident: string | null): void {
   const reader = new NoteReader(db, cfg.db);
   const s = reader.status();
   // Counted among the unresolved (no note holds them), but the file is there: doctor names it and why.
@@ -75,7 +89,7 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>): vo
     `links     ${s.links} (${s.unresolvedLinks} unresolved${linksNote(linksToSkippedFiles, linksToIgnored)})`,
     `warnings  ${s.warnings}`,
     `semantic  ${cfg.semantic ? semanticLine(sem) : 'off ("semantic": true in .tsm/config.json turns it on; see docs/search.md)'}`,
-    `vectors   ${vectorsLine(vectors)}`,
+    `vectors   ${vectorsLine(vectors, resident)}`,
     ...(kept.length ? [`sessions  ${keptLine(kept)}`] : []),
     `last sync ${s.lastSync ? shownTime(s.lastSync) : 'never'}`,
     `watcher   ${watcherPid ? `running (pid ${watcherPid})` : 'not running'}`,
@@ -139,11 +153,19 @@ function trainedDay(iso: string): string {
 }
 
 /** The neural model's vectors in the index (docs/embeddings.md): which model, how far its embedding got. */
-function vectorsLine(v: ReturnType<VectorStore['heldModel']>): string {
+function vectorsLine(v: ReturnType<VectorStore['heldModel']>, resident: string | null): string {
   if (!v) return 'none (a neural model is opt-in: docs/embeddings.md; `tsm index --embed` or a resident process embeds)';
   const name = v.fingerprint.split(';')[0];
   const left = v.sections - v.embedded;
-  return `${v.embedded} of ${v.sections} sections embedded by ${name} (${v.dims} dims)${left ? `; ${left} to go: \`tsm index --embed\`, or a running \`tsm watch\`/\`tsm serve\` does it` : ''}`;
+  // Said of a resident only when one answers with this model: one on another model (loaded before the vault's
+  // model changed) embeds nothing here, and "a running `tsm watch` does it" beside it waited forever.
+  const who =
+    resident === v.fingerprint
+      ? ', or the running `tsm watch`/`tsm serve` does it'
+      : resident !== null
+        ? `; the running \`tsm watch\`/\`tsm serve\` has another model loaded (${resident.split(';')[0]}): restart it to load the vault's model`
+        : '';
+  return `${v.embedded} of ${v.sections} sections embedded by ${name} (${v.dims} dims)${left ? `; ${left} to go: \`tsm index --embed\`${who}` : ''}`;
 }
 
 export function formatBytes(n: number): string {

@@ -44,6 +44,13 @@ export interface ResidentEmbedder {
   queryVector(text: string): Promise<QueryVector>;
   /** The index's vectors changed (this process's embedding job stored some): read the copy again. */
   vectorsStored(): void;
+  /**
+   * The index now holds another model's vectors (the vault's model changed, and `tsm index --embed` or another
+   * resident embedded with it): this process stops answering on the vault's socket and never listens there
+   * again. Its query vectors rank nothing in that index, and holding the socket said to `tsm search` and
+   * `tsm status` that it embeds for the vault, and kept a resident of the vault's model from taking over.
+   */
+  standDown(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -88,18 +95,19 @@ export async function startResidentEmbedder(
   let why: NoServer | null = typeof first === 'string' ? first : null;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
+  let stoodDown = false;
   // The socket file gone: listen again, once the vault's `.tsm/` is back (a resident never makes that folder
   // itself: the watcher writes its pid file there within a second, a user restores its config.json).
   let renewing = false;
   const keeper = setInterval(() => {
     const lost = server;
-    if (closed || renewing || !lost || lost.present() || !existsSync(dirname(dirname(lost.path)))) return;
+    if (closed || stoodDown || renewing || !lost || lost.present() || !existsSync(dirname(dirname(lost.path)))) return;
     renewing = true;
     void lost
       .close()
       .then(() => serveQueryVectors(cfg.vault, queryVector, onNotice))
       .then(async (s) => {
-        if (closed) return void (typeof s === 'string' ? undefined : await s.close());
+        if (closed || stoodDown) return void (typeof s === 'string' ? undefined : await s.close());
         // Taken: another resident took the vault's socket in the meantime, and answers instead.
         server = typeof s === 'string' ? null : s;
         if (server) onNotice(`the query-embedding socket ${server.path} was gone; listening again`);
@@ -123,7 +131,7 @@ export async function startResidentEmbedder(
       if (claimed) onClaimed(null);
       let trying = false;
       timer = setInterval(() => {
-        if (trying || closed) return;
+        if (trying || closed || stoodDown) return;
         trying = true;
         // The reason it cannot listen was said once; each try is quiet until it listens.
         void serveQueryVectors(cfg.vault, queryVector, claimed ? () => {} : onNotice)
@@ -136,7 +144,7 @@ export async function startResidentEmbedder(
               }
               return;
             }
-            if (closed) return void s.close();
+            if (closed || stoodDown) return void s.close();
             server = s;
             why = null;
             if (timer) clearInterval(timer);
@@ -149,6 +157,16 @@ export async function startResidentEmbedder(
     },
     queryVector,
     vectorsStored: () => vectors?.readSoon(true),
+    standDown: async () => {
+      if (stoodDown || closed) return;
+      stoodDown = true;
+      if (timer) clearInterval(timer);
+      const s = server;
+      server = null;
+      if (!s) return;
+      await s.close();
+      onNotice(`no longer answering query vectors on ${s.path}: the next \`tsm watch\` / \`tsm serve\` with the vault's model takes it over`);
+    },
     close: async () => {
       closed = true;
       clearInterval(keeper);

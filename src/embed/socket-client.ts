@@ -45,6 +45,16 @@ export async function askQueryVector(
   });
 }
 
+/**
+ * The fingerprint of the model a resident answers query vectors with for the vault now; null when nothing
+ * answers within `timeoutMs` (for `tsm status`, which has no deadline of a search: a resident in the middle of
+ * one background passage answers within ~100 ms). The protocol's one request is a query: a word is embedded.
+ */
+export async function answeringModel(vault: string, timeoutMs = 1000): Promise<string | null> {
+  const r = await askQueryVector(vault, 'status', { timeoutMs });
+  return 'error' in r ? null : r.fingerprint;
+}
+
 function connectError(err: NodeJS.ErrnoException, path: string): string {
   switch (err.code) {
     case 'ENOENT':

@@ -166,6 +166,8 @@ export class BackgroundEmbedding {
     private readonly onNotice: (message: string) => void = () => {},
     /** After a run that stored vectors (a resident reads its copy of them again: vectors-in-memory.ts). */
     private readonly onStored: () => void = () => {},
+    /** Once the index holds another model's vectors (this one embeds nothing more): the resident stands down. */
+    private readonly onSuperseded: (otherModel: string) => void = () => {},
   ) {}
 
   kick(): void {
@@ -198,6 +200,7 @@ export class BackgroundEmbedding {
               `the index now holds vectors of another model (${s.otherModel.split(';')[0]}), stored by another process: ` +
                 `${this.embedder.spec.name} embeds nothing more here; restart \`tsm watch\` / \`tsm serve\` to load the vault's model`,
             );
+            this.onSuperseded(s.otherModel);
           }
           this.superseded = s.otherModel;
           return;

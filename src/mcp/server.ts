@@ -194,6 +194,7 @@ class ResidentModel {
         resident.embedder,
         (m) => this.log(/failed/.test(m) ? 'warning' : 'info', m),
         () => resident.vectorsStored(),
+        () => void resident.standDown(),
       );
       this.embedding.kick();
       this.timer = setInterval(() => this.embedding?.kick(), EMBED_CHECK_MS);

@@ -343,7 +343,13 @@ class VaultWatch {
       if (this.stopping) return;
       // No server: the socket cannot be made (the notice before this one says why); the watcher embeds all the same.
       this.notice(`embedding model ${resident.embedder.spec.name} loaded; ${server ? `query vectors on ${server.path}` : 'no query vectors for `tsm search` until the socket can be made'}`);
-      this.embedding = new BackgroundEmbedding(() => (this.stopping ? null : this.db), resident.embedder, this.notice, () => resident.vectorsStored());
+      this.embedding = new BackgroundEmbedding(
+        () => (this.stopping ? null : this.db),
+        resident.embedder,
+        this.notice,
+        () => resident.vectorsStored(),
+        () => void resident.standDown(),
+      );
       this.embedding.kick();
     });
   }

@@ -157,6 +157,62 @@ describe('resident model', () => {
     expect(await w.stop()).toBe(0);
   });
 
+  it('stands down for the vault\'s new model: it stops answering, and tsm search --verbose and tsm status no longer say it embeds', async () => {
+    // It answered on with its old model after "embeds nothing more here": `tsm search --verbose` said "the index
+    // holds no vectors of this model yet (the resident embeds them, or `tsm index --embed`)", and `tsm status`
+    // "1 to go: `tsm index --embed`, or a running `tsm watch`/`tsm serve` does it", which it never did.
+    const v = vault();
+    writeTinyModel(join(root, 'model-c'), { dim: 40, seed: 11, meta: { name: 'tsm-test/tiny-c' } });
+    const w = await startWatch(v);
+    await waitFor(() => /embedded 4 sections/.test(w.stderr()), 20_000);
+    writeFiles(v, { '.tsm/config.json': JSON.stringify({ modelDir: '../model-c' }) });
+    expect(tsm(['index', '--vault', v, '--embed']).stderr).toMatch(/embedded 4 sections/);
+    // Before its next embedding run it still answers, with its own model: search says whose vectors the index holds.
+    expect((await verboseSearch(v, 'antenna')).stderr).toMatch(
+      /the index holds vectors of another model \(tsm-test\/tiny-c@\S+\), not of the resident's: lexical search only; restart `tsm watch` \/ `tsm serve` to load the vault's model/,
+    );
+    writeFileSync(join(v, 'field.md'), '# Field test\n\nantenna on the hill\n');
+    await waitFor(() => /no longer answering query vectors on .*embed\.sock/.test(w.stderr()), 20_000);
+    expect(existsSync(join(v, '.tsm/run/embed.sock'))).toBe(false);
+    const searched = await verboseSearch(v, 'antenna');
+    expect(searched.stderr).toMatch(/lexical search only: no resident process/);
+    expect(searched.stderr).not.toMatch(/query vector from the resident model/);
+    expect(tsm(['status', '--vault', v]).stdout).toMatch(/^vectors   4 of 5 sections embedded by tsm-test\/tiny-c@\S+ \(40 dims\); 1 to go: `tsm index --embed`$/m);
+    // Still a watcher: it indexes, and stops cleanly.
+    writeFileSync(join(v, 'moon.md'), '# Moon\n\ncrater\n');
+    await waitFor(() => /1 added in \d+ ms \(moon\.md\)/.test(w.stderr()), 20_000);
+    expect(await w.stop()).toBe(0);
+  });
+
+  it('tsm status names the model of a resident that answers on another one, and never says it embeds the sections left', async () => {
+    // `tsm serve` on the old model, between its embedding runs (every 30 s): status said "1 to go: `tsm index
+    // --embed`, or a running `tsm watch`/`tsm serve` does it".
+    const v = vault();
+    writeTinyModel(join(root, 'model-d'), { dim: 40, seed: 13, meta: { name: 'tsm-test/tiny-d' } });
+    expect(tsm(['index', '--vault', v]).code).toBe(0);
+    const env = Object.fromEntries(Object.entries(cleanEnv()).filter((e): e is [string, string] => e[1] !== undefined));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [TSM, 'serve', '--vault', v], env, cwd: v, stderr: 'pipe' });
+    const client = new Client({ name: 'tsm-e2e', version: '1.0.0' });
+    const logs: string[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (m) => void logs.push(String(m.params.data)));
+    await client.connect(transport);
+    try {
+      await waitFor(() => logs.some((l) => /embedded 4 sections/.test(l)), 20_000);
+      writeFileSync(join(v, 'field.md'), '# Field test\n\nantenna on the hill\n');
+      expect(tsm(['index', '--vault', v]).code).toBe(0);
+      expect(tsm(['status', '--vault', v]).stdout).toMatch(/^vectors   4 of 5 sections embedded by tsm-test\/tiny@\S+ \(\d+ dims\); 1 to go: `tsm index --embed`, or the running `tsm watch`\/`tsm serve` does it$/m);
+      writeFiles(v, { '.tsm/config.json': JSON.stringify({ modelDir: '../model-d' }) });
+      expect(tsm(['index', '--vault', v, '--embed']).stderr).toMatch(/embedded 5 sections/);
+      writeFileSync(join(v, 'moon.md'), '# Moon\n\ncrater\n');
+      expect(tsm(['index', '--vault', v]).code).toBe(0);
+      expect(tsm(['status', '--vault', v]).stdout).toMatch(
+        /^vectors   5 of 6 sections embedded by tsm-test\/tiny-d@\S+ \(40 dims\); 1 to go: `tsm index --embed`; the running `tsm watch`\/`tsm serve` has another model loaded \(tsm-test\/tiny@\S+\): restart it to load the vault's model$/m,
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
   it('a long vault path and a long $TMPDIR: the socket goes to /tmp/tsm-<uid>/, never cut short into another folder, and the watcher runs on', async () => {
     // The hashed path in $TMPDIR was longer than a Unix socket's: the system cut it and made a socket file named
     // by its first 107 bytes (in a folder of the user's), and the watcher died on chmod with a stack trace.
