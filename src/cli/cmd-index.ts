@@ -8,6 +8,7 @@ import { oneLine } from '../text/controls.js';
 import { gitWorkTreeRoot } from '../vault/paths.js';
 import { configFrom, printJson } from './args.js';
 import { progressBar } from './progress.js';
+import { signalExitCode, STOP_SIGNALS } from './signals.js';
 import { UsageError, UserError } from './run.js';
 import { readAllStdin, writeErr, writeOut } from './stdio.js';
 import { count } from '../text/count.js';
@@ -58,21 +59,37 @@ async function embed(cfg: TsmConfig, threads: number): Promise<EmbedSummary> {
   const { embedPending } = await import('../index/embed-job.js');
   const { db } = openWriter(cfg.db, { vault: cfg.vault });
   const bar = progressBar('embedding');
+  // Ctrl-C (or SIGTERM, SIGHUP) stops the run between two sections: what is committed stays, the batch in
+  // hand is committed, and the summary says how far it got. Killed by the signal, it said nothing at all. A
+  // second signal stops at once (the batches committed stay all the same).
+  const stop = new AbortController();
+  let stoppedBy: NodeJS.Signals | null = null;
+  const onSignal = (name: NodeJS.Signals) => {
+    if (stoppedBy) process.exit(signalExitCode(name));
+    stoppedBy = name;
+    stop.abort();
+  };
+  for (const name of STOP_SIGNALS) process.on(name, onSignal);
   try {
-    const s = await embedPending(db, embedder, { onProgress: (done, total) => bar.update(done, total) });
+    const s = await embedPending(db, embedder, { onProgress: (done, total) => bar.update(done, total), signal: stop.signal });
     bar.end();
     // On a TTY the bar showed the way; elsewhere (a log, a CI job) this one line is the whole report.
-    writeErr(
-      `embedded ${count(s.embedded, 'section')} in ${s.seconds.toFixed(2)} s; ${s.withVectors} of ${s.total} have vectors` +
-        `${s.remaining ? ` (${s.remaining} left: run \`tsm index --embed\` again)` : ''}\n` +
-        (s.failed ? `the model failed on ${count(s.failed, 'section')}: ${s.firstError}\n` : ''),
-    );
+    const interrupted = s.stopped ? stoppedBy : null; // a signal after the last section stopped nothing
+    writeErr(embedLine(s, interrupted) + (s.failed ? `the model failed on ${count(s.failed, 'section')}: ${s.firstError}\n` : ''));
+    if (interrupted) process.exitCode = signalExitCode(interrupted);
     return s;
   } finally {
+    for (const name of STOP_SIGNALS) process.off(name, onSignal);
     bar.end();
     db.close();
     await embedder.close();
   }
+}
+
+/** The run's one line: what it embedded, and what is left for the next `tsm index --embed` (a stopped run's too). */
+function embedLine(s: EmbedSummary, stoppedBy: NodeJS.Signals | null): string {
+  const left = s.remaining ? ` (${s.remaining} left: run \`tsm index --embed\` again${stoppedBy ? ', which embeds only those' : ''})` : '';
+  return `embedded ${count(s.embedded, 'section')} in ${s.seconds.toFixed(2)} s${stoppedBy ? `, then interrupted (${stoppedBy})` : ''}; ${s.withVectors} of ${s.total} have vectors${left}\n`;
 }
 
 /** --threads without --embed: it sets the model's threads, and nothing else reads it (it was ignored). */

@@ -1,21 +1,14 @@
 // tsm watch: index, then keep the index in step with the vault until SIGINT/SIGTERM/SIGHUP.
-import { constants } from 'node:os';
 import { tsmDir } from '../vault/config.js';
 import { removeWatcherPid, runningWatcher, stalePidAdvice, writeWatcherPid } from '../vault/watcher-pid.js';
 import { formatBatchLine, formatInitialLine } from '../watch/report.js';
 import { watchVault, WatchError } from '../watch/watch-vault.js';
 import { configFrom } from './args.js';
 import { progressBar } from './progress.js';
+import { signalExitCode, STOP_SIGNALS } from './signals.js';
 import { UserError } from './run.js';
 import { writeErr } from './stdio.js';
 import { count } from '../text/count.js';
-
-/**
- * The signals that stop the watcher cleanly. SIGHUP is its terminal closing (a logout, an SSH connection
- * dropped): Node resets it to "terminate" at start-up, even under `nohup`, so without a handler the watcher
- * died mid-batch and left `.tsm/watch.pid` behind.
- */
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
   // Checked against its range (0 to 60000) by numberOption (src/cli/options.ts).
@@ -40,9 +33,10 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       // A second signal: the user does not want to wait. Each note is written in one transaction,
       // so stopping now loses nothing that the next `tsm index` will not redo.
       removeWatcherPid(dir); // only if it names this process
-      process.exit(128 + constants.signals[name]);
+      process.exit(signalExitCode(name));
     }
   };
+  // Without a SIGHUP handler the watcher died mid-batch at its terminal's closing and left `.tsm/watch.pid` behind.
   for (const name of STOP_SIGNALS) process.on(name, onSignal);
 
   const bar = progressBar('indexing');

@@ -55,14 +55,23 @@ export async function embedPending(db: Database, embedder: Embedder, opts: Embed
   const started = performance.now();
   const store = new VectorStore(db);
   const halted = () => opts.signal?.aborted === true;
-  const taken = await writeTransactionAsync(
-    db,
-    () => {
-      const other = opts.keepOtherModel ? store.otherModel(embedder.fingerprint) : null;
-      return other !== null ? { other } : { model: store.useModel(embedder.fingerprint, embedder.spec.dims) };
-    },
-    { stopped: halted },
-  );
+  let taken: { other: string } | { model: number };
+  try {
+    taken = await writeTransactionAsync(
+      db,
+      () => {
+        const other = opts.keepOtherModel ? store.otherModel(embedder.fingerprint) : null;
+        return other !== null ? { other } : { model: store.useModel(embedder.fingerprint, embedder.spec.dims) };
+      },
+      { stopped: halted },
+    );
+  } catch (err) {
+    if (!(err instanceof WaitStopped)) throw err;
+    // Stopped while another writer held the lock, before anything was done: a stopped run's summary (a Ctrl-C
+    // of `tsm index --embed` says what it leaves), not an error.
+    const counts = store.counts(store.modelId(embedder.fingerprint));
+    return { embedded: 0, stale: 0, failed: 0, remaining: counts.sections - counts.embedded, total: counts.sections, withVectors: counts.embedded, seconds: 0, stopped: true };
+  }
   if ('other' in taken) {
     const counts = store.counts(null);
     return { embedded: 0, stale: 0, failed: 0, remaining: counts.sections, total: counts.sections, withVectors: 0, seconds: 0, stopped: false, otherModel: taken.other };

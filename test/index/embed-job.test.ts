@@ -56,6 +56,26 @@ describe('embedding job', () => {
     db.close();
   });
 
+  it('stopped while another writer holds the lock, before it began: a stopped run with what is left, not an error', async () => {
+    // It threw WaitStopped ("stopped while waiting for the write lock"): a Ctrl-C of `tsm index --embed`
+    // waiting on a `tsm index --full` ended in an error line instead of its summary.
+    const { cfg, db } = await vault('v6', 4);
+    const sections = db.prepare('SELECT count(*) FROM sections').pluck().get() as number;
+    const other = openWriter(cfg.db).db;
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const stop = new AbortController();
+      setTimeout(() => stop.abort(), 100);
+      const s = await embedPending(db, models.embedder, { signal: stop.signal });
+      expect(s).toMatchObject({ embedded: 0, stopped: true, remaining: sections, total: sections, withVectors: 0 });
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect((await embedPending(db, models.embedder)).embedded).toBe(sections);
+    db.close();
+  });
+
   it('a model that fails on sections leaves them without vectors and goes on; the next run retries them', async () => {
     const { db } = await vault('v4', 6);
     const sections = db.prepare('SELECT count(*) FROM sections').pluck().get() as number;
