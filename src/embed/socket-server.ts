@@ -3,7 +3,7 @@
 // takes over a socket file left by a killed server. Where another live process already answers for the
 // vault (`tsm watch` and `tsm serve` at once), it stays quiet: one server per vault is enough, and the
 // client reaches whichever holds the socket.
-import { chmodSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { MAX_SOCKET_PATH } from '../vault/embed-socket.js';
@@ -49,12 +49,10 @@ export async function serveQueryVectors(vault: string, embed: EmbedQuery, onNoti
   const listened = await listen(server, path);
   if (listened === 'in-use') {
     if (await alive(path)) return 'taken';
-    // Left by a killed server: nothing answers on it. Only a socket file is removed, never anything else.
     if (!isSocket(path)) return unavailable(`${path} exists and is not a socket; move it aside`);
-    unlinkSync(path);
-    const again = await listen(server, path);
-    if (again === 'in-use') return 'taken'; // another resident took it over first
-    if (again !== 'ok') return unavailable(`${path}: ${again.message}`);
+    const took = await takeOver(server, path);
+    if (took === 'taken') return 'taken';
+    if (took !== 'ok') return unavailable(took.message);
   } else if (listened !== 'ok') {
     return unavailable(`${path}: ${listened.message}`);
   }
@@ -132,6 +130,110 @@ function answer(socket: Socket, embed: EmbedQuery): void {
 function reply(socket: Socket, r: QueryVector | { error: string }): void {
   if (socket.destroyed) return; // the client gave up (its deadline passed): the vector is dropped
   socket.end(`${'error' in r ? JSON.stringify(r) : encodeVector(r)}\n`);
+}
+
+/** How long a resident waits for another that is taking the vault's socket over (it takes milliseconds). */
+const LOCK_WAIT_MS = 50;
+const LOCK_TRIES = 20;
+
+/**
+ * Takes over a socket file nothing answered on (left by a killed server), under `<socket>.lock`, made with
+ * O_EXCL: two residents started at once (`tsm serve` and `tsm watch`, two `tsm serve`) both found the file
+ * refused and both removed it, the second removing the first's fresh socket and listening in its place. The
+ * first went on with a server nobody could reach and took the second's file for its own: both embedded, and
+ * the one that stopped first removed the other's socket. Under the lock the file is looked at again, so the
+ * second finds the first answering there ('taken'). One still held after LOCK_TRIES waits: 'taken' as well (the
+ * holder answers there, or cannot, and embeds; this one tries again at its next claim).
+ */
+async function takeOver(server: Server, path: string): Promise<'ok' | 'taken' | Error> {
+  const lock = `${path}.lock`;
+  let held: number;
+  for (let tries = 0; ; tries++) {
+    const got = tryLock(lock);
+    if (got instanceof Error) return got;
+    if (got !== false) {
+      held = got;
+      break;
+    }
+    if (tries >= LOCK_TRIES) return 'taken'; // the other resident is still at it: it answers there, or retries
+    // A lock whose process is gone (killed in the milliseconds it holds one) is removed, and taken again.
+    if (!holderGone(lock)) await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS));
+    if (await alive(path)) return 'taken';
+  }
+  try {
+    // Under the lock: another resident may have taken it over since this one found it refused.
+    if (await alive(path)) return 'taken';
+    // Left by a killed server: nothing answers on it. Only a socket file is removed, never anything else.
+    if (existsSync(path) && !isSocket(path)) return new Error(`${path} exists and is not a socket; move it aside`);
+    try {
+      unlinkSync(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return new Error(`${path}: ${(err as Error).message}`);
+    }
+    const again = await listen(server, path);
+    if (again === 'in-use') return 'taken'; // a resident that found no file listened first
+    return again === 'ok' ? 'ok' : new Error(`${path}: ${again.message}`);
+  } finally {
+    try {
+      // Only this process's lock: one that took it for stale (a holder in another pid namespace) made its own.
+      if (lstatSync(lock).ino === held) unlinkSync(lock);
+    } catch {
+      // removed as stale by such a resident
+    }
+  }
+}
+
+/** The lock's inode when this process holds it now; false: another does; an Error: no lock can be made there. */
+function tryLock(lock: string): number | false | Error {
+  try {
+    const fd = openSync(lock, 'wx', 0o600);
+    try {
+      writeSync(fd, String(process.pid));
+      return fstatSync(fd).ino;
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    return new Error(`${lock}: ${(err as Error).message}`);
+  }
+}
+
+/** A lock is held for milliseconds: one older than this was left by a killed holder, whatever its pid. */
+const LOCK_STALE_MS = 10_000;
+
+/**
+ * Whether the lock's holder is gone (its pid no longer runs, or the lock is older than LOCK_STALE_MS: the pid
+ * may have been reused), in which case the lock is removed. A lock read empty is being written: not gone. (Two
+ * residents that both find the same dead holder may both remove: the second could remove the first's new lock
+ * only in the microseconds between its lstat and its unlink.)
+ */
+function holderGone(lock: string): boolean {
+  let text: string;
+  let st: { ino: number; mtimeMs: number };
+  try {
+    st = lstatSync(lock);
+    text = readFileSync(lock, 'utf8');
+  } catch {
+    return true; // released meanwhile: try again
+  }
+  if (Date.now() - st.mtimeMs < LOCK_STALE_MS) {
+    const pid = Number(text);
+    if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ESRCH') return false;
+    }
+  }
+  const ino = st.ino;
+  try {
+    if (lstatSync(lock).ino === ino) unlinkSync(lock);
+  } catch {
+    // gone already
+  }
+  return true;
 }
 
 function listen(server: Server, path: string): Promise<'ok' | 'in-use' | Error> {

@@ -4,7 +4,7 @@
 // killed process (taken over by the next server), a client that goes away, a second server for a vault
 // that has one, and two vaults at once, each with its own socket and model.
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -177,6 +177,63 @@ describe('query-embedding socket', () => {
     const r = await askQueryVector(vault, 'x');
     expect('fingerprint' in r && r.fingerprint).toBe(e1.fingerprint);
     expect(s.path).toBe(socketPath(vault));
+  });
+
+  it('two servers started at once on a stale socket: one takes it over and answers, the other says taken', async () => {
+    // Both found the killed server's file refused and both removed "it": the second removed the first's fresh
+    // socket and listened in its place, and the first went on with a server nobody could reach, believing the
+    // second's file its own (it checked the file at the path after listening): both embedded, and its close
+    // removed the other's socket.
+    for (let round = 0; round < 8; round++) {
+      const vault = newVault();
+      await leaveStaleSocket(vault);
+      const both = await Promise.all([serveQueryVectors(vault, embedWith(e1)), serveQueryVectors(vault, embedWith(e2))]);
+      for (const s of both) if (typeof s !== 'string') cleanups.push(() => s.close());
+      const servers = both.filter((s): s is QueryServer => typeof s !== 'string');
+      expect(both.filter((s) => typeof s === 'string')).toEqual(['taken']);
+      expect(servers).toHaveLength(1);
+      // The one that says it serves is the one that answers on the vault's socket.
+      const r = await askQueryVector(vault, 'x');
+      expect('fingerprint' in r && r.fingerprint).toBe(both[0] === servers[0] ? e1.fingerprint : e2.fingerprint);
+      expect(servers[0].present()).toBe(true);
+      expect(existsSync(`${socketPath(vault)}.lock`)).toBe(false);
+      await servers[0].close();
+      expect(existsSync(socketPath(vault))).toBe(false);
+    }
+  });
+
+  it('a lock left by a killed resident mid-takeover does not keep the socket from being taken over', async () => {
+    const vault = newVault();
+    await leaveStaleSocket(vault);
+    const lock = `${socketPath(vault)}.lock`;
+    // Its process is gone.
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => dead.once('exit', resolve));
+    writeFileSync(lock, String(dead.pid));
+    const first = await serve(vault, e1);
+    expect(existsSync(lock)).toBe(false);
+    await first.close();
+    // Its pid runs again (reused), but a lock is held for milliseconds: one a minute old is stale.
+    await leaveStaleSocket(vault);
+    writeFileSync(lock, String(process.pid));
+    const then = (Date.now() - 60_000) / 1000;
+    utimesSync(lock, then, then);
+    await serve(vault, e2);
+    const r = await askQueryVector(vault, 'x');
+    expect('fingerprint' in r && r.fingerprint).toBe(e2.fingerprint);
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('a resident taking the socket over this moment (a fresh lock of a live process): the other says taken and leaves both files', async () => {
+    const vault = newVault();
+    await leaveStaleSocket(vault);
+    const lock = `${socketPath(vault)}.lock`;
+    writeFileSync(lock, String(process.pid));
+    expect(await serveQueryVectors(vault, embedWith(e1))).toBe('taken');
+    expect(readFileSync(lock, 'utf8')).toBe(String(process.pid));
+    expect(lstatSync(socketPath(vault)).isSocket()).toBe(true);
+    rmSync(lock);
+    await serve(vault, e1); // the lock gone, the stale socket is taken over
   });
 
   it('a live server is left alone: a second one for the vault stands down', async () => {
