@@ -8,7 +8,7 @@ import { oneLine } from '../text/controls.js';
 import { gitWorkTreeRoot } from '../vault/paths.js';
 import { configFrom, printJson } from './args.js';
 import { progressBar } from './progress.js';
-import { signalExitCode, STOP_SIGNALS } from './signals.js';
+import { signalExitCode, STOP_SIGNALS } from '../core/signals.js';
 import { UsageError, UserError } from './run.js';
 import { readAllStdin, writeErr, writeOut } from './stdio.js';
 import { count } from '../text/count.js';

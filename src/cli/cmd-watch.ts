@@ -5,7 +5,7 @@ import { formatBatchLine, formatInitialLine } from '../watch/report.js';
 import { watchVault, WatchError } from '../watch/watch-vault.js';
 import { configFrom } from './args.js';
 import { progressBar } from './progress.js';
-import { signalExitCode, STOP_SIGNALS } from './signals.js';
+import { signalExitCode, STOP_SIGNALS } from '../core/signals.js';
 import { UserError } from './run.js';
 import { writeErr } from './stdio.js';
 import { count } from '../text/count.js';

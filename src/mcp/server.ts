@@ -18,6 +18,7 @@ import { GuardedStdioTransport } from './stdio-transport.js';
 import { argumentSchema, declaredArguments, InvalidArgument, WithNotice, type Tool, type ToolContext } from './tool.js';
 import { TOOLS } from './tools/index.js';
 import { fileIdentity } from '../vault/file-kind.js';
+import { STOP_SIGNALS } from '../core/signals.js';
 
 /** Sent to the client at initialisation: how the tools fit together. */
 export const SERVER_INSTRUCTIONS = [
@@ -133,7 +134,7 @@ export async function serveStdio(cfg: TsmConfig): Promise<void> {
   process.stdout.on('error', exit); // the client went away mid-answer (EPIPE): nobody is left to answer
   // SIGHUP: a server started from a terminal that closed. Node resets it to "terminate" at start-up, so
   // without a handler the server died on the spot and left its socket file behind.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => exitSettled(SIGNAL_SETTLE_MS));
+  for (const signal of STOP_SIGNALS) process.on(signal, () => exitSettled(SIGNAL_SETTLE_MS));
   // Something went wrong on the connection (a line the transport refused and answered, a stream error).
   server.server.onerror = (err) => stderrLog(err.message);
   // Claude Code shows every stderr line of an MCP server as an error, so a healthy start writes nothing

@@ -1,6 +1,6 @@
-// The signals that stop a long-running command cleanly (`tsm watch`, `tsm index --embed`), and the exit code
-// a command stopped by one ends with: 128 + its number, as a shell reports a process the signal killed
-// (130 for Ctrl-C), so a script can tell an interrupted run from a finished one.
+// The signals that stop a long-running command cleanly (`tsm watch`, `tsm serve`, `tsm index --embed`), and
+// the exit code a command cut short by one ends with: 128 + its number, as a shell reports a process the
+// signal killed (130 for Ctrl-C), so a script can tell an interrupted run from a finished one.
 import { constants } from 'node:os';
 
 /**
