@@ -7,6 +7,7 @@ import { chmodSync, closeSync, existsSync, fstatSync, lstatSync, mkdirSync, open
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { MAX_SOCKET_PATH } from '../vault/embed-socket.js';
+import { holderRuns, lockPid } from '../vault/process-start.js';
 import { encodeVector, MAX_QUERY_CHARS, MAX_REQUEST_BYTES, socketPath, type QueryVector } from './socket-protocol.js';
 
 /** A client that connects and sends nothing (or half a line) is dropped after this long. */
@@ -218,14 +219,9 @@ function holderGone(lock: string): boolean {
     return true; // released meanwhile: try again
   }
   if (Date.now() - st.mtimeMs < LOCK_STALE_MS) {
-    const pid = Number(text);
-    if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-    try {
-      process.kill(pid, 0);
-      return false;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ESRCH') return false;
-    }
+    // The one rule for a lock's holder (vault/process-start.ts): its pid lives and started before the lock.
+    const pid = lockPid(text);
+    if (pid === null || holderRuns(pid, st.mtimeMs)) return false;
   }
   const ino = st.ino;
   try {
