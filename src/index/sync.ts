@@ -126,7 +126,7 @@ async function syncIn(cfg: TsmConfig, opts: SyncOptions, opened: { db: Database;
       updated: 0,
       removed: 0,
       unchanged: plan.unchanged,
-      skipped: 0,
+      skipped: plan.stillSkipped,
       warnings: 0,
       seconds: 0,
       ...(listing.notTaken ? { notTaken: listing.notTaken } : {}),
@@ -194,6 +194,8 @@ interface SyncPlan {
   /** Files to read (with the hash the index holds, so an unchanged read skips parsing). */
   toLoad: VaultFile[];
   unchanged: number;
+  /** Files skipped before (too large, binary, …) and not changed since: still skipped, counted so. */
+  stillSkipped: number;
   /** Indexed paths no longer listed. */
   gone: string[];
 }
@@ -235,14 +237,20 @@ function beginRebuild(writer: NoteWriter, full: boolean, fresh: boolean): boolea
 function planChanges(states: Map<string, FileState>, files: VaultFile[], missing: string[] | null): SyncPlan {
   const toLoad: VaultFile[] = [];
   let unchanged = 0;
+  let stillSkipped = 0;
   for (const f of files) {
     const st = states.get(f.path);
-    if (st && sameStat(st, f) && !st.reread) unchanged++;
-    // A new time alone (a checkout, a copy, a sync tool) is found out by the hash, before any parsing.
-    else toLoad.push(st && !st.skipped && st.hash && !st.reread ? { ...f, knownHash: st.hash } : f);
+    if (!st || !sameStat(st, f) || st.reread) {
+      // A new time alone (a checkout, a copy, a sync tool) is found out by the hash, before any parsing.
+      toLoad.push(st && !st.skipped && st.hash && !st.reread ? { ...f, knownHash: st.hash } : f);
+    } else if (st.skipped) {
+      // Skipped still: counted as unchanged, a binary file beside one note made the second `tsm index` say
+      // "2 unchanged, 0 skipped" where the first had said "1 added, 1 skipped".
+      stillSkipped++;
+    } else unchanged++;
   }
   const gone = missing ? missing.filter((p) => states.has(p)) : [...states.keys()].filter((p) => !seen(files, p));
-  return { states, toLoad, unchanged, gone };
+  return { states, toLoad, unchanged, stillSkipped, gone };
 }
 
 /**

@@ -42,8 +42,15 @@ describe('UTF-16 notes', () => {
       expect(again.code, again.stderr).toBe(0);
       expect(JSON.parse(again.stdout)).toMatchObject({ added: 1 });
       expect(found(v.dir)).toMatchObject([{ path: 'wide.md' }]);
-      // Once: the binary file now has this tsm's reason, so the next sync reads nothing again.
-      expect(JSON.parse(tsm(['index', '--vault', v.dir, '--json']).stdout)).toMatchObject({ added: 0, updated: 0, skipped: 0 });
+      // Once: the binary file now has this tsm's reason, so the next sync reads nothing again (a read would
+      // write its reason anew over the mark put here), and counts it as skipped still.
+      const mark = new Database(join(v.dir, '.tsm/index.db'));
+      mark.prepare("UPDATE skipped_files SET reason = 'mark' WHERE path = 'binary.md'").run();
+      mark.close();
+      expect(JSON.parse(tsm(['index', '--vault', v.dir, '--json']).stdout)).toMatchObject({ added: 0, updated: 0, unchanged: 1, skipped: 1 });
+      const after = new Database(join(v.dir, '.tsm/index.db'), { readonly: true });
+      expect(after.prepare("SELECT reason FROM skipped_files WHERE path = 'binary.md'").pluck().get()).toBe('mark');
+      after.close();
     } finally {
       v.cleanup();
     }
