@@ -18,7 +18,7 @@ import { excludedBy, OBSIDIAN_APP_FILE, readObsidianExcluded } from '../vault/ob
 import { isNotRegular, NOT_REGULAR, notPlainFileError, readUtf8RegularFile } from '../vault/file-kind.js';
 import { namesFileNotNote, noteExtensionOf } from '../text/file-not-note.js';
 import { ALL_LINKS, unresolvedForDoctor, type IgnoredTargets } from './doctor-links.js';
-import { ignoredNotes } from '../vault/ignored-notes.js';
+import { withIgnored } from '../index/ignored-links.js';
 import { keptNotes, transcriptOfSession } from '../sessions/ingest.js';
 import { sessionIdOfNote } from '../sessions/note-format.js';
 import { readRange } from '../sessions/files.js';
@@ -193,10 +193,10 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
   // A link to a file tsm skipped (NUL bytes, too large, no permission, a FIFO, a broken symlink) names a file
   // that is there: creating "that note" would be the wrong fix (NoteReader.skippedTargets says which).
   // All of them (the handbook's 2,093 take 30 ms), so that a site's pictures can be told from the rest. Links to
-  // notes the ignore rules leave out are told apart by a walk of the vault (vault/ignored-notes.ts), made only
+  // notes the ignore rules leave out are told apart by a walk of the vault (index/ignored-links.ts), made only
   // when such a link may be there: the Obsidian Hub with a third of its notes ignored, doctor ~0.4 s → ~0.7 s
   // (3,506 links to them; a loaded machine).
-  const unresolved = unresolvedForDoctor(reader.unresolvedLinks(ALL_LINKS, cfg.extensions), cfg.vault, cfg.extensions, () => ignoredNotes(cfg.vault, cfg.extensions));
+  const unresolved = unresolvedForDoctor(withIgnored(reader.unresolvedLinks(ALL_LINKS, cfg.extensions), cfg.vault, cfg.extensions), cfg.vault, cfg.extensions);
   for (const f of unresolved.folders) {
     const where = `${f.first.sourcePath}${f.first.line ? `:${f.first.line}` : ''}`;
     problems.push({
@@ -252,11 +252,11 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
 function ignoredLinksLine(g: IgnoredTargets): Problem {
   const where = `${g.first.sourcePath}${g.first.line ? `:${g.first.line}` : ''}`;
   const one = g.links === 1;
-  const left = `${g.rule} leaves out of the index`;
-  const what = g.ignored.endsWith('/')
+  const left = `${g.by} leaves out of the index`;
+  const what = g.rule.endsWith('/')
     ? one
-      ? `${where} links to "${g.first.target}", which is ${g.note}, a note in ${g.ignored}, which ${left}`
-      : `${g.links} links name notes in ${g.ignored}, which ${left} (the first: ${where} links to "${g.first.target}", ${g.note})`
+      ? `${where} links to "${g.first.target}", which is ${g.note}, a note in ${g.rule}, which ${left}`
+      : `${g.links} links name notes in ${g.rule}, which ${left} (the first: ${where} links to "${g.first.target}", ${g.note})`
     : one
       ? `${where} links to "${g.first.target}", which is ${g.note}, a note ${left}`
       : `${g.links} links name ${g.note}, a note ${left} (the first: ${where} links to "${g.first.target}")`;
@@ -265,9 +265,9 @@ function ignoredLinksLine(g: IgnoredTargets): Problem {
     severity: 'info',
     message: `${what}: ${one ? 'the link is right (Obsidian resolves it)' : 'the links are right (Obsidian resolves them)'}`,
     fix:
-      g.rule === '.tsmignore'
-        ? `nothing to do if you keep ${g.ignored} out of searches; to index it, remove the .tsmignore line that ignores it (or add !${g.ignored} after it)`
-        : `nothing to do if you keep ${g.ignored} out of searches; to index it, add the line !${g.ignored} to the vault's .tsmignore (its lines come after .gitignore's)`,
+      g.by === '.tsmignore'
+        ? `nothing to do if you keep ${g.rule} out of searches; to index it, remove the .tsmignore line that ignores it (or add !${g.rule} after it)`
+        : `nothing to do if you keep ${g.rule} out of searches; to index it, add the line !${g.rule} to the vault's .tsmignore (its lines come after .gitignore's)`,
   };
 }
 

@@ -1,5 +1,6 @@
 // tsm related <note>: outgoing links and backlinks.
 import { NoteReader } from '../index/note-reader.js';
+import { withIgnored } from '../index/ignored-links.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { tsmDir } from '../vault/config.js';
 import { configFrom, printJson, typedVaultPath } from './args.js';
@@ -26,6 +27,9 @@ export function run(argv: Record<string, unknown>): void {
     throw new UserError(`no indexed note matches "${oneLine(ref)}": give its vault path, file name, title or alias (\`tsm search\` finds it by its words)`);
   }
   const { note } = found;
+  // A link to a note the ignore rules leave out (`[ignored by .gitignore: drafts/]`), told from one to nothing
+  // by a walk of the vault, made only when a link names no note, attachment nor skipped file.
+  withIgnored(found.outgoing, cfg.vault, cfg.extensions);
   // -n counts the notes (and files) linked, not the links: each is one row, with all its lines.
   const allOut = outgoingGroups(found.outgoing);
   const allBack = backlinkGroups(found.backlinks);

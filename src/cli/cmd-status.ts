@@ -17,8 +17,8 @@ import { socketPath } from '../vault/embed-socket.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { oneLine } from '../text/controls.js';
 import { configFrom, printJson } from './args.js';
-import { ALL_LINKS, linksToIgnoredNotes } from './doctor-links.js';
-import { ignoredNotes } from '../vault/ignored-notes.js';
+import { ALL_LINKS } from './doctor-links.js';
+import { withIgnored } from '../index/ignored-links.js';
 import { writeOut } from './stdio.js';
 import { count } from '../text/count.js';
 
@@ -48,11 +48,11 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>, res
   // Counted among the unresolved (no note holds them), but the file is there: doctor names it and why.
   const linksToSkippedFiles = reader.linksToSkippedFiles(cfg.extensions);
   // Counted among the unresolved too (the index has no note for them), but the note is there, left out by an
-  // ignore rule: doctor names them. A walk of the vault (vault/ignored-notes.ts), made only when other unresolved
+  // ignore rule: doctor names them. A walk of the vault (index/ignored-links.ts), made only when other unresolved
   // links are left: on the Obsidian Hub (214 unresolved, nothing ignored) status took ~0.11 s before, ~0.16 s
   // now; with a third of its notes ignored (3,506 links to them) ~0.32 s (a loaded machine, load 3–5).
   const linksToIgnored =
-    s.unresolvedLinks > linksToSkippedFiles ? linksToIgnoredNotes(reader.unresolvedLinks(ALL_LINKS, cfg.extensions), () => ignoredNotes(cfg.vault, cfg.extensions), cfg.extensions) : 0;
+    s.unresolvedLinks > linksToSkippedFiles ? withIgnored(reader.unresolvedLinks(ALL_LINKS, cfg.extensions), cfg.vault, cfg.extensions).filter((l) => l.ignored !== null).length : 0;
   const watcherPid = runningWatcher(tsmDir(cfg));
   const warnings = reader.warnings(20);
   const sem = semanticReport(db);

@@ -113,6 +113,11 @@ export interface LinkRecord {
   attachmentPath: string | null;
   /** When neither: the file of that name tsm skipped (too large, NUL bytes, a FIFO…), else null. */
   skipped: SkippedFile | null;
+  /**
+   * When none of those: the note of that name the vault's ignore rules leave out, else null. Filled in only
+   * by index/ignored-links.ts (a walk of the vault): null as the index reads the link.
+   */
+  ignored: IgnoredFile | null;
   target: string;
   heading: string | null;
   text: string | null;
@@ -123,6 +128,16 @@ export interface LinkRecord {
 export interface SkippedFile {
   path: string;
   reason: string;
+}
+
+/** A file the vault's .gitignore or .tsmignore leaves out of the index (vault/ignored-notes.ts), and the rule that does. */
+export interface IgnoredFile {
+  /** Vault-relative, NFC, as the index would have named it. */
+  path: string;
+  /** The rules file whose pattern decides (vault/ignore-rules.ts RULES_FILES). */
+  by: '.gitignore' | '.tsmignore';
+  /** What that pattern ignores: the file itself (`private.md`) or a folder it is in (`drafts/`); `!` before it takes it back. */
+  rule: string;
 }
 
 export interface IndexWarning {

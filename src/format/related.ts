@@ -7,11 +7,15 @@ import { oneLine } from '../text/controls.js';
 /** The links of one row: to one note or file (outgoing), or from one note (backlinks); in the order given. */
 export type LinkGroup = LinkRecord[];
 
-/** What an outgoing link leads to, as its row names it: the note, else the attachment, the skipped file, the name written. */
+/**
+ * What an outgoing link leads to, as its row names it: the note, else the attachment, the skipped file, the
+ * file the ignore rules leave out, the name written.
+ */
 function destinationKey(l: LinkRecord): string {
   if (l.targetPath !== null) return `n:${l.targetPath}`;
   if (l.attachmentPath !== null) return `a:${l.attachmentPath}`;
   if (l.skipped !== null) return `s:${l.skipped.path}`;
+  if (l.ignored !== null) return `i:${l.ignored.path}`;
   return `u:${l.target}`;
 }
 
@@ -59,7 +63,8 @@ function parts(group: LinkGroup, withHeading: boolean): string {
 }
 
 /**
- * `b.md  wikilink:5,9`, `pic.png  [attachment]  embed:3`, `b.md#Setup  markdown:6`: a heading all the links
+ * `b.md  wikilink:5,9`, `pic.png  [attachment]  embed:3`, `b.md#Setup  markdown:6`, `drafts/x.md  [ignored by
+ * .gitignore: drafts/]  wikilink:4` (the note is there, left out of the index: no broken link): a heading all the links
  * share follows the path, as a single link's always did; headings that differ follow each part (`wikilink:5#Setup`).
  */
 export function outgoingRow(group: LinkGroup): string {
@@ -73,7 +78,9 @@ export function outgoingRow(group: LinkGroup): string {
         ? `${oneLine(l.attachmentPath)}${heading}  [attachment]`
         : l.skipped !== null
           ? `${oneLine(l.skipped.path)}${heading}  [skipped: ${oneLine(l.skipped.reason)}]`
-          : `${oneLine(l.target)}${heading}  [unresolved]`;
+          : l.ignored !== null
+            ? `${oneLine(l.ignored.path)}${heading}  [ignored by ${l.ignored.by}: ${oneLine(l.ignored.rule)}]`
+            : `${oneLine(l.target)}${heading}  [unresolved]`;
   return `${to}  ${parts(group, !shared)}`;
 }
 

@@ -471,6 +471,7 @@ export class NoteReader {
       text: r.text,
       line: r.line,
       skipped: null,
+      ignored: null,
     }));
   }
 }

@@ -1,19 +1,11 @@
 // The notes a vault holds that its .gitignore and .tsmignore files leave out of the index, and which rule
-// does: `tsm doctor` reads them to tell a link to such a note (which Obsidian resolves: the note is there)
-// from a link to a note that is nowhere. "create that note" was its fix for both.
+// does: index/ignored-links.ts reads them to tell a link to such a note (which Obsidian resolves: the note is
+// there) from a link to a note that is nowhere. "create that note" was doctor's fix for both.
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { folderRules, ignoringFile, isIgnored, NO_RULES, RULES_FILES, type IgnoreRules } from './ignore-rules.js';
+import type { IgnoredFile } from '../core/types.js';
+import { folderRules, ignoringFile, isIgnored, NO_RULES, type IgnoreRules } from './ignore-rules.js';
 import { isNoteName, isSkippedFolder } from './paths.js';
-
-export interface IgnoredNote {
-  /** Vault-relative, NFC, as the index would have named it. */
-  path: string;
-  /** The rules file whose pattern leaves it out. */
-  rule: (typeof RULES_FILES)[number];
-  /** What that pattern ignores: the note itself (`private.md`) or a folder it is in (`drafts/`). */
-  ignored: string;
-}
 
 /**
  * Folder entries read below ignored folders at most: an ignored folder may be a build's output or a copy of
@@ -27,12 +19,12 @@ const MAX_IGNORED_ENTRIES = 100_000;
  * walk is the scan's: the same folders never entered (dot-folders, which Obsidian hides too; node_modules/ and
  * Logseq's copies, never notes: paths.ts), the same rules, a folder reached twice (a symlink) walked once.
  */
-export function ignoredNotes(vault: string, extensions: readonly string[]): IgnoredNote[] {
-  const out: IgnoredNote[] = [];
+export function ignoredNotes(vault: string, extensions: readonly string[]): IgnoredFile[] {
+  const out: IgnoredFile[] = [];
   const visited = new Set<string>();
   let budget = MAX_IGNORED_ENTRIES;
-  // `by`: the rule an ignored folder above gave, inherited by all below it (the scan enters no ignored folder).
-  const walk = (absDir: string, relDir: string, rules: IgnoreRules, by: Omit<IgnoredNote, 'path'> | null): void => {
+  // `above`: the rule an ignored folder above gave, inherited by all below it (the scan enters no ignored folder).
+  const walk = (absDir: string, relDir: string, rules: IgnoreRules, above: Omit<IgnoredFile, 'path'> | null): void => {
     let entries: Dirent[];
     try {
       const real = realpathSync(absDir);
@@ -42,8 +34,8 @@ export function ignoredNotes(vault: string, extensions: readonly string[]): Igno
     } catch {
       return; // the scan's warning says why
     }
-    if (by !== null && (budget -= entries.length) < 0) return;
-    const here = by === null ? folderRules(rules, absDir, relDir, entries) : rules;
+    if (above !== null && (budget -= entries.length) < 0) return;
+    const here = above === null ? folderRules(rules, absDir, relDir, entries) : rules;
     for (const entry of entries) {
       const name = entry.name.normalize('NFC');
       const rel = relDir ? `${relDir}/${name}` : name;
@@ -57,10 +49,10 @@ export function ignoredNotes(vault: string, extensions: readonly string[]): Igno
       }
       if (isDir) {
         if (isSkippedFolder(name, relDir.slice(relDir.lastIndexOf('/') + 1))) continue;
-        const ignored = by ?? (isIgnored(here, rel, true) ? { rule: ignoringFile(here, rel, true), ignored: `${rel}/` } : null);
+        const ignored = above ?? (isIgnored(here, rel, true) ? { by: ignoringFile(here, rel, true), rule: `${rel}/` } : null);
         walk(join(absDir, entry.name), rel, here, ignored);
       } else if (isNoteName(name, extensions)) {
-        const ignored = by ?? (isIgnored(here, rel, false) ? { rule: ignoringFile(here, rel, false), ignored: rel } : null);
+        const ignored = above ?? (isIgnored(here, rel, false) ? { by: ignoringFile(here, rel, false), rule: rel } : null);
         if (ignored !== null) out.push({ path: rel, ...ignored });
       }
     }

@@ -2,7 +2,8 @@
 // Obsidian resolves it: `tsm doctor` listed it as "not in the vault" with "create that note, or correct the
 // link". It says now which rule leaves the note out and what would index it, as information, one line per
 // ignored note or folder; links to notes that are nowhere are listed as before. `tsm status` counts them, as it
-// counts the links to files tsm skipped.
+// counts the links to files tsm skipped. `tsm related` showed them as `[unresolved]`, like a link to nothing: it
+// names the note and the rule now, as it names a skipped file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeVault, tsm } from '../helpers/cli.js';
 
@@ -67,11 +68,58 @@ describe('tsm doctor and links to ignored notes', () => {
     }
   });
 
+  it('tsm related names the note and the rule that leaves it out, not [unresolved]', () => {
+    const r = tsm(['related', 'a.md', '--vault', v.dir]);
+    expect(r.code, r.stderr).toBe(0);
+    // It was `private  [unresolved]  wikilink:3`, `drafts/x  [unresolved]  wikilink:3`, `y  [unresolved]  wikilink:3`.
+    expect(r.stdout).toBe(
+      [
+        'a.md  (a)',
+        '',
+        'outgoing (4)',
+        '  private.md  [ignored by .tsmignore: private.md]  wikilink:3',
+        '  drafts/x.md  [ignored by .gitignore: drafts/]  wikilink:3',
+        '  drafts/deep/y.md  [ignored by .gitignore: drafts/]  wikilink:3',
+        '  missing  [unresolved]  wikilink:3',
+        '',
+        'backlinks (0)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('tsm related --json gives each link `ignored` {path, by, rule} beside `skipped` (null when none)', () => {
+    const r = tsm(['related', 'b.md', '--json', '--vault', v.dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).outgoing).toEqual([
+      {
+        kind: 'wikilink',
+        sourcePath: 'b.md',
+        targetPath: null,
+        attachmentPath: null,
+        target: 'x',
+        heading: null,
+        text: null,
+        line: 3,
+        skipped: null,
+        ignored: { path: 'drafts/x.md', by: '.gitignore', rule: 'drafts/' },
+      },
+    ]);
+    const a = JSON.parse(tsm(['related', 'a.md', '--json', '--vault', v.dir]).stdout).outgoing as { target: string; ignored: unknown }[];
+    expect(a.map((l) => [l.target, l.ignored])).toEqual([
+      ['private', { path: 'private.md', by: '.tsmignore', rule: 'private.md' }],
+      ['drafts/x', { path: 'drafts/x.md', by: '.gitignore', rule: 'drafts/' }],
+      ['y', { path: 'drafts/deep/y.md', by: '.gitignore', rule: 'drafts/' }],
+      ['missing', null],
+    ]);
+  });
+
   it('the line its fix gives indexes the notes, and the links resolve', () => {
     const w = makeVault({ '.gitignore': 'drafts/\n', '.tsmignore': '!drafts/\n', 'a.md': '# a\n\n[[drafts/x]]\n', 'drafts/x.md': '# x\n' });
     try {
       expect(tsm(['index', '--vault', w.dir]).code).toBe(0);
       expect(tsm(['status', '--vault', w.dir]).stdout).toContain('links     1 (0 unresolved)\n');
+      expect(tsm(['related', 'a.md', '--vault', w.dir]).stdout).toContain('\n  drafts/x.md  wikilink:3\n');
     } finally {
       w.cleanup();
     }

@@ -50,6 +50,7 @@ describe('a link to a file tsm skipped', () => {
       text: null,
       line: 3,
       skipped: { path: 'fifo.md', reason: 'not a regular file (a pipe, a socket or a device)' },
+      ignored: null,
     });
     expect(to('big')?.skipped).toEqual({ path: 'big.md', reason: expect.stringMatching(/^file too large \(\d+ bytes > 200\)$/) });
     expect(to('bin')?.skipped).toEqual({ path: 'bin.md', reason: expect.stringMatching(/^binary file/) });

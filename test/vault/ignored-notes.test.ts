@@ -29,10 +29,10 @@ describe('ignoredNotes', () => {
     });
     made.push(v);
     expect(ignoredNotes(v.dir, ['.md'])).toEqual([
-      { path: 'drafts/deep/y.md', rule: '.gitignore', ignored: 'drafts/' },
-      { path: 'drafts/x.md', rule: '.gitignore', ignored: 'drafts/' },
-      { path: 'private.md', rule: '.tsmignore', ignored: 'private.md' },
-      { path: 'sub/local-notes.md', rule: '.gitignore', ignored: 'sub/local-notes.md' },
+      { path: 'drafts/deep/y.md', by: '.gitignore', rule: 'drafts/' },
+      { path: 'drafts/x.md', by: '.gitignore', rule: 'drafts/' },
+      { path: 'private.md', by: '.tsmignore', rule: 'private.md' },
+      { path: 'sub/local-notes.md', by: '.gitignore', rule: 'sub/local-notes.md' },
     ]);
     // And the scan lists every other note.
     expect(scanVault(v.dir, { extensions: ['.md'] }).files.map((f) => f.path)).toEqual(['a.md', 'build/out.md', 'sub/kept.md']);
@@ -41,6 +41,6 @@ describe('ignoredNotes', () => {
   it('a .tsmignore pattern that decides is named over a .gitignore one that matches too', () => {
     const v = makeVault({ '.gitignore': 'notes/\n', '.tsmignore': 'notes/\n', 'notes/a.md': 'x', 'b.md': 'x' });
     made.push(v);
-    expect(ignoredNotes(v.dir, ['.md'])).toEqual([{ path: 'notes/a.md', rule: '.tsmignore', ignored: 'notes/' }]);
+    expect(ignoredNotes(v.dir, ['.md'])).toEqual([{ path: 'notes/a.md', by: '.tsmignore', rule: 'notes/' }]);
   });
 });

@@ -4,6 +4,7 @@ import { ToolError } from '../errors.js';
 import { countWithin, defineTool, RESULT_CHAR_BUDGET } from '../tool.js';
 import { realPathInVault } from '../vault-path.js';
 import { typedVaultPath } from '../../vault/paths.js';
+import { withIgnored } from '../../index/ignored-links.js';
 import { findIndexedNote } from './note-lookup.js';
 
 export const relatedTool = defineTool({
@@ -13,9 +14,11 @@ export const relatedTool = defineTool({
     "A note's links: outgoing (wikilinks, embeds, markdown links and frontmatter related entries to other notes, each with the",
     'resolved note path, or null when no note is the target: then attachment is the path of the image, PDF or canvas it',
     'names, if any, or skipped is {path, reason} of the file of that name tsm skipped (too large, binary, a pipe), which',
-    'exists but is not indexed) and backlinks (notes linking to it). Use it to',
+    'exists but is not indexed, or ignored is {path, by, rule} of the note of that name the .gitignore or .tsmignore',
+    '(by) leaves out of the index, rule being what it ignores, the note or a folder above it, e.g. "drafts/": the note',
+    'is there, the link is right) and backlinks (notes linking to it). Use it to',
     'widen from one relevant note to its neighbours, then read them with read_note. path is a vault-relative note',
-    'path (or a unique note name). Returns {path, title, outgoing:[{path, attachment?, skipped?, target, kind, heading, line}],',
+    'path (or a unique note name). Returns {path, title, outgoing:[{path, attachment?, skipped?, ignored?, target, kind, heading, line}],',
     'backlinks:[{path, kind, line}]}; a note that is not indexed is an error. A note of thousands of links (a map of',
     `content) gives the first ones, by line and by path, within about ${RESULT_CHAR_BUDGET / 1000}k characters, and counts the rest in`,
     'outgoing_omitted / backlinks_omitted (read_note shows the note\'s own links in its text).',
@@ -30,10 +33,12 @@ export const relatedTool = defineTool({
       const note = findIndexedNote(reader, rel, ctx.cfg.extensions);
       if (!note) throw new ToolError(`note not indexed: ${rel} (use a path from search results)`);
       realPathInVault(ctx.cfg.vault, note.path);
-      const outgoing = distinct(reader.outgoingLinks(note.id, ctx.cfg.extensions).map((l) => ({
+      // withIgnored walks the vault only when a link names no note, attachment nor skipped file.
+      const outgoing = distinct(withIgnored(reader.outgoingLinks(note.id, ctx.cfg.extensions), ctx.cfg.vault, ctx.cfg.extensions).map((l) => ({
         path: l.targetPath,
         ...(l.attachmentPath !== null ? { attachment: l.attachmentPath } : {}),
         ...(l.skipped !== null ? { skipped: l.skipped } : {}),
+        ...(l.ignored !== null ? { ignored: l.ignored } : {}),
         target: l.target,
         kind: l.kind,
         heading: l.heading,

@@ -1,0 +1,53 @@
+// Links to notes the vault's .gitignore or .tsmignore leaves out of the index: the note is there (Obsidian
+// resolves the link), so such a link is neither broken nor a link to nothing. One rule for every surface
+// that shows unresolved links — doctor, status, `tsm related`, MCP `related` — beside resolve-link.ts, whose
+// resolution it applies to those notes (it lived in cli/, where MCP could not use it: related said
+// `[unresolved]` for them).
+import type { IgnoredFile, LinkRecord } from '../core/types.js';
+import { ignoredNotes } from '../vault/ignored-notes.js';
+import { basenameKey, pageKeyOfPath, resolveLink, type NoteLookup } from './resolve-link.js';
+
+/**
+ * Fills in `ignored` of the links that name no note, attachment nor skipped file, and gives `links` back.
+ * The vault is walked for its ignored notes (vault/ignored-notes.ts) only when such a link is there: a note
+ * whose links all resolve costs nothing more.
+ */
+export function withIgnored(links: LinkRecord[], vault: string, extensions: readonly string[]): LinkRecord[] {
+  const open = links.filter((l) => l.targetPath === null && l.attachmentPath === null && l.skipped === null);
+  if (open.length === 0) return links;
+  const named = ignoredIn(ignoredNotes(vault, extensions), extensions);
+  if (named !== null) for (const l of open) l.ignored = named(l);
+  return links;
+}
+
+/**
+ * The ignored note a link would name, were those notes indexed: link resolution (resolve-link.ts) over them
+ * alone, by path and by file name (their aliases are unknown: the notes are not read). Null when none.
+ */
+function ignoredIn(notes: IgnoredFile[], extensions: readonly string[]): ((l: LinkRecord) => IgnoredFile | null) | null {
+  if (notes.length === 0) return null;
+  const byPath = new Map(notes.map((n) => [n.path, n]));
+  const lower = new Map(notes.map((n) => [n.path.toLowerCase(), n.path]));
+  const group = (key: (path: string) => string | null) => {
+    const map = new Map<string, string[]>();
+    for (const n of notes) {
+      const k = key(n.path);
+      if (k !== null) map.set(k, [...(map.get(k) ?? []), n.path]);
+    }
+    return map;
+  };
+  const byBase = group((p) => basenameKey(p, extensions));
+  const byPage = group((p) => pageKeyOfPath(p, extensions));
+  const lookup: NoteLookup = {
+    hasPath: (p) => byPath.has(p),
+    byLowerPath: (p) => lower.get(p),
+    byBasename: (k) => byBase.get(k) ?? [],
+    byPageName: (k) => byPage.get(k) ?? [],
+    byAlias: () => [],
+    extensions,
+  };
+  return (l) => {
+    const path = resolveLink(l.kind, l.target, l.sourcePath, lookup);
+    return path === null ? null : (byPath.get(path) ?? null);
+  };
+}
