@@ -193,9 +193,9 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
   // A link to a file tsm skipped (NUL bytes, too large, no permission, a FIFO, a broken symlink) names a file
   // that is there: creating "that note" would be the wrong fix (NoteReader.skippedTargets says which).
   // All of them (the handbook's 2,093 take 30 ms), so that a site's pictures can be told from the rest. Links to
-  // notes the ignore rules leave out are told apart by a walk of the vault (index/ignored-links.ts), made only
-  // when such a link may be there: the Obsidian Hub with a third of its notes ignored, doctor ~0.4 s → ~0.7 s
-  // (3,506 links to them; a loaded machine).
+  // notes and attachments the ignore rules leave out are told apart by a walk of the vault
+  // (index/ignored-links.ts), made only when such a link may be there: the Obsidian Hub with a third of its
+  // notes ignored, doctor ~0.4 s → ~0.7 s (3,506 links to them; a loaded machine).
   const unresolved = unresolvedForDoctor(withIgnored(reader.unresolvedLinks(ALL_LINKS, cfg.extensions), cfg.vault, cfg.extensions), cfg.vault, cfg.extensions);
   for (const f of unresolved.folders) {
     const where = `${f.first.sourcePath}${f.first.line ? `:${f.first.line}` : ''}`;
@@ -246,28 +246,34 @@ function indexChecks(cfg: TsmConfig, db: Database, reader: NoteReader): Problem[
 }
 
 /**
- * Links to notes one ignore rule leaves out (doctor-links.ts): information, not a fault. The note is there and
- * Obsidian resolves the link; the user left it out of tsm, and the fix says how to bring it back if wanted.
+ * Links to notes (or attachments) one ignore rule leaves out (doctor-links.ts): information, not a fault. The
+ * file is there and Obsidian resolves the link; the user left it out of tsm, and the fix says how to bring it
+ * back if wanted.
  */
 function ignoredLinksLine(g: IgnoredTargets): Problem {
   const where = `${g.first.sourcePath}${g.first.line ? `:${g.first.line}` : ''}`;
   const one = g.links === 1;
   const left = `${g.by} leaves out of the index`;
+  // A note, or notes: as before; an attachment among them makes them files.
+  const notes = g.toAttachments === 0;
+  const a = notes ? 'a note' : 'a file';
   const what = g.rule.endsWith('/')
     ? one
-      ? `${where} links to "${g.first.target}", which is ${g.note}, a note in ${g.rule}, which ${left}`
-      : `${g.links} links name notes in ${g.rule}, which ${left} (the first: ${where} links to "${g.first.target}", ${g.note})`
+      ? `${where} links to "${g.first.target}", which is ${g.file}, ${a} in ${g.rule}, which ${left}`
+      : `${g.links} links name ${notes ? 'notes' : 'files'} in ${g.rule}, which ${left} (the first: ${where} links to "${g.first.target}", ${g.file})`
     : one
-      ? `${where} links to "${g.first.target}", which is ${g.note}, a note ${left}`
-      : `${g.links} links name ${g.note}, a note ${left} (the first: ${where} links to "${g.first.target}")`;
+      ? `${where} links to "${g.first.target}", which is ${g.file}, ${a} ${left}`
+      : `${g.links} links name ${g.file}, ${a} ${left} (the first: ${where} links to "${g.first.target}")`;
+  // An attachment is searched in no case: left out, only its links read unresolved to tsm.
+  const keep = `nothing to do if you keep ${g.rule} out of ${g.toNotes > 0 ? 'searches' : 'the index'}`;
   return {
     check: 'links',
     severity: 'info',
     message: `${what}: ${one ? 'the link is right (Obsidian resolves it)' : 'the links are right (Obsidian resolves them)'}`,
     fix:
       g.by === '.tsmignore'
-        ? `nothing to do if you keep ${g.rule} out of searches; to index it, remove the .tsmignore line that ignores it (or add !${g.rule} after it)`
-        : `nothing to do if you keep ${g.rule} out of searches; to index it, add the line !${g.rule} to the vault's .tsmignore (its lines come after .gitignore's)`,
+        ? `${keep}; to index it, remove the .tsmignore line that ignores it (or add !${g.rule} after it)`
+        : `${keep}; to index it, add the line !${g.rule} to the vault's .tsmignore (its lines come after .gitignore's)`,
   };
 }
 

@@ -47,8 +47,8 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>, res
   const s = reader.status();
   // Counted among the unresolved (no note holds them), but the file is there: doctor names it and why.
   const linksToSkippedFiles = reader.linksToSkippedFiles(cfg.extensions);
-  // Counted among the unresolved too (the index has no note for them), but the note is there, left out by an
-  // ignore rule: doctor names them. A walk of the vault (index/ignored-links.ts), made only when other unresolved
+  // Counted among the unresolved too (the index has no note nor attachment for them), but the note or
+  // attachment is there, left out by an ignore rule: doctor names them. A walk of the vault (index/ignored-links.ts), made only when other unresolved
   // links are left: on the Obsidian Hub (214 unresolved, nothing ignored) status took ~0.11 s before, ~0.16 s
   // now; with a third of its notes ignored (3,506 links to them) ~0.32 s (a loaded machine, load 3–5).
   const linksToIgnored =
@@ -76,7 +76,7 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>, res
       sectionsWithVector: sem.withVector,
     };
     const keptSessionNotes = kept.map((k) => ({ path: relative(cfg.vault, k.path), sessionId: k.sessionId, reason: k.reason, since: k.since }));
-    printJson({ vault: cfg.vault, db: cfg.db, ...s, buildUnfinished: unfinished, linksToSkippedFiles, linksToIgnoredNotes: linksToIgnored, semantic, vectors, datesCrowded, keptSessionNotes, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
+    printJson({ vault: cfg.vault, db: cfg.db, ...s, buildUnfinished: unfinished, linksToSkippedFiles, linksToIgnoredFiles: linksToIgnored, semantic, vectors, datesCrowded, keptSessionNotes, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
     return;
   }
   const lines = [
@@ -108,7 +108,7 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>, res
 function linksNote(toSkipped: number, toIgnored: number): string {
   const parts = [
     ...(toSkipped ? [`${toSkipped} of them to files tsm skipped`] : []),
-    ...(toIgnored ? [`${toIgnored} ${toSkipped ? '' : 'of them '}to notes .gitignore or .tsmignore leave out`] : []),
+    ...(toIgnored ? [`${toIgnored} ${toSkipped ? '' : 'of them '}to files .gitignore or .tsmignore leave out`] : []),
   ];
   return parts.length ? `, ${parts.join(', ')}: \`tsm doctor\` says why` : '';
 }

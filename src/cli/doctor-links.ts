@@ -7,8 +7,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IgnoredFile, LinkRecord } from '../core/types.js';
 import { namesFileNotNote } from '../text/file-not-note.js';
+import { isNoteName } from '../vault/paths.js';
 
-/** Unresolved links read to tell a site's missing static folder, or ignored notes, from the rest. */
+/** Unresolved links read to tell a site's missing static folder, or ignored files, from the rest. */
 export const ALL_LINKS = 100_000;
 
 /** Links to files under one missing folder that make a line of their own. */
@@ -22,15 +23,18 @@ export interface MissingFolder {
   first: LinkRecord;
 }
 
-/** Links to notes one ignore rule leaves out of the index (LinkRecord.ignored): one line of doctor's. */
+/** Links to notes and attachments one ignore rule leaves out of the index (LinkRecord.ignored): one line of doctor's. */
 export interface IgnoredTargets {
   by: IgnoredFile['by'];
-  /** What the rule ignores: a note (`private.md`) or a folder (`drafts/`). */
+  /** What the rule ignores: a file (`private.md`) or a folder (`drafts/`). */
   rule: string;
   links: number;
-  /** The first of them, in doctor's order, and the note it names. */
+  /** The first of them, in doctor's order, and the file it names. */
   first: LinkRecord;
-  note: string;
+  file: string;
+  /** How many of them name a note, and how many an attachment (`drafts/pic.png`). */
+  toNotes: number;
+  toAttachments: number;
 }
 
 export interface UnresolvedForDoctor {
@@ -45,16 +49,19 @@ export interface UnresolvedForDoctor {
  * grouped for doctor.
  */
 export function unresolvedForDoctor(links: LinkRecord[], vault: string, extensions: readonly string[]): UnresolvedForDoctor {
-  // A link to a note the ignore rules leave out names a note that is there (Obsidian resolves it): the user
-  // left it out, so the link is no broken one, and "create that note" was the wrong fix. Grouped by the rule
-  // (an ignored folder may hold many linked notes): nothing to fix unless the user wants them searched.
+  // A link to a note (or attachment) the ignore rules leave out names a file that is there (Obsidian resolves
+  // it): the user left it out, so the link is no broken one, and "create that note" (or "add that file") was
+  // the wrong fix. Grouped by the rule (an ignored folder may hold many linked notes): nothing to fix unless
+  // the user wants them searched.
   const toIgnored = new Map<string, IgnoredTargets>();
   links = links.filter((l) => {
-    const note = l.ignored;
-    if (note === null) return true;
-    const group = toIgnored.get(note.rule);
-    if (group) group.links++;
-    else toIgnored.set(note.rule, { by: note.by, rule: note.rule, links: 1, first: l, note: note.path });
+    const file = l.ignored;
+    if (file === null) return true;
+    const group = toIgnored.get(file.rule) ?? { by: file.by, rule: file.rule, links: 0, first: l, file: file.path, toNotes: 0, toAttachments: 0 };
+    group.links++;
+    if (isNoteName(file.path, extensions)) group.toNotes++;
+    else group.toAttachments++;
+    toIgnored.set(file.rule, group);
     return false;
   });
   const byFolder = new Map<string, LinkRecord[]>();

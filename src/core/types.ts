@@ -114,7 +114,7 @@ export interface LinkRecord {
   /** When neither: the file of that name tsm skipped (too large, NUL bytes, a FIFO…), else null. */
   skipped: SkippedFile | null;
   /**
-   * When none of those: the note of that name the vault's ignore rules leave out, else null. Filled in only
+   * When none of those: the note or attachment of that name the vault's ignore rules leave out, else null. Filled in only
    * by index/ignored-links.ts (a walk of the vault): null as the index reads the link.
    */
   ignored: IgnoredFile | null;
@@ -130,7 +130,7 @@ export interface SkippedFile {
   reason: string;
 }
 
-/** A file the vault's .gitignore or .tsmignore leaves out of the index (vault/ignored-notes.ts), and the rule that does. */
+/** A file the vault's .gitignore or .tsmignore leaves out of the index (vault/ignored-files.ts), and the rule that does. */
 export interface IgnoredFile {
   /** Vault-relative, NFC, as the index would have named it. */
   path: string;

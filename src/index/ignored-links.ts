@@ -1,22 +1,26 @@
-// Links to notes the vault's .gitignore or .tsmignore leaves out of the index: the note is there (Obsidian
-// resolves the link), so such a link is neither broken nor a link to nothing. One rule for every surface
-// that shows unresolved links — doctor, status, `tsm related`, MCP `related` — beside resolve-link.ts, whose
-// resolution it applies to those notes (it lived in cli/, where MCP could not use it: related said
-// `[unresolved]` for them).
+// Links to notes and attachments the vault's .gitignore or .tsmignore leaves out of the index: the file is
+// there (Obsidian resolves the link), so such a link is neither broken nor a link to nothing. One rule for
+// every surface that shows unresolved links — doctor, status, `tsm related`, MCP `related` — beside
+// resolve-link.ts, whose resolution it applies to those files (it lived in cli/, where MCP could not use it:
+// related said `[unresolved]` for them).
 import type { IgnoredFile, LinkRecord } from '../core/types.js';
-import { ignoredNotes } from '../vault/ignored-notes.js';
-import { basenameKey, pageKeyOfPath, resolveLink, type NoteLookup } from './resolve-link.js';
+import { isNoteName } from '../vault/paths.js';
+import { ignoredFiles } from '../vault/ignored-files.js';
+import { basenameKey, pageKeyOfPath, resolveAttachment, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
 
 /**
  * Fills in `ignored` of the links that name no note, attachment nor skipped file, and gives `links` back.
- * The vault is walked for its ignored notes (vault/ignored-notes.ts) only when such a link is there: a note
+ * The vault is walked for its ignored files (vault/ignored-files.ts) only when such a link is there: a note
  * whose links all resolve costs nothing more.
  */
 export function withIgnored(links: LinkRecord[], vault: string, extensions: readonly string[]): LinkRecord[] {
   const open = links.filter((l) => l.targetPath === null && l.attachmentPath === null && l.skipped === null);
   if (open.length === 0) return links;
-  const named = ignoredIn(ignoredNotes(vault, extensions), extensions);
-  if (named !== null) for (const l of open) l.ignored = named(l);
+  const files = ignoredFiles(vault, extensions);
+  if (files.length === 0) return links;
+  const note = ignoredIn(files.filter((f) => isNoteName(f.path, extensions)), extensions);
+  const attachment = ignoredAttachmentIn(files.filter((f) => !isNoteName(f.path, extensions)), extensions);
+  for (const l of open) l.ignored = note(l) ?? attachment(l);
   return links;
 }
 
@@ -24,8 +28,8 @@ export function withIgnored(links: LinkRecord[], vault: string, extensions: read
  * The ignored note a link would name, were those notes indexed: link resolution (resolve-link.ts) over them
  * alone, by path and by file name (their aliases are unknown: the notes are not read). Null when none.
  */
-function ignoredIn(notes: IgnoredFile[], extensions: readonly string[]): ((l: LinkRecord) => IgnoredFile | null) | null {
-  if (notes.length === 0) return null;
+function ignoredIn(notes: IgnoredFile[], extensions: readonly string[]): (l: LinkRecord) => IgnoredFile | null {
+  if (notes.length === 0) return () => null;
   const byPath = new Map(notes.map((n) => [n.path, n]));
   const lower = new Map(notes.map((n) => [n.path.toLowerCase(), n.path]));
   const group = (key: (path: string) => string | null) => {
@@ -48,6 +52,24 @@ function ignoredIn(notes: IgnoredFile[], extensions: readonly string[]): ((l: Li
   };
   return (l) => {
     const path = resolveLink(l.kind, l.target, l.sourcePath, lookup);
+    return path === null ? null : (byPath.get(path) ?? null);
+  };
+}
+
+/**
+ * The ignored attachment a link would name (`![[drafts/pic.png]]`), were it listed: among the files of the
+ * link's key, the one resolveAttachment picks, as the index picks a listed attachment (note-reader.ts).
+ */
+function ignoredAttachmentIn(files: IgnoredFile[], extensions: readonly string[]): (l: LinkRecord) => IgnoredFile | null {
+  if (files.length === 0) return () => null;
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const byKey = new Map<string, string[]>();
+  for (const f of files) {
+    const key = targetKey(f.path, extensions);
+    byKey.set(key, [...(byKey.get(key) ?? []), f.path]);
+  }
+  return (l) => {
+    const path = resolveAttachment(l.kind, l.target, l.sourcePath, byKey.get(targetKey(l.target, extensions)) ?? []);
     return path === null ? null : (byPath.get(path) ?? null);
   };
 }

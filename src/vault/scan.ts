@@ -176,7 +176,7 @@ function folderError(err: unknown): string {
  * editor's leftover (`a.md~`, `#a.md#`, `.a.md.swp`). The full scan, `--files-from-stdin` and the watcher
  * (createPathFilter, createAttachmentLookup, src/watch/classify.ts) all ask here.
  */
-export function isAttachmentName(name: string, extensions: string[]): boolean {
+export function isAttachmentName(name: string, extensions: readonly string[]): boolean {
   return name.lastIndexOf('.') > 0 && !isEditorLeftover(name) && !isNoteName(name, extensions);
 }
 

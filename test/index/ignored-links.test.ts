@@ -6,13 +6,13 @@ import type { LinkRecord } from '../../src/core/types.js';
 import { makeVault } from '../helpers/cli.js';
 
 const walks = vi.hoisted(() => [] as string[]);
-vi.mock('../../src/vault/ignored-notes.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/vault/ignored-notes.js')>();
+vi.mock('../../src/vault/ignored-files.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/vault/ignored-files.js')>();
   return {
     ...real,
-    ignoredNotes: (vault: string, extensions: readonly string[]) => {
+    ignoredFiles: (vault: string, extensions: readonly string[]) => {
       walks.push(vault);
-      return real.ignoredNotes(vault, extensions);
+      return real.ignoredFiles(vault, extensions);
     },
   };
 });
@@ -25,7 +25,7 @@ afterEach(() => {
 });
 
 function vault() {
-  const v = makeVault({ '.gitignore': 'drafts/\n', 'a.md': '# a\n', 'drafts/x.md': '# x\n', 'pic.png': 'png' });
+  const v = makeVault({ '.gitignore': 'drafts/\n', 'a.md': '# a\n', 'drafts/x.md': '# x\n', 'drafts/pic.png': 'png' });
   made.push(v);
   return v.dir;
 }
@@ -45,11 +45,15 @@ const link = (target: string, found: Partial<LinkRecord> = {}): LinkRecord => ({
 });
 
 describe('withIgnored', () => {
-  it('names the ignored note a link names, and the rule; a link to nothing stays unnamed', () => {
-    const links = withIgnored([link('x'), link('drafts/x'), link('missing')], vault(), ['.md']);
+  it('names the ignored note or attachment a link names, and the rule; a link to nothing stays unnamed', () => {
+    const links = withIgnored([link('x'), link('drafts/x'), link('missing'), link('drafts/pic.png', { kind: 'embed' }), link('pic.png', { kind: 'embed' }), link('other.png')], vault(), ['.md']);
     expect(links.map((l) => l.ignored)).toEqual([
       { path: 'drafts/x.md', by: '.gitignore', rule: 'drafts/' },
       { path: 'drafts/x.md', by: '.gitignore', rule: 'drafts/' },
+      null,
+      { path: 'drafts/pic.png', by: '.gitignore', rule: 'drafts/' },
+      // By name, as the index resolves an attachment (Obsidian too: the only pic.png).
+      { path: 'drafts/pic.png', by: '.gitignore', rule: 'drafts/' },
       null,
     ]);
     expect(walks).toHaveLength(1);
@@ -58,7 +62,7 @@ describe('withIgnored', () => {
   it('does not walk the vault when every link names a note, an attachment or a skipped file', () => {
     const links = [
       link('b', { targetPath: 'b.md' }),
-      link('pic.png', { attachmentPath: 'pic.png' }),
+      link('img.png', { attachmentPath: 'img.png' }),
       link('x', { skipped: { path: 'x.md', reason: 'binary file' } }),
     ];
     withIgnored(links, vault(), ['.md']);

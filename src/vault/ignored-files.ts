@@ -1,11 +1,13 @@
-// The notes a vault holds that its .gitignore and .tsmignore files leave out of the index, and which rule
-// does: index/ignored-links.ts reads them to tell a link to such a note (which Obsidian resolves: the note is
-// there) from a link to a note that is nowhere. "create that note" was doctor's fix for both.
+// The notes and attachments a vault holds that its .gitignore and .tsmignore files leave out of the index, and
+// which rule does: index/ignored-links.ts reads them to tell a link to such a file (which Obsidian resolves:
+// the file is there) from a link to one that is nowhere. "create that note" and "add that file to the vault"
+// were doctor's fixes for both.
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { IgnoredFile } from '../core/types.js';
 import { folderRules, ignoringFile, isIgnored, NO_RULES, type IgnoreRules } from './ignore-rules.js';
 import { isNoteName, isSkippedFolder } from './paths.js';
+import { isAttachmentName } from './scan.js';
 
 /**
  * Folder entries read below ignored folders at most: an ignored folder may be a build's output or a copy of
@@ -15,11 +17,12 @@ import { isNoteName, isSkippedFolder } from './paths.js';
 const MAX_IGNORED_ENTRIES = 100_000;
 
 /**
- * The note files the scan (scan.ts) leaves out by an ignore rule, each with that rule, sorted by path. The
- * walk is the scan's: the same folders never entered (dot-folders, which Obsidian hides too; node_modules/ and
- * Logseq's copies, never notes: paths.ts), the same rules, a folder reached twice (a symlink) walked once.
+ * The note files, and the files the scan would list as attachments (isAttachmentName: `pic.png`), that the
+ * scan (scan.ts) leaves out by an ignore rule, each with that rule, sorted by path. The walk is the scan's:
+ * the same folders never entered (dot-folders, which Obsidian hides too; node_modules/ and Logseq's copies,
+ * never notes: paths.ts), the same rules, a folder reached twice (a symlink) walked once.
  */
-export function ignoredNotes(vault: string, extensions: readonly string[]): IgnoredFile[] {
+export function ignoredFiles(vault: string, extensions: readonly string[]): IgnoredFile[] {
   const out: IgnoredFile[] = [];
   const visited = new Set<string>();
   let budget = MAX_IGNORED_ENTRIES;
@@ -51,7 +54,7 @@ export function ignoredNotes(vault: string, extensions: readonly string[]): Igno
         if (isSkippedFolder(name, relDir.slice(relDir.lastIndexOf('/') + 1))) continue;
         const ignored = above ?? (isIgnored(here, rel, true) ? { by: ignoringFile(here, rel, true), rule: `${rel}/` } : null);
         walk(join(absDir, entry.name), rel, here, ignored);
-      } else if (isNoteName(name, extensions)) {
+      } else if (isNoteName(name, extensions) || isAttachmentName(name, extensions)) {
         const ignored = above ?? (isIgnored(here, rel, false) ? { by: ignoringFile(here, rel, false), rule: rel } : null);
         if (ignored !== null) out.push({ path: rel, ...ignored });
       }
