@@ -27,8 +27,9 @@ export function run(argv: Record<string, unknown>): void {
     throw new UserError(`no indexed note matches "${oneLine(ref)}": give its vault path, file name, title or alias (\`tsm search\` finds it by its words)`);
   }
   const { note } = found;
-  // A link to a note the ignore rules leave out (`[ignored by .gitignore: drafts/]`), told from one to nothing
-  // by a walk of the vault, made only when a link names no note, attachment nor skipped file.
+  // A link to a note or attachment the ignore rules leave out (`[ignored by .gitignore: drafts/]`), told from
+  // one to nothing by a walk of the vault, made only when a link names no note, attachment nor skipped file:
+  // on the Obsidian Hub with half its notes ignored (3,535), ~0.15–0.2 s → ~0.2–0.25 s (load 4–5).
   withIgnored(found.outgoing, cfg.vault, cfg.extensions);
   // -n counts the notes (and files) linked, not the links: each is one row, with all its lines.
   const allOut = outgoingGroups(found.outgoing);
