@@ -1,6 +1,6 @@
 // tsm watch: index, then keep the index in step with the vault until SIGINT/SIGTERM/SIGHUP.
 import { tsmDir } from '../vault/config.js';
-import { removeWatcherPid, runningWatcher, stalePidAdvice, writeWatcherPid } from '../vault/watcher-pid.js';
+import { claimWatcher, removeWatcherPid, stalePidAdvice, watcherPidFile } from '../vault/watcher-pid.js';
 import { formatBatchLine, formatInitialLine } from '../watch/report.js';
 import { watchVault, WatchError } from '../watch/watch-vault.js';
 import { configFrom } from './args.js';
@@ -15,11 +15,14 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const debounceMs = Math.round((argv.debounce as number | undefined) ?? 150);
   const cfg = configFrom(argv, { cwdIsVault: true });
   const dir = tsmDir(cfg);
-  const other = runningWatcher(dir);
-  if (other !== null && other !== process.pid) {
+  // Claimed at once (O_EXCL), not looked at and then written: two started together both ran (watcher-pid.ts).
+  const other = await claimWatcher(dir);
+  if (other === 'busy') {
+    throw new UserError(`another tsm is claiming ${watcherPidFile(dir)} for ${cfg.vault}; try again in a moment`);
+  }
+  if (other !== null) {
     throw new UserError(`a watcher already runs for ${cfg.vault} (pid ${other}); stop it first, or, ${stalePidAdvice(dir)}`);
   }
-  tryWritePid(dir);
 
   const log = (line: string) => writeErr(`${line}\n`);
   const controller = new AbortController();
@@ -69,14 +72,5 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     removeWatcherPid(dir); // only if it names this process
     // Everything is closed; should a stray handle (a worker thread, a library's timer) remain, do not hang.
     setTimeout(() => process.exit(), 2000).unref();
-  }
-}
-
-/** The pid file lets `tsm status` show the watcher; a read-only vault (with --db elsewhere) just goes without. */
-function tryWritePid(dir: string): void {
-  try {
-    writeWatcherPid(dir);
-  } catch {
-    // written by the running watcher once it can (watch-vault.ts keepPidFile)
   }
 }

@@ -1,5 +1,6 @@
 // A lock file, so two hook processes never ingest the same transcript at once (Stop and a detached
-// SessionEnd can overlap; the later one must not be overwritten by the earlier one's older view).
+// SessionEnd can overlap; the later one must not be overwritten by the earlier one's older view). Its claim
+// (tryLockFile) also keeps `.tsm/watch.pid` to one watcher (watcher-pid.ts).
 import { closeSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TsmError } from '../core/errors.js';
@@ -39,13 +40,37 @@ export async function withFileLock<T>(path: string, opts: LockOptions, fn: () =>
 }
 
 function tryAcquire(path: string, staleMs: number): boolean {
-  if (create(path)) return true;
-  if (isStale(path, staleMs)) takeOver(path, staleMs);
-  return false;
+  return tryLockFile(path, { staleMs });
 }
 
-/** Creates `path` exclusively, holding our pid; false when it exists. */
-function create(path: string): boolean {
+/** Whether the process `pid` still holds a lock it took at `takenAtMs` (epoch ms: the file's mtime). */
+export type HolderRule = (pid: number, takenAtMs: number) => boolean;
+
+export interface ClaimRules {
+  /** A lock older than this (ms) is left over from a crash and is taken over (default 120 s). */
+  staleMs?: number;
+  /** Who still holds it (default holderRuns: its pid lives, and started before the lock was taken). */
+  holds?: HolderRule;
+  /** What the file holds (default the bare pid, as older tsm wrote and read it): the pid, read by lockPid. */
+  text?: string;
+}
+
+/**
+ * One try at `path`: made exclusively (O_EXCL) holding this process's pid (true), or left to the process that
+ * holds it (false). A stale one (isStale, by `rules`) is taken over first, one process at a time (takeOver).
+ */
+export function tryLockFile(path: string, rules: ClaimRules = {}): boolean {
+  const staleMs = rules.staleMs ?? DEFAULT_STALE_MS;
+  const holds = rules.holds ?? holderRuns;
+  const text = rules.text ?? String(process.pid);
+  if (create(path, text)) return true;
+  if (!isStale(path, staleMs, holds)) return false;
+  takeOver(path, staleMs, holds);
+  return create(path, text);
+}
+
+/** Creates `path` exclusively, holding `text` (our pid); false when it exists. */
+function create(path: string, text = String(process.pid)): boolean {
   let fd: number;
   try {
     fd = openSync(path, 'wx');
@@ -54,7 +79,7 @@ function create(path: string): boolean {
     return false;
   }
   try {
-    writeSync(fd, String(process.pid));
+    writeSync(fd, text);
   } catch (err) {
     // A full disk: an empty lock left behind held off every other process for PIDLESS_MS.
     closeSync(fd);
@@ -73,14 +98,14 @@ function create(path: string): boolean {
  * process killed in between is stale by the same rules, and is removed without a guard of its own (two
  * waiters racing there need that kill within those microseconds first).
  */
-function takeOver(path: string, staleMs: number): void {
+function takeOver(path: string, staleMs: number, holds: HolderRule): void {
   const guard = `${path}.takeover`;
   if (!create(guard)) {
-    if (isStale(guard, staleMs)) rmSync(guard, { force: true });
+    if (isStale(guard, staleMs, holderRuns)) rmSync(guard, { force: true });
     return;
   }
   try {
-    if (isStale(path, staleMs)) rmSync(path, { force: true });
+    if (isStale(path, staleMs, holds)) rmSync(path, { force: true });
   } finally {
     rmSync(guard, { force: true });
   }
@@ -93,7 +118,7 @@ export function isLockHeld(path: string, staleMs = DEFAULT_STALE_MS): boolean {
   } catch {
     return false;
   }
-  return !isStale(path, staleMs);
+  return !isStale(path, staleMs, holderRuns);
 }
 
 /**
@@ -109,7 +134,7 @@ const PIDLESS_MS = 2_000;
  * never got a pid, or it is older than any ingest takes. Where a reused pid cannot be told from its holder,
  * such a lock stays until staleMs, and a waiter with a deadline (the Stop hook) gives up at its deadline.
  */
-function isStale(path: string, staleMs: number): boolean {
+function isStale(path: string, staleMs: number, holds: HolderRule): boolean {
   let taken: number;
   let text: string;
   try {
@@ -126,5 +151,5 @@ function isStale(path: string, staleMs: number): boolean {
   const pid = lockPid(text);
   if (pid === null) return age > PIDLESS_MS; // being written right now, unless it is old
   // The lock's time is when its holder wrote it: a process with its pid that started later is not the holder.
-  return !holderRuns(pid, taken);
+  return !holds(pid, taken);
 }

@@ -1,10 +1,12 @@
 // `.tsm/watch.pid`: tells `tsm status`, `tsm doctor`, the hooks' background sync and a second `tsm watch`
-// whether a watcher runs for this vault.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+// whether a watcher runs for this vault. Claimed as a lock is (file-lock.ts tryLockFile), so that of two
+// `tsm watch` started at once exactly one runs.
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { tryLockFile } from './file-lock.js';
 import { fileKind, notPlainFileError, readUtf8RegularFile } from './file-kind.js';
 import { makeVaultFolder } from './folders.js';
-import { holderRuns } from './process-start.js';
+import { holderRuns, lockPid } from './process-start.js';
 
 export function watcherPidFile(tsmDir: string): string {
   return join(tsmDir, 'watch.pid');
@@ -17,8 +19,7 @@ export function watcherPidFile(tsmDir: string): string {
  */
 export function runningWatcher(tsmDir: string): number | null {
   const pid = recordedPid(tsmDir);
-  if (pid === null || !holderRuns(pid, null)) return null;
-  return runsTsmWatch(pid) === false ? null : pid;
+  return pid !== null && watcherRuns(pid) ? pid : null;
 }
 
 /** The running watcher of the vault when it is another process than this one (this one may be the watcher). */
@@ -33,37 +34,65 @@ export function stalePidAdvice(tsmDir: string): string {
 }
 
 /**
- * Records this process as the vault's watcher. Never makes the vault's folder itself (src/vault/folders.ts).
- * A write that fails (a full disk: ENOSPC) takes its file with it: the open had already emptied it, and an
- * empty pid file left behind named no watcher while one ran.
+ * What one claim of the pid file came to: this process is on record ('claimed': it wrote the file now),
+ * another live watcher is (its pid; this process's own when the file named it already), or another tsm is
+ * writing the file or taking a stale one over this moment ('busy': try again shortly).
  */
-export function writeWatcherPid(tsmDir: string): void {
+export type WatcherClaim = 'claimed' | 'busy' | number;
+
+/**
+ * One try at recording this process as the vault's watcher. Before, `tsm watch` asked runningWatcher, then
+ * wrote the file over whatever was there: two started at the same instant both found none (or both the same
+ * stale one), both wrote, and both watched and indexed the vault (2 of 20 rounds here). Now the file is made
+ * with O_EXCL, and a stale one (its pid dead, or another program's now: watcherRuns) is removed under a
+ * guard and judged once more there, so of two racing over it one takes it and the other finds that one on
+ * record. Never makes the vault's folder itself (src/vault/folders.ts). Throws when the file cannot be made
+ * (a read-only `.tsm/`; a full disk, whose failed write takes the file with it: an empty pid file named no
+ * watcher while one ran), or when something other than a plain file has its name (not tsm's to remove).
+ */
+export function claimWatcherPid(tsmDir: string): WatcherClaim {
   makeVaultFolder(dirname(tsmDir), tsmDir);
   const file = watcherPidFile(tsmDir);
-  // Opening a FIFO to write waits for a reader that never comes: the watcher hung before its first sync.
-  if (fileKind(file) === 'other') throw notPlainFileError(file, "the running watcher's pid");
-  try {
-    writeFileSync(file, `${process.pid}\n`);
-  } catch (err) {
+  const kind = fileKind(file);
+  if (kind === 'other' || kind === 'directory') throw notPlainFileError(file, "the running watcher's pid");
+  // A watcher runs for days: its file is never stale by age, only once its pid no longer runs `tsm watch`
+  // (an empty one, left by a process killed between its open and its write, after 2 s: file-lock.ts PIDLESS_MS).
+  if (tryLockFile(file, { staleMs: Infinity, holds: watcherRuns, text: `${process.pid}\n` })) return 'claimed';
+  return runningWatcher(tsmDir) ?? 'busy';
+}
+
+/** How long `tsm watch` waits while another tsm writes the pid file or takes it over (that takes milliseconds). */
+const CLAIM_WAIT_MS = 5_000;
+const CLAIM_RETRY_MS = 25;
+
+/**
+ * Makes this process the vault's watcher on record: null when it is now, or when no pid file can be made
+ * (then `tsm watch` goes without, as before: watch-vault.ts keepPidFile writes it once it can); the pid of
+ * the live watcher on record otherwise; 'busy' when the file stayed in another tsm's hands past CLAIM_WAIT_MS.
+ */
+export async function claimWatcher(tsmDir: string): Promise<number | null | 'busy'> {
+  for (const end = Date.now() + CLAIM_WAIT_MS; ; ) {
+    let claim: WatcherClaim;
     try {
-      rmSync(file, { force: true });
+      claim = claimWatcherPid(tsmDir);
     } catch {
-      // a folder it may not write: no file was made there either
+      return otherRunningWatcher(tsmDir);
     }
-    throw err;
+    if (claim !== 'busy') return claim === 'claimed' || claim === process.pid ? null : claim;
+    if (Date.now() >= end) return 'busy';
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_RETRY_MS));
   }
 }
 
 /**
  * A running watcher's check that it is still on record (`.tsm/` deleted under it, which it rebuilds):
- * writes its pid again unless the file holds it or another live watcher's. True when it wrote; a vault that
- * is gone, or a folder it may not write, is left alone.
+ * claims the file again unless it holds this process's pid or another live watcher's. True when it wrote; a
+ * vault that is gone, a folder it may not write, or another tsm taking the file this moment is left alone.
  */
 export function restoreWatcherPid(tsmDir: string): boolean {
-  if (recordedPid(tsmDir) === process.pid || runningWatcher(tsmDir) !== null) return false;
+  if (recordedPid(tsmDir) === process.pid) return false;
   try {
-    writeWatcherPid(tsmDir);
-    return true;
+    return claimWatcherPid(tsmDir) === 'claimed';
   } catch {
     return false;
   }
@@ -79,15 +108,19 @@ export function removeWatcherPid(tsmDir: string): void {
 }
 
 function recordedPid(tsmDir: string): number | null {
-  let pid: number;
   try {
     // Opened as a plain file or not at all: a FIFO there blocked the read forever, and with it `tsm status`,
     // `tsm doctor`, `tsm watch` and the SessionStart hook (past Claude Code's hook timeout).
-    pid = Number.parseInt(readUtf8RegularFile(watcherPidFile(tsmDir)), 10);
+    // Read by the claim's rule (lockPid), so that what the claim takes for stale is what names no watcher here.
+    return lockPid(readUtf8RegularFile(watcherPidFile(tsmDir)));
   } catch {
     return null;
   }
-  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+/** Whether `pid` may be a vault's watcher: it lives, and runs `tsm watch` where the OS tells (runsTsmWatch). */
+function watcherRuns(pid: number): boolean {
+  return holderRuns(pid, null) && runsTsmWatch(pid) !== false;
 }
 
 /**
