@@ -6,7 +6,7 @@ import { basename, join, resolve as resolvePath } from 'node:path';
 import { fileKind } from '../vault/file-kind.js';
 import { isAttachmentName } from '../vault/scan.js';
 import { createIgnoredTest, watchFailureKind, type WatchEventName } from './classify.js';
-import { createLoopTest } from './symlink-loop.js';
+import { createLoopTest, linkTarget } from './symlink-loop.js';
 
 /** How often polling stats each note. Slower than chokidar's 100 ms default: a vault holds thousands of files. */
 export const POLL_INTERVAL_MS = 1000;
@@ -171,6 +171,33 @@ export class VaultFsWatcher {
   }
 
   /**
+   * The symlinked folders the current watcher entered, and the real path each led to then. chokidar follows
+   * a symlink once and never looks at it again (node_modules/chokidar/handler.js `_handleSymlink`: "don't
+   * follow the same symlink more than once"): after `ln -sfn /elsewhere/b vault/notes` its watches stayed on
+   * the old target, whose notes stayed in the index, and of the new target's only those named differently at
+   * the link's own level came in (none under --poll), their edits unseen. Filled as the walk enters folders:
+   * one lstat per folder, beside the loop test's realpath.
+   */
+  private linkedFolders = new Map<string, string | null>();
+
+  /**
+   * The symlinked folders (linkedFolders) that lead elsewhere now, or are no symlink any more (a folder
+   * renamed over one, one removed), taken as they are now. Asked every second by the caller: an lstat and a
+   * realpath per such link, nothing in a vault without any. Any of them makes a `renew` (and a rescan) due.
+   */
+  relinked(): string[] {
+    const now: string[] = [];
+    for (const [abs, was] of this.linkedFolders) {
+      const to = linkTarget(abs);
+      if (to === was) continue;
+      if (to === undefined) this.linkedFolders.delete(abs);
+      else this.linkedFolders.set(abs, to);
+      now.push(abs);
+    }
+    return now;
+  }
+
+  /**
    * A fresh watcher in place of the current one (native or polling, as it is): it walks the vault and
    * watches what is there now. True when it replaced one; changes made meanwhile are unseen, so the caller
    * rescans after it.
@@ -213,6 +240,17 @@ export class VaultFsWatcher {
   private async open(poll: boolean): Promise<void> {
     const { watch } = await import('chokidar');
     if (this.closed) return;
+    // This watcher's own: a closed one's late calls never write into its successor's.
+    const links = new Map<string, string | null>();
+    this.linkedFolders = links;
+    const isLoop = createLoopTest(this.opts.vault);
+    const enters = (abs: string) => {
+      if (!links.has(abs)) {
+        const to = linkTarget(abs);
+        if (to !== undefined) links.set(abs, to);
+      }
+      return isLoop(abs);
+    };
     const w = watch(this.opts.vault, {
       ignoreInitial: true,
       persistent: true,
@@ -220,7 +258,7 @@ export class VaultFsWatcher {
       usePolling: poll,
       interval: POLL_INTERVAL_MS,
       binaryInterval: POLL_INTERVAL_MS,
-      ignored: createIgnoredTest(this.opts.vault, this.opts.extensions, createLoopTest(this.opts.vault)),
+      ignored: createIgnoredTest(this.opts.vault, this.opts.extensions, enters),
     });
     this.current = w;
     this.pollingNow = poll;

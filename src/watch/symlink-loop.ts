@@ -1,8 +1,9 @@
 // chokidar follows symlinked folders without any guard: a link to a parent folder makes it walk
 // `a/up/a/up/…` until the OS says ELOOP, watching thousands of copies. The scan follows each link
 // once (src/vault/scan.ts); the watcher does the same by refusing a folder whose real path is already on its
-// own chain of parent folders.
-import { realpathSync } from 'node:fs';
+// own chain of parent folders. Where a link leads now (linkTarget) tells the watcher a symlinked folder that was
+// pointed elsewhere (fs-watcher.ts linkedFolders).
+import { lstatSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 
 /** True when the folder `abs` (below `vault`) leads back into one of its own ancestors. */
@@ -19,6 +20,19 @@ export function createLoopTest(vault: string): (abs: string) => boolean {
       if (dir === vault || dir.length <= vault.length || dirname(dir) === dir) return false;
     }
   };
+}
+
+/**
+ * Where the symlink at `abs` leads now (its real path; null: nowhere, a dangling link or a loop), or undefined
+ * when `abs` is no symlink (gone, or a real folder or file in its place).
+ */
+export function linkTarget(abs: string): string | null | undefined {
+  try {
+    if (!lstatSync(abs).isSymbolicLink()) return undefined;
+  } catch {
+    return undefined;
+  }
+  return realpathOrNull(abs);
 }
 
 function realpathOrNull(path: string): string | null {

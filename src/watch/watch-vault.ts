@@ -122,6 +122,7 @@ class VaultWatch {
       this.keepPidFile();
       this.rebuildIfIndexGone();
       this.watchReadableAgain();
+      this.watchRelinked();
     }, VAULT_CHECK_MS);
     try {
       if (await this.startWatching()) await this.initialSyncAndServe();
@@ -430,13 +431,37 @@ class VaultWatch {
     if (!this.accepting || this.stopping || !this.fsWatcher) return;
     const paths = this.fsWatcher.readableAgain();
     if (paths.length === 0) return;
-    const rels = paths.map((abs) => vaultRelative(this.cfg.vault, abs) ?? abs);
-    const names = rels.slice(0, 3).join(', ') + (rels.length > 3 ? ` and ${rels.length - 3} more` : '');
+    const names = this.someNames(paths);
     this.betweenBatches(async () => {
       if (!(await this.fsWatcher?.renew())) return;
       this.queue.requestRescan(`readable again: ${names}; watching it anew`);
       this.debouncer.poke();
     });
+  }
+
+  /**
+   * A symlinked folder pointed elsewhere (`ln -sfn /elsewhere/b vault/notes`) or replaced: a fresh watcher,
+   * which follows it where it leads now (fs-watcher.ts linkedFolders says why chokidar does not by itself),
+   * then a rescan, which takes the old target's notes out of the index and the new one's in, as `tsm index`
+   * does. Found within a second, natively and polling; costs a walk of the vault, paid only when such a
+   * link changes.
+   */
+  private watchRelinked(): void {
+    if (!this.accepting || this.stopping || !this.fsWatcher) return;
+    const paths = this.fsWatcher.relinked();
+    if (paths.length === 0) return;
+    const names = this.someNames(paths);
+    this.betweenBatches(async () => {
+      if (!(await this.fsWatcher?.renew())) return;
+      this.queue.requestRescan(`symlinked folder changed: ${names}; watching it anew`);
+      this.debouncer.poke();
+    });
+  }
+
+  /** Up to three vault paths for a notice, and how many more. */
+  private someNames(paths: string[]): string {
+    const rels = paths.map((abs) => vaultRelative(this.cfg.vault, abs) ?? abs);
+    return rels.slice(0, 3).join(', ') + (rels.length > 3 ? ` and ${rels.length - 3} more` : '');
   }
 
   /**

@@ -1,11 +1,20 @@
 // `tsm watch` and the vault's path rules (src/vault/paths.ts): NFD names as macOS writes them, edits that
-// keep size and mtime, symlinks out of the vault, dot-folders. Checked through `tsm search`.
+// keep size and mtime, symlinks out of the vault or pointed elsewhere, dot-folders. Checked through `tsm search`.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makeVault, tsm } from '../helpers/cli.js';
 import { indexChanges, searchPaths, startWatch, token, useWatchVaults, waitForSearch, waitForValue } from './watch-process.js';
 
-const { vault } = useWatchVaults();
+const { vault, later } = useWatchVaults();
+
+/** A folder of `files` outside every vault, removed after the test. */
+function folder(files: Record<string, string>): string {
+  const f = makeVault(files);
+  later(f.cleanup);
+  return f.dir;
+}
 const NFC = '\u30d7\u30ed\u30b8\u30a7\u30af\u30c8'; // プロジェクト
 const NFD = NFC.normalize('NFD');
 
@@ -96,6 +105,39 @@ describe('tsm watch: path rules', () => {
     await waitForSearch(dir, old, []);
     expect(indexChanges(dir)).toEqual({ added: 0, updated: 0, removed: 0 });
   });
+
+  for (const mode of ['native', 'polling'] as const) {
+    it(`follows a symlinked folder pointed elsewhere (ln -sfn), as a fresh build does (${mode})`, async () => {
+      // chokidar follows a symlink once: the old target's notes stayed in the index and the new one's never came
+      // in, save those named differently at the link's own level (none when polling), nor their edits.
+      const [alpha, beta, edited] = [token('alpha'), token('beta'), token('edited')];
+      const dir = vault({ 'a.md': '# A\n' });
+      // A note and a folder of the same name in both (nothing at the link's own level tells them apart), and
+      // a note of each's own.
+      const a = folder({ 'x.md': `# X\n\n${alpha}\n`, 's/one.md': `# One\n\n${alpha}\n`, 'only-a.md': `# A\n\n${alpha}\n` });
+      const b = folder({ 'x.md': `# X\n\n${beta}\n`, 's/three.md': `# Three\n\n${beta}\n`, 'only-b.md': `# B\n\n${beta}\n` });
+      // Folders with the same times, as `cp -a` or a snapshot makes them: chokidar's poller reads a folder again
+      // only when its mtime moves.
+      for (const sub of ['', 's']) utimesSync(join(b, sub), statSync(join(a, sub)).atime, statSync(join(a, sub)).mtime);
+      symlinkSync(a, join(dir, 'notes'));
+      const w = await startWatch(dir, mode === 'polling' ? ['--poll'] : []);
+      await waitForSearch(dir, alpha, ['notes/only-a.md', 'notes/s/one.md', 'notes/x.md']);
+      // Polling's own catch-up rescan (2 s in) over first, so that it cannot stand in for the watcher noticing.
+      if (mode === 'polling') await waitForValue(() => /rescan: polling started/.test(w.stderr()), true);
+      expect(spawnSync('ln', ['-sfn', b, join(dir, 'notes')]).status).toBe(0);
+      await waitForSearch(dir, beta, ['notes/only-b.md', 'notes/s/three.md', 'notes/x.md']);
+      await waitForSearch(dir, alpha, []);
+      // The new target is watched, the old one no longer: of these two edits only the first comes in.
+      writeFileSync(join(a, 's/one.md'), `# One\n\n${edited}\n`);
+      writeFileSync(join(b, 's/three.md'), `# Three\n\n${edited}\n`);
+      await waitForSearch(dir, edited, ['notes/s/three.md']);
+      const fresh = join(folder({}), 'fresh.db');
+      expect(tsm(['index', '--vault', dir, '--db', fresh]).code).toBe(0);
+      for (const word of [alpha, beta, edited]) expect(await searchPaths(dir, word)).toEqual(await searchPaths(dir, word, ['--db', fresh]));
+      expect(indexChanges(dir)).toEqual({ added: 0, updated: 0, removed: 0 });
+      expect(w.stderr()).toMatch(/rescan: symlinked folder changed: notes; watching it anew/);
+    });
+  }
 
   it('indexes a note below a symlink to a folder of the vault once, under its real path', async () => {
     const first = token('guide');
