@@ -322,7 +322,7 @@ const SECRET_RULES: SecretRule[] = [
   // such lines, none a password. Only a clause's end counted before: 「パスワードはPWja65x、ユーザーはadmin」,
   // 「パスワード：PWja61x で接続して」 and 「…のパスワードは PWja66x なので」 kept their passwords.
   {
-    pattern: /((?:パスワード|パスフレーズ|暗証番号)(?:は|が|[:：])[ \t　]*)(?!\[REDACTED)(「[^」\n]{1,200}」|『[^』\n]{1,200}』|"[^"\n]{1,200}"|`[^`\n]{1,200}`|[!-~]{4,}(?![!-~])(?![ \t　]*に|[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff]))/g,
+    pattern: /((?:パスワード|パスフレーズ|暗証番号)(?:は|が|[:：=＝])[ \t　]*)(?!\[REDACTED)(「[^」\n]{1,200}」|『[^』\n]{1,200}』|"[^"\n]{1,200}"|`[^`\n]{1,200}`|[!-~]{4,}(?![!-~])(?![ \t　]*に|[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff]))/g,
     replace: (m: string, head: string, value: string) => proseSecret(head, value, true) ?? m,
   },
   // Anthropic / OpenAI style keys (sk-…, sk-ant-…, sk-proj-…); a digit keeps hyphenated words out.
@@ -478,7 +478,9 @@ const TYPE_LIKE = /^[A-Za-z_][\w.]*(?:<.*>|\[\])?[?!]?$/;
 // be split any number of ways, and `password=\"` then 28 backslashes took 1.4 s (2^n).
 const ESCAPED_QUOTED = String.raw`\\+"(?:[^"\\\n]|\\+(?=[^"\\]))*\\+"`;
 const KEY_QUOTE = String.raw`(\\*["']|)`;
-const OPERATOR = String.raw`(:=|=>|==(?=[^\s=])|=|:)`;
+// A full-width colon or equals sign (`：` `＝`, what a Japanese input method types) separates as `:` and `=` do:
+// `DB_PASSWORD：hunter2` kept its password.
+const OPERATOR = String.raw`(:=|=>|==(?=[^\s=])|=|:|：|＝)`;
 const ASSIGNMENT = new RegExp(
   String.raw`(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)${KEY_QUOTE}([ \t]*)${OPERATOR}([ \t]*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|${ESCAPED_QUOTED}|(?:[^\s"'\x60,;&|)}\]]|&(?!&))+)`,
   'y',
@@ -488,6 +490,9 @@ const ASSIGNMENT = new RegExp(
 // may itself be `key=value`), was quadratic in a space-less run of `a:b:c:…` (a MAC-address dump of 120 KB
 // took 7.3 s); the scan is now linear, short of a long run of secret keys (`password:password:…`).
 const KEY_OP = new RegExp(String.raw`(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)${KEY_QUOTE}([ \t]*)${OPERATOR}`, 'g');
+
+/** A full-width separator read as the ASCII one it stands for (OPERATOR). */
+const FULL_WIDTH_OPERATOR: Record<string, string> = { '：': ':', '＝': '=' };
 
 /** Whether the key at `at` is a URL query parameter or a form field: `=` after `?` or `&`. */
 const isQueryParam = (text: string, at: number, op: string) => op === '=' && (text[at - 1] === '?' || text[at - 1] === '&');
@@ -505,10 +510,11 @@ function isSecretParam(key: string, inQuery: boolean): boolean {
 
 /** The replacement for one `key op value` match, and where the text it replaces ends. */
 function redactAssignment(m: RegExpExecArray, text: string): { text: string; end: number } {
-  const [, key, keyQuote, space1, op, space2] = m;
+  const [, key, keyQuote, space1, typed, space2] = m;
+  const op = FULL_WIDTH_OPERATOR[typed] ?? typed;
   const valueStart = m.index + m[0].length - m[6].length;
   const inQuery = isQueryParam(text, m.index, op);
-  const value = valueEnding(m[6], op, inQuery);
+  const value = valueEnding(m[6], op, inQuery, typed !== op);
   const end = valueStart + value.length;
   const keep = { text: text.slice(m.index, end), end };
   if (!isSecretParam(key, inQuery)) return keep;
@@ -542,7 +548,8 @@ function redactAssignment(m: RegExpExecArray, text: string): { text: string; end
   // or an ALL-CAPS environment name anywhere (`MYSQL_PWD=x mysql …`).
   const envName = /^-*[A-Z][A-Z0-9_]*$/.test(key);
   // (A diff's `+`/`-` in front of the line does not change that.)
-  const yamlLine = op === ':' && /^[ \t]*(?:[+-][ \t]*)?(?:-[ \t]+)?["']?$/.test(before);
+  // (A full-width colon is no YAML: its value does not run to the line's end.)
+  const yamlLine = typed === ':' && /^[ \t]*(?:[+-][ \t]*)?(?:-[ \t]+)?["']?$/.test(before);
   const envLine = op !== ':' && (envName || /^[ \t]*(?:export|set|setenv|ENV|declare(?:[ \t]+-x)?)[ \t]+["']?$/.test(before));
   if (!quoted) {
     // A type is not a value: `password: string`, `token: Option<String>`, `secret: SecretStr`.
@@ -554,7 +561,7 @@ function redactAssignment(m: RegExpExecArray, text: string): { text: string; end
     if (!yamlLine && !envLine && !envName && !inQuery && (word || /^[A-Za-z_][\w.]*\(/.test(bare))) return keep;
   }
   const redacted = quote === null ? REDACTED : `${quote.open}${REDACTED}${quote.close}`;
-  const head = `${key}${keyQuote}${space1}${op}${space2}`;
+  const head = `${key}${keyQuote}${space1}${typed}${space2}`;
   if (quoted || !yamlLine) return { text: head + redacted, end: valueEnd };
   // YAML `password: correct horse battery` : the rest of the line is the value (a trailing comment stays).
   // A sentence after a label is prose, not a value: "Token: a unit of text the model reads."
@@ -583,6 +590,7 @@ const LINE_REACH = 256;
 /** The quotes around a value ASSIGNMENT read: `"`, `'`, or escaped ones (`\"`, `\\\"`), or null when unquoted. */
 function quotesOf(value: string): { open: string; close: string } | null {
   if (value.startsWith('"') || value.startsWith("'")) return { open: value[0], close: value[0] };
+  if (/^(?:「[^」\n]*」|『[^』\n]*』)$/.test(value)) return { open: value[0], close: value.at(-1) as string };
   const open = /^\\+"/.exec(value);
   if (open === null || value.length < open[0].length + 2) return null;
   return { open: open[0], close: /\\+"$/.exec(value)![0] };
@@ -595,8 +603,11 @@ function quotesOf(value: string): { open: string; close: string } | null {
  * secret. Elsewhere `&` stays in the value (`Password=Tr0ub4dor&3`). An HTTPie item's value (`==`) does not
  * end in `:` (`if token==None:` is Python).
  */
-function valueEnding(value: string, op: string, inQuery: boolean): string {
+function valueEnding(value: string, op: string, inQuery: boolean, fullWidth = false): string {
   if (quotesOf(value) !== null) return value;
+  // After a full-width separator the text around is Japanese: the value is a bracketed one or a run of ASCII
+  // (`DB_PASSWORD：hunter2です` keeps です, `api_key：「abc123」` its brackets).
+  if (fullWidth) return /^(?:「[^」\n]*」|『[^』\n]*』)/.exec(value)?.[0] ?? (/^[!-~]*/.exec(value) as RegExpExecArray)[0];
   if (inQuery) {
     const cut = value.search(/[&#]/);
     return cut === -1 ? value : value.slice(0, cut);
