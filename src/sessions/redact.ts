@@ -325,6 +325,15 @@ const SECRET_RULES: SecretRule[] = [
     pattern: /((?:パスワード|パスフレーズ|暗証番号)(?:は|が|[:：=＝])[ \t　]*)(?!\[REDACTED)(「[^」\n]{1,200}」|『[^』\n]{1,200}』|"[^"\n]{1,200}"|`[^`\n]{1,200}`|[!-~]{4,}(?![!-~])(?![ \t　]*に|[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff]))/g,
     replace: (m: string, head: string, value: string) => proseSecret(head, value, true) ?? m,
   },
+  // A key named in words, as a label: `aws configure`'s prompt with the value typed after it (`AWS Secret Access
+  // Key [None]: V`, the bracket the current value, masked), "Secret key: V", "API key: V", 「APIキー：V」. No key
+  // rule saw these (the name holds spaces, or is Japanese), and a key of no vendor format stayed. The value is a
+  // word of 16 or more characters (keys are long) holding a digit, bare, quoted or code: "API key: see the
+  // dashboard", "Secret key: required", 「APIキーは管理画面で発行」 stay.
+  {
+    pattern: /((?:\b(?:(?:AWS[ \t]+)?[Ss]ecret(?:[ \t]+[Aa]ccess)?[ \t]+[Kk]ey|API[ \t]+[Kk]ey|[Aa]pi[ \t]+key|[Aa]ccess[ \t]+[Tt]oken|[Aa]uth[ \t]+[Tt]oken)(?:[ \t]+\[[^\]\n]{0,64}\])?[ \t]*[:：]|(?:API[ \t]*キー|シークレットキー|アクセス(?:キー|トークン))(?:は|[:：]))[ \t　]*)(?!\[REDACTED)("[^"\n]{1,200}"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|「[^」\n]{1,200}」|[^\s"'`<「][^\s"'`]{15,})/g,
+    replace: (m: string, head: string, value: string) => labelledKey(head, value) ?? m,
+  },
   // Anthropic / OpenAI style keys (sk-…, sk-ant-…, sk-proj-…); a digit keeps hyphenated words out.
   { pattern: /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}/g, replace: (m) => (hasDigit(m) ? REDACTED : m) },
   // Stripe keys and webhook secrets.
@@ -437,6 +446,19 @@ function proseSecret(head: string, value: string, anyWord = false): string | nul
   if (word.length < 4 || notASecret(word)) return null;
   if (!anyWord && !/[^\p{L}]/u.test(word)) return null;
   return `${head}${REDACTED}${value.slice(word.length)}`;
+}
+
+/**
+ * A key given after a label (the rule above): its replacement, or null to keep it. The quotes or brackets stay
+ * around [REDACTED], and a sentence's punctuation after a bare value; the value must be one word of 12 or more
+ * characters with a digit (a bare one ends at Japanese text: 「APIキーは abc123… です」).
+ */
+function labelledKey(head: string, value: string): string | null {
+  const close = PROSE_QUOTES[value[0]];
+  const quoted = close !== undefined && value.length > 2 && value.endsWith(close);
+  const word = quoted ? value.slice(1, -1) : (/^[!-~]*/.exec(value) as RegExpExecArray)[0].replace(/[.,;:!?)\]]+$/, '');
+  if (word.length < 16 || /\s/.test(word) || !hasDigit(word) || notASecret(word)) return null;
+  return quoted ? `${head}${value[0]}${REDACTED}${close}` : `${head}${REDACTED}${value.slice(word.length)}`;
 }
 
 /** Values that say "no secret here": references, placeholders, empty and literal values. */
