@@ -48,7 +48,9 @@ export function foldTranscriptLines(model: SessionModel | null, lines: string[],
 /** The line's JSON object, or null when it is not one (invalid JSON, or JSON of another kind). */
 function parseLine(line: string): Json | null {
   try {
-    const value: unknown = JSON.parse(line);
+    // A byte order mark is no part of the line: a transcript saved by a Windows tool (UTF-8 with a BOM), or two
+    // such files joined, lost its first line, the session's first prompt, as "not a JSON object".
+    const value: unknown = JSON.parse(line.charCodeAt(0) === 0xfeff ? line.slice(1) : line);
     return isRecord(value) ? value : null;
   } catch {
     return null;

@@ -96,4 +96,20 @@ describe('tsm ingest-session: lines that are not JSON objects', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`tsm: ${transcript}: 1 line is not a JSON object and was skipped (first: line 4)\n`);
   });
+
+  // A transcript saved by a Windows tool that writes UTF-8 with a byte order mark (Notepad before 2019,
+  // PowerShell 5's `Set-Content -Encoding UTF8`), or two such files joined with `cat`: the first line, the
+  // session's first prompt, was skipped as "not a JSON object (line 1)". The mark is no part of the line.
+  it('reads a line that starts with a byte order mark', () => {
+    const dir = join(work, 'bom');
+    const vault = join(dir, 'vault');
+    const transcript = join(dir, `${ID}.jsonl`);
+    mkdirSync(vault, { recursive: true });
+    writeFileSync(transcript, '\ufeff' + text(REAL.slice(0, 40)) + '\ufeff' + text(REAL.slice(40)));
+    const r = ingest(vault, transcript);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('JSON object');
+    expect(r.stdout).toMatch(/\(2 prompts, written\)\n$/);
+    expect(noteOf(vault)).toBe(cleanNote('bom-clean', REAL));
+  });
 });
