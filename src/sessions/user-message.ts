@@ -5,14 +5,25 @@ import { keptRedacted } from './kept-text.js';
 
 export type UserContent = string | ReadonlyArray<unknown> | undefined;
 
-/** Output of local commands and shell mode echoes back as `user` lines; none of it was typed as a request. */
+/**
+ * Output of local commands and shell mode echoes back as `user` lines; none of it was typed as a request. Nor
+ * are the notices Claude Code sends the model itself, as `user` lines (not always marked isMeta): a background
+ * command or agent finished (`<task-notification>`, 2.0.76's `<agent-notification>`), a teammate of an agent
+ * team wrote (`<teammate-message teammate_id="…">`). They were prompts of their own: `## 2. <task-notification>`
+ * with the XML as its text, and what Claude did about it as that "prompt"'s answer.
+ */
 const PLUMBING_TAGS = [
   'local-command-stdout',
   'local-command-stderr',
   'local-command-caveat',
   'bash-stdout',
   'bash-stderr',
+  'task-notification',
+  'agent-notification',
+  'teammate-message',
 ];
+/** A user line that starts with one of PLUMBING_TAGS (attributes allowed: `<teammate-message teammate_id="x">`). */
+const PLUMBING = new RegExp(`^<(?:${PLUMBING_TAGS.join('|')})(?:[ \t\n][^>]*)?>`);
 
 const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
 
@@ -82,7 +93,7 @@ export function promptFromUserText(raw: string): string | null {
   }
   const bashInput = tagContent(text, 'bash-input');
   if (bashInput !== null && text.startsWith('<bash-input>')) return finish(`! ${bashInput.trim()}`, raw);
-  if (PLUMBING_TAGS.some((tag) => text.startsWith(`<${tag}>`))) return null;
+  if (PLUMBING.test(text)) return null;
   return finish(text, raw);
 }
 
