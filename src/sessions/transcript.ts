@@ -63,7 +63,24 @@ function applyEntry(model: SessionModel, entry: Json, fallbackSessionId: string)
   if (entry.type === 'user') applyUser(model, entry);
   else if (entry.type === 'assistant') applyAssistant(model, entry);
   else if (entry.type === 'progress') applyAgentProgress(model, entry);
-  // system, other progress, file-history-snapshot, summary, queue operations, unknown types: metadata only.
+  else if (entry.type === 'attachment') applyQueuedPrompt(model, entry);
+  // system, other progress, other attachments, file-history-snapshot, summary, queue operations, unknown types:
+  // metadata only.
+}
+
+/**
+ * What the user typed while Claude was working, handed to the running turn: Claude Code 2.1 writes it as an
+ * attachment, not as a user line (`{"type":"attachment","attachment":{"type":"queued_command","prompt":"also
+ * check the tests","commandMode":"prompt","origin":{"kind":"human"}}}`, the `queue-operation` lines before it
+ * only mark the queue), so it was missing from the note: what Claude did after it went to the prompt before.
+ * A queued task notification (another commandMode) or a peer's message (another origin) was not typed.
+ */
+function applyQueuedPrompt(model: SessionModel, entry: Json): void {
+  const queued = isRecord(entry.attachment) && entry.attachment.type === 'queued_command' ? entry.attachment : null;
+  if (queued === null || (queued.commandMode !== undefined && queued.commandMode !== 'prompt')) return;
+  if (queued.origin !== undefined && !(isRecord(queued.origin) && queued.origin.kind === 'human')) return;
+  const text = promptFromUserText(userText(queued.prompt as UserContent));
+  if (text !== null) addPrompt(model, text, entry);
 }
 
 /**
