@@ -215,6 +215,22 @@ const SECRET_RULES: SecretRule[] = [
       return afterHead(head + values, head);
     },
   },
+  // Windows sets a variable with `setx NAME value` (`setx /M …`, cmd and PowerShell alike: OpenAI's quickstart
+  // has `setx OPENAI_API_KEY "your-api-key-here"`) and .NET's `[Environment]::SetEnvironmentVariable("NAME",
+  // "value", "User")`: no `=`, so neither was an assignment, and the value stayed when the name says secret.
+  {
+    pattern: /(\bsetx(?:[ \t]+\/[A-Za-z]+)*[ \t]+(["']?)([A-Za-z_][\w.]*)\2[ \t]+)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"|;&<>/-][^\s`|;&<>]*)/gi,
+    replace: (m: string, head: string, _q: string, name: string, value: string) => {
+      const quote = /^["']/.test(value) ? value[0] : '';
+      const bare = quote === '' ? value : value.slice(1, -1);
+      if (!isSecretKey(name) || bare === '' || bare.startsWith(REDACTED) || notASecret(bare)) return m;
+      return `${head}${quote}${REDACTED}${quote}`;
+    },
+  },
+  {
+    pattern: /(\bSetEnvironmentVariable[ \t]*\([ \t]*(["'])([A-Za-z_][\w.]*)\2[ \t]*,[ \t]*(["']))(?!\[REDACTED)([^"'\n]+)(?=\4)/g,
+    replace: (m: string, head: string, _q: string, name: string, _q2: string, value: string) => (secretAttribute(name, value) ? head + REDACTED : m),
+  },
   // A sudo password piped in, the way an agent runs sudo without a terminal: `echo PW | sudo -S cmd`,
   // `sudo -S cmd <<< PW`. Only with sudo's own -S (`echo y | sudo pacman -S vim` is pacman's).
   {
