@@ -347,7 +347,7 @@ const SECRET_RULES: SecretRule[] = [
   // word of 16 or more characters (keys are long) holding a digit, bare, quoted or code: "API key: see the
   // dashboard", "Secret key: required", 「APIキーは管理画面で発行」 stay.
   {
-    pattern: /((?:\b(?:(?:AWS[ \t]+)?[Ss]ecret(?:[ \t]+[Aa]ccess)?[ \t]+[Kk]ey|API[ \t]+[Kk]ey|[Aa]pi[ \t]+key|[Aa]ccess[ \t]+[Tt]oken|[Aa]uth[ \t]+[Tt]oken)(?:[ \t]+\[[^\]\n]{0,64}\])?[ \t]*[:：]|(?:API[ \t]*キー|シークレットキー|アクセス(?:キー|トークン))(?:は|[:：]))[ \t　]*)(?!\[REDACTED)("[^"\n]{1,200}"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|「[^」\n]{1,200}」|[^\s"'`<「][^\s"'`]{15,})/g,
+    pattern: /((?:\b(?:(?:AWS[ \t]+)?[Ss]ecret(?:[ \t]+[Aa]ccess)?[ \t]+[Kk]ey|API[ \t]+[Kk]ey|[Aa]pi[ \t]+key|[Aa]ccess[ \t]+[Tt]oken|[Aa]uth[ \t]+[Tt]oken)(?:[ \t]+\[[^\]\n]{0,64}\])?[ \t]*[:：]|(?:API[ \t]*キー|シークレットキー|アクセス(?:キー|トークン))(?:は|[:：]))[ \t　]*)(?!\[REDACTED)("[^"\n]{1,200}"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|「[^」\n]{1,200}」|[^\s"'`<「][^\s"'`]{15,}(?=[\s"'`]|$)(?![ \t　]*に))/g,
     replace: (m: string, head: string, value: string) => labelledKey(head, value) ?? m,
   },
   // Anthropic / OpenAI style keys (sk-…, sk-ant-…, sk-proj-…); a digit keeps hyphenated words out.
@@ -474,6 +474,8 @@ function labelledKey(head: string, value: string): string | null {
   const quoted = close !== undefined && value.length > 2 && value.endsWith(close);
   const word = quoted ? value.slice(1, -1) : (/^[!-~]*/.exec(value) as RegExpExecArray)[0].replace(/[.,;:!?)\]]+$/, '');
   if (word.length < 16 || /\s/.test(word) || !hasDigit(word) || notASecret(word)) return null;
+  // An environment variable's name says where the key is (`API key: ANTHROPIC_API_KEY_2`), as 「…に」 does.
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(word) || (!quoted && /^[ \t　]*に/.test(value.slice(word.length)))) return null;
   return quoted ? `${head}${value[0]}${REDACTED}${close}` : `${head}${REDACTED}${value.slice(word.length)}`;
 }
 

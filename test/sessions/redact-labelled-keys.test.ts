@@ -38,5 +38,9 @@ describe('a key given after a label in words is redacted', () => {
     'Access token: ${ACCESS_TOKEN_2024_PROD}',
     'APIキーは管理画面で発行します',
     'シークレットは `kv-v2/data/projects/88/ci/DB_PASS` の下に保存されます',
+    // Where the key is, not the key: an environment variable's name, 「…に」 (as after パスワードは).
+    'API key: ANTHROPIC_API_KEY_PROD2',
+    'APIキーは OPENAI_API_KEY_2024 に設定',
+    'APIキーは abcdef0123456789abcd に保存',
   ])('keeps %s', (text) => expect(redactSecrets(text)).toBe(text));
 });
