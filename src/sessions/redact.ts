@@ -372,8 +372,10 @@ const SECRET_RULES: SecretRule[] = [
   // npm and PyPI tokens.
   { pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: whole },
   { pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g, replace: whole },
-  // Telegram bot tokens: <bot id>:<35 characters starting with A>.
-  { pattern: /\b\d{5,16}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])/g, replace: whole },
+  // Telegram bot tokens: <bot id>:<35 characters starting with A>; also right after `bot` in the Bot API's URLs
+  // (`https://api.telegram.org/bot<token>/sendMessage`, `/file/bot<token>/…`), where `\b` found no word start
+  // and the token, in every curl of a bot, stayed.
+  { pattern: /(?:\b|(?<=\/bot))\d{5,16}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])/g, replace: whole },
   // SendGrid, Twilio, DigitalOcean, Shopify, HashiCorp Vault, Databricks, Grafana, Postman, age, Sentry,
   // Linear, Notion, Supabase, New Relic, Mailgun.
   { pattern: /\bSG\.[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}/g, replace: whole },

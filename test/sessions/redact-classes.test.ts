@@ -61,6 +61,9 @@ const LEAKS: Array<[string, string, string]> = [
   ['token', 'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Zm9vYmFyYmF6cXV4+/==;EndpointSuffix=core.windows.net', 'Zm9vYmFyYmF6cXV4'],
   ['token', 'Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=abcDEF123+/=', 'abcDEF123'],
   ['token', 'bot 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0 ok', 'AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0'],
+  // In the Bot API's URLs the token follows `bot` with no word start before it: every curl of a bot kept it.
+  ['token', 'curl https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0/sendMessage', 'AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0'],
+  ['token', 'https://api.telegram.org/file/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0/photos/1.jpg', 'AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0'],
   ['token', 'PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\nAAAAIGZvb2Jhcg==\nPrivate-MAC: 0a1b2c3d', 'AAAAIGZvb2Jhcg=='],
   ['token', 'https://discord.com/api/webhooks/123456789012345678/abcDEF-ghi_jkl', 'abcDEF-ghi_jkl'],
   ['token', 'SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG', 'SG.abcdefghij'],
