@@ -9,6 +9,7 @@ import { configFrom, printJson } from './args.js';
 import { UserError } from './run.js';
 import { writeErr, writeOut } from './stdio.js';
 import { count } from '../text/count.js';
+import { oneLine } from '../text/controls.js';
 import type { SyncSummary } from '../core/types.js';
 
 interface Row {
@@ -33,7 +34,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const cfg = configFrom(argv);
   const args = ((argv.transcripts as unknown[] | undefined) ?? []).map(String);
   const { files, problems } = findTranscripts(args, process.cwd());
-  for (const p of problems) writeErr(`tsm: ${p.arg}: ${p.message}\n`);
+  for (const p of problems) writeErr(`tsm: ${oneLine(p.arg)}: ${p.message}\n`);
   if (files.length === 0) throw new UserError('no transcripts to ingest');
 
   const rows: Row[] = [];
@@ -46,7 +47,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       const exists = existsSync(r.notePath);
       const kept = (r.kept ?? []).map((k) => ({ note: shown(cfg, k.path), reason: k.reason }));
       const skipped = r.skipped && { count: r.skipped.count, first_line: r.skipped.firstLine };
-      if (r.skipped) warnings.push(`tsm: ${file}: ${skippedLinesWarning(r.skipped)}\n`);
+      if (r.skipped) warnings.push(`tsm: ${oneLine(file)}: ${skippedLinesWarning(r.skipped)}\n`);
       const written = r.written.map((p) => shown(cfg, p));
       rows.push({ transcript: file, session_id: r.sessionId, note: exists ? shown(cfg, r.notePath) : null, prompts: r.prompts, changed: r.changed, kept, written, skipped_lines: skipped, error: null });
     } catch (err) {
@@ -77,12 +78,20 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     writeErr(`tsm: index: ${summary.added} added, ${summary.updated} updated, ${summary.removed} removed\n`);
   }
   const failed = rows.filter((r) => r.error !== null);
-  for (const r of failed) writeErr(`tsm: ${r.transcript}: ${r.error}\n`);
+  for (const r of failed) writeErr(`tsm: ${oneLine(r.transcript)}: ${r.error}\n`);
   if (failed.length > 0 || problems.length > 0) process.exitCode = 1;
   if (indexFailure) throw indexFailure;
 }
 
-function line(r: Row): string {
+/**
+ * A transcript's line of text output, its paths shown as status and doctor show them (oneLine): a transcript
+ * named `a\nb\e[31m.jsonl` (a file name may hold anything) printed a forged second line and coloured the
+ * terminal or the pipe. The --json rows keep the paths exact.
+ */
+function line(row: Row): string {
+  const r = { ...row, transcript: oneLine(row.transcript), note: row.note === null ? null : oneLine(row.note) };
+  r.kept = row.kept.map((k) => ({ ...k, note: oneLine(k.note) }));
+  r.written = row.written.map(oneLine);
   const deleted = r.kept.find((k) => k.reason === 'deleted');
   if (deleted) return `${r.transcript}: ${deleted.note} was deleted, so tsm writes nothing more for this session`;
   // A file with no prompt line: a session that has not had one yet, or no Claude Code transcript at all.
