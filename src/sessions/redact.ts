@@ -523,8 +523,17 @@ const KEY_QUOTE = String.raw`(\\*["']|)`;
 // A full-width colon or equals sign (`：` `＝`, what a Japanese input method types) separates as `:` and `=` do:
 // `DB_PASSWORD：hunter2` kept its password.
 const OPERATOR = String.raw`(:=|=>|==(?=[^\s=])|=|:|：|＝)`;
+const ASSIGNMENT_HEAD = String.raw`(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)${KEY_QUOTE}([ \t]*)${OPERATOR}([ \t]*)`;
 const ASSIGNMENT = new RegExp(
-  String.raw`(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)${KEY_QUOTE}([ \t]*)${OPERATOR}([ \t]*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|${ESCAPED_QUOTED}|(?:[^\s"'\x60,;&|)}\]]|&(?!&))+)`,
+  String.raw`${ASSIGNMENT_HEAD}("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|${ESCAPED_QUOTED}|(?:[^\s"'\x60,;&|)}\]]|&(?!&))+)`,
+  'y',
+);
+// After a full-width separator the text around is Japanese: the value is a bracketed one or a run of ASCII
+// (`DB_PASSWORD：hunter2です` keeps です, `api_key：「abc123」` its brackets). Read so, not by ASSIGNMENT cut
+// short afterwards: ASSIGNMENT read every key's value to the end of a space-less run, and 360 KB of
+// `password：password：…` took 53 s.
+const FULL_WIDTH_ASSIGNMENT = new RegExp(
+  String.raw`${ASSIGNMENT_HEAD}("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|「[^」\n]*」|『[^』\n]*』|${ESCAPED_QUOTED}|(?:[^\s"'\x60,;&|)}\]\u0080-\uffff]|&(?!&))+)`,
   'y',
 );
 // ASSIGNMENT's key and separator alone: every key is found by this, and only a secret one has its value read
@@ -556,7 +565,7 @@ function redactAssignment(m: RegExpExecArray, text: string): { text: string; end
   const op = FULL_WIDTH_OPERATOR[typed] ?? typed;
   const valueStart = m.index + m[0].length - m[6].length;
   const inQuery = isQueryParam(text, m.index, op);
-  const value = valueEnding(m[6], op, inQuery, typed !== op);
+  const value = valueEnding(m[6], op, inQuery);
   const end = valueStart + value.length;
   const keep = { text: text.slice(m.index, end), end };
   if (!isSecretParam(key, inQuery)) return keep;
@@ -645,11 +654,8 @@ function quotesOf(value: string): { open: string; close: string } | null {
  * secret. Elsewhere `&` stays in the value (`Password=Tr0ub4dor&3`). An HTTPie item's value (`==`) does not
  * end in `:` (`if token==None:` is Python).
  */
-function valueEnding(value: string, op: string, inQuery: boolean, fullWidth = false): string {
+function valueEnding(value: string, op: string, inQuery: boolean): string {
   if (quotesOf(value) !== null) return value;
-  // After a full-width separator the text around is Japanese: the value is a bracketed one or a run of ASCII
-  // (`DB_PASSWORD：hunter2です` keeps です, `api_key：「abc123」` its brackets).
-  if (fullWidth) return /^(?:「[^」\n]*」|『[^』\n]*』)/.exec(value)?.[0] ?? (/^[!-~]*/.exec(value) as RegExpExecArray)[0];
   if (inQuery) {
     const cut = value.search(/[&#]/);
     return cut === -1 ? value : value.slice(0, cut);
@@ -665,8 +671,9 @@ function redactAssignments(text: string): string {
     // Nothing redacted: go on right after the key and its operator (KEY_OP's lastIndex), so a value that is
     // itself `key=value` (`Endpoint=…;AccountKey=…`) is still looked at.
     if (!isSecretParam(k[1], isQueryParam(text, k.index, k[4]))) continue;
-    ASSIGNMENT.lastIndex = k.index;
-    const m = ASSIGNMENT.exec(text);
+    const assignment = FULL_WIDTH_OPERATOR[k[4]] === undefined ? ASSIGNMENT : FULL_WIDTH_ASSIGNMENT;
+    assignment.lastIndex = k.index;
+    const m = assignment.exec(text);
     if (m === null) continue;
     const r = redactAssignment(m, text);
     if (r.text === text.slice(m.index, r.end)) continue;

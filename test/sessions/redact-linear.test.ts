@@ -33,6 +33,12 @@ describe('URL credentials, head by head', () => {
 });
 
 describe('key = value, key by key', () => {
+  it('reads a run of secret keys after full-width colons once (`password：hunter22：…`, 380 KB)', LINEAR, () => {
+    // Each key's value was read to the end of the run, then cut at the next full-width colon: 53 s for 360 KB.
+    const run = 'password：hunter22：'.repeat(20_000);
+    expect(redactSecrets(run)).toBe(`password：${REDACTED}：`.repeat(20_000));
+  });
+
   it('reads a 1 MB colon dump (a MAC-address list) once, and still redacts a secret key after it', LINEAR, () => {
     const dump = Array.from({ length: 350_000 }, (_, i) => (i % 256).toString(16).padStart(2, 'a')).join(':');
     expect(redactSecrets(dump)).toBe(dump);
