@@ -3,11 +3,11 @@
 // takes over a socket file left by a killed server. Where another live process already answers for the
 // vault (`tsm watch` and `tsm serve` at once), it stays quiet: one server per vault is enough, and the
 // client reaches whichever holds the socket.
-import { chmodSync, closeSync, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, rmSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { MAX_SOCKET_PATH } from '../vault/embed-socket.js';
-import { holderRuns, lockPid } from '../vault/process-start.js';
+import { tryLockFile } from '../vault/file-lock.js';
 import { encodeVector, MAX_QUERY_CHARS, MAX_REQUEST_BYTES, socketPath, type QueryVector } from './socket-protocol.js';
 
 /** A client that connects and sends nothing (or half a line) is dropped after this long. */
@@ -148,17 +148,18 @@ const LOCK_TRIES = 20;
  */
 async function takeOver(server: Server, path: string): Promise<'ok' | 'taken' | Error> {
   const lock = `${path}.lock`;
-  let held: number;
+  // The claim is the locks' one rule (vault/file-lock.ts tryLockFile): O_EXCL, holding the pid; a lock whose
+  // holder is gone (its pid dead or another process's now), or older than LOCK_STALE_MS, is taken over.
   for (let tries = 0; ; tries++) {
-    const got = tryLock(lock);
-    if (got instanceof Error) return got;
-    if (got !== false) {
-      held = got;
-      break;
+    let got: boolean;
+    try {
+      got = tryLockFile(lock, { staleMs: LOCK_STALE_MS });
+    } catch (err) {
+      return new Error(`${lock}: ${(err as Error).message}`); // not a plain file: not a lock tsm made
     }
+    if (got) break;
     if (tries >= LOCK_TRIES) return 'taken'; // the other resident is still at it: it answers there, or retries
-    // A lock whose process is gone (killed in the milliseconds it holds one) is removed, and taken again.
-    if (!holderGone(lock)) await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS));
+    await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS));
     if (await alive(path)) return 'taken';
   }
   try {
@@ -175,62 +176,12 @@ async function takeOver(server: Server, path: string): Promise<'ok' | 'taken' | 
     if (again === 'in-use') return 'taken'; // a resident that found no file listened first
     return again === 'ok' ? 'ok' : new Error(`${path}: ${again.message}`);
   } finally {
-    try {
-      // Only this process's lock: one that took it for stale (a holder in another pid namespace) made its own.
-      if (lstatSync(lock).ino === held) unlinkSync(lock);
-    } catch {
-      // removed as stale by such a resident
-    }
-  }
-}
-
-/** The lock's inode when this process holds it now; false: another does; an Error: no lock can be made there. */
-function tryLock(lock: string): number | false | Error {
-  try {
-    const fd = openSync(lock, 'wx', 0o600);
-    try {
-      writeSync(fd, String(process.pid));
-      return fstatSync(fd).ino;
-    } finally {
-      closeSync(fd);
-    }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    return new Error(`${lock}: ${(err as Error).message}`);
+    rmSync(lock, { force: true });
   }
 }
 
 /** A lock is held for milliseconds: one older than this was left by a killed holder, whatever its pid. */
 const LOCK_STALE_MS = 10_000;
-
-/**
- * Whether the lock's holder is gone (its pid no longer runs, or the lock is older than LOCK_STALE_MS: the pid
- * may have been reused), in which case the lock is removed. A lock read empty is being written: not gone. (Two
- * residents that both find the same dead holder may both remove: the second could remove the first's new lock
- * only in the microseconds between its lstat and its unlink.)
- */
-function holderGone(lock: string): boolean {
-  let text: string;
-  let st: { ino: number; mtimeMs: number };
-  try {
-    st = lstatSync(lock);
-    text = readFileSync(lock, 'utf8');
-  } catch {
-    return true; // released meanwhile: try again
-  }
-  if (Date.now() - st.mtimeMs < LOCK_STALE_MS) {
-    // The one rule for a lock's holder (vault/process-start.ts): its pid lives and started before the lock.
-    const pid = lockPid(text);
-    if (pid === null || holderRuns(pid, st.mtimeMs)) return false;
-  }
-  const ino = st.ino;
-  try {
-    if (lstatSync(lock).ino === ino) unlinkSync(lock);
-  } catch {
-    // gone already
-  }
-  return true;
-}
 
 function listen(server: Server, path: string): Promise<'ok' | 'in-use' | Error> {
   return new Promise((resolve) => {
