@@ -46,7 +46,11 @@ function reply(id: RequestId | null, code: number, message: string): ErrorReply 
 }
 
 /** One complete line from the client: the message, or the error to answer with. */
-export function checkLine(line: string): Checked {
+export function checkLine(text: string): Checked {
+  // A byte order mark opens the file a request list was saved to (Notepad's "UTF-8 with BOM", PowerShell 5's
+  // `Out-File`), and each file of several sent one after another: no JSON text starts with U+FEFF, and RFC
+  // 8259 §8.1 lets a reader ignore it. Read as JSON, it made the first line, `initialize`, a parse error.
+  const line = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const depth = nestingDepth(line, MAX_DEPTH);
   if (depth > MAX_DEPTH) {
     return { ok: false, reply: reply(topLevelId(line), INVALID_REQUEST, `Invalid Request: JSON nested deeper than ${MAX_DEPTH} levels`) };

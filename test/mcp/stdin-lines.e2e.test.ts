@@ -1,0 +1,27 @@
+// The built `tsm serve` reading a request list from its stdin (`tsm serve < requests.jsonl`), as files are
+// really written: with a byte order mark in front, without a newline after the last line.
+import { describe, expect, it } from 'vitest';
+import { tsm, useIndexedVault } from '../helpers/cli.js';
+
+const vault = useIndexedVault({ 'knowledge/sync.md': '# Sync\n\nthe sync engine keeps notes in step\n' });
+
+const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+const search = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search', arguments: { query: 'sync engine' } } });
+
+/** `tsm serve` fed `input` on stdin until its end: the JSON-RPC lines it wrote, and how it ended. */
+function serve(input: string): { replies: any[]; code: number | null; stderr: string } {
+  const r = tsm(['serve', '--vault', vault.dir], { input, timeoutMs: 30_000 });
+  return { replies: r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)), code: r.code, stderr: r.stderr };
+}
+
+describe('tsm serve reading a request file', () => {
+  it('reads a line that starts with a byte order mark', () => {
+    // Before: the first line, initialize, was `-32700 Parse error: Unexpected token '\uFEFF'` with id null.
+    const r = serve(`\uFEFF${INITIALIZE}\n${search(2)}\n\uFEFF${search(3)}\n`);
+    expect(r.replies.find((x) => x.id === 1)?.result?.serverInfo?.name).toBe('tsm');
+    for (const id of [2, 3]) expect(JSON.parse(r.replies.find((x) => x.id === id).result.content[0].text).results[0].path).toBe('knowledge/sync.md');
+    expect(r.replies.filter((x) => 'error' in x)).toEqual([]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+});
