@@ -130,7 +130,7 @@ export async function serveStdio(cfg: TsmConfig): Promise<void> {
   transport.onclose = exit;
   // The end of input is not the end of output: `tsm serve < requests.jsonl`, or a client that closes stdin
   // and reads on, still wants the answers. A signal during that wait exits sooner.
-  process.stdin.on('end', () => exitSettled(INPUT_END_SETTLE_MS));
+  transport.oninputend = () => exitSettled(INPUT_END_SETTLE_MS);
   process.stdout.on('error', exit); // the client went away mid-answer (EPIPE): nobody is left to answer
   // SIGHUP: a server started from a terminal that closed. Node resets it to "terminate" at start-up, so
   // without a handler the server died on the spot and left its socket file behind.

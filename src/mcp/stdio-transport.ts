@@ -40,6 +40,19 @@ export class GuardedStdioTransport implements Transport {
 
   private readonly onStreamError = (err: Error) => this.onerror?.(err);
 
+  /** Called once stdin has ended, after its last line is read. */
+  oninputend?: () => void;
+
+  /**
+   * The last line of the input need not end in a newline (a request file saved without one, `printf … |
+   * tsm serve`): it is a line all the same, answered like any other (one cut off mid-message: a parse error).
+   * Dropped at the end of input, its request got no answer and the server exited 0 as if all were done.
+   */
+  private readonly onEnd = () => {
+    if (this.size > 0 || this.oversized !== null) this.endLine();
+    this.oninputend?.();
+  };
+
   private take(piece: Buffer): void {
     if (piece.length === 0) return;
     if (this.oversized !== null) {
@@ -84,6 +97,7 @@ export class GuardedStdioTransport implements Transport {
 
   async start(): Promise<void> {
     this.stdin.on('data', this.onData);
+    this.stdin.on('end', this.onEnd);
     this.stdin.on('error', this.onStreamError);
   }
 
@@ -157,6 +171,7 @@ export class GuardedStdioTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.stdin.off('data', this.onData);
+    this.stdin.off('end', this.onEnd);
     this.stdin.off('error', this.onStreamError);
     this.stdin.pause();
     this.parts = [];

@@ -24,4 +24,15 @@ describe('tsm serve reading a request file', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
   });
+
+  it('answers a last line that has no newline, and a cut-off one with a parse error', () => {
+    // Before: both were dropped at the end of input; the server exited 0 with no answer for id 2.
+    const whole = serve(`${INITIALIZE}\n${search(2)}`);
+    expect(JSON.parse(whole.replies.find((x) => x.id === 2).result.content[0].text).results[0].path).toBe('knowledge/sync.md');
+    expect(whole.code).toBe(0);
+    const cut = serve(`${INITIALIZE}\n${search(3).slice(0, 40)}`);
+    expect(cut.replies.map((x) => x.id)).toEqual([1, null]);
+    expect(cut.replies[1].error).toMatchObject({ code: -32700, message: expect.stringMatching(/^Parse error: /) });
+    expect(cut.code).toBe(0);
+  });
 });
