@@ -10,6 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../core/version.js';
 import { truncateText } from '../text/chars.js';
+import { oneLine } from '../text/controls.js';
 import type { TsmConfig } from '../vault/config.js';
 import { detachFromHere } from '../hooks/detach.js';
 import { createContext } from './context.js';
@@ -135,8 +136,11 @@ export async function serveStdio(cfg: TsmConfig): Promise<void> {
   // SIGHUP: a server started from a terminal that closed. Node resets it to "terminate" at start-up, so
   // without a handler the server died on the spot and left its socket file behind.
   for (const signal of STOP_SIGNALS) process.on(signal, () => exitSettled(SIGNAL_SETTLE_MS));
-  // Something went wrong on the connection (a line the transport refused and answered, a stream error).
-  server.server.onerror = (err) => stderrLog(err.message);
+  // Something went wrong on the connection (a line the transport refused and answered, a stream error, a
+  // response to no request of ours). The message quotes what the client sent: written as it came, a line
+  // of `ESC [ 2 J` or `ESC ] 0 ; title BEL` cleared the terminal or retitled it, and a response of 300 kB
+  // to an unknown id was a 300 kB stderr line. One line, cleaned as terminal output is, and short.
+  server.server.onerror = (err) => stderrLog(truncateText(oneLine(err.message.slice(0, 2 * MAX_ERROR_CHARS)), MAX_ERROR_CHARS));
   // Claude Code shows every stderr line of an MCP server as an error, so a healthy start writes nothing
   // there: "ready" is a log notification to the client, and stderr speaks only when something is wrong.
   const ready = `ready (vault ${cfg.vault}, index ${cfg.db})`;

@@ -35,4 +35,22 @@ describe('tsm serve reading a request file', () => {
     expect(cut.replies[1].error).toMatchObject({ code: -32700, message: expect.stringMatching(/^Parse error: /) });
     expect(cut.code).toBe(0);
   });
+
+  it('writes what a client sent to stderr as one short line, without terminal escapes', () => {
+    // Before: the parse error quoted the line raw (`ESC [31m`, `ESC ]0;title BEL` reached the terminal), and a
+    // response to an id the server never sent was echoed whole: a 300 kB stderr line.
+    const garbage = '\u001b[31mred\u001b]0;title\u0007';
+    const response = JSON.stringify({ jsonrpc: '2.0', id: 77, result: { text: `\u001b[2J${'a'.repeat(300_000)}` } });
+    const r = serve(`${INITIALIZE}\n${garbage}\n${response}\n`);
+    expect(r.replies.find((x) => x.id === null)?.error.code).toBe(-32700);
+    const lines = r.stderr.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^tsm serve: refused a message: Parse error: .*"red" is not valid JSON$/);
+    expect(lines[1]).toMatch(/^tsm serve: Received a response for an unknown message ID: .*…$/);
+    for (const line of lines) {
+      expect(line).not.toMatch(/[\u0000-\u001f\u007f]/);
+      expect(line.length).toBeLessThan(1_100);
+    }
+    expect(r.code).toBe(0);
+  });
 });
