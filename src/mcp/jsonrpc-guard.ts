@@ -4,7 +4,7 @@
 // message: too large, nested too deep, not JSON, not JSON-RPC each become a JSON-RPC error with the
 // request's id when one can be found (JSON-RPC 2.0 §5: `null` when it cannot), and a request of an MCP
 // method whose params have the wrong shape an "Invalid params" error.
-import { ClientRequestSchema, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ClientNotificationSchema, ClientRequestSchema, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /** Longest line read. An MCP tool call is a few kilobytes (a search query is cut at 10,000 characters). */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -30,6 +30,15 @@ export const INVALID_PARAMS = -32602;
  * -32603 with zod's multi-line dump of the issues; here it is -32602 with one line.
  */
 const REQUEST_SCHEMAS = new Map<string, (typeof ClientRequestSchema.options)[number]>(ClientRequestSchema.options.map((schema) => [schema.shape.method.value, schema]));
+
+/**
+ * The notifications an MCP client sends. Sent with an id, one is a request of a method no server has: the SDK
+ * answered `-32601 Method not found` for `notifications/initialized` (the server knows it well), and a
+ * `notifications/cancelled` so sent cancelled nothing, without a word on why.
+ */
+const NOTIFICATION_METHODS = new Set<string>(ClientNotificationSchema.options.map((schema) => schema.shape.method.value));
+
+export const METHOD_NOT_FOUND = -32601;
 
 export type RequestId = string | number;
 
@@ -74,6 +83,10 @@ export function checkLine(text: string): Checked {
   if (!parsed.success) {
     const what = Array.isArray(value) ? 'a batch (an array) is not accepted: send one message per line' : 'not a JSON-RPC 2.0 message';
     return { ok: false, reply: reply(id, INVALID_REQUEST, `Invalid Request: ${what}`) };
+  }
+  const message = parsed.data;
+  if ('method' in message && 'id' in message && NOTIFICATION_METHODS.has(message.method)) {
+    return { ok: false, reply: reply(id, METHOD_NOT_FOUND, `Method not found: ${message.method} is a notification, which has no id: send it without one`) };
   }
   let problem: string | null;
   try {

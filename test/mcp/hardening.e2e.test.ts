@@ -130,6 +130,27 @@ describe('tsm serve on a tool named like Object.prototype', () => {
   }, 60_000);
 });
 
+// A notification sent with an id is a request of a method no server has: the SDK answered `-32601 Method not
+// found` for notifications/initialized, a method the server knows, and a cancellation so sent cancelled nothing.
+describe('tsm serve on a notification sent with an id', () => {
+  it('says it is a notification and to send it without an id, and stays up', async () => {
+    const s = serveRaw();
+    s.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }));
+    s.send('{"jsonrpc":"2.0","id":41,"method":"notifications/initialized"}');
+    s.send('{"jsonrpc":"2.0","id":"c","method":"notifications/cancelled","params":{"requestId":1}}');
+    s.send('{"jsonrpc":"2.0","id":43,"method":"no/such/method"}');
+    s.send('{"jsonrpc":"2.0","id":99,"method":"ping"}');
+    await waitFor(() => [41, 'c', 43, 99].every((id) => s.replies.some((r) => r.id === id)), 20_000);
+    expect(s.replies.find((r) => r.id === 41).error).toEqual({ code: -32601, message: 'Method not found: notifications/initialized is a notification, which has no id: send it without one' });
+    expect(s.replies.find((r) => r.id === 'c').error).toEqual({ code: -32601, message: 'Method not found: notifications/cancelled is a notification, which has no id: send it without one' });
+    expect(s.replies.find((r) => r.id === 43).error).toEqual({ code: -32601, message: 'Method not found' });
+    expect(s.replies.find((r) => r.id === 99)).toEqual({ jsonrpc: '2.0', id: 99, result: {} });
+    const exited = new Promise((r) => s.child.on('close', r));
+    s.child.stdin.end();
+    expect(await exited).toBe(0);
+  }, 60_000);
+});
+
 describe('MCP search through the SDK client', () => {
   let client: Client;
   beforeAll(async () => {
