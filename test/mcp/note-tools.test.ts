@@ -73,6 +73,9 @@ describe('read_note', () => {
     expect(await fails(s.client, 'read_note', { path: 'knowledge/new.md' })).toMatch(/^note not indexed: knowledge\/new\.md/);
     expect(await fails(s.client, 'read_note', { path: 'knowledge/' })).toMatch(/folder/);
     expect(await fails(s.client, 'read_note', { path: '.' })).toMatch(/folder/);
+    // Without its slash, as `ls` writes it: was "note not indexed: knowledge (… run `tsm index` …)".
+    expect(await fails(s.client, 'read_note', { path: 'knowledge' })).toBe('path names a folder, not a note: knowledge');
+    expect(await fails(s.client, 'read_note', { path: `${s.fx.vault}/knowledge` })).toBe(`path names a folder, not a note: ${s.fx.vault}/knowledge`);
     expect(await fails(s.client, 'read_note', { path: '' })).toBe('path must not be empty');
     expect(await fails(s.client, 'read_note', { path: 'a\u0000b' })).toMatch(/NUL/);
   });

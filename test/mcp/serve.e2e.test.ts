@@ -116,6 +116,8 @@ describe('tsm serve over stdio', () => {
     expect(await fails(client, 'read_note', { path: 'knowledge/escape.md' })).toMatch(/not indexed/);
     expect(JSON.stringify(await ok(client, 'search', { query: 'not for the model' }))).not.toContain('escape.md');
     expect(await fails(client, 'read_note', { path: 'drafts/private/salary-negotiation.md' })).toMatch(/not indexed/);
+    // A folder without its slash: was "note not indexed: knowledge (… run `tsm index` if the note is new)".
+    expect(await fails(client, 'read_note', { path: 'knowledge' })).toBe('path names a folder, not a note: knowledge');
     const huge = await ok(client, 'search', { query: 'LoRa', limit: 1e9 });
     expect(huge.results.length).toBeLessThanOrEqual(100);
     expect(huge.results.length).toBe(Math.min(100, huge.total));

@@ -6,11 +6,11 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { splitLines } from '../../parse/lines.js';
 import { stripControls } from '../../text/controls.js';
-import { readRegularFile } from '../../vault/file-kind.js';
+import { fileKind, readRegularFile } from '../../vault/file-kind.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, RESULT_CHAR_BUDGET, textWithin } from '../tool.js';
 import { realPathInVault } from '../vault-path.js';
-import { typedVaultPath } from '../../vault/paths.js';
+import { findOnDisk, typedVaultPath } from '../../vault/paths.js';
 import { findIndexedNote } from './note-lookup.js';
 
 export const DEFAULT_LINES = 400;
@@ -43,7 +43,13 @@ export const readNoteTool = defineTool({
     const rel = typedVaultPath(vault, args.path);
     if (rel === '' || rel.endsWith('/')) throw new ToolError(`path names a folder, not a note: ${args.path}`);
     const note = ctx.withIndex((_db, reader) => findIndexedNote(reader, rel, ctx.cfg.extensions));
-    if (!note) throw new ToolError(`note not indexed: ${rel} (use a path from search results; run \`tsm index\` if the note is new)`);
+    if (!note) {
+      // A folder named without its trailing slash (`knowledge`, as `ls` and tab completion write it) is no
+      // note either: "not indexed … run `tsm index`" sent the caller to index a folder that was indexed.
+      const onDisk = findOnDisk(vault, rel);
+      if (onDisk !== null && fileKind(onDisk) === 'directory') throw new ToolError(`path names a folder, not a note: ${args.path}`);
+      throw new ToolError(`note not indexed: ${rel} (use a path from search results; run \`tsm index\` if the note is new)`);
+    }
     const real = realPathInVault(vault, note.path);
     let raw: string;
     try {
