@@ -80,17 +80,20 @@ export const fileHistoryTool = defineTool({
 
 /**
  * The spellings to look for: the path as given, and for an absolute path inside a session's working
- * directory, the cwd-relative path session notes record.
+ * directory, the cwd-relative path session notes record; each in both Unicode forms. Session notes keep a
+ * path as the transcript had it, and macOS names a file in either form (NFD from HFS+ and from tab
+ * completion, NFC as typed): given as `src/ガイド.c` in NFD, the session that edited it in NFC was not found.
  */
 function lookupKeys(file: string, reader: NoteReader): string[] {
   const keys = [file];
   if (isAbsolute(file)) {
+    const nfc = file.normalize('NFC');
     for (const cwd of reader.sessionCwds()) {
-      const root = cwd.endsWith('/') ? cwd : `${cwd}/`;
-      if (file.startsWith(root) && file.length > root.length) keys.push(file.slice(root.length));
+      const root = (cwd.endsWith('/') ? cwd : `${cwd}/`).normalize('NFC');
+      if (nfc.startsWith(root) && nfc.length > root.length) keys.push(nfc.slice(root.length));
     }
   }
-  return keys;
+  return [...new Set(keys.flatMap((k) => [k.normalize('NFC'), k.normalize('NFD')]))];
 }
 
 function mentions(text: string, keys: string[]): string | undefined {
