@@ -10,7 +10,8 @@ import { fileKind, readRegularFile } from '../../vault/file-kind.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, RESULT_CHAR_BUDGET, textWithin } from '../tool.js';
 import { realPathInVault } from '../vault-path.js';
-import { findOnDisk, typedVaultPath } from '../../vault/paths.js';
+import { findOnDisk, isNoteName, typedVaultPath } from '../../vault/paths.js';
+import { createNoteLookup } from '../../vault/note-at.js';
 import { findIndexedNote } from './note-lookup.js';
 
 export const DEFAULT_LINES = 400;
@@ -48,6 +49,8 @@ export const readNoteTool = defineTool({
       // note either: "not indexed … run `tsm index`" sent the caller to index a folder that was indexed.
       const onDisk = findOnDisk(vault, rel);
       if (onDisk !== null && fileKind(onDisk) === 'directory') throw new ToolError(`path names a folder, not a note: ${args.path}`);
+      const why = onDisk === null ? null : whyNoNote(vault, rel, ctx.cfg.extensions);
+      if (why !== null) throw new ToolError(`note not indexed: ${rel}: ${why}`);
       throw new ToolError(`note not indexed: ${rel} (use a path from search results; run \`tsm index\` if the note is new)`);
     }
     const real = realPathInVault(vault, note.path);
@@ -113,6 +116,18 @@ export const readNoteTool = defineTool({
     };
   },
 });
+
+/**
+ * Why a note file that is there is no note of the index, by the scan's own rules (note-at.ts, the reasons
+ * `--files-from-stdin` gives): ignored by a .tsmignore or .gitignore, a symlink out of the vault. Null when the
+ * scan would take it (not indexed yet) or it is no note by its name. "run `tsm index` if the note is new" sent
+ * the caller to run an index that leaves it out again.
+ */
+function whyNoNote(vault: string, rel: string, extensions: string[]): string | null {
+  if (!isNoteName(rel.slice(rel.lastIndexOf('/') + 1), extensions)) return null;
+  const at = createNoteLookup(vault, extensions)(rel);
+  return at.file || at.reason === 'not found' ? null : at.reason;
+}
 
 /**
  * The version a caller passed back: an empty one is none given (as every tool reads an empty parameter), and
