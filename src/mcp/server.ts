@@ -133,6 +133,11 @@ export async function serveStdio(cfg: TsmConfig): Promise<void> {
   // and reads on, still wants the answers. A signal during that wait exits sooner.
   transport.oninputend = () => exitSettled(INPUT_END_SETTLE_MS);
   process.stdout.on('error', exit); // the client went away mid-answer (EPIPE): nobody is left to answer
+  // A stderr that cannot be written (a client that closed its end: EPIPE; a log file on a full disk: ENOSPC)
+  // drops the line, as every command's writeErr does: there is nowhere left to say it. Unhandled, the
+  // stream's 'error' ended the server with exit 1 at its first refused message, the requests after it
+  // unanswered and, with an embedding model, its socket file left behind.
+  process.stderr.on('error', () => {});
   // SIGHUP: a server started from a terminal that closed. Node resets it to "terminate" at start-up, so
   // without a handler the server died on the spot and left its socket file behind.
   for (const signal of STOP_SIGNALS) process.on(signal, () => exitSettled(SIGNAL_SETTLE_MS));

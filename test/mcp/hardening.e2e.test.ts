@@ -151,6 +151,26 @@ describe('tsm serve on a notification sent with an id', () => {
   }, 60_000);
 });
 
+// A client that closes its end of stderr (or a log file on a full disk) made the first stderr line, a refused
+// message's, an unhandled stream error: the server exited 1, the requests after it unanswered.
+describe('tsm serve with a stderr nobody reads', () => {
+  it('drops its stderr lines, answers on and exits 0', async () => {
+    const s = serveRaw();
+    s.child.stderr.destroy(); // its writes to stderr now fail with EPIPE
+    s.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }));
+    await waitFor(() => s.replies.some((r) => r.id === 1), 20_000);
+    s.send('garbage'); // refused: a line on stderr
+    await waitFor(() => s.replies.some((r) => r.id === null), 20_000);
+    await new Promise((r) => setTimeout(r, 200)); // the write's EPIPE arrives after it
+    s.send('{"jsonrpc":"2.0","id":99,"method":"ping"}');
+    const exited = new Promise((r) => s.child.on('close', r));
+    await waitFor(() => s.replies.some((r) => r.id === 99) || s.child.exitCode !== null, 20_000);
+    expect(s.replies.find((r) => r.id === 99)).toEqual({ jsonrpc: '2.0', id: 99, result: {} });
+    s.child.stdin.end();
+    expect(await exited).toBe(0);
+  }, 60_000);
+});
+
 describe('MCP search through the SDK client', () => {
   let client: Client;
   beforeAll(async () => {
