@@ -107,21 +107,31 @@ export class GuardedStdioTransport implements Transport {
   }
 
   /**
-   * Requests handed to the server and not answered yet (by their id's JSON: 1 and "1" are two), so that the
-   * end of input can wait for their answers (settle). A request the client cancels gets no answer (the SDK
-   * drops it), so its cancellation answers it here.
+   * Requests handed to the server and not answered yet, counted by their id's JSON (1 and "1" are two), so
+   * that the end of input can wait for their answers (settle). Counted, not kept as a set: a client may send
+   * an id again while its first request is under way, and the server answers both; as a set, the first
+   * answer took the id off, and a `hook_context` and a `ping` sent as id 5 before the input ended got the
+   * ping's answer only. A request the client cancels gets no answer (the SDK drops it), so its cancellation
+   * answers it here.
    */
-  private readonly unanswered = new Set<string>();
+  private readonly unanswered = new Map<string, number>();
   private whenAnswered: (() => void)[] = [];
 
   private track(message: JSONRPCMessage): void {
     if (!('method' in message)) return;
-    if ('id' in message) this.unanswered.add(JSON.stringify(message.id));
-    else if (message.method === 'notifications/cancelled') this.answered((message.params as { requestId?: unknown } | undefined)?.requestId);
+    if ('id' in message) {
+      const key = JSON.stringify(message.id);
+      this.unanswered.set(key, (this.unanswered.get(key) ?? 0) + 1);
+    } else if (message.method === 'notifications/cancelled') this.answered((message.params as { requestId?: unknown } | undefined)?.requestId);
   }
 
   private answered(id: unknown): void {
-    if (!this.unanswered.delete(JSON.stringify(id)) || this.unanswered.size > 0) return;
+    const key = JSON.stringify(id);
+    const left = this.unanswered.get(key);
+    if (left === undefined) return;
+    if (left > 1) return void this.unanswered.set(key, left - 1);
+    this.unanswered.delete(key);
+    if (this.unanswered.size > 0) return;
     for (const resolve of this.whenAnswered.splice(0)) resolve();
   }
 

@@ -53,4 +53,14 @@ describe('tsm serve reading a request file', () => {
     }
     expect(r.code).toBe(0);
   });
+
+  it('answers both requests of an id sent twice before the input ended', () => {
+    // Before: the ping's answer took id 5 off the requests awaited, and the server exited before hook_context's.
+    const hook = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'hook_context', arguments: { prompt: 'how does the sync engine keep notes in step', session_id: 'abc' } } });
+    const r = serve(`${INITIALIZE}\n${hook}\n{"jsonrpc":"2.0","id":5,"method":"ping"}\n`);
+    const fives = r.replies.filter((x) => x.id === 5);
+    expect(fives).toHaveLength(2);
+    expect(fives.some((x) => x.result?.content?.[0]?.text.includes('knowledge/sync.md'))).toBe(true);
+    expect(r.code).toBe(0);
+  });
 });
