@@ -68,11 +68,29 @@ export function typedVaultPath(vault: string, input: string, param = 'path'): st
   if (given === '') throw new TsmError(`${param} must not be empty`);
   if (given.includes('\0')) throw new TsmError(`${param} must not contain NUL characters`);
   const abs = resolve(vault, given);
-  if (!isInside(vault, abs)) {
+  const root = isInside(vault, abs) ? resolve(vault) : realRootHolding(vault, given, abs);
+  if (root === null) {
     throw new TsmError(`${param} is outside the vault: ${given} (give a path relative to the vault root, like the paths search returns)`);
   }
-  const rel = vaultRelative(resolve(vault), abs) ?? ''; // null: the vault itself
+  const rel = vaultRelative(root, abs) ?? ''; // null: the vault itself
   return rel !== '' && /[\\/]$/.test(given) ? `${rel}/` : rel;
+}
+
+/**
+ * The vault's real folder when the vault was named through a symlink (`--vault ~/notes` leading to another
+ * disk; macOS's `/tmp` and `/var`, which are `/private/…`) and the absolute path `given` lies in that real
+ * folder: the same file, named as `realpath` or a tool that resolves links names it. Such a path was "outside
+ * the vault". Null otherwise: a relative path stays read from the vault as named (`../` never leaves by it).
+ */
+function realRootHolding(vault: string, given: string, abs: string): string | null {
+  if (!isAbsolute(given)) return null;
+  let real: string;
+  try {
+    real = realpathSync(vault);
+  } catch {
+    return null;
+  }
+  return real !== resolve(vault) && isInside(real, abs) ? real : null;
 }
 
 /**

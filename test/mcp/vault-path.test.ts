@@ -38,6 +38,18 @@ describe('vaultRelative', () => {
   });
 });
 
+describe('vaultRelative, the vault named through a symlink', () => {
+  it("takes an absolute path in the vault's real folder, and still refuses ../ out of the name", () => {
+    const named = join(root, 'named');
+    symlinkSync(vault, named);
+    // Was "outside the vault": the same file, named as realpath (or macOS's /private/tmp) names it.
+    expect(vaultRelative(named, join(vault, 'notes', 'a.md'))).toBe('notes/a.md');
+    expect(vaultRelative(named, join(vault, 'notes') + '/')).toBe('notes/');
+    expect(vaultRelative(named, join(named, 'notes', 'a.md'))).toBe('notes/a.md');
+    for (const p of ['../vault/notes/a.md', `${vault}-other/x.md`, root]) expect(() => vaultRelative(named, p), p).toThrow(/outside the vault/);
+  });
+});
+
 describe('realPathInVault', () => {
   it('resolves files and symlinks that stay inside the vault', () => {
     expect(realPathInVault(vault, 'notes/a.md')).toBe(realpathSync(join(vault, 'notes', 'a.md')));
