@@ -118,7 +118,7 @@ export function paramsProblem(message: JSONRPCMessage): string | null {
   const schema = 'method' in message && 'id' in message ? REQUEST_SCHEMAS.get(message.method) : undefined;
   if (!schema) return null;
   const parsed = schema.safeParse(message);
-  if (parsed.success) return inheritedToolName(parsed.data);
+  if (parsed.success) return toolNameProblem(parsed.data);
   const issue = parsed.error.issues[0];
   const at = issue.path.map(String).join('.') || 'the request';
   const text =
@@ -128,14 +128,20 @@ export function paramsProblem(message: JSONRPCMessage): string | null {
   return text.replace(/\s+/g, ' ').slice(0, 300);
 }
 
+/** Longest tool name: MCP's own bound (tool names have 1 to 128 characters); tsm's are far shorter. */
+export const MAX_TOOL_NAME_CHARS = 128;
+
 /**
  * A tools/call naming a member every object inherits (`constructor`, `toString`, `__proto__`…): the SDK looks
  * a tool up in a plain object, found Object's own member there and answered "Tool constructor disabled", as
- * if tsm had such a tool switched off. No tsm tool has such a name.
+ * if tsm had such a tool switched off. No tsm tool has such a name. Nor is one longer than a tool name may
+ * be, which the SDK's "Tool … not found" quoted whole: 1,000,039 characters for a name of a million.
  */
-function inheritedToolName(request: { method: string; params?: unknown }): string | null {
+function toolNameProblem(request: { method: string; params?: unknown }): string | null {
   const name = request.method === 'tools/call' ? (request.params as { name?: unknown } | undefined)?.name : undefined;
-  if (typeof name !== 'string' || !(name in Object.prototype)) return null;
+  if (typeof name !== 'string') return null;
+  if (name.length > MAX_TOOL_NAME_CHARS) return `params.name is ${name.length} characters long; no tool name has more than ${MAX_TOOL_NAME_CHARS} (tools/list names the tools)`;
+  if (!(name in Object.prototype)) return null;
   return `params.name: no tool is named ${JSON.stringify(name)} (tools/list names the tools)`;
 }
 

@@ -118,10 +118,16 @@ describe('tsm serve on a tool named like Object.prototype', () => {
     s.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
     const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty'];
     names.forEach((name, i) => s.send(JSON.stringify({ jsonrpc: '2.0', id: 31 + i, method: 'tools/call', params: { name, arguments: {} } })));
+    // A name of a million characters: the SDK's "Tool … not found" quoted it whole, a 1,000,039-character answer.
+    s.send(JSON.stringify({ jsonrpc: '2.0', id: 35, method: 'tools/call', params: { name: 'x'.repeat(1_000_000), arguments: {} } }));
     s.send('{"jsonrpc":"2.0","id":99,"method":"ping"}');
-    await waitFor(() => [31, 32, 33, 34, 99].every((id) => s.replies.some((r) => r.id === id)), 20_000);
+    await waitFor(() => [31, 32, 33, 34, 35, 99].every((id) => s.replies.some((r) => r.id === id)), 20_000);
     names.forEach((name, i) => {
       expect(s.replies.find((r) => r.id === 31 + i).error, name).toEqual({ code: -32602, message: `Invalid params: params.name: no tool is named "${name}" (tools/list names the tools)` });
+    });
+    expect(s.replies.find((r) => r.id === 35).error).toEqual({
+      code: -32602,
+      message: 'Invalid params: params.name is 1000000 characters long; no tool name has more than 128 (tools/list names the tools)',
     });
     expect(s.replies.find((r) => r.id === 99)).toEqual({ jsonrpc: '2.0', id: 99, result: {} });
     const exited = new Promise((r) => s.child.on('close', r));
