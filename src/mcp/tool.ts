@@ -100,6 +100,23 @@ export function declaredArguments(tool: Tool, args: Record<string, unknown>): Re
   return Object.fromEntries(Object.entries(args).filter(([name]) => Object.hasOwn(tool.inputSchema, name)));
 }
 
+/** Most characters of a refused value that an enum parameter's error quotes. */
+const QUOTED_VALUE_CHARS = 40;
+
+/**
+ * A parameter that takes one of `values` (`type`, `detail`). zod's own message quoted the value given whole
+ * ("Invalid enum value. Expected 'daily' | …, received 'xxx…'"), and the SDK sent it back as the tool's error:
+ * 1,000,166 characters for a `type` of a million. The same message, the value cut to its first 40 characters.
+ */
+export function oneOf<T extends string>(values: readonly [T, ...T[]]) {
+  return z.enum(values as [T, ...T[]], {
+    errorMap: (issue, ctx) =>
+      issue.code === 'invalid_enum_value'
+        ? { message: `Invalid enum value. Expected ${values.map((v) => `'${v}'`).join(' | ')}, received '${truncateText(String(issue.received), QUOTED_VALUE_CHARS)}'` }
+        : { message: ctx.defaultError },
+  });
+}
+
 /** Limits are clamped, never errors (docs/mcp.md). Non-numbers and NaN take the default. */
 export function clampInt(value: number | undefined, min: number, max: number, fallback: number): number {
   if (value === undefined || !Number.isFinite(value)) return fallback;

@@ -198,6 +198,21 @@ describe('MCP search through the SDK client', () => {
     expect(short.note).toBeUndefined();
   }, 30_000);
 
+  it('quotes at most 40 characters of a refused enum value', async () => {
+    // Before: zod's "received 'xxx…'" quoted all of it, and the SDK sent back 1,000,166 characters.
+    for (const [tool, args] of [
+      ['search', { query: 'dataview', type: 'x'.repeat(1_000_000) }],
+      ['recent_context', { type: 'x'.repeat(1_000_000) }],
+      ['retrieve_memory', { query: 'dataview', detail: 'x'.repeat(1_000_000) }],
+    ] as const) {
+      const message = await fails(client, tool, args);
+      expect(message, tool).toMatch(new RegExp(`Invalid enum value\\. Expected '.*', received '${'x'.repeat(39)}…' at (type|detail)$`));
+      expect(message.length, tool).toBeLessThan(300);
+    }
+    const listed = (await client.listTools()).tools.find((t) => t.name === 'search')!.inputSchema.properties as any;
+    expect(listed.type.enum).toEqual(['daily', 'knowledge', 'session']);
+  }, 30_000);
+
   it('refuses a 10 MB request with an error and keeps serving', async () => {
     await expect(client.callTool({ name: 'search', arguments: { query: 'y'.repeat(10 * 1024 * 1024) } })).rejects.toThrow(/-32600|longer than/);
     expect((await ok(client, 'search', { query: 'dataview' })).results.length).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { NOTE_TYPES, type NoteRecord, type NoteType, type SectionRecord } from '../../core/types.js';
 import { compositeScore } from '../recency.js';
 import { oncePerSession, sessionIdOfRecord, sessionPrompts } from '../session-note.js';
-import { clampInt, defineTool, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
+import { clampInt, defineTool, oneOf, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
 import { linkReadingOf } from '../../search/link-reading.js';
 import { mtimeCrowd } from '../../search/mtime-crowd.js';
 import { searchExclusions } from '../../vault/obsidian-excluded.js';
@@ -22,7 +22,7 @@ export const recentContextTool = defineTool({
     `read_note. limit: default 30, at most ${MAX_RECENT}. Entries past about ${RESULT_CHAR_BUDGET / 1000}k characters come as {id, path, date, score}.`,
   ].join(' '),
   inputSchema: {
-    type: z.enum(NOTE_TYPES).optional().describe('only notes of this type'),
+    type: oneOf(NOTE_TYPES).optional().describe('only notes of this type'),
     limit: z.number().optional().default(30).describe(`entries, 1–${MAX_RECENT}`),
   },
   run(args, ctx) {

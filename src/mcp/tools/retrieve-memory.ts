@@ -5,7 +5,7 @@ import { DETAIL_LEVELS, formatMarkdown, KEY_MOMENT_SURPRISE, type DetailLevel } 
 import { linkReadingOf } from '../../search/link-reading.js';
 import { search } from '../../search/search.js';
 import { ToolError } from '../errors.js';
-import { clampInt, defineTool, RESULT_CHAR_BUDGET } from '../tool.js';
+import { clampInt, defineTool, oneOf, RESULT_CHAR_BUDGET } from '../tool.js';
 import { MAX_QUERY_CHARS, parseToolQuery } from './search.js';
 import { queryEcho } from '../../text/chars.js';
 import { tuningOf } from '../../search/rank.js';
@@ -28,7 +28,7 @@ export const retrieveMemoryTool = defineTool({
   inputSchema: {
     query: z.string().describe('what to recall: keywords or a question'),
     limit: z.number().optional().default(5).describe(`results, 1–${MAX_MEMORIES}`),
-    detail: z.enum(DETAIL_LEVELS as [DetailLevel, ...DetailLevel[]]).optional().default('auto').describe('which results carry details'),
+    detail: oneOf(DETAIL_LEVELS as [DetailLevel, ...DetailLevel[]]).optional().default('auto').describe('which results carry details'),
   },
   async run(args, ctx) {
     const query = args.query.trim().slice(0, MAX_QUERY_CHARS);

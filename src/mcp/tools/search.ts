@@ -7,7 +7,7 @@ import { LONG_TEXT_CHARS } from '../../search/operator-text.js';
 import { INCOMPLETE_INDEX_NOTE } from '../../index/build-state.js';
 import { searchWithNotices } from '../../search/query-notices.js';
 import { ToolError } from '../errors.js';
-import { clampInt, defineTool, PREVIEW_CHARS, RESULT_CHAR_BUDGET, roundScore, withinBudget, type ToolContext } from '../tool.js';
+import { clampInt, defineTool, oneOf, PREVIEW_CHARS, RESULT_CHAR_BUDGET, roundScore, withinBudget, type ToolContext } from '../tool.js';
 import { typedVaultPath } from '../../vault/paths.js';
 import { tuningOf } from '../../search/rank.js';
 import { searchExclusions } from '../../vault/obsidian-excluded.js';
@@ -38,7 +38,7 @@ export const searchTool = defineTool({
   ].join(' '),
   inputSchema: {
     query: z.string().describe('keywords or a question'),
-    type: z.enum(NOTE_TYPES).optional().describe('only notes of this type'),
+    type: oneOf(NOTE_TYPES).optional().describe('only notes of this type'),
     status: z.string().optional().describe('only notes with this frontmatter status, e.g. current, draft, archived'),
     tag: z.string().optional().describe('only notes with this tag or a tag below it ("project" also matches "project/alpha")'),
     path: z.string().optional().describe('only notes whose vault path starts with this, e.g. "knowledge/" or "daily/2026-"'),
