@@ -117,7 +117,7 @@ describe('tsm serve over stdio', () => {
     expect(await fails(client, 'read_note', { path: 'knowledge/escape.md' })).toBe('note not indexed: knowledge/escape.md: symlink to a file outside the vault');
     expect(JSON.stringify(await ok(client, 'search', { query: 'not for the model' }))).not.toContain('escape.md');
     expect(await fails(client, 'read_note', { path: 'drafts/private/salary-negotiation.md' })).toBe(
-      'note not indexed: drafts/private/salary-negotiation.md: ignored (.tsmignore, .gitignore or a skipped folder)',
+      'note not indexed: drafts/private/salary-negotiation.md: ignored by .tsmignore: drafts/private/',
     );
     // A folder without its slash: was "note not indexed: knowledge (… run `tsm index` if the note is new)".
     expect(await fails(client, 'read_note', { path: 'knowledge' })).toBe('path names a folder, not a note: knowledge');

@@ -12,6 +12,7 @@ import { clampInt, defineTool, RESULT_CHAR_BUDGET, textWithin } from '../tool.js
 import { realPathInVault } from '../vault-path.js';
 import { findOnDisk, isNoteName, typedVaultPath } from '../../vault/paths.js';
 import { createNoteLookup } from '../../vault/note-at.js';
+import { ignoredFiles } from '../../vault/ignored-files.js';
 import { findIndexedNote } from './note-lookup.js';
 
 export const DEFAULT_LINES = 400;
@@ -119,14 +120,18 @@ export const readNoteTool = defineTool({
 
 /**
  * Why a note file that is there is no note of the index, by the scan's own rules (note-at.ts, the reasons
- * `--files-from-stdin` gives): ignored by a .tsmignore or .gitignore, a symlink out of the vault. Null when the
- * scan would take it (not indexed yet) or it is no note by its name. "run `tsm index` if the note is new" sent
- * the caller to run an index that leaves it out again.
+ * `--files-from-stdin` gives): the .tsmignore or .gitignore rule that ignores it, a symlink out of the vault.
+ * Null when the scan would take it (not indexed yet) or it is no note by its name. "run `tsm index` if the
+ * note is new" sent the caller to run an index that leaves it out again.
  */
 function whyNoNote(vault: string, rel: string, extensions: string[]): string | null {
   if (!isNoteName(rel.slice(rel.lastIndexOf('/') + 1), extensions)) return null;
   const at = createNoteLookup(vault, extensions)(rel);
-  return at.file || at.reason === 'not found' ? null : at.reason;
+  if (at.file || at.reason === 'not found') return null;
+  // The rule that leaves it out, as related names a link to it (`ignored by .tsmignore: private/`): the walk
+  // of ignored files costs only this error.
+  const ignored = at.reason.startsWith('ignored') ? ignoredFiles(vault, extensions).find((f) => f.path === rel) : undefined;
+  return ignored ? `ignored by ${ignored.by}: ${ignored.rule}` : at.reason;
 }
 
 /**
