@@ -9,7 +9,7 @@ import { writeOut } from './stdio.js';
 import { oneLine } from '../text/controls.js';
 import { backlinkGroups, backlinkRow, outgoingGroups, outgoingRow, type LinkGroup } from '../format/related.js';
 import type { LinkRecord } from '../core/types.js';
-import { parseWikilinkContent } from '../parse/links.js';
+import { typedLinkTarget } from '../parse/links.js';
 
 export function run(argv: Record<string, unknown>): void {
   const cfg = configFrom(argv);
@@ -51,17 +51,12 @@ export function run(argv: Record<string, unknown>): void {
 }
 
 /**
- * The note a typed wikilink names, as an Obsidian user copies it (`[[Note]]`, `![[Note]]`, `Note#Heading`,
- * `[[Note#^block|shown text]]`): its target, read as the index reads a link (parse/links.ts). Tried only when
- * the name as typed matches no note, so a file whose name holds `#` is still found by it. Such names were
- * "no indexed note matches". Null when the text is no link or names only a heading.
+ * The note a typed wikilink names (parse/links.ts typedLinkTarget), as a vault path. Such names were "no
+ * indexed note matches".
  */
 function linkedName(vault: string, typed: string): string | null {
-  const bracketed = /^!?\[\[([^]*)\]\]$/.exec(typed.trim());
-  const inner = bracketed ? bracketed[1] : typed;
-  if (!bracketed && !/[#|]/.test(inner)) return null;
-  const target = parseWikilinkContent(inner)?.target ?? '';
-  return target === '' ? null : typedVaultPath(vault, target, 'the note');
+  const target = typedLinkTarget(typed);
+  return target === null ? null : typedVaultPath(vault, target, 'the note');
 }
 
 /** The links of `shown` rows, in the order of `all`. */

@@ -27,6 +27,21 @@ export function parseWikilinkContent(content: string, labelFirst = false): LinkP
   return { target, heading, text };
 }
 
+/**
+ * The note a typed wikilink names, as an Obsidian user (or a model reading a note) copies it (`[[Note]]`,
+ * `![[Note]]`, `Note#Heading`, `[[Note#^block|shown text]]`): its target, read as the index reads a link. For
+ * the commands and tools that take a note (`tsm related`, MCP read_note), tried only when the name as typed
+ * matches no note, so a file whose name holds `#` is still found by it. Null when the text is no link or
+ * names only a heading.
+ */
+export function typedLinkTarget(typed: string): string | null {
+  const bracketed = /^!?\[\[([^]*)\]\]$/.exec(typed.trim());
+  const inner = bracketed ? bracketed[1] : typed;
+  if (!bracketed && !/[#|]/.test(inner)) return null;
+  const target = parseWikilinkContent(inner)?.target ?? '';
+  return target === '' ? null : target;
+}
+
 const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 const BACKSLASH_ESCAPE = /\\([!-/:-@[-`{-~])/g;
 

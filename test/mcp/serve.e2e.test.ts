@@ -119,6 +119,11 @@ describe('tsm serve over stdio', () => {
     expect(await fails(client, 'read_note', { path: 'drafts/private/salary-negotiation.md' })).toBe(
       'note not indexed: drafts/private/salary-negotiation.md: ignored by .tsmignore: drafts/private/',
     );
+    // A wikilink copied from a note names its target, as `tsm related` reads it: was "note not indexed: [[…]]".
+    for (const path of ['[[lora-module-guide#Antenna|the guide]]', '![[knowledge/lora/lora-module-guide]]']) {
+      expect((await ok(client, 'read_note', { path, lines: 1 })).path, path).toBe('knowledge/lora/lora-module-guide.md');
+    }
+    expect(await fails(client, 'read_note', { path: '[[../secret]]' })).toMatch(/^path is outside the vault: \.\.\/secret/);
     // A folder without its slash: was "note not indexed: knowledge (… run `tsm index` if the note is new)".
     expect(await fails(client, 'read_note', { path: 'knowledge' })).toBe('path names a folder, not a note: knowledge');
     const huge = await ok(client, 'search', { query: 'LoRa', limit: 1e9 });

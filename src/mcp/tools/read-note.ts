@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { splitLines } from '../../parse/lines.js';
+import { typedLinkTarget } from '../../parse/links.js';
 import { stripControls } from '../../text/controls.js';
 import { fileKind, readRegularFile } from '../../vault/file-kind.js';
 import { ToolError } from '../errors.js';
@@ -44,7 +45,10 @@ export const readNoteTool = defineTool({
     const vault = ctx.cfg.vault;
     const rel = typedVaultPath(vault, args.path);
     if (rel === '' || rel.endsWith('/')) throw new ToolError(`path names a folder, not a note: ${args.path}`);
-    const note = ctx.withIndex((_db, reader) => findIndexedNote(reader, rel, ctx.cfg.extensions));
+    // A wikilink copied from a note (`[[lora#Antenna|the antenna]]`) names its target, as `tsm related` reads it.
+    const target = typedLinkTarget(args.path);
+    const linked = target === null ? null : typedVaultPath(vault, target);
+    const note = ctx.withIndex((_db, reader) => findIndexedNote(reader, rel, ctx.cfg.extensions) ?? (linked === null ? null : findIndexedNote(reader, linked, ctx.cfg.extensions)));
     if (!note) {
       // A folder named without its trailing slash (`knowledge`, as `ls` and tab completion write it) is no
       // note either: "not indexed … run `tsm index`" sent the caller to index a folder that was indexed.
