@@ -2,15 +2,12 @@
 // built CLI (two `tsm serve`, each driven by the SDK's client) and the tiny generated model, several times over:
 // exactly one of them takes the socket over and answers `tsm search`; the other says nothing of a socket,
 // stands down, and the socket file is still there, answering, once the one that stood down has stopped.
-import { spawn } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, TSM, tsm, tsmAsync, waitFor, writeFiles } from '../helpers/cli.js';
+import { tsm, tsmAsync, waitFor, writeFiles } from '../helpers/cli.js';
+import { leaveStaleSocket, startServe } from '../helpers/resident.js';
 import { writeTinyModel } from '../helpers/tiny-model.js';
 import { socketPath } from '../../src/vault/embed-socket.js';
 
@@ -21,34 +18,6 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** A process that listens on the vault's socket and is then killed (SIGKILL): its socket file stays. */
-async function leaveStaleSocket(vault: string): Promise<void> {
-  const path = socketPath(vault);
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`]);
-  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-  child.kill('SIGKILL');
-  await new Promise((resolve) => child.once('exit', resolve));
-  expect(lstatSync(path).isSocket()).toBe(true);
-}
-
-interface Served {
-  client: Client;
-  logs: string[];
-  stderr: () => string;
-}
-
-async function startServe(vault: string): Promise<Served> {
-  const env = Object.fromEntries(Object.entries(cleanEnv()).filter((e): e is [string, string] => e[1] !== undefined));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [TSM, 'serve', '--vault', vault], env, cwd: vault, stderr: 'pipe' });
-  let stderr = '';
-  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  const client = new Client({ name: 'tsm-e2e', version: '1.0.0' });
-  const logs: string[] = [];
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (m) => void logs.push(String(m.params.data)));
-  await client.connect(transport);
-  return { client, logs, stderr: () => stderr };
-}
 
 describe('two residents at once on a stale socket', () => {
   it('exactly one takes it over and answers, every time; the other stands down and leaves it alone', { timeout: 120_000 }, async () => {

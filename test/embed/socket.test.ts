@@ -17,6 +17,7 @@ import type { Embedder } from '../../src/embed/types.js';
 import { startResidentEmbedder } from '../../src/embed/query-embedder.js';
 import { loadConfig } from '../../src/vault/config.js';
 import { waitFor } from '../helpers/cli.js';
+import { leaveStaleSocket } from '../helpers/resident.js';
 import { writeTinyModel } from '../helpers/tiny-model.js';
 
 let root: string;
@@ -77,16 +78,6 @@ async function rawServer(vault: string, onConnection: (socket: Socket) => void):
   return server;
 }
 
-/** A process that listens on the vault's socket and is then killed (SIGKILL): its socket file stays. */
-async function leaveStaleSocket(vault: string): Promise<void> {
-  const path = socketPath(vault);
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`]);
-  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-  child.kill('SIGKILL');
-  await new Promise((resolve) => child.once('exit', resolve));
-  expect(lstatSync(path).isSocket()).toBe(true);
-}
 
 describe('query-embedding socket', () => {
   it('answers the model’s own query vector, on an owner-only socket', async () => {

@@ -5,11 +5,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, TSM, tsm, tsmAsync, waitFor, writeFiles } from '../helpers/cli.js';
+import { tsm, tsmAsync, waitFor, writeFiles } from '../helpers/cli.js';
+import { startServe } from '../helpers/resident.js';
 import { writeTinyModel } from '../helpers/tiny-model.js';
 import { killWatchers, startWatch } from './watch-process.js';
 
@@ -105,18 +103,11 @@ describe('resident model', () => {
     const v = vault();
     const w = await startWatch(v);
     await waitFor(() => /query vectors on/.test(w.stderr()), 20_000);
-    const env = Object.fromEntries(Object.entries(cleanEnv()).filter((e): e is [string, string] => e[1] !== undefined));
-    const transport = new StdioClientTransport({ command: process.execPath, args: [TSM, 'serve', '--vault', v], env, cwd: v, stderr: 'pipe' });
-    let stderr = '';
-    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-    const client = new Client({ name: 'tsm-e2e', version: '1.0.0' });
-    const logs: string[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (m) => void logs.push(String(m.params.data)));
-    await client.connect(transport);
+    const { client, logs, stderr } = await startServe(v);
     try {
       await waitFor(() => logs.some((l) => /embedding model tsm-test\/tiny loaded/.test(l)), 20_000);
       expect(logs.find((l) => /embedding model/.test(l))).not.toMatch(/query vectors on/); // the watcher's
-      expect(stderr).toBe('');
+      expect(stderr()).toBe('');
     } finally {
       await client.close();
     }
@@ -190,12 +181,7 @@ describe('resident model', () => {
     const v = vault();
     writeTinyModel(join(root, 'model-d'), { dim: 40, seed: 13, meta: { name: 'tsm-test/tiny-d' } });
     expect(tsm(['index', '--vault', v]).code).toBe(0);
-    const env = Object.fromEntries(Object.entries(cleanEnv()).filter((e): e is [string, string] => e[1] !== undefined));
-    const transport = new StdioClientTransport({ command: process.execPath, args: [TSM, 'serve', '--vault', v], env, cwd: v, stderr: 'pipe' });
-    const client = new Client({ name: 'tsm-e2e', version: '1.0.0' });
-    const logs: string[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (m) => void logs.push(String(m.params.data)));
-    await client.connect(transport);
+    const { client, logs } = await startServe(v);
     try {
       await waitFor(() => logs.some((l) => /embedded 4 sections/.test(l)), 20_000);
       writeFileSync(join(v, 'field.md'), '# Field test\n\nantenna on the hill\n');
