@@ -126,6 +126,12 @@ describe('tsm serve over stdio', () => {
     expect(await fails(client, 'read_note', { path: '[[../secret]]' })).toMatch(/^path is outside the vault: \.\.\/secret/);
     // A folder without its slash: was "note not indexed: knowledge (… run `tsm index` if the note is new)".
     expect(await fails(client, 'read_note', { path: 'knowledge' })).toBe('path names a folder, not a note: knowledge');
+    // related takes a note as read_note does, and says the same when none is indexed: it said "note not indexed: …
+    // (use a path from search results)" of a folder, an ignored note and a symlink out, and took no wikilink.
+    for (const path of ['knowledge', 'knowledge/escape.md', 'drafts/private/salary-negotiation.md', '[[../secret]]']) {
+      expect(await fails(client, 'related', { path }), path).toBe(await fails(client, 'read_note', { path }));
+    }
+    expect((await ok(client, 'related', { path: '[[lora-module-guide#Antenna|the guide]]' })).path).toBe('knowledge/lora/lora-module-guide.md');
     const huge = await ok(client, 'search', { query: 'LoRa', limit: 1e9 });
     expect(huge.results.length).toBeLessThanOrEqual(100);
     expect(huge.results.length).toBe(Math.min(100, huge.total));

@@ -5,16 +5,12 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { splitLines } from '../../parse/lines.js';
-import { typedLinkTarget } from '../../parse/links.js';
 import { stripControls } from '../../text/controls.js';
-import { fileKind, readRegularFile } from '../../vault/file-kind.js';
+import { readRegularFile } from '../../vault/file-kind.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, RESULT_CHAR_BUDGET, textWithin } from '../tool.js';
 import { realPathInVault } from '../vault-path.js';
-import { findOnDisk, isNoteName, typedVaultPath } from '../../vault/paths.js';
-import { createNoteLookup } from '../../vault/note-at.js';
-import { ignoredFiles } from '../../vault/ignored-files.js';
-import { findIndexedNote } from './note-lookup.js';
+import { findNamedNote, namedNote, noNoteError } from './note-lookup.js';
 
 export const DEFAULT_LINES = 400;
 export const MAX_LINES = 2000;
@@ -43,21 +39,9 @@ export const readNoteTool = defineTool({
   },
   run(args, ctx) {
     const vault = ctx.cfg.vault;
-    const rel = typedVaultPath(vault, args.path);
-    if (rel === '' || rel.endsWith('/')) throw new ToolError(`path names a folder, not a note: ${args.path}`);
-    // A wikilink copied from a note (`[[lora#Antenna|the antenna]]`) names its target, as `tsm related` reads it.
-    const target = typedLinkTarget(args.path);
-    const linked = target === null ? null : typedVaultPath(vault, target);
-    const note = ctx.withIndex((_db, reader) => findIndexedNote(reader, rel, ctx.cfg.extensions) ?? (linked === null ? null : findIndexedNote(reader, linked, ctx.cfg.extensions)));
-    if (!note) {
-      // A folder named without its trailing slash (`knowledge`, as `ls` and tab completion write it) is no
-      // note either: "not indexed … run `tsm index`" sent the caller to index a folder that was indexed.
-      const onDisk = findOnDisk(vault, rel);
-      if (onDisk !== null && fileKind(onDisk) === 'directory') throw new ToolError(`path names a folder, not a note: ${args.path}`);
-      const why = onDisk === null ? null : whyNoNote(vault, rel, ctx.cfg.extensions);
-      if (why !== null) throw new ToolError(`note not indexed: ${rel}: ${why}`);
-      throw new ToolError(`note not indexed: ${rel} (use a path from search results; run \`tsm index\` if the note is new)`);
-    }
+    const named = namedNote(vault, args.path);
+    const note = ctx.withIndex((_db, reader) => findNamedNote(reader, named, ctx.cfg.extensions));
+    if (!note) throw noNoteError(vault, named, ctx.cfg.extensions);
     const real = realPathInVault(vault, note.path);
     let raw: string;
     try {
@@ -121,22 +105,6 @@ export const readNoteTool = defineTool({
     };
   },
 });
-
-/**
- * Why a note file that is there is no note of the index, by the scan's own rules (note-at.ts, the reasons
- * `--files-from-stdin` gives): the .tsmignore or .gitignore rule that ignores it, a symlink out of the vault.
- * Null when the scan would take it (not indexed yet) or it is no note by its name. "run `tsm index` if the
- * note is new" sent the caller to run an index that leaves it out again.
- */
-function whyNoNote(vault: string, rel: string, extensions: string[]): string | null {
-  if (!isNoteName(rel.slice(rel.lastIndexOf('/') + 1), extensions)) return null;
-  const at = createNoteLookup(vault, extensions)(rel);
-  if (at.file || at.reason === 'not found') return null;
-  // The rule that leaves it out, as related names a link to it (`ignored by .tsmignore: private/`): the walk
-  // of ignored files costs only this error.
-  const ignored = at.reason.startsWith('ignored') ? ignoredFiles(vault, extensions).find((f) => f.path === rel) : undefined;
-  return ignored ? `ignored by ${ignored.by}: ${ignored.rule}` : at.reason;
-}
 
 /**
  * The version a caller passed back: an empty one is none given (as every tool reads an empty parameter), and

@@ -1,11 +1,9 @@
 // related: a note's place in the link graph — what it links to and what links to it.
 import { z } from 'zod';
-import { ToolError } from '../errors.js';
 import { countWithin, defineTool, RESULT_CHAR_BUDGET } from '../tool.js';
 import { realPathInVault } from '../vault-path.js';
-import { typedVaultPath } from '../../vault/paths.js';
 import { withIgnored } from '../../index/ignored-links.js';
-import { findIndexedNote } from './note-lookup.js';
+import { findNamedNote, namedNote, noNoteError } from './note-lookup.js';
 
 export const relatedTool = defineTool({
   name: 'related',
@@ -18,7 +16,7 @@ export const relatedTool = defineTool({
     '.tsmignore (by) leaves out of the index, rule being what it ignores, the file or a folder above it, e.g. "drafts/":',
     'the file is there, the link is right) and backlinks (notes linking to it). Use it to',
     'widen from one relevant note to its neighbours, then read them with read_note. path is a vault-relative note',
-    'path (or a unique note name). Returns {path, title, outgoing:[{path, attachment?, skipped?, ignored?, target, kind, heading, line}],',
+    'path (or a unique note name, or a wikilink copied from a note). Returns {path, title, outgoing:[{path, attachment?, skipped?, ignored?, target, kind, heading, line}],',
     'backlinks:[{path, kind, line}]}; a note that is not indexed is an error. A note of thousands of links (a map of',
     `content) gives the first ones, by line and by path, within about ${RESULT_CHAR_BUDGET / 1000}k characters, and counts the rest in`,
     'outgoing_omitted / backlinks_omitted (read_note shows the note\'s own links in its text).',
@@ -27,11 +25,11 @@ export const relatedTool = defineTool({
     path: z.string().describe('vault-relative note path, e.g. "knowledge/lora.md"'),
   },
   run(args, ctx) {
-    const rel = typedVaultPath(ctx.cfg.vault, args.path);
-    if (rel === '' || rel.endsWith('/')) throw new ToolError(`path names a folder, not a note: ${args.path}`);
+    // Named as read_note takes a note (a path, a unique name, a copied wikilink), and refused in the same words.
+    const named = namedNote(ctx.cfg.vault, args.path);
     return ctx.withIndex((_db, reader) => {
-      const note = findIndexedNote(reader, rel, ctx.cfg.extensions);
-      if (!note) throw new ToolError(`note not indexed: ${rel} (use a path from search results)`);
+      const note = findNamedNote(reader, named, ctx.cfg.extensions);
+      if (!note) throw noNoteError(ctx.cfg.vault, named, ctx.cfg.extensions);
       realPathInVault(ctx.cfg.vault, note.path);
       // withIgnored walks the vault only when a link names no note, attachment nor skipped file.
       const outgoing = distinct(withIgnored(reader.outgoingLinks(note.id, ctx.cfg.extensions), ctx.cfg.vault, ctx.cfg.extensions).map((l) => ({
