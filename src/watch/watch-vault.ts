@@ -121,8 +121,7 @@ class VaultWatch {
       if (this.failIfVaultGone()) return;
       this.keepPidFile();
       this.rebuildIfIndexGone();
-      this.watchReadableAgain();
-      this.watchRelinked();
+      this.watchChangedPaths();
     }, VAULT_CHECK_MS);
     try {
       if (await this.startWatching()) await this.initialSyncAndServe();
@@ -423,37 +422,24 @@ class VaultWatch {
   }
 
   /**
-   * A folder or note that could not be watched for want of permission and is readable now: a fresh watcher
-   * (fs-watcher.ts readableAgain says why chokidar never looks again by itself), then a rescan for what it
-   * holds and what changed meanwhile. Costs a walk of the vault, paid only when such a path becomes readable.
+   * A folder or note that could not be watched for want of permission and is readable now (fs-watcher.ts
+   * readableAgain says why chokidar never looks again by itself), and a symlinked folder pointed elsewhere
+   * (`ln -sfn /elsewhere/b vault/notes`) or replaced (fs-watcher.ts linkedFolders: chokidar follows a link
+   * once): a fresh watcher, which watches them as they are now, then a rescan for what they hold and what
+   * changed meanwhile (the old target's notes out of the index, the new one's in, as `tsm index` does). Found
+   * within a second, natively and polling; costs a walk of the vault, paid only when such a path changes.
    */
-  private watchReadableAgain(): void {
+  private watchChangedPaths(): void {
     if (!this.accepting || this.stopping || !this.fsWatcher) return;
-    const paths = this.fsWatcher.readableAgain();
-    if (paths.length === 0) return;
-    const names = this.someNames(paths);
+    const reasons = [
+      { paths: this.fsWatcher.readableAgain(), why: 'readable again' },
+      { paths: this.fsWatcher.relinked(), why: 'symlinked folder changed' },
+    ].filter((r) => r.paths.length > 0);
+    if (reasons.length === 0) return;
+    const said = reasons.map((r) => `${r.why}: ${this.someNames(r.paths)}; watching it anew`).join(', ');
     this.betweenBatches(async () => {
       if (!(await this.fsWatcher?.renew())) return;
-      this.queue.requestRescan(`readable again: ${names}; watching it anew`);
-      this.debouncer.poke();
-    });
-  }
-
-  /**
-   * A symlinked folder pointed elsewhere (`ln -sfn /elsewhere/b vault/notes`) or replaced: a fresh watcher,
-   * which follows it where it leads now (fs-watcher.ts linkedFolders says why chokidar does not by itself),
-   * then a rescan, which takes the old target's notes out of the index and the new one's in, as `tsm index`
-   * does. Found within a second, natively and polling; costs a walk of the vault, paid only when such a
-   * link changes.
-   */
-  private watchRelinked(): void {
-    if (!this.accepting || this.stopping || !this.fsWatcher) return;
-    const paths = this.fsWatcher.relinked();
-    if (paths.length === 0) return;
-    const names = this.someNames(paths);
-    this.betweenBatches(async () => {
-      if (!(await this.fsWatcher?.renew())) return;
-      this.queue.requestRescan(`symlinked folder changed: ${names}; watching it anew`);
+      this.queue.requestRescan(said);
       this.debouncer.poke();
     });
   }
