@@ -32,16 +32,8 @@ function ignoredIn(notes: IgnoredFile[], extensions: readonly string[]): (l: Lin
   if (notes.length === 0) return () => null;
   const byPath = new Map(notes.map((n) => [n.path, n]));
   const lower = new Map(notes.map((n) => [n.path.toLowerCase(), n.path]));
-  const group = (key: (path: string) => string | null) => {
-    const map = new Map<string, string[]>();
-    for (const n of notes) {
-      const k = key(n.path);
-      if (k !== null) map.set(k, [...(map.get(k) ?? []), n.path]);
-    }
-    return map;
-  };
-  const byBase = group((p) => basenameKey(p, extensions));
-  const byPage = group((p) => pageKeyOfPath(p, extensions));
+  const byBase = pathsBy(notes, (p) => basenameKey(p, extensions));
+  const byPage = pathsBy(notes, (p) => pageKeyOfPath(p, extensions));
   const lookup: NoteLookup = {
     hasPath: (p) => byPath.has(p),
     byLowerPath: (p) => lower.get(p),
@@ -63,13 +55,22 @@ function ignoredIn(notes: IgnoredFile[], extensions: readonly string[]): (l: Lin
 function ignoredAttachmentIn(files: IgnoredFile[], extensions: readonly string[]): (l: LinkRecord) => IgnoredFile | null {
   if (files.length === 0) return () => null;
   const byPath = new Map(files.map((f) => [f.path, f]));
-  const byKey = new Map<string, string[]>();
-  for (const f of files) {
-    const key = targetKey(f.path, extensions);
-    byKey.set(key, [...(byKey.get(key) ?? []), f.path]);
-  }
+  const byKey = pathsBy(files, (p) => targetKey(p, extensions));
   return (l) => {
     const path = resolveAttachment(l.kind, l.target, l.sourcePath, byKey.get(targetKey(l.target, extensions)) ?? []);
     return path === null ? null : (byPath.get(path) ?? null);
   };
+}
+
+/** The files' paths by a key of their path (none: left out). */
+function pathsBy(files: IgnoredFile[], key: (path: string) => string | null): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const f of files) {
+    const k = key(f.path);
+    if (k === null) continue;
+    const list = map.get(k);
+    if (list) list.push(f.path);
+    else map.set(k, [f.path]);
+  }
+  return map;
 }
