@@ -846,7 +846,9 @@ function unwritableFolder(path: string): 'read-only' | 'permission' | null {
  * read and write it (`write`; a reader needs to read them only). A `sudo tsm index` killed, or another user's
  * `tsm watch`, leaves them owned by another user; SQLite then said only "attempt to write a readonly database"
  * or "unable to open database file", and tsm's "check the permissions of the file and its folder" pointed at
- * two that were fine. Asked only once SQLite has refused (a reader works beside a -wal it may not write).
+ * two that were fine. Looked at before each open (noteLockedCompanion: a stat and an access call per file
+ * that is there, microseconds), and named only once SQLite has refused (a reader works beside a -wal it may
+ * not write).
  */
 function lockedCompanion(path: string, use: 'read' | 'write'): string | null {
   for (const p of [`${path}-wal`, `${path}-shm`]) {
