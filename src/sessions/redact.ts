@@ -468,7 +468,7 @@ function proseSecret(head: string, value: string, anyWord = false): string | nul
 
 /**
  * A key given after a label (the rule above): its replacement, or null to keep it. The quotes or brackets stay
- * around [REDACTED], and a sentence's punctuation after a bare value; the value must be one word of 12 or more
+ * around [REDACTED], and a sentence's punctuation after a bare value; the value must be one word of 16 or more
  * characters with a digit (a bare one ends at Japanese text: 「APIキーは abc123… です」).
  */
 function labelledKey(head: string, value: string): string | null {
