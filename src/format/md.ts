@@ -7,7 +7,8 @@ import type { SearchHit, SearchResponse } from '../core/types.js';
 import { oneLine, stripControls } from '../text/controls.js';
 import { truncateText } from '../text/chars.js';
 import { codeSpan } from '../text/code-span.js';
-import { closesFence, dedent, fenceCloser, fenceOpening, htmlBlockOpening, indentColumns, isThematicBreak, listItemOpening, opensHtmlToBlankLine, type Fence, type HtmlBlock } from '../text/markdown-blocks.js';
+import { dedent, indentColumns } from '../text/columns.js';
+import { closesFence, fenceCloser, fenceOpening, htmlBlockOpening, isThematicBreak, listItemOpening, opensHtmlToBlankLine, type Fence, type HtmlBlock } from '../text/markdown-blocks.js';
 import { firstSentence, type LinkReading } from '../text/markdown-line.js';
 import { relativeTime } from './relative-time.js';
 

@@ -7,6 +7,7 @@
 // cut to what can change the block structure. Lines whose content could open or close a block are kept
 // whole (or reduced to an equivalent shape); plain text becomes 'x'. Identical skeleton segments then
 // parse once per process (see structure.ts).
+import { columns } from '../text/columns.js';
 
 /** Leading whitespace, block-quote markers and list markers: they decide containers and indentation. */
 const CONTAINER_PREFIX = /^(?:[ \t]*(?:>[ \t]?|[-+*][ \t]+|\d{1,9}[.)][ \t]+))*[ \t]*/;
@@ -99,11 +100,6 @@ function capIndent(prefix: string): string {
   return prefix.replace(WIDE_INDENT, (run) => (columns(run) > MAX_INDENT ? ' '.repeat(MAX_INDENT) : run));
 }
 
-function columns(run: string): number {
-  let col = 0;
-  for (let i = 0; i < run.length; i++) col = run.charCodeAt(i) === 0x09 ? col + 4 - (col % 4) : col + 1;
-  return col;
-}
 const ONE_CONTAINER = /[ \t]*(?:>[ \t]?|[-+*][ \t]+|\d{1,9}[.)][ \t]+)/y;
 
 function capNesting(prefix: string): string {

@@ -1,6 +1,7 @@
 // CommonMark's rules for the root-level blocks that run on until a later line closes them, read line by line
 // without a parser: text that is put inside a larger document (the md format's details) must close what it
 // leaves open, and must not "close" what CommonMark never opened.
+import { indentColumns } from './columns.js';
 
 /** A fenced code block's opening: its character and how many of it. */
 export interface Fence {
@@ -86,32 +87,6 @@ export function opensHtmlToBlankLine(line: string, afterText: boolean): boolean 
   const tag = BLOCK_TAG.exec(line);
   if (tag !== null && BLOCK_TAG_NAMES.has(tag[1].toLowerCase())) return true;
   return !afterText && LONE_TAG.test(line);
-}
-
-/** The column after a line's leading spaces and tabs (a tab to the next multiple of 4). */
-export function indentColumns(line: string): number {
-  let col = 0;
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c === 0x20) col++;
-    else if (c === 0x09) col += 4 - (col % 4);
-    else break;
-  }
-  return col;
-}
-
-/** The line without its first `cols` columns of indentation (as far as it has them). */
-export function dedent(line: string, cols: number): string {
-  let col = 0;
-  let i = 0;
-  while (i < line.length && col < cols) {
-    const c = line.charCodeAt(i);
-    if (c === 0x20) col++;
-    else if (c === 0x09) col += 4 - (col % 4);
-    else break;
-    i++;
-  }
-  return line.slice(i);
 }
 
 const LIST_MARKER = /^( {0,3})([-+*]|\d{1,9}[.)])([ \t]+|$)/;

@@ -1,5 +1,6 @@
 // Markdown reduced to the words a reader sees, for snippets and one-line summaries. Heuristic by
 // design: a snippet only needs to read well, and nothing here can produce broken output.
+import { columns } from './columns.js';
 import { labelledWikilink } from './wikilink-label.js';
 import { namesFileNotNote } from './file-not-note.js';
 import { isCjkCodePoint, isLetterOrNumber, isLowercaseLetter, isSpace } from './unicode.js';
@@ -214,13 +215,6 @@ function quoteCount(prefix: string): number {
 // text (group 3; none for an empty item).
 const LIST_ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])(?:([ \t]+)\S|[ \t]*$)/;
 const INDENT = /^[ \t]*/;
-
-/** The column after a run of spaces and tabs that starts at column `from`, a tab going to the next multiple of 4. */
-function columns(space: string, from = 0): number {
-  let col = from;
-  for (let i = 0; i < space.length; i++) col = space.charCodeAt(i) === 0x09 ? col + 4 - (col % 4) : col + 1;
-  return col;
-}
 
 /**
  * A reader of fenced code, line by line: each line is a fence line (opening or closing), a line of code
