@@ -1,8 +1,8 @@
 // The asking side of the query-embedding socket (socket-protocol.ts), for `tsm search`: connect, send the
 // query, read one line, all within a deadline. Every failure (no socket, refused, timeout, a server killed
 // or closing mid-answer, a malformed reply) is a reason string, and the caller searches lexically.
-import { lstatSync } from 'node:fs';
 import { connect } from 'node:net';
+import { isSocketFile } from '../vault/embed-socket.js';
 import { decodeVector, MAX_QUERY_CHARS, MAX_REPLY_BYTES, socketPath, type QueryVector } from './socket-protocol.js';
 
 /**
@@ -61,21 +61,12 @@ function connectError(err: NodeJS.ErrnoException, path: string): string {
       return 'no resident process (tsm serve, tsm watch) serves query vectors for this vault';
     case 'ECONNREFUSED':
       // A file that is no socket refuses too, and no resident takes it over (it is never removed): it says so.
-      return isSocket(path)
+      return isSocketFile(path) !== false
         ? `nothing answers on ${path} (left by a stopped process; the next tsm serve or tsm watch takes it over)`
         : `${path} is not a socket, so no resident (tsm serve, tsm watch) can listen there: move it aside`;
     case 'EACCES':
       return `${path} is not yours to use (owner-only)`;
     default:
       return `${err.code ?? 'error'}: ${err.message}`;
-  }
-}
-
-/** Whether `path` is a socket file (else a file, folder or FIFO in its place); true when it cannot be told. */
-function isSocket(path: string): boolean {
-  try {
-    return lstatSync(path).isSocket();
-  } catch {
-    return true;
   }
 }

@@ -3,10 +3,10 @@
 // takes over a socket file left by a killed server. Where another live process already answers for the
 // vault (`tsm watch` and `tsm serve` at once), it stays quiet: one server per vault is enough, and the
 // client reaches whichever holds the socket.
-import { chmodSync, existsSync, lstatSync, mkdirSync, rmSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, rmSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
-import { MAX_SOCKET_PATH } from '../vault/embed-socket.js';
+import { isSocketFile, MAX_SOCKET_PATH } from '../vault/embed-socket.js';
 import { tryLockFile } from '../vault/file-lock.js';
 import { encodeVector, MAX_QUERY_CHARS, MAX_REQUEST_BYTES, socketPath, type QueryVector } from './socket-protocol.js';
 
@@ -50,7 +50,7 @@ export async function serveQueryVectors(vault: string, embed: EmbedQuery, onNoti
   const listened = await listen(server, path);
   if (listened === 'in-use') {
     if (await alive(path)) return 'taken';
-    if (!isSocket(path)) return unavailable(`${path} exists and is not a socket; move it aside`);
+    if (isSocketFile(path) !== true) return unavailable(`${path} exists and is not a socket; move it aside`);
     const took = await takeOver(server, path);
     if (took === 'taken') return 'taken';
     if (took !== 'ok') return unavailable(took.message);
@@ -166,7 +166,7 @@ async function takeOver(server: Server, path: string): Promise<'ok' | 'taken' | 
     // Under the lock: another resident may have taken it over since this one found it refused.
     if (await alive(path)) return 'taken';
     // Left by a killed server: nothing answers on it. Only a socket file is removed, never anything else.
-    if (existsSync(path) && !isSocket(path)) return new Error(`${path} exists and is not a socket; move it aside`);
+    if (isSocketFile(path) === false) return new Error(`${path} exists and is not a socket; move it aside`);
     try {
       unlinkSync(path);
     } catch (err) {
@@ -211,14 +211,6 @@ function alive(path: string): Promise<boolean> {
     s.once('error', () => done(false));
     s.setTimeout(1000, () => done(false));
   });
-}
-
-function isSocket(path: string): boolean {
-  try {
-    return lstatSync(path).isSocket();
-  } catch {
-    return false;
-  }
 }
 
 /** The socket's folder: made 0700, or checked to be the user's own and narrowed to 0700 (it is tsm's). */

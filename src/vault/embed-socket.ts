@@ -1,6 +1,7 @@
 // `.tsm/run/embed.sock`: where a resident process with an embedding model (`tsm serve`, `tsm watch`) answers
 // query vectors for this vault (src/embed/socket-*.ts). Here, in the vault layer with the other files of
 // `.tsm/`, so `tsm search` can see whether one is there (a stat) without loading anything of src/embed/.
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { TSM_DIR } from './config.js';
 
@@ -25,4 +26,16 @@ export function socketPath(vault: string): string {
   // A long $TMPDIR (a build sandbox's): the system cut the path at its limit and made the socket in some other
   // folder of that name's start, and the resident stopped at the chmod of the path it asked for.
   return Buffer.byteLength(inTmp) <= MAX_SOCKET_PATH || process.platform === 'win32' ? inTmp : join('/tmp', `tsm-${uid}`, `${hash}.sock`);
+}
+
+/**
+ * Whether the file at a socket's path is a socket (false: a file, folder or FIFO in its place, which no
+ * resident removes or listens on), or null when it cannot be told (gone, or not to be looked at).
+ */
+export function isSocketFile(path: string): boolean | null {
+  try {
+    return lstatSync(path).isSocket();
+  } catch {
+    return null;
+  }
 }
