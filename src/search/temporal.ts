@@ -69,6 +69,11 @@ function latestYearEnd(now: Date): number {
   return now.getMonth() === 11 && now.getDate() >= 15 ? now.getFullYear() : now.getFullYear() - 1;
 }
 
+/** A year's end, 年末: its last half month, December 15th–31st. */
+function yearEnd(year: number): DateRange {
+  return { after: `${year}-12-15`, before: `${year + 1}-01-01` };
+}
+
 /** The latest weekday `dow` (0 Sunday … 6 Saturday) before today: on a Friday, `last Friday` is a week ago. */
 function lastWeekday(dow: number, now: Date): DateRange {
   return dayRange(addDays(now, -((now.getDay() - dow + 7) % 7 || 7)));
@@ -173,7 +178,7 @@ const RULES: Rule[] = [
     re: new RegExp(`(${YEAR_WORD_SRC})の?(?:${MONTH_JA}月(?!${NUMERAL}|[日期])|年?末${COMPOUND_AFTER})`, 'g'),
     range: (m, now) => {
       const year = now.getFullYear() - yearWordOffset(m[1]);
-      return m[2] ? monthRange(year, numberJa(m[2]) - 1) : { after: `${year}-12-15`, before: `${year + 1}-01-01` };
+      return m[2] ? monthRange(year, numberJa(m[2]) - 1) : yearEnd(year);
     },
   },
   // The year before last, ahead of last year's rule: 一昨年 holds 昨年, which read it as last year and left 一 to search.
@@ -184,10 +189,10 @@ const RULES: Rule[] = [
   { re: /\brecently\b|\blately\b|最近|ここ最近/gi, range: (_m, now) => recentDays(30, now) },
   // 年末年始, the New Year holidays: a year end and the start of the year after it, one span. Read apart, from
   // December 15th on, 年末 was this December and 年始 this January, said to be a date apart from it.
-  { re: /年末年始/g, range: (_m, now) => ({ after: `${latestYearEnd(now)}-12-15`, before: `${latestYearEnd(now) + 1}-01-16` }) },
+  { re: /年末年始/g, range: (_m, now) => ({ after: yearEnd(latestYearEnd(now)).after, before: `${latestYearEnd(now) + 1}-01-16` }) },
   // Not the head of a longer kanji word (COMPOUND_AFTER): 年末調整 (the year-end tax adjustment), 年末商戦, 年始挨拶
   // name a thing, not a time; read as a date, `年末調整のやり方` searched 調整のやり方 among last December's notes.
-  { re: new RegExp(`の?年末${COMPOUND_AFTER}`, 'g'), range: (_m, now) => ({ after: `${latestYearEnd(now)}-12-15`, before: `${latestYearEnd(now) + 1}-01-01` }) },
+  { re: new RegExp(`の?年末${COMPOUND_AFTER}`, 'g'), range: (_m, now) => yearEnd(latestYearEnd(now)) },
   { re: new RegExp(`年始${COMPOUND_AFTER}|年明け`, 'g'), range: (_m, now) => ({ after: `${now.getFullYear()}-01-01`, before: `${now.getFullYear()}-01-16` }) },
   {
     re: new RegExp(`\\bin ${MONTH_RE}(?: (\\d{4}))?\\b`, 'gi'),
