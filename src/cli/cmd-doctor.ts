@@ -14,7 +14,8 @@ import { ConfigFileError, envSetting, tsmDir, TSM_DIR, unknownConfigKeys, vaultA
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { indexInGit } from '../vault/index-in-git.js';
 import { conflictCopyOf } from '../vault/conflict-copies.js';
-import { excludedBy, OBSIDIAN_APP_FILE, readObsidianExcluded } from '../vault/obsidian-excluded.js';
+import { excludedBy, OBSIDIAN_APP_FILE, readObsidianExcluded, searchExcludedFix } from '../vault/obsidian-excluded.js';
+import { indexIgnoredFix } from '../vault/ignored-files.js';
 import { isNotRegular, NOT_REGULAR, notPlainFileError, readUtf8RegularFile } from '../vault/file-kind.js';
 import { namesFileNotNote, noteExtensionOf } from '../text/file-not-note.js';
 import { ALL_LINKS, unresolvedForDoctor, type IgnoredTargets } from './doctor-links.js';
@@ -270,10 +271,7 @@ function ignoredLinksLine(g: IgnoredTargets): Problem {
     check: 'links',
     severity: 'info',
     message: `${what}: ${one ? 'the link is right (Obsidian resolves it)' : 'the links are right (Obsidian resolves them)'}`,
-    fix:
-      g.by === '.tsmignore'
-        ? `${keep}; to index it, remove the .tsmignore line that ignores it (or add !${g.rule} after it)`
-        : `${keep}; to index it, add the line !${g.rule} to the vault's .tsmignore (its lines come after .gitignore's)`,
+    fix: `${keep}; to index it, ${indexIgnoredFix(g)}`,
   };
 }
 
@@ -325,7 +323,7 @@ function obsidianExcluded(cfg: TsmConfig, paths: string[]): Problem[] {
           check: 'excluded',
           severity: 'info',
           message: `Obsidian's Excluded files (${OBSIDIAN_APP_FILE}: ${entries}) leave ${count(excluded, 'note')} out of every search, as Obsidian's search leaves them out`,
-          fix: `nothing to do; to search them too, set "obsidianExcludedFiles": false in ${join(cfg.vault, TSM_DIR, 'config.json')}`,
+          fix: `nothing to do; to search them too, ${searchExcludedFix(cfg.vault)}`,
         }
       : {
           check: 'excluded',

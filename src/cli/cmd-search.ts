@@ -54,7 +54,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       now,
       tuning,
       excludedFiles: searchExclusions(cfg),
-    });
+    }, { root: cfg.vault, extensions: cfg.extensions });
     // For the md format's summaries to read links as the snippets do: one meta row, for that format only.
     return { ...found, links: argv.format === 'md' && !argv.ids ? linkReadingOf(db) : DEFAULT_LINK_READING };
   }, { tsmDir: tsmDir(cfg), vault: cfg.vault });

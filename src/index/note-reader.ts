@@ -225,6 +225,14 @@ export class NoteReader {
     return this.db.prepare('SELECT path FROM notes ORDER BY path').pluck().all() as string[];
   }
 
+  /**
+   * The paths of the notes under a path prefix, as the search's path filter compares them (section-search.ts:
+   * the path's first characters, case and all), at most `limit`, in path order.
+   */
+  notePathsUnder(prefix: string, limit: number): string[] {
+    return this.db.prepare('SELECT path FROM notes WHERE substr(path, 1, length(?)) = ? ORDER BY path LIMIT ?').pluck().all(prefix, prefix, limit) as string[];
+  }
+
   /** Session notes whose frontmatter session_id starts with `id`. */
   sessionNotes(id: string): NoteRecord[] {
     const rows = this.db

@@ -10,6 +10,17 @@ import { isNoteName, isSkippedFolder } from './paths.js';
 import { isAttachmentName } from './scan.js';
 
 /**
+ * How to bring back into the index what one ignore rule leaves out (tsm doctor, a search whose path filter
+ * names only such notes): a .tsmignore line is the user's to remove; a .gitignore one is git's too, so a `!`
+ * line in .tsmignore, read after every .gitignore (ignore-rules.ts), takes the path back for tsm alone.
+ */
+export function indexIgnoredFix(f: Pick<IgnoredFile, 'by' | 'rule'>): string {
+  return f.by === '.tsmignore'
+    ? `remove the .tsmignore line that ignores it (or add !${f.rule} after it)`
+    : `add the line !${f.rule} to the vault's .tsmignore (its lines come after .gitignore's)`;
+}
+
+/**
  * Folder entries read below ignored folders at most: an ignored folder may be a build's output or a copy of
  * anything (the handbook's and the Obsidian Hub's have none; a JavaScript project's `dist/` can hold 10⁵
  * files). Past it the walk stops, and links to notes further on read as links to nothing, as before.

@@ -9,6 +9,7 @@
 // is only reported by `tsm doctor`.
 import { isNotRegular, readUtf8RegularFile } from './file-kind.js';
 import { join } from 'node:path';
+import { TSM_DIR } from './config.js';
 
 export const OBSIDIAN_APP_FILE = '.obsidian/app.json';
 
@@ -66,6 +67,20 @@ export function excludedBy(filters: readonly string[]): (path: string) => boolea
   const patterns = filters.filter(isPattern).map(compile);
   const tests = [...(starts.length ? [new RegExp(`^(?:${starts.join('|')})`, 'i')] : []), ...patterns].filter((t): t is RegExp => t !== null);
   return (path) => tests.some((t) => t.test(path));
+}
+
+/**
+ * The first of `filters` that excludes a vault path, as excludedBy tests them; null when none does. Entry
+ * by entry: for a note that says which (a search that found nothing under an excluded folder), not for a
+ * search's every candidate.
+ */
+export function excludingEntry(filters: readonly string[], path: string): string | null {
+  return filters.find((f) => compile(f)?.test(path)) ?? null;
+}
+
+/** How to have searches find the notes the Excluded files name (tsm doctor; a search left empty by them). */
+export function searchExcludedFix(vault: string): string {
+  return `set "obsidianExcludedFiles": false in ${join(vault, TSM_DIR, 'config.json')}`;
 }
 
 /** An entry between slashes, which Obsidian reads as a regular expression; any other is the start of a path. */

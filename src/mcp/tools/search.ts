@@ -32,7 +32,8 @@ export const searchTool = defineTool({
     'them; sync* matches words starting with sync; tag:x (also tag:x/y), path:x, type:x, status:x filter like the',
     `parameters (a value that is none, like type:module, is a word). A query with over ${LONG_TEXT_CHARS} characters of words besides operators is pasted text: plain text throughout. Other words rank: a result need not hold them all.`,
     'No matches gives an empty results list, with did_you_mean when a word of the query is unknown to the notes;',
-    'a query of filters or exclusions only (tag:x alone) ranks nothing and says so in note. total counts every note',
+    'a query of filters or exclusions only (tag:x alone) ranks nothing and says so in note, as does a path whose notes',
+    ".gitignore, .tsmignore or Obsidian's Excluded files leave out (naming the rule). total counts every note",
     'holding a query word; of a common word\'s thousands only the best few hundred are ranked, and the last page says so in note.',
     `Results past about ${RESULT_CHAR_BUDGET / 1000}k characters come as {id, path, score} (get_sections reads them).`,
   ].join(' '),
@@ -78,7 +79,7 @@ export const searchTool = defineTool({
         snippetChars: PREVIEW_CHARS,
         now: ctx.now(),
         tuning: tuningOf(ctx.cfg),
-      }),
+      }, { root: ctx.cfg.vault, extensions: ctx.cfg.extensions }),
     );
     const notes = [
       given.length > MAX_QUERY_CHARS ? `the query has ${given.length} characters; its first ${MAX_QUERY_CHARS} were searched` : '',
