@@ -6,7 +6,7 @@ import type { DayFormat } from '../parse/day-format.js';
 import type { ParseOptions } from '../parse/options.js';
 import { noteDate } from '../parse/metadata.js';
 import { OLD_BINARY_REASON } from '../text/decode.js';
-import { normalize } from '../text/normalize.js';
+import { keyForm, normalize } from '../text/normalize.js';
 import { holderRuns, lockPid } from '../vault/process-start.js';
 import { buildUnfinished, FTS_TABLES, markBuildUnfinished } from './build-state.js';
 import { CjkDocFrequencies } from './cjk-df.js';
@@ -207,7 +207,7 @@ export class NoteWriter {
     }
     const nf = fts.note;
     this.s.insertNoteFts.run(id, nf.name.words, nf.headings.words, nf.name.cjk, nf.headings.cjk);
-    for (const tag of note.tags) this.s.insertTag.run(id, normalize(tag));
+    for (const tag of note.tags) this.s.insertTag.run(id, keyForm(tag));
     for (const alias of note.aliases) this.s.insertAlias.run(id, normalize(alias));
     for (const link of note.links) {
       const inSection = link.section === null ? null : (sectionIds[Math.min(link.section, sectionIds.length - 1)] ?? null);

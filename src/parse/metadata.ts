@@ -2,6 +2,7 @@
 import { localDay } from '../core/days.js';
 import { NOTE_TYPES, type NoteType } from '../core/types.js';
 import { pageName } from '../text/page-name.js';
+import { keyForm } from '../text/normalize.js';
 import { dailyByFormat, formatDay, type DayFormat } from './day-format.js';
 import { nameDay, validDate, writtenDay, ymd } from './name-date.js';
 import type { ParseOptions } from './options.js';
@@ -21,7 +22,8 @@ export function noteTitle(fm: Frontmatter, firstH1: string | null, path: string)
  * that Obsidian's daily-note settings name (day-format.ts; not its weekly, monthly… ones); else knowledge.
  */
 export function noteType(fm: Frontmatter, path: string, opts: ParseOptions): NoteType {
-  const declared = scalarText(property(fm, 'type'))?.toLowerCase();
+  const text = scalarText(property(fm, 'type'));
+  const declared = text === null ? null : keyForm(text);
   if (declared && (NOTE_TYPES as readonly string[]).includes(declared)) return declared as NoteType;
   const folders = path.split('/').slice(0, -1).map((f) => f.toLowerCase());
   const inAny = (names: string[]) => names.some((n) => folders.includes(n.toLowerCase()));
@@ -39,14 +41,15 @@ export function unknownTypeWarning(fm: Frontmatter, indexedAs: NoteType): string
   const value = property(fm, 'type');
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return null;
   const declared = scalarText(value);
-  if (declared !== null && (NOTE_TYPES as readonly string[]).includes(declared.toLowerCase())) return null;
+  if (declared !== null && (NOTE_TYPES as readonly string[]).includes(keyForm(declared))) return null;
   const what = declared === null ? `is ${Array.isArray(value) ? 'a list' : 'a mapping'},` : `${JSON.stringify(declared.length > 40 ? `${declared.slice(0, 40)}…` : declared)} is`;
   return `frontmatter: type ${what} not a type tsm knows (${NOTE_TYPES.join(', ')}): indexed as ${indexedAs}`;
 }
 
-/** Frontmatter `status`, trimmed and lower-cased; null when absent or empty. */
+/** Frontmatter `status` in its key form (keyForm: NFKC, lower case, as `--status` compares it); null when absent or empty. */
 export function noteStatus(fm: Frontmatter): string | null {
-  return scalarText(property(fm, 'status'))?.toLowerCase() || null;
+  const text = scalarText(property(fm, 'status'));
+  return text === null ? null : keyForm(text) || null;
 }
 
 export interface NoteDate {

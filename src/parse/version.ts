@@ -32,4 +32,6 @@
 // 18: 2026-11-29 (frontmatter keys tsm reads in any case: `Tags:`, `Aliases:` as Obsidian reads them, `Title:`, `Description:` as Hugo does).
 // 19: 2026-11-29 (emoji in inline tags, as Obsidian reads them: `#🚀` is a tag, `#done✅` is `done✅`, not `done`).
 // 20: 2026-11-29 (frontmatter `aliases: Apollo, Moonshot`, one string, is two aliases, as Obsidian reads it).
-export const PARSE_VERSION = 20;
+// 21: 2026-11-29 (frontmatter status and type in their key form, as filters compare them: NFKC and lower case, so
+// `status: レビュー済み` written in NFD is the status `--status レビュー済み` typed in NFC names: text/normalize.ts keyForm).
+export const PARSE_VERSION = 21;

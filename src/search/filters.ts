@@ -1,7 +1,7 @@
 // Explicit filter flags (--type --status --tag --path --after --before --recent --year) → SearchFilters.
 import { TsmError } from '../core/errors.js';
 import { NOTE_TYPES, type NoteType, type SearchFilters } from '../core/types.js';
-import { normalize } from '../text/normalize.js';
+import { keyForm } from '../text/normalize.js';
 import { addDays, addMonthsKeepDay, ymd, yearRange, type DateRange } from './dates.js';
 
 /** A filter value that cannot be understood; the CLI exits 2 with this message. */
@@ -53,15 +53,16 @@ export function parseRecent(value: string, now: Date): DateRange {
 export function buildFilters(flags: FilterFlags, textRange: DateRange | null, now: Date): SearchFilters {
   const f: SearchFilters = {};
   if (flags.type?.length) {
-    const types = listed('--type', flags.type).map((t) => t.toLowerCase());
+    const types = listed('--type', flags.type, keyForm);
     for (const t of types) {
       if (!(NOTE_TYPES as readonly string[]).includes(t)) throw new FilterError(`--type takes ${NOTE_TYPES.join(', ')} (got "${t}")`);
     }
     f.types = [...new Set(types)] as NoteType[];
   }
-  if (flags.status?.length) f.statuses = [...new Set(listed('--status', flags.status).map((s) => s.toLowerCase()))];
+  // In the index's key form (keyForm): a status typed in NFD finds the notes that wrote it in NFC, and back.
+  if (flags.status?.length) f.statuses = [...new Set(listed('--status', flags.status, keyForm))];
   // `#` is stripped after NFKC: an IME in full-width mode types `＃日本語`, which kept its ＃ and matched no tag.
-  if (flags.tag?.length) f.tags = [...new Set(listed('--tag', flags.tag, (t) => normalize(t).replace(/^#/, '')))];
+  if (flags.tag?.length) f.tags = [...new Set(listed('--tag', flags.tag, (t) => keyForm(t).replace(/^#/, '')))];
   if (flags.path?.length) f.pathPrefixes = flags.path.map((p) => p.replace(/^\.\//, '').replace(/\\/g, '/'));
 
   let range: DateRange = {};

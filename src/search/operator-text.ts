@@ -7,7 +7,7 @@
 import { sep } from 'node:path';
 import { isExplained } from '../core/errors.js';
 import { NOTE_TYPES } from '../core/types.js';
-import { cjkRuns, hasCjk, searchText, stripCjk } from '../text/normalize.js';
+import { cjkRuns, hasCjk, keyForm, searchText, stripCjk } from '../text/normalize.js';
 import { letterOrNumberRuns } from '../text/unicode.js';
 import { typedVaultPath } from '../vault/paths.js';
 import { isLoneLetter } from './query-terms.js';
@@ -108,7 +108,7 @@ export function filterValue(key: string, value: string, vault?: string): FilterV
     // A list as the --type flag takes it (buildFilters): `type:daily,knowledge`.
     const types = value
       .split(',')
-      .map((t) => t.trim().toLowerCase())
+      .map(keyForm)
       .filter(Boolean);
     return types.length > 0 && types.every((t) => (NOTE_TYPES as readonly string[]).includes(t)) ? { value } : asText(`is not a note type (${NOTE_TYPES.join(', ')})`);
   }

@@ -7,6 +7,16 @@ export function normalize(text: string): string {
 }
 
 /**
+ * A frontmatter value compared as a key (status, type, tag, alias), as the index stores it and as a filter's
+ * value is compared: normalize(), trimmed. One rule for both sides: a status written in NFD (macOS file
+ * names, some editors: `レビュー済み` as 7 code points) and the same typed in NFC (6) were two statuses, and
+ * `--status` found only the notes spelled as typed.
+ */
+export function keyForm(value: string): string {
+  return normalize(value.trim());
+}
+
+/**
  * Language names the word tokenizer would cut to one letter (`c++` and `c#` are both `c`, and a one-letter
  * word is never searched: query-terms.ts), spelled as words: the index and every query cut them alike, so
  * `C++` finds C++ notes, not every note with a `c`, and `cpp` finds them too. Not after a letter, digit or
