@@ -163,7 +163,10 @@ function formatHit(hit: SearchHit, position: number, top: number, opts: FormatOp
   if (details !== '' && includesDetails(opts.detail, position, hit.surprise)) {
     const length = Array.from(details).length;
     if (length <= budget.left) lines.push('', '**Details:**', details);
-    else if (budget.left >= MIN_CUT_DETAILS) lines.push('', '**Details:**', containedMarkdown(truncateText(hit.content, budget.left)), CUT_NOTE);
+    // The note after a blank line, so it is a paragraph of its own: right below the cut text, it was a line of
+    // whatever block the cut ended in, raw HTML of a `<details>` block (which a blank line ends) or a lazy
+    // line of a paragraph, a list item or a quote.
+    else if (budget.left >= MIN_CUT_DETAILS) lines.push('', '**Details:**', containedMarkdown(truncateText(hit.content, budget.left)), '', CUT_NOTE);
     else lines.push('', LEFT_OUT);
     budget.left = Math.max(0, budget.left - length);
   }

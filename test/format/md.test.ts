@@ -252,3 +252,26 @@ describe('containedMarkdown', () => {
     expect(containedMarkdown('```\n``` x\ncode')).toBe('```\n``` x\ncode\n```');
   });
 });
+
+describe('formatMarkdown: details cut for the budget', () => {
+  const NOTE = '*(details cut: the answer reached its size limit; read the section with search and get_sections)*';
+  const filler = (prefix: string) => Array.from({ length: 40 }, (_, i) => `${prefix}step ${i}: the walrus config line`).join('\n');
+
+  // The cut note was the line right below the cut text: inside a `<details>` block CommonMark read it as that
+  // block's raw HTML; after a paragraph, a list item or a quote, as a lazy line of it.
+  for (const [what, content] of [
+    ['a <details> block', `Intro.\n\n<details>\n<summary>log</summary>\n${filler('')}\n</details>\n\nAfter.`],
+    ['a paragraph', filler('')],
+    ['a list item', filler('- ')],
+    ['a quote', filler('> ')],
+  ] as const) {
+    it(`is a paragraph of its own after ${what} cut short`, () => {
+      const md = formatMarkdown(response('walrus', [hit({ content })]), { detail: 'high', now: NOW, links: DEFAULT_LINK_READING, detailBudget: 300 });
+      expect(md).toContain(NOTE);
+      const tree = commonmark.parse(md) as Root;
+      const last = tree.children.at(-1)!;
+      expect(last.type).toBe('paragraph');
+      expect(md.slice(last.position!.start.offset, last.position!.end.offset)).toBe(NOTE);
+    });
+  }
+});
