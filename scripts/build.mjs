@@ -26,6 +26,7 @@ const LAZY = {
   'src/index/sync.ts': 'sync', // the first search of a vault builds its index
   'src/sessions/ingest-and-index.ts': 'session-ingest', // SessionEnd / PreCompact: transcripts become notes
   'src/embed/socket-client.ts': 'query-client', // tsm search, when a resident model's socket is there
+  'src/search/path-notice.ts': 'path-notice', // tsm search with a path filter: why it found nothing (ignore rules)
 };
 
 const common = {

@@ -38,6 +38,10 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const paths = (argv.path as string[] | undefined)?.map((p) => typedVaultPath(cfg.vault, p, '--path'));
   const tuning = tuningOf(cfg);
   const queryVector = await askResident(cfg, syntax.text, tuning, Boolean(argv.verbose));
+  // Why a path filter found nothing walks the vault's ignore rules: loaded only when a path filter is given.
+  const pathNotice = paths?.length || syntax.filters.path?.length
+    ? (await import('../search/path-notice.js')).pathNoticeFor({ root: cfg.vault, extensions: cfg.extensions })
+    : undefined;
 
   // A damaged page met mid-search becomes an IndexError that says how to fix it.
   const { resp, notices, links } = withIndexReader(cfg.db, (db) => {
@@ -54,7 +58,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       now,
       tuning,
       excludedFiles: searchExclusions(cfg),
-    }, { root: cfg.vault, extensions: cfg.extensions });
+    }, pathNotice);
     // For the md format's summaries to read links as the snippets do: one meta row, for that format only.
     return { ...found, links: argv.format === 'md' && !argv.ids ? linkReadingOf(db) : DEFAULT_LINK_READING };
   }, { tsmDir: tsmDir(cfg), vault: cfg.vault });

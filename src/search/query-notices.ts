@@ -8,20 +8,22 @@ import { ymd } from './dates.js';
 import { FILTER_KEYS } from './query-syntax.js';
 import { search, type SearchRequest } from './search.js';
 import { count } from '../text/count.js';
-import { pathsLeftOut, type VaultFiles } from './path-notice.js';
 
 /**
- * Searches, and says what the query language did that the reader may not have meant. `vault`: its files, for
- * why a path filter found nothing (path-notice.ts: the notes under it are ignored).
+ * Why path filters found nothing (path-notice.ts pathNoticeFor), given by the caller: it walks the vault with
+ * the ignore rules, which the fast path of `tsm search` loads only when a path filter is given.
  */
-export function searchWithNotices(db: Database, req: SearchRequest, vault?: VaultFiles): { resp: SearchResponse; notices: string[] } {
+export type PathNotice = (db: Database, prefixes: readonly string[], excluded: readonly string[]) => string[];
+
+/** Searches, and says what the query language did that the reader may not have meant. */
+export function searchWithNotices(db: Database, req: SearchRequest, pathNotice?: PathNotice): { resp: SearchResponse; notices: string[] } {
   const resp = search(db, req);
   const notices = [...(req.syntax?.notices ?? [])];
   const emptied = emptiedByFilters(db, req, resp);
   if (emptied) notices.push(emptied);
-  if (resp.total === 0) {
+  if (resp.total === 0 && pathNotice) {
     const prefixes = [...(resp.filters.pathPrefixes ?? []), ...(resp.filters.also?.pathPrefixes ?? [])];
-    if (prefixes.length) notices.push(...pathsLeftOut(db, prefixes, vault, req.excludedFiles ?? []));
+    if (prefixes.length) notices.push(...pathNotice(db, prefixes, req.excludedFiles ?? []));
   }
   notices.push(...datesUnread(resp));
   if (resp.datesCrowded) notices.push(datesCrowded(resp.datesCrowded));

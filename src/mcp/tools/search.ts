@@ -6,6 +6,7 @@ import { parseQuery, ranksBy, type ParsedQuery } from '../../search/query-syntax
 import { LONG_TEXT_CHARS } from '../../search/operator-text.js';
 import { INCOMPLETE_INDEX_NOTE } from '../../index/build-state.js';
 import { searchWithNotices } from '../../search/query-notices.js';
+import { pathNoticeFor } from '../../search/path-notice.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, oneOf, PREVIEW_CHARS, RESULT_CHAR_BUDGET, roundScore, withinBudget, type ToolContext } from '../tool.js';
 import { typedVaultPath } from '../../vault/paths.js';
@@ -79,7 +80,7 @@ export const searchTool = defineTool({
         snippetChars: PREVIEW_CHARS,
         now: ctx.now(),
         tuning: tuningOf(ctx.cfg),
-      }, { root: ctx.cfg.vault, extensions: ctx.cfg.extensions }),
+      }, pathNoticeFor({ root: ctx.cfg.vault, extensions: ctx.cfg.extensions })),
     );
     const notes = [
       given.length > MAX_QUERY_CHARS ? `the query has ${given.length} characters; its first ${MAX_QUERY_CHARS} were searched` : '',
