@@ -18,7 +18,7 @@ import { countNewlines, noRoomFor, readRange, readTextOrNull, splitLines, writeF
 import type { SessionModel } from './model.js';
 import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, renderSessionNoteWithin, sessionNoteName } from './render.js';
 import { NAME_ID_LENGTHS, sessionIdOfNote } from './note-format.js';
-import { applyTranscriptLines, carriedSessionId, foldTranscriptLines, sliceModel, type SkippedLines } from './transcript.js';
+import { applyTranscriptLines, carriedSessionId, foldTranscriptLines, sliceModel, subAgentOf, type SkippedLines } from './transcript.js';
 
 export { noRoomFor };
 
@@ -180,9 +180,46 @@ const CARRIED_ID_BYTES = 1 << 20;
 /** The session id the transcript's first complete lines carry, or null (none there, or the file unreadable: ingest reports that). */
 function carriedSessionIdOf(transcriptPath: string): string | null {
   try {
-    return carriedSessionId(splitLines(readRange(transcriptPath, 0, CARRIED_ID_BYTES)).lines);
+    return carriedSessionId(headLines(transcriptPath));
   } catch {
     return null;
+  }
+}
+
+const headLines = (transcriptPath: string) => splitLines(readRange(transcriptPath, 0, CARRIED_ID_BYTES)).lines;
+
+/**
+ * Refuses a sub-agent's transcript (transcript.ts subAgentOf), naming its session's own transcript. Its lines
+ * carry the parent session's id, so it was keyed as the parent: ingested by name, it took over the parent's
+ * state (its path, offset and model, 0 prompts: its lines are all the agent's own conversation, which a
+ * session note leaves out), and every later ingest of the parent read its whole transcript again. What the
+ * agent did is in the parent's transcript (its Task call, the files it read or edited), so it has no note
+ * of its own. Claude Code names a session's own transcript `<session id>.jsonl`: such a file is not read here.
+ */
+function refuseSubAgent(transcriptPath: string): void {
+  if (UUID.test(fileIdOf(transcriptPath))) return;
+  let agent;
+  try {
+    agent = subAgentOf(headLines(transcriptPath));
+  } catch {
+    return; // unreadable: statSize says why
+  }
+  if (agent === null) return;
+  const own = `${agent.sessionId}.jsonl`;
+  const dir = dirname(transcriptPath);
+  // Beside it (Claude Code 2.0), or above its `<session id>/subagents/` folder (2.1).
+  const parent = [join(dir, own), join(dirname(dirname(dir)), own)].find((p) => p !== transcriptPath && isPlainFile(p));
+  const which = agent.agentId === null ? 'a sub-agent' : `sub-agent ${agent.agentId}`;
+  const fix = parent === undefined ? `its session's own transcript, ${own}` : parent;
+  // Worded as statSize's errors: the hook log names no transcript but the message's.
+  throw new TsmError(`cannot ingest transcript ${transcriptPath}: it is ${which}'s, of session ${agent.sessionId}; that session's note is written from its own transcript, which records what the agent did: ingest ${fix}`);
+}
+
+function isPlainFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
 }
 
@@ -315,6 +352,7 @@ export function ingestTranscript(transcriptPath: string, opts: IngestOptions): I
   const answerChars = opts.answerChars ?? DEFAULT_ANSWER_CHARS;
   const noteBytes = opts.noteBytes ?? NOTE_BYTES;
   const size = statSize(path);
+  refuseSubAgent(path);
 
   // This file's state as a tsm that keyed it by its path left it, taken over while the session's has none.
   const oldPath = key === pathKey(path) ? null : join(resolve(opts.stateDir), `${pathKey(path)}.json`);

@@ -11,7 +11,7 @@ export interface TranscriptList {
 /**
  * Sub-agent transcripts (`agent-*.jsonl`, `subagents/` folders) are skipped in folders: they belong to
  * their parent session, whose own transcript already records what the sub-agent did. A file named
- * explicitly is always read.
+ * explicitly is always listed (ingest refuses a sub-agent's, naming its session's transcript: ingest.ts).
  */
 export function findTranscripts(args: string[], cwd: string): TranscriptList {
   const files: string[] = [];

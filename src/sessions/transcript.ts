@@ -124,6 +124,24 @@ export function carriedSessionId(lines: string[]): string | null {
   return null;
 }
 
+/**
+ * Whether the lines are a sub-agent's own transcript, and whose: the first JSON object line carrying a session
+ * id is marked `isSidechain: true`. Claude Code writes every line of a sub-agent's file so (the Task tool's
+ * agents, the compaction summariser: `agent-<agentId>.jsonl`, since 2.1 in `<session id>/subagents/`), with
+ * the parent session's id and the agent's `agentId`; a session's own transcript has `isSidechain: false`.
+ */
+export function subAgentOf(lines: string[]): { sessionId: string; agentId: string | null } | null {
+  for (const line of lines) {
+    const entry = line.trim() === '' ? null : parseLine(line);
+    const id = nonEmpty(entry?.sessionId);
+    if (!entry || !id) continue;
+    if (entry.isSidechain !== true) return null;
+    const agentId = nonEmpty(entry.agentId);
+    return { sessionId: sanitizeId(id), agentId: agentId === null ? null : sanitizeId(agentId) };
+  }
+  return null;
+}
+
 function noteSessionFacts(model: SessionModel, entry: Json, fallbackSessionId: string): void {
   // Claude Code names a transcript `<session id>.jsonl`: such a name is the id. Otherwise (a renamed copy,
   // an `agent-….jsonl` subagent file) the first id the lines carry replaces the caller's guess (carriedSessionId).

@@ -180,10 +180,11 @@ describe('ingestTranscript', () => {
     expect(notes()).toEqual(['2026-05-18-proj-aaaaaaaa.md']);
   });
 
-  it('writes nothing for a transcript without prompts or actions (a subagent warm-up)', () => {
-    const result = ingestTranscript(transcriptFile(bytesOf('claude-code-2.0.76-sidechain.jsonl'), 'agent-af1ff21.jsonl'), opts);
-    expect(result).toMatchObject({ sessionId: 'c45af7b1-cb7c-4e51-93db-8cbb250a877a', changed: false, prompts: 0 });
+  it("refuses a sub-agent's transcript (a warm-up), writing nothing, and names its session's", () => {
+    const path = transcriptFile(bytesOf('claude-code-2.0.76-sidechain.jsonl'), 'agent-af1ff21.jsonl');
+    expect(() => ingestTranscript(path, opts)).toThrow(/it is sub-agent af1ff21's, of session c45af7b1-cb7c-4e51-93db-8cbb250a877a; .*ingest its session's own transcript, c45af7b1-cb7c-4e51-93db-8cbb250a877a\.jsonl$/);
     expect(notes()).toEqual([]);
+    expect(allFiles(opts.stateDir)).toEqual([]);
   });
 
   it('leaves no temporary files behind', () => {
