@@ -10,6 +10,7 @@ import { UNKNOWN_PROJECT, type SessionModel, type SessionPrompt } from './model.
 import { ACTIONS_SECTION, ANSWER_SECTION, PLAN_OUTCOME_LINES, PLAN_SECTION, promptHeading, sessionNameId } from './note-format.js';
 import { renderFrontmatter } from './yaml.js';
 import { sliceModel } from './transcript.js';
+import { isSessionCommand } from './user-message.js';
 
 export interface RenderOptions {
   /** Longest answer kept per prompt, in characters (default 1200). */
@@ -146,8 +147,9 @@ function frontmatter(model: SessionModel, continues: string | null): string {
   );
 }
 
+/** The project and the session's first request: its first prompt that is not a command on the session itself (`/clear`). */
 function title(model: SessionModel): string {
-  const first = model.prompts.find((p) => p.n > 0);
+  const first = model.prompts.find((p) => p.n > 0 && !isSessionCommand(p.text));
   const request = first ? firstLine(first.text, TITLE_CHARS) : `session ${model.sessionId.slice(0, 8)}`;
   return `${model.project}: ${request}`;
 }

@@ -98,6 +98,27 @@ export function promptFromUserText(raw: string): string | null {
 }
 
 /**
+ * Claude Code's built-in commands that work on the session itself (clear it, compact it, pick a model, resume
+ * another, show costs or settings) rather than ask for anything: a prompt of its own in the note (it happened),
+ * never the session's subject. After `/clear` Claude Code starts a new session whose transcript opens with the
+ * command, so its note was titled `proj: /clear`. Commands that send Claude a request (`/init`, `/review`,
+ * `/security-review`, a project's or a plugin's own commands) are subjects, and are not here.
+ */
+const SESSION_COMMANDS = new Set(
+  (
+    'add-dir agents bashes bug clear compact config context continue cost doctor exit export help hooks ide ' +
+    'install-github-app login logout mcp memory model output-style permissions plugin privacy-settings quit ' +
+    'release-notes resume rewind sandbox status statusline terminal-setup theme todos upgrade usage vim'
+  ).split(' '),
+);
+
+/** Whether a prompt (as promptFromUserText gives it) is one of SESSION_COMMANDS, with or without arguments. */
+export function isSessionCommand(prompt: string): boolean {
+  const m = /^\/([a-z-]+)(?:\s|$)/.exec(prompt);
+  return m !== null && SESSION_COMMANDS.has(m[1]);
+}
+
+/**
  * Longest prompt a session note keeps, in characters (answers: `answerChars`, 1,200). A pasted 5.4 MB log
  * was kept whole: a 5.4 MB note, a 5.5 MB ingest state, both rewritten by every later Stop (~0.7 s each).
  * A page of text says what was asked; the rest is in the transcript. (Only its head is read for secrets:
