@@ -1,8 +1,8 @@
 // File helpers for ingest: atomic writes and byte-exact reads of a growing file.
 
-import { accessSync, closeSync, constants, existsSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fstatSync, linkSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { TsmError } from '../core/errors.js';
 import { isNoWrite, machineShortOf } from '../core/machine-limits.js';
 import { isNotRegular, notPlainFileError, openRegularFile } from '../vault/file-kind.js';
@@ -16,13 +16,19 @@ import { makeVaultFolder } from '../vault/folders.js';
  * the note is touched. (Written after the note, a state that found no room left tsm's own note recorded
  * with its older hash, taken by the next ingest for one its user had edited: frozen, and a `-2` note.)
  */
-export function writeFileAtomic(vault: string, path: string, content: string, between: () => void = () => {}): void {
+export function writeFileAtomic(
+  vault: string,
+  path: string,
+  content: string,
+  between: () => void = () => {},
+  place: (temp: string, path: string) => void = renameSync,
+): void {
   makeVaultFolder(vault, dirname(path));
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     writeFileSync(temp, content);
     between();
-    renameSync(temp, path);
+    place(temp, path);
   } catch (err) {
     // The write's own error is the one to tell: a clean-up that fails too (the folder gone read-only, an I/O
     // error) leaves a hidden `.tmp` file behind rather than taking that error's place.
@@ -35,20 +41,109 @@ export function writeFileAtomic(vault: string, path: string, content: string, be
   }
 }
 
+export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+/**
+ * A session note its user changed (or a file that appeared where a new note goes) between tsm's check of it
+ * and its write: nothing was written over it. Thrown from the ingest state's write (writeFileAtomic's
+ * `between`), so the state stays as it was, and the next ingest finds the note edited (ingest.ts).
+ */
+export class NoteChangedError extends TsmError {
+  override name = 'NoteChangedError';
+}
+
 /**
  * Writes a session note like writeFileAtomic, or says why it cannot and what fixes it. A note the user made
  * read-only is not replaced: the rename would replace it all the same, as the folder allows it. The error
  * (from a hook: a hook.log line; from `tsm ingest-session`: its one stderr line) leaves the ingest state as
  * it was, so the first ingest after the fix writes the whole note.
+ *
+ * `was` is what tsm found at `path` when it planned the write: the sha256 of the note it last wrote there, or
+ * null for no file. The note is checked again just before it is replaced (replaceIfStill), and a new one is
+ * made so that it can replace nothing (createOnly), else NoteChangedError. Checked only when the write was
+ * planned, a user's edit made meanwhile was overwritten: rendering a 700 KB note and writing the state took
+ * 100–400 ms, and 2 of 8 edits made during `tsm ingest-session` were lost (test/sessions/edit-race.e2e.test.ts).
  */
-export function writeNoteFile(vault: string, path: string, content: string, opts: { newSession: boolean }): void {
+export function writeNoteFile(vault: string, path: string, content: string, opts: { newSession: boolean; was: string | null }): void {
   try {
     if (existsSync(path)) accessSync(path, constants.W_OK);
-    writeFileAtomic(vault, path, content);
+    writeFileAtomic(vault, path, content, undefined, (temp) => (opts.was === null ? createOnly(temp, path) : replaceIfStill(temp, path, opts.was)));
   } catch (err) {
     throw unwritableNote(err, path, opts.newSession) ?? err;
   }
 }
+
+/**
+ * Removes a note tsm wrote (renamed when its session's start moved) if it still holds `was`; else it is the
+ * user's now, and stays (NoteChangedError). The window left is between the check and the unlink.
+ */
+export function removeNoteIf(path: string, was: string): void {
+  if (!holds(path, was)) throw changed(path);
+  rmSync(path, { force: true });
+}
+
+const changed = (path: string) => new NoteChangedError(`the session note ${path} changed while tsm was writing it: it is left as it is`);
+
+/**
+ * A hard link of the written temp file at `path`: atomic, and it fails (EEXIST) when anything is there, so a
+ * file that appeared since the check is never replaced. Where the file system has no hard links (FAT, exFAT,
+ * some network shares) the check is made again just before the rename, which leaves the moment between them.
+ */
+function createOnly(temp: string, path: string): void {
+  try {
+    linkSync(temp, path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw changed(path);
+    if (existsSync(path)) throw changed(path);
+    renameSync(temp, path);
+    return;
+  }
+  rmSync(temp, { force: true });
+}
+
+/**
+ * Replaces the note at `path` if it still holds `was`: its content is hashed, then the file's identity (inode,
+ * size, mtime to the nanosecond) is taken again right before the rename, so an edit landing while it was
+ * hashed is seen too. What is left: the few microseconds between that stat and the rename, and an edit
+ * of the same size in the same mtime tick (a few ms on ext4) as the read.
+ */
+function replaceIfStill(temp: string, path: string, was: string): void {
+  const read = readWithStat(path);
+  if (read === null || sha256(read.data) !== was) throw changed(path);
+  const now = statOrNull(path);
+  if (now === null || !sameFile(now, read.stat)) throw changed(path);
+  renameSync(temp, path);
+}
+
+function holds(path: string, was: string): boolean {
+  const read = readWithStat(path);
+  return read !== null && sha256(read.data) === was;
+}
+
+function readWithStat(path: string): { data: Buffer; stat: BigIntStats } | null {
+  let fd: number;
+  try {
+    fd = openRegularFile(path);
+  } catch (err) {
+    if (isNotRegular(err)) throw notPlainFileError(path, 'a session note');
+    return null;
+  }
+  try {
+    return { stat: fstatSync(fd, { bigint: true }), data: readFileSync(fd) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function statOrNull(path: string): BigIntStats | null {
+  try {
+    return statSync(path, { bigint: true });
+  } catch {
+    return null;
+  }
+}
+
+const sameFile = (a: BigIntStats, b: BigIntStats) => a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
 
 const NOTHING_LOST = 'nothing is lost: the next ingest writes the whole note';
 

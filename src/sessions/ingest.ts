@@ -9,12 +9,11 @@
 // that session (a user deletes a note for a reason, e.g. a secret in it). Both are recorded in the state,
 // and keptNotes() lists them for `tsm status` / `tsm doctor`.
 
-import { createHash } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { isInside, realPathOr } from '../vault/paths.js';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
-import { countNewlines, noRoomFor, readRange, readTextOrNull, splitLines, writeFileAtomic, writeNoteFile } from './files.js';
+import { countNewlines, NoteChangedError, noRoomFor, readRange, readTextOrNull, removeNoteIf, sha256, splitLines, writeFileAtomic, writeNoteFile } from './files.js';
 import type { SessionModel } from './model.js';
 import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, renderSessionNoteWithin, sessionNoteName } from './render.js';
 import { NAME_ID_LENGTHS, sessionIdOfNote } from './note-format.js';
@@ -142,8 +141,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** What tsm keeps at the paths it reads, for the error that names one holding something else (files.ts readTextOrNull). */
 const STATE = "this session's ingest state";
 const NOTE = 'a session note';
-
-const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 /**
  * The transcript as ingest names it: absolute, symlinks resolved, so that a file reached through a linked
@@ -343,8 +340,22 @@ function statSize(transcriptPath: string): number {
  * Ingests a Claude Code transcript into its session note, reading only what was appended since the
  * last call. Idempotent: the same transcript always gives the same note, rewritten in place, unless
  * its user changed or deleted it (see the header).
+ *
+ * A note its user changed between this ingest's check and its write is not written (files.ts
+ * writeNoteFile), nor is the state: the ingest runs once more, and finds the note edited. (In the rare plan
+ * of several writes, a note written before the one that changed is then taken for an edited one too: a
+ * continuation repeats its prompts, and nothing of the user's is lost.)
  */
 export function ingestTranscript(transcriptPath: string, opts: IngestOptions): IngestResult {
+  try {
+    return ingestOnce(transcriptPath, opts);
+  } catch (err) {
+    if (!(err instanceof NoteChangedError)) throw err;
+    return ingestOnce(transcriptPath, opts);
+  }
+}
+
+function ingestOnce(transcriptPath: string, opts: IngestOptions): IngestResult {
   const path = transcriptRealPath(transcriptPath);
   const fileId = fileIdOf(path);
   const key = stateKey(path);
@@ -513,13 +524,15 @@ function writeNotes(
   }
   if (readTextOrNull(target, NOTE) !== content) {
     const newSession = notes.length === 0;
-    plan.writes.push(() => writeNoteFile(vault, target, content, { newSession }));
+    // What is there now, checked again just before the write: the note tsm wrote (checked above), or no file.
+    const was = active && active.path === target ? active.sha256 : null;
+    plan.writes.push(() => writeNoteFile(vault, target, content, { newSession, was }));
     plan.written.push(target);
     changed = true;
   }
   if (active && active.path !== target) {
-    const old = active.path;
-    plan.writes.push(() => rmSync(old, { force: true })); // checked above: it still holds exactly what tsm wrote
+    const { path: old, sha256: was } = active;
+    plan.writes.push(() => removeNoteIf(old, was)); // checked above, and again: it still holds exactly what tsm wrote
     plan.removed.push(active.path);
     changed = true;
   }

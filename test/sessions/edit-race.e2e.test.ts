@@ -1,0 +1,95 @@
+// A user's edit of a session note made while `tsm ingest-session` (as the Stop hook) is writing it. tsm checked
+// the note against what it last wrote, then rendered the note and wrote the ingest state, and only then
+// replaced the note: 100–400 ms for a 700 KB note, and an edit landing in between was overwritten (4 of 12
+// edits made 20–70 ms after the ingest took its lock). Now the note is checked again just before the rename
+// (files.ts writeNoteFile), and the ingest, finding it changed, goes on in a continuation note.
+//
+// The race is real: a built tsm ingests while this process edits the note as an editor would (read, write
+// whole), at stepped moments after the ingest's lock appears, in a loop.
+import { spawn } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, TSM } from '../helpers/cli.js';
+import { NoteChangedError, sha256, writeNoteFile } from '../../src/sessions/files.js';
+
+const SID = '11111111-2222-4333-8444-555555555555';
+const base = { isSidechain: false, userType: 'external', cwd: '/home/me/proj', sessionId: SID, version: '2.0.76', gitBranch: 'main' };
+let clock = Date.parse('2026-01-02T10:00:00Z');
+const at = () => new Date((clock += 1000)).toISOString();
+const user = (text: string) => JSON.stringify({ ...base, type: 'user', message: { role: 'user', content: text }, uuid: `u${clock}`, timestamp: at() });
+const answer = (text: string) =>
+  JSON.stringify({ ...base, type: 'assistant', message: { id: `m${clock}`, role: 'assistant', content: [{ type: 'text', text }] }, uuid: `a${clock}`, timestamp: at() });
+const words = (n: number, k: number) => Array.from({ length: n }, (_, i) => `word${(i * 7 + k) % 1000}`).join(' ');
+
+let work: string;
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'tsm-edit-race-'));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const ingest = (vault: string, transcript: string) =>
+  new Promise<number | null>((resolve) => {
+    const child = spawn(process.execPath, [TSM, '--vault', vault, 'ingest-session', transcript], { env: cleanEnv(), stdio: 'ignore' });
+    child.on('close', resolve);
+  });
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('a session note edited while an ingest writes it', () => {
+  it('keeps the edit, whenever it lands', async () => {
+    assertBuilt();
+    // 250 prompts: a 700 KB note (under the 1 MB a note is closed at), slow enough to render to open the window.
+    const lines: string[] = [];
+    for (let i = 0; i < 250; i++) lines.push(user(`prompt ${i} ${words(200, i)}`), answer(`answer ${i} ${words(150, i)}`));
+    const transcript = join(work, `${SID}.jsonl`);
+    const first = join(work, 'first');
+    mkdirSync(first);
+    writeFileSync(transcript, lines.join('\n') + '\n');
+    expect(await ingest(first, transcript)).toBe(0);
+    const [name] = readdirSync(join(first, 'sessions'));
+    const grown = lines.join('\n') + '\n' + user('one more prompt') + '\n' + answer('one more answer') + '\n';
+
+    const lost: number[] = [];
+    for (let delay = 0; delay <= 90; delay += 5) {
+      const vault = join(work, `v${delay}`);
+      cpSync(first, vault, { recursive: true });
+      writeFileSync(transcript, grown);
+      const note = join(vault, 'sessions', name);
+      const lock = join(vault, '.tsm', 'sessions', `${SID}.lock`);
+      const done = ingest(vault, transcript);
+      const started = Date.now();
+      while (!existsSync(lock) && Date.now() - started < 20_000) await tick();
+      const locked = Date.now();
+      while (Date.now() - locked < delay) await tick();
+      const mark = `\nmy own line ${delay}\n`;
+      writeFileSync(note, readFileSync(note, 'utf8') + mark);
+      expect(await done).toBe(0);
+      if (!readFileSync(note, 'utf8').includes(mark)) lost.push(delay);
+      rmSync(vault, { recursive: true, force: true });
+    }
+    expect(lost, `edits made this many ms after the ingest's lock were overwritten`).toEqual([]);
+  }, 120_000);
+});
+
+describe('writeNoteFile', () => {
+  it('replaces a note only while it holds what tsm wrote, and creates one only where no file is', () => {
+    const vault = join(work, 'unit');
+    const note = join(vault, 'sessions', 'n.md');
+    mkdirSync(join(vault, 'sessions'), { recursive: true });
+    writeFileSync(note, 'tsm wrote this\n');
+    const was = sha256('tsm wrote this\n');
+    writeFileSync(note, 'tsm wrote this\nand the user this\n');
+    expect(() => writeNoteFile(vault, note, 'new\n', { newSession: false, was })).toThrow(NoteChangedError);
+    expect(() => writeNoteFile(vault, note, 'new\n', { newSession: false, was: null })).toThrow(NoteChangedError);
+    expect(readFileSync(note, 'utf8')).toBe('tsm wrote this\nand the user this\n');
+    expect(readdirSync(join(vault, 'sessions'))).toEqual(['n.md']);
+
+    writeNoteFile(vault, note, 'new\n', { newSession: false, was: sha256('tsm wrote this\nand the user this\n') });
+    expect(readFileSync(note, 'utf8')).toBe('new\n');
+    const fresh = join(vault, 'sessions', 'fresh.md');
+    writeNoteFile(vault, fresh, 'fresh\n', { newSession: true, was: null });
+    expect(readFileSync(fresh, 'utf8')).toBe('fresh\n');
+    expect(readdirSync(join(vault, 'sessions')).sort()).toEqual(['fresh.md', 'n.md']);
+  });
+});
