@@ -6,7 +6,8 @@
 // tsm only rewrites what it wrote. The state records a hash of each note as tsm last wrote it; a note whose
 // file no longer has that hash was edited by its user, and is left alone: later prompts go to a
 // continuation note (`…-2.md`). A note the user deleted is never written again, nor is anything more of
-// that session (a user deletes a note for a reason, e.g. a secret in it). Both are recorded in the state,
+// that session (a user deletes a note for a reason, e.g. a secret in it); one renamed in its folder is found
+// again by its session id, and followed (renamedNote). Both are recorded in the state,
 // and keptNotes() lists them for `tsm status` / `tsm doctor`.
 
 import { readdirSync, rmSync, statSync } from 'node:fs';
@@ -103,6 +104,8 @@ interface WrittenNote {
   keptSince?: string;
   /** Closed at its size (noteBytes): complete (its prompts are not the session's last); the session goes on in the next note. */
   full?: boolean;
+  /** Renamed by its user, and found again (renamedNote): tsm writes it under that name, never moves it back. */
+  named?: boolean;
 }
 
 const STATE_VERSION = 2;
@@ -486,7 +489,15 @@ function writeNotes(
   if (notes.some((n) => n.kept === 'deleted')) return { changed: false, notePath: last?.path ?? '' };
   let active = last && !last.kept && !last.full ? last : undefined;
   if (active) {
-    const text = readTextOrNull(active.path, NOTE);
+    let text = readTextOrNull(active.path, NOTE);
+    const renamed = text === null ? renamedNote(active, notes, view.sessionId) : null;
+    if (renamed !== null) {
+      // Gone from its index entry's path too: the index is told (the sync sees the file missing).
+      plan.removed.push(active.path);
+      active.path = renamed;
+      active.named = true;
+      text = readTextOrNull(renamed, NOTE);
+    }
     if (text === null || sha256(text) !== active.sha256) {
       active.kept = text === null ? 'deleted' : 'edited';
       active.keptSince = now();
@@ -508,7 +519,7 @@ function writeNotes(
   if (part === 0) {
     // The first note's name follows `started`: if an earlier start turned up, it moves (when the new name is free).
     const wanted = join(sessionsDir, sessionNoteName(view));
-    target = active && active.path !== wanted && !freeFor(wanted, content) ? active.path : wanted;
+    target = active && (active.named || (active.path !== wanted && !freeFor(wanted, content))) ? active.path : wanted;
     if (!active) target = firstOfSession(NAME_ID_LENGTHS.map((n) => join(sessionsDir, sessionNoteName(view, n))), view.sessionId, content);
   } else {
     const names = [join(dirname(notes[0].path), firstName.replace(/\.md$/i, `-${part + 1}.md`))];
@@ -539,11 +550,48 @@ function writeNotes(
   const lastPrompt = lastPromptOf(model);
   const record: WrittenNote = { path: target, sha256: sha256(content), firstPrompt: from, lastPrompt, lastPromptSha: promptSha(model, lastPrompt) };
   if (full) record.full = true;
+  if (active?.named) record.named = true;
   if (active) notes[part] = record;
   else notes.push(record);
   if (!full) return { changed, notePath: target };
   const next = writeNotes(vault, view, notes, sessionsDir, sizes, plan);
   return { changed: changed || next.changed, notePath: next.notePath };
+}
+
+/**
+ * Where the session's note went when it is gone from where tsm wrote it: renamed by its user (Obsidian's
+ * rename keeps the folder and the content). Found when exactly one `.md` file of its folder that the state
+ * does not record already carries the session's id in its frontmatter (a note's `session_id` is its second
+ * line: only the first 4 KB of each is read: a folder of 2,000 notes took 20 ms from the page cache, 240 ms
+ * cold, and only once: a note found, or taken for deleted, is recorded so). Unchanged, tsm goes on writing it under its new name;
+ * changed as well, it is an edited note, left alone, and the session goes on in a continuation. None, or
+ * more than one (a copy, say), and the note counts as deleted, as before: a note its user deleted is never
+ * written again. A note moved to another folder is not looked for. (Taken for deleted, a renamed note
+ * stopped the whole session: nothing more of it was written.)
+ */
+function renamedNote(gone: WrittenNote, notes: WrittenNote[], sessionId: string): string | null {
+  const dir = dirname(gone.path);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return null;
+  }
+  const recorded = new Set(notes.map((n) => basename(n.path)));
+  const found = names.filter((name) => plainNoteName(name) && !name.startsWith('.') && !recorded.has(name) && headSessionId(join(dir, name)) === sessionId);
+  return found.length === 1 ? join(dir, found[0]) : null;
+}
+
+const NOTE_HEAD_BYTES = 4096;
+
+/** The session id in the frontmatter of a note's first 4 KB (closed there when longer), or null (none, or not a plain file). */
+function headSessionId(path: string): string | null {
+  try {
+    const head = readRange(path, 0, NOTE_HEAD_BYTES).toString('utf8');
+    return sessionIdOfNote(head.length < NOTE_HEAD_BYTES ? head : `${head}\n---\n`);
+  } catch {
+    return null;
+  }
 }
 
 const promptSha = (model: SessionModel, n: number): string | undefined => {
