@@ -78,8 +78,13 @@ export function writeNoteFile(vault: string, path: string, content: string, opts
  * user's now, and stays (NoteChangedError). The window left is between the check and the unlink.
  */
 export function removeNoteIf(path: string, was: string): void {
-  if (!holds(path, was)) throw changed(path);
+  checkNoteHolds(path, was);
   rmSync(path, { force: true });
+}
+
+/** Throws NoteChangedError unless the note at `path` holds `was` (the sha256 of what tsm wrote there). */
+export function checkNoteHolds(path: string, was: string): void {
+  if (!holds(path, was)) throw changed(path);
 }
 
 const changed = (path: string) => new NoteChangedError(`the session note ${path} changed while tsm was writing it: it is left as it is`);

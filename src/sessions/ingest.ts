@@ -14,7 +14,7 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { isInside, realPathOr } from '../vault/paths.js';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
-import { countNewlines, NoteChangedError, noRoomFor, readRange, readTextOrNull, removeNoteIf, sha256, splitLines, writeFileAtomic, writeNoteFile } from './files.js';
+import { checkNoteHolds, countNewlines, NoteChangedError, noRoomFor, readRange, readTextOrNull, removeNoteIf, sha256, splitLines, writeFileAtomic, writeNoteFile } from './files.js';
 import type { SessionModel } from './model.js';
 import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, renderSessionNoteWithin, sessionNoteName } from './render.js';
 import { NAME_ID_LENGTHS, sessionIdOfNote } from './note-format.js';
@@ -533,6 +533,9 @@ function writeNotes(
     notes.push({ path: target, sha256: '', firstPrompt: from, lastPrompt: from - 1, kept: 'edited', keptSince: now() });
     return writeNotes(vault, view, notes, sessionsDir, sizes, plan);
   }
+  const moving = active && active.path !== target ? { old: active.path, was: active.sha256 } : null;
+  // Checked once more before the new name is written: a note its user changed just now leaves no copy behind.
+  if (moving) plan.writes.push(() => checkNoteHolds(moving.old, moving.was));
   if (readTextOrNull(target, NOTE) !== content) {
     const newSession = notes.length === 0;
     // What is there now, checked again just before the write: the note tsm wrote (checked above), or no file.
@@ -541,10 +544,9 @@ function writeNotes(
     plan.written.push(target);
     changed = true;
   }
-  if (active && active.path !== target) {
-    const { path: old, sha256: was } = active;
-    plan.writes.push(() => removeNoteIf(old, was)); // checked above, and again: it still holds exactly what tsm wrote
-    plan.removed.push(active.path);
+  if (moving) {
+    plan.writes.push(() => removeNoteIf(moving.old, moving.was)); // checked above, and again: it still holds exactly what tsm wrote
+    plan.removed.push(moving.old);
     changed = true;
   }
   const lastPrompt = lastPromptOf(model);
