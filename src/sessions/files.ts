@@ -62,7 +62,8 @@ export class NoteChangedError extends TsmError {
  * null for no file. The note is checked again just before it is replaced (replaceIfStill), and a new one is
  * made so that it can replace nothing (createOnly), else NoteChangedError. Checked only when the write was
  * planned, a user's edit made meanwhile was overwritten: rendering a 700 KB note and writing the state took
- * 100–400 ms, and 2 of 8 edits made during `tsm ingest-session` were lost (test/sessions/edit-race.e2e.test.ts).
+ * tens of ms, and 4 of 12 edits made 0–150 ms after `tsm ingest-session` took its lock (those 20–70 ms in)
+ * were lost (test/sessions/edit-race.e2e.test.ts).
  */
 export function writeNoteFile(vault: string, path: string, content: string, opts: { newSession: boolean; was: string | null }): void {
   try {

@@ -563,13 +563,13 @@ function writeNotes(
 /**
  * Where the session's note went when it is gone from where tsm wrote it: renamed by its user (Obsidian's
  * rename keeps the folder and the content). Found when exactly one `.md` file of its folder that the state
- * does not record already carries the session's id in its frontmatter (a note's `session_id` is its second
- * line: only the first 4 KB of each is read: a folder of 2,000 notes took 20 ms from the page cache, 240 ms
- * cold, and only once: a note found, or taken for deleted, is recorded so). Unchanged, tsm goes on writing it under its new name;
- * changed as well, it is an edited note, left alone, and the session goes on in a continuation. None, or
- * more than one (a copy, say), and the note counts as deleted, as before: a note its user deleted is never
- * written again. A note moved to another folder is not looked for. (Taken for deleted, a renamed note
- * stopped the whole session: nothing more of it was written.)
+ * does not record carries the session's id in its frontmatter. A note's `session_id` is its second line, so
+ * only the first 4 KB of each is read: a folder of 2,000 notes took 20 ms from the page cache, 240 ms cold,
+ * and only once (a note found, or taken for deleted, is recorded so). Unchanged, tsm goes on writing it
+ * under its new name; changed as well, it is an edited note, left alone, and the session goes on in a
+ * continuation. None, or more than one (a copy, say), and the note counts as deleted, as before: a note its
+ * user deleted is never written again. A note moved to another folder is not looked for (a state records
+ * its notes in one folder: recordedInPlace). Taken for deleted, a renamed note stopped the whole session.
  */
 function renamedNote(gone: WrittenNote, notes: WrittenNote[], sessionId: string): string | null {
   const dir = dirname(gone.path);
@@ -589,8 +589,9 @@ const NOTE_HEAD_BYTES = 4096;
 /** The session id in the frontmatter of a note's first 4 KB (closed there when longer), or null (none, or not a plain file). */
 function headSessionId(path: string): string | null {
   try {
-    const head = readRange(path, 0, NOTE_HEAD_BYTES).toString('utf8');
-    return sessionIdOfNote(head.length < NOTE_HEAD_BYTES ? head : `${head}\n---\n`);
+    const head = readRange(path, 0, NOTE_HEAD_BYTES);
+    const text = head.toString('utf8');
+    return sessionIdOfNote(head.length < NOTE_HEAD_BYTES ? text : `${text}\n---\n`);
   } catch {
     return null;
   }

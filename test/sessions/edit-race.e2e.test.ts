@@ -1,7 +1,7 @@
 // A user's edit of a session note made while `tsm ingest-session` (as the Stop hook) is writing it. tsm checked
 // the note against what it last wrote, then rendered the note and wrote the ingest state, and only then
-// replaced the note: 100–400 ms for a 700 KB note, and an edit landing in between was overwritten (4 of 12
-// edits made 20–70 ms after the ingest took its lock). Now the note is checked again just before the rename
+// replaced the note: tens of ms for a 700 KB note, and an edit landing in between was overwritten (of 12
+// edits made 0–150 ms after the ingest took its lock, the 4 made 20–70 ms in). Now the note is checked again just before the rename
 // (files.ts writeNoteFile), and the ingest, finding it changed, goes on in a continuation note.
 //
 // The race is real: a built tsm ingests while this process edits the note as an editor would (read, write
