@@ -65,7 +65,8 @@ const DATE_KEYS = ['date', 'updated', 'created'];
  * `November 3, 2023 4:12 PM`; the note's own, so its source is `frontmatter` as well) → the day Obsidian's
  * daily-note settings name, or the first day of the period its Periodic Notes settings name (day-format.ts:
  * before name-date.ts's guesses, which read `11.12.2026` day first where the vault's format may say otherwise,
- * and `2027-W01` as an ISO week where the vault's `gggg-[W]ww` numbers the locale's) → a day the path names (name-date.ts) → the mtime's local date.
+ * and `2027-W01` as an ISO week where the vault's `gggg-[W]ww` numbers the locale's) → a day the path names (name-date.ts) → a
+ * session note's `started` → the mtime's local date.
  */
 export function noteDate(
   fm: Frontmatter,
@@ -87,8 +88,19 @@ export function noteDate(
   if (formatted) return { date: formatted, dateSource: 'filename' };
   const named = nameDay(path);
   if (named) return { date: named.date, dateSource: 'filename' };
+  // A session note tsm wrote is named by its start's day; renamed by its user (Obsidian's rename, which
+  // ingest follows), it was dated by its file's mtime, the day of its last write, and fell out of
+  // `last week` searches of the session. Its `started` dates it still; only in a session note, where tsm
+  // writes that key (elsewhere `started:` may be anything, a project's start).
+  const started = isSessionNote(fm) ? dateOf(property(fm, 'started')) : null;
+  if (started) return { date: started, dateSource: 'frontmatter' };
   return { date: localDay(Number.isFinite(mtimeMs) ? mtimeMs : 0), dateSource: 'mtime' };
 }
+
+const isSessionNote = (fm: Frontmatter): boolean => {
+  const type = scalarText(property(fm, 'type'));
+  return type !== null && keyForm(type) === 'session';
+};
 
 // 2024-01-02, 2024/1/2, 2024.1.2, and 2024年1月2日 as Japanese notes write it (read in NFKC: full-width digits too).
 const FLEXIBLE_DATE = /^(\d{4})(?:[-/.](\d{1,2})[-/.](\d{1,2})(?![0-9])|年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日)/;

@@ -34,4 +34,5 @@
 // 20: 2026-11-29 (frontmatter `aliases: Apollo, Moonshot`, one string, is two aliases, as Obsidian reads it).
 // 21: 2026-11-29 (frontmatter status and type in their key form, as filters compare them: NFKC and lower case, so
 // `status: レビュー済み` written in NFD is the status `--status レビュー済み` typed in NFC names: text/normalize.ts keyForm).
-export const PARSE_VERSION = 21;
+// 22: 2026-11-29 (a session note whose name holds no day, renamed by its user, is dated by its `started`, not its file's mtime).
+export const PARSE_VERSION = 22;

@@ -82,3 +82,14 @@ describe('a session note renamed by its user', () => {
     }
   });
 });
+
+describe('a renamed session note is dated', () => {
+  it("by its session's start, not by the day its file was last written", () => {
+    const { vault, sessions } = sessionVault('dated');
+    renameSync(join(sessions, NOTE), join(sessions, 'Hello world session.md'));
+    expect(tsm(['--vault', vault, 'index']).code).toBe(0);
+    const found = tsm(['--vault', vault, 'search', '-f', 'json', 'nonexistent']);
+    const hits = JSON.parse(found.stdout) as { path: string; date: string }[];
+    expect(hits.map((h) => [h.path, h.date])).toEqual([['sessions/Hello world session.md', '2026-01-02']]);
+  });
+});
