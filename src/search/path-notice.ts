@@ -11,7 +11,7 @@ import type { Database } from '../index/db.js';
 import type { IgnoredFile } from '../core/types.js';
 import { ignoredFiles, indexIgnoredFix } from '../vault/ignored-files.js';
 import { excludedBy, excludingEntry, OBSIDIAN_APP_FILE, searchExcludedFix } from '../vault/obsidian-excluded.js';
-import { isNoteName } from '../vault/paths.js';
+import { isNoteName, isSkippedFolder } from '../vault/paths.js';
 import { count } from '../text/count.js';
 import type { PathNotice } from './query-notices.js';
 
@@ -45,12 +45,28 @@ export function pathsLeftOut(db: Database, prefixes: readonly string[], vault: V
       if (excluded.length && under.every(excludedBy(excluded))) out.push(excludedNotice(prefix, under, excluded, vault));
       continue;
     }
+    const skipped = skippedFolderOf(prefix);
+    if (skipped !== null) {
+      out.push(`no indexed note's path starts with ${JSON.stringify(prefix)}: tsm never enters ${skipped} (${SKIPPED_WHY})`);
+      continue;
+    }
     if (!vault) continue;
     ignored ??= ignoredFiles(vault.root, vault.extensions).filter((f) => isNoteName(f.path, vault.extensions));
     const here = ignored.filter((f) => f.path.startsWith(prefix));
     if (here.length > 0) out.push(ignoredNotice(prefix, here));
   }
   return out;
+}
+
+const SKIPPED_WHY = "dot-folders are hidden, as Obsidian hides them; node_modules/, .trash/ and Logseq's copies hold no notes";
+
+/** The first folder of a path filter that tsm never enters (vault/paths.ts isSkippedFolder), as `.obsidian/`; else null. */
+function skippedFolderOf(prefix: string): string | null {
+  const folders = prefix.split('/');
+  // The last piece may be a name's start (`--path .git` as well as `.git/`): a folder only when followed by `/`,
+  // or when it is a folder name tsm never enters whole.
+  const i = folders.findIndex((name, k) => name !== '' && isSkippedFolder(name, folders[k - 1]) && (k < folders.length - 1 || name.startsWith('.') || name === 'node_modules'));
+  return i < 0 ? null : `${folders.slice(0, i + 1).join('/')}/`;
 }
 
 /** `no indexed note's path starts with "private/": .gitignore leaves private/ out of the index (2 notes); to index it, …`. */

@@ -16,6 +16,8 @@ const v = useIndexedVault({
   'drafts/secret.md': '# Secret\n\nwalrus secret\n',
   'Templates/t.md': '# Template\n\nwalrus template\n',
   'notes/open.md': '# Open\n\nwalrus in the open\n',
+  '.hidden/h.md': '# Hidden\n\nwalrus hidden\n',
+  'node_modules/pkg/README.md': '# Pkg\n\nwalrus package\n',
 });
 
 const search = (...args: string[]) => tsm(['search', ...args], { cwd: v.dir });
@@ -41,6 +43,13 @@ describe('a path filter whose notes are left out', () => {
     expect(search('walrus', '--path', 'Templates/').stderr).toContain(
       `tsm: every note whose path starts with "Templates/" (1) is left out of searches by Obsidian's Excluded files (.obsidian/app.json: "Templates/"); to search them, remove that entry in Obsidian (Settings → Files and links → Excluded files), or set "obsidianExcludedFiles": false in ${v.dir}/.tsm/config.json`,
     );
+  });
+
+  it('names a folder tsm never enters: a dot-folder, node_modules/', () => {
+    const why = "(dot-folders are hidden, as Obsidian hides them; node_modules/, .trash/ and Logseq's copies hold no notes)";
+    expect(search('walrus', '--path', '.hidden/').stderr).toContain(`tsm: no indexed note's path starts with ".hidden/": tsm never enters .hidden/ ${why}\n`);
+    expect(search('walrus', '--path', '.obsidian').stderr).toContain(`tsm never enters .obsidian/ ${why}`);
+    expect(search('walrus path:node_modules/pkg/').stderr).toContain(`no indexed note's path starts with "node_modules/pkg/": tsm never enters node_modules/ ${why}`);
   });
 
   it('says nothing more for a folder that holds searchable notes, or none at all', () => {
