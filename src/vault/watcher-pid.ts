@@ -1,10 +1,10 @@
 // `.tsm/watch.pid`: tells `tsm status`, `tsm doctor`, the hooks' background sync and a second `tsm watch`
 // whether a watcher runs for this vault. Claimed as a lock is (file-lock.ts tryLockFile), so that of two
 // `tsm watch` started at once exactly one runs.
-import { readFileSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tryLockFile } from './file-lock.js';
-import { fileKind, notPlainFileError, readUtf8RegularFile } from './file-kind.js';
+import { fileKind, notPlainFileError, openRegularFile } from './file-kind.js';
 import { makeVaultFolder } from './folders.js';
 import { holderRuns, lockPid } from './process-start.js';
 
@@ -14,12 +14,13 @@ export function watcherPidFile(tsmDir: string): string {
 
 /**
  * The pid of a live watcher, or null: a stale file from a killed watcher counts as none, and so, where the
- * OS shows command lines (Linux), does one whose pid now belongs to another program (reused after a
- * `kill -9` or a reboot): before, such a file stopped `tsm watch` from starting until removed by hand.
+ * OS tells (Linux: /proc), does one whose pid now belongs to another program or to a `tsm watch` started
+ * after the file was written (reused after a `kill -9` or a reboot: watcherRuns). Before, such a file stopped
+ * `tsm watch` from starting until removed by hand.
  */
 export function runningWatcher(tsmDir: string): number | null {
-  const pid = recordedPid(tsmDir);
-  return pid !== null && watcherRuns(pid) ? pid : null;
+  const rec = recorded(tsmDir);
+  return rec !== null && watcherRuns(rec.pid, rec.takenAtMs) ? rec.pid : null;
 }
 
 /** The running watcher of the vault when it is another process than this one (this one may be the watcher). */
@@ -90,7 +91,11 @@ export async function claimWatcher(tsmDir: string): Promise<number | null | 'bus
  * vault that is gone, a folder it may not write, or another tsm taking the file this moment is left alone.
  */
 export function restoreWatcherPid(tsmDir: string): boolean {
-  if (recordedPid(tsmDir) === process.pid) return false;
+  const rec = recorded(tsmDir);
+  if (rec?.pid === process.pid) {
+    keepOwnFileDated(tsmDir, rec.takenAtMs);
+    return false;
+  }
   try {
     return claimWatcherPid(tsmDir) === 'claimed';
   } catch {
@@ -98,29 +103,61 @@ export function restoreWatcherPid(tsmDir: string): boolean {
   }
 }
 
+/**
+ * The watcher's own file is dated again when its time reads as earlier than this process's start: the
+ * clock was stepped forward since it was written (a board without a real-time clock, set by NTP after
+ * booting), and by that time watcherRuns took this watcher for a later process with a reused pid. Checked
+ * each second (watch-vault.ts keepPidFile), so a second `tsm watch` or `tsm status` misjudges it for at
+ * most that second after such a step.
+ */
+function keepOwnFileDated(tsmDir: string, takenAtMs: number): void {
+  if (holderRuns(process.pid, takenAtMs)) return;
+  try {
+    const now = new Date();
+    utimesSync(watcherPidFile(tsmDir), now, now);
+  } catch {
+    // gone or not ours to touch this moment: the next check claims it again
+  }
+}
+
 /** Removes the pid file, only if it is this process's (another watcher may have started since). */
 export function removeWatcherPid(tsmDir: string): void {
   try {
-    if (recordedPid(tsmDir) === process.pid) rmSync(watcherPidFile(tsmDir));
+    if (recorded(tsmDir)?.pid === process.pid) rmSync(watcherPidFile(tsmDir));
   } catch {
     // already gone
   }
 }
 
-function recordedPid(tsmDir: string): number | null {
+/** The pid the file names and when it was written (its mtime, from the same open file), or null. */
+function recorded(tsmDir: string): { pid: number; takenAtMs: number } | null {
+  let fd: number;
   try {
     // Opened as a plain file or not at all: a FIFO there blocked the read forever, and with it `tsm status`,
     // `tsm doctor`, `tsm watch` and the SessionStart hook (past Claude Code's hook timeout).
-    // Read by the claim's rule (lockPid), so that what the claim takes for stale is what names no watcher here.
-    return lockPid(readUtf8RegularFile(watcherPidFile(tsmDir)));
+    fd = openRegularFile(watcherPidFile(tsmDir));
   } catch {
     return null;
   }
+  try {
+    // Read by the claim's rule (lockPid), so that what the claim takes for stale is what names no watcher here.
+    const pid = lockPid(readFileSync(fd, 'utf8'));
+    return pid === null ? null : { pid, takenAtMs: fstatSync(fd).mtimeMs };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
 
-/** Whether `pid` may be a vault's watcher: it lives, and runs `tsm watch` where the OS tells (runsTsmWatch). */
-function watcherRuns(pid: number): boolean {
-  return holderRuns(pid, null) && runsTsmWatch(pid) !== false;
+/**
+ * Whether `pid` may be the watcher that wrote the file at `takenAtMs`: it lives and, where /proc tells,
+ * started no later (holderRuns, the locks' rule) and runs `tsm watch` (runsTsmWatch). Both checks: after a
+ * reboot the pid may be another program's, or another vault's `tsm watch` (its command line alone passed:
+ * this vault then refused to start its watcher, and `tsm status` named the other one).
+ */
+function watcherRuns(pid: number, takenAtMs: number): boolean {
+  return holderRuns(pid, takenAtMs) && runsTsmWatch(pid) !== false;
 }
 
 /**

@@ -1,11 +1,11 @@
 // Claiming `.tsm/watch.pid` (one try, as `tsm watch` and a running watcher's check make it): what each file
 // found there comes to. The race of two starters is test/watch/watch-start-race.e2e.test.ts.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claimWatcherPid, watcherPidFile } from '../../src/vault/watcher-pid.js';
+import { claimWatcherPid, restoreWatcherPid, watcherPidFile } from '../../src/vault/watcher-pid.js';
 import { waitFor } from '../helpers/cli.js';
 
 let vault: string;
@@ -48,6 +48,17 @@ describe('claimWatcherPid', () => {
     expect(readFileSync(file, 'utf8')).toBe(`${pid}\n`);
   });
 
+  it("takes over a file older than the live watcher its pid names (the pid reused after a reboot)", async () => {
+    mkdirSync(dir);
+    const pid = await standInWatcher();
+    writeFileSync(file, `${pid}\n`);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(file, hourAgo, hourAgo);
+    if (!existsSync(`/proc/${pid}/stat`)) return; // no /proc: the pid alone is the rule there
+    expect(claimWatcherPid(dir)).toBe('claimed');
+    expect(readFileSync(file, 'utf8')).toBe(`${process.pid}\n`);
+  });
+
   it("takes over a killed watcher's file", () => {
     mkdirSync(dir);
     writeFileSync(file, `${spawnSync('true').pid}\n`);
@@ -71,5 +82,24 @@ describe('claimWatcherPid', () => {
     if (spawnSync('mkfifo', [file]).status !== 0) return;
     expect(() => claimWatcherPid(dir)).toThrow(/is not a plain file .*the running watcher's pid there: move it aside/);
     expect(existsSync(file)).toBe(true);
+  });
+});
+
+describe('restoreWatcherPid', () => {
+  it("dates this watcher's own file again when it reads as older than this process (the clock stepped forward)", () => {
+    if (!existsSync(`/proc/${process.pid}/stat`)) return; // no /proc: no start time to compare with
+    expect(claimWatcherPid(dir)).toBe('claimed');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(file, hourAgo, hourAgo);
+    expect(restoreWatcherPid(dir)).toBe(false); // not written again: only dated
+    expect(statSync(file).mtimeMs).toBeGreaterThan(Date.now() - 60_000);
+    expect(readFileSync(file, 'utf8')).toBe(`${process.pid}\n`);
+  });
+
+  it('leaves the date of its own file written after it started', () => {
+    expect(claimWatcherPid(dir)).toBe('claimed');
+    const before = statSync(file).mtimeMs;
+    expect(restoreWatcherPid(dir)).toBe(false);
+    expect(statSync(file).mtimeMs).toBe(before);
   });
 });
