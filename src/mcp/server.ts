@@ -140,7 +140,14 @@ export async function serveStdio(cfg: TsmConfig): Promise<void> {
   process.stderr.on('error', () => {});
   // SIGHUP: a server started from a terminal that closed. Node resets it to "terminate" at start-up, so
   // without a handler the server died on the spot and left its socket file behind.
-  for (const signal of STOP_SIGNALS) process.on(signal, () => exitSettled(SIGNAL_SETTLE_MS));
+  // The requests read and not yet begun are answered as not run (transport.stopTaking): run first, 50 queued
+  // searches held a SIGTERM for 2.8–3.3 s on a 3,000-note vault; now it exits within ~0.1 s.
+  for (const signal of STOP_SIGNALS) {
+    process.on(signal, () => {
+      transport.stopTaking(`tsm serve is stopping (${signal}): this request was not run; send it again once the server is back`);
+      exitSettled(SIGNAL_SETTLE_MS);
+    });
+  }
   // Something went wrong on the connection (a line the transport refused and answered, a stream error, a
   // response to no request of ours). The message quotes what the client sent: written as it came, a line
   // of `ESC [ 2 J` or `ESC ] 0 ; title BEL` cleared the terminal or retitled it, and a response of 300 kB

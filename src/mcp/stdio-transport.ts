@@ -7,6 +7,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { checkLine, ID_SCAN_CHARS, ID_TAIL_CHARS, MAX_MESSAGE_BYTES, tooLarge, type ErrorReply } from './jsonrpc-guard.js';
 
 const NEWLINE = 0x0a;
+/** The code of a request left unanswered as the server stops (the SDK's ErrorCode.ConnectionClosed). */
+const NOT_RUN = -32000;
 
 export class GuardedStdioTransport implements Transport {
   onclose?: () => void;
@@ -47,11 +49,23 @@ export class GuardedStdioTransport implements Transport {
    * The last line of the input need not end in a newline (a request file saved without one, `printf … |
    * tsm serve`): it is a line all the same, answered like any other (one cut off mid-message: a parse error).
    * Dropped at the end of input, its request got no answer and the server exited 0 as if all were done.
+   * Told once the messages read before it have been handed on (deliverNext).
    */
   private readonly onEnd = () => {
     if (this.size > 0 || this.oversized !== null) this.endLine();
-    this.oninputend?.();
+    this.inputEnded = true;
+    if (this.queue.length === 0) this.oninputend?.();
   };
+
+  /**
+   * Messages read and not yet handed to the server, handed on one per turn of the event loop (deliverNext).
+   * Handed on as read, a chunk of 50 searches ran back to back (the SDK starts each handler in a microtask,
+   * and tools run synchronously), and a SIGTERM waited for all of them: 2.8–3.3 s on a 3,000-note vault.
+   * Now a signal is seen after the request in hand, and stopTaking answers the ones still here.
+   */
+  private queue: JSONRPCMessage[] = [];
+  private inputEnded = false;
+  private stopped = false;
 
   private take(piece: Buffer): void {
     if (piece.length === 0) return;
@@ -70,6 +84,7 @@ export class GuardedStdioTransport implements Transport {
   }
 
   private endLine(): void {
+    if (this.stopped) return;
     const head = this.oversized;
     const tail = this.tail.toString('utf8');
     const line = head === null ? Buffer.concat(this.parts, this.size).toString('utf8').replace(/\r$/, '') : '';
@@ -82,11 +97,36 @@ export class GuardedStdioTransport implements Transport {
     const checked = checkLine(line);
     if (!checked.ok) return this.refuse(checked.reply);
     this.track(checked.message);
+    if (this.queue.push(checked.message) === 1) setImmediate(this.deliverNext);
+  }
+
+  /** Hands the oldest message read to the server; the next goes at the next turn, after any signal. */
+  private readonly deliverNext = () => {
+    const message = this.queue.shift();
+    if (message === undefined) return;
+    if (this.queue.length > 0) setImmediate(this.deliverNext);
     try {
-      this.onmessage?.(checked.message);
+      this.onmessage?.(message);
     } catch (err) {
       // As the SDK's own reader does: a handler that throws is reported, and the next line is read.
       this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+    }
+    if (this.queue.length === 0 && this.inputEnded) this.oninputend?.();
+  };
+
+  /**
+   * Stops taking requests (a signal asks the server to stop): nothing more is read, and each request read
+   * but not yet handed on is answered at once with `why` (code -32000, which the SDK's client also gives
+   * requests a closed connection leaves unanswered), so a client knows it was not run and may send it
+   * again. The requests in hand are left to finish (settle waits for them).
+   */
+  stopTaking(why: string): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.stdin.off('data', this.onData);
+    this.stdin.pause();
+    for (const message of this.queue.splice(0)) {
+      if ('method' in message && 'id' in message) void this.send({ jsonrpc: '2.0', id: message.id, error: { code: NOT_RUN, message: why } });
     }
   }
 
@@ -185,6 +225,7 @@ export class GuardedStdioTransport implements Transport {
     this.stdin.off('error', this.onStreamError);
     this.stdin.pause();
     this.parts = [];
+    this.queue = [];
     this.onclose?.();
   }
 }

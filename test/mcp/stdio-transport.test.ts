@@ -27,6 +27,7 @@ describe('GuardedStdioTransport', () => {
     s.stdin.write(line.subarray(0, cut));
     s.stdin.write(line.subarray(cut));
     await tick();
+    await tick(); // one message handed on per turn of the event loop
     expect(s.messages).toEqual([
       { jsonrpc: '2.0', id: 1, method: 'ping', params: { q: '消費電力' } },
       { jsonrpc: '2.0', id: 2, method: 'ping' },
@@ -108,5 +109,45 @@ describe('GuardedStdioTransport', () => {
     const started = Date.now();
     await s.t.settle(50);
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+  });
+
+  it('hands messages on one per turn of the event loop; stopTaking answers the rest as not run and reads no more', async () => {
+    const s = setup();
+    await s.t.start();
+    let ended = 0;
+    s.t.oninputend = () => void ended++;
+    const ping = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"ping"}\n`;
+    s.stdin.write(ping(1) + ping(2) + '{"jsonrpc":"2.0","method":"notifications/initialized"}\n' + ping(3));
+    await tick();
+    // Before: all four in the same turn, so a signal waited for every handler.
+    expect(s.messages).toEqual([{ jsonrpc: '2.0', id: 1, method: 'ping' }]);
+    s.t.stopTaking('stopping');
+    s.stdin.write(ping(4));
+    s.stdin.end();
+    await tick();
+    await tick();
+    expect(s.messages).toHaveLength(1);
+    expect(s.replies()).toEqual([
+      { jsonrpc: '2.0', id: 2, error: { code: -32000, message: 'stopping' } },
+      { jsonrpc: '2.0', id: 3, error: { code: -32000, message: 'stopping' } },
+    ]);
+    expect(ended).toBe(0);
+    // What is left to settle is the one in hand.
+    let settled = false;
+    const settling = s.t.settle(60_000).then(() => void (settled = true));
+    await tick();
+    expect(settled).toBe(false);
+    await s.t.send({ jsonrpc: '2.0', id: 1, result: {} });
+    await settling;
+  });
+
+  it('tells of the end of input once the messages read before it are handed on', async () => {
+    const s = setup();
+    await s.t.start();
+    let messagesAtEnd = -1;
+    s.t.oninputend = () => void (messagesAtEnd = s.messages.length);
+    s.stdin.end('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}');
+    for (let i = 0; i < 5; i++) await tick();
+    expect(messagesAtEnd).toBe(2);
   });
 });
