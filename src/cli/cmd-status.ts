@@ -76,7 +76,7 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>, res
       sectionsWithVector: sem.withVector,
     };
     const keptSessionNotes = kept.map((k) => ({ path: relative(cfg.vault, k.path), sessionId: k.sessionId, reason: k.reason, since: k.since }));
-    printJson({ vault: cfg.vault, db: cfg.db, ...s, buildUnfinished: unfinished, linksToSkippedFiles, linksToIgnoredFiles: linksToIgnored, semantic, vectors, datesCrowded, keptSessionNotes, watcher: watcherPid ? { pid: watcherPid } : null, warningList: warnings });
+    printJson({ vault: cfg.vault, db: cfg.db, ...s, buildUnfinished: unfinished, linksToSkippedFiles, linksToIgnoredFiles: linksToIgnored, semantic, vectors, datesCrowded, keptSessionNotes, watcher: watcherPid ? { pid: watcherPid } : null, resident: residentJson(resident), warningList: warnings });
     return;
   }
   const lines = [
@@ -102,6 +102,21 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>, res
     lines.push(`  … ${s.warnings - warnings.length} more (\`tsm doctor\` lists ${where})`);
   }
   writeOut(lines.join('\n') + '\n');
+}
+
+/**
+ * The model a resident (`tsm watch` or `tsm serve`) answers query vectors with, or null when none answers: its
+ * name as the vectors line gives it, and its whole fingerprint, which equals `vectors.fingerprint` when it is
+ * the index's model (only then does it embed the sections left). Before, only the text said so, and only with
+ * sections left to embed.
+ */
+function residentJson(fingerprint: string | null): { model: string; fingerprint: string } | null {
+  return fingerprint === null ? null : { model: modelName(fingerprint), fingerprint };
+}
+
+/** A model's name and revision, as status shows it: the first field of its fingerprint (embedder.ts fingerprintOf). */
+function modelName(fingerprint: string): string {
+  return fingerprint.split(';')[0];
 }
 
 /** What the unresolved links of the links line are, when some name a file that is there: doctor says why. */
@@ -155,7 +170,7 @@ function trainedDay(iso: string): string {
 /** The neural model's vectors in the index (docs/embeddings.md): which model, how far its embedding got. */
 function vectorsLine(v: ReturnType<VectorStore['heldModel']>, resident: string | null): string {
   if (!v) return 'none (a neural model is opt-in: docs/embeddings.md; `tsm index --embed` or a resident process embeds)';
-  const name = v.fingerprint.split(';')[0];
+  const name = modelName(v.fingerprint);
   const left = v.sections - v.embedded;
   // Said of a resident only when one answers with this model: one on another model (loaded before the vault's
   // model changed) embeds nothing here, and "a running `tsm watch` does it" beside it waited forever.
@@ -163,7 +178,7 @@ function vectorsLine(v: ReturnType<VectorStore['heldModel']>, resident: string |
     resident === v.fingerprint
       ? ', or the running `tsm watch`/`tsm serve` does it'
       : resident !== null
-        ? `; the running \`tsm watch\`/\`tsm serve\` has another model loaded (${resident.split(';')[0]}): restart it to load the vault's model`
+        ? `; the running \`tsm watch\`/\`tsm serve\` has another model loaded (${modelName(resident)}): restart it to load the vault's model`
         : '';
   return `${v.embedded} of ${v.sections} sections embedded by ${name} (${v.dims} dims)${left ? `; ${left} to go: \`tsm index --embed\`${who}` : ''}`;
 }

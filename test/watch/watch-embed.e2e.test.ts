@@ -41,7 +41,9 @@ describe('resident model', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^embedded 4 sections in [\d.]+ s; 4 of 4 have vectors\n$/m);
     expect(tsm(['status', '--vault', v]).stdout).toMatch(/^vectors   4 of 4 sections embedded by tsm-test\/tiny@\S+ \(\d+ dims\)$/m);
-    expect(JSON.parse(tsm(['status', '--vault', v, '--json']).stdout).vectors).toMatchObject({ embedded: 4, sections: 4 });
+    const status = JSON.parse(tsm(['status', '--vault', v, '--json']).stdout);
+    expect(status.vectors).toMatchObject({ embedded: 4, sections: 4 });
+    expect(status.resident).toBeNull(); // no resident runs
     const again = tsm(['index', '--vault', v, '--embed', '--json']);
     expect(JSON.parse(again.stdout).embedding).toMatchObject({ embedded: 0, withVectors: 4, remaining: 0 });
     // No folder named, nothing pulled (an empty cache folder).
@@ -187,6 +189,10 @@ describe('resident model', () => {
       writeFileSync(join(v, 'field.md'), '# Field test\n\nantenna on the hill\n');
       expect(tsm(['index', '--vault', v]).code).toBe(0);
       expect(tsm(['status', '--vault', v]).stdout).toMatch(/^vectors   4 of 5 sections embedded by tsm-test\/tiny@\S+ \(\d+ dims\); 1 to go: `tsm index --embed`, or the running `tsm watch`\/`tsm serve` does it$/m);
+      // --json names the resident's model too (before: nothing said which model a resident answers with).
+      const same = JSON.parse(tsm(['status', '--vault', v, '--json']).stdout);
+      expect(same.resident).toEqual({ model: expect.stringMatching(/^tsm-test\/tiny@\S+$/), fingerprint: same.vectors.fingerprint });
+      expect(same.resident.fingerprint.startsWith(`${same.resident.model};`)).toBe(true);
       writeFiles(v, { '.tsm/config.json': JSON.stringify({ modelDir: '../model-d' }) });
       expect(tsm(['index', '--vault', v, '--embed']).stderr).toMatch(/embedded 5 sections/);
       writeFileSync(join(v, 'moon.md'), '# Moon\n\ncrater\n');
@@ -194,6 +200,9 @@ describe('resident model', () => {
       expect(tsm(['status', '--vault', v]).stdout).toMatch(
         /^vectors   5 of 6 sections embedded by tsm-test\/tiny-d@\S+ \(40 dims\); 1 to go: `tsm index --embed`; the running `tsm watch`\/`tsm serve` has another model loaded \(tsm-test\/tiny@\S+\): restart it to load the vault's model$/m,
       );
+      const other = JSON.parse(tsm(['status', '--vault', v, '--json']).stdout);
+      expect(other.resident).toEqual(same.resident); // still the old model's, not the index's
+      expect(other.resident.fingerprint).not.toBe(other.vectors.fingerprint);
     } finally {
       await client.close();
     }
