@@ -97,14 +97,37 @@ export class GuardedStdioTransport implements Transport {
     const checked = checkLine(line);
     if (!checked.ok) return this.refuse(checked.reply);
     this.track(checked.message);
-    if (this.queue.push(checked.message) === 1) setImmediate(this.deliverNext);
+    this.dropCancelled(checked.message);
+    this.queue.push(checked.message);
+    this.scheduleDelivery();
+  }
+
+  private deliveryScheduled = false;
+
+  private scheduleDelivery(): void {
+    if (this.deliveryScheduled || this.queue.length === 0) return;
+    this.deliveryScheduled = true;
+    setImmediate(this.deliverNext);
+  }
+
+  /**
+   * A cancellation of a request still queued takes the request out: it is never run, as the SDK never ran one
+   * handed on in the same chunk as its cancellation (it aborted the handler before it started). Queued, it ran
+   * and was answered. The notification still goes on (for a request of that id already under way).
+   */
+  private dropCancelled(message: JSONRPCMessage): void {
+    if (!('method' in message) || 'id' in message || message.method !== 'notifications/cancelled') return;
+    const key = JSON.stringify((message.params as { requestId?: unknown } | undefined)?.requestId);
+    const at = this.queue.findIndex((m) => 'method' in m && 'id' in m && JSON.stringify(m.id) === key);
+    if (at >= 0) this.queue.splice(at, 1);
   }
 
   /** Hands the oldest message read to the server; the next goes at the next turn, after any signal. */
   private readonly deliverNext = () => {
+    this.deliveryScheduled = false;
     const message = this.queue.shift();
     if (message === undefined) return;
-    if (this.queue.length > 0) setImmediate(this.deliverNext);
+    this.scheduleDelivery();
     try {
       this.onmessage?.(message);
     } catch (err) {

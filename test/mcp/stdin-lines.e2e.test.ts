@@ -63,4 +63,14 @@ describe('tsm serve reading a request file', () => {
     expect(fives.some((x) => x.result?.content?.[0]?.text.includes('knowledge/sync.md'))).toBe(true);
     expect(r.code).toBe(0);
   });
+
+  it('runs no request cancelled before it began (read in the same write), and answers the rest', () => {
+    // Requests are handed to the SDK one per turn of the event loop (so a SIGTERM is seen between them); a
+    // cancellation read while its request still waited there let the request run and be answered.
+    const cancel = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } });
+    const r = serve(`${INITIALIZE}\n${search(5)}\n${cancel}\n${search(6)}\n`);
+    expect(r.replies.map((x) => x.id)).toEqual([1, 6]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
 });

@@ -150,4 +150,15 @@ describe('GuardedStdioTransport', () => {
     for (let i = 0; i < 5; i++) await tick();
     expect(messagesAtEnd).toBe(2);
   });
+
+  it('takes a request cancelled while it waits out of the queue; it is not handed on', async () => {
+    const s = setup();
+    await s.t.start();
+    s.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}\n');
+    for (let i = 0; i < 4; i++) await tick();
+    expect(s.messages).toEqual([
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } },
+    ]);
+  });
 });
