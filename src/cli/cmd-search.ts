@@ -20,6 +20,7 @@ import { ignoredOptions, SEARCH_OPTIONS } from './options.js';
 import { isTerminal, writeErr, writeOut } from './stdio.js';
 import { tuningOf, type Tuning } from '../search/rank.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
+import { fingerprintModel } from '../embed/fingerprint.js';
 import { socketPath } from '../vault/embed-socket.js';
 import { count } from '../text/count.js';
 import { searchExclusions } from '../vault/obsidian-excluded.js';
@@ -114,7 +115,7 @@ async function askResident(cfg: TsmConfig, text: string, tuning: Partial<Tuning>
     if (verbose) writeErr(`tsm: lexical search only: ${r.error} (${ms} ms)\n`);
     return undefined;
   }
-  if (verbose) writeErr(`tsm: query vector from the resident model in ${ms} ms (${r.fingerprint.split(';')[0]})\n`);
+  if (verbose) writeErr(`tsm: query vector from the resident model in ${ms} ms (${fingerprintModel(r.fingerprint)})\n`);
   return r;
 }
 
@@ -126,7 +127,7 @@ function vectorCoverage(db: Database, qv: QueryVector): string {
     // The index holds another model's: the resident was loaded before the vault's model changed, and embeds
     // nothing here (it stands down at its next embedding run); "the resident embeds them" was not so.
     const held = store.heldModel();
-    if (held) return `the index holds vectors of another model (${held.fingerprint.split(';')[0]}), not of the resident's: lexical search only; restart \`tsm watch\` / \`tsm serve\` to load the vault's model`;
+    if (held) return `the index holds vectors of another model (${fingerprintModel(held.fingerprint)}), not of the resident's: lexical search only; restart \`tsm watch\` / \`tsm serve\` to load the vault's model`;
     return 'the index holds no vectors of this model yet (the resident embeds them, or `tsm index --embed`): lexical search only';
   }
   const c = store.counts(model);

@@ -14,6 +14,7 @@ import { keptNotes, type KeptNote } from '../sessions/ingest.js';
 import { ingestStateDir } from '../sessions/ingest-and-index.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { socketPath } from '../vault/embed-socket.js';
+import { fingerprintModel } from '../embed/fingerprint.js';
 import { runningWatcher } from '../vault/watcher-pid.js';
 import { oneLine } from '../text/controls.js';
 import { configFrom, printJson } from './args.js';
@@ -111,12 +112,7 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>, res
  * sections left to embed.
  */
 function residentJson(fingerprint: string | null): { model: string; fingerprint: string } | null {
-  return fingerprint === null ? null : { model: modelName(fingerprint), fingerprint };
-}
-
-/** A model's name and revision, as status shows it: the first field of its fingerprint (embedder.ts fingerprintOf). */
-function modelName(fingerprint: string): string {
-  return fingerprint.split(';')[0];
+  return fingerprint === null ? null : { model: fingerprintModel(fingerprint), fingerprint };
 }
 
 /** What the unresolved links of the links line are, when some name a file that is there: doctor says why. */
@@ -170,7 +166,7 @@ function trainedDay(iso: string): string {
 /** The neural model's vectors in the index (docs/embeddings.md): which model, how far its embedding got. */
 function vectorsLine(v: ReturnType<VectorStore['heldModel']>, resident: string | null): string {
   if (!v) return 'none (a neural model is opt-in: docs/embeddings.md; `tsm index --embed` or a resident process embeds)';
-  const name = modelName(v.fingerprint);
+  const name = fingerprintModel(v.fingerprint);
   const left = v.sections - v.embedded;
   // Said of a resident only when one answers with this model: one on another model (loaded before the vault's
   // model changed) embeds nothing here, and "a running `tsm watch` does it" beside it waited forever.
@@ -178,7 +174,7 @@ function vectorsLine(v: ReturnType<VectorStore['heldModel']>, resident: string |
     resident === v.fingerprint
       ? ', or the running `tsm watch`/`tsm serve` does it'
       : resident !== null
-        ? `; the running \`tsm watch\`/\`tsm serve\` has another model loaded (${modelName(resident)}): restart it to load the vault's model`
+        ? `; the running \`tsm watch\`/\`tsm serve\` has another model loaded (${fingerprintModel(resident)}): restart it to load the vault's model`
         : '';
   return `${v.embedded} of ${v.sections} sections embedded by ${name} (${v.dims} dims)${left ? `; ${left} to go: \`tsm index --embed\`${who}` : ''}`;
 }

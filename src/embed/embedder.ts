@@ -13,11 +13,9 @@ import { modelDirFor } from './models.js';
 import { loadRuntime, runtimeLitterGuard, runtimeSearchPath, type OrtModule } from './runtime.js';
 import type { Embedder, ModelSpec } from './types.js';
 
-/**
- * How passages become token windows. Part of the fingerprint: a change here re-embeds every vault.
- * 1: prefix + windows of (maxTokens − special tokens − prefix) tokens of the text, no overlap.
- */
-export const CHUNKER_VERSION = 1;
+import { fingerprintOf } from './fingerprint.js';
+
+export { CHUNKER_VERSION, fingerprintOf } from './fingerprint.js';
 
 export interface LoadEmbedderOptions extends SpecOverrides {
   /**
@@ -36,19 +34,6 @@ export interface LoadEmbedderOptions extends SpecOverrides {
 
 interface TokenizerLike {
   encode(text: string, options?: { add_special_tokens?: boolean }): { ids: number[] };
-}
-
-/** The fingerprint of a spec under a pooling and tokenizer: what vectors made with it are comparable under. */
-export function fingerprintOf(spec: ModelSpec, pooling: string, tokenizerHash: string): string {
-  return [
-    `${spec.name}@${spec.revision}`,
-    `tok=${tokenizerHash}`,
-    `pool=${pooling}`,
-    `q=${JSON.stringify(spec.queryPrefix)}`,
-    `p=${JSON.stringify(spec.passagePrefix)}`,
-    `max=${spec.maxTokens}`,
-    `chunker=${CHUNKER_VERSION}`,
-  ].join(';');
 }
 
 export async function loadEmbedder(dir: string, options: LoadEmbedderOptions = {}): Promise<Embedder> {

@@ -10,6 +10,7 @@
 //   embedder shares it) waits for at most one passage, not a batch.
 // - A section rewritten by a sync while the model ran keeps no vector of its old text (VectorStore.put).
 import type { Embedder } from '../embed/types.js';
+import { fingerprintModel } from '../embed/fingerprint.js';
 import { WaitStopped, writeTransactionAsync, type Database } from './db.js';
 import { VectorStore, type SectionToEmbed } from './vectors.js';
 import { count } from '../text/count.js';
@@ -206,7 +207,7 @@ export class BackgroundEmbedding {
           // The vault's model was changed and embedded by another process: its vectors stay; this model is out of date.
           if (s.otherModel !== this.superseded) {
             this.onNotice(
-              `the index now holds vectors of another model (${s.otherModel.split(';')[0]}), stored by another process: ` +
+              `the index now holds vectors of another model (${fingerprintModel(s.otherModel)}), stored by another process: ` +
                 `${this.embedder.spec.name} embeds nothing more here; restart \`tsm watch\` / \`tsm serve\` to load the vault's model`,
             );
             this.onSuperseded(s.otherModel);
