@@ -83,6 +83,11 @@ export interface OpenedIndex {
   db: Database;
   /** True when the file was created or rebuilt from nothing by this open (a full build is due). */
   fresh: boolean;
+  /**
+   * With `deferUpgrade`: the schema version of an older index left as it was, for the caller to update in
+   * a write transaction of its own (upgradeInPlace, or upgradeForRebuild inside a rebuild).
+   */
+  upgradeFrom?: number;
 }
 
 export interface WriterOptions {
@@ -110,6 +115,14 @@ export interface WriterOptions {
    * hook). Default: WRITER_WAIT_MS from each BEGIN.
    */
   waitUntil?: number;
+  /**
+   * Leave an older index that can be updated in place (migrate.ts) as it is, and say its version
+   * (OpenedIndex.upgradeFrom): a sync of the whole vault, which may write every row of the index anyway (a
+   * `--full`, or every note read again after an upgrade) and then updates it inside its rebuild's one
+   * transaction (upgradeForRebuild), not first in place (a migration that rewrites every full-text row
+   * followed by the rewrite of every note: 33 s on the handbook, where a build takes 14 s).
+   */
+  deferUpgrade?: boolean;
 }
 
 /**
@@ -176,27 +189,8 @@ function openOrCreate(path: string, opts: WriterOptions): OpenedIndex {
     }
     // An older index whose change can be made exactly from what it holds keeps everything (its vectors too).
     if (owner.kind === 'tsm' && owner.version !== null && canMigrate(owner.version, SCHEMA_VERSION)) {
-      const from = owner.version;
-      const started = performance.now();
-      let migrated = false;
-      writeTransaction(
-        db,
-        () => {
-          // Another writer of this version may have migrated it since the version above was read.
-          if (schemaVersion(db) !== from) return;
-          migrate(db, from, SCHEMA_VERSION);
-          setSchemaVersion(db);
-          migrated = true;
-        },
-        { schemaChange: true },
-      );
-      // Seconds of a sync that reads nothing new: said, so they are not taken for a slow sync.
-      const seconds = ((performance.now() - started) / 1000).toFixed(2);
-      if (migrated) {
-        const vectors = storedVectors(db);
-        const kept = vectors > 0 ? ` (its ${count(vectors, 'stored vector')} kept)` : '';
-        process.stderr.write(`tsm: updated the index at ${path} from schema version ${from} to ${SCHEMA_VERSION} in place in ${seconds} s${kept}\n`);
-      }
+      if (opts.deferUpgrade) return { db, fresh: false, upgradeFrom: owner.version };
+      upgradeInPlace(db, owner.version);
       return { db, fresh: false };
     }
     // Only a file that is provably tsm's (or holds nothing at all) is emptied and given the schema.
@@ -248,6 +242,55 @@ export function schemaChangeBlockedError(path: string, version: number | null, b
   }
   const does = version !== null && canMigrate(version, SCHEMA_VERSION) ? 'updates' : 'rebuilds';
   return new IndexError('version', `${prefix}stop it, then run \`tsm index\` (or start \`tsm watch\` again), which ${does} the index`, version ?? undefined);
+}
+
+/**
+ * Brings an older index (OpenedIndex.upgradeFrom) to this tsm's schema in place, in one transaction of its
+ * own, keeping everything (its vectors, the trained model), and says so on stderr.
+ */
+export function upgradeInPlace(db: Database, from: number): void {
+  const started = performance.now();
+  let migrated = false;
+  writeTransaction(
+    db,
+    () => {
+      // Another writer of this version may have migrated it since the version was read.
+      if (schemaVersion(db) !== from) return;
+      migrate(db, from, SCHEMA_VERSION);
+      setSchemaVersion(db);
+      migrated = true;
+    },
+    { schemaChange: true },
+  );
+  // Seconds of a sync that reads nothing new: said, so they are not taken for a slow sync.
+  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  if (migrated) {
+    const vectors = storedVectors(db);
+    const kept = vectors > 0 ? ` (its ${count(vectors, 'stored vector')} kept)` : '';
+    process.stderr.write(`tsm: updated the index at ${db.name} from schema version ${from} to ${SCHEMA_VERSION} in place in ${seconds} s${kept}\n`);
+  }
+}
+
+/**
+ * Brings an older index (OpenedIndex.upgradeFrom) to this tsm's schema inside the caller's write transaction
+ * (writeTransactionAsync with `schemaChange`), which then empties it and writes every row from the vault (a
+ * rebuild: its vectors set aside and given back, vector-carry.ts): only the tables change here, the rows the
+ * rebuild writes anyway are not written twice (migrate's `rows: false`). Killed or failing before the commit,
+ * the old index stays as it was. An index another writer has updated since is left to the rebuild; one of
+ * any other version stops it (assertSchema).
+ */
+export function upgradeForRebuild(db: Database, from: number): void {
+  if (schemaVersion(db) === from) {
+    const vectors = storedVectors(db);
+    process.stderr.write(
+      `tsm: updating the index at ${db.name} from schema version ${from} to ${SCHEMA_VERSION} as it is rebuilt from the notes, in one transaction` +
+        (vectors > 0 ? ` (its ${count(vectors, 'stored vector')} given back to the sections whose text is unchanged)` : '') +
+        '\n',
+    );
+    migrate(db, from, SCHEMA_VERSION, { rows: false });
+    setSchemaVersion(db);
+  }
+  assertSchema(db);
 }
 
 /**
@@ -637,12 +680,14 @@ export function writeTransaction<T>(db: Database, fn: () => T, opts: { schemaCha
  *   `fn` is synchronous, so nothing else of the process joins the transaction.
  * The BEGIN is tried without SQLite's wait; between tries the process awaits a timer (50 ms, doubling to
  * 1 s), up to writeTransaction's deadline, with its errors. `stopped()` (asked after a failed try) gives up
- * the wait: WaitStopped, nothing written. Readers keep reading what was committed before (WAL).
+ * the wait: WaitStopped, nothing written. Readers keep reading what was committed before (WAL). As with
+ * writeTransaction, the index must be of this tsm's schema, except for a transaction that makes it so
+ * (`schemaChange`: a rebuild that updates an older index, upgradeForRebuild).
  */
-export async function writeTransactionAsync<T>(db: Database, fn: () => T | Promise<T>, opts: { stopped?: () => boolean } = {}): Promise<T> {
+export async function writeTransactionAsync<T>(db: Database, fn: () => T | Promise<T>, opts: { stopped?: () => boolean; schemaChange?: boolean } = {}): Promise<T> {
   if (!(await writeTurn(db, opts.stopped))) throw new WaitStopped();
   try {
-    assertSchema(db);
+    if (!opts.schemaChange) assertSchema(db);
     const result = await fn();
     db.exec('COMMIT');
     return result;

@@ -9,20 +9,30 @@ import { ftsRows, noteFtsRow } from './fts-rows.js';
 import { SemanticStore } from './semantic/store.js';
 import { CjkDocFrequencies } from './cjk-df.js';
 
+/**
+ * One step: `schema`, the change to the tables themselves (always made); `rows`, the rows written again from
+ * what the index holds, left out when the caller empties the index and writes every row from the vault in
+ * the same transaction (a rebuild: migrate's `rows: false`), where they would be thrown away unread.
+ */
+interface Step {
+  schema?: (db: Database) => void;
+  rows?: (db: Database) => void;
+}
+
 /** Version → the step that brings an index of that version to the next. */
-const STEPS: Record<number, (db: Database) => void> = {
+const STEPS: Record<number, Step> = {
   // 12: a note's row holds its frontmatter description beside its headings (fts-rows.ts noteFtsRow).
-  11: writeNoteRowsAgain,
+  11: { rows: writeNoteRowsAgain },
   // 13: a vector per note, made from its sections' vectors (semantic/note-vectors.ts), as a build makes it.
-  12: addNoteVectors,
+  12: { schema: (db) => db.exec(SEMANTIC_NOTES_SQL), rows: (db) => new SemanticStore(db).refreshNoteVectors() },
   // 14: the text is analysed with C++, C# and F# spelled as words (normalize.ts searchText), and a section's
   // head holds at most HEAD_NAMES of the note's aliases and tags (fts-rows.ts): every full-text row again.
-  13: writeFtsRowsAgain,
+  13: { rows: writeFtsRowsAgain },
   // 15: a variation selector after a CJK character is dropped from the text analysed (normalize.ts
   // dropCjkSelectors), so 葛󠄀飾 is cut as 葛飾: every full-text row again. Rows of the old cut left in place
   // would be deleted (contentless tables) with other values than they were written with, and FTS5 then
   // reports the index damaged.
-  14: writeFtsRowsAgain,
+  14: { rows: writeFtsRowsAgain },
 };
 
 /** Whether an index of `from` can be brought to `to` by the steps above. */
@@ -31,9 +41,23 @@ export function canMigrate(from: number, to: number): boolean {
   return from < to;
 }
 
-/** Runs the steps from `from` to `to`; the caller holds the write transaction and sets the version. */
-export function migrate(db: Database, from: number, to: number): void {
-  for (let v = from; v < to; v++) STEPS[v](db);
+/**
+ * Runs the steps from `from` to `to`; the caller holds the write transaction and sets the version. With
+ * `rows: false` only the tables change: the caller empties every row (NoteWriter.clearAll, which deletes the
+ * full-text rows with FTS5's 'delete-all', never row by row) and writes them all again before it commits.
+ */
+export function migrate(db: Database, from: number, to: number, opts: { rows?: boolean } = {}): void {
+  // Each rewrite once, after every table is changed: a rewrite writes the rows as this tsm writes them, so a
+  // second one gives the same rows. From 11 or 13, every full-text row was written twice (14 and 15) and the
+  // note rows three times: 11 → 15 in place took 13 s of CPU on the handbook.
+  const rewrites = new Set<(db: Database) => void>();
+  for (let v = from; v < to; v++) {
+    STEPS[v].schema?.(db);
+    const rows = STEPS[v].rows;
+    if (rows) rewrites.add(rows);
+  }
+  if (rewrites.has(writeFtsRowsAgain)) rewrites.delete(writeNoteRowsAgain); // written with the rest
+  if (opts.rows !== false) for (const rewrite of rewrites) rewrite(db);
 }
 
 /**
@@ -57,12 +81,6 @@ function writeNoteRowsAgain(db: Database): void {
     const row = noteFtsRow(n.path, n.title, JSON.parse(n.aliases) as string[], JSON.parse(n.tags) as string[], sections, JSON.parse(n.frontmatter) as Record<string, unknown>);
     insert.run(n.id, row.name.words, row.headings.words, row.name.cjk, row.headings.cjk);
   }
-}
-
-/** The note vectors' table, filled from the section vectors the index holds (none without a model). */
-function addNoteVectors(db: Database): void {
-  db.exec(SEMANTIC_NOTES_SQL);
-  new SemanticStore(db).refreshNoteVectors();
 }
 
 /**

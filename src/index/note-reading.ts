@@ -52,6 +52,18 @@ export function olderReadingSql(db: Database): { join: string; column: string } 
 }
 
 /**
+ * Whether every note of the index (one at least) was written by an older reading: the sync of the whole vault
+ * reads them all again (fileStatesOf), as after any upgrade of tsm. Asked before the index is brought to this
+ * tsm's schema (sync.ts), so it reads only what every schema with notes has: the notes' ids and indexed_at.
+ */
+export function everyNoteReadByOlder(db: Database): boolean {
+  const current = hasTable(db)
+    ? `SELECT 1 FROM notes n JOIN ${TABLE} r ON r.note_id = n.id WHERE r.indexed_at IS n.indexed_at AND r.version >= ${PARSE_VERSION}`
+    : 'SELECT 1 WHERE 0';
+  return db.prepare(`SELECT EXISTS (SELECT 1 FROM notes) AND NOT EXISTS (${current})`).pluck().get() === 1;
+}
+
+/**
  * Links are resolved by rules of the reading too (a name several notes share: Obsidian's pick since version 1),
  * and an older tsm re-resolves links at its syncs without a record: on the Hub, after an old `tsm watch` had
  * added and removed a few notes, 7 links of notes it never wrote pointed where its rules said. Each sync of

@@ -10,7 +10,8 @@ import { createAttachmentLookup, createNoteLookup, type NoteAt } from '../vault/
 import { existsNoFollow, findOnDisk, isNoteName, vaultRelative } from '../vault/paths.js';
 import { scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
-import { asIndexError, IndexError, moveCorruptAside, openWriter, writeTransactionAsync, type Database } from './db.js';
+import { asIndexError, IndexError, moveCorruptAside, openWriter, upgradeForRebuild, upgradeInPlace, writeTransactionAsync, type Database, type OpenedIndex } from './db.js';
+import { everyNoteReadByOlder } from './note-reading.js';
 import { fileStatesOf, NoteWriter, type FileState } from './note-writer.js';
 import { readParseOptions } from './parse-options.js';
 import { changedReadingSettings, describeChangedSettings } from './reading-settings.js';
@@ -77,9 +78,21 @@ export async function syncVault(cfg: TsmConfig, opts: SyncOptions = {}): Promise
  */
 async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary> {
   const started = performance.now();
-  const opened = opts.db ? { db: opts.db, fresh: false } : openWriter(cfg.db, { vault: cfg.vault, schemaChangeBlocked: () => otherWatcher(cfg), keepNewer: opts.keepNewer, waitUntil: opts.waitUntil });
-  const writer = new NoteWriter(opened.db, cfg.extensions);
+  const whole = opts.paths === undefined;
+  const opened: OpenedIndex = opts.db
+    ? { db: opts.db, fresh: false }
+    : openWriter(cfg.db, { vault: cfg.vault, schemaChangeBlocked: () => otherWatcher(cfg), keepNewer: opts.keepNewer, waitUntil: opts.waitUntil, deferUpgrade: whole });
   try {
+    // Every note an older tsm read (note-reading.ts), as after any upgrade of tsm, by a sync of the whole
+    // vault on a connection of its own: rebuilt as `--full` rebuilds (below), not rewritten note by note. On
+    // the handbook (4,559 notes) the notes' rewrite took 20 s where a build takes 14 s (each note's old
+    // full-text rows deleted one by one, and merged as it went), and left sections_fts twice a build's size
+    // (an index of 278 MB, not 179). The vectors of unchanged sections are kept either way (vector-carry.ts);
+    // the semantic model is trained again (svd.ts is seeded: from the same sections it learns the same vectors).
+    const rereadAll = whole && !opts.full && !opts.db && !opened.fresh && everyNoteReadByOlder(opened.db);
+    const upgradeFrom = opened.upgradeFrom;
+    // An older index that no rebuild follows is updated in place first (db.ts upgradeInPlace).
+    if (upgradeFrom !== undefined && !opts.full && !rereadAll) upgradeInPlace(opened.db, upgradeFrom);
     // `--full` of an index that exists: one write transaction from its emptying to the semantic model's
     // training, so every reader sees the old index, whole, until the new one is (a search during a `--full`
     // of the handbook found 0 results, then a growing part of them, for 13 s, then 6 s of results ranked
@@ -90,10 +103,16 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     // it over the old one would keep writers free, but a `tsm watch` writes through a connection to the old
     // file (its edits would go where nobody reads), and an old -wal must never meet the new file. A first
     // build (a fresh file) has no old index to show: it commits as it goes, so searches find notes as they
-    // come, and a killed one is finished by the next sync (mayEndBulkLoad).
-    const wholeTransaction = Boolean(opts.full) && !opened.fresh;
-    const sync = () => syncIn(cfg, opts, opened, writer);
-    const summary = wholeTransaction ? await writeTransactionAsync(opened.db, sync) : await sync();
+    // come, and a killed one is finished by the next sync (mayEndBulkLoad). An older index is brought to this
+    // schema inside that transaction (upgradeForRebuild): killed, it is the older index still, whole. (It was
+    // migrated in place first: a `--full` of a schema-11 index of the handbook took 30 s, not 15.)
+    const rebuild = (Boolean(opts.full) || rereadAll) && !opened.fresh;
+    const upgradeInRebuild = rebuild && upgradeFrom !== undefined;
+    const sync = () => {
+      if (upgradeInRebuild) upgradeForRebuild(opened.db, upgradeFrom);
+      return syncIn(cfg, opts, opened, new NoteWriter(opened.db, cfg.extensions), { rebuild, rereadAll });
+    };
+    const summary = rebuild ? await writeTransactionAsync(opened.db, sync, { schemaChange: upgradeInRebuild }) : await sync();
     // Its commit included (a `--full`'s: 0.4 s more on the handbook, the checkpoint of its WAL).
     summary.seconds = Math.round((performance.now() - started) / 10) / 100;
     return summary;
@@ -102,15 +121,24 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
   }
 }
 
-/** syncOnce's work on the opened index. */
-async function syncIn(cfg: TsmConfig, opts: SyncOptions, opened: { db: Database; fresh: boolean }, writer: NoteWriter): Promise<SyncSummary> {
-  const rebuild = beginRebuild(writer, Boolean(opts.full) && !opened.fresh, opened.fresh);
-  const partial = opts.paths !== undefined && !rebuild;
+/** syncOnce's work on the opened index; `rebuild`: empty it first (a `--full`, or `rereadAll`: every note an older tsm read). */
+async function syncIn(
+  cfg: TsmConfig,
+  opts: SyncOptions,
+  opened: { db: Database; fresh: boolean },
+  writer: NoteWriter,
+  how: { rebuild: boolean; rereadAll: boolean },
+): Promise<SyncSummary> {
   const reading = readParseOptions(cfg);
+  // What the index held before a rebuild that reads every note again: the summary says what reading them
+  // again one by one said (updated, removed), not a `--full`'s "added".
+  const before = how.rereadAll ? writer.fileStates(reading.opts.dayFormats) : null;
+  const rebuild = beginRebuild(writer, how.rebuild, opened.fresh);
+  const partial = opts.paths !== undefined && !rebuild;
   const states = writer.fileStates(reading.opts.dayFormats);
   if (!partial && !rebuild) rereadForSettings(states, writer.changedReadingSettings(reading.opts), true);
   // Notes an older tsm read (src/index/note-reading.ts): read again, once, by this run if it lists them all.
-  const older = partial || rebuild ? 0 : [...states.values()].filter((st) => st.olderReading).length;
+  const older = before !== null ? [...before.values()].filter((st) => !st.skipped).length : partial || rebuild ? 0 : [...states.values()].filter((st) => st.olderReading).length;
   if (older > 0) process.stderr.write(`tsm: the index holds ${older} notes as an older tsm read them: reading them again, once\n`);
   const listing = partial
     ? { ...statPaths(cfg, opts.paths ?? [], opts.pathBases ?? [], states, writer), attachments: [] as string[], warnings: [] as IndexWarning[] }
@@ -121,10 +149,11 @@ async function syncIn(cfg: TsmConfig, opts: SyncOptions, opened: { db: Database;
     parseOpts: reading.opts,
     writer,
     plan,
+    before: before ?? undefined,
     summary: {
       added: 0,
       updated: 0,
-      removed: 0,
+      removed: before === null ? 0 : [...before].filter(([path, st]) => !st.skipped && !seen(listing.files, path)).length,
       unchanged: plan.unchanged,
       skipped: plan.stillSkipped,
       warnings: 0,
@@ -210,6 +239,8 @@ interface SyncRun {
   links: LinkWork;
   /** Whether a path names a note now, by the listing's rules (made when first needed). */
   noteAt?: (rel: string) => NoteAt;
+  /** What the index knew before a rebuild that reads every note again (syncIn): counted against it. */
+  before?: Map<string, FileState>;
 }
 
 /** True when `path` names a note on disk now, by the rules that listed the files (src/vault/note-at.ts). */
@@ -302,7 +333,7 @@ class LinkWork {
 /** Writes one loaded file: a note, a skip, a touch, or a removal. */
 function apply(run: SyncRun, file: VaultFile, result: PreparedLoad): void {
   const { writer, summary, links } = run;
-  const prev = run.plan.states.get(file.path);
+  const prev = (run.before ?? run.plan.states).get(file.path);
   // Another writer (the watcher, a second `tsm index`) may have indexed a newer version since this run
   // read the file: write only what is still on disk, so an older read never overwrites a newer one.
   if (result.kind === 'gone' ? noteOnDisk(run, file.path) : !unchangedOnDisk(file)) return;
