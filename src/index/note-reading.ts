@@ -52,15 +52,17 @@ export function olderReadingSql(db: Database): { join: string; column: string } 
 }
 
 /**
- * Whether every note of the index (one at least) was written by an older reading: the sync of the whole vault
- * reads them all again (fileStatesOf), as after any upgrade of tsm. Asked before the index is brought to this
- * tsm's schema (sync.ts), so it reads only what every schema with notes has: the notes' ids and indexed_at.
+ * The share of the index's notes an older reading wrote (0 for an index without notes): a sync of the whole
+ * vault reads them again (fileStatesOf), all of them after an upgrade of tsm. Asked before the index is
+ * brought to this tsm's schema (sync.ts), so it reads only what every schema with notes has: the notes' ids
+ * and indexed_at.
  */
-export function everyNoteReadByOlder(db: Database): boolean {
+export function shareReadByOlder(db: Database): number {
   const current = hasTable(db)
-    ? `SELECT 1 FROM notes n JOIN ${TABLE} r ON r.note_id = n.id WHERE r.indexed_at IS n.indexed_at AND r.version >= ${PARSE_VERSION}`
-    : 'SELECT 1 WHERE 0';
-  return db.prepare(`SELECT EXISTS (SELECT 1 FROM notes) AND NOT EXISTS (${current})`).pluck().get() === 1;
+    ? `(SELECT count(*) FROM notes n JOIN ${TABLE} r ON r.note_id = n.id WHERE r.indexed_at IS n.indexed_at AND r.version >= ${PARSE_VERSION})`
+    : '0';
+  const { notes, older } = db.prepare(`SELECT count(*) AS notes, count(*) - ${current} AS older FROM notes`).get() as { notes: number; older: number };
+  return notes === 0 ? 0 : older / notes;
 }
 
 /**

@@ -11,7 +11,7 @@ import { existsNoFollow, findOnDisk, isNoteName, vaultRelative } from '../vault/
 import { scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
 import { asIndexError, IndexError, moveCorruptAside, openWriter, upgradeForRebuild, upgradeInPlace, writeTransactionAsync, type Database, type OpenedIndex } from './db.js';
-import { everyNoteReadByOlder } from './note-reading.js';
+import { shareReadByOlder } from './note-reading.js';
 import { fileStatesOf, NoteWriter, type FileState } from './note-writer.js';
 import { readParseOptions } from './parse-options.js';
 import { changedReadingSettings, describeChangedSettings } from './reading-settings.js';
@@ -44,6 +44,8 @@ export interface SyncOptions {
   waitUntil?: number;
 }
 
+/** The share of notes to read again (an older tsm read them) from which a sync rebuilds the index instead (syncOnce). */
+const REBUILD_SHARE = 0.9;
 /** Batches at least this big are parsed in worker threads. */
 const PARALLEL_THRESHOLD = 200;
 /** Notes written per transaction when a batch is large (each note is still all-or-nothing). */
@@ -83,13 +85,15 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     ? { db: opts.db, fresh: false }
     : openWriter(cfg.db, { vault: cfg.vault, schemaChangeBlocked: () => otherWatcher(cfg), keepNewer: opts.keepNewer, waitUntil: opts.waitUntil, deferUpgrade: whole });
   try {
-    // Every note an older tsm read (note-reading.ts), as after any upgrade of tsm, by a sync of the whole
-    // vault on a connection of its own: rebuilt as `--full` rebuilds (below), not rewritten note by note. On
-    // the handbook (4,559 notes) the notes' rewrite took 20 s where a build takes 14 s (each note's old
-    // full-text rows deleted one by one, and merged as it went), and left sections_fts twice a build's size
-    // (an index of 278 MB, not 179). The vectors of unchanged sections are kept either way (vector-carry.ts);
-    // the semantic model is trained again (svd.ts is seeded: from the same sections it learns the same vectors).
-    const rereadAll = whole && !opts.full && !opts.db && !opened.fresh && everyNoteReadByOlder(opened.db);
+    // Every note an older tsm read (note-reading.ts), as after any upgrade of tsm, or all but a few (a Stop
+    // hook's sync came first), by a sync of the whole vault on a connection of its own: rebuilt as `--full`
+    // rebuilds (below), not rewritten note by note. On the handbook (4,559 notes) the notes' rewrite took
+    // 19-20 s (30 s of CPU, about 6.5 ms a note) where a build takes 14 s (27 s of CPU, 6 of them the semantic
+    // model's training): each note's old full-text rows deleted one by one, and merged as it went, which left
+    // sections_fts twice a build's size (an index of 278 MB, not 179). So from REBUILD_SHARE of the notes on.
+    // The vectors of unchanged sections are kept either way (vector-carry.ts); the semantic model is trained
+    // again (svd.ts is seeded: from the same sections it learns the same vectors).
+    const rereadAll = whole && !opts.full && !opts.db && !opened.fresh && shareReadByOlder(opened.db) >= REBUILD_SHARE;
     const upgradeFrom = opened.upgradeFrom;
     // An older index that no rebuild follows is updated in place first (db.ts upgradeInPlace).
     if (upgradeFrom !== undefined && !opts.full && !rereadAll) upgradeInPlace(opened.db, upgradeFrom);
@@ -121,7 +125,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
   }
 }
 
-/** syncOnce's work on the opened index; `rebuild`: empty it first (a `--full`, or `rereadAll`: every note an older tsm read). */
+/** syncOnce's work on the opened index; `rebuild`: empty it first (a `--full`, or `rereadAll`: the notes an older tsm read are most of them). */
 async function syncIn(
   cfg: TsmConfig,
   opts: SyncOptions,
@@ -130,15 +134,16 @@ async function syncIn(
   how: { rebuild: boolean; rereadAll: boolean },
 ): Promise<SyncSummary> {
   const reading = readParseOptions(cfg);
-  // What the index held before a rebuild that reads every note again: the summary says what reading them
-  // again one by one said (updated, removed), not a `--full`'s "added".
+  // What the index held before a rebuild that reads the notes again: the summary says what reading them
+  // one by one said (updated, unchanged, removed), not a `--full`'s "added".
   const before = how.rereadAll ? writer.fileStates(reading.opts.dayFormats) : null;
+  if (before !== null) rereadForSettings(before, writer.changedReadingSettings(reading.opts), true);
   const rebuild = beginRebuild(writer, how.rebuild, opened.fresh);
   const partial = opts.paths !== undefined && !rebuild;
   const states = writer.fileStates(reading.opts.dayFormats);
   if (!partial && !rebuild) rereadForSettings(states, writer.changedReadingSettings(reading.opts), true);
   // Notes an older tsm read (src/index/note-reading.ts): read again, once, by this run if it lists them all.
-  const older = before !== null ? [...before.values()].filter((st) => !st.skipped).length : partial || rebuild ? 0 : [...states.values()].filter((st) => st.olderReading).length;
+  const older = [...(before ?? (partial || rebuild ? new Map<string, FileState>() : states)).values()].filter((st) => st.olderReading).length;
   if (older > 0) process.stderr.write(`tsm: the index holds ${older} notes as an older tsm read them: reading them again, once\n`);
   const listing = partial
     ? { ...statPaths(cfg, opts.paths ?? [], opts.pathBases ?? [], states, writer), attachments: [] as string[], warnings: [] as IndexWarning[] }
@@ -358,7 +363,8 @@ function apply(run: SyncRun, file: VaultFile, result: PreparedLoad): void {
   } else {
     const previousAliases = writer.writeNote(file, result.prepared, result.hash);
     links.linksWritten();
-    if (prev && !prev.skipped) summary.updated++;
+    // A rebuild for notes read again writes every note: one whose text and reading are as they were is unchanged, as a sync says.
+    if (prev && !prev.skipped) summary[run.before && !prev.reread && prev.hash === result.hash ? 'unchanged' : 'updated']++;
     else {
       summary.added++;
       links.setChanged = true;

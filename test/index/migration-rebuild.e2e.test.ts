@@ -1,5 +1,5 @@
-// The first `tsm index` after an upgrade (the built CLI): an index of an older schema whose every note an
-// older tsm read (src/index/note-reading.ts) is rebuilt from the notes in one transaction, as `tsm index
+// The first `tsm index` after an upgrade (the built CLI): an index of an older schema whose every note (or
+// nearly: REBUILD_SHARE) an older tsm read (src/index/note-reading.ts) is rebuilt from the notes in one transaction, as `tsm index
 // --full` rebuilds it (sync.ts rereadAll), with the schema brought up inside it (db.ts upgradeForRebuild), not
 // migrated in place and then rewritten note by note. That was 33 s on the handbook where a build takes 14 s,
 // and left its full-text index in pieces (278 MB against a build's 179). Here: the same full-text index, byte
@@ -86,6 +86,27 @@ describe('the first tsm index after an upgrade', () => {
     const again = tsm(['index', '--vault', dir, '--embed', '--json']);
     expect(again.stderr).not.toContain('older tsm');
     expect(JSON.parse(again.stdout)).toMatchObject({ unchanged: 120, updated: 0, embedding: { embedded: 0, remaining: 0, withVectors: 360 } });
+  }, 120_000);
+
+  it('rebuilds it too when a sync of a few notes came first (a Stop hook\'s): what this tsm read of it is unchanged', () => {
+    const { dir, db } = olderIndex('few-first', 60);
+    // Updated in place by a sync of listed paths, which reads that one note as this tsm reads it.
+    const one = tsm(['index', '--vault', dir, '--files-from-stdin'], { input: 'notes/n0003.md\n' });
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stderr).toContain('in place');
+    expect(versionOf(db)).toBe(`[["${SCHEMA_VERSION}"]]`);
+    const fullDb = join(dir, '.tsm', 'full.db');
+    copyFileSync(db, fullDb);
+
+    const r = tsm(['index', '--vault', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(tsm(['index', '--vault', dir, '--db', fullDb, '--full']).code).toBe(0);
+    for (const table of ['sections_fts_data', 'notes_fts_data', 'cjk_df', 'sections', 'links']) {
+      const sql = `SELECT * FROM ${table} ORDER BY 1`;
+      expect(rows(db, sql), table).toBe(rows(fullDb, sql));
+    }
+    expect(r.stderr).toBe('tsm: the index holds 59 notes as an older tsm read them: reading them again, once\n');
+    expect(r.stdout).toMatch(/^0 added, 59 updated, 0 removed, 1 unchanged, 0 skipped/);
   }, 120_000);
 
   it('killed half way, it leaves the older index as it was, whole; the next run upgrades it', async () => {
