@@ -92,8 +92,12 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     // model's training): each note's old full-text rows deleted one by one, and merged as it went, which left
     // sections_fts twice a build's size (an index of 278 MB, not 179). So from REBUILD_SHARE of the notes on.
     // The vectors of unchanged sections are kept either way (vector-carry.ts); the semantic model is trained
-    // again (svd.ts is seeded: from the same sections it learns the same vectors).
-    const rereadAll = whole && !opts.full && !opts.db && !opened.fresh && shareReadByOlder(opened.db) >= REBUILD_SHARE;
+    // again (svd.ts is seeded: from the same sections it learns the same vectors). The same when a setting the
+    // notes were read with changed (reading-settings.ts): every note is read again (chunkChars on the
+    // handbook: 35 s, 281 MB).
+    const reading = readParseOptions(cfg);
+    const rereadAll =
+      whole && !opts.full && !opts.db && !opened.fresh && (shareReadByOlder(opened.db) >= REBUILD_SHARE || changedReadingSettings(opened.db, reading.opts).length > 0);
     const upgradeFrom = opened.upgradeFrom;
     // An older index that no rebuild follows is updated in place first (db.ts upgradeInPlace).
     if (upgradeFrom !== undefined && !opts.full && !rereadAll) upgradeInPlace(opened.db, upgradeFrom);
@@ -114,7 +118,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     const upgradeInRebuild = rebuild && upgradeFrom !== undefined;
     const sync = () => {
       if (upgradeInRebuild) upgradeForRebuild(opened.db, upgradeFrom);
-      return syncIn(cfg, opts, opened, new NoteWriter(opened.db, cfg.extensions), { rebuild, rereadAll });
+      return syncIn(cfg, opts, opened, new NoteWriter(opened.db, cfg.extensions), { rebuild, rereadAll, reading });
     };
     const summary = rebuild ? await writeTransactionAsync(opened.db, sync, { schemaChange: upgradeInRebuild }) : await sync();
     // Its commit included (a `--full`'s: 0.4 s more on the handbook, the checkpoint of its WAL).
@@ -125,15 +129,18 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
   }
 }
 
-/** syncOnce's work on the opened index; `rebuild`: empty it first (a `--full`, or `rereadAll`: the notes an older tsm read are most of them). */
+/**
+ * syncOnce's work on the opened index; `rebuild`: empty it first (a `--full`, or `rereadAll`: the notes an older tsm read are most
+ * of them, or a reading setting changed); `reading`: how this run reads notes (parse-options.ts).
+ */
 async function syncIn(
   cfg: TsmConfig,
   opts: SyncOptions,
   opened: { db: Database; fresh: boolean },
   writer: NoteWriter,
-  how: { rebuild: boolean; rereadAll: boolean },
+  how: { rebuild: boolean; rereadAll: boolean; reading: ReturnType<typeof readParseOptions> },
 ): Promise<SyncSummary> {
-  const reading = readParseOptions(cfg);
+  const { reading } = how;
   // What the index held before a rebuild that reads the notes again: the summary says what reading them
   // one by one said (updated, unchanged, removed), not a `--full`'s "added".
   const before = how.rereadAll ? writer.fileStates(reading.opts.dayFormats) : null;

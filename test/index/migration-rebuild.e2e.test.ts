@@ -109,6 +109,28 @@ describe('the first tsm index after an upgrade', () => {
     expect(r.stdout).toMatch(/^0 added, 59 updated, 0 removed, 1 unchanged, 0 skipped/);
   }, 120_000);
 
+  it('rebuilds an index whose notes a changed setting has them all read again (chunkChars) as `--full` does', () => {
+    const dir = join(models.root, 'setting');
+    const files: Record<string, string> = { '.tsm/config.json': JSON.stringify({ semantic: false }) };
+    for (let n = 0; n < 60; n++) files[`notes/n${String(n).padStart(4, '0')}.md`] = noteText(n);
+    writeFiles(dir, files);
+    expect(tsm(['index', '--vault', dir]).code).toBe(0);
+    writeFileSync(join(dir, '.tsm', 'config.json'), JSON.stringify({ semantic: false, chunkChars: 1500 }));
+    const db = join(dir, '.tsm', 'index.db');
+    const fullDb = join(dir, '.tsm', 'full.db');
+    copyFileSync(db, fullDb);
+
+    const r = tsm(['index', '--vault', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(tsm(['index', '--vault', dir, '--db', fullDb, '--full']).code).toBe(0);
+    for (const table of ['sections_fts_data', 'notes_fts_data', 'cjk_df', 'sections', 'links']) {
+      const sql = `SELECT * FROM ${table} ORDER BY 1`;
+      expect(rows(db, sql), table).toBe(rows(fullDb, sql));
+    }
+    expect(r.stderr).toBe('tsm: chunkChars changed in config.json since the notes were read: reading them all again, once\n');
+    expect(r.stdout).toMatch(/^0 added, 60 updated, 0 removed, 0 unchanged, 0 skipped/);
+  }, 120_000);
+
   it('killed half way, it leaves the older index as it was, whole; the next run upgrades it', async () => {
     // Enough notes for an upgrade long enough to be killed in the middle (parsed in worker threads).
     const { dir, db } = olderIndex('killed', 1500);
