@@ -118,7 +118,7 @@ export interface WriterOptions {
   /**
    * Leave an older index that can be updated in place (migrate.ts) as it is, and say its version
    * (OpenedIndex.upgradeFrom): a sync of the whole vault, which may write every row of the index anyway (a
-   * `--full`, or every note read again after an upgrade) and then updates it inside its rebuild's one
+   * `--full`, or the notes read again after an upgrade: sync.ts rereadAll) and then updates it inside its rebuild's one
    * transaction (upgradeForRebuild), not first in place (a migration that rewrites every full-text row
    * followed by the rewrite of every note: 33 s on the handbook, where a build takes 14 s).
    */
