@@ -19,12 +19,13 @@ export type PathNotice = (db: Database, prefixes: readonly string[], excluded: r
 export function searchWithNotices(db: Database, req: SearchRequest, pathNotice?: PathNotice): { resp: SearchResponse; notices: string[] } {
   const resp = search(db, req);
   const notices = [...(req.syntax?.notices ?? [])];
-  const emptied = emptiedByFilters(db, req, resp);
+  const prefixes = [...(resp.filters.pathPrefixes ?? []), ...(resp.filters.also?.pathPrefixes ?? [])];
+  const leftOut = resp.total === 0 && pathNotice && prefixes.length ? pathNotice(db, prefixes, req.excludedFiles ?? []) : [];
+  // A query's path: that the notice explains (its folder is ignored) was meant as one: not "search it as words".
+  const onlyPaths = leftOut.length > 0 && FILTER_KEYS.every((k) => k === 'path' || !req.syntax?.filters[k]?.length);
+  const emptied = onlyPaths ? null : emptiedByFilters(db, req, resp);
   if (emptied) notices.push(emptied);
-  if (resp.total === 0 && pathNotice) {
-    const prefixes = [...(resp.filters.pathPrefixes ?? []), ...(resp.filters.also?.pathPrefixes ?? [])];
-    if (prefixes.length) notices.push(...pathNotice(db, prefixes, req.excludedFiles ?? []));
-  }
+  notices.push(...leftOut);
   notices.push(...datesUnread(resp));
   if (resp.datesCrowded) notices.push(datesCrowded(resp.datesCrowded));
   const end = rankedEnd(resp, req);

@@ -33,7 +33,11 @@ describe('a path filter whose notes are left out', () => {
   });
 
   it('path: in the query says the same; a .tsmignore rule has its own fix', () => {
-    expect(search('walrus path:private/').stderr).toContain(`no indexed note's path starts with "private/": .gitignore leaves private/ out of the index`);
+    const q = search('walrus path:private/');
+    expect(q.stderr).toContain(`no indexed note's path starts with "private/": .gitignore leaves private/ out of the index`);
+    // Meant as a path (the notice says why it holds nothing), not words: no "write it without the colon".
+    expect(q.stderr).not.toContain('without the colon');
+    expect(search('walrus path:nowhere/').stderr).toContain('path:nowhere/ (read from the query as a filter) left no match; without it, 1 result (to search it as words, write it without the colon)');
     expect(search('walrus', '--path', 'drafts/').stderr).toContain(
       `no indexed note's path starts with "drafts/": .tsmignore leaves drafts/secret.md out of the index (1 note); to index it, remove the .tsmignore line that ignores it (or add !drafts/secret.md after it)`,
     );
