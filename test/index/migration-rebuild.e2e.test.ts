@@ -52,6 +52,21 @@ function rows(path: string, sql: string): string {
   }
 }
 
+const REBUILT_TABLES = ['sections_fts_data', 'notes_fts_data', 'cjk_df', 'sections', 'links'];
+
+/** `tsm index` of the vault, then `--full` of `fullDb` (a copy of its index taken before): the tables are row for row the same. */
+function indexEqualsFull(dir: string, db: string, fullDb: string, tables: readonly string[] = REBUILT_TABLES): ReturnType<typeof tsm> {
+  const r = tsm(['index', '--vault', dir]);
+  expect(r.code, r.stderr).toBe(0);
+  const full = tsm(['index', '--vault', dir, '--db', fullDb, '--full']);
+  expect(full.code, full.stderr).toBe(0);
+  for (const table of tables) {
+    const sql = `SELECT * FROM ${table} ORDER BY 1`;
+    expect(rows(db, sql), table).toBe(rows(fullDb, sql));
+  }
+  return r;
+}
+
 const versionOf = (path: string) => rows(path, "SELECT value FROM meta WHERE key = 'schema_version'");
 
 describe('the first tsm index after an upgrade', () => {
@@ -64,18 +79,10 @@ describe('the first tsm index after an upgrade', () => {
     const fullDb = join(dir, '.tsm', 'full.db');
     copyFileSync(db, fullDb);
 
-    const r = tsm(['index', '--vault', dir]);
-    expect(r.code, r.stderr).toBe(0);
-    const full = tsm(['index', '--vault', dir, '--db', fullDb, '--full']);
-    expect(full.code, full.stderr).toBe(0);
-
-    expect(versionOf(db)).toBe(`[["${SCHEMA_VERSION}"]]`);
     // The full-text index as a rebuild leaves it (one segment each, merged): the note-by-note rewrite left
     // the old rows' deletions and a segment per batch.
-    for (const table of ['sections_fts_data', 'notes_fts_data', 'cjk_df', 'sections', 'links', 'semantic_words', 'semantic_sections', 'semantic_notes']) {
-      const sql = `SELECT * FROM ${table} ORDER BY 1`;
-      expect(rows(db, sql), table).toBe(rows(fullDb, sql));
-    }
+    const r = indexEqualsFull(dir, db, fullDb, [...REBUILT_TABLES, 'semantic_words', 'semantic_sections', 'semantic_notes']);
+    expect(versionOf(db)).toBe(`[["${SCHEMA_VERSION}"]]`);
     expect(rows(db, 'SELECT s.heading_path, s.text, v.vec FROM section_vectors v JOIN sections s ON s.id = v.id ORDER BY s.note_id, s.ord')).toBe(vectorsBefore);
     expect(rows(db, 'SELECT * FROM semantic_words ORDER BY 1')).toBe(modelBefore);
     // Said as it is: an update of the schema, and every note read again (not a `--full`'s "120 added").
@@ -98,13 +105,7 @@ describe('the first tsm index after an upgrade', () => {
     const fullDb = join(dir, '.tsm', 'full.db');
     copyFileSync(db, fullDb);
 
-    const r = tsm(['index', '--vault', dir]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(tsm(['index', '--vault', dir, '--db', fullDb, '--full']).code).toBe(0);
-    for (const table of ['sections_fts_data', 'notes_fts_data', 'cjk_df', 'sections', 'links']) {
-      const sql = `SELECT * FROM ${table} ORDER BY 1`;
-      expect(rows(db, sql), table).toBe(rows(fullDb, sql));
-    }
+    const r = indexEqualsFull(dir, db, fullDb);
     expect(r.stderr).toBe('tsm: the index holds 59 notes as an older tsm read them: reading them again, once\n');
     expect(r.stdout).toMatch(/^0 added, 59 updated, 0 removed, 1 unchanged, 0 skipped/);
   }, 120_000);
@@ -120,13 +121,7 @@ describe('the first tsm index after an upgrade', () => {
     const fullDb = join(dir, '.tsm', 'full.db');
     copyFileSync(db, fullDb);
 
-    const r = tsm(['index', '--vault', dir]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(tsm(['index', '--vault', dir, '--db', fullDb, '--full']).code).toBe(0);
-    for (const table of ['sections_fts_data', 'notes_fts_data', 'cjk_df', 'sections', 'links']) {
-      const sql = `SELECT * FROM ${table} ORDER BY 1`;
-      expect(rows(db, sql), table).toBe(rows(fullDb, sql));
-    }
+    const r = indexEqualsFull(dir, db, fullDb);
     expect(r.stderr).toBe('tsm: chunkChars changed in config.json since the notes were read: reading them all again, once\n');
     expect(r.stdout).toMatch(/^0 added, 60 updated, 0 removed, 0 unchanged, 0 skipped/);
   }, 120_000);
