@@ -10,6 +10,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../src/index/schema.js';
+import { openReader } from '../../src/index/db.js';
+import { semanticStatus } from '../../src/index/semantic/refresh.js';
+import { loadConfig } from '../../src/vault/config.js';
+import { watchVault } from '../../src/watch/watch-vault.js';
 import { tsm, writeFiles } from '../helpers/cli.js';
 import { writeFtsRowsAs } from '../helpers/migration.js';
 import { useTwoTinyModels } from '../helpers/tiny-model.js';
@@ -150,4 +154,31 @@ describe('the first tsm index after an upgrade', () => {
     writeFileSync(join(dir, 'notes/n0007.md'), readFileSync(join(dir, 'notes/n0007.md'), 'utf8').replace('plain words here 7', 'other words'));
     expect(JSON.parse(tsm(['index', '--vault', dir, '--json']).stdout)).toMatchObject({ updated: 1, unchanged: 1499 });
   }, 180_000);
+});
+
+describe("a watcher's first sync after an upgrade", () => {
+  it('trains the semantic model in its rebuild, as tsm index does, not with every section embedded by the old model first', async () => {
+    // Given the old model's vectors, then retrained in the background, every section was embedded at once:
+    // on the handbook the watcher peaked at 611–674 MB, where `tsm index` of the same upgrade peaks at 347 MB.
+    const { dir, db } = olderIndex('watch', 120, true);
+    const cfg = loadConfig({ vaultFlag: dir, env: {} });
+    const controller = new AbortController();
+    let atReady: ReturnType<typeof semanticStatus> | null = null;
+    const done = watchVault(cfg, {
+      debounceMs: 50,
+      signal: controller.signal,
+      onReady: () => {
+        const r = openReader(db);
+        try {
+          atReady = semanticStatus(r);
+        } finally {
+          r.close();
+        }
+        controller.abort();
+      },
+      onNotice: () => {},
+    });
+    await done.catch(() => {});
+    expect(atReady).toMatchObject({ retrainDue: false, unembedded: 0, state: { kind: 'trained', embeddedSince: 0, sections: 360 } });
+  }, 120_000);
 });
