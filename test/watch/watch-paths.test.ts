@@ -135,7 +135,9 @@ describe('tsm watch: path rules', () => {
       expect(tsm(['index', '--vault', dir, '--db', fresh]).code).toBe(0);
       for (const word of [alpha, beta, edited]) expect(await searchPaths(dir, word)).toEqual(await searchPaths(dir, word, ['--db', fresh]));
       expect(indexChanges(dir)).toEqual({ added: 0, updated: 0, removed: 0 });
-      expect(w.stderr()).toMatch(/rescan: symlinked folder changed: notes; watching it anew/);
+      // ln -sfn makes its link under a temporary name and renames it over: a watcher that saw that name too
+      // lists it beside notes (seen once in CI: `symlinked folder changed: notes, CuODd4YJ`).
+      expect(w.stderr()).toMatch(/rescan: symlinked folder changed: (?:[^;\n]*, )?notes(?:, [^;\n]*)?; watching it anew/);
     });
   }
 
