@@ -12,6 +12,7 @@
 
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { isInside, realPathOr } from '../vault/paths.js';
+import { fileKind } from '../vault/file-kind.js';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
 import { checkNoteHolds, countNewlines, NoteChangedError, noRoomFor, readRange, readTextOrNull, removeNoteIf, sha256, splitLines, writeFileAtomic, writeNoteFile } from './files.js';
@@ -208,19 +209,11 @@ function refuseSubAgent(transcriptPath: string): void {
   const own = `${agent.sessionId}.jsonl`;
   const dir = dirname(transcriptPath);
   // Beside it (Claude Code 2.0), or above its `<session id>/subagents/` folder (2.1).
-  const parent = [join(dir, own), join(dirname(dirname(dir)), own)].find((p) => p !== transcriptPath && isPlainFile(p));
+  const parent = [join(dir, own), join(dirname(dirname(dir)), own)].find((p) => p !== transcriptPath && fileKind(p) === 'file');
   const which = agent.agentId === null ? 'a sub-agent' : `sub-agent ${agent.agentId}`;
   const fix = parent === undefined ? `its session's own transcript, ${own}` : parent;
   // Worded as statSize's errors: the hook log names no transcript but the message's.
   throw new TsmError(`cannot ingest transcript ${transcriptPath}: it is ${which}'s, of session ${agent.sessionId}; that session's note is written from its own transcript, which records what the agent did: ingest ${fix}`);
-}
-
-function isPlainFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /**
