@@ -338,20 +338,33 @@ function statSize(transcriptPath: string): number {
  * its user changed or deleted it (see the header).
  *
  * A note its user changed between this ingest's check and its write is not written (files.ts
- * writeNoteFile), nor is the state: the ingest runs once more, and finds the note edited. (In the rare plan
- * of several writes, a note written before the one that changed is then taken for an edited one too: a
- * continuation repeats its prompts, and nothing of the user's is lost.)
+ * writeNoteFile), nor is the state: the ingest runs once more, and finds the note edited. A plan of several
+ * writes (a note closed at its size, and its continuations) may have written some before the one that
+ * changed: the second run knows them by what the first wrote there (`ran`). It took each for a note its user
+ * had edited, and wrote their prompts again in new continuations: an ingest of 24 notes whose last met a file
+ * that appeared there left 23 notes "edited" and 23 more repeating them (test/sessions/retry-own-notes.e2e.test.ts).
  */
 export function ingestTranscript(transcriptPath: string, opts: IngestOptions): IngestResult {
+  const ran: RanWrites = { wrote: new Map(), removed: new Set() };
   try {
-    return ingestOnce(transcriptPath, opts);
+    return ingestOnce(transcriptPath, opts, ran);
   } catch (err) {
     if (!(err instanceof NoteChangedError)) throw err;
-    return ingestOnce(transcriptPath, opts);
+    const r = ingestOnce(transcriptPath, opts, ran);
+    // What the first run wrote or removed is changed for the index too, though this one found it done.
+    const written = [...new Set([...r.written, ...ran.wrote.keys()])];
+    const removed = [...new Set([...r.removed, ...ran.removed])];
+    return { ...r, written, removed, changed: r.changed || written.length + removed.length > 0 };
   }
 }
 
-function ingestOnce(transcriptPath: string, opts: IngestOptions): IngestResult {
+/** The notes this ingest has written (path → sha256 of what it wrote there) and removed, across its runs. */
+interface RanWrites {
+  wrote: Map<string, string>;
+  removed: Set<string>;
+}
+
+function ingestOnce(transcriptPath: string, opts: IngestOptions, ran: RanWrites): IngestResult {
   const path = transcriptRealPath(transcriptPath);
   const fileId = fileIdOf(path);
   const key = stateKey(path);
@@ -396,7 +409,7 @@ function ingestOnce(transcriptPath: string, opts: IngestOptions): IngestResult {
   // replaced by another session's starts that session's notes afresh (and never touches the old ones).
   const sameSession = state !== null || loaded?.model?.sessionId === view.sessionId;
   const { notes, dir } = loaded && sameSession ? notesOf(loaded, opts) : { notes: [], dir: resolve(opts.sessionsDir) };
-  const plan: NoteWrites = { writes: [], written: [], removed: [] };
+  const plan: NoteWrites = { writes: [], written: [], removed: [], ran };
   const placed = hasContent(view)
     ? writeNotes(opts.vault, view, notes, dir, { answerChars, noteBytes, rendered: new Map() }, plan)
     : { changed: false, notePath: notes.at(-1)?.path ?? join(dir, sessionNoteName(view)) };
@@ -462,6 +475,17 @@ interface NoteWrites {
   writes: (() => void)[];
   written: string[];
   removed: string[];
+  /** What the writes did, kept across the ingest's runs (ingestTranscript). */
+  ran: RanWrites;
+}
+
+/**
+ * The sha256 of `text`, a note's at `path`, when it is what tsm wrote there — as the state records it
+ * (`recorded`), or as this ingest's earlier run wrote it — else null (no file, or the user's since).
+ */
+function shaIfOurs(text: string | null, path: string, recorded: string | undefined, ran: RanWrites): string | null {
+  const sha = text === null ? null : sha256(text);
+  return sha !== null && (sha === recorded || sha === ran.wrote.get(path)) ? sha : null;
 }
 
 /**
@@ -491,7 +515,9 @@ function writeNotes(
       active.named = true;
       text = readTextOrNull(renamed, NOTE);
     }
-    if (text === null || sha256(text) !== active.sha256) {
+    const ours = shaIfOurs(text, active.path, active.sha256, plan.ran);
+    if (ours !== null) active.sha256 = ours;
+    else {
       active.kept = text === null ? 'deleted' : 'edited';
       active.keptSince = now();
       if (active.kept === 'deleted') return { changed: false, notePath: active.path };
@@ -520,7 +546,9 @@ function writeNotes(
     target = active?.path ?? firstOfSession(names, view.sessionId, content);
   }
 
-  if (!active && !freeFor(target, content)) {
+  // A note this ingest's earlier run wrote at `target` is its own (was: what it holds), not one of the user's.
+  const wasRan = active ? null : shaIfOurs(readTextOrNull(target, NOTE), target, undefined, plan.ran);
+  if (!active && wasRan === null && !freeFor(target, content)) {
     // A note of this session tsm has no record of writing sits where the note goes (a lost state, or a copy
     // the user made): it is left alone, recorded, and the session goes on in the next note.
     notes.push({ path: target, sha256: '', firstPrompt: from, lastPrompt: from - 1, kept: 'edited', keptSince: now() });
@@ -532,13 +560,19 @@ function writeNotes(
   if (readTextOrNull(target, NOTE) !== content) {
     const newSession = notes.length === 0;
     // What is there now, checked again just before the write: the note tsm wrote (checked above), or no file.
-    const was = active && active.path === target ? active.sha256 : null;
-    plan.writes.push(() => writeNoteFile(vault, target, content, { newSession, was }));
+    const was = active && active.path === target ? active.sha256 : wasRan;
+    plan.writes.push(() => {
+      writeNoteFile(vault, target, content, { newSession, was });
+      plan.ran.wrote.set(target, sha256(content));
+    });
     plan.written.push(target);
     changed = true;
   }
   if (moving) {
-    plan.writes.push(() => removeNoteIf(moving.old, moving.was)); // checked above, and again: it still holds exactly what tsm wrote
+    plan.writes.push(() => {
+      removeNoteIf(moving.old, moving.was); // checked above, and again: it still holds exactly what tsm wrote
+      plan.ran.removed.add(moving.old);
+    });
     plan.removed.push(moving.old);
     changed = true;
   }
