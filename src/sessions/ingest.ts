@@ -7,8 +7,8 @@
 // file no longer has that hash was edited by its user, and is left alone: later prompts go to a
 // continuation note (`…-2.md`). A note the user deleted is never written again, nor is anything more of
 // that session (a user deletes a note for a reason, e.g. a secret in it); one renamed in its folder is found
-// again by its session id, and followed (renamedNote). Both are recorded in the state,
-// and keptNotes() lists them for `tsm status` / `tsm doctor`.
+// again by its session id, and followed (renamedNote; one an older tsm took for deleted is looked for once
+// more: lookAgain). Both are recorded in the state, and keptNotes() lists them for `tsm status` / `tsm doctor`.
 
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { isInside, realPathOr } from '../vault/paths.js';
@@ -107,6 +107,12 @@ interface WrittenNote {
   full?: boolean;
   /** Renamed by its user, and found again (renamedNote): tsm writes it under that name, never moves it back. */
   named?: boolean;
+  /**
+   * Kept as deleted after renamedNote looked for it under another name and found none. A 'deleted' without it
+   * was recorded by a tsm before renamedNote (2026-11-29), which took a renamed note for deleted and stopped
+   * the session for good: such a note is looked for once more (writeNotes).
+   */
+  sought?: boolean;
 }
 
 const STATE_VERSION = 2;
@@ -503,16 +509,14 @@ function writeNotes(
 ): { changed: boolean; notePath: string } {
   const { answerChars } = sizes;
   const last = notes.at(-1);
+  if (last?.kept === 'deleted' && !last.sought) lookAgain(last, notes, view.sessionId, plan);
   if (notes.some((n) => n.kept === 'deleted')) return { changed: false, notePath: last?.path ?? '' };
   let active = last && !last.kept && !last.full ? last : undefined;
   if (active) {
     let text = readTextOrNull(active.path, NOTE);
     const renamed = text === null ? renamedNote(active, notes, view.sessionId) : null;
     if (renamed !== null) {
-      // Gone from its index entry's path too: the index is told (the sync sees the file missing).
-      plan.removed.push(active.path);
-      active.path = renamed;
-      active.named = true;
+      follow(active, renamed, plan);
       text = readTextOrNull(renamed, NOTE);
     }
     const ours = shaIfOurs(text, active.path, active.sha256, plan.ran);
@@ -520,7 +524,10 @@ function writeNotes(
     else {
       active.kept = text === null ? 'deleted' : 'edited';
       active.keptSince = now();
-      if (active.kept === 'deleted') return { changed: false, notePath: active.path };
+      if (active.kept === 'deleted') {
+        active.sought = true;
+        return { changed: false, notePath: active.path };
+      }
       active = undefined;
     }
   }
@@ -587,12 +594,39 @@ function writeNotes(
   return { changed: changed || next.changed, notePath: next.notePath };
 }
 
+/** The session's note, found renamed (renamedNote): written under that name from now on. */
+function follow(note: WrittenNote, renamed: string, plan: NoteWrites): void {
+  // Gone from its index entry's path too: the index is told (the sync sees the file missing).
+  plan.removed.push(note.path);
+  note.path = renamed;
+  note.named = true;
+}
+
+/**
+ * A note a tsm before renamedNote recorded as deleted (no `sought`), looked for once more by the same rule:
+ * still gone from its path, and exactly one unrecorded note of its folder carries the session's id. Found,
+ * it is the session's note again (writeNotes then checks it as any: unchanged, it is written on; edited, the
+ * session goes on in a continuation); else it stays deleted, and is not looked for again. A note back at
+ * its recorded path (restored from the trash, say) is not followed: a note taken for deleted is never
+ * written again. Before, such a session stayed stopped: its renamed note got nothing more of it.
+ */
+function lookAgain(deleted: WrittenNote, notes: WrittenNote[], sessionId: string, plan: NoteWrites): void {
+  deleted.sought = true;
+  if (deleted.full || readTextOrNull(deleted.path, NOTE) !== null) return;
+  const renamed = renamedNote(deleted, notes, sessionId);
+  if (renamed === null) return;
+  follow(deleted, renamed, plan);
+  delete deleted.kept;
+  delete deleted.keptSince;
+  delete deleted.sought;
+}
+
 /**
  * Where the session's note went when it is gone from where tsm wrote it: renamed by its user (Obsidian's
  * rename keeps the folder and the content). Found when exactly one `.md` file of its folder that the state
  * does not record carries the session's id in its frontmatter. A note's `session_id` is its second line, so
  * only the first 4 KB of each is read: a folder of 2,000 notes took 20 ms from the page cache, 240 ms cold,
- * and only once (a note found, or taken for deleted, is recorded so). Unchanged, tsm goes on writing it
+ * and only once (a note found, or taken for deleted, is recorded so: `sought`). Unchanged, tsm goes on writing it
  * under its new name; changed as well, it is an edited note, left alone, and the session goes on in a
  * continuation. None, or more than one (a copy, say), and the note counts as deleted, as before: a note its
  * user deleted is never written again. A note moved to another folder is not looked for (a state records

@@ -93,3 +93,63 @@ describe('a renamed session note is dated', () => {
     expect(hits.map((h) => [h.path, h.date])).toEqual([['sessions/Hello world session.md', '2026-01-02']]);
   });
 });
+
+/**
+ * The vault as a tsm before renamedNote (before 2026-11-29) left it when its user had renamed the note: its
+ * state records the note 'deleted' (path, sha256, prompts, kept, keptSince: the fields that tsm wrote,
+ * checked by building it and renaming its note), with no `sought`, and the session stopped.
+ */
+function stoppedByOlderTsm(name: string, rename: (sessions: string) => void) {
+  const v = sessionVault(name);
+  rename(v.sessions);
+  const statePath = join(v.vault, '.tsm', 'sessions', `${SESSION}.json`);
+  const state = JSON.parse(readFileSync(statePath, 'utf8'));
+  expect(state.notes).toHaveLength(1);
+  Object.assign(state.notes[0], { kept: 'deleted', keptSince: '2026-11-20T09:00:00.000Z' });
+  writeFileSync(statePath, JSON.stringify(state));
+  grow(v.transcript, LATER);
+  return v;
+}
+
+describe('a renamed session note an older tsm took for deleted', () => {
+  it('is looked for once more: unchanged, tsm goes on writing it under its new name', () => {
+    const { sessions, transcript, ingest } = stoppedByOlderTsm('older-unchanged', (s) => renameSync(join(s, NOTE), join(s, 'Hello world session.md')));
+    const r = ingest();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${transcript} → sessions/Hello world session.md (6 prompts, written)\n`);
+    expect(readdirSync(sessions)).toEqual(['Hello world session.md']);
+    expect(readFileSync(join(sessions, 'Hello world session.md'), 'utf8')).toMatch(/^## 6\. \/compact$/m);
+  });
+
+  it('edited as well: left alone, and the session goes on in a continuation of it', () => {
+    const { sessions, transcript, ingest } = stoppedByOlderTsm('older-edited', (s) => {
+      renameSync(join(s, NOTE), join(s, 'mine.md'));
+      appendFileSync(join(s, 'mine.md'), '\nmy own words\n');
+    });
+    const r = ingest();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${transcript} → sessions/mine-2.md (6 prompts, written; left alone, edited since tsm wrote it: sessions/mine.md)\n`);
+    expect(readFileSync(join(sessions, 'mine.md'), 'utf8')).toMatch(/my own words\n$/);
+  });
+
+  it('truly deleted, two copies, or back under its old name: it stays deleted, and is not looked for again', () => {
+    for (const [name, change] of [
+      ['older-deleted', (s: string) => rmSync(join(s, NOTE))],
+      ['older-two-copies', (s: string) => (copyFileSync(join(s, NOTE), join(s, 'a.md')), renameSync(join(s, NOTE), join(s, 'b.md')))],
+      ['older-restored', (s: string) => copyFileSync(join(s, NOTE), join(s, 'a.md'))],
+    ] as const) {
+      const { sessions, transcript, ingest } = stoppedByOlderTsm(name, change);
+      const before = readdirSync(sessions).map((f) => [f, readFileSync(join(sessions, f), 'utf8')]);
+      const r = ingest();
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout, name).toBe(`${transcript}: sessions/${NOTE} was deleted, so tsm writes nothing more for this session\n`);
+      expect(readdirSync(sessions).map((f) => [f, readFileSync(join(sessions, f), 'utf8')])).toEqual(before);
+      // Looked for once: a copy left alone afterwards is not taken for the note.
+      if (name === 'older-two-copies') {
+        rmSync(join(sessions, 'a.md'));
+        expect(ingest().stdout).toBe(`${transcript}: sessions/${NOTE} was deleted, so tsm writes nothing more for this session\n`);
+        expect(readdirSync(sessions)).toEqual(['b.md']);
+      }
+    }
+  });
+});
