@@ -24,20 +24,29 @@ export function writeFileAtomic(
   place: (temp: string, path: string) => void = renameSync,
 ): void {
   makeVaultFolder(vault, dirname(path));
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = tempBeside(path);
   try {
     writeFileSync(temp, content);
     between();
     place(temp, path);
   } catch (err) {
-    // The write's own error is the one to tell: a clean-up that fails too (the folder gone read-only, an I/O
-    // error) leaves a hidden `.tmp` file behind rather than taking that error's place.
-    try {
-      rmSync(temp, { force: true });
-    } catch {
-      /* left behind */
-    }
+    removeTemp(temp);
     throw err;
+  }
+}
+
+const tempBeside = (path: string) => join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+
+/**
+ * Removes a temp file if it is there. After a failed write, the write's own error is the one to tell: a
+ * clean-up that fails too (the folder gone read-only, an I/O error) leaves a hidden `.tmp` file behind rather
+ * than taking that error's place.
+ */
+function removeTemp(temp: string): void {
+  try {
+    rmSync(temp, { force: true });
+  } catch {
+    /* left behind */
   }
 }
 
@@ -65,13 +74,64 @@ export class NoteChangedError extends TsmError {
  * tens of ms, and 4 of 12 edits made 0–150 ms after `tsm ingest-session` took its lock (those 20–70 ms in)
  * were lost (test/sessions/edit-race.e2e.test.ts).
  */
-export function writeNoteFile(vault: string, path: string, content: string, opts: { newSession: boolean; was: string | null }): void {
+export function writeNoteFile(vault: string, path: string, content: string, opts: NoteWriteOptions): void {
+  const staged = stageNoteFile(vault, path, content, opts);
+  try {
+    staged.place();
+  } finally {
+    staged.discard();
+  }
+}
+
+export interface NoteWriteOptions {
+  newSession: boolean;
+  was: string | null;
+}
+
+/** A session note's new content in its temp file beside it (stageNoteFile), not in place yet. */
+export interface StagedNote {
+  /** Puts it in place, as writeNoteFile does: only over the note as tsm found it (`was`), else NoteChangedError. */
+  place(): void;
+  /** Removes the temp file if it was never put in place. */
+  discard(): void;
+}
+
+/**
+ * writeNoteFile in two steps: the content is written to its temp file now, and put in place by `place`. An
+ * ingest that writes several notes stages all of them before it places any, so a disk with no room for one
+ * fails before any is placed. Placed one by one as written, a note closed at its size was in place when its
+ * continuation found the disk full; the state, not saved, still had that note's older hash, and the next
+ * ingest took it for one its user had edited and wrote its prompts again in new continuations
+ * (test/sessions/notes-disk-full.test.ts).
+ */
+export function stageNoteFile(vault: string, path: string, content: string, opts: NoteWriteOptions): StagedNote {
+  const failed = (err: unknown) => unwritableNote(err, path, opts.newSession) ?? err;
+  let temp: string;
   try {
     if (existsSync(path)) accessSync(path, constants.W_OK);
-    writeFileAtomic(vault, path, content, undefined, (temp) => (opts.was === null ? createOnly(temp, path) : replaceIfStill(temp, path, opts.was)));
+    makeVaultFolder(vault, dirname(path));
+    temp = tempBeside(path);
+    try {
+      writeFileSync(temp, content);
+    } catch (err) {
+      removeTemp(temp);
+      throw err;
+    }
   } catch (err) {
-    throw unwritableNote(err, path, opts.newSession) ?? err;
+    throw failed(err);
   }
+  return {
+    place: () => {
+      try {
+        if (opts.was === null) createOnly(temp, path);
+        else replaceIfStill(temp, path, opts.was);
+      } catch (err) {
+        removeTemp(temp);
+        throw failed(err);
+      }
+    },
+    discard: () => removeTemp(temp),
+  };
 }
 
 /**

@@ -15,7 +15,7 @@ import { isInside, realPathOr } from '../vault/paths.js';
 import { fileKind } from '../vault/file-kind.js';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
-import { checkNoteHolds, countNewlines, NoteChangedError, noRoomFor, readRange, readTextOrNull, removeNoteIf, sha256, splitLines, writeFileAtomic, writeNoteFile } from './files.js';
+import { checkNoteHolds, countNewlines, NoteChangedError, noRoomFor, readRange, readTextOrNull, removeNoteIf, sha256, splitLines, stageNoteFile, writeFileAtomic, type NoteWriteOptions, type StagedNote } from './files.js';
 import type { SessionModel } from './model.js';
 import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, renderSessionNoteWithin, sessionNoteName } from './render.js';
 import { NAME_ID_LENGTHS, sessionIdOfNote } from './note-format.js';
@@ -415,7 +415,7 @@ function ingestOnce(transcriptPath: string, opts: IngestOptions, ran: RanWrites)
   // replaced by another session's starts that session's notes afresh (and never touches the old ones).
   const sameSession = state !== null || loaded?.model?.sessionId === view.sessionId;
   const { notes, dir } = loaded && sameSession ? notesOf(loaded, opts) : { notes: [], dir: resolve(opts.sessionsDir) };
-  const plan: NoteWrites = { writes: [], written: [], removed: [], ran };
+  const plan: NoteWrites = { notes: [], writes: [], written: [], removed: [], ran };
   const placed = hasContent(view)
     ? writeNotes(opts.vault, view, notes, dir, { answerChars, noteBytes, rendered: new Map() }, plan)
     : { changed: false, notePath: notes.at(-1)?.path ?? join(dir, sessionNoteName(view)) };
@@ -425,9 +425,7 @@ function ingestOnce(transcriptPath: string, opts: IngestOptions, ran: RanWrites)
   const nextState: IngestState = { version: STATE_VERSION, transcriptPath: path, offset: offset + consumed, firstLine, notes: stored, notesDir, model };
   try {
     // The note's writes go between the state's temp file and its rename (files.ts writeFileAtomic).
-    writeFileAtomic(opts.vault, statePath, JSON.stringify(nextState), () => {
-      for (const write of plan.writes) write();
-    });
+    writeFileAtomic(opts.vault, statePath, JSON.stringify(nextState), () => runWrites(opts.vault, plan));
   } catch (err) {
     throw noRoomFor(err, `the session's ingest state ${statePath}`) ?? err;
   }
@@ -478,11 +476,28 @@ const now = () => new Date().toISOString();
 
 /** What an ingest does to the session's notes: the writes, and the notes they write and remove. */
 interface NoteWrites {
-  writes: (() => void)[];
+  /** The notes' new contents, staged (written beside them) before any write runs: runWrites. */
+  notes: { path: string; content: string; opts: NoteWriteOptions }[];
+  /** In order: each note's checks, its staged content put in place, a note it replaces removed. */
+  writes: ((staged: Map<string, StagedNote>) => void)[];
   written: string[];
   removed: string[];
   /** What the writes did, kept across the ingest's runs (ingestTranscript). */
   ran: RanWrites;
+}
+
+/**
+ * Runs the plan's writes once every note they place is staged, so that a disk too full for one fails before
+ * any is placed (files.ts stageNoteFile); a staged note not placed (a write that failed first) is removed.
+ */
+function runWrites(vault: string, plan: NoteWrites): void {
+  const staged = new Map<string, StagedNote>();
+  try {
+    for (const note of plan.notes) staged.set(note.path, stageNoteFile(vault, note.path, note.content, note.opts));
+    for (const write of plan.writes) write(staged);
+  } finally {
+    for (const note of staged.values()) note.discard();
+  }
 }
 
 /**
@@ -568,8 +583,9 @@ function writeNotes(
     const newSession = notes.length === 0;
     // What is there now, checked again just before the write: the note tsm wrote (checked above), or no file.
     const was = active && active.path === target ? active.sha256 : wasRan;
-    plan.writes.push(() => {
-      writeNoteFile(vault, target, content, { newSession, was });
+    plan.notes.push({ path: target, content, opts: { newSession, was } });
+    plan.writes.push((staged) => {
+      (staged.get(target) as StagedNote).place(); // staged by runWrites, from plan.notes
       plan.ran.wrote.set(target, sha256(content));
     });
     plan.written.push(target);

@@ -54,3 +54,18 @@ export function frontmatterOf(markdown: string): Record<string, unknown> {
   // gray-matter caches by content; the data object is shared, so copy it.
   return { ...matter(markdown).data };
 }
+
+/**
+ * A transcript of `turns` prompts, each of 200 words with a 150-word answer (about 2.8 KB of note a turn), one
+ * minute apart from 2026-01-02 10:00 UTC in /home/me/proj: sessions long enough to be closed into several notes.
+ */
+export function longTranscript(sessionId: string, turns: number): string {
+  const base = { isSidechain: false, userType: 'external', cwd: '/home/me/proj', sessionId, version: '2.0.76', gitBranch: 'main' };
+  const at = (i: number, s: number) => new Date(Date.UTC(2026, 0, 2, 10) + i * 60_000 + s * 1000).toISOString();
+  const words = (n: number, k: number) => Array.from({ length: n }, (_, i) => `word${(i * 7 + k) % 1000}`).join(' ');
+  const turn = (i: number) => [
+    JSON.stringify({ ...base, type: 'user', message: { role: 'user', content: `prompt ${i} ${words(200, i)}` }, uuid: `u${i}`, timestamp: at(i, 0) }),
+    JSON.stringify({ ...base, type: 'assistant', message: { id: `m${i}`, role: 'assistant', content: [{ type: 'text', text: `answer ${i} ${words(150, i)}` }] }, uuid: `a${i}`, timestamp: at(i, 1) }),
+  ];
+  return Array.from({ length: turns }, (_, i) => turn(i + 1)).flat().join('\n') + '\n';
+}

@@ -13,17 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { assertBuilt, cleanEnv, TSM, tsm } from '../helpers/cli.js';
+import { longTranscript } from './helpers.js';
 
 const SID = '66666666-2222-4333-8444-555555555555';
-const base = { isSidechain: false, userType: 'external', cwd: '/home/me/proj', sessionId: SID, version: '2.0.76', gitBranch: 'main' };
-const at = (i: number, s: number) => new Date(Date.UTC(2026, 0, 2, 10) + i * 60_000 + s * 1000).toISOString();
-const words = (n: number, k: number) => Array.from({ length: n }, (_, i) => `word${(i * 7 + k) % 1000}`).join(' ');
-const turn = (i: number) => [
-  JSON.stringify({ ...base, type: 'user', message: { role: 'user', content: `prompt ${i} ${words(200, i)}` }, uuid: `u${i}`, timestamp: at(i, 0) }),
-  JSON.stringify({ ...base, type: 'assistant', message: { id: `m${i}`, role: 'assistant', content: [{ type: 'text', text: `answer ${i} ${words(150, i)}` }] }, uuid: `a${i}`, timestamp: at(i, 1) }),
-];
-const transcriptOf = (turns: number) => Array.from({ length: turns }, (_, i) => turn(i + 1)).flat().join('\n') + '\n';
-
 let work: string;
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'tsm-retry-own-'));
@@ -56,10 +48,10 @@ it("a later note's write that meets a new file does not make the retry take the 
   mkdirSync(join(first, '.tsm'), { recursive: true });
   writeFileSync(join(first, '.tsm', 'config.json'), JSON.stringify({ maxFileBytes: 40_000 }));
   const transcript = join(work, `${SID}.jsonl`);
-  writeFileSync(transcript, transcriptOf(8));
+  writeFileSync(transcript, longTranscript(SID, 8));
   expect(tsm(['--vault', first, 'ingest-session', transcript]).code).toBe(0);
   const [note] = readdirSync(join(first, 'sessions'));
-  writeFileSync(transcript, transcriptOf(300));
+  writeFileSync(transcript, longTranscript(SID, 300));
 
   // Where the last continuation goes, as an ingest without the race writes it.
   const plain = join(work, 'plain');
