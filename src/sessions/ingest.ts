@@ -697,7 +697,7 @@ function continueFrom(kept: WrittenNote, view: SessionModel): number {
 function firstOfSession(paths: string[], sessionId: string, content: string): string {
   for (const path of [...new Set(paths)]) {
     const text = readTextOrNull(path, NOTE);
-    if (text === null || text === content || sessionIdOfNote(text) === sessionId) return path;
+    if (text === null ? nothingAt(path) : text === content || sessionIdOfNote(text) === sessionId) return path;
   }
   return paths[0];
 }
@@ -705,8 +705,15 @@ function firstOfSession(paths: string[], sessionId: string, content: string): st
 /** Whether `content` may go to `path`: nothing is there, or exactly this content already is. */
 function freeFor(path: string, content: string): boolean {
   const text = readTextOrNull(path, NOTE);
-  return text === null || text === content;
+  return text === null ? nothingAt(path) : text === content;
 }
+
+/**
+ * Whether no file at all is at `path`, a link included: one that leads nowhere (or a file this user cannot
+ * read) reads as no note, but a new note is never made over it (files.ts createOnly). Taken for a free name,
+ * it failed every ingest of the session with "the session note … changed while tsm was writing it".
+ */
+const nothingAt = (path: string) => fileKind(path, { lstat: true }) === 'absent';
 
 function keptOf(sessionId: string, notes: WrittenNote[]): KeptNote[] {
   return notes.flatMap((n) => (n.kept ? [{ sessionId, path: n.path, reason: n.kept, since: n.keptSince ?? '' }] : []));

@@ -1,5 +1,5 @@
 // tsm only rewrites what it wrote: a session note its user edited or deleted is left alone.
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -170,6 +170,20 @@ describe('ingest keeps what the user changed', () => {
     expect(frontmatterOf(read('2026-05-20-proj-bbbbbbbb00004000.md'))).not.toHaveProperty('continues');
     expect(b.kept).toEqual([]);
     expect(keptNotes(opts.stateDir, opts)).toEqual([]);
+    turn('second question', 'second answer');
+    expect(ingestTranscript(transcript, opts)).toMatchObject({ notePath: b.notePath, changed: true, kept: [] });
+  });
+
+  it('passes by a link at the note\'s name that leads nowhere, as by any file not of this session', () => {
+    mkdirSync(opts.sessionsDir, { recursive: true });
+    const link = join(opts.sessionsDir, '2026-05-20-proj-bbbbbbbb.md');
+    symlinkSync(join(root, 'gone', 'elsewhere.md'), link);
+    turn('first question', 'first answer');
+    const b = ingestTranscript(transcript, opts);
+    expect(b.notePath).toBe(join(opts.sessionsDir, '2026-05-20-proj-bbbbbbbb00004000.md'));
+    expect(b.kept).toEqual([]);
+    expect(readFileSync(b.notePath, 'utf8')).toContain('first question');
+    expect(readlinkSync(link)).toBe(join(root, 'gone', 'elsewhere.md'));
     turn('second question', 'second answer');
     expect(ingestTranscript(transcript, opts)).toMatchObject({ notePath: b.notePath, changed: true, kept: [] });
   });
