@@ -642,13 +642,18 @@ function lookAgain(deleted: WrittenNote, notes: WrittenNote[], sessionId: string
  * rename keeps the folder and the content). Found when exactly one `.md` file of its folder that the state
  * does not record carries the session's id in its frontmatter. A note's `session_id` is its second line, so
  * only the first 4 KB of each is read: a folder of 2,000 notes took 20 ms from the page cache, 240 ms cold,
- * and only once (a note found, or taken for deleted, is recorded so: `sought`). Unchanged, tsm goes on writing it
- * under its new name; changed as well, it is an edited note, left alone, and the session goes on in a
- * continuation. None, or more than one (a copy, say), and the note counts as deleted, as before: a note its
- * user deleted is never written again. A note moved to another folder is not looked for (a state records
- * its notes in one folder: recordedInPlace). Taken for deleted, a renamed note stopped the whole session.
+ * and only once (a note found, or taken for deleted, is recorded so: `sought`). Unchanged, tsm goes on
+ * writing it under its new name; changed as well, it is an edited note, left alone, and the session goes on
+ * in a continuation. None, or more than one (a copy, say), or another note of the session gone from its name
+ * as well, and the note counts as deleted, as before: a note its user deleted is never written again. A note
+ * moved to another folder is not looked for (a state records its notes in one folder: recordedInPlace).
+ * Taken for deleted, a renamed note stopped the whole session.
  */
 function renamedNote(gone: WrittenNote, notes: WrittenNote[], sessionId: string): string | null {
+  // Another of the session's notes gone from its name too: which one a note found is cannot be told. (Its
+  // first note renamed and its continuation deleted, the first was taken for the continuation renamed and
+  // edited, and the session went on in a `-3` note though its user had deleted the `-2`.)
+  if (notes.some((n) => n !== gone && nothingAt(n.path))) return null;
   const dir = dirname(gone.path);
   let names: string[];
   try {

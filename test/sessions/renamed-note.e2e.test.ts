@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tsm } from '../helpers/cli.js';
-import { fixtureText } from './helpers.js';
+import { fixtureText, longTranscript } from './helpers.js';
 
 const SESSION = 'c45af7b1-cb7c-4e51-93db-8cbb250a877a';
 const NOTE = '2026-01-02-workspace-c45af7b1.md';
@@ -151,5 +151,29 @@ describe('a renamed session note an older tsm took for deleted', () => {
         expect(readdirSync(sessions)).toEqual(['b.md']);
       }
     }
+  });
+});
+
+describe('a session of several notes, its first renamed and its open continuation deleted', () => {
+  it('counts the continuation deleted: the renamed first note is not taken for it, and the session stops', () => {
+    const id = '88888888-2222-4333-8444-555555555555';
+    const vault = join(work, 'parts', 'vault');
+    mkdirSync(join(vault, '.tsm'), { recursive: true });
+    writeFileSync(join(vault, '.tsm', 'config.json'), JSON.stringify({ maxFileBytes: 40_000 }));
+    const transcript = join(work, 'parts', `${id}.jsonl`);
+    const ingest = () => tsm(['--vault', vault, 'ingest-session', transcript]);
+    writeFileSync(transcript, longTranscript(id, 20));
+    expect(ingest().code).toBe(0);
+    const sessions = join(vault, 'sessions');
+    expect(readdirSync(sessions).sort()).toEqual(['2026-01-02-proj-88888888-2.md', '2026-01-02-proj-88888888.md']);
+    renameSync(join(sessions, '2026-01-02-proj-88888888.md'), join(sessions, 'My session.md'));
+    rmSync(join(sessions, '2026-01-02-proj-88888888-2.md'));
+    const mine = readFileSync(join(sessions, 'My session.md'), 'utf8');
+    writeFileSync(transcript, longTranscript(id, 25));
+    const r = ingest();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${transcript}: sessions/2026-01-02-proj-88888888-2.md was deleted, so tsm writes nothing more for this session\n`);
+    expect(readdirSync(sessions)).toEqual(['My session.md']);
+    expect(readFileSync(join(sessions, 'My session.md'), 'utf8')).toBe(mine);
   });
 });
