@@ -502,10 +502,13 @@ function runWrites(vault: string, plan: NoteWrites): void {
 
 /**
  * The sha256 of `text`, a note's at `path`, when it is what tsm wrote there — as the state records it
- * (`recorded`), or as this ingest's earlier run wrote it — else null (no file, or the user's since).
+ * (`recorded`), or as this ingest's earlier run wrote it — else null (no file, or the user's since). tsm
+ * writes plain files: a link there is the user's (a note moved elsewhere and linked back), even when what
+ * it leads to is tsm's note as written. Taken for the note, the link was replaced by a new file, and the
+ * note it led to stayed behind, stale.
  */
 function shaIfOurs(text: string | null, path: string, recorded: string | undefined, ran: RanWrites): string | null {
-  const sha = text === null ? null : sha256(text);
+  const sha = text === null || fileKind(path, { lstat: true }) !== 'file' ? null : sha256(text);
   return sha !== null && (sha === recorded || sha === ran.wrote.get(path)) ? sha : null;
 }
 

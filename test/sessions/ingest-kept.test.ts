@@ -174,6 +174,22 @@ describe('ingest keeps what the user changed', () => {
     expect(ingestTranscript(transcript, opts)).toMatchObject({ notePath: b.notePath, changed: true, kept: [] });
   });
 
+  it('leaves a link the user put in place of the note alone, and what it leads to: later prompts go to a continuation', () => {
+    turn('first question', 'first answer');
+    const a = ingestTranscript(transcript, opts);
+    const moved = join(root, 'elsewhere.md');
+    renameSync(a.notePath, moved);
+    symlinkSync(moved, a.notePath);
+    const was = readFileSync(moved, 'utf8');
+    turn('second question', 'second answer');
+    const b = ingestTranscript(transcript, opts);
+    expect(readlinkSync(a.notePath)).toBe(moved);
+    expect(readFileSync(moved, 'utf8')).toBe(was);
+    expect(b.notePath).toBe(join(opts.sessionsDir, '2026-05-20-proj-bbbbbbbb-2.md'));
+    expect(read('2026-05-20-proj-bbbbbbbb-2.md')).toContain('second answer');
+    expect(b.kept).toMatchObject([{ path: a.notePath, reason: 'edited' }]);
+  });
+
   it('passes by a link at the note\'s name that leads nowhere, as by any file not of this session', () => {
     mkdirSync(opts.sessionsDir, { recursive: true });
     const link = join(opts.sessionsDir, '2026-05-20-proj-bbbbbbbb.md');
