@@ -346,9 +346,10 @@ function statSize(transcriptPath: string): number {
  * A note its user changed between this ingest's check and its write is not written (files.ts
  * writeNoteFile), nor is the state: the ingest runs once more, and finds the note edited. A plan of several
  * writes (a note closed at its size, and its continuations) may have written some before the one that
- * changed: the second run knows them by what the first wrote there (`ran`). It took each for a note its user
- * had edited, and wrote their prompts again in new continuations: an ingest of 24 notes whose last met a file
- * that appeared there left 23 notes "edited" and 23 more repeating them (test/sessions/retry-own-notes.e2e.test.ts).
+ * changed: the second run knows them by what the first wrote there (`ran`). Before, it took each for a note
+ * its user had edited and wrote their prompts again in new continuations: an ingest of 24 notes whose last
+ * met a file that appeared there left 23 notes "edited" and 23 more repeating them
+ * (test/sessions/retry-own-notes.e2e.test.ts).
  */
 export function ingestTranscript(transcriptPath: string, opts: IngestOptions): IngestResult {
   const ran: RanWrites = { wrote: new Map(), removed: new Set() };
