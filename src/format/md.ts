@@ -9,6 +9,7 @@ import { truncateText } from '../text/chars.js';
 import { codeSpan } from '../text/code-span.js';
 import { dedent, indentColumns } from '../text/columns.js';
 import { closesFence, fenceCloser, fenceOpening, htmlBlockOpening, isThematicBreak, listItemOpening, opensHtmlToBlankLine, type Fence, type HtmlBlock } from '../text/markdown-blocks.js';
+import { closingTags, readTags } from '../text/html-tags.js';
 import { firstSentence, type LinkReading } from '../text/markdown-line.js';
 import { relativeTime } from './relative-time.js';
 
@@ -44,6 +45,7 @@ function normalisedScore(score: number, top: number): string {
 const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 /** A run of `=` or `-` alone on a line: right below a line of text it makes that line a (setext) heading. */
 const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
+const QUOTE = /^ {0,3}>/;
 
 /**
  * Section markdown that cannot break the surrounding document: an unclosed code fence is closed, so is an
@@ -56,6 +58,9 @@ const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
  * An HTML block that a blank line ends (`<details>`, a lone `<span>`) is HTML to that line: a ``` in it
  * opens no fence, and "closing" one read there added a ``` after the note's later text that opened a
  * real fence, so every later result was code.
+ * An HTML element the text leaves open (a `<details>` that a budget's cut or a long section's chunking ends
+ * inside) is closed after it: markdown reads on correctly past it, but an HTML renderer (GitHub, Obsidian's
+ * preview) nested every later result inside it.
  */
 export function containedMarkdown(md: string): string {
   // Set inside the callback, read after it: typed wide, or TypeScript narrows them to null.
@@ -66,6 +71,8 @@ export function containedMarkdown(md: string): string {
   // `**Details:**` line above.
   let toBlank = false;
   let text = true;
+  // The HTML elements root-level lines left open (html-tags.ts), closed at the end.
+  const tags: string[] = [];
   // The root-level list item the lines are in: the column its text starts at, the fence open in it, and
   // whether its last line was text a less indented line may continue (lazily). Its own lines are no root
   // blocks: `- ```sh` … `  ```` is a fence of the item, which ends with it; read as a root fence, its
@@ -96,6 +103,7 @@ export function containedMarkdown(md: string): string {
     }
     if (toBlank) {
       toBlank = line.trim() !== '';
+      readTags(line, true, tags);
       return line;
     }
     if (item !== null) {
@@ -127,21 +135,29 @@ export function containedMarkdown(md: string): string {
       return line;
     }
     toBlank = opensHtmlToBlankLine(line, wasText);
-    if (toBlank) return line;
+    if (toBlank) {
+      readTags(line, true, tags);
+      return line;
+    }
     // A paragraph's line (an escaped heading is one): not blank, no rule or setext underline (which ends one),
     // no indented code.
     text = line.trim() !== '' && !isThematicBreak(line) && !(wasText && SETEXT_UNDERLINE.test(line)) && (wasText || indentColumns(line) < 4);
+    // A quote's, a list item's or a heading's end closes what its text opened; a paragraph's does not.
+    if (text && !QUOTE.test(line)) readTags(line, false, tags);
     return ATX_HEADING.test(line) ? line.replace('#', '\\#') : line;
   });
   if (open !== null) lines.push(fenceCloser(open));
   else if (html !== null) lines.push(html.closer);
+  // After them: a `</details>` read in a fence or a comment closes nothing. On its own line, a block tag's
+  // (kind 6), which ends a paragraph, a list or a quote above it, so it is HTML at the root.
+  if (tags.length > 0) lines.push(closingTags(tags));
   if (SETEXT_UNDERLINE.test(lines[0])) lines.unshift('');
   return lines.join('\n');
 }
 
 /** True when a line starts no block of its own, so it may continue a paragraph above it (lazily, in a list item). */
 function startsNoBlock(line: string): boolean {
-  return fenceOpening(line) === null && htmlBlockOpening(line) === null && !opensHtmlToBlankLine(line, true) && !ATX_HEADING.test(line) && listItemOpening(line) === null && !isThematicBreak(line) && !/^ {0,3}>/.test(line);
+  return fenceOpening(line) === null && htmlBlockOpening(line) === null && !opensHtmlToBlankLine(line, true) && !ATX_HEADING.test(line) && listItemOpening(line) === null && !isThematicBreak(line) && !QUOTE.test(line);
 }
 
 function summary(hit: SearchHit, links: LinkReading): string {

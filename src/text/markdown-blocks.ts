@@ -64,7 +64,7 @@ export function htmlBlockOpening(line: string): HtmlBlock | null {
 }
 
 /** CommonMark's block tag names (micromark's htmlBlockNames): a line that starts with one opens a kind 6 HTML block. */
-const BLOCK_TAG_NAMES = new Set(
+export const BLOCK_TAG_NAMES: ReadonlySet<string> = new Set(
   ('address article aside base basefont blockquote body caption center col colgroup dd details dialog dir div dl dt ' +
     'fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link ' +
     'main menu menuitem nav noframes ol optgroup option p param search section summary table tbody td tfoot th thead ' +

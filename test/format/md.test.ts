@@ -5,6 +5,7 @@ import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
 import { containedMarkdown, formatMarkdown, includesDetails, type DetailLevel } from '../../src/format/md.js';
 import { DEFAULT_LINK_READING } from '../../src/text/markdown-line.js';
+import { htmlOpenAtResults } from '../helpers/html-nesting.js';
 import { HOSTILE, hit, memoryResponse, response } from './fixtures.js';
 
 const golden = (name: string) => readFileSync(new URL(`./golden/${name}`, import.meta.url), 'utf8');
@@ -219,7 +220,7 @@ describe('containedMarkdown', () => {
     expect(containedMarkdown('<!-- closed -->\n# heading')).toBe('<!-- closed -->\n\\# heading');
     expect(containedMarkdown('<PRE>\n# not a heading in it\n</pre>\nafter')).toBe('<PRE>\n# not a heading in it\n</pre>\nafter');
     expect(containedMarkdown('<Pre class=x>\ncode')).toBe('<Pre class=x>\ncode\n</pre>');
-    expect(containedMarkdown('<div>\nends at a blank line')).toBe('<div>\nends at a blank line');
+    expect(containedMarkdown('<div>\nends at a blank line')).toBe('<div>\nends at a blank line\n</div>'); // the element, not the block
     expect(containedMarkdown('<prelude>\ntext')).toBe('<prelude>\ntext');
     // Inside a fence an HTML start is code, and inside an HTML block a fence is HTML.
     expect(containedMarkdown('```\n<!--\n```\nafter')).toBe('```\n<!--\n```\nafter');
@@ -227,11 +228,11 @@ describe('containedMarkdown', () => {
   });
 
   it('reads an HTML block that a blank line ends as HTML to that line, and only where CommonMark opens one', () => {
-    expect(containedMarkdown('<details>\n```\n# x\n\n# y')).toBe('<details>\n```\n# x\n\n\\# y');
-    expect(containedMarkdown('a\n\n<span class="x">\n~~~\n\nb')).toBe('a\n\n<span class="x">\n~~~\n\nb');
+    expect(containedMarkdown('<details>\n```\n# x\n\n# y')).toBe('<details>\n```\n# x\n\n\\# y\n</details>');
+    expect(containedMarkdown('a\n\n<span class="x">\n~~~\n\nb')).toBe('a\n\n<span class="x">\n~~~\n\nb\n</span>');
     // Right after a paragraph's line (at first, **Details:**) a lone tag is text, and a fence after it is one.
     expect(containedMarkdown('<span>\n~~~\ncode')).toBe('<span>\n~~~\ncode\n~~~');
-    expect(containedMarkdown('a\n<div>\n~~~\ncode')).toBe('a\n<div>\n~~~\ncode');
+    expect(containedMarkdown('a\n<div>\n~~~\ncode')).toBe('a\n<div>\n~~~\ncode\n</div>');
   });
 
   it('reads a list item\'s lines as the item\'s: a fence in it, a lazy line, a line that ends it', () => {
@@ -274,4 +275,43 @@ describe('formatMarkdown: details cut for the budget', () => {
       expect(md.slice(last.position!.start.offset, last.position!.end.offset)).toBe(NOTE);
     });
   }
+});
+
+describe('formatMarkdown: HTML the details leave open', () => {
+  const steps = Array.from({ length: 40 }, (_, i) => `step ${i}: the walrus config line`).join('\n');
+  const next = hit({ section: 'Next note' });
+  const opts = { detail: 'high', now: NOW, links: DEFAULT_LINK_READING } as const;
+
+  it('a <details> the budget cuts inside is closed before the cut note: the next result is not nested in it', () => {
+    const content = `Intro.\n\n<details>\n<summary>log</summary>\n\n${steps}\n\n</details>\n\nAfter.`;
+    const md = formatMarkdown(response('walrus', [hit({ content }), next]), { ...opts, detailBudget: 300 });
+    expect(md).toMatch(/…\n<\/details>\n\n\*\(details cut/);
+    expect(htmlOpenAtResults(md)).toEqual([[], []]);
+    // Still markdown that reads right: the cut note a paragraph of its own, both results headings.
+    expect(renderedHeadings(md)).toEqual(['2 Result 1 [rank: 1, score: 1.00]', '2 Result 2 [rank: 2, score: 1.00]']);
+  });
+
+  it.each([
+    ['a long section chunked inside its <details>', 'Intro.\n\n<details>\n<summary>log</summary>', '</details>'],
+    ['nested blocks', '<div class="log">\n<details><summary>a</summary>\n\ntext', '</details></div>'],
+    ['a fence left open inside', 'Intro.\n\n<details>\n\n```sh\ncode <div>', '```\n</details>'],
+    ['a block tag inline in a paragraph', 'Text <div> and more', '</div>'],
+    ['a bold that never closes', 'Some <b>bold\n\nmore', '</b>'],
+  ])('%s: closed after the text', (_, content, closers) => {
+    const md = formatMarkdown(response('q', [hit({ content }), next]), opts);
+    expect(md).toContain(`\n${closers}\n\n## Result 2`);
+    expect(htmlOpenAtResults(md)).toEqual([[], []]);
+  });
+
+  it.each([
+    ['closed ones', '<details>\n<summary>a</summary>\n\ntext\n\n</details>'],
+    ['tags in code', '`<details>` and \\<div> are text\n\n```\n<details>\n```\n\n    <div>'],
+    ['tags in a comment', '<!-- <details> -->'],
+    ['inline tags a paragraph closes', 'Vec<String> and <span>x'],
+    ['void and self-closed ones', '<hr>\n\n<br/> <img src="x">'],
+    ['tags in a quote or a list item', '> <details>\n\n- <div>'],
+  ])('%s: nothing added', (_, content) => {
+    const md = formatMarkdown(response('q', [hit({ content }), next]), opts);
+    expect(md).toContain(`${content}\n\n## Result 2`);
+  });
 });
