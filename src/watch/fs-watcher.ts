@@ -179,11 +179,19 @@ export class VaultFsWatcher {
    * one lstat per folder, beside the loop test's realpath.
    */
   private linkedFolders = new Map<string, string | null>();
+  /**
+   * The linkedFolders entered since the last relinked() or the walk that started the watcher: none of them was
+   * there when it last looked.
+   */
+  private linkedSinceLook = new Set<string>();
 
   /**
    * The symlinked folders (linkedFolders) that lead elsewhere now, or are no symlink any more (a folder
    * renamed over one, one removed), taken as they are now. Asked every second by the caller: an lstat and a
    * realpath per such link, nothing in a vault without any. Any of them makes a `renew` (and a rescan) due.
+   * One that came and went between two looks (nothing at its path now) changed nothing there is to see:
+   * `ln -sfn b notes` makes its link under a random name beside `notes` and renames it over, and when the
+   * watcher entered that name in between, the rescan line said `symlinked folder changed: notes, CuODd4YJ`.
    */
   relinked(): string[] {
     const now: string[] = [];
@@ -192,8 +200,9 @@ export class VaultFsWatcher {
       if (to === was) continue;
       if (to === undefined) this.linkedFolders.delete(abs);
       else this.linkedFolders.set(abs, to);
-      now.push(abs);
+      if (!this.linkedSinceLook.has(abs) || fileKind(abs, { lstat: true }) !== 'absent') now.push(abs);
     }
+    this.linkedSinceLook.clear();
     return now;
   }
 
@@ -242,12 +251,17 @@ export class VaultFsWatcher {
     if (this.closed) return;
     // This watcher's own: a closed one's late calls never write into its successor's.
     const links = new Map<string, string | null>();
+    const since = new Set<string>();
     this.linkedFolders = links;
+    this.linkedSinceLook = since;
     const isLoop = createLoopTest(this.opts.vault);
     const enters = (abs: string) => {
       if (!links.has(abs)) {
         const to = linkTarget(abs);
-        if (to !== undefined) links.set(abs, to);
+        if (to !== undefined) {
+          links.set(abs, to);
+          since.add(abs);
+        }
       }
       return isLoop(abs);
     };
@@ -315,6 +329,8 @@ export class VaultFsWatcher {
       });
     });
     if (failedOver) await this.switching;
+    // The walk was this watcher's first look: a link it entered and that goes is a removal.
+    since.clear();
   }
 
   private async failOver(old: FSWatcher, err: Error): Promise<void> {

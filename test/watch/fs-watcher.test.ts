@@ -137,3 +137,40 @@ describe('VaultFsWatcher (symlinks)', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe('VaultFsWatcher.relinked', () => {
+  function outsideFolder(files: Record<string, string>): string {
+    const d = mkdtempSync(join(tmpdir(), 'tsm-fsw-out-'));
+    cleanups.push(() => rmSync(d, { recursive: true, force: true }));
+    for (const [rel, text] of Object.entries(files)) writeFileSync(join(d, rel), text);
+    return d;
+  }
+
+  it("names the link ln -sfn pointed elsewhere, not the temporary link it renamed over it", async () => {
+    const a = outsideFolder({ 'x.md': 'a' });
+    const b = outsideFolder({ 'y.md': 'b' });
+    const { dir, seen, w } = await startIn({ 'n.md': 'n' });
+    symlinkSync(a, join(dir, 'notes'));
+    await waitFor(() => has(seen, 'addDir', 'notes'));
+    expect(w.relinked()).toEqual([]); // a look: notes was there
+    // ln -sfn b notes: a link under a random name beside notes, renamed over it. Here the watcher enters that
+    // name before the rename (ln is too quick for it to, most times).
+    symlinkSync(b, join(dir, 'CuODd4YJ'));
+    await waitFor(() => has(seen, 'add', 'CuODd4YJ/y.md'));
+    renameSync(join(dir, 'CuODd4YJ'), join(dir, 'notes'));
+    expect(w.relinked()).toEqual([join(dir, 'notes')]);
+  });
+
+  it('names a link removed after a look, and a link a folder replaced', async () => {
+    const a = outsideFolder({ 'x.md': 'a' });
+    const { dir, seen, w } = await startIn({ 'kept/n.md': 'n' });
+    symlinkSync(a, join(dir, 'gone'));
+    symlinkSync(a, join(dir, 'kept-link'));
+    await waitFor(() => has(seen, 'add', 'gone/x.md') && has(seen, 'add', 'kept-link/x.md'));
+    expect(w.relinked()).toEqual([]);
+    rmSync(join(dir, 'gone'));
+    rmSync(join(dir, 'kept-link'));
+    mkdirSync(join(dir, 'kept-link'));
+    expect(w.relinked().sort()).toEqual([join(dir, 'gone'), join(dir, 'kept-link')]);
+  });
+});
