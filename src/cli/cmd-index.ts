@@ -8,7 +8,7 @@ import { oneLine } from '../text/controls.js';
 import { gitWorkTreeRoot } from '../vault/paths.js';
 import { configFrom, printJson } from './args.js';
 import { progressBar } from './progress.js';
-import { signalExitCode, STOP_SIGNALS } from '../core/signals.js';
+import { onStopSignals, stopExitCode } from '../core/signals.js';
 import { UsageError, UserError } from './run.js';
 import { readAllStdin, writeErr, writeOut } from './stdio.js';
 import { count } from '../text/count.js';
@@ -64,22 +64,20 @@ async function embed(cfg: TsmConfig, threads: number): Promise<EmbedSummary> {
   // second signal stops at once (the batches committed stay all the same).
   const stop = new AbortController();
   let stoppedBy: NodeJS.Signals | null = null;
-  const onSignal = (name: NodeJS.Signals) => {
-    if (stoppedBy) process.exit(signalExitCode(name));
+  const offSignals = onStopSignals((name) => {
     stoppedBy = name;
     stop.abort();
-  };
-  for (const name of STOP_SIGNALS) process.on(name, onSignal);
+  });
   try {
     const s = await embedPending(db, embedder, { onProgress: (done, total) => bar.update(done, total), signal: stop.signal });
     bar.end();
     // On a TTY the bar showed the way; elsewhere (a log, a CI job) this one line is the whole report.
     const interrupted = s.stopped ? stoppedBy : null; // a signal after the last section stopped nothing
     writeErr(embedLine(s, interrupted) + (s.failed ? `the model failed on ${count(s.failed, 'section')}: ${s.firstError}\n` : ''));
-    if (interrupted) process.exitCode = signalExitCode(interrupted);
+    if (interrupted) process.exitCode = stopExitCode(interrupted, true);
     return s;
   } finally {
-    for (const name of STOP_SIGNALS) process.off(name, onSignal);
+    offSignals();
     bar.end();
     db.close();
     await embedder.close();

@@ -5,7 +5,7 @@ import { formatBatchLine, formatInitialLine } from '../watch/report.js';
 import { watchVault, WatchError } from '../watch/watch-vault.js';
 import { configFrom } from './args.js';
 import { progressBar } from './progress.js';
-import { signalExitCode, STOP_SIGNALS } from '../core/signals.js';
+import { onStopSignals } from '../core/signals.js';
 import { UserError } from './run.js';
 import { writeErr } from './stdio.js';
 import { count } from '../text/count.js';
@@ -26,21 +26,16 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
 
   const log = (line: string) => writeErr(`${line}\n`);
   const controller = new AbortController();
-  let signals = 0;
-  const onSignal = (name: NodeJS.Signals) => {
-    signals++;
-    if (signals === 1) {
+  // Without a SIGHUP handler the watcher died mid-batch at its terminal's closing and left `.tsm/watch.pid` behind.
+  // A second signal stops at once: each note is written in one transaction, so stopping now loses nothing
+  // that the next `tsm index` will not redo.
+  const offSignals = onStopSignals(
+    (name) => {
       log(`tsm watch: ${name}: finishing the batch in hand, then stopping (again to stop at once)`);
       controller.abort();
-    } else {
-      // A second signal: the user does not want to wait. Each note is written in one transaction,
-      // so stopping now loses nothing that the next `tsm index` will not redo.
-      removeWatcherPid(dir); // only if it names this process
-      process.exit(signalExitCode(name));
-    }
-  };
-  // Without a SIGHUP handler the watcher died mid-batch at its terminal's closing and left `.tsm/watch.pid` behind.
-  for (const name of STOP_SIGNALS) process.on(name, onSignal);
+    },
+    () => removeWatcherPid(dir), // only if it names this process
+  );
 
   const bar = progressBar('indexing');
   try {
@@ -68,7 +63,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     if (err instanceof WatchError) throw new UserError(err.message);
     throw err;
   } finally {
-    for (const name of STOP_SIGNALS) process.off(name, onSignal);
+    offSignals();
     removeWatcherPid(dir); // only if it names this process
     // Everything is closed; should a stray handle (a worker thread, a library's timer) remain, do not hang.
     setTimeout(() => process.exit(), 2000).unref();

@@ -19,7 +19,7 @@ import { GuardedStdioTransport } from './stdio-transport.js';
 import { argumentSchema, declaredArguments, InvalidArgument, WithNotice, type Tool, type ToolContext } from './tool.js';
 import { TOOLS } from './tools/index.js';
 import { fileIdentity } from '../vault/file-kind.js';
-import { STOP_SIGNALS } from '../core/signals.js';
+import { STOP_SIGNALS, stopExitCode } from '../core/signals.js';
 
 /** Sent to the client at initialisation: how the tools fit together. */
 export const SERVER_INSTRUCTIONS = [
@@ -121,18 +121,19 @@ export async function serveStdio(cfg: TsmConfig): Promise<void> {
   );
   const transport = new GuardedStdioTransport();
   let exiting = false;
-  const exit = () => {
+  // 0 on a signal too: the server ran until it was stopped, as it should (core/signals.ts stopExitCode).
+  const exit = (code = 0) => {
     if (exiting) return;
     exiting = true;
-    void Promise.allSettled([server.close(), resident.close()]).finally(() => process.exit(0));
+    void Promise.allSettled([server.close(), resident.close()]).finally(() => process.exit(code));
   };
   // First the answers to what was already asked, and the lines still queued for stdout (transport.settle).
-  const exitSettled = (ms: number) => void transport.settle(ms).then(exit);
-  transport.onclose = exit;
+  const exitSettled = (ms: number, code = 0) => void transport.settle(ms).then(() => exit(code));
+  transport.onclose = () => exit();
   // The end of input is not the end of output: `tsm serve < requests.jsonl`, or a client that closes stdin
   // and reads on, still wants the answers. A signal during that wait exits sooner.
   transport.oninputend = () => exitSettled(INPUT_END_SETTLE_MS);
-  process.stdout.on('error', exit); // the client went away mid-answer (EPIPE): nobody is left to answer
+  process.stdout.on('error', () => exit()); // the client went away mid-answer (EPIPE): nobody is left to answer
   // A stderr that cannot be written (a client that closed its end: EPIPE; a log file on a full disk: ENOSPC)
   // drops the line, as every command's writeErr does: there is nowhere left to say it. Unhandled, the
   // stream's 'error' ended the server with exit 1 at its first refused message, the requests after it
@@ -145,7 +146,7 @@ export async function serveStdio(cfg: TsmConfig): Promise<void> {
   for (const signal of STOP_SIGNALS) {
     process.on(signal, () => {
       transport.stopTaking(`tsm serve is stopping (${signal}): this request was not run; send it again once the server is back`);
-      exitSettled(SIGNAL_SETTLE_MS);
+      exitSettled(SIGNAL_SETTLE_MS, stopExitCode(signal, false));
     });
   }
   // Something went wrong on the connection (a line the transport refused and answered, a stream error, a
