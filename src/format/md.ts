@@ -163,7 +163,18 @@ function startsNoBlock(line: string): boolean {
 function summary(hit: SearchHit, links: LinkReading): string {
   const section = oneLine(hit.section);
   const sentence = truncateText(oneLine(firstSentence(hit.content, links) || hit.snippet), SUMMARY_CHARS);
-  return sentence === '' ? section : `${section} — ${sentence}`;
+  return literalTags(sentence === '' ? section : `${section} — ${sentence}`);
+}
+
+/**
+ * Plain text (the summary: a heading and a first sentence, with code as its text and a prose placeholder
+ * `<query>` kept) whose `<` starts no HTML in the markdown line it goes on: unescaped, a code block's
+ * `<div class="card">`, cut at 240 characters, opened a `<div>` every later result rendered inside, and
+ * `tsm search <query>` showed as `tsm search ` (an unknown element). Backslashes right before such a `<`
+ * are escaped too, or the last one escaped the new one.
+ */
+function literalTags(text: string): string {
+  return text.replace(/(\\*)<(?=[A-Za-z/!?])/g, (_, slashes: string) => `${slashes.repeat(2)}\\<`);
 }
 
 /** Said where a result's details were cut or left out for the answer's size (`detailBudget`). */

@@ -315,3 +315,29 @@ describe('formatMarkdown: HTML the details leave open', () => {
     expect(md).toContain(`${content}\n\n## Result 2`);
   });
 });
+
+describe('formatMarkdown: the summary is text', () => {
+  const opts = { detail: 'none', now: NOW, links: DEFAULT_LINK_READING } as const;
+  const summaryText = (md: string, n: number) => {
+    const tree = commonmark.parse(md) as Root;
+    const paragraphs = tree.children.filter((c) => c.type === 'paragraph');
+    const text = (x: { value?: string; children?: unknown[]; type: string }): string => (x.type === 'html' ? `[html ${x.value}]` : (x.value ?? (x.children ?? []).map((c) => text(c as never)).join('')));
+    return text(paragraphs[n] as never).split('\n').find((l) => l.startsWith('Summary: '));
+  };
+
+  it("a code block's HTML cut in the summary opens no element the later results render inside", () => {
+    const card = `\`\`\`html\n<div class="card">\n${Array.from({ length: 12 }, (_, i) => `  <p>Line ${i} of the card markup</p>`).join('\n')}\n</div>\n\`\`\``;
+    const md = formatMarkdown(response('card', [hit({ section: 'Card markup', content: card }), hit({ section: 'Next note' })]), opts);
+    expect(htmlOpenAtResults(md)).toEqual([[], []]);
+    expect(summaryText(md, 0)).toMatch(/^Summary: Card markup — <div class="card"> <p>Line 0 of the card markup<\/p>/);
+  });
+
+  it.each([
+    ['Run tsm search <query> to find notes.', 'Run tsm search <query> to find notes.'],
+    ['The `<details>` tag.', 'The <details> tag.'], // a code span's text
+    ['Paths `C:\\<b>` and `\\\\<!--`, a < b and x<3.', 'Paths C:\\<b> and \\\\<!--, a < b and x<3.'],
+  ])('%j reads as written', (content, shown) => {
+    const md = formatMarkdown(response('q', [hit({ section: 'S', content })]), opts);
+    expect(summaryText(md, 0)).toBe(`Summary: S — ${shown}`);
+  });
+});
