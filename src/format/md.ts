@@ -9,7 +9,7 @@ import { truncateText } from '../text/chars.js';
 import { codeSpan } from '../text/code-span.js';
 import { dedent, indentColumns } from '../text/columns.js';
 import { closesFence, fenceCloser, fenceOpening, htmlBlockOpening, isThematicBreak, listItemOpening, opensHtmlToBlankLine, type Fence, type HtmlBlock } from '../text/markdown-blocks.js';
-import { closingTags, readTags } from '../text/html-tags.js';
+import { closingTags, readTags, withoutCutTag } from '../text/html-tags.js';
 import { firstSentence, type LinkReading } from '../text/markdown-line.js';
 import { relativeTime } from './relative-time.js';
 
@@ -193,7 +193,7 @@ function formatHit(hit: SearchHit, position: number, top: number, opts: FormatOp
     // The note after a blank line, so it is a paragraph of its own: right below the cut text, it was a line of
     // whatever block the cut ended in, raw HTML of a `<details>` block (which a blank line ends) or a lazy
     // line of a paragraph, a list item or a quote.
-    else if (budget.left >= MIN_CUT_DETAILS) lines.push('', '**Details:**', containedMarkdown(truncateText(hit.content, budget.left)), '', CUT_NOTE);
+    else if (budget.left >= MIN_CUT_DETAILS) lines.push('', '**Details:**', containedMarkdown(withoutCutTag(truncateText(hit.content, budget.left))), '', CUT_NOTE);
     else lines.push('', LEFT_OUT);
     budget.left = Math.max(0, budget.left - length);
   }

@@ -2,6 +2,7 @@
 // (the md format's details, which a budget or a long section's chunking may cut inside a `<details>`) must
 // close them, or an HTML renderer (GitHub, Obsidian's preview) nests everything after it, every later result,
 // inside the open element. Markdown's own blocks (fences, HTML blocks that a line ends) are markdown-blocks.ts.
+import { ELLIPSIS } from './chars.js';
 import { BLOCK_TAG_NAMES } from './markdown-blocks.js';
 
 /** Elements that have no end tag: never open. */
@@ -44,4 +45,15 @@ export function readTags(line: string, html: boolean, open: string[]): void {
 /** The end tags that close `open`, innermost first, on one line (`</summary></details>`); '' for none. */
 export function closingTags(open: readonly string[]): string {
   return [...open].reverse().map((name) => `</${name}>`).join('');
+}
+
+/** A tag's start that a cut (truncateText) ended inside, before its `…`: `<div class="a b…`. */
+const CUT_TAG = new RegExp(`</?[A-Za-z][^<>\\n]*(?=${ELLIPSIS}$)`);
+
+/**
+ * `cut` (text truncateText ended with `…`) without a tag it ended inside: a renderer read everything after
+ * `<div class="a b…`, the later results too, as that tag's attribute, and showed none of it.
+ */
+export function withoutCutTag(cut: string): string {
+  return cut.replace(CUT_TAG, '');
 }

@@ -291,6 +291,16 @@ describe('formatMarkdown: HTML the details leave open', () => {
     expect(renderedHeadings(md)).toEqual(['2 Result 1 [rank: 1, score: 1.00]', '2 Result 2 [rank: 2, score: 1.00]']);
   });
 
+  it('a tag the budget cuts inside is left out: its attributes would have run on over the later results', () => {
+    const attrs = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau';
+    const content = `Intro text here.\n\n${'word '.repeat(50)}\n\n<div class="${attrs}">\n\ninside\n\n</div>\n\nAfter.`;
+    for (const detailBudget of [300, 320, 340]) {
+      const md = formatMarkdown(response('q', [hit({ content }), next]), { ...opts, detailBudget });
+      expect(md).toContain('\n\n…\n\n*(details cut');
+      expect(md).not.toContain('<div');
+    }
+  });
+
   it.each([
     ['a long section chunked inside its <details>', 'Intro.\n\n<details>\n<summary>log</summary>', '</details>'],
     ['nested blocks', '<div class="log">\n<details><summary>a</summary>\n\ntext', '</details></div>'],
