@@ -8,6 +8,7 @@ import { progressBar } from './progress.js';
 import { onStopSignals } from '../core/signals.js';
 import { UserError } from './run.js';
 import { writeErr } from './stdio.js';
+import { oneLine } from '../text/controls.js';
 import { count } from '../text/count.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
@@ -24,7 +25,8 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     throw new UserError(`a watcher already runs for ${cfg.vault} (pid ${other}); stop it first, or, ${stalePidAdvice(dir)}`);
   }
 
-  const log = (line: string) => writeErr(`${line}\n`);
+  // One line each, whatever a path or an error holds: a note named `a\ntsm watch: 9 removed.md` forged a line.
+  const log = (line: string) => writeErr(`${oneLine(line)}\n`);
   const controller = new AbortController();
   // Without a SIGHUP handler the watcher died mid-batch at its terminal's closing and left `.tsm/watch.pid` behind.
   // A second signal stops at once: each note is written in one transaction, so stopping now loses nothing

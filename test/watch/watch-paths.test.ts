@@ -34,6 +34,18 @@ describe('tsm watch: path rules', () => {
     await waitForSearch(dir, added, [`${NFC}/\u30ac${NFC}.md`]);
   });
 
+  it('logs a note named with a newline on its batch line, not as a line of its own', async () => {
+    const word = token('newline');
+    const dir = vault({ 'a.md': '# A\n' });
+    const w = await startWatch(dir);
+    writeFileSync(join(dir, 'evil\ntsm watch: 999 removed.md'), `# E\n\n${word}\n`);
+    await waitForSearch(dir, word, ['evil\ntsm watch: 999 removed.md']);
+    await waitForValue(() => /1 added/.test(w.stderr()), true);
+    const lines = w.stderr().split('\n');
+    expect(lines.filter((l) => l.startsWith('tsm watch: 999'))).toEqual([]);
+    expect(lines).toContainEqual(expect.stringMatching(/^tsm watch: 1 added in \d+ ms \(evil tsm watch: 999 removed\.md\)$/));
+  });
+
   it('sees an edit that keeps size and mtime', async () => {
     const before = token('aaaa');
     const after = token('bbbb');
