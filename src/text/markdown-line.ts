@@ -425,11 +425,20 @@ export function dropHtml(md: string): string {
 
 function dropTags(s: string): string {
   if (s.indexOf('<') === -1) return s;
-  return s.replace(HTML_TAG, (tag: string, _slash: string, name: string, attributes: string | undefined) => {
+  return s.replace(HTML_TAG, (tag: string, _slash: string, name: string, attributes: string | undefined, at: number) => {
     const lower = name.toLowerCase();
     if (!HTML_ELEMENTS.has(lower) && !attributes?.trim()) return tag;
+    // `\<b>` is the text `<b>` (CommonMark: an escaped `<` opens no tag); the escape is read later (holdCode).
+    if (isEscaped(s, at)) return tag;
     return PHRASING_TAGS.has(lower) ? '' : ' ';
   });
+}
+
+/** True when the character at `at` follows an odd run of backslashes: a backslash escape. */
+function isEscaped(s: string, at: number): boolean {
+  let n = 0;
+  while (at - n - 1 >= 0 && s.charCodeAt(at - n - 1) === 0x5c) n++;
+  return n % 2 === 1;
 }
 
 // A lone * or _ hugging a word on one side only is emphasis, not snake_case or arithmetic. Openers were

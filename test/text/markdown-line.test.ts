@@ -68,6 +68,9 @@ describe('simplifyMarkdown / markdownLine', () => {
     // A bare unknown name is a placeholder, not an element; attributes make any name markup.
     ['run tsm index <path> on <tags>, then </tags>', 'run tsm index <path> on <tags>, then </tags>'],
     ['<svg viewBox="0 0 1 1"><path d="M0 0"/></svg>icon', 'icon'],
+    // A backslash-escaped `<` opens no tag (CommonMark): the text shows the tag; an escaped backslash does not escape it.
+    ['A walrus \\<b> tag and \\<details open> too', 'A walrus <b> tag and <details open> too'],
+    ['two \\\\<b>bold</b>', 'two \\bold'],
   ])('HTML %j → %j', (md, plain) => {
     expect(markdownLine(md)).toBe(plain);
   });
