@@ -35,7 +35,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     const s = summary;
     writeOut(
       `${s.added} added, ${s.updated} updated, ${s.removed} removed, ${s.unchanged} unchanged, ${s.skipped} skipped` +
-        ` in ${s.seconds.toFixed(2)} s${s.warnings ? ` (${s.warnings} warnings: tsm status)` : ''}\n`,
+        ` in ${s.seconds.toFixed(2)} s${s.warnings ? ` (${count(s.warnings, 'warning')}: tsm status)` : ''}\n`,
     );
   }
   const embedded = argv.embed ? await embed(cfg, threads) : undefined;

@@ -49,6 +49,14 @@ describe('tsm index and status', () => {
     expect(r.stderr).not.toContain('\r');
   });
 
+  it("the summary counts its warnings in words: '1 warning', not '1 warnings'", () => {
+    const odd = '---\ntype: meeting\n---\n# M\n';
+    const one = tsm(['index', '--vault', vault({ 'a.md': odd })]);
+    expect(one.stdout).toMatch(/ s \(1 warning: tsm status\)\n$/);
+    const two = tsm(['index', '--vault', vault({ 'a.md': odd, 'b.md': odd })]);
+    expect(two.stdout).toMatch(/ s \(2 warnings: tsm status\)\n$/);
+  });
+
   it('reflects edits, deletions and renames after the next index', () => {
     const dir = vault({ 'a.md': '# A\n\nzebra', 'b.md': '# B\n\nlink to [[a]]' });
     tsm(['index', '--vault', dir]);
