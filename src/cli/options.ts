@@ -125,7 +125,7 @@ export const SEARCH_OPTIONS: Record<string, OptionSpec> = {
   recent: { type: 'string', describe: 'within the last 30d, 2w, 3m or 1y' },
   // Read by the date filters with --after and --before (src/search/filters.ts), which name a bad one.
   year: { type: 'string', describe: 'in this year' },
-  budget: { type: 'number', range: { min: 0, unit: 'characters' }, forFormat: 'xml', describe: 'xml: characters all results may print: paths, headings, snippets (default $TSM_SNIPPET_BUDGET or 1500)' },
+  budget: { type: 'number', range: { min: 0, unit: 'characters' }, forFormat: 'xml', describe: 'xml: characters all results may print: paths, headings, snippets (default $TSM_SNIPPET_BUDGET, else "snippetBudget" in .tsm/config.json, else 1500)' },
   full: { type: 'boolean', forFormat: 'json', describe: 'json: add each section\'s text as "content"' },
   'include-content': { type: 'number', range: { min: 0, unit: 'results' }, forFormat: 'json', describe: 'json: add the whole file of the top N results' },
   ids: { type: 'boolean', default: false, describe: 'print section ids only, one per line' },

@@ -59,8 +59,8 @@ const COMMAND_OPTIONS = {
     poll: { type: 'boolean', default: false, describe: 'poll for changes (network drives, container mounts)' },
   },
   model: {
-    model: { type: 'string', describe: 'model id (default: "model" in .tsm/config.json, $TSM_MODEL, or cl-nagoya/ruri-v3-30m)' },
-    'model-dir': { type: 'string', path: true, describe: 'a model folder of your own (default: "modelDir" in .tsm/config.json or $TSM_MODEL_DIR)' },
+    model: { type: 'string', describe: 'model id (default: $TSM_MODEL, else "model" in .tsm/config.json, else cl-nagoya/ruri-v3-30m)' },
+    'model-dir': { type: 'string', path: true, describe: 'a model folder of your own (default: $TSM_MODEL_DIR, else "modelDir" in .tsm/config.json)' },
     revision: { type: 'string', describe: 'pull: branch, tag or commit (default: main)' },
     force: { type: 'boolean', default: false, describe: 'pull: download again; setup: install again' },
     'dry-run': { type: 'boolean', default: false, describe: 'setup: print the npm command instead of running it' },

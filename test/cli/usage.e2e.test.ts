@@ -226,6 +226,12 @@ describe('small things users hit', () => {
     expect([helpWrap(80), helpWrap(200), helpWrap(undefined)]).toEqual([80, 100, 100]);
   });
 
+  // The help said "$TSM_SNIPPET_BUDGET or 1500", leaving out the setting that `tsm init` writes.
+  it("search --help names --budget's defaults as they apply: $TSM_SNIPPET_BUDGET, then config.json's snippetBudget", () => {
+    const help = tsm(['search', '--help']).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('(default $TSM_SNIPPET_BUDGET, else "snippetBudget" in .tsm/config.json, else 1500)');
+  });
+
   it('--version prints the package version', () => {
     const r = tsm(['--version']);
     expect(r.code).toBe(0);

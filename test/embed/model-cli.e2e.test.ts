@@ -52,6 +52,19 @@ describe('tsm model', () => {
     expect(r.stderr).toContain('run `tsm model pull cl-nagoya/ruri-v3-30m`');
   });
 
+  // The help named config.json first, as if it won over the variable; every setting reads the variable first
+  // (src/vault/config.ts), and so does this one.
+  it('--help names the defaults in the order they apply: $TSM_MODEL before config.json', () => {
+    const dir = join(root, 'precedence');
+    mkdirSync(join(dir, '.tsm'), { recursive: true });
+    writeFileSync(join(dir, '.tsm', 'config.json'), '{"model": "cfg/model", "modelDir": "cfg-dir"}');
+    const path = (extra: Record<string, string>) => tsm(['model', 'path'], { env: { ...env, ...extra }, cwd: dir }).stdout;
+    expect(path({ TSM_MODEL_DIR: join(root, 'env-dir') })).toBe(`${join(root, 'env-dir')}\n`);
+    const help = tsm(['model', '--help']).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('model id (default: $TSM_MODEL, else "model" in .tsm/config.json, else cl-nagoya/ruri-v3-30m)');
+    expect(help).toContain('a model folder of your own (default: $TSM_MODEL_DIR, else "modelDir" in .tsm/config.json)');
+  });
+
   // Models are per user, so `tsm model` works outside any vault; but in a vault (found, or named by
   // $TSM_VAULT) whose config.json is bad it stops as every other command does, instead of quietly
   // using the default model.
