@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -171,6 +171,16 @@ describe('config', () => {
     const lines = defaultConfigText().split('\n');
     const at = lines.findIndex((l) => l.trim().startsWith('"extensions"'));
     expect(lines[at - 1]).toMatch(/^\s*\/\/ .*whole list.*\[".md", ".mdx"\]/);
+  });
+
+  it("README's list of the variables that win over config.json names every TSM_* setting this file reads", () => {
+    // TSM_READ_RETRY_MS was read here (and written in the config.json comment) but missing from README's list.
+    const source = readFileSync(join(__dirname, '../../src/vault/config.ts'), 'utf8');
+    const read = [...new Set([...source.matchAll(/'(TSM_[A-Z_]+)'/g)].map((m) => m[1]))];
+    expect(read.length).toBeGreaterThan(5);
+    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+    const list = /Environment variables win over the file: ([^.]+)\./.exec(readme.replace(/\s+/g, ' '))?.[1] ?? '';
+    for (const name of read) expect(list, name).toContain(`\`${name}\``);
   });
 
   it('jsonc keeps comment markers inside strings', () => {
