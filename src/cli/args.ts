@@ -2,6 +2,7 @@
 import { isExplained } from '../core/errors.js';
 import { loadConfig, type TsmConfig } from '../vault/config.js';
 import { typedVaultPath as vaultPathTyped } from '../vault/paths.js';
+import { noteTarget } from './fix-target.js';
 import { UsageError, UserError } from './run.js';
 import { takesEscapes, writeOut } from './stdio.js';
 import { jsonText } from '../format/escape.js';
@@ -11,12 +12,15 @@ import { jsonText } from '../format/escape.js';
  * vault when none is named or marked (`tsm index`, `tsm watch`); for every other command that is an error.
  */
 export function configFrom(argv: Record<string, unknown>, opts: { cwdIsVault?: boolean; skipFile?: boolean } = {}): TsmConfig {
-  return loadConfig({
-    vaultFlag: typeof argv.vault === 'string' ? argv.vault : undefined,
-    dbFlag: typeof argv.db === 'string' ? argv.db : undefined,
+  const given = { vault: typeof argv.vault === 'string', db: typeof argv.db === 'string' };
+  const cfg = loadConfig({
+    vaultFlag: given.vault ? (argv.vault as string) : undefined,
+    dbFlag: given.db ? (argv.db as string) : undefined,
     cwdIsVault: opts.cwdIsVault,
     skipFile: opts.skipFile,
   });
+  noteTarget(cfg.vault, cfg.db, given);
+  return cfg;
 }
 
 /**

@@ -29,6 +29,7 @@ import { configFrom, printJson } from './args.js';
 import { DOCTOR_WARNINGS_SHOWN, keptLine } from './cmd-status.js';
 import { oneLine } from '../text/controls.js';
 import { writeOut } from './stdio.js';
+import { withTarget } from './fix-target.js';
 import { count } from '../text/count.js';
 
 
@@ -113,6 +114,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     });
   }
   const errors = problems.filter((p) => p.severity === 'error').length;
+  for (const p of problems) p.fix = withTarget(p.fix); // the commands to run, on this vault (fix-target.ts)
   if (argv.json) {
     printJson({ vault: cfg.vault, db: cfg.db, project: projectDir, ok: errors === 0, prompt_hook: promptHook, problems });
   } else if (problems.length === 0) {

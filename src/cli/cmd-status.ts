@@ -21,6 +21,7 @@ import { configFrom, printJson } from './args.js';
 import { ALL_LINKS } from './doctor-links.js';
 import { withIgnored } from '../index/ignored-links.js';
 import { writeOut } from './stdio.js';
+import { withTarget } from './fix-target.js';
 import { count } from '../text/count.js';
 
 /** How many note warnings `tsm doctor` lists (text and --json) before its "… and N more": status points there. */
@@ -102,7 +103,7 @@ function report(cfg: TsmConfig, db: Database, argv: Record<string, unknown>, res
     const where = s.warnings > DOCTOR_WARNINGS_SHOWN ? `the first ${DOCTOR_WARNINGS_SHOWN}` : 'all';
     lines.push(`  … ${s.warnings - warnings.length} more (\`tsm doctor\` lists ${where})`);
   }
-  writeOut(lines.join('\n') + '\n');
+  writeOut(withTarget(lines.join('\n')) + '\n');
 }
 
 /**

@@ -6,6 +6,7 @@
 import { fstatSync, readSync, writeSync } from 'node:fs';
 import { TsmError } from '../core/errors.js';
 import { stripControls } from '../text/controls.js';
+import { withTarget } from './fix-target.js';
 
 /**
  * Writes the result. A write that fails for another reason than a reader gone (a full disk: ENOSPC, EIO)
@@ -31,7 +32,7 @@ export function writeOut(text: string): void {
  */
 export function writeErr(text: string): void {
   try {
-    writeAll(2, stripControls(text));
+    writeAll(2, withTarget(stripControls(text)));
   } catch {
     // nowhere to say it
   }

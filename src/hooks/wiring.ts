@@ -9,6 +9,7 @@
 // MCP servers have always taken `command` + `args`, so the MCP entry keeps exec form (no shell).
 import { basename } from 'node:path';
 import { HOOK_EVENTS, type HookEvent } from './payload.js';
+import { shellQuote } from '../text/shell-quote.js';
 
 /**
  * Claude Code's timeout per hook, in seconds. The prompt hook keeps its own, shorter deadline
@@ -37,16 +38,6 @@ export interface McpServer {
 /** `extraArgs` are added after `hook` (e.g. `--vault DIR` when the vault is not above the project), quoted. */
 export function hookEntry(event: HookEvent, extraArgs: string[] = []): CommandHook {
   return { type: 'command', command: ['tsm', 'hook', ...extraArgs].map(shellQuote).join(' '), timeout: HOOK_TIMEOUT_S[event] };
-}
-
-/**
- * One word for a POSIX shell, and for PowerShell too as long as it holds no single quote: left bare when
- * it is made only of characters no shell treats specially, otherwise single-quoted (nothing expands inside
- * single quotes in either shell; an embedded quote is written the POSIX way, `'\''`).
- */
-export function shellQuote(word: string): string {
-  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 export function mcpServerEntry(extraArgs: string[] = []): McpServer {

@@ -27,7 +27,8 @@ describe('tsm doctor', () => {
       expect(tsm(['doctor', '--vault', v.dir, '--db', join(v.dir, 'notdb.bin')]).stdout).not.toContain('fix: run `tsm index`');
       // Still `tsm index` where that is the fix.
       const none = tsm(['doctor', '--json', '--vault', v.dir]);
-      expect(problems(none.stdout).find((p) => p.check === 'index')?.fix).toBe('run `tsm index`');
+      // Named from another folder, the command carries the vault (fix-target.ts).
+      expect(problems(none.stdout).find((p) => p.check === 'index')?.fix).toBe(`run \`tsm index --vault ${v.dir}\``);
     } finally {
       v.cleanup();
     }

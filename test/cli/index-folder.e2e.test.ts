@@ -48,7 +48,7 @@ describe('a file where the index folder belongs', () => {
       expect(readFileSync(join(v.dir, 'taken'), 'utf8')).toBe('mine\n');
       // A folder that is not there yet is still "no index": `tsm index` makes it.
       const fresh = tsm(['status', '--vault', join(v.dir, 'notes'), '--db', join(v.dir, 'new/sub/index.db')]);
-      expect(fresh.stderr).toMatch(/^tsm: no index at .*new\/sub\/index\.db: run `tsm index` first\n$/);
+      expect(fresh.stderr).toMatch(/^tsm: no index at .*new\/sub\/index\.db: run `tsm index --vault \S+notes --db \S+new\/sub\/index\.db` first\n$/);
     } finally {
       v.cleanup();
     }

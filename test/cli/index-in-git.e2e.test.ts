@@ -47,7 +47,7 @@ describe.skipIf(!hasGit)('the index in a vault kept in git', () => {
       rmSync(join(v.dir, '.tsm', '.gitignore'));
       const [p] = gitProblems(v.dir);
       expect(p.message).toMatch(/is not ignored by the git repository at .*`git add -A`/);
-      expect(p.fix).toMatch(/^run `tsm init` in the vault/);
+      expect(p.fix).toMatch(/^run `tsm init --vault \S+` in the vault/);
       expect(tsm(['init', '--vault', v.dir]).code).toBe(0);
       expect(gitProblems(v.dir)).toEqual([]);
       expect(git(v.dir, 'status', '--porcelain', '--untracked-files=all')).toBe('?? .tsm/.gitignore\n?? .tsm/config.json\n');

@@ -101,7 +101,7 @@ describe("Obsidian's daily-note settings", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(status().byType).toMatchObject({ daily: 1, knowledge: 5 });
     expect(status().warningList).toEqual([{ path: CORE, message: expect.stringMatching(/^not valid JSON .*: its daily-note settings are not read$/) }]);
-    expect(run('doctor').stdout).toContain('correct them in Obsidian (Settings → Daily notes, or Periodic Notes), or delete the file, then run `tsm index`');
+    expect(run('doctor').stdout).toContain('correct them in Obsidian (Settings → Daily notes, or Periodic Notes), or delete the file, then run `tsm index');
     expect(found('antenna').length).toBe(3);
 
     write(CORE, JSON.stringify({ folder: 'Diary/Days', format: 'DD-MM-YYYY HHmm' }));

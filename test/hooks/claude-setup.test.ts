@@ -8,7 +8,8 @@ import { checkClaudeWiring, onPath, promptHookLine, shellWords, wiredVault } fro
 import { claudeConfigPath, localSettingsPath, mcpPath, settingsPath } from '../../src/hooks/claude-settings.js';
 import { wireClaudeCode as wire } from '../../src/hooks/claude-setup.js';
 import { HOOK_EVENTS } from '../../src/hooks/payload.js';
-import { handlersOf, HOOK_TIMEOUT_S, isTsmHook, isTsmServer, isTsmWarmHook, shellQuote, warmPromptHook } from '../../src/hooks/wiring.js';
+import { handlersOf, HOOK_TIMEOUT_S, isTsmHook, isTsmServer, isTsmWarmHook, warmPromptHook } from '../../src/hooks/wiring.js';
+import { shellQuote } from '../../src/text/shell-quote.js';
 
 let project: string;
 /** Claude Code's config folder for the test (CLAUDE_CONFIG_DIR): never the developer's own ~/.claude.json. */

@@ -32,7 +32,7 @@ it('prints what it wrote, then why the index did not take it, and exits 1', () =
   const note = readdirSync(join(vault, 'sessions'));
   expect(note).toHaveLength(1);
   expect(r.stdout).toBe(`${transcript} → sessions/${note[0]} (2 prompts, written)\n`);
-  expect(r.stderr).toMatch(/^tsm: .*index\.db is not a plain file \(a folder, FIFO or device\?\): move it aside and run `tsm index`\n$/);
+  expect(r.stderr).toMatch(/^tsm: .*index\.db is not a plain file \(a folder, FIFO or device\?\): move it aside and run `tsm index --vault \S+`\n$/);
 });
 
 it('--json: the transcripts and a null index on stdout, well-formed; the error on stderr', () => {

@@ -147,7 +147,7 @@ it('a session note past maxFileBytes (an older tsm\'s, or a bound lowered since)
   const doctor = JSON.parse(tsm(['--vault', vault, 'doctor', '--json']).stdout);
   const problem = doctor.problems.find((p: { message: string }) => p.message.startsWith(`sessions/${note}: skipped: file too large`));
   expect(problem.fix).toContain(`it is session ${ID}'s note`);
-  expect(problem.fix).toContain(`run \`tsm ingest-session\` on \`${transcript}\``);
+  expect(problem.fix).toContain(`run \`tsm ingest-session --vault ${vault}\` on \`${transcript}\``);
   expect(tsm(['--vault', vault, 'ingest-session', transcript]).code).toBe(0);
   const names = readdirSync(join(vault, 'sessions'));
   expect(names.length).toBeGreaterThan(2);

@@ -145,7 +145,7 @@ describe('resident model', () => {
     expect(tsm(['index', '--vault', v, '--embed']).stderr).toMatch(/embedded 4 sections/);
     writeFileSync(join(v, 'field.md'), '# Field test\n\nantenna on the hill\n');
     await waitFor(() => /the index now holds vectors of another model/.test(w.stderr()), 20_000);
-    expect(w.stderr()).toMatch(/the index now holds vectors of another model \(tsm-test\/tiny-b@sha256:\w+\), stored by another process: tsm-test\/tiny embeds nothing more here; restart `tsm watch` \/ `tsm serve` to load the vault's model/);
+    expect(w.stderr()).toMatch(/the index now holds vectors of another model \(tsm-test\/tiny-b@sha256:\w+\), stored by another process: tsm-test\/tiny embeds nothing more here; restart `tsm watch[^`]*` \/ `tsm serve` to load the vault's model/);
     expect(tsm(['status', '--vault', v]).stdout).toMatch(/^vectors   4 of 5 sections embedded by tsm-test\/tiny-b@\S+ \(48 dims\)/m);
     expect(await w.stop()).toBe(0);
   });
@@ -162,7 +162,7 @@ describe('resident model', () => {
     expect(tsm(['index', '--vault', v, '--embed']).stderr).toMatch(/embedded 4 sections/);
     // Before its next embedding run it still answers, with its own model: search says whose vectors the index holds.
     expect((await verboseSearch(v, 'antenna')).stderr).toMatch(
-      /the index holds vectors of another model \(tsm-test\/tiny-c@\S+\), not of the resident's: lexical search only; restart `tsm watch` \/ `tsm serve` to load the vault's model/,
+      /the index holds vectors of another model \(tsm-test\/tiny-c@\S+\), not of the resident's: lexical search only; restart `tsm watch[^`]*` \/ `tsm serve` to load the vault's model/,
     );
     writeFileSync(join(v, 'field.md'), '# Field test\n\nantenna on the hill\n');
     await waitFor(() => /no longer answering query vectors on .*embed\.sock/.test(w.stderr()), 20_000);
