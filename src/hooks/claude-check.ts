@@ -10,13 +10,12 @@ import {
   localSettingsPath,
   mcpPath,
   projectKey,
-  readJsonObject,
-  readJsonOrNull,
   settingsPath,
   userSettingsPath,
   type Json,
 } from './claude-settings.js';
 import { claudeCodeVersion } from './claude-version.js';
+import { readJsonObject, readJsonOrNull } from './settings-file.js';
 
 export { claudeCodeVersion };
 import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, HOOK_TIMEOUT_S, isTsmHook, isTsmServer, isTsmWarmHook, WARM_PLUGIN } from './wiring.js';

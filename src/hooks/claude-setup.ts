@@ -10,7 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { ConfigError } from '../vault/config.js';
 import { isInside } from '../vault/paths.js';
 import { HOOK_EVENTS, type HookEvent } from './payload.js';
-import { claudeConfigPath, isRecord, localSettingsPath, mcpPath, projectKey, readJsonObject, readJsonOrNull, settingsPath, writeJson, type Json } from './claude-settings.js';
+import { claudeConfigPath, isRecord, localSettingsPath, mcpPath, projectKey, settingsPath, type Json } from './claude-settings.js';
+import { assertReplaceable, readJsonObject, readJsonOrNull, updateJson } from './settings-file.js';
 import { claudeCodeVersion } from './claude-version.js';
 import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, hookEntry, isTsmHook, isTsmServer, isTsmWarmHook, mcpServerEntry, warmPromptHook, type CommandHook, type McpToolHook } from './wiring.js';
 
@@ -43,22 +44,29 @@ export function wireClaudeCode(projectDir: string, vault: string, opts: WireOpti
   const version = opts.claudeVersion !== undefined ? opts.claudeVersion : claudeCodeVersion(env);
   const warm = version !== null && hasMcpToolHooks(version);
 
-  // Both merges (and so every check) happen before either file is written.
-  const server = opts.shared
-    ? mergeServer(mcpServersOf(mcp.data, mcpFile, null), mcpFile, { ...mcpServerEntry(extra) })
-    : mergeServer(mcpServersOf(mcp.data, mcpFile, projectKey(projectDir)), `${mcpFile} (project ${projectKey(projectDir)})`, { type: 'stdio', ...mcpServerEntry(extra), env: {} });
+  // Both merges (and so every check) happen before either file is written; then each file is read, merged
+  // and written again under its lock (settings-file.ts), so a setup running meanwhile loses nothing.
+  const mergeMcp = (data: Json) =>
+    opts.shared
+      ? mergeServer(mcpServersOf(data, mcpFile, null), mcpFile, { ...mcpServerEntry(extra) })
+      : mergeServer(mcpServersOf(data, mcpFile, projectKey(projectDir)), `${mcpFile} (project ${projectKey(projectDir)})`, { type: 'stdio', ...mcpServerEntry(extra), env: {} });
+  const planned = mergeMcp(mcp.data);
   // The warm prompt hook calls the server under the name it has (a kept user server other than `tsm
   // serve` named "tsm" leaves no server to call: the command hook then).
-  const hooks = mergeHooks(settings.data, settingsFile, extra, warm && server.name !== null ? server.name : null);
+  const warmServer = warm && planned.name !== null ? planned.name : null;
+  const mergeSettings = (data: Json) => mergeHooks(data, settingsFile, extra, warmServer);
+  const plannedHooks = mergeSettings(settings.data);
+  if (plannedHooks.changed) assertReplaceable(settingsFile);
+  if (planned.changed) assertReplaceable(mcpFile);
+  const hooks = plannedHooks.changed ? updateJson(settingsFile, mergeSettings) : plannedHooks;
   if (hooks.changed) {
-    writeJson(settingsFile, settings.data);
     const parts = [hooks.added.length ? `added ${hooks.added.join(', ')}` : '', hooks.updated.length ? `updated ${hooks.updated.join(', ')}` : ''];
     messages.push(`${settingsFile}: tsm hooks ${parts.filter(Boolean).join('; ')}`);
   } else {
     messages.push(`${settingsFile}: tsm hooks already in place`);
   }
 
-  if (server.changed) writeJson(mcpFile, mcp.data);
+  const server = planned.changed ? updateJson(mcpFile, mergeMcp) : planned;
   messages.push(server.message);
   messages.push(
     hooks.warm

@@ -1,0 +1,134 @@
+// `tsm init --claude` against settings files as users keep them: links into a dotfiles folder that lead
+// nowhere yet, files made read-only, files written with CRLF, another indent or a BOM, and several setups at
+// once. Through the built CLI, with a HOME and CLAUDE_CONFIG_DIR of the test's own (never the developer's).
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TSM, tsm, tsmAsync } from '../helpers/cli.js';
+
+let root: string;
+let project: string;
+let vault: string;
+let claudeDir: string;
+let env: Record<string, string>;
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'tsm-init-claude-')));
+  project = join(root, 'project');
+  vault = join(root, 'notes');
+  claudeDir = join(root, 'claude');
+  mkdirSync(join(project, '.claude'), { recursive: true });
+  mkdirSync(vault);
+  mkdirSync(claudeDir);
+  const bin = join(root, 'bin');
+  mkdirSync(bin);
+  symlinkSync(TSM, join(bin, 'tsm'));
+  mkdirSync(join(root, 'home'));
+  env = { HOME: join(root, 'home'), CLAUDE_CONFIG_DIR: claudeDir, PATH: [bin, dirname(process.execPath), process.env.PATH].join(delimiter) };
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const init = (...args: string[]) => tsm(['init', '--claude', ...args, '--vault', vault], { cwd: project, env });
+const localSettings = () => join(project, '.claude', 'settings.local.json');
+
+describe('tsm init --claude: links to nothing', () => {
+  // Measured before: a settings.local.json linked into a dotfiles folder whose file was not there yet (a
+  // repository not cloned, a file not made) was replaced by a plain file, exit 0: the link was gone, and the
+  // dotfiles never got the wiring. The same for Claude Code's config and for a `.claude` folder link.
+  it('a settings file that is a link to nothing: left a link, nothing written anywhere, the fix named', () => {
+    const target = join(root, 'dotfiles', 'settings.local.json');
+    mkdirSync(dirname(target));
+    symlinkSync(target, localSettings());
+    const r = init();
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`tsm: ${localSettings()} is a link to ${target}, which does not exist: tsm leaves the link as it is; create ${target} (\`{}\` will do) or remove the link, then run \`tsm init --claude\` again\n`);
+    expect(lstatSync(localSettings()).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(localSettings())).toBe(target);
+    expect(existsSync(target)).toBe(false);
+    expect(existsSync(join(claudeDir, '.claude.json'))).toBe(false); // the other file waits for this one
+  });
+
+  it("Claude Code's config a link to nothing, and a `.claude` folder that is one: the same", () => {
+    const target = join(root, 'dotfiles', 'claude.json');
+    symlinkSync(target, join(claudeDir, '.claude.json'));
+    const r = init();
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`is a link to ${target}, which does not exist: tsm leaves the link as it is`);
+    expect(lstatSync(join(claudeDir, '.claude.json')).isSymbolicLink()).toBe(true);
+    expect(existsSync(localSettings())).toBe(false);
+    rmSync(join(claudeDir, '.claude.json'));
+
+    rmSync(join(project, '.claude'), { recursive: true });
+    const folder = join(root, 'dotfiles', 'project-claude');
+    symlinkSync(folder, join(project, '.claude'));
+    const again = init();
+    expect(again.code, again.stderr).toBe(1);
+    expect(again.stderr).toContain(`tsm: ${join(project, '.claude')} is a link to ${folder}, which does not exist`);
+    expect(lstatSync(join(project, '.claude')).isSymbolicLink()).toBe(true);
+    expect(existsSync(folder)).toBe(false);
+  });
+});
+
+describe('tsm init --claude: a read-only settings file', () => {
+  // Measured before: a settings file its owner made read-only (chmod 444, to keep tools off it) was replaced
+  // all the same, exit 0, mode 0444 kept: the rename into its folder needs no write permission on the file.
+  it('is left as it is, with the fix; the other file is not written either', () => {
+    writeFileSync(localSettings(), '{"permissions": {"allow": ["Bash(ls)"]}}\n');
+    chmodSync(localSettings(), 0o444);
+    const r = init();
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`tsm: ${localSettings()} is read-only: tsm leaves it as it is; make it writable (\`chmod u+w ${localSettings()}\`) and run \`tsm init --claude\` again\n`);
+    expect(readFileSync(localSettings(), 'utf8')).toBe('{"permissions": {"allow": ["Bash(ls)"]}}\n');
+    expect(existsSync(join(claudeDir, '.claude.json'))).toBe(false);
+    chmodSync(localSettings(), 0o644);
+    expect(init().code).toBe(0);
+  });
+});
+
+describe('tsm init --claude: the way the file is written', () => {
+  // Measured before: a committed .claude/settings.json with CRLF line ends, a 4-space indent, a BOM and no
+  // final newline came back LF, 2-space, without the BOM, with a newline: every line of it changed in git.
+  it('keeps line ends, indent, a BOM and a missing final newline; a second run changes no byte', () => {
+    const file = join(project, '.claude', 'settings.json');
+    const original = '\uFEFF{\r\n    "zeta": 1,\r\n    "hooks": {\r\n        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "other-tool"}]}]\r\n    },\r\n    "alpha": [1, 2]\r\n}';
+    writeFileSync(file, original);
+    chmodSync(file, 0o640);
+    const r = init('--shared');
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith('\uFEFF{\r\n    "zeta": 1,\r\n    "hooks": {\r\n        "PreToolUse": [\r\n')).toBe(true);
+    expect(text.replace(/\r\n/g, '')).not.toContain('\n'); // every line ends CRLF
+    expect(text.endsWith('\r\n    ]\r\n}')).toBe(true); // "alpha" last, no final newline
+    const data = JSON.parse(text.slice(1));
+    expect(Object.keys(data)).toEqual(['zeta', 'hooks', 'alpha']);
+    expect(Object.keys(data.hooks)[0]).toBe('PreToolUse');
+    expect(lstatSync(file).mode & 0o777).toBe(0o640);
+    expect(init('--shared').code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+
+    // A tab indent, and a file on one line (no indent to keep: the 2 spaces of a new file).
+    writeFileSync(file, '{\n\t"a": 1\n}\n');
+    init('--shared');
+    expect(readFileSync(file, 'utf8')).toMatch(/^\{\n\t"a": 1,\n\t"hooks": \{\n\t\t"UserPromptSubmit"/);
+    writeFileSync(file, '{"a": 1}');
+    init('--shared');
+    expect(readFileSync(file, 'utf8')).toMatch(/^\{\n {2}"a": 1,\n {2}"hooks": \{\n {4}"UserPromptSubmit"[^]*\}$/);
+  });
+});
+
+describe('tsm init --claude: several at once', () => {
+  // Measured before: 8 `tsm init --claude` in 8 projects at once, one Claude Code config: each said "added MCP
+  // server", and the config held 4 of the 8 projects (each read the file, added its own, and renamed its copy
+  // over the others').
+  it("every project's MCP server reaches Claude Code's config, and the file is whole", async () => {
+    const projects = Array.from({ length: 8 }, (_, i) => join(root, `p${i}`));
+    for (const p of projects) mkdirSync(p);
+    writeFileSync(join(claudeDir, '.claude.json'), JSON.stringify({ numStartups: 7 }));
+    const runs = await Promise.all(projects.map((p) => tsmAsync(['init', '--claude', '--vault', vault], { cwd: p, env })));
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const config = JSON.parse(readFileSync(join(claudeDir, '.claude.json'), 'utf8'));
+    expect(config.numStartups).toBe(7);
+    expect(Object.keys(config.projects).sort()).toEqual([...projects].sort());
+    expect(readdirSync(claudeDir)).toEqual(['.claude.json']); // no temp or lock file left
+  });
+});
