@@ -36,8 +36,9 @@ import { count } from '../text/count.js';
 export async function run(argv: Record<string, unknown>): Promise<void> {
   // The project doctor is run in: its Claude Code wiring is checked, and when nothing else names a vault
   // (--vault, TSM_VAULT, a vault folder at or above it), the vault its tsm hooks use is the one checked.
-  const projectDir = process.env.CLAUDE_PROJECT_DIR || process.cwd();
   const setup = await import('../hooks/claude-check.js');
+  const project = setup.claudeProject(process.env);
+  const projectDir = project.dir;
   let vaultFlag = typeof argv.vault === 'string' ? argv.vault : undefined;
   if (vaultFlag === undefined && envSetting(process.env, 'TSM_VAULT') === undefined && vaultAboveCwd(process.cwd()) === null) vaultFlag = setup.wiredVault(projectDir) ?? undefined;
   const { cfg, badConfig } = doctorConfig({ ...argv, vault: vaultFlag });
@@ -95,7 +96,12 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   // Once for every check below: `claude --version` is a process (~50 ms for 2.1, ~300 ms for 2.0).
   const claudeVersion = setup.claudeCodeVersion();
   const promptHook = setup.promptHookLine(projectDir, process.env, claudeVersion);
-  problems.push(...setup.checkClaudeWiring(projectDir, process.env, claudeVersion));
+  if (project.problem) {
+    // A project that is not there has no wiring to check: "run `tsm init --claude` in <it>" led nowhere.
+    problems.push({ check: 'claude', severity: 'warning', message: `${project.problem}: its Claude Code wiring was not checked`, fix: 'correct $CLAUDE_PROJECT_DIR, or unset it to check the current folder' });
+  } else {
+    problems.push(...setup.checkClaudeWiring(projectDir, process.env, claudeVersion));
+  }
   // A vault that is itself a Claude Code project elsewhere keeps being checked, as before.
   const vaultSetup = join(cfg.vault, '.claude');
   if (resolve(cfg.vault) !== resolve(projectDir) && existsSync(vaultSetup) && statSync(vaultSetup).isDirectory()) {

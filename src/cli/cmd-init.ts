@@ -2,6 +2,7 @@
 // in the local (personal) scope unless --shared asks for the files a team commits.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { claudeProject } from '../hooks/claude-settings.js';
 import { defaultConfigText, resolveVault, TSM_DIR } from '../vault/config.js';
 import { fileKind } from '../vault/file-kind.js';
 import { TSM_GITIGNORE } from '../vault/folders.js';
@@ -16,6 +17,9 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   // folder tree would hide the typo), else the current folder, as `tsm index` takes it. Run in a project
   // kept inside a vault, a .tsm/ made in the project would become its nearest vault and hide the notes.
   const vault = resolveVault({ vaultFlag: typeof argv.vault === 'string' ? argv.vault : undefined, env: process.env, cwdIsVault: true });
+  // The project to wire is checked before anything is made: a project folder is never created.
+  const project = argv.claude ? claudeProject(process.env) : null;
+  if (project?.problem) throw new UserError(`${project.problem}: correct it, or unset it to use the current folder (tsm makes no project folder)`);
   const dir = join(vault, TSM_DIR);
   const kind = fileKind(dir);
   if (kind !== 'absent' && kind !== 'directory') throw new UserError(`${dir} is a file, not tsm's folder: move it aside and run \`tsm init\` again`);
@@ -37,7 +41,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   }
   if (argv.claude) {
     const { wireClaudeCode } = await import('../hooks/claude-setup.js');
-    const changes = wireClaudeCode(process.env.CLAUDE_PROJECT_DIR || process.cwd(), vault, { shared: argv.shared === true });
+    const changes = wireClaudeCode((project as { dir: string }).dir, vault, { shared: argv.shared === true });
     for (const c of changes) writeErr(`tsm: ${c}\n`);
     // The hooks and the MCP server run `tsm` by name: wired without it on PATH, none of them can run.
     const { NOT_ON_PATH_FIX, onPath } = await import('../hooks/claude-check.js');

@@ -18,6 +18,7 @@ import { claudeCodeVersion } from './claude-version.js';
 import { readJsonObject, readJsonOrNull } from './settings-file.js';
 
 export { claudeCodeVersion };
+export { claudeProject } from './claude-settings.js';
 import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, HOOK_TIMEOUT_S, isTsmHook, isTsmServer, isTsmWarmHook, WARM_PLUGIN } from './wiring.js';
 
 /** A place Claude Code reads hooks or MCP servers from, as doctor names it. */

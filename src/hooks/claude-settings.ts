@@ -1,11 +1,23 @@
 // Where Claude Code keeps its settings and MCP servers. How tsm reads and writes those files is
 // settings-file.ts. Used by `tsm init --claude` (claude-setup.ts) and `tsm doctor` (claude-check.ts).
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileKind } from '../vault/file-kind.js';
 import { realPathOr } from '../vault/paths.js';
 
 export type Json = Record<string, unknown>;
 export const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The project Claude Code runs tsm in: $CLAUDE_PROJECT_DIR (Claude Code sets it for its hooks), else the
+ * current folder; `problem` says why it is no folder, else null. A variable left naming a folder that is
+ * gone (a typo, a shell of another machine's) made `tsm init --claude` create that folder and wire it.
+ */
+export function claudeProject(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): { dir: string; problem: string | null } {
+  const dir = resolve(cwd, env.CLAUDE_PROJECT_DIR || '.');
+  const problem = env.CLAUDE_PROJECT_DIR && fileKind(dir) !== 'directory' ? `$CLAUDE_PROJECT_DIR names ${dir}, which is not a folder` : null;
+  return { dir, problem };
+}
 
 export function settingsPath(projectDir: string): string {
   return join(projectDir, '.claude', 'settings.json');

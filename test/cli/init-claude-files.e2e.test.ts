@@ -132,3 +132,22 @@ describe('tsm init --claude: several at once', () => {
     expect(readdirSync(claudeDir)).toEqual(['.claude.json']); // no temp or lock file left
   });
 });
+
+describe('tsm init --claude: the project folder', () => {
+  // Measured before: CLAUDE_PROJECT_DIR left naming a folder that is not there (a typo, a shell of another
+  // machine's) made that folder and its .claude/, and wired a project nobody has, exit 0; doctor told to run
+  // `tsm init --claude` there.
+  it('$CLAUDE_PROJECT_DIR naming no folder: nothing made, the variable named; doctor says the same', () => {
+    const missing = join(root, 'no-such-project');
+    const r = tsm(['init', '--claude', '--vault', vault], { cwd: project, env: { ...env, CLAUDE_PROJECT_DIR: missing } });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`tsm: $CLAUDE_PROJECT_DIR names ${missing}, which is not a folder: correct it, or unset it to use the current folder (tsm makes no project folder)\n`);
+    expect(existsSync(missing)).toBe(false);
+    expect(existsSync(join(claudeDir, '.claude.json'))).toBe(false);
+    expect(existsSync(join(vault, '.tsm'))).toBe(false); // checked before anything is made
+
+    const doctor = tsm(['doctor', '--json', '--vault', vault], { cwd: project, env: { ...env, CLAUDE_PROJECT_DIR: missing } });
+    const claude = (JSON.parse(doctor.stdout).problems as { check: string; severity: string; message: string }[]).filter((p) => p.check === 'claude');
+    expect(claude).toEqual([expect.objectContaining({ severity: 'warning', message: `$CLAUDE_PROJECT_DIR names ${missing}, which is not a folder: its Claude Code wiring was not checked` })]);
+  });
+});
