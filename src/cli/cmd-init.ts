@@ -3,9 +3,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeProject } from '../hooks/claude-settings.js';
-import { defaultConfigText, resolveVault, TSM_DIR } from '../vault/config.js';
+import { ConfigFileError, defaultConfigText, loadConfig, resolveVault, TSM_DIR } from '../vault/config.js';
 import { fileKind } from '../vault/file-kind.js';
-import { TSM_GITIGNORE } from '../vault/folders.js';
+import { notAFolder, TSM_GITIGNORE } from '../vault/folders.js';
 import { createFileWhole } from '../vault/new-file.js';
 import { UsageError, UserError } from './run.js';
 import { writeErr } from './stdio.js';
@@ -23,6 +23,8 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const dir = join(vault, TSM_DIR);
   const kind = fileKind(dir);
   if (kind !== 'absent' && kind !== 'directory') throw new UserError(`${dir} is a file, not tsm's folder: move it aside and run \`tsm init\` again`);
+  // A link to nothing (into a dotfiles folder not there yet): mkdir's EEXIST said only "check that path".
+  if (kind === 'absent' && fileKind(dir, { lstat: true }) !== 'absent') throw notAFolder(dir);
   if (kind === 'absent') fsStep('create', dir, () => mkdirSync(dir));
   const config = join(dir, 'config.json');
   const created: string[] = [];
@@ -39,6 +41,17 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   if (!created.includes(config) && fileKind(config) === 'absent') {
     writeErr(`tsm: ${config} is a link to nothing: left as it is; tsm uses the default settings until it leads to a file\n`);
   }
+  // A config.json every command stops at (not JSON, a bad value) is no vault set up: "already set up", exit
+  // 0, and the next `tsm index` stopped at it. Said after the other files, which are made all the same.
+  let badConfig: ConfigFileError | null = null;
+  if (!created.includes(config)) {
+    try {
+      loadConfig({ vaultFlag: vault, env: {} });
+    } catch (err) {
+      if (!(err instanceof ConfigFileError)) throw err;
+      badConfig = err;
+    }
+  }
   if (argv.claude) {
     const { wireClaudeCode } = await import('../hooks/claude-setup.js');
     const changes = wireClaudeCode((project as { dir: string }).dir, vault, { shared: argv.shared === true });
@@ -47,6 +60,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     const { NOT_ON_PATH_FIX, onPath } = await import('../hooks/claude-check.js');
     if (!onPath('tsm', process.env)) writeErr(`tsm: warning: \`tsm\` is not on PATH, and Claude Code runs the hooks and \`tsm serve\` by that name: ${NOT_ON_PATH_FIX}\n`);
   }
+  if (badConfig) throw new UserError(`${badConfig.message.replace(/; correct it there$/, '')}; every tsm command stops at it: correct it, or move it aside and run \`tsm init\` again to write a new one`);
 }
 
 /** What to do about a file system error init meets: they are the user's folder's, not bugs in tsm. */

@@ -1,6 +1,6 @@
 // `tsm init` on folders that are not what it expects: a named vault must exist (it is never created), and
 // file system errors are one `tsm: …` line with the fix, exit 1, never a stack trace.
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +33,40 @@ describe('tsm init', () => {
     try {
       expectOneLine(tsm(['init', '--vault', join(v.dir, 'note.md')], { cwd: v.dir }), /vault is not a folder: .*note\.md/);
       expectOneLine(tsm(['init', '--vault', join(v.dir, 'w')], { cwd: v.dir }), /w\/\.tsm is a file, not tsm's folder: move it aside/);
+    } finally {
+      v.cleanup();
+    }
+  });
+
+  it('a .tsm that is a link to nothing: left in place, and said as every command says it, not a bare EEXIST', () => {
+    // Measured before: `tsm: cannot create <vault>/.tsm (EEXIST): check that path, then run \`tsm init\` again`.
+    const v = makeVault({});
+    try {
+      symlinkSync(join(v.dir, 'dotfiles/tsm'), join(v.dir, '.tsm'));
+      expectOneLine(tsm(['init', '--vault', v.dir]), /^tsm: .*\/\.tsm is not a folder, and tsm writes its files into a folder of that name: move it aside/);
+      expect(readlinkSync(join(v.dir, '.tsm'))).toBe(join(v.dir, 'dotfiles/tsm'));
+      expect(existsSync(join(v.dir, 'dotfiles'))).toBe(false);
+    } finally {
+      v.cleanup();
+    }
+  });
+
+  it('a config.json every command would stop at: init says so (exit 1), never just "already set up"', () => {
+    // Measured before: `tsm init` over a config.json that is not valid JSON said "created …/.gitignore" (or
+    // "already set up"), exit 0, and the next `tsm index` stopped at it.
+    const v = makeVault({ '.tsm/config.json': '{"chunkChars": 300,, }\n' });
+    try {
+      const config = join(v.dir, '.tsm', 'config.json');
+      for (let run = 0; run < 2; run++) {
+        const r = tsm(['init', '--vault', v.dir]);
+        expect(r.code, r.stderr).toBe(1);
+        expect(r.stderr).toMatch(new RegExp(`^tsm: (created .*\\.gitignore|.* already set up)\ntsm: ${config.replace(/[.]/g, '\\.')}: not valid JSON \\(.*\\); every tsm command stops at it: correct it, or move it aside and run \`tsm init\` again to write a new one\n$`));
+      }
+      expect(readFileSync(config, 'utf8')).toBe('{"chunkChars": 300,, }\n');
+      writeFileSync(config, '{"hookTopK": 0}');
+      expect(tsm(['init', '--vault', v.dir]).stderr).toContain(`${config}: hookTopK must be a whole number from 1 to 50 (got 0); every tsm command stops at it: correct it`);
+      writeFileSync(config, '{"hookTopK": 3}');
+      expect(tsm(['init', '--vault', v.dir]).code).toBe(0);
     } finally {
       v.cleanup();
     }
