@@ -115,8 +115,12 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
     problems.push({
       check: 'claude',
       severity: 'warning',
-      message: `tsm runs more than once for ${twice.join(', ')} (wired in ${[...where].join(' and ')}), so each prompt gets its search results twice`,
-      fix: `keep one: remove the tsm entries from the other files (or disable the plugin${plugins.length > 1 ? `: tsm-warm on Claude Code ${FIRST_MCP_TOOL_HOOKS} or later, tsm before` : ''})`,
+      message: `tsm runs more than once for ${twice.join(', ')} (wired in ${[...where].join(' and ')}), so ${twice.includes('UserPromptSubmit') ? 'each prompt gets its search results twice' : 'each of those hooks runs twice'}`,
+      // All in one file (two entries for one event): "the other files" named none.
+      fix:
+        where.size === 1 && plugins.length === 0
+          ? `keep one tsm entry per event in ${[...where][0]}: remove the others`
+          : `keep one: remove the tsm entries from the other files (or disable the plugin${plugins.length > 1 ? `: tsm-warm on Claude Code ${FIRST_MCP_TOOL_HOOKS} or later, tsm before` : ''})`,
     });
   }
   problems.push(...promptHookProblems(plugins, handlers.get('UserPromptSubmit') ?? [], claudeVersion));

@@ -65,6 +65,7 @@ export function wireClaudeCode(projectDir: string, vault: string, opts: WireOpti
   } else {
     messages.push(`${settingsFile}: tsm hooks already in place`);
   }
+  if (hooks.doubled.length) messages.push(`${settingsFile}: ${hooks.doubled.join(', ')}, left as they are: tsm runs once for each; keep one, remove the others`);
 
   const server = planned.changed ? updateJson(mcpFile, mergeMcp) : planned;
   messages.push(server.message);
@@ -88,7 +89,12 @@ export function wireClaudeCode(projectDir: string, vault: string, opts: WireOpti
 }
 
 /** `warmServer`: the MCP server name the prompt hook calls (an mcp_tool hook), or null for the command hook. */
-function mergeHooks(settings: Json, file: string, extra: string[], warmServer: string | null): { changed: boolean; added: HookEvent[]; updated: HookEvent[]; warm: boolean } {
+function mergeHooks(
+  settings: Json,
+  file: string,
+  extra: string[],
+  warmServer: string | null,
+): { changed: boolean; added: HookEvent[]; updated: HookEvent[]; warm: boolean; doubled: string[] } {
   if (settings.hooks !== undefined && !isRecord(settings.hooks)) {
     throw new ConfigError(`${file}: "hooks" must be an object; the file was left as it is`);
   }
@@ -100,6 +106,7 @@ function mergeHooks(settings: Json, file: string, extra: string[], warmServer: s
   }
   const added: HookEvent[] = [];
   const updated: HookEvent[] = [];
+  const doubled: string[] = [];
   let warm = false;
   for (const event of HOOK_EVENTS) {
     const groups = (hooks[event] as unknown[] | undefined) ?? [];
@@ -127,10 +134,14 @@ function mergeHooks(settings: Json, file: string, extra: string[], warmServer: s
       added.push(event);
     }
     if (groups.length > 0) hooks[event] = groups;
+    // Only the first is updated: another (an older tsm's beside a newer one's, or a second vault's) may be
+    // meant, and is not ours to delete; it is said, as each runs tsm once more.
+    const own = handlersOf({ hooks }, event).filter(isOwnHook).length;
+    if (own > 1) doubled.push(`${event} has ${own} tsm entries`);
   }
   const changed = added.length + updated.length > 0;
   if (changed) settings.hooks = hooks;
-  return { changed, added, updated, warm };
+  return { changed, added, updated, warm, doubled };
 }
 
 /**
@@ -141,14 +152,14 @@ function mergeHooks(settings: Json, file: string, extra: string[], warmServer: s
 function findOwnHook(groups: unknown[]): { group: { hooks: unknown[] }; index: number } | null {
   for (const group of groups) {
     if (!isRecord(group) || !Array.isArray(group.hooks)) continue;
-    const index = group.hooks.findIndex(
-      (h) =>
-        isTsmWarmHook(h) || (isTsmHook(h) && isRecord(h) && (Array.isArray(h.args) || (typeof h.command === 'string' && /^tsm\s+hook(\s|$)/.test(h.command.trim())))),
-    );
+    const index = group.hooks.findIndex(isOwnHook);
     if (index >= 0) return { group: group as { hooks: unknown[] }, index };
   }
   return null;
 }
+
+const isOwnHook = (h: unknown): boolean =>
+  isTsmWarmHook(h) || (isTsmHook(h) && isRecord(h) && (Array.isArray(h.args) || (typeof h.command === 'string' && /^tsm\s+hook(\s|$)/.test(h.command.trim()))));
 
 /** The `mcpServers` object to merge into: top level of .mcp.json, or projects[key] of Claude Code's config. */
 function mcpServersOf(data: Json, file: string, key: string | null): Json {

@@ -151,3 +151,37 @@ describe('tsm init --claude: the project folder', () => {
     expect(claude).toEqual([expect.objectContaining({ severity: 'warning', message: `$CLAUDE_PROJECT_DIR names ${missing}, which is not a folder: its Claude Code wiring was not checked` })]);
   });
 });
+
+describe('tsm init --claude: two tsm entries for one event', () => {
+  // Measured before: a settings file holding an older tsm's exec-form entry and a command line for the same
+  // event (two vaults over time) had the first updated and the second left naming the old vault, "added …;
+  // updated UserPromptSubmit", nothing more: every prompt searched twice. doctor's fix said "remove the tsm
+  // entries from the other files", and there was one file.
+  it('init updates the first, leaves the other, and says so; doctor names the one file', () => {
+    writeFileSync(
+      localSettings(),
+      JSON.stringify({
+        hooks: {
+          UserPromptSubmit: [
+            { hooks: [{ type: 'command', command: 'tsm', args: ['hook', '--vault', '/old'], timeout: 5 }] },
+            { hooks: [{ type: 'command', command: 'tsm hook --vault /old', timeout: 5 }] },
+          ],
+        },
+      }),
+    );
+    const r = init();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`tsm: ${localSettings()}: UserPromptSubmit has 2 tsm entries, left as they are: tsm runs once for each; keep one, remove the others\n`);
+    const groups = JSON.parse(readFileSync(localSettings(), 'utf8')).hooks.UserPromptSubmit;
+    expect(groups.map((g: { hooks: { command: string }[] }) => g.hooks[0].command)).toEqual([`tsm hook --vault ${vault}`, 'tsm hook --vault /old']);
+    expect(init().stderr).toContain('UserPromptSubmit has 2 tsm entries');
+
+    const doctor = JSON.parse(tsm(['doctor', '--json', '--vault', vault], { cwd: project, env }).stdout);
+    expect(doctor.problems).toContainEqual(
+      expect.objectContaining({
+        message: `tsm runs more than once for UserPromptSubmit (wired in ${localSettings()}), so each prompt gets its search results twice`,
+        fix: `keep one tsm entry per event in ${localSettings()}: remove the others`,
+      }),
+    );
+  });
+});
