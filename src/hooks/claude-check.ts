@@ -19,7 +19,7 @@ import { readJsonObject, readJsonOrNull } from './settings-file.js';
 
 export { claudeCodeVersion };
 export { claudeProject } from './claude-settings.js';
-import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, HOOK_TIMEOUT_S, isTsmHook, isTsmServer, isTsmWarmHook, WARM_PLUGIN } from './wiring.js';
+import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, HOOK_TIMEOUT_S, hooksShapeError, isTsmHook, isTsmServer, isTsmWarmHook, WARM_PLUGIN } from './wiring.js';
 
 /** A place Claude Code reads hooks or MCP servers from, as doctor names it. */
 interface Source {
@@ -79,10 +79,18 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
       return null;
     }
   };
+  // A settings file Claude Code skips (its hooks in a shape it refuses) wires nothing, whatever it holds.
+  const readSettings = (name: string, file: string): Source | null => {
+    const source = read(name, file);
+    const shape = source && hooksShapeError(source.data);
+    if (!shape) return source;
+    problems.push({ check: 'claude', severity: 'error', message: `${file}: ${shape}: Claude Code skips the whole file, every hook and setting in it`, fix: `correct ${file}` });
+    return null;
+  };
   const settingsSources = [
-    read('user settings', userSettingsPath(env)),
-    read('shared project settings', settingsPath(projectDir)),
-    read('local project settings', localSettingsPath(projectDir)),
+    readSettings('user settings', userSettingsPath(env)),
+    readSettings('shared project settings', settingsPath(projectDir)),
+    readSettings('local project settings', localSettingsPath(projectDir)),
   ].filter((s): s is Source => s !== null);
   const config = read("Claude Code's config", claudeConfigPath(env));
   const shared = read('shared .mcp.json', mcpPath(projectDir));

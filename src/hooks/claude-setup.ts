@@ -13,7 +13,7 @@ import { HOOK_EVENTS, type HookEvent } from './payload.js';
 import { claudeConfigPath, isRecord, localSettingsPath, mcpPath, projectKey, settingsPath, type Json } from './claude-settings.js';
 import { assertReplaceable, readJsonObject, readJsonOrNull, updateJson } from './settings-file.js';
 import { claudeCodeVersion } from './claude-version.js';
-import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, hookEntry, isTsmHook, isTsmServer, isTsmWarmHook, mcpServerEntry, warmPromptHook, type CommandHook, type McpToolHook } from './wiring.js';
+import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, hookEntry, hooksShapeError, isTsmHook, isTsmServer, isTsmWarmHook, mcpServerEntry, warmPromptHook, type CommandHook, type McpToolHook } from './wiring.js';
 
 export interface WireOptions {
   /** Write the shared, committed files (.claude/settings.json, .mcp.json) instead of the local scope. */
@@ -95,15 +95,12 @@ function mergeHooks(
   extra: string[],
   warmServer: string | null,
 ): { changed: boolean; added: HookEvent[]; updated: HookEvent[]; warm: boolean; doubled: string[] } {
-  if (settings.hooks !== undefined && !isRecord(settings.hooks)) {
-    throw new ConfigError(`${file}: "hooks" must be an object; the file was left as it is`);
+  // Wired into a file Claude Code skips, tsm's hooks would never run.
+  const shape = hooksShapeError(settings);
+  if (shape !== null) {
+    throw new ConfigError(`${file}: ${shape}; Claude Code skips a file with such an error entirely: correct it, then run \`tsm init --claude\` again (the file was left as it is)`);
   }
   const hooks = (settings.hooks as Json | undefined) ?? {};
-  for (const event of HOOK_EVENTS) {
-    if (hooks[event] !== undefined && !Array.isArray(hooks[event])) {
-      throw new ConfigError(`${file}: "hooks.${event}" must be a list; the file was left as it is`);
-    }
-  }
   const added: HookEvent[] = [];
   const updated: HookEvent[] = [];
   const doubled: string[] = [];
@@ -165,15 +162,15 @@ const isOwnHook = (h: unknown): boolean =>
 function mcpServersOf(data: Json, file: string, key: string | null): Json {
   let holder = data;
   if (key !== null) {
-    if (data.projects !== undefined && !isRecord(data.projects)) throw new ConfigError(`${file}: "projects" must be an object; the file was left as it is`);
+    if (data.projects !== undefined && !isRecord(data.projects)) throw new ConfigError(`${file}: "projects" must be an object; the file was left as it is: correct it, then run \`tsm init --claude\` again`);
     const projects = (data.projects as Json | undefined) ?? {};
-    if (projects[key] !== undefined && !isRecord(projects[key])) throw new ConfigError(`${file}: "projects" entry for ${key} must be an object; the file was left as it is`);
+    if (projects[key] !== undefined && !isRecord(projects[key])) throw new ConfigError(`${file}: "projects" entry for ${key} must be an object; the file was left as it is: correct it, then run \`tsm init --claude\` again`);
     holder = (projects[key] as Json | undefined) ?? {};
     projects[key] = holder;
     data.projects = projects;
   }
   if (holder.mcpServers !== undefined && !isRecord(holder.mcpServers)) {
-    throw new ConfigError(`${file}: "mcpServers" must be an object; the file was left as it is`);
+    throw new ConfigError(`${file}: "mcpServers" must be an object; the file was left as it is: correct it, then run \`tsm init --claude\` again`);
   }
   const servers = (holder.mcpServers as Json | undefined) ?? {};
   holder.mcpServers = servers;

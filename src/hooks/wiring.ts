@@ -145,3 +145,36 @@ export function handlersOf(settings: Record<string, unknown>, event: string): un
   if (!isRecord(hooks) || !Array.isArray(hooks[event])) return [];
   return (hooks[event] as unknown[]).flatMap((group) => (isRecord(group) && Array.isArray(group.hooks) ? group.hooks : []));
 }
+
+/**
+ * The first place where a settings object's `hooks` breaks the shape Claude Code accepts, said as a key and
+ * what belongs there (null: none): events are lists of groups, each an object with a list `hooks` of objects
+ * and, if any, a text `matcher`. Claude Code checks each settings file against its schema and skips one with
+ * an error entirely, every hook and setting in it ("Files with errors are skipped entirely, not just the
+ * invalid settings"; a non-text matcher did so silently in `claude -p`, anthropics/claude-code#75081).
+ * Event names are not checked: which ones a version knows differs.
+ */
+export function hooksShapeError(settings: Record<string, unknown>): string | null {
+  const hooks = settings.hooks;
+  if (hooks === undefined) return null;
+  if (!isRecord(hooks)) return `"hooks" must be an object of events (found: ${kindOf(hooks)})`;
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) return `"hooks.${event}" must be a list (found: ${kindOf(groups)})`;
+    for (const [i, group] of groups.entries()) {
+      const at = `hooks.${event}.${i}`;
+      if (!isRecord(group)) return `"${at}" must be an object (found: ${kindOf(group)})`;
+      if (group.matcher !== undefined && typeof group.matcher !== 'string') return `"${at}.matcher" must be text (found: ${kindOf(group.matcher)})`;
+      if (!Array.isArray(group.hooks)) return `"${at}.hooks" must be a list (found: ${kindOf(group.hooks)})`;
+      const j = group.hooks.findIndex((h) => !isRecord(h));
+      if (j >= 0) return `"${at}.hooks.${j}" must be an object (found: ${kindOf(group.hooks[j])})`;
+    }
+  }
+  return null;
+}
+
+function kindOf(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  return typeof v === 'object' ? 'an object' : typeof v === 'string' ? 'text' : `a ${typeof v}`;
+}

@@ -185,3 +185,33 @@ describe('tsm init --claude: two tsm entries for one event', () => {
     );
   });
 });
+
+describe('tsm init --claude and tsm doctor: hooks Claude Code would refuse', () => {
+  // Claude Code checks a settings file against its schema and skips a file with an error entirely ("Files
+  // with errors are skipped entirely, not just the invalid settings"), every hook in it included. Measured
+  // before: a group whose "hooks" is an object, or whose matcher is not a string, got tsm's hooks added
+  // beside it (exit 0), and doctor found nothing wrong: tsm's hooks never ran.
+  it.each([
+    [{ hooks: { Stop: [{ hooks: {} }] } }, '"hooks.Stop.0.hooks" must be a list (found: an object)'],
+    [{ hooks: { PreToolUse: [{ matcher: { tools: ['Bash'] }, hooks: [] }] } }, '"hooks.PreToolUse.0.matcher" must be text (found: an object)'],
+    [{ hooks: { SessionStart: [{ type: 'command', command: 'x' }] } }, '"hooks.SessionStart.0.hooks" must be a list (found: nothing)'],
+    [{ hooks: [] }, '"hooks" must be an object of events (found: a list)'],
+  ])('%j: init leaves the file and names the key; doctor names it as an error', (settings, said) => {
+    const text = JSON.stringify(settings);
+    writeFileSync(localSettings(), text);
+    const r = init();
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`tsm: ${localSettings()}: ${said}; Claude Code skips a file with such an error entirely: correct it, then run \`tsm init --claude\` again (the file was left as it is)\n`);
+    expect(readFileSync(localSettings(), 'utf8')).toBe(text);
+    expect(existsSync(join(claudeDir, '.claude.json'))).toBe(false);
+
+    const doctor = tsm(['doctor', '--json', '--vault', vault], { cwd: project, env });
+    expect(doctor.code).toBe(1);
+    expect(JSON.parse(doctor.stdout).problems).toContainEqual({
+      check: 'claude',
+      severity: 'error',
+      message: `${localSettings()}: ${said}: Claude Code skips the whole file, every hook and setting in it`,
+      fix: `correct ${localSettings()}`,
+    });
+  });
+});
