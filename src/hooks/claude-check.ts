@@ -117,6 +117,17 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
       fix,
     });
   }
+  // Claude Code's switch for every hook (docs/claude-code.md, "Turning it off"): the most local file that sets
+  // it wins (sources run user, shared, local). Left on, the wiring looked fine and no tsm hook ran.
+  const off = settingsSources.filter((s) => typeof s.data.disableAllHooks === 'boolean').at(-1);
+  if (off?.data.disableAllHooks === true && (missing.length < HOOK_EVENTS.length || plugin)) {
+    problems.push({
+      check: 'claude',
+      severity: 'warning',
+      message: `${off.file} sets "disableAllHooks": true, so Claude Code runs no hook, tsm's included`,
+      fix: `remove "disableAllHooks" from ${off.file} when you want tsm's hooks back`,
+    });
+  }
   const twice = HOOK_EVENTS.filter((e) => (handlers.get(e) ?? []).length + plugins.length > 1);
   if (twice.length > 0) {
     const where = new Set([...twice.flatMap((e) => (handlers.get(e) ?? []).map((h) => h.source)), ...plugins.map((p) => `the ${p.name} plugin (enabled in ${p.file})`)]);

@@ -215,3 +215,23 @@ describe('tsm init --claude and tsm doctor: hooks Claude Code would refuse', () 
     });
   });
 });
+
+describe('tsm doctor: hooks switched off', () => {
+  // Measured before: with `"disableAllHooks": true` in a settings file (docs/claude-code.md's "for a while",
+  // forgotten) doctor found the wiring fine, and no tsm hook ran.
+  it('names the file whose disableAllHooks wins, and says nothing when a more local file sets it back', () => {
+    expect(init().code).toBe(0);
+    const shared = join(project, '.claude', 'settings.json');
+    writeFileSync(shared, '{"disableAllHooks": true}\n');
+    const problems = () => (JSON.parse(tsm(['doctor', '--json', '--vault', vault], { cwd: project, env }).stdout).problems as { check: string; message: string }[]).filter((p) => p.check === 'claude');
+    expect(problems()).toContainEqual({
+      check: 'claude',
+      severity: 'warning',
+      message: `${shared} sets "disableAllHooks": true, so Claude Code runs no hook, tsm's included`,
+      fix: `remove "disableAllHooks" from ${shared} when you want tsm's hooks back`,
+    });
+    const local = JSON.parse(readFileSync(localSettings(), 'utf8'));
+    writeFileSync(localSettings(), JSON.stringify({ ...local, disableAllHooks: false }));
+    expect(problems().filter((p) => p.message.includes('disableAllHooks'))).toEqual([]);
+  });
+});
