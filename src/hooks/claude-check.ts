@@ -55,7 +55,8 @@ function enabledPlugins(sources: Source[]): EnabledPlugin[] {
 export function promptHookLine(projectDir: string, env: NodeJS.ProcessEnv = process.env, claudeVersion: string | null = claudeCodeVersion(env)): string {
   const sources = [userSettingsPath(env), settingsPath(projectDir), localSettingsPath(projectDir)]
     .map((file) => ({ name: file, file, data: readJsonOrNull(file) }))
-    .filter((s): s is Source => s.data !== null);
+    // A file Claude Code skips (hooks in a shape it refuses: checkClaudeWiring names it) answers nothing.
+    .filter((s): s is Source => s.data !== null && hooksShapeError(s.data) === null);
   const plugins = enabledPlugins(sources).map((p) => p.name);
   const handlers = sources.flatMap((s) => handlersOf(s.data, 'UserPromptSubmit'));
   const paths = [

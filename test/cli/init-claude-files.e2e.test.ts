@@ -235,3 +235,15 @@ describe('tsm doctor: hooks switched off', () => {
     expect(problems().filter((p) => p.message.includes('disableAllHooks'))).toEqual([]);
   });
 });
+
+describe('tsm doctor: the prompt hook line of a file Claude Code skips', () => {
+  it('says tsm does not answer the prompt when its only hooks are in a file Claude Code skips', () => {
+    expect(init().code).toBe(0);
+    const wired = JSON.parse(readFileSync(localSettings(), 'utf8'));
+    const doctor = () => JSON.parse(tsm(['doctor', '--json', '--vault', vault], { cwd: project, env }).stdout) as { prompt_hook: string };
+    expect(doctor().prompt_hook).toMatch(/^`tsm hook`, a new process per prompt/);
+    wired.hooks.PreToolUse = [{ matcher: 7, hooks: [] }];
+    writeFileSync(localSettings(), JSON.stringify(wired));
+    expect(doctor().prompt_hook).toMatch(/^tsm does not answer it/);
+  });
+});
