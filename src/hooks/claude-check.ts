@@ -19,7 +19,7 @@ import { readJsonObject, readJsonOrNull } from './settings-file.js';
 
 export { claudeCodeVersion };
 export { claudeProject } from './claude-settings.js';
-import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, HOOK_TIMEOUT_S, hooksShapeError, isTsmHook, isTsmServer, isTsmWarmHook, WARM_PLUGIN } from './wiring.js';
+import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, HOOK_TIMEOUT_S, hooksShapeError, isTsmHook, shapeConsequence, skipsWholeFile, isTsmServer, isTsmWarmHook, WARM_PLUGIN } from './wiring.js';
 
 /** A place Claude Code reads hooks or MCP servers from, as doctor names it. */
 interface Source {
@@ -47,6 +47,12 @@ function enabledPlugins(sources: Source[]): EnabledPlugin[] {
   return out;
 }
 
+/** Whether Claude Code `version` skips this settings file whole (hooks in a shape it refuses: wiring.ts). */
+function skipped(data: Json, version: string | null): boolean {
+  const shape = hooksShapeError(data);
+  return shape !== null && skipsWholeFile(shape, version);
+}
+
 /**
  * How Claude Code answers UserPromptSubmit in this project, in one line for `tsm doctor`: by the running
  * `tsm serve` (an mcp_tool hook: the tsm-warm plugin, or `tsm init --claude` for Claude Code 2.1.118+), by
@@ -56,7 +62,7 @@ export function promptHookLine(projectDir: string, env: NodeJS.ProcessEnv = proc
   const sources = [userSettingsPath(env), settingsPath(projectDir), localSettingsPath(projectDir)]
     .map((file) => ({ name: file, file, data: readJsonOrNull(file) }))
     // A file Claude Code skips (hooks in a shape it refuses: checkClaudeWiring names it) answers nothing.
-    .filter((s): s is Source => s.data !== null && hooksShapeError(s.data) === null);
+    .filter((s): s is Source => s.data !== null && !skipped(s.data, claudeVersion));
   const plugins = enabledPlugins(sources).map((p) => p.name);
   const handlers = sources.flatMap((s) => handlersOf(s.data, 'UserPromptSubmit'));
   const paths = [
@@ -80,13 +86,13 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
       return null;
     }
   };
-  // A settings file Claude Code skips (its hooks in a shape it refuses) wires nothing, whatever it holds.
+  // Hooks in a shape Claude Code refuses are an error; a file it skips whole wires nothing, whatever it holds.
   const readSettings = (name: string, file: string): Source | null => {
     const source = read(name, file);
     const shape = source && hooksShapeError(source.data);
     if (!shape) return source;
-    problems.push({ check: 'claude', severity: 'error', message: `${file}: ${shape}: Claude Code skips the whole file, every hook and setting in it`, fix: `correct ${file}` });
-    return null;
+    problems.push({ check: 'claude', severity: 'error', message: `${file}: ${shape.text}: ${shapeConsequence(shape)}`, fix: `correct ${file}` });
+    return skipsWholeFile(shape, claudeVersion) ? null : source;
   };
   const settingsSources = [
     readSettings('user settings', userSettingsPath(env)),

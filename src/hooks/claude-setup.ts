@@ -13,7 +13,7 @@ import { HOOK_EVENTS, type HookEvent } from './payload.js';
 import { claudeConfigPath, isRecord, localSettingsPath, mcpPath, projectKey, settingsPath, type Json } from './claude-settings.js';
 import { assertReplaceable, readJsonObject, readJsonOrNull, updateJson } from './settings-file.js';
 import { claudeCodeVersion } from './claude-version.js';
-import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, hookEntry, hooksShapeError, isTsmHook, isTsmServer, isTsmWarmHook, mcpServerEntry, warmPromptHook, type CommandHook, type McpToolHook } from './wiring.js';
+import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, hookEntry, hooksShapeError, isTsmHook, shapeConsequence, isTsmServer, isTsmWarmHook, mcpServerEntry, warmPromptHook, type CommandHook, type McpToolHook } from './wiring.js';
 
 export interface WireOptions {
   /** Write the shared, committed files (.claude/settings.json, .mcp.json) instead of the local scope. */
@@ -95,10 +95,10 @@ function mergeHooks(
   extra: string[],
   warmServer: string | null,
 ): { changed: boolean; added: HookEvent[]; updated: HookEvent[]; warm: boolean; doubled: string[] } {
-  // Wired into a file Claude Code skips, tsm's hooks would never run.
+  // Wired into a file Claude Code skips (any such error on 2.0, a bad matcher on 2.1), tsm's hooks would never run.
   const shape = hooksShapeError(settings);
   if (shape !== null) {
-    throw new ConfigError(`${file}: ${shape}; Claude Code skips a file with such an error entirely: correct it, then run \`tsm init --claude\` again (the file was left as it is)`);
+    throw new ConfigError(`${file}: ${shape.text}; ${shapeConsequence(shape)}: correct it, then run \`tsm init --claude\` again (the file was left as it is)`);
   }
   const hooks = (settings.hooks as Json | undefined) ?? {};
   const added: HookEvent[] = [];

@@ -146,30 +146,52 @@ export function handlersOf(settings: Record<string, unknown>, event: string): un
   return (hooks[event] as unknown[]).flatMap((group) => (isRecord(group) && Array.isArray(group.hooks) ? group.hooks : []));
 }
 
+/** Where a settings file's hooks break the shape Claude Code accepts, and whether every version skips the whole file for it. */
+export interface HooksShapeError {
+  /** The key and what belongs there: `"hooks.Stop.0.hooks" must be a list (found: an object)`. */
+  text: string;
+  /** A matcher that is not text: the whole file is skipped on every version measured. */
+  wholeFile: boolean;
+}
+
 /**
- * The first place where a settings object's `hooks` breaks the shape Claude Code accepts, said as a key and
- * what belongs there (null: none): events are lists of groups, each an object with a list `hooks` of objects
- * and, if any, a text `matcher`. Claude Code checks each settings file against its schema and skips one with
- * an error entirely, every hook and setting in it ("Files with errors are skipped entirely, not just the
- * invalid settings"; a non-text matcher did so silently in `claude -p`, anthropics/claude-code#75081).
- * Event names are not checked: which ones a version knows differs.
+ * The first place where a settings object's `hooks` breaks the shape Claude Code accepts (null: none):
+ * `hooks` an object of events, each a list of groups, each an object with a list `hooks` of objects and, if
+ * any, a text `matcher`. What Claude Code does with such a file (`claude -p` with a UserPromptSubmit hook
+ * beside the error, scripts of 2026-11-29): 2.0.12 and 2.0.76 skip the whole file for any of them, every
+ * hook in it included; 2.1.331 skips that entry ("These settings entries were skipped; the rest of each
+ * source is in effect"), or the whole file for a matcher that is not text ("These settings did not load").
+ * Event names are not checked: which ones a version knows differs (2.0.76 skips a file naming one it does not).
  */
-export function hooksShapeError(settings: Record<string, unknown>): string | null {
+export function hooksShapeError(settings: Record<string, unknown>): HooksShapeError | null {
+  const entry = (text: string): HooksShapeError => ({ text, wholeFile: false });
   const hooks = settings.hooks;
   if (hooks === undefined) return null;
-  if (!isRecord(hooks)) return `"hooks" must be an object of events (found: ${kindOf(hooks)})`;
+  if (!isRecord(hooks)) return entry(`"hooks" must be an object of events (found: ${kindOf(hooks)})`);
   for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) return `"hooks.${event}" must be a list (found: ${kindOf(groups)})`;
+    if (!Array.isArray(groups)) return entry(`"hooks.${event}" must be a list (found: ${kindOf(groups)})`);
     for (const [i, group] of groups.entries()) {
       const at = `hooks.${event}.${i}`;
-      if (!isRecord(group)) return `"${at}" must be an object (found: ${kindOf(group)})`;
-      if (group.matcher !== undefined && typeof group.matcher !== 'string') return `"${at}.matcher" must be text (found: ${kindOf(group.matcher)})`;
-      if (!Array.isArray(group.hooks)) return `"${at}.hooks" must be a list (found: ${kindOf(group.hooks)})`;
+      if (!isRecord(group)) return entry(`"${at}" must be an object (found: ${kindOf(group)})`);
+      if (group.matcher !== undefined && typeof group.matcher !== 'string') return { text: `"${at}.matcher" must be text (found: ${kindOf(group.matcher)})`, wholeFile: true };
+      if (!Array.isArray(group.hooks)) return entry(`"${at}.hooks" must be a list (found: ${kindOf(group.hooks)})`);
       const j = group.hooks.findIndex((h) => !isRecord(h));
-      if (j >= 0) return `"${at}.hooks.${j}" must be an object (found: ${kindOf(group.hooks[j])})`;
+      if (j >= 0) return entry(`"${at}.hooks.${j}" must be an object (found: ${kindOf(group.hooks[j])})`);
     }
   }
   return null;
+}
+
+/** What Claude Code does with a settings file holding `error`, as measured (hooksShapeError). */
+export function shapeConsequence(error: HooksShapeError): string {
+  return error.wholeFile
+    ? 'Claude Code skips the whole file, every hook and setting in it'
+    : 'Claude Code 2.0 skips the whole file for it, every hook and setting in it (2.1.331 skips that entry)';
+}
+
+/** Whether Claude Code `version` (null: unknown) skips a settings file holding `error` whole. */
+export function skipsWholeFile(error: HooksShapeError, version: string | null): boolean {
+  return error.wholeFile || (version !== null && version.startsWith('2.0.'));
 }
 
 function kindOf(v: unknown): string {

@@ -187,32 +187,42 @@ describe('tsm init --claude: two tsm entries for one event', () => {
 });
 
 describe('tsm init --claude and tsm doctor: hooks Claude Code would refuse', () => {
-  // Claude Code checks a settings file against its schema and skips a file with an error entirely ("Files
-  // with errors are skipped entirely, not just the invalid settings"), every hook in it included. Measured
-  // before: a group whose "hooks" is an object, or whose matcher is not a string, got tsm's hooks added
-  // beside it (exit 0), and doctor found nothing wrong: tsm's hooks never ran.
+  // Claude Code checks a settings file's hooks against its schema. Measured with `claude -p` and a
+  // UserPromptSubmit hook beside the error: 2.0.12 and 2.0.76 skip the whole file for each case below, the
+  // hook beside it included; 2.1.331 skips that entry, or the whole file for a matcher that is not text.
+  // Measured before: init added tsm's hooks beside such an error (exit 0), and doctor found nothing wrong.
+  const entry = 'Claude Code 2.0 skips the whole file for it, every hook and setting in it (2.1.331 skips that entry)';
+  const whole = 'Claude Code skips the whole file, every hook and setting in it';
   it.each([
-    [{ hooks: { Stop: [{ hooks: {} }] } }, '"hooks.Stop.0.hooks" must be a list (found: an object)'],
-    [{ hooks: { PreToolUse: [{ matcher: { tools: ['Bash'] }, hooks: [] }] } }, '"hooks.PreToolUse.0.matcher" must be text (found: an object)'],
-    [{ hooks: { SessionStart: [{ type: 'command', command: 'x' }] } }, '"hooks.SessionStart.0.hooks" must be a list (found: nothing)'],
-    [{ hooks: [] }, '"hooks" must be an object of events (found: a list)'],
-  ])('%j: init leaves the file and names the key; doctor names it as an error', (settings, said) => {
+    [{ hooks: { Stop: [{ hooks: {} }] } }, '"hooks.Stop.0.hooks" must be a list (found: an object)', entry],
+    [{ hooks: { PreToolUse: [{ matcher: { tools: ['Bash'] }, hooks: [] }] } }, '"hooks.PreToolUse.0.matcher" must be text (found: an object)', whole],
+    [{ hooks: { SessionStart: [{ type: 'command', command: 'x' }] } }, '"hooks.SessionStart.0.hooks" must be a list (found: nothing)', entry],
+    [{ hooks: { Stop: [{ hooks: ['x'] }] } }, '"hooks.Stop.0.hooks.0" must be an object (found: text)', entry],
+    [{ hooks: [] }, '"hooks" must be an object of events (found: a list)', entry],
+  ])('%j: init leaves the file and names the key; doctor names it as an error', (settings, said, consequence) => {
     const text = JSON.stringify(settings);
     writeFileSync(localSettings(), text);
     const r = init();
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toContain(`tsm: ${localSettings()}: ${said}; Claude Code skips a file with such an error entirely: correct it, then run \`tsm init --claude\` again (the file was left as it is)\n`);
+    expect(r.stderr).toContain(`tsm: ${localSettings()}: ${said}; ${consequence}: correct it, then run \`tsm init --claude\` again (the file was left as it is)\n`);
     expect(readFileSync(localSettings(), 'utf8')).toBe(text);
     expect(existsSync(join(claudeDir, '.claude.json'))).toBe(false);
 
     const doctor = tsm(['doctor', '--json', '--vault', vault], { cwd: project, env });
     expect(doctor.code).toBe(1);
-    expect(JSON.parse(doctor.stdout).problems).toContainEqual({
-      check: 'claude',
-      severity: 'error',
-      message: `${localSettings()}: ${said}: Claude Code skips the whole file, every hook and setting in it`,
-      fix: `correct ${localSettings()}`,
-    });
+    expect(JSON.parse(doctor.stdout).problems).toContainEqual({ check: 'claude', severity: 'error', message: `${localSettings()}: ${said}: ${consequence}`, fix: `correct ${localSettings()}` });
+  });
+
+  it("doctor: tsm's hooks beside an entry error count as wired for a Claude Code that is not 2.0 (unknown here), never beside a bad matcher", () => {
+    expect(init().code).toBe(0);
+    const wired = JSON.parse(readFileSync(localSettings(), 'utf8'));
+    const doctor = () => JSON.parse(tsm(['doctor', '--json', '--vault', vault], { cwd: project, env }).stdout) as { prompt_hook: string; problems: { message: string }[] };
+    writeFileSync(localSettings(), JSON.stringify({ ...wired, hooks: { ...wired.hooks, Notification: [{ hooks: {} }] } }));
+    expect(doctor().prompt_hook).toMatch(/^`tsm hook`, a new process per prompt/);
+    expect(doctor().problems.map((p) => p.message)).not.toContainEqual(expect.stringContaining('Claude Code does not run tsm'));
+    writeFileSync(localSettings(), JSON.stringify({ ...wired, hooks: { ...wired.hooks, PreToolUse: [{ matcher: 7, hooks: [] }] } }));
+    expect(doctor().prompt_hook).toMatch(/^tsm does not answer it/);
+    expect(doctor().problems.map((p) => p.message)).toContainEqual(expect.stringContaining('Claude Code does not run tsm'));
   });
 });
 
@@ -233,17 +243,5 @@ describe('tsm doctor: hooks switched off', () => {
     const local = JSON.parse(readFileSync(localSettings(), 'utf8'));
     writeFileSync(localSettings(), JSON.stringify({ ...local, disableAllHooks: false }));
     expect(problems().filter((p) => p.message.includes('disableAllHooks'))).toEqual([]);
-  });
-});
-
-describe('tsm doctor: the prompt hook line of a file Claude Code skips', () => {
-  it('says tsm does not answer the prompt when its only hooks are in a file Claude Code skips', () => {
-    expect(init().code).toBe(0);
-    const wired = JSON.parse(readFileSync(localSettings(), 'utf8'));
-    const doctor = () => JSON.parse(tsm(['doctor', '--json', '--vault', vault], { cwd: project, env }).stdout) as { prompt_hook: string };
-    expect(doctor().prompt_hook).toMatch(/^`tsm hook`, a new process per prompt/);
-    wired.hooks.PreToolUse = [{ matcher: 7, hooks: [] }];
-    writeFileSync(localSettings(), JSON.stringify(wired));
-    expect(doctor().prompt_hook).toMatch(/^tsm does not answer it/);
   });
 });
