@@ -13,7 +13,7 @@ import { HOOK_EVENTS, type HookEvent } from './payload.js';
 import { claudeConfigPath, isRecord, localSettingsPath, mcpPath, projectKey, settingsPath, type Json } from './claude-settings.js';
 import { assertReplaceable, readJsonObject, readJsonOrNull, updateJson } from './settings-file.js';
 import { claudeCodeVersion } from './claude-version.js';
-import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, hookEntry, hooksShapeError, isTsmHook, shapeConsequence, isTsmServer, isTsmWarmHook, mcpServerEntry, warmPromptHook, type CommandHook, type McpToolHook } from './wiring.js';
+import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, hookEntry, hooksShapeError, isTsmHook, isTsmServer, isTsmWarmHook, mcpServerEntry, shapeConsequence, warmPromptHook, type CommandHook, type McpToolHook } from './wiring.js';
 
 export interface WireOptions {
   /** Write the shared, committed files (.claude/settings.json, .mcp.json) instead of the local scope. */
