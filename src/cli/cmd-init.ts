@@ -60,7 +60,11 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     const { NOT_ON_PATH_FIX, onPath } = await import('../hooks/claude-check.js');
     if (!onPath('tsm', process.env)) writeErr(`tsm: warning: \`tsm\` is not on PATH, and Claude Code runs the hooks and \`tsm serve\` by that name: ${NOT_ON_PATH_FIX}\n`);
   }
-  if (badConfig) throw new UserError(`${badConfig.message.replace(/; correct it there$/, '')}; every tsm command stops at it: correct it, or move it aside and run \`tsm init\` again to write a new one`);
+  if (badConfig) {
+    // Its own fix when it has one (a folder there, a file this user may not read); else its text to correct.
+    const fix = badConfig.fix ? '' : ': correct it, or move it aside and run `tsm init` again to write a new one';
+    throw new UserError(`${badConfig.message.replace(/; correct it there$/, '')}; every tsm command stops at it${fix}`);
+  }
 }
 
 /** What to do about a file system error init meets: they are the user's folder's, not bugs in tsm. */

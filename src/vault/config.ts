@@ -294,7 +294,10 @@ function readConfigFile(path: string): Record<string, unknown> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return {};
-    if (isNotRegular(err)) throw new ConfigFileError(path, `${path}: not a plain file; move it aside and run \`tsm init\` to write a new one`);
+    if (isNotRegular(err)) {
+      const fix = 'move it aside and run `tsm init` to write a new one';
+      throw new ConfigFileError(path, `${path}: not a plain file; ${fix}`, fix);
+    }
     // A .tsm/ or config.json of another user's that this one may not read: it was "not a plain file; move it
     // aside" (the folder) or "not valid JSON (EACCES…)" (the file), and `tsm init` then said "already set up".
     const fix = `make ${path} and the folders it is in readable for you (they belong to another user?), or name a vault of your own with --vault`;

@@ -1,6 +1,6 @@
 // `tsm init` on folders that are not what it expects: a named vault must exist (it is never created), and
 // file system errors are one `tsm: …` line with the fix, exit 1, never a stack trace.
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,6 +65,10 @@ describe('tsm init', () => {
       expect(readFileSync(config, 'utf8')).toBe('{"chunkChars": 300,, }\n');
       writeFileSync(config, '{"hookTopK": 0}');
       expect(tsm(['init', '--vault', v.dir]).stderr).toContain(`${config}: hookTopK must be a whole number from 1 to 50 (got 0); every tsm command stops at it: correct it`);
+      rmSync(config);
+      mkdirSync(config); // its own fix, said once
+      expect(tsm(['init', '--vault', v.dir]).stderr).toContain(`tsm: ${config}: not a plain file; move it aside and run \`tsm init\` to write a new one; every tsm command stops at it\n`);
+      rmSync(config, { recursive: true });
       writeFileSync(config, '{"hookTopK": 3}');
       expect(tsm(['init', '--vault', v.dir]).code).toBe(0);
     } finally {
