@@ -23,9 +23,19 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const dir = join(vault, TSM_DIR);
   const kind = fileKind(dir);
   if (kind !== 'absent' && kind !== 'directory') throw new UserError(`${dir} is a file, not tsm's folder: move it aside and run \`tsm init\` again`);
-  // A link to nothing (into a dotfiles folder not there yet): mkdir's EEXIST said only "check that path".
-  if (kind === 'absent' && fileKind(dir, { lstat: true }) !== 'absent') throw notAFolder(dir);
-  if (kind === 'absent') fsStep('create', dir, () => mkdirSync(dir));
+  if (kind === 'absent') {
+    fsStep('create', dir, () => {
+      try {
+        mkdirSync(dir);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        // Another tsm made it since the look above (two setups at once: "cannot create .tsm (EEXIST)", 2 of 60
+        // in a shell loop of 6 at once): there, as wanted. Else a link to nothing (into a dotfiles folder
+        // not there yet), which EEXIST named only as "check that path".
+        if (fileKind(dir) !== 'directory') throw notAFolder(dir);
+      }
+    });
+  }
   const config = join(dir, 'config.json');
   const created: string[] = [];
   // Whole or not at all: a full disk left an empty config.json, which this check then took for one set up.
