@@ -1,8 +1,9 @@
 // `tsm doctor`: the Claude Code wiring of a project in every scope Claude Code reads (user, shared and local
 // settings, an enabled tsm plugin; .mcp.json and ~/.claude.json for MCP), and the vault that wiring names.
 import { accessSync, constants } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, join } from 'node:path';
 import type { DoctorProblem } from '../core/types.js';
+import { userPath } from '../vault/config.js';
 import { HOOK_EVENTS, type HookEvent } from './payload.js';
 import {
   claudeConfigPath,
@@ -248,15 +249,17 @@ export function wiredVault(projectDir: string, env: NodeJS.ProcessEnv = process.
         if (!isRecord(h)) continue;
         const words = Array.isArray(h.args) ? h.args.map(String) : typeof h.command === 'string' ? shellWords(h.command) : [];
         const at = words.indexOf('--vault');
-        if (at >= 0 && words[at + 1]) return resolve(projectDir, words[at + 1]);
+        if (at >= 0 && words[at + 1]) return userPath(projectDir, words[at + 1], env);
         const eq = words.find((w) => w.startsWith('--vault='));
-        if (eq) return resolve(projectDir, eq.slice('--vault='.length));
+        if (eq) return userPath(projectDir, eq.slice('--vault='.length), env);
       }
     }
   }
   for (const data of all) {
     const v = data && isRecord(data.env) ? data.env.TSM_VAULT : undefined;
-    if (typeof v === 'string' && v !== '') return resolve(projectDir, v);
+    // `~/notes` is the home folder's, as tsm reads it everywhere (userPath): resolved as a relative path it
+    // was "<project>/~/notes", and doctor stopped at "vault not found".
+    if (typeof v === 'string' && v !== '') return userPath(projectDir, v, env);
   }
   return null;
 }

@@ -245,3 +245,24 @@ describe('tsm doctor: hooks switched off', () => {
     expect(problems().filter((p) => p.message.includes('disableAllHooks'))).toEqual([]);
   });
 });
+
+describe('tsm doctor: a vault the settings name with ~', () => {
+  // Measured before: with the plugin and `"env": {"TSM_VAULT": "~/notes"}` in the user settings (the README's
+  // way), `tsm doctor` in a project stopped at "vault not found: <project>/~/notes (correct --vault, …)",
+  // exit 1; a hook line `tsm hook --vault ~/notes` the same. tsm itself reads `~` there as the home folder.
+  it('reads ~ in TSM_VAULT of a settings file and in a hook line as the home folder', () => {
+    const notes = join(env.HOME, 'notes');
+    mkdirSync(notes);
+    writeFileSync(join(notes, 'a.md'), '# A\n');
+    writeFileSync(join(claudeDir, 'settings.json'), JSON.stringify({ env: { TSM_VAULT: '~/notes' }, enabledPlugins: { 'tsm@the-space-memory': true } }));
+    const viaEnv = tsm(['doctor', '--json'], { cwd: project, env });
+    expect(viaEnv.stderr).toBe('');
+    expect(JSON.parse(viaEnv.stdout).vault).toBe(notes);
+    rmSync(join(claudeDir, 'settings.json'));
+
+    writeFileSync(localSettings(), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'tsm hook --vault ~/notes' }] }] } }));
+    const viaHook = tsm(['doctor', '--json'], { cwd: project, env });
+    expect(viaHook.stderr).toBe('');
+    expect(JSON.parse(viaHook.stdout).vault).toBe(notes);
+  });
+});
