@@ -16,7 +16,8 @@ import { indexInGit } from '../vault/index-in-git.js';
 import { conflictCopyOf } from '../vault/conflict-copies.js';
 import { excludedBy, OBSIDIAN_APP_FILE, readObsidianExcluded, searchExcludedFix } from '../vault/obsidian-excluded.js';
 import { indexIgnoredFix } from '../vault/ignored-files.js';
-import { isNotRegular, NOT_REGULAR, notPlainFileError, readUtf8RegularFile } from '../vault/file-kind.js';
+import { fileKind, isNotRegular, NOT_REGULAR, notPlainFileError, readUtf8RegularFile } from '../vault/file-kind.js';
+import { UserError } from './run.js';
 import { namesFileNotNote, noteExtensionOf } from '../text/file-not-note.js';
 import { ALL_LINKS, unresolvedForDoctor, type IgnoredTargets } from './doctor-links.js';
 import { withIgnored } from '../index/ignored-links.js';
@@ -40,7 +41,12 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const project = setup.claudeProject(process.env);
   const projectDir = project.dir;
   let vaultFlag = typeof argv.vault === 'string' ? argv.vault : undefined;
-  if (vaultFlag === undefined && envSetting(process.env, 'TSM_VAULT') === undefined && vaultAboveCwd(process.cwd()) === null) vaultFlag = setup.wiredVault(projectDir) ?? undefined;
+  const wired = vaultFlag === undefined && envSetting(process.env, 'TSM_VAULT') === undefined && vaultAboveCwd(process.cwd()) === null ? setup.wiredVaultFrom(projectDir) : null;
+  if (wired) {
+    // Said with where it was named: "correct --vault" named a flag nobody typed.
+    if (fileKind(wired.vault) !== 'directory') throw new UserError(`vault not found: ${wired.vault}, named by ${wired.from} (correct it there, or create the folder first)`);
+    vaultFlag = wired.vault;
+  }
   const { cfg, badConfig } = doctorConfig({ ...argv, vault: vaultFlag });
   const problems: Problem[] = badConfig ? [badConfig] : [];
   // The index's last sync, when the index opens now: hook.log lines about the index logged before it are over.

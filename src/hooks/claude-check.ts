@@ -240,26 +240,32 @@ function promptHookProblems(plugins: EnabledPlugin[], handlers: { source: string
  * Lets `tsm doctor` run in a project check the right vault. Null when the settings name none.
  */
 export function wiredVault(projectDir: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  return wiredVaultFrom(projectDir, env)?.vault ?? null;
+}
+
+/** wiredVault, and where the settings name it (`TSM_VAULT in <file>`), for an error that says where to correct it. */
+export function wiredVaultFrom(projectDir: string, env: NodeJS.ProcessEnv = process.env): { vault: string; from: string } | null {
   const files = [localSettingsPath(projectDir), settingsPath(projectDir), userSettingsPath(env)];
   const all = files.map(readJsonOrNull);
-  for (const data of all.slice(0, 2)) {
+  for (const [i, data] of all.slice(0, 2).entries()) {
     if (!data) continue;
+    const from = `--vault of a tsm hook in ${files[i]}`;
     for (const event of HOOK_EVENTS) {
       for (const h of handlersOf(data, event).filter(isTsmHook)) {
         if (!isRecord(h)) continue;
         const words = Array.isArray(h.args) ? h.args.map(String) : typeof h.command === 'string' ? shellWords(h.command) : [];
         const at = words.indexOf('--vault');
-        if (at >= 0 && words[at + 1]) return userPath(projectDir, words[at + 1], env);
+        if (at >= 0 && words[at + 1]) return { vault: userPath(projectDir, words[at + 1], env), from };
         const eq = words.find((w) => w.startsWith('--vault='));
-        if (eq) return userPath(projectDir, eq.slice('--vault='.length), env);
+        if (eq) return { vault: userPath(projectDir, eq.slice('--vault='.length), env), from };
       }
     }
   }
-  for (const data of all) {
+  for (const [i, data] of all.entries()) {
     const v = data && isRecord(data.env) ? data.env.TSM_VAULT : undefined;
     // `~/notes` is the home folder's, as tsm reads it everywhere (userPath): resolved as a relative path it
     // was "<project>/~/notes", and doctor stopped at "vault not found".
-    if (typeof v === 'string' && v !== '') return userPath(projectDir, v, env);
+    if (typeof v === 'string' && v !== '') return { vault: userPath(projectDir, v, env), from: `TSM_VAULT in ${files[i]}` };
   }
   return null;
 }

@@ -265,4 +265,18 @@ describe('tsm doctor: a vault the settings name with ~', () => {
     expect(viaHook.stderr).toBe('');
     expect(JSON.parse(viaHook.stdout).vault).toBe(notes);
   });
+
+  // Measured before: "tsm: vault not found: <path> (correct --vault, or create the folder first)": no
+  // --vault was given; the path came from the settings, which were not named.
+  it('a vault the settings name that is not there: the error names where it was named', () => {
+    const gone = join(root, 'gone');
+    const user = join(claudeDir, 'settings.json');
+    writeFileSync(user, JSON.stringify({ env: { TSM_VAULT: gone }, enabledPlugins: { 'tsm@the-space-memory': true } }));
+    const viaEnv = tsm(['doctor'], { cwd: project, env });
+    expect(viaEnv.code).toBe(1);
+    expect(viaEnv.stderr).toBe(`tsm: vault not found: ${gone}, named by TSM_VAULT in ${user} (correct it there, or create the folder first)\n`);
+    rmSync(user);
+    writeFileSync(localSettings(), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `tsm hook --vault ${gone}` }] }] } }));
+    expect(tsm(['doctor'], { cwd: project, env }).stderr).toBe(`tsm: vault not found: ${gone}, named by --vault of a tsm hook in ${localSettings()} (correct it there, or create the folder first)\n`);
+  });
 });
