@@ -51,7 +51,9 @@ export function readJsonOrNull(path: string): Json | null {
  * - a link to nothing on its way (the file, or its `.claude` folder, linked into a dotfiles repository not
  *   cloned yet): the rename put a plain file in the link's place, and the dotfiles never got the wiring;
  * - a file that is read-only (its owner's way of keeping tools off it): a rename into its folder needs no
- *   write permission on the file, so it was replaced all the same.
+ *   write permission on the file, so it was replaced all the same;
+ * - a file with hard links (a dotfiles copy linked in): the rename gave this name a new file, and the other
+ *   names kept the old one, parted for good.
  */
 export function assertReplaceable(linkPath: string): void {
   for (let p = resolve(linkPath); dirname(p) !== p; p = dirname(p)) {
@@ -70,7 +72,13 @@ export function assertReplaceable(linkPath: string): void {
   }
   const path = realPathOr(linkPath);
   if (fileKind(path) !== 'file') return;
-  let writable = (statSync(path).mode & 0o222) !== 0; // root may write anywhere: the mode bits still say what the owner wants
+  const st = statSync(path);
+  if (st.nlink > 1) {
+    throw new ConfigError(
+      `${linkPath} has ${st.nlink} names (hard links), and a new file in its place would part it from the others: tsm leaves it as it is; make it a symlink (\`ln -sf\`) or a single file, then run \`tsm init --claude\` again`,
+    );
+  }
+  let writable = (st.mode & 0o222) !== 0; // root may write anywhere: the mode bits still say what the owner wants
   try {
     accessSync(path, constants.W_OK);
   } catch {

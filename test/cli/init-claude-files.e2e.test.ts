@@ -1,7 +1,7 @@
 // `tsm init --claude` against settings files as users keep them: links into a dotfiles folder that lead
 // nowhere yet, files made read-only, files written with CRLF, another indent or a BOM, and several setups at
 // once. Through the built CLI, with a HOME and CLAUDE_CONFIG_DIR of the test's own (never the developer's).
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -82,6 +82,21 @@ describe('tsm init --claude: a read-only settings file', () => {
     expect(existsSync(join(claudeDir, '.claude.json'))).toBe(false);
     chmodSync(localSettings(), 0o644);
     expect(init().code).toBe(0);
+  });
+});
+
+describe('tsm init --claude: a hard-linked settings file', () => {
+  // Measured before: a settings.local.json hard-linked to a dotfiles copy was renamed over: the project's
+  // name got a new file with the wiring (1 link), the dotfiles copy kept `{}`, and the two parted for good.
+  it('is left as it is, with the fix', () => {
+    const copy = join(root, 'dotfiles-settings.json');
+    writeFileSync(copy, '{}\n');
+    linkSync(copy, localSettings());
+    const r = init();
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`tsm: ${localSettings()} has 2 names (hard links), and a new file in its place would part it from the others: tsm leaves it as it is; make it a symlink (\`ln -sf\`) or a single file, then run \`tsm init --claude\` again\n`);
+    expect(statSync(copy).nlink).toBe(2);
+    expect(readFileSync(copy, 'utf8')).toBe('{}\n');
   });
 });
 
