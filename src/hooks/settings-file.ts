@@ -63,7 +63,8 @@ export function assertReplaceable(linkPath: string): void {
     } catch {
       continue; // not there yet: made by the write
     }
-    if (isLink && fileKind(p) === 'absent') {
+    if (isLink && !existsSync(p)) {
+      // (A link in a loop too: existsSync follows it and finds nothing.)
       const target = resolve(dirname(p), readlinkSync(p));
       const make = p === resolve(linkPath) ? `create ${target} (\`{}\` will do)` : `create the folder ${target}`;
       throw new ConfigError(`${p} is a link to ${target}, which does not exist: tsm leaves the link as it is; ${make} or remove the link, then run \`tsm init --claude\` again`);

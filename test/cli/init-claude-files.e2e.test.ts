@@ -48,6 +48,16 @@ describe('tsm init --claude: links to nothing', () => {
     expect(existsSync(join(claudeDir, '.claude.json'))).toBe(false); // the other file waits for this one
   });
 
+  it('a settings file that is a link in a loop: left a link', () => {
+    // Measured before (with the check above in place): a link to itself passed it (its stat fails with ELOOP,
+    // not ENOENT) and was renamed over.
+    symlinkSync('settings.local.json', localSettings());
+    const r = init();
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`tsm: ${localSettings()} is a link to ${localSettings()}, which does not exist: tsm leaves the link as it is`);
+    expect(lstatSync(localSettings()).isSymbolicLink()).toBe(true);
+  });
+
   it("Claude Code's config a link to nothing, and a `.claude` folder that is one: the same", () => {
     const target = join(root, 'dotfiles', 'claude.json');
     symlinkSync(target, join(claudeDir, '.claude.json'));
