@@ -20,7 +20,7 @@ import { readJsonObject, readJsonOrNull } from './settings-file.js';
 
 export { claudeCodeVersion };
 export { claudeProject } from './claude-settings.js';
-import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, HOOK_TIMEOUT_S, hooksShapeError, isTsmHook, shapeConsequence, skipsWholeFile, isTsmServer, isTsmWarmHook, WARM_PLUGIN } from './wiring.js';
+import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, HOOK_TIMEOUT_S, hooksShapeError, isTsmHook, isTsmServer, isTsmWarmHook, shapeConsequence, skipsWholeFile, unknownHookEvent, WARM_PLUGIN } from './wiring.js';
 
 /** A place Claude Code reads hooks or MCP servers from, as doctor names it. */
 interface Source {
@@ -51,7 +51,7 @@ function enabledPlugins(sources: Source[]): EnabledPlugin[] {
 /** Whether Claude Code `version` skips this settings file whole (hooks in a shape it refuses: wiring.ts). */
 function skipped(data: Json, version: string | null): boolean {
   const shape = hooksShapeError(data);
-  return shape !== null && skipsWholeFile(shape, version);
+  return (shape !== null && skipsWholeFile(shape, version)) || unknownHookEvent(data, version) !== null;
 }
 
 /**
@@ -90,6 +90,16 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
   // Hooks in a shape Claude Code refuses are an error; a file it skips whole wires nothing, whatever it holds.
   const readSettings = (name: string, file: string): Source | null => {
     const source = read(name, file);
+    const event = source && unknownHookEvent(source.data, claudeVersion);
+    if (event) {
+      problems.push({
+        check: 'claude',
+        severity: 'error',
+        message: `${file}: hook event "${event}" is unknown to Claude Code ${claudeVersion}, which skips the whole file for it, every hook and setting in it`,
+        fix: `remove "${event}" from ${file}, or upgrade Claude Code (2.1 skips only that entry)`,
+      });
+      return null;
+    }
     const shape = source && hooksShapeError(source.data);
     if (!shape) return source;
     problems.push({ check: 'claude', severity: 'error', message: `${file}: ${shape.text}: ${shapeConsequence(shape)}`, fix: `correct ${file}` });

@@ -13,7 +13,7 @@ import { HOOK_EVENTS, type HookEvent } from './payload.js';
 import { claudeConfigPath, isRecord, localSettingsPath, mcpPath, projectKey, settingsPath, type Json } from './claude-settings.js';
 import { assertReplaceable, readJsonObject, readJsonOrNull, updateJson } from './settings-file.js';
 import { claudeCodeVersion } from './claude-version.js';
-import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, hookEntry, hooksShapeError, isTsmHook, isTsmServer, isTsmWarmHook, mcpServerEntry, shapeConsequence, warmPromptHook, type CommandHook, type McpToolHook } from './wiring.js';
+import { FIRST_MCP_TOOL_HOOKS, handlersOf, hasMcpToolHooks, hookEntry, hooksShapeError, isTsmHook, isTsmServer, isTsmWarmHook, mcpServerEntry, shapeConsequence, unknownHookEvent, warmPromptHook, type CommandHook, type McpToolHook } from './wiring.js';
 
 export interface WireOptions {
   /** Write the shared, committed files (.claude/settings.json, .mcp.json) instead of the local scope. */
@@ -65,6 +65,9 @@ export function wireClaudeCode(projectDir: string, vault: string, opts: WireOpti
   } else {
     messages.push(`${settingsFile}: tsm hooks already in place`);
   }
+  // Not refused (2.1 runs the rest): said, since the Claude Code found here drops the whole file for it.
+  const unknown = unknownHookEvent(settings.data, version);
+  if (unknown) messages.push(`${settingsFile}: hook event "${unknown}" is unknown to Claude Code ${version}, which skips the whole file for it, tsm's hooks included: remove it, or upgrade Claude Code`);
   if (hooks.doubled.length) messages.push(`${settingsFile}: ${hooks.doubled.join(', ')}, left as they are: tsm runs once for each; keep one, remove the others`);
 
   const server = planned.changed ? updateJson(mcpFile, mergeMcp) : planned;

@@ -194,6 +194,25 @@ export function skipsWholeFile(error: HooksShapeError, version: string | null): 
   return error.wholeFile || (version !== null && version.startsWith('2.0.'));
 }
 
+/**
+ * The hook events Claude Code 2.0.76 knows, from the schema in its bundle (cli.js); 2.0.12 knows these but
+ * PostToolUseFailure, SubagentStart and PermissionRequest. Lists only grew.
+ */
+const EVENTS_2_0_76 = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Notification', 'UserPromptSubmit', 'SessionStart', 'SessionEnd', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PermissionRequest']);
+
+/**
+ * A hook event of `settings` that Claude Code `version` does not know, for which it skips the whole file
+ * (null: none, or a version not known to do so). Measured on 2.0.76: a UserPromptSubmit hook beside
+ * `"NoSuchEvent": []` never ran; 2.1.331 skips only that entry ("Unknown hook event"). Checked for 2.0.x up
+ * to 2.0.76, and only against 2.0.76's list (an older 2.0 may know fewer): another tool's newer event
+ * (`StopFailure`, `PostCompact`) switched tsm's hooks off with it.
+ */
+export function unknownHookEvent(settings: Record<string, unknown>, version: string | null): string | null {
+  const m = version === null ? null : /^2\.0\.(\d+)/.exec(version);
+  if (!m || Number(m[1]) > 76 || !isRecord(settings.hooks)) return null;
+  return Object.keys(settings.hooks).find((e) => !EVENTS_2_0_76.has(e)) ?? null;
+}
+
 function kindOf(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';

@@ -546,6 +546,32 @@ describe('the warm prompt hook (Claude Code 2.1.118 or later): tsm init --claude
     expect(problems[0].fix).toContain('tsm init --claude');
   });
 
+  it("doctor: a hook event Claude Code 2.0 does not know is an error there (it skips the whole file), and nothing on 2.1", () => {
+    // Measured on 2.0.76 with `claude -p`: a UserPromptSubmit hook beside `"NoSuchEvent": []` never ran;
+    // 2.1.331 skipped only that entry. Before, doctor found the wiring fine under 2.0.76.
+    wireFor('2.0.76');
+    const file = settingsPath(project);
+    const settings = readJson(file);
+    write(file, { ...settings, hooks: { ...settings.hooks, StopFailure: [{ hooks: [{ type: 'command', command: 'other-tool' }] }] } });
+    const e = { ...env(), PATH: pathWithTsm() };
+    const problems = checkClaudeWiring(project, e, '2.0.76');
+    expect(problems).toContainEqual({
+      check: 'claude',
+      severity: 'error',
+      message: `${file}: hook event "StopFailure" is unknown to Claude Code 2.0.76, which skips the whole file for it, every hook and setting in it`,
+      fix: `remove "StopFailure" from ${file}, or upgrade Claude Code (2.1 skips only that entry)`,
+    });
+    expect(problems.map((p) => p.message)).toContainEqual(expect.stringContaining('Claude Code does not run tsm'));
+    expect(promptHookLine(project, e, '2.0.76')).toMatch(/^tsm does not answer it/);
+    expect(checkClaudeWiring(project, e, '2.1.331').filter((p) => p.severity === 'error')).toEqual([]);
+    // init, for that Claude Code, says so (and still wires: 2.1 would run the rest).
+    expect(wireFor('2.0.76')).toContainEqual(`${file}: hook event "StopFailure" is unknown to Claude Code 2.0.76, which skips the whole file for it, tsm's hooks included: remove it, or upgrade Claude Code`);
+    expect(wireFor('2.1.331').join('\n')).not.toContain('StopFailure');
+    // PermissionRequest is 2.0.76's own (2.0.12 lacks it: not flagged, as a 2.0 between may know it).
+    write(file, { ...settings, hooks: { ...settings.hooks, PermissionRequest: [] } });
+    expect(checkClaudeWiring(project, e, '2.0.76').filter((p) => p.severity === 'error')).toEqual([]);
+  });
+
   it('doctor: the command hook on 2.1.118+ is fine, with a note that tsm serve could answer instead', () => {
     wireFor('2.0.76');
     const problems = checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() }, '2.1.331');
