@@ -418,6 +418,29 @@ export class NoteWriter {
     this.bulk = false;
   }
 
+  /** Notes in the index. */
+  noteCount(): number {
+    return this.db.prepare('SELECT count(*) FROM notes').pluck().get() as number;
+  }
+
+  /**
+   * One step of merging each full-text index into one segment, writing about `pages` pages (FTS5's 'merge'
+   * with a negative count: every segment is taken in, whatever its level): the rows a rewritten note's old
+   * text left behind, and the delete marks that hide them, go. Returns whether it merged anything (FTS5's
+   * own test: two changes or more); false once each index is one segment. It moves no row and changes no
+   * statistic, so no search result. Steps so the write lock is let go between them (sync.ts mergeIfMuchWritten).
+   */
+  mergeFullTextStep(pages: number): boolean {
+    let merged = false;
+    const changes = this.db.prepare('SELECT total_changes()').pluck();
+    for (const t of FTS_TABLES) {
+      const before = changes.get() as number;
+      this.db.prepare(`INSERT INTO ${t} (${t}, rank) VALUES ('merge', ?)`).run(-Math.max(1, Math.floor(pages)));
+      if ((changes.get() as number) - before >= 2) merged = true;
+    }
+    return merged;
+  }
+
   /**
    * Removes every row (a `--full` rebuild), keeping the schema. The neural vectors are set aside first, by
    * what each section was embedded from (vector-carry.ts): `carryVectorsBack` returns them to the sections
