@@ -43,6 +43,11 @@ const BULK_LOAD_PID = 'bulk_load_pid';
 const BULK_LOAD_SINCE = 'bulk_load_since';
 /** meta: the highest note id the index has held; new notes get ids above it (insertNote). */
 const ID_FLOOR = 'note_id_floor';
+/**
+ * meta: notes written (added, updated, removed) since the full-text indexes were last merged into one
+ * segment (a build, or sync.ts mergeIfMuchWritten), whatever the syncs that wrote them.
+ */
+const WRITTEN_SINCE_MERGE = 'fts_written_since_merge';
 /** FTS5's default: merge once a level holds this many segments. */
 const FTS_AUTOMERGE = 4;
 
@@ -413,6 +418,7 @@ export class NoteWriter {
       this.db.prepare(`INSERT INTO ${t} (${t}, rank) VALUES ('automerge', ${FTS_AUTOMERGE})`).run();
     }
     this.cjkDf.refill();
+    this.s.deleteMeta.run(WRITTEN_SINCE_MERGE);
     this.s.deleteMeta.run(BULK_LOAD_PID);
     this.s.deleteMeta.run(BULK_LOAD_SINCE);
     this.bulk = false;
@@ -423,12 +429,24 @@ export class NoteWriter {
     return this.db.prepare('SELECT count(*) FROM notes').pluck().get() as number;
   }
 
+  /** Notes written since the full-text indexes were last merged into one segment (WRITTEN_SINCE_MERGE). */
+  writtenSinceMerge(): number {
+    const row = this.s.getMeta.get(WRITTEN_SINCE_MERGE) as { value: string } | undefined;
+    return row === undefined ? 0 : Number(row.value) || 0;
+  }
+
+  /** Counts `n` more notes written (a sync's added, updated and removed), in the transaction that ends the sync. */
+  countWritten(n: number): void {
+    if (n > 0) this.s.setMeta.run(WRITTEN_SINCE_MERGE, String(this.writtenSinceMerge() + n));
+  }
+
   /**
    * One step of merging each full-text index into one segment, writing about `pages` pages (FTS5's 'merge'
    * with a negative count: every segment is taken in, whatever its level): the rows a rewritten note's old
    * text left behind, and the delete marks that hide them, go. Returns whether it merged anything (FTS5's
-   * own test: two changes or more); false once each index is one segment. It moves no row and changes no
-   * statistic, so no search result. Steps so the write lock is let go between them (sync.ts mergeIfMuchWritten).
+   * own test: two changes or more); false once each index is one segment, which resets the count of notes
+   * written since. It moves no row and changes no statistic, so no search result. Steps so the write lock is
+   * let go between them (sync.ts mergeIfMuchWritten); one left half done is taken up by the next.
    */
   mergeFullTextStep(pages: number): boolean {
     let merged = false;
@@ -438,6 +456,7 @@ export class NoteWriter {
       this.db.prepare(`INSERT INTO ${t} (${t}, rank) VALUES ('merge', ?)`).run(-Math.max(1, Math.floor(pages)));
       if ((changes.get() as number) - before >= 2) merged = true;
     }
+    if (!merged) this.s.deleteMeta.run(WRITTEN_SINCE_MERGE);
     return merged;
   }
 

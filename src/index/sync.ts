@@ -47,26 +47,28 @@ export interface SyncOptions {
 /** The share of notes to read again (an older tsm read them) from which a sync rebuilds the index instead (syncOnce). */
 const REBUILD_SHARE = 0.9;
 /**
- * The share of the index's notes a sync (not a rebuild) writes from which it merges the full-text indexes
- * into one segment after it, as a build does (mergeIfMuchWritten). A rewritten note's old rows stay in the
- * segment that holds them, hidden by delete marks, until FTS5's automerge merges that segment, and a build's
- * one big segment is merged last: on the handbook (4,559 notes; sections_fts_data 18,510 rows built) a sync
- * that rewrote 10 / 25 / 50 / 75 % of the notes left 1.14 / 1.33 / 1.64 / 1.97 times the rows (7–13
- * segments), a second 50 % sync 2.3 times (a 283 MB file against 179; merged, 240 MB after either, its free
- * pages reused), and ranked FTS5 queries took up to twice as long (1.1 ms against 0.5). The merge rewrites the
- * whole index, about 1.4 s there whatever the sync wrote: 3 runs each on a busy machine, a 10 % sync's CPU
- * (user + system) 6.4–6.7 → 7.3–7.6 s, a 50 % sync's 23–26 s both ways. A sync of a few notes of a big
- * vault (a watcher's, a hook's) never pays it; in a small vault the merge is as small as the index.
+ * The share of the index's notes written (by one sync or many, not a rebuild) from which a sync merges the
+ * full-text indexes into one segment again after it, as a build leaves them (mergeIfMuchWritten). A
+ * rewritten note's old rows stay in the segment that holds them, hidden by delete marks, until FTS5's
+ * automerge merges that segment, and a build's one big segment is merged last. On the handbook (4,559
+ * notes; sections_fts_data 18,510 rows built): a sync that rewrote 10 / 25 / 50 / 75 % of the notes left
+ * 1.14 / 1.33 / 1.64 / 1.97 times the rows (7–13 segments), a second 50 % sync 2.3 times (a 283 MB file
+ * against 179); ten syncs of 5 % 1.63 times; 3,000 one-note syncs (a watcher's, over 1,000 notes) 1.65
+ * times, and growing. Ranked FTS5 queries took up to twice as long (1.1 ms against 0.5). Merged after a
+ * 50 % sync: 18,553 rows, one segment, 232.7 MB (its free pages reused by later writes). The merge rewrites
+ * the whole index, about 1.4 s there whatever was written: a 10 % sync's CPU (user + system, 3 runs each)
+ * 6.4–6.7 → 7.3–7.6 s, a 50 % sync's 23–26 s both ways; for a watcher, once per 456 notes written (3 ms a
+ * note, where its one-note syncs took 250 ms each).
  */
 const COMPACT_SHARE = 0.1;
 /**
  * Pages one merge step writes, each step a transaction of its own, so another writer (a hook's sync) waits
- * for one step, not the whole merge: 10 steps for the handbook's sections_fts, each holding the write lock
- * 0.14 s alone, 0.2–0.3 s on a busy machine, where one 'optimize' held it 1.4–1.9 s, longer than any
- * transaction of the sync before it (0.5–1.7 s at 50 %).
+ * for one step, not the whole merge: on the handbook 71 steps, with a load of 7 on 2 cores the longest
+ * 118–216 ms, and the whole merge 2.8–3.4 s, as long as in 10 steps of 2,000 pages (the longest 480–630 ms)
+ * or one 'optimize' (1.4–1.9 s on a less busy machine, longer than any transaction of a 50 % sync: 0.5–1.7 s).
  */
-const MERGE_STEP_PAGES = 2000;
-/** A bound on the steps, whatever other writers add meanwhile: 10 merge the handbook's index. */
+const MERGE_STEP_PAGES = 250;
+/** A bound on the steps of one sync, whatever other writers add meanwhile: the next sync goes on. */
 const MAX_MERGE_STEPS = 1000;
 /** Batches at least this big are parsed in worker threads. */
 const PARALLEL_THRESHOLD = 200;
@@ -200,7 +202,7 @@ async function syncIn(
   removeGone(run);
   const attachments = partial ? withAttachments(attachmentsNow(cfg, opts.attachments ?? []), listing.attachmentsNow) : { listed: listing.attachments, gone: [] };
   finish(run, { rebuild, partial, scanWarnings: [...listing.warnings, ...reading.warnings], attachments });
-  mergeIfMuchWritten(run, rebuild);
+  mergeIfMuchWritten(run, rebuild, opts.waitUntil);
   // The semantic model (src/index/semantic/): a rebuild trains it, on this thread once the build is done
   // (in a worker beside the build's last steps, peak RSS on the handbook rose from 352 to 480 MB: two
   // heaps); other syncs give new sections vectors at once. A sync that wrote nothing skips it (it would
@@ -511,6 +513,7 @@ function finish(
       for (const [path, messages] of byPath) writer.replaceWarnings(path, messages);
     }
     writer.markSynced(all || !olderLinks);
+    writer.countWritten(run.summary.added + run.summary.updated + run.summary.removed);
   });
   // Vectors a rebuild set aside (or one killed before it got here), and those of removed notes, go back to
   // the sections whose input is unchanged, once every note is written, and the rest are dropped. A partial
@@ -522,16 +525,20 @@ function finish(
 }
 
 /**
- * After a sync that wrote COMPACT_SHARE of the notes or more: each full-text index merged into one segment.
- * A rebuild merged it already (finishBulkLoad); an unfinished one is left to the build that finishes it.
+ * After a sync, once COMPACT_SHARE of the notes or more were written since the full-text indexes were last
+ * one segment (by this sync or by many small ones: a watcher's): each merged into one segment again, in
+ * short steps. A rebuild merged it already (finishBulkLoad); an unfinished one is left to the build that
+ * finishes it. A sync with a deadline (a hook's) stops stepping at it and leaves the rest to the next sync.
  */
-function mergeIfMuchWritten(run: SyncRun, rebuild: boolean): void {
+function mergeIfMuchWritten(run: SyncRun, rebuild: boolean, waitUntil: number | undefined): void {
   const { writer, summary } = run;
-  const written = summary.added + summary.updated + summary.removed;
-  if (rebuild || written === 0 || writer.bulkLoadUnfinished()) return;
-  if (written < COMPACT_SHARE * Math.max(1, writer.noteCount())) return;
+  if (rebuild || summary.added + summary.updated + summary.removed === 0 || writer.bulkLoadUnfinished()) return;
+  if (writer.writtenSinceMerge() < COMPACT_SHARE * Math.max(1, writer.noteCount())) return;
   // Bounded: other writers' segments, written between the steps, are merged too, and are few.
-  for (let step = 0; step < MAX_MERGE_STEPS && writer.inTransaction(() => writer.mergeFullTextStep(MERGE_STEP_PAGES)); step++);
+  for (let step = 0; step < MAX_MERGE_STEPS; step++) {
+    if (waitUntil !== undefined && Date.now() >= waitUntil) return;
+    if (!writer.inTransaction(() => writer.mergeFullTextStep(MERGE_STEP_PAGES))) return;
+  }
 }
 
 /** The file still has the size and time it had when this run listed it. */

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openReader, openWriter } from '../../src/index/db.js';
 import { NoteWriter } from '../../src/index/note-writer.js';
-import { readVarint } from '../../src/index/section-search.js';
 import { syncVault } from '../../src/index/sync.js';
 import { search } from '../../src/search/search.js';
 import { loadConfig, type TsmConfig } from '../../src/vault/config.js';
 import { writeFiles } from '../helpers/cli.js';
+import { segmentCount } from '../helpers/fts-segments.js';
 import { generateVault } from '../resilience/vault-gen.js';
 
 const TABLES = ['sections_fts', 'notes_fts'] as const;
@@ -21,20 +21,6 @@ afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force
 interface FtsState {
   segments: number;
   automerge: unknown;
-}
-
-/**
- * Segments of an FTS5 index, from its structure record (row 10 of the data table): a 4-byte cookie, an
- * optional 4-byte version marker (FF 00 00 01), then varints: levels, segments.
- */
-function segmentCount(block: Uint8Array): number {
-  let i = 4;
-  if (block[i] === 0xff && block[i + 1] === 0 && block[i + 2] === 0 && block[i + 3] === 1) i += 4;
-  while (block[i] & 0x80) i++; // levels
-  i++;
-  const segments = readVarint(block.subarray(i));
-  if (segments === null) throw new Error('structure record cut short');
-  return segments;
 }
 
 function ftsState(dbPath: string): Record<(typeof TABLES)[number], FtsState> {
