@@ -1,5 +1,6 @@
 // A build from scratch leaves each full-text index as one merged segment with FTS5's merging back on;
-// a build killed before the merge is finished by the next sync. (Segments per term are what every query
+// a build killed before the merge is finished by the next sync; a sync merges again once a tenth of the
+// notes were written since (sync.ts COMPACT_SHARE). (Segments per term are what every query
 // reads, so this is what keeps a freshly built index fast.)
 import { appendFileSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -94,6 +95,25 @@ describe('bulk load of the full-text indexes', () => {
     const after = searchOnce(cfg.db, 'quokka migrations');
     expect(after.hits.map((h) => [h.path, h.section, h.score])).toEqual(before.hits.map((h) => [h.path, h.section, h.score]));
     expect(after.total).toBe(before.total);
+  });
+
+  it('merges once a tenth of the notes were written since, across syncs; a sync past its deadline leaves it to the next', async () => {
+    const { dir, cfg, paths } = await builtVault(60);
+    const edit = (p: string) => appendFileSync(join(dir, p), `\n\nAn edit to ${p} about quokka migrations.\n`);
+    const tenth = paths.slice(0, Math.ceil(paths.length / 10) + 1);
+    tenth.forEach(edit);
+    // A hook's sync whose deadline has passed by the time it would merge: its notes are written, the merge left.
+    const late = await syncVault(cfg, { paths: tenth, waitUntil: Date.now() - 1 });
+    expect(late.updated).toBe(tenth.length);
+    expect(ftsState(cfg.db).sections_fts.segments).toBeGreaterThan(1);
+    const before = searchOnce(cfg.db, 'quokka migrations');
+    // One more note, far below a tenth on its own: the count carried over, so this sync merges.
+    edit(paths[paths.length - 1]);
+    await syncVault(cfg, { paths: [paths[paths.length - 1]] });
+    expect(ftsState(cfg.db)).toEqual({ sections_fts: MERGED, notes_fts: MERGED });
+    ftsIntegrity(cfg.db);
+    const after = searchOnce(cfg.db, 'quokka migrations');
+    expect(after.total).toBe(before.total + 1);
   });
 
   it('finds files whose time alone changed unchanged, and leaves the index as it was', async () => {
