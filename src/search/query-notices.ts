@@ -26,6 +26,9 @@ export function searchWithNotices(db: Database, req: SearchRequest, pathNotice?:
   const emptied = onlyPaths ? null : emptiedByFilters(db, req, resp);
   if (emptied) notices.push(emptied);
   notices.push(...leftOut);
+  // Nothing in a folder the vault leaves out can match, however it is spelt: no "did you mean" (`salary
+  // --path drafts/private/` suggested `salty` beside the notice that the folder is ignored).
+  if (leftOut.length > 0) delete resp.didYouMean;
   notices.push(...datesUnread(resp));
   if (resp.datesCrowded) notices.push(datesCrowded(resp.datesCrowded));
   const end = rankedEnd(resp, req);

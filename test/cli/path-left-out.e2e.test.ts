@@ -32,6 +32,13 @@ describe('a path filter whose notes are left out', () => {
     );
   });
 
+  it('no "did you mean" beside it: nothing there can match, however it is spelt', () => {
+    expect(search('walrsu').stderr).toContain('tsm: did you mean: walrus\n');
+    const typo = search('walrsu', '--path', 'private/');
+    expect(typo.stderr).toContain(`no indexed note's path starts with "private/": .gitignore leaves private/ out of the index`);
+    expect(typo.stderr).not.toContain('did you mean');
+  });
+
   it('path: in the query says the same; a .tsmignore rule has its own fix', () => {
     const q = search('walrus path:private/');
     expect(q.stderr).toContain(`no indexed note's path starts with "private/": .gitignore leaves private/ out of the index`);
