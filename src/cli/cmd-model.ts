@@ -11,6 +11,7 @@ import { printJson } from './args.js';
 import { progressBar } from './progress.js';
 import { UsageError } from './run.js';
 import { writeErr, writeOut } from './stdio.js';
+import { count } from '../text/count.js';
 
 /**
  * The model settings: --model / --model-dir, else the vault's config (TSM_MODEL, TSM_MODEL_DIR,
@@ -112,7 +113,7 @@ async function pull(argv: Record<string, unknown>): Promise<void> {
   const got = r.files.filter((f) => f.outcome === 'downloaded');
   const mb = (got.reduce((n, f) => n + f.bytes, 0) / 1e6).toFixed(1);
   if (argv.json) printJson(r);
-  else writeOut(`${id} @ ${r.commit.slice(0, 12)} in ${dest}: ${got.length} files downloaded (${mb} MB), ${r.files.length - got.length} already there\n`);
+  else writeOut(`${id} @ ${r.commit.slice(0, 12)} in ${dest}: ${count(got.length, 'file')} downloaded (${mb} MB), ${r.files.length - got.length} already there\n`);
 }
 
 async function setup(argv: Record<string, unknown>): Promise<void> {

@@ -41,6 +41,10 @@ describe('tsm model', () => {
     expect(first.stderr).not.toContain('\r');
     const second = await tsmAsync(['model', 'pull', TINY_ID], { env });
     expect(second.stdout).toContain('0 files downloaded (0.0 MB), 6 already there');
+    // One file lost: one downloaded again, said in the singular.
+    rmSync(join(root, 'cache', 'models', 'tsm-test--tiny', 'tokenizer.json'));
+    const third = await tsmAsync(['model', 'pull', TINY_ID], { env });
+    expect(third.stdout).toMatch(/: 1 file downloaded \(\d+\.\d MB\), 5 already there\n$/);
     const path = tsm(['model', 'path', '--model', TINY_ID], { env, cwd: root });
     expect(path).toMatchObject({ code: 0, stdout: `${join(root, 'cache', 'models', 'tsm-test--tiny')}\n`, stderr: '' });
   });
