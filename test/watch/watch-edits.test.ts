@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tsm } from '../helpers/cli.js';
+import { tsm, waitFor } from '../helpers/cli.js';
 import {
   noteCount,
   relatedJson,
@@ -86,6 +86,9 @@ describe('tsm watch: start and stop', () => {
     rmSync(join(dir, '.tsm'), { recursive: true });
     // Found gone by the watcher's timer, not by an event (none comes from .tsm/).
     await waitForValue(() => existsSync(join(dir, '.tsm', 'watch.pid')), true, 5000);
+    // The index went with it, and is rebuilt by a batch of its own after the pid file is back: a search before
+    // that batch is done exits 1 ("no index at …", "the index at … is empty"), which failed this test under load.
+    await waitFor(() => /\(rescan: [^)]*the index file was replaced/.test(w.stderr()), 15_000);
     const word = token('after');
     writeFileSync(join(dir, 'b.md'), `# B\n\n${word}\n`);
     await waitForSearch(dir, word, ['b.md']);

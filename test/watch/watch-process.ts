@@ -79,8 +79,10 @@ export async function waitForSearch(vault: string, query: string, paths: string[
       last = await searchPaths(vault, query);
       return JSON.stringify(last) === JSON.stringify([...paths].sort());
     }, timeoutMs);
-  } catch {
-    throw new Error(`search "${query}" ${describeDifference(last, paths)}`);
+  } catch (err) {
+    // A search that failed ends the wait at once: its error is the one to tell, not "gave 0 paths".
+    const failed = err instanceof Error && err.message.startsWith('tsm search failed') ? `; ${err.message.trim()}` : '';
+    throw new Error(`search "${query}" ${describeDifference(last, paths)}${failed}`);
   }
 }
 
