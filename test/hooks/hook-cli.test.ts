@@ -146,7 +146,9 @@ describe('tsm hook: failing open and failing clearly', () => {
     ['malformed JSON', '{"hook_event_name": "UserPromptSubmit", "prompt": "Lo'],
     ['not an object', '"UserPromptSubmit"'],
   ])('%s: a message on stderr, exit 1 (never 2), no stdout', (_what, input) => {
-    const r = hook(input);
+    // What a bad payload is told, not the deadline: on a machine loaded enough that Node takes the whole 1.5 s
+    // to start, the deadline passed with the read of stdin's end still waiting (SIGKILL, as designed; CI, 2026-11-29).
+    const r = hook(input, { env: { TSM_HOOK_TIMEOUT_MS: '20000' } });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^tsm hook: /);

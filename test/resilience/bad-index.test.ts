@@ -30,7 +30,8 @@ function setSchemaVersion(db: string, version: number): void {
 }
 
 /** The message names the fix. */
-const TSM_INDEX = /`tsm index( --full)?`/;
+// Run from the repository with --vault, the command carries it (src/cli/fix-target.ts).
+const TSM_INDEX = /`tsm index( --full)?( --vault \S+)?`/;
 
 const DAMAGES: { name: string; damage: (db: string) => void }[] = [
   {

@@ -33,7 +33,8 @@ describe('an index file holding only its schema (a build killed before it began)
       const conn = new Database(vault.db, { readonly: true });
       expect(buildUnfinished(conn)).toBe(true);
       conn.close();
-      const search = tsm(['search', 'note', '--vault', vault.dir]);
+      // From inside the vault: from elsewhere the note's `tsm index` carries --vault (src/cli/fix-target.ts).
+      const search = tsm(['search', 'note', '--vault', vault.dir], { cwd: vault.dir });
       expect(search.stderr).toContain(INCOMPLETE_INDEX_NOTE);
 
       const r = tsm(['index', '--vault', vault.dir]);
