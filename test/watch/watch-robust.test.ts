@@ -74,7 +74,14 @@ describe('tsm watch: stopping', () => {
     const w = await startWatch(dir, ['--debounce', '400']);
     const files: Record<string, string> = {};
     for (let i = 0; i < 600; i++) files[`many/n${i}.md`] = note(`${word} item${i}`);
-    writeFiles(dir, files);
+    // The 600 notes come as one folder moved in, so they are one batch (docs/watch.md: a folder added is a rescan,
+    // which reads every note there at once). Written straight into the vault they were one batch only if all 600
+    // writes fit in the batch's window (400 ms of quiet, 2 s at most): on a loaded machine the writes took 2.3–4.7 s
+    // and the watcher applied them as two batches (e.g. 316 added, then 284), so no line said 600 added.
+    const staging = mkdtempSync(join(tmpdir(), 'tsm-watch-staging-'));
+    later(() => rmSync(staging, { recursive: true, force: true }));
+    writeFiles(staging, files);
+    renameSync(join(staging, 'many'), join(dir, 'many'));
     // Stop as soon as the batch has started writing (its first notes are searchable).
     await waitFor(async () => (await searchPaths(dir, word)).length > 0, 30_000, 20);
     expect(await w.stop('SIGINT')).toBe(0);
