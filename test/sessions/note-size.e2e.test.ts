@@ -105,7 +105,11 @@ it('a session past maxFileBytes is written as notes the index takes, its last pr
   }
 });
 
-it('with an index already there, every note an ingest writes is indexed at once: the note it closed, and those between', () => {
+// 14 runs of the CLI, ~0.3 s of CPU each (the ingest of 120 prompts ~0.6 s): 4.7 s in all on a quiet machine. On
+// a loaded 2-core machine each run waits for a CPU: 53 s at load 13, 57 s seen in CI at load up to ~17, past the
+// default 30 s. The time is that wait, not work: an ingest's CPU time is linear in its prompts (0.6 s for 120, 1.8 s
+// for 700, 2.6 s for 1,400). A timeout of ~2.5 times the slowest run seen.
+it('with an index already there, every note an ingest writes is indexed at once: the note it closed, and those between', { timeout: 150_000 }, () => {
   const vault = join(work, 'indexed');
   mkdirSync(join(vault, '.tsm'), { recursive: true });
   writeFileSync(join(vault, '.tsm', 'config.json'), JSON.stringify({ maxFileBytes: MAX }));
