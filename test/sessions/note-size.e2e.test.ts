@@ -38,7 +38,9 @@ function transcriptLines(turns = 120): string[] {
   return lines;
 }
 
-it('a session past maxFileBytes is written as notes the index takes, its last prompt is found, and session_trace reads the notes in order', async () => {
+// Each case here runs the CLI several times: at load 13 on 2 cores this one took 26 s, the lowered bound 23 s and the
+// paged trace 18 s, near the default 30 s (see the case below for why): 90 s each.
+it('a session past maxFileBytes is written as notes the index takes, its last prompt is found, and session_trace reads the notes in order', { timeout: 90_000 }, async () => {
   const vault = join(work, 'vault');
   mkdirSync(join(vault, '.tsm'), { recursive: true });
   writeFileSync(join(vault, '.tsm', 'config.json'), JSON.stringify({ maxFileBytes: MAX }));
@@ -134,7 +136,7 @@ it('with an index already there, every note an ingest writes is indexed at once:
   }
 });
 
-it('a session note past maxFileBytes (an older tsm\'s, or a bound lowered since): doctor names its transcript, and ingesting it again splits it', () => {
+it('a session note past maxFileBytes (an older tsm\'s, or a bound lowered since): doctor names its transcript, and ingesting it again splits it', { timeout: 90_000 }, () => {
   const vault = join(work, 'lowered');
   mkdirSync(join(vault, '.tsm'), { recursive: true });
   const config = (max: number) => writeFileSync(join(vault, '.tsm', 'config.json'), JSON.stringify({ maxFileBytes: max }));
@@ -159,7 +161,7 @@ it('a session note past maxFileBytes (an older tsm\'s, or a bound lowered since)
   expect(status).toMatchObject({ notes: names.length, warnings: 0 });
 });
 
-it('session_trace of a very long session stops within the result budget and goes on from next_from', async () => {
+it('session_trace of a very long session stops within the result budget and goes on from next_from', { timeout: 90_000 }, async () => {
   const vault = join(work, 'paged');
   mkdirSync(join(vault, '.tsm'), { recursive: true });
   mkdirSync(join(work, 'paged-t'));
