@@ -16,26 +16,29 @@ import { makeVaultFolder } from '../vault/folders.js';
  * the note is touched. (Written after the note, a state that found no room left tsm's own note recorded
  * with its older hash, taken by the next ingest for one its user had edited: frozen, and a `-2` note.)
  */
-export function writeFileAtomic(
-  vault: string,
-  path: string,
-  content: string,
-  between: () => void = () => {},
-  place: (temp: string, path: string) => void = renameSync,
-): void {
-  makeVaultFolder(vault, dirname(path));
-  const temp = tempBeside(path);
+export function writeFileAtomic(vault: string, path: string, content: string, between: () => void = () => {}): void {
+  const temp = writeTempBeside(vault, path, content);
   try {
-    writeFileSync(temp, content);
     between();
-    place(temp, path);
+    renameSync(temp, path);
   } catch (err) {
     removeTemp(temp);
     throw err;
   }
 }
 
-const tempBeside = (path: string) => join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+/** `content` in a new temp file beside `path` (its folder made inside `vault` if missing); none left on failure. */
+function writeTempBeside(vault: string, path: string, content: string): string {
+  makeVaultFolder(vault, dirname(path));
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    writeFileSync(temp, content);
+  } catch (err) {
+    removeTemp(temp);
+    throw err;
+  }
+  return temp;
+}
 
 /**
  * Removes a temp file if it is there. After a failed write, the write's own error is the one to tell: a
@@ -109,14 +112,7 @@ export function stageNoteFile(vault: string, path: string, content: string, opts
   let temp: string;
   try {
     if (existsSync(path)) accessSync(path, constants.W_OK);
-    makeVaultFolder(vault, dirname(path));
-    temp = tempBeside(path);
-    try {
-      writeFileSync(temp, content);
-    } catch (err) {
-      removeTemp(temp);
-      throw err;
-    }
+    temp = writeTempBeside(vault, path, content);
   } catch (err) {
     throw failed(err);
   }
