@@ -77,7 +77,10 @@ export function promptHookLine(projectDir: string, env: NodeJS.ProcessEnv = proc
 /** `tsm doctor`: is this project wired (in any scope), once, and can Claude Code run `tsm` at all? */
 export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = process.env, claudeVersion: string | null = claudeCodeVersion(env)): DoctorProblem[] {
   const problems: DoctorProblem[] = [];
-  const fix = `run \`tsm init --claude\` in ${projectDir} (or install the tsm plugin: see docs/claude-code.md)`;
+  // `tsm init --claude` writes the local settings file, and refuses it while its hooks break Claude Code's
+  // shape (claude-setup.ts); in a file Claude Code skips for an unknown event, the hooks it adds never run.
+  // Either way, "run `tsm init --claude`" alone was a fix that did not work: that file is corrected first.
+  let initFirst = '';
   const read = (name: string, file: string): Source | null => {
     try {
       const parsed = readJsonObject(file);
@@ -92,6 +95,7 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
     const source = read(name, file);
     const event = source && unknownHookEvent(source.data, claudeVersion);
     if (event) {
+      if (file === localSettingsPath(projectDir)) initFirst = `remove "${event}" from ${file}, then `;
       problems.push({
         check: 'claude',
         severity: 'error',
@@ -102,7 +106,8 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
     }
     const shape = source && hooksShapeError(source.data);
     if (!shape) return source;
-    problems.push({ check: 'claude', severity: 'error', message: `${file}: ${shape.text}: ${shapeConsequence(shape)}`, fix: `correct ${file}` });
+    if (file === localSettingsPath(projectDir)) initFirst = `correct "${shape.key}" in ${file}, then `;
+    problems.push({ check: 'claude', severity: 'error', message: `${file}: ${shape.text}: ${shapeConsequence(shape)}`, fix: `correct "${shape.key}" in ${file}` });
     return skipsWholeFile(shape, claudeVersion) ? null : source;
   };
   const settingsSources = [
@@ -110,6 +115,8 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
     readSettings('shared project settings', settingsPath(projectDir)),
     readSettings('local project settings', localSettingsPath(projectDir)),
   ].filter((s): s is Source => s !== null);
+  const init = `${initFirst}run \`tsm init --claude\``;
+  const fix = `${init} in ${projectDir} (or install the tsm plugin: see docs/claude-code.md)`;
   const config = read("Claude Code's config", claudeConfigPath(env));
   const shared = read('shared .mcp.json', mcpPath(projectDir));
 
@@ -160,7 +167,7 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
           : `keep one: remove the tsm entries from the other files (or disable the plugin${plugins.length > 1 ? `: tsm-warm on Claude Code ${FIRST_MCP_TOOL_HOOKS} or later, tsm before` : ''})`,
     });
   }
-  problems.push(...promptHookProblems(plugins, handlers.get('UserPromptSubmit') ?? [], claudeVersion));
+  problems.push(...promptHookProblems(plugins, handlers.get('UserPromptSubmit') ?? [], claudeVersion, init));
   for (const [event, list] of handlers) {
     for (const { source, handler: h } of list) {
       if (isRecord(h) && Array.isArray(h.args)) {
@@ -168,7 +175,7 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
           check: 'claude',
           severity: 'warning',
           message: `the ${event} hook in ${source} is in exec form ("args"), which Claude Code before exec form (2.0.76, for one) ignores: it runs bare \`tsm\``,
-          fix: 'run `tsm init --claude` again (it rewrites the entry as the command line `tsm hook`)',
+          fix: `${init} again (it rewrites the entry as the command line \`tsm hook\`)`,
         });
       }
       const timeout = isRecord(h) && typeof h.timeout === 'number' ? h.timeout : null;
@@ -177,7 +184,7 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
           check: 'claude',
           severity: 'warning',
           message: `the ${event} hook's timeout is ${timeout} s in ${source}; tsm may be stopped before it answers`,
-          fix: `raise it to ${HOOK_TIMEOUT_S[event]} s (\`tsm init --claude\` does)`,
+          fix: initFirst ? `raise it to ${HOOK_TIMEOUT_S[event]} s (or ${init}, which does)` : `raise it to ${HOOK_TIMEOUT_S[event]} s (\`tsm init --claude\` does)`,
         });
       }
     }
@@ -217,7 +224,7 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
  * Code drop the whole hooks file holding it (every tsm hook of that plugin or file is gone, silently);
  * the command hook on a version with them works, and `tsm serve` could answer instead.
  */
-function promptHookProblems(plugins: EnabledPlugin[], handlers: { source: string; handler: unknown }[], version: string | null): DoctorProblem[] {
+function promptHookProblems(plugins: EnabledPlugin[], handlers: { source: string; handler: unknown }[], version: string | null, init: string): DoctorProblem[] {
   if (version === null) return [];
   const warmWiring = [...plugins.filter((p) => p.name === WARM_PLUGIN).map((p) => `the ${p.name} plugin (enabled in ${p.file})`), ...handlers.filter((h) => isTsmWarmHook(h.handler)).map((h) => h.source)];
   const commandWiring = [...plugins.filter((p) => p.name === 'tsm').map((p) => `the ${p.name} plugin (enabled in ${p.file})`), ...handlers.filter((h) => isTsmHook(h.handler)).map((h) => h.source)];
@@ -227,7 +234,7 @@ function promptHookProblems(plugins: EnabledPlugin[], handlers: { source: string
         check: 'claude',
         severity: 'error',
         message: `Claude Code ${version} has no mcp_tool hooks (${FIRST_MCP_TOOL_HOOKS} added them) and drops a whole hooks file holding one: none of the tsm hooks in ${warmWiring.join(' and ')} run`,
-        fix: `update Claude Code (\`claude update\`), or use the command hook: \`claude plugin install tsm@the-space-memory\` in place of tsm-warm, or run \`tsm init --claude\` again`,
+        fix: `update Claude Code (\`claude update\`), or use the command hook: \`claude plugin install tsm@the-space-memory\` in place of tsm-warm, or ${init} again`,
       },
     ];
   }
@@ -237,7 +244,7 @@ function promptHookProblems(plugins: EnabledPlugin[], handlers: { source: string
         check: 'claude',
         severity: 'info',
         message: `the prompt hook starts \`tsm hook\` for every prompt (${commandWiring.join(' and ')}); Claude Code ${version} can have the tsm serve it already runs answer instead`,
-        fix: 'plugin: `claude plugin install tsm-warm@the-space-memory`, then `claude plugin uninstall tsm@the-space-memory`; settings: run `tsm init --claude` again',
+        fix: `plugin: \`claude plugin install tsm-warm@the-space-memory\`, then \`claude plugin uninstall tsm@the-space-memory\`; settings: ${init} again`,
       },
     ];
   }

@@ -150,6 +150,8 @@ export function handlersOf(settings: Record<string, unknown>, event: string): un
 export interface HooksShapeError {
   /** The key and what belongs there: `"hooks.Stop.0.hooks" must be a list (found: an object)`. */
   text: string;
+  /** The key alone, as `text` quotes it: `hooks.Stop.0.hooks`. */
+  key: string;
   /** A matcher that is not text: the whole file is skipped on every version measured. */
   wholeFile: boolean;
 }
@@ -164,19 +166,19 @@ export interface HooksShapeError {
  * Event names are not checked: which ones a version knows differs (2.0.76 skips a file naming one it does not).
  */
 export function hooksShapeError(settings: Record<string, unknown>): HooksShapeError | null {
-  const entry = (text: string): HooksShapeError => ({ text, wholeFile: false });
+  const entry = (key: string, wants: string, found: unknown, wholeFile = false): HooksShapeError => ({ text: `"${key}" must be ${wants} (found: ${kindOf(found)})`, key, wholeFile });
   const hooks = settings.hooks;
   if (hooks === undefined) return null;
-  if (!isRecord(hooks)) return entry(`"hooks" must be an object of events (found: ${kindOf(hooks)})`);
+  if (!isRecord(hooks)) return entry('hooks', 'an object of events', hooks);
   for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) return entry(`"hooks.${event}" must be a list (found: ${kindOf(groups)})`);
+    if (!Array.isArray(groups)) return entry(`hooks.${event}`, 'a list', groups);
     for (const [i, group] of groups.entries()) {
       const at = `hooks.${event}.${i}`;
-      if (!isRecord(group)) return entry(`"${at}" must be an object (found: ${kindOf(group)})`);
-      if (group.matcher !== undefined && typeof group.matcher !== 'string') return { text: `"${at}.matcher" must be text (found: ${kindOf(group.matcher)})`, wholeFile: true };
-      if (!Array.isArray(group.hooks)) return entry(`"${at}.hooks" must be a list (found: ${kindOf(group.hooks)})`);
+      if (!isRecord(group)) return entry(at, 'an object', group);
+      if (group.matcher !== undefined && typeof group.matcher !== 'string') return entry(`${at}.matcher`, 'text', group.matcher, true);
+      if (!Array.isArray(group.hooks)) return entry(`${at}.hooks`, 'a list', group.hooks);
       const j = group.hooks.findIndex((h) => !isRecord(h));
-      if (j >= 0) return entry(`"${at}.hooks.${j}" must be an object (found: ${kindOf(group.hooks[j])})`);
+      if (j >= 0) return entry(`${at}.hooks.${j}`, 'an object', group.hooks[j]);
     }
   }
   return null;

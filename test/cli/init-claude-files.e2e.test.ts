@@ -219,12 +219,13 @@ describe('tsm init --claude and tsm doctor: hooks Claude Code would refuse', () 
   const entry = 'Claude Code 2.0 skips the whole file for it, every hook and setting in it (2.1.331 skips that entry)';
   const whole = 'Claude Code skips the whole file, every hook and setting in it';
   it.each([
-    [{ hooks: { Stop: [{ hooks: {} }] } }, '"hooks.Stop.0.hooks" must be a list (found: an object)', entry],
-    [{ hooks: { PreToolUse: [{ matcher: { tools: ['Bash'] }, hooks: [] }] } }, '"hooks.PreToolUse.0.matcher" must be text (found: an object)', whole],
-    [{ hooks: { SessionStart: [{ type: 'command', command: 'x' }] } }, '"hooks.SessionStart.0.hooks" must be a list (found: nothing)', entry],
-    [{ hooks: { Stop: [{ hooks: ['x'] }] } }, '"hooks.Stop.0.hooks.0" must be an object (found: text)', entry],
-    [{ hooks: [] }, '"hooks" must be an object of events (found: a list)', entry],
-  ])('%j: init leaves the file and names the key; doctor names it as an error', (settings, said, consequence) => {
+    [{ hooks: { Stop: [{ hooks: {} }] } }, 'hooks.Stop.0.hooks', 'must be a list (found: an object)', entry],
+    [{ hooks: { PreToolUse: [{ matcher: { tools: ['Bash'] }, hooks: [] }] } }, 'hooks.PreToolUse.0.matcher', 'must be text (found: an object)', whole],
+    [{ hooks: { SessionStart: [{ type: 'command', command: 'x' }] } }, 'hooks.SessionStart.0.hooks', 'must be a list (found: nothing)', entry],
+    [{ hooks: { Stop: [{ hooks: ['x'] }] } }, 'hooks.Stop.0.hooks.0', 'must be an object (found: text)', entry],
+    [{ hooks: [] }, 'hooks', 'must be an object of events (found: a list)', entry],
+  ])('%j: init leaves the file and names the key; doctor names it as an error, and a fix that works', (settings, key, wants, consequence) => {
+    const said = `"${key}" ${wants}`;
     const text = JSON.stringify(settings);
     writeFileSync(localSettings(), text);
     const r = init();
@@ -235,7 +236,19 @@ describe('tsm init --claude and tsm doctor: hooks Claude Code would refuse', () 
 
     const doctor = tsm(['doctor', '--json', '--vault', vault], { cwd: project, env });
     expect(doctor.code).toBe(1);
-    expect(JSON.parse(doctor.stdout).problems).toContainEqual({ check: 'claude', severity: 'error', message: `${localSettings()}: ${said}: ${consequence}`, fix: `correct ${localSettings()}` });
+    const problems = JSON.parse(doctor.stdout).problems as { check: string; message: string; fix: string }[];
+    expect(problems).toContainEqual({ check: 'claude', severity: 'error', message: `${localSettings()}: ${said}: ${consequence}`, fix: `correct "${key}" in ${localSettings()}` });
+    // Measured before: the findings below said "run `tsm init --claude` in <project>", which init refuses
+    // (above) as long as the file holds that key: the fix they name is the one that works.
+    const wiring = problems.filter((p) => p.check === 'claude' && p.severity !== 'error');
+    expect(wiring.length).toBeGreaterThan(0);
+    // (Run from the project with --vault, the commands a fix names carry it: fix-target.ts.)
+    for (const p of wiring) expect(p.fix).toBe(`correct "${key}" in ${localSettings()}, then run \`tsm init --claude --vault ${vault}\` in ${project} (or install the tsm plugin: see docs/claude-code.md)`);
+    // Followed, it works.
+    writeFileSync(localSettings(), '{}');
+    expect(init().code).toBe(0);
+    const after = JSON.parse(tsm(['doctor', '--json', '--vault', vault], { cwd: project, env }).stdout).problems as { check: string }[];
+    expect(after.filter((p) => p.check === 'claude')).toEqual([]);
   });
 
   it("doctor: tsm's hooks beside an entry error count as wired for a Claude Code that is not 2.0 (unknown here), never beside a bad matcher", () => {

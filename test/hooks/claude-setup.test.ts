@@ -572,6 +572,21 @@ describe('the warm prompt hook (Claude Code 2.1.118 or later): tsm init --claude
     expect(checkClaudeWiring(project, e, '2.0.76').filter((p) => p.severity === 'error')).toEqual([]);
   });
 
+  it('doctor: with such an event in the local settings, the fix first removes it (the hooks init adds there would not run)', () => {
+    // Measured before: doctor said "run `tsm init --claude`", which added tsm's hooks to that same file,
+    // which Claude Code 2.0.76 went on skipping whole.
+    const file = localSettingsPath(project);
+    write(file, { hooks: { StopFailure: [] } });
+    const problems = checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() }, '2.0.76');
+    const wiring = problems.filter((p) => p.severity !== 'error');
+    expect(wiring.map((p) => p.message)).toContainEqual(expect.stringContaining('Claude Code does not run tsm'));
+    for (const p of wiring) expect(p.fix).toMatch(new RegExp(`^remove "StopFailure" from ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, then run \`tsm init --claude\` in `));
+    // The same file in the shared scope does not stop the local init: the plain fix.
+    rmSync(file);
+    write(settingsPath(project), { hooks: { StopFailure: [] } });
+    for (const p of checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() }, '2.0.76').filter((p) => p.severity !== 'error')) expect(p.fix).toMatch(/^run `tsm init --claude` in /);
+  });
+
   it('doctor: the command hook on 2.1.118+ is fine, with a note that tsm serve could answer instead', () => {
     wireFor('2.0.76');
     const problems = checkClaudeWiring(project, { ...env(), PATH: pathWithTsm() }, '2.1.331');
