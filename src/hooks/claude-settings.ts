@@ -31,7 +31,12 @@ export function mcpPath(projectDir: string): string {
   return join(projectDir, '.mcp.json');
 }
 
-/** Claude Code's own config file (user and local-scope MCP servers, per-project state). */
+/**
+ * Claude Code's own config file (user and local-scope MCP servers, per-project state). A CLAUDE_CONFIG_DIR
+ * naming no folder is made, parents too, by `tsm init --claude` as by Claude Code itself: 2.0.12, 2.0.76 and
+ * 2.1.332 each created $CLAUDE_CONFIG_DIR/a/b/typo with its .claude.json on `claude mcp list` (measured
+ * 2026-11-29), so refusing it would only stop the setup Claude Code then reads.
+ */
 export function claudeConfigPath(env: NodeJS.ProcessEnv = process.env): string {
   return env.CLAUDE_CONFIG_DIR ? join(env.CLAUDE_CONFIG_DIR, '.claude.json') : join(env.HOME || homedir(), '.claude.json');
 }
