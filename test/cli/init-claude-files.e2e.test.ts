@@ -236,7 +236,7 @@ describe('tsm init --claude and tsm doctor: hooks Claude Code would refuse', () 
 
     const doctor = tsm(['doctor', '--json', '--vault', vault], { cwd: project, env });
     expect(doctor.code).toBe(1);
-    const problems = JSON.parse(doctor.stdout).problems as { check: string; message: string; fix: string }[];
+    const problems = JSON.parse(doctor.stdout).problems as { check: string; severity: string; message: string; fix: string }[];
     expect(problems).toContainEqual({ check: 'claude', severity: 'error', message: `${localSettings()}: ${said}: ${consequence}`, fix: `correct "${key}" in ${localSettings()}` });
     // Measured before: the findings below said "run `tsm init --claude` in <project>", which init refuses
     // (above) as long as the file holds that key: the fix they name is the one that works.
