@@ -101,15 +101,19 @@ function threadsOf(value: unknown): number {
   return (value as number | undefined) ?? 1;
 }
 
-/** How many listed paths were not taken, the first few with their reason: a typo or a wrong folder shows at once. */
+/**
+ * How many listed paths were not taken, then the first few, one a line with its reason: a typo or a wrong
+ * folder shows at once. They were joined on the count's line with "; ", a run that a long path or a few
+ * reasons made hard to read and to grep for one path.
+ */
 function notTakenLine(notTaken: NotTaken[], listed: number): string {
   // A path as it was listed: one that holds escape sequences or newlines must not move the cursor or forge a line.
-  const shown = notTaken.slice(0, NOT_TAKEN_SHOWN).map((n) => `${oneLine(n.path)}: ${n.reason}`);
-  const more = notTaken.length > shown.length ? `; … and ${notTaken.length - shown.length} more (--json lists all)` : '';
+  const shown = notTaken.slice(0, NOT_TAKEN_SHOWN).map((n) => `  ${oneLine(n.path)}: ${n.reason}\n`);
+  const more = notTaken.length > shown.length ? `  … and ${notTaken.length - shown.length} more (--json lists all)\n` : '';
   const rule = notTaken.some((n) => n.reason === 'not found')
-    ? '\ntsm: a relative path is read from the vault root, else from the current folder, else from the root of the git work tree holding the vault'
+    ? 'tsm: a relative path is read from the vault root, else from the current folder, else from the root of the git work tree holding the vault\n'
     : '';
-  return `tsm: ${notTaken.length} of ${count(listed, 'listed path')} not taken: ${shown.join('; ')}${more}${rule}\n`;
+  return `tsm: ${notTaken.length} of ${count(listed, 'listed path')} not taken:\n${shown.join('')}${more}${rule}`;
 }
 
 const NOT_TAKEN_SHOWN = 5;

@@ -6,7 +6,7 @@ import type { IndexWarning, NotTaken, SyncSummary, VaultFile } from '../core/typ
 import type { ParseOptions } from '../parse/options.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { otherRunningWatcher } from '../vault/watcher-pid.js';
-import { createAttachmentLookup, createNoteLookup, type NoteAt } from '../vault/note-at.js';
+import { A_FOLDER, createAttachmentLookup, createNoteLookup, isFolderAt, type NoteAt } from '../vault/note-at.js';
 import { existsNoFollow, findOnDisk, isNoteName, vaultRelative } from '../vault/paths.js';
 import { scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
@@ -607,9 +607,11 @@ function statPaths(
   const indexed = (rel: string) => states.has(rel) || (listed ??= writer.attachmentPaths()).has(rel);
   const seen = new Set<string>();
   for (const given of paths) {
-    const rel = vaultRelative(cfg.vault, locate(cfg.vault, given, bases, indexed));
+    const abs = locate(cfg.vault, given, bases, indexed);
+    const rel = vaultRelative(cfg.vault, abs);
     if (rel === null) {
-      notTaken.push({ path: given, reason: 'outside the vault' });
+      // The vault's own folder (`.`, as `find .` lists first) is in it, not "outside the vault".
+      notTaken.push({ path: given, reason: resolve(abs) === resolve(cfg.vault) ? A_FOLDER : 'outside the vault' });
       continue;
     }
     const name = rel.slice(rel.lastIndexOf('/') + 1);
@@ -617,6 +619,7 @@ function statPaths(
       const now = attachmentAt(rel);
       if (now === 'present') attachments.listed.push(rel);
       else if (now === 'gone' && indexed(rel)) attachments.gone.push(rel);
+      else if (isFolderAt(cfg.vault, rel)) notTaken.push({ path: given, reason: A_FOLDER });
       else notTaken.push({ path: given, reason: name.startsWith('.') ? 'hidden (a name starting with "."): not a note' : `not a note (${cfg.extensions.join(', ')})` });
       continue;
     }

@@ -56,12 +56,28 @@ export function createNoteLookup(vault: string, extensions: string[]): (rel: str
     if (refused !== null) return { reason: refused.replace(/: skipped$/, '') };
     try {
       const st = statSync(abs);
-      if (!st.isFile()) return { reason: 'not a file' };
+      if (!st.isFile()) return { reason: st.isDirectory() ? A_FOLDER : 'not a file' };
       return { file: { path: rel, absPath: abs, size: st.size, mtimeMs: Math.floor(st.mtimeMs), ctimeMs: Math.floor(st.ctimeMs) } };
     } catch {
       return { reason: 'not found' };
     }
   };
+}
+
+/**
+ * Why a folder is no note (to `--files-from-stdin`, MCP read_note): it was "not a note (.md)" or "not a
+ * file", which read as if its name were wrong. A list names files (`git diff --name-only`, `find -type f`).
+ */
+export const A_FOLDER = 'a folder: name the notes in it';
+
+/** Whether vault path `rel` (NFC) is a folder on disk now. */
+export function isFolderAt(vault: string, rel: string): boolean {
+  const abs = findOnDisk(vault, rel);
+  try {
+    return abs !== null && statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -158,7 +158,7 @@ describe('tsm index and status', () => {
     tsm(['index', '--vault', dir]);
     const r = tsm(['index', '--vault', dir, '--files-from-stdin'], { input: 'gone\u001b[2J\u001b]0;x\u0007.md\n' });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^tsm: 1 of 1 listed path not taken: gone.*\.md: not found\n/);
+    expect(r.stderr).toMatch(/^tsm: 1 of 1 listed path not taken:\n  gone.*\.md: not found\n/);
     expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
   });
 
@@ -175,7 +175,7 @@ describe('tsm index and status', () => {
     const r = tsm(['index', '--files-from-stdin', '--json'], { cwd: notes, input: gitSays });
     expect(r.code, r.stderr).toBe(0);
     expect(json(r)).toMatchObject({ updated: 2, removed: 1, notTaken: [{ path: 'src/x.ts', reason: 'outside the vault' }] });
-    expect(r.stderr).toBe('tsm: 1 of 4 listed paths not taken: src/x.ts: outside the vault\n');
+    expect(r.stderr).toBe('tsm: 1 of 4 listed paths not taken:\n  src/x.ts: outside the vault\n');
     // A user in a subfolder lists paths from there.
     writeFileSync(join(notes, 'sub dir/Delta Δ.md'), 'two, edited again');
     const sub = tsm(['index', '--files-from-stdin'], { cwd: join(notes, 'sub dir'), input: 'Delta Δ.md\n' });
@@ -191,8 +191,28 @@ describe('tsm index and status', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^0 added, 0 updated, 0 removed, 1 unchanged, 0 skipped/);
     expect(r.stderr).toBe(
-      'tsm: 4 of 5 listed paths not taken: /etc/passwd: outside the vault; nope.md: not found; LICENSE: not a note (.md); ' +
-        'drafts/d.md: ignored (.tsmignore, .gitignore or a skipped folder)\n' +
+      'tsm: 4 of 5 listed paths not taken:\n  /etc/passwd: outside the vault\n  nope.md: not found\n  LICENSE: not a note (.md)\n' +
+        '  drafts/d.md: ignored (.tsmignore, .gitignore or a skipped folder)\n' +
+        'tsm: a relative path is read from the vault root, else from the current folder, else from the root of the git work tree holding the vault\n',
+    );
+  });
+
+  it('--files-from-stdin: a folder (the vault\'s own too) is not taken as a folder, one line per path, the rest with a count', () => {
+    // Measured before: a folder was "not a note (.md)", the vault's own folder (`.`, `find .`'s first line)
+    // "outside the vault", and every path shared the count's line, joined by "; ".
+    const dir = vault({ 'a.md': 'one', 'sub/b.md': 'two', 'c.md/x.md': 'three' });
+    tsm(['index', '--vault', dir]);
+    const r = tsm(['index', '--vault', dir, '--files-from-stdin'], { input: `sub\n.\n${dir}\nc.md\nsub/b.md\nno/1.md\nno/2.md\nno/3.md\n` });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^0 added, 0 updated, 0 removed, 1 unchanged, 0 skipped/);
+    expect(r.stderr).toBe(
+      'tsm: 7 of 8 listed paths not taken:\n' +
+        '  sub: a folder: name the notes in it\n' +
+        '  .: a folder: name the notes in it\n' +
+        `  ${dir}: a folder: name the notes in it\n` +
+        '  c.md: a folder: name the notes in it\n' +
+        '  no/1.md: not found\n' +
+        '  … and 2 more (--json lists all)\n' +
         'tsm: a relative path is read from the vault root, else from the current folder, else from the root of the git work tree holding the vault\n',
     );
   });
@@ -216,7 +236,7 @@ describe('tsm index and status', () => {
     expect(gone.stderr).toBe('');
     expect(linkOf('board.png').attachmentPath).toBeNull();
     // An attachment the index never listed, and not there: still "not a note".
-    expect(tsm(['index', '--vault', dir, '--files-from-stdin'], { input: 'nope.png\n' }).stderr).toMatch(/^tsm: 1 of 1 listed path not taken: nope\.png: not a note \(\.md\)/);
+    expect(tsm(['index', '--vault', dir, '--files-from-stdin'], { input: 'nope.png\n' }).stderr).toMatch(/^tsm: 1 of 1 listed path not taken:\n  nope\.png: not a note \(\.md\)\n/);
   });
 
   it('a .tsmignore in a folder is read by tsm index and --files-from-stdin, and its removal brings the note back', () => {

@@ -73,7 +73,7 @@ describe('symlinks: one policy for indexing and serving', () => {
     index(
       ['--files-from-stdin'],
       'passwd.md\nsecret.md\nlinked/shared.md\nalias.md\n',
-      'tsm: 2 of 4 listed paths not taken: passwd.md: symlink to a file that is not a note; secret.md: symlink to a file outside the vault\n',
+      'tsm: 2 of 4 listed paths not taken:\n  passwd.md: symlink to a file that is not a note\n  secret.md: symlink to a file outside the vault\n',
     );
     expect(indexed()).toEqual(['alias.md', 'linked/inner-out.md', 'linked/shared.md', 'real.md']);
   });
@@ -126,7 +126,7 @@ describe('a second path to a folder of the vault is not a second copy of its not
     index(
       ['--files-from-stdin'],
       'knowledge/lora/guide.md\nlora-link/guide.md\n',
-      'tsm: 1 of 2 listed paths not taken: lora-link/guide.md: symlink loop or repeated folder: its notes are indexed under knowledge/lora/\n',
+      'tsm: 1 of 2 listed paths not taken:\n  lora-link/guide.md: symlink loop or repeated folder: its notes are indexed under knowledge/lora/\n',
     );
     expect(indexed()).toEqual(['knowledge/lora/guide.md', 'real.md']);
   });
@@ -200,7 +200,7 @@ describe('file names', () => {
     index(); // (a first --files-from-stdin builds the whole index)
     expect(warnings()['bad\uFFFD\uFFFD.md']).toBe('the file name is not valid UTF-8, so it cannot be read: skipped; rename it');
     // As `git diff --name-only` prints it (core.quotePath), and as tsm prints it (U+FFFD for each bad byte), NUL-separated.
-    const said = 'tsm: 1 of 1 listed path not taken: bad\uFFFD\uFFFD.md: the file name is not valid UTF-8, so it cannot be read: rename it\n';
+    const said = 'tsm: 1 of 1 listed path not taken:\n  bad\uFFFD\uFFFD.md: the file name is not valid UTF-8, so it cannot be read: rename it\n';
     for (const listed of ['"bad\\377\\376.md"\n', 'bad\uFFFD\uFFFD.md\0']) {
       const r = tsm(['index', '--files-from-stdin'], { cwd: vault, input: listed });
       expect(r.code, r.stderr).toBe(0);
@@ -251,10 +251,10 @@ describe('file names', () => {
     index(
       ['--files-from-stdin'],
       '.github/PULL_REQUEST_TEMPLATE.md\nsub/.cache/x.md\n',
-      `tsm: 2 of 2 listed paths not taken: .github/PULL_REQUEST_TEMPLATE.md: ${ignored}; sub/.cache/x.md: ${ignored}\n`,
+      `tsm: 2 of 2 listed paths not taken:\n  .github/PULL_REQUEST_TEMPLATE.md: ${ignored}\n  sub/.cache/x.md: ${ignored}\n`,
     );
     expect(indexed()).toEqual(['real.md']);
-    index(['--files-from-stdin'], '.hidden.md\n', 'tsm: 1 of 1 listed path not taken: .hidden.md: hidden (a name starting with "."): not a note\n');
+    index(['--files-from-stdin'], '.hidden.md\n', 'tsm: 1 of 1 listed path not taken:\n  .hidden.md: hidden (a name starting with "."): not a note\n');
     expect(indexed()).toEqual(['real.md']);
   });
 });
