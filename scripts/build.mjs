@@ -27,6 +27,7 @@ const LAZY = {
   'src/sessions/ingest-and-index.ts': 'session-ingest', // SessionEnd / PreCompact: transcripts become notes
   'src/embed/socket-client.ts': 'query-client', // tsm search, when a resident model's socket is there
   'src/search/path-notice.ts': 'path-notice', // tsm search with a path filter: why it found nothing (ignore rules)
+  'src/embed/status.ts': 'embed-status', // tsm search --verbose with no resident: whether the vault has a model
 };
 
 const common = {

@@ -104,7 +104,7 @@ function dateSpan(r: { after?: string; before?: string }): string {
 async function askResident(cfg: TsmConfig, text: string, tuning: Partial<Tuning>, verbose: boolean): Promise<QueryVector | undefined> {
   // A resident process listens only when the vault has a model: no socket file, no model (one stat).
   if ((tuning.neuralWeight === 0 && tuning.neuralAddWeight === 0) || !text.trim() || !existsSync(socketPath(cfg.vault))) {
-    if (verbose) writeErr('tsm: lexical search only: no resident process (tsm serve, tsm watch) with a model for this vault\n');
+    if (verbose) writeErr(`tsm: lexical search only: ${await whyNoResident(cfg, text, tuning)}\n`);
     return undefined;
   }
   const { askQueryVector } = await import('../embed/socket-client.js');
@@ -117,6 +117,20 @@ async function askResident(cfg: TsmConfig, text: string, tuning: Partial<Tuning>
   }
   if (verbose) writeErr(`tsm: query vector from the resident model in ${ms} ms (${fingerprintModel(r.fingerprint)})\n`);
   return r;
+}
+
+/**
+ * --verbose, when no resident was asked: why. A vault without a model was told "no resident process (tsm
+ * serve, tsm watch) with a model for this vault", as if a model were there and only its process missing;
+ * the model's folder is looked at here, under --verbose only (embed/status.ts reads files, loads no model).
+ */
+async function whyNoResident(cfg: TsmConfig, text: string, tuning: Partial<Tuning>): Promise<string> {
+  if (tuning.neuralWeight === 0 && tuning.neuralAddWeight === 0) return 'the neural ranker is switched off';
+  if (!text.trim()) return 'the query has no words to embed';
+  const { embeddingStatus } = await import('../embed/status.js');
+  const { model } = embeddingStatus(cfg);
+  if (!model.ok) return `the neural ranker needs an embedding model, and this vault has no usable one (${model.problem}; optional: docs/embeddings.md)`;
+  return `no resident process (tsm serve, tsm watch) holds the vault's model: start one to rank by meaning too`;
 }
 
 /** --verbose: whether the index holds vectors of the query vector's model, and how many sections have one. */
