@@ -278,7 +278,7 @@ function pathsAfterDoubleDash(argv: string[]): string[] {
 }
 
 /** What `tsm model` needs when no action was given. */
-const MODEL_NEEDS = 'an action: list, path, pull or setup (tsm model --help)';
+const MODEL_NEEDS = 'an action: list, path, pull or setup';
 
 /**
  * yargs says "Not enough non-option arguments: got 0, need at least 1"; tsm says what the command needs, and

@@ -104,7 +104,7 @@ describe('a note whose name starts with "-"', () => {
   it('without --, the usage error says how to name it; with no note at all, what to give', () => {
     const r = tsm(['related', '-dash.md', '--vault', vault.dir]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('tsm: tsm related needs a note: its vault path, file name, title or alias (a name starting with "-" goes after --: tsm related -- -dash.md)\nRun `tsm --help` for usage.\n');
+    expect(r.stderr).toBe('tsm: tsm related needs a note: its vault path, file name, title or alias (a name starting with "-" goes after --: tsm related -- -dash.md)\nRun `tsm related --help` for usage.\n');
     expect(tsm(['related', '--vault', vault.dir]).stderr).toMatch(/^tsm: tsm related needs a note: its vault path, file name, title or alias\n/);
   });
 });

@@ -186,6 +186,34 @@ describe('small things users hit', () => {
     }
   });
 
+  it("a usage error points to the command's own help, where its options are listed; with no command, to tsm --help", () => {
+    // Measured before: every one said "Run `tsm --help` for usage.", which lists the commands, not their options.
+    const cases: [string[], string][] = [
+      [['search', '--bogus', 'x'], 'tsm search --help'],
+      [['search', '-f', 'yaml', 'x'], 'tsm search --help'],
+      [['search'], 'tsm search --help'],
+      [['index', '--bogus'], 'tsm index --help'],
+      [['index', '--threads', '2'], 'tsm index --help'],
+      [['status', '--bogus'], 'tsm status --help'],
+      [['related'], 'tsm related --help'],
+      [['init', '--shared'], 'tsm init --help'],
+      [['model', 'pull', '--bogus'], 'tsm model --help'],
+      [['bogus'], 'tsm --help'],
+      [['--bogus'], 'tsm --help'],
+    ];
+    for (const [args, help] of cases) {
+      const r = tsm(args, { cwd: marked.dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(new RegExp(`^tsm: .*\\nRun \`${help}\` for usage\\.\\n$`));
+      // And that help lists what the error is about.
+      if (args[0] === 'search' || args[0] === 'index') expect(tsm([...help.split(' ').slice(1)]).stdout).toContain(args[0] === 'index' ? '--threads' : '--format');
+    }
+    // A hook never exits 2 nor points to help: its error is the hook's (README, Exit codes).
+    const hook = tsm(['hook', '--bogus'], { cwd: marked.dir, input: '{"hook_event_name":"Stop","session_id":"s","transcript_path":"/nonexistent"}' });
+    expect(hook.code).not.toBe(2);
+    expect(hook.stderr).not.toContain('--help');
+  });
+
   it('an unknown command is named as such, with the closest command, never its options', () => {
     const b = tsm(['bogus', '--vault', marked.dir], { cwd: marked.dir });
     expect(b.code).toBe(2);
