@@ -143,7 +143,8 @@ export const VAULT_MARKERS = [TSM_DIR, '.obsidian'];
  * The vault a command works on, always one the user chose: --vault, else $TSM_VAULT, else the nearest
  * folder at or above the current one that holds `.tsm/` or `.obsidian/`. Nothing else: a search in a
  * code checkout or in ~ must not quietly index everything below it. Without one, `cwdIsVault` commands
- * take the current directory; every other command stops with an error that names the fix.
+ * take the current directory, unless it is the home folder or the root (wholeDiskFolder); every other
+ * command stops with an error that names the fix.
  */
 export function resolveVault(input: ConfigInput): string {
   const env = input.env ?? process.env;
@@ -159,11 +160,35 @@ export function resolveVault(input: ConfigInput): string {
   }
   const marked = vaultAboveCwd(cwd, env);
   if (marked !== null) return marked;
-  if (input.cwdIsVault) return cwd;
+  if (input.cwdIsVault) {
+    const whole = wholeDiskFolder(cwd, env);
+    if (whole === null) return cwd;
+    // Measured before: `cd ~ && tsm init` made the home folder a vault, and `tsm index` then read every
+    // note below it (other vaults, code checkouts' READMEs and docs) into one index. Named, it is chosen.
+    throw new NoVaultError(
+      `${cwd} is ${whole}: tsm makes it a vault only when named, as all of it would be indexed. ` +
+        `Run this in your notes folder, or name it with --vault ${cwd} if you mean it`,
+    );
+  }
   throw new NoVaultError(
     `no vault here: neither ${shellCwd(cwd, env) ?? cwd} nor a folder above it holds .tsm/ or .obsidian/. ` +
       'Run `tsm init` (or `tsm index`) in your notes folder, or name it with --vault DIR or $TSM_VAULT',
   );
+}
+
+/** 'the home folder' or 'the root folder' when `dir` is one (through symlinks), else null. */
+function wholeDiskFolder(dir: string, env: NodeJS.ProcessEnv): string | null {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const here = real(dir);
+  if (dirname(here) === here) return 'the root folder';
+  const home = env.HOME || (process.getBuiltinModule('node:os') as typeof Os).homedir();
+  return home && real(home) === here ? 'the home folder' : null;
 }
 
 /**

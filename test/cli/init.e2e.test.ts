@@ -14,6 +14,29 @@ function expectOneLine(r: { code: number | null; stdout: string; stderr: string 
 }
 
 describe('tsm init', () => {
+  it('in the home folder: refused (init, index, watch alike), nothing made; named with --vault, or a vault already, it is chosen', () => {
+    // Measured before: `cd ~ && tsm init` made the home folder a vault (exit 0), and `tsm index` read every
+    // note below it; `tsm search` there already said "no vault here" (resolveVault: only a vault the user chose).
+    const v = makeVault({ 'notes/a.md': '# A\n', 'code/lib/README.md': '# Lib\n' });
+    try {
+      const home = { cwd: v.dir, env: { HOME: v.dir } };
+      for (const args of [['init'], ['init', '--claude'], ['index'], ['watch']]) {
+        const r = tsm(args, { ...home, timeoutMs: 20_000 });
+        expectOneLine(r, new RegExp(`^tsm: ${v.dir} is the home folder: tsm makes it a vault only when named, as all of it would be indexed\\. Run this in your notes folder, or name it with --vault ${v.dir} if you mean it\\n$`));
+      }
+      expect(readdirSync(v.dir).sort()).toEqual(['code', 'notes']);
+      // Below the home folder, as before.
+      expect(tsm(['init'], { cwd: join(v.dir, 'notes'), env: { HOME: v.dir } }).code).toBe(0);
+      // Named, or already marked (an Obsidian vault in ~), it is the user's choice.
+      expect(tsm(['init', '--vault', v.dir], home).code).toBe(0);
+      rmSync(join(v.dir, '.tsm'), { recursive: true });
+      mkdirSync(join(v.dir, '.obsidian'));
+      expect(tsm(['index'], home).code).toBe(0);
+    } finally {
+      v.cleanup();
+    }
+  });
+
   it('refuses a --vault or $TSM_VAULT that does not exist, creating nothing; the current folder still works', () => {
     const v = makeVault({});
     try {

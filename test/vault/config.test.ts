@@ -37,6 +37,15 @@ describe('config', () => {
     expect(() => loadConfig({ cwd: bare, env: {} })).toThrow(ConfigError);
   });
 
+  it('nor the home folder or the root, even for a command that creates one: named, they are chosen', () => {
+    const home = tmp();
+    expect(() => resolveVault({ cwd: home, env: { HOME: home }, cwdIsVault: true })).toThrow(`${home} is the home folder: tsm makes it a vault only when named`);
+    expect(() => resolveVault({ cwd: '/', env: { HOME: home }, cwdIsVault: true })).toThrow('/ is the root folder: tsm makes it a vault only when named');
+    expect(resolveVault({ cwd: join(home, '..'), env: { HOME: home }, cwdIsVault: true })).toBe(join(home, '..'));
+    expect(resolveVault({ vaultFlag: home, cwd: home, env: { HOME: home }, cwdIsVault: true })).toBe(home);
+    expect(resolveVault({ cwd: home, env: { HOME: home, TSM_VAULT: '~' }, cwdIsVault: true })).toBe(home);
+  });
+
   it('a config.json that is not a plain file (a FIFO would block) is a clear error, not a wait', () => {
     const v = tmp();
     mkdirSync(join(v, '.tsm/config.json'), { recursive: true });
