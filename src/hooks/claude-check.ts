@@ -222,7 +222,8 @@ export function checkClaudeWiring(projectDir: string, env: NodeJS.ProcessEnv = p
 /**
  * The prompt hook against the Claude Code version: an mcp_tool hook on a version without them makes Claude
  * Code drop the whole hooks file holding it (every tsm hook of that plugin or file is gone, silently);
- * the command hook on a version with them works, and `tsm serve` could answer instead.
+ * the command hook on a version with them works, and `tsm serve` could answer instead. `init`: how to run
+ * `tsm init --claude` here (with the correction that must come first, when the local settings need one).
  */
 function promptHookProblems(plugins: EnabledPlugin[], handlers: { source: string; handler: unknown }[], version: string | null, init: string): DoctorProblem[] {
   if (version === null) return [];
