@@ -1,6 +1,7 @@
 // Sections of a note: the lead (text before the first heading) and one per heading up to the next
 // heading of any level, each with its heading path and line range, long ones split into chunks.
 import type { ParsedSection } from '../core/types.js';
+import { truncateText } from '../text/chars.js';
 import { chunkLines } from './chunk.js';
 import { isBlankLine } from './lines.js';
 
@@ -34,8 +35,27 @@ export const PATH_SEPARATOR = ' > ';
  */
 export const MAX_HEADING_SECTIONS = 10_000;
 
+/**
+ * Longest title or heading a section row carries (its `heading` and each part of its heading path), in
+ * characters; a longer one is cut, with an ellipsis. Every row of a section repeats its heading and the
+ * whole chain above it, once per chunk and once per section below: a 1 MB note of a 1 MB frontmatter title
+ * over 1,000 headings made a 1.2 GB index (30 s, 2.8 GB of memory), and an 850 KB note of one 200,000-character
+ * heading over 20,000 lines, cut into 272 chunks, a 111 MB one. With the cut they make 5.6 MB (0.7 s) and 2.4 MB,
+ * and the most a 5 MB note can make is bounded: 10,000 sections under a title and five headings of 1,200
+ * characters each made 88 MB (4.5 s, 475 MB). A real heading is a line of a few words (the sessions' are cut at
+ * 80); the words of one past the cut are not heading words (a title's stay in the note's own row, notes.title).
+ */
+export const MAX_HEADING_CHARS = 1_000;
+
+/** `text` cut to MAX_HEADING_CHARS; only its start is read, so a 5 MB line costs what a short one does. */
+function headingPart(text: string): string {
+  return text.length <= MAX_HEADING_CHARS ? text : truncateText(text.slice(0, 2 * MAX_HEADING_CHARS + 2), MAX_HEADING_CHARS);
+}
+
 export function buildSections(input: SectionInput): ParsedSection[] {
-  const { lines, headings, title } = input;
+  const { lines } = input;
+  const title = headingPart(input.title);
+  const headings = input.headings.map((h) => (h.text.length <= MAX_HEADING_CHARS ? h : { ...h, text: headingPart(h.text) }));
   const out: ParsedSection[] = [];
   const leadEnd = headings.length > 0 ? headings[0].startLine - 1 : lines.length - 1;
   pushSection(out, input, {
