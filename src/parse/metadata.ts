@@ -1,6 +1,8 @@
 // Note-level fields derived from frontmatter, the path and the file time (README "The vault").
 import { localDay } from '../core/days.js';
 import { NOTE_TYPES, type NoteType } from '../core/types.js';
+import { charLength } from '../text/chars.js';
+import { count } from '../text/count.js';
 import { pageName } from '../text/page-name.js';
 import { keyForm } from '../text/normalize.js';
 import { dailyByFormat, formatDay, type DayFormat } from './day-format.js';
@@ -167,6 +169,26 @@ export function frontmatterAliases(fm: Frontmatter): string[] {
     }
   }
   return out;
+}
+
+/**
+ * Longest alias or tag, in characters. Every section of a note repeats its first aliases and tags in its
+ * full-text head (index/fts-rows.ts HEAD_NAMES): a 335 KB note of one alias of 60,000 words over 1,000
+ * headings took 65 s to index and made a 300 MB index (a tag alike: 56 s, 300 MB). A name is a few words;
+ * text that long is no name (a paragraph pasted into `aliases:`, a `#` before a blob), and is left out with a
+ * warning. With it that note takes 0.6 s and 1.3 MB, and the most a 5 MB note can make is bounded: 32 aliases and
+ * 32 tags of 200 characters over 10,000 sections took 7.5 s and made 106 MB.
+ */
+export const MAX_NAME_CHARS = 200;
+
+/** `names` without those over MAX_NAME_CHARS; a warning for them (`noun`: alias or tag) says which and why. */
+export function withoutLongNames(names: string[], noun: string, plural: string, warnings: string[]): string[] {
+  const kept = names.filter((n) => n.length <= MAX_NAME_CHARS || charLength(n) <= MAX_NAME_CHARS);
+  const left = names.length - kept.length;
+  if (left > 0) {
+    warnings.push(`${count(left, noun, plural)} over ${MAX_NAME_CHARS} characters left out (a name is a few words): shorten ${left === 1 ? 'it' : 'them'}, or move the text into the note`);
+  }
+  return kept;
 }
 
 /** Frontmatter `description` or `summary`: what the note is about, in the author's own sentence ('' when none). */

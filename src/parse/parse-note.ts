@@ -15,6 +15,7 @@ import {
   propertyValues,
   uniqueLower,
   unknownTypeWarning,
+  withoutLongNames,
 } from './metadata.js';
 import type { ParseOptions } from './options.js';
 import { notionProperties, pageProperties } from './page-properties.js';
@@ -110,8 +111,8 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
     type,
     status: noteStatus(frontmatter),
     ...noteDate(frontmatter, src.path, src.mtimeMs, opts.dayFormats, notion.dates),
-    tags: uniqueLower([...frontmatterTags(names), ...notion.tags, ...inlineTags]),
-    aliases: frontmatterAliases(names),
+    tags: withoutLongNames(uniqueLower([...frontmatterTags(names), ...notion.tags, ...inlineTags]), 'tag', 'tags', warnings),
+    aliases: withoutLongNames(frontmatterAliases(names), 'alias', 'aliases', warnings),
     frontmatter,
     sections,
     links,
