@@ -170,11 +170,13 @@ function summary(hit: SearchHit, links: LinkReading): string {
  * Plain text (the summary: a heading and a first sentence, with code as its text and a prose placeholder
  * `<query>` kept) whose `<` starts no HTML in the markdown line it goes on: unescaped, a code block's
  * `<div class="card">`, cut at 240 characters, opened a `<div>` every later result rendered inside, and
- * `tsm search <query>` showed as `tsm search ` (an unknown element). Backslashes right before such a `<`
- * are escaped too, or the last one escaped the new one.
+ * `tsm search <query>` showed as `tsm search ` (an unknown element). Its backticks are text too (code is
+ * already its text): a lone one (a title `Use \`npm`, an unclosed span) opened a code span that the
+ * Source line's closed, so `**Source:**` read as code and the path did not. Backslashes right before such
+ * a `<` or backtick are escaped too, or the last one escaped the new one.
  */
 function literalTags(text: string): string {
-  return text.replace(/(\\*)<(?=[A-Za-z/!?])/g, (_, slashes: string) => `${slashes.repeat(2)}\\<`);
+  return text.replace(/(\\*)(<(?=[A-Za-z/!?])|`)/g, (_, slashes: string, ch: string) => `${slashes.repeat(2)}\\${ch}`);
 }
 
 /** Said where a result's details were cut or left out for the answer's size (`detailBudget`). */
