@@ -39,6 +39,9 @@ export function parseYaml(text: string): YamlResult {
   try {
     value = yamlParse(text);
   } catch (err) {
+    // js-yaml reads nested collections by recursion: some thousands of levels (`a: [[[[…`) end the stack, and
+    // the message said only "Maximum call stack size exceeded".
+    if (err instanceof RangeError) return { ok: false, error: TOO_DEEP };
     const message = errorMessage(err);
     if (!/duplicated mapping key/i.test(message)) return { ok: false, error: yamlProblem(message) };
     // A repeated key is a slip, not a reason to drop the whole block: the last value wins, as in JSON.
@@ -53,7 +56,7 @@ export function parseYaml(text: string): YamlResult {
   if (typeof value !== 'object' || Array.isArray(value) || value instanceof Date) {
     return { ok: false, error: 'frontmatter is not a mapping of keys to values' };
   }
-  const budget = { nodes: MAX_NODES };
+  const budget = { nodes: MAX_NODES, deep: false };
   const data = toJsonSafe(value, 0, budget) as Record<string, unknown>;
   // A title is text a person reads: YAML reads `title: 2024-01-02` as a timestamp, whose ISO form
   // (2024-01-02T00:00:00.000Z) is not what was written. Other keys keep the ISO form, which dates are read from.
@@ -65,6 +68,7 @@ export function parseYaml(text: string): YamlResult {
   keepRolledDates(text, value as Record<string, unknown>, data);
   keepOffsetTimestamps(text, value as Record<string, unknown>, data);
   if (budget.nodes < 0) warnings.push(`frontmatter: too large or too deeply nested, cut at ${MAX_NODES} values`);
+  else if (budget.deep) warnings.push(`frontmatter: values nested deeper than ${MAX_DEPTH} levels left out`);
   return { ok: true, data, warnings };
 }
 
@@ -110,8 +114,14 @@ function keepRolledDates(yaml: string, value: Record<string, unknown>, data: Rec
 const MAX_NODES = 20_000;
 const MAX_DEPTH = 64;
 
-/** A plain JSON value: Dates become ISO strings, binary becomes base64, non-finite numbers null. */
-export function toJsonSafe(value: unknown, depth: number, budget: { nodes: number }): unknown {
+const TOO_DEEP = 'lists or mappings nested too deep to read (thousands of levels)';
+
+/**
+ * A plain JSON value: Dates become ISO strings, binary becomes base64, non-finite numbers null. Past the
+ * budget's nodes or MAX_DEPTH levels a value is null; `deep` says the depth was reached.
+ */
+export function toJsonSafe(value: unknown, depth: number, budget: { nodes: number; deep: boolean }): unknown {
+  if (depth > MAX_DEPTH) budget.deep = true;
   if (--budget.nodes < 0 || depth > MAX_DEPTH) return null;
   if (value === null || value === undefined) return null;
   switch (typeof value) {
