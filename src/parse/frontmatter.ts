@@ -23,6 +23,18 @@ export function findFrontmatter(lines: string[]): FrontmatterBlock | null {
   return null;
 }
 
+/**
+ * True when the first line is `---` and the next one reads as a YAML key (`title: …`), but no `---` line closes
+ * the block: properties whose closing line was forgotten (or lost to a template), read as text, as Obsidian
+ * reads them. A note that opens with a rule (`---`) over prose is not one.
+ */
+export function unclosedFrontmatter(lines: string[]): boolean {
+  return lines.length >= 2 && FENCE.test(lines[0]) && /^[A-Za-z_][\w-]*[ \t]*:(?:[ \t]|$)/.test(lines[1]) && findFrontmatter(lines) === null;
+}
+
+/** The warning of a note for which unclosedFrontmatter is true. */
+export const UNCLOSED_FRONTMATTER = 'frontmatter not closed: no `---` line ends the block line 1 opens, so its properties are read as text';
+
 export type YamlResult =
   | { ok: true; data: Record<string, unknown>; warnings: string[] }
   | { ok: false; error: string };

@@ -1,7 +1,7 @@
 // Markdown → ParsedNote. Pure and total: whatever the text holds, a note comes back, with problems
 // recorded in `warnings` instead of thrown.
 import type { NoteSource, ParsedLink, ParsedNote } from '../core/types.js';
-import { findFrontmatter, firstLine, parseYaml } from './frontmatter.js';
+import { findFrontmatter, firstLine, parseYaml, UNCLOSED_FRONTMATTER, unclosedFrontmatter } from './frontmatter.js';
 import { atxHeadingSource, headingPlainText, setextHeadingSource } from './heading-text.js';
 import { isBlankLine, splitLines } from './lines.js';
 import { link, markdownLinkTarget, parseWikilinkContent, propertyLinks, relatedLinks } from './links.js';
@@ -54,6 +54,8 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
       // Nothing is lost: the raw block stays in the lead section.
       warnings.push(`malformed YAML frontmatter, indexed as text: ${firstLine(yaml.error)}`);
     }
+  } else if (unclosedFrontmatter(lines)) {
+    warnings.push(UNCLOSED_FRONTMATTER);
   }
 
   const { headings: blocks, lineKinds, cappedLines, plainLines } = scanBlocks(lines, bodyStart);
