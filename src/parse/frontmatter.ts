@@ -1,6 +1,7 @@
 // YAML frontmatter: where it is (the rules of micromark-extension-frontmatter, which remark-frontmatter
 // uses) and what it holds (js-yaml through gray-matter's engine), made JSON-safe for the index.
 import matter from 'gray-matter';
+import { wellFormed } from '../text/controls.js';
 
 export interface FrontmatterBlock {
   /** 0-based line of the closing fence; the body starts on the next line. */
@@ -138,6 +139,10 @@ export function toJsonSafe(value: unknown, depth: number, budget: { nodes: numbe
   if (value === null || value === undefined) return null;
   switch (typeof value) {
     case 'string':
+      // A double-quoted YAML string may escape half a surrogate pair (`"\ud800"`), which no decoded file holds:
+      // stored, a title read back as three U+FFFD and a tag printed a lone surrogate in `-f json`, which strict
+      // JSON readers (serde_json) reject.
+      return wellFormed(value);
     case 'boolean':
       return value;
     case 'number':
@@ -163,7 +168,7 @@ export function toJsonSafe(value: unknown, depth: number, budget: { nodes: numbe
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
     if (budget.nodes < 0) break;
     // defineProperty: a '__proto__' key must stay data, not replace the prototype.
-    Object.defineProperty(out, key, {
+    Object.defineProperty(out, wellFormed(key), {
       value: toJsonSafe(item, depth + 1, budget),
       enumerable: true,
       writable: true,

@@ -35,11 +35,21 @@ export function stripEscapeSequences(text: string): string {
 }
 
 export function stripControls(text: string): string {
-  return text
-    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
-    .replace(ANSI, '')
-    .replace(CONTROL, '')
-    .replace(LONE_SURROGATE, '\ufffd');
+  return wellFormed(
+    text
+      .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+      .replace(ANSI, '')
+      .replace(CONTROL, ''),
+  );
+}
+
+/**
+ * `text` with each lone UTF-16 surrogate replaced by U+FFFD, as decoding a file's bytes replaces what is not
+ * UTF-8: text of the index and of every output is well-formed Unicode. (String.prototype.toWellFormed is
+ * Node 20's too, but not in the ES2023 types this project compiles against.)
+ */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, '\ufffd');
 }
 
 /**
