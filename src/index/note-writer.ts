@@ -5,7 +5,7 @@ import type { VaultFile } from '../core/types.js';
 import type { DayFormat } from '../parse/day-format.js';
 import type { ParseOptions } from '../parse/options.js';
 import { noteDate } from '../parse/metadata.js';
-import { OLD_BINARY_REASON } from '../text/decode.js';
+import { OLD_BINARY_REASONS } from '../text/decode.js';
 import { keyForm, normalize } from '../text/normalize.js';
 import { holderRuns, lockPid } from '../vault/process-start.js';
 import { buildUnfinished, FTS_TABLES, markBuildUnfinished } from './build-state.js';
@@ -637,7 +637,7 @@ export function fileStatesOf(db: Database, dayFormats: readonly DayFormat[]): Ma
     }
     out.set(r.path, state);
   }
-  for (const r of db.prepare('SELECT path, size, mtime_ms, ctime_ms, reason = ? AS binary FROM skipped_files').iterate(OLD_BINARY_REASON) as Iterable<{
+  for (const r of db.prepare('SELECT path, size, mtime_ms, ctime_ms, reason IN (SELECT value FROM json_each(?)) AS binary FROM skipped_files').iterate(JSON.stringify(OLD_BINARY_REASONS)) as Iterable<{
     path: string;
     size: number;
     mtime_ms: number;
@@ -645,7 +645,7 @@ export function fileStatesOf(db: Database, dayFormats: readonly DayFormat[]): Ma
     binary: number;
   }>) {
     const state: FileState = { size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, hash: null, skipped: true };
-    // Skipped as binary by an older tsm, which did not read UTF-16 (half NUL bytes): read it again, once.
+    // Skipped as binary by an older tsm, which did not read UTF-16 (half NUL bytes) or UTF-32: read it again, once.
     if (r.binary) state.reread = true;
     out.set(r.path, state);
   }

@@ -38,5 +38,5 @@
 // 23: 2026-11-29 (a title or heading is cut to 1,000 characters in the section rows that repeat it: sections.ts MAX_HEADING_CHARS).
 // 24: 2026-11-29 (an alias or tag over 200 characters is left out, with a warning: metadata.ts MAX_NAME_CHARS;
 // frontmatter nested too deep says so in its warning, not "Maximum call stack size exceeded"; frontmatter never
-// closed is read as text with a warning; half a surrogate pair a YAML string escapes is read as U+FFFD).
+// closed is read as text with a warning; half a surrogate pair a YAML string escapes is read as U+FFFD; UTF-32 notes).
 export const PARSE_VERSION = 24;
