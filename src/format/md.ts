@@ -71,6 +71,9 @@ export function containedMarkdown(md: string): string {
   // `**Details:**` line above.
   let toBlank = false;
   let text = true;
+  // Whether that paragraph is a quote's (a `>` line and the lines that continue it lazily): below one, a
+  // `---` is a rule, not a setext underline.
+  let quoted = false;
   // The HTML elements root-level lines left open (html-tags.ts), closed at the end.
   const tags: string[] = [];
   // The root-level list item the lines are in: the column its text starts at, the fence open in it, and
@@ -90,9 +93,11 @@ export function containedMarkdown(md: string): string {
       item.text = item.fence === null && own.trim() !== '';
     }
   };
-  const lines = stripControls(md).trim().split('\n').map((line) => {
+  const lines = stripControls(md).trim().split('\n').map((line, i) => {
     const wasText = text;
+    const wasQuoted = quoted;
     text = false;
+    quoted = false;
     if (open !== null) {
       if (closesFence(line, open)) open = null;
       return line;
@@ -139,9 +144,20 @@ export function containedMarkdown(md: string): string {
       readTags(line, true, tags);
       return line;
     }
+    // A setext underline right below a paragraph's line is escaped (it then continues the paragraph): the
+    // parser split the note at every heading it read, so this one it did not, and reads so only here, where
+    // control characters are gone and U+2028 is a line break (`<div>` over a line of `\u0001`, which ended no
+    // HTML block there, and became the blank line that ends it here; `text\u2028===`). Unescaped, the text
+    // above it, up to `**Details:**`, was a heading in the answer. (A first line is the `**Details:**` line's
+    // business: it starts after a blank line, below.)
+    if (i > 0 && wasText && !wasQuoted && SETEXT_UNDERLINE.test(line)) {
+      text = true;
+      return line.replace(/[=-]/, '\\$&');
+    }
     // A paragraph's line (an escaped heading is one): not blank, no rule or setext underline (which ends one),
     // no indented code.
     text = line.trim() !== '' && !isThematicBreak(line) && !(wasText && SETEXT_UNDERLINE.test(line)) && (wasText || indentColumns(line) < 4);
+    quoted = text && (QUOTE.test(line) || wasQuoted);
     // A quote's, a list item's or a heading's end closes what its text opened; a paragraph's does not.
     if (text && !QUOTE.test(line)) readTags(line, false, tags);
     return ATX_HEADING.test(line) ? line.replace('#', '\\#') : line;
