@@ -1,7 +1,7 @@
 // Opening the SQLite index: pragmas, schema version, and what to do with a file that is not a usable index.
-import { accessSync, closeSync, constants, existsSync, mkdirSync, readSync, renameSync, rmSync, statfsSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, readlinkSync, readSync, renameSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { isExplained, TsmError } from '../core/errors.js';
 import { fileKind, openRegularFile } from '../vault/file-kind.js';
@@ -160,6 +160,9 @@ function openOrCreate(path: string, opts: WriterOptions): OpenedIndex {
     const fix = ['EROFS', 'EACCES', 'EPERM'].includes(code) ? ': give --db (or TSM_DB) an index file in a folder you can write' : '';
     throw new IndexError(fix === '' ? 'io' : 'readonly', `cannot create the index folder ${dirname(path)}: ${(err as Error).message}${fix}`);
   }
+  // SQLite takes a file of one byte for an empty database (one of 2 to 99 bytes is "not a database") and
+  // writes an index over it: `--db` naming a one-line file of the user's (`x`, or just a newline) replaced it.
+  if (!sqliteOrEmpty(path) && !replaceable(path)) throw notAnIndex(path);
   let db: Database;
   noteLockedCompanion(path, 'write');
   try {
@@ -328,6 +331,8 @@ export function openReader(path: string, opts: { busyTimeoutMs?: number } = {}):
   const version = owner.kind === 'tsm' ? owner.version : null;
   if (version === null) {
     db.close();
+    // A file of one byte SQLite opens as an empty database (sqliteOrEmpty): no index, and not empty either.
+    if (!sqliteOrEmpty(path)) throw replaceable(path) ? notUsable(path) : notAnIndex(path);
     throw new IndexError('missing', `the index at ${path} is empty: run \`tsm index\``);
   }
   if (version > SCHEMA_VERSION) {
@@ -441,13 +446,19 @@ function ownerOf(db: Database): Owner {
   return oldTsm ? { kind: 'tsm', version } : { kind: 'foreign', tables };
 }
 
-/** The schema version in `meta`, or null (none, or a `meta` table of another shape). */
+/**
+ * The schema version in `meta`, or null (none, or a `meta` table of another shape). Only a statement SQLite
+ * will not run (SQLITE_ERROR: no `key` or `value` column) means another shape; damage (SQLITE_CORRUPT), an
+ * I/O error or a lock goes to the caller. Swallowed, a damaged `meta` page read as "no version": readers said
+ * the index "is empty", doctor too, and `tsm index` said it "has schema version none" before moving it aside.
+ */
 function schemaVersion(db: Database): number | null {
   try {
     const n = Number(versionRead(db).get());
     return Number.isInteger(n) ? n : null;
-  } catch {
-    return null; // a `meta` table of another shape
+  } catch (err) {
+    if (sqliteErrorKind(err) === 'statement') return null; // a `meta` table of another shape
+    throw err;
   }
 }
 
@@ -772,7 +783,10 @@ export function checkIndexFiles(path: string): void {
     // user's) was "not a plain file (a folder, FIFO or device?): move it aside".
     if (kind === 'other') notPermitted(path, p);
     // An absent index is the opener's to report or create; absent companions are normal.
-    if (kind === 'absent' && p === path) checkIndexFolder(path);
+    if (kind === 'absent' && p === path) {
+      checkIndexFolder(path);
+      checkDanglingLink(path);
+    }
     if (kind === 'file' || kind === 'absent') continue;
     throw new IndexError('io', `${p} is not a plain file (a folder, FIFO or device?): move it aside and run \`tsm index\``);
   }
@@ -801,6 +815,26 @@ function checkIndexFolder(path: string): void {
     if (kind === 'directory') return;
     if (kind !== 'absent' || fileKind(dir, { lstat: true }) !== 'absent') throw new IndexError('io', notAFolder(dir).message);
   }
+}
+
+/**
+ * An index path that is a symbolic link to nothing (its target moved, or a link made before the disk it
+ * leads to was mounted): SQLite follows the link and creates the file where it leads when that folder
+ * exists, which is what the link asks for; when it does not, SQLite said only "unable to open database
+ * file", a search and `tsm index` said to "check the permissions of the file and its folder", and
+ * `tsm status` and `tsm doctor` said there was no index and to run `tsm index`, which then failed so.
+ */
+function checkDanglingLink(path: string): void {
+  let target: string;
+  try {
+    target = resolve(dirname(path), readlinkSync(path));
+  } catch {
+    return; // no link there: the opener reports or creates the file
+  }
+  const folder = dirname(target);
+  if (fileKind(folder) === 'directory') return;
+  const fix = 'make that folder (or mount its disk), or remove the link, then run `tsm index`';
+  throw new IndexError('io', `${path} is a symbolic link to ${target}, whose folder ${folder} does not exist (moved, or a disk not mounted?): ${fix}`, undefined, fix);
 }
 
 /** Moves a damaged index out of the way (kept as `<db>.corrupt-<time>`, never deleted) so it can be rebuilt. */
@@ -844,6 +878,15 @@ const SQLITE_HEADER = 'SQLite format 3\0';
 export function overwrittenIndex(path: string): boolean {
   const head = fileHead(path, SQLITE_HEADER.length);
   return head !== null && head.length > 0 && head.toString('latin1') !== SQLITE_HEADER.slice(0, head.length);
+}
+
+/**
+ * Whether the file at `path` is absent, empty, or begins as a SQLite database does: anything else is no
+ * database, whatever SQLite makes of it (it opens a file of one byte as an empty database). One read of 16 bytes.
+ */
+function sqliteOrEmpty(path: string): boolean {
+  const head = fileHead(path, SQLITE_HEADER.length);
+  return head === null || head.length === 0 || head.toString('latin1') === SQLITE_HEADER;
 }
 
 /** The first `bytes` bytes of a plain file (fewer if it is shorter), or null when it cannot be read. */
@@ -952,12 +995,15 @@ function diskFull(path: string): boolean {
   }
 }
 
+/** A file of tsm's (replaceable) that is no usable database, for a reader: `tsm index` moves it aside and rebuilds. */
+function notUsable(path: string): IndexError {
+  return new IndexError('corrupt', `the index at ${path} is not a usable database: run \`tsm index\` to rebuild it`);
+}
+
 function describe(err: unknown, path: string): IndexError {
   const kind = sqliteErrorKind(err);
   if (kind === 'corrupt' && !replaceable(path)) return notAnIndex(path);
-  if (kind === 'corrupt') {
-    return new IndexError('corrupt', `the index at ${path} is not a usable database: run \`tsm index\` to rebuild it`);
-  }
+  if (kind === 'corrupt') return notUsable(path);
   const folder = kind === 'readonly' || kind === 'readonly-folder' ? unwritableFolder(path) : null;
   if (kind === 'readonly-folder' || folder !== null) {
     // WAL: even a reader keeps a small <db>-shm file next to the index, which needs a writable folder.

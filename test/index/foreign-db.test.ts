@@ -1,7 +1,7 @@
 // `--db` may name any file: tsm rebuilds only databases that are provably its own and refuses, leaving
 // every byte in place, a database of another application (issue: one with a `meta` table lost all tables).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -80,7 +80,9 @@ describe('a database that is tsm own, or free to use', () => {
 
   it('a file that is not a database at all is refused, untouched: a note named by --db stays a note', () => {
     // It used to be moved aside and replaced by an index: `--db README.md` turned the note into SQLite.
-    for (const [name, content] of [['README.md', '# Read me\n\nmy own words\n'], ['junk.db', 'not sqlite\n'.repeat(100)]] as const) {
+    // A file of one byte: SQLite opens it as an empty database, and `tsm index` wrote an index over it.
+    const files = [['README.md', '# Read me\n\nmy own words\n'], ['junk.db', 'not sqlite\n'.repeat(100)], ['one-byte.db', 'x'], ['newline.txt', '\n']] as const;
+    for (const [name, content] of files) {
       const file = join(vault.dir, name);
       writeFileSync(file, content);
       for (const args of [['index'], ['index', '--full'], ['search', 'needle'], ['status']]) {
@@ -109,6 +111,23 @@ describe('a database that is tsm own, or free to use', () => {
         expect(r.stderr).toMatch(db === dir ? /is a folder: give --db a file name, like .*a-folder\.db\/index\.db/ : /is not a plain file \(a folder, FIFO or device\?\): move it aside/);
       }
     }
+  });
+
+  it('an index path that is a link to nothing says so, for writers as for readers, and a link to a folder that exists is followed', () => {
+    const link = join(vault.dir, 'linked.db');
+    symlinkSync(join(vault.dir, 'unmounted', 'disk', 'index.db'), link);
+    for (const args of [['index'], ['search', 'needle'], ['status'], ['doctor']]) {
+      const r = tsm([...args, '--vault', vault.dir, '--db', link], { cwd: vault.dir });
+      expect(r.code, args[0]).toBe(1);
+      // It was "unable to open database file: check the permissions of the file and its folder" (index, search),
+      // and "no index …: run `tsm index` first" (status, doctor).
+      expect(r.stderr + r.stdout, args[0]).toMatch(/linked\.db is a symbolic link to .*unmounted\/disk\/index\.db, whose folder .*unmounted\/disk does not exist/);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(readdirSync(vault.dir)).not.toContain('unmounted');
+    mkdirSync(join(vault.dir, 'unmounted', 'disk'), { recursive: true });
+    expect(tsm(['index', '--vault', vault.dir, '--db', link], { cwd: vault.dir }).code).toBe(0);
+    expect(readdirSync(join(vault.dir, 'unmounted', 'disk'))).toContain('index.db');
   });
 
   it('an index named like a note is refused, whether the note exists, is empty or not there yet', () => {
