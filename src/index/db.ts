@@ -571,7 +571,11 @@ export function asIndexError(err: unknown, path: string, busyWaitedMs = BUSY_TIM
           `cannot write the index at ${path}: its folder ${dirname(path)} is on a read-only file system (${detail}): remount it writable, or give --db (or TSM_DB) an index of your own`,
         );
       }
-      return lockedCompanionError(path, detail, 'write') ?? new IndexError('readonly', `cannot write the index at ${path} (${detail}): check the permissions of the file and its folder`);
+      return (
+        readOnlyIndexError(path, detail) ??
+        lockedCompanionError(path, detail, 'write') ??
+        new IndexError('readonly', `cannot write the index at ${path} (${detail}): check the permissions of the file and its folder`)
+      );
     case 'busy':
       return busyError(path, busyWaitedMs);
     case 'io': {
@@ -984,6 +988,31 @@ function lockedCompanionError(path: string, detail: string, use: 'read' | 'write
     undefined,
     fix,
   );
+}
+
+/**
+ * The error for an index file this user may not write (`chmod 444`, or another user's), or null. Asked before
+ * the -wal and -shm (lockedCompanionError): SQLite makes them with the index file's mode, so a read-only index
+ * has read-only companions too, and the message named the -wal with `chmod u+rw` on it, which SQLite undid
+ * at the next open (it gives a companion the index's mode again), so `tsm index` failed the same way.
+ * `tsm doctor` asks it of an index it could read (its searches work; its syncs would fail).
+ */
+export function readOnlyIndexError(path: string, detail?: string): IndexError | null {
+  let uid: number | null = null;
+  try {
+    uid = statSync(path).uid;
+    accessSync(path, constants.W_OK);
+    return null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EACCES' && code !== 'EPERM') return null;
+  }
+  const files = [path, `${path}-wal`, `${path}-shm`].filter((p) => fileKind(p) === 'file').join(' ');
+  const mine = uid === null || process.getuid === undefined || uid === process.getuid();
+  const fix = mine
+    ? `make it writable for you (\`chmod u+w ${files}\`), or give --db (or TSM_DB) an index of your own`
+    : `it belongs to another user (uid ${uid}: a \`sudo tsm\` run?): give it to you (\`sudo chown $USER ${files}\`), or give --db (or TSM_DB) an index of your own`;
+  return new IndexError('readonly', `cannot write the index at ${path}: the file is read-only for you${detail === undefined ? '' : ` (${detail})`}: ${fix}`, undefined, fix);
 }
 
 /** Whether the disk holding the index has no room left (asked only once an I/O error is met). */

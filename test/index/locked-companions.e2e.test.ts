@@ -57,6 +57,25 @@ describe.skipIf(asRoot && !runuser)('a -wal or -shm file the user may not use', 
     });
   }
 
+  it('the index file itself read-only (chmod 444): search reads it, tsm index names the file and a fix that works, doctor warns', () => {
+    chmodSync(db, 0o444);
+    // A search leaves a -wal and -shm made with the index's mode (SQLite's way), read-only too.
+    expect(run(['search', 'word', '--vault', v.dir]).code).toBe(0);
+    writeFileSync(join(v.dir, 'a.md'), '# a\n\nword changed\n');
+    const r = run(['index', '--vault', v.dir]);
+    expect(r.code).toBe(1);
+    // It named the -wal and `chmod u+rw` of it, which SQLite undid at the next open: `tsm index` failed the same way.
+    const fix = `make it writable for you (\`chmod u+w ${db} ${db}-wal ${db}-shm\`), or give --db (or TSM_DB) an index of your own`;
+    expect(r.stderr).toBe(`tsm: cannot write the index at ${db}: the file is read-only for you (attempt to write a readonly database): ${fix}\n`);
+    const doctor = JSON.parse(run(['doctor', '--json', '--vault', v.dir]).stdout) as { problems: { check: string; severity: string; fix: string }[] };
+    expect(doctor.problems.find((p) => p.check === 'index')).toMatchObject({ severity: 'warning', fix });
+    // The fix it gives, done as the user: the next `tsm index` writes.
+    for (const f of [db, `${db}-wal`, `${db}-shm`]) chmodSync(f, 0o644);
+    const again = run(['index', '--vault', v.dir]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/1 updated/);
+  });
+
   it.skipIf(!runuser)("one of another user's that it may not read: search and doctor name it, and the fix is to take it back", () => {
     leave(`${db}-shm`, 0o000, 0);
     const search = run(['search', 'word', '--vault', v.dir]);
