@@ -307,21 +307,21 @@ export function openReader(path: string, opts: { busyTimeoutMs?: number } = {}):
   try {
     db = connect(path, true, opts.busyTimeoutMs);
   } catch (err) {
-    throw describe(err, path);
+    throw describe(err, path, opts.busyTimeoutMs);
   }
   let owner: Owner;
   try {
     owner = ownerOf(db);
   } catch (err) {
     db.close();
-    if (!onReadOnlyMedia(err, path)) throw describe(err, path);
+    if (!onReadOnlyMedia(err, path)) throw describe(err, path, opts.busyTimeoutMs);
     try {
       db = connect(immutableName(path), true, opts.busyTimeoutMs);
       realPaths.set(db, path);
       owner = ownerOf(db);
     } catch {
       if (db.open) db.close();
-      throw describe(err, path);
+      throw describe(err, path, opts.busyTimeoutMs);
     }
   }
   if (owner.kind === 'foreign') {
@@ -651,6 +651,18 @@ export function busyError(path: string, waitedMs: number): IndexError {
     `the index at ${path} stayed locked by another writer (\`tsm index\`, \`tsm watch\`) for ${waited}: ` +
       'run `tsm index` again once it is done, or stop a writer that hangs',
   );
+}
+
+/**
+ * A reader that waited its busy_timeout for a lock: in WAL mode only a process that holds the whole file
+ * (a SQLite browser or `sqlite3` shell with `locking_mode = EXCLUSIVE`, a program writing it without WAL)
+ * keeps readers out, never tsm's writers. It fell through to "cannot read the index at …: database is
+ * locked", with no fix, and doctor's fix named a folder, a pipe or a failing disk and `tsm index`.
+ */
+export function readerBusyError(path: string, waitedMs: number): IndexError {
+  const s = Math.round(waitedMs / 1000);
+  const fix = 'close the program that holds the index file (a SQLite browser, a `sqlite3` shell) or stop a tsm that hangs, then run the command again';
+  return new IndexError('busy', `the index at ${path} stayed locked by another process for ${s < 1 ? `${waitedMs} ms` : `${s} s`}, which keeps readers out: ${fix}`, undefined, fix);
 }
 
 /**
@@ -1029,8 +1041,9 @@ function notUsable(path: string): IndexError {
   return new IndexError('corrupt', `the index at ${path} is not a usable database: run \`tsm index\` to rebuild it`);
 }
 
-function describe(err: unknown, path: string): IndexError {
+function describe(err: unknown, path: string, busyWaitedMs = BUSY_TIMEOUT_MS): IndexError {
   const kind = sqliteErrorKind(err);
+  if (kind === 'busy') return readerBusyError(path, busyWaitedMs);
   if (kind === 'corrupt' && !replaceable(path)) return notAnIndex(path);
   if (kind === 'corrupt') return notUsable(path);
   const folder = kind === 'readonly' || kind === 'readonly-folder' ? unwritableFolder(path) : null;

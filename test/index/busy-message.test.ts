@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asIndexError, busyError, IndexError, openWriter } from '../../src/index/db.js';
+import { makeVault, tsm } from '../helpers/cli.js';
 
 const busy = () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
 
@@ -47,5 +48,34 @@ describe('a writer meeting a lock held by another process', () => {
       holder.close();
     }
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('a reader meeting an index another process holds whole (locking_mode = EXCLUSIVE)', () => {
+  // A SQLite browser or a `sqlite3` shell can hold the file so that WAL readers wait too. The search said
+  // "cannot read the index at …: database is locked", with no fix; doctor's fix named a folder, a pipe or a
+  // failing disk, and `tsm index`. Both now say what holds it and what to do.
+  it('search and doctor say the index stayed locked and the fix, in one line, without a stack trace', { timeout: 60_000 }, () => {
+    const v = makeVault({ 'a.md': '# a\n\nword\n' });
+    try {
+      expect(tsm(['index', '--vault', v.dir]).code).toBe(0);
+      const holder = new Database(join(v.dir, '.tsm', 'index.db'));
+      holder.pragma('locking_mode = EXCLUSIVE');
+      holder.exec("BEGIN EXCLUSIVE; UPDATE meta SET value = value WHERE key = 'schema_version'");
+      try {
+        const fix = 'close the program that holds the index file (a SQLite browser, a `sqlite3` shell) or stop a tsm that hangs, then run the command again';
+        const search = tsm(['search', 'word', '--vault', v.dir]);
+        expect(search.code).toBe(1);
+        expect(search.stdout).toBe('');
+        expect(search.stderr).toBe(`tsm: the index at ${join(v.dir, '.tsm', 'index.db')} stayed locked by another process for 10 s, which keeps readers out: ${fix}\n`);
+        const doctor = JSON.parse(tsm(['doctor', '--json', '--vault', v.dir]).stdout) as { problems: { check: string; fix: string }[] };
+        expect(doctor.problems.find((p) => p.check === 'index')?.fix).toBe(fix);
+      } finally {
+        holder.exec('ROLLBACK');
+        holder.close();
+      }
+    } finally {
+      v.cleanup();
+    }
   });
 });
