@@ -584,7 +584,7 @@ export function asIndexError(err: unknown, path: string, busyWaitedMs = BUSY_TIM
         return new IndexError(
           'io',
           `cannot read or write the index at ${path} (${detail}): \`tsm watch\` (pid ${watcher}) runs for this vault, and when the index ` +
-            'file is deleted under it, it keeps the old -wal and -shm files, which the new file shares, until it rebuilds the index ' +
+            'file or its -wal is deleted under it, it keeps the old -wal and -shm files, which the new file shares, until it opens the index again ' +
             'within a second: run the command again, or stop the watcher',
         );
       }
@@ -851,6 +851,20 @@ function checkDanglingLink(path: string): void {
   if (fileKind(folder) === 'directory') return;
   const fix = 'make that folder (or mount its disk), or remove the link, then run `tsm index`';
   throw new IndexError('io', `${path} is a symbolic link to ${target}, whose folder ${folder} does not exist (moved, or a disk not mounted?): ${fix}`, undefined, fix);
+}
+
+/**
+ * Writes what the connection's -wal holds into the index file, as far as no reader's snapshot needs it
+ * (SQLite's checkpoint), for a writer whose -wal was deleted under it (the watcher, before it opens the index
+ * again): the file it still has open is the only copy of those pages. A failure leaves them to the caller's
+ * rescan, which writes the notes again.
+ */
+export function checkpointWal(db: Database): void {
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } catch {
+    // the rescan that follows writes again what was not kept
+  }
 }
 
 /** Moves a damaged index out of the way (kept as `<db>.corrupt-<time>`, never deleted) so it can be rebuilt. */

@@ -2,7 +2,7 @@
 // through one long-lived writer connection, one batch at a time, until the signal aborts.
 import { statSync } from 'node:fs';
 import type { SyncSummary } from '../core/types.js';
-import { IndexError, moveCorruptAside, openWriter, overwrittenIndex, writerFree, type Database } from '../index/db.js';
+import { checkpointWal, IndexError, moveCorruptAside, openWriter, overwrittenIndex, writerFree, type Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
 import { BackgroundEmbedding } from '../index/embed-job.js';
 import { BackgroundTrainer } from '../index/semantic/background.js';
@@ -77,6 +77,11 @@ class VaultWatch {
   private db: Database | null = null;
   /** Identity of the index file the connection writes to. */
   private dbFile: string | null = null;
+  /**
+   * Identity of the index's -wal file when the connection was opened (SQLite keeps it open while the
+   * connection lives): one deleted under it (walGone) is written to no more by anyone else.
+   */
+  private walFile: string | null = null;
   /** A batch met the index damaged (SQLITE_CORRUPT, SQLITE_NOTADB): the next one rebuilds it. */
   private damaged = false;
   private accepting = false; // batches wait until the initial sync is done
@@ -259,6 +264,14 @@ class VaultWatch {
         writer = this.openIndex();
         batch = { paths: [], rescanReasons: ['the index file was replaced'], attachments: [] };
         this.keepPidFile(); // `.tsm/` itself may have gone with it
+      } else if (this.walGone()) {
+        // What the deleted -wal holds is written into the index file (a checkpoint through this connection,
+        // which still has it open), then the index is opened again with a -wal of its own, and the vault is
+        // rescanned: a note whose rows were lost with the file is found changed and written again.
+        this.notice(`the index's ${this.cfg.db}-wal was deleted; opening the index again`);
+        checkpointWal(writer);
+        writer = this.openIndex();
+        batch = { paths: [], rescanReasons: ["the index's -wal file was deleted"], attachments: [] };
       } else if (this.damaged || overwrittenIndex(this.cfg.db)) {
         // The same file, no longer a usable database: every retry failed on it for good, while readers said
         // to rebuild it. Moved aside as `tsm index` does (db.ts moveCorruptAside: only tsm's own file; any
@@ -386,7 +399,17 @@ class VaultWatch {
     this.closeIndex();
     this.db = openWriter(this.cfg.db, { vault: this.cfg.vault }).db;
     this.dbFile = fileIdentity(this.cfg.db);
+    this.walFile = fileIdentity(`${this.cfg.db}-wal`);
     return this.db;
+  }
+
+  /**
+   * Whether the index's -wal file was deleted (or replaced) under this connection, which goes on writing to
+   * the deleted one: every reader, which opens a new -wal beside the -shm that still counts the old one's
+   * pages, failed with "disk I/O error" (`tsm search`, `tsm index`, the hooks), for as long as the watcher ran.
+   */
+  private walGone(): boolean {
+    return this.db !== null && this.walFile !== null && fileIdentity(`${this.cfg.db}-wal`) !== this.walFile;
   }
 
   /**
@@ -467,7 +490,7 @@ class VaultWatch {
    */
   private rebuildIfIndexGone(): void {
     if (!this.accepting || this.stopping || this.running || this.debouncer.pending) return; // applyBatch checks it
-    if (fileIdentity(this.cfg.db) === this.dbFile && !overwrittenIndex(this.cfg.db)) return;
+    if (fileIdentity(this.cfg.db) === this.dbFile && !overwrittenIndex(this.cfg.db) && !this.walGone()) return;
     this.queue.requestRescan('the index file was replaced');
     this.debouncer.poke();
   }

@@ -222,7 +222,7 @@ describe('tsm watch: stopping', () => {
       const r = await tsmAsync(['search', word, '--vault', dir]);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`(disk I/O error): \`tsm watch\` (pid ${w.child.pid}) runs for this vault`);
-      expect(r.stderr).toMatch(/rebuilds the index within a second: run the command again, or stop the watcher\n$/);
+      expect(r.stderr).toMatch(/opens the index again within a second: run the command again, or stop the watcher\n$/);
       expect(r.stderr).not.toMatch(/full disk/);
     } finally {
       w.child.kill('SIGCONT');
@@ -230,6 +230,28 @@ describe('tsm watch: stopping', () => {
     await waitFor(() => /3 added/.test(w.stderr()), 10_000);
     await waitForSearch(dir, word, ['a.md', 'b.md', 'c.md']);
     expect(await w.stop()).toBe(0);
+  });
+
+  it('the -wal deleted under a watcher: it writes what the file held into the index and opens it again, so searches answer', async () => {
+    // The watcher went on writing to the deleted -wal, and every `tsm search`, `tsm index` and hook failed
+    // with "disk I/O error" until it stopped (its message said it would rebuild the index within a second).
+    // Now it notices within a second (its vault check), as it notices the index file itself deleted.
+    const word = token('walgone');
+    const dir = vault({ 'a.md': note(word) });
+    const w = await startWatch(dir);
+    writeFileSync(join(dir, 'b.md'), note(word));
+    await waitForSearch(dir, word, ['a.md', 'b.md']);
+    rmSync(join(dir, '.tsm', 'index.db-wal'));
+    // The batch's line comes once the index is open again (its notice comes before the checkpoint).
+    await waitFor(() => /rescan: the index's -wal file was deleted\)/.test(w.stderr()), 10_000);
+    expect(w.stderr()).toMatch(/index\.db-wal was deleted; opening the index again/);
+    // b.md was in the deleted -wal only: the checkpoint (or the rescan) kept it.
+    await waitForSearch(dir, word, ['a.md', 'b.md']);
+    writeFileSync(join(dir, 'c.md'), note(word));
+    await waitForSearch(dir, word, ['a.md', 'b.md', 'c.md']);
+    expect(await w.stop()).toBe(0);
+    const clean = tsm(['index', '--vault', dir]);
+    expect(clean.stdout).toMatch(/^0 added, 0 updated, 0 removed, 3 unchanged/);
   });
 
   it('says so and exits 1 when the vault folder disappears, keeping the index', async () => {
