@@ -427,8 +427,8 @@ type Owner = { kind: 'empty' } | { kind: 'tsm'; version: number | null } | { kin
 
 /**
  * Whose database this is. tsm's: it carries TSM_APPLICATION_ID, or (written before the mark existed) it
- * has both tsm's `meta` row `schema_version` and a `notes` table with a `path` column. A file with no
- * tables at all is free to use. Anything else belongs to someone else.
+ * has both tsm's `meta` row `schema_version` and a `notes` table with a `path` column. A file with nothing
+ * in it (no table, view, index or trigger, no user_version) is free to use. Anything else belongs to someone else.
  */
 function ownerOf(db: Database): Owner {
   const appId = db.pragma('application_id', { simple: true }) as number;
@@ -437,7 +437,13 @@ function ownerOf(db: Database): Owner {
   );
   const version = tables.includes('meta') ? schemaVersion(db) : null;
   if (appId === TSM_APPLICATION_ID) return { kind: 'tsm', version };
-  if (appId === 0 && tables.length === 0) return { kind: 'empty' };
+  // Empty: nothing in it at all. A file with views, indexes or triggers and no table, or a user_version (the
+  // schema version applications keep in the header) is another application's: it was written into.
+  if (appId === 0 && tables.length === 0) {
+    const objects = Number(db.prepare('SELECT count(*) FROM sqlite_master').pluck().get());
+    const userVersion = db.pragma('user_version', { simple: true }) as number;
+    return objects === 0 && userVersion === 0 ? { kind: 'empty' } : { kind: 'foreign', tables };
+  }
   const oldTsm =
     appId === 0 &&
     version !== null &&

@@ -32,6 +32,9 @@ const FOREIGN: Record<string, string> = {
      INSERT INTO meta VALUES ('schema_version', '3'); CREATE TABLE users (id INTEGER, name TEXT); INSERT INTO users VALUES (1, 'ann');`,
   'a meta table of another shape': `CREATE TABLE meta (id INTEGER, blob BLOB); CREATE TABLE orders (id INTEGER);`,
   'tables and no meta at all': `CREATE TABLE photos (id INTEGER, path TEXT); INSERT INTO photos VALUES (1, 'x.jpg');`,
+  // No table, yet another application's: it was taken for an empty file, and tsm wrote its index into it.
+  'views and no table': `CREATE VIEW answer AS SELECT 42 AS x;`,
+  'no table, a user_version of its own': `PRAGMA user_version = 7;`,
   'a notes table but another application id': `PRAGMA application_id = 42; CREATE TABLE meta (key TEXT, value TEXT);
      INSERT INTO meta VALUES ('schema_version', '8'); CREATE TABLE notes (id INTEGER, path TEXT);`,
 };
