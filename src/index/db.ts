@@ -6,6 +6,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { isExplained, TsmError } from '../core/errors.js';
 import { fileKind, openRegularFile } from '../vault/file-kind.js';
 import { makeVaultFolder, notAFolder } from '../vault/folders.js';
+import { INDEX_FILE, TSM_DIR } from '../vault/config.js';
 import { isInside } from '../vault/paths.js';
 import { otherRunningWatcher } from '../vault/watcher-pid.js';
 import { otherVaultMessage, otherVaultOf, recordVault } from './index-vault.js';
@@ -893,13 +894,16 @@ function moveAside(path: string, aside: string): void {
 /**
  * Whether a file SQLite cannot use may be moved aside and replaced by a new index: only one that is tsm's —
  * its header carries tsm's mark (an index damaged past its first page), or it lies in a `.tsm` folder,
- * tsm's own place. `--db` can name any file, and a user's file there is never moved: `--db README.md` used to
- * turn the note into an index (its text kept only as `README.md.corrupt-<time>`).
+ * tsm's own place, as its index (`index.db`) or a SQLite file. `--db` can name any file, and a user's file
+ * there is never moved: `--db README.md` used to turn the note into an index (its text kept only as
+ * `README.md.corrupt-<time>`), and `--db .tsm/config.json` did so to the vault's settings, after which every
+ * command stopped at a config.json that was SQLite.
  */
 function replaceable(path: string): boolean {
-  if (basename(dirname(path)) === '.tsm') return true;
   const head = fileHead(path, 72);
-  return head !== null && head.length === 72 && head.toString('latin1', 0, 16) === SQLITE_HEADER && head.readUInt32BE(68) === TSM_APPLICATION_ID;
+  const sqlite = head !== null && head.length >= 16 && head.toString('latin1', 0, 16) === SQLITE_HEADER;
+  if (basename(dirname(path)) === TSM_DIR) return basename(path) === INDEX_FILE || sqlite;
+  return sqlite && head.length === 72 && head.readUInt32BE(68) === TSM_APPLICATION_ID;
 }
 
 /** How every SQLite database file begins (its header's first 16 bytes). */

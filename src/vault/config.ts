@@ -5,6 +5,8 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { TsmError } from '../core/errors.js';
 
 export const TSM_DIR = '.tsm';
+/** The index's file name in its default place, `<vault>/.tsm/`. */
+export const INDEX_FILE = 'index.db';
 import { fileKind, isNotRegular, readUtf8RegularFile } from './file-kind.js';
 import { parseJsonc, shownJson } from './jsonc.js';
 
@@ -260,7 +262,7 @@ function settings(input: ConfigInput, env: NodeJS.ProcessEnv, vault: string, fil
   const [envDb, envSessions, envModel, envModelDir] = ['TSM_DB', 'TSM_SESSIONS_DIR', 'TSM_MODEL', 'TSM_MODEL_DIR'].map((n) => envSetting(env, n));
   const cfg: TsmConfig = {
     vault,
-    db: userPath(input.cwd ?? process.cwd(), input.dbFlag ?? envDb ?? join(vault, TSM_DIR, 'index.db'), env),
+    db: userPath(input.cwd ?? process.cwd(), input.dbFlag ?? envDb ?? join(vault, TSM_DIR, INDEX_FILE), env),
     extensions: noteExtensions(pick('extensions', DEFAULTS.extensions)),
     chunkChars: int('chunkChars', pick('chunkChars', DEFAULTS.chunkChars), 200, 1_000_000),
     dailyFolders: stringList('dailyFolders', pick('dailyFolders', DEFAULTS.dailyFolders)),

@@ -101,6 +101,25 @@ describe('a database that is tsm own, or free to use', () => {
     }
   });
 
+  it("another file of the vault's .tsm/ folder named by --db (its config.json) is refused, untouched", () => {
+    // A file in `.tsm/` counted as tsm's own: `--db .tsm/config.json` moved the settings aside as
+    // `config.json.corrupt-<time>` and wrote an index there, and every command then stopped at a config that was SQLite.
+    const config = join(vault.dir, '.tsm', 'config.json');
+    mkdirSync(join(vault.dir, '.tsm'), { recursive: true });
+    const content = '{\n  // my settings\n  "chunkChars": 1200\n}\n';
+    writeFileSync(config, content);
+    for (const args of [['index'], ['index', '--full'], ['search', 'needle'], ['status']]) {
+      const r = tsm([...args, '--vault', vault.dir, '--db', config], { cwd: vault.dir });
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toMatch(/config\.json is not a tsm index \(not a database tsm wrote\); tsm leaves it as it is/);
+    }
+    expect(readFileSync(config, 'utf8')).toBe(content);
+    expect(readdirSync(join(vault.dir, '.tsm')).filter((f) => f.includes('corrupt'))).toEqual([]);
+    // The index in its own place is still rebuilt when it is no database (bad-index.test.ts does it whole).
+    writeFileSync(join(vault.dir, '.tsm', 'index.db'), 'not sqlite\n'.repeat(100));
+    expect(tsm(['index', '--vault', vault.dir], { cwd: vault.dir }).stderr).toMatch(/moved it to .*index\.db\.corrupt-\d+ and rebuilt/);
+  });
+
   it('a folder or a FIFO named by --db is refused by name, for writers as for readers', () => {
     const dir = join(vault.dir, 'a-folder.db');
     mkdirSync(dir);
