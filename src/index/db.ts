@@ -581,6 +581,7 @@ export function asIndexError(err: unknown, path: string, busyWaitedMs = BUSY_TIM
       return (
         readOnlyIndexError(path, detail) ??
         lockedCompanionError(path, detail, 'write') ??
+        lockedFolderError(path, detail) ??
         new IndexError('readonly', `cannot write the index at ${path} (${detail}): check the permissions of the file and its folder`)
       );
     case 'busy':
@@ -1049,6 +1050,18 @@ export function readOnlyIndexError(path: string, detail?: string): IndexError | 
     ? `make it writable for you (\`chmod u+w ${files}\`), or give --db (or TSM_DB) an index of your own`
     : `it belongs to another user (uid ${uid}: a \`sudo tsm\` run?): give it to you (\`sudo chown $USER ${files}\`), or give --db (or TSM_DB) an index of your own`;
   return new IndexError('readonly', `cannot write the index at ${path}: the file is read-only for you${detail === undefined ? '' : ` (${detail})`}: ${fix}`, undefined, fix);
+}
+
+/**
+ * The error for an index whose folder this user may not write (`chmod 555 .tsm`), the file and its -wal and
+ * -shm being fine, or null: SQLite makes the -wal and -shm there. It said "check the permissions of the file
+ * and its folder", naming neither.
+ */
+function lockedFolderError(path: string, detail: string): IndexError | null {
+  if (unwritableFolder(path) !== 'permission') return null;
+  const folder = dirname(path);
+  const fix = `make the folder writable for you (\`chmod u+w ${folder}\`), or give --db (or TSM_DB) an index of your own`;
+  return new IndexError('readonly', `cannot write the index at ${path}: its folder ${folder} is not writable for you, and SQLite keeps the index's -wal and -shm files there (${detail}): ${fix}`, undefined, fix);
 }
 
 /** Whether the disk holding the index has no room left (asked only once an I/O error is met). */

@@ -76,6 +76,25 @@ describe.skipIf(asRoot && !runuser)('a -wal or -shm file the user may not use', 
     expect(again.stdout).toMatch(/1 updated/);
   });
 
+  it("the index's folder not writable (chmod 555): tsm index names the folder, not 'the file and its folder'", () => {
+    for (const s of ['-wal', '-shm']) rmSync(db + s, { force: true });
+    const folder = join(v.dir, '.tsm');
+    chmodSync(folder, 0o555);
+    try {
+      writeFileSync(join(v.dir, 'a.md'), '# a\n\nword changed\n');
+      const r = run(['index', '--vault', v.dir]);
+      expect(r.code).toBe(1);
+      // It was "cannot write the index at … (attempt to write a readonly database): check the permissions of the file and its folder".
+      expect(r.stderr).toBe(
+        `tsm: cannot write the index at ${db}: its folder ${folder} is not writable for you, and SQLite keeps the index's -wal and -shm files there ` +
+          `(attempt to write a readonly database): make the folder writable for you (\`chmod u+w ${folder}\`), or give --db (or TSM_DB) an index of your own\n`,
+      );
+    } finally {
+      chmodSync(folder, 0o755);
+    }
+    expect(run(['index', '--vault', v.dir]).code).toBe(0);
+  });
+
   it.skipIf(!runuser)("one of another user's that it may not read: search and doctor name it, and the fix is to take it back", () => {
     leave(`${db}-shm`, 0o000, 0);
     const search = run(['search', 'word', '--vault', v.dir]);
