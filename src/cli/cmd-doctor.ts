@@ -3,7 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { DoctorProblem as Problem, LinkRecord } from '../core/types.js';
-import { IndexError, readOnlyIndexError, type Database } from '../index/db.js';
+import { IndexError, lockedIndexError, type Database } from '../index/db.js';
 import { pendingChanges } from '../index/sync.js';
 import { describeChangedSettings } from '../index/reading-settings.js';
 import { withIndexReader } from '../index/open-reader.js';
@@ -64,7 +64,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       ),
     );
     // Read, but not written: searches answer, while `tsm index`, `tsm watch` and the hooks' syncs fail.
-    const readOnly = readOnlyIndexError(cfg.db);
+    const readOnly = lockedIndexError(cfg.db, 'write');
     if (readOnly !== null) problems.push({ check: 'index', severity: 'warning', message: readOnly.message, fix: readOnly.fix });
   } catch (err) {
     if (!(err instanceof IndexError)) throw err;

@@ -579,7 +579,7 @@ export function asIndexError(err: unknown, path: string, busyWaitedMs = BUSY_TIM
         );
       }
       return (
-        readOnlyIndexError(path, detail) ??
+        lockedIndexError(path, 'write', detail) ??
         lockedCompanionError(path, detail, 'write') ??
         lockedFolderError(path, detail) ??
         new IndexError('readonly', `cannot write the index at ${path} (${detail}): check the permissions of the file and its folder`)
@@ -1028,28 +1028,40 @@ function lockedCompanionError(path: string, detail: string, use: 'read' | 'write
 }
 
 /**
- * The error for an index file this user may not write (`chmod 444`, or another user's), or null. Asked before
- * the -wal and -shm (lockedCompanionError): SQLite makes them with the index file's mode, so a read-only index
- * has read-only companions too, and the message named the -wal with `chmod u+rw` on it, which SQLite undid
- * at the next open (it gives a companion the index's mode again), so `tsm index` failed the same way.
+ * The error for an index file this user may not `use`: not write (`chmod 444`, another user's) or not read
+ * (`chmod 000`), or null. Asked before the -wal and -shm (lockedCompanionError): SQLite makes them with the
+ * index file's mode, so a read-only index has read-only companions too, and the message named the -wal with
+ * `chmod u+rw` on it, which SQLite undid at the next open (it gives a companion the index's mode again), so
+ * `tsm index` failed the same way; an unreadable index gave readers only "unable to open database file".
  * `tsm doctor` asks it of an index it could read (its searches work; its syncs would fail).
  */
-export function readOnlyIndexError(path: string, detail?: string): IndexError | null {
+export function lockedIndexError(path: string, use: 'read' | 'write', detail?: string): IndexError | null {
   let uid: number | null = null;
   try {
     uid = statSync(path).uid;
-    accessSync(path, constants.W_OK);
+    accessSync(path, use === 'write' ? constants.R_OK | constants.W_OK : constants.R_OK);
     return null;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'EACCES' && code !== 'EPERM') return null;
   }
+  let readable = true;
+  try {
+    accessSync(path, constants.R_OK);
+  } catch {
+    readable = false;
+  }
+  const [what, mode, made] = readable
+    ? ['not writable for you', 'u+w', 'writable']
+    : use === 'write'
+      ? ['not readable for you', 'u+rw', 'readable and writable']
+      : ['not readable for you', 'u+r', 'readable'];
   const files = [path, `${path}-wal`, `${path}-shm`].filter((p) => fileKind(p) === 'file').join(' ');
   const mine = uid === null || process.getuid === undefined || uid === process.getuid();
   const fix = mine
-    ? `make it writable for you (\`chmod u+w ${files}\`), or give --db (or TSM_DB) an index of your own`
+    ? `make it ${made} for you (\`chmod ${mode} ${files}\`), or give --db (or TSM_DB) an index of your own`
     : `it belongs to another user (uid ${uid}: a \`sudo tsm\` run?): give it to you (\`sudo chown $USER ${files}\`), or give --db (or TSM_DB) an index of your own`;
-  return new IndexError('readonly', `cannot write the index at ${path}: the file is read-only for you${detail === undefined ? '' : ` (${detail})`}: ${fix}`, undefined, fix);
+  return new IndexError('readonly', `cannot ${use} the index at ${path}: the file is ${what}${detail === undefined ? '' : ` (${detail})`}: ${fix}`, undefined, fix);
 }
 
 /**
@@ -1093,7 +1105,10 @@ function describe(err: unknown, path: string, busyWaitedMs = BUSY_TIMEOUT_MS): I
         `small ${basename(path)}-shm file there while reading; ${fix}, or use an index of your own (--db)`,
     );
   }
-  if (kind === 'readonly') return lockedCompanionError(path, (err as Error).message, 'read') ?? new IndexError('readonly', `cannot open the index at ${path}: ${(err as Error).message}`);
+  if (kind === 'readonly') {
+    const detail = (err as Error).message;
+    return lockedIndexError(path, 'read', detail) ?? lockedCompanionError(path, detail, 'read') ?? new IndexError('readonly', `cannot open the index at ${path}: ${detail}`);
+  }
   if (kind === 'io' && otherWatcherBeside(path) !== null) return asIndexError(err, path) as IndexError;
   if (kind === 'io' && diskFull(path)) {
     // Measured on a filled tmpfs: SQLite gave only `disk I/O error` (SQLITE_IOERR_SHMSIZE), and the search failed.

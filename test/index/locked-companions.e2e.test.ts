@@ -66,7 +66,7 @@ describe.skipIf(asRoot && !runuser)('a -wal or -shm file the user may not use', 
     expect(r.code).toBe(1);
     // It named the -wal and `chmod u+rw` of it, which SQLite undid at the next open: `tsm index` failed the same way.
     const fix = `make it writable for you (\`chmod u+w ${db} ${db}-wal ${db}-shm\`), or give --db (or TSM_DB) an index of your own`;
-    expect(r.stderr).toBe(`tsm: cannot write the index at ${db}: the file is read-only for you (attempt to write a readonly database): ${fix}\n`);
+    expect(r.stderr).toBe(`tsm: cannot write the index at ${db}: the file is not writable for you (attempt to write a readonly database): ${fix}\n`);
     const doctor = JSON.parse(run(['doctor', '--json', '--vault', v.dir]).stdout) as { problems: { check: string; severity: string; fix: string }[] };
     expect(doctor.problems.find((p) => p.check === 'index')).toMatchObject({ severity: 'warning', fix });
     // The fix it gives, done as the user: the next `tsm index` writes.
@@ -74,6 +74,23 @@ describe.skipIf(asRoot && !runuser)('a -wal or -shm file the user may not use', 
     const again = run(['index', '--vault', v.dir]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/1 updated/);
+  });
+
+  it('the index file unreadable (chmod 000): search, tsm index and doctor name it and the fix', () => {
+    for (const s of ['-wal', '-shm']) rmSync(db + s, { force: true });
+    chmodSync(db, 0o000);
+    const search = run(['search', 'word', '--vault', v.dir]);
+    expect(search.code).toBe(1);
+    // It was "cannot open the index at …: unable to open database file", and `tsm index` said `chmod u+w`.
+    const readFix = `make it readable for you (\`chmod u+r ${db}\`), or give --db (or TSM_DB) an index of your own`;
+    expect(search.stderr).toBe(`tsm: cannot read the index at ${db}: the file is not readable for you (unable to open database file): ${readFix}\n`);
+    const doctor = JSON.parse(run(['doctor', '--json', '--vault', v.dir]).stdout) as { problems: { check: string; fix: string }[] };
+    expect(doctor.problems.find((p) => p.check === 'index')?.fix).toBe(readFix);
+    const index = run(['index', '--vault', v.dir]);
+    expect(index.code).toBe(1);
+    expect(index.stderr).toContain(`the file is not readable for you (unable to open database file): make it readable and writable for you (\`chmod u+rw ${db}\`)`);
+    chmodSync(db, 0o644);
+    expect(run(['search', 'word', '--vault', v.dir]).code).toBe(0);
   });
 
   it("the index's folder not writable (chmod 555): tsm index names the folder, not 'the file and its folder'", () => {
