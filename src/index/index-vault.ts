@@ -7,6 +7,7 @@
 // vault it sits in, wherever the folder is copied.
 import type { Database } from 'better-sqlite3';
 import { fileIdentity, fileKind } from '../vault/file-kind.js';
+import { lstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isInside, realPathOr } from '../vault/paths.js';
 
@@ -34,13 +35,35 @@ export function recordVault(db: Database, vault: string): void {
  * finding nothing. One only named inside (through a linked folder) is checked as one kept outside is.
  */
 function insideVault(vault: string, path: string): boolean {
-  return isInside(vault, path) && isInside(realPathOr(vault), join(realPathOr(dirname(path)), basename(path)));
+  return isInside(vault, path) && isInside(realPathOr(vault), leadsTo(path));
+}
+
+/**
+ * Where the index's path leads: through a link of its folder, then through a link that is the file itself
+ * (`.tsm/index.db` linked to another vault's index: its syncs replaced that vault's notes, as with a linked
+ * `.tsm`). A path that leads nowhere yet stays as its folder leads.
+ */
+function leadsTo(path: string): string {
+  const inFolder = join(realPathOr(dirname(path)), basename(path));
+  return fileLink(inFolder) ? realPathOr(inFolder) : inFolder;
+}
+
+/** Whether `path` is a symbolic link. */
+function fileLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** What a writer or reader says when the index holds another vault, and the fix. */
 export function otherVaultMessage(path: string, vault: string, other: string): string {
   const held = `the index ${path} holds the notes of the vault ${other}, not of ${vault}`;
   // Named inside this vault, it leads elsewhere: "neither --db nor TSM_DB" would name this very file.
+  if (isInside(vault, path) && fileLink(path)) {
+    return `${held} (${path} is a link to ${realPathOr(path)}): give this vault an index of its own (delete the link, and \`tsm index\` builds one there, or name another file with --db or TSM_DB)`;
+  }
   if (isInside(vault, path)) {
     const folder = dirname(path);
     return `${held} (${folder} leads to ${realPathOr(folder)}): give this vault an index of its own (make ${folder} a folder of its own, not a link, or name another file with --db or TSM_DB)`;

@@ -1,6 +1,6 @@
 // One index named by two vaults (a TSM_DB set once in a shell profile, or the same --db): the index holds
 // one vault's notes, and a second vault is refused with the fix instead of replacing them (index-vault.ts).
-import { cpSync, renameSync, symlinkSync } from 'node:fs';
+import { cpSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeVault, tsm } from '../helpers/cli.js';
@@ -51,6 +51,36 @@ describe('an index outside its vault, named by another vault', () => {
       const copy = tsm(['search', 'alpha', '--ids', '--vault', join(v.dir, 'copy')]);
       expect(copy.code, copy.stderr).toBe(0);
       expect(copy.stdout.trim()).not.toBe('');
+    } finally {
+      v.cleanup();
+    }
+  });
+
+  it("a .tsm/index.db that is a link to another vault's index is refused, with the fix, and the other vault keeps its notes", () => {
+    // Only a linked `.tsm` folder was followed: with the file itself a link, `tsm index` of the second vault
+    // said "1 added, 1 removed" and a search of the first one found the second one's note.
+    const v = makeVault({ 'one/a.md': '# A\n\nalpha from one\n', 'two/b.md': '# B\n\nbravo from two\n', 'two/.tsm/keep': '' });
+    try {
+      const [one, two] = [join(v.dir, 'one'), join(v.dir, 'two')];
+      expect(tsm(['index', '--vault', one]).code).toBe(0);
+      const link = join(two, '.tsm', 'index.db');
+      symlinkSync(join(one, '.tsm', 'index.db'), link);
+      const said =
+        `the index ${link} holds the notes of the vault ${one}, not of ${two} (${link} is a link to ${join(one, '.tsm', 'index.db')}): ` +
+        'give this vault an index of its own (delete the link, and `tsm index` builds one there, or name another file with --db or TSM_DB)';
+      for (const args of [['index'], ['search', 'bravo'], ['status']]) {
+        const r = tsm([...args, '--vault', two]);
+        expect(r.code, args.join(' ')).toBe(1);
+        expect(r.stderr, args.join(' ')).toBe(`tsm: ${said}\n`);
+      }
+      const found = tsm(['search', 'alpha', '-f', 'json', '--vault', one]);
+      expect(found.code, found.stderr).toBe(0);
+      expect(JSON.parse(found.stdout).map((h: { path: string }) => h.path)).toEqual(['a.md']);
+      // A link to a file outside every vault (a faster disk) is the vault's own index.
+      rmSync(link);
+      symlinkSync(join(v.dir, 'two-index.db'), link);
+      expect(tsm(['index', '--vault', two]).code).toBe(0);
+      expect(tsm(['search', 'bravo', '--ids', '--vault', two]).stdout.trim()).not.toBe('');
     } finally {
       v.cleanup();
     }
