@@ -7,7 +7,7 @@
 // vault it sits in, wherever the folder is copied.
 import type { Database } from 'better-sqlite3';
 import { fileIdentity, fileKind } from '../vault/file-kind.js';
-import { lstatSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isInside, realPathOr } from '../vault/paths.js';
 
@@ -35,7 +35,21 @@ export function recordVault(db: Database, vault: string): void {
  * finding nothing. One only named inside (through a linked folder) is checked as one kept outside is.
  */
 function insideVault(vault: string, path: string): boolean {
-  return isInside(vault, path) && isInside(realPathOr(vault), leadsTo(path));
+  return isInside(vault, path) && isInside(realPathOr(vault), leadsTo(path)) && names(path) <= 1;
+}
+
+/**
+ * How many names (hard links) the index file has: more than one, and another folder may hold the same
+ * file — a vault copied with `cp -al` (or a backup tool's hard links): the copy's syncs wrote its notes into
+ * the first vault's index, whose searches then found notes it does not have. Such an index is checked as
+ * one kept outside (by its recorded vault). 0 when it is not there.
+ */
+function names(path: string): number {
+  try {
+    return statSync(path).nlink;
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -61,6 +75,9 @@ function fileLink(path: string): boolean {
 export function otherVaultMessage(path: string, vault: string, other: string): string {
   const held = `the index ${path} holds the notes of the vault ${other}, not of ${vault}`;
   // Named inside this vault, it leads elsewhere: "neither --db nor TSM_DB" would name this very file.
+  if (isInside(vault, path) && names(path) > 1) {
+    return `${held} (${path} is one of the file's ${names(path)} names: a hard link, as \`cp -al\` or a backup tool makes): give this vault an index of its own (delete ${path}, which leaves the other name, and \`tsm index\` builds one, or name another file with --db or TSM_DB)`;
+  }
   if (isInside(vault, path) && fileLink(path)) {
     return `${held} (${path} is a link to ${realPathOr(path)}): give this vault an index of its own (delete the link, and \`tsm index\` builds one there, or name another file with --db or TSM_DB)`;
   }

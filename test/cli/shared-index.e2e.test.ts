@@ -1,6 +1,7 @@
 // One index named by two vaults (a TSM_DB set once in a shell profile, or the same --db): the index holds
 // one vault's notes, and a second vault is refused with the fix instead of replacing them (index-vault.ts).
-import { cpSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeVault, tsm } from '../helpers/cli.js';
@@ -81,6 +82,36 @@ describe('an index outside its vault, named by another vault', () => {
       symlinkSync(join(v.dir, 'two-index.db'), link);
       expect(tsm(['index', '--vault', two]).code).toBe(0);
       expect(tsm(['search', 'bravo', '--ids', '--vault', two]).stdout.trim()).not.toBe('');
+    } finally {
+      v.cleanup();
+    }
+  });
+
+  it('a vault copied with cp -al (its index a hard link of the first one\'s) is refused, and the first keeps its notes', () => {
+    // Inside the vault by every name, the copy's index was its own: the copy's `tsm index` wrote its notes into
+    // the first vault's index, and a search of the first vault found b.md, which it does not have.
+    const v = makeVault({ 'one/a.md': '# A\n\nalpha from one\n' });
+    try {
+      const [one, two] = [join(v.dir, 'one'), join(v.dir, 'two')];
+      expect(tsm(['index', '--vault', one]).code).toBe(0);
+      expect(spawnSync('cp', ['-al', one, two]).status).toBe(0);
+      writeFileSync(join(two, 'b.md'), '# B\n\nalpha from two\n');
+      const index = join(two, '.tsm', 'index.db');
+      for (const args of [['index'], ['search', 'alpha']]) {
+        const r = tsm([...args, '--vault', two]);
+        expect(r.code, args.join(' ')).toBe(1);
+        expect(r.stderr).toBe(
+          `tsm: the index ${index} holds the notes of the vault ${one}, not of ${two} (${index} is one of the file's 2 names: a hard link, as \`cp -al\` or a backup tool makes): ` +
+            `give this vault an index of its own (delete ${index}, which leaves the other name, and \`tsm index\` builds one, or name another file with --db or TSM_DB)\n`,
+        );
+      }
+      const found = tsm(['search', 'alpha', '-f', 'json', '--vault', one]);
+      expect(JSON.parse(found.stdout).map((h: { path: string }) => h.path)).toEqual(['a.md']);
+      // The fix it names.
+      rmSync(index);
+      expect(tsm(['index', '--vault', two]).code).toBe(0);
+      expect(JSON.parse(tsm(['search', 'alpha', '-f', 'json', '--vault', two]).stdout).map((h: { path: string }) => h.path).sort()).toEqual(['a.md', 'b.md']);
+      expect(tsm(['index', '--vault', one]).stdout).toMatch(/^0 added, 0 updated, 0 removed, 1 unchanged/);
     } finally {
       v.cleanup();
     }
