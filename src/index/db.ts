@@ -1095,6 +1095,18 @@ function describe(err: unknown, path: string, busyWaitedMs = BUSY_TIMEOUT_MS): I
   if (kind === 'busy') return readerBusyError(path, busyWaitedMs);
   if (kind === 'corrupt' && !replaceable(path)) return notAnIndex(path);
   if (kind === 'corrupt') return notUsable(path);
+  if ((err as { code?: unknown }).code === 'SQLITE_READONLY_ROLLBACK') {
+    // A program that switched the index to SQLite's rollback journal (a SQLite browser, `sqlite3`) and stopped
+    // half way through a write leaves a hot `-journal`, which only a writer may roll back. It said "cannot open
+    // the index at …: attempt to write a readonly database"; `tsm index` opens it for writing and rolls it back.
+    const fix = 'run `tsm index`, which rolls it back';
+    return new IndexError(
+      'io',
+      `the index at ${path} holds a write left half done in ${basename(path)}-journal (a program that wrote it stopped), which a reader may not undo: ${fix}`,
+      undefined,
+      fix,
+    );
+  }
   const folder = kind === 'readonly' || kind === 'readonly-folder' ? unwritableFolder(path) : null;
   if (kind === 'readonly-folder' || folder !== null) {
     // WAL: even a reader keeps a small <db>-shm file next to the index, which needs a writable folder.
