@@ -693,22 +693,83 @@ function redactNameValue(text: string): string {
  * it. Found by the property test in redact-classes.test.ts.
  */
 export function redactSecrets(text: string): string {
+  return redactPasses(text, false);
+}
+
+/**
+ * redactSecrets, except that a secret over several lines (a key block) leaves its line breaks after its
+ * `[REDACTED]`, so that every line after it keeps its number (read_note shows a note's lines numbered).
+ */
+export function redactSecretsKeepingLines(text: string): string {
+  return redactPasses(text, true);
+}
+
+function redactPasses(text: string, keepLines: boolean): string {
   let out = text;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const next = redactOnce(out);
+    const next = redactOnce(out, keepLines);
     if (next === out) break;
     out = next;
   }
   return out;
 }
 
+const LINE_BREAK = /\r\n|\r|\n/g;
+
+/** `replacement` followed by the line breaks of `match` it does not have itself. */
+function withLineBreaks(match: string, replacement: string): string {
+  const lost = (match.match(LINE_BREAK)?.length ?? 0) - (replacement.match(LINE_BREAK)?.length ?? 0);
+  return lost > 0 ? replacement + '\n'.repeat(lost) : replacement;
+}
+
 /** Passes of redactSecrets at the most; every pass only turns values into [REDACTED], so few are needed. */
 const MAX_PASSES = 6;
 
-function redactOnce(text: string): string {
+function redactOnce(text: string, keepLines: boolean): string {
   let out = redactUrlCredentials(text);
   for (const rule of SECRET_RULES) {
-    out = out.replace(rule.pattern, rule.replace as (substring: string, ...args: unknown[]) => string);
+    const replace = rule.replace as (substring: string, ...args: unknown[]) => string;
+    // A match of these rules can span lines (a key block); the values the functions around read end at a line's end.
+    out = out.replace(rule.pattern, keepLines ? (m: string, ...args: unknown[]) => withLineBreaks(m, replace(m, ...args)) : replace);
   }
-  return redactEncoded(redactAssignments(redactNameValue(out)));
+  return redactKeyTails(redactEncoded(redactAssignments(redactNameValue(out))), keepLines);
+}
+
+// The tail of a private key block whose BEGIN line is not in the text: a section of a long note that starts
+// inside the block (sections are cut near chunkChars), a page of read_note, a transcript's `tail id_rsa`. The
+// PEM rule above takes every whole block (and one cut after its BEGIN), so an END line still here ends a
+// tail: it goes with the lines of key text before it. Found by indexOf and walked back line by line, each
+// line looked at once (a walk stops at the last one redacted), so the work is linear in the text.
+const KEY_END = /-----END ([A-Z0-9 ]*)PRIVATE KEY(?: BLOCK)?-----/g;
+/** A line of a key block's body: base64 (with `N<tab>` in front in read_note's numbered lines). */
+const KEY_BODY_LINE = /^[ \t]*(?:\d+\t)?[A-Za-z0-9+/=]+[ \t]*$/;
+
+/** Where the line holding `at` starts, not before `floor` (lastIndexOf would look past it: quadratic). */
+function lineStart(text: string, at: number, floor: number): number {
+  let i = at;
+  while (i > floor && text[i - 1] !== '\n') i--;
+  return i;
+}
+
+function redactKeyTails(text: string, keepLines: boolean): string {
+  if (!text.includes('PRIVATE KEY')) return text;
+  const out: string[] = [];
+  let from = 0;
+  KEY_END.lastIndex = 0;
+  for (let m = KEY_END.exec(text); m; m = KEY_END.exec(text)) {
+    // The END line's own start, then back over whole lines of key text (not past what was already redacted).
+    let start = lineStart(text, m.index, from);
+    if (!/^[ \t]*(?:\d+\t)?[A-Za-z0-9+/=]*$/.test(text.slice(start, m.index))) start = m.index;
+    // Only from a line's start: an END after prose on its line is no block's last line.
+    while (start > from && text[start - 1] === '\n') {
+      const previous = lineStart(text, start - 1, from);
+      if (!KEY_BODY_LINE.test(text.slice(previous, start - 1))) break;
+      start = previous;
+    }
+    const end = m.index + m[0].length;
+    out.push(text.slice(from, start), keepLines ? withLineBreaks(text.slice(start, end), REDACTED) : REDACTED);
+    from = end;
+  }
+  out.push(text.slice(from));
+  return out.join('');
 }
