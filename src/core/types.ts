@@ -47,12 +47,15 @@ export interface ParsedLink {
   line: number | null;
 }
 
+/** What joins a heading path's headings (`title > Heading > Subheading`). */
+export const PATH_SEPARATOR = ' > ';
+
 export interface ParsedSection {
   /** Own heading text; '' for the lead section (text before the first heading). */
   heading: string;
   /** 0 for the lead section, else 1–6. */
   level: number;
-  /** Note title followed by the chain of ancestor headings, joined with ' > '. */
+  /** Note title followed by the chain of ancestor headings, joined with PATH_SEPARATOR. */
   headingPath: string;
   /** 1-based, inclusive; the heading's own line for headed sections. */
   startLine: number;

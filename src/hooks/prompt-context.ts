@@ -1,6 +1,7 @@
 // UserPromptSubmit: search the vault with the prompt and return the <knowledge_search> XML.
 // This module is the hot path of every prompt: it loads only better-sqlite3, search, the XML formatter
-// and the session-note layout (never remark, chokidar, the MCP SDK or the session writer).
+// and the session-note layout (never remark, chokidar, the MCP SDK or the session writer). What it injects
+// goes to the model without the user asking: search redacts the hits' secrets (SearchRequest.redactSecrets).
 import type { SearchHit, SearchResponse } from '../core/types.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
 import { INCOMPLETE_INDEX_NOTE } from '../index/build-state.js';
@@ -64,7 +65,7 @@ export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContex
   const run = (limit: number): SearchResponse =>
     withIndexReader(
       cfg.db,
-      (db) => search(db, { query: promptSearchText(prompt), limit, collapseCopies: true, excludedFiles: searchExclusions(cfg), ...(opts.queryVector ? { queryVector: opts.queryVector } : {}), snippetChars: cfg.snippetChars, tuning: tuningOf(cfg), now: opts.now }),
+      (db) => search(db, { query: promptSearchText(prompt), limit, collapseCopies: true, excludedFiles: searchExclusions(cfg), redactSecrets: true, ...(opts.queryVector ? { queryVector: opts.queryVector } : {}), snippetChars: cfg.snippetChars, tuning: tuningOf(cfg), now: opts.now }),
       { busyTimeoutMs: deadline.remaining(), tsmDir: tsmDir(cfg), vault: cfg.vault },
     );
   const kept = (r: SearchResponse) => r.hits.filter((h) => sessionEcho(h, opts.sessionId) === null);

@@ -1,6 +1,6 @@
 // Sections of a note: the lead (text before the first heading) and one per heading up to the next
 // heading of any level, each with its heading path and line range, long ones split into chunks.
-import type { ParsedSection } from '../core/types.js';
+import { PATH_SEPARATOR, type ParsedSection } from '../core/types.js';
 import { truncateText } from '../text/chars.js';
 import { chunkLines } from './chunk.js';
 import { isBlankLine } from './lines.js';
@@ -22,8 +22,6 @@ export interface SectionInput {
   title: string;
   chunkChars: number;
 }
-
-export const PATH_SEPARATOR = ' > ';
 
 /**
  * Most headings that open a section of their own; the lines past the last of them are its text, cut into

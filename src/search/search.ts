@@ -27,6 +27,7 @@ import type { ParsedQuery } from './query-syntax.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
 import { nearestNotes, neuralList } from './neural.js';
 import { byPlace, descending } from '../core/order.js';
+import { redactHeadingPath, redactSecrets } from '../text/redact.js';
 
 export interface SearchRequest {
   query: string;
@@ -54,6 +55,14 @@ export interface SearchRequest {
   collapseCopies?: boolean;
   /** Obsidian's Excluded files (TsmConfig.excludedFiles): the notes they name are no result, as in Obsidian's search. */
   excludedFiles?: readonly string[];
+  /**
+   * The hits go to a model without the user asking (the prompt hook, MCP): the text they show — snippet, heading
+   * path, title, content — has its secrets redacted (text/redact.ts). The snippet is cut from the redacted
+   * section, so that neither its window nor a later cut to a budget can show part of a secret (a key block's
+   * first lines, a token's head). Only the hits' own sections are read this way, after the ranking: which
+   * notes are found and their order do not change. `tsm search` shows the notes as written.
+   */
+  redactSecrets?: boolean;
 }
 
 /** Sections each ranker hands to fusion. */
@@ -155,7 +164,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
     : { page: choose(ranked.slice(offset, wanted)), next: (i: number) => ranked[offset + i + 1]?.score, details: undefined, copies: new Map<number, string[]>() };
   const { page, copies } = paged;
   const nextScores = page.map((_, i) => paged.next(i));
-  const hits = buildHits(db, store, page, nextScores, offset, terms, q.text, req.snippetChars ?? 300, paged.details, placesOf(ranked)).map((h) => {
+  const hits = buildHits(db, store, page, nextScores, offset, terms, q.text, req.snippetChars ?? 300, paged.details, placesOf(ranked), req.redactSecrets).map((h) => {
     const others = copies.get(h.id);
     return others ? { ...h, copies: others } : h;
   });
@@ -812,6 +821,7 @@ function buildHits(
   snippetChars: number,
   known?: Map<number, HitDetails>,
   places: Map<number, number> = new Map(),
+  redact = false,
 ): SearchHit[] {
   if (page.length === 0) return [];
   const details = known ?? store.details(page.map((p) => p.id));
@@ -821,6 +831,8 @@ function buildHits(
   return page.map((p, i) => {
     const d = details.get(p.id);
     if (!d) throw new Error(`section ${p.id} vanished during search`);
+    // The hit's text as shown: for a model, redacted (SearchRequest.redactSecrets) before its snippet is cut from it.
+    const shown = redact ? { text: redactSecrets(d.text), title: redactSecrets(d.title), headingPath: redactHeadingPath(d.headingPath), description: redactSecrets(d.description) } : d;
     return {
       rank: offset + i + 1,
       id: d.id,
@@ -828,15 +840,15 @@ function buildHits(
       path: d.path,
       type: d.type,
       status: d.status,
-      title: d.title,
-      section: d.headingPath,
+      title: shown.title,
+      section: shown.headingPath,
       line: d.startLine,
       endLine: d.endLine,
       date: d.date || null,
       tags: d.tags,
-      snippet: snippetOf(d, snippetTerms.length ? snippetTerms : [queryText], snippetChars, links),
+      snippet: snippetOf(shown, snippetTerms.length ? snippetTerms : [queryText], snippetChars, links),
       related: related.get(p.id) ?? [],
-      content: d.text,
+      content: shown.text,
       surprise: surpriseOf(d.frontmatter, p.score, nextScores[i]),
     };
   });
@@ -846,9 +858,10 @@ function buildHits(
  * The hit's passage: from its section's text; from the note's description when only that holds a query term
  * (a note found by its description, shown by a section that does not say the words).
  */
-function snippetOf(d: HitDetails, terms: string[], chars: number, links: LinkReading): string {
+function snippetOf(d: Pick<HitDetails, 'text' | 'headingPath' | 'description'>, terms: string[], chars: number, links: LinkReading): string {
   return bestSnippet(d.text || d.headingPath, terms, chars, d.description || undefined, links);
 }
+
 
 /** Each ranked note's place in this search's ranking (its first, best place), by note id. */
 function placesOf(ranked: readonly { noteId: number }[]): Map<number, number> {

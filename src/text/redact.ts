@@ -17,6 +17,8 @@
 // the rules lean to redacting. Prose stays readable: "password reset flow", "token budget", `max_tokens=`,
 // `password: string` (a type) and `$TOKEN` (a reference) are left alone.
 
+import { PATH_SEPARATOR } from '../core/types.js';
+
 export const REDACTED = '[REDACTED]';
 
 /** A word of an htpasswd command line: quoted, or up to a space or a shell operator. */
@@ -694,6 +696,15 @@ function redactNameValue(text: string): string {
  */
 export function redactSecrets(text: string): string {
   return redactPasses(text, false);
+}
+
+/**
+ * A heading path (`title > Heading > Subheading`) redacted heading by heading, so that no redaction reaches
+ * across a ` > ` (a Cookie header's value runs to the line's end) and the path keeps its headings
+ * (sessionPathPart reads a session note's last one).
+ */
+export function redactHeadingPath(path: string): string {
+  return path.split(PATH_SEPARATOR).map(redactSecrets).join(PATH_SEPARATOR);
 }
 
 /**
