@@ -16,6 +16,7 @@ import { detachFromHere } from '../hooks/detach.js';
 import { createContext } from './context.js';
 import { errorMessage, ToolError } from './errors.js';
 import { GuardedStdioTransport } from './stdio-transport.js';
+import { redactAnswer } from './redact-answer.js';
 import { argumentSchema, declaredArguments, InvalidArgument, WithNotice, type Tool, type ToolContext } from './tool.js';
 import { TOOLS } from './tools/index.js';
 import { fileIdentity } from '../vault/file-kind.js';
@@ -60,7 +61,8 @@ export async function callTool(tool: Tool, given: Record<string, unknown>, ctx: 
         throw new ToolError(`${name} is ${value.length} characters long; at most ${MAX_ARGUMENT_CHARS} are accepted`);
       }
     }
-    return textResult(await tool.run(args, ctx));
+    const out = await tool.run(args, ctx);
+    return textResult(tool.redactsOwnAnswer ? out : out instanceof WithNotice ? new WithNotice(redactAnswer(out.result), redactAnswer(out.notice)) : redactAnswer(out));
   } catch (err) {
     const { message, explained } = errorMessage(err);
     if (!explained) log(`${tool.name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

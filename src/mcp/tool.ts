@@ -8,6 +8,7 @@ import type { Database } from '../index/db.js';
 import type { NoteReader } from '../index/note-reader.js';
 import { truncateText } from '../text/chars.js';
 import { markdownLine, type LinkReading } from '../text/markdown-line.js';
+import { redactHeadingPath, redactSecrets } from '../text/redact.js';
 import type { TsmConfig } from '../vault/config.js';
 
 export interface ToolContext {
@@ -42,6 +43,12 @@ export interface Tool {
    * problem itself. Its parameters must all be optional (argumentSchema).
    */
   failOpen?(problem: string, args: Record<string, unknown>, ctx: ToolContext): unknown;
+  /**
+   * The answer's secrets are redacted where it is made, and callTool sends it as it is (redact-answer.ts):
+   * hook_context answers the prompt hook's own output, JSON around XML, which a redaction of the whole
+   * could break (a key block cut before its END line is redacted to the end of the text, closing tags and all).
+   */
+  redactsOwnAnswer?: true;
 }
 
 /**
@@ -63,6 +70,7 @@ export function defineTool<S extends z.ZodRawShape>(spec: {
   inputSchema: S;
   run(args: z.objectOutputType<S, z.ZodTypeAny>, ctx: ToolContext): unknown;
   failOpen?(problem: string, args: Record<string, unknown>, ctx: ToolContext): unknown;
+  redactsOwnAnswer?: true;
 }): Tool {
   return spec as unknown as Tool;
 }
@@ -216,7 +224,9 @@ export const PREVIEW_CHARS = 120;
  * (linkReadingOf, from the index), for Dendron's `[[label|note.id]]` to show its label as the snippets do.
  */
 export function preview(markdown: string, links: LinkReading, max = PREVIEW_CHARS): string {
-  return truncateText(markdownLine(markdown, links), max);
+  // Redacted whole, before it is cut: a section that starts inside a key block (a long note's second
+  // chunk) shows no key text, and a cut never leaves a token's head (redact-answer.ts).
+  return truncateText(markdownLine(redactSecrets(markdown), links), max);
 }
 
 /** Scores are small fused values; three significant digits are all a reader can use. */
@@ -229,15 +239,16 @@ export function fullSection(s: SectionRecord, n: NoteRecord) {
   return {
     id: s.id,
     path: n.path,
-    title: n.title,
+    title: redactSecrets(n.title),
     type: n.type,
     status: n.status,
     date: n.date || null,
     tags: n.tags,
-    section: s.headingPath,
+    section: redactHeadingPath(s.headingPath),
     line: s.startLine,
     end_line: s.endLine,
-    text: s.text,
+    // Redacted before get_sections and timeline cut it to their budget (redact-answer.ts).
+    text: redactSecrets(s.text),
   };
 }
 

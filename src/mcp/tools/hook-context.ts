@@ -54,6 +54,8 @@ function hookVault(args: Record<string, unknown>, ctx: ToolContext): string | nu
 export const hookContextTool = defineTool({
   name: 'hook_context',
   title: 'Hook context (for Claude Code hooks)',
+  // The prompt hook's own output, redacted as `tsm hook`'s is (prompt-context.ts).
+  redactsOwnAnswer: true,
   description: [
     "Claude Code's UserPromptSubmit hook calls this tool (an mcp_tool hook) with the prompt; it returns the",
     '<knowledge_search> block `tsm hook` would inject, as hook JSON, or nothing. You do not need to call it:',

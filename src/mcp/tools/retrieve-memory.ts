@@ -38,7 +38,7 @@ export const retrieveMemoryTool = defineTool({
     const syntax = parseToolQuery(query, ctx);
     const queryVector = await ctx.queryVector?.(syntax.text);
     const { resp, links } = ctx.withIndex((db) => ({
-      resp: search(db, { query, syntax, ...(queryVector ? { queryVector } : {}), suggest: true, collapseCopies: true, excludedFiles: searchExclusions(ctx.cfg), limit, snippetChars: ctx.cfg.snippetChars, now, tuning: tuningOf(ctx.cfg) }),
+      resp: search(db, { query, syntax, ...(queryVector ? { queryVector } : {}), suggest: true, collapseCopies: true, excludedFiles: searchExclusions(ctx.cfg), redactSecrets: true, limit, snippetChars: ctx.cfg.snippetChars, now, tuning: tuningOf(ctx.cfg) }),
       links: linkReadingOf(db),
     }));
     const text = formatMarkdown({ ...resp, query: queryEcho(query) }, { detail: args.detail ?? 'auto', now, detailBudget: RESULT_CHAR_BUDGET, links });

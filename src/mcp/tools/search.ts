@@ -74,6 +74,7 @@ export const searchTool = defineTool({
         suggest: true,
         collapseCopies: true,
         excludedFiles: searchExclusions(ctx.cfg),
+        redactSecrets: true,
         flags,
         limit,
         offset,
