@@ -108,8 +108,11 @@ export const readNoteTool = defineTool({
   },
 });
 
-/** Lines of a key block (a 4096-bit RSA key has 51) before a page that may hold the block's BEGIN line. */
-const KEY_REACH_LINES = 100;
+/**
+ * Lines before a page that may hold a key block's BEGIN line: a 4096-bit RSA key's PEM block has 51 lines, an
+ * armored 4096-bit PGP private key about 110.
+ */
+const KEY_REACH_LINES = 250;
 
 /**
  * The lines [from, to) of `lines`, in place, with their secrets redacted as every answer's are (redact-answer.ts),
