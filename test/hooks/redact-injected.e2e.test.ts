@@ -54,9 +54,12 @@ describe('the prompt hook injects notes with their secrets redacted', () => {
     expect(xml).not.toContain('END RSA PRIVATE KEY');
   });
 
-  it('a heading (the section path) is redacted too, and SessionStart lists the title redacted', () => {
+  it('a heading (the section path) is redacted too', () => {
     const xml = promptHook('the title says it');
     expect(results(xml).find((r) => r.section.startsWith('DB_PASSWORD='))?.section).toBe('DB_PASSWORD=[REDACTED]');
+  });
+
+  it('SessionStart lists a title redacted', () => {
     const md = hook({ hook_event_name: 'SessionStart', source: 'startup' });
     expect(md).toContain('DB_PASSWORD=[REDACTED]');
     expect(md).not.toContain(SECRETS.dbPassword.slice(0, 7));
