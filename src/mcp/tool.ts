@@ -8,7 +8,7 @@ import type { Database } from '../index/db.js';
 import type { NoteReader } from '../index/note-reader.js';
 import { truncateText } from '../text/chars.js';
 import { markdownLine, type LinkReading } from '../text/markdown-line.js';
-import { redactHeadingPath, redactSecrets } from '../text/redact.js';
+import { redactNoteHeadingPath, redactNoteSecrets } from '../text/redact.js';
 import type { TsmConfig } from '../vault/config.js';
 
 export interface ToolContext {
@@ -226,7 +226,7 @@ export const PREVIEW_CHARS = 120;
 export function preview(markdown: string, links: LinkReading, max = PREVIEW_CHARS): string {
   // Redacted whole, before it is cut: a section that starts inside a key block (a long note's second
   // chunk) shows no key text, and a cut never leaves a token's head (redact-answer.ts).
-  return truncateText(markdownLine(redactSecrets(markdown), links), max);
+  return truncateText(markdownLine(redactNoteSecrets(markdown), links), max);
 }
 
 /** Scores are small fused values; three significant digits are all a reader can use. */
@@ -239,16 +239,16 @@ export function fullSection(s: SectionRecord, n: NoteRecord) {
   return {
     id: s.id,
     path: n.path,
-    title: redactSecrets(n.title),
+    title: redactNoteSecrets(n.title),
     type: n.type,
     status: n.status,
     date: n.date || null,
     tags: n.tags,
-    section: redactHeadingPath(s.headingPath),
+    section: redactNoteHeadingPath(s.headingPath),
     line: s.startLine,
     end_line: s.endLine,
     // Redacted before get_sections and timeline cut it to their budget (redact-answer.ts).
-    text: redactSecrets(s.text),
+    text: redactNoteSecrets(s.text),
   };
 }
 

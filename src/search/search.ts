@@ -27,7 +27,7 @@ import type { ParsedQuery } from './query-syntax.js';
 import type { QueryVector } from '../embed/socket-protocol.js';
 import { nearestNotes, neuralList } from './neural.js';
 import { byPlace, descending } from '../core/order.js';
-import { redactHeadingPath, redactSecrets } from '../text/redact.js';
+import { redactNoteHeadingPath, redactNoteSecrets } from '../text/redact.js';
 
 export interface SearchRequest {
   query: string;
@@ -832,7 +832,7 @@ function buildHits(
     const d = details.get(p.id);
     if (!d) throw new Error(`section ${p.id} vanished during search`);
     // The hit's text as shown: for a model, redacted (SearchRequest.redactSecrets) before its snippet is cut from it.
-    const shown = redact ? { text: redactSecrets(d.text), title: redactSecrets(d.title), headingPath: redactHeadingPath(d.headingPath), description: redactSecrets(d.description) } : d;
+    const shown = redact ? { text: redactNoteSecrets(d.text), title: redactNoteSecrets(d.title), headingPath: redactNoteHeadingPath(d.headingPath), description: redactNoteSecrets(d.description) } : d;
     return {
       rank: offset + i + 1,
       id: d.id,

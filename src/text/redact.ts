@@ -1,6 +1,7 @@
 // Replaces credentials with [REDACTED] in text tsm hands on without the user asking: session notes (and the
 // ingest state files, sessions/redact.ts), the prompt hooks' injected context and the MCP tools' answers
-// (docs/claude-code.md "Private text and secrets"). One rule set for all of them.
+// (docs/claude-code.md "Private text and secrets"). One rule set for all of them; in a note the user
+// wrote only what looks made by a machine goes (redactNoteSecrets, below).
 //
 // Two kinds of rule, written for tsm (not copied) after the rule families of gitleaks' default config and
 // Yelp's detect-secrets plugins:
@@ -27,6 +28,8 @@ const HTPASSWD_WORD = String.raw`(?:"[^"\n]*"|'[^'\n]*'|[^\s"'${'`'}|;&<>-][^\s|
 interface SecretRule {
   pattern: RegExp;
   replace: (match: string, ...groups: string[]) => string;
+  /** A format that is a credential whatever surrounds it (a key block, a vendor's token prefix): redacted in a user's own notes too (redactNoteSecrets). */
+  format?: true;
 }
 
 const hasDigit = (s: string) => /\d/.test(s);
@@ -61,7 +64,10 @@ const URL_HEAD = /\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@]{0,256}:/gi;
 const PASSWORD_REACH = 512;
 const URL_PASSWORD = new RegExp(`(\\S{0,${PASSWORD_REACH}})(@[A-Za-z0-9.-]{1,253}(?=[/:?#\\s"'\`)\\]]|$))`, 'y');
 
-function redactUrlCredentials(text: string): string {
+/** Whether a redaction of one match stands: `replaced`, or `original` where the scope keeps it (noteRedaction). */
+type Judge = (original: string, replaced: string) => string;
+
+function redactUrlCredentials(text: string, judge: Judge): string {
   const out: string[] = [];
   let from = 0;
   URL_HEAD.lastIndex = 0;
@@ -72,6 +78,7 @@ function redactUrlCredentials(text: string): string {
     // No password (`http://localhost:8080/x`): go on right after the head, so a later URL of the same
     // line is still looked at.
     if (p === null || urlPasswordKept(head, p[1])) continue;
+    if (judge(p[1], REDACTED) === p[1]) continue;
     out.push(text.slice(from, m.index), head, REDACTED, p[2]);
     from = URL_PASSWORD.lastIndex;
     URL_HEAD.lastIndex = from;
@@ -94,14 +101,15 @@ const SECRET_RULES: SecretRule[] = [
   {
     pattern: /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY(?: BLOCK)?-----|$)/g,
     replace: whole,
+    format: true,
   },
   // PuTTY private key files, header to MAC (or to the end when cut).
-  { pattern: /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)/g, replace: whole },
+  { pattern: /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)/g, replace: whole, format: true },
   // Webhook URLs are credentials in themselves: Slack, Discord.
-  { pattern: /\b(https:\/\/hooks\.slack\.com\/)(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g, replace: afterHead },
-  { pattern: /\b(https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/)\d+\/[A-Za-z0-9_-]+/g, replace: afterHead },
+  { pattern: /\b(https:\/\/hooks\.slack\.com\/)(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g, replace: afterHead, format: true },
+  { pattern: /\b(https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/)\d+\/[A-Za-z0-9_-]+/g, replace: afterHead, format: true },
   // Azure SAS signatures (sig=…) in URLs.
-  { pattern: /([?&]sig=)[A-Za-z0-9%+/=]{16,}/g, replace: afterHead },
+  { pattern: /([?&]sig=)[A-Za-z0-9%+/=]{16,}/g, replace: afterHead, format: true },
   // HTTP Authorization headers, whatever the scheme.
   {
     // The value stops before a backtick (inline code: `Authorization: Bearer x`) and a sentence's last dot.
@@ -301,46 +309,46 @@ const SECRET_RULES: SecretRule[] = [
     replace: (m: string, head: string, value: string) => labelledKey(head, value) ?? m,
   },
   // Anthropic / OpenAI style keys (sk-…, sk-ant-…, sk-proj-…); a digit keeps hyphenated words out.
-  { pattern: /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}/g, replace: (m) => (hasDigit(m) ? REDACTED : m) },
+  { pattern: /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}/g, replace: (m) => (hasDigit(m) ? REDACTED : m), format: true },
   // Stripe keys and webhook secrets.
-  { pattern: /\b(?:[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})\b/g, replace: whole },
+  { pattern: /\b(?:[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})\b/g, replace: whole, format: true },
   // AWS access key ids.
-  { pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b/g, replace: whole },
+  { pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b/g, replace: whole, format: true },
   // GitHub tokens: classic (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained (github_pat_).
-  { pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, replace: whole },
-  { pattern: /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g, replace: whole },
+  { pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, replace: whole, format: true },
+  { pattern: /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g, replace: whole, format: true },
   // GitLab tokens: personal, pipeline trigger, deploy, runner, CI job, OAuth, feed… (glpat-, glptt-, gldt-, glrt-…).
-  { pattern: /\bgl(?:pat|ptt|dt|rt|cbt|imt|agent|soat|ffct|oas|ft|wt|sa)-[A-Za-z0-9_-]{20,}/g, replace: whole },
-  { pattern: /\bGR1348941[A-Za-z0-9_-]{20,}/g, replace: whole },
+  { pattern: /\bgl(?:pat|ptt|dt|rt|cbt|imt|agent|soat|ffct|oas|ft|wt|sa)-[A-Za-z0-9_-]{20,}/g, replace: whole, format: true },
+  { pattern: /\bGR1348941[A-Za-z0-9_-]{20,}/g, replace: whole, format: true },
   // Slack tokens (bot, user, app-level xapp-, config, refresh).
-  { pattern: /\bx(?:ox[a-z]|app)-[A-Za-z0-9-]{10,}/g, replace: whole },
+  { pattern: /\bx(?:ox[a-z]|app)-[A-Za-z0-9-]{10,}/g, replace: whole, format: true },
   // Google API keys and OAuth secrets / access tokens.
-  { pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, replace: whole },
-  { pattern: /\b(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\.[A-Za-z0-9_-]{20,})/g, replace: whole },
+  { pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, replace: whole, format: true },
+  { pattern: /\b(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\.[A-Za-z0-9_-]{20,})/g, replace: whole, format: true },
   // Hugging Face user and organisation tokens.
-  { pattern: /\b(?:hf_|api_org_)[A-Za-z0-9]{30,}\b/g, replace: whole },
+  { pattern: /\b(?:hf_|api_org_)[A-Za-z0-9]{30,}\b/g, replace: whole, format: true },
   // npm and PyPI tokens.
-  { pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: whole },
-  { pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g, replace: whole },
+  { pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: whole, format: true },
+  { pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g, replace: whole, format: true },
   // Telegram bot tokens: <bot id>:<35 characters starting with A>; also right after `bot` in the Bot API's URLs
   // (`https://api.telegram.org/bot<token>/sendMessage`, `/file/bot<token>/…`), where `\b` found no word start
   // and the token, in every curl of a bot, stayed.
-  { pattern: /(?:\b|(?<=\/bot))\d{5,16}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])/g, replace: whole },
+  { pattern: /(?:\b|(?<=\/bot))\d{5,16}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])/g, replace: whole, format: true },
   // SendGrid, Twilio, DigitalOcean, Shopify, HashiCorp Vault, Databricks, Grafana, Postman, age, Sentry,
   // Linear, Notion, Supabase, New Relic, Mailgun.
-  { pattern: /\bSG\.[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}/g, replace: whole },
-  { pattern: /\b(?:SK|AC)[0-9a-f]{32}\b/g, replace: whole },
-  { pattern: /\bdo[opr]_v1_[a-f0-9]{64}\b/g, replace: whole },
-  { pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g, replace: whole },
-  { pattern: /\bhv[sbr]\.[A-Za-z0-9_-]{24,}/g, replace: whole },
-  { pattern: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g, replace: whole },
-  { pattern: /\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})/g, replace: whole },
-  { pattern: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/gi, replace: whole },
-  { pattern: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g, replace: whole },
-  { pattern: /\b(?:sntry[su]_[A-Za-z0-9+/=_-]{20,}|lin_api_[A-Za-z0-9]{40}|ntn_[A-Za-z0-9]{40,}|sbp_[a-f0-9]{40}|NRAK-[A-Z0-9]{27})\b/g, replace: whole },
-  { pattern: /\bkey-[0-9a-f]{32}\b/g, replace: whole },
+  { pattern: /\bSG\.[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}/g, replace: whole, format: true },
+  { pattern: /\b(?:SK|AC)[0-9a-f]{32}\b/g, replace: whole, format: true },
+  { pattern: /\bdo[opr]_v1_[a-f0-9]{64}\b/g, replace: whole, format: true },
+  { pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g, replace: whole, format: true },
+  { pattern: /\bhv[sbr]\.[A-Za-z0-9_-]{24,}/g, replace: whole, format: true },
+  { pattern: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g, replace: whole, format: true },
+  { pattern: /\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})/g, replace: whole, format: true },
+  { pattern: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/gi, replace: whole, format: true },
+  { pattern: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g, replace: whole, format: true },
+  { pattern: /\b(?:sntry[su]_[A-Za-z0-9+/=_-]{20,}|lin_api_[A-Za-z0-9]{40}|ntn_[A-Za-z0-9]{40,}|sbp_[a-f0-9]{40}|NRAK-[A-Z0-9]{27})\b/g, replace: whole, format: true },
+  { pattern: /\bkey-[0-9a-f]{32}\b/g, replace: whole, format: true },
   // JSON Web Tokens (header.payload.signature, both first parts base64url JSON).
-  { pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: whole },
+  { pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: whole, format: true },
 ];
 
 // --- Key-name heuristics -------------------------------------------------------------------------------
@@ -613,7 +621,7 @@ function valueEnding(value: string, op: string, inQuery: boolean): string {
   return op === '==' ? value.replace(/:$/, '') : value;
 }
 
-function redactAssignments(text: string): string {
+function redactAssignments(text: string, judge: Judge): string {
   const out: string[] = [];
   let from = 0;
   KEY_OP.lastIndex = 0;
@@ -626,7 +634,7 @@ function redactAssignments(text: string): string {
     const m = assignment.exec(text);
     if (m === null) continue;
     const r = redactAssignment(m, text);
-    if (r.text === text.slice(m.index, r.end)) continue;
+    if (r.text === text.slice(m.index, r.end) || judge(text.slice(m.index, r.end), r.text) !== r.text) continue;
     out.push(text.slice(from, m.index), r.text);
     from = r.end;
     KEY_OP.lastIndex = r.end;
@@ -643,7 +651,7 @@ function redactAssignments(text: string): string {
 const ENCODED_KEY_OP = /(?<=^|[^A-Za-z0-9_.-]|%[0-9A-F]{2})([A-Za-z_][\w.-]{0,100})(%3D|%22(?:%20|\+)*%3A)(?:%20|\+)*(?:%22)?/gi;
 const ENCODED_VALUE = /(?!\[REDACTED)(?:[^\s%&#"'`<>)\]},;]|%(?!2[236])[0-9A-F]{2})+/iy;
 
-function redactEncoded(text: string): string {
+function redactEncoded(text: string, judge: Judge): string {
   // Most text holds no encoded `=` or `:`; the key scan costs a third of the key=value scan where it runs.
   if (!/%3[AD]/i.test(text)) return text;
   const out: string[] = [];
@@ -655,6 +663,7 @@ function redactEncoded(text: string): string {
     ENCODED_VALUE.lastIndex = k.index + k[0].length;
     const v = ENCODED_VALUE.exec(text);
     if (v === null || notASecret(decodeOrKeep(v[0])) || isPlaceholder(decodeOrKeep(v[0]))) continue;
+    if (judge(v[0], REDACTED) === v[0]) continue;
     out.push(text.slice(from, v.index), REDACTED);
     from = ENCODED_VALUE.lastIndex;
     ENCODED_KEY_OP.lastIndex = from;
@@ -681,9 +690,9 @@ function decodeOrKeep(value: string): string {
 // Kubernetes / compose style: `- name: DB_PASSWORD` with its `value: …` on the next line.
 const NAME_VALUE = /^([ \t]*-?[ \t]*name:[ \t]*["']?([A-Za-z0-9_.-]+)["']?[ \t]*\n[ \t]*value:[ \t]*)(?!\[REDACTED)(["']?)([^\n]*?)\3[ \t]*$/gm;
 
-function redactNameValue(text: string): string {
+function redactNameValue(text: string, judge: Judge): string {
   return text.replace(NAME_VALUE, (m, head: string, name: string, quote: string, value: string) =>
-    isSecretKey(name) && value.trim() !== '' && !NOT_A_SECRET.test(value.trim()) ? `${head}${quote}${REDACTED}${quote}` : m,
+    isSecretKey(name) && value.trim() !== '' && !NOT_A_SECRET.test(value.trim()) ? judge(m, `${head}${quote}${REDACTED}${quote}`) : m,
   );
 }
 
@@ -695,7 +704,7 @@ function redactNameValue(text: string): string {
  * it. Found by the property test in redact-classes.test.ts.
  */
 export function redactSecrets(text: string): string {
-  return redactPasses(text, false);
+  return redactPasses(text, false, false);
 }
 
 /**
@@ -712,13 +721,61 @@ export function redactHeadingPath(path: string): string {
  * `[REDACTED]`, so that every line after it keeps its number (read_note shows a note's lines numbered).
  */
 export function redactSecretsKeepingLines(text: string): string {
-  return redactPasses(text, true);
+  return redactPasses(text, true, false);
 }
 
-function redactPasses(text: string, keepLines: boolean): string {
+// A note the user wrote (what the prompt hooks inject and the MCP tools answer) is redacted more narrowly
+// than a transcript. A transcript's text was never meant to be kept, so its rules lean to redacting; a note
+// is text the user chose to write, and its code and prose reach the model as the answer to a question. On
+// the handbook, the TIL notes, the Obsidian Hub, Obsidian Help and tldr (13,689 notes) the session rules
+// changed 122 notes, nearly all of them documentation: placeholders (`'YOUR_GITLAB_TOKEN'`, `abc123`), code
+// (`new_user.password = params[:password]` → `[REDACTED]]`, `pass: state.matches(value)`), a setter's
+// argument (`git config credential.helper 'cache --timeout=300'`) and prose (「パスワードは Jeff Beaumont の
+// 1Password」 lost the name). So in a note only what looks made by a machine goes: every format rule (a key
+// block, a vendor's token prefix, a webhook URL, a JWT) as in a transcript, and a value the key-name rules
+// find only when it holds a word of 16 or more characters mixing letters and digits
+// (`aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`, `Bearer gErypPlm4dOVgGRvA1ZzMH5MQ3nLo8bo`).
+// A short password written by hand (`DB_PASSWORD=hunter2`) stays as the user wrote it.
+
+/** redactSecrets for text of a note the user wrote (above). */
+export function redactNoteSecrets(text: string): string {
+  return redactPasses(text, false, true);
+}
+
+/** redactHeadingPath for a note the user wrote. */
+export function redactNoteHeadingPath(path: string): string {
+  return path.split(PATH_SEPARATOR).map(redactNoteSecrets).join(PATH_SEPARATOR);
+}
+
+/** redactSecretsKeepingLines for a note the user wrote. */
+export function redactNoteSecretsKeepingLines(text: string): string {
+  return redactPasses(text, true, true);
+}
+
+/** A word of a value that looks made by a machine: 16 or more key characters, letters and digits both. */
+const MACHINE_WORD = /[A-Za-z0-9+/=_.~-]{16,}/g;
+function looksMachineMade(value: string): boolean {
+  for (const w of value.match(MACHINE_WORD) ?? []) if (/\d/.test(w) && /[A-Za-z]/.test(w)) return true;
+  return false;
+}
+
+/**
+ * For a user's note: `replaced` (one match of a key-name rule, redacted) unless what it hides does not look
+ * made by a machine, then `original`. What it hides is what lies between the two's common start and end.
+ */
+function noteRedaction(original: string, replaced: string): string {
+  if (replaced === original) return original;
+  let pre = 0;
+  while (pre < original.length && pre < replaced.length && original[pre] === replaced[pre]) pre++;
+  let suf = 0;
+  while (suf < original.length - pre && suf < replaced.length - pre && original[original.length - 1 - suf] === replaced[replaced.length - 1 - suf]) suf++;
+  return looksMachineMade(original.slice(pre, original.length - suf)) ? replaced : original;
+}
+
+function redactPasses(text: string, keepLines: boolean, userNote: boolean): string {
   let out = text;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const next = redactOnce(out, keepLines);
+    const next = redactOnce(out, keepLines, userNote);
     if (next === out) break;
     out = next;
   }
@@ -736,14 +793,16 @@ function withLineBreaks(match: string, replacement: string): string {
 /** Passes of redactSecrets at the most; every pass only turns values into [REDACTED], so few are needed. */
 const MAX_PASSES = 6;
 
-function redactOnce(text: string, keepLines: boolean): string {
-  let out = redactUrlCredentials(text);
+function redactOnce(text: string, keepLines: boolean, userNote: boolean): string {
+  const judge = userNote ? noteRedaction : (_original: string, replaced: string) => replaced;
+  let out = redactUrlCredentials(text, judge);
   for (const rule of SECRET_RULES) {
     const replace = rule.replace as (substring: string, ...args: unknown[]) => string;
+    const judged = userNote && !rule.format ? (m: string, ...args: unknown[]) => noteRedaction(m, replace(m, ...args)) : replace;
     // A match of these rules can span lines (a key block); the values the functions around read end at a line's end.
-    out = out.replace(rule.pattern, keepLines ? (m: string, ...args: unknown[]) => withLineBreaks(m, replace(m, ...args)) : replace);
+    out = out.replace(rule.pattern, keepLines ? (m: string, ...args: unknown[]) => withLineBreaks(m, judged(m, ...args)) : judged);
   }
-  return redactKeyTails(redactEncoded(redactAssignments(redactNameValue(out))), keepLines);
+  return redactKeyTails(redactEncoded(redactAssignments(redactNameValue(out, judge), judge), judge), keepLines);
 }
 
 // The tail of a private key block whose BEGIN line is not in the text: a section of a long note that starts

@@ -21,7 +21,8 @@ export function keyLines(seed: number, count = 25): string[] {
 export const SECRETS = {
   awsSecret: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
   awsKeyId: 'AKIAIOSFODNN7EXAMPLE',
-  dbPassword: 'hunter2hunter2',
+  // Machine-made (16+ characters, letters and digits): a user's note loses it (redactNoteSecrets).
+  dbPassword: 'hunter2Xq9vLm27Tz',
   githubToken: 'ghp_1234567890abcdefghijABCDEFGHIJ123456',
 };
 export const SSH_KEY = keyLines(11, 3);
@@ -67,6 +68,22 @@ export const PLAIN_NOTE = [
   '![logo](data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==).',
   '',
 ].join('\n');
+
+/**
+ * A developer's note the session rules would redact in places (handbook and TIL lines of that kind): code that
+ * names a password, a placeholder, a hand-written test password, a setter's argument, Japanese prose that says
+ * where a password is kept. A user's note keeps all of it (redactNoteSecrets): none looks made by a machine.
+ */
+export const CODE_LINES = [
+  'new_user.password = params[:password]',
+  'pass: state.matches(value),',
+  '- POSTGRES_PASSWORD=postgres',
+  "export GL_TOKEN='YOUR_GITLAB_TOKEN'",
+  "git config credential.helper 'cache --timeout=300'",
+  'ユーザー名とパスワードは Jeff Beaumont の 1Password アカウントに保存されています。',
+  '**Merit = 90 以上**、**Pass = 80〜89**、**Needs Development = 80 未満**',
+];
+export const CODE_NOTE = ['# Signup form notes', '', 'How the signup form keeps the password.', '', ...CODE_LINES, ''].join('\n');
 
 /** `text` holds none of SECRETS, no private key's BEGIN line and no piece of `keyBody`'s lines. */
 export function expectNoSecret(text: string, keyBody: string[] = []): void {

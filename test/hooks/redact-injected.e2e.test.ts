@@ -1,16 +1,18 @@
 // End to end: what the BUILT `tsm hook` injects into a prompt (sent to the model API without the user asking)
-// has the secrets of the user's own notes redacted, by the rules session notes are written by
-// (docs/claude-code.md "Private text and secrets"); `tsm search` in the terminal shows the note as written.
+// has the secrets of the user's own notes redacted (docs/claude-code.md "What the hooks inject is redacted
+// too": the format rules, and values that look made by a machine); `tsm search` in the terminal shows the note
+// as written.
 import { describe, expect, it } from 'vitest';
 import { tsm, useIndexedVault } from '../helpers/cli.js';
 import { elements, parseXml, type XmlElement } from '../format/xml-tree.js';
-import { AWS_NOTE, CUT_KEY, CUT_NOTE, expectNoSecret, MID_KEY, MID_NOTE, PLAIN_NOTE, SECRETS, SSH_KEY } from '../helpers/secret-notes.js';
+import { AWS_NOTE, CODE_NOTE, CUT_KEY, CUT_NOTE, expectNoSecret, MID_KEY, MID_NOTE, PLAIN_NOTE, SECRETS, SSH_KEY } from '../helpers/secret-notes.js';
 
 const vault = useIndexedVault({
   'infra/aws.md': AWS_NOTE,
   'infra/gateway.md': CUT_NOTE,
   'infra/bastion.md': MID_NOTE,
   'release.md': PLAIN_NOTE,
+  'dev/signup.md': CODE_NOTE,
   'knowledge/db-note.md': `# DB_PASSWORD=${SECRETS.dbPassword}\n\nthe title says it\n`,
 });
 
@@ -75,6 +77,19 @@ describe('the prompt hook injects notes with their secrets redacted', () => {
     expect(found?.section).toBe(hit?.section);
     expect(xml).not.toContain('[REDACTED]');
     for (const kept of ['kept in 1Password', '03de26d4f2a1b2c3d4e5f60718293a4b5c6d7e8f', '3f9a2c1e-7b4d-4e21-9c0a-5d8e6f1b2a34', 'max_tokens=512']) expect(found?.snippet).toContain(kept);
+  });
+
+  it('a note of code and prose that name passwords is injected as written: nothing there looks made by a machine', () => {
+    // The session rules redact each of these lines (a transcript leans to redacting); a note the user wrote
+    // keeps them, so that its code reaches the model as it is.
+    const xml = promptHook('how does the signup form keep the password');
+    const found = results(xml).find((r) => r.source === 'dev/signup.md');
+    expect(found, xml).toBeDefined();
+    const cli = tsm(['search', '--vault', vault.dir, '-f', 'json', 'how does the signup form keep the password']);
+    const hit = (JSON.parse(cli.stdout) as { path: string; snippet: string }[]).find((h) => h.path === 'dev/signup.md');
+    expect(found?.snippet).toBe(hit?.snippet);
+    expect(found?.snippet).not.toContain('[REDACTED]');
+    expect(found?.snippet).toContain('new_user.password = params[:password]');
   });
 
   it('`tsm search` in the terminal shows the note as written', () => {

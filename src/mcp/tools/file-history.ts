@@ -11,7 +11,7 @@ import { clampInt, defineTool, PREVIEW_CHARS, preview, RESULT_CHAR_BUDGET, withi
 import { linkReadingOf } from '../../search/link-reading.js';
 import { searchExclusions } from '../../vault/obsidian-excluded.js';
 import type { LinkReading } from '../../text/markdown-line.js';
-import { redactSecrets } from '../../text/redact.js';
+import { redactNoteSecrets } from '../../text/redact.js';
 
 export const MAX_FILE_HISTORY = 50;
 /** Touches listed per session; the rest are counted. */
@@ -172,7 +172,7 @@ function noteEntry(note: NoteRecord, sections: SectionRecord[], keys: string[], 
   const hits = sections.flatMap((s) => {
     // The passage is cut from the redacted text, so that its window shows no part of a secret (redact-answer.ts).
     const key = mentions(s.text, keys);
-    return key ? [{ id: s.id, section: s.headingPath, line: s.startLine, preview: bestSnippet(redactSecrets(s.text), [key], PREVIEW_CHARS, undefined, links) }] : [];
+    return key ? [{ id: s.id, section: s.headingPath, line: s.startLine, preview: bestSnippet(redactNoteSecrets(s.text), [key], PREVIEW_CHARS, undefined, links) }] : [];
   });
   if (hits.length === 0) return null;
   return { path: note.path, title: note.title, type: note.type, date: note.date || null, sections: hits.slice(0, MAX_TOUCHES) };

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { splitLines } from '../../parse/lines.js';
 import { stripControls } from '../../text/controls.js';
-import { redactSecrets, redactSecretsKeepingLines } from '../../text/redact.js';
+import { redactNoteSecrets, redactNoteSecretsKeepingLines } from '../../text/redact.js';
 import { readRegularFile } from '../../vault/file-kind.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, RESULT_CHAR_BUDGET, textWithin } from '../tool.js';
@@ -118,16 +118,16 @@ const KEY_REACH_LINES = 250;
  * The lines [from, to) of `lines`, in place, with their secrets redacted as every answer's are (redact-answer.ts),
  * read with the KEY_REACH_LINES before them: a page that starts inside a key block, or ends inside one, shows
  * none of it. Redacted before the page is cut to its budget, with each line's number kept
- * (redactSecretsKeepingLines). A line is read up to what a page can show of it (4 × budget, as below).
+ * (redactNoteSecretsKeepingLines). A line is read up to what a page can show of it (4 × budget, as below).
  */
 function redactPage(lines: string[], from: number, to: number): void {
   const start = Math.max(0, from - KEY_REACH_LINES);
   const end = Math.min(lines.length, to);
   if (start >= end) return;
   const window = lines.slice(start, end).map((l) => l.slice(0, 4 * RESULT_CHAR_BUDGET));
-  let redacted = redactSecretsKeepingLines(window.join('\n')).split('\n');
+  let redacted = redactNoteSecretsKeepingLines(window.join('\n')).split('\n');
   // Never expected (a redaction keeps its line breaks), but a page's numbers must stay right: line by line then.
-  if (redacted.length !== window.length) redacted = window.map(redactSecrets);
+  if (redacted.length !== window.length) redacted = window.map(redactNoteSecrets);
   for (let i = from; i < end; i++) lines[i] = redacted[i - start];
 }
 
