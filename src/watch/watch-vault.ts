@@ -1,6 +1,6 @@
 // `tsm watch` as a function: an incremental sync, then every file-system change applied in batches
 // through one long-lived writer connection, one batch at a time, until the signal aborts.
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { SyncSummary } from '../core/types.js';
 import { checkpointWal, IndexError, moveCorruptAside, openWriter, overwrittenIndex, writerFree, type Database } from '../index/db.js';
 import { NoteReader } from '../index/note-reader.js';
@@ -499,7 +499,9 @@ class VaultWatch {
     if (this.fatal !== null) return true;
     const now = vaultFolder(this.cfg.vault);
     if (now === null) {
-      this.fatal = new WatchError(`the vault folder ${this.cfg.vault} has disappeared; stopped watching (the index is kept)`);
+      // "The index is kept" was said of an index inside the vault too, which `rm -rf` had just deleted with it.
+      const index = existsSync(this.cfg.db) ? `the index at ${this.cfg.db} is kept` : 'its index, inside it, went with it';
+      this.fatal = new WatchError(`the vault folder ${this.cfg.vault} has disappeared; stopped watching (${index})`);
     } else if (now !== this.vaultFolder) {
       this.fatal = new WatchError(
         `the vault folder ${this.cfg.vault} was replaced by another folder; stopped watching: start \`tsm watch\` again`,
