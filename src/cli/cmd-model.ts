@@ -6,7 +6,7 @@ import { KNOWN_MODELS, knownModel, pulledModelDir } from '../embed/models.js';
 import { ORT_PACKAGE, ORT_VERSION, runtimeDir } from '../embed/runtime.js';
 import { embeddingStatus, type ModelSettings } from '../embed/status.js';
 import { setupArgs, setupRuntime } from '../embed/setup.js';
-import { DEFAULT_MODEL, envSetting, loadConfig, NoVaultError } from '../vault/config.js';
+import { DEFAULT_MODEL, envSetting, loadConfig, NoVaultError, optionalDir } from '../vault/config.js';
 import { printJson } from './args.js';
 import { progressBar } from './progress.js';
 import { UsageError } from './run.js';
@@ -20,7 +20,14 @@ import { count } from '../text/count.js';
  * bad, stops them as it stops every command: quietly using the default model there hid the error.
  */
 export function modelSettings(argv: Record<string, unknown>): ModelSettings {
-  let base: ModelSettings = { model: envSetting(process.env, 'TSM_MODEL') ?? DEFAULT_MODEL, modelDir: envSetting(process.env, 'TSM_MODEL_DIR') ?? null };
+  // Outside a vault, and for --model-dir, a folder is read from the current folder, `~` being your home, by the
+  // rule every folder setting follows (README, "Paths"): used as written, `TSM_MODEL_DIR='~/m'` and
+  // `--model-dir=~/m` named a folder `~` here, which `tsm model path` printed as missing.
+  const here = process.cwd();
+  let base: ModelSettings = {
+    model: envSetting(process.env, 'TSM_MODEL') ?? DEFAULT_MODEL,
+    modelDir: optionalDir('TSM_MODEL_DIR', envSetting(process.env, 'TSM_MODEL_DIR'), here, process.env),
+  };
   try {
     const cfg = loadConfig({ vaultFlag: typeof argv.vault === 'string' ? argv.vault : undefined });
     base = { model: cfg.model, modelDir: cfg.modelDir };
@@ -28,7 +35,8 @@ export function modelSettings(argv: Record<string, unknown>): ModelSettings {
     if (!(err instanceof NoVaultError)) throw err;
   }
   const model = typeof argv.model === 'string' ? argv.model : base.model;
-  const modelDir = typeof argv['model-dir'] === 'string' ? argv['model-dir'] : typeof argv.model === 'string' ? null : base.modelDir;
+  const modelDir =
+    typeof argv['model-dir'] === 'string' ? optionalDir('--model-dir', argv['model-dir'], here, process.env) : typeof argv.model === 'string' ? null : base.modelDir;
   return { model, modelDir };
 }
 

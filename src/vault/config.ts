@@ -354,11 +354,12 @@ function nonEmpty(name: string, value: unknown): string {
 }
 
 /** A folder setting: null stays null, a relative path is taken from the vault (the config file lives there). */
-function optionalDir(name: string, value: unknown, vault: string, env: NodeJS.ProcessEnv): string | null {
+/** The `modelDir` setting: null when unset, else absolute, from `base` (the vault; `tsm model` outside one: the current folder), `~` your home. */
+export function optionalDir(name: string, value: unknown, base: string, env: NodeJS.ProcessEnv): string | null {
   if (value === null || value === undefined || value === '') return null;
   // A blank name is no folder: " " would be a folder named ' ' in the vault.
   if (typeof value !== 'string' || value.trim() === '') throw new SettingError(name, `${name} must be a folder path or null (got ${shownJson(value)})`);
-  return userPath(vault, value, env);
+  return userPath(base, value, env);
 }
 
 /** `shown`: the value as the user wrote it, when it was text read as a number (an environment variable). */

@@ -69,6 +69,27 @@ describe('tsm model', () => {
     expect(help).toContain('a model folder of your own (default: $TSM_MODEL_DIR, else "modelDir" in .tsm/config.json)');
   });
 
+  // README, "Paths": a relative folder setting is read from the vault (here, outside one, the current folder),
+  // and `~` is your home also where no shell expands it. Outside a vault, and for --model-dir anywhere, the
+  // value was used as written: `~/m` named a folder `~` in the current folder, which path printed as missing.
+  it('reads `~` and relative folders of $TSM_MODEL_DIR and --model-dir as every folder setting is read', () => {
+    const home = join(root, 'home');
+    writeTinyModel(join(home, 'm'));
+    const outside = join(root, 'outside');
+    mkdirSync(outside, { recursive: true });
+    const path = (args: string[], extra: Record<string, string> = {}, cwd = outside) =>
+      tsm(['model', 'path', ...args], { env: { ...env, HOME: home, ...extra }, cwd });
+    const want = { code: 0, stdout: `${join(home, 'm')}\n`, stderr: '' };
+    expect(path([], { TSM_MODEL_DIR: '~/m' })).toMatchObject(want);
+    expect(path(['--model-dir=~/m'])).toMatchObject(want);
+    expect(path(['--model-dir=~/m'], {}, vault)).toMatchObject(want); // in a vault too
+    expect(path(['--model-dir', 'm'], {}, home)).toMatchObject(want);
+    expect(path([], { TSM_MODEL_DIR: 'm' }, home)).toMatchObject(want);
+    const blank = path([], { TSM_MODEL_DIR: ' ' });
+    expect(blank.code).toBe(1);
+    expect(blank.stderr).toContain('TSM_MODEL_DIR must be a folder path or null (got " ")');
+  });
+
   // Models are per user, so `tsm model` works outside any vault; but in a vault (found, or named by
   // $TSM_VAULT) whose config.json is bad it stops as every other command does, instead of quietly
   // using the default model.
