@@ -1,6 +1,7 @@
 // The one way a surface (CLI, hooks, MCP) reads the index: open, run, close, with every SQLite error
 // turned into an IndexError that names the fix. Surfaces never write the open/try/finally/close block.
 import { asIndexError, checkIndexFiles, IndexError, openReader, schemaChangeBlockedError, type Database } from './db.js';
+import { fileKind } from '../vault/file-kind.js';
 import { otherRunningWatcher } from '../vault/watcher-pid.js';
 import { otherVaultMessage, otherVaultOf } from './index-vault.js';
 
@@ -28,6 +29,7 @@ export function withIndexReader<T>(path: string, fn: (db: Database) => T, opts: 
   try {
     db = openReader(path, opts);
   } catch (err) {
+    if (err instanceof IndexError && err.code === 'missing' && opts.vault !== undefined && fileKind(opts.vault) !== 'directory') throw vaultGone(path, opts.vault);
     throw opts.tsmDir !== undefined && err instanceof IndexError && err.olderSchema ? withWatcher(err, path, opts.tsmDir) : err;
   }
   try {
@@ -39,6 +41,14 @@ export function withIndexReader<T>(path: string, fn: (db: Database) => T, opts: 
   } finally {
     db.close();
   }
+}
+
+/**
+ * A process that outlives its vault (`tsm serve`, started with it, the folder deleted or moved since) found no
+ * index: "run `tsm index` first" named a fix that fails, as `tsm index` stops at a vault that is not there.
+ */
+function vaultGone(path: string, vault: string): IndexError {
+  return new IndexError('missing', `no index at ${path}: the vault folder ${vault} is gone (deleted or moved?); give tsm the vault's new path (--vault) and start it again`);
 }
 
 /** An older-schema error as it stands, or, while a `tsm watch` of the vault runs, one that says to stop it first. */
