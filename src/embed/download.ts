@@ -70,7 +70,7 @@ interface PulledMeta {
 
 export async function pullModel(o: PullOptions): Promise<PullResult> {
   const env = o.env ?? process.env;
-  const endpoint = (env.HF_ENDPOINT || DEFAULT_ENDPOINT).replace(/\/+$/, '');
+  const endpoint = hubEndpoint(env);
   const headers: Record<string, string> = { 'user-agent': 'tsm' };
   if (env.HF_TOKEN) headers.authorization = `Bearer ${env.HF_TOKEN}`;
   const known = knownModel(o.id);
@@ -151,6 +151,27 @@ function writeAtomic(path: string, text: string): void {
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, text);
   renameSync(tmp, path);
+}
+
+/**
+ * The Hub's address: HF_ENDPOINT, else huggingface.co. Checked before any request: a value without its scheme
+ * (`hf-mirror.com`) made fetch throw "Invalid URL", and so did the message meant to name it, and the pull
+ * ended with a stack trace.
+ */
+function hubEndpoint(env: NodeJS.ProcessEnv): string {
+  const raw = env.HF_ENDPOINT || DEFAULT_ENDPOINT;
+  let protocol = '';
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    // said below
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new EmbedError(
+      `HF_ENDPOINT must be the http or https address of the Hub or a mirror, like https://hf-mirror.com (got ${JSON.stringify(raw.slice(0, 200))}): correct it, or unset it for ${DEFAULT_ENDPOINT}`,
+    );
+  }
+  return raw.replace(/\/+$/, '');
 }
 
 async function getJson<T>(url: string, headers: Record<string, string>, id: string, again: string): Promise<T> {

@@ -118,6 +118,19 @@ describe('tsm model', () => {
     expect(out.runtime).toMatchObject({ from: 'tsm', version: '1.30.0' });
   });
 
+  // An HF_ENDPOINT that is no URL (a host name without its scheme) ended the pull with a stack trace:
+  // "tsm: TypeError: Invalid URL at new URL … at getJson (…cmd-model….js)".
+  it('pull names an HF_ENDPOINT that is no http(s) address, with its fix, not a stack trace', () => {
+    for (const bad of ['hf-mirror.com', 'ftp://hf-mirror.com']) {
+      const r = tsm(['model', 'pull'], { env: { ...env, HF_ENDPOINT: bad }, cwd: root });
+      expect(r.code, bad).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `tsm: HF_ENDPOINT must be the http or https address of the Hub or a mirror, like https://hf-mirror.com (got "${bad}"): correct it, or unset it for https://huggingface.co\n`,
+      );
+    }
+  });
+
   it('pull and setup run with NODE_EXTRA_CA_CERTS, which the launcher drops for every other command', () => {
     // Run as a command (the launcher's shell line runs only then). A CA file that does not exist makes Node
     // warn as it starts: the warning shows which processes had the variable.
