@@ -2,6 +2,7 @@
 // turned into an IndexError that names the fix. Surfaces never write the open/try/finally/close block.
 import { asIndexError, checkIndexFiles, IndexError, openReader, schemaChangeBlockedError, type Database } from './db.js';
 import { fileKind } from '../vault/file-kind.js';
+import { vaultGoneMessage } from '../vault/folders.js';
 import { otherRunningWatcher } from '../vault/watcher-pid.js';
 import { otherVaultMessage, otherVaultOf } from './index-vault.js';
 
@@ -48,7 +49,7 @@ export function withIndexReader<T>(path: string, fn: (db: Database) => T, opts: 
  * index: "run `tsm index` first" named a fix that fails, as `tsm index` stops at a vault that is not there.
  */
 function vaultGone(path: string, vault: string): IndexError {
-  return new IndexError('missing', `no index at ${path}: the vault folder ${vault} is gone (deleted or moved?); give tsm the vault's new path (--vault) and start it again`);
+  return new IndexError('missing', `no index at ${path}: ${vaultGoneMessage(vault)}`);
 }
 
 /** An older-schema error as it stands, or, while a `tsm watch` of the vault runs, one that says to stop it first. */

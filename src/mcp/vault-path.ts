@@ -3,6 +3,7 @@
 // folder is followed, a symlinked file must lead inside the vault or such a folder; checked with realpath).
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { vaultGoneMessage } from '../vault/folders.js';
 import { findOnDisk, isInside, leadsInside } from '../vault/paths.js';
 import { ToolError } from './errors.js';
 
@@ -19,6 +20,8 @@ export function realPathInVault(vault: string, relPath: string, param = 'path'):
   try {
     realpathSync(vault);
   } catch (err) {
+    // Deleted or moved while the server runs (its index kept elsewhere, --db): "cannot be read: ENOENT …" named no fix.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolError(vaultGoneMessage(vault));
     throw new ToolError(`the vault ${vault} cannot be read: ${(err as Error).message}`);
   }
   try {

@@ -57,6 +57,11 @@ export function notAFolder(at: string): TsmError {
   return new TsmError(`${at} is not a folder, and tsm writes its files into a folder of that name: move it aside (tsm then makes the folder)`);
 }
 
+/** What a process that outlives its vault (`tsm serve`, the folder deleted or moved since it started) says of it. */
+export function vaultGoneMessage(vault: string): string {
+  return `the vault folder ${vault} is gone (deleted or moved?); give tsm the vault's new path (--vault) and start it again`;
+}
+
 function gone(root: string): FolderGoneError {
   return new FolderGoneError(`${root} does not exist (deleted or moved?): nothing was written there`);
 }
