@@ -37,7 +37,7 @@ it('a start and a Ctrl-C print the lines the page quotes', { timeout: 60_000 }, 
   // The page's forms of them: its example of the first sync's line, `<n> notes` then `, polling`, the stop.
   expect(page).toMatch(/tsm watch: indexed \d+ added, \d+ updated, \d+ removed, \d+ unchanged in \d+\.\d\d s/);
   expect(page).toContain('`tsm watch: watching <vault> (<n> notes)`');
-  expect(page).toContain('(`, polling` after the count under `--poll`)');
+  expect(page).toContain('(`, polling` after the count when it polls: `--poll`');
   expect(page).toContain(`\`${lines[3]}\``);
   expect(page).toContain(`\`${lines[4]}\``);
 });
