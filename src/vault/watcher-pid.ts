@@ -87,20 +87,23 @@ export async function claimWatcher(tsmDir: string): Promise<number | null | 'bus
 
 /**
  * A running watcher's check that it is still on record (`.tsm/` deleted under it, which it rebuilds):
- * claims the file again unless it holds this process's pid or another live watcher's. True when it wrote; a
- * vault that is gone, a folder it may not write, or another tsm taking the file this moment is left alone.
+ * claims the file again unless it holds this process's pid or another live watcher's. When it wrote, what
+ * the file was before, for the watcher's notice: `was gone`, or `named pid N` (a file another program wrote
+ * over it: "was gone" said of a file that was there misled); null when it wrote nothing (its own file, a
+ * vault that is gone, a folder it may not write, or another tsm taking the file this moment).
  */
-export function restoreWatcherPid(tsmDir: string): boolean {
+export function restoreWatcherPid(tsmDir: string): string | null {
   const rec = recorded(tsmDir);
   if (rec?.pid === process.pid) {
     keepOwnFileDated(tsmDir, rec.takenAtMs);
-    return false;
+    return null;
   }
   try {
-    return claimWatcherPid(tsmDir) === 'claimed';
+    if (claimWatcherPid(tsmDir) !== 'claimed') return null;
   } catch {
-    return false;
+    return null;
   }
+  return rec === null ? 'was gone' : `named pid ${rec.pid}, no running watcher`;
 }
 
 /**

@@ -479,7 +479,9 @@ class VaultWatch {
    */
   private keepPidFile(): void {
     const dir = this.opts.pidDir;
-    if (dir !== undefined && !this.stopping && restoreWatcherPid(dir)) this.notice(`${watcherPidFile(dir)} was gone; written again`);
+    if (dir === undefined || this.stopping) return;
+    const was = restoreWatcherPid(dir);
+    if (was !== null) this.notice(`${watcherPidFile(dir)} ${was}; written again`);
   }
 
   /**

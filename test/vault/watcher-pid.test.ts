@@ -91,7 +91,7 @@ describe('restoreWatcherPid', () => {
     expect(claimWatcherPid(dir)).toBe('claimed');
     const hourAgo = new Date(Date.now() - 3_600_000);
     utimesSync(file, hourAgo, hourAgo);
-    expect(restoreWatcherPid(dir)).toBe(false); // not written again: only dated
+    expect(restoreWatcherPid(dir)).toBeNull(); // not written again: only dated
     expect(statSync(file).mtimeMs).toBeGreaterThan(Date.now() - 60_000);
     expect(readFileSync(file, 'utf8')).toBe(`${process.pid}\n`);
   });
@@ -99,7 +99,7 @@ describe('restoreWatcherPid', () => {
   it('leaves the date of its own file written after it started', () => {
     expect(claimWatcherPid(dir)).toBe('claimed');
     const before = statSync(file).mtimeMs;
-    expect(restoreWatcherPid(dir)).toBe(false);
+    expect(restoreWatcherPid(dir)).toBeNull();
     expect(statSync(file).mtimeMs).toBe(before);
   });
 });

@@ -123,6 +123,22 @@ describe('tsm watch: start and stop', () => {
     expect(r.stderr).toContain(`(pid ${other.pid}); stop it first, or, if none runs (its pid reused after a crash or a reboot), remove ${join(dir, '.tsm', 'watch.pid')}`);
   });
 
+  // Its file written over by another program's pid while it ran: written again, but the line said the file
+  // "was gone", of a file that was there.
+  it.skipIf(process.platform !== 'linux')('says what its pid file named when it writes it again over another process\'s pid', async () => {
+    const dir = vault({ 'a.md': '# A\n' });
+    const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
+    later(() => sleeper.kill());
+    const w = await startWatch(dir);
+    const file = join(dir, '.tsm', 'watch.pid');
+    writeFileSync(file, `${sleeper.pid}\n`);
+    await waitFor(() => readFileSync(file, 'utf8') === `${w.child.pid}\n`);
+    await waitFor(() => /written again/.test(w.stderr()));
+    expect(w.stderr()).toContain(`tsm watch: ${file} named pid ${sleeper.pid}, no running watcher; written again\n`);
+    expect(w.stderr()).not.toMatch(/was gone/);
+    expect(await w.stop('SIGTERM')).toBe(0);
+  });
+
   it('rejects a bad --debounce as a usage error', () => {
     const dir = vault({ 'a.md': '# A\n' });
     for (const bad of ['soon', '-5', '1e9']) {
