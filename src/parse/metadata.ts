@@ -5,6 +5,7 @@ import { charLength } from '../text/chars.js';
 import { count } from '../text/count.js';
 import { pageName } from '../text/page-name.js';
 import { keyForm } from '../text/normalize.js';
+import { oneLine } from '../text/controls.js';
 import { dailyByFormat, formatDay, type DayFormat } from './day-format.js';
 import { nameDay, validDate, writtenDay, ymd } from './name-date.js';
 import type { ParseOptions } from './options.js';
@@ -14,9 +15,18 @@ type Frontmatter = Record<string, unknown>;
 /** Frontmatter `title` → first H1 → file name without extension, as the page name it stands for (pageName). */
 export function noteTitle(fm: Frontmatter, firstH1: string | null, path: string): string {
   const fromFm = scalarText(property(fm, 'title'));
-  if (fromFm) return fromFm;
-  if (firstH1) return firstH1;
+  if (fromFm && shownTitle(fromFm)) return fromFm;
+  if (firstH1 && shownTitle(firstH1)) return firstH1;
   return pageName(stem(path));
+}
+
+/**
+ * True when a title shows something once cleaned as the outputs clean it (oneLine): `title: "\e[31m\x01"`
+ * (YAML escapes) or an H1 of only control characters was the title, shown as nothing in `tsm search` and
+ * `-f md`, where a blank one falls back to the next. It falls back the same way now.
+ */
+export function shownTitle(text: string): boolean {
+  return oneLine(text) !== '';
 }
 
 /**

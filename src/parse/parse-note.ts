@@ -13,6 +13,7 @@ import {
   noteTitle,
   noteType,
   propertyValues,
+  shownTitle,
   uniqueLower,
   unknownTypeWarning,
   withoutLongNames,
@@ -87,7 +88,7 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
 
   // Logseq's page properties name a note as frontmatter does; a note with frontmatter is named by it alone.
   const names = block ? frontmatter : pageProperties(lines, 0);
-  const firstH1 = headings.find((h) => h.depth === 1 && h.text !== '')?.text ?? null;
+  const firstH1 = headings.find((h) => h.depth === 1 && shownTitle(h.text))?.text ?? null;
   const title = noteTitle(names, firstH1, src.path);
   const sections = buildSections({ lines, lineKinds, leadStart, headings, title, chunkChars: opts.chunkChars });
 
