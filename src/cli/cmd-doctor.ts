@@ -387,6 +387,7 @@ const FIXES: { cause: RegExp | string; fix: string; linked?: (file: string) => s
   { cause: /its ignore rules are not applied/, fix: 'make it a plain file your user can read (or remove it)' },
   { cause: /not a type tsm knows/, fix: 'set `type:` to daily, knowledge or session, or remove it (tags can carry your own kinds)' },
   { cause: /frontmatter not closed/, fix: 'end the properties with a line of `---`' },
+  { cause: /no date tsm reads/, fix: 'write the date as an ISO date, YYYY-MM-DD (`created: 2026-07-18`), or remove the key' },
   { cause: /yaml|frontmatter/i, fix: 'correct the YAML between the `---` lines' },
   // Before the encodings: the name, not the text, is what is wrong.
   {

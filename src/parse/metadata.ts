@@ -54,8 +54,13 @@ export function unknownTypeWarning(fm: Frontmatter, indexedAs: NoteType): string
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return null;
   const declared = scalarText(value);
   if (declared !== null && (NOTE_TYPES as readonly string[]).includes(keyForm(declared))) return null;
-  const what = declared === null ? `is ${Array.isArray(value) ? 'a list' : 'a mapping'},` : `${JSON.stringify(declared.length > 40 ? `${declared.slice(0, 40)}…` : declared)} is`;
-  return `frontmatter: type ${what} not a type tsm knows (${NOTE_TYPES.join(', ')}): indexed as ${indexedAs}`;
+  return `frontmatter: type ${valueIs(value, declared)} not a type tsm knows (${NOTE_TYPES.join(', ')}): indexed as ${indexedAs}`;
+}
+
+/** `"meeting" is` (cut at 40 characters), or `is a list,` / `is a mapping,`: a property's value in a warning. */
+function valueIs(value: unknown, text: string | null): string {
+  if (text === null) return `is ${Array.isArray(value) ? 'a list' : 'a mapping'},`;
+  return `${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)} is`;
 }
 
 /** Frontmatter `status` in its key form (keyForm: NFKC, lower case, as `--status` compares it); null when absent or empty. */
@@ -107,6 +112,31 @@ export function noteDate(
   const started = isSessionNote(fm) ? dateOf(property(fm, 'started')) : null;
   if (started) return { date: started, dateSource: 'frontmatter' };
   return { date: localDay(Number.isFinite(mtimeMs) ? mtimeMs : 0), dateSource: 'mtime' };
+}
+
+const FALLBACK: Record<NoteDate['dateSource'], string> = {
+  frontmatter: 'its `started` or a Notion property line',
+  filename: 'its file name',
+  mtime: "its file's modification time",
+};
+
+/**
+ * A frontmatter date/updated/created that is no date (`created: yesterday`, `date: next week`, `2026-02-30`)
+ * dated nothing, and the note fell back to its file's modification time with no word of why: a warning for
+ * each, when none of these keys dates the note. A blank value (`created:`, or `0000-00-00`, an empty date as
+ * templates and database exports write it) is a template's blank, not a date: no warning.
+ */
+export function unreadDateWarnings(fm: Frontmatter, dated: NoteDate): string[] {
+  const values = DATE_KEYS.map((key) => [key, property(fm, key)] as const);
+  if (values.some(([, value]) => dateOf(value) !== null)) return [];
+  const out: string[] = [];
+  for (const [key, value] of values) {
+    if (value === undefined || value === null) continue;
+    const text = scalarText(value);
+    if (text === '0000-00-00' || (typeof value === 'string' && text === null)) continue;
+    out.push(`frontmatter: ${key} ${valueIs(value, text)} no date tsm reads, so the note is dated by ${FALLBACK[dated.dateSource]}: write an ISO date, YYYY-MM-DD`);
+  }
+  return out;
 }
 
 const isSessionNote = (fm: Frontmatter): boolean => {

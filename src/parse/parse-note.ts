@@ -16,6 +16,7 @@ import {
   shownTitle,
   uniqueLower,
   unknownTypeWarning,
+  unreadDateWarnings,
   withoutLongNames,
 } from './metadata.js';
 import type { ParseOptions } from './options.js';
@@ -107,13 +108,15 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
   const type = noteType(frontmatter, src.path, opts);
   const typeWarning = unknownTypeWarning(frontmatter, type);
   if (typeWarning) warnings.push(typeWarning);
+  const dated = noteDate(frontmatter, src.path, src.mtimeMs, opts.dayFormats, notion.dates);
+  warnings.push(...unreadDateWarnings(frontmatter, dated));
 
   return {
     path: src.path,
     title,
     type,
     status: noteStatus(frontmatter),
-    ...noteDate(frontmatter, src.path, src.mtimeMs, opts.dayFormats, notion.dates),
+    ...dated,
     tags: withoutLongNames(uniqueLower([...frontmatterTags(names), ...notion.tags, ...inlineTags]), 'tag', 'tags', warnings),
     aliases: withoutLongNames(frontmatterAliases(names), 'alias', 'aliases', warnings),
     frontmatter,

@@ -39,5 +39,6 @@
 // 24: 2026-11-29 (an alias or tag over 200 characters is left out, with a warning: metadata.ts MAX_NAME_CHARS;
 // frontmatter nested too deep says so in its warning, not "Maximum call stack size exceeded"; frontmatter never
 // closed is read as text with a warning; half a surrogate pair a YAML string escapes is read as U+FFFD; UTF-32 notes).
-// 25: 2026-11-29 (a title or first H1 of only control characters, `title: "\e[31m\x01"`, falls back as a blank one does).
+// 25: 2026-11-29 (a title or first H1 of only control characters, `title: "\e[31m\x01"`, falls back as a blank one does;
+// a frontmatter date/updated/created that is no date, `created: yesterday`, is a warning: metadata.ts unreadDateWarnings).
 export const PARSE_VERSION = 25;
