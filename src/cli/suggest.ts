@@ -40,11 +40,25 @@ interface ChoiceSpec {
  * says `did you mean -f json?`; it had no close name, and the message went on only to say how to search
  * for the word `--json`.
  */
-export function unknownOptionMessage(option: string, knownLong: readonly string[], specs: Record<string, ChoiceSpec> = {}): string {
+export function unknownOptionMessage(
+  option: string,
+  knownLong: readonly string[],
+  specs: Record<string, ChoiceSpec> = {},
+  commandsOf: Record<string, readonly string[]> = {},
+): string {
   const name = option.replace(/^-+/, '').replace(/=.*$/s, '');
   const owner = option.startsWith('--') ? Object.entries(specs).find(([, s]) => s.choices?.includes(name)) : undefined;
   if (owner) return `unknown option ${option} (did you mean ${owner[1].alias ? `-${owner[1].alias}` : `--${owner[0]}`} ${name}?)`;
-  const guess = option.startsWith('--') || name.length > 1 ? closest(name, knownLong) : null;
+  // An option of other commands only (`tsm index --verbose`): the closest name was itself, and the message
+  // said "unknown option --verbose (did you mean --verbose?)". Which command takes it is what helps.
+  const commands = option.startsWith('--') ? (Object.hasOwn(commandsOf, name) ? commandsOf[name] : []) : [];
+  if (commands.length > 0) {
+    const named = commands.map((c) => `tsm ${c}`);
+    const list = named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`;
+    return `unknown option ${option} (--${name} is an option of ${list})`;
+  }
+  // Never the name just rejected: an option known elsewhere but not to this command is no suggestion.
+  const guess = option.startsWith('--') || name.length > 1 ? closest(name, knownLong.filter((k) => k !== name)) : null;
   return `unknown option ${option}${guess ? ` (did you mean --${guess}?)` : ''}`;
 }
 

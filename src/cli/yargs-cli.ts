@@ -222,6 +222,12 @@ const ALL_OPTIONS = [
   ...new Set(['help', 'version', ...Object.keys(SEARCH_OPTIONS), ...Object.keys(HOOK_OPTIONS), ...Object.values(COMMAND_OPTIONS).flatMap((o) => Object.keys(o))]),
 ];
 
+/** Each option and the commands that take it, for an option typed to a command that does not. */
+const COMMANDS_OF_OPTION: Record<string, string[]> = {};
+for (const [command, specs] of Object.entries({ search: SEARCH_OPTIONS, hook: HOOK_OPTIONS, status: JSON_OPTION, doctor: JSON_OPTION, ...COMMAND_OPTIONS })) {
+  for (const name of Object.keys(specs)) if (!Object.hasOwn(VAULT_OPTIONS, name)) (COMMANDS_OF_OPTION[name] ??= []).push(command);
+}
+
 /** yargs says "Unknown argument: versoin"; tsm says which option was probably meant. */
 function unknownArgumentsMessage(msg: string, argv: string[]): string | null {
   const m = /^Unknown arguments?: (.+)$/s.exec(msg);
@@ -237,7 +243,7 @@ function unknownArgumentsMessage(msg: string, argv: string[]): string | null {
       const typed = typedAsOption(a);
       // A word after `--` is named as typed, not as pathsAfterDoubleDash passed it.
       const word = a.startsWith('./-') && argv.includes(a.slice(2)) ? a.slice(2) : a;
-      return typed ? unknownOptionMessage(typed, ALL_OPTIONS) : `unexpected argument "${word}"${isFolder(word) ? ` (a folder: name a vault with --vault ${word})` : ''}`;
+      return typed ? unknownOptionMessage(typed, ALL_OPTIONS, {}, COMMANDS_OF_OPTION) : `unexpected argument "${word}"${isFolder(word) ? ` (a folder: name a vault with --vault ${word})` : ''}`;
     })
     .join('; ');
 }

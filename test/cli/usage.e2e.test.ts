@@ -177,6 +177,21 @@ describe('small things users hit', () => {
     }
   });
 
+  it("an option of another command is said to be that command's, never suggested back as itself", () => {
+    // Measured before: `tsm index --verbose` said "unknown option --verbose (did you mean --verbose?)".
+    for (const [args, owners] of [
+      [['index', '--verbose'], 'tsm search'],
+      [['status', '--verbose'], 'tsm search'],
+      [['index', '--limit', '3'], 'tsm search and tsm related'],
+      [['serve', '--json'], 'tsm status, tsm doctor, tsm index, tsm related, tsm ingest-session and tsm model'],
+    ] as const) {
+      const r = tsm([...args], { cwd: marked.dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.split('\n')[0]).toBe(`tsm: unknown option ${args[1]} (${args[1]} is an option of ${owners})`);
+    }
+  });
+
   it('`tsm search q --json`, written as `tsm status --json` is, names -f json (an option named like a value names its option)', () => {
     for (const [flag, meant] of [['--json', '-f json'], ['--xml', '-f xml'], ['--md', '-f md'], ['--high', '--detail high']] as const) {
       const r = tsm(['search', 'LoRa', flag], { cwd: marked.dir });
