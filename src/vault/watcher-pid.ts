@@ -88,14 +88,14 @@ export async function claimWatcher(tsmDir: string): Promise<number | null | 'bus
 /**
  * A running watcher's check that it is still on record (`.tsm/` deleted under it, which it rebuilds):
  * claims the file again unless it holds this process's pid or another live watcher's. When it wrote, what
- * the file was before, for the watcher's notice: `was gone`, or `named pid N` (a file another program wrote
+ * the file was before, for the watcher's notice: `was gone`, `held "…", not a pid`, or `named pid N` (a file another program wrote
  * over it: "was gone" said of a file that was there misled); null when it wrote nothing (its own file, a
  * vault that is gone, a folder it may not write, or another tsm taking the file this moment).
  */
 export function restoreWatcherPid(tsmDir: string): string | null {
-  const rec = recorded(tsmDir);
-  if (rec?.pid === process.pid) {
-    keepOwnFileDated(tsmDir, rec.takenAtMs);
+  const found = readPidFile(tsmDir);
+  if (found?.pid === process.pid) {
+    keepOwnFileDated(tsmDir, found.takenAtMs);
     return null;
   }
   try {
@@ -103,7 +103,11 @@ export function restoreWatcherPid(tsmDir: string): string | null {
   } catch {
     return null;
   }
-  return rec === null ? 'was gone' : `named pid ${rec.pid}, no running watcher`;
+  if (found === null) return 'was gone';
+  if (found.pid !== null) return `named pid ${found.pid}, no running watcher`;
+  // A file of text that is no pid was said to be "gone" too, though it was there.
+  const text = found.text.trim();
+  return text === '' ? 'was empty, no pid' : `held ${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}, not a pid`;
 }
 
 /**
@@ -134,6 +138,12 @@ export function removeWatcherPid(tsmDir: string): void {
 
 /** The pid the file names and when it was written (its mtime, from the same open file), or null. */
 function recorded(tsmDir: string): { pid: number; takenAtMs: number } | null {
+  const found = readPidFile(tsmDir);
+  return found === null || found.pid === null ? null : { pid: found.pid, takenAtMs: found.takenAtMs };
+}
+
+/** What the file holds: its text, the pid it names (null: none) and its mtime; null when it is no plain file to read. */
+function readPidFile(tsmDir: string): { text: string; pid: number | null; takenAtMs: number } | null {
   let fd: number;
   try {
     // Opened as a plain file or not at all: a FIFO there blocked the read forever, and with it `tsm status`,
@@ -144,8 +154,8 @@ function recorded(tsmDir: string): { pid: number; takenAtMs: number } | null {
   }
   try {
     // Read by the claim's rule (lockPid), so that what the claim takes for stale is what names no watcher here.
-    const pid = lockPid(readFileSync(fd, 'utf8'));
-    return pid === null ? null : { pid, takenAtMs: fstatSync(fd).mtimeMs };
+    const text = readFileSync(fd, 'utf8');
+    return { text, pid: lockPid(text), takenAtMs: fstatSync(fd).mtimeMs };
   } catch {
     return null;
   } finally {

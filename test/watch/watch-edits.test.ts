@@ -139,6 +139,19 @@ describe('tsm watch: start and stop', () => {
     expect(await w.stop('SIGTERM')).toBe(0);
   });
 
+  // Its file written over with text that is no pid: the line said the file "was gone", of a file that was there.
+  it('says its pid file held no pid when it writes it again over such text', async () => {
+    const dir = vault({ 'a.md': '# A\n' });
+    const w = await startWatch(dir);
+    const file = join(dir, '.tsm', 'watch.pid');
+    writeFileSync(file, 'hello\n');
+    await waitFor(() => readFileSync(file, 'utf8') === `${w.child.pid}\n`);
+    await waitFor(() => /written again/.test(w.stderr()));
+    expect(w.stderr()).toContain(`tsm watch: ${file} held "hello", not a pid; written again\n`);
+    expect(w.stderr()).not.toMatch(/was gone/);
+    expect(await w.stop('SIGTERM')).toBe(0);
+  });
+
   it('rejects a bad --debounce as a usage error', () => {
     const dir = vault({ 'a.md': '# A\n' });
     for (const bad of ['soon', '-5', '1e9']) {
