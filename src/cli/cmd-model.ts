@@ -5,7 +5,7 @@ import { pullModel } from '../embed/download.js';
 import { KNOWN_MODELS, knownModel, pulledModelDir } from '../embed/models.js';
 import { ORT_PACKAGE, ORT_VERSION, runtimeDir } from '../embed/runtime.js';
 import { embeddingStatus, type ModelSettings } from '../embed/status.js';
-import { setupArgs, setupRuntime } from '../embed/setup.js';
+import { setupCommandLine, setupRuntime } from '../embed/setup.js';
 import { DEFAULT_MODEL, envSetting, loadConfig, NoVaultError, optionalDir } from '../vault/config.js';
 import { printJson } from './args.js';
 import { progressBar } from './progress.js';
@@ -127,7 +127,7 @@ async function pull(argv: Record<string, unknown>): Promise<void> {
 async function setup(argv: Record<string, unknown>): Promise<void> {
   const dir = runtimeDir();
   if (argv['dry-run']) {
-    writeOut(`ONNXRUNTIME_NODE_INSTALL=skip npm ${setupArgs(dir).join(' ')}\n`);
+    writeOut(`${setupCommandLine(dir)}\n`);
     return;
   }
   const before = embeddingStatus(modelSettings(argv)).runtime;

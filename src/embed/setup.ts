@@ -10,9 +10,20 @@ import { join } from 'node:path';
 import { EmbedError } from './errors.js';
 import { findRuntime, loadRuntime, ORT_PACKAGE, ORT_VERSION, runtimeDir, type RuntimeLocation } from './runtime.js';
 
-/** The npm command line setup runs, in `dir`. Shown by `tsm model setup --dry-run` and in the docs. */
-export function setupArgs(dir: string): string[] {
+/** The npm arguments setup runs, in `dir`. */
+function setupArgs(dir: string): string[] {
   return ['install', `${ORT_PACKAGE}@${ORT_VERSION}`, '--prefix', dir, '--ignore-scripts', '--no-audit', '--no-fund', '--omit=dev'];
+}
+
+/** The environment setup gives npm beside the user's (the file's head says why). */
+const SETUP_ENV = { ONNXRUNTIME_NODE_INSTALL: 'skip' } as const;
+
+/**
+ * The command line setup runs, to run by hand: shown by `tsm model setup --dry-run`, in the docs, and when
+ * npm cannot be started. That last one lacked the ONNXRUNTIME_NODE_INSTALL=skip the other showed.
+ */
+export function setupCommandLine(dir: string): string {
+  return `${Object.entries(SETUP_ENV).map(([k, v]) => `${k}=${v}`).join(' ')} npm ${setupArgs(dir).join(' ')}`;
 }
 
 export interface SetupOptions {
@@ -35,12 +46,12 @@ export async function setupRuntime(o: SetupOptions = {}): Promise<RuntimeLocatio
   );
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const r = spawnSync(npm, setupArgs(dir), {
-    env: { ...env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
+    env: { ...env, ...SETUP_ENV },
     // npm's output goes to our stderr (fd 2): stdout is for the command's one-line result.
     stdio: o.stdio === 'ignore' ? 'ignore' : ['ignore', 2, 2],
     shell: process.platform === 'win32',
   });
-  if (r.error) throw new EmbedError(`could not run npm (${r.error.message}): install Node.js with npm, or run \`npm ${setupArgs(dir).join(' ')}\` yourself`);
+  if (r.error) throw new EmbedError(`could not run npm (${r.error.message}): install Node.js with npm, or run \`${setupCommandLine(dir)}\` yourself`);
   if (r.status !== 0) throw new EmbedError(`npm could not install ${ORT_PACKAGE}@${ORT_VERSION} into ${dir} (exit ${r.status}; its messages are above): fix what npm says and run \`tsm model setup --force\``);
   const search = [{ from: 'setup' as const, base: join(dir, 'package.json') }];
   const found = findRuntime(search);

@@ -148,6 +148,21 @@ describe('tsm model', () => {
     expect(list.stderr).not.toMatch(/extra certs/i);
   });
 
+  it('setup with no npm on PATH names the command to run by hand, the very line --dry-run prints', () => {
+    // Measured before: the line lacked the ONNXRUNTIME_NODE_INSTALL=skip prefix --dry-run shows.
+    const noNpm = join(root, 'no-npm');
+    mkdirSync(noNpm, { recursive: true });
+    const own = { TSM_CACHE_DIR: join(root, 'setup-cache'), PATH: noNpm };
+    const dry = tsm(['model', 'setup', '--dry-run'], { env: own, cwd: root });
+    expect(dry.code).toBe(0);
+    const line = dry.stdout.trim();
+    expect(line).toMatch(/^ONNXRUNTIME_NODE_INSTALL=skip npm install /);
+    const r = tsm(['model', 'setup', '--force'], { env: own, cwd: root });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`: install Node.js with npm, or run \`${line}\` yourself\n`);
+  });
+
   it('pull refuses a name that is not a model id, with exit 2', () => {
     const r = tsm(['model', 'pull', 'ruri'], { env, cwd: root });
     expect(r.code).toBe(2);
