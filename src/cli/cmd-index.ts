@@ -1,6 +1,7 @@
 // tsm index: bring the index in step with the vault and print what changed.
 import { join } from 'node:path';
-import type { NotTaken } from '../core/types.js';
+import type { NotTaken, SyncSummary } from '../core/types.js';
+import type { Embedder } from '../embed/types.js';
 import type { EmbedSummary } from '../index/embed-job.js';
 import { syncVault } from '../index/sync.js';
 import type { TsmConfig } from '../vault/config.js';
@@ -18,6 +19,19 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   const threads = argv.embed ? threadsOf(argv.threads) : noThreads(argv.threads);
   const cfg = configFrom(argv, { cwdIsVault: true });
   const paths = argv['files-from-stdin'] ? readPathsFromStdin() : undefined;
+  // The model too is loaded before the sync: --embed is part of what was asked, and without a model the whole
+  // sync ran and printed its summary, then the command exited 1 naming `tsm model pull`.
+  const embedder = argv.embed ? await loadModel(cfg, threads) : null;
+  try {
+    const summary = await sync(cfg, argv, paths);
+    const embedded = embedder ? await embed(cfg, embedder) : undefined;
+    if (argv.json) printJson({ vault: cfg.vault, db: cfg.db, ...summary, ...(embedded ? { embedding: embedded } : {}) });
+  } finally {
+    await embedder?.close();
+  }
+}
+
+async function sync(cfg: TsmConfig, argv: Record<string, unknown>, paths: string[] | undefined): Promise<SyncSummary> {
   const bar = progressBar('indexing');
   const summary = await syncVault(cfg, {
     full: Boolean(argv.full),
@@ -38,15 +52,11 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
         ` in ${s.seconds.toFixed(2)} s${s.warnings ? ` (${count(s.warnings, 'warning')}: tsm status)` : ''}\n`,
     );
   }
-  const embedded = argv.embed ? await embed(cfg, threads) : undefined;
-  if (argv.json) printJson({ vault: cfg.vault, db: cfg.db, ...summary, ...(embedded ? { embedding: embedded } : {}) });
+  return summary;
 }
 
-/**
- * `--embed`: after the sync, gives every section lacking a vector of the vault's model its vectors
- * (src/index/embed-job.ts): resumable (committed every few dozen sections), one thread unless --threads.
- */
-async function embed(cfg: TsmConfig, threads: number): Promise<EmbedSummary> {
+/** The vault's model for `--embed`, or the error naming how to get one. */
+async function loadModel(cfg: TsmConfig, threads: number): Promise<Embedder> {
   const { loadVaultEmbedder } = await import('../embed/query-embedder.js');
   const embedder = await loadVaultEmbedder(cfg, { threads });
   if (!embedder) {
@@ -55,6 +65,14 @@ async function embed(cfg: TsmConfig, threads: number): Promise<EmbedSummary> {
         `${join(cfg.vault, '.tsm', 'config.json')} to a model folder of your own (docs/embeddings.md)`,
     );
   }
+  return embedder;
+}
+
+/**
+ * `--embed`: after the sync, gives every section lacking a vector of the vault's model its vectors
+ * (src/index/embed-job.ts): resumable (committed every few dozen sections), one thread unless --threads.
+ */
+async function embed(cfg: TsmConfig, embedder: Embedder): Promise<EmbedSummary> {
   const { openWriter } = await import('../index/db.js');
   const { embedPending } = await import('../index/embed-job.js');
   const { db } = openWriter(cfg.db, { vault: cfg.vault });
@@ -80,7 +98,6 @@ async function embed(cfg: TsmConfig, threads: number): Promise<EmbedSummary> {
     offSignals();
     bar.end();
     db.close();
-    await embedder.close();
   }
 }
 

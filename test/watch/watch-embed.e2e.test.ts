@@ -47,9 +47,13 @@ describe('resident model', () => {
     const again = tsm(['index', '--vault', v, '--embed', '--json']);
     expect(JSON.parse(again.stdout).embedding).toMatchObject({ embedded: 0, withVectors: 4, remaining: 0 });
     // No folder named, nothing pulled (an empty cache folder).
-    const none = tsm(['index', '--vault', vault(false), '--embed'], { env: { TSM_CACHE_DIR: join(root, 'empty-cache') } });
-    expect(none.code).not.toBe(0);
-    expect(none.stderr).toMatch(/--embed needs a model: run `tsm model pull` .*or set "modelDir" in .*config\.json/);
+    // Said before any work: the whole sync ran first, its summary on stdout, then exit 1 (measured before).
+    const bare = vault(false);
+    const none = tsm(['index', '--vault', bare, '--embed'], { env: { TSM_CACHE_DIR: join(root, 'empty-cache') } });
+    expect(none.code).toBe(1);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toMatch(/^tsm: --embed needs a model: run `tsm model pull` .*or set "modelDir" in .*config\.json/);
+    expect(existsSync(join(bare, '.tsm', 'index.db'))).toBe(false);
   });
 
   it('keeps ONNX Runtime\'s telemetry off: nothing queued for upload in the home folder', () => {
