@@ -23,6 +23,7 @@ import type { QueryVector } from '../embed/socket-protocol.js';
 import { fingerprintModel } from '../embed/fingerprint.js';
 import { socketPath } from '../vault/embed-socket.js';
 import { count } from '../text/count.js';
+import { UserError } from './run.js';
 import { searchExclusions } from '../vault/obsidian-excluded.js';
 
 export async function run(argv: Record<string, unknown>): Promise<void> {
@@ -163,6 +164,23 @@ async function buildFirstIndex(cfg: TsmConfig): Promise<void> {
   writeErr(`tsm: indexed ${count(s.added, 'note')} in ${s.seconds.toFixed(2)} s\n`);
 }
 
+/**
+ * JSON built past the longest string Node.js holds (2^29 - 24 characters, about 537 million): measured, three
+ * 20 MB notes with `-n 100 --all-sections --full --include-content 50` (each top hit carries its whole file)
+ * ended in "tsm: RangeError: Invalid string length" and a stack trace. Nothing is written then, so stdout
+ * holds no half document; the line says what made it so large and how to ask for less.
+ */
+function tooLargeForJson(resp: SearchResponse, argv: Record<string, unknown>, contents: Map<number, string>): UserError {
+  const mb = (chars: number) => `${(chars / 1e6).toFixed(1)} million characters`;
+  const files = [...contents.values()].reduce((n, t) => n + t.length, 0);
+  const sections = argv.full ? resp.hits.reduce((n, h) => n + h.content.length, 0) : 0;
+  const parts = [files ? `--include-content ${argv['include-content']}: ${mb(files)} of whole files` : '', sections ? `--full: ${mb(sections)} of section text` : ''].filter(Boolean);
+  return new UserError(
+    `the JSON of ${count(resp.hits.length, 'result')} is longer than Node.js can hold in one string (about 537 million characters${parts.length ? `; ${parts.join(', ')}` : ''}): ` +
+      'ask for fewer results (-n), a smaller --include-content, or leave out --full',
+  );
+}
+
 async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: TsmConfig, now: Date, links: LinkReading): Promise<string> {
   if (argv.ids) {
     const { formatIds } = await import('../format/json.js');
@@ -186,7 +204,12 @@ async function render(resp: SearchResponse, argv: Record<string, unknown>, cfg: 
         const file = files.get(hit.path);
         if (file != null) contents.set(hit.id, file);
       }
-      return withNewline(formatJson(resp, { full: Boolean(argv.full), contents }));
+      try {
+        return withNewline(formatJson(resp, { full: Boolean(argv.full), contents }));
+      } catch (err) {
+        if (err instanceof RangeError && /Invalid string length/.test(err.message)) throw tooLargeForJson(resp, argv, contents);
+        throw err;
+      }
     }
     case 'xml': {
       const { formatXml } = await import('../format/xml.js');
