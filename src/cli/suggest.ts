@@ -45,21 +45,32 @@ export function unknownOptionMessage(
   knownLong: readonly string[],
   specs: Record<string, ChoiceSpec> = {},
   commandsOf: Record<string, readonly string[]> = {},
+  command: string | null = null,
 ): string {
   const name = option.replace(/^-+/, '').replace(/=.*$/s, '');
   const owner = option.startsWith('--') ? Object.entries(specs).find(([, s]) => s.choices?.includes(name)) : undefined;
   if (owner) return `unknown option ${option} (did you mean ${owner[1].alias ? `-${owner[1].alias}` : `--${owner[0]}`} ${name}?)`;
   // An option of other commands only (`tsm index --verbose`): the closest name was itself, and the message
   // said "unknown option --verbose (did you mean --verbose?)". Which command takes it is what helps.
-  const commands = option.startsWith('--') ? (Object.hasOwn(commandsOf, name) ? commandsOf[name] : []) : [];
-  if (commands.length > 0) {
-    const named = commands.map((c) => `tsm ${c}`);
-    const list = named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`;
-    return `unknown option ${option} (--${name} is an option of ${list})`;
-  }
+  const commands = option.startsWith('--') ? ownersOf(name, commandsOf) : [];
+  if (commands.length > 0) return `unknown option ${option} (--${name} is an option of ${commandList(commands)})`;
   // Never the name just rejected: an option known elsewhere but not to this command is no suggestion.
   const guess = option.startsWith('--') || name.length > 1 ? closest(name, knownLong.filter((k) => k !== name)) : null;
-  return `unknown option ${option}${guess ? ` (did you mean --${guess}?)` : ''}`;
+  if (guess === null) return `unknown option ${option}`;
+  // A close name this command does not take either (`tsm index --verbos`) is said to be another's.
+  const owners = ownersOf(guess, commandsOf);
+  const elsewhere = command !== null && owners.length > 0 && !owners.includes(command);
+  return `unknown option ${option} (did you mean --${guess}?${elsewhere ? ` an option of ${commandList(owners)}` : ''})`;
+}
+
+function ownersOf(name: string, commandsOf: Record<string, readonly string[]>): readonly string[] {
+  return Object.hasOwn(commandsOf, name) ? commandsOf[name] : [];
+}
+
+/** `tsm search`, `tsm search and tsm related`, `tsm a, tsm b and tsm c`. */
+function commandList(commands: readonly string[]): string {
+  const named = commands.map((c) => `tsm ${c}`);
+  return named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`;
 }
 
 /**

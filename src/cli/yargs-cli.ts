@@ -243,7 +243,7 @@ function unknownArgumentsMessage(msg: string, argv: string[]): string | null {
       const typed = typedAsOption(a);
       // A word after `--` is named as typed, not as pathsAfterDoubleDash passed it.
       const word = a.startsWith('./-') && argv.includes(a.slice(2)) ? a.slice(2) : a;
-      return typed ? unknownOptionMessage(typed, ALL_OPTIONS, {}, COMMANDS_OF_OPTION) : `unexpected argument "${word}"${isFolder(word) ? ` (a folder: name a vault with --vault ${word})` : ''}`;
+      return typed ? unknownOptionMessage(typed, ALL_OPTIONS, {}, COMMANDS_OF_OPTION, commandOf(argv)) : `unexpected argument "${word}"${isFolder(word) ? ` (a folder: name a vault with --vault ${word})` : ''}`;
     })
     .join('; ');
 }

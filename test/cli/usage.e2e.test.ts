@@ -190,6 +190,11 @@ describe('small things users hit', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr.split('\n')[0]).toBe(`tsm: unknown option ${args[1]} (${args[1]} is an option of ${owners})`);
     }
+    // A close name this command does not take either is said to be another's; one it takes is as before.
+    const near = tsm(['index', '--verbos'], { cwd: marked.dir });
+    expect(near.code).toBe(2);
+    expect(near.stderr.split('\n')[0]).toBe('tsm: unknown option --verbos (did you mean --verbose? an option of tsm search)');
+    expect(tsm(['index', '--ful'], { cwd: marked.dir }).stderr.split('\n')[0]).toBe('tsm: unknown option --ful (did you mean --full?)');
   });
 
   it('`tsm search q --json`, written as `tsm status --json` is, names -f json (an option named like a value names its option)', () => {
