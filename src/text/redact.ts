@@ -707,23 +707,6 @@ export function redactSecrets(text: string): string {
   return redactPasses(text, false, false);
 }
 
-/**
- * A heading path (`title > Heading > Subheading`) redacted heading by heading, so that no redaction reaches
- * across a ` > ` (a Cookie header's value runs to the line's end) and the path keeps its headings
- * (sessionPathPart reads a session note's last one).
- */
-export function redactHeadingPath(path: string): string {
-  return path.split(PATH_SEPARATOR).map(redactSecrets).join(PATH_SEPARATOR);
-}
-
-/**
- * redactSecrets, except that a secret over several lines (a key block) leaves its line breaks after its
- * `[REDACTED]`, so that every line after it keeps its number (read_note shows a note's lines numbered).
- */
-export function redactSecretsKeepingLines(text: string): string {
-  return redactPasses(text, true, false);
-}
-
 // A note the user wrote (what the prompt hooks inject and the MCP tools answer) is redacted more narrowly
 // than a transcript. A transcript's text was never meant to be kept, so its rules lean to redacting; a note
 // is text the user chose to write, and its code and prose reach the model as the answer to a question. On
@@ -742,12 +725,18 @@ export function redactNoteSecrets(text: string): string {
   return redactPasses(text, false, true);
 }
 
-/** redactHeadingPath for a note the user wrote. */
+/**
+ * A heading path (`title > Heading > Subheading`) redacted heading by heading, so that no redaction reaches
+ * across a ` > ` (a Cookie header's value runs to the line's end) and the path keeps its headings.
+ */
 export function redactNoteHeadingPath(path: string): string {
   return path.split(PATH_SEPARATOR).map(redactNoteSecrets).join(PATH_SEPARATOR);
 }
 
-/** redactSecretsKeepingLines for a note the user wrote. */
+/**
+ * redactNoteSecrets, except that a secret over several lines (a key block) leaves its line breaks after its
+ * `[REDACTED]`, so that every line after it keeps its number (read_note shows a note's lines numbered).
+ */
 export function redactNoteSecretsKeepingLines(text: string): string {
   return redactPasses(text, true, true);
 }

@@ -1,7 +1,7 @@
 // The tail of a private key block whose BEGIN line is not in the text (a page of read_note, a section of a long
 // note, a transcript's `tail id_rsa`), and redaction that keeps a text's line numbers (read_note).
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactSecrets, redactSecretsKeepingLines } from '../../src/text/redact.js';
+import { REDACTED, redactNoteSecrets, redactNoteSecretsKeepingLines, redactSecrets } from '../../src/text/redact.js';
 import { keyLines } from '../helpers/secret-notes.js';
 
 const BODY = keyLines(5, 6);
@@ -38,11 +38,11 @@ describe('a key block without its BEGIN line', () => {
   });
 });
 
-describe('redactSecretsKeepingLines', () => {
+describe('redactNoteSecretsKeepingLines', () => {
   it('keeps the line breaks of a key block, whole or cut, so every later line keeps its number', () => {
     for (const lines of [['a', ...BLOCK, 'b'], ['a', ...BLOCK.slice(0, 4)], [...BLOCK.slice(3), 'b'], ['a\r', ...BLOCK.map((l) => `${l}\r`), 'b']]) {
       const text = lines.join('\n');
-      const kept = redactSecretsKeepingLines(text);
+      const kept = redactNoteSecretsKeepingLines(text);
       expect(kept.split('\n')).toHaveLength(lines.length);
       expect(kept).toContain(REDACTED);
       for (const line of BODY) expect(kept).not.toContain(line);
@@ -53,6 +53,6 @@ describe('redactSecretsKeepingLines', () => {
 
   it('is redactSecrets where no secret spans lines', () => {
     const text = 'DB_PASSWORD=hunter2hunter2\ntoken ghp_1234567890abcdefghijABCDEFGHIJ123456\nplain';
-    expect(redactSecretsKeepingLines(text)).toBe(redactSecrets(text));
+    expect(redactNoteSecretsKeepingLines(text)).toBe(redactNoteSecrets(text));
   });
 });
