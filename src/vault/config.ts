@@ -353,8 +353,10 @@ function nonEmpty(name: string, value: unknown): string {
   throw new SettingError(name, `${name} must be a model name like "${DEFAULT_MODEL}" (got ${shownJson(value)})`);
 }
 
-/** A folder setting: null stays null, a relative path is taken from the vault (the config file lives there). */
-/** The `modelDir` setting: null when unset, else absolute, from `base` (the vault; `tsm model` outside one: the current folder), `~` your home. */
+/**
+ * A folder setting (`modelDir`): null when unset, else absolute — a relative path is taken from `base` (the
+ * vault, where the config file lives; `tsm model` outside a vault: the current folder), `~` is your home.
+ */
 export function optionalDir(name: string, value: unknown, base: string, env: NodeJS.ProcessEnv): string | null {
   if (value === null || value === undefined || value === '') return null;
   // A blank name is no folder: " " would be a folder named ' ' in the vault.
