@@ -114,27 +114,23 @@ export function noteDate(
   return { date: localDay(Number.isFinite(mtimeMs) ? mtimeMs : 0), dateSource: 'mtime' };
 }
 
-const FALLBACK: Record<NoteDate['dateSource'], string> = {
-  frontmatter: 'its `started` or a Notion property line',
-  filename: 'its file name',
-  mtime: "its file's modification time",
-};
-
 /**
  * A frontmatter date/updated/created that is no date (`created: yesterday`, `date: next week`, `2026-02-30`)
  * dated nothing, and the note fell back to its file's modification time with no word of why: a warning for
- * each, when none of these keys dates the note. A blank value (`created:`, or `0000-00-00`, an empty date as
- * templates and database exports write it) is a template's blank, not a date: no warning.
+ * each, when the note is dated by that time. Dated otherwise (its file name, `started`), it has the day it
+ * means, and a daily note's template leftover (`created: 2026年度`) is no news: no warning. A blank value
+ * (`created:`, or `0000-00-00`, an empty date as templates and database exports write it) is a template's
+ * blank, not a date: no warning either.
  */
 export function unreadDateWarnings(fm: Frontmatter, dated: NoteDate): string[] {
-  const values = DATE_KEYS.map((key) => [key, property(fm, key)] as const);
-  if (values.some(([, value]) => dateOf(value) !== null)) return [];
+  if (dated.dateSource !== 'mtime') return [];
   const out: string[] = [];
-  for (const [key, value] of values) {
+  for (const key of DATE_KEYS) {
+    const value = property(fm, key);
     if (value === undefined || value === null) continue;
     const text = scalarText(value);
     if (text === '0000-00-00' || (typeof value === 'string' && text === null)) continue;
-    out.push(`frontmatter: ${key} ${valueIs(value, text)} no date tsm reads, so the note is dated by ${FALLBACK[dated.dateSource]}: write an ISO date, YYYY-MM-DD`);
+    out.push(`frontmatter: ${key} ${valueIs(value, text)} no date tsm reads, so the note is dated by its file's modification time: write an ISO date, YYYY-MM-DD`);
   }
   return out;
 }

@@ -100,7 +100,9 @@ describe("Obsidian's daily-note settings", () => {
     const r = run('index');
     expect(r.code, r.stderr).toBe(0);
     expect(status().byType).toMatchObject({ daily: 1, knowledge: 5 });
-    expect(status().warningList).toEqual([{ path: CORE, message: expect.stringMatching(/^not valid JSON .*: its daily-note settings are not read$/) }]);
+    // With no settings read, 10-12-2026.md is dated by its file's time, and its `created: 2026年度` is said to be no date.
+    const noDate = { path: 'Diary/Days/10-12-2026.md', message: expect.stringMatching(/^frontmatter: created "2026年度" is no date tsm reads/) };
+    expect(status().warningList).toEqual([{ path: CORE, message: expect.stringMatching(/^not valid JSON .*: its daily-note settings are not read$/) }, noDate]);
     expect(run('doctor').stdout).toContain('correct them in Obsidian (Settings → Daily notes, or Periodic Notes), or delete the file, then run `tsm index');
     expect(found('antenna').length).toBe(3);
 
@@ -108,8 +110,9 @@ describe("Obsidian's daily-note settings", () => {
     expect(run('index').code).toBe(0);
     expect(status().warningList).toEqual([
       { path: CORE, message: expect.stringContaining('format "DD-MM-YYYY HHmm": its token HH is not one tsm reads') },
+      noDate,
     ]);
-    // Corrected: the warning goes.
+    // Corrected: the settings' warning goes, and the file name dates the note, so its `created` is no news.
     write(CORE, JSON.stringify({ folder: 'Diary/Days', format: 'DD-MM-YYYY' }));
     expect(run('index').code).toBe(0);
     expect(status()).toMatchObject({ byType: { daily: 4 }, warningList: [] });
