@@ -1,7 +1,8 @@
 // What the Claude Code end-to-end tests share: a user's folders (a vault of three notes, a project, `tsm` on
 // PATH), the plugin installed from this repository's marketplace as a user would, and readers of the
 // requests the fake model API recorded.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { removeTree } from '../helpers/remove-tree.js';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, TSM } from '../helpers/cli.js';
 import { installFromMarketplace } from './claude-cli.js';
@@ -73,23 +74,8 @@ export function hookLog(vault: string): string[] {
   return existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean) : [];
 }
 
-/**
- * A run's folder goes, even while a detached SessionEnd ingest still writes a note into it. rmSync's own
- * retries only retry the rmdir of a folder, never the removal of what was written into it meanwhile: one
- * file the ingest wrote after its folder was emptied failed every retry (ENOTEMPTY), so the whole removal
- * is tried again, for up to 30 s.
- */
-export function removeRun(root: string): void {
-  for (let waited = 0; ; waited += 250) {
-    try {
-      rmSync(root, { recursive: true, force: true });
-      return;
-    } catch (err) {
-      if (!['ENOTEMPTY', 'EBUSY'].includes((err as NodeJS.ErrnoException).code ?? '') || waited >= 30_000) throw err;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
-    }
-  }
-}
+/** A run's folder goes, even while a detached SessionEnd ingest still writes a note into it (removeTree). */
+export const removeRun = removeTree;
 
 /** Whether Claude Code version `a` is older than `b` (plain x.y.z). */
 export function olderThan(a: string, b: string): boolean {

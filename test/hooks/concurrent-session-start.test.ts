@@ -2,6 +2,7 @@
 // and waits for it (within its deadline); the others find the build's lock taken, so they start nothing,
 // and used to read the index at once: "no index … run `tsm index` first" (or "is empty"), nothing injected,
 // and their first prompt got nothing either. They wait for that build too now.
+import { removeTree } from '../helpers/remove-tree.js';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ beforeAll(() => {
   assertBuilt();
   work = mkdtempSync(join(tmpdir(), 'tsm-conc-start-'));
 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => removeTree(work));
 
 const start = (v: string) => JSON.stringify({ cwd: v, hook_event_name: 'SessionStart', source: 'startup', session_id: 'c0ffee00-1111' });
 const logOf = (v: string) => (existsSync(join(v, '.tsm', 'hook.log')) ? readFileSync(join(v, '.tsm', 'hook.log'), 'utf8') : '');

@@ -1,4 +1,5 @@
 // End to end: the built `tsm` as Claude Code runs it, against a copy of vault-example.
+import { removeTree } from '../helpers/remove-tree.js';
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ beforeAll(() => {
   const indexed = tsm(['index'], { cwd: vault });
   expect(indexed.code, indexed.stderr).toBe(0);
 }, 60_000);
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => removeTree(work));
 
 const hook = (payload: unknown, opts: { args?: string[]; cwd?: string; env?: Record<string, string> } = {}): RunResult =>
   tsm(['hook', ...(opts.args ?? [])], {

@@ -1,6 +1,7 @@
 // End to end, the built `tsm` as an adversary would run it as a hook: odd command lines, huge prompts,
 // an index that blocks, forged log lines. Whatever happens: exit 0 or 1 (never 2, which erases the
 // prompt), within the deadline, stdout empty or one well-formed JSON object.
+import { removeTree } from '../helpers/remove-tree.js';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,7 @@ beforeAll(() => {
   expect(tsm(['init'], { cwd: vault }).code).toBe(0);
   expect(tsm(['index'], { cwd: vault }).code).toBe(0);
 }, 60_000);
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => removeTree(work));
 
 const payload = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ session_id: 'a1b2c3d4-0000', cwd: vault, hook_event_name: 'UserPromptSubmit', prompt: 'LoRa antenna range', ...extra });

@@ -2,7 +2,8 @@
 // modification times say otherwise — a vault synced or pulled from another machine, where every session note
 // was written at the pull. The newest 20 session notes of the day were taken by modification time: with 30
 // sessions that day, the intents came from whichever 20 the pull wrote last.
-import { mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { removeTree } from '../helpers/remove-tree.js';
+import { mkdtempSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ let work: string;
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'tsm-ss-order-'));
 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => removeTree(work));
 
 it('recent intents are those of the sessions that ended last, whatever the files’ modification times', () => {
   const vault = join(work, 'vault');
