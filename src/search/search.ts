@@ -862,7 +862,6 @@ function snippetOf(d: Pick<HitDetails, 'text' | 'headingPath' | 'description'>, 
   return bestSnippet(d.text || d.headingPath, terms, chars, d.description || undefined, links);
 }
 
-
 /** Each ranked note's place in this search's ranking (its first, best place), by note id. */
 function placesOf(ranked: readonly { noteId: number }[]): Map<number, number> {
   const places = new Map<number, number>();
