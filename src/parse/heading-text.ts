@@ -4,6 +4,7 @@ import type { Nodes, Root } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { oneLine } from '../text/controls.js';
 import { dropHtml } from '../text/markdown-line.js';
 
 const inlineProcessor = unified().use(remarkParse).use(remarkGfm).freeze();
@@ -28,8 +29,18 @@ export function setextHeadingSource(lines: string[]): string {
   return lines.map((l) => l.trim()).join(' ');
 }
 
-/** Plain text of heading source (inline markdown on one line); wikilinks show their display text. */
+/**
+ * Plain text of heading source (inline markdown on one line); wikilinks show their display text. A heading
+ * that shows nothing once cleaned as the outputs clean it (oneLine) is empty, as `## ` is: `## \e[31m\x07`
+ * was a heading of its own, its escape codes raw in `-f json` and `-f xml` section paths and an empty
+ * `Doc > ` step in text output, where an empty heading leaves the path at its parent.
+ */
 export function headingPlainText(source: string): string {
+  const text = markdownPlainText(source);
+  return oneLine(text) === '' ? '' : text;
+}
+
+function markdownPlainText(source: string): string {
   const raw = source.replace(HEADING_ATTRIBUTES, '').replace(WIKILINK, wikilinkDisplay).trim();
   if (raw === '' || !NEEDS_MARKDOWN.test(raw)) return raw.replace(WHITESPACE_RUN, ' ');
   try {

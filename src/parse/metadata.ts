@@ -22,10 +22,11 @@ export function noteTitle(fm: Frontmatter, firstH1: string | null, path: string)
 
 /**
  * True when a title shows something once cleaned as the outputs clean it (oneLine): `title: "\e[31m\x01"`
- * (YAML escapes) or an H1 of only control characters was the title, shown as nothing in `tsm search` and
- * `-f md`, where a blank one falls back to the next. It falls back the same way now.
+ * (YAML escapes) was the title, shown as nothing in `tsm search` and `-f md`, where a blank one falls back to
+ * the next. It falls back the same way now. (A heading of only control characters is empty already:
+ * heading-text.ts headingPlainText.)
  */
-export function shownTitle(text: string): boolean {
+function shownTitle(text: string): boolean {
   return oneLine(text) !== '';
 }
 

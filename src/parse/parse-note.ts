@@ -13,7 +13,6 @@ import {
   noteTitle,
   noteType,
   propertyValues,
-  shownTitle,
   uniqueLower,
   unknownTypeWarning,
   unreadDateWarnings,
@@ -89,7 +88,8 @@ function parseWholeNote(src: NoteSource, opts: ParseOptions, warnings: string[])
 
   // Logseq's page properties name a note as frontmatter does; a note with frontmatter is named by it alone.
   const names = block ? frontmatter : pageProperties(lines, 0);
-  const firstH1 = headings.find((h) => h.depth === 1 && shownTitle(h.text))?.text ?? null;
+  // A heading of only control characters is empty already (headingPlainText), as `# ` is.
+  const firstH1 = headings.find((h) => h.depth === 1 && h.text !== '')?.text ?? null;
   const title = noteTitle(names, firstH1, src.path);
   const sections = buildSections({ lines, lineKinds, leadStart, headings, title, chunkChars: opts.chunkChars });
 

@@ -151,6 +151,12 @@ describe('sections and heading paths', () => {
     expect(outline(note)).toEqual(['1-2 A', '3-4 A > B']);
   });
 
+  it('reads a heading of only control characters as an empty one, as `## ` is', () => {
+    const note = parse(md('# Doc', '## \u001b[31m\u0007', 'a', '## \u0001\u0002', 'b', '## ', 'c', '## **\u0001**', 'd'), 'c.md');
+    expect(outline(note)).toEqual(['1-1 Doc', '2-3 Doc', '4-5 Doc', '6-7 Doc', '8-9 Doc']);
+    expect(note.sections.map((s) => s.heading)).toEqual(['Doc', '', '', '', '']);
+  });
+
   it('strips a UTF-8 BOM before the frontmatter', () => {
     const note = parse('\uFEFF---\ntitle: BOM\n---\n# H\n', 'bom.md');
     expect(note.title).toBe('BOM');
