@@ -131,7 +131,7 @@ export function unreadDateWarnings(fm: Frontmatter, dated: NoteDate): string[] {
     if (value === undefined || value === null) continue;
     const text = scalarText(value);
     if (text === '0000-00-00' || (typeof value === 'string' && text === null)) continue;
-    out.push(`frontmatter: ${key} ${valueIs(value, text)} no date tsm reads, so the note is dated by its file's modification time: write an ISO date, YYYY-MM-DD`);
+    out.push(`frontmatter: ${propertyKey(fm, key)} ${valueIs(value, text)} no date tsm reads, so the note is dated by its file's modification time: write an ISO date, YYYY-MM-DD`);
   }
   return out;
 }
@@ -245,14 +245,27 @@ export function frontmatterDescription(fm: Frontmatter): string {
  * `name` in lower case: the one written so first, then the others in the order written.
  */
 export function propertyValues(fm: Frontmatter, name: string): unknown[] {
-  const out: unknown[] = Object.hasOwn(fm, name) ? [fm[name]] : [];
-  for (const key of Object.keys(fm)) if (key !== name && key.toLowerCase() === name) out.push(fm[key]);
+  return propertyKeys(fm, name).map((key) => fm[key]);
+}
+
+/** The keys propertyValues reads, as the note wrote them (`Created`), in its order. */
+function propertyKeys(fm: Frontmatter, name: string): string[] {
+  const out = Object.hasOwn(fm, name) ? [name] : [];
+  for (const key of Object.keys(fm)) if (key !== name && key.toLowerCase() === name) out.push(key);
   return out;
 }
 
 /** The first of propertyValues: a property that holds one value (`title`, `status`, a date). */
 export function property(fm: Frontmatter, name: string): unknown {
   return propertyValues(fm, name)[0];
+}
+
+/**
+ * The key of `property`'s value as the note wrote it, for a message that names it: a warning about `created`
+ * sent the user looking for a key their note spells `Created:`.
+ */
+function propertyKey(fm: Frontmatter, name: string): string {
+  return propertyKeys(fm, name)[0] ?? name;
 }
 
 /** Case-insensitively unique, lower-cased, in first-seen order. */

@@ -41,5 +41,6 @@
 // closed is read as text with a warning; half a surrogate pair a YAML string escapes is read as U+FFFD; UTF-32 notes).
 // 25: 2026-11-29 (a title or first H1 of only control characters, `title: "\e[31m\x01"`, falls back as a blank one does;
 // a frontmatter date/updated/created that is no date, `created: yesterday`, is a warning: metadata.ts unreadDateWarnings).
-// 26: 2026-11-29 (any heading of only control characters, `## \e[31m\a`, is empty as `## ` is: heading-text.ts headingPlainText).
+// 26: 2026-11-29 (any heading of only control characters, `## \e[31m\a`, is empty as `## ` is: heading-text.ts headingPlainText;
+// the warning for a date that is no date names its key as written, `Created`: metadata.ts unreadDateWarnings).
 export const PARSE_VERSION = 26;
