@@ -43,6 +43,19 @@ export interface DateRange {
   before?: string;
 }
 
+/**
+ * A range that runs up to now (`--recent 1y`, and a query's `recently`, `past 3 months`, `this year`: any the
+ * query leaves open at its end), closed at the end of tomorrow. Open, it held every note dated ahead:
+ * `--recent 1y` listed a note dated 2027-06-01 on 2026-11-29, as did `this year` and `最近`. Tomorrow is in,
+ * a day of slack for time zones: a note written where it is tomorrow already (a synced vault's other
+ * machine, a trip, a timestamp whose offset dates it `2026-11-30T08:00+09:00`) is dated ahead of this
+ * machine's day, and is as recent as a note written here now. A range with its own end (`last week`, `this
+ * quarter`, `今週末`) keeps it; so do the date flags, `--after 2026-11` included: the user named that range.
+ */
+export function upToNow(range: DateRange, now: Date): DateRange {
+  return range.before ? range : { ...range, before: ymd(addDays(now, 2)) };
+}
+
 export function dayRange(d: Date): DateRange {
   return { after: ymd(startOfDay(d)), before: ymd(addDays(d, 1)) };
 }

@@ -2,7 +2,7 @@
 import { TsmError } from '../core/errors.js';
 import { NOTE_TYPES, type NoteType, type SearchFilters } from '../core/types.js';
 import { keyForm } from '../text/normalize.js';
-import { addDays, addMonthsKeepDay, ymd, yearRange, type DateRange } from './dates.js';
+import { addDays, addMonthsKeepDay, upToNow, ymd, yearRange, type DateRange } from './dates.js';
 
 /** A filter value that cannot be understood; the CLI exits 2 with this message. */
 export class FilterError extends TsmError {
@@ -37,7 +37,7 @@ export function parseDateFlag(name: string, value: string): { start: string; end
   return { start: ymd(date), end: ymd(addDays(date, 1)) };
 }
 
-/** 30d, 2w, 3m, 1y → the range from then until now. */
+/** 30d, 2w, 3m, 1y → the day the range starts, then (`3d` on the 27th: the 24th); buildFilters ends it now (upToNow). */
 export function parseRecent(value: string, now: Date): DateRange {
   const m = /^(\d{1,4})\s*(d|w|m|y)$/i.exec(value.trim());
   if (!m || Number(m[1]) === 0) throw new FilterError(`--recent takes a number and a unit d, w, m or y, like 30d, 2w, 3m or 1y (got "${value}")`);
@@ -76,7 +76,7 @@ export function buildFilters(flags: FilterFlags, textRange: DateRange | null, no
     explicit = true;
   }
   if (flags.recent !== undefined) {
-    range = intersect(range, parseRecent(flags.recent, now));
+    range = intersect(range, upToNow(parseRecent(flags.recent, now), now));
     explicit = true;
   }
   if (flags.after !== undefined) {
@@ -94,7 +94,8 @@ export function buildFilters(flags: FilterFlags, textRange: DateRange | null, no
     const named = given.length > 1 ? `${given.slice(0, -1).join(', ')} and ${given[given.length - 1]}` : given.join('');
     throw new FilterError(`the date flags leave no day: from ${range.after} to before ${range.before} (check ${named})`);
   }
-  if (!explicit && textRange) range = textRange;
+  // The text's range as the flags' is: one rule for "up to now" (upToNow), the prompt hook's and MCP's too.
+  if (!explicit && textRange) range = upToNow(textRange, now);
   if (range.after) f.after = range.after;
   if (range.before) f.before = range.before;
   return f;

@@ -26,6 +26,16 @@ describe('filters', () => {
     expect(() => parseRecent('0d', now)).toThrow(FilterError);
   });
 
+  // Open at its end, `--recent 1y` (and the query's `recently`) held every note dated ahead: next year's too.
+  it('ends --recent and an open range of the text with tomorrow; a date flag keeps its own end', () => {
+    expect(buildFilters({ recent: '1y' }, null, now)).toEqual({ after: '2025-11-22', before: '2026-11-24' });
+    expect(buildFilters({}, { after: '2026-10-23' }, now)).toEqual({ after: '2026-10-23', before: '2026-11-24' });
+    expect(buildFilters({}, { after: '2026-11-16', before: '2026-11-23' }, now)).toEqual({ after: '2026-11-16', before: '2026-11-23' });
+    expect(buildFilters({ after: '2026-11' }, null, now)).toEqual({ after: '2026-11-01' });
+    expect(buildFilters({ recent: '30d', before: '2026-11-10' }, null, now)).toEqual({ after: '2026-10-23', before: '2026-11-10' });
+    expect(() => buildFilters({ recent: '30d', after: '2027-01' }, null, now)).toThrow(/^the date flags leave no day: from 2027-01-01 to before 2026-11-24 \(check --after and --recent\)$/);
+  });
+
   it('builds every filter and ORs repeated values', () => {
     const f = buildFilters(
       { type: ['daily', 'knowledge'], status: ['Current'], tag: ['#LoRa', 'gps'], path: ['./knowledge/'], year: 2026 },
