@@ -3,9 +3,9 @@
 import { parseArgs } from 'node:util';
 import { ambiguousValueMessage, numberOption, stringOption, type OptionSpec } from './options.js';
 import { UsageError } from './run.js';
-import { unknownOptionMessage } from './suggest.js';
+import { unknownOptionOf } from './command-options.js';
 
-export function parseFastArgs(args: string[], specs: Record<string, OptionSpec>, positional: string): Record<string, unknown> {
+export function parseFastArgs(args: string[], specs: Record<string, OptionSpec>, command: string, positional: string): Record<string, unknown> {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
   for (const [name, s] of Object.entries(specs)) {
     options[name] = { type: s.type === 'boolean' ? 'boolean' : 'string', ...(s.alias ? { short: s.alias } : {}), ...(s.array ? { multiple: true } : {}) };
@@ -15,7 +15,7 @@ export function parseFastArgs(args: string[], specs: Record<string, OptionSpec>,
   try {
     parsed = parseArgs({ args: marked, options, allowPositionals: true, strict: true, allowNegative: true } as Parameters<typeof parseArgs>[0]);
   } catch (err) {
-    throw new UsageError(parseErrorMessage(err as NodeJS.ErrnoException, specs, positional, args));
+    throw new UsageError(parseErrorMessage(err as NodeJS.ErrnoException, specs, command, positional, args));
   }
   const out: Record<string, unknown> = {};
   // An option's value may be a marked word too (`--path -drafts/`, `-n -5`): the value is the word.
@@ -62,14 +62,14 @@ function markDashWords(args: string[], specs: Record<string, OptionSpec>): { arg
 
 /**
  * node:util's messages, rewritten: its unknown-option message leaves a quote open and names no
- * alternative. Ours names the closest option and how to search for a word that starts with `-`.
+ * alternative. Ours is the one yargs' commands give (command-options.ts: the closest option of any command,
+ * or the command an option belongs to), and says how to search for a word that starts with `-`.
  */
-function parseErrorMessage(err: NodeJS.ErrnoException, specs: Record<string, OptionSpec>, positional: string, args: string[]): string {
+function parseErrorMessage(err: NodeJS.ErrnoException, specs: Record<string, OptionSpec>, command: string, positional: string, args: string[]): string {
   const quoted = /'([^']*)'/.exec(err.message)?.[1] ?? '';
   if (/argument is ambiguous/.test(err.message)) return ambiguousValueMessage(quoted, specs, args);
   if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    const known = Object.keys(specs).flatMap((n) => (specs[n].type === 'boolean' ? [n, `no-${n}`] : [n]));
-    return `${unknownOptionMessage(quoted, known, specs)}; a ${positional} word that starts with "-" goes after --, as in: -- ${quoted}`;
+    return `${unknownOptionOf(quoted, command, specs)}; a ${positional} word that starts with "-" goes after --, as in: -- ${quoted}`;
   }
   if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     const long = /--([a-z-]+)/.exec(quoted)?.[1];

@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<void> {
   const unknown = command === null && argv[0]?.startsWith('-') ? argv.find((a) => a.startsWith('-') && !KNOWN_OPTIONS.has(a.replace(/^-+/, '').replace(/=.*$/s, ''))) : undefined;
   if (unknown !== undefined) throw new UsageError(unknownOptionMessage(unknown, ['help', 'version']));
   if (argv[0] === 'search' && !wantsHelp) {
-    const args = parseFastArgs(argv.slice(1), SEARCH_OPTIONS, 'query');
+    const args = parseFastArgs(argv.slice(1), SEARCH_OPTIONS, 'search', 'query');
     if ((args.query as string[]).length === 0) throw new UsageError('search needs a query: tsm search <query…>');
     await (await import('./cmd-search.js')).run(args);
   } else {

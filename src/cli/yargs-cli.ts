@@ -5,9 +5,10 @@ import yargs, { type Argv, type Options } from 'yargs';
 import { VERSION } from '../core/version.js';
 import { isCjkCodePoint } from '../text/unicode.js';
 import { ambiguousValueMessage, HOOK_OPTIONS, numberOption, SEARCH_OPTIONS, stringOption, VAULT_OPTIONS, type OptionSpec } from './options.js';
+import { COMMAND_OPTIONS, JSON_OPTION, unknownOptionOf } from './command-options.js';
 import { runCommand, UsageError } from './run.js';
 import { commandOf, COMMANDS } from './hook-args.js';
-import { unknownCommandMessage, unknownOptionMessage } from './suggest.js';
+import { unknownCommandMessage } from './suggest.js';
 
 /**
  * A number option is a string to yargs' parser, so that numberOption sees what was typed: yargs' `number`
@@ -30,43 +31,6 @@ function withOptions(y: Argv, specs: Record<string, OptionSpec>): Argv {
 }
 
 const vaultOptions = (y: Argv) => withOptions(y, VAULT_OPTIONS);
-
-const JSON_OPTION: Record<string, OptionSpec> = { json: { type: 'boolean', default: false, describe: 'print JSON' } };
-
-/**
- * Each command's own options (beside VAULT_OPTIONS), declared once: the builders below add them, and a
- * mistyped option is matched against all of them (ALL_OPTIONS).
- */
-const COMMAND_OPTIONS = {
-  index: {
-    full: { type: 'boolean', default: false, describe: 're-read every file (a clean rebuild)' },
-    'files-from-stdin': { type: 'boolean', default: false, describe: 'check only the paths read from stdin, one per line (or NUL-separated)' },
-    json: { type: 'boolean', default: false, describe: 'print the summary as JSON' },
-    embed: { type: 'boolean', default: false, describe: "then give sections vectors of the vault's model (resumable)" },
-    threads: { type: 'number', range: { min: 1, max: 64 }, describe: 'with --embed: model threads (default 1)' },
-  },
-  related: {
-    limit: { alias: 'n', type: 'number', range: { min: 1, unit: 'notes' }, describe: 'notes to show in each list, each with all its links (default: all)' },
-    ...JSON_OPTION,
-  },
-  'ingest-session': JSON_OPTION,
-  init: {
-    claude: { type: 'boolean', default: false, describe: "also wire tsm into this project's Claude Code (your local settings)" },
-    shared: { type: 'boolean', default: false, describe: 'with --claude: write the files a team commits (.claude/settings.json, .mcp.json) instead' },
-  },
-  watch: {
-    debounce: { type: 'number', default: 150, range: { min: 0, max: 60_000, unit: 'milliseconds', fraction: true }, describe: 'milliseconds to gather events into one batch' },
-    poll: { type: 'boolean', default: false, describe: 'poll for changes (network drives, container mounts)' },
-  },
-  model: {
-    model: { type: 'string', describe: 'model id (default: $TSM_MODEL, else "model" in .tsm/config.json, else cl-nagoya/ruri-v3-30m)' },
-    'model-dir': { type: 'string', path: true, describe: 'a model folder of your own (default: $TSM_MODEL_DIR, else "modelDir" in .tsm/config.json)' },
-    revision: { type: 'string', describe: 'pull: branch, tag or commit (default: main)' },
-    force: { type: 'boolean', default: false, describe: 'pull: download again; setup: install again' },
-    'dry-run': { type: 'boolean', default: false, describe: 'setup: print the npm command instead of running it' },
-    ...JSON_OPTION,
-  },
-} as const satisfies Record<string, Record<string, OptionSpec>>;
 
 /** [command, what it does] for each command's --help. */
 const EXAMPLES = {
@@ -217,17 +181,6 @@ withOptions(vaultOptions(y), COMMAND_OPTIONS.watch),
   await cli.parseAsync();
 }
 
-/** Every option some command declares: what an unknown one is matched against. */
-const ALL_OPTIONS = [
-  ...new Set(['help', 'version', ...Object.keys(SEARCH_OPTIONS), ...Object.keys(HOOK_OPTIONS), ...Object.values(COMMAND_OPTIONS).flatMap((o) => Object.keys(o))]),
-];
-
-/** Each option and the commands that take it, for an option typed to a command that does not. */
-const COMMANDS_OF_OPTION: Record<string, string[]> = {};
-for (const [command, specs] of Object.entries({ search: SEARCH_OPTIONS, hook: HOOK_OPTIONS, status: JSON_OPTION, doctor: JSON_OPTION, ...COMMAND_OPTIONS })) {
-  for (const name of Object.keys(specs)) if (!Object.hasOwn(VAULT_OPTIONS, name)) (COMMANDS_OF_OPTION[name] ??= []).push(command);
-}
-
 /** yargs says "Unknown argument: versoin"; tsm says which option was probably meant. */
 function unknownArgumentsMessage(msg: string, argv: string[]): string | null {
   const m = /^Unknown arguments?: (.+)$/s.exec(msg);
@@ -243,7 +196,7 @@ function unknownArgumentsMessage(msg: string, argv: string[]): string | null {
       const typed = typedAsOption(a);
       // A word after `--` is named as typed, not as pathsAfterDoubleDash passed it.
       const word = a.startsWith('./-') && argv.includes(a.slice(2)) ? a.slice(2) : a;
-      return typed ? unknownOptionMessage(typed, ALL_OPTIONS, {}, COMMANDS_OF_OPTION, commandOf(argv)) : `unexpected argument "${word}"${isFolder(word) ? ` (a folder: name a vault with --vault ${word})` : ''}`;
+      return typed ? unknownOptionOf(typed, commandOf(argv)) : `unexpected argument "${word}"${isFolder(word) ? ` (a folder: name a vault with --vault ${word})` : ''}`;
     })
     .join('; ');
 }

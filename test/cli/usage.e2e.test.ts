@@ -1,10 +1,12 @@
 // The built `tsm` on the things users meet first: which folder is a vault, usage errors that name the
 // fix, colours, --version, related -n.
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { helpWrap } from '../../src/cli/yargs-cli.js';
-import { makeVault, ROOT, tsm } from '../helpers/cli.js';
+import { cleanEnv, makeVault, ROOT, tsm } from '../helpers/cli.js';
 
 const NOTES = {
   'a.md': '# Antenna notes\n\nThe LoRa antenna gain matters. See [[b]] and [[c]].\n',
@@ -195,6 +197,44 @@ describe('small things users hit', () => {
     expect(near.code).toBe(2);
     expect(near.stderr.split('\n')[0]).toBe('tsm: unknown option --verbos (did you mean --verbose? an option of tsm search)');
     expect(tsm(['index', '--ful'], { cwd: marked.dir }).stderr.split('\n')[0]).toBe('tsm: unknown option --ful (did you mean --full?)');
+  });
+
+  it("search's fast path says whose option another command's is, in the words yargs' commands use", () => {
+    // Measured before: `tsm search LoRa --embed` said "unknown option --embed" and `--pol` no suggestion, while
+    // `tsm status --embed` named tsm index: the table of whose option is whose lived in yargs-cli.ts only.
+    for (const [flag, says] of [
+      ['--embed', '(--embed is an option of tsm index)'],
+      ['--debounce', '(--debounce is an option of tsm watch)'],
+      ['--pol', '(did you mean --poll? an option of tsm watch)'],
+      ['--embd', '(did you mean --embed? an option of tsm index)'],
+    ] as const) {
+      const fast = tsm(['search', 'LoRa', flag], { cwd: marked.dir });
+      expect(fast.code, flag).toBe(2);
+      expect(fast.stdout, flag).toBe('');
+      expect(fast.stderr.split('\n')[0], flag).toBe(`tsm: unknown option ${flag} ${says}; a query word that starts with "-" goes after --, as in: -- ${flag}`);
+      expect(tsm(['status', flag], { cwd: marked.dir }).stderr.split('\n')[0], flag).toBe(`tsm: unknown option ${flag} ${says}`);
+    }
+    // Never an option the fast path then refuses, nor the name rejected: it takes no --version.
+    expect(tsm(['search', 'LoRa', '--versoin'], { cwd: marked.dir }).stderr.split('\n')[0]).toBe('tsm: unknown option --versoin; a query word that starts with "-" goes after --, as in: -- --versoin');
+    expect(tsm(['search', 'LoRa', '--version'], { cwd: marked.dir }).stderr.split('\n')[0]).toBe('tsm: unknown option --version; a query word that starts with "-" goes after --, as in: -- --version');
+    expect(tsm(['status', '--versoin'], { cwd: marked.dir }).stderr.split('\n')[0]).toBe('tsm: unknown option --versoin (did you mean --version?)');
+  });
+
+  it('says so without loading the yargs command table: a package whose dist/lazy/yargs-cli.js is gone still says it', () => {
+    const pkg = mkdtempSync(join(tmpdir(), 'tsm-pkg-'));
+    try {
+      cpSync(join(ROOT, 'bin'), join(pkg, 'bin'), { recursive: true });
+      cpSync(join(ROOT, 'dist'), join(pkg, 'dist'), { recursive: true });
+      symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
+      rmSync(join(pkg, 'dist/lazy/yargs-cli.js'));
+      const run = (args: string[]) => spawnSync(process.execPath, [join(pkg, 'bin/tsm'), ...args], { cwd: marked.dir, env: cleanEnv(), encoding: 'utf8' });
+      const r = run(['search', 'LoRa', '--embed']);
+      expect(r.status).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe('tsm: unknown option --embed (--embed is an option of tsm index); a query word that starts with "-" goes after --, as in: -- --embed');
+      expect(run(['status', '--embed']).status).not.toBe(2); // the copy is one without yargs: the check can fail
+    } finally {
+      rmSync(pkg, { recursive: true, force: true });
+    }
   });
 
   it('`tsm search q --json`, written as `tsm status --json` is, names -f json (an option named like a value names its option)', () => {

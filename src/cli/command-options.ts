@@ -1,0 +1,71 @@
+// Which command takes which option, in a module light enough for search's fast path: data and string
+// functions only (no yargs). yargs-cli.ts builds each command's options from COMMAND_OPTIONS, and both it and
+// the fast path (fast-args.ts) name an option typed to the wrong command from the same table: `tsm search q
+// --full` and `tsm index --verbose` each say whose option it is. This table lived in yargs-cli.ts, which the
+// fast path may not load, so `tsm search q --embed` said only "unknown option --embed".
+import { HOOK_OPTIONS, SEARCH_OPTIONS, VAULT_OPTIONS, type OptionSpec } from './options.js';
+import { unknownOptionMessage } from './suggest.js';
+
+export const JSON_OPTION: Record<string, OptionSpec> = { json: { type: 'boolean', default: false, describe: 'print JSON' } };
+
+/**
+ * Each command's own options (beside VAULT_OPTIONS), declared once: yargs-cli.ts's builders add them, and a
+ * mistyped option is matched against all of them (ALL_OPTIONS).
+ */
+export const COMMAND_OPTIONS = {
+  index: {
+    full: { type: 'boolean', default: false, describe: 're-read every file (a clean rebuild)' },
+    'files-from-stdin': { type: 'boolean', default: false, describe: 'check only the paths read from stdin, one per line (or NUL-separated)' },
+    json: { type: 'boolean', default: false, describe: 'print the summary as JSON' },
+    embed: { type: 'boolean', default: false, describe: "then give sections vectors of the vault's model (resumable)" },
+    threads: { type: 'number', range: { min: 1, max: 64 }, describe: 'with --embed: model threads (default 1)' },
+  },
+  related: {
+    limit: { alias: 'n', type: 'number', range: { min: 1, unit: 'notes' }, describe: 'notes to show in each list, each with all its links (default: all)' },
+    ...JSON_OPTION,
+  },
+  'ingest-session': JSON_OPTION,
+  init: {
+    claude: { type: 'boolean', default: false, describe: "also wire tsm into this project's Claude Code (your local settings)" },
+    shared: { type: 'boolean', default: false, describe: 'with --claude: write the files a team commits (.claude/settings.json, .mcp.json) instead' },
+  },
+  watch: {
+    debounce: { type: 'number', default: 150, range: { min: 0, max: 60_000, unit: 'milliseconds', fraction: true }, describe: 'milliseconds to gather events into one batch' },
+    poll: { type: 'boolean', default: false, describe: 'poll for changes (network drives, container mounts)' },
+  },
+  model: {
+    model: { type: 'string', describe: 'model id (default: $TSM_MODEL, else "model" in .tsm/config.json, else cl-nagoya/ruri-v3-30m)' },
+    'model-dir': { type: 'string', path: true, describe: 'a model folder of your own (default: $TSM_MODEL_DIR, else "modelDir" in .tsm/config.json)' },
+    revision: { type: 'string', describe: 'pull: branch, tag or commit (default: main)' },
+    force: { type: 'boolean', default: false, describe: 'pull: download again; setup: install again' },
+    'dry-run': { type: 'boolean', default: false, describe: 'setup: print the npm command instead of running it' },
+    ...JSON_OPTION,
+  },
+} as const satisfies Record<string, Record<string, OptionSpec>>;
+
+/** Each command's options but the shared VAULT_OPTIONS, in the order a message lists their commands. */
+const OWN_OPTIONS: Record<string, Record<string, OptionSpec>> = { search: SEARCH_OPTIONS, hook: HOOK_OPTIONS, status: JSON_OPTION, doctor: JSON_OPTION, ...COMMAND_OPTIONS };
+
+/** Every option some command declares: what an unknown one is matched against (with --help, --version). */
+const ALL_OPTIONS = [...new Set(Object.values(OWN_OPTIONS).flatMap((o) => Object.keys(o)))];
+
+/** Each option and the commands that take it, for an option typed to a command that does not. */
+const COMMANDS_OF_OPTION: Record<string, string[]> = {};
+for (const [command, specs] of Object.entries(OWN_OPTIONS)) {
+  for (const name of Object.keys(specs)) if (!Object.hasOwn(VAULT_OPTIONS, name)) (COMMANDS_OF_OPTION[name] ??= []).push(command);
+}
+
+/**
+ * The message for an option `command` does not take, for yargs and the fast path alike: the closest option
+ * of any command (and whose it is), or which commands take the one typed.
+ *
+ * The fast path passes its parser's table as `fast`: its negated flags are offered too (`--no-verbos`: did you
+ * mean --no-verbose?), an option typed as a value names its option (`--json`: did you mean -f json?), and
+ * --version is not offered, which yargs reads anywhere but the fast path refuses (`tsm search q --versoin`
+ * would have suggested an option that fails in turn).
+ */
+export function unknownOptionOf(typed: string, command: string | null, fast?: Record<string, OptionSpec>): string {
+  if (fast === undefined) return unknownOptionMessage(typed, ['help', 'version', ...ALL_OPTIONS], {}, COMMANDS_OF_OPTION, command);
+  const negated = Object.keys(fast).flatMap((n) => (fast[n].type === 'boolean' ? [`no-${n}`] : []));
+  return unknownOptionMessage(typed, ['help', ...ALL_OPTIONS, ...negated], fast, COMMANDS_OF_OPTION, command);
+}
