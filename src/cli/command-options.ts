@@ -4,6 +4,7 @@
 // --full` and `tsm index --verbose` each say whose option it is. This table lived in yargs-cli.ts, which the
 // fast path may not load, so `tsm search q --embed` said only "unknown option --embed".
 import { HOOK_OPTIONS, SEARCH_OPTIONS, VAULT_OPTIONS, type OptionSpec } from './options.js';
+import { COMMANDS } from './hook-args.js';
 import { unknownOptionMessage } from './suggest.js';
 
 export const JSON_OPTION: Record<string, OptionSpec> = { json: { type: 'boolean', default: false, describe: 'print JSON' } };
@@ -68,4 +69,37 @@ export function unknownOptionOf(typed: string, command: string | null, fast?: Re
   if (fast === undefined) return unknownOptionMessage(typed, ['help', 'version', ...ALL_OPTIONS], {}, COMMANDS_OF_OPTION, command);
   const negated = Object.keys(fast).flatMap((n) => (fast[n].type === 'boolean' ? [`no-${n}`] : []));
   return unknownOptionMessage(typed, ['help', ...ALL_OPTIONS, ...negated], fast, COMMANDS_OF_OPTION, command);
+}
+
+/** `--vault`, `-n`: the options that take a value (the next word, unless written `--vault=x`), of any command. */
+const VALUE_OPTIONS = new Set(
+  [VAULT_OPTIONS, ...Object.values(OWN_OPTIONS)].flatMap((specs) =>
+    Object.entries(specs).flatMap(([name, s]) => (s.type === 'boolean' ? [] : [`--${name}`, ...(s.alias ? [`-${s.alias}`] : [])])),
+  ),
+);
+
+/**
+ * The command a command line names, as yargs reads it: its first word that is a command name and no option's
+ * value. `tsm --vault index search x` searches the vault `index`, and its usage errors are search's.
+ * (hook-args.ts's commandOf, which a hook's command line goes by, does not skip values on purpose: `tsm --db
+ * hook` must answer the hook.)
+ */
+export function commandNamed(argv: readonly string[]): string | null {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') return null;
+    if (VALUE_OPTIONS.has(a) && i + 1 < argv.length && !argv[i + 1].startsWith('-')) i++;
+    else if ((COMMANDS as readonly string[]).includes(a)) return a;
+  }
+  return null;
+}
+
+/**
+ * Where a usage error points: the help of the command the line names, which lists its options and their
+ * values (`tsm search --bogus` pointed to `tsm --help`, which lists only the commands); `tsm --help` when it
+ * names none (an unknown command, a bare option).
+ */
+export function helpFor(argv: readonly string[]): string {
+  const command = commandNamed(argv);
+  return command === null ? 'tsm --help' : `tsm ${command} --help`;
 }

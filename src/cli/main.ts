@@ -11,6 +11,7 @@ import { commandOf, looksLikeHookPayload, parseHookArgs, readStdinWithin, stdinI
 import { parseFastArgs } from './fast-args.js';
 import { SEARCH_OPTIONS } from './options.js';
 import { fail, setHookMode, UsageError } from './run.js';
+import { helpFor } from './command-options.js';
 import { writeOut } from './stdio.js';
 import { unknownOptionMessage } from './suggest.js';
 import { VERSION } from '../core/version.js';
@@ -64,12 +65,12 @@ async function runHook(argv: string[], probe: { text: string | null; pending: bo
 async function failSafely(err: unknown, argv: string[]): Promise<void> {
   if (isUsageError(err)) {
     const probe = stdinProbe ?? (await readStdinWithin(STDIN_PROBE_MS));
-    if (looksLikeHookPayload(probe.text)) return runHook(argv, probe).catch(fail);
-    fail(err);
+    if (looksLikeHookPayload(probe.text)) return runHook(argv, probe).catch((e) => fail(e, helpFor(argv)));
+    fail(err, helpFor(argv));
     if (probe.pending) process.exit(); // the probe's read would otherwise keep the process waiting
     return;
   }
-  fail(err);
+  fail(err, helpFor(argv));
 }
 
 const argv = process.argv.slice(2);

@@ -4,7 +4,6 @@
 import { isUsageError, TsmError } from '../core/errors.js';
 import { readableMessage } from '../core/machine-limits.js';
 import { stripControls } from '../text/controls.js';
-import { commandOf } from './hook-args.js';
 import { writeErr } from './stdio.js';
 
 /** The command line itself is wrong: exit 2 with a pointer to the command's --help. */
@@ -34,10 +33,11 @@ export function setHookMode(): void {
   hookMode = true;
 }
 
-export function fail(err: unknown): void {
+/** Reports an error on stderr; `help`, the help a usage error points to (command-options.ts helpFor). */
+export function fail(err: unknown, help: string): void {
   const e = err instanceof Error ? err : new Error(String(err));
   if (isUsageError(e)) {
-    writeErr(`tsm: ${stripControls(e.message)}\n${hookMode ? '' : `Run \`${helpFor(process.argv.slice(2))}\` for usage.\n`}`);
+    writeErr(`tsm: ${stripControls(e.message)}\n${hookMode ? '' : `Run \`${help}\` for usage.\n`}`);
     process.exitCode = hookMode ? 1 : 2;
     return;
   }
@@ -45,14 +45,4 @@ export function fail(err: unknown): void {
   const readable = readableMessage(e);
   writeErr(readable !== null ? `tsm: ${stripControls(readable)}\n` : `tsm: ${e.stack ?? e.message}\n`);
   process.exitCode = 1;
-}
-
-/**
- * Where a usage error points: the help of the command the line names, which lists its options and their
- * values (`tsm search --bogus` pointed to `tsm --help`, which lists only the commands); `tsm --help` when it
- * names none (an unknown command, a bare option).
- */
-export function helpFor(argv: readonly string[]): string {
-  const command = commandOf(argv);
-  return command === null ? 'tsm --help' : `tsm ${command} --help`;
 }

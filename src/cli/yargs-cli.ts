@@ -5,9 +5,9 @@ import yargs, { type Argv, type Options } from 'yargs';
 import { VERSION } from '../core/version.js';
 import { isCjkCodePoint } from '../text/unicode.js';
 import { ambiguousValueMessage, HOOK_OPTIONS, numberOption, SEARCH_OPTIONS, stringOption, VAULT_OPTIONS, type OptionSpec } from './options.js';
-import { COMMAND_OPTIONS, JSON_OPTION, unknownOptionOf } from './command-options.js';
+import { commandNamed, COMMAND_OPTIONS, JSON_OPTION, unknownOptionOf } from './command-options.js';
 import { runCommand, UsageError } from './run.js';
-import { commandOf, COMMANDS } from './hook-args.js';
+import { COMMANDS } from './hook-args.js';
 import { unknownCommandMessage } from './suggest.js';
 
 /**
@@ -189,14 +189,14 @@ function unknownArgumentsMessage(msg: string, argv: string[]): string | null {
   const typedAsOption = (a: string) => argv.find((t) => t === `--${a}` || t.startsWith(`--${a}=`) || t === `-${a}`);
   // No command named: the first word that is no option is the mistyped command, and the options are
   // unknown only because no command took them (`--vault` is every command's).
-  const word = commandOf(argv) === null ? unknown.find((a) => !typedAsOption(a)) : undefined;
+  const word = commandNamed(argv) === null ? unknown.find((a) => !typedAsOption(a)) : undefined;
   if (word !== undefined) return unknownCommandMessage(word, COMMANDS);
   return unknown
     .map((a) => {
       const typed = typedAsOption(a);
       // A word after `--` is named as typed, not as pathsAfterDoubleDash passed it.
       const word = a.startsWith('./-') && argv.includes(a.slice(2)) ? a.slice(2) : a;
-      return typed ? unknownOptionOf(typed, commandOf(argv)) : `unexpected argument "${word}"${isFolder(word) ? ` (a folder: name a vault with --vault ${word})` : ''}`;
+      return typed ? unknownOptionOf(typed, commandNamed(argv)) : `unexpected argument "${word}"${isFolder(word) ? ` (a folder: name a vault with --vault ${word})` : ''}`;
     })
     .join('; ');
 }
@@ -227,7 +227,7 @@ const POSITIONAL_NEEDS: Record<string, string> = {
  */
 function pathsAfterDoubleDash(argv: string[]): string[] {
   const at = argv.indexOf('--');
-  const command = commandOf(argv);
+  const command = commandNamed(argv);
   if (at === -1 || command === null || !(command in POSITIONAL_NEEDS)) return argv;
   const specs: Record<string, OptionSpec> = { ...VAULT_OPTIONS, ...COMMAND_OPTIONS[command as 'related' | 'ingest-session'] };
   const before = argv[at - 1] ?? '';
@@ -244,7 +244,7 @@ const MODEL_NEEDS = 'an action: list, path, pull or setup';
  * that a name starting with "-" (`-dash.md`, which yargs took for options) goes after `--`.
  */
 function missingPositionalMessage(msg: string, argv: string[]): string | null {
-  const command = commandOf(argv);
+  const command = commandNamed(argv);
   if (!/^Not enough non-option arguments/.test(msg) || command === null) return null;
   if (command === 'model') return `tsm model needs ${MODEL_NEEDS}`;
   if (!(command in POSITIONAL_NEEDS)) return null;

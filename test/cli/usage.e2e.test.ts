@@ -260,6 +260,12 @@ describe('small things users hit', () => {
       [['model', 'pull', '--bogus'], 'tsm model --help'],
       [['bogus'], 'tsm --help'],
       [['--bogus'], 'tsm --help'],
+      // An option's value is no command: `index` below is a vault's name (measured before: tsm index --help).
+      [['--vault', 'index', 'search', 'x', '--bogus'], 'tsm search --help'],
+      [['--db', 'index', 'status', '--bogus'], 'tsm status --help'],
+      [['--vault=index', 'status', '--bogus'], 'tsm status --help'],
+      [['-n', 'index', 'related', 'a'], 'tsm related --help'],
+      [['--vault', 'index'], 'tsm --help'],
     ];
     for (const [args, help] of cases) {
       const r = tsm(args, { cwd: marked.dir });
