@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { shellQuote } from '../text/shell-quote.js';
 import { EmbedError } from './errors.js';
 import { findRuntime, loadRuntime, ORT_PACKAGE, ORT_VERSION, runtimeDir, type RuntimeLocation } from './runtime.js';
 
@@ -20,10 +21,12 @@ const SETUP_ENV = { ONNXRUNTIME_NODE_INSTALL: 'skip' } as const;
 
 /**
  * The command line setup runs, to run by hand: shown by `tsm model setup --dry-run`, in the docs, and when
- * npm cannot be started. That last one lacked the ONNXRUNTIME_NODE_INSTALL=skip the other showed.
+ * npm cannot be started. That last one lacked the ONNXRUNTIME_NODE_INSTALL=skip the other showed. Each word
+ * is quoted for the shell it is pasted into: a cache folder with a space (`TSM_CACHE_DIR=/tmp/x y`) made
+ * `--prefix /tmp/x y/runtime`, which installed into ./y/runtime, and a `$` in it was expanded.
  */
 export function setupCommandLine(dir: string): string {
-  return `${Object.entries(SETUP_ENV).map(([k, v]) => `${k}=${v}`).join(' ')} npm ${setupArgs(dir).join(' ')}`;
+  return `${Object.entries(SETUP_ENV).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ')} npm ${setupArgs(dir).map(shellQuote).join(' ')}`;
 }
 
 export interface SetupOptions {

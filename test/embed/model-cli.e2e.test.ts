@@ -1,7 +1,7 @@
 // `tsm model …` and doctor's embeddings check, as a user runs them: the built CLI, a fake Hub on 127.0.0.1,
 // a throw-away tsm cache folder (TSM_CACHE_DIR) and a vault with a .tsm/ config.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,6 +161,23 @@ describe('tsm model', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`: install Node.js with npm, or run \`${line}\` yourself\n`);
+  });
+
+  it('setup --dry-run prints a line a shell runs as printed, whatever the cache folder is called', () => {
+    // Measured before: with TSM_CACHE_DIR `…/x y/$HOME's` it printed `--prefix …/x y/$HOME's/runtime` bare: pasted
+    // into a shell, an unclosed quote; with a space alone, npm was given two words and installed elsewhere.
+    const cache = join(root, 'x y', "$HOME's");
+    const fakeBin = join(root, 'fake-npm-bin');
+    mkdirSync(fakeBin, { recursive: true });
+    writeFileSync(join(fakeBin, 'npm'), '#!/bin/sh\nprintf \'%s\\n\' "$ONNXRUNTIME_NODE_INSTALL" "$@" > "$ARGS_OUT"\n', { mode: 0o755 });
+    const dry = tsm(['model', 'setup', '--dry-run'], { env: { TSM_CACHE_DIR: cache }, cwd: root });
+    expect(dry.code).toBe(0);
+    const out = join(root, 'npm-args.txt');
+    const sh = spawnSync('/bin/sh', ['-c', dry.stdout.trimEnd()], { env: { PATH: `${fakeBin}${delimiter}/usr/bin${delimiter}/bin`, ARGS_OUT: out, HOME: '/nowhere' }, encoding: 'utf8' });
+    expect(sh.status, sh.stderr).toBe(0);
+    const args = readFileSync(out, 'utf8').split('\n');
+    expect(args[0]).toBe('skip'); // ONNXRUNTIME_NODE_INSTALL
+    expect(args.slice(1, 5)).toEqual(['install', expect.stringMatching(/^onnxruntime-node@/), '--prefix', join(cache, 'runtime')]);
   });
 
   it('pull refuses a name that is not a model id, with exit 2', () => {
