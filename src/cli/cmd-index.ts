@@ -45,6 +45,7 @@ async function sync(cfg: TsmConfig, argv: Record<string, unknown>, paths: string
   });
   bar.end();
   if (summary.notTaken?.length) writeErr(notTakenLine(summary.notTaken, paths?.length ?? 0));
+  if (summary.attachments?.length) writeErr(attachmentsLine(summary.attachments, paths?.length ?? 0, cfg.extensions));
   if (!argv.json) {
     const s = summary;
     writeOut(
@@ -134,6 +135,20 @@ function notTakenLine(notTaken: NotTaken[], listed: number): string {
 }
 
 const NOT_TAKEN_SHOWN = 5;
+
+/**
+ * The listed paths kept as attachments, not notes, as many as notTakenLine shows: `rg -l LoRa | tsm index
+ * --files-from-stdin` listed notes.txt, recorded as an attachment without a word, while every other path
+ * not read as a note had its line, so the user went on to search the .txt for words it was never read for.
+ */
+function attachmentsLine(attachments: string[], listed: number, extensions: string[]): string {
+  const one = attachments.length === 1;
+  const shown = attachments.slice(0, NOT_TAKEN_SHOWN).map((p) => `  ${oneLine(p)}\n`);
+  const more = attachments.length > shown.length ? `  … and ${attachments.length - shown.length} more (--json lists all)\n` : '';
+  const what = one ? 'an attachment, not a note' : 'attachments, not notes';
+  const rule = `a note ends in ${extensions.join(', ')}: "extensions" in .tsm/config.json sets which`;
+  return `tsm: ${attachments.length} of ${count(listed, 'listed path')} kept as ${what} (${rule}):\n${shown.join('')}${more}`;
+}
 
 function readPathsFromStdin(): string[] {
   let text: string;

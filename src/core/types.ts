@@ -158,6 +158,8 @@ export interface SyncSummary {
   seconds: number;
   /** A run over listed paths (`--files-from-stdin`): the listed paths it did not take, and why. */
   notTaken?: NotTaken[];
+  /** The same run's listed paths that are no notes but attachments a link may name, as vault paths: recorded as such. */
+  attachments?: string[];
   /** Notes whose read failed for the moment (a cloud file still downloading): to read again (load-note.ts TRANSIENT). */
   retry?: string[];
 }

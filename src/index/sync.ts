@@ -194,7 +194,7 @@ async function syncIn(
       skipped: plan.stillSkipped,
       warnings: 0,
       seconds: 0,
-      ...(listing.notTaken ? { notTaken: listing.notTaken } : {}),
+      ...(listing.notTaken ? { notTaken: listing.notTaken, attachments: [...new Set(listing.attachmentsNow.listed)] } : {}),
     },
     links: new LinkWork(writer, plan.gone.length > 0),
   };

@@ -217,18 +217,23 @@ describe('tsm index and status', () => {
     );
   });
 
-  it('--files-from-stdin takes an attachment that came or went: a link to it resolves, or no longer does, with no word on stderr', () => {
+  it('--files-from-stdin takes an attachment that came or went: a link to it resolves, or no longer does; one line names those kept as attachments', () => {
     // `git diff --name-only` lists the image pasted beside a note: it was "not a note", and the note's link
     // to it stayed unresolved (tsm related, tsm doctor's "add that file") until the next full tsm index.
+    // Measured before: `rg -l` listing notes.txt recorded it as an attachment without a word, while every other
+    // path not read as a note had its line; its words were then never found by tsm search.
     const dir = vault({ 'board.md': '# Board\n\n![[board.png]] and [[notes.txt]]\n' });
     tsm(['index', '--vault', dir]);
     const linkOf = (target: string) => json(tsm(['related', 'board.md', '--vault', dir, '--json'])).outgoing.find((l: { target: string }) => l.target === target);
     expect(linkOf('board.png').attachmentPath).toBeNull();
     writeFileSync(join(dir, 'board.png'), 'png');
     writeFileSync(join(dir, 'notes.txt'), 'text');
-    const added = tsm(['index', '--vault', dir, '--files-from-stdin'], { input: 'board.png\nnotes.txt\n' });
+    const added = tsm(['index', '--vault', dir, '--files-from-stdin'], { input: 'board.png\nnotes.txt\nboard.md\n' });
     expect(added.code, added.stderr).toBe(0);
-    expect(added.stderr).toBe('');
+    expect(added.stdout).toMatch(/^0 added, 0 updated, 0 removed, 1 unchanged/);
+    expect(added.stderr).toBe('tsm: 2 of 3 listed paths kept as attachments, not notes (a note ends in .md: "extensions" in .tsm/config.json sets which):\n  board.png\n  notes.txt\n');
+    const one = json(tsm(['index', '--vault', dir, '--files-from-stdin', '--json'], { input: 'notes.txt\n./notes.txt\n' }));
+    expect(one).toMatchObject({ notTaken: [], attachments: ['notes.txt'] });
     expect(linkOf('board.png').attachmentPath).toBe('board.png');
     expect(linkOf('notes.txt').attachmentPath).toBe('notes.txt');
     unlinkSync(join(dir, 'board.png'));
