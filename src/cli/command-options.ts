@@ -58,17 +58,18 @@ for (const [command, specs] of Object.entries(OWN_OPTIONS)) {
 
 /**
  * The message for an option `command` does not take, for yargs and the fast path alike: the closest option
- * of any command (and whose it is), or which commands take the one typed.
+ * of any command (and whose it is), or which commands take the one typed. The command's negated flags are
+ * offered too (`--no-verbos`: did you mean --no-verbose?), and an option typed as a value names its option
+ * (`tsm search q --json`: did you mean -f json?).
  *
- * The fast path passes its parser's table as `fast`: its negated flags are offered too (`--no-verbos`: did you
- * mean --no-verbose?), an option typed as a value names its option (`--json`: did you mean -f json?), and
- * --version is not offered, which yargs reads anywhere but the fast path refuses (`tsm search q --versoin`
- * would have suggested an option that fails in turn).
+ * `fastPath`: --version is not offered, which yargs reads anywhere but search's fast path refuses
+ * (`tsm search q --versoin` would have suggested an option that fails in turn).
  */
-export function unknownOptionOf(typed: string, command: string | null, fast?: Record<string, OptionSpec>): string {
-  if (fast === undefined) return unknownOptionMessage(typed, ['help', 'version', ...ALL_OPTIONS], {}, COMMANDS_OF_OPTION, command);
-  const negated = Object.keys(fast).flatMap((n) => (fast[n].type === 'boolean' ? [`no-${n}`] : []));
-  return unknownOptionMessage(typed, ['help', ...ALL_OPTIONS, ...negated], fast, COMMANDS_OF_OPTION, command);
+export function unknownOptionOf(typed: string, command: string | null, fastPath = false): string {
+  const specs = command !== null && Object.hasOwn(OWN_OPTIONS, command) ? OWN_OPTIONS[command] : {};
+  const negated = Object.keys(specs).flatMap((n) => (specs[n].type === 'boolean' ? [`no-${n}`] : []));
+  const known = [...(fastPath ? ['help'] : ['help', 'version']), ...ALL_OPTIONS, ...negated];
+  return unknownOptionMessage(typed, known, specs, COMMANDS_OF_OPTION, command);
 }
 
 /** `--vault`, `-n`: the options that take a value (the next word, unless written `--vault=x`), of any command. */

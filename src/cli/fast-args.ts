@@ -69,7 +69,7 @@ function parseErrorMessage(err: NodeJS.ErrnoException, specs: Record<string, Opt
   const quoted = /'([^']*)'/.exec(err.message)?.[1] ?? '';
   if (/argument is ambiguous/.test(err.message)) return ambiguousValueMessage(quoted, specs, args);
   if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    return `${unknownOptionOf(quoted, command, specs)}; a ${positional} word that starts with "-" goes after --, as in: -- ${quoted}`;
+    return `${unknownOptionOf(quoted, command, true)}; a ${positional} word that starts with "-" goes after --, as in: -- ${quoted}`;
   }
   if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     const long = /--([a-z-]+)/.exec(quoted)?.[1];

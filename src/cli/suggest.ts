@@ -52,8 +52,11 @@ export function unknownOptionMessage(
   if (owner) return `unknown option ${option} (did you mean ${owner[1].alias ? `-${owner[1].alias}` : `--${owner[0]}`} ${name}?)`;
   // An option of other commands only (`tsm index --verbose`): the closest name was itself, and the message
   // said "unknown option --verbose (did you mean --verbose?)". Which command takes it is what helps.
-  const commands = option.startsWith('--') ? ownersOf(name, commandsOf) : [];
-  if (commands.length > 0) return `unknown option ${option} (--${name} is an option of ${commandList(commands)})`;
+  // Negated (`tsm status --no-embed`), it is the option's all the same; not one this command takes unnegated
+  // (`tsm search q --no-limit`: search takes --limit).
+  const owns = (n: string) => ownersOf(n, commandsOf).length > 0 && (n === name || command === null || !ownersOf(n, commandsOf).includes(command));
+  const base = option.startsWith('--') ? [name, name.replace(/^no-/, '')].find(owns) : undefined;
+  if (base !== undefined) return `unknown option ${option} (--${base} is an option of ${commandList(ownersOf(base, commandsOf))})`;
   // Never the name just rejected: an option known elsewhere but not to this command is no suggestion.
   const guess = option.startsWith('--') || name.length > 1 ? closest(name, knownLong.filter((k) => k !== name)) : null;
   if (guess === null) return `unknown option ${option}`;

@@ -186,7 +186,8 @@ function unknownArgumentsMessage(msg: string, argv: string[]): string | null {
   const m = /^Unknown arguments?: (.+)$/s.exec(msg);
   if (!m) return null;
   const unknown = m[1].split(', ');
-  const typedAsOption = (a: string) => argv.find((t) => t === `--${a}` || t.startsWith(`--${a}=`) || t === `-${a}`);
+  // yargs names a negated flag without its `no-` (`--no-embed`: "embed"), as it reads it.
+  const typedAsOption = (a: string) => argv.find((t) => [`--${a}`, `--no-${a}`].some((o) => t === o || t.startsWith(`${o}=`)) || t === `-${a}`);
   // No command named: the first word that is no option is the mistyped command, and the options are
   // unknown only because no command took them (`--vault` is every command's).
   const word = commandNamed(argv) === null ? unknown.find((a) => !typedAsOption(a)) : undefined;

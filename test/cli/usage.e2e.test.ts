@@ -199,6 +199,23 @@ describe('small things users hit', () => {
     expect(tsm(['index', '--ful'], { cwd: marked.dir }).stderr.split('\n')[0]).toBe('tsm: unknown option --ful (did you mean --full?)');
   });
 
+  it('a negated flag is named as typed, and is its option all the same', () => {
+    // Measured before: `tsm status --no-embed` said 'unexpected argument "embed"' (yargs names it without its
+    // no-), `tsm index --no-ful` 'unexpected argument "ful"', and search's fast path only "unknown option --no-embed".
+    for (const [args, says] of [
+      [['status', '--no-embed'], 'unknown option --no-embed (--embed is an option of tsm index)'],
+      [['index', '--no-verbose'], 'unknown option --no-verbose (--verbose is an option of tsm search)'],
+      [['index', '--no-ful'], 'unknown option --no-ful (did you mean --no-full?)'],
+      [['search', 'LoRa', '--no-embed'], 'unknown option --no-embed (--embed is an option of tsm index); a query word that starts with "-" goes after --, as in: -- --no-embed'],
+      // search takes --limit, just not negated: no other command is named for it.
+      [['search', 'LoRa', '--no-limit'], 'unknown option --no-limit; a query word that starts with "-" goes after --, as in: -- --no-limit'],
+    ] as const) {
+      const r = tsm([...args], { cwd: marked.dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.split('\n')[0], args.join(' ')).toBe(`tsm: ${says}`);
+    }
+  });
+
   it("search's fast path says whose option another command's is, in the words yargs' commands use", () => {
     // Measured before: `tsm search LoRa --embed` said "unknown option --embed" and `--pol` no suggestion, while
     // `tsm status --embed` named tsm index: the table of whose option is whose lived in yargs-cli.ts only.
