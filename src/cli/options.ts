@@ -39,6 +39,7 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
  */
 export function numberOption(name: string, spec: OptionSpec, value: unknown): number {
   const typed = Array.isArray(value) ? value[value.length - 1] : value;
+  if (typed === false) throw negatedValueOption(name);
   if (typeof typed === 'number') return typed; // a default of the table
   if (typeof typed !== 'string' || typed === '') throw new UsageError(`--${name} needs a value`);
   const range = spec.range ?? { min: -Infinity, fraction: true };
@@ -61,8 +62,19 @@ export function numberOption(name: string, spec: OptionSpec, value: unknown): nu
  */
 export function stringOption(name: string, spec: OptionSpec, value: unknown): unknown {
   const typed = Array.isArray(value) ? value[value.length - 1] : value;
+  if (typed === false) throw negatedValueOption(name);
   if (spec.path && typed === '') throw new UsageError(`--${name} needs a value`);
   return typed;
+}
+
+/**
+ * `--no-vault`, `--no-model`: yargs negates any option, and a value option negated came to the command as
+ * false, read as not given: `tsm status --no-vault` in a folder ran on that folder, where `--vault ""` is a
+ * usage error, and `--no-limit` said "--limit needs a value". Search's fast path refuses it as an unknown
+ * option; so does yargs now, with what the option takes instead.
+ */
+function negatedValueOption(name: string): UsageError {
+  return new UsageError(`unknown option --no-${name}: --${name} takes a value; leave it out for its default`);
 }
 
 /**

@@ -216,6 +216,19 @@ describe('small things users hit', () => {
     }
   });
 
+  it('a value option negated is refused, never read as not given', () => {
+    // Measured before: `tsm status --no-vault` ran on the current folder (yargs negates any option, and false
+    // read as no --vault), `--no-db` on the default index, `tsm model list --no-model` on the default model, and
+    // `tsm related x --no-limit` said "--limit needs a value". Search's fast path refused them already.
+    for (const args of [['status', '--no-vault'], ['status', '--no-db'], ['model', 'list', '--no-model'], ['related', 'x', '--no-limit'], ['watch', '--no-debounce']]) {
+      const name = args[args.length - 1].slice(5);
+      const r = tsm(args, { cwd: marked.dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr.split('\n')[0], args.join(' ')).toBe(`tsm: unknown option --no-${name}: --${name} takes a value; leave it out for its default`);
+    }
+  });
+
   it("search's fast path says whose option another command's is, in the words yargs' commands use", () => {
     // Measured before: `tsm search LoRa --embed` said "unknown option --embed" and `--pol` no suggestion, while
     // `tsm status --embed` named tsm index: the table of whose option is whose lived in yargs-cli.ts only.
