@@ -1,6 +1,7 @@
 // Lengths and cuts measured in code points, so a cut never splits a surrogate pair and a CJK or
 // emoji character counts as one character, as a reader would count it.
 import { isCjkChar } from './normalize.js';
+import { REDACTED } from './redacted.js';
 import { isLetterOrNumber, isMark, singleCodePoint } from './unicode.js';
 
 export const ELLIPSIS = '…';
@@ -79,10 +80,27 @@ function splitsCluster(cps: string[], i: number): boolean {
 /** How far a cut may move to reach a word boundary before it gives up and cuts inside the word. */
 const MAX_WORD_SHIFT = 24;
 
-/** An end position ≤ `end` in `cps` that does not split a word, a combining sequence or a pair. */
+/**
+ * Where the `[REDACTED]` that position `at` of `cps` falls strictly inside starts, or -1. A cut there left `[…`
+ * or `…ACTED]` of a secret's marker in an MCP preview or a hook's snippet, so a cut drops the marker whole
+ * (a cut that must keep a matched word — `floor`, `ceiling` — inside the marker stays where it is).
+ */
+function redactedAround(cps: string[], at: number): number {
+  for (let start = at - 1; start > at - REDACTED.length && start >= 0; start--) {
+    if (cps[start] !== '[') continue;
+    let i = 0;
+    while (i < REDACTED.length && cps[start + i] === REDACTED[i]) i++;
+    return i === REDACTED.length ? start : -1;
+  }
+  return -1;
+}
+
+/** An end position ≤ `end` in `cps` that does not split a word, a marker, a combining sequence or a pair. */
 export function snapEnd(cps: string[], end: number, floor = 0): number {
   if (end >= cps.length) return cps.length;
   let e = end;
+  const marker = redactedAround(cps, e);
+  if (marker >= floor) e = marker;
   const insideWord = (i: number) => isWordChar(cps[i - 1]) && isWordChar(cps[i]);
   if (insideWord(e)) {
     let back = e;
@@ -94,10 +112,12 @@ export function snapEnd(cps: string[], end: number, floor = 0): number {
   return e;
 }
 
-/** A start position ≥ `start` in `cps` that does not split a word or a combining sequence. */
+/** A start position ≥ `start` in `cps` that does not split a word, a marker or a combining sequence. */
 export function snapStart(cps: string[], start: number, ceiling = cps.length): number {
   if (start <= 0) return 0;
   let s = start;
+  const marker = redactedAround(cps, s);
+  if (marker !== -1 && marker + REDACTED.length <= ceiling) s = marker + REDACTED.length;
   const insideWord = (i: number) => isWordChar(cps[i - 1]) && isWordChar(cps[i]);
   if (insideWord(s)) {
     let fwd = s;

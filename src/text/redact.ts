@@ -19,8 +19,9 @@
 // `password: string` (a type) and `$TOKEN` (a reference) are left alone.
 
 import { PATH_SEPARATOR } from '../core/types.js';
+import { REDACTED } from './redacted.js';
 
-export const REDACTED = '[REDACTED]';
+export { REDACTED };
 
 /** A word of an htpasswd command line: quoted, or up to a space or a shell operator. */
 const HTPASSWD_WORD = String.raw`(?:"[^"\n]*"|'[^'\n]*'|[^\s"'${'`'}|;&<>-][^\s|;&${'`'}<>]*)`;
