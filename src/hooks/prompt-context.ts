@@ -15,6 +15,7 @@ import type { Deadline } from './deadline.js';
 import { hookOutput, MAX_HOOK_OUTPUT } from './output.js';
 import { tuningOf } from '../search/rank.js';
 import { headAndTail, queryEcho } from '../text/chars.js';
+import { redactNotePath } from '../text/redact.js';
 import { searchExclusions } from '../vault/obsidian-excluded.js';
 
 /** Longest text searched: the head and tail of a long prompt carry its question. */
@@ -83,7 +84,8 @@ export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContex
   if (deadline.passed()) return { kind: 'none', problem: late(deadline, 'after the search') };
   const hits = kept(resp)
     .slice(0, cfg.hookTopK)
-    .map((h, i) => ({ ...h, rank: i + 1 }));
+    // Paths as the MCP tools show them (redactNotePath): after sessionEcho, which reads the path as it is.
+    .map((h, i) => ({ ...h, rank: i + 1, path: redactNotePath(h.path), related: h.related.map(redactNotePath) }));
   if (hits.length === 0) return { kind: 'none' };
   const shown = { ...resp, hits, query: queryEcho(prompt) }; // a pasted page would otherwise fill the injection
   return fitOutput(shown, cfg.snippetBudget);

@@ -7,7 +7,7 @@ import { MAX_PATH_CHARS } from '../format/xml.js';
 import { truncateStart, truncateText } from '../text/chars.js';
 import { count } from '../text/count.js';
 import { oneLine as cleanLine } from '../text/controls.js';
-import { redactNoteSecrets } from '../text/redact.js';
+import { redactNotePath, redactNoteSecrets } from '../text/redact.js';
 import { recencyFactor, recentScore, SESSION_START_PRESET } from '../search/recency.js';
 import { oncePerSession } from '../sessions/note-format.js';
 
@@ -116,7 +116,7 @@ export function renderRecentContext(input: RecentContextInput): string {
   // What is shown goes to the model without the user asking: redacted as the prompt hook's results are (a title
   // is the user's own, `# DB_PASSWORD=…` included), whole, before any cut, once for all the fits below.
   intents = intents.map((i) => ({ ...i, text: redactNoteSecrets(i.text) }));
-  notes = notes.map((n) => ({ ...n, title: redactNoteSecrets(n.title) }));
+  notes = notes.map((n) => ({ ...n, title: redactNoteSecrets(n.title), path: redactNotePath(n.path) }));
   for (;;) {
     if (intents.length === 0 && notes.length === 0) return '';
     const text = assemble(input, intents, notes);

@@ -754,6 +754,18 @@ export function redactNoteHeadingPath(path: string): string {
 }
 
 /**
+ * A note's vault path as the model is shown it, by the prompt hooks and by the MCP tools (whose answers have
+ * every string redacted, paths included: mcp/redact-answer.ts): one rule, so that the two show a note alike.
+ * A file name holding a token (`ghp_….md`, `DB_PASSWORD=….md`) was injected by the hooks as it is while MCP
+ * sent `[REDACTED]`. Redacted, such a path names no file the model can open by it (MCP's get_sections still
+ * reads the note by id, and its text is in the result); kept, the credential goes to the model's API unasked,
+ * which is what redaction is for. A path of no machine-made word is kept byte for byte.
+ */
+export function redactNotePath(path: string): string {
+  return redactNoteSecrets(path);
+}
+
+/**
  * redactNoteSecrets, except that a secret over several lines (a key block) leaves its line breaks after its
  * `[REDACTED]`, so that every line after it keeps its number (read_note shows a note's lines numbered).
  */
