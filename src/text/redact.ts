@@ -807,10 +807,13 @@ function redactPasses(text: string, keepLines: boolean, userNote: boolean): stri
 export function mayMatch(trigger: Trigger, text: string, folded: () => string = () => text.toLowerCase()): boolean {
   const { needs, folded: words } = trigger;
   if (needs === undefined && words === undefined) return true;
-  if (needs !== undefined && needs.some((n) => text.includes(n))) return true;
+  // Plain loops: a fresh hook process runs this cold (interpreted), where `some` and a closure per literal
+  // cost more than the scans themselves.
+  if (needs !== undefined) for (let i = 0; i < needs.length; i++) if (text.includes(needs[i])) return true;
   if (words === undefined) return false;
   const lower = folded();
-  return words.some((w) => lower.includes(w));
+  for (let i = 0; i < words.length; i++) if (lower.includes(words[i])) return true;
+  return false;
 }
 
 const LINE_BREAK = /\r\n|\r|\n/g;
