@@ -150,7 +150,7 @@ export const SECRET_RULES: SecretRule[] = [
   },
   { needs: ['sshpass'], pattern: /(\bsshpass\b(?:[ \t]+-[a-oq-zA-Z]\S*)*[ \t]+-p[ \t]*)(?!\[REDACTED)([^\s`]+)/g, replace: afterHead },
   { needs: ['redis-cli'], pattern: /(\bredis-cli\b[^\n|;&]{0,200}?\s-a[ \t]+)(?!\[REDACTED)([^\s`]+)/g, replace: afterHead },
-  { needs: ['zip'], pattern: /(\b(?:zip|unzip|zipcloak)\b[^\n|;&]{0,200}?\s-P[ \t]*)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g, replace: afterHead },
+  { needs: ['-P'], pattern: /(\b(?:zip|unzip|zipcloak)\b[^\n|;&]{0,200}?\s-P[ \t]*)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g, replace: afterHead },
   { needs: ['login'], pattern: /(\blogin\b[^\n|;&]{0,200}?\s-p[ \t]+)(?!\[REDACTED)([^\s`-][^\s`]*)/g, replace: afterHead },
   // Config setters take the key and its value as two words: `aws configure set aws_secret_access_key V`,
   // `npm config set //registry/:_authToken V`, `git config --global github.token V`, `poetry config
