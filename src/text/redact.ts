@@ -30,8 +30,9 @@ const HTPASSWD_WORD = String.raw`(?:"[^"\n]*"|'[^'\n]*'|[^\s"'${'`'}|;&<>-][^\s|
  * What every match of a rule holds: one of `needs` as written, or one of `folded` (lower case) in the text
  * lower-cased (the rules that ignore case; their words are ASCII, which lower-casing keeps in place). A text
  * holding none of them cannot match, and the rule is neither run nor, on a first use, compiled: most text
- * holds no key block, no vendor prefix, no `sudo`, and a cold `tsm hook` paid ~1.7 ms compiling and running
- * every rule over its three sections (docs/claude-code.md "Private text and secrets" has the measurement).
+ * holds no key block, no vendor prefix, no `sudo`, and a cold process paid ~1.8 ms compiling and running every
+ * rule over a prompt hook's three sections, ~0.9 ms now (docs/claude-code.md, "What the hooks inject is
+ * redacted too").
  * redact-triggers.test.ts checks every rule's literals against the samples of the redaction tests.
  */
 export interface Trigger {
