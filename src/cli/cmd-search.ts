@@ -63,7 +63,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
     }, pathNotice);
     // For the md format's summaries to read links as the snippets do: one meta row, for that format only.
     return { ...found, links: argv.format === 'md' && !argv.ids ? linkReadingOf(db) : DEFAULT_LINK_READING };
-  }, { tsmDir: tsmDir(cfg), vault: cfg.vault });
+  }, { tsmDir: tsmDir(cfg), vault: cfg.vault, foundNothing: (r) => r.resp.total === 0 });
   // The query as stdout (xml's query attribute, md's "No results found") and every line below quote it: cut
   // to QUERY_ECHO_CHARS, as MCP and the hook echo it (a 110 KB query printed 111,788 bytes of empty XML).
   const echo = queryEcho(query);

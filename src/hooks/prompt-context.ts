@@ -67,7 +67,7 @@ export function promptContext(cfg: TsmConfig, prompt: string, opts: PromptContex
     withIndexReader(
       cfg.db,
       (db) => search(db, { query: promptSearchText(prompt), limit, collapseCopies: true, excludedFiles: searchExclusions(cfg), redactSecrets: true, ...(opts.queryVector ? { queryVector: opts.queryVector } : {}), snippetChars: cfg.snippetChars, tuning: tuningOf(cfg), now: opts.now }),
-      { busyTimeoutMs: deadline.remaining(), tsmDir: tsmDir(cfg), vault: cfg.vault },
+      { busyTimeoutMs: deadline.remaining(), tsmDir: tsmDir(cfg), vault: cfg.vault, foundNothing: (r) => r.hits.length === 0 },
     );
   const kept = (r: SearchResponse) => r.hits.filter((h) => sessionEcho(h, opts.sessionId) === null);
   let resp: SearchResponse;

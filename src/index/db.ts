@@ -552,6 +552,23 @@ function dropAll(db: Database): void {
 }
 
 /**
+ * What SQLite's quick_check finds wrong in the index, one line each (none when it is whole); of `table` and
+ * its indexes only, when given. The whole index: 290 ms on the Obsidian Hub (6,571 notes, 38 MB); its notes table: 5 ms.
+ */
+export function quickCheck(db: Database, table?: 'notes'): string[] {
+  const rows = db.pragma(table === undefined ? 'quick_check' : `quick_check(${table})`) as { quick_check: string }[];
+  return rows.map((r) => r.quick_check.replace(/\s*\n\s*/g, ' ')).filter((r) => r !== 'ok');
+}
+
+/**
+ * The one message for an index found damaged, by a statement SQLite stopped (`detail`: its error) or by a
+ * check of the index (wal-check.ts: what the check found).
+ */
+export function damagedError(path: string, detail: string): IndexError {
+  return new IndexError('corrupt', `the index at ${path} is damaged (${detail}): run \`tsm index --full\` to rebuild it`);
+}
+
+/**
  * What a SQLite error met while reading or writing the index means for the user, as an IndexError that
  * names the fix; anything else is returned unchanged. A SQLITE_BUSY that reaches here is one statement's:
  * SQLite waited its busy_timeout (`busyWaitedMs`, 10 s unless the caller knows the connection's); the
@@ -564,7 +581,7 @@ export function asIndexError(err: unknown, path: string, busyWaitedMs = BUSY_TIM
   const detail = (err as Error).message;
   switch (kind) {
     case 'corrupt':
-      return new IndexError('corrupt', `the index at ${path} is damaged (${detail}): run \`tsm index --full\` to rebuild it`);
+      return damagedError(path, detail);
     case 'full':
       return new IndexError(
         'full',

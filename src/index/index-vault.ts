@@ -15,7 +15,15 @@ const META_KEY = 'vault';
 
 /** The vault folder the index at `path` holds, when it is another vault than `vault` and still there; else null. */
 export function otherVaultOf(db: Database, path: string, vault: string): string | null {
-  if (insideVault(vault, path)) return null;
+  return insideVault(vault, path) ? null : recordedOtherVault(db, vault);
+}
+
+/**
+ * The vault folder the index records, when it is another vault than `vault` and still there, wherever the
+ * index lies; else null. Inside a vault that is a copy not yet synced (the copy's index records the
+ * original), unless the index's -wal holds another index's writes (wal-check.ts).
+ */
+export function recordedOtherVault(db: Database, vault: string): string | null {
   const recorded = recordedVault(db);
   // The same folder by another name (a symlink) is the same vault.
   if (recorded === null || recorded === vault || fileIdentity(recorded) === fileIdentity(vault)) return null;

@@ -1,7 +1,7 @@
 // Reads of notes, sections, links and index health (status, doctor, related, MCP details).
 import { statSync } from 'node:fs';
 import type { IndexStatus, IndexWarning, LinkRecord, NoteRecord, NoteType, SectionRecord, SkippedFile } from '../core/types.js';
-import type { Database } from './db.js';
+import { quickCheck, type Database } from './db.js';
 import { AmbiguousNoteError } from '../core/errors.js';
 import { isNoteName } from '../vault/paths.js';
 import { aliasKey, basenameKey, resolveAttachment, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
@@ -453,8 +453,7 @@ export class NoteReader {
   }
 
   integrityCheck(): string[] {
-    const rows = this.db.pragma('quick_check') as { quick_check: string }[];
-    return rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
+    return quickCheck(this.db);
   }
 
   private linkRows(sql: string, arg: number): LinkRecord[] {

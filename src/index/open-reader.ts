@@ -5,6 +5,7 @@ import { fileKind } from '../vault/file-kind.js';
 import { vaultGoneMessage } from '../vault/folders.js';
 import { otherRunningWatcher } from '../vault/watcher-pid.js';
 import { otherVaultMessage, otherVaultOf } from './index-vault.js';
+import { damageBehindNothing } from './wal-check.js';
 
 export interface ReaderOptions {
   /** Upper bound of a wait on a locked index (SQLite's busy_timeout); default 10 s. */
@@ -19,12 +20,20 @@ export interface ReaderOptions {
   vault?: string;
 }
 
+export interface SearchReaderOptions<T> extends ReaderOptions {
+  /**
+   * Whether `fn`'s result found nothing (a search with no hit): the index is then checked for damage a -wal
+   * of another index brings (wal-check.ts), which reads as "nothing found", and the damage is thrown.
+   */
+  foundNothing?: (result: T) => boolean;
+}
+
 /**
  * Runs `fn` on a read-only connection to the index at `path` and closes it, whatever happens.
  * The index and its -wal/-shm companions must be plain files: SQLite's open() of a FIFO would block
  * the process (no timer can fire while it waits), so anything else is refused before opening.
  */
-export function withIndexReader<T>(path: string, fn: (db: Database) => T, opts: ReaderOptions = {}): T {
+export function withIndexReader<T>(path: string, fn: (db: Database) => T, opts: SearchReaderOptions<T> = {}): T {
   checkIndexFiles(path);
   let db: Database;
   try {
@@ -36,7 +45,10 @@ export function withIndexReader<T>(path: string, fn: (db: Database) => T, opts: 
   try {
     const other = opts.vault === undefined ? null : otherVaultOf(db, path, opts.vault);
     if (other !== null) throw new IndexError('other-vault', otherVaultMessage(path, opts.vault as string, other));
-    return fn(db);
+    const result = fn(db);
+    const damage = opts.foundNothing?.(result) ? damageBehindNothing(db, path, opts.vault) : null;
+    if (damage !== null) throw damage;
+    return result;
   } catch (err) {
     throw asIndexError(err, path);
   } finally {
