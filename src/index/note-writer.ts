@@ -10,7 +10,7 @@ import { keyForm, normalize } from '../text/normalize.js';
 import { holderRuns, lockPid } from '../vault/process-start.js';
 import { buildUnfinished, FTS_TABLES, markBuildUnfinished } from './build-state.js';
 import { CjkDocFrequencies } from './cjk-df.js';
-import { writeTransaction, type Database } from './db.js';
+import { damagedError, indexPathOf, writeTransaction, type Database } from './db.js';
 import { basenameKey, pageKeyOfPath, resolveLink, targetKey, type NoteLookup } from './resolve-link.js';
 import { ftsRows, noteFtsRow, type PreparedNote } from './fts-rows.js';
 import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS } from './schema.js';
@@ -564,7 +564,10 @@ export class NoteWriter {
 
   /** Removes a note's sections, full-text rows, tags, aliases and links; returns the aliases it had. */
   private clearNoteChildren(id: number): string[] {
-    const note = this.s.pathAndAliases.get(id) as { path: string; title: string; aliases: string; tags: string; frontmatter: string };
+    const note = this.s.pathAndAliases.get(id) as { path: string; title: string; aliases: string; tags: string; frontmatter: string } | undefined;
+    // The index of paths names a note the table does not hold: damage (a -wal of another index laid over this
+    // one, wal-check.ts), which sync.ts moves aside and rebuilds. It was a TypeError and a stack trace.
+    if (note === undefined) throw damagedError(indexPathOf(this.db), `its notes table has no row ${id}, which its index of paths names`);
     const aliases = JSON.parse(note.aliases) as string[];
     const tags = JSON.parse(note.tags) as string[];
     const sections = this.s.sectionsOfNote.all(id) as { id: number; heading: string; headingPath: string; text: string }[];
