@@ -561,6 +561,20 @@ export function quickCheck(db: Database, table?: 'notes'): string[] {
 }
 
 /**
+ * quickCheck of the whole index at `path`, on a read-only connection of its own, for a writer about to
+ * rebuild it: run on the writer's connection, FTS5's part of the check (SQLite checks virtual tables too) left
+ * the full-text tables' structure record another version number than a rebuild without it writes.
+ */
+export function quickCheckFile(path: string): string[] {
+  const db = connect(path, true);
+  try {
+    return quickCheck(db);
+  } finally {
+    db.close();
+  }
+}
+
+/**
  * The one message for an index found damaged, by a statement SQLite stopped (`detail`: its error) or by a
  * check of the index (wal-check.ts: what the check found).
  */

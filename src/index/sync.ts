@@ -10,7 +10,7 @@ import { A_FOLDER, createAttachmentLookup, createNoteLookup, isFolderAt, type No
 import { existsNoFollow, findOnDisk, isNoteName, vaultRelative } from '../vault/paths.js';
 import { scanVault } from '../vault/scan.js';
 import { normalize } from '../text/normalize.js';
-import { asIndexError, damagedError, IndexError, moveCorruptAside, openWriter, quickCheck, upgradeForRebuild, upgradeInPlace, writeTransactionAsync, type Database, type OpenedIndex } from './db.js';
+import { asIndexError, damagedError, IndexError, moveCorruptAside, openWriter, quickCheckFile, upgradeForRebuild, upgradeInPlace, writeTransactionAsync, type Database, type OpenedIndex } from './db.js';
 import { shareReadByOlder } from './note-reading.js';
 import { fileStatesOf, NoteWriter, type FileState } from './note-writer.js';
 import { readParseOptions } from './parse-options.js';
@@ -114,7 +114,7 @@ async function syncOnce(cfg: TsmConfig, opts: SyncOptions): Promise<SyncSummary>
     // ("wrong # of entries in index notes_date" after the rebuild). Checked first, a damaged one is moved aside
     // (syncVault) and built anew. 0.3 s on the Obsidian Hub, whose `--full` takes 22 s.
     if (opts.full && !opts.db && !opened.fresh) {
-      const bad = quickCheck(opened.db);
+      const bad = quickCheckFile(cfg.db);
       if (bad.length > 0) throw damagedError(cfg.db, `SQLite's integrity check: ${bad[0]}`);
     }
     // Every note an older tsm read (note-reading.ts), as after any upgrade of tsm, or all but a few (a Stop
