@@ -18,6 +18,7 @@ import { MAX_SECTIONS_PER_NOTE, ordOfSection, sectionId } from './section-ids.js
 import { newGeneration } from './nearest-key.js';
 import { ensureReadingTable, linksResolvedByOlder, olderReadingSql, readingStatement, recordLinksResolved } from './note-reading.js';
 import { changedReadingSettings, recordReadingSettings } from './reading-settings.js';
+import { dateInThisZone } from './mtime-zone.js';
 import { carryBack, carryBackTo, hasCarriedVectors, NoteVectors, stashNote, stashVectors } from './vector-carry.js';
 
 export interface FileState {
@@ -323,6 +324,11 @@ export class NoteWriter {
   /** Records that every note is read with `opts`: in the transaction that ends a sync of the whole vault. */
   recordReadingSettings(opts: ParseOptions): void {
     recordReadingSettings(this.db, opts);
+  }
+
+  /** Dates the notes dated by modification time in this process's time zone, if the index's were in another (mtime-zone.ts). */
+  dateInThisZone(): number {
+    return dateInThisZone(this.db);
   }
 
   /** Whether links may have been resolved by an older tsm's rules since this tsm's last sync (note-reading.ts). */

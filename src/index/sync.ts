@@ -520,6 +520,8 @@ function finish(
       for (const w of how.scanWarnings) byPath.set(w.path, [...(byPath.get(w.path) ?? []), w.message]);
       for (const [path, messages] of byPath) writer.replaceWarnings(path, messages);
     }
+    // Days of notes dated by modification time, all in this run's zone (mtime-zone.ts): a run in another zone wrote some.
+    writer.dateInThisZone();
     writer.markSynced(all || !olderLinks);
     writer.countWritten(run.summary.added + run.summary.updated + run.summary.removed);
   });
