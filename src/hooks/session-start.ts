@@ -5,6 +5,7 @@ import type { NoteRecord, SectionRecord } from '../core/types.js';
 import { buildUnfinished, INCOMPLETE_INDEX_NOTE } from '../index/build-state.js';
 import { withIndexReader } from '../index/open-reader.js';
 import { NoteReader } from '../index/note-reader.js';
+import { recentBefore } from '../search/dates.js';
 import { mtimeCrowd } from '../search/mtime-crowd.js';
 import { sessionIdOfRecord, sessionPrompts } from '../sessions/note-format.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
@@ -41,8 +42,9 @@ export function sessionStartContext(cfg: TsmConfig, opts: SessionStartOptions): 
       const crowd = mtimeCrowd(reader) ?? undefined;
       // Obsidian's Excluded files are no recent work, as they are no search result.
       const excluded = searchExclusions(cfg);
-      const notes = reader.recentNotes(NOTE_CANDIDATES, undefined, crowd, excluded).map(toNoteItem);
-      const intents = reader.recentNotes(SESSION_CANDIDATES, 'session', crowd, excluded).flatMap((note) => intentsOf(note, reader.sectionsOfNote(note.id)));
+      const before = recentBefore(now);
+      const notes = reader.recentNotes(NOTE_CANDIDATES, before, undefined, crowd, excluded).map(toNoteItem);
+      const intents = reader.recentNotes(SESSION_CANDIDATES, before, 'session', crowd, excluded).flatMap((note) => intentsOf(note, reader.sectionsOfNote(note.id)));
       return renderRecentContext({ vault: cfg.vault, project: opts.project, intents, notes, now, limits: limitsFor(opts.source) });
     },
     { busyTimeoutMs: opts.deadline.remaining(), tsmDir: tsmDir(cfg), vault: cfg.vault },

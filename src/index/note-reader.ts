@@ -186,7 +186,8 @@ export class NoteReader {
   }
 
   /**
-   * The newest notes (of a type), by date (SessionStart context, MCP recent_context). `undated`: modification
+   * The newest notes (of a type) dated before `before` (search/dates.ts recentBefore: a note dated ahead is
+   * no recent work), by date (SessionStart context, MCP recent_context). `undated`: modification
    * times (ms, inclusive) that date no note (search/mtime-crowd.ts): a note dated only by one of them is left
    * out. `excluded`: Obsidian's Excluded files (vault/obsidian-excluded.ts), whose notes are left out as
    * searches leave them out: a template edited today was SessionStart's recent work, its `{{date}}`
@@ -194,9 +195,9 @@ export class NoteReader {
    * moment), then by modification time: by that alone, a vault synced or pulled from another machine (every
    * file written at the pull) gave SessionStart the intents of whichever 20 of a day's 30 sessions came last.
    */
-  recentNotes(limit: number, type?: NoteType, undated?: { from: number; to: number }, excluded: readonly string[] = []): NoteRecord[] {
-    const where = [type ? 'type = ?' : '', undated ? notDatedWithinSql('') : '', excluded.length ? 'NOT tsm_excluded(path, ?)' : ''].filter(Boolean);
-    const params = [...(type ? [type] : []), ...(undated ? [undated.from, undated.to] : []), ...(excluded.length ? [excludedSet(this.db, excluded)] : []), limit];
+  recentNotes(limit: number, before: string, type?: NoteType, undated?: { from: number; to: number }, excluded: readonly string[] = []): NoteRecord[] {
+    const where = ['date < ?', type ? 'type = ?' : '', undated ? notDatedWithinSql('') : '', excluded.length ? 'NOT tsm_excluded(path, ?)' : ''].filter(Boolean);
+    const params = [before, ...(type ? [type] : []), ...(undated ? [undated.from, undated.to] : []), ...(excluded.length ? [excludedSet(this.db, excluded)] : []), limit];
     const ended = type === 'session' ? ", json_extract(frontmatter, '$.ended') DESC" : '';
     const rows = this.db
       .prepare(`SELECT ${NOTE_COLUMNS} FROM notes${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY date DESC${ended}, mtime_ms DESC, path LIMIT ?`)

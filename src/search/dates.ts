@@ -53,7 +53,16 @@ export interface DateRange {
  * quarter`, `今週末`) keeps it; so do the date flags, `--after 2026-11` included: the user named that range.
  */
 export function upToNow(range: DateRange, now: Date): DateRange {
-  return range.before ? range : { ...range, before: ymd(addDays(now, 2)) };
+  return range.before ? range : { ...range, before: recentBefore(now) };
+}
+
+/**
+ * The first day no longer "up to now" (upToNow's end): the day after tomorrow. Also where SessionStart's and
+ * MCP recent_context's newest notes stop: a note dated 2027-06-01 was first in the table ("in 6 months") on
+ * every session start of half a year, and a year of daily notes made ahead filled it.
+ */
+export function recentBefore(now: Date): string {
+  return ymd(addDays(now, 2));
 }
 
 export function dayRange(d: Date): DateRange {

@@ -5,6 +5,7 @@ import { NOTE_TYPES, type NoteRecord, type NoteType, type SectionRecord } from '
 import { compositeScore } from '../recency.js';
 import { oncePerSession, sessionIdOfRecord, sessionPrompts } from '../session-note.js';
 import { clampInt, defineTool, oneOf, preview, RESULT_CHAR_BUDGET, withinBudget } from '../tool.js';
+import { recentBefore } from '../../search/dates.js';
 import { linkReadingOf } from '../../search/link-reading.js';
 import { mtimeCrowd } from '../../search/mtime-crowd.js';
 import { searchExclusions } from '../../vault/obsidian-excluded.js';
@@ -37,7 +38,8 @@ export const recentContextTool = defineTool({
       // Obsidian's Excluded files are no recent work, as they are no search result.
       const excluded = searchExclusions(ctx.cfg);
       // Twice as many session notes: a session's older notes are left out below.
-      const candidates = types.flatMap((t) => reader.recentNotes(t === 'session' ? 2 * limit : limit, t, crowd, excluded));
+      const before = recentBefore(now);
+      const candidates = types.flatMap((t) => reader.recentNotes(t === 'session' ? 2 * limit : limit, before, t, crowd, excluded));
       // A session of several notes (one closed at its size, a continuation) is one entry: its newest note,
       // the first of its notes recentNotes gives.
       const scored = oncePerSession(candidates, sessionIdOfRecord)
