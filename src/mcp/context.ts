@@ -15,7 +15,7 @@ export function createContext(
     cfg,
     now: opts.now ?? (() => new Date()),
     // withIndexReader closes the connection and turns SQLite errors into IndexErrors that name the fix.
-    withIndex: (fn) => withIndexReader(cfg.db, (db) => fn(db, new NoteReader(db, cfg.db)), { tsmDir: tsmDir(cfg), vault: cfg.vault }),
+    withIndex: (fn, foundNothing) => withIndexReader(cfg.db, (db) => fn(db, new NoteReader(db, cfg.db)), { tsmDir: tsmDir(cfg), vault: cfg.vault, foundNothing }),
     ...(opts.queryVector ? { queryVector: opts.queryVector } : {}),
     ...(opts.detachHook ? { detachHook: opts.detachHook } : {}),
   };

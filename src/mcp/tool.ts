@@ -15,8 +15,12 @@ export interface ToolContext {
   cfg: TsmConfig;
   /** The reference time for recency and relative dates (tests pin it). */
   now(): Date;
-  /** Runs `fn` with a read-only index connection that lives for this call only. */
-  withIndex<T>(fn: (db: Database, reader: NoteReader) => T): T;
+  /**
+   * Runs `fn` with a read-only index connection that lives for this call only. `foundNothing`: a search's
+   * test of its result, which, when it found nothing, has the index checked for a -wal of another index
+   * (index/wal-check.ts), as `tsm search` and the prompt hook have it.
+   */
+  withIndex<T>(fn: (db: Database, reader: NoteReader) => T, foundNothing?: (result: T) => boolean): T;
   /**
    * The query's vector from the server's own embedding model (issue 17), for SearchRequest.queryVector:
    * undefined when the vault has no model (or it failed to load, or to embed this query). Await it before

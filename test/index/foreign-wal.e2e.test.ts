@@ -7,8 +7,11 @@
 import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeVault, tsm } from '../helpers/cli.js';
+import { cleanEnv, makeVault, TSM, tsm } from '../helpers/cli.js';
+import { call } from '../mcp/client.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -67,6 +70,22 @@ describe('a -wal of another index beside the index', { timeout: 120_000 }, () =>
     });
     expect(hook).toMatchObject({ code: 0, stdout: '' });
     expect(readFileSync(join(a, '.tsm', 'hook.log'), 'utf8')).toMatch(/the index at \S+ is damaged \(SQLite's check of its notes table/);
+  });
+
+  it("whose notes pages disagree with the file's: MCP search says the damage, as tsm search does", async () => {
+    const a = vaultOf('a', 'apple', 3);
+    foreignWal(a, vaultOf('b', 'zebra', 30));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [TSM, 'serve', '--vault', a], env: cleanEnv(), cwd: a, stderr: 'pipe' });
+    const client = new Client({ name: 'tsm-foreign-wal', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      // It answered {"total": 0} as if the vault held no apple.
+      const r = await call(client, 'search', { query: 'apple' });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/the index at \S+index\.db is damaged \(SQLite's check of its notes table: wrong # of entries in index notes_\w+\): run `tsm index --full( --vault \S+)?` to rebuild it/);
+    } finally {
+      await client.close();
+    }
   });
 
   it('whose notes pages disagree with the file\'s: tsm index --full, the fix named, moves the index aside and rebuilds it', () => {

@@ -82,6 +82,7 @@ export const searchTool = defineTool({
         now: ctx.now(),
         tuning: tuningOf(ctx.cfg),
       }, pathNoticeFor({ root: ctx.cfg.vault, extensions: ctx.cfg.extensions })),
+      (r) => r.resp.total === 0,
     );
     const notes = [
       given.length > MAX_QUERY_CHARS ? `the query has ${given.length} characters; its first ${MAX_QUERY_CHARS} were searched` : '',
