@@ -4,8 +4,8 @@
 // MCP, which redacts every string of its answers, sent `[REDACTED]`.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { cleanEnv, makeVault, TSM, tsm } from '../helpers/cli.js';
+import { makeVault, tsm } from '../helpers/cli.js';
+import { servedClient } from '../helpers/served-client.js';
 import { removeTree } from '../helpers/remove-tree.js';
 import { elements, parseXml } from '../format/xml-tree.js';
 import { ok } from '../mcp/client.js';
@@ -23,10 +23,7 @@ beforeAll(async () => {
   });
   const indexed = tsm(['index', '--vault', vault.dir]);
   expect(indexed.code, indexed.stderr).toBe(0);
-  const env = Object.fromEntries(Object.entries(cleanEnv()).filter((e): e is [string, string] => e[1] !== undefined));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [TSM, 'serve', '--vault', vault.dir], env, cwd: vault.dir, stderr: 'pipe' });
-  client = new Client({ name: 'tsm-redact-path-e2e', version: '1.0.0' });
-  await client.connect(transport);
+  client = await servedClient(vault.dir, 'tsm-redact-path-e2e');
 }, 60_000);
 
 afterAll(async () => {

@@ -7,10 +7,9 @@
 import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanEnv, makeVault, TSM, tsm } from '../helpers/cli.js';
+import { makeVault, tsm } from '../helpers/cli.js';
+import { servedClient } from '../helpers/served-client.js';
 import { call } from '../mcp/client.js';
 
 const cleanups: (() => void)[] = [];
@@ -75,9 +74,7 @@ describe('a -wal of another index beside the index', { timeout: 120_000 }, () =>
   it("whose notes pages disagree with the file's: MCP search says the damage, as tsm search does", async () => {
     const a = vaultOf('a', 'apple', 3);
     foreignWal(a, vaultOf('b', 'zebra', 30));
-    const transport = new StdioClientTransport({ command: process.execPath, args: [TSM, 'serve', '--vault', a], env: cleanEnv(), cwd: a, stderr: 'pipe' });
-    const client = new Client({ name: 'tsm-foreign-wal', version: '1.0.0' });
-    await client.connect(transport);
+    const client = await servedClient(a, 'tsm-foreign-wal');
     try {
       // It answered {"total": 0} as if the vault held no apple.
       const r = await call(client, 'search', { query: 'apple' });

@@ -3,8 +3,8 @@
 // user asking. Each answer still parses, and read_note keeps every line's number.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { cleanEnv, makeVault, TSM, tsm } from '../helpers/cli.js';
+import { makeVault, tsm } from '../helpers/cli.js';
+import { servedClient } from '../helpers/served-client.js';
 import { AWS_NOTE, CUT_KEY, expectNoSecret, MID_KEY, MID_NOTE, PLAIN_NOTE, SECRETS, SSH_KEY } from '../helpers/secret-notes.js';
 import { call, ok } from './client.js';
 import { elements, parseXml } from '../format/xml-tree.js';
@@ -19,10 +19,7 @@ beforeAll(async () => {
   vault = makeVault({ 'infra/aws.md': AWS_NOTE, 'infra/bastion.md': MID_NOTE, 'infra/paged.md': PAGED_NOTE, 'release.md': PLAIN_NOTE });
   const indexed = tsm(['index', '--vault', vault.dir]);
   expect(indexed.code, indexed.stderr).toBe(0);
-  const env = Object.fromEntries(Object.entries(cleanEnv()).filter((e): e is [string, string] => e[1] !== undefined));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [TSM, 'serve', '--vault', vault.dir], env, cwd: vault.dir, stderr: 'pipe' });
-  client = new Client({ name: 'tsm-redact-e2e', version: '1.0.0' });
-  await client.connect(transport);
+  client = await servedClient(vault.dir, 'tsm-redact-e2e');
 }, 60_000);
 
 afterAll(async () => {

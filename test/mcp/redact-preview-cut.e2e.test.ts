@@ -2,8 +2,8 @@
 // a `[REDACTED]`: a token whose marker straddled the cut came as `… the token […`.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { cleanEnv, makeVault, TSM, tsm } from '../helpers/cli.js';
+import { makeVault, tsm } from '../helpers/cli.js';
+import { servedClient } from '../helpers/served-client.js';
 import { ok } from './client.js';
 
 const LEAD = 'The lora gateway config for the barn uses spreading factor nine and the token';
@@ -18,10 +18,7 @@ beforeAll(async () => {
   vault = makeVault({ 'gateway.md': NOTE });
   const indexed = tsm(['index', '--vault', vault.dir]);
   expect(indexed.code, indexed.stderr).toBe(0);
-  const env = Object.fromEntries(Object.entries(cleanEnv()).filter((e): e is [string, string] => e[1] !== undefined));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [TSM, 'serve', '--vault', vault.dir], env, cwd: vault.dir, stderr: 'pipe' });
-  client = new Client({ name: 'tsm-redact-cut-e2e', version: '1.0.0' });
-  await client.connect(transport);
+  client = await servedClient(vault.dir, 'tsm-redact-cut-e2e');
 }, 60_000);
 
 afterAll(async () => {
