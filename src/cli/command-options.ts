@@ -50,6 +50,15 @@ const OWN_OPTIONS: Record<string, Record<string, OptionSpec>> = { search: SEARCH
 /** Every option some command declares: what an unknown one is matched against (with --help, --version). */
 const ALL_OPTIONS = [...new Set(Object.values(OWN_OPTIONS).flatMap((o) => Object.keys(o)))];
 
+/**
+ * Whether some command takes the option `name` (without its dashes; an alias, `n`, `f`, counts): typed with no
+ * command, it asks for one ("name a command"), where any other is a typo. main.ts had search's options alone
+ * for this: `tsm --limit 3` asked for a command and `tsm --json` said "unknown option --json".
+ */
+export function someCommandTakes(name: string): boolean {
+  return ['help', 'h', 'version'].includes(name) || Object.hasOwn(VAULT_OPTIONS, name) || Object.hasOwn(COMMANDS_OF_OPTION, name) || ALIASES.has(name);
+}
+
 /** Each option and the commands that take it, for an option typed to a command that does not. */
 const COMMANDS_OF_OPTION: Record<string, string[]> = {};
 for (const [command, specs] of Object.entries(OWN_OPTIONS)) {
@@ -71,6 +80,9 @@ export function unknownOptionOf(typed: string, command: string | null, fastPath 
   const known = [...(fastPath ? ['help'] : ['help', 'version']), ...ALL_OPTIONS, ...negated];
   return unknownOptionMessage(typed, known, specs, COMMANDS_OF_OPTION, command);
 }
+
+/** The one-letter names of options (`-n`, `-f`), of any command. */
+const ALIASES = new Set([VAULT_OPTIONS, ...Object.values(OWN_OPTIONS)].flatMap((specs) => Object.values(specs).flatMap((s) => (s.alias ? [s.alias] : []))));
 
 /** `--vault`, `-n`: the options that take a value (the next word, unless written `--vault=x`), of any command. */
 const VALUE_OPTIONS = new Set(

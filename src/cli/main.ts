@@ -11,7 +11,7 @@ import { commandOf, looksLikeHookPayload, parseHookArgs, readStdinWithin, stdinI
 import { parseFastArgs } from './fast-args.js';
 import { SEARCH_OPTIONS } from './options.js';
 import { fail, setHookMode, UsageError } from './run.js';
-import { helpFor } from './command-options.js';
+import { helpFor, someCommandTakes } from './command-options.js';
 import { writeOut } from './stdio.js';
 import { unknownOptionMessage } from './suggest.js';
 import { VERSION } from '../core/version.js';
@@ -22,9 +22,6 @@ import { VERSION } from '../core/version.js';
  * only a non-hook command line with an open, silent stdin waits this long, and only to report an error.
  */
 const STDIN_PROBE_MS = 1000;
-
-/** Option names some command knows: without a command, any other is a typo worth a suggestion. */
-const KNOWN_OPTIONS = new Set(['help', 'h', 'version', ...Object.keys(SEARCH_OPTIONS), 'n', 'f']);
 
 let stdinProbe: { text: string | null; pending: boolean } | undefined;
 
@@ -45,7 +42,7 @@ async function main(argv: string[]): Promise<void> {
   }
   // Without a command, yargs would only say "name a command": a mistyped --version deserves better. A
   // first word that is no option is a mistyped command, which yargs-cli.ts names instead.
-  const unknown = command === null && argv[0]?.startsWith('-') ? argv.find((a) => a.startsWith('-') && !KNOWN_OPTIONS.has(a.replace(/^-+/, '').replace(/=.*$/s, ''))) : undefined;
+  const unknown = command === null && argv[0]?.startsWith('-') ? argv.find((a) => a.startsWith('-') && !someCommandTakes(a.replace(/^-+/, '').replace(/=.*$/s, ''))) : undefined;
   if (unknown !== undefined) throw new UsageError(unknownOptionMessage(unknown, ['help', 'version']));
   if (argv[0] === 'search' && !wantsHelp) {
     const args = parseFastArgs(argv.slice(1), SEARCH_OPTIONS, 'search', 'query');

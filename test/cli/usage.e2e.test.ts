@@ -164,6 +164,15 @@ describe('small things users hit', () => {
     const v = tsm(['--versoin'], { cwd: marked.dir });
     expect(v.code).toBe(2);
     expect(v.stderr).toContain('did you mean --version?');
+    // With no command, an option some command takes asks for the command; only a name none takes is a typo.
+    // Measured before: `tsm --json` said "unknown option --json" (only search's options were known there),
+    // while `tsm --limit 3` asked for a command.
+    for (const args of [['--json'], ['--limit', '3'], ['--debounce', '5'], ['--model-dir', 'm']]) {
+      const named = tsm(args, { cwd: marked.dir });
+      expect(named.code, args.join(' ')).toBe(2);
+      expect(named.stderr.split('\n')[0], args.join(' ')).toBe('tsm: name a command: tsm --help lists them');
+    }
+    expect(tsm(['--jsn'], { cwd: marked.dir }).stderr.split('\n')[0]).toBe('tsm: unknown option --jsn');
     const s = tsm(['status', '--jsno'], { cwd: marked.dir });
     expect(s.code).toBe(2);
     expect(s.stderr).toContain('did you mean --json?');
