@@ -18,8 +18,9 @@ export interface Served {
   close(): Promise<void>;
 }
 
-export async function connect(cfg: TsmConfig, logs: string[] = []): Promise<{ client: Client; close: () => Promise<void> }> {
-  const server = createServer(createContext(cfg, { now: () => NOW }), (line) => logs.push(line));
+/** `now`: the server's clock, NOW unless a test's notes are dated by the real one (their files' times). */
+export async function connect(cfg: TsmConfig, logs: string[] = [], now = NOW): Promise<{ client: Client; close: () => Promise<void> }> {
+  const server = createServer(createContext(cfg, { now: () => now }), (line) => logs.push(line));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'tsm-test', version: '1.0.0' });

@@ -85,7 +85,9 @@ describe('Obsidian Excluded files', () => {
     expect(context).toContain('notes/review.md');
     expect(context).not.toContain('Templates/meeting.md');
     expect(context).not.toContain('Archive/2024');
-    const { client, close } = await connect(loadConfig({ vaultFlag: v.dir, env: {} }));
+    // The notes are dated by their files' times, today: the server's clock is the real one (with the tests'
+    // pinned NOW, a week before, they were dated ahead, past what recent_context lists).
+    const { client, close } = await connect(loadConfig({ vaultFlag: v.dir, env: {} }), [], new Date());
     try {
       const recent = JSON.stringify(await client.callTool({ name: 'recent_context', arguments: {} }));
       expect(recent).toContain('notes/review.md');
