@@ -30,7 +30,7 @@ export const DOCTOR_WARNINGS_SHOWN = 200;
 export async function run(argv: Record<string, unknown>): Promise<void> {
   const cfg = configFrom(argv);
   const resident = await residentModel(cfg);
-  withIndexReader(cfg.db, (db) => report(cfg, db, argv, resident), { tsmDir: tsmDir(cfg), vault: cfg.vault });
+  withIndexReader(cfg.db, (db) => report(cfg, db, argv, resident), { tsmDir: tsmDir(cfg), vault: cfg.vault, checkWalFirst: true });
 }
 
 /**

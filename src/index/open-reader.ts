@@ -26,6 +26,11 @@ export interface SearchReaderOptions<T> extends ReaderOptions {
    * of another index brings (wal-check.ts), which reads as "nothing found", and the damage is thrown.
    */
   foundNothing?: (result: T) => boolean;
+  /**
+   * Check for that damage before `fn` runs, whatever it finds: `tsm status`, whose counts of a damaged index
+   * were shown as if true (`notes 30 (… knowledge 3 …)` of a 3-note vault) with nothing said.
+   */
+  checkWalFirst?: boolean;
 }
 
 /**
@@ -45,6 +50,8 @@ export function withIndexReader<T>(path: string, fn: (db: Database) => T, opts: 
   try {
     const other = opts.vault === undefined ? null : otherVaultOf(db, path, opts.vault);
     if (other !== null) throw new IndexError('other-vault', otherVaultMessage(path, opts.vault as string, other));
+    const before = opts.checkWalFirst ? damageBehindNothing(db, path, opts.vault) : null;
+    if (before !== null) throw before;
     const result = fn(db);
     const damage = opts.foundNothing?.(result) ? damageBehindNothing(db, path, opts.vault) : null;
     if (damage !== null) throw damage;

@@ -61,6 +61,10 @@ describe('a -wal of another index beside the index', { timeout: 120_000 }, () =>
     expect(r.stderr).toMatch(DAMAGED("SQLite's check of its notes table: wrong # of entries in index notes_\\w+"));
     expect(r.code).toBe(1);
     expect(tsm(['doctor', '--vault', a]).stdout).toMatch(/error +integrity: the index fails SQLite's integrity check/);
+    // tsm status showed the damaged index's counts as if true, with nothing said.
+    const status = tsm(['status', '--vault', a]);
+    expect(status).toMatchObject({ code: 1, stdout: '' });
+    expect(status.stderr).toMatch(DAMAGED("SQLite's check of its notes table: wrong # of entries in index notes_\\w+"));
 
     // The prompt hook fails open: nothing injected, exit 0, the damage in its log.
     const hook = tsm(['hook'], {
