@@ -184,7 +184,7 @@ function summary(hit: SearchHit, links: LinkReading): string {
 
 /**
  * Plain text (the summary: a heading and a first sentence, with code as its text and a prose placeholder
- * `<query>` kept) whose `<` starts no HTML in the markdown line it goes on: unescaped, a code block's
+ * `<query>` kept; the query "No results found" quotes) whose `<` starts no HTML in the markdown line it goes on: unescaped, a code block's
  * `<div class="card">`, cut at 240 characters, opened a `<div>` every later result rendered inside, and
  * `tsm search <query>` showed as `tsm search ` (an unknown element). Its backticks are text too (code is
  * already its text): a lone one (a title `Use \`npm`, an unclosed span) opened a code span that the
@@ -239,7 +239,8 @@ export interface FormatOptions {
 /** Seed 003's format; `now` anchors the relative times. */
 export function formatMarkdown(resp: SearchResponse, opts: FormatOptions): string {
   if (!DETAIL_LEVELS.includes(opts.detail)) throw new RangeError(`unknown detail level: ${String(opts.detail)}`);
-  if (resp.hits.length === 0) return `No results found for "${oneLine(resp.query)}".`;
+  // The query is text, as a summary is: `<kbd>` or a lone backtick in it opened an element or a code span there.
+  if (resp.hits.length === 0) return `No results found for "${literalTags(oneLine(resp.query))}".`;
   const top = Math.max(...resp.hits.map((h) => (Number.isFinite(h.score) ? h.score : 0)));
   const budget = { left: opts.detailBudget ?? Infinity };
   return resp.hits.map((hit, i) => formatHit(hit, i + 1, top, opts, budget)).join('\n\n');

@@ -34,4 +34,9 @@ describe('the query echoed on stdout', () => {
     expect(stdout).toMatch(/^No results found for "zanzibar w0 w1 .*…"\.\n$/);
     expect(stdout.length).toBeLessThan(QUERY_ECHO_CHARS * 2);
   });
+
+  it('md: "No results found" quotes the query as text (a tag in it is no HTML: it rendered as an element)', () => {
+    const { stdout } = echoed('md', 'zanzibar <kbd>x</kbd> `tick');
+    expect(stdout).toBe('No results found for "zanzibar \\<kbd>x\\</kbd> \\`tick".\n');
+  });
 });

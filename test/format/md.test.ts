@@ -110,6 +110,13 @@ describe('formatMarkdown', () => {
     expect(formatMarkdown(response('dark mode', []), { detail: 'auto', now: NOW, links: DEFAULT_LINK_READING })).toBe('No results found for "dark mode".');
   });
 
+  it('zero hits quotes the query as text: its tags and backticks open no HTML element or code span', () => {
+    const md = formatMarkdown(response('qqzx <kbd>x</kbd> `tick', []), { detail: 'auto', now: NOW, links: DEFAULT_LINK_READING });
+    const paragraph = (commonmark.parse(md) as Root).children[0] as { children: { type: string; value?: string }[] };
+    expect(paragraph.children.map((c) => c.type)).toEqual(['text']);
+    expect(paragraph.children[0].value).toBe('No results found for "qqzx <kbd>x</kbd> `tick".');
+  });
+
   it('rejects an unknown detail level', () => {
     expect(() => formatMarkdown(memoryResponse(), { detail: 'max' as DetailLevel, now: NOW, links: DEFAULT_LINK_READING })).toThrow(/detail/);
   });
