@@ -41,6 +41,15 @@ export function escapeXml(s: string): string {
 }
 
 /**
+ * escapeXml for an attribute value, with tab, newline and carriage return as character references: written
+ * raw, a parser reads each as a space (XML 1.0, attribute-value normalization), so a status written over two
+ * lines in YAML read back as another value than `-f json`'s, and broke its element over two lines.
+ */
+export function escapeXmlAttribute(s: string): string {
+  return escapeXml(s).replace(/[\t\n\r]/g, (ch) => `&#x${hex(ch)};`);
+}
+
+/**
  * A value as the JSON every `--json` and `-f json` prints: pretty-printed, and with DEL and C1 controls
  * written as `\u` escapes, as JSON.stringify writes C0 ones, so a note's text can drive no terminal and
  * parses back exactly. (They can only occur inside strings.)

@@ -5,7 +5,7 @@
 // capped heading; it can neither push the block past Claude Code's cut nor silence it.
 import type { SearchHit, SearchResponse } from '../core/types.js';
 import { charLength, truncateStart, truncateText } from '../text/chars.js';
-import { escapeXml } from './escape.js';
+import { escapeXml, escapeXmlAttribute } from './escape.js';
 
 /** Below this many characters a shortened snippet is too small to judge relevance by. */
 export const MIN_CUT_SNIPPET = 40;
@@ -83,7 +83,7 @@ export function budgetSnippets(hits: SearchHit[], budget: number): string[] {
 }
 
 function attr(name: string, value: string | number): string {
-  return ` ${name}="${escapeXml(String(value))}"`;
+  return ` ${name}="${escapeXmlAttribute(String(value))}"`;
 }
 
 function snippetElement(snippet: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeXml, jsonText } from '../../src/format/escape.js';
+import { escapeXml, escapeXmlAttribute, jsonText } from '../../src/format/escape.js';
 import { stripControls } from '../../src/text/controls.js';
 
 describe('escapeXml', () => {
@@ -31,6 +31,10 @@ describe('escapeXml', () => {
     expect(escapeXml('if a\u202e } \u2066if (b)\u2069 \u202a\u202d\u2067\u2068 ok\u200f\u200e\u061c')).toBe(
       'if a&#x202e; } &#x2066;if (b)&#x2069; &#x202a;&#x202d;&#x2067;&#x2068; ok\u200f\u200e\u061c',
     );
+  });
+
+  it('in an attribute, writes tab, newline and carriage return as character references (a parser reads them raw as spaces)', () => {
+    expect(escapeXmlAttribute('a\tb\nc\rd & "e"')).toBe('a&#x0009;b&#x000a;c&#x000d;d &amp; &quot;e&quot;');
   });
 
   it('keeps valid surrogate pairs', () => {

@@ -174,6 +174,14 @@ describe('formatXml: hostile notes', () => {
     expect(textOf(child(results[1], 'snippet')).trim()).toBe('second');
   });
 
+  it('an attribute reads back whole: a newline, tab or carriage return in it is no space to a parser', () => {
+    const xml = formatXml(response('two\twords', [hit({ status: 'in\nreview\tnow\r.' })]), { budget: BIG });
+    const root = parseXml(xml);
+    expect(root.attrs.query).toBe('two\twords');
+    expect(child(elements(root, 'result')[0], 'source')!.attrs.status).toBe('in\nreview\tnow\r.');
+    expect(xml.split('\n').filter((l) => l.startsWith('<source'))).toHaveLength(1);
+  });
+
   it('never emits the raw closing tags or a CDATA end from note text', () => {
     const xml = formatXml(response('q', [hit({ snippet: '</snippet></result></knowledge_search>]]>' })]), { budget: BIG });
     expect(xml.match(/<\/snippet>/g)).toHaveLength(1);
