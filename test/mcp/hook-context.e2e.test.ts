@@ -105,6 +105,19 @@ describe('hook_context (the warm prompt hook)', () => {
     expect((await call(warm, 'hook_context', {})).text).toBe('{}');
   });
 
+  it('an event it does not answer: {} and a line in hook.log, as `tsm hook` logs one it does not handle', async () => {
+    const log = join(vault, '.tsm', 'hook.log');
+    rmSync(log, { force: true });
+    for (const event of ['Stop', 'PreToolUse']) {
+      const r = await call(warm, 'hook_context', { ...hookInput('LoRa module'), hook_event_name: event });
+      expect([r.isError, r.text], event).toEqual([false, '{}']);
+    }
+    // Measured before: both answered {} and hook.log was never written.
+    const logged = readFileSync(log, 'utf8');
+    expect(logged).toMatch(/ Stop session=\S+: hook_context: ignored event "Stop" \(it answers UserPromptSubmit and SessionStart; Stop, PreCompact and SessionEnd are `tsm hook`'s, a command hook\)\n/);
+    expect(logged).toMatch(/ PreToolUse session=\S+: hook_context: ignored event "PreToolUse" /);
+  });
+
   it('a pasted prompt past the 10,000-character argument limit is searched by its head and tail, not refused', async () => {
     const prompt = `LoRa モジュールの選定基準は？\n${'x'.repeat(50_000)}\nアンテナは？`;
     const r = await call(warm, 'hook_context', hookInput(prompt));

@@ -72,7 +72,14 @@ export const hookContextTool = defineTool({
     // The deadline counts from this call, as the command hook's counts from its process start.
     const deadline = new Deadline(ctx.cfg.hookTimeoutMs, process.uptime() * 1000);
     const event = args.hook_event_name || 'UserPromptSubmit';
-    if (!(HOOK_TOOL_EVENTS as readonly string[]).includes(event)) return NO_CONTEXT;
+    if (!(HOOK_TOOL_EVENTS as readonly string[]).includes(event)) {
+      // As `tsm hook` logs an event it does not handle: an mcp_tool hook wired on Stop (whose session note
+      // this read-only server never writes) or PreToolUse answered {} with nothing in hook.log, and doctor,
+      // which shows that log's recent lines, had nothing to show.
+      const why = `hook_context: ignored event "${event}" (it answers ${HOOK_TOOL_EVENTS.join(' and ')}; Stop, PreCompact and SessionEnd are \`tsm hook\`'s, a command hook)`;
+      writeHookLog(hookVault(args, ctx), formatLogLine(event, typeof args.session_id === 'string' && args.session_id !== '' ? args.session_id : null, why), serverStderr);
+      return NO_CONTEXT;
+    }
     // The server's own vault when it is one (what its other tools search); otherwise the hook's rule:
     // $TSM_VAULT, then a .tsm/ folder at or above the session's cwd, else no context at all.
     const served = existsSync(join(ctx.cfg.vault, TSM_DIR));
