@@ -147,18 +147,21 @@ const TELLING = /error|fail|fatal|denied|not found|no such|cannot|can't|unable|i
 
 /**
  * Why a tool use failed, from its result text: the first line that says so (else the first line), without
- * Claude Code's `Exit code N` line, `<tool_use_error>` tags or colours, redacted, at most ERROR_CHARS; null
- * when the result says nothing more. A note said `→ error` alone, so "command not found" or "No such file"
- * was lost, and so was any way to find the session by the error it met.
+ * Claude Code's `Exit code N` line, `<tool_use_error>` tags or colours, never from a `<private>` or
+ * `<system-reminder>` span, redacted, at most ERROR_CHARS; null when the result says nothing more. A note
+ * said `→ error` alone, so "command not found" or "No such file" was lost, and so was any way to find the
+ * session by the error it met.
  */
 export function errorLine(result: string): string | null {
-  const lines = stripControls(result.slice(0, 20_000))
-    .replace(/<\/?tool_use_error>/g, '\n')
+  // Hidden spans and secrets go before the text is cut into lines: a <system-reminder> Claude Code appends to a
+  // result, a <private> span or a key block is many lines, and a line taken out of one no longer showed it
+  // was in one (a reminder's line, "…raise RuntimeError(…)" of a file it quoted, became the note's error).
+  const lines = redactForNote(stripControls(result.slice(0, 20_000)).replace(/<\/?tool_use_error>/g, '\n'))
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l !== '' && !/^Exit code -?\d+$/i.test(l));
   const line = lines.find((l) => TELLING.test(l)) ?? lines[0];
-  return line === undefined ? null : oneLine(redactForNote(line), ERROR_CHARS) || null;
+  return line === undefined ? null : oneLine(line, ERROR_CHARS) || null;
 }
 
 const GENERIC_SUBJECT_KEYS = ['query', 'url', 'pattern', 'file_path', 'path', 'command', 'description'];
