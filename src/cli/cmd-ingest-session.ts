@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { indexSessionNotes, ingestSession, skippedLinesWarning, type SessionIngest } from '../sessions/ingest-and-index.js';
 import { findTranscripts } from '../sessions/transcript-files.js';
+import { SubAgentTranscriptError } from '../sessions/ingest.js';
 import type { TsmConfig } from '../vault/config.js';
 import { isInside, vaultRelative } from '../vault/paths.js';
 import { configFrom, printJson } from './args.js';
@@ -33,7 +34,7 @@ interface Row {
 export async function run(argv: Record<string, unknown>): Promise<void> {
   const cfg = configFrom(argv);
   const args = ((argv.transcripts as unknown[] | undefined) ?? []).map(String);
-  const { files, problems } = findTranscripts(args, process.cwd());
+  const { files, named, problems } = findTranscripts(args, process.cwd());
   for (const p of problems) writeErr(`tsm: ${oneLine(p.arg)}: ${p.message}\n`);
   if (files.length === 0) throw new UserError('no transcripts to ingest');
 
@@ -51,6 +52,10 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       const written = r.written.map((p) => shown(cfg, p));
       rows.push({ transcript: file, session_id: r.sessionId, note: exists ? shown(cfg, r.notePath) : null, prompts: r.prompts, changed: r.changed, kept, written, skipped_lines: skipped, error: null });
     } catch (err) {
+      // A sub-agent's transcript found in a folder under another name than `agent-*.jsonl` is skipped as those
+      // are: its session's own transcript holds what it did. It failed the run (exit 1), telling to ingest the
+      // session's transcript that the same run had just ingested from the same folder.
+      if (err instanceof SubAgentTranscriptError && !named.has(file)) continue;
       rows.push({ transcript: file, session_id: null, note: null, prompts: 0, changed: false, kept: [], written: [], skipped_lines: null, error: (err as Error).message });
     }
   }

@@ -195,6 +195,11 @@ function carriedSessionIdOf(transcriptPath: string): string | null {
 
 const headLines = (transcriptPath: string) => splitLines(readRange(transcriptPath, 0, CARRIED_ID_BYTES)).lines;
 
+/** A sub-agent's own transcript, refused (refuseSubAgent): named, an error; found in a folder, skipped as `agent-*.jsonl` is. */
+export class SubAgentTranscriptError extends TsmError {
+  override name = 'SubAgentTranscriptError';
+}
+
 /**
  * Refuses a sub-agent's transcript (transcript.ts subAgentOf), naming its session's own transcript. Its lines
  * carry the parent session's id, so it was keyed as the parent: ingested by name, it took over the parent's
@@ -219,7 +224,7 @@ function refuseSubAgent(transcriptPath: string): void {
   const which = agent.agentId === null ? 'a sub-agent' : `sub-agent ${agent.agentId}`;
   const fix = parent === undefined ? `its session's own transcript, ${own}` : parent;
   // Worded as statSize's errors: the hook log names no transcript but the message's.
-  throw new TsmError(`cannot ingest transcript ${transcriptPath}: it is ${which}'s, of session ${agent.sessionId}; that session's note is written from its own transcript, which records what the agent did: ingest ${fix}`);
+  throw new SubAgentTranscriptError(`cannot ingest transcript ${transcriptPath}: it is ${which}'s, of session ${agent.sessionId}; that session's note is written from its own transcript, which records what the agent did: ingest ${fix}`);
 }
 
 /**

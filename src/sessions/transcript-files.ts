@@ -4,17 +4,21 @@ import { join, resolve } from 'node:path';
 
 export interface TranscriptList {
   files: string[];
+  /** Those of `files` named as arguments (the others were found in folders). */
+  named: Set<string>;
   /** Arguments that could not be used, with why. */
   problems: { arg: string; message: string }[];
 }
 
 /**
  * Sub-agent transcripts (`agent-*.jsonl`, `subagents/` folders) are skipped in folders: they belong to
- * their parent session, whose own transcript already records what the sub-agent did. A file named
+ * their parent session, whose own transcript already records what the sub-agent did. One of another name
+ * (a copy, a fixture: its lines say so) is skipped by the command when ingest refuses it. A file named
  * explicitly is always listed (ingest refuses a sub-agent's, naming its session's transcript: ingest.ts).
  */
 export function findTranscripts(args: string[], cwd: string): TranscriptList {
   const files: string[] = [];
+  const named = new Set<string>();
   const problems: TranscriptList['problems'] = [];
   for (const arg of args) {
     const path = resolve(cwd, arg);
@@ -30,13 +34,14 @@ export function findTranscripts(args: string[], cwd: string): TranscriptList {
     }
     if (!isDir) {
       files.push(path);
+      named.add(path);
       continue;
     }
     const found = walk(path);
     if (found.length === 0) problems.push({ arg, message: 'no .jsonl transcripts in this folder' });
     files.push(...found);
   }
-  return { files: [...new Set(files)], problems };
+  return { files: [...new Set(files)], named, problems };
 }
 
 function walk(dir: string): string[] {

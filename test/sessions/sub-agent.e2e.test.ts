@@ -54,3 +54,32 @@ describe('tsm ingest-session: a sub-agent transcript named on its own', () => {
     expect(readFileSync(statePath, 'utf8')).toBe(state);
   });
 });
+
+describe('tsm ingest-session: a sub-agent transcript of another name in a folder', () => {
+  // A copy or a fixture (the real sidechain sample's own name upstream is sample_agent_sidechain.jsonl) is not
+  // `agent-*.jsonl`, so the folder walk listed it; it failed the run (exit 1) with an error telling to ingest
+  // the session's transcript, which the same run had just ingested from the same folder.
+  it('is skipped as agent-*.jsonl is: the run exits 0, the session is ingested, nothing is said of the agent', () => {
+    const dir = join(work, 'copies');
+    const vault = join(work, 'vault-copies');
+    mkdirSync(dir, { recursive: true });
+    mkdirSync(vault, { recursive: true });
+    copyFileSync(fixturePath('claude-code-2.0.76-main.jsonl'), join(dir, 'claude-code-2.0.76-main.jsonl'));
+    const agent = join(dir, 'claude-code-2.0.76-sidechain.jsonl');
+    copyFileSync(fixturePath('claude-code-2.0.76-sidechain.jsonl'), agent);
+
+    const r = tsm(['--vault', vault, 'ingest-session', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${join(dir, 'claude-code-2.0.76-main.jsonl')} → sessions/2026-01-02-workspace-c45af7b1.md (6 prompts, written)\n`);
+    expect(r.stderr).not.toContain('sidechain');
+    const json = tsm(['--vault', vault, 'ingest-session', '--json', dir]);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout).transcripts.map((t: { transcript: string }) => t.transcript)).toEqual([join(dir, 'claude-code-2.0.76-main.jsonl')]);
+    expect(readdirSync(join(vault, '.tsm', 'sessions')).filter((f) => f.endsWith('.json'))).toEqual([`${SESSION}.json`]);
+
+    // Named, it is still refused, with the error.
+    const named = tsm(['--vault', vault, 'ingest-session', dir, agent]);
+    expect(named.code).toBe(1);
+    expect(named.stderr).toContain(`cannot ingest transcript ${agent}: it is sub-agent af1ff21's`);
+  });
+});
