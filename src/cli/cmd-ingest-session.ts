@@ -1,7 +1,7 @@
 // tsm ingest-session <file.jsonl|dir>…: Claude Code transcripts → session notes (layout: sessions/note-format.ts), then those
 // notes into the index. Idempotent and incremental: a transcript that has not grown changes nothing.
 import { existsSync } from 'node:fs';
-import { indexSessionNotes, ingestSession, skippedLinesWarning, type SessionIngest } from '../sessions/ingest-and-index.js';
+import { indexSessionNotes, ingestSession, skippedLinesWarning, unfinishedLineWarning, type SessionIngest } from '../sessions/ingest-and-index.js';
 import { findTranscripts } from '../sessions/transcript-files.js';
 import { SubAgentTranscriptError } from '../sessions/ingest.js';
 import type { TsmConfig } from '../vault/config.js';
@@ -49,6 +49,8 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
       const kept = (r.kept ?? []).map((k) => ({ note: shown(cfg, k.path), reason: k.reason }));
       const skipped = r.skipped && { count: r.skipped.count, first_line: r.skipped.firstLine };
       if (r.skipped) warnings.push(`tsm: ${oneLine(file)}: ${skippedLinesWarning(r.skipped)}\n`);
+      // Not in the hook log: while Claude Code writes the transcript, a Stop often finds its last line unfinished.
+      if (r.unfinishedLine !== null) warnings.push(`tsm: ${oneLine(file)}: ${unfinishedLineWarning(r.unfinishedLine)}\n`);
       const written = r.written.map((p) => shown(cfg, p));
       rows.push({ transcript: file, session_id: r.sessionId, note: exists ? shown(cfg, r.notePath) : null, prompts: r.prompts, changed: r.changed, kept, written, skipped_lines: skipped, error: null });
     } catch (err) {

@@ -22,6 +22,8 @@ export interface SessionIngest {
   kept?: KeptNote[];
   /** Lines of the transcript this ingest read that were not JSON objects, skipped; null when none was. */
   skipped: SkippedTranscriptLines | null;
+  /** The transcript's last line, not read: it has no newline yet and is no JSON object (ingest.ts IngestResult). */
+  unfinishedLine: number | null;
 }
 
 /**
@@ -31,6 +33,15 @@ export interface SessionIngest {
 export function skippedLinesWarning(skipped: SkippedTranscriptLines): string {
   const what = skipped.count === 1 ? 'is not a JSON object and was' : 'are not JSON objects and were';
   return `${count(skipped.count, 'line')} ${what} skipped (first: line ${skipped.firstLine})`;
+}
+
+/**
+ * The warning for a transcript's last line that is not read, as `tsm ingest-session` writes it after the
+ * transcript's path: `its last line (line 96) is unfinished, so it was not read: …`. A transcript cut short
+ * mid-line (Claude Code killed while writing it) lost that line without a word.
+ */
+export function unfinishedLineWarning(line: number): string {
+  return `its last line (line ${line}) is unfinished, so it was not read: Claude Code may still be writing it (the next ingest reads it once it ends with a newline)`;
 }
 
 const SKIPPED_LINES_LOG = /: \d+ lines? (?:is not a JSON object and was|are not JSON objects and were) skipped \(first: line \d+\)$/;
@@ -65,7 +76,7 @@ export async function ingestSession(cfg: TsmConfig, transcriptPath: string, limi
       // A note the index would skip as too large is no note: it is closed well before (NOTE_BYTES), or at the vault's bound.
       const noteBytes = Math.min(NOTE_BYTES, cfg.maxFileBytes);
       const r = ingestTranscript(transcript, { vault: cfg.vault, sessionsDir: cfg.sessionsDir, stateDir, answerChars: cfg.answerChars, noteBytes });
-      return { transcript, sessionId: r.sessionId, notePath: r.notePath, changed: r.changed, prompts: r.prompts, removed: r.removed, written: r.written, kept: r.kept, skipped: r.skipped };
+      return { transcript, sessionId: r.sessionId, notePath: r.notePath, changed: r.changed, prompts: r.prompts, removed: r.removed, written: r.written, kept: r.kept, skipped: r.skipped, unfinishedLine: r.unfinishedLine };
     });
   } catch (err) {
     // The lock's own pid is the first thing written: on a full disk it fails before anything else.

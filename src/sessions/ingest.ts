@@ -64,6 +64,12 @@ export interface IngestResult {
   written: string[];
   /** Lines this ingest read that were not JSON objects, skipped (the rest was ingested); null when none was. */
   skipped: SkippedTranscriptLines | null;
+  /**
+   * The 1-based number of the transcript's last line when it has no newline yet and is no JSON object (Claude
+   * Code still writing it, or a write cut short): not read, and read by the next ingest once it is complete.
+   * null when there is none.
+   */
+  unfinishedLine: number | null;
 }
 
 /**
@@ -394,7 +400,7 @@ function ingestOnce(transcriptPath: string, opts: IngestOptions, ran: RanWrites)
   if (loaded?.model && olderCopy(loaded, path, size)) {
     const { notes } = notesOf(loaded, opts);
     const { sessionId, prompts } = loaded.model;
-    return { sessionId, notePath: notes.at(-1)?.path ?? '', changed: false, prompts: prompts.filter((p) => p.n > 0).length, kept: keptOf(sessionId, notes), removed: [], written: [], skipped: null };
+    return { sessionId, notePath: notes.at(-1)?.path ?? '', changed: false, prompts: prompts.filter((p) => p.n > 0).length, kept: keptOf(sessionId, notes), removed: [], written: [], skipped: null, unfinishedLine: null };
   }
   // A replaced or shrunk transcript, or another copy of the session's, is read again from the start; what was
   // written stays known. (Dropping the record made the session's own note look edited by its user: a
@@ -408,8 +414,11 @@ function ingestOnce(transcriptPath: string, opts: IngestOptions, ran: RanWrites)
   // Numbered before the state moves past these lines: a read that fails here leaves them to the next ingest.
   const skippedLines = skipped && { count: skipped.count, firstLine: lineNumber(path, offset, skipped) };
   // A final line without its newline is shown if complete, but not consumed (nor counted as skipped): next time
-  // it is read again.
-  const view = rest.trim() === '' ? model : applyTranscriptLines(model, [rest], fileId);
+  // it is read again. One that is not yet a JSON object is told of (unfinishedLine), so `tsm ingest-session`
+  // on a transcript cut short says that its last line was not read.
+  const tail = rest.trim() === '' ? null : foldTranscriptLines(model, [rest], fileId);
+  const view = tail?.model ?? model;
+  const unfinishedLine = tail?.skipped ? (offset === 0 ? 0 : countNewlines(path, offset)) + lines.length + 1 : null;
 
   let firstLine = state?.firstLine ?? null;
   if (offset === 0 && consumed > 0) {
@@ -447,6 +456,7 @@ function ingestOnce(transcriptPath: string, opts: IngestOptions, ran: RanWrites)
     removed: plan.removed,
     written: plan.written,
     skipped: skippedLines,
+    unfinishedLine,
   };
 }
 

@@ -69,7 +69,7 @@ describe('ingestSession', () => {
   });
 
   it('has nothing to index when nothing changed', async () => {
-    expect(await indexSessionNotes(cfg, [{ transcript: 't', sessionId: 's', notePath: join(vault, 'x.md'), changed: false, prompts: 0, removed: [], written: [], skipped: null }])).toBeNull();
+    expect(await indexSessionNotes(cfg, [{ transcript: 't', sessionId: 's', notePath: join(vault, 'x.md'), changed: false, prompts: 0, removed: [], written: [], skipped: null, unfinishedLine: null }])).toBeNull();
     expect(existsSync(cfg.db)).toBe(false);
   });
 });

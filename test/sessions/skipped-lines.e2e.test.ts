@@ -71,6 +71,10 @@ describe('tsm ingest-session: lines that are not JSON objects', () => {
     expect(rows).toEqual([expect.objectContaining({ transcript, prompts: 2, skipped_lines: { count: 2, first_line: 64 } })]);
     expect(second.stderr.match(/not (a )?JSON object/g)).toHaveLength(1);
     expect(second.stderr).toContain(`tsm: ${transcript}: 2 lines are not JSON objects and were skipped (first: line 64)\n`);
+    // The cut line is not counted, but said: a transcript cut short for good lost it without a word.
+    expect(second.stderr).toContain(
+      `tsm: ${transcript}: its last line (line 96) is unfinished, so it was not read: Claude Code may still be writing it (the next ingest reads it once it ends with a newline)\n`,
+    );
 
     // The cut line completed, and the rest: nothing more to tell.
     appendFileSync(transcript, text([REAL[90].slice(200), ...REAL.slice(91)]));
@@ -78,12 +82,25 @@ describe('tsm ingest-session: lines that are not JSON objects', () => {
     expect(third.code, third.stderr).toBe(0);
     expect((JSON.parse(third.stdout) as { transcripts: Row[] }).transcripts).toEqual([expect.objectContaining({ prompts: 2, skipped_lines: null })]);
     expect(third.stderr).not.toContain('JSON object');
+    expect(third.stderr).not.toContain('unfinished');
     expect(noteOf(vault)).toBe(cleanNote('clean-all', REAL));
 
     // Nothing new: nothing told again.
     const fourth = ingest(vault, transcript);
     expect(fourth).toMatchObject({ code: 0, stderr: '' });
     expect(fourth.stdout).toMatch(/\(2 prompts, unchanged\)\n$/);
+  });
+
+  it('reads a complete last line without its newline, and says nothing of it', () => {
+    const dir = join(work, 'no-newline');
+    const vault = join(dir, 'vault');
+    const transcript = join(dir, `${ID}.jsonl`);
+    mkdirSync(vault, { recursive: true });
+    writeFileSync(transcript, text(REAL).slice(0, -1));
+    const r = ingest(vault, transcript);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('unfinished');
+    expect(noteOf(vault)).toBe(cleanNote('no-newline-clean', REAL));
   });
 
   it('says "1 line is", for one', () => {
