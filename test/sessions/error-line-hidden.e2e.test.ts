@@ -1,7 +1,8 @@
 // End to end: the built `tsm ingest-session` on the real 2.0.76 transcript whose failed tool results carry a
 // span that is never written. Claude Code appends a <system-reminder> to a tool's result (the real Read result
 // on line 22 has one), and output can hold a <private> span: the error line of a failed action was picked line
-// by line before those spans were removed, so a line from inside one became the note's `→ error:` text.
+// by line before those spans were removed, so a line from inside one became the note's `→ error:` text; a
+// private key block's line, redacted alone, was no longer known for one, and was kept too.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,5 +52,26 @@ describe("a failed tool's error line never comes from a hidden span", () => {
     // Nothing outside the spans says why `cat` failed: the action says `→ error` alone.
     expect(note).toContain('- Bash `cat nonexistent.txt` → error\n');
     expect(note).toContain('- Bash `python /workspace/number_generator.py` → error: `/bin/bash: line 1: python: command not found`\n');
+  });
+
+  it('takes no line of a private key block in the result: the block is redacted whole before a line is picked', () => {
+    // Redacted line by line, the block's base64 line holding "fail" was the telling line, and was kept.
+    const lines = withResult(
+      REAL,
+      30,
+      'Exit code 1\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACDfailQ0dKsYtaNoaCCI0kAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==\n-----END OPENSSH PRIVATE KEY-----',
+    );
+    const vault = join(work, 'vault-key');
+    mkdirSync(vault, { recursive: true });
+    const transcript = join(work, 'key', `${ID}.jsonl`);
+    mkdirSync(join(work, 'key'), { recursive: true });
+    writeFileSync(transcript, lines.map((l) => `${l}\n`).join(''));
+
+    const r = tsm(['--vault', vault, 'ingest-session', transcript]);
+    expect(r.code, r.stderr).toBe(0);
+    const [name] = readdirSync(join(vault, 'sessions'));
+    const note = readFileSync(join(vault, 'sessions', name), 'utf8');
+    expect(note).not.toContain('QyNTUxOQ');
+    expect(note).toContain('- Bash `cat nonexistent.txt` → error: `[REDACTED]`\n');
   });
 });
