@@ -19,7 +19,7 @@ import { checkNoteHolds, countNewlines, NoteChangedError, noRoomFor, readRange, 
 import type { SessionModel } from './model.js';
 import { DEFAULT_ANSWER_CHARS, hasContent, renderSessionNote, renderSessionNoteWithin, sessionNoteName } from './render.js';
 import { NAME_ID_LENGTHS, sessionIdOfNote } from './note-format.js';
-import { applyTranscriptLines, carriedSessionId, foldTranscriptLines, sliceModel, subAgentOf, type SkippedLines } from './transcript.js';
+import { carriedSessionId, foldTranscriptLines, sliceModel, subAgentOf, type SkippedLines } from './transcript.js';
 
 export { noRoomFor };
 
