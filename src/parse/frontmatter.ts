@@ -80,6 +80,7 @@ export function parseYaml(text: string): YamlResult {
   // Rolled-over dates first: a timestamp with an offset may fall on another day in UTC, and is then kept whole.
   keepRolledDates(text, value as Record<string, unknown>, data);
   keepOffsetTimestamps(text, value as Record<string, unknown>, data);
+  keepWrittenNumbers(text, value as Record<string, unknown>, data);
   if (budget.nodes < 0) warnings.push(`frontmatter: too large or too deeply nested, cut at ${MAX_NODES} values`);
   else if (budget.deep) warnings.push(`frontmatter: values nested deeper than ${MAX_DEPTH} levels left out`);
   return { ok: true, data, warnings };
@@ -120,6 +121,25 @@ function keepRolledDates(yaml: string, value: Record<string, unknown>, data: Rec
     if (!(date instanceof Date) || !(m[1] in data)) continue;
     const same = date.getUTCFullYear() === +m[3] && date.getUTCMonth() + 1 === +m[4] && date.getUTCDate() === +m[5];
     if (!same) data[m[1]] = m[2];
+  }
+}
+
+// A top-level plain scalar, as written (no quotes, no flow collection).
+const PLAIN_SCALAR = /^([A-Za-z_][\w-]*)[ \t]*:[ \t]+([^\s"'#[{|>&*!%@`][^#\n]*?)[ \t]*(?:#.*)?$/gm;
+// YAML 1.1's base 60 (`12:30` is 750, `1:02:03` is 3723), which js-yaml reads and YAML 1.2 and Obsidian do not.
+const SEXAGESIMAL = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
+
+/**
+ * A top-level value js-yaml read as a number keeps the text written when that number is not what a reader of
+ * the note sees: a time written `start: 12:30` (YAML 1.1's base 60, which Obsidian's properties and YAML 1.2
+ * read as text) was 750, and a title is text a person reads in any form (`title: 12:30` was "750", `title:
+ * 007` "7", `title: 1e3` "1000"), as a title written as a date keeps its text.
+ */
+function keepWrittenNumbers(yaml: string, value: Record<string, unknown>, data: Record<string, unknown>): void {
+  for (const m of yaml.matchAll(PLAIN_SCALAR)) {
+    const [, key, written] = m;
+    if (typeof value[key] !== 'number' || !(key in data)) continue;
+    if (SEXAGESIMAL.test(written) || (key.toLowerCase() === 'title' && written !== String(value[key]))) data[key] = written;
   }
 }
 

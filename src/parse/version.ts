@@ -42,5 +42,6 @@
 // 25: 2026-11-29 (a title or first H1 of only control characters, `title: "\e[31m\x01"`, falls back as a blank one does;
 // a frontmatter date/updated/created that is no date, `created: yesterday`, is a warning: metadata.ts unreadDateWarnings).
 // 26: 2026-11-29 (any heading of only control characters, `## \e[31m\a`, is empty as `## ` is: heading-text.ts headingPlainText;
-// the warning for a date that is no date names its key as written, `Created`: metadata.ts unreadDateWarnings).
+// the warning for a date that is no date names its key as written, `Created`: metadata.ts unreadDateWarnings; a base-60 value,
+// `start: 12:30`, and a title in any number form, `title: 007`, keep the text written: frontmatter.ts keepWrittenNumbers).
 export const PARSE_VERSION = 26;
