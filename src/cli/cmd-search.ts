@@ -9,7 +9,7 @@ import { VectorStore } from '../index/vectors.js';
 import { searchWithNotices } from '../search/query-notices.js';
 import { nearestNotes } from '../search/neural.js';
 import type { FilterFlags } from '../search/filters.js';
-import { parseQuery, ranksBy } from '../search/query-syntax.js';
+import { NOTHING_TO_RANK, parseQuery, ranksBy } from '../search/query-syntax.js';
 import { tsmDir, type TsmConfig } from '../vault/config.js';
 import { readRegularFile } from '../vault/file-kind.js';
 import { queryEcho } from '../text/chars.js';
@@ -72,7 +72,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   writeErr(`tsm: ${count(resp.total, 'result')} for ${quoted}\n`);
   if (resp.didYouMean) writeErr(`tsm: did you mean: ${queryEcho(resp.didYouMean)}\n`);
   for (const n of notices) writeErr(`tsm: ${n}\n`);
-  if (query.trim() !== '' && !ranksBy(syntax)) writeErr(`tsm: ${quoted} has nothing to rank by (filters and exclusions only): add a word to search for\n`);
+  if (query.trim() !== '' && !ranksBy(syntax)) writeErr(`tsm: ${quoted} ${NOTHING_TO_RANK}\n`);
   if (resp.datesIgnored) writeErr(`tsm: no match dated ${dateSpan(resp.datesIgnored)} (read from the query); searched every date\n`);
   const first = resp.datesFirst;
   if (first) writeErr(`tsm: ${first.notes} ${first.notes === 1 ? 'match' : 'matches'} dated ${dateSpan(first)} (read from the query) first, then other dates\n`);

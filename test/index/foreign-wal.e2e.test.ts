@@ -84,6 +84,10 @@ describe('a -wal of another index beside the index', { timeout: 120_000 }, () =>
       const r = await call(client, 'search', { query: 'apple' });
       expect(r.isError).toBe(true);
       expect(r.text).toMatch(/the index at \S+index\.db is damaged \(SQLite's check of its notes table: wrong # of entries in index notes_\w+\): run `tsm index --full( --vault \S+)?` to rebuild it/);
+      // retrieve_memory, a search as markdown, the same.
+      const memory = await call(client, 'retrieve_memory', { query: 'apple' });
+      expect(memory.isError).toBe(true);
+      expect(memory.text).toMatch(/the index at \S+index\.db is damaged \(SQLite's check of its notes table/);
     } finally {
       await client.close();
     }

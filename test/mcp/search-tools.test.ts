@@ -181,6 +181,10 @@ describe('retrieve_memory', () => {
     const many = await ok(s.client, 'retrieve_memory', { query: 'antenna', limit: 10_000 });
     expect(many.match(/^## Result /gm)?.length).toBeGreaterThan(1);
     expect(await ok(s.client, 'retrieve_memory', { query: 'zzyzxqqq' })).toBe('No results found for "zzyzxqqq".');
+    // A query of filters alone says why, as search's note does (it said only "No results found").
+    expect(await ok(s.client, 'retrieve_memory', { query: 'tag:zzyzxqqq' })).toBe(
+      'No results found for "tag:zzyzxqqq". The query has nothing to rank by (filters and exclusions only): add a word to search for.',
+    );
   });
 
   it('does not call the last memory a key moment for being last (no candidate follows it to have a margin over)', async () => {

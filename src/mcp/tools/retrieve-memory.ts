@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { DETAIL_LEVELS, formatMarkdown, KEY_MOMENT_SURPRISE, type DetailLevel } from '../../format/md.js';
 import { linkReadingOf } from '../../search/link-reading.js';
+import { NOTHING_TO_RANK, ranksBy } from '../../search/query-syntax.js';
 import { search } from '../../search/search.js';
 import { ToolError } from '../errors.js';
 import { clampInt, defineTool, oneOf, RESULT_CHAR_BUDGET } from '../tool.js';
@@ -37,11 +38,17 @@ export const retrieveMemoryTool = defineTool({
     const now = ctx.now();
     const syntax = parseToolQuery(query, ctx);
     const queryVector = await ctx.queryVector?.(syntax.text);
-    const { resp, links } = ctx.withIndex((db) => ({
-      resp: search(db, { query, syntax, ...(queryVector ? { queryVector } : {}), suggest: true, collapseCopies: true, excludedFiles: searchExclusions(ctx.cfg), redactSecrets: true, limit, snippetChars: ctx.cfg.snippetChars, now, tuning: tuningOf(ctx.cfg) }),
-      links: linkReadingOf(db),
-    }));
+    // A search that finds nothing has the index checked for a -wal of another index, as `search`'s does.
+    const { resp, links } = ctx.withIndex(
+      (db) => ({
+        resp: search(db, { query, syntax, ...(queryVector ? { queryVector } : {}), suggest: true, collapseCopies: true, excludedFiles: searchExclusions(ctx.cfg), redactSecrets: true, limit, snippetChars: ctx.cfg.snippetChars, now, tuning: tuningOf(ctx.cfg) }),
+        links: linkReadingOf(db),
+      }),
+      (r) => r.resp.total === 0,
+    );
     const text = formatMarkdown({ ...resp, query: queryEcho(query) }, { detail: args.detail ?? 'auto', now, detailBudget: RESULT_CHAR_BUDGET, links });
-    return resp.didYouMean ? `${text} Did you mean: ${queryEcho(resp.didYouMean)}?` : text;
+    // What `search` says in its note and `tsm search` on stderr: `tag:lora` alone said only "No results found".
+    const unranked = ranksBy(syntax) ? '' : ` The query ${NOTHING_TO_RANK}.`;
+    return `${resp.didYouMean ? `${text} Did you mean: ${queryEcho(resp.didYouMean)}?` : text}${unranked}`;
   },
 });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { NOTE_TYPES } from '../../core/types.js';
 import { queryEcho, truncateText } from '../../text/chars.js';
-import { parseQuery, ranksBy, type ParsedQuery } from '../../search/query-syntax.js';
+import { NOTHING_TO_RANK, parseQuery, ranksBy, type ParsedQuery } from '../../search/query-syntax.js';
 import { LONG_TEXT_CHARS } from '../../search/operator-text.js';
 import { INCOMPLETE_INDEX_NOTE } from '../../index/build-state.js';
 import { searchWithNotices } from '../../search/query-notices.js';
@@ -86,7 +86,7 @@ export const searchTool = defineTool({
     );
     const notes = [
       given.length > MAX_QUERY_CHARS ? `the query has ${given.length} characters; its first ${MAX_QUERY_CHARS} were searched` : '',
-      ranksBy(syntax) ? '' : 'the query has nothing to rank by (filters and exclusions only): add a word to search for',
+      ranksBy(syntax) ? '' : `the query ${NOTHING_TO_RANK}`,
       ...said,
       resp.indexIncomplete ? INCOMPLETE_INDEX_NOTE : '',
     ].filter(Boolean);
