@@ -71,11 +71,19 @@ export function parseYaml(text: string): YamlResult {
   }
   const budget = { nodes: MAX_NODES, deep: false };
   const data = toJsonSafe(value, 0, budget) as Record<string, unknown>;
-  // A title is text a person reads: YAML reads `title: 2024-01-02` as a timestamp, whose ISO form
-  // (2024-01-02T00:00:00.000Z) is not what was written. Other keys keep the ISO form, which dates are read from.
-  // (`Title:` too: metadata.ts propertyValues reads the key in any case.)
-  for (const [key, title] of Object.entries(value as Record<string, unknown>)) {
-    if (key.toLowerCase() === 'title' && title instanceof Date && !Number.isNaN(title.getTime()) && key in data) data[key] = yamlDateText(title);
+  // A title, status, type, tag or alias is text a person reads: YAML reads `title: 2024-01-02` as a timestamp,
+  // whose ISO form (2024-01-02T00:00:00.000Z) is not what was written, and a tag `[2026-01-01]` was indexed as
+  // `2026-01-01t00:00:00.000z`. Other keys keep the ISO form, which dates are read from. (`Title:` too:
+  // metadata.ts propertyValues reads the key in any case.)
+  for (const [key, written] of Object.entries(value as Record<string, unknown>)) {
+    if (!TEXT_KEYS.has(key.toLowerCase()) || !(key in data)) continue;
+    if (isDay(written)) data[key] = yamlDateText(written);
+    else if (Array.isArray(written) && Array.isArray(data[key])) {
+      const items = data[key] as unknown[];
+      written.forEach((item, i) => {
+        if (i < items.length && isDay(item)) items[i] = yamlDateText(item);
+      });
+    }
   }
   // Rolled-over dates first: a timestamp with an offset may fall on another day in UTC, and is then kept whole.
   keepRolledDates(text, value as Record<string, unknown>, data);
@@ -84,6 +92,13 @@ export function parseYaml(text: string): YamlResult {
   if (budget.nodes < 0) warnings.push(`frontmatter: too large or too deeply nested, cut at ${MAX_NODES} values`);
   else if (budget.deep) warnings.push(`frontmatter: values nested deeper than ${MAX_DEPTH} levels left out`);
   return { ok: true, data, warnings };
+}
+
+/** The keys whose values are names and words, never dates (metadata.ts reads them as text). */
+const TEXT_KEYS = new Set(['title', 'status', 'type', 'tags', 'tag', 'aliases', 'alias']);
+
+function isDay(value: unknown): value is Date {
+  return value instanceof Date && !Number.isNaN(value.getTime());
 }
 
 /** A YAML timestamp as written: a date alone (midnight UTC, as YAML reads one) as YYYY-MM-DD, else ISO. */

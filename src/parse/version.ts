@@ -43,5 +43,6 @@
 // a frontmatter date/updated/created that is no date, `created: yesterday`, is a warning: metadata.ts unreadDateWarnings).
 // 26: 2026-11-29 (any heading of only control characters, `## \e[31m\a`, is empty as `## ` is: heading-text.ts headingPlainText;
 // the warning for a date that is no date names its key as written, `Created`: metadata.ts unreadDateWarnings; a base-60 value,
-// `start: 12:30`, and a title in any number form, `title: 007`, keep the text written: frontmatter.ts keepWrittenNumbers).
+// `start: 12:30`, and a title in any number form, `title: 007`, keep the text written: frontmatter.ts keepWrittenNumbers;
+// a tag, alias, status or type written as a date keeps its day, `tags: [2026-01-01]`, as a title did: frontmatter.ts TEXT_KEYS).
 export const PARSE_VERSION = 26;

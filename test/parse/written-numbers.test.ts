@@ -24,3 +24,15 @@ describe('numbers as written', () => {
     });
   });
 });
+
+describe('dates in names and words', () => {
+  // A tag, alias, status or type written as a date was its timestamp: `tags: [2026-01-01]` was indexed as the
+  // tag `2026-01-01t00:00:00.000z`, `status: 2026-03-03` as `2026-03-03t00:00:00.000z`.
+  it('keep the day written', () => {
+    const note = parse(md('---', 'tags: [2026-01-01, project]', 'aliases: [2025-12-31]', 'status: 2026-03-03', '---', 'body'), 'n.md');
+    expect(note.tags).toEqual(['2026-01-01', 'project']);
+    expect(note.aliases).toEqual(['2025-12-31']);
+    expect(note.status).toBe('2026-03-03');
+    expect(parseYaml('Tags: 2026-01-01\ncreated: 2026-01-01')).toMatchObject({ data: { Tags: '2026-01-01', created: '2026-01-01T00:00:00.000Z' } });
+  });
+});
