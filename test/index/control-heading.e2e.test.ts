@@ -1,39 +1,33 @@
 // A heading of only control characters (`## \e[31m\a`, `## \x01\x02`) was a heading of its own: its escape
 // codes were raw in the section path of `-f json` and `-f xml`, and text and `-f md` showed an empty step
 // (`Doc > `). It is an empty heading now, as `## ` is: its section's path stays at its parent.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeVault, tsm } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { tsm, useIndexedVault } from '../helpers/cli.js';
 
 describe('a heading of only control characters', () => {
-  let vault: { dir: string; cleanup: () => void };
-  beforeAll(() => {
-    vault = makeVault({
-      'note.md': [
-        '# Doc',
-        '',
-        '## \u001b[31m\u0007',
-        '',
-        'The zebrafish red.',
-        '',
-        '## \u0001\u0002',
-        '',
-        'The zebrafish ctrl.',
-        '',
-        '## ',
-        '',
-        'The zebrafish empty.',
-        '',
-        '\u001b[32m',
-        '---',
-        '',
-        'The zebrafish setext.',
-        '',
-      ].join('\n'),
-    });
-    const run = tsm(['index'], { cwd: vault.dir });
-    expect(run.code, run.stderr).toBe(0);
+  const vault = useIndexedVault({
+    'note.md': [
+      '# Doc',
+      '',
+      '## \u001b[31m\u0007',
+      '',
+      'The zebrafish red.',
+      '',
+      '## \u0001\u0002',
+      '',
+      'The zebrafish ctrl.',
+      '',
+      '## ',
+      '',
+      'The zebrafish empty.',
+      '',
+      '\u001b[32m',
+      '---',
+      '',
+      'The zebrafish setext.',
+      '',
+    ].join('\n'),
   });
-  afterAll(() => vault.cleanup());
 
   it('leaves the section path at its parent, as an empty heading does, in every format', () => {
     const args = ['search', 'zebrafish', '--all-sections'];

@@ -1,22 +1,16 @@
 // A title of only control characters (`title: "\e[31m\x01"`, YAML escapes) was the note's title, shown as
 // nothing in `tsm search` text and `-f md`, where a blank title falls back to the file name. It falls back now,
 // as an H1 of only control characters falls back to the file name as an empty `#` does.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeVault, tsm } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { tsm, useIndexedVault } from '../helpers/cli.js';
 
 describe('a title of only control characters', () => {
-  let vault: { dir: string; cleanup: () => void };
-  beforeAll(() => {
-    vault = makeVault({
-      'escapes.md': '---\ntitle: "\\e[31m\\x01"\n---\nThe walrus text.\n',
-      'blank.md': '---\ntitle: "   "\n---\nThe walrus text.\n',
-      'heading.md': '# \u001b[31m\u0001\n\nThe walrus text.\n',
-      'red.md': '---\ntitle: "\\e[31mRed walrus"\n---\nThe walrus text.\n',
-    });
-    const run = tsm(['index'], { cwd: vault.dir });
-    expect(run.code, run.stderr).toBe(0);
+  const vault = useIndexedVault({
+    'escapes.md': '---\ntitle: "\\e[31m\\x01"\n---\nThe walrus text.\n',
+    'blank.md': '---\ntitle: "   "\n---\nThe walrus text.\n',
+    'heading.md': '# \u001b[31m\u0001\n\nThe walrus text.\n',
+    'red.md': '---\ntitle: "\\e[31mRed walrus"\n---\nThe walrus text.\n',
   });
-  afterAll(() => vault.cleanup());
 
   it('falls back to the file name, as a blank one does; one with text keeps it', () => {
     const hits = JSON.parse(tsm(['search', 'walrus', '-f', 'json'], { cwd: vault.dir }).stdout) as { path: string; title: string }[];
