@@ -26,10 +26,16 @@ const dbs = args;
 
 const tmp = mkdtempSync(join(tmpdir(), 'redact-same-'));
 try {
-  // The old redactor: its file and the one module it imports, as they were at oldRev.
-  for (const f of ['src/text/redact.ts', 'src/core/types.ts']) {
+  // The old redactor: its file and the modules it imports, as they were at oldRev (redacted.ts, since 4edb815).
+  for (const f of ['src/text/redact.ts', 'src/core/types.ts', 'src/text/redacted.ts']) {
+    let text;
+    try {
+      text = execFileSync('git', ['-C', root, 'show', `${oldRev}:${f}`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      continue; // not there yet at oldRev
+    }
     mkdirSync(join(tmp, 'old', f, '..'), { recursive: true });
-    writeFileSync(join(tmp, 'old', f), execFileSync('git', ['-C', root, 'show', `${oldRev}:${f}`]));
+    writeFileSync(join(tmp, 'old', f), text);
   }
   const bundle = (entry, out) => build({ entryPoints: [entry], outfile: out, bundle: true, format: 'esm', platform: 'node', logLevel: 'warning' });
   await bundle(join(tmp, 'old/src/text/redact.ts'), join(tmp, 'old.mjs'));
