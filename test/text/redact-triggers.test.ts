@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, mayMatch, SECRET_KEY_TRIGGER, SECRET_RULES, type SecretRule } from '../../src/text/redact.js';
+import { formatLiterals, isSecretKey, mayMatch, SECRET_KEY_TRIGGER, SECRET_RULES, type SecretRule } from '../../src/text/redact.js';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -79,5 +79,17 @@ describe('the redaction rules’ triggers', () => {
     const bearer = SECRET_RULES.find((r) => r.folded?.includes('bearer')) as SecretRule;
     expect(mayMatch(bearer, 'BEARER abc')).toBe(true);
     expect(mayMatch(bearer, 'no token here')).toBe(false);
+  });
+
+  // redactOnce skips the format rules of a note's text when formatLiterals finds none of their literals.
+  it('the format rules’ literals looked for at once find what each rule’s trigger finds', () => {
+    const format = SECRET_RULES.filter((r) => r.format);
+    const literals = format.flatMap((r) => [...(r.needs ?? []), ...(r.folded ?? [])]);
+    const texts = [...inputs, ...literals, ...literals.map((l) => `x ${l.toUpperCase()} y`), 'PmAk-', 'PMA-K', 'no literal here'];
+    for (const t of texts) expect(formatLiterals().test(t), t).toBe(format.some((r) => mayMatch(r, t)));
+    // The one difference: the Kelvin sign lower-cases to `k`, and no pattern ignoring case without the u flag reads it as one.
+    expect(mayMatch(format.find((r) => r.folded?.includes('pmak-')) as SecretRule, 'PMA\u212A-')).toBe(true);
+    expect(formatLiterals().test('PMA\u212A-')).toBe(false);
+    expect(/PMAK-/i.test('PMA\u212A-')).toBe(false);
   });
 });
