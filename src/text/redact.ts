@@ -774,12 +774,12 @@ export function redactNoteSecretsKeepingLines(text: string): string {
   return redactPasses(text, true, true);
 }
 
-/** A word of a value that looks made by a machine: 16 or more key characters, letters and digits both. */
-const MACHINE_WORD = /[A-Za-z0-9+/=_.~-]{16,}/g;
-function looksMachineMade(value: string): boolean {
-  for (const w of value.match(MACHINE_WORD) ?? []) if (/\d/.test(w) && /[A-Za-z]/.test(w)) return true;
-  return false;
-}
+/**
+ * A word of a value that looks made by a machine: 16 or more key characters, letters and digits both. Found
+ * by one test, at a word's start (no key character before it), where the lookaheads stay inside the word.
+ */
+const MACHINE_WORD = /(?<![A-Za-z0-9+/=_.~-])(?=[A-Za-z0-9+/=_.~-]{16})(?=[A-Za-z0-9+/=_.~-]*?\d)(?=[A-Za-z0-9+/=_.~-]*?[A-Za-z])/;
+const looksMachineMade = (value: string) => MACHINE_WORD.test(value);
 
 /**
  * For a user's note: `replaced` (one match of a key-name rule, redacted) unless what it hides does not look

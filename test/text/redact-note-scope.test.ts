@@ -24,6 +24,22 @@ describe('redactNoteSecrets: a note the user wrote', () => {
     expect(redactSecrets(line)).toBe(want);
   });
 
+  // A machine-made word (looksMachineMade, one regex test): 16 or more key characters, a digit and a letter
+  // among those same characters; the word ends at any other character.
+  it.each([
+    ['DB_PASSWORD=abcdefghijklmno1', `DB_PASSWORD=${REDACTED}`],
+    ['DB_PASSWORD=1bcdefghijklmnop', `DB_PASSWORD=${REDACTED}`],
+    ['DB_PASSWORD=a+b/c=d_e.f~g-h1234', `DB_PASSWORD=${REDACTED}`],
+    ['DB_PASSWORD=abcdefghijklmn1', 'DB_PASSWORD=abcdefghijklmn1'],
+    ['DB_PASSWORD=abcdefghijklmnop', 'DB_PASSWORD=abcdefghijklmnop'],
+    ['DB_PASSWORD=1234567890123456', 'DB_PASSWORD=1234567890123456'],
+    ['DB_PASSWORD=abcdefghijklmnop!1', 'DB_PASSWORD=abcdefghijklmnop!1'],
+    ['DB_PASSWORD=abcdefgh!12345678', 'DB_PASSWORD=abcdefgh!12345678'],
+    ['DB_PASSWORD=abcdefghijklmnop x1234567890123456', 'DB_PASSWORD=abcdefghijklmnop x1234567890123456'],
+  ])('a machine-made word at its bounds: %s', (line, want) => {
+    expect(redactNoteSecrets(line)).toBe(want);
+  });
+
   it('a hand-written short password stays in a note and goes from a session note', () => {
     expect(redactNoteSecrets('DB_PASSWORD=hunter2')).toBe('DB_PASSWORD=hunter2');
     expect(redactSecrets('DB_PASSWORD=hunter2')).toBe(`DB_PASSWORD=${REDACTED}`);
