@@ -41,10 +41,20 @@ export interface Trigger {
 }
 
 export interface SecretRule extends Trigger {
-  pattern: RegExp;
+  /**
+   * The rule's pattern, made when first asked for: a regex literal is made (parsed) when its arrow first runs,
+   * and most rules never run in a process. Making all 62 when the module loaded cost a fresh `tsm hook` ~0.2 ms.
+   */
+  pattern: () => RegExp;
   replace: (match: string, ...groups: string[]) => string;
   /** A format that is a credential whatever surrounds it (a key block, a vendor's token prefix): redacted in a user's own notes too (redactNoteSecrets). */
   format?: true;
+}
+
+/** A pattern built from a string (SecretRule.pattern): made on first use, then the same one. */
+function madeOnce(source: string, flags: string): () => RegExp {
+  let made: RegExp | undefined;
+  return () => (made ??= new RegExp(source, flags));
 }
 
 const hasDigit = (s: string) => /\d/.test(s);
@@ -115,44 +125,44 @@ const SHELL_WORD_BREAK = /^[;&|<>()#]/;
 export const SECRET_RULES: SecretRule[] = [
   // PEM private keys, also when the block was cut before its END line (gitleaks private-key).
   {
-    needs: ['-----BEGIN '], pattern: /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY(?: BLOCK)?-----|$)/g,
+    needs: ['-----BEGIN '], pattern: () => /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY(?: BLOCK)?-----|$)/g,
     replace: whole,
     format: true,
   },
   // PuTTY private key files, header to MAC (or to the end when cut).
-  { needs: ['PuTTY-User-Key-File-'], pattern: /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)/g, replace: whole, format: true },
+  { needs: ['PuTTY-User-Key-File-'], pattern: () => /PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)/g, replace: whole, format: true },
   // Webhook URLs are credentials in themselves: Slack, Discord.
-  { needs: ['https://hooks.slack.com/'], pattern: /\b(https:\/\/hooks\.slack\.com\/)(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g, replace: afterHead, format: true },
-  { needs: ['/api/webhooks/'], pattern: /\b(https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/)\d+\/[A-Za-z0-9_-]+/g, replace: afterHead, format: true },
+  { needs: ['https://hooks.slack.com/'], pattern: () => /\b(https:\/\/hooks\.slack\.com\/)(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g, replace: afterHead, format: true },
+  { needs: ['/api/webhooks/'], pattern: () => /\b(https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/)\d+\/[A-Za-z0-9_-]+/g, replace: afterHead, format: true },
   // Azure SAS signatures (sig=…) in URLs.
-  { needs: ['sig='], pattern: /([?&]sig=)[A-Za-z0-9%+/=]{16,}/g, replace: afterHead, format: true },
+  { needs: ['sig='], pattern: () => /([?&]sig=)[A-Za-z0-9%+/=]{16,}/g, replace: afterHead, format: true },
   // HTTP Authorization headers, whatever the scheme.
   {
     // The value stops before a backtick (inline code: `Authorization: Bearer x`) and a sentence's last dot.
-    folded: ['authorization'], pattern: /\b((?:Proxy-)?Authorization["']?\s*[:=]\s*["']?(?:(?:Basic|Bearer|Token|Digest|Negotiate)\s+)?)([^\s"'`,;]{7,}[^\s"'`,;.])/gi,
+    folded: ['authorization'], pattern: () => /\b((?:Proxy-)?Authorization["']?\s*[:=]\s*["']?(?:(?:Basic|Bearer|Token|Digest|Negotiate)\s+)?)([^\s"'`,;]{7,}[^\s"'`,;.])/gi,
     replace: afterHead,
   },
   // Cookie headers: the whole header value (session ids are credentials).
-  { folded: ['cookie'], pattern: /\b((?:Set-)?Cookie["']?[ \t]*:[ \t]*)(?![ \t]|\[REDACTED)([^\n"'`]+)/gi, replace: afterHead },
+  { folded: ['cookie'], pattern: () => /\b((?:Set-)?Cookie["']?[ \t]*:[ \t]*)(?![ \t]|\[REDACTED)([^\n"'`]+)/gi, replace: afterHead },
   // curl's cookie flag.
-  { needs: ['-b', '--cookie'], pattern: /((?:^|\s)(?:-b|--cookie)[ \t]+["']?)([^\s"'=]+=[^\s"']+)/g, replace: afterHead },
+  { needs: ['-b', '--cookie'], pattern: () => /((?:^|\s)(?:-b|--cookie)[ \t]+["']?)([^\s"'=]+=[^\s"']+)/g, replace: afterHead },
   // Bearer tokens elsewhere (curl -H, docs); a digit keeps prose like "Bearer authentication" intact.
   {
-    folded: ['bearer'], pattern: /\b(Bearer\s+)([A-Za-z0-9._~+/=-]{16,})/gi,
+    folded: ['bearer'], pattern: () => /\b(Bearer\s+)([A-Za-z0-9._~+/=-]{16,})/gi,
     replace: (m, head: string, token: string) => (hasDigit(token) ? `${head}${REDACTED}` : m),
   },
   // Passwords on command lines: mysql -pPW (attached: a bare -p prompts), curl -u user:pw, sshpass -p PW,
   // redis-cli -a PW, docker login -p PW, zip -P PW, 7z -pPW. A value already [REDACTED] is no match, so that the reach from the
   // command name goes on to a later password (`mysql -p[REDACTED]mysql -pPW` left PW as it was).
-  { needs: ['mysql', 'mariadb', '7z', 'rar'], pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport|mysqlsh|7z|7za|7zr|7zz|rar|unrar)\b[^\n|;&]{0,200}?\s-p)(?!\[REDACTED)([^\s'"`-][^\s'"`]*|'[^'\n]*'|"[^"\n]*")/g, replace: afterHead },
+  { needs: ['mysql', 'mariadb', '7z', 'rar'], pattern: () => /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport|mysqlsh|7z|7za|7zr|7zz|rar|unrar)\b[^\n|;&]{0,200}?\s-p)(?!\[REDACTED)([^\s'"`-][^\s'"`]*|'[^'\n]*'|"[^"\n]*")/g, replace: afterHead },
   {
-    needs: ['-u'], pattern: /((?:^|\s)(?:-u|--user|--proxy-user)[ \t]*=?[ \t]*["']?[^\s:"'`]+:)([^\s"'`]+)/g,
+    needs: ['-u'], pattern: () => /((?:^|\s)(?:-u|--user|--proxy-user)[ \t]*=?[ \t]*["']?[^\s:"'`]+:)([^\s"'`]+)/g,
     replace: (m, head: string, pw: string) => (notASecret(pw) ? m : `${head}${REDACTED}`),
   },
-  { needs: ['sshpass'], pattern: /(\bsshpass\b(?:[ \t]+-[a-oq-zA-Z]\S*)*[ \t]+-p[ \t]*)(?!\[REDACTED)([^\s`]+)/g, replace: afterHead },
-  { needs: ['redis-cli'], pattern: /(\bredis-cli\b[^\n|;&]{0,200}?\s-a[ \t]+)(?!\[REDACTED)([^\s`]+)/g, replace: afterHead },
-  { needs: ['-P'], pattern: /(\b(?:zip|unzip|zipcloak)\b[^\n|;&]{0,200}?\s-P[ \t]*)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g, replace: afterHead },
-  { needs: ['login'], pattern: /(\blogin\b[^\n|;&]{0,200}?\s-p[ \t]+)(?!\[REDACTED)([^\s`-][^\s`]*)/g, replace: afterHead },
+  { needs: ['sshpass'], pattern: () => /(\bsshpass\b(?:[ \t]+-[a-oq-zA-Z]\S*)*[ \t]+-p[ \t]*)(?!\[REDACTED)([^\s`]+)/g, replace: afterHead },
+  { needs: ['redis-cli'], pattern: () => /(\bredis-cli\b[^\n|;&]{0,200}?\s-a[ \t]+)(?!\[REDACTED)([^\s`]+)/g, replace: afterHead },
+  { needs: ['-P'], pattern: () => /(\b(?:zip|unzip|zipcloak)\b[^\n|;&]{0,200}?\s-P[ \t]*)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g, replace: afterHead },
+  { needs: ['login'], pattern: () => /(\blogin\b[^\n|;&]{0,200}?\s-p[ \t]+)(?!\[REDACTED)([^\s`-][^\s`]*)/g, replace: afterHead },
   // Config setters take the key and its value as two words: `aws configure set aws_secret_access_key V`,
   // `npm config set //registry/:_authToken V`, `git config --global github.token V`, `poetry config
   // pypi-token.pypi V`, `dotnet user-secrets set "Api:Secret" V`. A key is secret when a part of its dotted,
@@ -162,7 +172,7 @@ export const SECRET_RULES: SecretRule[] = [
   // user alone (the tool then asks for the password) is no secret. The word after a one-value key is read
   // too (so that the pair's password can be), and written back as it was.
   {
-    needs: ['config', 'user-secrets'], pattern: /(\b(?:(?:config|configure|user-secrets)[ \t]+set|(?:npm|pnpm|yarn|git|poetry|bundle|composer|pip|hg)[ \t]+config(?:[ \t]+set)?)(?:[ \t]+--?[A-Za-z][\w-]*)*[ \t]+(["']?)([^\s"'`=-][^\s"'`=]*)\2[ \t]+)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)(?:([ \t]+)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*))?/g,
+    needs: ['config', 'user-secrets'], pattern: () => /(\b(?:(?:config|configure|user-secrets)[ \t]+set|(?:npm|pnpm|yarn|git|poetry|bundle|composer|pip|hg)[ \t]+config(?:[ \t]+set)?)(?:[ \t]+--?[A-Za-z][\w-]*)*[ \t]+(["']?)([^\s"'`=-][^\s"'`=]*)\2[ \t]+)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)(?:([ \t]+)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*))?/g,
     replace: (m: string, head: string, _q: string, key: string, value: string, space?: string, second?: string) => {
       const parts = key.split(/[.:/]+/);
       const rest = second === undefined ? '' : `${space}${second}`;
@@ -181,7 +191,7 @@ export const SECRET_RULES: SecretRule[] = [
   // word up to the end of the command (`;`, `|`, `&&`, a newline, a comment) is a value, and the values are
   // redacted as one unless each is no secret (`set -x API_TOKEN abc def` kept `def`).
   {
-    needs: ['set'], pattern: new RegExp(String.raw`(\bset((?:[ \t]+--?[A-Za-z][\w-]*)*)[ \t]+([A-Za-z_]\w*)[ \t]+)(?!\[REDACTED|\()(${FISH_WORD}(?:[ \t]+${FISH_WORD})*)`, 'g'),
+    needs: ['set'], pattern: madeOnce(String.raw`(\bset((?:[ \t]+--?[A-Za-z][\w-]*)*)[ \t]+([A-Za-z_]\w*)[ \t]+)(?!\[REDACTED|\()(${FISH_WORD}(?:[ \t]+${FISH_WORD})*)`, 'g'),
     replace: (m: string, head: string, options: string, name: string, values: string) => {
       if (options === '' && !/^[A-Z][A-Z0-9_]*$/.test(name)) return m;
       if (/(?:^|\s)(?:-[A-Za-z]*[eqSn]|--(?:erase|query|show|names)\b)/.test(options)) return m;
@@ -193,7 +203,7 @@ export const SECRET_RULES: SecretRule[] = [
   // has `setx OPENAI_API_KEY "your-api-key-here"`) and .NET's `[Environment]::SetEnvironmentVariable("NAME",
   // "value", "User")`: no `=`, so neither was an assignment, and the value stayed when the name says secret.
   {
-    folded: ['setx'], pattern: /(\bsetx(?:[ \t]+\/[A-Za-z]+)*[ \t]+(["']?)([A-Za-z_][\w.]*)\2[ \t]+)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"|;&<>/-][^\s`|;&<>]*)/gi,
+    folded: ['setx'], pattern: () => /(\bsetx(?:[ \t]+\/[A-Za-z]+)*[ \t]+(["']?)([A-Za-z_][\w.]*)\2[ \t]+)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"|;&<>/-][^\s`|;&<>]*)/gi,
     replace: (m: string, head: string, _q: string, name: string, value: string) => {
       const quote = /^["']/.test(value) ? value[0] : '';
       const bare = quote === '' ? value : value.slice(1, -1);
@@ -202,34 +212,34 @@ export const SECRET_RULES: SecretRule[] = [
     },
   },
   {
-    needs: ['SetEnvironmentVariable'], pattern: /(\bSetEnvironmentVariable[ \t]*\([ \t]*(["'])([A-Za-z_][\w.]*)\2[ \t]*,[ \t]*(["']))(?!\[REDACTED)([^"'\n]+)(?=\4)/g,
+    needs: ['SetEnvironmentVariable'], pattern: () => /(\bSetEnvironmentVariable[ \t]*\([ \t]*(["'])([A-Za-z_][\w.]*)\2[ \t]*,[ \t]*(["']))(?!\[REDACTED)([^"'\n]+)(?=\4)/g,
     replace: (m: string, head: string, _q: string, name: string, _q2: string, value: string) => (secretAttribute(name, value) ? head + REDACTED : m),
   },
   // A sudo password piped in, the way an agent runs sudo without a terminal: `echo PW | sudo -S cmd`,
   // `sudo -S cmd <<< PW`. Only with sudo's own -S (`echo y | sudo pacman -S vim` is pacman's).
   {
-    needs: ['sudo'], pattern: /(\becho[ \t]+(?:-[neE]+[ \t]+)?)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s|;&`'"]+)(?=[ \t]*\|[ \t]*sudo(?:[ \t]+-[A-Za-z]+)*?[ \t]+-[A-Za-z]*S(?![\w-]))/g,
+    needs: ['sudo'], pattern: () => /(\becho[ \t]+(?:-[neE]+[ \t]+)?)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s|;&`'"]+)(?=[ \t]*\|[ \t]*sudo(?:[ \t]+-[A-Za-z]+)*?[ \t]+-[A-Za-z]*S(?![\w-]))/g,
     replace: afterHead,
   },
   {
-    needs: ['<<<'], pattern: /(\bsudo(?:[ \t]+-[A-Za-z]+)*?[ \t]+-[A-Za-z]*S(?![\w-])[^\n|;&]{0,200}?<<<[ \t]*)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`]+)/g,
+    needs: ['<<<'], pattern: () => /(\bsudo(?:[ \t]+-[A-Za-z]+)*?[ \t]+-[A-Za-z]*S(?![\w-])[^\n|;&]{0,200}?<<<[ \t]*)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`]+)/g,
     replace: afterHead,
   },
   // A registry login's the same way: `echo PW | docker login --password-stdin` (podman, helm registry, oras),
   // `… --password-stdin <<< PW`. Each match starts at a literal word (`echo`, the flag), so the reach of
   // 200 characters keeps it linear (redact-linear.test.ts).
   {
-    needs: ['--password-stdin'], pattern: /(\becho[ \t]+(?:-[neE]+[ \t]+)?)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s|;&`'"]+)(?=[ \t]*\|[^\n|;&]{0,200}?[ \t]--password-stdin(?![\w-]))/g,
+    needs: ['--password-stdin'], pattern: () => /(\becho[ \t]+(?:-[neE]+[ \t]+)?)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s|;&`'"]+)(?=[ \t]*\|[^\n|;&]{0,200}?[ \t]--password-stdin(?![\w-]))/g,
     replace: afterHead,
   },
   {
-    needs: ['--password-stdin'], pattern: /(--password-stdin(?![\w-])[^\n|;&<]{0,200}?<<<[ \t]*)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`]+)/g,
+    needs: ['--password-stdin'], pattern: () => /(--password-stdin(?![\w-])[^\n|;&<]{0,200}?<<<[ \t]*)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`]+)/g,
     replace: afterHead,
   },
   // htpasswd -b takes the password on the command line: `htpasswd -b[cBm…] FILE USER PW`, `htpasswd -nb USER PW`
   // (-n: no file). Without -b it prompts (`htpasswd -c FILE USER`).
   {
-    needs: ['htpasswd'], pattern: new RegExp(String.raw`(\bhtpasswd((?:[ \t]+-[A-Za-z0-9]+)*))((?:[ \t]+${HTPASSWD_WORD}){2,3})`, 'g'),
+    needs: ['htpasswd'], pattern: madeOnce(String.raw`(\bhtpasswd((?:[ \t]+-[A-Za-z0-9]+)*))((?:[ \t]+${HTPASSWD_WORD}){2,3})`, 'g'),
     replace: (m: string, head: string, flags: string, rest: string) => {
       const letters = flags.replace(/[\s-]/g, '');
       const words = [...rest.matchAll(new RegExp(String.raw`([ \t]+)(${HTPASSWD_WORD})`, 'g'))];
@@ -243,32 +253,32 @@ export const SECRET_RULES: SecretRule[] = [
   },
   // An XML element named as a secret: `<password>PW</password>` (Maven's settings.xml, Java and .NET configs).
   {
-    needs: ['</'], pattern: /(<([A-Za-z_][\w.:-]{0,60})>)([^<>\n]{1,512})(?=<\/\2>)/g,
+    needs: ['</'], pattern: () => /(<([A-Za-z_][\w.:-]{0,60})>)([^<>\n]{1,512})(?=<\/\2>)/g,
     replace: (m: string, open: string, name: string, value: string) => (secretAttribute(name, value) ? open + REDACTED : m),
   },
   // A key/value pair held in two attributes: .NET's `<add key="ApiKey" value="V"/>`, Spring's and Ant's
   // `<property name="password" value="V"/>`. The secret is the value attribute of an element whose key or
   // name attribute is a secret key. (A `password="V"` attribute is an assignment, below.)
   {
-    folded: ['value'], pattern: /(<[A-Za-z][\w.:-]{0,60}[^<>]{0,200}?\s(?:key|name)[ \t]*=[ \t]*(["'])([^"'<>\n]{1,200})\2[^<>]{0,200}?\svalue[ \t]*=[ \t]*(["']))([^"'<>\n]{1,512})(?=\4)/gi,
+    folded: ['value'], pattern: () => /(<[A-Za-z][\w.:-]{0,60}[^<>]{0,200}?\s(?:key|name)[ \t]*=[ \t]*(["'])([^"'<>\n]{1,200})\2[^<>]{0,200}?\svalue[ \t]*=[ \t]*(["']))([^"'<>\n]{1,512})(?=\4)/gi,
     replace: (m: string, head: string, _q: string, name: string, _q2: string, value: string) => (secretAttribute(name, value) ? head + REDACTED : m),
   },
   // The same pair with the value attribute first: `<add value="V" key="ApiKey"/>` (attribute order is free).
   {
-    folded: ['value'], pattern: /(<[A-Za-z][\w.:-]{0,60}[^<>]{0,200}?\svalue[ \t]*=[ \t]*(["']))([^"'<>\n]{1,512})(\2[^<>]{0,200}?\s(?:key|name)[ \t]*=[ \t]*(["'])([^"'<>\n]{1,200})\5)/gi,
+    folded: ['value'], pattern: () => /(<[A-Za-z][\w.:-]{0,60}[^<>]{0,200}?\svalue[ \t]*=[ \t]*(["']))([^"'<>\n]{1,512})(\2[^<>]{0,200}?\s(?:key|name)[ \t]*=[ \t]*(["'])([^"'<>\n]{1,200})\5)/gi,
     replace: (m: string, head: string, _q: string, value: string, tail: string, _q2: string, name: string) =>
       secretAttribute(name, value) ? head + REDACTED + tail : m,
   },
   // Java's Properties XML holds the value as the element's text: `<entry key="db.password">V</entry>`.
   {
-    needs: ['<entry'], pattern: /(<entry[ \t]+key[ \t]*=[ \t]*(["'])([^"'<>\n]{1,200})\2[ \t]*>)([^<>\n]{1,512})(?=<\/entry>)/g,
+    needs: ['<entry'], pattern: () => /(<entry[ \t]+key[ \t]*=[ \t]*(["'])([^"'<>\n]{1,200})\2[ \t]*>)([^<>\n]{1,512})(?=<\/entry>)/g,
     replace: (m: string, head: string, _q: string, name: string, value: string) => (secretAttribute(name, value) ? head + REDACTED : m),
   },
   // Dockerfile's old `ENV NAME value` (no `=`): the value is the rest of the line (`ENV NAME=value` is an
   // assignment, below). ENV in capitals, as Dockerfiles write it; a backtick ends it in inline code. Inside a
   // line the name must be ALL-CAPS too: "the ENV token is read at start" is prose.
   {
-    needs: ['ENV'], pattern: /((?:^[ \t]*(?:[+-][ \t]*)?|([\s`]))ENV[ \t]+([A-Za-z_]\w*)[ \t]+)(?!\[REDACTED)([^\s`=][^\n`]*)/gm,
+    needs: ['ENV'], pattern: () => /((?:^[ \t]*(?:[+-][ \t]*)?|([\s`]))ENV[ \t]+([A-Za-z_]\w*)[ \t]+)(?!\[REDACTED)([^\s`=][^\n`]*)/gm,
     replace: (m: string, head: string, inline: string | undefined, name: string, line: string) => {
       if (!isSecretKey(name) || (inline !== undefined && !/^[A-Z][A-Z0-9_]*$/.test(name))) return m;
       // Trailing blanks stay, trimmed here: a lazy value ending before them rescanned a long run of blanks
@@ -278,19 +288,19 @@ export const SECRET_RULES: SecretRule[] = [
     },
   },
   // `gh secret set NAME --body V`: the body is the secret, whatever the name.
-  { needs: ['secret'], pattern: /(\bgh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:--body|-b)(?:[ \t]+|=))(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g, replace: afterHead },
+  { needs: ['secret'], pattern: () => /(\bgh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:--body|-b)(?:[ \t]+|=))(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s`'"-][^\s`]*)/g, replace: afterHead },
   // openssl's pass phrase arguments (-pass, -passin, -passout): `pass:PW` is the password itself, `env:VAR`,
   // `file:path`, `fd:N` and `stdin` say where to read it (no secret). A quoted `'pass:two words'` runs to its quote.
   // `openssl enc -k PW` is the legacy form.
-  { needs: ['openssl'], pattern: /(\bopenssl\b[^\n|;&]{0,200}?\s-k[ \t]+)(?!\[REDACTED)([^\s`-][^\s`]*)/g, replace: afterHead },
+  { needs: ['openssl'], pattern: () => /(\bopenssl\b[^\n|;&]{0,200}?\s-k[ \t]+)(?!\[REDACTED)([^\s`-][^\s`]*)/g, replace: afterHead },
   {
-    needs: ['pass:'], pattern: /(\s--?[a-z]*pass[a-z]*[ \t]+(["']?)pass:)(?!\[REDACTED)((?<=["']pass:)[^"'\n`]+(?=["'])|(?:[^\s`'"]|"[^"\n]*"|'[^'\n]*')+)/g,
+    needs: ['pass:'], pattern: () => /(\s--?[a-z]*pass[a-z]*[ \t]+(["']?)pass:)(?!\[REDACTED)((?<=["']pass:)[^"'\n`]+(?=["'])|(?:[^\s`'"]|"[^"\n]*"|'[^'\n]*')+)/g,
     replace: afterHead,
   },
   // Secrets passed as command-line flags: --password hunter2, --token … (the '=' form is an assignment);
   // gpg's --passphrase, keytool's -storepass and -keypass. (openssl's `pass:PW` is the rule above.)
   {
-    folded: ['pass', 'pwd', 'token', 'key', 'secret'], pattern: /(--?(?:password|passwd|passphrase|pass|pwd|token|api[-_]?key|secret|client[-_]secret|auth[-_]token|access[-_]token|(?:src|dest)?(?:store|key)pass)[ \t]+)(?!["']?(?:pass|env|file|fd):|stdin(?![^\s`]))([^\s`-][^\s`]*)/gi,
+    folded: ['pass', 'pwd', 'token', 'key', 'secret'], pattern: () => /(--?(?:password|passwd|passphrase|pass|pwd|token|api[-_]?key|secret|client[-_]secret|auth[-_]token|access[-_]token|(?:src|dest)?(?:store|key)pass)[ \t]+)(?!["']?(?:pass|env|file|fd):|stdin(?![^\s`]))([^\s`-][^\s`]*)/gi,
     replace: afterHead,
   },
   // A password told in prose: "my password is hunter2", "the staging db password is `Xy7#kq`", "the PIN was
@@ -301,7 +311,7 @@ export const SECRET_RULES: SecretRule[] = [
   // as a plain word. Up to 40 characters may name whose it is ("password for the staging db is"), within the
   // sentence. A label needs its "for …": "Password reset: 2024-01-01" is no password.
   {
-    folded: ['pass', 'pin'], pattern: /(\b(?:[Pp]ass(?:word|phrase|wd|code)|PASSWORD|PIN|[Pp]in (?:code|number))s?\b(?:[^\n.!?;:,]{0,40}?[ \t](?:is|was)(?:[ \t]+(?:now|still|(?:set|changed|reset)[ \t]+to))?:?|[ \t]+for[ \t][^\n.!?;:,]{1,40}?:)[ \t]+)(?!\[REDACTED)("[^"\n]{1,200}"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|[^\s"'`<][^\s"'`]{3,})/g,
+    folded: ['pass', 'pin'], pattern: () => /(\b(?:[Pp]ass(?:word|phrase|wd|code)|PASSWORD|PIN|[Pp]in (?:code|number))s?\b(?:[^\n.!?;:,]{0,40}?[ \t](?:is|was)(?:[ \t]+(?:now|still|(?:set|changed|reset)[ \t]+to))?:?|[ \t]+for[ \t][^\n.!?;:,]{1,40}?:)[ \t]+)(?!\[REDACTED)("[^"\n]{1,200}"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|[^\s"'`<][^\s"'`]{3,})/g,
     replace: (m: string, head: string, value: string) => proseSecret(head, value) ?? m,
   },
   // The same in Japanese: 「パスワードはhunter2です」, 「暗証番号は 4821。」, 「パスワードは「abcd1234」」, and as a
@@ -312,7 +322,7 @@ export const SECRET_RULES: SecretRule[] = [
   // such lines, none a password. Only a clause's end counted before: 「パスワードはPWja65x、ユーザーはadmin」,
   // 「パスワード：PWja61x で接続して」 and 「…のパスワードは PWja66x なので」 kept their passwords.
   {
-    needs: ['パスワード', 'パスフレーズ', '暗証番号'], pattern: /((?:パスワード|パスフレーズ|暗証番号)(?:は|が|[:：=＝])[ \t　]*)(?!\[REDACTED)(「[^」\n]{1,200}」|『[^』\n]{1,200}』|"[^"\n]{1,200}"|`[^`\n]{1,200}`|[!-~]{4,}(?![!-~])(?![ \t　]*に|[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff]))/g,
+    needs: ['パスワード', 'パスフレーズ', '暗証番号'], pattern: () => /((?:パスワード|パスフレーズ|暗証番号)(?:は|が|[:：=＝])[ \t　]*)(?!\[REDACTED)(「[^」\n]{1,200}」|『[^』\n]{1,200}』|"[^"\n]{1,200}"|`[^`\n]{1,200}`|[!-~]{4,}(?![!-~])(?![ \t　]*に|[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff]))/g,
     replace: (m: string, head: string, value: string) => proseSecret(head, value, true) ?? m,
   },
   // A key named in words, as a label: `aws configure`'s prompt with the value typed after it (`AWS Secret Access
@@ -321,50 +331,50 @@ export const SECRET_RULES: SecretRule[] = [
   // word of 16 or more characters (keys are long) holding a digit, bare, quoted or code: "API key: see the
   // dashboard", "Secret key: required", 「APIキーは管理画面で発行」 stay.
   {
-    needs: ['キー', 'トークン'], folded: ['key', 'token'], pattern: /((?:\b(?:(?:AWS[ \t]+)?[Ss]ecret(?:[ \t]+[Aa]ccess)?[ \t]+[Kk]ey|API[ \t]+[Kk]ey|[Aa]pi[ \t]+key|[Aa]ccess[ \t]+[Tt]oken|[Aa]uth[ \t]+[Tt]oken)(?:[ \t]+\[[^\]\n]{0,64}\])?[ \t]*[:：]|(?:API[ \t]*キー|シークレットキー|アクセス(?:キー|トークン))(?:は|[:：]))[ \t　]*)(?!\[REDACTED)("[^"\n]{1,200}"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|「[^」\n]{1,200}」|[^\s"'`<「][^\s"'`]{15,}(?=[\s"'`]|$)(?![ \t　]*に))/g,
+    needs: ['キー', 'トークン'], folded: ['key', 'token'], pattern: () => /((?:\b(?:(?:AWS[ \t]+)?[Ss]ecret(?:[ \t]+[Aa]ccess)?[ \t]+[Kk]ey|API[ \t]+[Kk]ey|[Aa]pi[ \t]+key|[Aa]ccess[ \t]+[Tt]oken|[Aa]uth[ \t]+[Tt]oken)(?:[ \t]+\[[^\]\n]{0,64}\])?[ \t]*[:：]|(?:API[ \t]*キー|シークレットキー|アクセス(?:キー|トークン))(?:は|[:：]))[ \t　]*)(?!\[REDACTED)("[^"\n]{1,200}"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|「[^」\n]{1,200}」|[^\s"'`<「][^\s"'`]{15,}(?=[\s"'`]|$)(?![ \t　]*に))/g,
     replace: (m: string, head: string, value: string) => labelledKey(head, value) ?? m,
   },
   // Anthropic / OpenAI style keys (sk-…, sk-ant-…, sk-proj-…); a digit keeps hyphenated words out.
-  { needs: ['sk-'], pattern: /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}/g, replace: (m) => (hasDigit(m) ? REDACTED : m), format: true },
+  { needs: ['sk-'], pattern: () => /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}/g, replace: (m) => (hasDigit(m) ? REDACTED : m), format: true },
   // Stripe keys and webhook secrets.
-  { needs: ['k_live_', 'k_test_', 'whsec_'], pattern: /\b(?:[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})\b/g, replace: whole, format: true },
+  { needs: ['k_live_', 'k_test_', 'whsec_'], pattern: () => /\b(?:[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})\b/g, replace: whole, format: true },
   // AWS access key ids.
-  { needs: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'], pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b/g, replace: whole, format: true },
+  { needs: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'A3T'], pattern: () => /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}\b/g, replace: whole, format: true },
   // GitHub tokens: classic (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained (github_pat_).
-  { needs: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, replace: whole, format: true },
-  { needs: ['github_pat_'], pattern: /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g, replace: whole, format: true },
+  { needs: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], pattern: () => /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, replace: whole, format: true },
+  { needs: ['github_pat_'], pattern: () => /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g, replace: whole, format: true },
   // GitLab tokens: personal, pipeline trigger, deploy, runner, CI job, OAuth, feed… (glpat-, glptt-, gldt-, glrt-…).
-  { needs: ['glpat-', 'glptt-', 'gldt-', 'glrt-', 'glcbt-', 'glimt-', 'glagent-', 'glsoat-', 'glffct-', 'gloas-', 'glft-', 'glwt-', 'glsa-'], pattern: /\bgl(?:pat|ptt|dt|rt|cbt|imt|agent|soat|ffct|oas|ft|wt|sa)-[A-Za-z0-9_-]{20,}/g, replace: whole, format: true },
-  { needs: ['GR1348941'], pattern: /\bGR1348941[A-Za-z0-9_-]{20,}/g, replace: whole, format: true },
+  { needs: ['glpat-', 'glptt-', 'gldt-', 'glrt-', 'glcbt-', 'glimt-', 'glagent-', 'glsoat-', 'glffct-', 'gloas-', 'glft-', 'glwt-', 'glsa-'], pattern: () => /\bgl(?:pat|ptt|dt|rt|cbt|imt|agent|soat|ffct|oas|ft|wt|sa)-[A-Za-z0-9_-]{20,}/g, replace: whole, format: true },
+  { needs: ['GR1348941'], pattern: () => /\bGR1348941[A-Za-z0-9_-]{20,}/g, replace: whole, format: true },
   // Slack tokens (bot, user, app-level xapp-, config, refresh).
-  { needs: ['xox', 'xapp-'], pattern: /\bx(?:ox[a-z]|app)-[A-Za-z0-9-]{10,}/g, replace: whole, format: true },
+  { needs: ['xox', 'xapp-'], pattern: () => /\bx(?:ox[a-z]|app)-[A-Za-z0-9-]{10,}/g, replace: whole, format: true },
   // Google API keys and OAuth secrets / access tokens.
-  { needs: ['AIza'], pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, replace: whole, format: true },
-  { needs: ['GOCSPX-', 'ya29.'], pattern: /\b(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\.[A-Za-z0-9_-]{20,})/g, replace: whole, format: true },
+  { needs: ['AIza'], pattern: () => /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, replace: whole, format: true },
+  { needs: ['GOCSPX-', 'ya29.'], pattern: () => /\b(?:GOCSPX-[A-Za-z0-9_-]{20,}|ya29\.[A-Za-z0-9_-]{20,})/g, replace: whole, format: true },
   // Hugging Face user and organisation tokens.
-  { needs: ['hf_', 'api_org_'], pattern: /\b(?:hf_|api_org_)[A-Za-z0-9]{30,}\b/g, replace: whole, format: true },
+  { needs: ['hf_', 'api_org_'], pattern: () => /\b(?:hf_|api_org_)[A-Za-z0-9]{30,}\b/g, replace: whole, format: true },
   // npm and PyPI tokens.
-  { needs: ['npm_'], pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: whole, format: true },
-  { needs: ['pypi-AgE'], pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g, replace: whole, format: true },
+  { needs: ['npm_'], pattern: () => /\bnpm_[A-Za-z0-9]{36}\b/g, replace: whole, format: true },
+  { needs: ['pypi-AgE'], pattern: () => /\bpypi-AgE[A-Za-z0-9_-]{50,}/g, replace: whole, format: true },
   // Telegram bot tokens: <bot id>:<35 characters starting with A>; also right after `bot` in the Bot API's URLs
   // (`https://api.telegram.org/bot<token>/sendMessage`, `/file/bot<token>/…`), where `\b` found no word start
   // and the token, in every curl of a bot, stayed.
-  { needs: [':A'], pattern: /(?:\b|(?<=\/bot))\d{5,16}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])/g, replace: whole, format: true },
+  { needs: [':A'], pattern: () => /(?:\b|(?<=\/bot))\d{5,16}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])/g, replace: whole, format: true },
   // SendGrid, Twilio, DigitalOcean, Shopify, HashiCorp Vault, Databricks, Grafana, Postman, age, Sentry,
   // Linear, Notion, Supabase, New Relic, Mailgun.
-  { needs: ['SG.'], pattern: /\bSG\.[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}/g, replace: whole, format: true },
-  { needs: ['SK', 'AC'], pattern: /\b(?:SK|AC)[0-9a-f]{32}\b/g, replace: whole, format: true },
-  { needs: ['_v1_'], pattern: /\bdo[opr]_v1_[a-f0-9]{64}\b/g, replace: whole, format: true },
-  { needs: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g, replace: whole, format: true },
-  { needs: ['hvs.', 'hvb.', 'hvr.'], pattern: /\bhv[sbr]\.[A-Za-z0-9_-]{24,}/g, replace: whole, format: true },
-  { needs: ['dapi'], pattern: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g, replace: whole, format: true },
-  { needs: ['glsa_', 'glc_'], pattern: /\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})/g, replace: whole, format: true },
-  { folded: ['pmak-'], pattern: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/gi, replace: whole, format: true },
-  { needs: ['AGE-SECRET-KEY-1'], pattern: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g, replace: whole, format: true },
-  { needs: ['sntrys_', 'sntryu_', 'lin_api_', 'ntn_', 'sbp_', 'NRAK-'], pattern: /\b(?:sntry[su]_[A-Za-z0-9+/=_-]{20,}|lin_api_[A-Za-z0-9]{40}|ntn_[A-Za-z0-9]{40,}|sbp_[a-f0-9]{40}|NRAK-[A-Z0-9]{27})\b/g, replace: whole, format: true },
-  { needs: ['key-'], pattern: /\bkey-[0-9a-f]{32}\b/g, replace: whole, format: true },
+  { needs: ['SG.'], pattern: () => /\bSG\.[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}/g, replace: whole, format: true },
+  { needs: ['SK', 'AC'], pattern: () => /\b(?:SK|AC)[0-9a-f]{32}\b/g, replace: whole, format: true },
+  { needs: ['_v1_'], pattern: () => /\bdo[opr]_v1_[a-f0-9]{64}\b/g, replace: whole, format: true },
+  { needs: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], pattern: () => /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g, replace: whole, format: true },
+  { needs: ['hvs.', 'hvb.', 'hvr.'], pattern: () => /\bhv[sbr]\.[A-Za-z0-9_-]{24,}/g, replace: whole, format: true },
+  { needs: ['dapi'], pattern: () => /\bdapi[a-f0-9]{32}(?:-\d)?\b/g, replace: whole, format: true },
+  { needs: ['glsa_', 'glc_'], pattern: () => /\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})/g, replace: whole, format: true },
+  { folded: ['pmak-'], pattern: () => /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/gi, replace: whole, format: true },
+  { needs: ['AGE-SECRET-KEY-1'], pattern: () => /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g, replace: whole, format: true },
+  { needs: ['sntrys_', 'sntryu_', 'lin_api_', 'ntn_', 'sbp_', 'NRAK-'], pattern: () => /\b(?:sntry[su]_[A-Za-z0-9+/=_-]{20,}|lin_api_[A-Za-z0-9]{40}|ntn_[A-Za-z0-9]{40,}|sbp_[a-f0-9]{40}|NRAK-[A-Z0-9]{27})\b/g, replace: whole, format: true },
+  { needs: ['key-'], pattern: () => /\bkey-[0-9a-f]{32}\b/g, replace: whole, format: true },
   // JSON Web Tokens (header.payload.signature, both first parts base64url JSON).
-  { needs: ['eyJ'], pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: whole, format: true },
+  { needs: ['eyJ'], pattern: () => /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: whole, format: true },
 ];
 
 // --- Key-name heuristics -------------------------------------------------------------------------------
@@ -874,7 +884,7 @@ function redactOnce(text: string, keepLines: boolean, userNote: boolean): string
     const replace = rule.replace as (substring: string, ...args: unknown[]) => string;
     const judged = userNote && !rule.format ? (m: string, ...args: unknown[]) => noteRedaction(m, replace(m, ...args)) : replace;
     // A match of these rules can span lines (a key block); the values the functions around read end at a line's end.
-    out = out.replace(rule.pattern, keepLines ? (m: string, ...args: unknown[]) => withLineBreaks(m, judged(m, ...args)) : judged);
+    out = out.replace(rule.pattern(), keepLines ? (m: string, ...args: unknown[]) => withLineBreaks(m, judged(m, ...args)) : judged);
   }
   if (heuristics) out = redactEncoded(redactAssignments(redactNameValue(out, judge), judge), judge);
   return redactKeyTails(out, keepLines);
