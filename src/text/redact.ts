@@ -144,8 +144,8 @@ export const SECRET_RULES: SecretRule[] = [
   },
   // Cookie headers: the whole header value (session ids are credentials).
   { folded: ['cookie'], pattern: () => /\b((?:Set-)?Cookie["']?[ \t]*:[ \t]*)(?![ \t]|\[REDACTED)([^\n"'`]+)/gi, replace: afterHead },
-  // curl's cookie flag.
-  { needs: ['-b', '--cookie'], pattern: () => /((?:^|\s)(?:-b|--cookie)[ \t]+["']?)([^\s"'=]+=[^\s"']+)/g, replace: afterHead },
+  // curl's cookie flag (a blank after -b: `-b` alone was in every `onboarding-buddies` and UUID).
+  { needs: ['-b ', '-b\t', '--cookie'], pattern: () => /((?:^|\s)(?:-b|--cookie)[ \t]+["']?)([^\s"'=]+=[^\s"']+)/g, replace: afterHead },
   // Bearer tokens elsewhere (curl -H, docs); a digit keeps prose like "Bearer authentication" intact.
   {
     folded: ['bearer'], pattern: () => /\b(Bearer\s+)([A-Za-z0-9._~+/=-]{16,})/gi,
@@ -260,12 +260,13 @@ export const SECRET_RULES: SecretRule[] = [
   // `<property name="password" value="V"/>`. The secret is the value attribute of an element whose key or
   // name attribute is a secret key. (A `password="V"` attribute is an assignment, below.)
   {
-    folded: ['value'], pattern: () => /(<[A-Za-z][\w.:-]{0,60}[^<>]{0,200}?\s(?:key|name)[ \t]*=[ \t]*(["'])([^"'<>\n]{1,200})\2[^<>]{0,200}?\svalue[ \t]*=[ \t]*(["']))([^"'<>\n]{1,512})(?=\4)/gi,
+    // `value` then a blank or `=`: `values` is no attribute.
+    folded: ['value=', 'value ', 'value\t'], pattern: () => /(<[A-Za-z][\w.:-]{0,60}[^<>]{0,200}?\s(?:key|name)[ \t]*=[ \t]*(["'])([^"'<>\n]{1,200})\2[^<>]{0,200}?\svalue[ \t]*=[ \t]*(["']))([^"'<>\n]{1,512})(?=\4)/gi,
     replace: (m: string, head: string, _q: string, name: string, _q2: string, value: string) => (secretAttribute(name, value) ? head + REDACTED : m),
   },
   // The same pair with the value attribute first: `<add value="V" key="ApiKey"/>` (attribute order is free).
   {
-    folded: ['value'], pattern: () => /(<[A-Za-z][\w.:-]{0,60}[^<>]{0,200}?\svalue[ \t]*=[ \t]*(["']))([^"'<>\n]{1,512})(\2[^<>]{0,200}?\s(?:key|name)[ \t]*=[ \t]*(["'])([^"'<>\n]{1,200})\5)/gi,
+    folded: ['value=', 'value ', 'value\t'], pattern: () => /(<[A-Za-z][\w.:-]{0,60}[^<>]{0,200}?\svalue[ \t]*=[ \t]*(["']))([^"'<>\n]{1,512})(\2[^<>]{0,200}?\s(?:key|name)[ \t]*=[ \t]*(["'])([^"'<>\n]{1,200})\5)/gi,
     replace: (m: string, head: string, _q: string, value: string, tail: string, _q2: string, name: string) =>
       secretAttribute(name, value) ? head + REDACTED + tail : m,
   },
@@ -311,7 +312,8 @@ export const SECRET_RULES: SecretRule[] = [
   // as a plain word. Up to 40 characters may name whose it is ("password for the staging db is"), within the
   // sentence. A label needs its "for …": "Password reset: 2024-01-01" is no password.
   {
-    folded: ['pass', 'pin'], pattern: () => /(\b(?:[Pp]ass(?:word|phrase|wd|code)|PASSWORD|PIN|[Pp]in (?:code|number))s?\b(?:[^\n.!?;:,]{0,40}?[ \t](?:is|was)(?:[ \t]+(?:now|still|(?:set|changed|reset)[ \t]+to))?:?|[ \t]+for[ \t][^\n.!?;:,]{1,40}?:)[ \t]+)(?!\[REDACTED)("[^"\n]{1,200}"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|[^\s"'`<][^\s"'`]{3,})/g,
+    // The words as the pattern writes them, case and all (`pin` was in every `ping`, `pass` in `passed`).
+    needs: ['assword', 'assphrase', 'asswd', 'asscode', 'PASSWORD', 'PIN', 'in code', 'in number'], pattern: () => /(\b(?:[Pp]ass(?:word|phrase|wd|code)|PASSWORD|PIN|[Pp]in (?:code|number))s?\b(?:[^\n.!?;:,]{0,40}?[ \t](?:is|was)(?:[ \t]+(?:now|still|(?:set|changed|reset)[ \t]+to))?:?|[ \t]+for[ \t][^\n.!?;:,]{1,40}?:)[ \t]+)(?!\[REDACTED)("[^"\n]{1,200}"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|[^\s"'`<][^\s"'`]{3,})/g,
     replace: (m: string, head: string, value: string) => proseSecret(head, value) ?? m,
   },
   // The same in Japanese: 「パスワードはhunter2です」, 「暗証番号は 4821。」, 「パスワードは「abcd1234」」, and as a
