@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { formatLiterals, isSecretKey, mayMatch, SECRET_KEY_TRIGGER, SECRET_RULES, type SecretRule } from '../../src/text/redact.js';
+import { FORMAT_LITERALS, isSecretKey, mayMatch, SECRET_KEY_TRIGGER, SECRET_RULES, type SecretRule } from '../../src/text/redact.js';
 
 const root = join(import.meta.dirname, '../..');
 
@@ -81,15 +81,24 @@ describe('the redaction rules’ triggers', () => {
     expect(mayMatch(bearer, 'no token here')).toBe(false);
   });
 
-  // redactOnce skips the format rules of a note's text when formatLiterals finds none of their literals.
-  it('the format rules’ literals looked for at once find what each rule’s trigger finds', () => {
-    const format = SECRET_RULES.filter((r) => r.format);
+  // redactOnce skips the format rules of a note's text when FORMAT_LITERALS finds none of their literals.
+  const format = SECRET_RULES.filter((r) => r.format);
+
+  it('FORMAT_LITERALS is the format rules’ literals written out, no more and no fewer', () => {
+    const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    const anyCase = (s: string) => escape(s).replace(/[a-z]/g, (c) => `[${c.toUpperCase()}${c}]`);
+    const want = format.flatMap((r) => [...(r.needs ?? []).map(escape), ...(r.folded ?? []).map(anyCase)]);
+    expect(FORMAT_LITERALS.source, `/${want.join('|')}/`).toBe(want.join('|'));
+    expect(FORMAT_LITERALS.flags).toBe('');
+  });
+
+  it('FORMAT_LITERALS finds what each format rule’s trigger finds', () => {
     const literals = format.flatMap((r) => [...(r.needs ?? []), ...(r.folded ?? [])]);
     const texts = [...inputs, ...literals, ...literals.map((l) => `x ${l.toUpperCase()} y`), 'PmAk-', 'PMA-K', 'no literal here'];
-    for (const t of texts) expect(formatLiterals().test(t), t).toBe(format.some((r) => mayMatch(r, t)));
+    for (const t of texts) expect(FORMAT_LITERALS.test(t), t).toBe(format.some((r) => mayMatch(r, t)));
     // The one difference: the Kelvin sign lower-cases to `k`, and no pattern ignoring case without the u flag reads it as one.
     expect(mayMatch(format.find((r) => r.folded?.includes('pmak-')) as SecretRule, 'PMA\u212A-')).toBe(true);
-    expect(formatLiterals().test('PMA\u212A-')).toBe(false);
+    expect(FORMAT_LITERALS.test('PMA\u212A-')).toBe(false);
     expect(/PMAK-/i.test('PMA\u212A-')).toBe(false);
   });
 });
