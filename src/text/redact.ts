@@ -51,7 +51,7 @@ export interface SecretRule extends Trigger {
   format?: true;
 }
 
-/** A pattern built from a string (SecretRule.pattern): made on first use, then the same one. */
+/** A pattern built from a string (SecretRule.pattern, the URL and key=value scans): made on first use, then the same one. */
 function madeOnce(source: string, flags: string): () => RegExp {
   let made: RegExp | undefined;
   return () => (made ??= new RegExp(source, flags));
@@ -87,7 +87,8 @@ function urlPasswordKept(head: string, pw: string): boolean {
 // Bounds: a scheme of 32 characters, a user of 256, a password of 512, a host of 253 (DNS's own limit).
 const URL_HEAD = /\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@]{0,256}:/gi;
 const PASSWORD_REACH = 512;
-const URL_PASSWORD = new RegExp(`(\\S{0,${PASSWORD_REACH}})(@[A-Za-z0-9.-]{1,253}(?=[/:?#\\s"'\`)\\]]|$))`, 'y');
+// Made on first use (madeOnce), as are ASSIGNMENT and KEY_OP below: most hooks need none of them.
+const URL_PASSWORD = madeOnce(`(\\S{0,${PASSWORD_REACH}})(@[A-Za-z0-9.-]{1,253}(?=[/:?#\\s"'\`)\\]]|$))`, 'y');
 
 /** Whether a redaction of one match stands: `replaced`, or `original` where the scope keeps it (noteRedaction). */
 type Judge = (original: string, replaced: string) => string;
@@ -99,14 +100,15 @@ function redactUrlCredentials(text: string, judge: Judge): string {
   URL_HEAD.lastIndex = 0;
   for (let m = URL_HEAD.exec(text); m; m = URL_HEAD.exec(text)) {
     const head = m[0];
-    URL_PASSWORD.lastIndex = m.index + head.length;
-    const p = URL_PASSWORD.exec(text);
+    const password = URL_PASSWORD();
+    password.lastIndex = m.index + head.length;
+    const p = password.exec(text);
     // No password (`http://localhost:8080/x`): go on right after the head, so a later URL of the same
     // line is still looked at.
     if (p === null || urlPasswordKept(head, p[1])) continue;
     if (judge(p[1], REDACTED) === p[1]) continue;
     out.push(text.slice(from, m.index), head, REDACTED, p[2]);
-    from = URL_PASSWORD.lastIndex;
+    from = password.lastIndex;
     URL_HEAD.lastIndex = from;
   }
   out.push(text.slice(from));
@@ -510,7 +512,7 @@ const KEY_QUOTE = String.raw`(\\*["']|)`;
 // `DB_PASSWORD：hunter2` kept its password.
 const OPERATOR = String.raw`(:=|=>|==(?=[^\s=])|=|:|：|＝)`;
 const ASSIGNMENT_HEAD = String.raw`(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)${KEY_QUOTE}([ \t]*)${OPERATOR}([ \t]*)`;
-const ASSIGNMENT = new RegExp(
+const ASSIGNMENT = madeOnce(
   String.raw`${ASSIGNMENT_HEAD}("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|${ESCAPED_QUOTED}|(?:[^\s"'\x60,;&|)}\]]|&(?!&))+)`,
   'y',
 );
@@ -518,7 +520,7 @@ const ASSIGNMENT = new RegExp(
 // (`DB_PASSWORD：hunter2です` keeps です, `api_key：「abc123」` its brackets). Read so, not by ASSIGNMENT cut
 // short afterwards: ASSIGNMENT read every key's value to the end of a space-less run, and 360 KB of
 // `password：password：…` took 53 s.
-const FULL_WIDTH_ASSIGNMENT = new RegExp(
+const FULL_WIDTH_ASSIGNMENT = madeOnce(
   String.raw`${ASSIGNMENT_HEAD}("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|「[^」\n]*」|『[^』\n]*』|${ESCAPED_QUOTED}|(?:[^\s"'\x60,;&|)}\]\u0080-\uffff]|&(?!&))+)`,
   'y',
 );
@@ -526,7 +528,7 @@ const FULL_WIDTH_ASSIGNMENT = new RegExp(
 // (ASSIGNMENT, at the same place). Reading every key's value, then going back to right after the key (a value
 // may itself be `key=value`), was quadratic in a space-less run of `a:b:c:…` (a MAC-address dump of 120 KB
 // took 7.3 s); the scan is now linear, short of a long run of secret keys (`password:password:…`).
-const KEY_OP = new RegExp(String.raw`(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)${KEY_QUOTE}([ \t]*)${OPERATOR}`, 'g');
+const KEY_OP = madeOnce(String.raw`(?<![A-Za-z0-9_.$-])((?:--?)?[A-Za-z_][A-Za-z0-9_.-]*)${KEY_QUOTE}([ \t]*)${OPERATOR}`, 'g');
 
 /** A full-width separator read as the ASCII one it stands for (OPERATOR). */
 const FULL_WIDTH_OPERATOR: Record<string, string> = { '：': ':', '＝': '=' };
@@ -656,12 +658,13 @@ function redactAssignments(text: string, judge: Judge): string {
   if (!mayMatch(SECRET_KEY_TRIGGER, text)) return text;
   const out: string[] = [];
   let from = 0;
-  KEY_OP.lastIndex = 0;
-  for (let k = KEY_OP.exec(text); k; k = KEY_OP.exec(text)) {
+  const keyOp = KEY_OP();
+  keyOp.lastIndex = 0;
+  for (let k = keyOp.exec(text); k; k = keyOp.exec(text)) {
     // Nothing redacted: go on right after the key and its operator (KEY_OP's lastIndex), so a value that is
     // itself `key=value` (`Endpoint=…;AccountKey=…`) is still looked at.
     if (!isSecretParam(k[1], isQueryParam(text, k.index, k[4]))) continue;
-    const assignment = FULL_WIDTH_OPERATOR[k[4]] === undefined ? ASSIGNMENT : FULL_WIDTH_ASSIGNMENT;
+    const assignment = (FULL_WIDTH_OPERATOR[k[4]] === undefined ? ASSIGNMENT : FULL_WIDTH_ASSIGNMENT)();
     assignment.lastIndex = k.index;
     const m = assignment.exec(text);
     if (m === null) continue;
@@ -669,7 +672,7 @@ function redactAssignments(text: string, judge: Judge): string {
     if (r.text === text.slice(m.index, r.end) || judge(text.slice(m.index, r.end), r.text) !== r.text) continue;
     out.push(text.slice(from, m.index), r.text);
     from = r.end;
-    KEY_OP.lastIndex = r.end;
+    keyOp.lastIndex = r.end;
   }
   out.push(text.slice(from));
   return out.join('');
