@@ -31,8 +31,10 @@ const HTPASSWD_WORD = String.raw`(?:"[^"\n]*"|'[^'\n]*'|[^\s"'${'`'}|;&<>-][^\s|
  * lower-cased (the rules that ignore case; their words are ASCII, which lower-casing keeps in place). A text
  * holding none of them cannot match, and the rule is neither run nor, on a first use, compiled: most text
  * holds no key block, no vendor prefix, no `sudo`, and a cold process paid ~1.8 ms compiling and running every
- * rule over a prompt hook's three sections, ~0.9 ms now (docs/claude-code.md, "What the hooks inject is
- * redacted too").
+ * rule over a prompt hook's three sections, ~0.9 ms then (docs/claude-code.md, "What the hooks inject is
+ * redacted too"). A trigger holds what every match must hold, as tight as the pattern allows (`-b ` for curl's
+ * flag, not `-b`, which every `onboarding-buddies` holds). A note's text that looks made by no machine looks
+ * for all the format rules' literals at once (FORMAT_LITERALS).
  * redact-triggers.test.ts checks every rule's literals against the samples of the redaction tests.
  */
 export interface Trigger {
