@@ -162,6 +162,8 @@ export interface Tuning {
   linkDepth: number;
   linkNorm: number;
   linkScope: 'note' | 'section';
+  /** Sections (or notes, for the note-level ranker) each ranker hands to fusion. */
+  rankerDepth: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -208,6 +210,7 @@ export const DEFAULT_TUNING: Tuning = {
   linkDepth: 10,
   linkNorm: 0.5,
   linkScope: 'note',
+  rankerDepth: 300,
   compoundSplit: 'off',
   // Score fusion: +0.018 ± 0.006 nDCG@10 over 219 judged queries (79 wins, 56 losses), every set up
   // (held-out handbook +0.015, handbook +0.005, held-out Hub +0.016, Hub +0.030, vault-example +0.028).

@@ -65,7 +65,7 @@ export interface SearchRequest {
   redactSecrets?: boolean;
 }
 
-/** Sections each ranker hands to fusion. */
+/** Sections the vault's nearest by cosine add (semanticAddWeight, a measurement aid). */
 const RANKER_DEPTH = 300;
 /** Longest term lists sent to FTS5 (long prompts): the rarest terms are kept. */
 const MAX_WORDS = 40;
@@ -196,7 +196,7 @@ function searchSnapshot(db: Database, req: SearchRequest): SearchResponse {
  * twice as many results are looked at, until the ranking ends. A page must come from a prefix that fills
  * it: cut after 4 rounds of a few more results each, 20 copies ranked first left page 1 of 3 with one hit,
  * page 2 with none and page 3 at the 7th, so the 2nd to 6th were on no page. (The ranking is bounded:
- * RANKER_DEPTH per list.)
+ * tuning.rankerDepth per list.)
  */
 function pageWithoutCopies(
   ranked: Scored[],
@@ -281,7 +281,7 @@ function rankAll(db: Database, store: SectionSearch, req: SearchRequest, tuning:
   const ranked = scoreResults(fused, factor, tuning, Boolean(req.allSections));
   if (tuning.linkWeight > 0 && !req.allSections) addLinked(store, fused.info, ranked, factor, tuning);
   if (tuning.titleMatchBoost > 0) boostNamedNotes(store, ranked, q.text, tuning);
-  const truncated = lists.some((l) => l.length >= RANKER_DEPTH);
+  const truncated = lists.some((l) => l.length >= tuning.rankerDepth);
   const total = () => {
     const words = truncated ? wordMatch(terms) : null;
     return words ? Math.max(ranked.length, store.count(words, q.filters, !req.allSections)) : ranked.length;
@@ -379,7 +379,7 @@ function runRankers(store: SectionSearch, q: PreparedQuery, tuning: Tuning): Ran
       const key = `${r.level} ${r.weights.join(',')} ${r.match}`;
       let list = asked.get(key);
       if (!list) {
-        list = r.level === 'note' ? store.rankNotes(r.match, r.weights, q.filters, RANKER_DEPTH) : store.rank(r.match, r.weights, q.filters, RANKER_DEPTH);
+        list = r.level === 'note' ? store.rankNotes(r.match, r.weights, q.filters, tuning.rankerDepth) : store.rank(r.match, r.weights, q.filters, tuning.rankerDepth);
         asked.set(key, list);
       }
       return list;
