@@ -4,7 +4,7 @@
 // listed here only when its result is the very index a full build of the new version would write (the
 // same rows, so the same bm25() statistics), never a guess.
 import type { Database } from 'better-sqlite3';
-import { NOTE_FTS_COLUMNS, SECTION_FTS_COLUMNS, SEMANTIC_NOTES_SQL } from './schema.js';
+import { NOTE_FTS_COLUMNS, NOTES_RANK_SQL, SECTION_FTS_COLUMNS, SEMANTIC_NOTES_SQL } from './schema.js';
 import { ftsRows, noteFtsRow } from './fts-rows.js';
 import { SemanticStore } from './semantic/store.js';
 import { CjkDocFrequencies } from './cjk-df.js';
@@ -33,6 +33,9 @@ const STEPS: Record<number, Step> = {
   // would be deleted (contentless tables) with other values than they were written with, and FTS5 then
   // reports the index damaged.
   14: { rows: writeFtsRowsAgain },
+  // 16: the fields ranking reads of a note, in an index of their own (schema.ts NOTES_RANK_SQL), built from
+  // the rows as a build builds it.
+  15: { schema: (db) => db.exec(NOTES_RANK_SQL) },
 };
 
 /** Whether an index of `from` can be brought to `to` by the steps above. */

