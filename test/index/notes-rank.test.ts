@@ -3,16 +3,11 @@
 // An index of schema 15, which has no such index, is brought to 16 in place by the next writer, and ranks
 // as a clean build does.
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openReader, openWriter, type Database as Db } from '../../src/index/db.js';
 import { SCHEMA_VERSION } from '../../src/index/schema.js';
-import { syncVault } from '../../src/index/sync.js';
 import { search } from '../../src/search/search.js';
-import { loadConfig, type TsmConfig } from '../../src/vault/config.js';
-import { writeFiles } from '../helpers/cli.js';
+import { syncedVaults } from '../helpers/synced-vaults.js';
 
 const FILES: Record<string, string> = {
   '.tsm/config.json': JSON.stringify({ semantic: false }),
@@ -23,16 +18,7 @@ const FILES: Record<string, string> = {
   'bread.md': '# Sourdough\n\nFeed the starter twice a day.\n',
 };
 
-const root = mkdtempSync(join(tmpdir(), 'tsm-notes-rank-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-async function vault(name: string): Promise<TsmConfig> {
-  const dir = join(root, name);
-  writeFiles(dir, FILES);
-  const cfg = loadConfig({ vaultFlag: dir, env: {} });
-  await syncVault(cfg);
-  return cfg;
-}
+const vault = syncedVaults('tsm-notes-rank-', FILES);
 
 const ranked = (db: Db, query: string) => search(db, { query, limit: 10 }).hits.map((h) => [h.path, h.score, h.status ?? null]);
 

@@ -3,18 +3,15 @@
 // 葛󠄀飾. It used to cut the CJK run in two, and no bigram 葛飾 was indexed. An index of schema 14, which cut
 // it so, is brought to the current schema in place into the index a clean build writes; rows of the old cut
 // left in place were deleted with other values than they were written with, and FTS5 called the index damaged.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openReader, openWriter, type Database as Db } from '../../src/index/db.js';
 import { SCHEMA_VERSION } from '../../src/index/schema.js';
 import { syncVault } from '../../src/index/sync.js';
 import { search } from '../../src/search/search.js';
 import { bestSnippet } from '../../src/search/snippet.js';
 import { dropCjkSelectors, searchText } from '../../src/text/normalize.js';
-import { loadConfig, type TsmConfig } from '../../src/vault/config.js';
 import { writeFiles } from '../helpers/cli.js';
+import { syncedVaults } from '../helpers/synced-vaults.js';
 import { writeFtsRowsAs } from '../helpers/migration.js';
 
 const IVS = '\u{E0100}';
@@ -25,16 +22,7 @@ const FILES = {
   'plain.md': '# 葛西\n\n葛西臨海公園の下見。⚠️注意 ℹ️Info\n',
 };
 
-const root = mkdtempSync(join(tmpdir(), 'tsm-vs-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-async function vault(name: string): Promise<TsmConfig> {
-  const dir = join(root, name);
-  writeFiles(dir, FILES);
-  const cfg = loadConfig({ vaultFlag: dir, env: {} });
-  await syncVault(cfg);
-  return cfg;
-}
+const vault = syncedVaults('tsm-vs-', FILES);
 
 const paths = (db: Db, query: string) => search(db, { query, limit: 10 }).hits.map((h) => h.path);
 
