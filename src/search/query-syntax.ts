@@ -142,10 +142,10 @@ function tokenize(query: string, opts: ParseOptions, notices: string[]): Token[]
   return tokens;
 }
 
-/** Whether the query holds anything to rank by (free text, a phrase, a prefix): filters and exclusions alone do not. */
 /** What every surface says of a query ranksBy refuses, after naming it: `"tag:x" has nothing to rank by …`. */
 export const NOTHING_TO_RANK = 'has nothing to rank by (filters and exclusions only): add a word to search for';
 
+/** Whether the query holds anything to rank by (free text, a phrase, a prefix): filters and exclusions alone do not. */
 export function ranksBy(q: ParsedQuery): boolean {
   return q.text.trim() !== '' || q.quoted.length > 0 || q.prefixes.length > 0;
 }

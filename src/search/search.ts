@@ -66,7 +66,7 @@ export interface SearchRequest {
 }
 
 /** Sections the vault's nearest by cosine add (semanticAddWeight, a measurement aid). */
-const RANKER_DEPTH = 300;
+const NEAREST_DEPTH = 300;
 /** Longest term lists sent to FTS5 (long prompts): the rarest terms are kept. */
 const MAX_WORDS = 40;
 const MAX_BIGRAMS = 80;
@@ -536,7 +536,7 @@ function addSemantic(sq: SemanticQuery, fused: Map<number, number>, tuning: Tuni
  * bring sections no lexical ranker found (shown like one a lexical ranker found).
  */
 function addSemanticNearest(sq: SemanticQuery, store: SectionSearch, f: Fused, filters: SearchFilters, tuning: Tuning): void {
-  const ids = semanticNearest(sq, RANKER_DEPTH);
+  const ids = semanticNearest(sq, NEAREST_DEPTH);
   if (ids.length === 0) return;
   const found = store.rankIds(ids.filter((id) => !f.info.has(id)), filters);
   for (const r of found) f.info.set(r.id, r);

@@ -46,12 +46,12 @@ export const RANK_VARIANTS: Record<string, Partial<Tuning>> = {
   'common-0.1': { commonTermShare: 0.1 },
   'keep-common-2': { keepCommonUpTo: 2 },
   'keep-common-4': { keepCommonUpTo: 4 },
-  // The semantic ranker (src/search/semantic.ts), on by default at weight 1 over the best 100: off, and
-  // other weights and depths.
   // How deep each ranker's list is (300 by default).
   'depth-200': { rankerDepth: 200 },
   'depth-150': { rankerDepth: 150 },
   'depth-100': { rankerDepth: 100 },
+  // The semantic ranker (src/search/semantic.ts), on by default at weight 1 over the best 100: off, and
+  // other weights and depths.
   'semantic-off': { semanticWeight: 0, semanticNoteWeight: 0 },
   // The note-level semantic list (on by default at weight 1 over the first 100 notes): off, other weights and depths.
   'semnote-off': { semanticNoteWeight: 0 },
