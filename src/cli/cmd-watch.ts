@@ -5,7 +5,7 @@ import { formatBatchLine, formatInitialLine } from '../watch/report.js';
 import { watchVault, WatchError } from '../watch/watch-vault.js';
 import { configFrom } from './args.js';
 import { progressBar } from './progress.js';
-import { onStopSignals } from '../core/signals.js';
+import { onStopSignals, stopExitCode } from '../core/signals.js';
 import { UserError } from './run.js';
 import { writeErr } from './stdio.js';
 import { oneLine } from '../text/controls.js';
@@ -28,18 +28,27 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
   // One line each, whatever a path or an error holds: a note named `a\ntsm watch: 9 removed.md` forged a line.
   const log = (line: string) => writeErr(`${oneLine(line)}\n`);
   const controller = new AbortController();
+  const bar = progressBar('indexing');
+  let ready = false;
   // Without a SIGHUP handler the watcher died mid-batch at its terminal's closing and left `.tsm/watch.pid` behind.
   // A second signal stops at once: each note is written in one transaction, so stopping now loses nothing
-  // that the next `tsm index` will not redo.
+  // that the next `tsm index` will not redo. So does the first one before the watcher is ready: the first sync
+  // is the whole vault, and finishing it kept a Ctrl-C waiting 9 s on the handbook (a fresh index), where
+  // `tsm index` stops at once; what it wrote stays, and the next `tsm watch` or `tsm index` goes on from there.
   const offSignals = onStopSignals(
     (name) => {
+      if (!ready) {
+        bar.end();
+        log(`tsm watch: ${name} before the first sync ended: stopping now (the next tsm watch or tsm index goes on from what it wrote)`);
+        removeWatcherPid(dir); // only if it names this process
+        process.exit(stopExitCode(name, true));
+      }
       log(`tsm watch: ${name}: finishing the batch in hand, then stopping (again to stop at once)`);
       controller.abort();
     },
     () => removeWatcherPid(dir), // only if it names this process
   );
 
-  const bar = progressBar('indexing');
   try {
     await watchVault(cfg, {
       debounceMs,
@@ -51,6 +60,7 @@ export async function run(argv: Record<string, unknown>): Promise<void> {
         if (total >= 50) bar.update(done, total);
       },
       onReady: ({ notes, polling, initial }) => {
+        ready = true;
         bar.end();
         const s = initial;
         if (s.added + s.updated + s.removed + s.skipped > 0) log(formatInitialLine(s));

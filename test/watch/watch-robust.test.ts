@@ -96,6 +96,31 @@ describe('tsm watch: stopping', () => {
     expect(indexChanges(dir)).toEqual({ added: 0, updated: 0, removed: 0 });
   });
 
+  it('stops at once on SIGINT before the first sync ended: exit 130, no pid file, and tsm index goes on from there', { timeout: 120_000 }, async () => {
+    const word = token('firstsync');
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 3000; i++) files[`bulk/n${i}.md`] = `# Note ${i}\n\n${word} item${i}\n\n${'filler text '.repeat(40)}\n`;
+    const dir = vault(files);
+    const w = await startWatch(dir, [], { waitReady: false });
+    // The index file is made as the first sync opens it: the signal lands while that sync runs (3,000 notes).
+    await waitFor(() => existsSync(join(dir, '.tsm/index.db')), 60_000, 10);
+    expect(await w.stop('SIGINT')).toBe(130);
+    const err = w.stderr();
+    expect(err).toMatch(/tsm watch: SIGINT before the first sync ended: stopping now/);
+    expect(err).not.toMatch(/tsm watch: watching /);
+    expect(err).not.toMatch(/finishing the batch in hand/);
+    expect(existsSync(join(dir, '.tsm/watch.pid'))).toBe(false);
+    // What it wrote stays; the next tsm index writes the rest, and the index is whole.
+    const r = tsm(['index', '--vault', dir, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    // The first sync did not run on to its end: the notes it had not written are this sync's.
+    expect((JSON.parse(r.stdout) as { added: number }).added).toBeGreaterThan(0);
+    expect(noteCount(dir)).toBe(3000);
+    expect(integrityCheck(join(dir, '.tsm/index.db'))).toEqual(['ok']);
+    expect(await searchPaths(dir, 'item2999')).toEqual(['bulk/n2999.md']);
+    expect(indexChanges(dir)).toEqual({ added: 0, updated: 0, removed: 0 });
+  });
+
   it('survives kill -9 mid-batch: the next tsm index gives an intact index equal to a clean build', { timeout: 120_000 }, async () => {
     const word = token('killed');
     const dir = vault({ 'a.md': `# A\n\n${word}\n` });
