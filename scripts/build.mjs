@@ -100,7 +100,7 @@ const fast = await build({
   // Minified: every search and prompt hook reads the whole file and hands it to V8 with its code cache, and
   // on this project's slower 2-core machine (Node's own start 60-80 ms) the 478 KB bundle cost ~4 ms to read
   // and ~7.5 ms to load from the cache; minified (258 KB) ~1.9 and ~6.6 ms. Interleaved, 5 x the 20 bench
-  // queries: tsm search p50 -3.2 ms, tsm hook p50 -3.5 ms (2026-11-29; README, Performance). Names are
+  // queries: tsm search p50 -3.2 ms, tsm hook p50 -3.5 ms (2026-11-29; docs/performance.md). Names are
   // minified too (whitespace and syntax alone saved ~0.7 ms): a stack trace names the bundle's minified
   // functions, and dist/tsm.cjs.map maps a line:column back to the source. Errors tsm explains carry no
   // stack; their names are set explicitly (`override name = 'IndexError'`), never read from a class.
