@@ -22,7 +22,8 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 
 /** Modules the fast path imports only on rare paths, and the dist/lazy/ entry that serves each. */
 const LAZY = {
-  'src/cli/yargs-cli.ts': 'yargs-cli', // every command but search and hook, and --help
+  'src/cli/cli.ts': 'cli', // every command but search and hook
+  'src/cli/yargs-cli.ts': 'yargs-cli', // (cli.ts's) --help, and every command line that is not plain
   'src/index/sync.ts': 'sync', // the first search of a vault builds its index
   'src/sessions/ingest-and-index.ts': 'session-ingest', // SessionEnd / PreCompact: transcripts become notes
   'src/embed/socket-client.ts': 'query-client', // tsm search, when a resident model's socket is there

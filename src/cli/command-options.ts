@@ -47,6 +47,29 @@ export const COMMAND_OPTIONS = {
 /** Each command's options but the shared VAULT_OPTIONS, in the order a message lists their commands. */
 const OWN_OPTIONS: Record<string, Record<string, OptionSpec>> = { search: SEARCH_OPTIONS, hook: HOOK_OPTIONS, status: JSON_OPTION, doctor: JSON_OPTION, ...COMMAND_OPTIONS };
 
+/**
+ * Every option a command without operands takes (VAULT_OPTIONS and its own, as yargs-cli.ts's builders give
+ * it them), or null for a command with operands: cli.ts runs a plain command line of these without yargs.
+ * A function, not a table, so that the fast bundle, which never asks, carries none of it.
+ */
+export function plainCommandOptions(command: string): Record<string, OptionSpec> | null {
+  switch (command) {
+    case 'index':
+      return { ...VAULT_OPTIONS, ...COMMAND_OPTIONS.index };
+    case 'status':
+    case 'doctor':
+      return { ...VAULT_OPTIONS, ...JSON_OPTION };
+    case 'init':
+      return { ...VAULT_OPTIONS, ...COMMAND_OPTIONS.init };
+    case 'watch':
+      return { ...VAULT_OPTIONS, ...COMMAND_OPTIONS.watch };
+    case 'serve':
+      return VAULT_OPTIONS;
+    default:
+      return null;
+  }
+}
+
 /** Every option some command declares: what an unknown one is matched against (with --help, --version). */
 const ALL_OPTIONS = [...new Set(Object.values(OWN_OPTIONS).flatMap((o) => Object.keys(o)))];
 

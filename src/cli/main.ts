@@ -1,5 +1,6 @@
 // The `tsm` entry point. `search` and `hook` run on the fast path (node:util.parseArgs, only the modules
-// they need); every other command, and any --help, goes through the full yargs CLI.
+// they need); every other command goes through cli.ts, which runs a plain command line of a command without
+// operands by parseArgs too, and everything else (any --help) through the full yargs CLI.
 //
 // A hook must never exit 2 (Claude Code then erases the user's prompt), whatever its command line says:
 // any argument list naming `hook` answers the hook with lenient arguments; an argument list naming no
@@ -49,7 +50,7 @@ async function main(argv: string[]): Promise<void> {
     if ((args.query as string[]).length === 0) throw new UsageError('search needs a query: tsm search <query…>');
     await (await import('./cmd-search.js')).run(args);
   } else {
-    await (await import('./yargs-cli.js')).runYargs(argv);
+    await (await import('./cli.js')).runCli(argv);
   }
 }
 

@@ -6,6 +6,7 @@ import { VERSION } from '../core/version.js';
 import { isCjkCodePoint } from '../text/unicode.js';
 import { ambiguousValueMessage, HOOK_OPTIONS, numberOption, SEARCH_OPTIONS, stringOption, VAULT_OPTIONS, type OptionSpec } from './options.js';
 import { commandNamed, COMMAND_OPTIONS, JSON_OPTION, unknownOptionOf } from './command-options.js';
+import { COMMAND_MODULES } from './command-modules.js';
 import { runCommand, UsageError } from './run.js';
 import { COMMANDS } from './hook-args.js';
 import { unknownCommandMessage } from './suggest.js';
@@ -88,7 +89,7 @@ export async function runYargs(argv: string[]): Promise<void> {
       'bring the index in step with the vault',
       (y) =>
 withOptions(withExamples(vaultOptions(y), EXAMPLES.index), COMMAND_OPTIONS.index),
-      (a) => runCommand(() => import('./cmd-index.js'), a),
+      (a) => runCommand(COMMAND_MODULES.index, a),
     )
     .command(
       'search <query..>',
@@ -99,19 +100,19 @@ withOptions(withExamples(vaultOptions(y), EXAMPLES.index), COMMAND_OPTIONS.index
           array: true,
           describe: 'free text: keywords or a whole prompt',
         }),
-      (a) => runCommand(() => import('./cmd-search.js'), a),
+      (a) => runCommand(COMMAND_MODULES.search, a),
     )
     .command(
       'status',
       'counts, index size, last sync and warnings',
       (y) => withOptions(vaultOptions(y), JSON_OPTION),
-      (a) => runCommand(() => import('./cmd-status.js'), a),
+      (a) => runCommand(COMMAND_MODULES.status, a),
     )
     .command(
       'doctor',
       'check the index and its wiring; every problem comes with its fix',
       (y) => withOptions(vaultOptions(y), JSON_OPTION),
-      (a) => runCommand(() => import('./cmd-doctor.js'), a),
+      (a) => runCommand(COMMAND_MODULES.doctor, a),
     )
     .command(
       'related <note>',
@@ -121,33 +122,33 @@ withOptions(withExamples(vaultOptions(y), EXAMPLES.index), COMMAND_OPTIONS.index
           type: 'string',
           describe: 'vault path, path without its note extension, or note name',
         }),
-      (a) => runCommand(() => import('./cmd-related.js'), a),
+      (a) => runCommand(COMMAND_MODULES.related, a),
     )
     .command(
       'init',
       'create .tsm/ with a commented config.json',
       (y) =>
 withOptions(vaultOptions(y), COMMAND_OPTIONS.init),
-      (a) => runCommand(() => import('./cmd-init.js'), a),
+      (a) => runCommand(COMMAND_MODULES.init, a),
     )
     .command(
       'watch',
       'index, then keep the index in step with every change',
       (y) =>
 withOptions(vaultOptions(y), COMMAND_OPTIONS.watch),
-      (a) => runCommand(() => import('./cmd-watch.js'), a),
+      (a) => runCommand(COMMAND_MODULES.watch, a),
     )
     .command(
       'hook [event]',
       'Claude Code hook handler (reads one JSON object on stdin)',
       (y) => withOptions(y, HOOK_OPTIONS).positional('event', { type: 'string', describe: 'event name when the payload has none' }).strict(false),
-      (a) => runCommand(() => import('./cmd-hook.js'), a),
+      (a) => runCommand(COMMAND_MODULES.hook, a),
     )
     .command(
       'ingest-session <transcripts..>',
       'turn Claude Code transcripts (.jsonl files or folders) into session notes',
       (y) => withOptions(vaultOptions(y), COMMAND_OPTIONS['ingest-session']),
-      (a) => runCommand(() => import('./cmd-ingest-session.js'), a),
+      (a) => runCommand(COMMAND_MODULES['ingest-session'], a),
     )
     .command(
       'model <action> [name]',
@@ -156,13 +157,13 @@ withOptions(vaultOptions(y), COMMAND_OPTIONS.watch),
         withExamples(withOptions(vaultOptions(y), COMMAND_OPTIONS.model), EXAMPLES.model)
           .positional('action', { type: 'string', choices: ['list', 'path', 'pull', 'setup'], describe: 'list the models; print the model folder; download a model; install the ONNX runtime' })
           .positional('name', { type: 'string', describe: 'pull: a Hugging Face model id (default: the configured model)' }),
-      (a) => runCommand(() => import('./cmd-model.js'), a),
+      (a) => runCommand(COMMAND_MODULES.model, a),
     )
     .command(
       'serve',
       'MCP server on stdio',
       (y) => vaultOptions(y),
-      (a) => runCommand(() => import('./cmd-serve.js'), a),
+      (a) => runCommand(COMMAND_MODULES.serve, a),
     )
     .demandCommand(1, 'name a command: tsm --help lists them')
     .strict()

@@ -49,7 +49,7 @@ describe('npm pack', () => {
   it('ships the launcher, the fast bundle, the lazy modules and the worker scripts', () => {
     for (const f of ['bin/tsm', 'bin/package.json', 'dist/tsm.cjs', 'package.json', 'README.md']) expect(shipped, f).toContain(f);
     for (const worker of ['index-worker.js', 'semantic-worker.js', 'svd-worker.js']) expect(shipped, worker).toContain(`dist/${worker}`);
-    for (const lazy of ['yargs-cli', 'sync', 'session-ingest', 'query-client', 'path-notice', 'embed-status']) expect(shipped, lazy).toContain(`dist/lazy/${lazy}.js`);
+    for (const lazy of ['cli', 'yargs-cli', 'sync', 'session-ingest', 'query-client', 'path-notice', 'embed-status']) expect(shipped, lazy).toContain(`dist/lazy/${lazy}.js`);
     // The plugins and the docs the README and `tsm doctor` point to.
     for (const f of ['plugin/hooks/hooks.json', 'plugin-warm/hooks/hooks.json', '.claude-plugin/marketplace.json', 'docs/embeddings.md']) expect(shipped, f).toContain(f);
   });
