@@ -1,14 +1,10 @@
 // A plain command line of a command without operands runs without yargs (src/cli/cli.ts); every other one goes
 // to yargs as before. What must hold: the plain path takes exactly the options yargs declares for the command,
 // reads them as yargs would, and only ever runs a line yargs would have run the same way.
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainCommandLine } from '../../src/cli/cli.js';
 import { plainCommandOptions } from '../../src/cli/command-options.js';
-import { cleanEnv, makeVault, ROOT, tsm } from '../helpers/cli.js';
+import { makeVault, packageWithout, tsm } from '../helpers/cli.js';
 
 const PLAIN = ['index', 'status', 'doctor', 'init', 'watch', 'serve'];
 
@@ -72,13 +68,9 @@ describe('the plain path, end to end', () => {
   });
 
   it('runs without yargs: a package whose dist/lazy/yargs-cli.js is gone runs `tsm index` and `tsm status --json`, and fails only where yargs is needed', () => {
-    const pkg = mkdtempSync(join(tmpdir(), 'tsm-pkg-'));
+    const pkg = packageWithout(['lazy/yargs-cli.js']);
     try {
-      cpSync(join(ROOT, 'bin'), join(pkg, 'bin'), { recursive: true });
-      cpSync(join(ROOT, 'dist'), join(pkg, 'dist'), { recursive: true });
-      symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
-      rmSync(join(pkg, 'dist/lazy/yargs-cli.js'));
-      const run = (args: string[]) => spawnSync(process.execPath, [join(pkg, 'bin/tsm'), ...args], { cwd: vault.dir, env: cleanEnv(), encoding: 'utf8' });
+      const run = (args: string[]) => pkg.run(args, vault.dir);
       const index = run(['index', '--json']);
       expect(index.status, index.stderr).toBe(0);
       expect(JSON.parse(index.stdout)).toMatchObject({ added: 1 });
@@ -89,7 +81,7 @@ describe('the plain path, end to end', () => {
       expect(run(['status', '--help']).status).toBe(1);
       expect(run(['status', '--bogus']).status).toBe(1);
     } finally {
-      rmSync(pkg, { recursive: true, force: true });
+      pkg.cleanup();
     }
   });
 

@@ -1,12 +1,10 @@
 // The built `tsm` on the things users meet first: which folder is a vault, usage errors that name the
 // fix, colours, --version, related -n.
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { helpWrap } from '../../src/cli/yargs-cli.js';
-import { cleanEnv, makeVault, ROOT, tsm } from '../helpers/cli.js';
+import { makeVault, packageWithout, ROOT, tsm } from '../helpers/cli.js';
 
 const NOTES = {
   'a.md': '# Antenna notes\n\nThe LoRa antenna gain matters. See [[b]] and [[c]].\n',
@@ -260,19 +258,15 @@ describe('small things users hit', () => {
   });
 
   it('says so without loading the yargs command table: a package whose dist/lazy/yargs-cli.js is gone still says it', () => {
-    const pkg = mkdtempSync(join(tmpdir(), 'tsm-pkg-'));
+    const pkg = packageWithout(['lazy/yargs-cli.js']);
     try {
-      cpSync(join(ROOT, 'bin'), join(pkg, 'bin'), { recursive: true });
-      cpSync(join(ROOT, 'dist'), join(pkg, 'dist'), { recursive: true });
-      symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
-      rmSync(join(pkg, 'dist/lazy/yargs-cli.js'));
-      const run = (args: string[]) => spawnSync(process.execPath, [join(pkg, 'bin/tsm'), ...args], { cwd: marked.dir, env: cleanEnv(), encoding: 'utf8' });
+      const run = (args: string[]) => pkg.run(args, marked.dir);
       const r = run(['search', 'LoRa', '--embed']);
       expect(r.status).toBe(2);
       expect(r.stderr.split('\n')[0]).toBe('tsm: unknown option --embed (--embed is an option of tsm index); a query word that starts with "-" goes after --, as in: -- --embed');
       expect(run(['status', '--embed']).status).not.toBe(2); // the copy is one without yargs: the check can fail
     } finally {
-      rmSync(pkg, { recursive: true, force: true });
+      pkg.cleanup();
     }
   });
 

@@ -1,6 +1,6 @@
 // Helpers for end-to-end tests: run the built `tsm` as a real process against real temporary vaults.
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,23 @@ export const VAULT_EXAMPLE = join(ROOT, 'vault-example');
 
 export function assertBuilt(): void {
   if (!existsSync(join(ROOT, 'dist/tsm.cjs'))) throw new Error('dist/tsm.cjs is missing: run `npm run build` (npm test does)');
+}
+
+/**
+ * A copy of the built package (bin/, dist/, node_modules linked) with these dist/ files removed, and a runner
+ * for its `tsm`: a command that runs without a module still runs there; one that needs it fails.
+ */
+export function packageWithout(distFiles: string[]): { run: (args: string[], cwd: string) => SpawnSyncReturns<string>; cleanup: () => void } {
+  assertBuilt();
+  const pkg = mkdtempSync(join(tmpdir(), 'tsm-pkg-'));
+  cpSync(join(ROOT, 'bin'), join(pkg, 'bin'), { recursive: true });
+  cpSync(join(ROOT, 'dist'), join(pkg, 'dist'), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
+  for (const f of distFiles) rmSync(join(pkg, 'dist', f));
+  return {
+    run: (args, cwd) => spawnSync(process.execPath, [join(pkg, 'bin/tsm'), ...args], { cwd, env: cleanEnv(), encoding: 'utf8' }),
+    cleanup: () => rmSync(pkg, { recursive: true, force: true }),
+  };
 }
 
 export interface RunResult {
