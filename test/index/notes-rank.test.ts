@@ -4,9 +4,9 @@
 // as a clean build does.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openReader, openWriter, type Database as Db } from '../../src/index/db.js';
-import { SCHEMA_VERSION } from '../../src/index/schema.js';
+import { openReader, type Database as Db } from '../../src/index/db.js';
 import { search } from '../../src/search/search.js';
+import { expectMigratedInPlace } from '../helpers/migration.js';
 import { syncedVaults } from '../helpers/synced-vaults.js';
 
 const FILES: Record<string, string> = {
@@ -53,14 +53,9 @@ describe('notes_rank', () => {
     old.close();
     // A reader of schema 16 names the fix rather than failing on the missing index.
     expect(() => openReader(cfg.db)).toThrow(/has schema version 15, this tsm needs 16: run `tsm index` to update it/);
-    const opened = openWriter(cfg.db);
-    try {
-      expect(opened.fresh).toBe(false);
-      expect(opened.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe(String(SCHEMA_VERSION));
-      expect(opened.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'notes_rank'").pluck().get()).toBe('notes_rank');
-    } finally {
-      opened.db.close();
-    }
+    expectMigratedInPlace(cfg.db, undefined, (db) =>
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'notes_rank'").pluck().get()).toBe('notes_rank'),
+    );
     const clean = await vault('clean');
     const db = openReader(cfg.db);
     const cleanDb = openReader(clean.db);
